@@ -1,0 +1,39 @@
+import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './constants.ts';
+
+// Built-in Russian texts used until the owner sets their own in the panel.
+export const DEFAULT_SETTINGS = {
+  siteName: 'Каспий',
+  phone: '+7 (928) 555-12-34',
+  email: 'info@kaspiy-dom.ru',
+  address: 'Республика Дагестан, Каспийск, ул. Приморская, 12',
+  footerDescription:
+    'Уютные домики и апартаменты на берегу Каспийского моря. Тишина, чистый воздух и море в нескольких минутах от порога.',
+  footerPhone: '+7 (928) 555-12-34',
+  footerEmail: 'info@kaspiy-dom.ru',
+  footerAddress: 'Республика Дагестан, Каспийск, ул. Приморская, 12',
+  mapEmbedCode: '',
+  ownerName: 'ИП Алиева Марина Руслановна',
+  heroTitle: 'Отдых у Каспийского моря',
+  heroSubtitle: 'Домики и апартаменты у самой воды: просыпайтесь под шум волн и бронируйте в пару касаний',
+  whyChooseUsTitle: 'Почему выбирают нас',
+  whyChooseUsSubtitle: 'Мы сами живём у моря и знаем, каким должен быть хороший отдых',
+  whyChooseUsFeatures: [
+    { title: 'Рядом с морем', description: 'Все домики в пешей доступности от пляжа, от 2 до 10 минут.' },
+    { title: 'Чистота и уют', description: 'Свежее бельё, полотенца и уборка перед каждым заездом.' },
+    { title: 'Честные цены', description: 'Цена за ночь без скрытых доплат. Бронирование напрямую у хозяина.' },
+    { title: 'Всегда на связи', description: 'Ответим в WhatsApp, поможем с дорогой и подскажем, что посмотреть.' },
+  ],
+  galleryImages: [] as string[],
+  checkInTime: DEFAULT_CHECK_IN,
+  checkOutTime: DEFAULT_CHECK_OUT,
+};
+
+/** Contact page defaults of SPEC.md section 3; phone, email, address and map come from settings. */
+export const CONTACT_PAGE_DEFAULTS = {
+  title: 'Контакты',
+  subtitle: 'Ответим на вопросы о домиках, свободных датах и дороге к морю',
+  workingHours: 'Ежедневно с 8:00 до 22:00',
+  telegram: 'kaspiy_dom',
+  social: { facebook: '#', instagram: '#', vk: '#' },
+  officeHours: { weekdays: 'Пн–Пт: 8:00–22:00', weekends: 'Сб–Вс: 9:00–21:00' },
+};

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { MSG } from './messages.ts';
+import { imageUrl } from './cabins.ts';
+import { DEFAULT_SETTINGS } from './defaults.ts';
+
+const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, MSG.tooLong);
+const emailOrEmpty = text(200).refine((v) => v === '' || z.email().safeParse(v).success, MSG.reviewEmailInvalid);
+const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, MSG.timeInvalid);
+
+/** The fields that exist both at the top level and inside contactInfo (SPEC.md section 3). */
+export const contactInfoSchema = z.object({
+  siteName: text(80),
+  phone: text(40),
+  email: emailOrEmpty,
+  address: text(300),
+  footerDescription: text(600),
+  footerPhone: text(40),
+  footerEmail: emailOrEmpty,
+  footerAddress: text(300),
+  mapEmbedCode: text(5000),
+});
+export const CONTACT_FIELDS = contactInfoSchema.keyof().options;
+
+export const featureSchema = z.object({ title: text(100), description: text(500) });
+
+export const settingsSchema = contactInfoSchema.extend({
+  ownerName: text(200),
+  heroTitle: text(150),
+  heroSubtitle: text(400),
+  whyChooseUsTitle: text(150),
+  whyChooseUsSubtitle: text(400),
+  whyChooseUsFeatures: z.array(featureSchema).max(12),
+  galleryImages: z.array(imageUrl).max(60),
+  checkInTime: time,
+  checkOutTime: time,
+  contactInfo: contactInfoSchema,
+});
+
+/**
+ * PUT /api/settings: any subset of the fields, nested contactInfo partial too. Unknown keys
+ * are dropped, so the panel may send back the whole object it read.
+ */
+export const settingsUpdateSchema = settingsSchema
+  .extend({ contactInfo: contactInfoSchema.partial() })
+  .partial();
+
+export type Settings = z.infer<typeof settingsSchema>;
+export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
+export type ContactInfo = z.infer<typeof contactInfoSchema>;
+export type Feature = z.infer<typeof featureSchema>;
+export type StoredSettings = Partial<Omit<Settings, 'contactInfo'>> & { contactInfo?: Partial<ContactInfo> };
+
+/**
+ * Settings as everyone reads them: stored top-level values win over stored contactInfo ones,
+ * which win over the built-in defaults. contactInfo is filled the same way, so both levels agree.
+ */
+export function resolveSettings(stored: StoredSettings): Settings {
+  const nested = stored.contactInfo ?? {};
+  const contact = {} as Record<keyof ContactInfo, string>;
+  for (const field of CONTACT_FIELDS) {
+    contact[field] = stored[field] ?? nested[field] ?? DEFAULT_SETTINGS[field];
+  }
+  return {
+    ...DEFAULT_SETTINGS,
+    ...stripUndefined(stored),
+    ...contact,
+    contactInfo: { ...contact },
+  };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== undefined && k !== 'contactInfo')) as Partial<T>;
+}

@@ -1,0 +1,29 @@
+import { Hono } from 'hono';
+import { MSG } from '../schema/messages.ts';
+import type { AppEnv } from './env.ts';
+import { apiError, handleError } from './lib/errors.ts';
+import { sameOriginWrites } from './middleware/same-origin.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
+import { adminRoutes } from './routes/admin.ts';
+import { cabinRoutes } from './routes/cabins.ts';
+import { reviewRoutes } from './routes/reviews.ts';
+import { settingsRoutes } from './routes/settings.ts';
+import { uploadRoutes } from './routes/upload.ts';
+
+/** The /api of DESIGN.md; its type is what the typed client `hc<AppType>` reads. */
+export const api = new Hono<AppEnv>()
+  .basePath('/api')
+  .use(securityHeaders, sameOriginWrites, async (c, next) => {
+    await next();
+    c.header('cache-control', 'no-store');
+  })
+  .route('/cabins', cabinRoutes)
+  .route('/reviews', reviewRoutes)
+  .route('/settings', settingsRoutes)
+  .route('/admin', adminRoutes)
+  .route('/upload', uploadRoutes);
+
+api.notFound((c) => apiError(c, 404, MSG.notFound));
+api.onError(handleError);
+
+export type AppType = typeof api;

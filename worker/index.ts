@@ -1,0 +1,52 @@
+import { Hono } from 'hono';
+import type { AppEnv } from './env.ts';
+import { api } from './app.ts';
+import { handleError } from './lib/errors.ts';
+import { securityHeaders } from './middleware/security-headers.ts';
+import { mediaRoutes } from './routes/media.ts';
+import { getAdminPath } from './queries/admin.ts';
+
+export type { AppType } from './app.ts';
+
+/**
+ * The worker sees /api/*, /media/* and /shell/* first, and every path no static asset
+ * matches. The admin shell is served only at the admin path stored in D1.
+ */
+const app = new Hono<AppEnv>();
+app.use(async (c, next) => {
+  await next();
+  const host = new URL(c.req.url).hostname;
+  if (host !== 'localhost' && host !== '127.0.0.1') {
+    c.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  }
+});
+app.route('/', api);
+app.use('/media/*', securityHeaders);
+app.route('/media', mediaRoutes);
+app.use('*', securityHeaders);
+app.get('*', async (c) => {
+  const segments = c.req.path.split('/').filter(Boolean);
+  if (segments.length === 1 && !c.req.path.startsWith('/shell') && segments[0] === (await getAdminPath(c.env))) {
+    const shell = await c.env.ASSETS.fetch(new URL('/shell/admin/', c.req.url));
+    if (shell.ok) {
+      const res = new Response(shell.body, shell);
+      res.headers.set('cache-control', 'no-store');
+      res.headers.set('x-robots-tag', 'noindex, nofollow');
+      return res;
+    }
+  }
+  return notFoundPage(c.env, c.req.url);
+});
+app.all('*', (c) => notFoundPage(c.env, c.req.url));
+app.onError(handleError);
+
+async function notFoundPage(env: AppEnv['Bindings'], url: string) {
+  const page = await env.ASSETS.fetch(new URL('/404.html', url)).catch(() => null);
+  const body = page?.ok ? page.body : 'Страница не найдена';
+  return new Response(body, {
+    status: 404,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}
+
+export default app;

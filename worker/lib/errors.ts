@@ -1,0 +1,19 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { MSG } from '../../schema/messages.ts';
+
+/** Every API error has this one shape: `{ error }` with an honest status. */
+export const apiError = <S extends ContentfulStatusCode>(c: Context, status: S, error: string) =>
+  c.json({ error }, status);
+
+export function handleError(err: Error, c: Context) {
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    // Hono's own messages are English; the body parser's one is the common case.
+    const message = /malformed json/i.test(err.message) ? MSG.badJson : err.message || MSG.badInput;
+    return apiError(c, status, status >= 500 ? MSG.serverError : message);
+  }
+  console.error('Unhandled error', c.req.method, c.req.path, err);
+  return apiError(c, 500, MSG.serverError);
+}

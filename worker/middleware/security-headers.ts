@@ -1,0 +1,23 @@
+import { secureHeaders } from 'hono/secure-headers';
+
+/** Headers for every response the worker itself makes (API, media, admin shell, 404). */
+export const securityHeaders = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    frameAncestors: ["'none'"],
+    formAction: ["'self'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    // Astro's hydration scripts and component styles are inline.
+    scriptSrc: ["'self'", "'unsafe-inline'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    frameSrc: ['https://yandex.ru', 'https://*.yandex.ru', 'https://www.google.com', 'https://maps.google.com'],
+  },
+  referrerPolicy: 'strict-origin-when-cross-origin',
+  xFrameOptions: 'DENY',
+  crossOriginEmbedderPolicy: false,
+  crossOriginResourcePolicy: 'same-origin',
+  // HSTS is added only outside localhost (see worker/index.ts).
+  strictTransportSecurity: false,
+});

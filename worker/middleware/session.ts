@@ -1,0 +1,36 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { ADMIN_SESSION_MS } from '../../schema/constants.ts';
+import { MSG } from '../../schema/messages.ts';
+import type { AppEnv } from '../env.ts';
+import { apiError } from '../lib/errors.ts';
+import { findSession } from '../queries/admin.ts';
+
+export const SESSION_COOKIE = 'kaspiy_admin';
+
+/** Secure everywhere but plain-http localhost, where browsers would drop a Secure cookie. */
+const isLocal = (c: Context) => ['localhost', '127.0.0.1', '[::1]'].includes(new URL(c.req.url).hostname);
+
+export function setSessionCookie(c: Context, token: string) {
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    secure: !isLocal(c),
+    path: '/api',
+    maxAge: ADMIN_SESSION_MS / 1000,
+  });
+}
+
+export function clearSessionCookie(c: Context) {
+  deleteCookie(c, SESSION_COOKIE, { path: '/api', secure: !isLocal(c) });
+}
+
+export const sessionToken = (c: Context) => getCookie(c, SESSION_COOKIE);
+
+/** Every admin route passes through here: a live server-side session or 401. */
+export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const token = sessionToken(c);
+  const session = token ? await findSession(c.env, token) : undefined;
+  if (!session) return apiError(c, 401, MSG.unauthorized);
+  await next();
+};

@@ -1,0 +1,32 @@
+import { asc, eq } from 'drizzle-orm';
+import { cabins, type Cabin } from '../../schema/tables.ts';
+import type { CabinInput, CabinUpdate } from '../../schema/cabins.ts';
+import { getDb } from '../lib/db.ts';
+
+type DbEnv = { DB: D1Database };
+
+export async function listCabins(env: DbEnv, opts: { includeInactive?: boolean } = {}): Promise<Cabin[]> {
+  const q = getDb(env).select().from(cabins);
+  return (opts.includeInactive ? q : q.where(eq(cabins.active, true))).orderBy(asc(cabins.id));
+}
+
+export async function getCabin(env: DbEnv, id: number): Promise<Cabin | undefined> {
+  return getDb(env).select().from(cabins).where(eq(cabins.id, id)).get();
+}
+
+export async function createCabin(env: DbEnv, input: CabinInput): Promise<Cabin> {
+  const [row] = await getDb(env).insert(cabins).values(input).returning();
+  return row!;
+}
+
+/** Undefined when there is no such cabin. */
+export async function updateCabin(env: DbEnv, id: number, patch: CabinUpdate): Promise<Cabin | undefined> {
+  if (Object.keys(patch).length === 0) return getCabin(env, id);
+  const [row] = await getDb(env).update(cabins).set(patch).where(eq(cabins.id, id)).returning();
+  return row;
+}
+
+export async function deleteCabin(env: DbEnv, id: number): Promise<boolean> {
+  const rows = await getDb(env).delete(cabins).where(eq(cabins.id, id)).returning({ id: cabins.id });
+  return rows.length > 0;
+}

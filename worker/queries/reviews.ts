@@ -1,0 +1,50 @@
+import { desc, eq } from 'drizzle-orm';
+import { reviews, type Review } from '../../schema/tables.ts';
+import type { ReviewSubmit, ReviewUpdate } from '../../schema/reviews.ts';
+import { getDb } from '../lib/db.ts';
+import { now } from '../lib/clock.ts';
+
+type DbEnv = { DB: D1Database };
+/** What visitors see of a review: never the author's e-mail. */
+export type PublicReview = Omit<Review, 'email'>;
+
+const publicColumns = {
+  id: reviews.id,
+  name: reviews.name,
+  rating: reviews.rating,
+  comment: reviews.comment,
+  approved: reviews.approved,
+  created_at: reviews.created_at,
+};
+
+export async function listApprovedReviews(env: DbEnv): Promise<PublicReview[]> {
+  return getDb(env)
+    .select(publicColumns)
+    .from(reviews)
+    .where(eq(reviews.approved, true))
+    .orderBy(desc(reviews.created_at), desc(reviews.id));
+}
+
+export async function listAllReviews(env: DbEnv): Promise<Review[]> {
+  return getDb(env).select().from(reviews).orderBy(desc(reviews.created_at), desc(reviews.id));
+}
+
+/** A visitor's review always starts unapproved (На модерации). */
+export async function submitReview(env: DbEnv, input: ReviewSubmit): Promise<Review> {
+  const { name, email, rating, comment } = input;
+  const [row] = await getDb(env)
+    .insert(reviews)
+    .values({ name, email, rating, comment, approved: false, created_at: new Date(now()).toISOString() })
+    .returning();
+  return row!;
+}
+
+export async function updateReview(env: DbEnv, id: number, patch: ReviewUpdate): Promise<Review | undefined> {
+  const [row] = await getDb(env).update(reviews).set(patch).where(eq(reviews.id, id)).returning();
+  return row;
+}
+
+export async function deleteReview(env: DbEnv, id: number): Promise<boolean> {
+  const rows = await getDb(env).delete(reviews).where(eq(reviews.id, id)).returning({ id: reviews.id });
+  return rows.length > 0;
+}

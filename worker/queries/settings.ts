@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import { settings } from '../../schema/tables.ts';
+import { resolveSettings, type Settings, type SettingsUpdate, type StoredSettings } from '../../schema/settings.ts';
+import { extractMapSrc } from '../../schema/map.ts';
+import { getDb } from '../lib/db.ts';
+
+type DbEnv = { DB: D1Database };
+const NESTED = 'contactInfo.';
+
+export async function readStoredSettings(env: DbEnv): Promise<StoredSettings> {
+  const rows = await getDb(env).select().from(settings);
+  const top: Record<string, unknown> = {};
+  const contactInfo: Record<string, unknown> = {};
+  for (const { key, value } of rows) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      continue;
+    }
+    if (key.startsWith(NESTED)) contactInfo[key.slice(NESTED.length)] = parsed;
+    else top[key] = parsed;
+  }
+  return { ...top, contactInfo } as StoredSettings;
+}
+
+/** Everything, as the admin panel edits it (the map code exactly as typed). */
+export async function getSettings(env: DbEnv): Promise<Settings> {
+  return resolveSettings(await readStoredSettings(env));
+}
+
+export type PublicSettings = Settings & { mapSrc: string | null };
+
+/** What the public may read: the map code is reduced to a safe frame of an allowed map host. */
+export async function getPublicSettings(env: DbEnv): Promise<PublicSettings> {
+  const all = await getSettings(env);
+  const mapSrc = extractMapSrc(all.mapEmbedCode);
+  const mapEmbedCode = mapSrc ? `<iframe src="${mapSrc.replace(/"/g, '&quot;')}"></iframe>` : '';
+  return { ...all, mapEmbedCode, contactInfo: { ...all.contactInfo, mapEmbedCode }, mapSrc };
+}
+
+/**
+ * Merges a partial update: one upsert per given field, all in one atomic batch, so concurrent
+ * saves of different fields never overwrite each other.
+ */
+export async function updateSettings(env: DbEnv, patch: SettingsUpdate): Promise<Settings> {
+  const { contactInfo, ...top } = patch;
+  const entries: [string, unknown][] = [
+    ...Object.entries(top),
+    ...Object.entries(contactInfo ?? {}).map(([k, v]) => [NESTED + k, v] as [string, unknown]),
+  ].filter(([, v]) => v !== undefined);
+  const db = getDb(env);
+  const statements = entries.map(([key, value]) =>
+    db
+      .insert(settings)
+      .values({ key, value: JSON.stringify(value) })
+      .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value` } }),
+  );
+  if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  return getSettings(env);
+}

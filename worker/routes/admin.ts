@@ -1,0 +1,98 @@
+import { Hono } from 'hono';
+import { adminPathSchema, credentialsSchema, loginSchema } from '../../schema/admin.ts';
+import { LOGIN_THROTTLE } from '../../schema/constants.ts';
+import { MSG } from '../../schema/messages.ts';
+import type { AppEnv } from '../env.ts';
+import { clientIp } from '../lib/client-ip.ts';
+import { apiError } from '../lib/errors.ts';
+import { hashPassword, verifyPassword } from '../lib/password.ts';
+import { validate } from '../lib/validate.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import { clearSessionCookie, requireAdmin, sessionToken, setSessionCookie } from '../middleware/session.ts';
+import {
+  createSession,
+  deleteOtherSessions,
+  deleteSession,
+  findSession,
+  getAdmin,
+  getAdminPath,
+  setAdminPath,
+  setCredentials,
+} from '../queries/admin.ts';
+import { listCabins } from '../queries/cabins.ts';
+import { clearHits, hit, hits } from '../queries/rate-limit.ts';
+import { getSettings } from '../queries/settings.ts';
+import { getContentVersion } from '../queries/site-state.ts';
+
+export const adminRoutes = new Hono<AppEnv>()
+  .post('/login', jsonBody, validate('json', loginSchema), async (c) => {
+    const key = `login:${clientIp(c)}`;
+    if ((await hits(c.env, key, LOGIN_THROTTLE.windowMs)) >= LOGIN_THROTTLE.maxFailures) {
+      c.header('Retry-After', String(LOGIN_THROTTLE.windowMs / 1000));
+      return apiError(c, 429, MSG.loginThrottled);
+    }
+    const { username, password } = c.req.valid('json');
+    const admin = await getAdmin(c.env);
+    const ok = !!admin && admin.username === username && (await verifyPassword(password, admin.passwordHash));
+    if (!ok) {
+      await hit(c.env, key, LOGIN_THROTTLE.windowMs);
+      return c.json({ success: false, error: MSG.loginFailed }, 401);
+    }
+    await clearHits(c.env, key);
+    const { token, expiresAt } = await createSession(c.env);
+    setSessionCookie(c, token);
+    return c.json({ success: true, expiresAt });
+  })
+  .post('/logout', async (c) => {
+    const token = sessionToken(c);
+    if (token) await deleteSession(c.env, token);
+    clearSessionCookie(c);
+    return c.json({ success: true });
+  })
+  .use(requireAdmin)
+  .get('/session', async (c) => {
+    const session = await findSession(c.env, sessionToken(c)!);
+    const admin = await getAdmin(c.env);
+    return c.json({ authenticated: true, username: admin?.username ?? '', expiresAt: session!.expiresAt });
+  })
+  .get('/cabins', async (c) => c.json(await listCabins(c.env, { includeInactive: true })))
+  .get('/settings', async (c) => c.json(await getSettings(c.env)))
+  .get('/path', async (c) => c.json({ path: await getAdminPath(c.env) }))
+  .put('/path', jsonBody, validate('json', adminPathSchema), async (c) => {
+    const { path } = c.req.valid('json');
+    await setAdminPath(c.env, path);
+    return c.json({ success: true, path });
+  })
+  .put('/credentials', jsonBody, validate('json', credentialsSchema), async (c) => {
+    const { username, newPassword } = c.req.valid('json');
+    await setCredentials(c.env, username, newPassword ? await hashPassword(newPassword) : null);
+    if (newPassword) await deleteOtherSessions(c.env, sessionToken(c)!);
+    return c.json({ success: true, username, passwordChanged: !!newPassword });
+  })
+  .get('/publish', async (c) => {
+    const contentVersion = await getContentVersion(c.env);
+    const live = await c.env.ASSETS.fetch(new URL('/build.json', c.req.url)).then(
+      (r) => (r.ok ? (r.json() as Promise<{ contentVersion?: number; builtAt?: string }>) : null),
+      () => null,
+    ).catch(() => null);
+    const hook = await readHookStatus(c.env.REBUILD_HOOK_URL);
+    return c.json({
+      contentVersion,
+      liveVersion: live?.contentVersion ?? null,
+      builtAt: live?.builtAt ?? null,
+      upToDate: live?.contentVersion !== undefined && live.contentVersion >= contentVersion,
+      builder: hook,
+    });
+  });
+
+/** The local rebuild service answers GET with its state; a production deploy hook may not. */
+async function readHookStatus(url: string | undefined) {
+  if (!url) return null;
+  try {
+    const res = await fetch(url, { method: 'GET' });
+    if (!res.ok || !res.headers.get('content-type')?.includes('json')) return null;
+    return (await res.json()) as { state: string; error?: string | null };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,7 @@
+import { z } from 'zod';
+import { MSG } from '../../schema/messages.ts';
+
+/** `/:id` path parameter: a positive integer. */
+export const idParam = z.object({
+  id: z.string().regex(/^[1-9]\d{0,9}$/, MSG.badId).transform(Number),
+});
