@@ -27,6 +27,18 @@ export default defineConfig(async () => {
         {
           test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
         },
+        {
+          test: {
+            name: 'e2e',
+            include: ['test/e2e/**/*.test.ts'],
+            environment: 'node',
+            globalSetup: ['test/e2e/global-setup.ts'],
+            // Journeys share one server: run files one after another, with room for a rebuild.
+            fileParallelism: false,
+            testTimeout: 60_000,
+            hookTimeout: 240_000,
+          },
+        },
       ],
     },
   };

@@ -4,7 +4,7 @@ import { cabins } from './tables.ts';
 import { MSG } from './messages.ts';
 
 const trimmed = (max: number, required?: string) => {
-  const s = z.string().trim().max(max, MSG.tooLong);
+  const s = z.string({ error: required ?? MSG.badInput }).trim().max(max, MSG.tooLong);
   return required ? s.min(1, required) : s;
 };
 const count = z.number({ error: MSG.cabinCountMin }).int(MSG.cabinCountMin).min(1, MSG.cabinCountMin).max(100, MSG.cabinCountMin);
@@ -23,15 +23,16 @@ const refinements = {
       .int(MSG.cabinPriceInvalid)
       .min(0, MSG.cabinPriceInvalid)
       .max(10_000_000, MSG.cabinPriceInvalid),
-  location: () => trimmed(200),
-  distanceToSea: () => trimmed(60),
-  bedrooms: () => count,
-  bathrooms: () => count,
-  maxGuests: () => count,
-  amenities: () => z.array(trimmed(60).min(1)).max(40),
-  images: () => z.array(imageUrl).max(30),
-  featured: () => z.boolean(),
-  active: () => z.boolean(),
+  // Fields with a table default stay optional; the table fills them in.
+  location: () => trimmed(200).optional(),
+  distanceToSea: () => trimmed(60).optional(),
+  bedrooms: () => count.optional(),
+  bathrooms: () => count.optional(),
+  maxGuests: () => count.optional(),
+  amenities: () => z.array(trimmed(60).min(1)).max(40).optional(),
+  images: () => z.array(imageUrl).max(30).optional(),
+  featured: () => z.boolean().optional(),
+  active: () => z.boolean().optional(),
 };
 
 /**

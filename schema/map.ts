@@ -7,10 +7,18 @@ const MAP_HOST = /^(?:[a-z0-9-]+\.)*(?:yandex\.(?:ru|com|by|kz|uz|com\.tr)|googl
  */
 export function extractMapSrc(code: string | null | undefined): string | null {
   if (!code) return null;
-  const iframe = /<iframe\b[^>]*>/i.exec(code);
+  // The opening tag, letting quoted values contain «>».
+  const iframe = /<iframe\b((?:[^>"']|"[^"]*"|'[^']*')*)>/i.exec(code);
   if (!iframe) return null;
-  const src = /\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(iframe[0]);
-  const raw = src && (src[1] ?? src[2] ?? src[3]);
+  // Walk the attributes one by one, so neither data-src nor a «src=» inside another
+  // attribute's value is taken for the src.
+  let raw: string | undefined;
+  for (const a of iframe[1]!.matchAll(/([^\s"'>\/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) {
+    if (a[1]!.toLowerCase() === 'src') {
+      raw = a[2] ?? a[3] ?? a[4];
+      break;
+    }
+  }
   if (!raw) return null;
   let url: URL;
   try {
@@ -19,7 +27,11 @@ export function extractMapSrc(code: string | null | undefined): string | null {
     return null;
   }
   if (url.protocol !== 'https:' || !MAP_HOST.test(url.hostname)) return null;
-  const isYandexMap = /yandex\./i.test(url.hostname) && /map/i.test(url.hostname + url.pathname);
-  const isGoogleMap = /google\./i.test(url.hostname) && /^\/maps\b/.test(url.pathname);
+  // Yandex: the maps hosts (api-maps.yandex.ru, maps.yandex.ru) or the /map-widget and /maps
+  // paths, not any Yandex page with «map» somewhere in its path (disk.yandex.ru/i/map…).
+  const isYandexMap =
+    /yandex\./i.test(url.hostname) &&
+    (/^(?:[a-z0-9-]+\.)*(?:api-)?maps\.yandex\./i.test(url.hostname) || /^\/(?:map-widget|maps)(?:\/|$)/i.test(url.pathname));
+  const isGoogleMap = /google\./i.test(url.hostname) && /^\/maps(?:\/|$)/.test(url.pathname);
   return isYandexMap || isGoogleMap ? url.href : null;
 }

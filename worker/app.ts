@@ -5,6 +5,7 @@ import { apiError, handleError } from './lib/errors.ts';
 import { sameOriginWrites } from './middleware/same-origin.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { buildInfoRoutes } from './routes/build-info.ts';
 import { cabinRoutes } from './routes/cabins.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { settingsRoutes } from './routes/settings.ts';
@@ -21,7 +22,8 @@ export const api = new Hono<AppEnv>()
   .route('/reviews', reviewRoutes)
   .route('/settings', settingsRoutes)
   .route('/admin', adminRoutes)
-  .route('/upload', uploadRoutes);
+  .route('/upload', uploadRoutes)
+  .route('/build-info', buildInfoRoutes);
 
 api.notFound((c) => apiError(c, 404, MSG.notFound));
 api.onError(handleError);

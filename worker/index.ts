@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import type { AppEnv } from './env.ts';
 import { api } from './app.ts';
-import { handleError } from './lib/errors.ts';
-import { securityHeaders } from './middleware/security-headers.ts';
+import { apiError, handleError } from './lib/errors.ts';
+import { MSG } from '../schema/messages.ts';
+import { securityHeaders, securityHeadersKeepOwn } from './middleware/security-headers.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { getAdminPath } from './queries/admin.ts';
 
@@ -21,13 +22,14 @@ app.use(async (c, next) => {
   }
 });
 app.route('/', api);
-app.use('/media/*', securityHeaders);
+app.all('/api/*', (c) => apiError(c, 404, MSG.notFound));
+app.use('/media/*', securityHeadersKeepOwn);
 app.route('/media', mediaRoutes);
 app.use('*', securityHeaders);
 app.get('*', async (c) => {
   const segments = c.req.path.split('/').filter(Boolean);
   if (segments.length === 1 && !c.req.path.startsWith('/shell') && segments[0] === (await getAdminPath(c.env))) {
-    const shell = await c.env.ASSETS.fetch(new URL('/shell/admin/', c.req.url));
+    const shell = await c.env.ASSETS.fetch(new URL('/shell/admin', c.req.url));
     if (shell.ok) {
       const res = new Response(shell.body, shell);
       res.headers.set('cache-control', 'no-store');

@@ -1,11 +1,14 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
+import { applyD1Migrations, env, type D1Migration } from 'cloudflare:test';
 
-declare module 'cloudflare:test' {
-  interface ProvidedEnv extends Env {
-    TEST_MIGRATIONS: D1Migration[];
-    ADMIN_PASSWORD: string;
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      /** Bound in vitest.config.ts from the migrations folder. */
+      TEST_MIGRATIONS: D1Migration[];
+      ADMIN_PASSWORD: string;
+    }
   }
 }
 
-// Setup files run outside isolated storage, so the migrated schema is shared by every test.
+// Setup files run outside per-test storage, so the migrated schema is shared by every test.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

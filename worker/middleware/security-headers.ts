@@ -1,7 +1,7 @@
 import { secureHeaders } from 'hono/secure-headers';
 
 /** Headers for every response the worker itself makes (API, media, admin shell, 404). */
-export const securityHeaders = secureHeaders({
+const options: Parameters<typeof secureHeaders>[0] = {
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
     objectSrc: ["'none'"],
@@ -20,4 +20,8 @@ export const securityHeaders = secureHeaders({
   crossOriginResourcePolicy: 'same-origin',
   // HSTS is added only outside localhost (see worker/index.ts).
   strictTransportSecurity: false,
-});
+};
+
+export const securityHeaders = secureHeaders(options);
+/** The same, but a header the handler set itself wins (media sets a stricter CSP). */
+export const securityHeadersKeepOwn = secureHeaders({ ...options, overwrite: false });

@@ -1,0 +1,26 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+
+// Pages are pre-rendered from the API at build time. API_URL is where the build reads it
+// (locally the `npm start` worker); SITE_URL is the public address used in canonical links.
+const apiUrl = new URL(process.env.API_URL ?? 'http://127.0.0.1:8787');
+const siteUrl = process.env.SITE_URL ?? apiUrl.origin;
+
+export default defineConfig({
+  site: siteUrl,
+  srcDir: './site',
+  publicDir: './site/public',
+  outDir: process.env.SITE_OUT_DIR ?? './dist',
+  cacheDir: './node_modules/.astro',
+  output: 'static',
+  trailingSlash: 'never',
+  // 'file' makes /cabins serve cabins.html without a trailing-slash redirect.
+  build: { format: 'file', inlineStylesheets: 'always' },
+  integrations: [react()],
+  image: {
+    // Cabin and gallery photos live in R2 behind the worker's /media/; the build optimises them.
+    remotePatterns: [{ protocol: apiUrl.protocol.replace(':', ''), hostname: apiUrl.hostname, port: apiUrl.port || undefined }],
+  },
+  devToolbar: { enabled: false },
+});

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { hasBuild } from '../build-site.ts';
+import { createRebuilder, startRebuildService } from '../rebuild-service.ts';
+import { seedLocal } from '../seed.ts';
+import { ROOT, quietEnv, run, waitFor } from './tools.ts';
+
+export type StackOptions = {
+  port: number;
+  /** Local D1/R2 state; wrangler's default is .wrangler/state. */
+  persistTo: string;
+  /** The directory wrangler serves. */
+  assetsDir: string;
+  adminPassword: string;
+  log?: (line: string) => void;
+};
+
+export type Stack = { url: string; rebuildUrl: string; rebuild: () => Promise<void>; stop: () => Promise<void> };
+
+/**
+ * The whole site as `npm start` runs it: migrated and seeded local D1/R2, `wrangler dev`
+ * serving the built site and /api, and the rebuild service behind REBUILD_HOOK_URL.
+ */
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  const log = opts.log ?? ((line: string) => console.log(line));
+  const url = `http://127.0.0.1:${opts.port}`;
+  const rebuildPort = opts.port + 1;
+  const rebuildUrl = `http://127.0.0.1:${rebuildPort}/rebuild`;
+  const persistTo = path.resolve(ROOT, opts.persistTo);
+
+  log('• Applying database migrations…');
+  await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], {
+    quiet: true,
+    env: quietEnv({ CI: 'true' }),
+  });
+  log('• Checking demo content…');
+  if (await seedLocal(persistTo)) log('  demo content added');
+
+  // wrangler needs the assets directory to exist before the first build.
+  if (!(await hasBuild(opts.assetsDir))) await writePlaceholder(opts.assetsDir);
+
+  const rebuilder = createRebuilder({ apiUrl: url, outDir: opts.assetsDir });
+  const server: Server = await startRebuildService(rebuilder, rebuildPort);
+
+  log(`• Starting the worker on ${url}…`);
+  const wrangler: ChildProcess = spawn(
+    path.join(ROOT, 'node_modules/.bin/wrangler'),
+    [
+      'dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--persist-to', persistTo,
+      '--assets', opts.assetsDir, '--show-interactive-dev-session=false', '--log-level', 'warn',
+      '--var', `REBUILD_HOOK_URL:${rebuildUrl}`, '--var', `ADMIN_PASSWORD:${opts.adminPassword}`,
+    ],
+    { cwd: ROOT, env: quietEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  wrangler.stdout?.on('data', (d: Buffer) => process.stdout.write(d));
+  wrangler.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
+  const exited = new Promise<never>((_, reject) => wrangler.once('exit', (code) => reject(new Error(`wrangler dev exited (${code})`))));
+  await Promise.race([waitFor(`${url}/api/build-info`), exited]);
+
+  log('• Building the site from the API…');
+  await rebuilder.request();
+  if (rebuilder.status.state === 'failed') throw new Error(`Site build failed:\n${rebuilder.status.error}`);
+
+  const stop = async () => {
+    server.close();
+    if (wrangler.exitCode === null) {
+      wrangler.kill('SIGTERM');
+      await new Promise((r) => wrangler.once('exit', r));
+    }
+  };
+  return { url, rebuildUrl, rebuild: rebuilder.request, stop };
+}
+
+async function writePlaceholder(dir: string) {
+  await mkdir(dir, { recursive: true });
+  const page = '<!doctype html><html lang="ru"><meta charset="utf-8"><title>Сайт собирается…</title><p>Сайт собирается, обновите страницу через минуту.</p></html>';
+  const exists = await stat(path.join(dir, 'index.html')).then(() => true, () => false);
+  if (!exists) await writeFile(path.join(dir, 'index.html'), page);
+  await writeFile(path.join(dir, '404.html'), page);
+}

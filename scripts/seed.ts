@@ -1,0 +1,64 @@
+import { count } from 'drizzle-orm';
+import { getPlatformProxy } from 'wrangler';
+import { cabins, reviews, settings } from '../schema/tables.ts';
+import { getDb } from '../worker/lib/db.ts';
+import { createCabin } from '../worker/queries/cabins.ts';
+import { updateSettings } from '../worker/queries/settings.ts';
+import { DEMO_CABINS, DEMO_GALLERY, DEMO_REVIEWS, DEMO_SETTINGS } from './demo/content.ts';
+import { makeDemoPhoto, type PhotoKind } from './demo/photos.ts';
+import { ROOT } from './lib/tools.ts';
+
+type SeedEnv = { DB: D1Database; MEDIA: R2Bucket };
+
+/** Fills an empty database with the demo site; leaves a database with any content alone. */
+export async function seedIfEmpty(env: SeedEnv): Promise<boolean> {
+  const db = getDb(env);
+  const [c] = await db.select({ n: count() }).from(cabins);
+  const [r] = await db.select({ n: count() }).from(reviews);
+  const [s] = await db.select({ n: count() }).from(settings);
+  if (c!.n + r!.n + s!.n > 0) return false;
+
+  let photoNo = 0;
+  const storePhoto = async (kind: PhotoKind) => {
+    photoNo += 1;
+    const key = `demo-${String(photoNo).padStart(3, '0')}-${kind}.jpg`;
+    await env.MEDIA.put(key, await makeDemoPhoto(photoNo * 7919, kind), { httpMetadata: { contentType: 'image/jpeg' } });
+    return `/media/${key}`;
+  };
+
+  for (const { photos, ...cabin } of DEMO_CABINS) {
+    const images: string[] = [];
+    for (const kind of photos) images.push(await storePhoto(kind));
+    await createCabin(env, { ...cabin, images });
+  }
+  const galleryImages: string[] = [];
+  for (const kind of DEMO_GALLERY) galleryImages.push(await storePhoto(kind));
+  await updateSettings(env, { ...DEMO_SETTINGS, galleryImages });
+
+  const day = 24 * 60 * 60 * 1000;
+  await db.insert(reviews).values(
+    DEMO_REVIEWS.map(({ daysAgo, ...review }, i) => ({
+      ...review,
+      created_at: new Date(Date.now() - daysAgo * day - i * 3_600_000).toISOString(),
+    })),
+  );
+  return true;
+}
+
+/** Seeds the local D1 and R2 that `wrangler dev` uses (.wrangler/state), or the one given. */
+export async function seedLocal(persistTo?: string): Promise<boolean> {
+  const proxy = await getPlatformProxy<SeedEnv>({
+    configPath: `${ROOT}/wrangler.toml`,
+    persist: persistTo ? { path: `${persistTo}/v3` } : true,
+    remoteBindings: false,
+  });
+  try {
+    return await seedIfEmpty(proxy.env);
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+if (import.meta.main) {
+  console.log((await seedLocal()) ? 'Demo content added.' : 'The database has content already: nothing seeded.');
+}

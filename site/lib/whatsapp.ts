@@ -1,0 +1,122 @@
+// WhatsApp links and their prefilled messages: the booking button (SPEC.md section 2) and the
+// contact form (section 7).
+import { formatDate, formatNights, formatPrice, parseCalendarDate } from './format.ts';
+
+/**
+ * The WhatsApp number of a phone: digits only (SPEC.md section 3), with a Russian trunk
+ * prefix 8 turned into the country code 7: «8 (928) 555-12-34» → «79285551234».
+ */
+export function whatsappNumber(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  return digits.length === 11 && digits.startsWith('8') ? `7${digits.slice(1)}` : digits;
+}
+
+/** https://wa.me/<digits>, with ?text=<encoded> when there is a message. */
+export function whatsappLink(phone: string, text?: string): string {
+  const base = `https://wa.me/${whatsappNumber(phone)}`;
+  return text ? `${base}?text=${encodeURIComponent(text)}` : base;
+}
+
+export interface BookingCabin {
+  name: string;
+  pricePerNight: number;
+  maxGuests: number;
+}
+
+/** What the visitor may fill in on the booking card; all optional. */
+export interface BookingDetails {
+  /** Arrival date, «YYYY-MM-DD». */
+  arrival?: string | null;
+  /** Departure date, «YYYY-MM-DD». */
+  departure?: string | null;
+  guests?: number | null;
+}
+
+export interface BookingStay {
+  arrival: string;
+  departure: string;
+  guests: number;
+  nights: number;
+  /** nights × price per night, in rubles. */
+  total: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Nights between two «YYYY-MM-DD» dates, or null unless both are real dates and departure is later. */
+export function nightsBetween(arrival: string, departure: string): number | null {
+  const a = parseCalendarDate(arrival);
+  const d = parseCalendarDate(departure);
+  if (!a || !d) return null;
+  const nights = (Date.UTC(d.year, d.month - 1, d.day) - Date.UTC(a.year, a.month - 1, a.day)) / DAY_MS;
+  return nights >= 1 ? nights : null;
+}
+
+/**
+ * The stay, when arrival, departure and guests are all given and valid: real dates,
+ * departure after arrival, a whole number of guests from 1 to the cabin's maxGuests.
+ * Otherwise null.
+ */
+export function bookingStay(cabin: BookingCabin, details: BookingDetails = {}): BookingStay | null {
+  const { arrival, departure, guests } = details;
+  if (!arrival || !departure || guests == null) return null;
+  if (!Number.isInteger(guests) || guests < 1 || guests > cabin.maxGuests) return null;
+  const nights = nightsBetween(arrival, departure);
+  if (nights === null) return null;
+  return { arrival: arrival.trim(), departure: departure.trim(), guests, nights, total: nights * cabin.pricePerNight };
+}
+
+/**
+ * The booking message:
+ *   Здравствуйте! Хочу забронировать «Домик у моря» (12 500 ₽ за ночь).
+ * and, with a valid stay,
+ *   Заезд: 5 марта 2026
+ *   Выезд: 8 марта 2026
+ *   Гостей: 2
+ *   Итого за 3 ночи: 37 500 ₽
+ *   Подскажите, пожалуйста, свободны ли эти даты?
+ * or, without one,
+ *   Подскажите, пожалуйста, какие даты свободны?
+ */
+export function bookingMessage(cabin: BookingCabin, details?: BookingDetails): string {
+  const lines = [`Здравствуйте! Хочу забронировать «${cabin.name.trim()}» (${formatPrice(cabin.pricePerNight)} за ночь).`];
+  const stay = bookingStay(cabin, details);
+  if (stay) {
+    lines.push(
+      `Заезд: ${formatDate(stay.arrival)}`,
+      `Выезд: ${formatDate(stay.departure)}`,
+      `Гостей: ${stay.guests}`,
+      `Итого за ${formatNights(stay.nights)}: ${formatPrice(stay.total)}`,
+      'Подскажите, пожалуйста, свободны ли эти даты?',
+    );
+  } else {
+    lines.push('Подскажите, пожалуйста, какие даты свободны?');
+  }
+  return lines.join('\n');
+}
+
+export interface ContactFormMessage {
+  name: string;
+  email: string;
+  phone?: string | null;
+  message: string;
+}
+
+/**
+ * The contact form's message:
+ *   Здравствуйте! Сообщение с сайта.
+ *   Имя: …
+ *   E-mail: …
+ *   Телефон: …      (only when a phone was given)
+ *   Сообщение: …
+ */
+export function contactMessage(form: ContactFormMessage): string {
+  const phone = form.phone?.trim();
+  return [
+    'Здравствуйте! Сообщение с сайта.',
+    `Имя: ${form.name.trim()}`,
+    `E-mail: ${form.email.trim()}`,
+    ...(phone ? [`Телефон: ${phone}`] : []),
+    `Сообщение: ${form.message.trim()}`,
+  ].join('\n');
+}

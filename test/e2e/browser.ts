@@ -1,0 +1,39 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
+
+// Debian's Chromium; the flags keep it off the network this machine does not have.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export const VIEWPORTS = {
+  phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+  desktop: { viewport: { width: 1280, height: 800 } },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+/** One browser per test file; a fresh context (cookies, storage) per `openPage`. */
+export function useBrowser() {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  });
+  afterAll(async () => {
+    await Promise.all(contexts.map((c) => c.close()));
+    await browser?.close();
+  });
+  const baseURL = inject('baseUrl');
+  return {
+    baseURL,
+    async openPage(path = '/', viewport: ViewportName = 'desktop'): Promise<Page> {
+      const context = await browser.newContext({ ...VIEWPORTS[viewport], baseURL, locale: 'ru-RU' });
+      contexts.push(context);
+      const page = await context.newPage();
+      await page.goto(path);
+      return page;
+    },
+  };
+}

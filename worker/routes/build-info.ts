@@ -1,0 +1,8 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../env.ts';
+import { getContentVersion } from '../queries/site-state.ts';
+
+/** Read by the site build first, so the built site knows which content version it shows. */
+export const buildInfoRoutes = new Hono<AppEnv>().get('/', async (c) =>
+  c.json({ contentVersion: await getContentVersion(c.env) }),
+);
