@@ -1,3 +1,5 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { getPlatformProxy } from 'wrangler';
 import { cabins, reviews, settings } from '../schema/tables.ts';
@@ -22,7 +24,7 @@ export async function seedIfEmpty(env: SeedEnv): Promise<boolean> {
   const storePhoto = async (kind: PhotoKind) => {
     photoNo += 1;
     const key = `demo-${String(photoNo).padStart(3, '0')}-${kind}.jpg`;
-    await env.MEDIA.put(key, await makeDemoPhoto(photoNo * 7919, kind), { httpMetadata: { contentType: 'image/jpeg' } });
+    await env.MEDIA.put(key, await cachedDemoPhoto(photoNo * 7919, kind), { httpMetadata: { contentType: 'image/jpeg' } });
     return `/media/${key}`;
   };
 
@@ -43,6 +45,17 @@ export async function seedIfEmpty(env: SeedEnv): Promise<boolean> {
     })),
   );
   return true;
+}
+
+/** Generating a photo takes a while; the same (seed, kind) is the same picture, so keep it. */
+async function cachedDemoPhoto(seed: number, kind: PhotoKind): Promise<Uint8Array> {
+  const file = path.join(ROOT, 'node_modules/.cache/demo-photos', `${seed}-${kind}.jpg`);
+  const cached = await readFile(file).catch(() => null);
+  if (cached) return cached;
+  const photo = await makeDemoPhoto(seed, kind);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, photo);
+  return photo;
 }
 
 /** Seeds the local D1 and R2 that `wrangler dev` uses (.wrangler/state), or the one given. */

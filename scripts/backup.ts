@@ -1,0 +1,60 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { getPlatformProxy } from 'wrangler';
+import { ROOT, run } from './lib/tools.ts';
+
+// `npm run backup` (local) or `npm run backup -- --remote` (production): a dated folder with
+// the whole D1 database as SQL, the list of R2 photos and the photos themselves.
+const remote = process.argv.includes('--remote');
+const persistTo = path.join(ROOT, '.wrangler/state');
+const BUCKET = 'kaspiy-media';
+
+const stamp = new Date().toISOString().slice(0, 16).replace(/[:T]/g, '-');
+const dir = path.join(ROOT, 'backups', `${stamp}${remote ? '-remote' : ''}`);
+await mkdir(path.join(dir, 'media'), { recursive: true });
+
+// d1 export reads the default local state (.wrangler/state), the one `npm start` uses.
+await run('wrangler', ['d1', 'export', 'DB', remote ? '--remote' : '--local', '--output', path.join(dir, 'd1.sql')], { quiet: true });
+
+type ObjectInfo = { key: string; size: number; contentType: string | null; uploaded: string | null };
+let objects: ObjectInfo[];
+if (remote) {
+  // wrangler cannot list a remote bucket: take every photo the database refers to.
+  const sql = await readFile(path.join(dir, 'd1.sql'), 'utf8');
+  const keys = [...new Set([...sql.matchAll(/\/media\/([A-Za-z0-9_-]{1,100}\.(?:jpg|png|gif|webp))/g)].map((m) => m[1]!))];
+  objects = [];
+  for (const key of keys) {
+    const file = path.join(dir, 'media', key);
+    await run('wrangler', ['r2', 'object', 'get', `${BUCKET}/${key}`, '--remote', '--file', file], { quiet: true });
+    const size = (await readFile(file)).byteLength;
+    objects.push({ key, size, contentType: null, uploaded: null });
+  }
+} else {
+  const proxy = await getPlatformProxy<{ MEDIA: R2Bucket }>({
+    configPath: path.join(ROOT, 'wrangler.toml'),
+    persist: { path: path.join(persistTo, 'v3') },
+    remoteBindings: false,
+  });
+  try {
+    objects = [];
+    let cursor: string | undefined;
+    do {
+      const page = await proxy.env.MEDIA.list({ cursor, include: ['httpMetadata'] });
+      for (const o of page.objects) {
+        const body = await proxy.env.MEDIA.get(o.key);
+        if (body) await writeFile(path.join(dir, 'media', o.key), new Uint8Array(await body.arrayBuffer()));
+        objects.push({ key: o.key, size: o.size, contentType: o.httpMetadata?.contentType ?? null, uploaded: o.uploaded.toISOString() });
+      }
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+  } finally {
+    await proxy.dispose();
+  }
+}
+await writeFile(path.join(dir, 'r2-objects.json'), JSON.stringify(objects, null, 2));
+console.log(`Backup written to ${path.relative(ROOT, dir)}: d1.sql, ${objects.length} photos, r2-objects.json`);
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}

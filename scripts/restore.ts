@@ -1,0 +1,48 @@
+import { readFile, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { getPlatformProxy } from 'wrangler';
+import { ROOT, run } from './lib/tools.ts';
+
+// `npm run restore -- backups/<folder>`: replaces the local database and photos with a backup.
+// With --remote it loads the backup into a NEW, empty production database and the bucket.
+const dir = process.argv[2]?.startsWith('--') ? undefined : process.argv[2];
+const remote = process.argv.includes('--remote');
+if (!dir) {
+  console.error('Usage: npm run restore -- backups/<folder> [--remote]');
+  process.exit(1);
+}
+const from = path.resolve(ROOT, dir);
+const objects = JSON.parse(await readFile(path.join(from, 'r2-objects.json'), 'utf8')) as { key: string; contentType: string | null }[];
+const persistTo = path.resolve(ROOT, argValue('--persist-to') ?? '.wrangler/state');
+
+if (!remote) await rm(persistTo, { recursive: true, force: true });
+await run('wrangler', ['d1', 'execute', 'DB', remote ? '--remote' : '--local', ...(remote ? [] : ['--persist-to', persistTo]), '--file', path.join(from, 'd1.sql'), '--yes'], { quiet: true });
+
+const mimeOf = (key: string) => ({ jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' })[key.split('.').pop()!] ?? 'application/octet-stream';
+const files = new Set(await readdir(path.join(from, 'media')));
+if (remote) {
+  for (const { key } of objects) {
+    if (!files.has(key)) continue;
+    await run('wrangler', ['r2', 'object', 'put', `kaspiy-media/${key}`, '--remote', '--file', path.join(from, 'media', key), '--content-type', mimeOf(key)], { quiet: true });
+  }
+} else {
+  const proxy = await getPlatformProxy<{ MEDIA: R2Bucket }>({
+    configPath: path.join(ROOT, 'wrangler.toml'),
+    persist: { path: path.join(persistTo, 'v3') },
+    remoteBindings: false,
+  });
+  try {
+    for (const { key, contentType } of objects) {
+      if (!files.has(key)) continue;
+      await proxy.env.MEDIA.put(key, await readFile(path.join(from, 'media', key)), { httpMetadata: { contentType: contentType ?? mimeOf(key) } });
+    }
+  } finally {
+    await proxy.dispose();
+  }
+}
+console.log(`Restored ${path.relative(ROOT, from)} ${remote ? 'to production' : 'locally: run npm start'}.`);
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
