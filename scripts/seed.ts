@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { count } from 'drizzle-orm';
@@ -49,7 +50,7 @@ export async function seedIfEmpty(env: SeedEnv): Promise<boolean> {
 
 /** Generating a photo takes a while; the same (seed, kind) is the same picture, so keep it. */
 async function cachedDemoPhoto(seed: number, kind: PhotoKind): Promise<Uint8Array> {
-  const file = path.join(ROOT, 'node_modules/.cache/demo-photos', `${seed}-${kind}.jpg`);
+  const file = path.join(ROOT, 'node_modules/.cache/demo-photos', await generatorVersion(), `${seed}-${kind}.jpg`);
   const cached = await readFile(file).catch(() => null);
   if (cached) return cached;
   const photo = await makeDemoPhoto(seed, kind);
@@ -57,6 +58,10 @@ async function cachedDemoPhoto(seed: number, kind: PhotoKind): Promise<Uint8Arra
   await writeFile(file, photo);
   return photo;
 }
+
+/** Changes whenever the photo generator does, so the cache never serves an older look. */
+const generatorVersion = async () =>
+  createHash('sha1').update(await readFile(path.join(ROOT, 'scripts/demo/photos.ts'))).digest('hex').slice(0, 10);
 
 /** Seeds the local D1 and R2 that `wrangler dev` uses (.wrangler/state), or the one given. */
 export async function seedLocal(persistTo?: string): Promise<boolean> {
