@@ -1,0 +1,219 @@
+import { env, SELF } from 'cloudflare:test';
+import { hc } from 'hono/client';
+import { expect } from 'vitest';
+import type { AppType } from '../../worker/index.ts';
+import type { CabinInput } from '../../schema/cabins.ts';
+import { hashPassword } from '../../worker/lib/password.ts';
+import { createCabin } from '../../worker/queries/cabins.ts';
+import { submitReview, updateReview } from '../../worker/queries/reviews.ts';
+
+/**
+ * Storage in this plugin version is isolated per test FILE, not per test: rows written by one
+ * test are still there in the next one of the same file (checked when this suite was written).
+ * So every file calls `resetData()` in `beforeEach`: it empties the tables (the migrated schema
+ * stays) and the bucket, and the admin account is created again from ADMIN_PASSWORD on first login.
+ */
+export const ORIGIN = 'http://127.0.0.1';
+export const ADMIN_USERNAME = 'admin';
+export const ADMIN_PASSWORD = 'test-password-1';
+export const SESSION_COOKIE = 'kaspiy_admin';
+
+const TABLES = ['cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'rate_limits', 'site_state'] as const;
+
+export async function resetData(): Promise<void> {
+  await env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
+  const listed = await env.MEDIA.list();
+  if (listed.objects.length > 0) await env.MEDIA.delete(listed.objects.map((o) => o.key));
+}
+
+/**
+ * Writes the admin account ahead of the first login with a cheap hash (1,000 PBKDF2 iterations
+ * instead of 100,000) of the same ADMIN_PASSWORD, so files that only need a signed-in admin stay
+ * fast. auth.test.ts does not use it: there the account is created from ADMIN_PASSWORD for real.
+ */
+export async function seedAdmin(): Promise<void> {
+  await env.DB.prepare("INSERT INTO admin_account (id, username, password_hash, admin_path) VALUES (1, ?, ?, 'admin')")
+    .bind(ADMIN_USERNAME, await hashPassword(ADMIN_PASSWORD, 1000))
+    .run();
+}
+
+/** `resetData()` and then `seedAdmin()`. */
+export async function resetDataWithAdmin(): Promise<void> {
+  await resetData();
+  await seedAdmin();
+}
+
+let ipCounter = 0;
+/** A fresh client address, so login throttling and review limits of one test never touch another. */
+export const freshIp = () => {
+  ipCounter += 1;
+  return `198.51.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+};
+
+export type RequestOptions = {
+  cookie?: string;
+  ip?: string;
+  origin?: string;
+  headers?: Record<string, string>;
+};
+
+function headersFor(opts: RequestOptions = {}, extra: Record<string, string> = {}): Headers {
+  const h = new Headers(extra);
+  if (opts.cookie) h.set('cookie', opts.cookie);
+  h.set('cf-connecting-ip', opts.ip ?? freshIp());
+  if (opts.origin) h.set('origin', opts.origin);
+  for (const [k, v] of Object.entries(opts.headers ?? {})) h.set(k, v);
+  return h;
+}
+
+/** Full URL for a path on the test host (or another host, for the Secure-cookie checks). */
+export const url = (path: string, origin = ORIGIN) => new URL(path, origin).href;
+
+/** Any request through the worker's real fetch handler. */
+export function send(method: string, path: string, opts: RequestOptions & { body?: BodyInit | null; host?: string } = {}) {
+  return SELF.fetch(url(path, opts.host), { method, headers: headersFor(opts), body: opts.body ?? null });
+}
+
+/** A JSON request. A string body is sent as is (for malformed JSON); anything else is stringified. */
+export function jsonRequest(method: string, path: string, body?: unknown, opts: RequestOptions & { host?: string } = {}) {
+  const init: RequestInit = {
+    method,
+    headers: headersFor(opts, { 'content-type': 'application/json' }),
+  };
+  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  return SELF.fetch(url(path, opts.host), init);
+}
+
+/** The typed Hono client, talking to the worker through SELF. */
+export const client = (opts: RequestOptions = {}) =>
+  hc<AppType>(ORIGIN, {
+    fetch: SELF.fetch.bind(SELF),
+    headers: () => Object.fromEntries(headersFor(opts).entries()),
+  });
+
+/** `name=value` of the session cookie from a response's Set-Cookie, or undefined. */
+export function sessionCookieFrom(res: { headers: Headers }): string | undefined {
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    if (pair?.startsWith(`${SESSION_COOKIE}=`) && pair.length > SESSION_COOKIE.length + 1) return pair;
+  }
+  return undefined;
+}
+
+/** Signs in through the API and returns the `Cookie` header value of the new session. */
+export async function login(
+  opts: { username?: string; password?: string; ip?: string } = {},
+): Promise<string> {
+  const res = await jsonRequest(
+    'POST',
+    '/api/admin/login',
+    { username: opts.username ?? ADMIN_USERNAME, password: opts.password ?? ADMIN_PASSWORD },
+    { ip: opts.ip },
+  );
+  expect(res.status, 'login should succeed').toBe(200);
+  const cookie = sessionCookieFrom(res);
+  expect(cookie, 'login should set the session cookie').toBeDefined();
+  return cookie!;
+}
+
+export const sampleCabin = (overrides: Partial<CabinInput> = {}): CabinInput => ({
+  name: 'Домик у моря',
+  description: 'Уютный домик с видом на Каспий',
+  pricePerNight: 4500,
+  location: 'Каспийск',
+  distanceToSea: '5 мин',
+  amenities: ['Wi-Fi', 'Кухня'],
+  images: ['/media/abc.jpg'],
+  ...overrides,
+});
+
+/** A cabin written straight through the query layer. */
+export const seedCabin = (overrides: Partial<CabinInput> = {}) => createCabin(env, sampleCabin(overrides));
+
+/** A review written straight through the query layer, approved if asked. */
+export async function seedReview(overrides: { name?: string; email?: string; rating?: number; comment?: string; approved?: boolean } = {}) {
+  const { approved, ...fields } = overrides;
+  const review = await submitReview(env, {
+    name: 'Анна',
+    email: 'anna@example.ru',
+    rating: 5,
+    comment: 'Прекрасный отдых, всё понравилось',
+    consent: true,
+    ...fields,
+  });
+  return approved ? (await updateReview(env, review.id, { approved: true }))! : review;
+}
+
+export const validReview = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Иван',
+  email: 'ivan@example.ru',
+  rating: 4,
+  comment: 'Хорошее место, чистое море',
+  consent: true,
+  ...overrides,
+});
+
+async function rows(sql: string) {
+  return (await env.DB.prepare(sql).all()).results;
+}
+
+/**
+ * Everything a request could wrongly change: content tables, the admin account, sessions and
+ * the bucket's keys. Compare a snapshot taken before a refused request with one taken after.
+ */
+export async function snapshot() {
+  return {
+    cabins: await rows('SELECT * FROM cabins ORDER BY id'),
+    reviews: await rows('SELECT * FROM reviews ORDER BY id'),
+    settings: await rows('SELECT * FROM settings ORDER BY key'),
+    admin: await rows('SELECT * FROM admin_account'),
+    sessions: await rows('SELECT * FROM admin_sessions ORDER BY token_hash'),
+    media: (await env.MEDIA.list()).objects.map((o) => `${o.key}:${o.size}`).sort(),
+  };
+}
+
+/** Runs `act` and checks that nothing in D1 or R2 changed meanwhile. */
+export async function expectNoChange<T>(act: () => Promise<T>): Promise<T> {
+  const before = await snapshot();
+  const result = await act();
+  expect(await snapshot()).toEqual(before);
+  return result;
+}
+
+/** Asserts the status and the `{ error: string }` body (optionally its exact text). */
+export async function expectError(res: Response, status: number, message?: string) {
+  const text = await res.text();
+  expect(res.status, `body: ${text.slice(0, 300)}`).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = JSON.parse(text) as { error?: unknown };
+  expect(typeof body.error).toBe('string');
+  expect((body.error as string).length).toBeGreaterThan(0);
+  if (message !== undefined) expect(body.error).toBe(message);
+  return body as { error: string };
+}
+
+// Smallest files that pass the byte sniffing: the signature and a few bytes more.
+export const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9]);
+export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+export const GIF = new TextEncoder().encode('GIF89a\x01\x00\x01\x00\x00\x00\x00;');
+export const WEBP = new Uint8Array([...new TextEncoder().encode('RIFF'), 0x1a, 0, 0, 0, ...new TextEncoder().encode('WEBPVP8 ')]);
+
+/** A multipart upload of one file in field `image` (or another field). */
+export function uploadRequest(
+  file: { bytes: Uint8Array<ArrayBuffer>; name: string; type: string } | null,
+  opts: RequestOptions & { field?: string } = {},
+) {
+  const form = new FormData();
+  if (file) form.append(opts.field ?? 'image', new File([file.bytes], file.name, { type: file.type }));
+  return send('POST', '/api/upload', { ...opts, body: form });
+}
+
+export const adminRow = async () =>
+  (await env.DB.prepare('SELECT username, password_hash, admin_path FROM admin_account WHERE id = 1').first<{
+    username: string;
+    password_hash: string;
+    admin_path: string;
+  }>())!;
+
+/** The iteration count written in a stored `pbkdf2-sha256$<iterations>$salt$hash`. */
+export const iterationsOf = (hash: string) => Number(hash.split('$')[1]);
