@@ -1,0 +1,255 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { cabinCreateSchema, type CabinInput } from '../../schema/cabins.ts';
+import { CABIN_DEFAULTS } from '../../schema/constants.ts';
+import type { Cabin } from '../../schema/tables.ts';
+import { AmenityPicker } from './AmenityPicker.tsx';
+import { describeError, SessionEndedError } from './client.ts';
+import { useConfirm } from './Confirm.tsx';
+import { Dialog } from './Dialog.tsx';
+import { clearDraft, setDraft } from './drafts.ts';
+import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from './Field.tsx';
+import { useNotify } from './Notice.tsx';
+import { PhotoUploader, type ImagesUpdate } from './PhotoUploader.tsx';
+
+/** What the inputs hold: numbers as typed, so a half-typed value is never lost or rewritten. */
+export type CabinFormValues = {
+  name: string;
+  description: string;
+  pricePerNight: string;
+  location: string;
+  distanceToSea: string;
+  bedrooms: string;
+  bathrooms: string;
+  maxGuests: string;
+  amenities: string[];
+  images: string[];
+  featured: boolean;
+  active: boolean;
+};
+
+/** The cabin form's draft: which cabin (null for a new one) and the edits so far. */
+export type CabinDraft = { cabinId: number | null; values: CabinFormValues };
+
+const MAX_IMAGES = 30;
+
+export function formValues(cabin?: Cabin): CabinFormValues {
+  return {
+    name: cabin?.name ?? '',
+    description: cabin?.description ?? '',
+    pricePerNight: cabin ? String(cabin.pricePerNight) : '',
+    location: cabin?.location ?? '',
+    distanceToSea: cabin?.distanceToSea ?? '',
+    bedrooms: String(cabin?.bedrooms ?? CABIN_DEFAULTS.bedrooms),
+    bathrooms: String(cabin?.bathrooms ?? CABIN_DEFAULTS.bathrooms),
+    maxGuests: String(cabin?.maxGuests ?? CABIN_DEFAULTS.maxGuests),
+    amenities: cabin?.amenities ?? [],
+    images: cabin?.images ?? [],
+    featured: cabin?.featured ?? CABIN_DEFAULTS.featured,
+    active: cabin?.active ?? CABIN_DEFAULTS.active,
+  };
+}
+
+/** Price in whole rubles («5 000» is fine); anything else is left for the schema to refuse. */
+const parseInteger = (s: string): number | undefined => {
+  const digits = s.replace(/[\s\u00a0]/g, '');
+  if (digits === '') return undefined;
+  return /^\d+$/.test(digits) ? Number(digits) : Number.NaN;
+};
+
+export function toPayload(v: CabinFormValues) {
+  return {
+    name: v.name,
+    description: v.description,
+    pricePerNight: parseInteger(v.pricePerNight),
+    location: v.location,
+    distanceToSea: v.distanceToSea,
+    bedrooms: parseInteger(v.bedrooms) ?? Number.NaN,
+    bathrooms: parseInteger(v.bathrooms) ?? Number.NaN,
+    maxGuests: parseInteger(v.maxGuests) ?? Number.NaN,
+    amenities: v.amenities,
+    images: v.images,
+    featured: v.featured,
+    active: v.active,
+  };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+type Props = {
+  cabin?: Cabin;
+  /** Saves; throws on failure. */
+  onSave: (payload: CabinInput) => Promise<void>;
+  onClose: () => void;
+  /** The edits of a draft left by an ended session or a closed page. */
+  restored?: CabinFormValues;
+};
+
+/**
+ * «Добавить домик» / «Редактировать домик» in a modal. Every keystroke is kept as a draft;
+ * closing with edits asks first, and a click beside the modal does nothing.
+ */
+export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
+  const cabinId = cabin?.id ?? null;
+  const initial = useRef(formValues(cabin)).current;
+  const [values, setValues] = useState<CabinFormValues>(() => (restored ? { ...initial, ...restored } : initial));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [saving, setSaving] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const confirm = useConfirm();
+  const notify = useNotify();
+  const dirty = !same(values, initial);
+
+  // The draft follows the form; back at the original values there is nothing to keep.
+  useEffect(() => {
+    if (dirty) setDraft<CabinDraft>('cabin', { cabinId, values });
+    else clearDraft('cabin');
+  }, [values, dirty, cabinId]);
+
+  const set = <K extends keyof CabinFormValues>(key: K, value: CabinFormValues[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    if (errors[key]) setErrors(({ [key]: _gone, ...rest }) => rest);
+  };
+  const setImages = useCallback<ImagesUpdate>((update) => setValues((v) => ({ ...v, images: update(v.images) })), []);
+
+  async function requestClose() {
+    if (saving) return;
+    if (dirty || uploading) {
+      const ok = await confirm({
+        title: 'Закрыть без сохранения?',
+        text: uploading
+          ? 'Фотографии ещё загружаются, а изменения в этом домике не сохранены. Если закрыть форму, они пропадут.'
+          : 'Изменения в этом домике не сохранены. Если закрыть форму, они пропадут.',
+        confirmLabel: 'Не сохранять',
+        cancelLabel: 'Продолжить редактирование',
+        danger: true,
+      });
+      if (!ok) return;
+    }
+    clearDraft('cabin');
+    onClose();
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setSaveError(null);
+    const parsed = cabinCreateSchema.safeParse(toPayload(values));
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      focusFirstInvalid(formRef.current);
+      return;
+    }
+    setErrors({});
+    setSaving(true);
+    try {
+      await onSave(parsed.data);
+      clearDraft('cabin');
+      notify.success('Домик сохранён');
+      onClose();
+    } catch (err) {
+      if (err instanceof SessionEndedError) return;
+      const text = describeError(err, 'Ошибка при сохранении домика');
+      setSaveError(text);
+      notify.error(text);
+      console.error(err);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const text = (key: 'name' | 'location' | 'distanceToSea', label: string, opts: { required?: boolean; hint?: string; placeholder?: string } = {}) => (
+    <Field label={label} error={errors[key]} required={opts.required} hint={opts.hint}>
+      {(p) => (
+        <input {...p} className="input" value={values[key]} placeholder={opts.placeholder} onChange={(e) => set(key, e.target.value)} />
+      )}
+    </Field>
+  );
+  const count = (key: 'bedrooms' | 'bathrooms' | 'maxGuests', label: string) => (
+    <Field label={label} error={errors[key]}>
+      {(p) => (
+        <input {...p} className="input" type="number" inputMode="numeric" min={1} max={100} step={1} value={values[key]} onChange={(e) => set(key, e.target.value)} />
+      )}
+    </Field>
+  );
+
+  return (
+    <Dialog title={cabin ? 'Редактировать домик' : 'Добавить домик'} onRequestClose={() => void requestClose()} className="modal--form">
+      <form ref={formRef} className="cabin-form" onSubmit={submit} noValidate>
+        {restored && dirty && (
+          <p className="alert alert--info">Восстановлены несохранённые изменения. Нажмите «Сохранить», чтобы опубликовать их.</p>
+        )}
+        {text('name', 'Название', { required: true })}
+        <Field label="Описание" error={errors.description} required>
+          {(p) => (
+            <textarea {...p} className="input" rows={5} value={values.description} onChange={(e) => set('description', e.target.value)} />
+          )}
+        </Field>
+        <div className="form-grid">
+          <Field label="Цена за ночь, ₽" error={errors.pricePerNight} required>
+            {(p) => (
+              <input
+                {...p}
+                className="input"
+                inputMode="numeric"
+                autoComplete="off"
+                value={values.pricePerNight}
+                placeholder="5000"
+                onChange={(e) => set('pricePerNight', e.target.value)}
+              />
+            )}
+          </Field>
+          {text('distanceToSea', 'До моря', { placeholder: '5 мин' })}
+          {text('location', 'Расположение', { placeholder: 'Каспийск, ул. Приморская' })}
+          {count('bedrooms', 'Спальни')}
+          {count('bathrooms', 'Ванные')}
+          {count('maxGuests', 'Гостей, до')}
+        </div>
+
+        <AmenityPicker value={values.amenities} onChange={(v) => set('amenities', v)} error={errors.amenities} />
+
+        <fieldset className="switches">
+          <legend className="visually-hidden">Показ на сайте</legend>
+          <label className="switch">
+            <input type="checkbox" role="switch" checked={values.active} onChange={(e) => set('active', e.target.checked)} />
+            <span className="switch__track" aria-hidden="true" />
+            <span>
+              <strong>Активен</strong>
+              <span className="hint"> — домик виден в каталоге</span>
+            </span>
+          </label>
+          <label className="switch">
+            <input type="checkbox" role="switch" checked={values.featured} onChange={(e) => set('featured', e.target.checked)} />
+            <span className="switch__track" aria-hidden="true" />
+            <span>
+              <strong>Рекомендуемый</strong>
+              <span className="hint"> — с отметкой «Популярный»</span>
+            </span>
+          </label>
+        </fieldset>
+
+        <fieldset className="photos-field">
+          <legend className="label">Фотографии</legend>
+          <p className="hint">Первое фото — обложка в каталоге. Порядок меняется стрелками или перетаскиванием.</p>
+          <PhotoUploader images={values.images} onChange={setImages} max={MAX_IMAGES} onBusyChange={setUploading} label="Фотографии домика" />
+          {errors.images && <span className="error-text">{errors.images}</span>}
+        </fieldset>
+
+        <div className="modal__footer">
+          <div role="alert" className="modal__footer-error">
+            {saveError && <p className="alert">{saveError}</p>}
+          </div>
+          {uploading && <p className="hint">Дождитесь окончания загрузки фото.</p>}
+          <div className="modal__actions">
+            <button type="button" className="btn btn--secondary" onClick={() => void requestClose()} disabled={saving}>
+              Отмена
+            </button>
+            <button type="submit" className="btn btn--primary" disabled={saving || uploading} aria-busy={saving}>
+              {saving ? 'Сохранение...' : 'Сохранить'}
+            </button>
+          </div>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,127 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { extractMapSrc } from '../../schema/map.ts';
+import { CONTACT_FIELDS, contactInfoSchema, type ContactInfo, type Settings } from '../../schema/settings.ts';
+import { call, client, describeError, SessionEndedError } from './client.ts';
+import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from './Field.tsx';
+import { FormFooter, RestoredDraft } from './FormFooter.tsx';
+import { useNotify } from './Notice.tsx';
+import { usePublish } from './PublishStatus.tsx';
+import { useDraftForm } from './useDraftForm.ts';
+import { LoadError, Loading, useLoad } from './useLoad.tsx';
+
+const pick = (s: Settings): ContactInfo => Object.fromEntries(CONTACT_FIELDS.map((k) => [k, s[k]])) as ContactInfo;
+
+/** «Контакты»: the nine contact fields of SPEC.md, saved together. */
+export function ContactsTab() {
+  const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then(pick));
+  if (state.status === 'loading') return <Loading />;
+  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  return <ContactsForm saved={state.data} onSaved={(s) => setData(() => s)} />;
+}
+
+type Key = keyof ContactInfo;
+
+function ContactsForm({ saved, onSaved }: { saved: ContactInfo; onSaved: (s: ContactInfo) => void }) {
+  const { values, update, dirty, discard, restored } = useDraftForm('contacts', saved);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const notify = useNotify();
+  const published = usePublish();
+
+  const set = (key: Key, value: string) => {
+    update({ [key]: value } as Partial<ContactInfo>);
+    if (errors[key]) setErrors(({ [key]: _gone, ...rest }) => rest);
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const parsed = contactInfoSchema.safeParse(values);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      focusFirstInvalid(formRef.current);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      // Both levels of SPEC.md's settings, so every reader agrees.
+      const res = await call(client().settings.$put({ json: { ...parsed.data, contactInfo: parsed.data } }));
+      discard();
+      onSaved(pick(res));
+      published();
+      notify.success('Контакты сохранены!');
+    } catch (err) {
+      if (err instanceof SessionEndedError) return;
+      console.error(err);
+      notify.error(describeError(err, 'Ошибка при сохранении контактов'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const input = (key: Key, label: string, opts: { type?: string; hint?: string; autoComplete?: string } = {}) => (
+    <Field label={label} error={errors[key]} hint={opts.hint}>
+      {(p) => (
+        <input
+          {...p}
+          className="input"
+          type={opts.type ?? 'text'}
+          inputMode={opts.type === 'tel' ? 'tel' : undefined}
+          autoComplete={opts.autoComplete ?? 'off'}
+          value={values[key]}
+          onChange={(e) => set(key, e.target.value)}
+        />
+      )}
+    </Field>
+  );
+  const mapSrc = extractMapSrc(values.mapEmbedCode);
+
+  return (
+    <form ref={formRef} className="tab tab-form" onSubmit={submit} noValidate>
+      <RestoredDraft show={restored && dirty} />
+      <fieldset className="group">
+        <legend>Шапка и страница «Контакты»</legend>
+        {input('siteName', 'Название сайта')}
+        {input('phone', 'Телефон в шапке сайта', { type: 'tel', hint: 'Номер для звонков; из него же строится ссылка на WhatsApp' })}
+        {input('email', 'Email', { type: 'email' })}
+        {input('address', 'Адрес')}
+      </fieldset>
+      <fieldset className="group">
+        <legend>Подвал сайта</legend>
+        {input('footerPhone', 'Телефон в подвале', { type: 'tel' })}
+        {input('footerEmail', 'Email в подвале', { type: 'email' })}
+        {input('footerAddress', 'Адрес в подвале')}
+        <Field label="Описание в подвале" error={errors.footerDescription}>
+          {(p) => <textarea {...p} className="input" rows={3} value={values.footerDescription} onChange={(e) => set('footerDescription', e.target.value)} />}
+        </Field>
+      </fieldset>
+      <fieldset className="group">
+        <legend>Карта</legend>
+        <Field
+          label="HTML-код карты"
+          error={errors.mapEmbedCode}
+          hint={
+            values.mapEmbedCode.trim() === ''
+              ? 'Вставьте код для встраивания (<iframe …>) из Яндекс Карт или Google Maps. Пока поле пустое, на сайте показан адрес.'
+              : mapSrc
+                ? '✓ Карта распознана и будет показана на странице «Контакты».'
+                : 'Карта не распознана: нужен код <iframe> с Яндекс Карт или Google Maps. Пока на сайте показан адрес.'
+          }
+        >
+          {(p) => (
+            <textarea
+              {...p}
+              className="input input--code"
+              rows={4}
+              spellCheck={false}
+              value={values.mapEmbedCode}
+              onChange={(e) => set('mapEmbedCode', e.target.value)}
+            />
+          )}
+        </Field>
+      </fieldset>
+      <FormFooter dirty={dirty} busy={busy} label="Сохранить все контакты" onDiscard={discard} />
+    </form>
+  );
+}

@@ -1,0 +1,67 @@
+import { useId, type ReactNode } from 'react';
+import type { z } from 'zod';
+import { Icon } from './Icon.tsx';
+
+export type FieldErrors = Record<string, string>;
+
+/** The first message of each field (by the first segment of its path), as the shared schemas word them. */
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join('.') || '_';
+    if (!(key in out)) out[key] = issue.message;
+  }
+  return out;
+}
+
+/** Moves focus to the first field the browser shows as invalid, so keyboard and screen readers land there. */
+export function focusFirstInvalid(form: HTMLElement | null) {
+  requestAnimationFrame(() => form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+}
+
+type ControlProps = { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string };
+
+/** Label, control, hint and error in the site's .field layout, wired for assistive tech. */
+export function Field({
+  label,
+  hint,
+  error,
+  required,
+  children,
+  className,
+}: {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  required?: boolean;
+  children: (props: ControlProps) => ReactNode;
+  className?: string;
+}) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field ${className ?? ''}`}>
+      <label className="label" htmlFor={id}>
+        {label}
+        {required && (
+          <span className="req" aria-hidden="true">
+            {' '}*
+          </span>
+        )}
+      </label>
+      {children({ id, 'aria-invalid': !!error, 'aria-describedby': describedBy })}
+      {hint && (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span className="error-text" id={errorId}>
+          <Icon name="x" /> {error}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { useState, type FormEvent } from 'react';
+import { loginSchema } from '../../schema/admin.ts';
+import { DRAFT_LABELS, useDraftKeys } from './drafts.ts';
+import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from './Field.tsx';
+import { Icon } from './Icon.tsx';
+import type { LoginResult } from './useSession.ts';
+
+type Props = {
+  onLogin: (username: string, password: string) => Promise<LoginResult>;
+  /** Why the form is shown again, if the owner was signed in a moment ago. */
+  ended?: 'expired' | 'loggedOut';
+};
+
+export function LoginForm({ onLogin, ended }: Props) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const drafts = useDraftKeys();
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = e.currentTarget;
+    setFailure(null);
+    const parsed = loginSchema.safeParse({ username, password });
+    if (!parsed.success) {
+      const errs = fieldErrors(parsed.error);
+      setErrors({ username: username.trim() ? '' : errs.username ?? '', password: password ? '' : errs.password ?? '' });
+      focusFirstInvalid(form);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    const result = await onLogin(parsed.data.username, parsed.data.password);
+    setBusy(false);
+    if (!result.ok) {
+      setFailure(result.error);
+      setPassword('');
+    }
+  }
+
+  return (
+    <main className="login">
+      <div className="login__card">
+        <p className="login__brand">
+          <Icon name="logo" /> Каспий
+        </p>
+        <h1 className="login__title">Админ панель</h1>
+        {ended === 'expired' && (
+          <div className="alert alert--info login__notice" role="status">
+            <p>
+              <strong>Сеанс завершён.</strong> Вход действует 30 минут — войдите снова, чтобы продолжить.
+            </p>
+            {drafts.length > 0 && (
+              <p>
+                Несохранённые изменения ({drafts.map((k) => `«${DRAFT_LABELS[k]}»`).join(', ')}) не потеряны: они
+                сохранены в черновике и вернутся в форму после входа. Нажмите «Сохранить», чтобы опубликовать их.
+              </p>
+            )}
+          </div>
+        )}
+        {ended === 'loggedOut' && (
+          <p className="alert alert--success login__notice" role="status">
+            Вы вышли из админ панели.
+          </p>
+        )}
+        <form className="login__form" onSubmit={submit} noValidate>
+          <Field label="Логин" error={errors.username || undefined} required>
+            {(p) => (
+              <input
+                {...p}
+                className="input"
+                name="username"
+                autoComplete="username"
+                autoCapitalize="none"
+                spellCheck={false}
+                required
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+              />
+            )}
+          </Field>
+          <Field label="Пароль" error={errors.password || undefined} required>
+            {(p) => (
+              <input
+                {...p}
+                className="input"
+                type="password"
+                name="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            )}
+          </Field>
+          <div role="alert" className="login__failure">
+            {failure && <p className="alert">{failure}</p>}
+          </div>
+          <button type="submit" className="btn btn--primary btn--block btn--lg" disabled={busy} aria-busy={busy}>
+            {busy ? 'Вход...' : 'Войти'}
+          </button>
+        </form>
+      </div>
+    </main>
+  );
+}

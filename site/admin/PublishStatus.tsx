@@ -1,0 +1,108 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { call, client } from './client.ts';
+import { Icon } from './Icon.tsx';
+
+type Phase = 'unknown' | 'upToDate' | 'publishing' | 'failed';
+type PublishState = { phase: Phase; error: string | null };
+
+const PublishContext = createContext<{ state: PublishState; markChanged(): void } | null>(null);
+
+const POLL_MS = 1500;
+const FAILED_POLL_MS = 10_000;
+/** The worker bumps the content version just after answering a write; allow it this long. */
+const VERSION_GRACE_MS = 8000;
+/** The builder may still report the last build's failure for a moment after a new request. */
+const FAILURE_GRACE_MS = 2500;
+
+/**
+ * Whether the public site shows the latest edits. Every write that changes public content
+ * makes the worker rebuild the site; after such a write the panel asks GET /api/admin/publish
+ * until the live build carries the new content version.
+ */
+export function PublishProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<PublishState>({ phase: 'unknown', error: null });
+  const knownVersion = useRef<number | null>(null);
+  const changedAt = useRef<number | null>(null);
+  const versionBefore = useRef<number | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const poll = useCallback(async () => {
+    clearTimeout(timer.current);
+    let next: number | null = null;
+    try {
+      const res = await call(client().admin.publish.$get());
+      knownVersion.current = res.contentVersion;
+      const since = changedAt.current === null ? Infinity : Date.now() - changedAt.current;
+      const newVersionSeen = versionBefore.current === null || res.contentVersion > versionBefore.current || since > VERSION_GRACE_MS;
+      if (res.upToDate && newVersionSeen) {
+        changedAt.current = null;
+        setState({ phase: 'upToDate', error: null });
+      } else if (res.builder?.state === 'failed' && !res.upToDate && since > FAILURE_GRACE_MS) {
+        setState({ phase: 'failed', error: res.builder.error ?? null });
+        next = FAILED_POLL_MS;
+      } else {
+        setState({ phase: 'publishing', error: null });
+        next = POLL_MS;
+      }
+    } catch {
+      // Offline or signed out: try again calmly; a 401 has already returned to the login form.
+      next = FAILED_POLL_MS;
+    }
+    if (next !== null) timer.current = setTimeout(() => void poll(), next);
+  }, []);
+
+  useEffect(() => {
+    void poll();
+    return () => clearTimeout(timer.current);
+  }, [poll]);
+
+  const markChanged = useCallback(() => {
+    changedAt.current = Date.now();
+    versionBefore.current = knownVersion.current;
+    setState({ phase: 'publishing', error: null });
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => void poll(), 600);
+  }, [poll]);
+
+  const value = useMemo(() => ({ state, markChanged }), [state, markChanged]);
+  return <PublishContext.Provider value={value}>{children}</PublishContext.Provider>;
+}
+
+/** Call after every successful write that changes what visitors see. */
+export function usePublish() {
+  const ctx = useContext(PublishContext);
+  if (!ctx) throw new Error('usePublish outside PublishProvider');
+  return ctx.markChanged;
+}
+
+export function PublishStatus() {
+  const ctx = useContext(PublishContext);
+  if (!ctx) return null;
+  const { phase, error } = ctx.state;
+  return (
+    <div className={`publish publish--${phase}`} role="status" aria-live="polite">
+      {phase === 'publishing' && (
+        <>
+          <span className="spinner spinner--sm" aria-hidden="true" /> <span>Публикация…</span>
+        </>
+      )}
+      {phase === 'upToDate' && (
+        <>
+          <Icon name="check" /> <span>Сайт обновлён</span>
+        </>
+      )}
+      {phase === 'failed' && (
+        <details className="publish__failed">
+          <summary>
+            <Icon name="x" /> Сайт не обновился
+          </summary>
+          <p>
+            Изменения сохранены, но публикация не удалась: посетители пока видят прежнюю версию сайта. Сборка
+            повторится при следующем сохранении.
+          </p>
+          {error && <pre className="publish__error">{error}</pre>}
+        </details>
+      )}
+    </div>
+  );
+}

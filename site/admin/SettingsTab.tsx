@@ -1,0 +1,163 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { settingsUpdateSchema, type Feature, type Settings } from '../../schema/settings.ts';
+import { call, client, describeError, SessionEndedError } from './client.ts';
+import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from './Field.tsx';
+import { FormFooter, RestoredDraft } from './FormFooter.tsx';
+import { Icon } from './Icon.tsx';
+import { useNotify } from './Notice.tsx';
+import { usePublish } from './PublishStatus.tsx';
+import { useDraftForm } from './useDraftForm.ts';
+import { LoadError, Loading, useLoad } from './useLoad.tsx';
+
+type SiteTexts = Pick<
+  Settings,
+  'heroTitle' | 'heroSubtitle' | 'whyChooseUsTitle' | 'whyChooseUsSubtitle' | 'whyChooseUsFeatures' | 'checkInTime' | 'checkOutTime'
+>;
+
+const pick = (s: Settings): SiteTexts => ({
+  heroTitle: s.heroTitle,
+  heroSubtitle: s.heroSubtitle,
+  whyChooseUsTitle: s.whyChooseUsTitle,
+  whyChooseUsSubtitle: s.whyChooseUsSubtitle,
+  whyChooseUsFeatures: s.whyChooseUsFeatures,
+  checkInTime: s.checkInTime,
+  checkOutTime: s.checkOutTime,
+});
+
+const MAX_FEATURES = 12;
+
+/** «Настройки»: the home page's texts and the stay rules. */
+export function SettingsTab() {
+  const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then(pick));
+  if (state.status === 'loading') return <Loading />;
+  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  return <SettingsForm saved={state.data} onSaved={(s) => setData(() => s)} />;
+}
+
+function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteTexts) => void }) {
+  const { values, update, dirty, discard, restored } = useDraftForm('settings', saved);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const notify = useNotify();
+  const published = usePublish();
+
+  const clearError = (key: string) => errors[key] && setErrors(({ [key]: _gone, ...rest }) => rest);
+  const set = <K extends keyof SiteTexts>(key: K, value: SiteTexts[K]) => {
+    update({ [key]: value } as Partial<SiteTexts>);
+    clearError(key);
+  };
+  const setFeature = (i: number, change: Partial<Feature>) => {
+    update((v) => ({ ...v, whyChooseUsFeatures: v.whyChooseUsFeatures.map((f, n) => (n === i ? { ...f, ...change } : f)) }));
+    for (const k of Object.keys(change)) clearError(`whyChooseUsFeatures.${i}.${k}`);
+  };
+  const addFeature = () => {
+    update((v) => ({ ...v, whyChooseUsFeatures: [...v.whyChooseUsFeatures, { title: '', description: '' }] }));
+    const index = values.whyChooseUsFeatures.length;
+    requestAnimationFrame(() => formRef.current?.querySelector<HTMLInputElement>(`[data-feature-title="${index}"]`)?.focus());
+  };
+  const removeFeature = (i: number) =>
+    update((v) => ({ ...v, whyChooseUsFeatures: v.whyChooseUsFeatures.filter((_, n) => n !== i) }));
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    // Blocks left completely empty are simply not kept.
+    const features = values.whyChooseUsFeatures.filter((f) => f.title.trim() || f.description.trim());
+    const parsed = settingsUpdateSchema.safeParse({ ...values, whyChooseUsFeatures: features });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      focusFirstInvalid(formRef.current);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const res = await call(client().settings.$put({ json: parsed.data }));
+      discard();
+      onSaved(pick(res));
+      published();
+      notify.success('Настройки сохранены!');
+    } catch (err) {
+      if (err instanceof SessionEndedError) return;
+      console.error(err);
+      notify.error(describeError(err, 'Ошибка при сохранении настроек'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const text = (key: 'heroTitle' | 'whyChooseUsTitle', label: string) => (
+    <Field label={label} error={errors[key]}>
+      {(p) => <input {...p} className="input" value={values[key]} onChange={(e) => set(key, e.target.value)} />}
+    </Field>
+  );
+  const area = (key: 'heroSubtitle' | 'whyChooseUsSubtitle', label: string) => (
+    <Field label={label} error={errors[key]}>
+      {(p) => <textarea {...p} className="input input--short" rows={2} value={values[key]} onChange={(e) => set(key, e.target.value)} />}
+    </Field>
+  );
+  const time = (key: 'checkInTime' | 'checkOutTime', label: string, hint: string) => (
+    <Field label={label} error={errors[key]} hint={hint}>
+      {(p) => <input
+          {...p}
+          className="input input--time"
+          inputMode="numeric"
+          maxLength={5}
+          placeholder={key === 'checkInTime' ? '14:00' : '12:00'}
+          value={values[key]} onChange={(e) => set(key, e.target.value)} />}
+    </Field>
+  );
+
+  return (
+    <form ref={formRef} className="tab tab-form" onSubmit={submit} noValidate>
+      <RestoredDraft show={restored && dirty} />
+      <fieldset className="group">
+        <legend>Главная: первый экран</legend>
+        {text('heroTitle', 'Заголовок')}
+        {area('heroSubtitle', 'Подзаголовок')}
+      </fieldset>
+
+      <fieldset className="group">
+        <legend>Почему выбирают нас</legend>
+        {text('whyChooseUsTitle', 'Заголовок раздела')}
+        {area('whyChooseUsSubtitle', 'Подзаголовок раздела')}
+        <ol className="features">
+          {values.whyChooseUsFeatures.map((f, i) => (
+            <li key={i} className="feature">
+              <fieldset>
+                <legend className="feature__legend">Блок {i + 1}</legend>
+                <Field label="Заголовок блока" error={errors[`whyChooseUsFeatures.${i}.title`]}>
+                  {(p) => (
+                    <input {...p} data-feature-title={i} className="input" value={f.title} onChange={(e) => setFeature(i, { title: e.target.value })} />
+                  )}
+                </Field>
+                <Field label="Описание блока" error={errors[`whyChooseUsFeatures.${i}.description`]}>
+                  {(p) => (
+                    <textarea {...p} className="input input--short" rows={2} value={f.description} onChange={(e) => setFeature(i, { description: e.target.value })} />
+                  )}
+                </Field>
+                <button type="button" className="btn btn--danger btn--sm feature__remove" onClick={() => removeFeature(i)}>
+                  <Icon name="trash" /> Удалить блок<span className="visually-hidden"> {i + 1}</span>
+                </button>
+              </fieldset>
+            </li>
+          ))}
+        </ol>
+        {errors.whyChooseUsFeatures && <p className="error-text">{errors.whyChooseUsFeatures}</p>}
+        <button type="button" className="btn btn--secondary btn--sm" onClick={addFeature} disabled={values.whyChooseUsFeatures.length >= MAX_FEATURES}>
+          <Icon name="plus" /> Добавить блок
+        </button>
+      </fieldset>
+
+      <fieldset className="group">
+        <legend>Правила проживания</legend>
+        <div className="form-grid">
+          {time('checkInTime', 'Время заезда', 'после 14:00')}
+          {time('checkOutTime', 'Время выезда', 'до 12:00')}
+        </div>
+      </fieldset>
+
+      <FormFooter dirty={dirty} busy={busy} label="Сохранить все настройки" onDiscard={discard} />
+    </form>
+  );
+}

@@ -1,0 +1,130 @@
+import { api } from '../lib/api.ts';
+import { UPLOAD_MAX_BYTES } from '../../schema/constants.ts';
+import { sniffImageType } from '../../worker/lib/image-type.ts';
+
+/** The typed client of the same-origin /api (cookies ride along: the session is server-side). */
+export const client = () => api();
+
+/** A refused or failed call: `message` is the server's Russian `{ error }` when it sent one. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+/** The server no longer knows our session: the panel returns to the login form. */
+export class SessionEndedError extends ApiError {
+  constructor() {
+    super(401, 'Сеанс завершён');
+    this.name = 'SessionEndedError';
+  }
+}
+
+export const OFFLINE_MESSAGE = 'Нет связи с сервером. Проверьте интернет и попробуйте ещё раз.';
+
+type Listener = () => void;
+const sessionEndListeners = new Set<Listener>();
+/** Called whenever any admin call is answered 401. */
+export function onSessionEnded(fn: Listener): () => void {
+  sessionEndListeners.add(fn);
+  return () => sessionEndListeners.delete(fn);
+}
+function sessionEnded(): never {
+  for (const fn of sessionEndListeners) fn();
+  throw new SessionEndedError();
+}
+
+type AnyResponse = { ok: boolean; status: number; statusText: string; json(): Promise<unknown> };
+/**
+ * The JSON body of the success responses of a typed client call: every response variant but
+ * the ones typed with an error status (their `ok` is `false`).
+ */
+type SuccessBody<R> = R extends { ok: false } ? never : R extends { json(): Promise<infer T> } ? T : never;
+
+async function errorText(res: { status: number; statusText: string; json(): Promise<unknown> }): Promise<string> {
+  const body = (await res.json().catch(() => null)) as { error?: unknown } | null;
+  return typeof body?.error === 'string' && body.error ? body.error : `API Error: ${res.status} ${res.statusText}`;
+}
+
+/**
+ * Runs a typed client call: resolves with its success body, throws ApiError otherwise and
+ * SessionEndedError (after telling the session) on 401.
+ */
+export async function call<R extends AnyResponse>(request: Promise<R>, opts: { auth?: boolean } = {}): Promise<SuccessBody<R>> {
+  let res: R;
+  try {
+    res = await request;
+  } catch {
+    throw new ApiError(0, OFFLINE_MESSAGE);
+  }
+  if (res.status === 401 && opts.auth !== false) sessionEnded();
+  if (!res.ok) throw new ApiError(res.status, await errorText(res));
+  return (await res.json()) as SuccessBody<R>;
+}
+
+/** What to show for a failed action: the SPEC's message, and the server's reason when it adds one. */
+export function describeError(err: unknown, specMessage: string): string {
+  if (err instanceof ApiError && err.status !== 0 && err.status < 500 && !err.message.startsWith('API Error')) {
+    return `${specMessage}: ${err.message}`;
+  }
+  if (err instanceof ApiError && err.status === 0) return `${specMessage}. ${OFFLINE_MESSAGE}`;
+  return specMessage;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Uploads
+
+const TYPE_NAMES = 'JPG, PNG, GIF или WebP';
+
+/** Why this file can't be uploaded, checked in the browser before any byte is sent; null if fine. */
+export async function refuseReason(file: File): Promise<string | null> {
+  if (file.size > UPLOAD_MAX_BYTES) {
+    return `файл больше 10 МБ (${(file.size / 1024 / 1024).toLocaleString('ru-RU', { maximumFractionDigits: 1 })} МБ)`;
+  }
+  if (file.size === 0) return 'файл пустой';
+  if (file.type && !file.type.startsWith('image/')) return `это не изображение (можно ${TYPE_NAMES})`;
+  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
+  if (!sniffImageType(head)) return `это не изображение ${TYPE_NAMES} или файл повреждён`;
+  return null;
+}
+
+/**
+ * Uploads one image with XMLHttpRequest (fetch has no upload progress). Resolves with its URL.
+ * `onProgress` gets 0..1 as bytes go out.
+ */
+export function uploadImage(file: File, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/upload');
+    xhr.responseType = 'json';
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      const body = xhr.response as { imageUrl?: string; error?: string } | null;
+      if (xhr.status === 401) {
+        try {
+          sessionEnded();
+        } catch (err) {
+          reject(err);
+        }
+        return;
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && body?.imageUrl) {
+        onProgress(1);
+        resolve(body.imageUrl);
+      } else {
+        reject(new ApiError(xhr.status, body?.error || `Upload Error: ${xhr.status} ${xhr.statusText}`));
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(0, OFFLINE_MESSAGE));
+    xhr.onabort = () => reject(new ApiError(0, 'Загрузка отменена'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    const form = new FormData();
+    form.append('image', file, file.name);
+    xhr.send(form);
+  });
+}

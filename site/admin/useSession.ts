@@ -1,0 +1,97 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { MSG } from '../../schema/messages.ts';
+import { ApiError, OFFLINE_MESSAGE, call, client, onSessionEnded } from './client.ts';
+
+export type SessionState =
+  | { status: 'checking' }
+  | { status: 'signedOut'; ended?: 'expired' | 'loggedOut' }
+  | { status: 'signedIn'; username: string; expiresAt: number };
+
+export type LoginResult = { ok: true } | { ok: false; error: string };
+
+/**
+ * The server-side session of DESIGN.md: checked on load, on return to the tab and when its
+ * 30 minutes run out; any 401 from the API ends it here too.
+ */
+export function useSession() {
+  const [state, setState] = useState<SessionState>({ status: 'checking' });
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const signedIn = state.status === 'signedIn';
+
+  const check = useCallback(async (reason: 'load' | 'recheck') => {
+    try {
+      const res = await client().admin.session.$get();
+      if (res.status === 401) {
+        setState((s) => (s.status === 'signedIn' || reason === 'recheck' ? { status: 'signedOut', ended: 'expired' } : { status: 'signedOut' }));
+        return;
+      }
+      if (!res.ok) throw new ApiError(res.status, res.statusText);
+      const body = await res.json();
+      // Count the time left by the server's clock, not the phone's.
+      const serverNow = Date.parse(res.headers.get('date') ?? '') || Date.now();
+      const expiresAt = Date.now() + (body.expiresAt - serverNow);
+      setState({ status: 'signedIn', username: body.username, expiresAt });
+    } catch {
+      // Offline on load: show the form; a later call will tell the truth.
+      if (reason === 'load') setState({ status: 'signedOut' });
+    }
+  }, []);
+
+  useEffect(() => {
+    void check('load');
+    return onSessionEnded(() => setState((s) => (s.status === 'signedIn' ? { status: 'signedOut', ended: 'expired' } : s)));
+  }, [check]);
+
+  // When the 30 minutes run out, ask the server (it is the authority) and act on its answer.
+  useEffect(() => {
+    if (state.status !== 'signedIn') return;
+    const left = Math.max(state.expiresAt - Date.now(), 0) + 1000;
+    timer.current = setTimeout(() => void check('recheck'), Math.min(left, 2 ** 31 - 1));
+    return () => clearTimeout(timer.current);
+  }, [state, check]);
+
+  // A phone wakes up with stale timers: check again whenever the panel comes back into view.
+  useEffect(() => {
+    if (!signedIn) return;
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void check('recheck');
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [signedIn, check]);
+
+  const login = useCallback(
+    async (username: string, password: string): Promise<LoginResult> => {
+      try {
+        const res = await client().admin.login.$post({ json: { username, password } });
+        if (res.status === 401) return { ok: false, error: MSG.loginFailed };
+        if (res.status === 429) {
+          const body = (await res.json().catch(() => null)) as { error?: string } | null;
+          return { ok: false, error: body?.error || MSG.loginThrottled };
+        }
+        if (!res.ok) {
+          const body = (await res.json().catch(() => null)) as { error?: string } | null;
+          return { ok: false, error: body?.error || `API Error: ${res.status} ${res.statusText}` };
+        }
+        await check('load');
+        return { ok: true };
+      } catch {
+        return { ok: false, error: OFFLINE_MESSAGE };
+      }
+    },
+    [check],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await call(client().admin.logout.$post(), { auth: false });
+    } catch {
+      // Even offline, the panel forgets the session; the server drops it after 30 minutes.
+    }
+    setState({ status: 'signedOut', ended: 'loggedOut' });
+  }, []);
+
+  const refresh = useCallback(() => void check('recheck'), [check]);
+
+  return { state, login, logout, refresh };
+}
