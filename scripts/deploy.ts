@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { buildSite, hasBuild } from './build-site.ts';
+import { writePlaceholder } from './lib/stack.ts';
 import { ROOT, run } from './lib/tools.ts';
 
 // Builds the site against the production API, then deploys worker and assets together.
@@ -12,7 +13,8 @@ if (!apiUrl) {
 const outDir = path.join(ROOT, 'dist');
 const reachable = await fetch(new URL('/api/build-info', apiUrl)).then((r) => r.ok, () => false);
 if (!reachable) {
-  if (!(await hasBuild(outDir))) console.log('The API is not live yet: deploying the worker first.');
+  console.log('The API is not live yet: deploying the worker first.');
+  if (!(await hasBuild(outDir))) await writePlaceholder(outDir);
   await run('wrangler', ['deploy']);
 }
 const { contentVersion } = await buildSite({ apiUrl, outDir, siteUrl: process.env.SITE_URL ?? apiUrl });

@@ -73,7 +73,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   return { url, rebuildUrl, rebuild: rebuilder.request, stop };
 }
 
-async function writePlaceholder(dir: string) {
+/** A minimal page so wrangler has an assets directory before the first real build. */
+export async function writePlaceholder(dir: string) {
   await mkdir(dir, { recursive: true });
   const page = '<!doctype html><html lang="ru"><meta charset="utf-8"><title>Сайт собирается…</title><p>Сайт собирается, обновите страницу через минуту.</p></html>';
   const exists = await stat(path.join(dir, 'index.html')).then(() => true, () => false);
