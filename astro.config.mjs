@@ -6,6 +6,12 @@ import react from '@astrojs/react';
 // (locally the `npm start` worker); SITE_URL is the public address used in canonical links.
 const apiUrl = new URL(process.env.API_URL ?? 'http://127.0.0.1:8787');
 const siteUrl = process.env.SITE_URL ?? apiUrl.origin;
+/** Where a map frame may come from: the hosts schema/map.ts accepts. */
+const MAP_FRAME_SOURCES = [
+  'https://yandex.ru', 'https://*.yandex.ru', 'https://yandex.com', 'https://*.yandex.com',
+  'https://yandex.by', 'https://yandex.kz', 'https://yandex.uz', 'https://yandex.com.tr',
+  'https://www.google.com', 'https://maps.google.com', 'https://www.google.ru', 'https://maps.google.ru',
+];
 
 export default defineConfig({
   site: siteUrl,
@@ -23,4 +29,22 @@ export default defineConfig({
     remotePatterns: [{ protocol: apiUrl.protocol.replace(':', ''), hostname: apiUrl.hostname, port: apiUrl.port || undefined }],
   },
   devToolbar: { enabled: false },
+  // Each page carries a CSP <meta> with the hashes of exactly the scripts and styles it uses.
+  // frame-ancestors cannot live in a <meta>: site/public/_headers sends it as a header.
+  security: {
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        `frame-src ${MAP_FRAME_SOURCES.join(' ')}`,
+      ],
+      // Style attributes cannot run code; <style> and <script> elements still need their hash.
+      styleDirective: { resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }] },
+    },
+  },
 });
