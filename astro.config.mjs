@@ -1,17 +1,12 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
+import { MAP_FRAME_SOURCES } from './schema/map.ts';
 
 // Pages are pre-rendered from the API at build time. API_URL is where the build reads it
 // (locally the `npm start` worker); SITE_URL is the public address used in canonical links.
 const apiUrl = new URL(process.env.API_URL ?? 'http://127.0.0.1:8787');
 const siteUrl = process.env.SITE_URL ?? apiUrl.origin;
-/** Where a map frame may come from: the hosts schema/map.ts accepts. */
-const MAP_FRAME_SOURCES = [
-  'https://yandex.ru', 'https://*.yandex.ru', 'https://yandex.com', 'https://*.yandex.com',
-  'https://yandex.by', 'https://yandex.kz', 'https://yandex.uz', 'https://yandex.com.tr',
-  'https://www.google.com', 'https://maps.google.com', 'https://www.google.ru', 'https://maps.google.ru',
-];
 
 export default defineConfig({
   site: siteUrl,

@@ -1,5 +1,8 @@
-/** Hosts whose map frames we render; anything else shows the placeholder (SPEC.md section 5). */
-const MAP_HOST = /^(?:[a-z0-9-]+\.)*(?:yandex\.(?:ru|com|by|kz|uz|com\.tr)|google\.(?:com|ru))$/i;
+/** Domains whose map frames we render; anything else shows the placeholder (SPEC.md section 5). */
+export const MAP_DOMAINS = ['yandex.ru', 'yandex.com', 'yandex.by', 'yandex.kz', 'yandex.uz', 'yandex.com.tr', 'google.com', 'google.ru'] as const;
+/** The same domains as CSP frame-src sources, for the site's pages and the worker's. */
+export const MAP_FRAME_SOURCES = MAP_DOMAINS.flatMap((d) => [`https://${d}`, `https://*.${d}`]);
+const MAP_HOST = new RegExp(`^(?:[a-z0-9-]+\\.)*(?:${MAP_DOMAINS.map((d) => d.replace(/\./g, '\\.')).join('|')})$`, 'i');
 
 /**
  * The `src` of the first <iframe> in the admin's map code, if it is an https Yandex Maps or

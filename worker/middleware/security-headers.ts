@@ -1,4 +1,5 @@
 import { secureHeaders } from 'hono/secure-headers';
+import { MAP_FRAME_SOURCES } from '../../schema/map.ts';
 
 /** Headers for every response the worker itself makes (API, media, admin shell, 404). */
 const options: Parameters<typeof secureHeaders>[0] = {
@@ -12,7 +13,7 @@ const options: Parameters<typeof secureHeaders>[0] = {
     // Astro's hydration scripts and component styles are inline.
     scriptSrc: ["'self'", "'unsafe-inline'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    frameSrc: ['https://yandex.ru', 'https://*.yandex.ru', 'https://www.google.com', 'https://maps.google.com'],
+    frameSrc: MAP_FRAME_SOURCES,
   },
   referrerPolicy: 'strict-origin-when-cross-origin',
   xFrameOptions: 'DENY',
