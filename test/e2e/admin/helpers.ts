@@ -1,0 +1,114 @@
+import type { Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { E2E_ADMIN_PASSWORD } from '../global-setup.ts';
+
+export { E2E_ADMIN_PASSWORD };
+export const ADMIN_USERNAME = 'admin';
+/** How long a saved change may take to reach the public pages (the issue's promise). */
+export const PUBLISH_MS = 15_000;
+
+/** Signs in through the panel's form at the current page. */
+export async function signIn(page: Page, password = E2E_ADMIN_PASSWORD, username = ADMIN_USERNAME) {
+  await page.getByLabel('Логин').fill(username);
+  await page.getByLabel('Пароль').fill(password);
+  await page.getByRole('button', { name: 'Войти' }).click();
+  await visible(page.getByRole('navigation', { name: 'Разделы панели' }));
+}
+
+/** Waits for a locator to show (playwright-core has no expect of its own). */
+export const visible = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'visible', timeout });
+export const gone = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'hidden', timeout });
+
+export async function openTab(page: Page, label: string) {
+  await page.getByRole('navigation', { name: 'Разделы панели' }).getByRole('link', { name: label }).click();
+  await visible(page.getByRole('heading', { level: 2, name: label }));
+}
+
+/** A message of SPEC.md section 8 in the panel's live regions. */
+export const notice = (page: Page, text: string | RegExp) => page.locator('.notices').getByText(text);
+
+/** Waits until the panel says the public site carries the last save. */
+export async function waitPublished(page: Page, timeout = PUBLISH_MS) {
+  await visible(page.locator('.publish').getByText('Сайт обновлён'), timeout);
+}
+
+/** The visible text of a public page, with every kind of space made one plain space. */
+export async function publicText(page: Page, path: string): Promise<{ status: number; text: string }> {
+  const res = await page.goto(path);
+  const text = res && res.ok() ? await page.locator('body').innerText() : '';
+  return { status: res?.status() ?? 0, text: text.replace(/[\s\u00a0\u202f]+/g, ' ') };
+}
+
+/** Every page of the public catalogue (/cabins, /cabins/2, …), as one text. */
+export async function catalogueText(page: Page): Promise<string> {
+  let all = '';
+  for (let n = 1; n < 20; n++) {
+    const { status, text } = await publicText(page, n === 1 ? '/cabins' : `/cabins/${n}`);
+    if (status !== 200) break;
+    all += `\n${text}`;
+  }
+  return all;
+}
+
+/** A small real photo: a gradient with a colour of its own, as JPEG or PNG. */
+export async function photo(name: string, hue: number): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
+  const width = 64;
+  const height = 48;
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      pixels[i] = (hue + x * 3) % 256;
+      pixels[i + 1] = (y * 5) % 256;
+      pixels[i + 2] = (255 - hue) % 256;
+    }
+  }
+  const img = sharp(pixels, { raw: { width, height, channels: 3 } });
+  const png = name.endsWith('.png');
+  return { name, mimeType: png ? 'image/png' : 'image/jpeg', buffer: await (png ? img.png() : img.jpeg()).toBuffer() };
+}
+
+/**
+ * The API as the test itself, for setup and for putting things back in afterAll: a session of
+ * its own, never the browser's.
+ */
+export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, username = ADMIN_USERNAME) {
+  const login = await fetch(`${baseURL}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!login.ok) throw new Error(`test login failed: ${login.status}`);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const send = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${baseURL}/api${path}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json: unknown = await res.json().catch(() => null);
+    return { status: res.status, json };
+  };
+  return {
+    get: (path: string) => send('GET', path),
+    put: (path: string, body: unknown) => send('PUT', path, body),
+    del: (path: string) => send('DELETE', path),
+    logout: () => send('POST', '/admin/logout'),
+  };
+}
+
+/** Waits until the live build carries every content change made so far. */
+export async function waitLive(baseURL: string, timeoutMs = 60_000) {
+  const api = await adminApi(baseURL);
+  const until = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < until) {
+      const { json } = await api.get('/admin/publish');
+      if ((json as { upToDate?: boolean } | null)?.upToDate) return;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    throw new Error('the public site did not catch up');
+  } finally {
+    await api.logout();
+  }
+}

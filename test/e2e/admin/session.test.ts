@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../browser.ts';
+import { E2E_ADMIN_PASSWORD, gone, openTab, signIn, visible } from './helpers.ts';
+
+describe('signing in and out of the admin panel', () => {
+  const { openPage } = useBrowser();
+
+  it('should refuse a wrong password, then let the owner in with the right one', async () => {
+    const page = await openPage('/admin', 'phone');
+    await visible(page.getByLabel('Логин'));
+    // Both fields are required before anything is sent.
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await visible(page.getByText('Введите логин и пароль'));
+
+    await page.getByLabel('Логин').fill('admin');
+    await page.getByLabel('Пароль').fill('not-the-password');
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await visible(page.getByRole('alert').getByText('Неверный логин или пароль'));
+    // The message sits above the button.
+    const message = await page.getByText('Неверный логин или пароль').boundingBox();
+    const button = await page.getByRole('button', { name: 'Войти' }).boundingBox();
+    expect(message!.y).toBeLessThan(button!.y);
+
+    await signIn(page);
+    const nav = page.getByRole('navigation', { name: 'Разделы панели' });
+    expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Домики', 'Галерея', 'Контакты', 'Отзывы', 'Настройки', 'Аккаунт']);
+    expect(await nav.getByRole('link', { name: 'Домики' }).getAttribute('aria-current')).toBe('page');
+    await visible(page.getByRole('button', { name: 'Добавить домик' }));
+  });
+
+  it('should end the session on «Выйти», on the server too', async () => {
+    const page = await openPage('/admin', 'desktop');
+    await signIn(page);
+    await page.getByRole('button', { name: 'Выйти' }).click();
+    await visible(page.getByRole('button', { name: 'Войти' }));
+    await visible(page.getByText('Вы вышли из админ панели.'));
+    const res = await page.context().request.get('/api/admin/session');
+    expect(res.status()).toBe(401);
+    // A reload stays signed out.
+    await page.reload();
+    await visible(page.getByRole('button', { name: 'Войти' }));
+  });
+
+  it('should return to the login form when the session has ended, keeping unsaved edits', async () => {
+    const page = await openPage('/admin#contacts', 'phone');
+    await signIn(page);
+    await openTab(page, 'Контакты');
+    const siteName = page.getByLabel('Название сайта');
+    await visible(siteName);
+    const before = await siteName.inputValue();
+    await siteName.fill(`${before} (черновик)`);
+
+    // The server forgets the session (as it does 30 minutes after login) while the form is open.
+    await page.context().request.post('/api/admin/logout');
+    await page.getByRole('button', { name: 'Сохранить все контакты' }).click();
+
+    await visible(page.getByRole('button', { name: 'Войти' }));
+    await visible(page.getByText('Сеанс завершён.'));
+    await visible(page.getByText(/Несохранённые изменения \(«Контакты»\) не потеряны/));
+
+    // After signing in again the edit is still there, said so, and can be dropped.
+    await signIn(page);
+    await openTab(page, 'Контакты');
+    expect(await page.getByLabel('Название сайта').inputValue()).toBe(`${before} (черновик)`);
+    await visible(page.getByText('Восстановлены несохранённые изменения'));
+    await page.getByRole('button', { name: 'Отменить изменения' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Отменить изменения' }).click();
+    expect(await page.getByLabel('Название сайта').inputValue()).toBe(before);
+  });
+
+  it('should show the login form on load when the session is no longer valid', async () => {
+    const page = await openPage('/admin', 'desktop');
+    await signIn(page);
+    await page.context().request.post('/api/admin/logout');
+    await page.reload();
+    await visible(page.getByRole('button', { name: 'Войти' }));
+    await gone(page.getByRole('navigation', { name: 'Разделы панели' }));
+  });
+
+  it('should tell a throttled sign-in in Russian', async () => {
+    // Not a real flood (failures are counted per address and other journeys need to sign in):
+    // the panel's answer to the API's 429 is checked by answering the call with one.
+    const page = await openPage('/admin', 'phone');
+    await page.route('**/api/admin/login', (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Слишком много неудачных попыток входа. Попробуйте позже.' }),
+      }),
+    );
+    await page.getByLabel('Логин').fill('admin');
+    await page.getByLabel('Пароль').fill(E2E_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await visible(page.getByRole('alert').getByText('Слишком много неудачных попыток входа. Попробуйте позже.'));
+  });
+});
