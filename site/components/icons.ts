@@ -57,6 +57,22 @@ const escapeAttr = (s: string): string =>
 export function iconSvg(name: IconName, { size, className, label }: IconOptions = {}): string {
   const cls = className ? `icon ${escapeAttr(className)}` : 'icon';
   const dims = size ? ` width="${size}" height="${size}" style="width:${size}px;height:${size}px"` : '';
-  const a11y = label ? ` role="img" aria-label="${escapeAttr(label)}"` : ' aria-hidden="true" focusable="false"';
+  const a11y = label ? ` role="img" aria-label="${escapeAttr(label)}"` : ' aria-hidden="true"';
   return `<svg class="${cls}" viewBox="0 0 24 24"${dims}${a11y}>${ICONS[name]}</svg>`;
+}
+
+/**
+ * A short <svg> that draws an icon from the page's sprite (see iconSprite): for icons repeated
+ * on a page, such as the counts on every cabin card.
+ */
+export function iconUse(name: IconName, { className, label }: Omit<IconOptions, 'size'> = {}): string {
+  const cls = className ? `icon ${escapeAttr(className)}` : 'icon';
+  const a11y = label ? ` role="img" aria-label="${escapeAttr(label)}"` : ' aria-hidden="true"';
+  return `<svg class="${cls}"${a11y}><use href="#i-${name}"/></svg>`;
+}
+
+/** The hidden sprite holding the given icons as <symbol id="i-name">, once per page. */
+export function iconSprite(names: readonly IconName[]): string {
+  const symbols = [...new Set(names)].map((n) => `<symbol id="i-${n}" viewBox="0 0 24 24">${ICONS[n]}</symbol>`).join('');
+  return `<svg width="0" height="0" style="position:absolute" aria-hidden="true">${symbols}</svg>`;
 }

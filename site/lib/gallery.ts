@@ -25,3 +25,9 @@ export function nextGalleryGroup(index: number, imageCount: number, size: number
   const groups = galleryGroupCount(imageCount, size);
   return ((((Math.floor(index) || 0) + 1) % groups) + groups) % groups;
 }
+
+/** The photo viewer's index after moving `step` from `index` among `count` photos, wrapping at both ends. */
+export function wrapIndex(index: number, step: number, count: number): number {
+  if (!(count > 0)) return 0;
+  return ((((Math.floor(index) || 0) + Math.floor(step)) % count) + count) % count;
+}

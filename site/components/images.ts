@@ -1,0 +1,100 @@
+// Build-time photo optimisation: every cabin and gallery photo becomes AVIF and WebP in
+// several widths under /_astro/, with its width and height known (no layout shift).
+// A photo the build cannot read is replaced by the built-in fallback photo.
+import { getImage, inferRemoteSize } from 'astro:assets';
+import type { ImageMetadata as AstroImage } from 'astro';
+import fallbackJpg from '../assets/stock/fallback.jpg';
+import { apiBase } from '../lib/api.ts';
+
+/** A stored photo's address (/media/…) or a built-in photo imported from site/assets. */
+export type PhotoSource = string | AstroImage;
+
+/**
+ * A built-in photo as Astro sees it. (The type checker may read an imported .jpg as
+ * Cloudflare's unrelated global ImageMetadata, which the worker types also declare.)
+ */
+export const builtIn = (image: unknown): AstroImage => image as AstroImage;
+const fallbackPhoto = builtIn(fallbackJpg);
+
+export interface OptimizedPhoto {
+  /** WebP at the largest width: the <img> src (and the viewer's full-size photo). */
+  src: string;
+  /** WebP srcset. */
+  srcset: string;
+  /** AVIF srcset, for a <source type="image/avif">. */
+  avif: string;
+  width: number;
+  height: number;
+}
+
+export interface OptimizeOptions {
+  /** Widths to produce, in pixels. */
+  widths: number[];
+  /** Crop to this width ÷ height; the photo's own ratio when absent. */
+  aspect?: number;
+  /** AVIF quality (WebP gets a matching one). */
+  quality?: number;
+}
+
+/**
+ * AVIF is made only up to this width: larger AVIF encodes take seconds each on a small build
+ * machine; above it the browser takes the WebP.
+ */
+export const AVIF_MAX_WIDTH = 960;
+
+/** A stored photo's absolute address on the API host, e.g. /media/x.jpg → http://127.0.0.1:8787/media/x.jpg */
+export const remoteUrl = (src: string): string => new URL(src, apiBase()).href;
+
+const sizes = new Map<string, Promise<{ width: number; height: number } | null>>();
+
+/** The natural size of a remote photo, or null when it cannot be read (missing, not an image). */
+function remoteSize(url: string) {
+  let size = sizes.get(url);
+  if (!size) {
+    size = inferRemoteSize(url).then(
+      ({ width, height }) => (width && height ? { width, height } : null),
+      (err: unknown) => {
+        console.warn(`[images] ${url} cannot be read, using the fallback photo: ${err instanceof Error ? err.message : err}`);
+        return null;
+      },
+    );
+    sizes.set(url, size);
+  }
+  return size;
+}
+
+async function resolve(src: PhotoSource): Promise<{ src: PhotoSource; width: number; height: number }> {
+  if (typeof src !== 'string') return { src, width: src.width, height: src.height };
+  const url = remoteUrl(src);
+  const size = await remoteSize(url);
+  return size ? { src: url, ...size } : { src: fallbackPhoto, width: fallbackPhoto.width, height: fallbackPhoto.height };
+}
+
+export async function optimize(source: PhotoSource, { widths, aspect, quality = 50 }: OptimizeOptions): Promise<OptimizedPhoto> {
+  const img = await resolve(source);
+  const natural = img.width / img.height;
+  const ratio = aspect ?? natural;
+  // Never wider than the photo itself (or than its crop).
+  const maxWidth = Math.min(Math.max(...widths), ratio > natural ? img.width : Math.round(img.height * ratio));
+  const list = [...new Set(widths.map((w) => Math.min(w, maxWidth)))].sort((a, b) => a - b);
+  const width = list[list.length - 1]!;
+  const height = Math.round(width / ratio);
+  const base = { src: img.src, width, height, widths: list, fit: 'cover' as const };
+  // The AVIF set stops at AVIF_MAX_WIDTH; its own largest width is its main image, so no
+  // larger AVIF is ever encoded.
+  const avifWidths = list.filter((w) => w <= AVIF_MAX_WIDTH);
+  if (avifWidths.length === 0) avifWidths.push(Math.min(list[0]!, AVIF_MAX_WIDTH));
+  const avifWidth = avifWidths[avifWidths.length - 1]!;
+  const [avif, webp] = await Promise.all([
+    getImage({ ...base, width: avifWidth, height: Math.round(avifWidth / ratio), widths: avifWidths, format: 'avif', quality }),
+    getImage({ ...base, format: 'webp', quality: Math.min(90, quality + 22) }),
+  ]);
+  return { src: webp.src, srcset: webp.srcSet.attribute, avif: avif.srcSet.attribute, width, height };
+}
+
+/** A JPEG for link previews (WhatsApp, Telegram, VK read JPEG best): 1200×630. */
+export async function ogImage(source: PhotoSource): Promise<{ src: string; width: number; height: number }> {
+  const img = await resolve(source);
+  const out = await getImage({ src: img.src, width: 1200, height: 630, fit: 'cover', format: 'jpg', quality: 78 });
+  return { src: out.src, width: 1200, height: 630 };
+}

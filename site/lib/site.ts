@@ -1,0 +1,87 @@
+// The site's contact details as every page shows them, derived from the resolved settings
+// (top-level values already win over contactInfo there; blank footer fields fall back to the
+// main ones here).
+import { CONTACT_PAGE_DEFAULTS, DEFAULT_SETTINGS } from '../../schema/defaults.ts';
+import { whatsappNumber } from './whatsapp.ts';
+
+/** The settings fields the public pages read. */
+export interface SiteSettings {
+  siteName: string;
+  phone: string;
+  email: string;
+  address: string;
+  footerDescription: string;
+  footerPhone: string;
+  footerEmail: string;
+  footerAddress: string;
+  ownerName?: string;
+}
+
+export interface SiteInfo {
+  name: string;
+  phone: string;
+  /** tel: link of the phone. */
+  phoneHref: string;
+  /** Digits for wa.me. */
+  whatsapp: string;
+  email: string;
+  address: string;
+  ownerName: string;
+  footer: { description: string; phone: string; phoneHref: string; email: string; address: string };
+}
+
+/**
+ * A tel: link: «+7 (928) 555-12-34» → «tel:+79285551234»; a Russian «8 …» number gets +7.
+ */
+export function telHref(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  if (!digits) return '';
+  if (phone.trim().startsWith('+')) return `tel:+${digits}`;
+  if (digits.length === 11 && (digits.startsWith('8') || digits.startsWith('7'))) return `tel:+7${digits.slice(1)}`;
+  return `tel:${digits}`;
+}
+
+const pick = (...values: (string | undefined | null)[]): string => values.map((v) => v?.trim() ?? '').find(Boolean) ?? '';
+
+export function siteInfo(s: SiteSettings): SiteInfo {
+  const name = pick(s.siteName, DEFAULT_SETTINGS.siteName);
+  const phone = pick(s.phone, DEFAULT_SETTINGS.phone);
+  const email = pick(s.email, DEFAULT_SETTINGS.email);
+  const address = pick(s.address, DEFAULT_SETTINGS.address);
+  const footerPhone = pick(s.footerPhone, phone);
+  return {
+    name,
+    phone,
+    phoneHref: telHref(phone),
+    whatsapp: whatsappNumber(phone),
+    email,
+    address,
+    ownerName: pick(s.ownerName, DEFAULT_SETTINGS.ownerName),
+    footer: {
+      description: pick(s.footerDescription, DEFAULT_SETTINGS.footerDescription),
+      phone: footerPhone,
+      phoneHref: telHref(footerPhone),
+      email: pick(s.footerEmail, email),
+      address: pick(s.footerAddress, address),
+    },
+  };
+}
+
+/** The contact page: its fixed defaults with phone, e-mail and address from the settings (SPEC.md section 3). */
+export function contactPage(s: SiteSettings) {
+  const info = siteInfo(s);
+  return {
+    ...CONTACT_PAGE_DEFAULTS,
+    phone: info.phone,
+    phoneHref: info.phoneHref,
+    email: info.email,
+    address: info.address,
+    whatsapp: info.whatsapp,
+  };
+}
+
+/** The first letter of a name, upper-cased, for the review avatar; «?» when there is none. */
+export function initial(name: string): string {
+  const first = Array.from(name.trim())[0];
+  return first ? first.toLocaleUpperCase('ru-RU') : '?';
+}
