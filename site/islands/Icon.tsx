@@ -1,4 +1,5 @@
 import { ICONS, type IconName } from '../components/icons.ts';
+import { RATING_MAX } from '../../schema/constants.ts';
 
 /** An inline SVG icon in an island; decorative unless it gets a label. */
 export function Icon({ name, label, className }: { name: IconName; label?: string; className?: string }) {
@@ -12,12 +13,21 @@ export function Icon({ name, label, className }: { name: IconName; label?: strin
   );
 }
 
-/** Five stars, `rating` of them filled. */
-export function Stars({ rating }: { rating: number }) {
+/** An icon drawn from the page's sprite (IconSprite in the .astro page must include it). */
+export function SpriteIcon({ name }: { name: IconName }) {
   return (
-    <span className="stars" role="img" aria-label={`Оценка ${rating} из 5`}>
-      {[1, 2, 3, 4, 5].map((n) => (
-        <Icon key={n} name={n <= rating ? 'star-filled' : 'star-empty'} />
+    <svg className="icon" aria-hidden="true">
+      <use href={`#i-${name}`} />
+    </svg>
+  );
+}
+
+/** Five stars, `rating` of them filled; from the sprite (star-filled, star-empty). */
+export function Stars({ rating, max = RATING_MAX }: { rating: number; max?: number }) {
+  return (
+    <span className="stars" role="img" aria-label={`Оценка ${rating} из ${max}`}>
+      {Array.from({ length: max }, (_, i) => (
+        <SpriteIcon key={i} name={i < rating ? 'star-filled' : 'star-empty'} />
       ))}
     </span>
   );
