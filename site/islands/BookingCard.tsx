@@ -6,6 +6,7 @@ import { useEffect, useId, useState } from 'react';
 import { Icon } from './Icon.tsx';
 import { formatGuests, formatNights, formatPrice } from '../lib/format.ts';
 import { bookingMessage, bookingStay, nightsBetween, whatsappLink } from '../lib/whatsapp.ts';
+import { iconCheck, iconClock, iconWhatsapp, iconX } from '../components/icons.ts';
 
 interface Props {
   cabin: { name: string; pricePerNight: number; maxGuests: number };
@@ -97,17 +98,17 @@ export default function BookingCard({ cabin, phone, checkIn, checkOut }: Props) 
           <p className="hint booking__hint">Укажите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.</p>
         )}
         <a className="btn btn--whatsapp btn--block booking__cta" href={href} target="_blank" rel="noopener noreferrer">
-          <Icon name="whatsapp" />
+          <Icon svg={iconWhatsapp} />
           Забронировать через WhatsApp
         </a>
         <p className="hint booking__note">Нажимая кнопку, вы перейдете в WhatsApp для оформления бронирования.</p>
         <h3 className="booking__rules-title">Правила дома</h3>
         <ul className="booking__rules">
-          <li><Icon name="clock" />Заезд после {checkIn}</li>
-          <li><Icon name="clock" />Выезд до {checkOut}</li>
-          <li><Icon name="x" />Курение запрещено</li>
-          <li><Icon name="x" />Без вечеринок и мероприятий</li>
-          <li><Icon name="check" />Можно с питомцами</li>
+          <li><Icon svg={iconClock} />Заезд после {checkIn}</li>
+          <li><Icon svg={iconClock} />Выезд до {checkOut}</li>
+          <li><Icon svg={iconX} />Курение запрещено</li>
+          <li><Icon svg={iconX} />Без вечеринок и мероприятий</li>
+          <li><Icon svg={iconCheck} />Можно с питомцами</li>
         </ul>
       </section>
       <div className="book-bar" aria-hidden="true">
@@ -116,7 +117,7 @@ export default function BookingCard({ cabin, phone, checkIn, checkOut }: Props) 
           <span className="muted">{stay ? ` за ${formatNights(stay.nights)}` : ' за ночь'}</span>
         </p>
         <a className="btn btn--whatsapp" href={href} target="_blank" rel="noopener noreferrer" tabIndex={-1}>
-          <Icon name="whatsapp" />
+          <Icon svg={iconWhatsapp} />
           Забронировать
         </a>
       </div>

@@ -1,14 +1,18 @@
-import { ICONS, type IconName } from '../components/icons.ts';
+import type { IconName } from '../components/icons.ts';
 import { RATING_MAX } from '../../schema/constants.ts';
 
-/** An inline SVG icon in an island; decorative unless it gets a label. */
-export function Icon({ name, label, className }: { name: IconName; label?: string; className?: string }) {
+/**
+ * An inline SVG icon in an island, decorative unless it gets a label. `svg` is one of the
+ * icon exports of components/icons.ts (iconClose, …): importing them one by one keeps the
+ * other icons out of the island's bundle.
+ */
+export function Icon({ svg, label, className }: { svg: string; label?: string; className?: string }) {
   return (
     <svg
       className={className ? `icon ${className}` : 'icon'}
       viewBox="0 0 24 24"
       {...(label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true })}
-      dangerouslySetInnerHTML={{ __html: ICONS[name] }}
+      dangerouslySetInnerHTML={{ __html: svg }}
     />
   );
 }

@@ -10,6 +10,7 @@ import { useModal } from './useModal.ts';
 import { counterText } from '../lib/texts.ts';
 import { wrapIndex } from '../lib/gallery.ts';
 import viewerCss from './PhotoViewer.css?inline';
+import { iconChevronLeft, iconChevronRight, iconClose } from '../components/icons.ts';
 
 /** The viewer's styles travel with its script, not in every cabin page's HTML. */
 let sheet: CSSStyleSheet | undefined;
@@ -112,7 +113,7 @@ export default function PhotoViewer({ more, name }: Props) {
       <div className="viewer__bar">
         <p className="viewer__counter" aria-live="polite">{counterText(index, count)}</p>
         <button type="button" className="btn btn--icon viewer__btn" onClick={close} aria-label="Закрыть" data-autofocus>
-          <Icon name="close" />
+          <Icon svg={iconClose} />
         </button>
       </div>
       <div className="viewer__stage" onTouchStart={onTouchStart} onTouchEnd={onTouchEnd} onClick={(e) => e.target === e.currentTarget && close()}>
@@ -129,10 +130,10 @@ export default function PhotoViewer({ more, name }: Props) {
         {count > 1 && (
           <>
             <button type="button" className="btn btn--icon viewer__btn viewer__nav viewer__nav--prev" onClick={() => go(-1)} aria-label="Предыдущее фото">
-              <Icon name="chevron-left" />
+              <Icon svg={iconChevronLeft} />
             </button>
             <button type="button" className="btn btn--icon viewer__btn viewer__nav viewer__nav--next" onClick={() => go(1)} aria-label="Следующее фото">
-              <Icon name="chevron-right" />
+              <Icon svg={iconChevronRight} />
             </button>
           </>
         )}

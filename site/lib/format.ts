@@ -95,3 +95,9 @@ export const formatGuests = (n: number): string => countOf(n, FORMS.guests);
 export const formatObjects = (n: number): string => countOf(n, FORMS.objects);
 export const formatNights = (n: number): string => countOf(n, FORMS.nights);
 export const formatReviews = (n: number): string => countOf(n, FORMS.reviews);
+
+/** The first letter of a name, upper-cased, for a review's avatar; «?» when there is none. */
+export function initial(name: string): string {
+  const first = Array.from(name.trim())[0];
+  return first ? first.toLocaleUpperCase('ru-RU') : '?';
+}

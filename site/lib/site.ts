@@ -79,9 +79,3 @@ export function contactPage(s: SiteSettings) {
     whatsapp: info.whatsapp,
   };
 }
-
-/** The first letter of a name, upper-cased, for the review avatar; «?» when there is none. */
-export function initial(name: string): string {
-  const first = Array.from(name.trim())[0];
-  return first ? first.toLocaleUpperCase('ru-RU') : '?';
-}

@@ -1,0 +1,34 @@
+// A review card in the reviews island: the same markup and classes as the home page's
+// ReviewCard.astro. Initial, name, Russian date, stars, the text cut to the preview length.
+import type { ReactNode } from 'react';
+import { formatDate, initial } from '../lib/format.ts';
+import type { PublicReview } from '../lib/reviews-pick.ts';
+import { truncate } from '../lib/truncate.ts';
+import { Stars } from './Icon.tsx';
+
+interface Props {
+  review: PublicReview;
+  /** Characters before the cut: 120 on /reviews. */
+  preview: number;
+  /** The «Читать полностью» control, given whether the text was cut. */
+  more: (truncated: boolean) => ReactNode;
+  headingLevel?: 'h2' | 'h3';
+}
+
+export function ReviewCard({ review, preview, more, headingLevel: H = 'h3' }: Props) {
+  const cut = truncate(review.comment, preview);
+  return (
+    <article className="card review-card">
+      <header className="review-card__head">
+        <span className="avatar" aria-hidden="true">{initial(review.name)}</span>
+        <div className="review-card__who">
+          <H className="review-card__name">{review.name}</H>
+          <time className="review-card__date" dateTime={review.created_at}>{formatDate(review.created_at)}</time>
+        </div>
+        <Stars rating={review.rating} />
+      </header>
+      <p className="review-card__text">{cut.text}</p>
+      {more(cut.truncated)}
+    </article>
+  );
+}
