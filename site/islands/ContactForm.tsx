@@ -1,0 +1,112 @@
+// «Напишите нам» on /contacts (SPEC.md sections 2 and 7): name, e-mail, phone (optional),
+// message and the 152-ФЗ consent. No server call: after a 1-second pause it opens WhatsApp in a
+// new tab with the message for the site's number, clears the form and says it was sent.
+import { useId, useState, type FormEvent } from 'react';
+import { CONTACT_FORM_DELAY_MS } from '../../schema/constants.ts';
+import { MSG } from '../../schema/messages.ts';
+import { contactMessage, whatsappLink } from '../lib/whatsapp.ts';
+import { iconCheck, iconWhatsapp } from '../components/icons.ts';
+import { Icon } from './Icon.tsx';
+
+const SENT = 'Сообщение отправлено! Мы свяжемся с вами в ближайшее время.';
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+type Status = { kind: 'idle' } | { kind: 'sending' } | { kind: 'error'; message: string } | { kind: 'sent'; link: string; blocked: boolean };
+
+export default function ContactForm({ phone }: { phone: string }) {
+  const id = useId();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [tel, setTel] = useState('');
+  const [message, setMessage] = useState('');
+  const [consent, setConsent] = useState(false);
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (status.kind === 'sending') return;
+    if (!name.trim() || !email.trim() || !message.trim()) {
+      setStatus({ kind: 'error', message: MSG.reviewRequired });
+      return;
+    }
+    if (!EMAIL.test(email.trim())) {
+      setStatus({ kind: 'error', message: MSG.reviewEmailInvalid });
+      return;
+    }
+    if (!consent) {
+      setStatus({ kind: 'error', message: MSG.consentRequired });
+      return;
+    }
+    setStatus({ kind: 'sending' });
+    const link = whatsappLink(phone, contactMessage({ name, email, phone: tel, message }));
+    // The click's user activation lasts about 5 s in browsers, so the new tab is still allowed.
+    setTimeout(() => {
+      const tab = window.open(link, '_blank', 'noopener');
+      setName('');
+      setEmail('');
+      setTel('');
+      setMessage('');
+      setConsent(false);
+      setStatus({ kind: 'sent', link, blocked: tab === null });
+    }, CONTACT_FORM_DELAY_MS);
+  };
+
+  const sending = status.kind === 'sending';
+  return (
+    <form className="card contact-form" onSubmit={submit} noValidate aria-labelledby={`${id}-t`}>
+      <h2 id={`${id}-t`}>Напишите нам</h2>
+      <p className="hint">Ответим в WhatsApp или по e-mail, обычно в течение часа.</p>
+      <div className="contact-form__row">
+        <div className="field">
+          <label className="label" htmlFor={`${id}-name`}>Имя <span className="req">*</span></label>
+          <input className="input" id={`${id}-name`} name="name" autoComplete="name" maxLength={100} required value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label className="label" htmlFor={`${id}-email`}>Email <span className="req">*</span></label>
+          <input className="input" id={`${id}-email`} name="email" type="email" autoComplete="email" maxLength={200} required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </div>
+      </div>
+      <div className="field">
+        <label className="label" htmlFor={`${id}-phone`}>Телефон <span className="hint">(необязательно)</span></label>
+        <input className="input" id={`${id}-phone`} name="phone" type="tel" autoComplete="tel" maxLength={40} value={tel} onChange={(e) => setTel(e.target.value)} />
+      </div>
+      <div className="field">
+        <label className="label" htmlFor={`${id}-msg`}>Сообщение <span className="req">*</span></label>
+        <textarea className="input" id={`${id}-msg`} name="message" rows={5} maxLength={2000} required value={message} onChange={(e) => setMessage(e.target.value)} />
+      </div>
+      <div className="field">
+        <label className="check">
+          <input type="checkbox" name="consent" checked={consent} onChange={(e) => setConsent(e.target.checked)} required />
+          <span>
+            Я согласен на обработку персональных данных <span className="req">*</span>{' '}
+            (<a href="/privacy" target="_blank" rel="noopener">политика конфиденциальности</a>)
+          </span>
+        </label>
+      </div>
+      {status.kind === 'error' && (
+        <p className="alert" role="alert">{status.message}</p>
+      )}
+      {status.kind === 'sent' && (
+        <div className="alert alert--success" role="alert">
+          <p><Icon svg={iconCheck} /> {SENT}</p>
+          {status.blocked && (
+            <p>
+              Если WhatsApp не открылся, <a href={status.link} target="_blank" rel="noopener noreferrer">откройте чат по ссылке</a>.
+            </p>
+          )}
+        </div>
+      )}
+      <button type="submit" className="btn btn--whatsapp btn--lg btn--block" disabled={sending}>
+        {sending ? (
+          <>
+            <span className="spinner spinner--sm" aria-hidden="true" /> Отправка...
+          </>
+        ) : (
+          <>
+            <Icon svg={iconWhatsapp} /> Отправить сообщение
+          </>
+        )}
+      </button>
+    </form>
+  );
+}
