@@ -12,7 +12,7 @@ const count = z.number({ error: MSG.cabinCountMin }).int(MSG.cabinCountMin).min(
 export const imageUrl = z
   .string()
   .max(500, MSG.tooLong)
-  .regex(/^(\/media\/[A-Za-z0-9._-]+|https?:\/\/\S+)$/, 'Некорректный адрес изображения');
+  .regex(/^(\/media\/[A-Za-z0-9._-]+|https?:\/\/\S+)$/, MSG.imageUrlInvalid);
 
 const refinements = {
   name: () => trimmed(120, MSG.cabinNameRequired),

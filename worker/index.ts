@@ -25,6 +25,7 @@ app.route('/', api);
 app.all('/api/*', (c) => apiError(c, 404, MSG.notFound));
 app.use('/media/*', securityHeadersKeepOwn);
 app.route('/media', mediaRoutes);
+app.all('/media/*', (c) => apiError(c, 404, MSG.notFound));
 app.use('*', securityHeaders);
 app.get('*', async (c) => {
   const segments = c.req.path.split('/').filter(Boolean);

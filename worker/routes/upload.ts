@@ -1,19 +1,20 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { UPLOAD_MAX_BYTES } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
 import { sniffImageType } from '../lib/image-type.ts';
+import { limitBody } from '../middleware/body-limit.ts';
 import { requireAdmin } from '../middleware/session.ts';
 
 // Room for the multipart envelope around a file of the maximum size.
 const MULTIPART_OVERHEAD = 64 * 1024;
+const uploadLimit = limitBody(UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD, MSG.uploadTooLarge, MSG.uploadMissing);
 
 export const uploadRoutes = new Hono<AppEnv>().post(
   '/',
   requireAdmin,
-  bodyLimit({ maxSize: UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD, onError: (c) => apiError(c, 413, MSG.uploadTooLarge) }),
+  (c, next) => uploadLimit(c, next),
   async (c) => {
     if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) return apiError(c, 415, MSG.uploadMissing);
     let form: FormData;
