@@ -20,24 +20,24 @@ import {
   setCredentials,
 } from '../queries/admin.ts';
 import { listCabins } from '../queries/cabins.ts';
-import { clearHits, hit, hits } from '../queries/rate-limit.ts';
+import { clearHits, hit } from '../queries/rate-limit.ts';
 import { getSettings } from '../queries/settings.ts';
 import { getContentVersion } from '../queries/site-state.ts';
 
 export const adminRoutes = new Hono<AppEnv>()
   .post('/login', jsonBody, validate('json', loginSchema), async (c) => {
     const key = `login:${clientIp(c)}`;
-    if ((await hits(c.env, key, LOGIN_THROTTLE.windowMs)) >= LOGIN_THROTTLE.maxFailures) {
+    // Every attempt is counted before the password is checked, in one atomic upsert, so
+    // parallel guesses cannot all read «no failures yet» and slip past the limit. A success
+    // clears the count.
+    if ((await hit(c.env, key, LOGIN_THROTTLE.windowMs)) > LOGIN_THROTTLE.maxFailures) {
       c.header('Retry-After', String(LOGIN_THROTTLE.windowMs / 1000));
       return apiError(c, 429, MSG.loginThrottled);
     }
     const { username, password } = c.req.valid('json');
     const admin = await getAdmin(c.env);
     const ok = !!admin && admin.username === username && (await verifyPassword(password, admin.passwordHash));
-    if (!ok) {
-      await hit(c.env, key, LOGIN_THROTTLE.windowMs);
-      return c.json({ success: false, error: MSG.loginFailed }, 401);
-    }
+    if (!ok) return c.json({ success: false, error: MSG.loginFailed }, 401);
     await clearHits(c.env, key);
     const { token, expiresAt } = await createSession(c.env);
     setSessionCookie(c, token);
