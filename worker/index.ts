@@ -29,7 +29,7 @@ app.all('/media/*', (c) => apiError(c, 404, MSG.notFound));
 app.use('*', securityHeaders);
 app.get('*', async (c) => {
   const segments = c.req.path.split('/').filter(Boolean);
-  if (segments.length === 1 && !c.req.path.startsWith('/shell') && segments[0] === (await getAdminPath(c.env))) {
+  if (segments.length === 1 && !c.req.path.startsWith('/shell') && segments[0] === (await adminPathOrNull(c.env))) {
     const shell = await c.env.ASSETS.fetch(new URL('/shell/admin', c.req.url));
     if (shell.ok) {
       const res = new Response(shell.body, shell);
@@ -42,6 +42,16 @@ app.get('*', async (c) => {
 });
 app.all('*', (c) => notFoundPage(c.env, c.req.url));
 app.onError(handleError);
+
+/** With D1 down the admin shell is of no use: unknown pages still get the 404 page. */
+async function adminPathOrNull(env: AppEnv['Bindings']) {
+  try {
+    return await getAdminPath(env);
+  } catch (err) {
+    console.error('Admin path unavailable', err);
+    return null;
+  }
+}
 
 async function notFoundPage(env: AppEnv['Bindings'], url: string) {
   const page = await env.ASSETS.fetch(new URL('/404.html', url)).catch(() => null);
