@@ -19,7 +19,7 @@ export type BuildOptions = {
 export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: number; ms: number }> {
   const started = Date.now();
   // The version is read before any content, so a write during the build shows as "not yet live".
-  const info = (await fetch(new URL('/api/build-info', opts.apiUrl)).then((r) => r.json())) as { contentVersion: number };
+  const info = await readBuildInfo(opts.apiUrl);
   const staging = path.join(ROOT, 'node_modules/.cache/site-staging', path.basename(opts.outDir));
   await rm(staging, { recursive: true, force: true });
   await run('astro', ['build'], {
@@ -37,6 +37,15 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
   );
   await syncDir(staging, opts.outDir);
   return { contentVersion: info.contentVersion, ms: Date.now() - started };
+}
+
+/** The content version, or a rejection (before Astro starts) when the API cannot give it. */
+async function readBuildInfo(apiUrl: string): Promise<{ contentVersion: number }> {
+  const res = await fetch(new URL('/api/build-info', apiUrl));
+  if (!res.ok) throw new Error(`API Error: ${res.status} ${res.statusText} (build info)`);
+  const info = (await res.json()) as { contentVersion?: unknown };
+  if (!Number.isInteger(info.contentVersion)) throw new Error('API Error: no content version in the build info');
+  return info as { contentVersion: number };
 }
 
 /** Copies new and changed files over, then removes files that are gone: the live dir never disappears. */
