@@ -1,0 +1,95 @@
+// Helpers for the visitor journeys: waiting for locators (playwright-core has no expect of its
+// own), reading the API for expectations, and the admin API for the few journeys that change
+// content and must put it back.
+import type { Locator, Page } from 'playwright-core';
+import type { Cabin } from '../../../schema/tables.ts';
+import { E2E_ADMIN_PASSWORD } from '../global-setup.ts';
+
+export const visible = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'visible', timeout });
+export const hidden = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'hidden', timeout });
+
+/** Text with every kind of space made one plain space (prices use no-break spaces). */
+export const flat = (s: string | null | undefined) => (s ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+
+export async function textOf(locator: Locator): Promise<string> {
+  return flat(await locator.first().innerText());
+}
+
+/** «12 500 ₽» as the visitor reads it (plain spaces). */
+export const rub = (n: number) => `${new Intl.NumberFormat('ru-RU').format(n).replace(/[\s\u00a0\u202f]/g, ' ')} ₽`;
+
+/** The Russian form for n: forms for 1, for 2–4, for 5–20. */
+export function ru(n: number, one: string, few: string, many: string): string {
+  const m10 = n % 10;
+  const m100 = n % 100;
+  if (m10 === 1 && m100 !== 11) return one;
+  if (m10 >= 2 && m10 <= 4 && (m100 < 12 || m100 > 14)) return few;
+  return many;
+}
+
+export async function getJson<T>(baseURL: string, path: string): Promise<T> {
+  const res = await fetch(`${baseURL}${path}`);
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return (await res.json()) as T;
+}
+
+export type PublicReview = { id: number; name: string; rating: number; comment: string; created_at: string };
+export type Settings = { siteName: string; phone: string; email: string; address: string; checkInTime: string; checkOutTime: string; heroTitle: string; heroSubtitle: string; galleryImages: string[]; mapSrc: string | null; mapEmbedCode: string; ownerName: string; contactInfo: Record<string, string> };
+
+export const cabins = (baseURL: string) => getJson<Cabin[]>(baseURL, '/api/cabins');
+export const settings = (baseURL: string) => getJson<Settings>(baseURL, '/api/settings');
+export const approvedReviews = (baseURL: string) => getJson<PublicReview[]>(baseURL, '/api/reviews/approved');
+
+/** The digits wa.me wants for a phone. */
+export const waDigits = (phone: string) => {
+  const d = phone.replace(/\D/g, '');
+  return d.length === 11 && d.startsWith('8') ? `7${d.slice(1)}` : d;
+};
+
+/** Signs in to the API as the admin (cookie session) for journeys that change content. */
+export async function adminApi(baseURL: string) {
+  const login = await fetch(`${baseURL}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: E2E_ADMIN_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`admin login failed: ${login.status}`);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const send = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${baseURL}/api${path}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, json: (await res.json().catch(() => null)) as unknown };
+  };
+  return {
+    get: (path: string) => send('GET', path),
+    post: (path: string, body: unknown) => send('POST', path, body),
+    put: (path: string, body: unknown) => send('PUT', path, body),
+    del: (path: string) => send('DELETE', path),
+    logout: () => send('POST', '/admin/logout'),
+    /** Waits until the public site carries every content change so far. */
+    async waitPublished(timeoutMs = 120_000) {
+      const until = Date.now() + timeoutMs;
+      while (Date.now() < until) {
+        const { json } = await send('GET', '/admin/publish');
+        if ((json as { upToDate?: boolean } | null)?.upToDate) return;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      throw new Error('the public site did not catch up with the content');
+    },
+  };
+}
+
+/** Solves the review form's captcha from its question, e.g. «23 − 4 = ?». */
+export function solveCaptcha(question: string): number {
+  const m = /(\d+)\s*([+\u2212\u00d7])\s*(\d+)/.exec(question);
+  if (!m) throw new Error(`not a captcha question: ${question}`);
+  const [a, b] = [Number(m[1]), Number(m[3])];
+  return m[2] === '+' ? a + b : m[2] === '\u2212' ? a - b : a * b;
+}
+
+/** The scripts a page runs: <script> elements other than JSON-LD. */
+export const scriptCount = (page: Page) =>
+  page.locator('script:not([type="application/ld+json"])').count();

@@ -1,0 +1,196 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../browser.ts';
+import { adminApi, cabins, settings, textOf, visible } from './helpers.ts';
+
+const PUBLIC = ['/', '/cabins', '/cabins/2', '/contacts', '/reviews', '/privacy'];
+
+describe('search engines and link previews', () => {
+  const { baseURL, openPage } = useBrowser();
+
+  it('should give every page its own title, description, canonical address and Open Graph tags', async () => {
+    const [cabin] = await cabins(baseURL);
+    const titles = new Set<string>();
+    for (const path of [...PUBLIC, `/cabin/${cabin!.id}`]) {
+      const page = await openPage(path, 'desktop');
+      const title = await page.title();
+      expect(title.length, path).toBeGreaterThan(5);
+      titles.add(title);
+      const meta = (sel: string) => page.locator(sel).getAttribute('content');
+      expect((await meta('meta[name="description"]'))!.length, path).toBeGreaterThan(50);
+      expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(new URL(path, baseURL).href);
+      expect(await meta('meta[property="og:title"]')).toBe(title);
+      expect(await meta('meta[property="og:url"]')).toBe(new URL(path, baseURL).href);
+      expect(await meta('meta[property="og:locale"]')).toBe('ru_RU');
+      expect(await meta('meta[name="twitter:card"]')).toBe('summary_large_image');
+      const image = (await meta('meta[property="og:image"]'))!;
+      const res = await fetch(image);
+      expect(res.headers.get('content-type'), image).toBe('image/jpeg');
+      expect(await page.locator('html').getAttribute('lang')).toBe('ru');
+      await page.close();
+    }
+    expect(titles.size).toBe(PUBLIC.length + 1);
+  });
+
+  it('should preview a cabin with its own photo and describe it as a vacation rental', async () => {
+    const s = await settings(baseURL);
+    for (const cabin of (await cabins(baseURL)).slice(0, 3)) {
+      const page = await openPage(`/cabin/${cabin.id}`, 'phone');
+      const image = (await page.locator('meta[property="og:image"]').getAttribute('content'))!;
+      const key = cabin.images[0]!.split('/').pop()!.replace(/\.\w+$/, '');
+      expect(image).toContain(key);
+      expect(await page.locator('meta[property="og:image:width"]').getAttribute('content')).toBe('1200');
+      const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!);
+      expect(ld['@type']).toBe('VacationRental');
+      expect(ld.name).toBe(cabin.name);
+      expect(ld.checkinTime).toBe(s.checkInTime);
+      expect(ld.checkoutTime).toBe(s.checkOutTime);
+      expect(ld.image).toHaveLength(cabin.images.length);
+      expect(ld.containsPlace['@type']).toBe('Accommodation');
+      expect(ld.containsPlace.occupancy.maxValue).toBe(cabin.maxGuests);
+      expect(ld.containsPlace.numberOfBedrooms).toBe(cabin.bedrooms);
+      expect(ld.containsPlace.numberOfBathroomsTotal).toBe(cabin.bathrooms);
+      expect(ld.containsPlace.amenityFeature.map((a: { name: string }) => a.name)).toEqual(cabin.amenities);
+      await page.close();
+    }
+  });
+
+  it('should describe the business as a LodgingBusiness on the home page', async () => {
+    const s = await settings(baseURL);
+    const page = await openPage('/', 'desktop');
+    const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!);
+    expect(ld['@type']).toBe('LodgingBusiness');
+    expect(ld.name).toBe(s.siteName);
+    expect(ld.telephone).toBe(s.phone);
+    expect(ld.address.streetAddress).toBe(s.address);
+  });
+
+  it('should list every public page in sitemap.xml and keep the admin path out of robots.txt', async () => {
+    const sitemap = await (await fetch(`${baseURL}/sitemap.xml`)).text();
+    for (const path of PUBLIC) expect(sitemap).toContain(`<loc>${new URL(path, baseURL).href}</loc>`);
+    for (const cabin of await cabins(baseURL)) expect(sitemap).toContain(`<loc>${baseURL}/cabin/${cabin.id}</loc>`);
+    const robots = await (await fetch(`${baseURL}/robots.txt`)).text();
+    expect(robots).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
+    expect(robots.toLowerCase()).not.toContain('admin');
+  });
+});
+
+describe('the privacy policy', () => {
+  const { baseURL, openPage } = useBrowser();
+
+  it('should name the owner and the contacts from the settings', async () => {
+    const s = await settings(baseURL);
+    const page = await openPage('/privacy', 'phone');
+    await visible(page.getByRole('heading', { level: 1, name: 'Политика конфиденциальности' }));
+    const text = await textOf(page.locator('main'));
+    expect(text).toContain(s.ownerName);
+    expect(text).toContain('152-ФЗ');
+    expect(await page.locator('main').getByRole('link', { name: s.email }).first().getAttribute('href')).toBe(`mailto:${s.email}`);
+  });
+});
+
+describe('budgets', () => {
+  const { baseURL, openPage } = useBrowser();
+
+  it('should keep the HTML of the home, catalogue and cabin pages under 14 KB gzipped', async () => {
+    const list = await cabins(baseURL);
+    for (const path of ['/', '/cabins', '/cabins/2', ...list.map((c) => `/cabin/${c.id}`)]) {
+      const html = Buffer.from(await (await fetch(`${baseURL}${path}`)).arrayBuffer());
+      expect(gzipSync(html).length, path).toBeLessThanOrEqual(14 * 1024);
+    }
+  });
+
+  it('should load at most 80 KB of gzipped JavaScript where islands run', async () => {
+    const [cabin] = await cabins(baseURL);
+    for (const path of [`/cabin/${cabin!.id}`, '/reviews', '/contacts', '/']) {
+      const page = await openPage('about:blank', 'phone');
+      const sizes: Promise<number>[] = [];
+      page.on('response', (r) => {
+        if (r.request().resourceType() === 'script') sizes.push(r.body().then((b) => gzipSync(b).length));
+      });
+      await page.goto(path, { waitUntil: 'networkidle' });
+      await page.waitForTimeout(500);
+      const total = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+      expect(total, path).toBeLessThanOrEqual(80 * 1024);
+      await page.close();
+    }
+  });
+
+  it('should not move anything while the page loads (no layout shift)', async () => {
+    const [cabin] = await cabins(baseURL);
+    for (const path of ['/', '/cabins', `/cabin/${cabin!.id}`, '/reviews', '/contacts']) {
+      for (const viewport of ['phone', 'desktop'] as const) {
+        const page = await openPage('about:blank', viewport);
+        await page.addInitScript(() => {
+          (window as unknown as { cls: number }).cls = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+              if (!e.hadRecentInput) (window as unknown as { cls: number }).cls += e.value;
+            }
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+        await page.goto(path, { waitUntil: 'networkidle' });
+        await page.waitForTimeout(800);
+        expect(await page.evaluate(() => (window as unknown as { cls: number }).cls), `${path} ${viewport}`).toBe(0);
+        await page.close();
+      }
+    }
+  });
+});
+
+describe('content from the admin panel', () => {
+  const { baseURL, openPage } = useBrowser();
+
+  it('should follow the settings (top level over contactInfo), show placeholders, and come back', async () => {
+    const api = await adminApi(baseURL);
+    const before = await settings(baseURL);
+    // The stored settings as the panel sees them (the map code as typed), to put back after.
+    const raw = (await api.put('/settings', {})).json as { siteName: string; mapEmbedCode: string; contactInfo: { siteName: string } };
+    let created: number | undefined;
+    try {
+      expect((await api.put('/settings', {
+        siteName: 'Каспий-Тест',
+        contactInfo: { siteName: 'Не это имя' },
+        checkInTime: '15:30',
+        checkOutTime: '11:00',
+        mapEmbedCode: '<iframe src="https://evil.example/map"></iframe>',
+      })).status).toBe(200);
+      const res = await api.post('/cabins', { name: 'Домик без фото', description: 'Скоро покажем.', pricePerNight: 3000, images: [] });
+      expect(res.status).toBeLessThan(300);
+      created = (res.json as { id: number }).id;
+      await api.waitPublished();
+
+      const page = await openPage(`/cabin/${created}`, 'phone');
+      await visible(page.getByRole('link', { name: 'Каспий-Тест' }));
+      await visible(page.getByText('Фото скоро появится'));
+      const rules = await textOf(page.locator('#booking'));
+      expect(rules).toContain('Заезд после 15:30');
+      expect(rules).toContain('Выезд до 11:00');
+      await page.goto('/contacts');
+      expect(await page.locator('iframe').count()).toBe(0);
+      await visible(page.getByText('Интерактивная карта'));
+      await visible(page.locator('.map--placeholder').getByText(before.address));
+      let found = false;
+      for (const path of ['/cabins', '/cabins/2']) {
+        await page.goto(path);
+        const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name: 'Домик без фото' }) });
+        if ((await card.count()) > 0) {
+          found = true;
+          await visible(card.getByText('Фото скоро появится'));
+        }
+      }
+      expect(found).toBe(true);
+    } finally {
+      if (created !== undefined) await api.del(`/cabins/${created}`);
+      await api.put('/settings', {
+        siteName: raw.siteName,
+        contactInfo: { siteName: raw.contactInfo.siteName },
+        checkInTime: before.checkInTime,
+        checkOutTime: before.checkOutTime,
+        mapEmbedCode: raw.mapEmbedCode,
+      });
+      await api.waitPublished();
+      await api.logout();
+    }
+  });
+});
