@@ -18,12 +18,15 @@ declare module 'vitest' {
  * directory, so the tests never touch the developer's local data.
  */
 export default async function setup(project: TestProject) {
-  const persistTo = path.join(ROOT, '.wrangler/e2e-state');
-  const assetsDir = path.join(ROOT, 'node_modules/.cache/e2e-dist');
+  // Another port (E2E_PORT) gets its own state and build, so two runs never share them.
+  const port = Number(process.env.E2E_PORT ?? 8790);
+  const suffix = port === 8790 ? '' : `-${port}`;
+  const persistTo = path.join(ROOT, `.wrangler/e2e-state${suffix}`);
+  const assetsDir = path.join(ROOT, `node_modules/.cache/e2e-dist${suffix}`);
   await rm(persistTo, { recursive: true, force: true });
   await rm(assetsDir, { recursive: true, force: true });
   const stack = await startStack({
-    port: Number(process.env.E2E_PORT ?? 8790),
+    port,
     persistTo,
     assetsDir,
     adminPassword: E2E_ADMIN_PASSWORD,
