@@ -24,6 +24,7 @@ export function PublishProvider({ children }: { children: ReactNode }) {
   const knownVersion = useRef<number | null>(null);
   const changedAt = useRef<number | null>(null);
   const versionBefore = useRef<number | null>(null);
+  const sawPending = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const poll = useCallback(async () => {
@@ -33,8 +34,16 @@ export function PublishProvider({ children }: { children: ReactNode }) {
       const res = await call(client().admin.publish.$get());
       knownVersion.current = res.contentVersion;
       const since = changedAt.current === null ? Infinity : Date.now() - changedAt.current;
-      const newVersionSeen = versionBefore.current === null || res.contentVersion > versionBefore.current || since > VERSION_GRACE_MS;
-      if (res.upToDate && newVersionSeen) {
+      if (changedAt.current !== null && !res.upToDate) sawPending.current = true;
+      // «Up to date» counts only once the write's new version is seen (the worker bumps it just
+      // after answering), or the site was seen behind since the write, or after a grace time.
+      const caughtUp =
+        res.upToDate &&
+        (changedAt.current === null ||
+          sawPending.current ||
+          (versionBefore.current !== null && res.contentVersion > versionBefore.current) ||
+          since > VERSION_GRACE_MS);
+      if (caughtUp) {
         changedAt.current = null;
         setState({ phase: 'upToDate', error: null });
       } else if (res.builder?.state === 'failed' && !res.upToDate && since > FAILURE_GRACE_MS) {
@@ -59,6 +68,7 @@ export function PublishProvider({ children }: { children: ReactNode }) {
   const markChanged = useCallback(() => {
     changedAt.current = Date.now();
     versionBefore.current = knownVersion.current;
+    sawPending.current = false;
     setState({ phase: 'publishing', error: null });
     clearTimeout(timer.current);
     timer.current = setTimeout(() => void poll(), 600);

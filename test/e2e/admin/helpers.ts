@@ -4,8 +4,10 @@ import { E2E_ADMIN_PASSWORD } from '../global-setup.ts';
 
 export { E2E_ADMIN_PASSWORD };
 export const ADMIN_USERNAME = 'admin';
-/** How long a saved change may take to reach the public pages (the issue's promise). */
+/** How long a saved change may take to reach the public pages (the issue's promise, on a quiet machine). */
 export const PUBLISH_MS = 15_000;
+/** The patience of journeys that only need the change to arrive (builds run slower on a busy machine). */
+const PUBLISH_PATIENCE_MS = 45_000;
 
 /** Signs in through the panel's form at the current page. */
 export async function signIn(page: Page, password = E2E_ADMIN_PASSWORD, username = ADMIN_USERNAME) {
@@ -28,8 +30,15 @@ export async function openTab(page: Page, label: string) {
 export const notice = (page: Page, text: string | RegExp) => page.locator('.notices').getByText(text);
 
 /** Waits until the panel says the public site carries the last save. */
-export async function waitPublished(page: Page, timeout = PUBLISH_MS) {
-  await visible(page.locator('.publish').getByText('Сайт обновлён'), timeout);
+export async function waitPublished(page: Page, timeout = PUBLISH_PATIENCE_MS) {
+  try {
+    await visible(page.locator('.publish').getByText('Сайт обновлён'), timeout);
+  } catch (err) {
+    // Say what the panel and the API showed instead.
+    const shown = await page.locator('.publish').innerText().catch(() => '?');
+    const api = await page.context().request.get('/api/admin/publish').then((r) => r.text(), () => '?');
+    throw new Error(`the site was not published within ${timeout} ms: the panel says «${shown}», the API ${api}`, { cause: err });
+  }
 }
 
 /** The visible text of a public page, with every kind of space made one plain space. */
