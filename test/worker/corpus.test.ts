@@ -304,7 +304,7 @@ async function problem(res: Response, c: Case): Promise<string | null> {
 }
 
 /** Sends every case, 16 at a time, and checks every answer and that D1 and R2 did not change. */
-async function expectAllRefused(cases: Case[]) {
+async function expectEveryAnswer(cases: Case[]) {
   expect(cases.length).toBeGreaterThan(0);
   const before = await snapshot();
   const failures: string[] = [];
@@ -536,30 +536,30 @@ describe.each(ROUTES.map((r) => [routeName(r), r] as const))('bad input to %s', 
   const roles: Role[] = r.admin ? ['visitor', 'admin'] : ['visitor'];
 
   it.each(roles)('should refuse wrong methods (as %s) with a JSON 4xx and change nothing', async (role) => {
-    await expectAllRefused(wrongMethodCases(r, role));
+    await expectEveryAnswer(wrongMethodCases(r, role));
   });
 
   if (r.body === 'json') {
     it.each(roles)('should refuse broken JSON, wrong types, nulls, huge and malformed text (as %s) with a JSON 4xx and change nothing', async (role) => {
-      await expectAllRefused(jsonCorpus(r, role));
+      await expectEveryAnswer(jsonCorpus(r, role));
     });
   }
 
   if (r.body === 'multipart') {
     it.each(roles)('should refuse renamed SVGs, non-images, broken and oversized multipart bodies (as %s) and store nothing', async (role) => {
-      await expectAllRefused(uploadCases(role));
+      await expectEveryAnswer(uploadCases(role));
     });
   }
 
   if (r.withId) {
     it.each(roles)('should refuse hostile ids (as %s) with a JSON 4xx and change nothing', async (role) => {
-      await expectAllRefused(idCases(r, role));
+      await expectEveryAnswer(idCases(r, role));
     });
   }
 
   if (r.method === 'GET') {
     it.each(roles)('should answer odd request headers (as %s) as usual, never with a 5xx', async (role) => {
-      await expectAllRefused(readHeaderCases(r, role));
+      await expectEveryAnswer(readHeaderCases(r, role));
     });
   }
 
@@ -584,7 +584,7 @@ describe.each(ROUTES.map((r) => [routeName(r), r] as const))('bad input to %s', 
         ['a lone surrogate escape', 'kaspiy_admin=%ED%A0%80'],
         ['an 8 KB token', `kaspiy_admin=${'a'.repeat(8192)}`],
       ];
-      await expectAllRefused(
+      await expectEveryAnswer(
         cookies.map(([label, cookie]) => ({
           label,
           send: () => request(r.method, r.path(), { role: cookie, body, type }),
@@ -728,7 +728,7 @@ describe('media keys', () => {
       status: [404],
       error: MSG.notFound,
     }));
-    await expectAllRefused(cases);
+    await expectEveryAnswer(cases);
   });
 
   it('should never reach outside /media/ through dot segments: the address is resolved before the worker sees it', async () => {
