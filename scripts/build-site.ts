@@ -1,4 +1,4 @@
-import { cp, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT, quietEnv, run } from './lib/tools.ts';
 
@@ -48,14 +48,36 @@ async function readBuildInfo(apiUrl: string): Promise<{ contentVersion: number }
   return info as { contentVersion: number };
 }
 
-/** Copies new and changed files over, then removes files that are gone: the live dir never disappears. */
+/**
+ * Moves new and changed files in, then removes files that are gone: the live dir never
+ * disappears. Unchanged files (every content-hashed asset still in use) are left alone and
+ * each changed file replaces the old one by an atomic rename, so `wrangler dev`, which rescans
+ * the directory while it changes, never finds a listed file missing (it stops on ENOENT).
+ */
 async function syncDir(from: string, to: string): Promise<void> {
   await mkdir(to, { recursive: true });
-  await cp(from, to, { recursive: true, force: true });
-  const keep = new Set(await listFiles(from));
+  const files = await listFiles(from);
+  for (const file of files) {
+    const src = path.join(from, file);
+    const dest = path.join(to, file);
+    if (await sameContent(src, dest)) continue;
+    await mkdir(path.dirname(dest), { recursive: true });
+    await rename(src, dest).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EXDEV') throw err;
+      await copyFile(src, dest);
+    });
+  }
+  const keep = new Set(files);
   for (const file of await listFiles(to)) {
     if (!keep.has(file)) await rm(path.join(to, file), { force: true });
   }
+}
+
+async function sameContent(a: string, b: string): Promise<boolean> {
+  const [sa, sb] = await Promise.all([stat(a), stat(b).catch(() => null)]);
+  if (!sb?.isFile() || sa.size !== sb.size) return false;
+  const [ba, bb] = await Promise.all([readFile(a), readFile(b)]);
+  return ba.equals(bb);
 }
 
 async function listFiles(dir: string, prefix = ''): Promise<string[]> {
