@@ -47,20 +47,41 @@ export const remoteUrl = (src: string): string => new URL(src, apiBase()).href;
 
 const sizes = new Map<string, Promise<{ width: number; height: number } | null>>();
 
-/** The natural size of a remote photo, or null when it cannot be read (missing, not an image). */
+/**
+ * The natural size of a remote photo; null when the photo is not there or not readable as an
+ * image (it then gets the fallback photo). A server or network failure is retried and then
+ * fails the build, so the live site keeps its real photos rather than fallbacks.
+ */
 function remoteSize(url: string) {
   let size = sizes.get(url);
   if (!size) {
-    size = inferRemoteSize(url).then(
-      ({ width, height }) => (width && height ? { width, height } : null),
-      (err: unknown) => {
-        console.warn(`[images] ${url} cannot be read, using the fallback photo: ${err instanceof Error ? err.message : err}`);
-        return null;
-      },
-    );
+    size = probe(url);
     sizes.set(url, size);
   }
   return size;
+}
+
+async function probe(url: string, attempts = 3): Promise<{ width: number; height: number } | null> {
+  for (let attempt = 1; ; attempt++) {
+    let problem: unknown;
+    try {
+      const { width, height } = await inferRemoteSize(url);
+      if (width > 0 && height > 0) return { width, height };
+      problem = new Error('no dimensions');
+    } catch (err) {
+      problem = err;
+    }
+    const head = await fetch(url, { method: 'HEAD' }).catch(() => null);
+    const missing = head !== null && (head.status === 404 || head.status === 410);
+    if (missing || (head?.ok && attempt >= attempts)) {
+      console.warn(`[images] ${url} ${missing ? 'is missing' : 'is not a readable image'}: using the fallback photo (${problem instanceof Error ? problem.message : problem})`);
+      return null;
+    }
+    if (attempt >= attempts) {
+      throw new Error(`[images] cannot read ${url}: ${problem instanceof Error ? problem.message : problem}`, { cause: problem });
+    }
+    await new Promise((r) => setTimeout(r, 400 * attempt));
+  }
 }
 
 async function resolve(src: PhotoSource): Promise<{ src: PhotoSource; width: number; height: number }> {

@@ -29,7 +29,15 @@ export default function ReviewForm() {
         <span className="review-thanks__icon"><Icon svg={iconCheck} /></span>
         <h2>Спасибо за отзыв!</h2>
         <p>Ваш отзыв отправлен на модерацию и появится на сайте после проверки.</p>
-        <button type="button" className="btn btn--primary" onClick={() => window.location.assign('/reviews#reviews')}>
+        <button
+          type="button"
+          className="btn btn--primary"
+          onClick={() => {
+            // Reload the reviews and land on the list.
+            window.history.replaceState(null, '', '/reviews#reviews');
+            window.location.reload();
+          }}
+        >
           Вернуться к отзывам
         </button>
       </div>

@@ -9,10 +9,22 @@ import { iconClose } from '../components/icons.ts';
 
 export function ReviewModal({ review, onClose }: { review: PublicReview; onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
+  const pressedOutside = useRef(false);
   const id = useId();
   useModal(ref, true, onClose);
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div
+      className="modal-backdrop"
+      // A click that starts and ends on the dim background closes; the press does not take the focus.
+      onMouseDown={(e) => {
+        pressedOutside.current = e.target === e.currentTarget;
+        if (pressedOutside.current) e.preventDefault();
+      }}
+      onClick={(e) => {
+        if (pressedOutside.current && e.target === e.currentTarget) onClose();
+        pressedOutside.current = false;
+      }}
+    >
       <div className="modal review-modal" ref={ref} role="dialog" aria-modal="true" aria-labelledby={`${id}-t`} tabIndex={-1}>
         <button type="button" className="btn btn--icon btn--ghost modal__close" onClick={onClose} aria-label="Закрыть окно">
           <Icon svg={iconClose} />
