@@ -49,7 +49,7 @@ export function FormFooter({
       <div className="form-footer__actions">
         {dirty && (
           <button type="button" className="btn btn--ghost" onClick={() => void discard()} disabled={busy}>
-            Отменить изменения
+            Отменить<span className="form-footer__long"> изменения</span>
           </button>
         )}
         <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy}>

@@ -41,12 +41,24 @@ export async function waitPublished(page: Page, timeout = PUBLISH_PATIENCE_MS) {
   }
 }
 
-/** The visible text of a public page, with every kind of space made one plain space. */
+/**
+ * The visible text of a public page, with every kind of space made one plain space. Always
+ * fetched anew: `wrangler dev` may keep a rewritten file's old ETag for a moment, so a
+ * browser's revalidation could get a 304 and show the page it had (a local-server quirk;
+ * Cloudflare deploys carry fresh ETags).
+ */
 export async function publicText(page: Page, path: string): Promise<{ status: number; text: string }> {
+  if (!uncached.has(page)) {
+    // Routing requests turns the browser's HTTP cache off for this page.
+    await page.route('**/*', (route) => route.continue());
+    uncached.add(page);
+  }
   const res = await page.goto(path);
   const text = res && res.ok() ? await page.locator('body').innerText() : '';
   return { status: res?.status() ?? 0, text: text.replace(/[\s\u00a0\u202f]+/g, ' ') };
 }
+
+const uncached = new WeakSet<Page>();
 
 /** Every page of the public catalogue (/cabins, /cabins/2, …), as one text. */
 export async function catalogueText(page: Page): Promise<string> {
