@@ -25,6 +25,9 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
   await run('astro', ['build'], {
     quiet: opts.quiet,
     env: quietEnv({
+      // A production build even when started from a test runner (vitest sets NODE_ENV=test,
+      // which would give the site React's development build).
+      NODE_ENV: 'production',
       API_URL: opts.apiUrl,
       SITE_URL: opts.siteUrl ?? opts.apiUrl,
       SITE_OUT_DIR: staging,
