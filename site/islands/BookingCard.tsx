@@ -32,6 +32,7 @@ export default function BookingCard({ cabin, phone, checkIn, checkOut }: Props) 
   const [arrival, setArrival] = useState('');
   const [departure, setDeparture] = useState('');
   const [guests, setGuests] = useState(Math.min(2, cabin.maxGuests));
+  // Set once the card runs in the browser: today's date as the earliest arrival.
   const [minDate, setMinDate] = useState<string | undefined>(undefined);
   useEffect(() => setMinDate(today()), []);
 
@@ -48,7 +49,7 @@ export default function BookingCard({ cabin, phone, checkIn, checkOut }: Props) 
 
   return (
     <>
-      <section className="card booking" id="booking" aria-labelledby={`${id}-title`}>
+      <section className="card booking" id="booking" aria-labelledby={`${id}-title`} data-ready={minDate ? '' : undefined}>
         <h2 className="visually-hidden" id={`${id}-title`}>Бронирование</h2>
         <p className="booking__price">
           <span className="price">{formatPrice(cabin.pricePerNight)}</span> <span className="muted">за ночь</span>

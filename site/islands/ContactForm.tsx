@@ -1,7 +1,7 @@
 // «Напишите нам» on /contacts (SPEC.md sections 2 and 7): name, e-mail, phone (optional),
 // message and the 152-ФЗ consent. No server call: after a 1-second pause it opens WhatsApp in a
 // new tab with the message for the site's number, clears the form and says it was sent.
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { CONTACT_FORM_DELAY_MS } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import { contactMessage, whatsappLink } from '../lib/whatsapp.ts';
@@ -21,6 +21,8 @@ export default function ContactForm({ phone }: { phone: string }) {
   const [message, setMessage] = useState('');
   const [consent, setConsent] = useState(false);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -53,7 +55,7 @@ export default function ContactForm({ phone }: { phone: string }) {
 
   const sending = status.kind === 'sending';
   return (
-    <form className="card contact-form" onSubmit={submit} noValidate aria-labelledby={`${id}-t`}>
+    <form className="card contact-form" onSubmit={submit} noValidate aria-labelledby={`${id}-t`} data-ready={ready ? '' : undefined}>
       <h2 id={`${id}-t`}>Напишите нам</h2>
       <p className="hint">Ответим в WhatsApp или по e-mail, обычно в течение часа.</p>
       <div className="contact-form__row">

@@ -73,7 +73,13 @@ export default function PhotoViewer({ more, name }: Props) {
       setIndex(i);
     };
     document.addEventListener('click', onClick);
-    return () => document.removeEventListener('click', onClick);
+    // The photos now open a dialog.
+    const links = document.querySelectorAll('[data-viewer]');
+    links.forEach((a) => a.setAttribute('aria-haspopup', 'dialog'));
+    return () => {
+      document.removeEventListener('click', onClick);
+      links.forEach((a) => a.removeAttribute('aria-haspopup'));
+    };
   }, [count]);
 
   useEffect(() => {

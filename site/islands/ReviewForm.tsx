@@ -14,6 +14,8 @@ export default function ReviewForm() {
   // Once opened the form stays mounted: hiding it keeps what was typed.
   const [mounted, setMounted] = useState(false);
   const [done, setDone] = useState(false);
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const thanks = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -50,6 +52,7 @@ export default function ReviewForm() {
         className="btn btn--primary btn--lg review-toggle"
         aria-expanded={open}
         aria-controls={`${id}-form`}
+        data-ready={ready ? '' : undefined}
         onPointerEnter={() => void loadFields()}
         onFocus={() => void loadFields()}
         onClick={() => {

@@ -15,10 +15,12 @@ import { iconStarEmpty } from '../components/icons.ts';
 export default function ReviewsList({ reviews }: { reviews: PublicReview[] }) {
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<PublicReview | null>(null);
+  const [ready, setReady] = useState(false);
   const top = useRef<HTMLDivElement>(null);
   const current = paginate(reviews, page, REVIEWS_PAGE_SIZE);
 
   useEffect(() => {
+    setReady(true);
     const id = openParam(window.location.search);
     if (id === null) return;
     const review = findReview(reviews, id);
@@ -46,7 +48,7 @@ export default function ReviewsList({ reviews }: { reviews: PublicReview[] }) {
   }
 
   return (
-    <div className="reviews-list" ref={top}>
+    <div className="reviews-list" ref={top} data-ready={ready ? '' : undefined}>
       <div className="reviews-grid">
         {current.items.map((review) => (
           <ReviewCard

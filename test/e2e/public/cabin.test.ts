@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser, type ViewportName } from '../browser.ts';
 import { cabins, ru, rub, settings, textOf, visible, waDigits } from './helpers.ts';
@@ -8,6 +9,8 @@ const inDays = (n: number) => {
   d.setDate(d.getDate() + n);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
+
+const viewerReady = (page: Page) => page.locator('[data-viewer][aria-haspopup="dialog"]').first().waitFor({ state: 'attached' });
 
 describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewport) => {
   const { baseURL, openPage } = useBrowser();
@@ -52,8 +55,8 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     const n = cabin.images.length;
     expect(n).toBeGreaterThan(2);
     const page = await openPage(`/cabin/${cabin.id}`, viewport);
-    // The viewer is an island that wakes up when the page is idle.
-    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    // The viewer is an island that wakes up when the page is idle; then the photos open it.
+    await viewerReady(page);
     const first = page.locator('[data-viewer="0"]');
     await first.click();
     const viewer = page.getByRole('dialog', { name: `Фото: ${cabin.name}` });
@@ -85,7 +88,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
   it('should keep the focus inside the viewer and give it back on close', async () => {
     const cabin = await pick();
     const page = await openPage(`/cabin/${cabin.id}`, viewport);
-    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    await viewerReady(page);
     // By keyboard: Tab to the second photo, Enter opens it.
     const second = page.locator('[data-viewer="1"]');
     await second.focus();
@@ -132,7 +135,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
   it('should add the dates, nights, guests and total to the message when they are filled', async () => {
     const cabin = await pick();
     const page = await openPage(`/cabin/${cabin.id}`, viewport);
-    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    await page.locator('#booking[data-ready]').waitFor();
     const card = page.locator('#booking');
     const guests = card.getByLabel('Гости');
     expect(await guests.locator('option').count()).toBe(cabin.maxGuests);

@@ -37,7 +37,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('the contacts page on a %s', (
     const page = await openPage('/contacts', viewport);
     const form = page.getByRole('form', { name: 'Напишите нам' });
     await form.scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    await page.locator('form[data-ready]').waitFor();
     await form.getByRole('button', { name: 'Отправить сообщение' }).click();
     await visible(form.getByRole('alert').getByText('Пожалуйста, заполните все обязательные поля'));
     await form.getByLabel(/^Имя/).fill('Амир');
@@ -61,7 +61,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('the contacts page on a %s', (
     await page.goto('/contacts');
     const form = page.getByRole('form', { name: 'Напишите нам' });
     await form.scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    await page.locator('form[data-ready]').waitFor();
     await form.getByLabel(/^Имя/).fill('Амир');
     await form.getByLabel(/^Email/).fill('amir@example.ru');
     await form.getByLabel(/^Телефон/).fill('+7 900 111-22-33');

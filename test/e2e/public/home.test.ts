@@ -30,8 +30,12 @@ describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (view
     const count = s.galleryImages.length || 5;
     expect(count).toBeGreaterThan(6);
     const ctxPage = await openPage('about:blank', viewport);
-    await ctxPage.clock.install();
+    // A stopped clock: the gallery's 8-second timer moves only when the test says so.
+    const t0 = new Date('2027-06-01T10:00:00Z');
+    await ctxPage.clock.install({ time: t0 });
+    await ctxPage.clock.pauseAt(new Date(t0.getTime() + 1000));
     await ctxPage.goto('/');
+    await ctxPage.locator('.home-gallery__controls:not([hidden])').waitFor();
     const shown = () => ctxPage.locator('.home-gallery__item:not([hidden])').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.i)));
     const expected = (g: number) => Array.from({ length: 6 }, (_, i) => (g * 6 + i) % count);
     expect(await shown()).toEqual(expected(0));

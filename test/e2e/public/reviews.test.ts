@@ -8,7 +8,7 @@ const MONTHS = 'января|февраля|марта|апреля|мая|ию�
 
 /** Opens the review form (the island first wakes up). */
 async function openForm(page: Page) {
-  await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+  await page.locator('button[data-ready]').filter({ hasText: 'Оставить отзыв' }).waitFor();
   await page.getByRole('button', { name: 'Оставить отзыв' }).click();
   const form = page.getByRole('form', { name: 'Новый отзыв' });
   await visible(form);
@@ -58,7 +58,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
     const reviews = await approvedReviews(baseURL);
     const pages = Math.ceil(reviews.length / PAGE_SIZE);
     const page = await openPage('/reviews', viewport);
-    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    await page.locator('.reviews-list[data-ready]').waitFor();
     const pager = page.getByRole('navigation', { name: 'Страницы отзывов' });
     expect(await pager.getByRole('button', { name: /Назад/ }).isDisabled()).toBe(true);
     expect(await textOf(page.locator('#reviews .pager__status'))).toBe(`Страница 1 из ${pages}`);
@@ -77,7 +77,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
     const reviews = await approvedReviews(baseURL);
     const long = reviews.slice(0, PAGE_SIZE).find((r) => r.comment.length > 120)!;
     const page = await openPage('/reviews', viewport);
-    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    await page.locator('.reviews-list[data-ready]').waitFor();
     const card = page.locator('#reviews').getByRole('article').filter({ has: page.getByRole('heading', { name: long.name, exact: true }) });
     const more = card.getByRole('button', { name: /Читать полностью/ });
     const modal = page.getByRole('dialog', { name: 'Полный отзыв' });
