@@ -161,7 +161,14 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
   const text = (key: 'name' | 'location' | 'distanceToSea', label: string, opts: { required?: boolean; hint?: string; placeholder?: string } = {}) => (
     <Field label={label} error={errors[key]} required={opts.required} hint={opts.hint}>
       {(p) => (
-        <input {...p} className="input" value={values[key]} placeholder={opts.placeholder} onChange={(e) => set(key, e.target.value)} />
+        <input
+          {...p}
+          className="input"
+          value={values[key]}
+          placeholder={opts.placeholder}
+          data-autofocus={key === 'name' ? true : undefined}
+          onChange={(e) => set(key, e.target.value)}
+        />
       )}
     </Field>
   );

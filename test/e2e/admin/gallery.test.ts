@@ -24,7 +24,7 @@ describe('the owner manages the home gallery', () => {
     await waitLive(baseURL);
   });
 
-  it('should save an uploaded, reordered and removed photo at once', async () => {
+  it('should save a dropped, reordered and removed photo at once', async () => {
     const page = await openPage('/admin#gallery', 'phone');
     await signIn(page);
     const photos = page.getByRole('list', { name: 'Фотографии галереи' }).getByRole('listitem');
@@ -33,7 +33,15 @@ describe('the owner manages the home gallery', () => {
     expect(count).toBe(original.length);
     await visible(page.getByText('JPG, PNG, GIF max 10MB each'));
 
-    await page.locator('input[type=file]').setInputFiles([await photo('beach.jpg', 90)]);
+    // Dropped onto the upload area (the file picker is used in the cabin journey).
+    const bytes = (await photo('beach.jpg', 90)).buffer.toString('base64');
+    const dataTransfer = await page.evaluateHandle((b64) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], 'beach.jpg', { type: 'image/jpeg' }));
+      return dt;
+    }, bytes);
+    await page.locator('.dropzone').dispatchEvent('dragover', { dataTransfer });
+    await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer });
     await visible(notice(page, 'Галерея сохранена'));
     await expect.poll(() => photos.count(), { timeout: 10_000 }).toBe(count + 1);
     const saved = await gallery();
