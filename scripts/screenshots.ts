@@ -65,7 +65,6 @@ const shots: Shot[] = [
     name: 'viewer',
     path: `/cabin/${cabinId}`,
     prepare: async (p) => {
-      await p.locator('[data-viewer][aria-haspopup="dialog"]').first().waitFor({ state: 'attached' });
       await p.locator('[data-viewer="0"]').click();
       await p.locator('.viewer__img').waitFor();
       await p.waitForTimeout(500);

@@ -1,7 +1,8 @@
 // The cabin page's booking card (SPEC.md section 2 and issue 3 point 4): price per night,
 // optional arrival/departure dates and guests, the WhatsApp button with a message naming the
 // cabin and price (and, when filled, the dates, nights and total), the note and house rules.
-// On phones a bar with the price and the button stays at the bottom of the screen.
+// On phones a bar with the price and the button stays at the bottom of the screen. The card
+// hydrates when it scrolls into view (client:visible); until then its links work as they are.
 import { useEffect, useId, useState } from 'react';
 import { Icon } from './Icon.tsx';
 import { formatGuests, formatNights, formatPrice } from '../lib/format.ts';
@@ -112,6 +113,8 @@ export default function BookingCard({ cabin, phone, checkIn, checkOut }: Props) 
           <li><Icon svg={iconCheck} />Можно с питомцами</li>
         </ul>
       </section>
+      {/* In a display: contents wrapper, so this always-visible bar does not wake the island. */}
+      <div className="contents">
       <div className="book-bar" aria-hidden="true">
         <p className="book-bar__price">
           <span className="price">{formatPrice(stay ? stay.total : cabin.pricePerNight)}</span>
@@ -121,6 +124,7 @@ export default function BookingCard({ cabin, phone, checkIn, checkOut }: Props) 
           <Icon svg={iconWhatsapp} />
           Забронировать
         </a>
+      </div>
       </div>
     </>
   );

@@ -3,13 +3,15 @@
 // it opens them here instead: previous/next wrapping at both ends, arrow keys, Escape,
 // thumbnails and a counter, focus kept inside and returned on close, swipe on touch screens.
 // It reads the shown photos from the page (their <img> srcset) and gets only the rest as
-// props, so the page's HTML stays small however many photos a cabin has.
+// props, so the page's HTML stays small however many photos a cabin has. It hydrates when the
+// visitor reaches for a photo (wake.ts), not with the page.
 import { useCallback, useEffect, useRef, useState, type TouchEvent } from 'react';
 import { Icon } from './Icon.tsx';
 import { useModal } from './useModal.ts';
 import { counterText } from '../lib/texts.ts';
 import { wrapIndex } from '../lib/gallery.ts';
 import viewerCss from './PhotoViewer.css?inline';
+import { useIslandReady } from './useIslandReady.ts';
 import { iconChevronLeft, iconChevronRight, iconClose } from '../components/icons.ts';
 
 /** The viewer's styles travel with its script, not in every cabin page's HTML. */
@@ -49,11 +51,10 @@ function pagePhotos(): ViewerPhoto[] {
 
 export default function PhotoViewer({ more, name }: Props) {
   const [index, setIndex] = useState<number | null>(null);
-  const [photos, setPhotos] = useState<ViewerPhoto[]>(more);
-  useEffect(() => {
-    adoptStyles();
-    setPhotos([...pagePhotos(), ...more]);
-  }, [more]);
+  // In the browser the list is read from the page at once (nothing of it is drawn while the
+  // viewer is closed, so the server's shorter list cannot clash with it).
+  const [photos] = useState<ViewerPhoto[]>(() => (typeof document === 'undefined' ? more : [...pagePhotos(), ...more]));
+  useEffect(adoptStyles, []);
   const dialog = useRef<HTMLDivElement>(null);
   const touchX = useRef<number | null>(null);
   const count = photos.length;
@@ -100,7 +101,10 @@ export default function PhotoViewer({ more, name }: Props) {
     dialog.current?.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
   }, [index]);
 
-  if (index === null || count === 0) return null;
+  useIslandReady('viewer');
+
+  const wake = <span className="wake" data-wake="viewer" hidden />;
+  if (index === null || count === 0) return <>{wake}</>;
   const photo = photos[index]!;
   const list = urls(photo.srcset);
   const onTouchStart = (e: TouchEvent) => {
@@ -115,6 +119,8 @@ export default function PhotoViewer({ more, name }: Props) {
   };
 
   return (
+    <>
+    {wake}
     <div className="viewer" ref={dialog} role="dialog" aria-modal="true" aria-label={`Фото: ${name}`} tabIndex={-1}>
       <div className="viewer__bar">
         <p className="viewer__counter" aria-live="polite">{counterText(index, count)}</p>
@@ -156,5 +162,6 @@ export default function PhotoViewer({ more, name }: Props) {
         </ul>
       )}
     </div>
+    </>
   );
 }

@@ -1,8 +1,10 @@
 // «Оставить отзыв» on /reviews (SPEC.md section 2): the hero's button toggles the review form
 // (Оставить отзыв / Скрыть форму); after a successful submission the thank-you screen, whose
-// button goes back to the reviews, reloaded. The form itself loads when first opened.
+// button goes back to the reviews, reloaded. The island hydrates when the button is reached
+// (wake.ts) and the form itself loads when first opened.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
+import { useIslandReady } from './useIslandReady.ts';
 import { iconCheck, iconClose, iconEdit } from '../components/icons.ts';
 
 const loadFields = () => import('./ReviewFormFields.tsx');
@@ -14,8 +16,7 @@ export default function ReviewForm() {
   // Once opened the form stays mounted: hiding it keeps what was typed.
   const [mounted, setMounted] = useState(false);
   const [done, setDone] = useState(false);
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+
   const thanks = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -24,6 +25,7 @@ export default function ReviewForm() {
   useEffect(() => {
     if (open) box.current?.querySelector<HTMLInputElement>('input')?.focus();
   }, [open]);
+  useIslandReady('review-form');
 
   if (done) {
     return (
@@ -45,14 +47,16 @@ export default function ReviewForm() {
       </div>
     );
   }
+  // In a display: contents wrapper: the island wakes (hydrates) when the button is reached.
   return (
     <>
+    <span className="wake" data-wake="review-form" hidden />
+    <div className="contents">
       <button
         type="button"
         className="btn btn--primary btn--lg review-toggle"
         aria-expanded={open}
         aria-controls={`${id}-form`}
-        data-ready={ready ? '' : undefined}
         onPointerEnter={() => void loadFields()}
         onFocus={() => void loadFields()}
         onClick={() => {
@@ -70,6 +74,7 @@ export default function ReviewForm() {
           </Suspense>
         )}
       </div>
+    </div>
     </>
   );
 }

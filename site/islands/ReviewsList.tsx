@@ -1,6 +1,7 @@
 // The approved reviews on /reviews (SPEC.md section 2): cards of 10 a page with the catalogue's
 // pager, «Читать полностью» opening the full review, ?open={id} (the home page's hand-off)
-// opening that review and then resetting the address to /reviews, and the empty state.
+// opening that review and then resetting the address to /reviews, and the empty state. It
+// hydrates on the first interaction with the list, or at once for ?open= (wake.ts).
 import { useEffect, useRef, useState } from 'react';
 import { REVIEW_CARD_PREVIEW_CHARS, REVIEWS_PAGE_SIZE } from '../../schema/constants.ts';
 import { findReview, openParam } from '../lib/handoff.ts';
@@ -10,17 +11,17 @@ import { Icon } from './Icon.tsx';
 import { Pager } from './Pager.tsx';
 import { ReviewCard } from './ReviewCard.tsx';
 import { ReviewModal } from './ReviewModal.tsx';
+import { useIslandReady } from './useIslandReady.ts';
 import { iconStarEmpty } from '../components/icons.ts';
 
 export default function ReviewsList({ reviews }: { reviews: PublicReview[] }) {
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<PublicReview | null>(null);
-  const [ready, setReady] = useState(false);
+
   const top = useRef<HTMLDivElement>(null);
   const current = paginate(reviews, page, REVIEWS_PAGE_SIZE);
 
   useEffect(() => {
-    setReady(true);
     const id = openParam(window.location.search);
     if (id === null) return;
     const review = findReview(reviews, id);
@@ -31,6 +32,8 @@ export default function ReviewsList({ reviews }: { reviews: PublicReview[] }) {
     }
     window.history.replaceState(window.history.state, '', '/reviews');
   }, [reviews]);
+
+  useIslandReady('reviews');
 
   const goTo = (n: number) => {
     setPage(n);
@@ -48,7 +51,11 @@ export default function ReviewsList({ reviews }: { reviews: PublicReview[] }) {
   }
 
   return (
-    <div className="reviews-list" ref={top} data-ready={ready ? '' : undefined}>
+    // The list sits in a display: contents wrapper: it wakes (hydrates) on interaction or ?open=.
+    <>
+    <span className="wake" data-wake="reviews" hidden />
+    <div className="contents">
+    <div className="reviews-list" ref={top}>
       <div className="reviews-grid">
         {current.items.map((review) => (
           <ReviewCard
@@ -69,5 +76,7 @@ export default function ReviewsList({ reviews }: { reviews: PublicReview[] }) {
       <Pager page={current.page} pages={current.pages} window={current.window} onPage={goTo} label="Страницы отзывов" />
       {open && <ReviewModal review={open} onClose={() => setOpen(null)} />}
     </div>
+    </div>
+    </>
   );
 }

@@ -6,9 +6,8 @@ import { adminApi, approvedReviews, flat, solveCaptcha, textOf, visible } from '
 const PAGE_SIZE = 10;
 const MONTHS = 'января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря';
 
-/** Opens the review form (the island first wakes up). */
+/** Opens the review form (the click also wakes the island, and is replayed once it is up). */
 async function openForm(page: Page) {
-  await page.locator('button[data-ready]').filter({ hasText: 'Оставить отзыв' }).waitFor();
   await page.getByRole('button', { name: 'Оставить отзыв' }).click();
   const form = page.getByRole('form', { name: 'Новый отзыв' });
   await visible(form);
@@ -54,11 +53,16 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
     }
   });
 
+  it('should load no JavaScript framework until the visitor reaches for the form or the list', async () => {
+    const page = await openPage('/reviews', viewport);
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /client\.\w+\.js/.test(r.name)))).toBe(false);
+  });
+
   it('should page like the catalogue and scroll back to the list', async () => {
     const reviews = await approvedReviews(baseURL);
     const pages = Math.ceil(reviews.length / PAGE_SIZE);
     const page = await openPage('/reviews', viewport);
-    await page.locator('.reviews-list[data-ready]').waitFor();
     const pager = page.getByRole('navigation', { name: 'Страницы отзывов' });
     expect(await pager.getByRole('button', { name: /Назад/ }).isDisabled()).toBe(true);
     expect(await textOf(page.locator('#reviews .pager__status'))).toBe(`Страница 1 из ${pages}`);
@@ -77,7 +81,6 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
     const reviews = await approvedReviews(baseURL);
     const long = reviews.slice(0, PAGE_SIZE).find((r) => r.comment.length > 120)!;
     const page = await openPage('/reviews', viewport);
-    await page.locator('.reviews-list[data-ready]').waitFor();
     const card = page.locator('#reviews').getByRole('article').filter({ has: page.getByRole('heading', { name: long.name, exact: true }) });
     const more = card.getByRole('button', { name: /Читать полностью/ });
     const modal = page.getByRole('dialog', { name: 'Полный отзыв' });

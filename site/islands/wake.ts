@@ -1,0 +1,46 @@
+// Islands that hydrate on the visitor's first sign of interest instead of at page load, so a
+// phone does not download and run React until someone wants the behaviour.
+//
+// The island renders a hidden <span class="wake" data-wake="name"> next to its markup (which
+// sits in a `display: contents` wrapper, so Astro's client:visible observer never sees it).
+// wakeOnInteraction() un-hides the span when the pointer, a touch or the focus reaches one of
+// the island's controls; client:visible then hydrates the island. A click that comes before
+// the island is ready is held and replayed once it is (the island calls useIslandReady).
+// (No React here: the page's own script imports this file; islands use useIslandReady.ts.)
+
+export const READY = 'island:ready';
+
+/** On the page (a plain script): wake the island `name` when `targets` are approached. */
+export function wakeOnInteraction(name: string, targets: string, { now = false }: { now?: boolean } = {}) {
+  const wake = document.querySelector<HTMLElement>(`[data-wake="${name}"]`);
+  if (!wake) return;
+  const isReady = () => document.documentElement.hasAttribute(`data-${name}-ready`);
+  let held: HTMLElement | null = null;
+  const wakeUp = () => {
+    wake.hidden = false;
+  };
+  if (now) wakeUp();
+  const near = (e: Event) => {
+    if ((e.target as Element | null)?.closest?.(targets)) wakeUp();
+  };
+  for (const type of ['pointerover', 'touchstart', 'focusin']) document.addEventListener(type, near, { capture: true, passive: true });
+  document.addEventListener(
+    'click',
+    (e) => {
+      const target = (e.target as Element | null)?.closest<HTMLElement>(targets);
+      if (!target || isReady()) return;
+      e.preventDefault();
+      e.stopPropagation();
+      held = target;
+      wakeUp();
+    },
+    { capture: true },
+  );
+  document.addEventListener(READY, (e) => {
+    if ((e as CustomEvent<string>).detail !== name || !held) return;
+    const target = held;
+    held = null;
+    // Let React finish attaching its handlers, then replay the click.
+    setTimeout(() => target.click(), 0);
+  });
+}
