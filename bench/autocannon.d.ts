@@ -1,0 +1,18 @@
+// The part of autocannon 9's API the load generator uses (the package ships no types).
+declare module 'autocannon' {
+  namespace autocannon {
+    type Options = { url: string; connections?: number; duration?: number };
+    type Result = {
+      requests: { total: number; average: number };
+      throughput: { total: number };
+      non2xx: number;
+      errors: number;
+      timeouts: number;
+    };
+    type Instance = {
+      on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, ms: number) => void): Instance;
+    };
+  }
+  function autocannon(opts: autocannon.Options, done: (err: Error | null, result: autocannon.Result) => void): autocannon.Instance;
+  export default autocannon;
+}

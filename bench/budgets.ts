@@ -1,0 +1,63 @@
+import type { BenchResults, BudgetCheck, PageKey, PageResult } from './results.ts';
+
+/** The budgets of issue 5, in one place. */
+export const BUDGETS = {
+  performance: 95,
+  otherCategories: 100,
+  htmlGzipKb: 14,
+  htmlBudgetPages: ['home', 'catalogue', 'cabin'] as PageKey[],
+  noJsPages: ['catalogue'] as PageKey[],
+  islandPages: ['home', 'cabin', 'contacts', 'reviews', 'admin'] as PageKey[],
+  islandJsGzipKb: 80,
+  cls: 0,
+  editToLiveS: 15,
+  apiCabinsP95Ms: 50,
+} as const;
+
+export const PUBLIC_PAGES: PageKey[] = ['home', 'catalogue', 'cabin', 'contacts', 'reviews'];
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+/** CLS as Lighthouse shows it (three decimals): 0 means it rounds to 0.000. */
+export const clsShown = (cls: number) => Math.round(cls * 1000) / 1000;
+
+/** Every budget checked against the results; a page that could not be measured fails its budgets. */
+export function checkBudgets(r: Omit<BenchResults, 'budgets' | 'totalRuntimeS'>): BudgetCheck[] {
+  const out: BudgetCheck[] = [];
+  const missing = (p: PageResult) => p.error ?? `HTTP ${p.status}`;
+  for (const p of r.pages) {
+    const lh = p.lighthouse;
+    const isPublic = PUBLIC_PAGES.includes(p.key);
+    if (isPublic) {
+      for (const [cat, min] of [
+        ['performance', BUDGETS.performance],
+        ['accessibility', BUDGETS.otherCategories],
+        ['best-practices', BUDGETS.otherCategories],
+        ['seo', BUDGETS.otherCategories],
+      ] as const) {
+        const v = lh?.scores[cat] ?? null;
+        out.push({ figure: `Lighthouse ${cat}`, where: p.path, value: v === null ? missing(p) : String(v), budget: min === 100 ? '100' : `≥ ${min}`, pass: v !== null && v >= min });
+      }
+    }
+    out.push({
+      figure: 'CLS', where: p.path, value: lh ? String(clsShown(lh.cls)) : missing(p), budget: '0', pass: !!lh && clsShown(lh.cls) === BUDGETS.cls,
+    });
+    const w = p.weight;
+    const noWeight = p.weightError ?? missing(p);
+    if (BUDGETS.htmlBudgetPages.includes(p.key)) {
+      out.push({ figure: 'HTML gzipped', where: p.path, value: w ? kb(w.htmlGzip) : noWeight, budget: `≤ ${BUDGETS.htmlGzipKb} KB`, pass: !!w && w.htmlGzip <= BUDGETS.htmlGzipKb * 1024 });
+    }
+    if (BUDGETS.noJsPages.includes(p.key)) {
+      out.push({ figure: 'JavaScript files loaded', where: p.path, value: w ? `${w.jsFiles} files, ${kb(w.jsGzip)}` : noWeight, budget: 'none', pass: !!w && w.jsFiles === 0 });
+    }
+    if (BUDGETS.islandPages.includes(p.key)) {
+      const total = w ? w.jsGzip + w.inlineJsGzip : 0;
+      out.push({ figure: 'JavaScript gzipped (files + inline)', where: p.path, value: w ? kb(total) : noWeight, budget: `≤ ${BUDGETS.islandJsGzipKb} KB`, pass: !!w && total <= BUDGETS.islandJsGzipKb * 1024 });
+    }
+  }
+  const e = r.editToLive.medianS;
+  out.push({ figure: 'Edit-to-live (median)', where: 'admin save → /', value: e === null ? (r.editToLive.error ?? `not live within ${r.settings.editTimeoutS} s`) : `${e.toFixed(1)} s`, budget: `≤ ${BUDGETS.editToLiveS} s`, pass: e !== null && e <= BUDGETS.editToLiveS });
+  const cabins = r.api.find((a) => a.path === '/api/cabins');
+  const p95 = cabins?.result?.p95 ?? null;
+  const notMeasured = cabins?.result ? `no response within ${cabins.result.durationS} s` : (cabins?.error ?? 'not measured');
+  out.push({ figure: 'GET /api/cabins p95, 50 connections', where: 'demo content', value: p95 === null ? notMeasured : `${p95.toFixed(1)} ms`, budget: `≤ ${BUDGETS.apiCabinsP95Ms} ms`, pass: p95 !== null && p95 <= BUDGETS.apiCabinsP95Ms });
+  return out;
+}

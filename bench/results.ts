@@ -1,0 +1,55 @@
+import type { EditToLiveTrial } from './edit-to-live.ts';
+import type { LighthousePage } from './lighthouse.ts';
+import type { LoadResult } from './load.ts';
+import type { MachineInfo } from './machine.ts';
+import type { ScalePoint } from './scale.ts';
+import type { PageWeight } from './weight.ts';
+
+/** The shape of bench/results.json. */
+export type PageResult = {
+  key: PageKey;
+  name: string;
+  path: string;
+  status: number;
+  lighthouse?: LighthousePage;
+  weight?: PageWeight;
+  /** Why the page could not be measured at all (missing page, Lighthouse gave up). */
+  error?: string;
+  /** Why its weight could not be measured though Lighthouse ran. */
+  weightError?: string;
+};
+
+export type PageKey = 'home' | 'catalogue' | 'cabin' | 'contacts' | 'reviews' | 'admin';
+
+export type BenchResults = {
+  date: string;
+  machine: MachineInfo;
+  settings: {
+    lighthouseRuns: number;
+    lighthouse: string;
+    chromium: string;
+    gzipLevel: number;
+    connections: number;
+    loadDurationS: number;
+    warmupS: number;
+    scaleLoadDurationS: number;
+    editPollMs: number;
+    editTrials: number;
+    editTimeoutS: number;
+  };
+  stackStartS: number;
+  pages: PageResult[];
+  api: { name: string; path: string; result: LoadResult | null; error?: string }[];
+  editToLive: { trials: EditToLiveTrial[]; medianS: number | null; medianRebuiltS: number | null; error?: string };
+  scaling: { points: ScalePoint[]; error?: string };
+  budgets: BudgetCheck[];
+  totalRuntimeS: number;
+};
+
+export type BudgetCheck = {
+  figure: string;
+  where: string;
+  value: string;
+  budget: string;
+  pass: boolean;
+};

@@ -1,0 +1,94 @@
+import { gzipSync } from 'node:zlib';
+import type { NetworkRecord } from './lighthouse.ts';
+
+/** gzip level used for every "gzipped" figure (wrangler dev may serve uncompressed). */
+export const GZIP_LEVEL = 9;
+const gz = (bytes: Uint8Array | string) => gzipSync(bytes, { level: GZIP_LEVEL }).length;
+
+export type PageWeight = {
+  requests: number;
+  byType: Record<string, number>;
+  htmlBytes: number;
+  htmlGzip: number;
+  /** Script files the page loaded, each gzipped by us. */
+  jsFiles: number;
+  jsGzip: number;
+  /** Inline <script> code in the HTML (not JSON data), gzipped on its own; it is also inside htmlGzip. */
+  inlineJsBytes: number;
+  inlineJsGzip: number;
+  cssGzip: number;
+  fontBytes: number;
+  imageBytes: number;
+  images: number;
+  otherBytes: number;
+  /** Requests to other hosts: the bench's browser cannot reach them, so they are counted, not weighed. */
+  external: string[];
+  /** The largest resources by bytes on the wire (gzipped for text), to see what dominates. */
+  largest: { url: string; type: string; bytes: number }[];
+};
+
+/**
+ * What a page loaded, from the network records of its median Lighthouse run: every request it
+ * made is fetched again from the local server and measured here (text gzipped at GZIP_LEVEL,
+ * images and fonts as stored, since they are compressed already).
+ */
+export async function pageWeight(records: NetworkRecord[]): Promise<PageWeight> {
+  const w: PageWeight = {
+    requests: 0, byType: {}, htmlBytes: 0, htmlGzip: 0, jsFiles: 0, jsGzip: 0, inlineJsBytes: 0, inlineJsGzip: 0,
+    cssGzip: 0, fontBytes: 0, imageBytes: 0, images: 0, otherBytes: 0, external: [], largest: [],
+  };
+  const sized: { url: string; type: string; bytes: number }[] = [];
+  for (const rec of records) {
+    if (!/^https?:/.test(rec.url)) continue;
+    w.requests += 1;
+    const type = rec.resourceType || 'Other';
+    w.byType[type] = (w.byType[type] ?? 0) + 1;
+    const url = new URL(rec.url);
+    if (url.hostname !== '127.0.0.1') {
+      w.external.push(`${url.origin}${url.pathname}`);
+      continue;
+    }
+    const body = new Uint8Array(await (await fetch(rec.url, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
+    let bytes = body.length;
+    if (type === 'Document') {
+      const html = new TextDecoder().decode(body);
+      w.htmlBytes += body.length;
+      bytes = gz(body);
+      w.htmlGzip += bytes;
+      const inline = inlineScripts(html);
+      w.inlineJsBytes += Buffer.byteLength(inline);
+      w.inlineJsGzip += inline ? gz(inline) : 0;
+    } else if (type === 'Script') {
+      bytes = gz(body);
+      w.jsFiles += 1;
+      w.jsGzip += bytes;
+    } else if (type === 'Stylesheet') {
+      bytes = gz(body);
+      w.cssGzip += bytes;
+    } else if (type === 'Image') {
+      w.imageBytes += bytes;
+      w.images += 1;
+    } else if (type === 'Font') {
+      w.fontBytes += bytes;
+    } else {
+      bytes = gz(body);
+      w.otherBytes += bytes;
+    }
+    sized.push({ url: url.pathname, type, bytes });
+  }
+  w.largest = sized.sort((a, b) => b.bytes - a.bytes).slice(0, 5);
+  return w;
+}
+
+/** The code of every inline <script> that runs (no src, not a JSON or template type), joined. */
+export function inlineScripts(html: string): string {
+  const out: string[] = [];
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const attrs = m[1] ?? '';
+    if (/\bsrc\s*=/.test(attrs)) continue;
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attrs)?.[1]?.toLowerCase();
+    if (type && !['module', 'text/javascript', 'application/javascript'].includes(type)) continue;
+    if (m[2]!.trim()) out.push(m[2]!);
+  }
+  return out.join('\n');
+}
