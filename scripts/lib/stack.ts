@@ -45,29 +45,49 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const server: Server = await startRebuildService(rebuilder, rebuildPort);
 
   log(`• Starting the worker on ${url}…`);
-  const wrangler: ChildProcess = spawn(
-    path.join(ROOT, 'node_modules/.bin/wrangler'),
-    [
-      'dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--persist-to', persistTo,
-      '--assets', opts.assetsDir, '--show-interactive-dev-session=false', '--log-level', 'warn',
-      '--var', `REBUILD_HOOK_URL:${rebuildUrl}`, '--var', `ADMIN_PASSWORD:${opts.adminPassword}`,
-    ],
-    { cwd: ROOT, env: quietEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  wrangler.stdout?.on('data', (d: Buffer) => process.stdout.write(d));
-  wrangler.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
+  const args = [
+    'dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--persist-to', persistTo,
+    '--assets', opts.assetsDir, '--show-interactive-dev-session=false', '--log-level', 'warn',
+    '--var', `REBUILD_HOOK_URL:${rebuildUrl}`, '--var', `ADMIN_PASSWORD:${opts.adminPassword}`,
+  ];
+  let stopping = false;
+  let wrangler: ChildProcess;
+  // wrangler dev's asset watcher can die on a file that vanishes mid-scan while a rebuild
+  // replaces the site; the local site must not stay down for that, so it is started again.
+  const launch = (): ChildProcess => {
+    const child = spawn(path.join(ROOT, 'node_modules/.bin/wrangler'), args, {
+      cwd: ROOT,
+      env: quietEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (d: Buffer) => process.stdout.write(d));
+    child.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
+    child.once('exit', (code) => {
+      if (stopping || !ready) return;
+      log(`• wrangler dev exited (${code}); starting it again`);
+      setTimeout(() => {
+        if (!stopping) wrangler = launch();
+      }, 500);
+    });
+    return child;
+  };
+  let ready = false;
+  wrangler = launch();
   const exited = new Promise<never>((_, reject) => wrangler.once('exit', (code) => reject(new Error(`wrangler dev exited (${code})`))));
   await Promise.race([waitFor(`${url}/api/build-info`), exited]);
+  ready = true;
 
   log('• Building the site from the API…');
   await rebuilder.request();
   if (rebuilder.status.state === 'failed') throw new Error(`Site build failed:\n${rebuilder.status.error}`);
 
   const stop = async () => {
+    stopping = true;
     server.close();
     if (wrangler.exitCode === null) {
+      const gone = new Promise((r) => wrangler.once('exit', r));
       wrangler.kill('SIGTERM');
-      await new Promise((r) => wrangler.once('exit', r));
+      await gone;
     }
   };
   return { url, rebuildUrl, rebuild: rebuilder.request, stop };
