@@ -1,8 +1,7 @@
 import { count, eq } from 'drizzle-orm';
-import { getPlatformProxy } from 'wrangler';
 import { cabins, type Cabin } from '../schema/tables.ts';
 import { getDb } from '../worker/lib/db.ts';
-import { ROOT } from '../scripts/lib/tools.ts';
+import { withLocalBindings } from '../scripts/lib/local-bindings.ts';
 
 /**
  * Grows the bench's local D1 to `targetActive` active cabins by cloning the demo cabins
@@ -11,13 +10,8 @@ import { ROOT } from '../scripts/lib/tools.ts';
  * Returns the active and total counts afterwards.
  */
 export async function growCabins(persistTo: string, targetActive: number): Promise<{ active: number; total: number }> {
-  const proxy = await getPlatformProxy<{ DB: D1Database }>({
-    configPath: `${ROOT}/wrangler.toml`,
-    persist: { path: `${persistTo}/v3` },
-    remoteBindings: false,
-  });
-  try {
-    const db = getDb(proxy.env);
+  return withLocalBindings(persistTo, async (env) => {
+    const db = getDb(env);
     const templates: Cabin[] = await db.select().from(cabins).where(eq(cabins.active, true)).orderBy(cabins.id);
     if (templates.length === 0) throw new Error('No active cabins to clone');
     let active = templates.length;
@@ -34,7 +28,5 @@ export async function growCabins(persistTo: string, targetActive: number): Promi
     active += rows.length;
     const [all] = await db.select({ n: count() }).from(cabins);
     return { active, total: all!.n };
-  } finally {
-    await proxy.dispose();
-  }
+  });
 }

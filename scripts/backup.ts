@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { getPlatformProxy } from 'wrangler';
+import { withLocalBindings } from './lib/local-bindings.ts';
 import { ROOT, run } from './lib/tools.ts';
 
 // `npm run backup` (local) or `npm run backup -- --remote` (production): a dated folder with
@@ -30,31 +30,21 @@ if (remote) {
     objects.push({ key, size, contentType: null, uploaded: null });
   }
 } else {
-  const proxy = await getPlatformProxy<{ MEDIA: R2Bucket }>({
-    configPath: path.join(ROOT, 'wrangler.toml'),
-    persist: { path: path.join(persistTo, 'v3') },
-    remoteBindings: false,
-  });
-  try {
-    objects = [];
+  objects = await withLocalBindings(persistTo, async ({ MEDIA }) => {
+    const listed: ObjectInfo[] = [];
     let cursor: string | undefined;
     do {
-      const page = await proxy.env.MEDIA.list({ cursor, include: ['httpMetadata'] });
+      const page = await MEDIA.list({ cursor, include: ['httpMetadata'] });
       for (const o of page.objects) {
-        const body = await proxy.env.MEDIA.get(o.key);
+        const body = await MEDIA.get(o.key);
         if (body) await writeFile(path.join(dir, 'media', o.key), new Uint8Array(await body.arrayBuffer()));
-        objects.push({ key: o.key, size: o.size, contentType: o.httpMetadata?.contentType ?? null, uploaded: o.uploaded.toISOString() });
+        listed.push({ key: o.key, size: o.size, contentType: o.httpMetadata?.contentType ?? null, uploaded: o.uploaded.toISOString() });
       }
       cursor = page.truncated ? page.cursor : undefined;
     } while (cursor);
-  } finally {
-    await proxy.dispose();
-  }
+    return listed;
+  });
 }
 await writeFile(path.join(dir, 'r2-objects.json'), JSON.stringify(objects, null, 2));
 console.log(`Backup written to ${path.relative(ROOT, dir)}: d1.sql, ${objects.length} photos, r2-objects.json`);
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}

@@ -1,6 +1,6 @@
 import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { getPlatformProxy } from 'wrangler';
+import { argValue, withLocalBindings } from './lib/local-bindings.ts';
 import { ROOT, run } from './lib/tools.ts';
 
 // `npm run restore -- backups/<folder>`: replaces the local database and photos with a backup.
@@ -26,23 +26,12 @@ if (remote) {
     await run('wrangler', ['r2', 'object', 'put', `kaspiy-media/${key}`, '--remote', '--file', path.join(from, 'media', key), '--content-type', mimeOf(key)], { quiet: true });
   }
 } else {
-  const proxy = await getPlatformProxy<{ MEDIA: R2Bucket }>({
-    configPath: path.join(ROOT, 'wrangler.toml'),
-    persist: { path: path.join(persistTo, 'v3') },
-    remoteBindings: false,
-  });
-  try {
+  await withLocalBindings(persistTo, async ({ MEDIA }) => {
     for (const { key, contentType } of objects) {
       if (!files.has(key)) continue;
-      await proxy.env.MEDIA.put(key, await readFile(path.join(from, 'media', key)), { httpMetadata: { contentType: contentType ?? mimeOf(key) } });
+      await MEDIA.put(key, await readFile(path.join(from, 'media', key)), { httpMetadata: { contentType: contentType ?? mimeOf(key) } });
     }
-  } finally {
-    await proxy.dispose();
-  }
+  });
 }
 console.log(`Restored ${path.relative(ROOT, from)} ${remote ? 'to production' : 'locally: run npm start'}.`);
 
-function argValue(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { count } from 'drizzle-orm';
-import { getPlatformProxy } from 'wrangler';
 import { cabins, reviews, settings } from '../schema/tables.ts';
 import { getDb } from '../worker/lib/db.ts';
 import { createCabin } from '../worker/queries/cabins.ts';
 import { updateSettings } from '../worker/queries/settings.ts';
 import { DEMO_CABINS, DEMO_GALLERY, DEMO_REVIEWS, DEMO_SETTINGS } from './demo/content.ts';
 import { makeDemoPhoto, type PhotoKind } from './demo/photos.ts';
+import { withLocalBindings } from './lib/local-bindings.ts';
 import { ROOT } from './lib/tools.ts';
 
 type SeedEnv = { DB: D1Database; MEDIA: R2Bucket };
@@ -65,16 +65,7 @@ const generatorVersion = async () =>
 
 /** Seeds the local D1 and R2 that `wrangler dev` uses (.wrangler/state), or the one given. */
 export async function seedLocal(persistTo?: string): Promise<boolean> {
-  const proxy = await getPlatformProxy<SeedEnv>({
-    configPath: `${ROOT}/wrangler.toml`,
-    persist: persistTo ? { path: `${persistTo}/v3` } : true,
-    remoteBindings: false,
-  });
-  try {
-    return await seedIfEmpty(proxy.env);
-  } finally {
-    await proxy.dispose();
-  }
+  return withLocalBindings(persistTo, seedIfEmpty);
 }
 
 if (import.meta.main) {
