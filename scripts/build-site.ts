@@ -83,7 +83,8 @@ async function sameContent(a: string, b: string): Promise<boolean> {
   return ba.equals(bb);
 }
 
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
+/** Every file below `dir`, as paths relative to it. */
+export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
     const rel = path.join(prefix, entry.name);

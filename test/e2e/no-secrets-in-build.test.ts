@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/tools.ts';
 import { E2E_ADMIN_PASSWORD } from './global-setup.ts';
+import { listFiles } from '../../scripts/build-site.ts';
 
 /**
  * The built public site must give nothing away: not the rebuild hook, not a password, not
@@ -20,16 +21,6 @@ type BuiltFile = { rel: string; text: string };
 let files: BuiltFile[] = [];
 /** The admin paths to look for: the default, and the current one if a test has moved it. */
 let adminPaths: string[] = ['admin'];
-
-async function listFiles(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = path.join(prefix, entry.name);
-    if (entry.isDirectory()) out.push(...(await listFiles(dir, rel)));
-    else out.push(rel);
-  }
-  return out;
-}
 
 /**
  * The admin path as an address: `/admin` after a quote, `=`, `(`, a backtick or whitespace, or
