@@ -19,16 +19,23 @@ export function ReviewCard({ review, preview, more, headingLevel: H = 'h3' }: Pr
   const cut = truncate(review.comment, preview);
   return (
     <article className="card review-card">
-      <header className="review-card__head">
-        <span className="avatar" aria-hidden="true">{initial(review.name)}</span>
-        <div className="review-card__who">
-          <H className="review-card__name">{review.name}</H>
-          <time className="review-card__date" dateTime={review.created_at}>{formatDate(review.created_at)}</time>
-        </div>
-        <Stars rating={review.rating} />
-      </header>
+      <ReviewHead review={review} as="header" nameAs={H} />
       <p className="review-card__text">{cut.text}</p>
       {more(cut.truncated)}
     </article>
+  );
+}
+
+/** Author initial, name, date and stars: the same head on a review card and in the modal. */
+export function ReviewHead({ review, as: Wrap, nameAs: N }: { review: PublicReview; as: 'header' | 'div'; nameAs: 'h2' | 'h3' | 'p' }) {
+  return (
+    <Wrap className="review-card__head">
+      <span className="avatar" aria-hidden="true">{initial(review.name)}</span>
+      <div className="review-card__who">
+        <N className="review-card__name">{review.name}</N>
+        <time className="review-card__date" dateTime={review.created_at}>{formatDate(review.created_at)}</time>
+      </div>
+      <Stars rating={review.rating} />
+    </Wrap>
   );
 }

@@ -1,9 +1,9 @@
 // «Полный отзыв» (SPEC.md section 2): initial, name, date, five-star rating, the whole comment,
 // «Закрыть»; closes on Escape or a click on the dim background.
 import { useId, useRef } from 'react';
-import { formatDate, initial } from '../lib/format.ts';
 import type { PublicReview } from '../lib/reviews-pick.ts';
-import { Icon, Stars } from './Icon.tsx';
+import { Icon } from './Icon.tsx';
+import { ReviewHead } from './ReviewCard.tsx';
 import { useModal } from './useModal.ts';
 import { iconClose } from '../components/icons.ts';
 
@@ -30,14 +30,7 @@ export function ReviewModal({ review, onClose }: { review: PublicReview; onClose
           <Icon svg={iconClose} />
         </button>
         <h2 className="modal__title" id={`${id}-t`}>Полный отзыв</h2>
-        <div className="review-card__head">
-          <span className="avatar" aria-hidden="true">{initial(review.name)}</span>
-          <div className="review-card__who">
-            <p className="review-card__name">{review.name}</p>
-            <time className="review-card__date" dateTime={review.created_at}>{formatDate(review.created_at)}</time>
-          </div>
-          <Stars rating={review.rating} />
-        </div>
+        <ReviewHead review={review} as="div" nameAs="p" />
         <p className="review-modal__text">{review.comment}</p>
         <div className="modal__actions">
           <button type="button" className="btn btn--primary" onClick={onClose} data-autofocus>
