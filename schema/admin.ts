@@ -2,10 +2,7 @@ import { z } from 'zod';
 import { MSG } from './messages.ts';
 import { ADMIN_PATH_PATTERN, RESERVED_PATHS } from './constants.ts';
 
-export const loginSchema = z.object({
-  username: z.string({ error: MSG.loginRequired }).trim().min(1, MSG.loginRequired).max(200, MSG.tooLong),
-  password: z.string({ error: MSG.loginRequired }).min(1, MSG.loginRequired).max(500, MSG.tooLong),
-});
+export { loginSchema } from './login.ts';
 
 const newPassword = z.string().max(500, MSG.tooLong).refine((p) => p === '' || p.length >= 8, MSG.passwordTooShort);
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from './messages.ts';
-import { imageUrl } from './cabins.ts';
+import { imageUrl } from './cabin-input.ts';
 import { DEFAULT_SETTINGS } from './defaults.ts';
 
 const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, MSG.tooLong);

@@ -1,42 +1,29 @@
-import { useEffect, useRef, useState } from 'react';
-import { AccountTab } from './AccountTab.tsx';
-import { CabinsTab } from './CabinsTab.tsx';
-import { ConfirmProvider, useConfirm } from './Confirm.tsx';
-import { ContactsTab } from './ContactsTab.tsx';
-import { clearAllDrafts, DRAFT_LABELS, useDraftKeys, type DraftKey } from './drafts.ts';
-import { GalleryTab } from './GalleryTab.tsx';
+import { lazy, Suspense, useEffect } from 'react';
 import { takeFlash } from './flash.ts';
-import { Icon } from './Icon.tsx';
 import { LoginForm } from './LoginForm.tsx';
 import { NoticeProvider, useNotify } from './Notice.tsx';
-import { PublishProvider, PublishStatus } from './PublishStatus.tsx';
-import { ReviewsTab } from './ReviewsTab.tsx';
-import { SettingsTab } from './SettingsTab.tsx';
 import { useSession } from './useSession.ts';
 
-export const TABS = [
-  { id: 'cabins', label: 'Домики', draft: 'cabin' },
-  { id: 'gallery', label: 'Галерея' },
-  { id: 'contacts', label: 'Контакты', draft: 'contacts' },
-  { id: 'reviews', label: 'Отзывы' },
-  { id: 'settings', label: 'Настройки', draft: 'settings' },
-  { id: 'account', label: 'Аккаунт', draft: 'account' },
-] as const satisfies readonly { id: string; label: string; draft?: DraftKey }[];
-export type TabId = (typeof TABS)[number]['id'];
-
-const tabFromHash = (): TabId => {
-  const id = typeof location === 'undefined' ? '' : location.hash.slice(1);
-  return TABS.find((t) => t.id === id)?.id ?? 'cabins';
-};
+// The panel and its forms are most of the admin's code. The login screen does not need them,
+// so they load once the owner is signed in, or starts typing at the login form.
+const loadPanel = () => import('./Panel.tsx');
+const Panel = lazy(loadPanel);
 
 /** The whole admin panel: one React island, served only at the secret admin path. */
 export default function AdminApp() {
   return (
     <NoticeProvider>
-      <ConfirmProvider>
-        <Gate />
-      </ConfirmProvider>
+      <Gate />
     </NoticeProvider>
+  );
+}
+
+function Loading() {
+  return (
+    <div className="admin-loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <p>Загрузка панели…</p>
+    </div>
   );
 }
 
@@ -49,140 +36,11 @@ function Gate() {
     if (flash) notify.success(flash);
   }, [notify]);
 
-  if (state.status === 'checking') {
-    return (
-      <div className="admin-loading" role="status">
-        <span className="spinner" aria-hidden="true" />
-        <p>Загрузка панели…</p>
-      </div>
-    );
-  }
-  if (state.status === 'signedOut') return <LoginForm onLogin={login} ended={state.ended} />;
+  if (state.status === 'checking') return <Loading />;
+  if (state.status === 'signedOut') return <LoginForm onLogin={login} ended={state.ended} onStart={() => void loadPanel()} />;
   return (
-    <PublishProvider>
+    <Suspense fallback={<Loading />}>
       <Panel username={state.username} onLogout={logout} onAccountSaved={refresh} />
-    </PublishProvider>
-  );
-}
-
-function Panel({ username, onLogout, onAccountSaved }: { username: string; onLogout: () => Promise<void>; onAccountSaved: () => void }) {
-  const [tab, setTab] = useState<TabId>(tabFromHash);
-  const drafts = useDraftKeys();
-  const confirm = useConfirm();
-  const heading = useRef<HTMLHeadingElement>(null);
-  const moved = useRef(false);
-
-  // The mobile tab bar sticks just under the header, whose height depends on the phone.
-  const header = useRef<HTMLElement>(null);
-  useEffect(() => {
-    const el = header.current;
-    if (!el) return;
-    const observer = new ResizeObserver(() =>
-      document.documentElement.style.setProperty('--admin-header-h', `${el.getBoundingClientRect().height}px`),
-    );
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
-  useEffect(() => {
-    const onHash = () => setTab(tabFromHash());
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-
-  useEffect(() => {
-    // After a menu choice, take keyboard and screen-reader users to the new section.
-    if (moved.current) heading.current?.focus();
-    // On a phone the current tab stays in view in the scrolling tab bar.
-    document.querySelector('.admin-nav [aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    moved.current = true;
-  }, [tab]);
-
-  function choose(id: TabId) {
-    if (id === tab) return;
-    history.replaceState(null, '', `#${id}`);
-    setTab(id);
-  }
-
-  async function logout() {
-    if (drafts.length > 0) {
-      const ok = await confirm({
-        title: 'Выйти без сохранения?',
-        text: `Есть несохранённые изменения: ${drafts.map((k) => `«${DRAFT_LABELS[k]}»`).join(', ')}. После выхода они пропадут.`,
-        confirmLabel: 'Выйти без сохранения',
-        cancelLabel: 'Остаться',
-        danger: true,
-      });
-      if (!ok) return;
-      clearAllDrafts();
-    }
-    await onLogout();
-  }
-
-  const current = TABS.find((t) => t.id === tab)!;
-  return (
-    <div className="admin">
-      <a className="skip-link visually-hidden" href="#admin-main">
-        К содержимому
-      </a>
-      <header className="admin-header" ref={header}>
-        <div className="admin-header__brand">
-          <Icon name="logo" className="admin-header__logo" />
-          <h1 className="admin-header__title">Админ панель</h1>
-        </div>
-        <PublishStatus />
-        <div className="admin-header__actions">
-          <a className="btn btn--ghost btn--sm admin-header__site" href="/" target="_blank" rel="noopener">
-            Открыть сайт
-          </a>
-          <span className="admin-header__user" title="Вы вошли как">
-            {username}
-          </span>
-          <button type="button" className="btn btn--secondary btn--sm" onClick={() => void logout()}>
-            Выйти
-          </button>
-        </div>
-      </header>
-      <div className="admin-body">
-        <nav className="admin-nav" aria-label="Разделы панели">
-          <ul>
-            {TABS.map((t) => {
-              const dirty = 'draft' in t && drafts.includes(t.draft);
-              return (
-                <li key={t.id}>
-                  <a
-                    href={`#${t.id}`}
-                    className="admin-nav__link"
-                    aria-current={t.id === tab ? 'page' : undefined}
-                    onClick={(e) => {
-                      e.preventDefault();
-                      choose(t.id);
-                    }}
-                  >
-                    {t.label}
-                    {dirty && (
-                      <span className="admin-nav__dot" title="Есть несохранённые изменения">
-                        <span className="visually-hidden"> (есть несохранённые изменения)</span>
-                      </span>
-                    )}
-                  </a>
-                </li>
-              );
-            })}
-          </ul>
-        </nav>
-        <main className="admin-main" id="admin-main">
-          <h2 className="admin-main__title" tabIndex={-1} ref={heading}>
-            {current.label}
-          </h2>
-          {tab === 'cabins' && <CabinsTab />}
-          {tab === 'gallery' && <GalleryTab />}
-          {tab === 'contacts' && <ContactsTab />}
-          {tab === 'reviews' && <ReviewsTab />}
-          {tab === 'settings' && <SettingsTab />}
-          {tab === 'account' && <AccountTab username={username} onSaved={onAccountSaved} />}
-        </main>
-      </div>
-    </div>
+    </Suspense>
   );
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { cabinCreateSchema, type CabinInput } from '../../schema/cabins.ts';
+import { cabinInputSchema, type CabinInput } from '../../schema/cabin-input.ts';
 import { CABIN_DEFAULTS } from '../../schema/constants.ts';
 import type { Cabin } from '../../schema/tables.ts';
 import { AmenityPicker } from './AmenityPicker.tsx';
@@ -134,7 +134,7 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
   async function submit(e: FormEvent) {
     e.preventDefault();
     setSaveError(null);
-    const parsed = cabinCreateSchema.safeParse(toPayload(values));
+    const parsed = cabinInputSchema.safeParse(toPayload(values));
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
       focusFirstInvalid(formRef.current);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { CabinInput } from '../../schema/cabins.ts';
+import type { CabinInput } from '../../schema/cabin-input.ts';
 import type { Cabin } from '../../schema/tables.ts';
 import { call, client, describeError, SessionEndedError } from './client.ts';
 import { CabinForm, type CabinDraft } from './CabinForm.tsx';

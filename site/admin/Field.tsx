@@ -1,11 +1,11 @@
 import { useId, type ReactNode } from 'react';
-import type { z } from 'zod';
+import type { $ZodError } from 'zod/v4/core';
 import { Icon } from './Icon.tsx';
 
 export type FieldErrors = Record<string, string>;
 
 /** The first message of each field (by the first segment of its path), as the shared schemas word them. */
-export function fieldErrors(error: z.ZodError): FieldErrors {
+export function fieldErrors(error: $ZodError): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of error.issues) {
     const key = issue.path.map(String).join('.') || '_';

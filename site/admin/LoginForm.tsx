@@ -1,17 +1,22 @@
 import { useState, type FormEvent } from 'react';
-import { loginSchema } from '../../schema/admin.ts';
 import { DRAFT_LABELS, useDraftKeys } from './drafts.ts';
-import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from './Field.tsx';
+import { Field, focusFirstInvalid, type FieldErrors } from './Field.tsx';
 import { Icon } from './Icon.tsx';
+import { OFFLINE_MESSAGE } from './client.ts';
 import type { LoginResult } from './useSession.ts';
+
+// zod is fetched when the owner starts filling in the form, not with the login screen.
+const loadCheck = () => import('./login-check.ts');
 
 type Props = {
   onLogin: (username: string, password: string) => Promise<LoginResult>;
   /** Why the form is shown again, if the owner was signed in a moment ago. */
   ended?: 'expired' | 'loggedOut';
+  /** Called once the owner starts filling in the form: time to fetch the panel. */
+  onStart?: () => void;
 };
 
-export function LoginForm({ onLogin, ended }: Props) {
+export function LoginForm({ onLogin, ended, onStart }: Props) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -23,15 +28,24 @@ export function LoginForm({ onLogin, ended }: Props) {
     e.preventDefault();
     const form = e.currentTarget;
     setFailure(null);
-    const parsed = loginSchema.safeParse({ username, password });
-    if (!parsed.success) {
-      const errs = fieldErrors(parsed.error);
+    setBusy(true);
+    const parsed = await loadCheck().then(
+      ({ checkLogin }) => checkLogin({ username, password }),
+      () => null,
+    );
+    if (!parsed) {
+      setBusy(false);
+      setFailure(OFFLINE_MESSAGE);
+      return;
+    }
+    if (!parsed.ok) {
+      setBusy(false);
+      const errs = parsed.errors;
       setErrors({ username: username.trim() ? '' : errs.username ?? '', password: password ? '' : errs.password ?? '' });
       focusFirstInvalid(form);
       return;
     }
     setErrors({});
-    setBusy(true);
     const result = await onLogin(parsed.data.username, parsed.data.password);
     setBusy(false);
     if (!result.ok) {
@@ -65,7 +79,10 @@ export function LoginForm({ onLogin, ended }: Props) {
             Вы вышли из админ панели.
           </p>
         )}
-        <form className="login__form" onSubmit={submit} noValidate>
+        <form className="login__form" onSubmit={submit} onFocus={() => {
+            void loadCheck().catch(() => undefined);
+            onStart?.();
+          }} noValidate>
           <Field label="Логин" error={errors.username || undefined} required>
             {(p) => (
               <input

@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { MSG } from '../../schema/messages.ts';
 import { ApiError, OFFLINE_MESSAGE, call, client, onSessionEnded } from './client.ts';
 
 export type SessionState =
@@ -64,11 +63,7 @@ export function useSession() {
     async (username: string, password: string): Promise<LoginResult> => {
       try {
         const res = await client().admin.login.$post({ json: { username, password } });
-        if (res.status === 401) return { ok: false, error: MSG.loginFailed };
-        if (res.status === 429) {
-          const body = (await res.json().catch(() => null)) as { error?: string } | null;
-          return { ok: false, error: body?.error || MSG.loginThrottled };
-        }
+        // A wrong password (401) and too many attempts (429) come with the SPEC's text.
         if (!res.ok) {
           const body = (await res.json().catch(() => null)) as { error?: string } | null;
           return { ok: false, error: body?.error || `API Error: ${res.status} ${res.statusText}` };

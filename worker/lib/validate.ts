@@ -1,6 +1,6 @@
 import { zValidator, type Hook } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
-import type { z, ZodType } from 'zod';
+import type { $ZodType, output } from 'zod/v4/core';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
 
@@ -20,13 +20,13 @@ function hasIllFormedText(value: unknown): boolean {
  * message: the same Russian text the browser form shows. Text that is not well-formed
  * Unicode is refused: D1 would store U+FFFD instead of what was sent.
  */
-export const validate = <T extends ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) => {
+export const validate = <T extends $ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) => {
   const hook = ((result, c) => {
     if (!result.success) {
       const message = result.error.issues[0]?.message;
       return c.json({ error: message && OWN_MESSAGES.has(message) ? message : MSG.badInput }, 400);
     }
     if (hasIllFormedText(result.data)) return c.json({ error: MSG.badText }, 400);
-  }) satisfies Hook<z.infer<T>, AppEnv, string, Target, {}, T>;
+  }) satisfies Hook<output<T>, AppEnv, string, Target, {}, T>;
   return zValidator<T, Target, AppEnv, string, typeof hook>(target, schema, hook);
 };
