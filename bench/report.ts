@@ -86,6 +86,15 @@ export function renderReport(r: BenchResults): string {
     );
   }
   L.push('');
+  const panel = r.adminPanel;
+  if (panel) {
+    L.push(
+      'error' in panel
+        ? `Admin panel after sign-in: not measured (${panel.error}).`
+        : `Admin panel after sign-in (phone-sized page, first tab «Домики», Chromium without throttling): ${panel.jsFiles} JavaScript files, ${kb(panel.jsGzip)} gzipped + ${kb(panel.inlineJsGzip)} inline. No budget of its own: the login page above is what a visitor to the admin path loads; the panel's code (its forms and their checks) follows once the owner starts signing in.`,
+      '',
+    );
+  }
   const external = r.pages.filter((p) => p.weight?.external.length);
   if (external.length) {
     L.push('Requests to other hosts (counted in "requests", not weighed: the bench browser resolves only 127.0.0.1):', '');
@@ -99,16 +108,21 @@ export function renderReport(r: BenchResults): string {
   if (staticRps) {
     L.push(`With ${r.settings.connections} connections always busy, mean latency ≈ ${r.settings.connections} ÷ throughput (Little's law): a p95 of ${BUDGETS.apiCabinsP95Ms} ms needs roughly ${Math.round((r.settings.connections / BUDGETS.apiCabinsP95Ms) * 1000)} req/s or more; here a static page, which touches no D1, is served at ${Math.round(staticRps)} req/s.`, '');
   }
+  const floor = r.api.find((a) => a.control)?.result;
+  if (floor) {
+    L.push(`The last row is the control (\`bench/floor/\`): a worker that only returns a fixed 12 KB JSON body, served by the same \`wrangler dev\` with the same flags and measured the same way. Its p95 (${pct(floor.p95, floor.durationS)}) is the floor that the local serving path (wrangler's proxy worker, then miniflare's workerd) puts under every route of ours on this machine${floor.p95 !== null && floor.p95 > BUDGETS.apiCabinsP95Ms ? `. It is above the ${BUDGETS.apiCabinsP95Ms} ms budget by itself, so no code of ours can meet that budget through \`wrangler dev\` here` : ''}.`, '');
+  }
   L.push('| request | req/s | p50 | p95 | p99 | max | bytes/response | non-2xx / errors |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const a of r.api) {
     const x = a.result;
+    const label = a.control ? `control: \`GET ${a.path}\` of a one-line worker` : `\`GET ${a.path}\``;
     if (!x) {
-      L.push(`| \`GET ${a.path}\` | ${a.error ?? 'failed'} | | | | | | |`);
+      L.push(`| ${label} | ${a.error ?? 'failed'} | | | | | | |`);
       continue;
     }
     const d = x.durationS;
     const p95 = a.path === '/api/cabins' ? cell(pct(x.p95, d), find('GET /api/cabins p95, 50 connections', 'demo content')) : pct(x.p95, d);
-    L.push(`| \`GET ${a.path}\` | ${Math.round(x.rps)} | ${pct(x.p50, d)} | ${p95} | ${pct(x.p99, d)} | ${ms1(x.max)} | ${x.bytesPerResponse} | ${x.non2xx} / ${x.errors + x.timeouts} |`);
+    L.push(`| ${label} | ${Math.round(x.rps)} | ${pct(x.p50, d)} | ${p95} | ${pct(x.p99, d)} | ${ms1(x.max)} | ${x.bytesPerResponse} | ${x.non2xx} / ${x.errors + x.timeouts} |`);
   }
   L.push('');
 

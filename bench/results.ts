@@ -1,3 +1,4 @@
+import type { PanelWeight } from './admin-panel.ts';
 import type { EditToLiveTrial } from './edit-to-live.ts';
 import type { LighthousePage } from './lighthouse.ts';
 import type { LoadResult } from './load.ts';
@@ -39,7 +40,10 @@ export type BenchResults = {
   };
   stackStartS: number;
   pages: PageResult[];
-  api: { name: string; path: string; result: LoadResult | null; error?: string }[];
+  /** JavaScript of the admin panel once signed in (no budget: the login page is the admin's measured page). */
+  adminPanel?: PanelWeight | { error: string };
+  /** `control`: the serving floor, a one-line worker under the same wrangler dev (bench/floor). */
+  api: { name: string; path: string; result: LoadResult | null; error?: string; control?: boolean }[];
   editToLive: { trials: EditToLiveTrial[]; medianS: number | null; medianRebuiltS: number | null; error?: string };
   scaling: { points: ScalePoint[]; error?: string };
   budgets: BudgetCheck[];

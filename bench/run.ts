@@ -7,9 +7,11 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startStack, type Stack } from '../scripts/lib/stack.ts';
 import { ROOT } from '../scripts/lib/tools.ts';
+import { signedInPanelWeight } from './admin-panel.ts';
 import { checkBudgets } from './budgets.ts';
 import { adminLogin, editToLive } from './edit-to-live.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
+import { startFloorServer } from './floor.ts';
 import { loadTest } from './load.ts';
 import { describeMachine, sampleLoad } from './machine.ts';
 import { renderReport } from './report.ts';
@@ -141,6 +143,17 @@ try {
     }
   }
 
+  if (enabled('lighthouse')) {
+    log('Admin panel after sign-in: JavaScript loaded…');
+    try {
+      results.adminPanel = await signedInPanelWeight(base, await adminLogin(base, ADMIN_PASSWORD));
+      log(`  ${results.adminPanel.jsFiles} files, ${results.adminPanel.jsGzip} B gz`);
+    } catch (err) {
+      results.adminPanel = { error: await stageError(err, base) };
+      log(`  failed: ${results.adminPanel.error}`);
+    }
+  }
+
   if (enabled('api')) {
     const targets = [
       { name: 'Catalogue API', path: '/api/cabins' },
@@ -160,6 +173,22 @@ try {
         results.api.push({ ...t, result: null, error });
         log(`  failed: ${error}`);
       }
+    }
+    // The control: what wrangler dev alone costs under the same load, with no code of ours.
+    log(`Load the serving floor (a one-line worker under the same wrangler dev): ${CONNECTIONS} connections, ${LOAD_S} s…`);
+    const floorTarget = { name: 'Serving floor', path: '/', control: true };
+    try {
+      const floor = await startFloorServer(PORT + 10);
+      try {
+        const result = await loadTest(`${floor.url}/`, { connections: CONNECTIONS, durationS: LOAD_S, warmupS: WARMUP_S });
+        results.api.push({ ...floorTarget, result });
+        log(`  ${Math.round(result.rps)} req/s, p50 ${fmtMs(result.p50)}, p95 ${fmtMs(result.p95)}, p99 ${fmtMs(result.p99)}`);
+      } finally {
+        await floor.stop();
+      }
+    } catch (err) {
+      results.api.push({ ...floorTarget, result: null, error: errorText(err) });
+      log(`  failed: ${errorText(err)}`);
     }
   }
 
