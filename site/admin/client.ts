@@ -59,7 +59,11 @@ export async function call<R extends AnyResponse>(request: Promise<R>, opts: { a
   } catch {
     throw new ApiError(0, OFFLINE_MESSAGE);
   }
-  if (res.status === 401 && opts.auth !== false) sessionEnded();
+  if (res.status === 401 && opts.auth !== false) {
+    // Read the body so the browser can close the response.
+    await res.json().catch(() => null);
+    sessionEnded();
+  }
   if (!res.ok) throw new ApiError(res.status, await errorText(res));
   return (await res.json()) as SuccessBody<R>;
 }
