@@ -1,9 +1,11 @@
-import { env } from 'cloudflare:test';
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { REVIEW_THROTTLE } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { Review } from '../../schema/tables.ts';
+import app from '../../worker/index.ts';
 import { hit, hits } from '../../worker/queries/rate-limit.ts';
+import { getContentVersion } from '../../worker/queries/site-state.ts';
 import {
   deleteReview,
   listAllReviews,
@@ -17,6 +19,7 @@ import {
   expectNoChange,
   freshIp,
   jsonRequest,
+  ORIGIN,
   login,
   resetDataWithAdmin,
   seedReview,
@@ -51,8 +54,8 @@ describe('review queries', () => {
     const review = await seedReview();
     expect(await updateReview(env, review.id, { approved: true })).toMatchObject({ approved: true });
     expect(await updateReview(env, review.id, { approved: false })).toMatchObject({ approved: false });
-    expect(await deleteReview(env, review.id)).toBe(true);
-    expect(await deleteReview(env, review.id)).toBe(false);
+    expect(await deleteReview(env, review.id)).toMatchObject({ id: review.id, approved: false });
+    expect(await deleteReview(env, review.id)).toBeUndefined();
     expect(await updateReview(env, review.id, { approved: true })).toBeUndefined();
   });
 
@@ -207,6 +210,31 @@ describe('review moderation', () => {
     const hide = await jsonRequest('PUT', `/api/reviews/${review.id}`, { approved: false }, { cookie });
     expect(hide.status).toBe(200);
     expect(await (await send('GET', '/api/reviews/approved')).json()).toEqual([]);
+  });
+
+  it('should rebuild the site only when a change touches an approved review', async () => {
+    const cookie = await login();
+    // Through the app with an execution context of our own, so the publish task is awaited.
+    const moderate = async (method: string, id: number, body?: unknown) => {
+      const ctx = createExecutionContext();
+      const headers = { cookie, origin: ORIGIN, ...(body ? { 'content-type': 'application/json' } : {}) };
+      const res = await app.fetch(new Request(`${ORIGIN}/api/reviews/${id}`, { method, headers, body: body ? JSON.stringify(body) : null }), env, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(res.status).toBe(200);
+      return getContentVersion(env);
+    };
+    const spam = await seedReview({ name: 'Спам' });
+    const start = await getContentVersion(env);
+    // Editing or deleting a review nobody can see changes nothing public.
+    expect(await moderate('PUT', spam.id, { comment: 'Исправлено' })).toBe(start);
+    expect(await moderate('DELETE', spam.id)).toBe(start);
+
+    const review = await seedReview();
+    expect(await moderate('PUT', review.id, { approved: true })).toBe(start + 1);
+    expect(await moderate('PUT', review.id, { comment: 'Видно всем' })).toBe(start + 2);
+    expect(await moderate('PUT', review.id, { approved: false })).toBe(start + 3);
+    expect(await moderate('PUT', review.id, { approved: true })).toBe(start + 4);
+    expect(await moderate('DELETE', review.id)).toBe(start + 5);
   });
 
   it('should let the admin correct a review and keep the other fields', async () => {

@@ -44,7 +44,12 @@ export async function updateReview(env: DbEnv, id: number, patch: ReviewUpdate):
   return row;
 }
 
-export async function deleteReview(env: DbEnv, id: number): Promise<boolean> {
-  const rows = await getDb(env).delete(reviews).where(eq(reviews.id, id)).returning({ id: reviews.id });
-  return rows.length > 0;
+/** The deleted review, or undefined when there was none. */
+export async function deleteReview(env: DbEnv, id: number): Promise<Review | undefined> {
+  const [row] = await getDb(env).delete(reviews).where(eq(reviews.id, id)).returning();
+  return row;
+}
+
+export async function getReview(env: DbEnv, id: number): Promise<Review | undefined> {
+  return getDb(env).select().from(reviews).where(eq(reviews.id, id)).get();
 }

@@ -5,12 +5,12 @@ import { reviewSubmitSchema, reviewUpdateSchema } from '../../schema/reviews.ts'
 import type { AppEnv } from '../env.ts';
 import { clientIp } from '../lib/client-ip.ts';
 import { apiError } from '../lib/errors.ts';
-import { publishOnSuccess } from '../lib/publish.ts';
+import { schedulePublish } from '../lib/publish.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { hit } from '../queries/rate-limit.ts';
-import { deleteReview, listAllReviews, listApprovedReviews, submitReview, updateReview } from '../queries/reviews.ts';
+import { deleteReview, getReview, listAllReviews, listApprovedReviews, submitReview, updateReview } from '../queries/reviews.ts';
 import { idParam } from './params.ts';
 
 export const reviewRoutes = new Hono<AppEnv>()
@@ -23,12 +23,19 @@ export const reviewRoutes = new Hono<AppEnv>()
     // Unapproved reviews are not public: nothing to publish yet.
     return c.json({ success: true, id: review.id, approved: review.approved }, 201);
   })
-  .put('/:id', requireAdmin, validate('param', idParam), jsonBody, validate('json', reviewUpdateSchema), publishOnSuccess, async (c) => {
-    const review = await updateReview(c.env, c.req.valid('param').id, c.req.valid('json'));
-    if (!review) return apiError(c, 404, MSG.reviewNotFound);
+  // Only approved reviews are public: moderating one that stays hidden (editing or deleting
+  // spam) changes nothing visitors see, so it does not rebuild the site.
+  .put('/:id', requireAdmin, validate('param', idParam), jsonBody, validate('json', reviewUpdateSchema), async (c) => {
+    const id = c.req.valid('param').id;
+    const before = await getReview(c.env, id);
+    const review = before && (await updateReview(c.env, id, c.req.valid('json')));
+    if (!before || !review) return apiError(c, 404, MSG.reviewNotFound);
+    if (before.approved || review.approved) schedulePublish(c);
     return c.json(review);
   })
-  .delete('/:id', requireAdmin, validate('param', idParam), publishOnSuccess, async (c) => {
-    if (!(await deleteReview(c.env, c.req.valid('param').id))) return apiError(c, 404, MSG.reviewNotFound);
+  .delete('/:id', requireAdmin, validate('param', idParam), async (c) => {
+    const removed = await deleteReview(c.env, c.req.valid('param').id);
+    if (!removed) return apiError(c, 404, MSG.reviewNotFound);
+    if (removed.approved) schedulePublish(c);
     return c.json({ success: true });
   });
