@@ -2,6 +2,14 @@ import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
+/** What both end-to-end projects share: Node, Chromium, the one server, room for a rebuild. */
+const e2e = {
+  environment: 'node',
+  globalSetup: ['test/e2e/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 240_000,
+};
+
 // Three levels of tests: the worker inside workerd with real D1 and R2, pure rules in Node,
 // and end-to-end journeys in Debian's Chromium against the locally served site.
 export default defineConfig(async () => {
@@ -22,21 +30,31 @@ export default defineConfig(async () => {
             name: 'worker',
             include: ['test/worker/**/*.test.ts'],
             setupFiles: ['test/worker/apply-migrations.ts'],
+            sequence: { groupOrder: 0 },
           },
         },
         {
-          test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
+          test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } },
+        },
+        // End-to-end, in two groups on one shared server (test/e2e/global-setup.ts): first the
+        // visitor journeys, which only read, two files at a time; then the journeys that change
+        // content and wait for the rebuild, one file at a time so none sees another's change.
+        {
+          test: {
+            ...e2e,
+            name: 'e2e-visitor',
+            include: ['test/e2e/public/**/*.test.ts', 'test/e2e/local-run.test.ts', 'test/e2e/no-secrets-in-build.test.ts'],
+            maxWorkers: 2,
+            sequence: { groupOrder: 1 },
+          },
         },
         {
           test: {
-            name: 'e2e',
-            include: ['test/e2e/**/*.test.ts'],
-            environment: 'node',
-            globalSetup: ['test/e2e/global-setup.ts'],
-            // Journeys share one server: run files one after another, with room for a rebuild.
+            ...e2e,
+            name: 'e2e-content',
+            include: ['test/e2e/admin/**/*.test.ts', 'test/e2e/content/**/*.test.ts'],
             fileParallelism: false,
-            testTimeout: 60_000,
-            hookTimeout: 240_000,
+            sequence: { groupOrder: 2 },
           },
         },
       ],

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startStack } from '../../scripts/lib/stack.ts';
+import { startStack, type Stack } from '../../scripts/lib/stack.ts';
 import { ROOT } from '../../scripts/lib/tools.ts';
 
 export const E2E_ADMIN_PASSWORD = 'e2e-password-1';
@@ -13,11 +13,17 @@ declare module 'vitest' {
   }
 }
 
+// The two e2e projects (vitest.config.ts) share one stack: global setups run in vitest's main
+// process, so the first one starts it and the last teardown stops it.
+type Shared = { stack: Promise<Stack>; users: number };
+const KEY = Symbol.for('kaspiy.e2e.stack');
+const shared = globalThis as unknown as { [KEY]?: Shared };
+
 /**
  * Starts the whole site exactly as `npm start` does, on its own port, database and build
  * directory, so the tests never touch the developer's local data.
  */
-export default async function setup(project: TestProject) {
+async function startE2eStack(): Promise<Stack> {
   // Another port (E2E_PORT) gets its own state and build, so two runs never share them.
   const port = Number(process.env.E2E_PORT ?? 8790);
   const suffix = port === 8790 ? '' : `-${port}`;
@@ -25,14 +31,19 @@ export default async function setup(project: TestProject) {
   const assetsDir = path.join(ROOT, `node_modules/.cache/e2e-dist${suffix}`);
   await rm(persistTo, { recursive: true, force: true });
   await rm(assetsDir, { recursive: true, force: true });
-  const stack = await startStack({
-    port,
-    persistTo,
-    assetsDir,
-    adminPassword: E2E_ADMIN_PASSWORD,
-    log: () => {},
-  });
+  return startStack({ port, persistTo, assetsDir, adminPassword: E2E_ADMIN_PASSWORD, log: () => {} });
+}
+
+export default async function setup(project: TestProject) {
+  const entry = (shared[KEY] ??= { stack: startE2eStack(), users: 0 });
+  entry.users += 1;
+  const stack = await entry.stack;
   project.provide('baseUrl', stack.url);
   project.provide('rebuildUrl', stack.rebuildUrl);
-  return () => stack.stop();
+  return async () => {
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    delete shared[KEY];
+    await stack.stop();
+  };
 }

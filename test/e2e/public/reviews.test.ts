@@ -217,24 +217,3 @@ describe('the review API', () => {
     expect(((await res.json()) as { error: string }).error).toBe('Необходимо согласие на обработку персональных данных');
   });
 });
-
-describe('the reviews page without reviews', () => {
-  const { baseURL, openPage } = useBrowser();
-
-  it('should say «Пока нет отзывов» when none is approved', async () => {
-    // Hide every approved review, check the page, then approve them again.
-    const api = await adminApi(baseURL);
-    const ids = (await approvedReviews(baseURL)).map((r) => r.id);
-    try {
-      for (const id of ids) expect((await api.put(`/reviews/${id}`, { approved: false })).status).toBe(200);
-      await api.waitPublished();
-      const page = await openPage('/reviews', 'phone');
-      await visible(page.getByRole('heading', { name: 'Пока нет отзывов' }));
-      await visible(page.getByText('Станьте первым, кто оставит отзыв!'));
-    } finally {
-      for (const id of ids) await api.put(`/reviews/${id}`, { approved: true });
-      await api.waitPublished();
-      await api.logout();
-    }
-  });
-});

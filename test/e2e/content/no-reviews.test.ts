@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../browser.ts';
+import { adminApi, approvedReviews, visible } from '../public/helpers.ts';
+
+// Hides every review for a moment: runs with the other content-changing journeys, one file at
+// a time, after the read-only visitor journeys (vitest.config.ts).
+
+describe('the reviews page without reviews', () => {
+  const { baseURL, openPage } = useBrowser();
+
+  it('should say «Пока нет отзывов» when none is approved', async () => {
+    // Hide every approved review, check the page, then approve them again.
+    const api = await adminApi(baseURL);
+    const ids = (await approvedReviews(baseURL)).map((r) => r.id);
+    try {
+      for (const id of ids) expect((await api.put(`/reviews/${id}`, { approved: false })).status).toBe(200);
+      await api.waitPublished();
+      const page = await openPage('/reviews', 'phone');
+      await visible(page.getByRole('heading', { name: 'Пока нет отзывов' }));
+      await visible(page.getByText('Станьте первым, кто оставит отзыв!'));
+    } finally {
+      for (const id of ids) await api.put(`/reviews/${id}`, { approved: true });
+      await api.waitPublished();
+      await api.logout();
+    }
+  });
+});
