@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Component, lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { OFFLINE_MESSAGE } from './client.ts';
 import { takeFlash } from './flash.ts';
 import { LoginForm } from './LoginForm.tsx';
 import { NoticeProvider, useNotify } from './Notice.tsx';
@@ -39,8 +40,36 @@ function Gate() {
   if (state.status === 'checking') return <Loading />;
   if (state.status === 'signedOut') return <LoginForm onLogin={login} ended={state.ended} onStart={() => void loadPanel()} />;
   return (
-    <Suspense fallback={<Loading />}>
-      <Panel username={state.username} onLogout={logout} onAccountSaved={refresh} />
-    </Suspense>
+    <PanelLoadFailure>
+      <Suspense fallback={<Loading />}>
+        <Panel username={state.username} onLogout={logout} onAccountSaved={refresh} />
+      </Suspense>
+    </PanelLoadFailure>
   );
+}
+
+/**
+ * On a weak connection the panel's code can fail to arrive after sign-in: say so and offer a
+ * reload (the session is kept), instead of leaving an empty page.
+ */
+class PanelLoadFailure extends Component<{ children: ReactNode }, { error: unknown }> {
+  override state: { error: unknown } = { error: null };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  override render() {
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    const notLoaded = /dynamically imported module|importing a module script failed|error loading/i.test(String(error));
+    return (
+      <div className="admin-loading" role="alert">
+        <p>{notLoaded ? `Не удалось загрузить панель. ${OFFLINE_MESSAGE}` : 'Что-то пошло не так. Обновите страницу.'}</p>
+        <button type="button" className="btn btn--primary" onClick={() => location.reload()}>
+          Обновить страницу
+        </button>
+      </div>
+    );
+  }
 }

@@ -28,6 +28,33 @@ describe('signing in and out of the admin panel', () => {
     await visible(page.getByRole('button', { name: 'Добавить домик' }));
   });
 
+  it('should show the login screen without the panel’s code, and fetch it once the owner starts typing', async () => {
+    const page = await openPage('about:blank', 'phone');
+    const scripts: string[] = [];
+    page.on('request', (req) => {
+      if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
+    });
+    await page.goto('/admin');
+    await visible(page.getByLabel('Логин'));
+    await page.waitForLoadState('networkidle');
+    expect(scripts.some((s) => s.includes('/Panel.'))).toBe(false);
+    await page.getByLabel('Логин').focus();
+    await expect.poll(() => scripts.some((s) => s.includes('/Panel.')), { timeout: 10_000 }).toBe(true);
+  });
+
+  it('should say so when the panel’s code does not arrive, and open it after a reload', async () => {
+    const page = await openPage('/admin', 'phone');
+    await page.route('**/_astro/Panel.*.js', (route) => route.abort('internetdisconnected'));
+    await page.getByLabel('Логин').fill('admin');
+    await page.getByLabel('Пароль').fill(E2E_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await visible(page.getByRole('alert').getByText(/Не удалось загрузить панель/));
+    // The connection is back: the reload keeps the session and shows the panel.
+    await page.unroute('**/_astro/Panel.*.js');
+    await page.getByRole('button', { name: 'Обновить страницу' }).click();
+    await visible(page.getByRole('navigation', { name: 'Разделы панели' }));
+  });
+
   it('should end the session on «Выйти», on the server too', async () => {
     const page = await openPage('/admin', 'desktop');
     await signIn(page);
