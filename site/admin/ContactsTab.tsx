@@ -1,13 +1,10 @@
-import { useRef, useState, type FormEvent } from 'react';
 import { extractMapSrc } from '../../schema/map.ts';
 import { CONTACT_FIELDS, contactInfoSchema, type ContactInfo, type Settings } from '../../schema/settings.ts';
-import { call, client, describeError, SessionEndedError } from './client.ts';
-import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from './Field.tsx';
+import { call, client } from './client.ts';
+import { Field } from './Field.tsx';
 import { FormFooter, RestoredDraft } from './FormFooter.tsx';
-import { useNotify } from './Notice.tsx';
-import { usePublish } from './PublishStatus.tsx';
-import { useDraftForm } from './useDraftForm.ts';
 import { LoadError, Loading, useLoad } from './useLoad.tsx';
+import { useSettingsForm } from './useSettingsForm.ts';
 
 const pick = (s: Settings): ContactInfo => Object.fromEntries(CONTACT_FIELDS.map((k) => [k, s[k]])) as ContactInfo;
 
@@ -22,43 +19,21 @@ export function ContactsTab() {
 type Key = keyof ContactInfo;
 
 function ContactsForm({ saved, onSaved }: { saved: ContactInfo; onSaved: (s: ContactInfo) => void }) {
-  const { values, update, dirty, discard, restored } = useDraftForm('contacts', saved);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const notify = useNotify();
-  const published = usePublish();
+  const { values, update, dirty, discard, restored, errors, clearError, busy, formRef, submit } = useSettingsForm({
+    draft: 'contacts',
+    saved,
+    onSaved,
+    pick,
+    check: (v) => contactInfoSchema.safeParse(v),
+    // Both levels of SPEC.md's settings, so every reader agrees.
+    payload: (data) => ({ ...data, contactInfo: data }),
+    messages: { saved: 'Контакты сохранены!', failed: 'Ошибка при сохранении контактов' },
+  });
 
   const set = (key: Key, value: string) => {
     update({ [key]: value } as Partial<ContactInfo>);
-    if (errors[key]) setErrors(({ [key]: _gone, ...rest }) => rest);
+    clearError(key);
   };
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const parsed = contactInfoSchema.safeParse(values);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      focusFirstInvalid(formRef.current);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      // Both levels of SPEC.md's settings, so every reader agrees.
-      const res = await call(client().settings.$put({ json: { ...parsed.data, contactInfo: parsed.data } }));
-      discard();
-      onSaved(pick(res));
-      published();
-      notify.success('Контакты сохранены!');
-    } catch (err) {
-      if (err instanceof SessionEndedError) return;
-      console.error(err);
-      notify.error(describeError(err, 'Ошибка при сохранении контактов'));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const input = (key: Key, label: string, opts: { type?: string; hint?: string; autoComplete?: string } = {}) => (
     <Field label={label} error={errors[key]} hint={opts.hint}>

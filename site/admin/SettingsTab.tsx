@@ -1,13 +1,10 @@
-import { useRef, useState, type FormEvent } from 'react';
 import { settingsUpdateSchema, type Feature, type Settings } from '../../schema/settings.ts';
-import { call, client, describeError, SessionEndedError } from './client.ts';
-import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from './Field.tsx';
+import { call, client } from './client.ts';
+import { Field } from './Field.tsx';
 import { FormFooter, RestoredDraft } from './FormFooter.tsx';
 import { Icon } from './Icon.tsx';
-import { useNotify } from './Notice.tsx';
-import { usePublish } from './PublishStatus.tsx';
-import { useDraftForm } from './useDraftForm.ts';
 import { LoadError, Loading, useLoad } from './useLoad.tsx';
+import { useSettingsForm } from './useSettingsForm.ts';
 
 type SiteTexts = Pick<
   Settings,
@@ -35,14 +32,18 @@ export function SettingsTab() {
 }
 
 function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteTexts) => void }) {
-  const { values, update, dirty, discard, restored } = useDraftForm('settings', saved);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const notify = useNotify();
-  const published = usePublish();
+  const { values, update, dirty, discard, restored, errors, clearError, busy, formRef, submit } = useSettingsForm({
+    draft: 'settings',
+    saved,
+    onSaved,
+    pick,
+    // Blocks left completely empty are simply not kept.
+    check: (v) =>
+      settingsUpdateSchema.safeParse({ ...v, whyChooseUsFeatures: v.whyChooseUsFeatures.filter((f) => f.title.trim() || f.description.trim()) }),
+    payload: (data) => data,
+    messages: { saved: 'Настройки сохранены!', failed: 'Ошибка при сохранении настроек' },
+  });
 
-  const clearError = (key: string) => errors[key] && setErrors(({ [key]: _gone, ...rest }) => rest);
   const set = <K extends keyof SiteTexts>(key: K, value: SiteTexts[K]) => {
     update({ [key]: value } as Partial<SiteTexts>);
     clearError(key);
@@ -58,33 +59,6 @@ function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteT
   };
   const removeFeature = (i: number) =>
     update((v) => ({ ...v, whyChooseUsFeatures: v.whyChooseUsFeatures.filter((_, n) => n !== i) }));
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    // Blocks left completely empty are simply not kept.
-    const features = values.whyChooseUsFeatures.filter((f) => f.title.trim() || f.description.trim());
-    const parsed = settingsUpdateSchema.safeParse({ ...values, whyChooseUsFeatures: features });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      focusFirstInvalid(formRef.current);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const res = await call(client().settings.$put({ json: parsed.data }));
-      discard();
-      onSaved(pick(res));
-      published();
-      notify.success('Настройки сохранены!');
-    } catch (err) {
-      if (err instanceof SessionEndedError) return;
-      console.error(err);
-      notify.error(describeError(err, 'Ошибка при сохранении настроек'));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const text = (key: 'heroTitle' | 'whyChooseUsTitle', label: string) => (
     <Field label={label} error={errors[key]}>
