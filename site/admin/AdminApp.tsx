@@ -64,7 +64,7 @@ class PanelLoadFailure extends Component<{ children: ReactNode }, { error: unkno
     if (!error) return this.props.children;
     const notLoaded = /dynamically imported module|importing a module script failed|error loading/i.test(String(error));
     return (
-      <div className="admin-loading" role="alert">
+      <div className="admin-loading admin-failure" role="alert">
         <p>{notLoaded ? `Не удалось загрузить панель. ${OFFLINE_MESSAGE}` : 'Что-то пошло не так. Обновите страницу.'}</p>
         <button type="button" className="btn btn--primary" onClick={() => location.reload()}>
           Обновить страницу
