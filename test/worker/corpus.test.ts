@@ -13,6 +13,9 @@ import {
   JPEG,
   PNG,
   login,
+  MULTIPART_BOUNDARY,
+  MULTIPART_TYPE,
+  multipartBody,
   resetDataWithAdmin,
   sampleCabin,
   seedCabin,
@@ -158,29 +161,18 @@ const HUGE_JSON = (() => {
   return bytes;
 })();
 
-const BOUNDARY = 'corpus-boundary-7d1f';
-const multipart = (file: Uint8Array, name = 'photo.jpg', type = 'image/jpeg', field = 'image') => {
-  const head = enc.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`);
-  const tail = enc.encode(`\r\n--${BOUNDARY}--\r\n`);
-  const out = new Uint8Array(head.length + file.length + tail.length);
-  out.set(head);
-  out.set(file, head.length);
-  out.set(tail, head.length + file.length);
-  return out;
-};
-const MULTIPART_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
 
 /** A multipart upload whose JPEG file alone is 10 MB + 1 byte. */
 const HUGE_UPLOAD = (() => {
   const file = new Uint8Array(TEN_MB_PLUS_ONE);
   file.set(JPEG);
-  return multipart(file);
+  return multipartBody(file);
 })();
 /** A multipart body of 10 MB + 1 byte over the route's whole-body limit (10 MB + 64 KB). */
 const HUGER_UPLOAD = (() => {
   const file = new Uint8Array(UPLOAD_MAX_BYTES + 64 * 1024 + 1);
   file.set(JPEG);
-  return multipart(file);
+  return multipartBody(file);
 })();
 
 /**
@@ -416,35 +408,35 @@ const uploadCases = (role: Role): Case[] => {
   const svg = enc.encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>');
   const text = (t: string) => enc.encode(t);
   return [
-    c('a renamed SVG (photo.jpg, image/jpeg)', multipart(svg, 'photo.jpg', 'image/jpeg'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a renamed SVG with an XML prolog (photo.png)', multipart(text(`<?xml version="1.0"?>${new TextDecoder().decode(svg)}`), 'photo.png', 'image/png'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('an SVG after a BOM', multipart(new Uint8Array([0xef, 0xbb, 0xbf, ...svg]), 'photo.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('an SVG after whitespace', multipart(text(`\n\n  ${new TextDecoder().decode(svg)}`), 'photo.webp', 'image/webp'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a gzipped SVG', multipart(new Uint8Array([0x1f, 0x8b, 0x08, 0x00, ...svg]), 'photo.svgz', 'image/svg+xml'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('HTML named .gif', multipart(text('<!doctype html><script>alert(1)</script>'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('HTML before a GIF header', multipart(text('<script>alert(1)</script>GIF89a'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a GIF header one byte short', multipart(text('GIF89'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a made-up GIF version', multipart(text('GIF90a<script>'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('two bytes of a JPEG', multipart(new Uint8Array([0xff, 0xd8]), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a PNG signature one byte short', multipart(PNG.slice(0, 7), 'a.png', 'image/png'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a RIFF that is not WebP', multipart(text('RIFF\u0000\u0000\u0000\u0000AVI LIST'), 'a.webp', 'image/webp'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a PDF', multipart(text('%PDF-1.7\n<script>'), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a ZIP', multipart(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0]), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('an ELF binary', multipart(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1]), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('an SVG with a traversal file name', multipart(svg, '../../../media/x.jpg', 'image/jpeg'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('an empty file', multipart(new Uint8Array(0)), MULTIPART_TYPE, 400, MSG.uploadMissing),
-    c('the file in another field', multipart(JPEG, 'a.jpg', 'image/jpeg', 'file'), MULTIPART_TYPE, 400, MSG.uploadMissing),
-    c('the image field as text', text(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"\r\n\r\nGIF89a<script>\r\n--${BOUNDARY}--\r\n`), MULTIPART_TYPE, 400, MSG.uploadMissing),
-    c('a body cut in the middle of the file', multipart(JPEG).slice(0, 120), MULTIPART_TYPE, 400, MSG.uploadMissing),
-    c('a body without the closing boundary', multipart(JPEG).slice(0, -8), MULTIPART_TYPE, 400, MSG.uploadMissing),
-    c('another boundary than the body has', multipart(JPEG), 'multipart/form-data; boundary=other', 400, MSG.uploadMissing),
-    c('no boundary', multipart(JPEG), 'multipart/form-data', 400, MSG.uploadMissing),
+    c('a renamed SVG (photo.jpg, image/jpeg)', multipartBody(svg, 'photo.jpg', 'image/jpeg'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('a renamed SVG with an XML prolog (photo.png)', multipartBody(text(`<?xml version="1.0"?>${new TextDecoder().decode(svg)}`), 'photo.png', 'image/png'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('an SVG after a BOM', multipartBody(new Uint8Array([0xef, 0xbb, 0xbf, ...svg]), 'photo.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('an SVG after whitespace', multipartBody(text(`\n\n  ${new TextDecoder().decode(svg)}`), 'photo.webp', 'image/webp'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('a gzipped SVG', multipartBody(new Uint8Array([0x1f, 0x8b, 0x08, 0x00, ...svg]), 'photo.svgz', 'image/svg+xml'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('HTML named .gif', multipartBody(text('<!doctype html><script>alert(1)</script>'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('HTML before a GIF header', multipartBody(text('<script>alert(1)</script>GIF89a'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('a GIF header one byte short', multipartBody(text('GIF89'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('a made-up GIF version', multipartBody(text('GIF90a<script>'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('two bytes of a JPEG', multipartBody(new Uint8Array([0xff, 0xd8]), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('a PNG signature one byte short', multipartBody(PNG.slice(0, 7), 'a.png', 'image/png'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('a RIFF that is not WebP', multipartBody(text('RIFF\u0000\u0000\u0000\u0000AVI LIST'), 'a.webp', 'image/webp'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('a PDF', multipartBody(text('%PDF-1.7\n<script>'), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('a ZIP', multipartBody(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0]), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('an ELF binary', multipartBody(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1]), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('an SVG with a traversal file name', multipartBody(svg, '../../../media/x.jpg', 'image/jpeg'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c('an empty file', multipartBody(new Uint8Array(0)), MULTIPART_TYPE, 400, MSG.uploadMissing),
+    c('the file in another field', multipartBody(JPEG, 'a.jpg', 'image/jpeg', 'file'), MULTIPART_TYPE, 400, MSG.uploadMissing),
+    c('the image field as text', text(`--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="image"\r\n\r\nGIF89a<script>\r\n--${MULTIPART_BOUNDARY}--\r\n`), MULTIPART_TYPE, 400, MSG.uploadMissing),
+    c('a body cut in the middle of the file', multipartBody(JPEG).slice(0, 120), MULTIPART_TYPE, 400, MSG.uploadMissing),
+    c('a body without the closing boundary', multipartBody(JPEG).slice(0, -8), MULTIPART_TYPE, 400, MSG.uploadMissing),
+    c('another boundary than the body has', multipartBody(JPEG), 'multipart/form-data; boundary=other', 400, MSG.uploadMissing),
+    c('no boundary', multipartBody(JPEG), 'multipart/form-data', 400, MSG.uploadMissing),
     c('JSON under a multipart type', text('{"image":"GIF89a"}'), MULTIPART_TYPE, 400, MSG.uploadMissing),
     c('no body', null, MULTIPART_TYPE, 400, MSG.uploadMissing),
     c('a JPEG sent raw, not multipart', JPEG, 'image/jpeg', 415, MSG.uploadMissing),
     c('a JPEG sent as JSON', text(json({ image: [...JPEG] })), 'application/json', 415, MSG.uploadMissing),
     c('a form sent urlencoded', text('image=GIF89a'), 'application/x-www-form-urlencoded', 415, MSG.uploadMissing),
-    c('no content type', multipart(JPEG), null, 415, MSG.uploadMissing),
+    c('no content type', multipartBody(JPEG), null, 415, MSG.uploadMissing),
     c('a file of 10 MB + 1 byte', HUGE_UPLOAD, MULTIPART_TYPE, 413, MSG.uploadTooLarge),
     c('a body over the limit', HUGER_UPLOAD, MULTIPART_TYPE, 413, MSG.uploadTooLarge),
     c('a body over the limit as a stream without Content-Length', streamOf(HUGER_UPLOAD), MULTIPART_TYPE, 413, MSG.uploadTooLarge),
@@ -565,7 +557,7 @@ describe.each(ROUTES.map((r) => [routeName(r), r] as const))('bad input to %s', 
 
   if (r.admin) {
     it('should refuse forged, expired and logged-out session cookies with 401 and change nothing', async () => {
-      const body = r.body === 'json' ? json(r.valid!()) : r.body === 'multipart' ? multipart(JPEG) : null;
+      const body = r.body === 'json' ? json(r.valid!()) : r.body === 'multipart' ? multipartBody(JPEG) : null;
       const type = r.body === 'json' ? 'application/json' : r.body === 'multipart' ? MULTIPART_TYPE : null;
       const cookies: [string, string][] = [
         ['a forged token', `kaspiy_admin=${'0123456789abcdef'.repeat(4)}`],
@@ -602,7 +594,7 @@ describe('a logout, which reads no body and ends only a session it knows', () =>
     const bodies: [string, Body, string | null][] = [
       ['malformed JSON', '{', 'application/json'],
       ['10 MB + 1 byte', HUGE_JSON, 'application/json'],
-      ['a renamed SVG', multipart(enc.encode('<svg/>')), MULTIPART_TYPE],
+      ['a renamed SVG', multipartBody(enc.encode('<svg/>')), MULTIPART_TYPE],
       ['text', 'x', 'text/plain'],
     ];
     for (const [label, body, type] of bodies) {
@@ -759,7 +751,7 @@ describe('a polyglot upload', () => {
     const res = await request('POST', '/api/upload', {
       role: 'admin',
       type: MULTIPART_TYPE,
-      body: multipart(bytes, label.includes('.html') ? 'page.html' : 'photo.gif', label.includes('.html') ? 'text/html' : 'image/gif'),
+      body: multipartBody(bytes, label.includes('.html') ? 'page.html' : 'photo.gif', label.includes('.html') ? 'text/html' : 'image/gif'),
     });
     expect(res.status).toBe(201);
     const { imageUrl } = (await res.json()) as { imageUrl: string };

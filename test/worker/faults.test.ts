@@ -10,6 +10,8 @@ import {
   expectNoChange,
   jsonRequest,
   login,
+  MULTIPART_TYPE,
+  multipartBody,
   resetDataWithAdmin,
   seedCabin,
   send,
@@ -38,17 +40,7 @@ const bigJpeg = () => {
   return bytes;
 };
 
-const BOUNDARY = 'fault-boundary-42';
 const enc = new TextEncoder();
-const multipart = (file: Uint8Array) => {
-  const head = enc.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`);
-  const tail = enc.encode(`\r\n--${BOUNDARY}--\r\n`);
-  const out = new Uint8Array(head.length + file.length + tail.length);
-  out.set(head);
-  out.set(file, head.length);
-  out.set(tail, head.length + file.length);
-  return out;
-};
 
 /** Calls the worker directly with the given bindings, waiting for its background work. */
 async function direct(req: Request, bindings: Partial<typeof env> = {}) {
@@ -90,12 +82,12 @@ describe('an upload interrupted mid-body', () => {
   it('should answer 400 to a multipart body cut off in the middle of the file, and store nothing', async () => {
     const cookie = await login();
     await seedPhotos(cookie);
-    const whole = multipart(bigJpeg());
+    const whole = multipartBody(bigJpeg());
     await expectNoChange(async () => {
       const res = await send('POST', '/api/upload', {
         cookie,
         body: whole.slice(0, 1024 * 1024),
-        headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        headers: { 'content-type': MULTIPART_TYPE },
       });
       await expectError(res, 400, MSG.uploadMissing);
     });
@@ -106,7 +98,7 @@ describe('an upload interrupted mid-body', () => {
   it('should answer 4xx to a body stream that breaks off with an error, and store nothing', async () => {
     const cookie = await login();
     await seedPhotos(cookie);
-    const whole = multipart(bigJpeg());
+    const whole = multipartBody(bigJpeg());
     let sent = 0;
     const breaking = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -123,7 +115,7 @@ describe('an upload interrupted mid-body', () => {
     const res = await direct(
       new Request(url('/api/upload'), {
         method: 'POST',
-        headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'cf-connecting-ip': '203.0.113.50' },
+        headers: { cookie, 'content-type': MULTIPART_TYPE, 'cf-connecting-ip': '203.0.113.50' },
         body: breaking,
       }),
     );

@@ -198,6 +198,25 @@ export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 export const GIF = new TextEncoder().encode('GIF89a\x01\x00\x01\x00\x00\x00\x00;');
 export const WEBP = new Uint8Array([...new TextEncoder().encode('RIFF'), 0x1a, 0, 0, 0, ...new TextEncoder().encode('WEBPVP8 ')]);
 
+export const MULTIPART_BOUNDARY = 'kaspiy-boundary-7d1f';
+/** The content type that goes with `multipartBody`. */
+export const MULTIPART_TYPE = `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`;
+
+/**
+ * A multipart body of one file, built by hand: FormData cannot send a truncated body, a body
+ * streamed in pieces or an exact byte count, which the corpus and fault tests need.
+ */
+export function multipartBody(file: Uint8Array, name = 'photo.jpg', type = 'image/jpeg', field = 'image'): Uint8Array<ArrayBuffer> {
+  const enc = new TextEncoder();
+  const head = enc.encode(`--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`);
+  const tail = enc.encode(`\r\n--${MULTIPART_BOUNDARY}--\r\n`);
+  const out = new Uint8Array(head.length + file.length + tail.length);
+  out.set(head);
+  out.set(file, head.length);
+  out.set(tail, head.length + file.length);
+  return out;
+}
+
 /** A multipart upload of one file in field `image` (or another field). */
 export function uploadRequest(
   file: { bytes: Uint8Array<ArrayBuffer>; name: string; type: string } | null,
