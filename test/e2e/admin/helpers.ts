@@ -1,8 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { adminApi } from '../admin-api.ts';
 import { E2E_ADMIN_PASSWORD } from '../global-setup.ts';
 
-export { E2E_ADMIN_PASSWORD };
+export { adminApi, E2E_ADMIN_PASSWORD };
 export const ADMIN_USERNAME = 'admin';
 /** How long a saved change may take to reach the public pages (the issue's promise, on a quiet machine). */
 export const PUBLISH_MS = 15_000;
@@ -89,46 +90,11 @@ export async function photo(name: string, hue: number): Promise<{ name: string; 
   return { name, mimeType: png ? 'image/png' : 'image/jpeg', buffer: await (png ? img.png() : img.jpeg()).toBuffer() };
 }
 
-/**
- * The API as the test itself, for setup and for putting things back in afterAll: a session of
- * its own, never the browser's.
- */
-export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, username = ADMIN_USERNAME) {
-  const login = await fetch(`${baseURL}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!login.ok) throw new Error(`test login failed: ${login.status}`);
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const send = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${baseURL}/api${path}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json: unknown = await res.json().catch(() => null);
-    return { status: res.status, json };
-  };
-  return {
-    get: (path: string) => send('GET', path),
-    put: (path: string, body: unknown) => send('PUT', path, body),
-    del: (path: string) => send('DELETE', path),
-    logout: () => send('POST', '/admin/logout'),
-  };
-}
-
 /** Waits until the live build carries every content change made so far. */
 export async function waitLive(baseURL: string, timeoutMs = 60_000) {
   const api = await adminApi(baseURL);
-  const until = Date.now() + timeoutMs;
   try {
-    while (Date.now() < until) {
-      const { json } = await api.get('/admin/publish');
-      if ((json as { upToDate?: boolean } | null)?.upToDate) return;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    throw new Error('the public site did not catch up');
+    await api.waitPublished(timeoutMs);
   } finally {
     await api.logout();
   }

@@ -3,7 +3,6 @@
 // content and must put it back.
 import type { Locator, Page } from 'playwright-core';
 import type { Cabin } from '../../../schema/tables.ts';
-import { E2E_ADMIN_PASSWORD } from '../global-setup.ts';
 
 export const visible = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'visible', timeout });
 export const hidden = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'hidden', timeout });
@@ -46,41 +45,7 @@ export const waDigits = (phone: string) => {
   return d.length === 11 && d.startsWith('8') ? `7${d.slice(1)}` : d;
 };
 
-/** Signs in to the API as the admin (cookie session) for journeys that change content. */
-export async function adminApi(baseURL: string) {
-  const login = await fetch(`${baseURL}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: E2E_ADMIN_PASSWORD }),
-  });
-  if (!login.ok) throw new Error(`admin login failed: ${login.status}`);
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const send = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${baseURL}/api${path}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, json: (await res.json().catch(() => null)) as unknown };
-  };
-  return {
-    get: (path: string) => send('GET', path),
-    post: (path: string, body: unknown) => send('POST', path, body),
-    put: (path: string, body: unknown) => send('PUT', path, body),
-    del: (path: string) => send('DELETE', path),
-    logout: () => send('POST', '/admin/logout'),
-    /** Waits until the public site carries every content change so far. */
-    async waitPublished(timeoutMs = 120_000) {
-      const until = Date.now() + timeoutMs;
-      while (Date.now() < until) {
-        const { json } = await send('GET', '/admin/publish');
-        if ((json as { upToDate?: boolean } | null)?.upToDate) return;
-        await new Promise((r) => setTimeout(r, 500));
-      }
-      throw new Error('the public site did not catch up with the content');
-    },
-  };
-}
+export { adminApi } from '../admin-api.ts';
 
 /** Solves the review form's captcha from its question, e.g. «23 − 4 = ?». */
 export function solveCaptcha(question: string): number {
