@@ -65,17 +65,13 @@ export function useSession() {
   const login = useCallback(
     async (username: string, password: string): Promise<LoginResult> => {
       try {
-        const res = await client().admin.login.$post({ json: { username, password } });
         // A wrong password (401) and too many attempts (429) come with the SPEC's text.
-        if (!res.ok) {
-          const body = (await res.json().catch(() => null)) as { error?: string } | null;
-          return { ok: false, error: body?.error || `API Error: ${res.status} ${res.statusText}` };
-        }
-        await check('load');
-        return { ok: true };
-      } catch {
-        return { ok: false, error: OFFLINE_MESSAGE };
+        await call(client().admin.login.$post({ json: { username, password } }), { auth: false });
+      } catch (err) {
+        return { ok: false, error: err instanceof ApiError ? err.message : OFFLINE_MESSAGE };
       }
+      await check('load');
+      return { ok: true };
     },
     [check],
   );
