@@ -4,6 +4,7 @@ import path from 'node:path';
 import { count } from 'drizzle-orm';
 import { cabins, reviews, settings } from '../schema/tables.ts';
 import { getDb } from '../worker/lib/db.ts';
+import type { DatabasePort, MediaPort } from '../worker/platform/ports.ts';
 import { createCabin } from '../worker/queries/cabins.ts';
 import { updateSettings } from '../worker/queries/settings.ts';
 import { DEMO_CABINS, DEMO_GALLERY, DEMO_REVIEWS, DEMO_SETTINGS } from './demo/content.ts';
@@ -11,7 +12,7 @@ import { makeDemoPhoto, type PhotoKind } from './demo/photos.ts';
 import { withLocalBindings } from './lib/local-bindings.ts';
 import { ROOT } from './lib/tools.ts';
 
-type SeedEnv = { DB: D1Database; MEDIA: R2Bucket };
+type SeedEnv = { DB: DatabasePort; MEDIA: MediaPort };
 
 /** Fills an empty database with the demo site; leaves a database with any content alone. */
 export async function seedIfEmpty(env: SeedEnv): Promise<boolean> {

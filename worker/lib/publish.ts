@@ -3,8 +3,9 @@ import type { AppEnv } from '../env.ts';
 import { bumpContentVersion } from '../queries/site-state.ts';
 
 /**
- * After a successful write that changes what visitors see: bump the content version and call
- * the rebuild hook. Runs after the response in waitUntil, so it never fails the write.
+ * After a successful write that changes what visitors see: bump the content version and ask the
+ * platform's rebuild port for a new site. Runs after the response in waitUntil, so it never
+ * fails the write.
  */
 export const publishOnSuccess: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
@@ -14,15 +15,8 @@ export const publishOnSuccess: MiddlewareHandler<AppEnv> = async (c, next) => {
 export function schedulePublish(c: Context<AppEnv>) {
   const task = (async () => {
     const version = await bumpContentVersion(c.env);
-    const url = c.env.REBUILD_HOOK_URL;
-    if (!url) return;
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ version }),
-    });
-    if (!res.ok) console.error('Rebuild hook answered', res.status);
-  })().catch((err) => console.error('Rebuild hook failed', err));
+    await c.env.REBUILD?.request(version);
+  })().catch((err) => console.error('Rebuild request failed', err));
   try {
     c.executionCtx.waitUntil(task);
   } catch {

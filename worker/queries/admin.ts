@@ -2,10 +2,11 @@ import { eq, lte, ne } from 'drizzle-orm';
 import { adminAccount, adminSessions } from '../../schema/tables.ts';
 import { ADMIN_SESSION_MS, DEFAULT_ADMIN_PATH, DEFAULT_ADMIN_USERNAME } from '../../schema/constants.ts';
 import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
 import { now } from '../lib/clock.ts';
 import { hashPassword, sha256Hex } from '../lib/password.ts';
 
-type DbEnv = { DB: D1Database; ADMIN_PASSWORD?: string };
+type DbEnv = { DB: DatabasePort; ADMIN_PASSWORD?: string };
 export type AdminAccount = typeof adminAccount.$inferSelect;
 
 /**

@@ -2,8 +2,9 @@ import { asc, eq } from 'drizzle-orm';
 import { cabins, type Cabin } from '../../schema/tables.ts';
 import type { CabinInput, CabinUpdate } from '../../schema/cabins.ts';
 import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
 
-type DbEnv = { DB: D1Database };
+type DbEnv = { DB: DatabasePort };
 
 export async function listCabins(env: DbEnv, opts: { includeInactive?: boolean } = {}): Promise<Cabin[]> {
   const q = getDb(env).select().from(cabins);

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { rateLimits } from '../../schema/tables.ts';
 import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
 import { now } from '../lib/clock.ts';
 
-type DbEnv = { DB: D1Database };
+type DbEnv = { DB: DatabasePort };
 
 /**
  * Counts one hit against `key` in a fixed window, atomically (one upsert), and returns the

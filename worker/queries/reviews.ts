@@ -2,9 +2,10 @@ import { desc, eq } from 'drizzle-orm';
 import { reviews, type Review } from '../../schema/tables.ts';
 import type { ReviewSubmit, ReviewUpdate } from '../../schema/reviews.ts';
 import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
 import { now } from '../lib/clock.ts';
 
-type DbEnv = { DB: D1Database };
+type DbEnv = { DB: DatabasePort };
 /** What visitors see of a review: never the author's e-mail. */
 export type PublicReview = Omit<Review, 'email'>;
 

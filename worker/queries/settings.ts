@@ -3,8 +3,9 @@ import { settings } from '../../schema/tables.ts';
 import { resolveSettings, type Settings, type SettingsUpdate, type StoredSettings } from '../../schema/settings.ts';
 import { extractMapSrc } from '../../schema/map.ts';
 import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
 
-type DbEnv = { DB: D1Database };
+type DbEnv = { DB: DatabasePort };
 const NESTED = 'contactInfo.';
 
 export async function readStoredSettings(env: DbEnv): Promise<StoredSettings> {

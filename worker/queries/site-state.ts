@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { siteState } from '../../schema/tables.ts';
 import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
 
-type DbEnv = { DB: D1Database };
+type DbEnv = { DB: DatabasePort };
 const VERSION = 'contentVersion';
 
 /** Bumps the version of public content and returns the new one. */

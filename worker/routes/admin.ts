@@ -75,24 +75,12 @@ export const adminRoutes = new Hono<AppEnv>()
       (r) => (r.ok ? (r.json() as Promise<{ contentVersion?: number; builtAt?: string }>) : null),
       () => null,
     ).catch(() => null);
-    const hook = await readHookStatus(c.env.REBUILD_HOOK_URL);
+    const builder = (await c.env.REBUILD?.status()) ?? null;
     return c.json({
       contentVersion,
       liveVersion: live?.contentVersion ?? null,
       builtAt: live?.builtAt ?? null,
       upToDate: live?.contentVersion !== undefined && live.contentVersion >= contentVersion,
-      builder: hook,
+      builder,
     });
   });
-
-/** The local rebuild service answers GET with its state; a production deploy hook may not. */
-async function readHookStatus(url: string | undefined) {
-  if (!url) return null;
-  try {
-    const res = await fetch(url, { method: 'GET' });
-    if (!res.ok || !res.headers.get('content-type')?.includes('json')) return null;
-    return (await res.json()) as { state: string; error?: string | null };
-  } catch {
-    return null;
-  }
-}

@@ -1,0 +1,21 @@
+import app from '../index.ts';
+import type { Bindings } from '../env.ts';
+import { deployHook } from './deploy-hook.ts';
+
+export type { AppType } from '../index.ts';
+
+type WorkerEnv = Env & { ADMIN_PASSWORD?: string; REBUILD_HOOK_URL?: string; REBUILD_HOOK_TOKEN?: string };
+
+/**
+ * The Cloudflare Workers entry: D1, R2 and the assets binding are the ports as they are; the
+ * rebuild port is the deploy hook. Cloudflare's own header tells the visitor's address.
+ */
+export function workerBindings(env: WorkerEnv): Bindings {
+  return { ...env, REBUILD: deployHook(env) };
+}
+
+export default {
+  fetch(req, env, ctx) {
+    return app.fetch(req, workerBindings(env), ctx);
+  },
+} satisfies ExportedHandler<WorkerEnv>;

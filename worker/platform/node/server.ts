@@ -1,0 +1,88 @@
+import { serve, type HttpBindings } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import app from '../../index.ts';
+import type { RebuildPort } from '../ports.ts';
+import { clientAddressOf, openNodeStorage, type NodeStorage, type NodeStorageOptions } from './bindings.ts';
+
+export type NodeServerOptions = NodeStorageOptions & {
+  port: number;
+  host: string;
+  /** The public address (https://…): its scheme is the one visitors use behind the proxy. */
+  siteUrl?: string;
+  /** Take the client address and scheme from the proxy's headers. */
+  trustedProxy?: boolean;
+  adminPassword?: string;
+  rebuild?: RebuildPort;
+  /** Answers before the app (the built site's files); undefined falls through to the app. */
+  staticFiles?: (req: Request) => Promise<Response | undefined>;
+};
+
+export type NodeServer = {
+  url: string;
+  storage: NodeStorage;
+  /** Stops accepting, finishes requests and background tasks in flight, closes SQLite. */
+  close(): Promise<void>;
+};
+
+/**
+ * The request as the visitor made it. Behind the proxy the socket speaks plain http; the
+ * visitor's scheme is SITE_URL's (for its host) or, from a trusted proxy, X-Forwarded-Proto.
+ * CSRF checks compare the Origin header with this URL, so it must say https when the visitor did.
+ */
+function visitorRequest(req: Request, siteUrl: URL | null, trustedProxy: boolean): Request {
+  const url = new URL(req.url);
+  let scheme = url.protocol;
+  if (siteUrl && url.host === siteUrl.host) scheme = siteUrl.protocol;
+  else if (trustedProxy) {
+    const proto = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
+    if (proto === 'https' || proto === 'http') scheme = `${proto}:`;
+  }
+  if (scheme === url.protocol) return req;
+  url.protocol = scheme;
+  return new Request(url, req);
+}
+
+/** The self-hosted server: the same Hono app as on Workers, over SQLite and a media folder. */
+export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServer> {
+  const storage = await openNodeStorage(opts);
+  const siteUrl = opts.siteUrl ? new URL(opts.siteUrl) : null;
+  const trusted = opts.trustedProxy ?? false;
+  const background = new Set<Promise<unknown>>();
+
+  const fetch = async (raw: Request, node: HttpBindings): Promise<Response> => {
+    const req = visitorRequest(raw, siteUrl, trusted);
+    const file = opts.staticFiles && (req.method === 'GET' || req.method === 'HEAD') ? await opts.staticFiles(req) : undefined;
+    if (file) return file;
+    const ctx = {
+      waitUntil(task: Promise<unknown>) {
+        const tracked = task.catch((err) => console.error('Background task failed', err)).finally(() => background.delete(tracked));
+        background.add(tracked);
+      },
+      passThroughOnException() {},
+      props: {},
+    };
+    return app.fetch(req, { ...storage.bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx);
+  };
+
+  const server = serve({ fetch, port: opts.port, hostname: opts.host });
+  await new Promise<void>((resolve, reject) => {
+    if (server.listening) resolve();
+    server.once('listening', () => resolve());
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Idle keep-alive sockets would hold close() open; busy ones finish their request.
+        (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+      });
+      await Promise.allSettled([...background]);
+      storage.close();
+    })());
+  return { url, storage, close };
+}

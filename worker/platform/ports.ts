@@ -1,0 +1,27 @@
+/**
+ * What the app needs from the platform it runs on. Each entry point fills these (Workers:
+ * D1, R2 and the assets binding; Node: SQLite, a media folder and the built site on disk);
+ * routes and queries use them and never ask which runtime they are on.
+ *
+ * The database port is the part of D1's interface that drizzle's D1 driver and our raw SQL use,
+ * so one drizzle dialect and one set of migrations serve both targets.
+ */
+export type DatabasePort = Pick<D1Database, 'prepare' | 'batch'>;
+
+/** Photos by key: the part of R2's interface the app uses. */
+export type MediaPort = Pick<R2Bucket, 'get' | 'put' | 'delete' | 'list'>;
+
+/** The built site: the admin shell, the 404 page and build.json are read through it. */
+export type SitePort = { fetch(input: URL | string | Request): Promise<Response> };
+
+/** The builder's own account of itself, where it can give one (shown in the admin panel). */
+export type BuilderStatus = { state: string; error?: string | null };
+
+/** Asks for a rebuild of the public site after a write, and tells how the builder is doing. */
+export type RebuildPort = {
+  request(contentVersion: number): Promise<void>;
+  status(): Promise<BuilderStatus | null>;
+};
+
+/** The visitor's address for rate limits, as this platform can tell it without forgery. */
+export type ClientAddressPort = (req: Request) => string | undefined;
