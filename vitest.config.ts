@@ -36,6 +36,11 @@ export default defineConfig(async () => {
         {
           test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } },
         },
+        // The self-hosted server as a whole (real SQLite file, media folder, local stand-ins for
+        // the Bot API and SMTP), started in the test process.
+        {
+          test: { name: 'node-server', include: ['test/node-server/**/*.test.ts'], environment: 'node', testTimeout: 30_000, sequence: { groupOrder: 0 } },
+        },
         // End-to-end, in two groups on one shared server (test/e2e/global-setup.ts): first the
         // visitor journeys, which only read, two files at a time; then the journeys that change
         // content and wait for the rebuild, one file at a time so none sees another's change.

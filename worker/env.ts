@@ -1,4 +1,4 @@
-import type { ClientAddressPort, DatabasePort, MediaPort, RebuildPort, SitePort } from './platform/ports.ts';
+import type { ClientAddressPort, DatabasePort, MailerPort, MediaPort, RebuildPort, SitePort } from './platform/ports.ts';
 
 /**
  * What every route may use: the storage ports (filled by each platform entry in
@@ -18,6 +18,15 @@ export type Bindings = {
   REBUILD_HOOK_URL?: string;
   /** Workers: sent as a bearer token to the hook when set (the GitHub Actions alternative). */
   REBUILD_HOOK_TOKEN?: string;
+  /** Owner notifications by a Telegram bot (secrets); both needed. */
+  TELEGRAM_BOT_TOKEN?: string;
+  TELEGRAM_CHAT_ID?: string;
+  /** The Bot API's address; tests point it at a local stand-in. */
+  TELEGRAM_API_URL?: string;
+  /** Owner notifications by e-mail (self-hosted: SMTP_URL). */
+  MAILER?: MailerPort;
+  /** The public address, for links in notifications. */
+  SITE_URL?: string;
 };
 
 export type AppEnv = { Bindings: Bindings };

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.ts';
 import { bumpContentVersion } from '../queries/site-state.ts';
+import { afterResponse } from './background.ts';
 
 /**
  * After a successful write that changes what visitors see: bump the content version and ask the
@@ -13,13 +14,12 @@ export const publishOnSuccess: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 export function schedulePublish(c: Context<AppEnv>) {
-  const task = (async () => {
-    const version = await bumpContentVersion(c.env);
-    await c.env.REBUILD?.request(version);
-  })().catch((err) => console.error('Rebuild request failed', err));
-  try {
-    c.executionCtx.waitUntil(task);
-  } catch {
-    // No execution context (a direct app.request in a unit test): let it run on its own.
-  }
+  afterResponse(
+    c,
+    'Rebuild request',
+    (async () => {
+      const version = await bumpContentVersion(c.env);
+      await c.env.REBUILD?.request(version);
+    })(),
+  );
 }

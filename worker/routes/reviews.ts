@@ -4,7 +4,10 @@ import { MSG } from '../../schema/messages.ts';
 import { reviewSubmitSchema, reviewUpdateSchema } from '../../schema/reviews.ts';
 import type { AppEnv } from '../env.ts';
 import { clientIp } from '../lib/client-ip.ts';
+import { afterResponse } from '../lib/background.ts';
 import { apiError } from '../lib/errors.ts';
+import { reviewNotice } from '../notify/notices.ts';
+import { notifyOwner } from '../notify/owner.ts';
 import { schedulePublish } from '../lib/publish.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
@@ -20,6 +23,7 @@ export const reviewRoutes = new Hono<AppEnv>()
     const count = await hit(c.env, `review:${clientIp(c)}`, REVIEW_THROTTLE.windowMs);
     if (count > REVIEW_THROTTLE.max) return apiError(c, 429, MSG.reviewThrottled);
     const review = await submitReview(c.env, c.req.valid('json'));
+    afterResponse(c, 'Review notification', notifyOwner(c.env, reviewNotice(review, c.env.SITE_URL)));
     // Unapproved reviews are not public: nothing to publish yet.
     return c.json({ success: true, id: review.id, approved: review.approved }, 201);
   })

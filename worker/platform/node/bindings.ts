@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import type { Bindings } from '../../env.ts';
 import type { RebuildPort } from '../ports.ts';
@@ -55,7 +54,7 @@ export async function openNodeStorage(
  * (X-Real-IP, else the last X-Forwarded-For entry: the one our own proxy added; earlier ones
  * are whatever the client claimed).
  */
-export function clientAddressOf(incoming: IncomingMessage | undefined, trustedProxy: boolean) {
+export function clientAddressOf(incoming: { socket: { remoteAddress?: string } } | undefined, trustedProxy: boolean) {
   return (req: Request): string | undefined => {
     if (trustedProxy) {
       const real = req.headers.get('x-real-ip')?.trim();

@@ -1,5 +1,6 @@
-import { serve, type HttpBindings } from '@hono/node-server';
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import type { Bindings } from '../../env.ts';
 import app from '../../index.ts';
 import type { RebuildPort } from '../ports.ts';
 import { clientAddressOf, openNodeStorage, type NodeStorage, type NodeStorageOptions } from './bindings.ts';
@@ -13,6 +14,10 @@ export type NodeServerOptions = NodeStorageOptions & {
   trustedProxy?: boolean;
   adminPassword?: string;
   rebuild?: RebuildPort;
+  /** More settings and ports for every request (notifications, SITE_URL for links). */
+  bindings?: Partial<Bindings>;
+  /** How long close() waits for background work (notification retries, a rebuild request). */
+  shutdownGraceMs?: number;
   /** Answers before the app (the built site's files); undefined falls through to the app. */
   staticFiles?: (req: Request) => Promise<Response | undefined>;
 };
@@ -49,7 +54,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   const trusted = opts.trustedProxy ?? false;
   const background = new Set<Promise<unknown>>();
 
-  const fetch = async (raw: Request, node: HttpBindings): Promise<Response> => {
+  const fetch = async (raw: Request, node: HttpBindings | Http2Bindings): Promise<Response> => {
     const req = visitorRequest(raw, siteUrl, trusted);
     const file = opts.staticFiles && (req.method === 'GET' || req.method === 'HEAD') ? await opts.staticFiles(req) : undefined;
     if (file) return file;
@@ -61,7 +66,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
       passThroughOnException() {},
       props: {},
     };
-    return app.fetch(req, { ...storage.bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx);
+    return app.fetch(req, { ...storage.bindings, ...opts.bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx);
   };
 
   const server = serve({ fetch, port: opts.port, hostname: opts.host });
@@ -81,7 +86,8 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
         // Idle keep-alive sockets would hold close() open; busy ones finish their request.
         (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       });
-      await Promise.allSettled([...background]);
+      const grace = new Promise((r) => setTimeout(r, opts.shutdownGraceMs ?? 10_000).unref());
+      await Promise.race([Promise.allSettled([...background]), grace]);
       storage.close();
     })());
   return { url, storage, close };

@@ -1,0 +1,177 @@
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { smtpMailer } from '../../worker/platform/node/mailer.ts';
+import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** A stand-in for Telegram's Bot API on 127.0.0.1: records messages, fails the first `failFirst`. */
+function botApi(failFirst = 0) {
+  const messages: { path: string; body: { chat_id: string; text: string } }[] = [];
+  let calls = 0;
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d: Buffer) => (raw += d));
+    req.on('end', () => {
+      calls += 1;
+      if (calls <= failFirst) {
+        res.writeHead(502, { 'content-type': 'application/json' }).end('{"ok":false}');
+        return;
+      }
+      messages.push({ path: req.url ?? '', body: JSON.parse(raw) });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"result":{}}');
+    });
+  });
+  return { server, messages, calls: () => calls };
+}
+
+/** A real SMTP server (smtp-server) on 127.0.0.1 that keeps every message it receives. */
+function smtpSink() {
+  const mails: { from: string; to: string[]; raw: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, done) {
+      let raw = '';
+      stream.on('data', (d: Buffer) => (raw += d.toString('utf8')));
+      stream.on('end', () => {
+        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw });
+        done();
+      });
+    },
+  });
+  return { server, mails };
+}
+
+async function listen(server: Server | SMTPServer): Promise<number> {
+  const s = server instanceof SMTPServer ? (server as unknown as { server: Server }).server : server;
+  if (server instanceof SMTPServer) server.listen(0, '127.0.0.1');
+  else server.listen(0, '127.0.0.1');
+  await once(s, 'listening');
+  return (s.address() as AddressInfo).port;
+}
+
+async function until<T>(what: string, read: () => T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = read();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The text body of a single-part message, decoded from base64 when it was sent so. */
+function mailText(raw: string): string {
+  const [head, ...rest] = raw.split('\r\n\r\n');
+  const body = rest.join('\r\n\r\n');
+  return /content-transfer-encoding: base64/i.test(head!) ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : body;
+}
+
+const review = { name: 'Марина Соколова', email: 'marina@example.ru', rating: 5, comment: 'Чудесный домик, море в двух шагах', consent: true };
+const postReview = (url: string, body = review, ip = '203.0.113.7') =>
+  fetch(`${url}/api/reviews`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-real-ip': ip }, body: JSON.stringify(body) });
+
+describe('owner notifications on the self-hosted server', () => {
+  let dataDir: string;
+  let server: NodeServer | undefined;
+  const closers: (() => unknown)[] = [];
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-notify-'));
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    for (const close of closers.splice(0)) await close();
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function start(bindings: Parameters<typeof startNodeServer>[0]['bindings'], name: string) {
+    server = await startNodeServer({
+      dataDir: path.join(dataDir, name),
+      migrationsDir: path.join(ROOT, 'migrations'),
+      port: 0,
+      host: '127.0.0.1',
+      trustedProxy: true,
+      shutdownGraceMs: 500,
+      bindings: { SITE_URL: 'https://kaspiy.example', ...bindings },
+    });
+    return server;
+  }
+
+  it('should send the owner a Telegram message and an e-mail about a new review', async () => {
+    const bot = botApi();
+    const botPort = await listen(bot.server);
+    closers.push(() => bot.server.close());
+    const smtp = smtpSink();
+    const smtpPort = await listen(smtp.server);
+    closers.push(() => new Promise((r) => smtp.server.close(() => r(null))));
+    const s = await start(
+      {
+        TELEGRAM_BOT_TOKEN: '123456:test-token',
+        TELEGRAM_CHAT_ID: '987654',
+        TELEGRAM_API_URL: `http://127.0.0.1:${botPort}`,
+        MAILER: smtpMailer(`smtp://127.0.0.1:${smtpPort}/?from=site@kaspiy.example&to=owner@kaspiy.example`),
+      },
+      'both',
+    );
+
+    const res = await postReview(s.url);
+    expect(res.status).toBe(201);
+
+    const message = await until('the Telegram message', () => bot.messages[0]);
+    expect(message.path).toBe('/bot123456:test-token/sendMessage');
+    expect(message.body.chat_id).toBe('987654');
+    expect(message.body.text).toContain('Новый отзыв');
+    expect(message.body.text).toContain('Марина Соколова');
+    expect(message.body.text).toContain('Чудесный домик, море в двух шагах');
+
+    const mail = await until('the e-mail', () => smtp.mails[0]);
+    expect(mail.from).toBe('site@kaspiy.example');
+    expect(mail.to).toEqual(['owner@kaspiy.example']);
+    expect(mail.raw).toMatch(/Subject: =\?UTF-8\?/);
+    expect(mailText(mail.raw)).toContain('Марина Соколова <marina@example.ru>');
+    expect(mailText(mail.raw)).toContain('Чудесный домик, море в двух шагах');
+  });
+
+  it('should store the review and answer 201 while the Bot API and the SMTP server are down, then deliver on a retry', async () => {
+    const bot = botApi(2);
+    const botPort = await listen(bot.server);
+    closers.push(() => bot.server.close());
+    // Nothing listens on this port: every SMTP attempt is refused.
+    const dead = createServer();
+    const deadPort = await listen(dead);
+    await new Promise((r) => dead.close(r));
+    const s = await start(
+      {
+        TELEGRAM_BOT_TOKEN: '123456:test-token',
+        TELEGRAM_CHAT_ID: '987654',
+        TELEGRAM_API_URL: `http://127.0.0.1:${botPort}`,
+        MAILER: smtpMailer(`smtp://127.0.0.1:${deadPort}/?from=site@kaspiy.example&to=owner@kaspiy.example`),
+      },
+      'down',
+    );
+
+    const started = Date.now();
+    const res = await postReview(s.url, { ...review, name: 'Олег' }, '203.0.113.8');
+    expect(res.status).toBe(201);
+    // The visitor is answered at once, not after the retries.
+    expect(Date.now() - started).toBeLessThan(1000);
+    const stored = s.storage.db.prepare("SELECT name, approved FROM reviews WHERE name = 'Олег'");
+    expect(await stored.first()).toEqual({ name: 'Олег', approved: 0 });
+
+    const message = await until('the retried Telegram message', () => bot.messages[0], 20_000);
+    expect(bot.calls()).toBe(3);
+    expect(message.body.text).toContain('Олег');
+  }, 30_000);
+});

@@ -1,0 +1,22 @@
+import nodemailer from 'nodemailer';
+import type { MailerPort } from '../ports.ts';
+
+/**
+ * The e-mail port of the self-hosted server: SMTP_URL such as
+ * smtps://user:password@smtp.yandex.ru:465/?from=site@example.ru&to=owner@example.ru
+ * (`from` defaults to the SMTP user, `to` to `from`).
+ */
+export function smtpMailer(smtpUrl: string): MailerPort {
+  const url = new URL(smtpUrl);
+  const from = url.searchParams.get('from') || decodeURIComponent(url.username);
+  const to = url.searchParams.get('to') || from;
+  if (!from || !to) throw new Error('SMTP_URL needs a user or ?from=…&to=… (who sends, who receives)');
+  url.searchParams.delete('from');
+  url.searchParams.delete('to');
+  const transport = nodemailer.createTransport(url.href);
+  return {
+    async send({ subject, text }) {
+      await transport.sendMail({ from, to, subject, text });
+    },
+  };
+}
