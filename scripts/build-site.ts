@@ -10,6 +10,10 @@ export type BuildOptions = {
   /** The public address for canonical links (defaults to apiUrl). */
   siteUrl?: string;
   quiet?: boolean;
+  /** Where the build is made before it goes live; best on the same disk as outDir (atomic renames). */
+  stagingDir?: string;
+  /** Runs on the finished build in staging, before it goes live (the Node server precompresses). */
+  postBuild?: (stagingDir: string) => Promise<void>;
 };
 
 /**
@@ -20,7 +24,7 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
   const started = Date.now();
   // The version is read before any content, so a write during the build shows as "not yet live".
   const info = await readBuildInfo(opts.apiUrl);
-  const staging = path.join(ROOT, 'node_modules/.cache/site-staging', path.basename(opts.outDir));
+  const staging = opts.stagingDir ?? path.join(ROOT, 'node_modules/.cache/site-staging', path.basename(opts.outDir));
   await rm(staging, { recursive: true, force: true });
   await run('astro', ['build'], {
     quiet: opts.quiet,
@@ -38,6 +42,7 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
     path.join(staging, 'build.json'),
     JSON.stringify({ contentVersion: info.contentVersion, builtAt: new Date().toISOString() }),
   );
+  await opts.postBuild?.(staging);
   await syncDir(staging, opts.outDir);
   return { contentVersion: info.contentVersion, ms: Date.now() - started };
 }

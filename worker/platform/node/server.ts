@@ -1,4 +1,6 @@
 import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 import type { AddressInfo } from 'node:net';
 import type { Bindings } from '../../env.ts';
 import app from '../../index.ts';
@@ -47,6 +49,12 @@ function visitorRequest(req: Request, siteUrl: URL | null, trustedProxy: boolean
   return new Request(url, req);
 }
 
+/**
+ * What the app answers (API JSON, the admin shell, the 404 page) leaves gzipped when the
+ * client takes it; on Workers Cloudflare's edge does this. Static files come precompressed.
+ */
+const compressed = new Hono<{ Bindings: Bindings }>().use(compress()).all('*', (c) => app.fetch(c.req.raw, c.env, c.executionCtx));
+
 /** The self-hosted server: the same Hono app as on Workers, over SQLite and a media folder. */
 export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServer> {
   const storage = await openNodeStorage(opts);
@@ -66,7 +74,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
       passThroughOnException() {},
       props: {},
     };
-    return app.fetch(req, { ...storage.bindings, ...opts.bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx);
+    return compressed.fetch(req, { ...storage.bindings, ...opts.bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx);
   };
 
   const server = serve({ fetch, port: opts.port, hostname: opts.host });

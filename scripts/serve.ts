@@ -1,0 +1,117 @@
+// `npm run serve`: the self-hosted production server (DESIGN.md "Self-hosted run"). One Node
+// process: the same Hono app as on Workers over a SQLite file and a media folder in DATA_DIR,
+// the built site served from disk precompressed, and in-process rebuilds after edits.
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { hasBuild } from './build-site.ts';
+import { writePlaceholder } from './lib/stack.ts';
+import { ROOT } from './lib/tools.ts';
+import { createRebuilder } from './rebuild-service.ts';
+import { seedIfEmpty } from './seed.ts';
+import type { MailerPort } from '../worker/platform/ports.ts';
+import { smtpMailer } from '../worker/platform/node/mailer.ts';
+import { startNodeServer } from '../worker/platform/node/server.ts';
+import { precompressSite, staticSite } from '../worker/platform/node/static-site.ts';
+
+/** Exit code for a problem the owner must fix (systemd: RestartPreventExitStatus=78, no crash loop). */
+const EX_CONFIG = 78;
+
+function fail(message: string): never {
+  console.error(`\n✖ ${message}\n`);
+  process.exit(EX_CONFIG);
+}
+
+const env = process.env;
+const port = Number(env.PORT ?? 3000);
+const host = env.HOST ?? '127.0.0.1';
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT=${env.PORT} is not a port number.`);
+const dataDir = path.resolve(env.DATA_DIR ?? path.join(ROOT, 'data'));
+const siteUrl = (env.SITE_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/$/, '');
+let https = false;
+try {
+  https = new URL(siteUrl).protocol === 'https:';
+} catch {
+  fail(`SITE_URL=${env.SITE_URL} is not an address (e.g. https://kaspiy.ru).`);
+}
+
+try {
+  mkdirSync(dataDir, { recursive: true });
+  accessSync(dataDir, constants.W_OK);
+} catch (err) {
+  fail(`DATA_DIR ${dataDir} cannot be written by this user (${(err as NodeJS.ErrnoException).code}). Create it and give the server's user write access (e.g. chown kaspiy ${dataDir}).`);
+}
+const siteDir = path.join(dataDir, 'site');
+
+let mailer: MailerPort | undefined;
+if (env.SMTP_URL) {
+  try {
+    mailer = smtpMailer(env.SMTP_URL);
+  } catch (err) {
+    fail(`SMTP_URL is not usable: ${(err as Error).message}`);
+  }
+}
+
+// The rebuilder reads the API of this very server, so it is made now and started once it listens.
+let apiUrl = '';
+const rebuilder = createRebuilder({
+  get apiUrl() {
+    return apiUrl;
+  },
+  outDir: siteDir,
+  siteUrl,
+  stagingDir: path.join(dataDir, '.site-staging'),
+  postBuild: precompressSite,
+});
+
+const server = await startNodeServer({
+  dataDir,
+  siteDir,
+  migrationsDir: path.join(ROOT, 'migrations'),
+  port,
+  host,
+  siteUrl,
+  trustedProxy: env.TRUSTED_PROXY === '1',
+  adminPassword: env.ADMIN_PASSWORD || undefined,
+  rebuild: { request: () => rebuilder.request(), status: async () => rebuilder.status },
+  bindings: {
+    SITE_URL: siteUrl,
+    TELEGRAM_BOT_TOKEN: env.TELEGRAM_BOT_TOKEN,
+    TELEGRAM_CHAT_ID: env.TELEGRAM_CHAT_ID,
+    MAILER: mailer,
+  },
+  staticFiles: staticSite({ root: siteDir, https }),
+}).catch((err: Error & { code?: string }) => {
+  if (err.code === 'EADDRINUSE') fail(`Port ${port} on ${host} is taken by another program. Set PORT to a free one.`);
+  if (err.code === 'EACCES') fail(`Port ${port} needs privileges; use a port above 1024 behind the proxy.`);
+  fail(`The database in ${dataDir} could not be opened: ${err.message}. Restore the last backup (npm run restore) or move the file away to start empty.`);
+});
+apiUrl = server.url;
+
+const stop = async (signal: string) => {
+  console.log(`${signal}: finishing requests in flight, then closing the database…`);
+  await server.close();
+  process.exit(0);
+};
+process.once('SIGTERM', () => void stop('SIGTERM'));
+process.once('SIGINT', () => void stop('SIGINT'));
+
+if (!env.ADMIN_PASSWORD) {
+  const { DB } = server.storage.bindings;
+  const account = await DB.prepare('SELECT 1 FROM admin_account LIMIT 1').first();
+  if (!account) console.warn('⚠ No admin account yet and no ADMIN_PASSWORD: set ADMIN_PASSWORD to create the first admin (nobody can sign in until then).');
+}
+if (env.SEED_DEMO === '1' && (await seedIfEmpty(server.storage.bindings))) console.log('• Demo content added to the empty database.');
+
+if (!(await hasBuild(siteDir))) {
+  await writePlaceholder(siteDir);
+  console.log('• Building the site (the first build optimises every photo: a minute or more)…');
+  await rebuilder.request();
+  if (rebuilder.status.state === 'failed') console.error(`✖ The site build failed; the placeholder page serves until an edit rebuilds it:\n${rebuilder.status.error}`);
+}
+
+console.log(`
+  «Каспий» is serving ${siteUrl} (listening on ${server.url})
+  Data:        ${dataDir}
+  Admin panel: ${siteUrl}/admin (or the admin path set in «Аккаунт»)
+  Edits rebuild the public site by themselves. SIGTERM or Ctrl+C stops cleanly.
+`);

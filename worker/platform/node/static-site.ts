@@ -1,0 +1,159 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { listFiles } from '../../../scripts/build-site.ts';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.xml': 'application/xml',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.webmanifest': 'application/manifest+json',
+};
+/** Files worth compressing: text. Images and fonts are compressed already. */
+const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.xml', '.txt', '.svg', '.webmanifest']);
+/** Paths the app answers, never the built files (as run_worker_first does on Workers). */
+const APP_PATHS = /^\/(?:api|media|shell)(?:\/|$)/;
+/** Build configuration and precompressed twins are not pages. */
+const HIDDEN = new Set(['/_headers', '/_redirects']);
+
+type HeaderRule = { pattern: RegExp; headers: [string, string][] };
+
+/**
+ * Cloudflare's `_headers` format: an unindented URL pattern (`*` matches anything), then
+ * indented `Name: value` lines. Every matching rule applies, in file order.
+ */
+export function parseHeadersFile(text: string): HeaderRule[] {
+  const rules: HeaderRule[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim() || line.trim().startsWith('#')) continue;
+    if (!/^\s/.test(line)) {
+      const source = line.trim().split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+      rules.push({ pattern: new RegExp(`^${source}$`), headers: [] });
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (colon > 0 && rules.length) rules.at(-1)!.headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+  }
+  return rules;
+}
+
+/** The encoding to send: brotli, then gzip, as the client accepts (q=0 refuses). */
+export function chooseEncoding(acceptEncoding: string | null): 'br' | 'gzip' | null {
+  const accepted = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return null;
+}
+
+/** Writes `.br` and `.gz` twins of every text file below `dir` (after each site build). */
+export async function precompressSite(dir: string): Promise<void> {
+  const { writeFile } = await import('node:fs/promises');
+  for (const rel of await listFiles(dir)) {
+    if (!COMPRESSIBLE.has(path.extname(rel))) continue;
+    const file = path.join(dir, rel);
+    const body = await readFile(file);
+    await writeFile(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+    await writeFile(`${file}.gz`, gzipSync(body, { level: 9 }));
+  }
+}
+
+/** The file a URL path names, Workers-assets style with Astro's `build.format: 'file'`. */
+async function resolveFile(root: string, urlPath: string): Promise<{ file: string; size: number; mtimeMs: number } | null> {
+  const candidates = urlPath === '/' ? ['/index.html'] : path.extname(urlPath) ? [urlPath] : [`${urlPath}.html`, `${urlPath}/index.html`];
+  for (const candidate of candidates) {
+    const file = path.join(root, candidate);
+    if (!file.startsWith(root + path.sep)) continue;
+    const s = await stat(file).catch(() => null);
+    if (s?.isFile()) return { file, size: s.size, mtimeMs: s.mtimeMs };
+  }
+  return null;
+}
+
+/**
+ * The built site as the Node server serves it: files from disk with their precompressed
+ * variant chosen by Accept-Encoding, the headers of the site's `_headers` file (HSTS only when
+ * the site is served over https), ETag revalidation, no path outside the folder. Anything that
+ * is not a file of the site answers undefined, and the app takes it (the admin shell, the 404 page).
+ */
+export function staticSite(opts: { root: string; https: boolean }) {
+  const root = path.resolve(opts.root);
+  let rules: { mtimeMs: number; rules: HeaderRule[] } | null = null;
+
+  async function headerRules(): Promise<HeaderRule[]> {
+    const file = path.join(root, '_headers');
+    const s = await stat(file).catch(() => null);
+    if (!s) return [];
+    if (rules?.mtimeMs !== s.mtimeMs) rules = { mtimeMs: s.mtimeMs, rules: parseHeadersFile(await readFile(file, 'utf8')) };
+    return rules.rules;
+  }
+
+  return async (req: Request): Promise<Response | undefined> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+    const url = new URL(req.url);
+    let urlPath: string;
+    try {
+      urlPath = decodeURIComponent(url.pathname);
+    } catch {
+      return undefined;
+    }
+    if (APP_PATHS.test(urlPath) || HIDDEN.has(urlPath) || urlPath.includes('\0') || urlPath.split('/').some((s) => s.startsWith('.'))) return undefined;
+    if (/\.(br|gz)$/.test(urlPath)) return undefined;
+    // One address a page: /cabins, never /cabins.html or /cabins/ (as the assets binding does).
+    if (urlPath.endsWith('.html') || (urlPath.length > 1 && urlPath.endsWith('/'))) {
+      const clean = urlPath.replace(/(?:\/index)?\.html$|\/+$/, '') || '/';
+      if (clean !== urlPath && (await resolveFile(root, clean))) return Response.redirect(new URL(clean + url.search, url), 307);
+      return undefined;
+    }
+    const found = await resolveFile(root, urlPath);
+    if (!found) return undefined;
+
+    const ext = path.extname(found.file);
+    const headers = new Headers({ 'content-type': TYPES[ext] ?? 'application/octet-stream' });
+    const etag = `"${found.size.toString(16)}-${Math.trunc(found.mtimeMs).toString(16)}"`;
+    headers.set('etag', etag);
+    headers.set('cache-control', 'public, max-age=0, must-revalidate');
+    for (const rule of await headerRules()) {
+      if (!rule.pattern.test(url.pathname)) continue;
+      for (const [name, value] of rule.headers) headers.set(name, value);
+    }
+    if (!opts.https) headers.delete('strict-transport-security');
+
+    let file = found.file;
+    if (COMPRESSIBLE.has(ext)) {
+      headers.set('vary', 'accept-encoding');
+      const encoding = chooseEncoding(req.headers.get('accept-encoding'));
+      const twin = encoding && `${found.file}.${encoding === 'br' ? 'br' : 'gz'}`;
+      if (twin && (await stat(twin).then((s) => s.mtimeMs >= found.mtimeMs - 1000, () => false))) {
+        file = twin;
+        headers.set('content-encoding', encoding);
+      }
+    }
+    const match = req.headers.get('if-none-match');
+    if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers });
+    const body = await readFile(file).catch(() => null);
+    if (!body) return undefined;
+    headers.set('content-length', String(body.length));
+    return new Response(req.method === 'HEAD' ? null : body, { headers });
+  };
+}
