@@ -33,6 +33,17 @@ export default defineConfig(async () => {
             sequence: { groupOrder: 0 },
           },
         },
+        // The same worker tests, one table of cases, against the self-hosted Node server over
+        // real HTTP (SQLite file, media folder): `cloudflare:test` is test/node/cloudflare-test.ts.
+        {
+          resolve: { alias: { 'cloudflare:test': path.join(import.meta.dirname, 'test/node/cloudflare-test.ts') } },
+          test: {
+            name: 'node-api',
+            include: ['test/worker/**/*.test.ts'],
+            environment: 'node',
+            sequence: { groupOrder: 0 },
+          },
+        },
         {
           test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', sequence: { groupOrder: 0 } },
         },

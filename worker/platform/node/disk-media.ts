@@ -5,8 +5,13 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { MediaPort } from '../ports.ts';
 
-/** Keys are plain file names: no folders, no dot files, so no key can leave the folder. */
-const SAFE_KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
+/**
+ * Any key R2 would take maps to one file name in the folder: percent-encoded, so `/`, `\` and
+ * `..` in a key stay inside the name and no key can leave the folder; a leading dot is encoded
+ * too (temporary files start with one). The keys the upload route makes stay readable.
+ */
+const fileNameOf = (key: string) => encodeURIComponent(key).replace(/^\./, '%2E');
+const keyOf = (fileName: string) => decodeURIComponent(fileName);
 const TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' };
 /** Files being written; never listed or served, removed if a write breaks off. */
 const TMP_PREFIX = '.tmp-';
@@ -14,8 +19,8 @@ const TMP_PREFIX = '.tmp-';
 export const contentTypeOf = (key: string) => TYPES[key.split('.').pop()!.toLowerCase()] ?? 'application/octet-stream';
 
 function checkKey(key: string): string {
-  if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`Refused media key ${JSON.stringify(key)}`);
-  return key;
+  if (!key || key.length > 1024) throw new Error(`Refused media key ${JSON.stringify(key.slice(0, 40))}`);
+  return fileNameOf(key);
 }
 
 type Info = { key: string; size: number; mtimeMs: number };
@@ -23,6 +28,7 @@ type Info = { key: string; size: number; mtimeMs: number };
 const etagOf = (i: Info) => `"${i.size.toString(16)}-${Math.trunc(i.mtimeMs).toString(16)}"`;
 
 function objectOf(i: Info, body: ReadableStream | null) {
+  const read = () => new Response(body).arrayBuffer();
   const httpEtag = etagOf(i);
   const base = {
     key: i.key,
@@ -34,7 +40,9 @@ function objectOf(i: Info, body: ReadableStream | null) {
     customMetadata: {},
     writeHttpMetadata: (h: Headers) => h.set('content-type', contentTypeOf(i.key)),
   };
-  return body ? { ...base, body } : base;
+  return body
+    ? { ...base, body, arrayBuffer: read, text: async () => new TextDecoder().decode(await read()), bytes: async () => new Uint8Array(await read()) }
+    : base;
 }
 
 /** True when the request's revalidation headers say the client's copy is current. */
@@ -76,7 +84,7 @@ export function diskMedia(dir: string): MediaPort {
       const i = await info(key);
       if (!i) return null;
       if (notModified(i, options?.onlyIf)) return objectOf(i, null);
-      const body = Readable.toWeb(createReadStream(path.join(dir, key))) as ReadableStream;
+      const body = Readable.toWeb(createReadStream(path.join(dir, fileNameOf(key)))) as ReadableStream;
       return objectOf(i, body);
     },
     async head(key: string) {
@@ -84,12 +92,12 @@ export function diskMedia(dir: string): MediaPort {
       return i && objectOf(i, null);
     },
     async put(key: string, value: unknown) {
-      checkKey(key);
+      const file = path.join(dir, checkKey(key));
       await mkdir(dir, { recursive: true });
       const tmp = path.join(dir, `${TMP_PREFIX}${randomUUID()}`);
       try {
         await writeFile(tmp, await bytesOf(value));
-        await rename(tmp, path.join(dir, key));
+        await rename(tmp, file);
       } catch (err) {
         await rm(tmp, { force: true });
         throw err;
@@ -100,11 +108,11 @@ export function diskMedia(dir: string): MediaPort {
       for (const key of Array.isArray(keys) ? keys : [keys]) await rm(path.join(dir, checkKey(key)), { force: true });
     },
     async list(options?: { prefix?: string }) {
-      const names = await readdir(dir).catch(() => [] as string[]);
+      const keys = (await readdir(dir).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).map(keyOf);
       const objects = [];
-      for (const name of names.sort()) {
-        if (name.startsWith('.') || !SAFE_KEY.test(name) || (options?.prefix && !name.startsWith(options.prefix))) continue;
-        const i = await info(name);
+      for (const key of keys.sort()) {
+        if (options?.prefix && !key.startsWith(options.prefix)) continue;
+        const i = await info(key);
         if (i) objects.push(objectOf(i, null));
       }
       return { objects, truncated: false, delimitedPrefixes: [] };

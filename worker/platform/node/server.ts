@@ -33,20 +33,25 @@ export type NodeServer = {
 
 /**
  * The request as the visitor made it. Behind the proxy the socket speaks plain http; the
- * visitor's scheme is SITE_URL's (for its host) or, from a trusted proxy, X-Forwarded-Proto.
- * CSRF checks compare the Origin header with this URL, so it must say https when the visitor did.
+ * visitor's scheme is SITE_URL's (for its host) or, from a trusted proxy, X-Forwarded-Proto
+ * (and X-Forwarded-Host, where the proxy does not pass Host on). CSRF checks compare the Origin
+ * header with this URL, so it must say https when the visitor did.
  */
 function visitorRequest(req: Request, siteUrl: URL | null, trustedProxy: boolean): Request {
   const url = new URL(req.url);
-  let scheme = url.protocol;
-  if (siteUrl && url.host === siteUrl.host) scheme = siteUrl.protocol;
-  else if (trustedProxy) {
+  const before = url.href;
+  if (trustedProxy) {
+    const host = req.headers.get('x-forwarded-host')?.split(',')[0]?.trim();
+    const forwarded = host ? /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/i.exec(host) : null;
+    if (forwarded) {
+      url.hostname = forwarded[1]!;
+      url.port = forwarded[2] ?? '';
+    }
     const proto = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
-    if (proto === 'https' || proto === 'http') scheme = `${proto}:`;
+    if (proto === 'https' || proto === 'http') url.protocol = `${proto}:`;
   }
-  if (scheme === url.protocol) return req;
-  url.protocol = scheme;
-  return new Request(url, req);
+  if (siteUrl && url.host === siteUrl.host) url.protocol = siteUrl.protocol;
+  return url.href === before ? req : new Request(url, req);
 }
 
 /**
@@ -74,7 +79,15 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
       passThroughOnException() {},
       props: {},
     };
-    return compressed.fetch(req, { ...storage.bindings, ...opts.bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx);
+    const res = await compressed.fetch(req, { ...storage.bindings, ...opts.bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx);
+    // A refused write may be answered before its whole body arrived (too large, not signed in):
+    // the rest may still be on its way, so the connection is not reused for the next request.
+    if (res.status >= 400 && req.method !== 'GET' && req.method !== 'HEAD') {
+      const closing = new Response(res.body, res);
+      closing.headers.set('connection', 'close');
+      return closing;
+    }
+    return res;
   };
 
   const server = serve({ fetch, port: opts.port, hostname: opts.host });
