@@ -73,6 +73,17 @@ export default defineConfig(async () => {
             sequence: { groupOrder: 2 },
           },
         },
+        // The self-hosted target end to end: `npm run serve` as an owner starts it, its own port.
+        {
+          test: {
+            name: 'e2e-node',
+            include: ['test/e2e/node/**/*.test.ts'],
+            environment: 'node',
+            testTimeout: 60_000,
+            hookTimeout: 330_000,
+            sequence: { groupOrder: 2 },
+          },
+        },
       ],
     },
   };

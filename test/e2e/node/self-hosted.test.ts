@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, quietEnv, waitFor } from '../../../scripts/lib/tools.ts';
+import { VIEWPORTS } from '../browser.ts';
+import { openTab, publicText, signIn, visible } from '../admin/helpers.ts';
+
+// The self-hosted target as an owner runs it: `node scripts/serve.ts` (npm run serve) with
+// SEED_DEMO=1 on a fresh DATA_DIR, then a visitor and the owner in Chromium, then a restart.
+
+const PORT = Number(process.env.E2E_NODE_PORT ?? 3110);
+const BASE = `http://127.0.0.1:${PORT}`;
+const PASSWORD = 'node-e2e-password-1';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let dataDir: string;
+let server: ChildProcess | undefined;
+let log = '';
+let browser: Browser;
+
+/** Starts the production server the way the README says, and waits for its site. */
+async function serve(extra: Record<string, string> = {}) {
+  log = '';
+  server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], {
+    cwd: ROOT,
+    env: quietEnv({ PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: PASSWORD, ...extra }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout!.on('data', (d: Buffer) => (log += d));
+  server.stderr!.on('data', (d: Buffer) => (log += d));
+  const exited = new Promise<never>((_, reject) => server!.once('exit', (code) => reject(new Error(`serve exited ${code}:\n${log}`))));
+  // The first start seeds and builds the whole site (photos optimised): minutes on 2 cores.
+  await Promise.race([waitFor(`${BASE}/build.json`, 300_000), exited]);
+  exited.catch(() => {});
+}
+
+/** SIGTERM, as systemd stops it; resolves with the exit code. */
+async function stop(): Promise<number | null> {
+  const s = server;
+  server = undefined;
+  if (!s || s.exitCode !== null) return s?.exitCode ?? null;
+  const gone = new Promise<number | null>((r) => s.once('exit', (code) => r(code)));
+  s.kill('SIGTERM');
+  return gone;
+}
+
+async function open(pathname: string, viewport: keyof typeof VIEWPORTS = 'phone'): Promise<Page> {
+  const context = await browser.newContext({ ...VIEWPORTS[viewport], baseURL: BASE, locale: 'ru-RU' });
+  const page = await context.newPage();
+  await page.goto(pathname);
+  return page;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-serve-e2e-'));
+  await serve({ SEED_DEMO: '1' });
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: FLAGS });
+}, 330_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the self-hosted server (npm run serve)', () => {
+  it('should show a visitor on a phone every public page with the demo content, compressed', async () => {
+    const page = await open('/');
+    const encodings: Record<string, string | undefined> = {};
+    page.on('response', (res) => {
+      const type = res.headers()['content-type'] ?? '';
+      if (/text\/html|text\/css|javascript/.test(type)) encodings[new URL(res.url()).pathname] = res.headers()['content-encoding'];
+    });
+    const home = await page.goto('/');
+    expect(home!.status()).toBe(200);
+    expect(home!.headers()['content-encoding']).toBe('br');
+    expect(home!.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(home!.headers()['x-content-type-options']).toBe('nosniff');
+    // Plain http on 127.0.0.1: no HSTS (SITE_URL is not https).
+    expect(home!.headers()['strict-transport-security']).toBeUndefined();
+    await visible(page.getByRole('link', { name: 'Найти жилье' }));
+
+    await page.goto('/cabins');
+    await visible(page.getByRole('heading', { name: 'Каталог недвижимости' }));
+    const cards = page.getByRole('article');
+    expect(await cards.count()).toBe(12);
+    await cards.first().getByRole('link').first().click();
+    await page.waitForURL(/\/cabin\/\d+$/);
+    await visible(page.getByRole('link', { name: /Забронировать/ }));
+    const photo = page.locator('main img').first();
+    await photo.waitFor({ state: 'visible' });
+    expect(await photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+
+    await page.goto('/reviews');
+    await visible(page.getByRole('button', { name: 'Оставить отзыв' }));
+    await page.goto('/contacts');
+    await visible(page.getByRole('heading', { name: 'Напишите нам' }));
+
+    const js = Object.entries(encodings).filter(([p]) => p.endsWith('.js'));
+    expect(js.length).toBeGreaterThan(0);
+    for (const [p, enc] of Object.entries(encodings)) expect(enc, p).toMatch(/^(br|gzip)$/);
+    const missing = await page.goto('/no-such-page');
+    expect(missing!.status()).toBe(404);
+    await page.context().close();
+  });
+
+  it('should let the owner sign in at /admin and put an edit live by itself, and keep it after a restart', async () => {
+    const page = await open('/admin', 'desktop');
+    await signIn(page, PASSWORD);
+    await openTab(page, 'Настройки');
+    const title = `Каспий на своём сервере ${Date.now()}`;
+    await page.getByLabel('Заголовок', { exact: true }).fill(title);
+    await page.getByRole('button', { name: 'Сохранить все настройки' }).click();
+    await visible(page.locator('.notices').getByText('Настройки сохранены!'));
+    // The in-process rebuilder publishes the change; the panel says so when it is live.
+    await visible(page.locator('.publish').getByText('Сайт обновлён'), 90_000);
+    expect((await publicText(page, '/')).text).toContain(title);
+    await page.context().close();
+
+    expect(await stop()).toBe(0);
+    expect(log).toContain('SIGTERM');
+    await serve();
+    const after = await open('/');
+    expect(await after.locator('body').innerText()).toContain(title);
+    // The account made from the first ADMIN_PASSWORD is still the one that signs in.
+    const login = await fetch(`${BASE}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+    });
+    expect(login.status).toBe(200);
+    await after.context().close();
+  }, 240_000);
+});
