@@ -1,10 +1,25 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { withLocalBindings } from './lib/local-bindings.ts';
+import { backupDataDir } from './lib/data-dir-backup.ts';
+import { argValue, withLocalBindings } from './lib/local-bindings.ts';
 import { ROOT, run } from './lib/tools.ts';
 
 // `npm run backup` (local) or `npm run backup -- --remote` (production): a dated folder with
 // the whole D1 database as SQL, the list of R2 photos and the photos themselves.
+// `npm run backup -- --data-dir /var/lib/kaspiy [--out DIR] [--keep N]` (self-hosted): the
+// SQLite database copied consistently while the server runs, and the photos.
+const dataDir = argValue('--data-dir');
+if (dataDir) {
+  const keep = argValue('--keep') === undefined ? undefined : Number(argValue('--keep'));
+  if (keep !== undefined && !(Number.isInteger(keep) && keep > 0)) {
+    console.error('--keep takes a whole number of backups to keep, e.g. --keep 14');
+    process.exit(1);
+  }
+  const out = path.resolve(argValue('--out') ?? path.join(ROOT, 'backups'));
+  const { dir, manifest } = await backupDataDir(path.resolve(dataDir), out, { keep });
+  console.log(`Backup written to ${dir}: ${manifest.database}, ${manifest.photos} photos (${(manifest.bytes / 1e6).toFixed(1)} MB)`);
+  process.exit(0);
+}
 const remote = process.argv.includes('--remote');
 const persistTo = path.join(ROOT, '.wrangler/state');
 const BUCKET = 'kaspiy-media';

@@ -1,17 +1,30 @@
 import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { restoreDataDir } from './lib/data-dir-backup.ts';
 import { argValue, withLocalBindings } from './lib/local-bindings.ts';
 import { ROOT, run } from './lib/tools.ts';
 
 // `npm run restore -- backups/<folder>`: replaces the local database and photos with a backup.
 // With --remote it loads the backup into a NEW, empty production database and the bucket.
+// With --data-dir DIR it puts a self-hosted backup into DATA_DIR (server stopped; --force to replace).
 const dir = process.argv[2]?.startsWith('--') ? undefined : process.argv[2];
 const remote = process.argv.includes('--remote');
 if (!dir) {
-  console.error('Usage: npm run restore -- backups/<folder> [--remote]');
+  console.error('Usage: npm run restore -- backups/<folder> [--remote | --data-dir DIR [--force]]');
   process.exit(1);
 }
 const from = path.resolve(ROOT, dir);
+const dataDir = argValue('--data-dir');
+if (dataDir) {
+  try {
+    const manifest = await restoreDataDir(from, path.resolve(dataDir), { force: process.argv.includes('--force') });
+    console.log(`Restored ${from} (${manifest.createdAt}, ${manifest.photos} photos) into ${path.resolve(dataDir)}: start the server (npm run serve); it rebuilds the site.`);
+    process.exit(0);
+  } catch (err) {
+    console.error(`✖ ${(err as Error).message}`);
+    process.exit(1);
+  }
+}
 const objects = JSON.parse(await readFile(path.join(from, 'r2-objects.json'), 'utf8')) as { key: string; contentType: string | null }[];
 const persistTo = path.resolve(ROOT, argValue('--persist-to') ?? '.wrangler/state');
 

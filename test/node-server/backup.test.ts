@@ -1,0 +1,86 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const PASSWORD = 'backup-test-password';
+const run = promisify(execFile);
+/** The project's scripts as the README runs them (npm run backup / restore -- …). */
+const script = (name: string, args: string[]) => run(process.execPath, [path.join(ROOT, 'scripts', `${name}.ts`), ...args], { cwd: ROOT });
+
+const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9]);
+
+const start = (dataDir: string) =>
+  startNodeServer({ dataDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: PASSWORD, shutdownGraceMs: 500 });
+
+async function signIn(url: string) {
+  const res = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
+  expect(res.status).toBe(200);
+  return res.headers.getSetCookie()[0]!.split(';')[0]!;
+}
+
+describe('backups of a self-hosted DATA_DIR', () => {
+  let tmp: string;
+  const servers: NodeServer[] = [];
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(tmpdir(), 'kaspiy-backup-'));
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('should back up while the server runs and restore onto a fresh DATA_DIR with the same site', async () => {
+    const live = await start(path.join(tmp, 'live'));
+    servers.push(live);
+    const cookie = await signIn(live.url);
+    const form = new FormData();
+    form.append('image', new File([JPEG], 'sea.jpg', { type: 'image/jpeg' }));
+    const upload = await fetch(`${live.url}/api/upload`, { method: 'POST', headers: { cookie }, body: form });
+    expect(upload.status).toBe(201);
+    const { imageUrl } = (await upload.json()) as { imageUrl: string };
+    const cabin = await fetch(`${live.url}/api/cabins`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Домик из резервной копии', description: 'Проверка', pricePerNight: 5100, images: [imageUrl] }),
+    });
+    expect(cabin.status).toBe(201);
+
+    // Taken while the server runs, as a daily timer would.
+    const out = path.join(tmp, 'backups');
+    const { stdout } = await script('backup', ['--data-dir', path.join(tmp, 'live'), '--out', out]);
+    expect(stdout).toContain('1 photos');
+    const [folder] = await readdir(out);
+
+    const fresh = path.join(tmp, 'fresh');
+    await script('restore', [path.join(out, folder!), '--data-dir', fresh]);
+    const restored = await start(fresh);
+    servers.push(restored);
+    const cabins = (await fetch(`${restored.url}/api/cabins`).then((r) => r.json())) as { name: string; images: string[] }[];
+    expect(cabins.map((c) => c.name)).toEqual(['Домик из резервной копии']);
+    const photo = await fetch(`${restored.url}${cabins[0]!.images[0]}`);
+    expect(photo.status).toBe(200);
+    expect(new Uint8Array(await photo.arrayBuffer())).toEqual(JPEG);
+    // The same admin account came along.
+    await signIn(restored.url);
+  });
+
+  it('should refuse to restore over a DATA_DIR that has a database, unless told to', async () => {
+    const out = path.join(tmp, 'backups');
+    const [folder] = await readdir(out);
+    const err = await script('restore', [path.join(out, folder!), '--data-dir', path.join(tmp, 'live')]).then(() => null, (e: { code: number; stderr: string }) => e);
+    expect(err?.code).toBe(1);
+    expect(err?.stderr).toContain('--force');
+  });
+
+  it('should keep only the newest backups with --keep', async () => {
+    const out = path.join(tmp, 'rotated');
+    for (let i = 0; i < 3; i++) await script('backup', ['--data-dir', path.join(tmp, 'live'), '--out', out, '--keep', '2']);
+    expect(await readdir(out)).toHaveLength(2);
+  });
+});
