@@ -11,6 +11,7 @@ import { seedIfEmpty } from './seed.ts';
 import type { MailerPort } from '../worker/platform/ports.ts';
 import { smtpMailer } from '../worker/platform/node/mailer.ts';
 import { startNodeServer } from '../worker/platform/node/server.ts';
+import { getAdmin } from '../worker/queries/admin.ts';
 import { precompressSite, staticSite } from '../worker/platform/node/static-site.ts';
 
 /** Exit code for a problem the owner must fix (systemd: RestartPreventExitStatus=78, no crash loop). */
@@ -95,10 +96,10 @@ const stop = async (signal: string) => {
 process.once('SIGTERM', () => void stop('SIGTERM'));
 process.once('SIGINT', () => void stop('SIGINT'));
 
-if (!env.ADMIN_PASSWORD) {
-  const { DB } = server.storage.bindings;
-  const account = await DB.prepare('SELECT 1 FROM admin_account LIMIT 1').first();
-  if (!account) console.warn('⚠ No admin account yet and no ADMIN_PASSWORD: set ADMIN_PASSWORD to create the first admin (nobody can sign in until then).');
+// The first admin is made now from ADMIN_PASSWORD (an existing account is left as it is), so
+// the variable can be removed from the settings after the first start.
+if (!(await getAdmin(server.storage.bindings))) {
+  console.warn('⚠ No admin account yet and no ADMIN_PASSWORD: set ADMIN_PASSWORD to create the first admin (nobody can sign in until then).');
 }
 if (env.SEED_DEMO === '1' && (await seedIfEmpty(server.storage.bindings))) console.log('• Demo content added to the empty database.');
 

@@ -16,8 +16,8 @@ export type { AppType } from './app.ts';
 const app = new Hono<AppEnv>();
 app.use(async (c, next) => {
   await next();
-  const host = new URL(c.req.url).hostname;
-  if (host !== 'localhost' && host !== '127.0.0.1') {
+  const url = new URL(c.req.url);
+  if (url.protocol === 'https:' || (url.hostname !== 'localhost' && url.hostname !== '127.0.0.1')) {
     c.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   }
 });

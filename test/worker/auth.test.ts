@@ -104,6 +104,13 @@ describe('sign-in', () => {
     expect(res.headers.getSetCookie()[0]!.toLowerCase()).not.toMatch(/;\s*secure/);
   });
 
+  it('should mark the cookie Secure and send HSTS over https, on localhost too (a server behind its proxy)', async () => {
+    const res = await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, { host: 'https://localhost:3443' });
+    expect(res.status).toBe(200);
+    expect(res.headers.getSetCookie()[0]!.toLowerCase()).toMatch(/;\s*secure/);
+    expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+  });
+
   it('should mark the cookie Secure on a real host', async () => {
     const res = await jsonRequest(
       'POST',

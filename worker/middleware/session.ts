@@ -8,8 +8,14 @@ import { findSession } from '../queries/admin.ts';
 
 export const SESSION_COOKIE = 'kaspiy_admin';
 
-/** Secure everywhere but plain-http localhost, where browsers would drop a Secure cookie. */
-const isLocal = (c: Context) => ['localhost', '127.0.0.1', '[::1]'].includes(new URL(c.req.url).hostname);
+/**
+ * Secure over https and on every other host; not on plain-http localhost, where browsers
+ * would drop a Secure cookie. (The self-hosted server behind its proxy sees the visitor's https.)
+ */
+const isLocal = (c: Context) => {
+  const url = new URL(c.req.url);
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+};
 
 export function setSessionCookie(c: Context, token: string) {
   setCookie(c, SESSION_COOKIE, token, {
