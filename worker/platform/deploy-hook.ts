@@ -9,7 +9,8 @@ export function deployHook(env: { REBUILD_HOOK_URL?: string; REBUILD_HOOK_TOKEN?
   if (!url) return undefined;
   return {
     async request(contentVersion) {
-      const github = /^https:\/\/api\.github\.com\/repos\//.test(url);
+      // GitHub's repository_dispatch (the Actions workflow in .github/workflows/deploy.yml).
+      const github = /\/repos\/[^/]+\/[^/]+\/dispatches$/.test(new URL(url).pathname);
       const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'kaspiy-worker' };
       if (env.REBUILD_HOOK_TOKEN) headers.authorization = `Bearer ${env.REBUILD_HOOK_TOKEN}`;
       if (github) headers.accept = 'application/vnd.github+json';
