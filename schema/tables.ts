@@ -69,3 +69,61 @@ export const siteState = sqliteTable('site_state', {
 
 export type Cabin = typeof cabins.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
+
+// ——— Calendar (DESIGN.md "Calendar and booking"). Dates are `YYYY-MM-DD` (schema/dates.ts);
+// every range is the nights [start, end), end exclusive.
+
+/** A cabin's calendar settings: the minimum stay outside seasons, the secret export address. */
+export const cabinCalendars = sqliteTable('cabin_calendars', {
+  cabinId: integer('cabin_id').primaryKey().references(() => cabins.id, { onDelete: 'cascade' }),
+  minNights: integer('min_nights').notNull().default(1),
+  /** The capability in /api/ical/{token}.ics; replaced on request (the old address then 404s). */
+  icalToken: text('ical_token').unique(),
+});
+
+/** A period with its own price per night and minimum stay; a cabin's seasons never overlap. */
+export const seasons = sqliteTable('seasons', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
+  start: text('start').notNull(),
+  end: text('end').notNull(),
+  pricePerNight: integer('price_per_night').notNull(),
+  minNights: integer('min_nights').notNull().default(1),
+}, (t) => [index('seasons_cabin_idx').on(t.cabinId, t.start)]);
+
+/** Nights the owner closed by hand (booked by phone, repairs). */
+export const calendarBlocks = sqliteTable('calendar_blocks', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
+  start: text('start').notNull(),
+  end: text('end').notNull(),
+  note: text('note').notNull().default(''),
+  createdAt: text('created_at').notNull(),
+}, (t) => [index('blocks_cabin_idx').on(t.cabinId, t.start)]);
+
+/** A calendar of another platform (Sutochno, Avito, RealtyCalendar, Airbnb, Google) imported for a cabin. */
+export const calendarFeeds = sqliteTable('calendar_feeds', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  url: text('url').notNull(),
+  lastSyncAt: text('last_sync_at'),
+  lastSuccessAt: text('last_success_at'),
+  /** The last attempt's error in Russian; null after a success. */
+  lastError: text('last_error'),
+  eventCount: integer('event_count').notNull().default(0),
+});
+
+/** The busy ranges of a feed's last good import; replaced whole in one batch on each success. */
+export const feedEvents = sqliteTable('feed_events', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  feedId: integer('feed_id').notNull().references(() => calendarFeeds.id, { onDelete: 'cascade' }),
+  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
+  uid: text('uid').notNull(),
+  start: text('start').notNull(),
+  end: text('end').notNull(),
+}, (t) => [index('feed_events_cabin_idx').on(t.cabinId, t.start)]);
+
+export type Season = typeof seasons.$inferSelect;
+export type CalendarBlock = typeof calendarBlocks.$inferSelect;
+export type CalendarFeed = typeof calendarFeeds.$inferSelect;

@@ -5,7 +5,10 @@ import { apiError, handleError } from './lib/errors.ts';
 import { sameOriginWrites } from './middleware/same-origin.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { availabilityRoutes } from './routes/availability.ts';
 import { buildInfoRoutes } from './routes/build-info.ts';
+import { calendarAdminRoutes } from './routes/calendar-admin.ts';
+import { icalRoutes } from './routes/ical.ts';
 import { cabinRoutes } from './routes/cabins.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { settingsRoutes } from './routes/settings.ts';
@@ -16,9 +19,13 @@ export const api = new Hono<AppEnv>()
   .basePath('/api')
   .use(securityHeaders, sameOriginWrites, async (c, next) => {
     await next();
-    c.header('cache-control', 'no-store');
+    // Nothing is cached unless a route says otherwise (availability: a minute).
+    if (!c.res.headers.has('cache-control')) c.header('cache-control', 'no-store');
   })
   .route('/cabins', cabinRoutes)
+  .route('/cabins', availabilityRoutes)
+  .route('/ical', icalRoutes)
+  .route('/admin', calendarAdminRoutes)
   .route('/reviews', reviewRoutes)
   .route('/settings', settingsRoutes)
   .route('/admin', adminRoutes)

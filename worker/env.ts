@@ -27,6 +27,8 @@ export type Bindings = {
   MAILER?: MailerPort;
   /** The public address, for links in notifications. */
   SITE_URL?: string;
+  /** '1' lets calendar feeds be fetched from this machine (local runs and tests only). */
+  ALLOW_LOOPBACK_FEEDS?: string;
 };
 
 export type AppEnv = { Bindings: Bindings };

@@ -5,6 +5,7 @@
 // exactly what the server wrote. The server runs in this process, so vi.setSystemTime moves
 // its clock as it moves the worker's inside workerd.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
@@ -42,6 +43,54 @@ export const env = {
 /** Migrations are applied by the server when it opens DATA_DIR. */
 export async function applyD1Migrations(): Promise<void> {}
 
+/**
+ * A request with a body of known bytes, on a connection of its own, read the way a browser
+ * reads it: the answer counts even when the server answered early (413) and closed while the
+ * rest of the body was still being sent (fetch would report that as a failed request).
+ */
+function sendBody(url: URL, method: string, headers: Headers, body: Uint8Array | ReadableStream<Uint8Array>): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = httpRequest(url, { method, headers: Object.fromEntries(headers), agent: false }, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) for (const one of [v].flat()) if (one !== undefined) h.append(k, one);
+        const status = res.statusCode ?? 500;
+        resolve(new Response(status === 204 || status === 304 || method === 'HEAD' ? null : Buffer.concat(chunks), { status, headers: h }));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    if (body instanceof Uint8Array) {
+      req.end(body);
+      return;
+    }
+    // Streamed (chunked) as it comes; a stream that breaks off aborts the request.
+    void (async () => {
+      const reader = body.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          if (answered || req.destroyed) {
+            await reader.cancel();
+            return;
+          }
+          if (!req.write(value)) await new Promise((r) => req.once('drain', r));
+        }
+        req.end();
+      } catch (err) {
+        req.destroy(err as Error);
+      }
+    })();
+  });
+}
+
 /** A request to the running server: the test's host and scheme go as the proxy's headers. */
 export const SELF = {
   async fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
@@ -52,14 +101,15 @@ export const SELF = {
     headers.set('x-forwarded-proto', asked.protocol.slice(0, -1));
     const ip = headers.get('cf-connecting-ip');
     if (ip) headers.set('x-real-ip', ip);
-    const body = original.body;
-    return fetch(new URL(asked.pathname + asked.search, server.url), {
-      method: original.method,
-      headers,
-      body,
-      redirect: 'manual',
-      ...(body ? { duplex: 'half' } : {}),
-    } as RequestInit);
+    const target = new URL(asked.pathname + asked.search, server.url);
+    if (!original.body) return fetch(target, { method: original.method, headers, redirect: 'manual' });
+    if (init?.body instanceof ReadableStream) {
+      headers.delete('content-length');
+      return sendBody(target, original.method, headers, original.body);
+    }
+    const bytes = new Uint8Array(await original.arrayBuffer());
+    if (!headers.has('content-length')) headers.set('content-length', String(bytes.length));
+    return sendBody(target, original.method, headers, bytes);
   },
 };
 

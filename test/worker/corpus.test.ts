@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { UPLOAD_MAX_BYTES } from '../../schema/constants.ts';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import app from '../../worker/index.ts';
 import { createSession } from '../../worker/queries/admin.ts';
@@ -50,6 +51,8 @@ type State = {
   expiredCookie: string;
   loggedOutCookie: string;
   token: string;
+  /** The seeded cabin's secret iCal export path. */
+  icalPath: string;
 };
 let s: State;
 
@@ -142,10 +145,32 @@ const ROUTES: RouteSpec[] = [
   { method: 'GET', pattern: '/api/admin/publish', admin: true, path: () => '/api/admin/publish' },
   { method: 'POST', pattern: '/api/upload', admin: true, path: () => '/api/upload', body: 'multipart' },
   { method: 'GET', pattern: '/api/build-info', admin: false, path: () => '/api/build-info' },
+  { method: 'GET', pattern: '/api/cabins/:id/availability', admin: false, path: () => `/api/cabins/${s.cabin}/availability`, withId: (id) => `/api/cabins/${id}/availability` },
+  { method: 'GET', pattern: '/api/ical/:file', admin: false, path: () => s.icalPath },
+  { method: 'GET', pattern: '/api/admin/cabins/:id/calendar', admin: true, path: () => `/api/admin/cabins/${s.cabin}/calendar`, withId: (id) => `/api/admin/cabins/${id}/calendar` },
+  {
+    method: 'PUT', pattern: '/api/admin/cabins/:id/seasons', admin: true, path: () => `/api/admin/cabins/${s.cabin}/seasons`, withId: (id) => `/api/admin/cabins/${id}/seasons`,
+    body: 'json', valid: () => ({ seasons: [{ start: inDays(30), end: inDays(60), pricePerNight: 7000, minNights: 3 }], minNights: 2 }), strict: ['seasons', 'minNights'],
+  },
+  {
+    method: 'POST', pattern: '/api/admin/cabins/:id/blocks', admin: true, path: () => `/api/admin/cabins/${s.cabin}/blocks`, withId: (id) => `/api/admin/cabins/${id}/blocks`,
+    body: 'json', valid: () => ({ start: inDays(10), end: inDays(12), note: 'Ремонт' }), freeText: ['note'], strict: ['start', 'end'],
+  },
+  { method: 'DELETE', pattern: '/api/admin/blocks/:id', admin: true, path: () => '/api/admin/blocks/999999', withId: (id) => `/api/admin/blocks/${id}` },
+  {
+    method: 'PUT', pattern: '/api/admin/cabins/:id/feeds', admin: true, path: () => `/api/admin/cabins/${s.cabin}/feeds`, withId: (id) => `/api/admin/cabins/${id}/feeds`,
+    body: 'json', valid: () => ({ feeds: [{ name: 'Суточно', url: 'https://sutochno.example/calendar/1.ics' }] }), strict: ['feeds'],
+  },
+  { method: 'POST', pattern: '/api/admin/calendar-sync', admin: true, path: () => '/api/admin/calendar-sync', body: 'ignored' },
+  { method: 'POST', pattern: '/api/admin/cabins/:id/ical-token', admin: true, path: () => `/api/admin/cabins/${s.cabin}/ical-token`, withId: (id) => `/api/admin/cabins/${id}/ical-token`, body: 'ignored' },
   { method: 'GET', pattern: '/media/:key', admin: false, path: () => '/media/11111111-2222-3333-4444-555555555555.jpg' },
 ];
 
 const routeName = (r: RouteSpec) => `${r.method} ${r.pattern}`;
+/** A date `n` days from today in Moscow, for valid calendar bodies. */
+function inDays(n: number): string {
+  return addDays(todayInMoscow(), n);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Hostile material, built once.
@@ -498,7 +523,7 @@ function readHeaderCases(r: RouteSpec, role: Role): Case[] {
     label: `header ${json(h)}`,
     send: () => request('GET', r.path(), { role, headers: h }),
     status: visitor ? [401] : [200],
-    raw: r.pattern.startsWith('/media/'),
+    raw: r.pattern.startsWith('/media/') || r.pattern.startsWith('/api/ical/'),
   }));
 }
 
@@ -514,7 +539,9 @@ beforeAll(async () => {
   expect((await send('POST', '/api/admin/logout', { cookie: loggedOutCookie })).status).toBe(200);
   const expired = await createSession(env);
   await env.DB.prepare('UPDATE admin_sessions SET expires_at = ? WHERE token_hash = ?').bind(Date.now() - 1, await sha256Hex(expired.token)).run();
-  s = { cookie, cabin: cabin.id, review: review.id, expiredCookie: `kaspiy_admin=${expired.token}`, loggedOutCookie, token: cookie.split('=')[1]! };
+  const calendar = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as { exportUrl: string };
+  const icalPath = new URL(calendar.exportUrl).pathname;
+  s = { cookie, cabin: cabin.id, review: review.id, expiredCookie: `kaspiy_admin=${expired.token}`, loggedOutCookie, token: cookie.split('=')[1]!, icalPath };
 });
 
 describe('the corpus covers the router', () => {

@@ -18,7 +18,11 @@ export const ADMIN_USERNAME = 'admin';
 export const ADMIN_PASSWORD = 'test-password-1';
 export const SESSION_COOKIE = 'kaspiy_admin';
 
-const TABLES = ['cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'rate_limits', 'site_state'] as const;
+// Children before their parents (foreign keys).
+const TABLES = [
+  'feed_events', 'calendar_feeds', 'calendar_blocks', 'seasons', 'cabin_calendars',
+  'cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'rate_limits', 'site_state',
+] as const;
 
 export async function resetData(): Promise<void> {
   await env.DB.batch(TABLES.map((t) => env.DB.prepare(`DELETE FROM ${t}`)));
@@ -168,6 +172,11 @@ export async function snapshot() {
     settings: await rows('SELECT * FROM settings ORDER BY key'),
     admin: await rows('SELECT * FROM admin_account'),
     sessions: await rows('SELECT * FROM admin_sessions ORDER BY token_hash'),
+    calendars: await rows('SELECT * FROM cabin_calendars ORDER BY cabin_id'),
+    seasons: await rows('SELECT * FROM seasons ORDER BY id'),
+    blocks: await rows('SELECT * FROM calendar_blocks ORDER BY id'),
+    feeds: await rows('SELECT * FROM calendar_feeds ORDER BY id'),
+    feedEvents: await rows('SELECT * FROM feed_events ORDER BY id'),
     media: (await env.MEDIA.list()).objects.map((o) => `${o.key}:${o.size}`).sort(),
   };
 }

@@ -1,0 +1,61 @@
+// Dates of stays: `YYYY-MM-DD` strings end to end. A stay is the nights [checkIn, checkOut):
+// checkOut is the departure morning, so a stay ending on a day another begins does not clash.
+// Day arithmetic runs on the calendar date alone (Date.UTC on its numbers), never on a local
+// midnight, so no time zone can shift a date by one. "Today" is the date in Moscow.
+
+/** A calendar date as `YYYY-MM-DD`. */
+export type IsoDate = string;
+
+export const SITE_TIME_ZONE = 'Europe/Moscow';
+const DAY_MS = 86_400_000;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written as `YYYY-MM-DD` (2027-02-29 is not one). */
+export function isIsoDate(value: unknown): value is IsoDate {
+  if (typeof value !== 'string') return false;
+  const m = ISO.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+const dayNumber = (date: IsoDate): number => {
+  const m = ISO.exec(date);
+  if (!m || !isIsoDate(date)) throw new RangeError(`Not a date: ${date}`);
+  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS;
+};
+
+const fromDayNumber = (n: number): IsoDate => new Date(n * DAY_MS).toISOString().slice(0, 10);
+
+/** The date `days` later (or earlier, when negative). */
+export const addDays = (date: IsoDate, days: number): IsoDate => fromDayNumber(dayNumber(date) + days);
+
+/** Nights from `start` to `end` (end exclusive); negative when end is before start. */
+export const nightsBetween = (start: IsoDate, end: IsoDate): number => dayNumber(end) - dayNumber(start);
+
+/** Every night of [start, end), as the dates of the evenings. */
+export function nightsOf(start: IsoDate, end: IsoDate): IsoDate[] {
+  const out: IsoDate[] = [];
+  for (let n = dayNumber(start), last = dayNumber(end); n < last; n++) out.push(fromDayNumber(n));
+  return out;
+}
+
+/** Whether the nights [aStart, aEnd) and [bStart, bEnd) share at least one night. */
+export const rangesOverlap = (aStart: IsoDate, aEnd: IsoDate, bStart: IsoDate, bEnd: IsoDate): boolean =>
+  aStart < bEnd && bStart < aEnd;
+
+/** The calendar date in Moscow at the instant `ms` (default: now). */
+export function todayInMoscow(ms: number = Date.now()): IsoDate {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone: SITE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+}
+
+/** The same day `months` later, clamped to the month's end (31 Jan + 1 month = 28/29 Feb). */
+export function addMonths(date: IsoDate, months: number): IsoDate {
+  const m = ISO.exec(date)!;
+  const y = Number(m[1]);
+  const mo = Number(m[2]) - 1 + months;
+  const last = new Date(Date.UTC(y, mo + 1, 0)).getUTCDate();
+  return fromDayNumber(Date.UTC(y, mo, Math.min(Number(m[3]), last)) / DAY_MS);
+}

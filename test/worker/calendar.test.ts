@@ -1,0 +1,211 @@
+import { env } from 'cloudflare:test';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
+import { MSG } from '../../schema/messages.ts';
+import { parseFeed } from '../../worker/calendar/ical.ts';
+import { getContentVersion } from '../../worker/queries/site-state.ts';
+import { expectError, expectNoChange, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
+
+const day = (n: number) => addDays(todayInMoscow(), n);
+
+beforeEach(resetDataWithAdmin);
+
+type Availability = {
+  from: string;
+  to: string;
+  busy: { start: string; end: string }[];
+  seasons: { start: string; end: string; pricePerNight: number; minNights: number }[];
+  pricePerNight: number;
+  minNights: number;
+};
+
+async function calendarOf(cookie: string, cabinId: number) {
+  const res = await send('GET', `/api/admin/cabins/${cabinId}/calendar`, { cookie });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { exportUrl: string; busy: { start: string; end: string; source: string; label: string }[]; feeds: { id: number; lastError: string | null; eventCount: number }[] };
+}
+
+describe('the visitor calendar: GET /api/cabins/:id/availability', () => {
+  it('should give busy nights (merged, without names or sources), the seasons, the base price and minimum stay', async () => {
+    const cabin = await seedCabin({ pricePerNight: 5000 });
+    const cookie = await login();
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: [{ start: day(30), end: day(60), pricePerNight: 8000, minNights: 3 }], minNights: 2 }, { cookie })).status).toBe(200);
+    for (const [start, end, note] of [[day(5), day(8), 'Звонок Ивана'], [day(8), day(10), 'Ремонт'], [day(20), day(21), '']] as const) {
+      expect((await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start, end, note }, { cookie })).status).toBe(201);
+    }
+    const res = await send('GET', `/api/cabins/${cabin.id}/availability`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
+    const text = await res.text();
+    expect(text).not.toContain('Ивана');
+    expect(text).not.toContain('Ремонт');
+    const a = JSON.parse(text) as Availability;
+    expect(a.from).toBe(todayInMoscow());
+    expect(a.busy).toEqual([{ start: day(5), end: day(10) }, { start: day(20), end: day(21) }]);
+    expect(a.seasons).toEqual([{ start: day(30), end: day(60), pricePerNight: 8000, minNights: 3 }]);
+    expect(a.pricePerNight).toBe(5000);
+    expect(a.minNights).toBe(2);
+  });
+
+  it('should answer 404 for a missing or inactive cabin', async () => {
+    const hidden = await seedCabin({ active: false });
+    await expectError(await send('GET', `/api/cabins/${hidden.id}/availability`), 404, MSG.cabinNotFound);
+    await expectError(await send('GET', '/api/cabins/987654/availability'), 404, MSG.cabinNotFound);
+  });
+});
+
+describe('the owner calendar', () => {
+  it('should show every busy range with its source and let the owner remove a block', async () => {
+    const cabin = await seedCabin();
+    const cookie = await login();
+    const block = (await (await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(3), end: day(6), note: 'Бронь по телефону' }, { cookie })).json()) as { id: number };
+    expect((await calendarOf(cookie, cabin.id)).busy).toEqual([{ start: day(3), end: day(6), source: 'block', id: block.id, label: 'Бронь по телефону' }]);
+    expect((await send('DELETE', `/api/admin/blocks/${block.id}`, { cookie })).status).toBe(200);
+    expect((await calendarOf(cookie, cabin.id)).busy).toEqual([]);
+    await expectError(await send('DELETE', `/api/admin/blocks/${block.id}`, { cookie }), 404, MSG.blockNotFound);
+  });
+
+  it('should publish the site after a season change (prices show), and not after a block (read live)', async () => {
+    const cabin = await seedCabin();
+    const cookie = await login();
+    const v0 = await getContentVersion(env);
+    expect((await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(3), end: day(6) }, { cookie })).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await getContentVersion(env)).toBe(v0);
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: [{ start: day(1), end: day(9), pricePerNight: 3000 }] }, { cookie })).status).toBe(200);
+    for (let i = 0; i < 40 && (await getContentVersion(env)) === v0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await getContentVersion(env)).toBe(v0 + 1);
+  });
+
+  it.each([
+    ['reversed dates', { start: day(10), end: day(5) }, MSG.dateRangeInvalid],
+    ['equal dates', { start: day(10), end: day(10) }, MSG.dateRangeInvalid],
+    ['dates in the past', { start: day(-10), end: day(-3) }, MSG.datePast],
+    ['dates more than 18 months ahead', { start: day(600), end: day(603) }, MSG.dateTooFar],
+    ['a date that does not exist', { start: '2027-02-29', end: '2027-03-02' }, MSG.dateInvalid],
+    ['a date with a time', { start: `${day(3)}T00:00:00Z`, end: day(5) }, MSG.dateInvalid],
+  ])('should refuse a block with %s (400) and change nothing', async (_, body, message) => {
+    const cabin = await seedCabin();
+    const cookie = await login();
+    await expectNoChange(async () => expectError(await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, body, { cookie }), 400, message));
+  });
+
+  it.each([
+    ['overlapping seasons', [{ start: day(10), end: day(20), pricePerNight: 5000 }, { start: day(19), end: day(30), pricePerNight: 6000 }], MSG.seasonsOverlap],
+    ['a negative price', [{ start: day(10), end: day(20), pricePerNight: -1 }], MSG.seasonPriceInvalid],
+    ['a minimum stay of 0 nights', [{ start: day(10), end: day(20), pricePerNight: 5000, minNights: 0 }], MSG.minNightsInvalid],
+    ['reversed dates', [{ start: day(20), end: day(10), pricePerNight: 5000 }], MSG.dateRangeInvalid],
+  ])('should refuse %s (400) and keep the seasons as they were', async (_, seasons, message) => {
+    const cabin = await seedCabin();
+    const cookie = await login();
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: [{ start: day(1), end: day(5), pricePerNight: 4000 }] }, { cookie })).status).toBe(200);
+    await expectNoChange(async () => expectError(await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie }), 400, message));
+  });
+
+  it('should allow seasons that touch (one ends the day the next begins)', async () => {
+    const cabin = await seedCabin();
+    const cookie = await login();
+    const seasons = [{ start: day(10), end: day(20), pricePerNight: 5000 }, { start: day(20), end: day(30), pricePerNight: 6000 }];
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(200);
+  });
+
+  it.each([
+    ['a file: address', 'file:///etc/passwd', MSG.feedUrlInvalid],
+    ['an ftp address', 'ftp://example.ru/cal.ics', MSG.feedUrlInvalid],
+    ['a javascript: address', 'javascript:alert(1)', MSG.feedUrlInvalid],
+    ['a private network address', 'http://192.168.1.10/cal.ics', MSG.feedUrlInternal],
+    ['a link-local address (cloud metadata)', 'http://169.254.169.254/latest/meta-data', MSG.feedUrlInternal],
+    ['an IPv6 unique local address', 'http://[fd00::1]/cal.ics', MSG.feedUrlInternal],
+    ['a single-label host', 'http://intranet/cal.ics', MSG.feedUrlInternal],
+  ])('should refuse a feed with %s (400) and change nothing', async (_, url, message) => {
+    const cabin = await seedCabin();
+    const cookie = await login();
+    await expectNoChange(async () => expectError(await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/feeds`, { feeds: [{ name: 'Авито', url }] }, { cookie }), 400, message));
+  });
+
+  it('should keep a feed\'s last good import and show its error in Russian when a sync fails', async () => {
+    const cabin = await seedCabin();
+    const cookie = await login();
+    // A feed saved while it worked, with its import; now its address answers nothing.
+    const feed = await env.DB.prepare("INSERT INTO calendar_feeds (cabin_id, name, url, event_count, last_success_at) VALUES (?, 'Суточно', 'https://sutochno.invalid/cal.ics', 1, '2026-01-01T00:00:00.000Z') RETURNING id").bind(cabin.id).first<{ id: number }>();
+    await env.DB.prepare("INSERT INTO feed_events (feed_id, cabin_id, uid, start, end) VALUES (?, ?, 'x@sutochno', ?, ?)").bind(feed!.id, cabin.id, day(40), day(44)).run();
+    const res = await send('POST', '/api/admin/calendar-sync', { cookie });
+    expect(res.status).toBe(200);
+    const { results } = (await res.json()) as { results: { ok: boolean; error: string }[] };
+    expect(results).toHaveLength(1);
+    expect(results[0]!.ok).toBe(false);
+    expect(results[0]!.error).toMatch(/^(Не удалось загрузить календарь|Сервер календаря не ответил)/);
+    const cal = await calendarOf(cookie, cabin.id);
+    expect(cal.feeds[0]!.lastError).toBe(results[0]!.error);
+    expect(cal.feeds[0]!.eventCount).toBe(1);
+    expect(cal.busy).toEqual([{ start: day(40), end: day(44), source: 'feed', id: expect.any(Number), label: 'Суточно' }]);
+  });
+});
+
+describe('the iCal export: GET /api/ical/{token}.ics', () => {
+  it('should give the owner\'s busy nights as RFC 5545 all-day events without guest data, and round-trip through the import', async () => {
+    const cabin = await seedCabin();
+    const cookie = await login();
+    await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(3), end: day(6), note: 'Иванов +7 900 000-00-00' }, { cookie });
+    await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(6), end: day(7) }, { cookie });
+    // An imported event must not be exported back (platforms would echo each other).
+    const feed = await env.DB.prepare("INSERT INTO calendar_feeds (cabin_id, name, url) VALUES (?, 'Авито', 'https://avito.invalid/a.ics') RETURNING id").bind(cabin.id).first<{ id: number }>();
+    await env.DB.prepare("INSERT INTO feed_events (feed_id, cabin_id, uid, start, end) VALUES (?, ?, 'a@avito', ?, ?)").bind(feed!.id, cabin.id, day(50), day(52)).run();
+
+    const { exportUrl } = await calendarOf(cookie, cabin.id);
+    const path = new URL(exportUrl).pathname;
+    expect(path).toMatch(/^\/api\/ical\/[a-f0-9]{48}\.ics$/);
+    const res = await send('GET', path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    const ics = await res.text();
+    expect(ics.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
+    expect(ics.endsWith('END:VCALENDAR\r\n')).toBe(true);
+    expect(ics).toContain('VERSION:2.0');
+    expect(ics).toContain('PRODID:');
+    expect(ics).toContain(`DTSTART;VALUE=DATE:${day(3).replaceAll('-', '')}`);
+    expect(ics).toContain(`DTEND;VALUE=DATE:${day(6).replaceAll('-', '')}`);
+    expect(ics).toContain('SUMMARY:Занято');
+    expect(ics).not.toContain('Иванов');
+    expect(ics).not.toContain('a@avito');
+    expect(ics.split('\r\n').every((line) => new TextEncoder().encode(line).length <= 150)).toBe(true);
+    const uids = [...ics.matchAll(/^UID:(.+)$/gm)].map((m) => m[1]);
+    expect(uids).toHaveLength(2);
+    // The same address gives the same UIDs (platforms update, not duplicate, events).
+    expect([...(await (await send('GET', path)).text()).matchAll(/^UID:(.+)$/gm)].map((m) => m[1])).toEqual(uids);
+    expect(parseFeed(ics, todayInMoscow(), day(365)).map(({ start, end }) => ({ start, end }))).toEqual([
+      { start: day(3), end: day(6) },
+      { start: day(6), end: day(7) },
+    ]);
+
+    const head = await send('HEAD', path);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+  });
+
+  it('should replace the secret address on request, the old one then answering 404', async () => {
+    const cabin = await seedCabin();
+    const cookie = await login();
+    const before = new URL((await calendarOf(cookie, cabin.id)).exportUrl).pathname;
+    const renewed = (await (await send('POST', `/api/admin/cabins/${cabin.id}/ical-token`, { cookie })).json()) as { exportUrl: string };
+    const after = new URL(renewed.exportUrl).pathname;
+    expect(after).not.toBe(before);
+    await expectError(await send('GET', before), 404);
+    expect((await send('GET', after)).status).toBe(200);
+    await expectError(await send('GET', '/api/ical/not-a-token.ics'), 404);
+  });
+});
+
+describe('calendar admin routes need a session', () => {
+  it.each([
+    ['GET', '/api/admin/cabins/1/calendar'],
+    ['PUT', '/api/admin/cabins/1/seasons'],
+    ['POST', '/api/admin/cabins/1/blocks'],
+    ['DELETE', '/api/admin/blocks/1'],
+    ['PUT', '/api/admin/cabins/1/feeds'],
+    ['POST', '/api/admin/calendar-sync'],
+    ['POST', '/api/admin/cabins/1/ical-token'],
+  ])('should answer %s %s with 401 when signed out', async (method, path) => {
+    await expectNoChange(async () => expectError(await (method === 'GET' ? send(method, path) : jsonRequest(method, path, {})), 401, MSG.unauthorized));
+  });
+});

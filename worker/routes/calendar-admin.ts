@@ -1,0 +1,76 @@
+import { Hono, type Context } from 'hono';
+import { blockInputSchema, feedHostKind, feedsBodySchema, seasonsBodySchema } from '../../schema/calendar.ts';
+import { MSG } from '../../schema/messages.ts';
+import { syncAllFeeds } from '../calendar/sync.ts';
+import type { AppEnv } from '../env.ts';
+import { apiError } from '../lib/errors.ts';
+import { publishOnSuccess } from '../lib/publish.ts';
+import { validate } from '../lib/validate.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import { requireAdmin } from '../middleware/session.ts';
+import { getCabin } from '../queries/cabins.ts';
+import {
+  addBlock,
+  deleteBlock,
+  getCalendarSettings,
+  horizon,
+  listBlocks,
+  listFeeds,
+  listSeasons,
+  renewIcalToken,
+  replaceFeeds,
+  replaceSeasons,
+  sourcedBusy,
+} from '../queries/calendar.ts';
+import { idParam } from './params.ts';
+
+const exportUrl = (c: Context<AppEnv>, token: string) => `${(c.env.SITE_URL || new URL(c.req.url).origin).replace(/\/$/, '')}/api/ical/${token}.ics`;
+
+/** The admin's calendar of a cabin: busy ranges with their sources, blocks, feeds, seasons, export. */
+export const calendarAdminRoutes = new Hono<AppEnv>()
+  // requireAdmin on each route: a sub-app's own `use` would also cover the other /admin routes (login).
+  .get('/cabins/:id/calendar', requireAdmin, validate('param', idParam), async (c) => {
+    const id = c.req.valid('param').id;
+    if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
+    const { from, to } = horizon();
+    const settings = await getCalendarSettings(c.env, id);
+    // The export address exists from the first look, so the owner can copy it at once.
+    const token = settings.icalToken ?? (await renewIcalToken(c.env, id));
+    const [busy, blocks, feeds, seasons] = await Promise.all([sourcedBusy(c.env, id, from, to), listBlocks(c.env, id), listFeeds(c.env, id), listSeasons(c.env, id)]);
+    return c.json({ from, to, exportUrl: exportUrl(c, token), minNights: settings.minNights, busy, blocks, feeds, seasons });
+  })
+  // Seasons and the minimum stay change prices on the public pages («от N ₽»): they publish.
+  .put('/cabins/:id/seasons', requireAdmin, validate('param', idParam), jsonBody, validate('json', seasonsBodySchema), publishOnSuccess, async (c) => {
+    const id = c.req.valid('param').id;
+    if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
+    const body = c.req.valid('json');
+    await replaceSeasons(c.env, id, body.seasons, body.minNights);
+    return c.json({ seasons: await listSeasons(c.env, id), minNights: (await getCalendarSettings(c.env, id)).minNights });
+  })
+  // Blocks and feeds change only free dates, which the booking card reads live: no rebuild.
+  .post('/cabins/:id/blocks', requireAdmin, validate('param', idParam), jsonBody, validate('json', blockInputSchema), async (c) => {
+    const id = c.req.valid('param').id;
+    if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
+    return c.json(await addBlock(c.env, id, c.req.valid('json')), 201);
+  })
+  .delete('/blocks/:id', requireAdmin, validate('param', idParam), async (c) => {
+    if (!(await deleteBlock(c.env, c.req.valid('param').id))) return apiError(c, 404, MSG.blockNotFound);
+    return c.json({ success: true });
+  })
+  .put('/cabins/:id/feeds', requireAdmin, validate('param', idParam), jsonBody, validate('json', feedsBodySchema), async (c) => {
+    const id = c.req.valid('param').id;
+    if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
+    const { feeds } = c.req.valid('json');
+    const allowLoopback = c.env.ALLOW_LOOPBACK_FEEDS === '1';
+    for (const f of feeds) {
+      const kind = feedHostKind(new URL(f.url).hostname);
+      if (kind === 'internal' || (kind === 'loopback' && !allowLoopback)) return apiError(c, 400, MSG.feedUrlInternal);
+    }
+    return c.json({ feeds: await replaceFeeds(c.env, id, feeds) });
+  })
+  .post('/calendar-sync', requireAdmin, async (c) => c.json({ results: await syncAllFeeds(c.env) }))
+  .post('/cabins/:id/ical-token', requireAdmin, validate('param', idParam), async (c) => {
+    const id = c.req.valid('param').id;
+    if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
+    return c.json({ exportUrl: exportUrl(c, await renewIcalToken(c.env, id)) });
+  });
