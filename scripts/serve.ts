@@ -8,6 +8,7 @@ import { writePlaceholder } from './lib/stack.ts';
 import { ROOT } from './lib/tools.ts';
 import { createRebuilder } from './rebuild-service.ts';
 import { seedIfEmpty } from './seed.ts';
+import { FEED_SYNC_EVERY_MS } from '../schema/calendar.ts';
 import type { MailerPort } from '../worker/platform/ports.ts';
 import { smtpMailer } from '../worker/platform/node/mailer.ts';
 import { startNodeServer } from '../worker/platform/node/server.ts';
@@ -81,6 +82,7 @@ const server = await startNodeServer({
     MAILER: mailer,
   },
   staticFiles: staticSite({ root: siteDir, https }),
+  feedSyncEveryMs: FEED_SYNC_EVERY_MS,
 }).catch((err: Error & { code?: string }) => {
   if (err.code === 'EADDRINUSE') fail(`Port ${port} on ${host} is taken by another program. Set PORT to a free one.`);
   if (err.code === 'EACCES') fail(`Port ${port} needs privileges; use a port above 1024 behind the proxy.`);

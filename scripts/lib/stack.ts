@@ -49,6 +49,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     'dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--persist-to', persistTo,
     '--assets', opts.assetsDir, '--show-interactive-dev-session=false', '--log-level', 'warn',
     '--var', `REBUILD_HOOK_URL:${rebuildUrl}`, '--var', `ADMIN_PASSWORD:${opts.adminPassword}`,
+    // A calendar feed served on this machine can be tried locally; production refuses loopback.
+    '--var', 'ALLOW_LOOPBACK_FEEDS:1',
   ];
   let stopping = false;
   let wrangler: ChildProcess;

@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { addDays, isIsoDate, SITE_TIME_ZONE, type IsoDate } from '../../schema/dates.ts';
+import { addDays, isIsoDate, type IsoDate } from '../../schema/dates.ts';
 
 export type BusyEvent = { uid: string; start: IsoDate; end: IsoDate };
 
@@ -29,20 +29,38 @@ export function exportCalendar(events: BusyEvent[], stampMs: number): string {
   return `${cal.toString()}\r\n`;
 }
 
+/** Moscow has kept UTC+3 all year since 2014. */
+const MOSCOW_OFFSET_HOURS = 3;
+
+/** The wall-clock time of an ical.js time: in its own zone (TZID or floating); a UTC time (…Z) in Moscow. */
+function wallClock(t: ICAL.Time): ICAL.Time {
+  const local = t.clone();
+  if (t.zone === ICAL.Timezone.utcTimezone) local.adjust(0, MOSCOW_OFFSET_HOURS, 0, 0);
+  return local;
+}
+
+const dateOf = (t: ICAL.Time): IsoDate => t.toString().slice(0, 10);
+
 /**
- * The calendar date of an ical.js time: an all-day date as it is; a time with a TZID (or a
- * floating one) in its own zone; a UTC time (…Z) in Moscow, the site's zone.
+ * The nights [first, end) a timed stay touches. A night runs from noon to the next noon (the
+ * check-out hour): arriving at 15:00 takes that night, leaving at 11:00 frees the night that
+ * begins that day, a 00:30 arrival took the night before.
  */
-function dateOf(t: ICAL.Time): IsoDate {
-  if (t.isDate || t.zone !== ICAL.Timezone.utcTimezone) return t.toString().slice(0, 10);
-  return new Intl.DateTimeFormat('en-CA', { timeZone: SITE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(t.toJSDate());
+function nightsTouched(start: ICAL.Time, end: ICAL.Time): { first: IsoDate; end: IsoDate } {
+  const from = wallClock(start);
+  from.adjust(0, -12, 0, 0);
+  const to = wallClock(end);
+  to.adjust(0, -12, 0, -1);
+  const first = dateOf(from);
+  const last = dateOf(to);
+  return { first, end: addDays(last < first ? first : last, 1) };
 }
 
 /**
  * The busy nights of an imported calendar (any platform's .ics) within [from, to): all-day
- * events as they are; a timed event blocks every night it touches, in its own time zone; cancelled
- * and free (TRANSP:TRANSPARENT) events are left out; recurring events are expanded. Throws on
- * text that is not a calendar.
+ * events as they are; a timed event blocks every night it touches, read in its own time zone;
+ * cancelled and free (TRANSP:TRANSPARENT) events are left out; recurring events are expanded.
+ * Throws on text that is not a calendar.
  */
 export function parseFeed(text: string, from: IsoDate, to: IsoDate): BusyEvent[] {
   const root = new ICAL.Component(ICAL.parse(text));
@@ -65,25 +83,22 @@ export function parseFeed(text: string, from: IsoDate, to: IsoDate): BusyEvent[]
       const it = event.iterator();
       for (let next = it.next(), n = 0; next && n < 1000; next = it.next(), n++) {
         const d = event.getOccurrenceDetails(next);
-        if (dateOf(d.startDate) >= to) break;
+        if (dateOf(wallClock(d.startDate)) >= to) break;
         occurrences.push({ start: d.startDate, end: d.endDate });
       }
     } else {
       occurrences.push({ start: event.startDate, end: event.endDate ?? event.startDate });
     }
     occurrences.forEach(({ start, end }, i) => {
-      const first = dateOf(start);
-      let last: IsoDate;
-      if (end.isDate) last = dateOf(end);
-      else {
-        // Every night the stay touches: a departure at noon frees that night, a stay past
-        // midnight into the morning still took the night before.
-        const endDate = dateOf(end);
-        last = endDate > first ? endDate : addDays(first, 1);
-      }
-      if (start.isDate && last <= first) last = addDays(first, 1);
-      const s = first < from ? from : first;
-      const e = last > to ? to : last;
+      let range: { first: IsoDate; end: IsoDate };
+      if (start.isDate) {
+        // All-day: DTEND is the departure day; a missing or equal DTEND means one night.
+        const first = dateOf(start);
+        const last = end.isDate ? dateOf(end) : first;
+        range = { first, end: last > first ? last : addDays(first, 1) };
+      } else range = nightsTouched(start, end);
+      const s = range.first < from ? from : range.first;
+      const e = range.end > to ? to : range.end;
       if (isIsoDate(s) && isIsoDate(e) && s < e) out.push({ uid: occurrences.length > 1 ? `${uid}#${i}` : uid, start: s, end: e });
     });
   }

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import type { AddressInfo } from 'node:net';
 import type { Bindings } from '../../env.ts';
+import { syncAllFeeds } from '../../calendar/sync.ts';
 import app from '../../index.ts';
 import type { RebuildPort } from '../ports.ts';
 import { clientAddressOf, openNodeStorage, type NodeStorage, type NodeStorageOptions } from './bindings.ts';
@@ -18,6 +19,8 @@ export type NodeServerOptions = NodeStorageOptions & {
   rebuild?: RebuildPort;
   /** More settings and ports for every request (notifications, SITE_URL for links). */
   bindings?: Partial<Bindings>;
+  /** Imports every calendar feed on this schedule (the Cron Trigger's twin); off when absent. */
+  feedSyncEveryMs?: number;
   /** How long close() waits for background work (notification retries, a rebuild request). */
   shutdownGraceMs?: number;
   /** Answers before the app (the built site's files); undefined falls through to the app. */
@@ -99,9 +102,25 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   const { port } = server.address() as AddressInfo;
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
 
+  const bindings = { ...storage.bindings, ...opts.bindings };
+  const feedTimer = opts.feedSyncEveryMs
+    ? setInterval(() => {
+        const run = syncAllFeeds(bindings)
+          .then((results) => {
+            const failed = results.filter((r) => !r.ok);
+            if (failed.length) console.error('Calendar sync:', failed.map((r) => `${r.name}: ${r.error}`).join('; '));
+          })
+          .catch((err) => console.error('Calendar sync failed', err))
+          .finally(() => background.delete(run));
+        background.add(run);
+      }, opts.feedSyncEveryMs)
+    : undefined;
+  feedTimer?.unref();
+
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      clearInterval(feedTimer);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Idle keep-alive sockets would hold close() open; busy ones finish their request.
