@@ -2,6 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { cabins, type Cabin } from '../schema/tables.ts';
 import { getDb } from '../worker/lib/db.ts';
 import { withLocalBindings } from '../scripts/lib/local-bindings.ts';
+import type { DatabasePort } from '../worker/platform/ports.ts';
 
 /**
  * Grows the bench's local D1 to `targetActive` active cabins by cloning the demo cabins
@@ -10,7 +11,12 @@ import { withLocalBindings } from '../scripts/lib/local-bindings.ts';
  * Returns the active and total counts afterwards.
  */
 export async function growCabins(persistTo: string, targetActive: number): Promise<{ active: number; total: number }> {
-  return withLocalBindings(persistTo, async (env) => {
+  return withLocalBindings(persistTo, (env) => growCabinsIn(env, targetActive));
+}
+
+/** The same on any database port (the self-hosted server's SQLite file too). */
+export async function growCabinsIn(env: { DB: DatabasePort }, targetActive: number): Promise<{ active: number; total: number }> {
+  {
     const db = getDb(env);
     const templates: Cabin[] = await db.select().from(cabins).where(eq(cabins.active, true)).orderBy(cabins.id);
     if (templates.length === 0) throw new Error('No active cabins to clone');
@@ -28,5 +34,5 @@ export async function growCabins(persistTo: string, targetActive: number): Promi
     active += rows.length;
     const [all] = await db.select({ n: count() }).from(cabins);
     return { active, total: all!.n };
-  });
+  }
 }

@@ -39,6 +39,7 @@ console.log(
     p50: orNull(percentile(latencies, 50)),
     p95: orNull(percentile(latencies, 95)),
     p99: orNull(percentile(latencies, 99)),
-    max: latencies.length ? Math.max(...latencies) : null,
+    // A loop, not Math.max(...latencies): a fast server gives more responses than a call takes arguments.
+    max: latencies.length ? latencies.reduce((a, b) => (b > a ? b : a)) : null,
   }),
 );

@@ -1,5 +1,5 @@
 import { BUDGETS, PUBLIC_PAGES, clsShown } from './budgets.ts';
-import type { BenchResults, BudgetCheck } from './results.ts';
+import type { BenchResults, BudgetCheck, TargetResults } from './results.ts';
 
 const ok = (pass: boolean) => (pass ? '✅' : '❌');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -9,29 +9,61 @@ const ms1 = (v: number | null) => (v !== null && Number.isFinite(v) ? `${v.toFix
 const pct = (v: number | null, durationS: number) => (v === null ? `> ${durationS} s (none completed)` : ms1(v));
 const s1 = (v: number | null) => (v === null ? '—' : `${v.toFixed(1)} s`);
 
-/** bench/RESULTS.md: what was measured, on what, against which budget. */
+/** bench/RESULTS.md: what was measured, on what, against which budget, both targets side by side. */
 export function renderReport(r: BenchResults): string {
-  const find = (figure: string, where: string): BudgetCheck | undefined => r.budgets.find((b) => b.figure === figure && b.where === where);
-  const cell = (value: string, check?: BudgetCheck) => (check ? `${value} ${ok(check.pass)}` : value);
   const failed = r.budgets.filter((b) => !b.pass);
   const m = r.machine;
   const L: string[] = [];
 
   L.push('# «Каспий» benchmark results', '');
-  L.push('Written by `npm run bench` (bench/run.ts); the raw figures are in `bench/results.json`. A benchmark, not a test: it never fails CI.', '');
+  L.push('Written by `npm run bench` (bench/run.ts); the raw figures are in `bench/results.json`. A benchmark, not a test: it never fails CI. Both production targets are measured in the same run, one after the other, on the same machine: the self-hosted Node server as `npm run serve` runs it, and the Cloudflare Workers build as `wrangler dev` serves it locally.', '');
   L.push(`- **Date:** ${r.date}`);
   L.push(`- **Machine:** ${m.cpuModel}, ${m.cores} cores, ${m.ramGb} GB RAM, ${m.platform}; Node ${m.node}`);
   const during = m.loadAverageDuring ? `; during the run: mean ${m.loadAverageDuring.mean}, max ${m.loadAverageDuring.max}` : '';
   L.push(`- **1-minute load average:** ${m.loadAverageAtStart} at the start${during} (on ${m.cores} cores; other work on the machine slows every figure)`);
-  L.push(`- **Total bench runtime:** ${(r.totalRuntimeS / 60).toFixed(1)} min (stack start with the first build: ${r.stackStartS.toFixed(0)} s)`);
+  L.push(`- **Total bench runtime:** ${(r.totalRuntimeS / 60).toFixed(1)} min`);
   L.push(`- **Budgets met:** ${r.budgets.length - failed.length} of ${r.budgets.length}`, '');
 
-  L.push('## Budgets', '');
-  L.push('| figure | where | value | budget | |', '| --- | --- | --- | --- | --- |');
-  for (const b of r.budgets) L.push(`| ${b.figure} | \`${b.where}\` | ${b.value} | ${b.budget} | ${ok(b.pass)} |`);
+  L.push('## Side by side', '');
+  L.push(`| figure | ${r.targets.map((t) => t.label).join(' | ')} |`, `| --- | ${r.targets.map(() => '---').join(' | ')} |`);
+  const row = (figure: string, cell: (t: TargetResults) => string) => L.push(`| ${figure} | ${r.targets.map(cell).join(' | ')} |`);
+  const page = (t: TargetResults, key: string) => t.pages.find((p) => p.key === key);
+  for (const key of PUBLIC_PAGES) {
+    row(`Lighthouse performance \`${page(r.targets[0]!, key)?.path ?? key}\``, (t) => String(page(t, key)?.lighthouse?.scores.performance ?? '—'));
+  }
+  for (const key of PUBLIC_PAGES) {
+    row(`Transferred \`${page(r.targets[0]!, key)?.path ?? key}\` (all requests, as sent)`, (t) => (page(t, key)?.weight ? kb(page(t, key)!.weight!.wireBytes) : '—'));
+  }
+  const api = (t: TargetResults, p: string, control = false) => t.api.find((a) => a.path === p && !!a.control === control)?.result;
+  row('`GET /api/cabins` p95, 50 connections', (t) => ms1(api(t, '/api/cabins')?.p95 ?? null));
+  row('static page `/cabins` p95, 50 connections', (t) => ms1(api(t, '/cabins')?.p95 ?? null));
+  row('control (fixed 12 KB body, same runtime) p95', (t) => ms1(t.api.find((a) => a.control)?.result?.p95 ?? null));
+  row('`GET /api/cabins` req/s', (t) => String(Math.round(api(t, '/api/cabins')?.rps ?? 0)));
+  row('edit-to-live (median)', (t) => s1(t.editToLive.medianS));
+  for (const size of [0, 1, 2]) {
+    row(`full site build, ${r.targets[0]?.scaling.points[size]?.activeCabins ?? '—'} cabins`, (t) => (t.scaling.points[size] ? `${t.scaling.points[size]!.buildS.toFixed(1)} s` : '—'));
+  }
   L.push('');
 
-  L.push(`## Lighthouse (mobile, simulated throttling, median of ${r.settings.lighthouseRuns})`, '');
+  L.push('## Budgets', '');
+  L.push('| target | figure | where | value | budget | |', '| --- | --- | --- | --- | --- | --- |');
+  for (const b of r.budgets) L.push(`| ${b.target} | ${b.figure} | \`${b.where}\` | ${b.value} | ${b.budget} | ${ok(b.pass)} |`);
+  L.push('');
+
+  for (const t of r.targets) L.push(...renderTarget(r, t));
+  return L.join('\n');
+}
+
+function renderTarget(all: BenchResults, t: TargetResults): string[] {
+  const r = { ...all, ...t };
+  const m = all.machine;
+  const find = (figure: string, where: string): BudgetCheck | undefined => all.budgets.find((b) => b.target === t.label && b.figure === figure && b.where === where);
+  const cell = (value: string, check?: BudgetCheck) => (check ? `${value} ${ok(check.pass)}` : value);
+  const L: string[] = [];
+  L.push(`## ${t.label}`, '');
+  L.push(`Served by ${t.serving}; started with the demo content and its first build in ${t.stackStartS.toFixed(0)} s.`, '');
+  if (t.error) L.push(`Stopped early: ${t.error}`, '');
+  L.push(`### Lighthouse (mobile, simulated throttling, median of ${r.settings.lighthouseRuns})`, '');
   L.push(`Lighthouse ${r.settings.lighthouse} with its default mobile emulation and simulated slow 4G, in ${r.settings.chromium} (headless), a fresh browser each run. Each figure is the median of the runs on its own. Budgets: performance ≥ ${BUDGETS.performance} and the other categories ${BUDGETS.otherCategories} on public pages (the admin page is reported, not budgeted, except CLS); CLS ${BUDGETS.cls} as Lighthouse shows it (three decimals). LCP and TBT have no budget of their own: they are part of the performance score.`, '');
   L.push('| page | performance | accessibility | best practices | SEO | LCP | TBT | CLS | perf. per run |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const p of r.pages) {
@@ -71,18 +103,18 @@ export function renderReport(r: BenchResults): string {
     L.push('');
   }
 
-  L.push('## Page weight', '');
-  L.push(`From the network records of each page's median Lighthouse run (so: what a phone-sized viewport actually loaded, images chosen from srcset for 412 px at DPR 1.75): every request is fetched again from the local server and measured here, because wrangler dev does not compress. HTML, JavaScript, CSS and other text are gzipped by node:zlib at level ${r.settings.gzipLevel}; images and fonts count as stored. "Inline JS" is the code of inline \`<script>\` elements (also inside the HTML figure). Budgets: HTML ≤ ${BUDGETS.htmlGzipKb} KB gzipped on the home, catalogue and cabin pages; no JavaScript files on the catalogue; ≤ ${BUDGETS.islandJsGzipKb} KB of JavaScript gzipped (files + inline) where React islands run.`, '');
-  L.push('| page | requests | HTML gzipped | JS files gzipped | inline JS gzipped | CSS files gzipped | images | fonts | largest resources |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  L.push('### Page weight', '');
+  L.push(`From the network records of each page's median Lighthouse run (so: what a phone-sized viewport actually loaded, images chosen from srcset for 412 px at DPR 1.75): every request is fetched again from the local server and measured here, gzipped by us (wrangler dev does not compress), and once more as the server sends it to a browser taking brotli and gzip ("as sent"). HTML, JavaScript, CSS and other text are gzipped by node:zlib at level ${r.settings.gzipLevel}; images and fonts count as stored. "Inline JS" is the code of inline \`<script>\` elements (also inside the HTML figure). Budgets: HTML ≤ ${BUDGETS.htmlGzipKb} KB gzipped on the home, catalogue and cabin pages; no JavaScript files on the catalogue; ≤ ${BUDGETS.islandJsGzipKb} KB of JavaScript gzipped (files + inline) where React islands run.`, '');
+  L.push('| page | requests | as sent | HTML gzipped | JS files gzipped | inline JS gzipped | CSS files gzipped | images | fonts | largest resources |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const p of r.pages) {
     const w = p.weight;
     if (!w) {
-      L.push(`| \`${p.path}\` | ${p.weightError ?? p.error ?? `HTTP ${p.status}`} ❌ | | | | | | | |`);
+      L.push(`| \`${p.path}\` | ${p.weightError ?? p.error ?? `HTTP ${p.status}`} ❌ | | | | | | | | |`);
       continue;
     }
     const js = cell(`${w.jsFiles} · ${kb(w.jsGzip)}`, find('JavaScript files loaded', p.path) ?? find('JavaScript gzipped (files + inline)', p.path));
     L.push(
-      `| \`${p.path}\` | ${w.requests} | ${cell(kb(w.htmlGzip), find('HTML gzipped', p.path))} | ${js} | ${kb(w.inlineJsGzip)} | ${kb(w.cssGzip)} | ${w.images} · ${kb(w.imageBytes)} | ${kb(w.fontBytes)} | ${w.largest.slice(0, 3).map((x) => `\`${x.url}\` ${kb(x.bytes)}`).join(', ')} |`,
+      `| \`${p.path}\` | ${w.requests} | ${kb(w.wireBytes)} | ${cell(kb(w.htmlGzip), find('HTML gzipped', p.path))} | ${js} | ${kb(w.inlineJsGzip)} | ${kb(w.cssGzip)} | ${w.images} · ${kb(w.imageBytes)} | ${kb(w.fontBytes)} | ${w.largest.slice(0, 3).map((x) => `\`${x.url}\` ${kb(x.bytes)}`).join(', ')} |`,
     );
   }
   L.push('');
@@ -102,31 +134,28 @@ export function renderReport(r: BenchResults): string {
     L.push('');
   }
 
-  L.push(`## API and static page under load`, '');
-  L.push(`autocannon in its own Node process on loopback, ${r.settings.connections} connections, ${r.settings.warmupS} s warm-up then ${r.settings.loadDurationS} s measured, against \`wrangler dev\` (workerd, local D1). Latency percentiles are exact over every 2xx response. Load generator and server share the machine's ${m.cores} cores. Budget: \`GET /api/cabins\` p95 ≤ ${BUDGETS.apiCabinsP95Ms} ms.`, '');
-  const staticRps = r.api.find((a) => a.path === '/cabins')?.result?.rps;
-  if (staticRps) {
-    L.push(`With ${r.settings.connections} connections always busy, mean latency ≈ ${r.settings.connections} ÷ throughput (Little's law): a p95 of ${BUDGETS.apiCabinsP95Ms} ms needs roughly ${Math.round((r.settings.connections / BUDGETS.apiCabinsP95Ms) * 1000)} req/s or more; here a static page, which touches no D1, is served at ${Math.round(staticRps)} req/s.`, '');
-  }
+  L.push(`### API and static page under load`, '');
+  L.push(`autocannon in its own Node process on loopback, ${r.settings.connections} connections, ${r.settings.warmupS} s warm-up then ${r.settings.loadDurationS} s measured. Latency percentiles are exact over every 2xx response. Load generator and server share the machine's ${m.cores} cores. Budgets, against the control measured in the same run on the same runtime: \`GET /api/cabins\` p95 ≤ ${BUDGETS.apiCabinsVsControl}× the control's p95, the static page \`/cabins\` p95 ≤ ${BUDGETS.staticVsControl}×.`, '');
   const floor = r.api.find((a) => a.control)?.result;
   if (floor) {
-    L.push(`The last row is the control (\`bench/floor/\`): a worker that only returns a fixed 12 KB JSON body, served by the same \`wrangler dev\` with the same flags and measured the same way. Its p95 (${pct(floor.p95, floor.durationS)}) is the floor that the local serving path (wrangler's proxy worker, then miniflare's workerd) puts under every route of ours on this machine${floor.p95 !== null && floor.p95 > BUDGETS.apiCabinsP95Ms ? `. It is above the ${BUDGETS.apiCabinsP95Ms} ms budget by itself, so no code of ours can meet that budget through \`wrangler dev\` here` : ''}.`, '');
+    L.push(`The last row is the control (\`bench/floor/\`): ${t.key === 'workers' ? 'a worker that only returns a fixed 12 KB JSON body, under the same `wrangler dev` with the same flags' : 'a bare Node HTTP server that only returns a fixed 12 KB JSON body'}, measured the same way. Its p95 (${pct(floor.p95, floor.durationS)}) is the floor that this runtime's serving path puts under every route of ours on this machine.`, '');
   }
   L.push('| request | req/s | p50 | p95 | p99 | max | bytes/response | non-2xx / errors |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const a of r.api) {
     const x = a.result;
-    const label = a.control ? `control: \`GET ${a.path}\` of a one-line worker` : `\`GET ${a.path}\``;
+    const label = a.control ? `control: \`GET ${a.path}\` of a fixed 12 KB body` : `\`GET ${a.path}\``;
     if (!x) {
       L.push(`| ${label} | ${a.error ?? 'failed'} | | | | | | |`);
       continue;
     }
     const d = x.durationS;
-    const p95 = a.path === '/api/cabins' ? cell(pct(x.p95, d), find('GET /api/cabins p95, 50 connections', 'demo content')) : pct(x.p95, d);
+    const budget = a.control ? undefined : a.path === '/api/cabins' ? find('GET /api/cabins p95, 50 connections', 'demo content') : a.path === '/cabins' ? find('Static page p95, 50 connections', 'demo content') : undefined;
+    const p95 = cell(pct(x.p95, d), budget);
     L.push(`| ${label} | ${Math.round(x.rps)} | ${pct(x.p50, d)} | ${p95} | ${pct(x.p99, d)} | ${ms1(x.max)} | ${x.bytesPerResponse} | ${x.non2xx} / ${x.errors + x.timeouts} |`);
   }
   L.push('');
 
-  L.push('## Edit-to-live', '');
+  L.push('### Edit-to-live', '');
   L.push(`Sign in (\`POST /api/admin/login\`), \`PUT /api/settings\` with a new \`heroTitle\`, then poll \`/\` every ${r.settings.editPollMs} ms until it shows the new title (at most ${r.settings.editTimeoutS} s); median of ${r.settings.editTrials}, a trial that never went live counting as the slowest. "Rebuilt" is when \`/build.json\` first named a content version that includes the save. Budget ≤ ${BUDGETS.editToLiveS} s with the demo content.`, '');
   const et = r.editToLive;
   if (et.error) L.push(`Failed: ${et.error}`, '');
@@ -134,17 +163,17 @@ export function renderReport(r: BenchResults): string {
   et.trials.forEach((t, i) => L.push(`| ${i + 1} | ${s1(t.seconds)} | ${s1(t.rebuiltSeconds)} | ${t.note ?? ''} |`));
   L.push(`| **median** | ${cell(s1(et.medianS), find('Edit-to-live (median)', 'admin save → /'))} | ${s1(et.medianRebuiltS)} | |`, '');
 
-  L.push('## How cost grows with the catalogue', '');
-  L.push(`Extra cabins are clones of the demo cabins (same texts and \`/media/\` photos, numbered names) written straight into the bench's local D1. Build = one full rebuild by the rebuild service into the served directory (Astro's image cache warm). \`GET /api/cabins\` under the same ${r.settings.connections} connections for ${r.settings.scaleLoadDurationS} s (no autocannon warm-up: the serial requests just before warm the worker); its ${BUDGETS.apiCabinsP95Ms} ms p95 budget is set for the demo content, shown here for comparison. "Alone" is the same request one at a time (no queueing), up to 20 requests or 10 s. "Responses" counts those completed within the window; requests still waiting when it closed are not in the percentiles.`, '');
+  L.push('### How cost grows with the catalogue', '');
+  L.push(`Extra cabins are clones of the demo cabins (same texts and \`/media/\` photos, numbered names) written straight into the target's database. Build = one full rebuild by the target's rebuilder into the served directory (Astro's image cache warm). \`GET /api/cabins\` under the same ${r.settings.connections} connections for ${r.settings.scaleLoadDurationS} s (no autocannon warm-up: the serial requests just before warm the server). "Alone" is the same request one at a time (no queueing), up to 20 requests or 10 s. "Responses" counts those completed within the window; requests still waiting when it closed are not in the percentiles.`, '');
   if (r.scaling.error) L.push(`Failed: ${r.scaling.error}`, '');
   L.push('| active cabins (total) | HTML pages built | build | `/api/cabins` size (gzipped) | alone: p50 / p95 | 50 conn.: responses | req/s | p50 | p95 | p99 |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const pt of r.scaling.points) {
     const d = pt.load.durationS;
     const p95 = pt.load.p95;
     L.push(
-      `| ${pt.activeCabins} (${pt.totalCabins}) | ${pt.htmlPages} | ${pt.buildS.toFixed(1)} s | ${kb(pt.apiCabinsBytes)} (${kb(pt.apiCabinsGzip)}) | ${ms1(pt.serial.p50)} / ${ms1(pt.serial.p95)} (${pt.serial.requests} req.) | ${pt.load.requests} | ${Math.round(pt.load.rps)} | ${pct(pt.load.p50, d)} | ${pct(p95, d)} ${ok(p95 !== null && p95 <= BUDGETS.apiCabinsP95Ms)} | ${pct(pt.load.p99, d)} |`,
+      `| ${pt.activeCabins} (${pt.totalCabins}) | ${pt.htmlPages} | ${pt.buildS.toFixed(1)} s | ${kb(pt.apiCabinsBytes)} (${kb(pt.apiCabinsGzip)}) | ${ms1(pt.serial.p50)} / ${ms1(pt.serial.p95)} (${pt.serial.requests} req.) | ${pt.load.requests} | ${Math.round(pt.load.rps)} | ${pct(pt.load.p50, d)} | ${pct(p95, d)} | ${pct(pt.load.p99, d)} |`,
     );
   }
   L.push('');
-  return L.join('\n');
+  return L;
 }

@@ -22,6 +22,24 @@ export type PageResult = {
 
 export type PageKey = 'home' | 'catalogue' | 'cabin' | 'contacts' | 'reviews' | 'admin';
 
+/** What the bench measured on one production target. */
+export type TargetResults = {
+  key: 'workers' | 'node';
+  label: string;
+  /** How the target served during the run. */
+  serving: string;
+  stackStartS: number;
+  pages: PageResult[];
+  /** JavaScript of the admin panel once signed in (no budget: the login page is the admin's measured page). */
+  adminPanel?: PanelWeight | { error: string };
+  /** `control`: a server of the same runtime that only answers a fixed 12 KB body (bench/floor). */
+  api: { name: string; path: string; result: LoadResult | null; error?: string; control?: boolean }[];
+  editToLive: { trials: EditToLiveTrial[]; medianS: number | null; medianRebuiltS: number | null; error?: string };
+  scaling: { points: ScalePoint[]; error?: string };
+  /** Why the target could not be measured at all. */
+  error?: string;
+};
+
 export type BenchResults = {
   date: string;
   machine: MachineInfo;
@@ -38,19 +56,15 @@ export type BenchResults = {
     editTrials: number;
     editTimeoutS: number;
   };
-  stackStartS: number;
-  pages: PageResult[];
-  /** JavaScript of the admin panel once signed in (no budget: the login page is the admin's measured page). */
-  adminPanel?: PanelWeight | { error: string };
-  /** `control`: the serving floor, a one-line worker under the same wrangler dev (bench/floor). */
-  api: { name: string; path: string; result: LoadResult | null; error?: string; control?: boolean }[];
-  editToLive: { trials: EditToLiveTrial[]; medianS: number | null; medianRebuiltS: number | null; error?: string };
-  scaling: { points: ScalePoint[]; error?: string };
+  /** Both targets, measured one after the other in the same run. */
+  targets: TargetResults[];
   budgets: BudgetCheck[];
   totalRuntimeS: number;
 };
 
 export type BudgetCheck = {
+  /** The target's label. */
+  target: string;
   figure: string;
   where: string;
   value: string;

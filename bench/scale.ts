@@ -1,9 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { growCabins } from './cabins.ts';
 import { serialLatency, type SerialLatency } from './latency.ts';
 import { loadTest, type LoadResult } from './load.ts';
+import type { Served } from './targets.ts';
 import { GZIP_LEVEL } from './weight.ts';
 
 export type ScalePoint = {
@@ -20,48 +20,33 @@ export type ScalePoint = {
   load: LoadResult;
 };
 
-type Stack = { url: string; rebuildUrl: string; rebuild: () => Promise<void> };
-
-/** Waits until the rebuild service has nothing running or queued. */
-export async function waitForIdleBuilder(rebuildUrl: string, timeoutMs = 15 * 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const { state } = (await fetch(rebuildUrl).then((r) => r.json())) as { state: string };
-    if (state !== 'building') return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('The rebuild service stayed busy');
-}
-
 /**
  * One point of the growth curve: grow the catalogue to `targetActive` active cabins, rebuild the
  * whole site and time it, then load GET /api/cabins.
  */
 export async function measureScalePoint(
-  stack: Stack,
-  persistTo: string,
-  assetsDir: string,
+  served: Served,
   targetActive: number,
   load: { connections: number; durationS: number; warmupS: number },
 ): Promise<ScalePoint> {
-  const { active, total } = await growCabins(persistTo, targetActive);
-  await waitForIdleBuilder(stack.rebuildUrl);
+  const { active, total } = await served.growCabins(targetActive);
+  await served.waitIdle();
   const started = performance.now();
-  await stack.rebuild();
+  await served.rebuild();
   const buildS = (performance.now() - started) / 1000;
-  const { state, error } = (await fetch(stack.rebuildUrl).then((r) => r.json())) as { state: string; error: string | null };
+  const { state, error } = await served.builderState();
   if (state === 'failed') throw new Error(`Site build failed at ${active} cabins: ${error?.split('\n')[0]}`);
-  const body = new Uint8Array(await (await fetch(`${stack.url}/api/cabins`)).arrayBuffer());
+  const body = new Uint8Array(await (await fetch(`${served.url}/api/cabins`, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
   return {
     targetActive,
     activeCabins: active,
     totalCabins: total,
     buildS,
-    htmlPages: await countHtml(assetsDir),
+    htmlPages: await countHtml(served.siteDir),
     apiCabinsBytes: body.length,
     apiCabinsGzip: gzipSync(body, { level: GZIP_LEVEL }).length,
-    serial: await serialLatency(`${stack.url}/api/cabins`),
-    load: await loadTest(`${stack.url}/api/cabins`, load),
+    serial: await serialLatency(`${served.url}/api/cabins`),
+    load: await loadTest(`${served.url}/api/cabins`, load),
   };
 }
 

@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { NetworkRecord } from './lighthouse.ts';
 
@@ -23,6 +24,8 @@ export type PageWeight = {
   otherBytes: number;
   /** Requests to other hosts: the bench's browser cannot reach them, so they are counted, not weighed. */
   external: string[];
+  /** Every local request's bytes as the server sent them to a browser (Accept-Encoding: br, gzip). */
+  wireBytes: number;
   /** The largest resources by bytes on the wire (gzipped for text), to see what dominates. */
   largest: { url: string; type: string; bytes: number }[];
 };
@@ -35,7 +38,7 @@ export type PageWeight = {
 export async function pageWeight(records: NetworkRecord[]): Promise<PageWeight> {
   const w: PageWeight = {
     requests: 0, byType: {}, htmlBytes: 0, htmlGzip: 0, jsFiles: 0, jsGzip: 0, inlineJsBytes: 0, inlineJsGzip: 0,
-    cssGzip: 0, fontBytes: 0, imageBytes: 0, images: 0, otherBytes: 0, external: [], largest: [],
+    cssGzip: 0, fontBytes: 0, imageBytes: 0, images: 0, otherBytes: 0, wireBytes: 0, external: [], largest: [],
   };
   const sized: { url: string; type: string; bytes: number }[] = [];
   for (const rec of records) {
@@ -49,6 +52,7 @@ export async function pageWeight(records: NetworkRecord[]): Promise<PageWeight> 
       continue;
     }
     const body = new Uint8Array(await (await fetch(rec.url, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
+    w.wireBytes += await bytesOnTheWire(rec.url);
     let bytes = body.length;
     if (type === 'Document') {
       const html = new TextDecoder().decode(body);
@@ -91,4 +95,16 @@ export function inlineScripts(html: string): string {
     if (m[2]!.trim()) out.push(m[2]!);
   }
   return out.join('\n');
+}
+
+/** The body's size as sent to a browser that takes brotli and gzip (not decoded, unlike fetch). */
+function bytesOnTheWire(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
+      let n = 0;
+      res.on('data', (d: Buffer) => (n += d.length));
+      res.on('end', () => resolve(n));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
 }
