@@ -14,6 +14,8 @@ export type BuildOptions = {
   stagingDir?: string;
   /** Runs on the finished build in staging, before it goes live (the Node server precompresses). */
   postBuild?: (stagingDir: string) => Promise<void>;
+  /** Stops a build that has not started going live (the server is stopping); a swap under way finishes. */
+  signal?: AbortSignal;
 };
 
 /**
@@ -22,12 +24,14 @@ export type BuildOptions = {
  */
 export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: number; ms: number }> {
   const started = Date.now();
+  opts.signal?.throwIfAborted();
   // The version is read before any content, so a write during the build shows as "not yet live".
   const info = await readBuildInfo(opts.apiUrl);
   const staging = opts.stagingDir ?? path.join(ROOT, 'node_modules/.cache/site-staging', path.basename(opts.outDir));
   await rm(staging, { recursive: true, force: true });
   await run('astro', ['build'], {
     quiet: opts.quiet,
+    signal: opts.signal,
     env: quietEnv({
       // A production build even when started from a test runner (vitest sets NODE_ENV=test,
       // which would give the site React's development build).
@@ -43,6 +47,7 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
     JSON.stringify({ contentVersion: info.contentVersion, builtAt: new Date().toISOString() }),
   );
   await opts.postBuild?.(staging);
+  opts.signal?.throwIfAborted();
   await syncDir(staging, opts.outDir);
   return { contentVersion: info.contentVersion, ms: Date.now() - started };
 }
@@ -57,6 +62,12 @@ async function readBuildInfo(apiUrl: string): Promise<{ contentVersion: number }
 }
 
 /**
+ * What goes live first: assets (a new page must find its new scripts), then pages, and
+ * build.json last, so the admin's «up to date» never shows before the pages are in.
+ */
+const goLiveRank = (file: string) => (/^build\.json(?:\.br|\.gz)?$/.test(file) ? 2 : /\.html(?:\.br|\.gz)?$/.test(file) ? 1 : 0);
+
+/**
  * Moves new and changed files in, then removes files that are gone: the live dir never
  * disappears. Unchanged files (every content-hashed asset still in use) are left alone and
  * each changed file replaces the old one by an atomic rename, so `wrangler dev`, which rescans
@@ -64,7 +75,7 @@ async function readBuildInfo(apiUrl: string): Promise<{ contentVersion: number }
  */
 async function syncDir(from: string, to: string): Promise<void> {
   await mkdir(to, { recursive: true });
-  const files = await listFiles(from);
+  const files = (await listFiles(from)).sort((a, b) => goLiveRank(a) - goLiveRank(b));
   for (const file of files) {
     const src = path.join(from, file);
     const dest = path.join(to, file);

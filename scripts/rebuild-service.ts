@@ -29,7 +29,8 @@ export function createRebuilder(opts: BuildOptions) {
       } catch (err) {
         status.state = 'failed';
         status.error = err instanceof Error ? err.message.split('\n').slice(0, 6).join('\n') : String(err);
-        console.error('[rebuild] build failed; the previous site keeps serving.\n', status.error);
+        if (opts.signal?.aborted) console.log('[rebuild] build stopped with the server; the next start builds the current content.');
+        else console.error('[rebuild] build failed; the previous site keeps serving.\n', status.error);
       }
     } while (pending);
   }
@@ -46,7 +47,12 @@ export function createRebuilder(opts: BuildOptions) {
     return running;
   }
 
-  return { status, request };
+  /** Resolves once no build runs or waits (the server's shutdown waits for a swap under way). */
+  function idle(): Promise<void> {
+    return running ?? Promise.resolve();
+  }
+
+  return { status, request, idle };
 }
 
 export function startRebuildService(rebuilder: ReturnType<typeof createRebuilder>, port: number): Promise<Server> {

@@ -2,6 +2,7 @@
 // process: the same Hono app as on Workers over a SQLite file and a media folder in DATA_DIR,
 // the built site served from disk precompressed, and in-process rebuilds after edits.
 import { accessSync, constants, mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hasBuild } from './build-site.ts';
 import { writePlaceholder } from './lib/stack.ts';
@@ -12,7 +13,8 @@ import { FEED_SYNC_EVERY_MS } from '../schema/calendar.ts';
 import type { MailerPort } from '../worker/platform/ports.ts';
 import { smtpMailer } from '../worker/platform/node/mailer.ts';
 import { startNodeServer } from '../worker/platform/node/server.ts';
-import { getAdmin } from '../worker/queries/admin.ts';
+import { getAdmin, getAdminPath } from '../worker/queries/admin.ts';
+import { getContentVersion } from '../worker/queries/site-state.ts';
 import { precompressSite, staticSite } from '../worker/platform/node/static-site.ts';
 
 /** Exit code for a problem the owner must fix (systemd: RestartPreventExitStatus=78, no crash loop). */
@@ -54,8 +56,11 @@ if (env.SMTP_URL) {
 }
 
 // The rebuilder reads the API of this very server, so it is made now and started once it listens.
+// Stopping aborts a build that has not started going live (the next start rebuilds it).
 let apiUrl = '';
+const stopping = new AbortController();
 const rebuilder = createRebuilder({
+  signal: stopping.signal,
   get apiUrl() {
     return apiUrl;
   },
@@ -92,7 +97,9 @@ apiUrl = server.url;
 
 const stop = async (signal: string) => {
   console.log(`${signal}: finishing requests in flight, then closing the database…`);
-  await server.close();
+  stopping.abort();
+  // A site swap under way finishes (the site is never left half old, half new).
+  await Promise.all([server.close(), rebuilder.idle()]);
   process.exit(0);
 };
 process.once('SIGTERM', () => void stop('SIGTERM'));
@@ -110,11 +117,22 @@ if (!(await hasBuild(siteDir))) {
   console.log('• Building the site (the first build optimises every photo: a minute or more)…');
   await rebuilder.request();
   if (rebuilder.status.state === 'failed') console.error(`✖ The site build failed; the placeholder page serves until an edit rebuilds it:\n${rebuilder.status.error}`);
+} else if ((await builtVersion()) < (await getContentVersion(server.storage.bindings))) {
+  // An edit whose build was cut short by the last stop (or a restored database): the site that
+  // is there serves while the current one builds.
+  console.log('• The built site is older than the content: rebuilding it in the background…');
+  void rebuilder.request();
 }
 
 console.log(`
   «Каспий» is serving ${siteUrl} (listening on ${server.url})
   Data:        ${dataDir}
-  Admin panel: ${siteUrl}/admin (or the admin path set in «Аккаунт»)
+  Admin panel: ${siteUrl}/${await getAdminPath(server.storage.bindings)}
   Edits rebuild the public site by themselves. SIGTERM or Ctrl+C stops cleanly.
 `);
+
+/** The content version of the site on disk (-1 when build.json is unreadable). */
+async function builtVersion(): Promise<number> {
+  const info = await readFile(path.join(siteDir, 'build.json'), 'utf8').then((t) => JSON.parse(t) as { contentVersion?: unknown }, () => null);
+  return Number.isInteger(info?.contentVersion) ? (info!.contentVersion as number) : -1;
+}

@@ -14,12 +14,15 @@ export const VIEWPORTS = {
 } as const;
 export type ViewportName = keyof typeof VIEWPORTS;
 
+/** Debian's Chromium, kept off the network (also for a test file that starts its own server). */
+export const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+
 /** One browser per test file; a fresh context (cookies, storage) per `openPage`. */
 export function useBrowser() {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await Promise.all(contexts.map((c) => c.close()));

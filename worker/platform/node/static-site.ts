@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { listFiles } from '../../../scripts/build-site.ts';
@@ -68,7 +68,6 @@ export function chooseEncoding(acceptEncoding: string | null): 'br' | 'gzip' | n
 
 /** Writes `.br` and `.gz` twins of every text file below `dir` (after each site build). */
 export async function precompressSite(dir: string): Promise<void> {
-  const { writeFile } = await import('node:fs/promises');
   for (const rel of await listFiles(dir)) {
     if (!COMPRESSIBLE.has(path.extname(rel))) continue;
     const file = path.join(dir, rel);
@@ -119,9 +118,10 @@ export function staticSite(opts: { root: string; https: boolean }) {
     }
     if (APP_PATHS.test(urlPath) || HIDDEN.has(urlPath) || urlPath.includes('\0') || urlPath.split('/').some((s) => s.startsWith('.'))) return undefined;
     if (/\.(br|gz)$/.test(urlPath)) return undefined;
-    // One address a page: /cabins, never /cabins.html or /cabins/ (as the assets binding does).
-    if (urlPath.endsWith('.html') || (urlPath.length > 1 && urlPath.endsWith('/'))) {
-      const clean = urlPath.replace(/(?:\/index)?\.html$|\/+$/, '') || '/';
+    // One address a page: /cabins, never /cabins.html or /cabins/, and / never /index (as the
+    // assets binding's default html_handling does).
+    if (urlPath.endsWith('.html') || urlPath.endsWith('/index') || (urlPath.length > 1 && urlPath.endsWith('/'))) {
+      const clean = urlPath.replace(/\/index(?:\.html)?$|\.html$|\/+$/, '') || '/';
       if (clean !== urlPath && (await resolveFile(root, clean))) return Response.redirect(new URL(clean + url.search, url), 307);
       return undefined;
     }
@@ -130,8 +130,7 @@ export function staticSite(opts: { root: string; https: boolean }) {
 
     const ext = path.extname(found.file);
     const headers = new Headers({ 'content-type': TYPES[ext] ?? 'application/octet-stream' });
-    const etag = `"${found.size.toString(16)}-${Math.trunc(found.mtimeMs).toString(16)}"`;
-    headers.set('etag', etag);
+    let etag = `"${found.size.toString(16)}-${Math.trunc(found.mtimeMs).toString(16)}"`;
     headers.set('cache-control', 'public, max-age=0, must-revalidate');
     for (const rule of await headerRules()) {
       if (!rule.pattern.test(url.pathname)) continue;
@@ -147,8 +146,11 @@ export function staticSite(opts: { root: string; https: boolean }) {
       if (twin && (await stat(twin).then((s) => s.mtimeMs >= found.mtimeMs - 1000, () => false))) {
         file = twin;
         headers.set('content-encoding', encoding);
+        // Each encoding is its own representation, with its own validator.
+        etag = `${etag.slice(0, -1)}-${encoding}"`;
       }
     }
+    headers.set('etag', etag);
     const match = req.headers.get('if-none-match');
     if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers });
     const body = await readFile(file).catch(() => null);

@@ -1,0 +1,82 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MSG } from '../../schema/messages.ts';
+import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+
+// Faults of the self-hosted storage as they really happen: another program holding the SQLite
+// file's write lock, a photo gone from the media folder. Each costs that request only.
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const PASSWORD = 'storage-faults-1';
+/** The first bytes of a JPEG: the upload route tells the type by them. */
+const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9]);
+
+let tmp: string;
+let server: NodeServer;
+let cookie: string;
+
+const api = (p: string, init: RequestInit = {}) => fetch(`${server.url}${p}`, { ...init, headers: { cookie, ...init.headers } });
+const putTitle = (heroTitle: string) => api('/api/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ heroTitle }) });
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(tmpdir(), 'kaspiy-storage-faults-'));
+  server = await startNodeServer({ dataDir: tmp, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: PASSWORD });
+  const login = await fetch(`${server.url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+  });
+  cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+});
+
+afterAll(async () => {
+  await server?.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('the self-hosted server with its storage failing', () => {
+  it('should answer a write with a JSON 500 and a logged error while another program locks the database, keep reads going, and write again once it lets go', async () => {
+    const other = new DatabaseSync(server.storage.paths.dbFile);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      // Reads go on beside the other program's write lock (the file is in WAL mode).
+      expect((await api('/api/cabins')).status).toBe(200);
+      const refused = await putTitle('Во время чужой блокировки');
+      expect(refused.status).toBe(500);
+      expect(await refused.json()).toEqual({ error: MSG.serverError });
+      expect(logged).toHaveBeenCalledWith('Unhandled error', 'PUT', '/api/settings', expect.objectContaining({ message: expect.stringContaining('locked') }));
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+      logged.mockRestore();
+    }
+    expect((await putTitle('После блокировки')).status).toBe(200);
+    const settings = (await (await api('/api/settings')).json()) as { heroTitle: string };
+    expect(settings.heroTitle).toBe('После блокировки');
+  }, 20_000);
+
+  it('should answer a photo gone from the media folder with a JSON 404, and still serve the others', async () => {
+    const upload = async () => {
+      const form = new FormData();
+      form.append('image', new File([JPEG], 'photo.jpg', { type: 'image/jpeg' }));
+      const res = await api('/api/upload', { method: 'POST', body: form });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { imageUrl: string }).imageUrl;
+    };
+    const [gone, kept] = [await upload(), await upload()];
+    await rm(path.join(server.storage.paths.mediaDir, gone.replace('/media/', '')));
+    const missing = await fetch(`${server.url}${gone}`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: MSG.notFound });
+    expect(missing.headers.get('x-content-type-options')).toBe('nosniff');
+    const present = await fetch(`${server.url}${kept}`);
+    expect(present.status).toBe(200);
+    expect(new Uint8Array(await present.arrayBuffer())).toEqual(JPEG);
+    // Nothing half-written was left behind by the uploads.
+    expect((await readdir(server.storage.paths.mediaDir)).filter((f) => f.startsWith('.'))).toEqual([]);
+  });
+});
