@@ -69,6 +69,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   const siteUrl = opts.siteUrl ? new URL(opts.siteUrl) : null;
   const trusted = opts.trustedProxy ?? false;
   const background = new Set<Promise<unknown>>();
+  const bindings = { ...storage.bindings, ...opts.bindings };
 
   const fetch = async (raw: Request, node: HttpBindings | Http2Bindings): Promise<Response> => {
     const req = visitorRequest(raw, siteUrl, trusted);
@@ -82,7 +83,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
       passThroughOnException() {},
       props: {},
     };
-    const res = await compressed.fetch(req, { ...storage.bindings, ...opts.bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx);
+    const res = await compressed.fetch(req, { ...bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx);
     // A refused write may be answered before its whole body arrived (too large, not signed in):
     // the rest may still be on its way, so the connection is not reused for the next request.
     if (res.status >= 400 && req.method !== 'GET' && req.method !== 'HEAD') {
@@ -102,7 +103,6 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   const { port } = server.address() as AddressInfo;
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
 
-  const bindings = { ...storage.bindings, ...opts.bindings };
   const feedTimer = opts.feedSyncEveryMs
     ? setInterval(() => {
         const run = syncAllFeeds(bindings)
