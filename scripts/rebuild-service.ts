@@ -55,8 +55,17 @@ export function createRebuilder(opts: BuildOptions) {
   return { status, request, idle };
 }
 
-export function startRebuildService(rebuilder: ReturnType<typeof createRebuilder>, port: number): Promise<Server> {
+/** A file the local service also serves by GET (the demo calendar feed of `npm start`). */
+export type ServedFile = () => { type: string; body: string };
+
+export function startRebuildService(rebuilder: ReturnType<typeof createRebuilder>, port: number, files: Record<string, ServedFile> = {}): Promise<Server> {
   const server = createServer((req, res) => {
+    const file = req.method === 'GET' ? files[new URL(req.url ?? '/', 'http://x').pathname] : undefined;
+    if (file) {
+      const { type, body } = file();
+      res.writeHead(200, { 'content-type': type }).end(body);
+      return;
+    }
     if (req.method === 'POST') void rebuilder.request();
     else if (req.method !== 'GET') {
       res.writeHead(405).end();

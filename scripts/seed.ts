@@ -7,6 +7,8 @@ import { getDb } from '../worker/lib/db.ts';
 import type { DatabasePort, MediaPort } from '../worker/platform/ports.ts';
 import { createCabin } from '../worker/queries/cabins.ts';
 import { updateSettings } from '../worker/queries/settings.ts';
+import { addBlock, replaceFeeds, replaceSeasons, storeImport } from '../worker/queries/calendar.ts';
+import { DEMO_FEED_NAME, demoBlocks, demoFeedEvents, demoSeasons } from './demo/calendar.ts';
 import { DEMO_CABINS, DEMO_GALLERY, DEMO_REVIEWS, DEMO_SETTINGS } from './demo/content.ts';
 import { makeDemoPhoto, type PhotoKind } from './demo/photos.ts';
 import { withLocalBindings } from './lib/local-bindings.ts';
@@ -14,8 +16,13 @@ import { ROOT } from './lib/tools.ts';
 
 type SeedEnv = { DB: DatabasePort; MEDIA: MediaPort };
 
+export type SeedOptions = {
+  /** Where the demo calendar feed is served (`npm start` serves one); without it, no feed. */
+  demoFeedUrl?: string;
+};
+
 /** Fills an empty database with the demo site; leaves a database with any content alone. */
-export async function seedIfEmpty(env: SeedEnv): Promise<boolean> {
+export async function seedIfEmpty(env: SeedEnv, opts: SeedOptions = {}): Promise<boolean> {
   const db = getDb(env);
   const [c] = await db.select({ n: count() }).from(cabins);
   const [r] = await db.select({ n: count() }).from(reviews);
@@ -30,10 +37,11 @@ export async function seedIfEmpty(env: SeedEnv): Promise<boolean> {
     return `/media/${key}`;
   };
 
-  for (const { photos, ...cabin } of DEMO_CABINS) {
+  for (const [index, { photos, ...cabin }] of DEMO_CABINS.entries()) {
     const images: string[] = [];
     for (const kind of photos) images.push(await storePhoto(kind));
-    await createCabin(env, { ...cabin, images });
+    const { id } = await createCabin(env, { ...cabin, images });
+    await seedCalendar(env, index, id, cabin.pricePerNight, opts);
   }
   const galleryImages: string[] = [];
   for (const kind of DEMO_GALLERY) galleryImages.push(await storePhoto(kind));
@@ -47,6 +55,17 @@ export async function seedIfEmpty(env: SeedEnv): Promise<boolean> {
     })),
   );
   return true;
+}
+
+/** A demo cabin's seasons, blocks and (the first cabin, when served) the demo feed with its import. */
+async function seedCalendar(env: SeedEnv, index: number, cabinId: number, pricePerNight: number, opts: SeedOptions) {
+  const seasons = demoSeasons(index, pricePerNight);
+  if (seasons.length) await replaceSeasons(env, cabinId, seasons, index < 4 ? 2 : 1);
+  for (const block of demoBlocks(index)) await addBlock(env, cabinId, block);
+  if (index === 0 && opts.demoFeedUrl) {
+    const [feed] = await replaceFeeds(env, cabinId, [{ name: DEMO_FEED_NAME, url: opts.demoFeedUrl }]);
+    await storeImport(env, feed!, demoFeedEvents());
+  }
 }
 
 /** Generating a photo takes a while; the same (seed, kind) is the same picture, so keep it. */
@@ -65,8 +84,8 @@ const generatorVersion = async () =>
   createHash('sha1').update(await readFile(path.join(ROOT, 'scripts/demo/photos.ts'))).digest('hex').slice(0, 10);
 
 /** Seeds the local D1 and R2 that `wrangler dev` uses (.wrangler/state), or the one given. */
-export async function seedLocal(persistTo?: string): Promise<boolean> {
-  return withLocalBindings(persistTo, seedIfEmpty);
+export async function seedLocal(persistTo?: string, opts: SeedOptions = {}): Promise<boolean> {
+  return withLocalBindings(persistTo, (env) => seedIfEmpty(env, opts));
 }
 
 if (import.meta.main) {

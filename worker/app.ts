@@ -9,6 +9,7 @@ import { availabilityRoutes } from './routes/availability.ts';
 import { buildInfoRoutes } from './routes/build-info.ts';
 import { calendarAdminRoutes } from './routes/calendar-admin.ts';
 import { icalRoutes } from './routes/ical.ts';
+import { priceRoutes } from './routes/prices.ts';
 import { cabinRoutes } from './routes/cabins.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { settingsRoutes } from './routes/settings.ts';
@@ -25,6 +26,7 @@ export const api = new Hono<AppEnv>()
   .route('/cabins', cabinRoutes)
   .route('/cabins', availabilityRoutes)
   .route('/ical', icalRoutes)
+  .route('/prices', priceRoutes)
   .route('/admin', calendarAdminRoutes)
   .route('/reviews', reviewRoutes)
   .route('/settings', settingsRoutes)

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { hasBuild } from '../build-site.ts';
 import { createRebuilder, startRebuildService } from '../rebuild-service.ts';
 import { seedLocal } from '../seed.ts';
+import { DEMO_FEED_PATH, demoFeedIcs } from '../demo/calendar.ts';
 import { ROOT, quietEnv, run, waitFor } from './tools.ts';
 
 export type StackOptions = {
@@ -36,13 +37,16 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     env: quietEnv({ CI: 'true' }),
   });
   log('• Checking demo content…');
-  if (await seedLocal(persistTo)) log('  demo content added');
+  // The demo's calendar feed is served by the rebuild service below, on this machine.
+  if (await seedLocal(persistTo, { demoFeedUrl: `http://127.0.0.1:${rebuildPort}${DEMO_FEED_PATH}` })) log('  demo content added');
 
   // wrangler needs the assets directory to exist before the first build.
   if (!(await hasBuild(opts.assetsDir))) await writePlaceholder(opts.assetsDir);
 
   const rebuilder = createRebuilder({ apiUrl: url, outDir: opts.assetsDir });
-  const server: Server = await startRebuildService(rebuilder, rebuildPort);
+  const server: Server = await startRebuildService(rebuilder, rebuildPort, {
+    [DEMO_FEED_PATH]: () => ({ type: 'text/calendar; charset=utf-8', body: demoFeedIcs() }),
+  });
 
   log(`• Starting the worker on ${url}…`);
   const args = [

@@ -1,103 +1,160 @@
-// The cabin page's booking card (SPEC.md section 2 and issue 3 point 4): price per night,
-// optional arrival/departure dates and guests, the WhatsApp button with a message naming the
-// cabin and price (and, when filled, the dates, nights and total), the note and house rules.
-// On phones a bar with the price and the button stays at the bottom of the screen. The card
-// hydrates when it scrolls into view (client:visible); until then its links work as they are.
-import { useEffect, useId, useState } from 'react';
+// The cabin page's booking card (SPEC.md section 2, issue 3 point 4 and issue 10 point 6):
+// price per night («от N ₽» when a season is cheaper), the stay picked on a calendar of free
+// dates read live from /api/cabins/{id}/availability, guests up to the cabin's maximum, the
+// nights priced season by season, and the WhatsApp button with a message naming the cabin and
+// price (and, once picked, the dates, nights, guests and total). The note and house rules
+// follow. On phones a bar with the price and the button stays at the bottom of the screen.
+// The card hydrates when it scrolls into view (client:visible); until then its links work as
+// they are. The calendar's code and the free dates load when the visitor opens the dates.
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
-import { formatGuests, formatNights, formatPrice } from '../lib/format.ts';
-import { bookingMessage, bookingStay, nightsBetween, whatsappLink } from '../lib/whatsapp.ts';
+import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../lib/format.ts';
+import { NO_STAY, pickDay, stayRules, type Availability, type StayRules, type StaySelection } from '../lib/stay-picker.ts';
+import { bookingMessage, bookingStay, whatsappLink } from '../lib/whatsapp.ts';
 import { iconCheck, iconClock, iconWhatsapp, iconX } from '../components/icons.ts';
+import type { IsoDate } from '../../schema/dates.ts';
+
+const loadCalendar = () => import('./StayCalendar.tsx');
+const StayCalendar = lazy(loadCalendar);
 
 interface Props {
-  cabin: { name: string; pricePerNight: number; maxGuests: number };
+  cabin: { id: number; name: string; pricePerNight: number; maxGuests: number };
+  /** The lowest price a night has in a season ahead, when lower than the price per night. */
+  priceFrom?: number | null;
   phone: string;
   checkIn: string;
   checkOut: string;
 }
 
-/** Today as «YYYY-MM-DD» in the visitor's own time zone. */
-function today(): string {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
+type Free = { status: 'idle' | 'loading' | 'error' } | { status: 'ready'; rules: StayRules };
 
-function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
+/** «5 марта». */
+const dayMonth = (day: IsoDate) => `${Number(day.slice(8, 10))} ${MONTHS_GENITIVE[Number(day.slice(5, 7)) - 1]}`;
 
-export default function BookingCard({ cabin, phone, checkIn, checkOut }: Props) {
+export default function BookingCard({ cabin, priceFrom = null, phone, checkIn, checkOut }: Props) {
   const id = useId();
-  const [arrival, setArrival] = useState('');
-  const [departure, setDeparture] = useState('');
+  const guestsRef = useRef<HTMLSelectElement>(null);
   const [guests, setGuests] = useState(Math.min(2, cabin.maxGuests));
-  // Set once the card runs in the browser: today's date as the earliest arrival.
-  const [minDate, setMinDate] = useState<string | undefined>(undefined);
-  useEffect(() => setMinDate(today()), []);
+  const [ready, setReady] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [free, setFree] = useState<Free>({ status: 'idle' });
+  const [stay, setStay] = useState<StaySelection>(NO_STAY);
 
-  const stay = bookingStay(cabin, { arrival, departure, guests });
-  const message = bookingMessage(cabin, { arrival, departure, guests });
-  const href = whatsappLink(phone, message);
-  const badOrder = Boolean(arrival && departure && nightsBetween(arrival, departure) === null);
+  useEffect(() => {
+    // A choice of guests made before the card woke up is kept.
+    const chosen = Number(guestsRef.current?.value);
+    if (chosen >= 1 && chosen <= cabin.maxGuests) setGuests(chosen);
+    setReady(true);
+  }, [cabin.maxGuests]);
 
-  const onArrival = (value: string) => {
-    setArrival(value);
-    // Keep the stay sensible: a departure not after the new arrival moves to the next day.
-    if (value && (!departure || nightsBetween(value, departure) === null)) setDeparture(addDays(value, 1));
-  };
+  async function loadFree() {
+    setFree({ status: 'loading' });
+    try {
+      const res = await fetch(`/api/cabins/${cabin.id}/availability`);
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      setFree({ status: 'ready', rules: stayRules((await res.json()) as Availability) });
+    } catch {
+      setFree({ status: 'error' });
+    }
+  }
+
+  function openDates() {
+    setOpen(true);
+    if (free.status === 'idle' || free.status === 'error') void loadFree();
+  }
+
+  const rules = free.status === 'ready' ? free.rules : null;
+  const quote = rules && stay.checkIn && stay.checkOut ? rules.quote(stay.checkIn, stay.checkOut) : null;
+  const details = { arrival: stay.checkIn, departure: stay.checkOut, guests, total: quote?.total ?? null };
+  const picked = bookingStay(cabin, details);
+  const href = whatsappLink(phone, bookingMessage(cabin, details));
+  const calendarId = `${id}-calendar`;
+
+  let hint = 'Выберите дату заезда';
+  if (stay.checkIn && !stay.checkOut && rules) {
+    const min = rules.minNights(stay.checkIn);
+    hint = min > 1 ? `Выберите дату выезда: минимум ${formatNights(min)}` : 'Выберите дату выезда';
+  } else if (quote && stay.checkIn && stay.checkOut) {
+    hint = `${dayMonth(stay.checkIn)} — ${dayMonth(stay.checkOut)}, ${formatNights(quote.nights)}`;
+  }
 
   return (
     <>
-      <section className="card booking" id="booking" aria-labelledby={`${id}-title`} data-ready={minDate ? '' : undefined}>
+      <section className="card booking" id="booking" aria-labelledby={`${id}-title`} data-ready={ready ? '' : undefined}>
         <h2 className="visually-hidden" id={`${id}-title`}>Бронирование</h2>
         <p className="booking__price">
           <span className="price">{formatPrice(cabin.pricePerNight)}</span> <span className="muted">за ночь</span>
         </p>
+        {priceFrom !== null && <p className="price-from booking__from">от {formatPrice(priceFrom)} в некоторые даты</p>}
         <div className="booking__fields">
-          <div className="field">
-            <label className="label" htmlFor={`${id}-in`}>Заезд</label>
-            <input className="input" type="date" id={`${id}-in`} value={arrival} min={minDate} onChange={(e) => onArrival(e.target.value)} />
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={`${id}-out`}>Выезд</label>
-            <input
-              className="input"
-              type="date"
-              id={`${id}-out`}
-              value={departure}
-              min={arrival ? addDays(arrival, 1) : minDate}
-              aria-invalid={badOrder || undefined}
-              aria-describedby={badOrder ? `${id}-err` : undefined}
-              onChange={(e) => setDeparture(e.target.value)}
-            />
-          </div>
+          {(['checkIn', 'checkOut'] as const).map((which) => (
+            <div className="field" key={which}>
+              <span className="label" id={`${id}-${which}-label`}>{which === 'checkIn' ? 'Заезд' : 'Выезд'}</span>
+              <button
+                type="button"
+                className="input booking__date"
+                aria-labelledby={`${id}-${which}-label ${id}-${which}-value`}
+                aria-expanded={open}
+                aria-controls={calendarId}
+                onPointerEnter={() => void loadCalendar()}
+                onFocus={() => void loadCalendar()}
+                onClick={openDates}
+              >
+                <span id={`${id}-${which}-value`} className={stay[which] ? undefined : 'muted'}>
+                  {stay[which] ? dayMonth(stay[which]) : 'Выбрать'}
+                </span>
+              </button>
+            </div>
+          ))}
           <div className="field booking__guests">
             <label className="label" htmlFor={`${id}-guests`}>Гости</label>
-            <select className="input" id={`${id}-guests`} value={guests} onChange={(e) => setGuests(Number(e.target.value))}>
+            <select className="input" id={`${id}-guests`} ref={guestsRef} defaultValue={guests} onChange={(e) => setGuests(Number(e.target.value))}>
               {Array.from({ length: cabin.maxGuests }, (_, i) => i + 1).map((n) => (
                 <option key={n} value={n}>{formatGuests(n)}</option>
               ))}
             </select>
           </div>
         </div>
-        {badOrder && (
-          <p className="error-text" id={`${id}-err`} role="alert">Дата выезда должна быть позже даты заезда</p>
+        {open && (
+          <div className="booking__calendar" id={calendarId} role="group" aria-label="Календарь свободных дат">
+            {free.status === 'error' ? (
+              <div className="booking__calendar-error" role="alert">
+                <p>Не удалось загрузить свободные даты. Проверьте интернет и попробуйте ещё раз, или просто спросите в чате.</p>
+                <button type="button" className="btn btn--secondary" onClick={() => void loadFree()}>Повторить</button>
+              </div>
+            ) : rules ? (
+              <Suspense fallback={<p className="hint booking__loading">Загружаем календарь…</p>}>
+                <StayCalendar rules={rules} selection={stay} onPick={(day) => setStay((s) => pickDay(rules, s, day))} />
+                <div className="booking__calendar-foot">
+                  <p className="hint" aria-live="polite">{hint}</p>
+                  {(stay.checkIn || stay.checkOut) && (
+                    <button type="button" className="btn btn--ghost" onClick={() => setStay(NO_STAY)}>Сбросить</button>
+                  )}
+                  {quote && (
+                    <button type="button" className="btn btn--secondary" onClick={() => setOpen(false)}>Готово</button>
+                  )}
+                </div>
+              </Suspense>
+            ) : (
+              <p className="hint booking__loading" role="status">Загружаем свободные даты…</p>
+            )}
+          </div>
         )}
-        {stay ? (
+        {picked && quote ? (
           <dl className="booking__sum" aria-live="polite">
-            <div>
-              <dt>{formatPrice(cabin.pricePerNight)} × {formatNights(stay.nights)}</dt>
-              <dd>{formatPrice(stay.total)}</dd>
-            </div>
+            {quote.parts.map((part) => (
+              <div key={part.start}>
+                <dt>{formatPrice(part.pricePerNight)} × {formatNights(part.nights)}</dt>
+                <dd>{formatPrice(part.pricePerNight * part.nights)}</dd>
+              </div>
+            ))}
             <div className="booking__total">
               <dt>Итого</dt>
-              <dd>{formatPrice(stay.total)}</dd>
+              <dd>{formatPrice(picked.total)}</dd>
             </div>
           </dl>
         ) : (
-          <p className="hint booking__hint">Укажите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.</p>
+          <p className="hint booking__hint">Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.</p>
         )}
         <a className="btn btn--whatsapp btn--block booking__cta" href={href} target="_blank" rel="noopener noreferrer">
           <Icon svg={iconWhatsapp} />
@@ -117,8 +174,8 @@ export default function BookingCard({ cabin, phone, checkIn, checkOut }: Props) 
       <div className="contents">
       <div className="book-bar" aria-hidden="true">
         <p className="book-bar__price">
-          <span className="price">{formatPrice(stay ? stay.total : cabin.pricePerNight)}</span>
-          <span className="muted">{stay ? ` за ${formatNights(stay.nights)}` : ' за ночь'}</span>
+          <span className="price">{formatPrice(picked ? picked.total : cabin.pricePerNight)}</span>
+          <span className="muted">{picked ? ` за ${formatNights(picked.nights)}` : ' за ночь'}</span>
         </p>
         <a className="btn btn--whatsapp" href={href} target="_blank" rel="noopener noreferrer" tabIndex={-1}>
           <Icon svg={iconWhatsapp} />

@@ -12,16 +12,8 @@ import { counterText } from '../lib/texts.ts';
 import { wrapIndex } from '../lib/gallery.ts';
 import viewerCss from './PhotoViewer.css?inline';
 import { useIslandReady } from './useIslandReady.ts';
+import { adoptStyles } from './adopt-styles.ts';
 import { iconChevronLeft, iconChevronRight, iconClose } from '../components/icons.ts';
-
-/** The viewer's styles travel with its script, not in every cabin page's HTML. */
-let sheet: CSSStyleSheet | undefined;
-function adoptStyles() {
-  if (sheet) return;
-  sheet = new CSSStyleSheet();
-  sheet.replaceSync(viewerCss);
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-}
 
 export interface ViewerPhoto {
   /** WebP srcset, smallest first: the first is the thumbnail, the last the full-size photo. */
@@ -54,7 +46,8 @@ export default function PhotoViewer({ more, name }: Props) {
   // In the browser the list is read from the page at once (nothing of it is drawn while the
   // viewer is closed, so the server's shorter list cannot clash with it).
   const [photos] = useState<ViewerPhoto[]>(() => (typeof document === 'undefined' ? more : [...pagePhotos(), ...more]));
-  useEffect(adoptStyles, []);
+  // The viewer's styles travel with its script, not in every cabin page's HTML.
+  useEffect(() => adoptStyles(viewerCss), []);
   const dialog = useRef<HTMLDivElement>(null);
   const touchX = useRef<number | null>(null);
   const count = photos.length;

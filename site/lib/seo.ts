@@ -53,7 +53,9 @@ export function lodgingBusinessLd(ctx: LdContext, image?: string) {
  * One cabin: a VacationRental (a LodgingBusiness) containing the Accommodation that is let
  * as a whole, with occupancy, rooms, amenities, stay times and photos.
  */
-export function vacationRentalLd(ctx: LdContext, cabin: CabinLdInput, images: string[]) {
+export function vacationRentalLd(ctx: LdContext, cabin: CabinLdInput, images: string[], prices?: { min: number; max: number }) {
+  // The range of a night's price over the seasons ahead, or the one price per night.
+  const range = prices && prices.min !== prices.max ? `${prices.min}–${prices.max}` : String(cabin.pricePerNight);
   const url = abs(ctx.origin, `/cabin/${cabin.id}`);
   return {
     '@context': 'https://schema.org',
@@ -66,7 +68,7 @@ export function vacationRentalLd(ctx: LdContext, cabin: CabinLdInput, images: st
     ...(images.length > 0 ? { image: images } : {}),
     address: postalAddress(cabin.location.trim() || ctx.site.address),
     telephone: ctx.site.phone,
-    priceRange: `${cabin.pricePerNight} RUB за ночь`,
+    priceRange: `${range} RUB за ночь`,
     checkinTime: ctx.checkInTime,
     checkoutTime: ctx.checkOutTime,
     brand: { '@type': 'Brand', name: ctx.site.name },

@@ -30,6 +30,8 @@ export interface BookingDetails {
   /** Departure date, «YYYY-MM-DD». */
   departure?: string | null;
   guests?: number | null;
+  /** The stay's total when seasons price its nights (the calendar's quote); else nights × price. */
+  total?: number | null;
 }
 
 export interface BookingStay {
@@ -37,7 +39,7 @@ export interface BookingStay {
   departure: string;
   guests: number;
   nights: number;
-  /** nights × price per night, in rubles. */
+  /** In rubles: the quote's total, else nights × price per night. */
   total: number;
 }
 
@@ -58,12 +60,12 @@ export function nightsBetween(arrival: string, departure: string): number | null
  * Otherwise null.
  */
 export function bookingStay(cabin: BookingCabin, details: BookingDetails = {}): BookingStay | null {
-  const { arrival, departure, guests } = details;
+  const { arrival, departure, guests, total } = details;
   if (!arrival || !departure || guests == null) return null;
   if (!Number.isInteger(guests) || guests < 1 || guests > cabin.maxGuests) return null;
   const nights = nightsBetween(arrival, departure);
   if (nights === null) return null;
-  return { arrival: arrival.trim(), departure: departure.trim(), guests, nights, total: nights * cabin.pricePerNight };
+  return { arrival: arrival.trim(), departure: departure.trim(), guests, nights, total: total ?? nights * cabin.pricePerNight };
 }
 
 /**

@@ -39,6 +39,12 @@ describe('structured data', () => {
     expect(ld.containsPlace.amenityFeature.map((a) => a.name)).toEqual(['Wi-Fi', 'Терраса']);
   });
 
+  it('should give the price range of the seasons ahead, or the one price per night', () => {
+    expect(vacationRentalLd(ctx, cabin, []).priceRange).toBe(`${cabin.pricePerNight} RUB за ночь`);
+    expect(vacationRentalLd(ctx, cabin, [], { min: cabin.pricePerNight, max: cabin.pricePerNight }).priceRange).toBe(`${cabin.pricePerNight} RUB за ночь`);
+    expect(vacationRentalLd(ctx, cabin, [], { min: 4500, max: 9000 }).priceRange).toBe('4500–9000 RUB за ночь');
+  });
+
   it('should use the site address for a cabin without a location and leave out missing photos', () => {
     const ld = vacationRentalLd(ctx, { ...cabin, location: ' ' }, []);
     expect(ld.address.streetAddress).toBe(DEFAULT_SETTINGS.address);

@@ -91,6 +91,12 @@ describe('bookingMessage', () => {
     );
   });
 
+  it("should carry the calendar's total when seasons price the nights", () => {
+    const text = bookingMessage(cabin, { arrival: '2026-06-28', departure: '2026-07-02', guests: 2, total: 58_000 });
+    expect(text).toContain(`Итого за 4${NB}ночи: 58${NB}000${NB}₽`);
+    expect(bookingStay(cabin, { arrival: '2026-06-28', departure: '2026-07-02', guests: 2, total: 58_000 })?.total).toBe(58_000);
+  });
+
   it('should use the right plural for the nights', () => {
     const one = bookingMessage(cabin, { arrival: '2026-06-01', departure: '2026-06-02', guests: 1 });
     expect(one).toContain(`Итого за 1${NB}ночь: 12${NB}500${NB}₽`);

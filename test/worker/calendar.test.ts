@@ -54,6 +54,26 @@ describe('the visitor calendar: GET /api/cabins/:id/availability', () => {
   });
 });
 
+describe('price ranges for the pages: GET /api/prices', () => {
+  it('should give each active cabin its lowest and highest price over the seasons ahead, past seasons left out', async () => {
+    const cabin = await seedCabin({ pricePerNight: 6000 });
+    const plain = await seedCabin({ pricePerNight: 4000 });
+    const hidden = await seedCabin({ active: false });
+    const cookie = await login();
+    const seasons = [
+      { start: day(10), end: day(20), pricePerNight: 4500, minNights: 1 },
+      { start: day(40), end: day(70), pricePerNight: 9000, minNights: 3 },
+    ];
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(200);
+    const res = await send('GET', '/api/prices');
+    expect(res.status).toBe(200);
+    const { prices } = (await res.json()) as { prices: { cabinId: number; min: number; max: number }[] };
+    expect(prices.find((p) => p.cabinId === cabin.id)).toEqual({ cabinId: cabin.id, min: 4500, max: 9000 });
+    expect(prices.find((p) => p.cabinId === plain.id)).toEqual({ cabinId: plain.id, min: 4000, max: 4000 });
+    expect(prices.some((p) => p.cabinId === hidden.id)).toBe(false);
+  });
+});
+
 describe('the owner calendar', () => {
   it('should show every busy range with its source and let the owner remove a block', async () => {
     const cabin = await seedCabin();

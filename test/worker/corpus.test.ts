@@ -146,6 +146,7 @@ const ROUTES: RouteSpec[] = [
   { method: 'POST', pattern: '/api/upload', admin: true, path: () => '/api/upload', body: 'multipart' },
   { method: 'GET', pattern: '/api/build-info', admin: false, path: () => '/api/build-info' },
   { method: 'GET', pattern: '/api/cabins/:id/availability', admin: false, path: () => `/api/cabins/${s.cabin}/availability`, withId: (id) => `/api/cabins/${id}/availability` },
+  { method: 'GET', pattern: '/api/prices', admin: false, path: () => '/api/prices' },
   { method: 'GET', pattern: '/api/ical/:file', admin: false, path: () => s.icalPath },
   { method: 'GET', pattern: '/api/admin/cabins/:id/calendar', admin: true, path: () => `/api/admin/cabins/${s.cabin}/calendar`, withId: (id) => `/api/admin/cabins/${id}/calendar` },
   {

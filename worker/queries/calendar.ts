@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, lt } from 'drizzle-orm';
 import { addMonths, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { CALENDAR_HORIZON_MONTHS, type BlockInput, type FeedInput, type SeasonInput } from '../../schema/calendar.ts';
-import { cabinCalendars, calendarBlocks, calendarFeeds, feedEvents, seasons } from '../../schema/tables.ts';
+import { cabins, cabinCalendars, calendarBlocks, calendarFeeds, feedEvents, seasons } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -133,4 +133,23 @@ export async function renewIcalToken(env: DbEnv, cabinId: number): Promise<strin
 export async function cabinByIcalToken(env: DbEnv, token: string): Promise<number | undefined> {
   const row = await getDb(env).select({ cabinId: cabinCalendars.cabinId }).from(cabinCalendars).where(eq(cabinCalendars.icalToken, token)).get();
   return row?.cabinId;
+}
+
+export type PriceRange = { cabinId: number; min: number; max: number };
+
+/**
+ * Each active cabin's lowest and highest price per night over the public horizon: its base
+ * price and every season that still has nights ahead. Pages show «от N ₽» from it.
+ */
+export async function priceRanges(env: DbEnv): Promise<PriceRange[]> {
+  const { from, to } = horizon();
+  const db = getDb(env);
+  const [rows, ahead] = await Promise.all([
+    db.select({ id: cabins.id, price: cabins.pricePerNight }).from(cabins).where(eq(cabins.active, true)).orderBy(asc(cabins.id)),
+    db.select({ cabinId: seasons.cabinId, price: seasons.pricePerNight }).from(seasons).where(and(gt(seasons.end, from), lt(seasons.start, to))),
+  ]);
+  return rows.map(({ id, price }) => {
+    const prices = [price, ...ahead.filter((s) => s.cabinId === id).map((s) => s.price)];
+    return { cabinId: id, min: Math.min(...prices), max: Math.max(...prices) };
+  });
 }

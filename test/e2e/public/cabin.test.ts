@@ -1,14 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser, type ViewportName } from '../browser.ts';
-import { cabins, ru, rub, settings, textOf, visible, waDigits } from './helpers.ts';
-
-/** A date n days from today, «YYYY-MM-DD». */
-const inDays = (n: number) => {
-  const d = new Date();
-  d.setDate(d.getDate() + n);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
+import { addDays, nightsBetween } from '../../../schema/dates.ts';
+import type { Cabin } from '../../../schema/tables.ts';
+import { quoteStay } from '../../../worker/calendar/pricing.ts';
+import { cabins, getJson, ru, rub, settings, textOf, visible, waDigits } from './helpers.ts';
 
 /** The viewer hydrates when a photo is approached (pointer, touch or focus); then the photos say they open a dialog. */
 const viewerReady = (page: Page) => page.locator('[data-viewer][aria-haspopup="dialog"]').first().waitFor({ state: 'attached' });
@@ -137,8 +133,11 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     }
   });
 
-  it('should add the dates, nights, guests and total to the message when they are filled', async () => {
+  it('should add the dates, nights, guests and the total by season to the message once a stay is picked', async () => {
     const cabin = await pick();
+    const free = await availability(baseURL, cabin.id);
+    const stay = firstFreeStay(free, 20, 3);
+    const quote = quoteStay(free, free.seasons, stay.checkIn, stay.checkOut);
     const page = await openPage(`/cabin/${cabin.id}`, viewport);
     // The card wakes up when it scrolls into view.
     await page.locator('#booking').scrollIntoViewIfNeeded();
@@ -146,21 +145,90 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     const card = page.locator('#booking');
     const guests = card.getByLabel('Гости');
     expect(await guests.locator('option').count()).toBe(cabin.maxGuests);
-    await card.getByLabel('Заезд').fill(inDays(30));
-    await card.getByLabel('Выезд').fill(inDays(33));
     await guests.selectOption(String(cabin.maxGuests));
-    const total = rub(3 * cabin.pricePerNight);
-    expect(await textOf(card.locator('.booking__sum'))).toContain(`Итого ${total}`);
+    await pickStay(page, stay.checkIn, stay.checkOut);
+    const total = rub(quote.total);
+    const sum = await textOf(card.locator('.booking__sum'));
+    expect(sum).toContain(`Итого ${total}`);
+    for (const part of quote.parts) expect(sum).toContain(`${rub(part.pricePerNight)} × ${part.nights} ${ru(part.nights, 'ночь', 'ночи', 'ночей')}`);
     const href = (await card.getByRole('link', { name: 'Забронировать через WhatsApp' }).getAttribute('href'))!;
     const message = new URL(href).searchParams.get('text')!.replace(/\u00a0/g, ' ');
-    expect(message).toMatch(/Заезд: \d{1,2} [а-я]+ \d{4}/);
-    expect(message).toMatch(/Выезд: \d{1,2} [а-я]+ \d{4}/);
+    expect(message).toContain(`Заезд: ${longDate(stay.checkIn)}`);
+    expect(message).toContain(`Выезд: ${longDate(stay.checkOut)}`);
     expect(message).toContain(`Гостей: ${cabin.maxGuests}`);
     expect(message).toContain(`Итого за 3 ночи: ${total}`);
-    // A departure before the arrival is refused, and the message goes back to asking for dates.
-    await card.getByLabel('Выезд').fill(inDays(29));
-    await visible(card.getByText('Дата выезда должна быть позже даты заезда'));
+    // «Сбросить» forgets the stay, and the message goes back to asking for dates.
+    await card.getByLabel('Заезд').click();
+    await card.getByRole('button', { name: 'Сбросить' }).click();
     const plain = (await card.getByRole('link', { name: 'Забронировать через WhatsApp' }).getAttribute('href'))!;
     expect(new URL(plain).searchParams.get('text')).toContain('какие даты свободны');
   });
+
+  it('should strike out busy nights, yet allow leaving on the morning the next stay begins', async () => {
+    // The demo closes some nights of a cabin (a block, an imported feed).
+    let cabin: Cabin | undefined;
+    let free: Availability | undefined;
+    for (const c of await cabins(baseURL)) {
+      const a = await availability(baseURL, c.id);
+      if (a.busy.some((b) => b.start > addDays(a.from, 2))) [cabin, free] = [c, a];
+      if (cabin) break;
+    }
+    expect(cabin, 'a demo cabin with busy nights ahead').toBeDefined();
+    const busy = free!.busy.find((b) => b.start > addDays(free!.from, 2))!;
+    const page = await openPage(`/cabin/${cabin!.id}`, viewport);
+    await page.locator('#booking').scrollIntoViewIfNeeded();
+    await page.locator('#booking[data-ready]').waitFor();
+    await page.locator('#booking').getByLabel('Заезд').click();
+    // A busy night cannot be a check-in.
+    expect(await (await dayButton(page, busy.start)).isDisabled()).toBe(true);
+    // The nearest check-in before it whose minimum stay fits: that stay may end on its first morning.
+    const a = free!;
+    const checkIn = [1, 2, 3, 4, 5, 6, 7]
+      .map((k) => addDays(busy.start, -k))
+      .find((d) => d >= a.from && !a.busy.some((b) => b.start < busy.start && d < b.end) && quoteStay(a, a.seasons, d, busy.start).minNights <= nightsBetween(d, busy.start));
+    expect(checkIn, 'a free check-in before the busy nights').toBeDefined();
+    await (await dayButton(page, checkIn!)).click();
+    expect(await (await dayButton(page, busy.start)).isDisabled()).toBe(false);
+    expect(await (await dayButton(page, addDays(busy.start, 1))).isDisabled()).toBe(true);
+    await (await dayButton(page, busy.start)).click();
+    expect(await textOf(page.locator('.booking__sum'))).toContain(`Итого ${rub(quoteStay(a, a.seasons, checkIn!, busy.start).total)}`);
+  });
 });
+
+type Availability = { from: string; to: string; busy: { start: string; end: string }[]; seasons: { start: string; end: string; pricePerNight: number; minNights: number }[]; pricePerNight: number; minNights: number };
+const availability = (baseURL: string, id: number) => getJson<Availability>(baseURL, `/api/cabins/${id}/availability`);
+
+/** The first stay of `nights` nights from `after` days ahead with every night free and the minimum stay met. */
+function firstFreeStay(a: Availability, after: number, nights: number) {
+  for (let n = after; n < 300; n++) {
+    const checkIn = addDays(a.from, n);
+    const checkOut = addDays(checkIn, nights);
+    const clash = a.busy.some((b) => b.start < checkOut && checkIn < b.end);
+    if (!clash && quoteStay(a, a.seasons, checkIn, checkOut).minNights <= nights) return { checkIn, checkOut };
+  }
+  throw new Error('no free stay in the demo calendar');
+}
+
+/** «5 марта 2027». */
+const longDate = (day: string) => new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`)).replace(' г.', '');
+
+/** The calendar's button for a day, turning the months forward one at a time until it shows. */
+async function dayButton(page: Page, day: string) {
+  const calendar = page.locator('.stay-calendar');
+  const cell = calendar.locator(`[data-day="${day}"] button`);
+  // The calendar's code and the free dates arrive after the tap.
+  await calendar.locator('.rdp-caption_label').waitFor();
+  for (let i = 0; i < 13 && !(await cell.count()); i++) {
+    const month = await calendar.locator('.rdp-caption_label').innerText();
+    await calendar.getByRole('button', { name: /следующему месяцу/i }).click();
+    await page.waitForFunction((before) => document.querySelector('.stay-calendar .rdp-caption_label')?.textContent !== before, month);
+  }
+  await cell.waitFor();
+  return cell;
+}
+
+async function pickStay(page: Page, checkIn: string, checkOut: string) {
+  await page.locator('#booking').getByLabel('Заезд').click();
+  await (await dayButton(page, checkIn)).click();
+  await (await dayButton(page, checkOut)).click();
+}

@@ -1,0 +1,50 @@
+// The demo calendar, so the booking card and the admin's calendar are not empty on a fresh
+// start (issue 10, «Done when»): seasons (a dear summer, a cheaper winter), a few nights the
+// owner closed by hand and a feed «Авито (демо)» that `npm start` itself serves. Dates are
+// counted from today in Moscow, so the demo never goes stale.
+import { addDays, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
+import type { SeasonInput } from '../../schema/calendar.ts';
+import { exportCalendar, type BusyEvent } from '../../worker/calendar/ical.ts';
+
+const round500 = (n: number) => Math.round(n / 500) * 500;
+
+/** The next summer's high season, [15 June, 1 September). */
+function summer(today: IsoDate): { start: IsoDate; end: IsoDate } {
+  const year = Number(today.slice(0, 4)) + (today >= `${today.slice(0, 4)}-06-15` ? 1 : 0);
+  return { start: `${year}-06-15`, end: `${year}-09-01` };
+}
+
+/** Seasons for the demo cabin at `index` (0-based) with this base price. */
+export function demoSeasons(index: number, pricePerNight: number, today = todayInMoscow()): SeasonInput[] {
+  if (index >= 8) return [];
+  const high = summer(today);
+  const seasons: SeasonInput[] = [];
+  // Every other of the first cabins is cheaper until spring: their cards say «от N ₽».
+  if (index % 2 === 0) {
+    const end = [addDays(today, 100), high.start].sort()[0]!;
+    if (end > addDays(today, 7)) seasons.push({ start: today, end, pricePerNight: round500(pricePerNight * 0.8), minNights: 1 });
+  }
+  seasons.push({ ...high, pricePerNight: round500(pricePerNight * 1.4), minNights: 3 });
+  return seasons;
+}
+
+/** Nights the owner closed by hand, per demo cabin index. */
+export function demoBlocks(index: number, today = todayInMoscow()): { start: IsoDate; end: IsoDate; note: string }[] {
+  if (index === 0) return [{ start: addDays(today, 3), end: addDays(today, 6), note: 'Бронь по телефону' }];
+  if (index === 1) return [{ start: addDays(today, 10), end: addDays(today, 13), note: 'Ремонт крыльца' }];
+  return [];
+}
+
+export const DEMO_FEED_NAME = 'Авито (демо)';
+export const DEMO_FEED_PATH = '/demo/avito.ics';
+
+/** The stays the demo feed reports for the first cabin. */
+export function demoFeedEvents(today = todayInMoscow()): BusyEvent[] {
+  return [
+    { uid: 'avito-demo-1@avito.ru', start: addDays(today, 14), end: addDays(today, 18) },
+    { uid: 'avito-demo-2@avito.ru', start: addDays(today, 25), end: addDays(today, 27) },
+  ];
+}
+
+/** The demo feed as Avito would serve it. */
+export const demoFeedIcs = (today = todayInMoscow()) => exportCalendar(demoFeedEvents(today), Date.now());

@@ -1,0 +1,83 @@
+// The booking card's rules for picking a stay from the live availability (issue 10, point 6):
+// which day may be a check-in, which a check-out, and what a click on a day does. Pure, on
+// `YYYY-MM-DD` strings, so the calendar widget only draws what these functions decide.
+import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
+import { quoteStay, type PricedSeason, type Quote } from '../../worker/calendar/pricing.ts';
+
+/** GET /api/cabins/{id}/availability. */
+export type Availability = {
+  from: IsoDate;
+  to: IsoDate;
+  /** Busy nights, [start, end) each. */
+  busy: { start: IsoDate; end: IsoDate }[];
+  seasons: PricedSeason[];
+  pricePerNight: number;
+  minNights: number;
+};
+
+export type StaySelection = { checkIn: IsoDate | null; checkOut: IsoDate | null };
+export const NO_STAY: StaySelection = { checkIn: null, checkOut: null };
+
+export type StayRules = ReturnType<typeof stayRules>;
+
+export function stayRules(a: Availability) {
+  const busy = new Set<IsoDate>();
+  for (const r of a.busy) for (let d = r.start; d < r.end; d = addDays(d, 1)) busy.add(d);
+  // Today in Moscow, or the availability's own first day if the page was left open overnight.
+  const today = [todayInMoscow(), a.from].sort()[1]!;
+  const base = { pricePerNight: a.pricePerNight, minNights: a.minNights };
+  const lastCheckOutCache = new Map<IsoDate, IsoDate>();
+
+  const isBusy = (night: IsoDate) => busy.has(night);
+  /** A free night from today up to the horizon. */
+  const canCheckIn = (day: IsoDate) => day >= today && day < a.to && !busy.has(day);
+  /** The minimum stay of a check-in: its season's, else the cabin's. */
+  const minNights = (checkIn: IsoDate) => quoteStay(base, a.seasons, checkIn, addDays(checkIn, 1)).minNights;
+  /** The latest departure from a check-in: the morning the next busy night starts (or the horizon). */
+  const lastCheckOut = (checkIn: IsoDate): IsoDate => {
+    let end = lastCheckOutCache.get(checkIn);
+    if (!end) {
+      end = addDays(checkIn, 1);
+      while (end < a.to && !busy.has(end)) end = addDays(end, 1);
+      lastCheckOutCache.set(checkIn, end);
+    }
+    return end;
+  };
+  const canCheckOut = (checkIn: IsoDate, day: IsoDate) =>
+    canCheckIn(checkIn) && day > checkIn && day <= lastCheckOut(checkIn) && nightsBetween(checkIn, day) >= minNights(checkIn);
+  const quote = (checkIn: IsoDate, checkOut: IsoDate): Quote => quoteStay(base, a.seasons, checkIn, checkOut);
+
+  return { today, to: a.to, isBusy, canCheckIn, canCheckOut, minNights, lastCheckOut, quote };
+}
+
+/**
+ * Whether a day can be tapped: while a check-out is awaited, a valid check-out, the check-in
+ * itself (to undo it) or an earlier free day (a new check-in); otherwise any free day.
+ */
+export function selectable(rules: StayRules, sel: StaySelection, day: IsoDate): boolean {
+  if (sel.checkIn && !sel.checkOut) {
+    return day === sel.checkIn || rules.canCheckOut(sel.checkIn, day) || (day < sel.checkIn && rules.canCheckIn(day));
+  }
+  return rules.canCheckIn(day);
+}
+
+/**
+ * A tap on a day: the first tap sets the check-in, the next a check-out after it (an earlier
+ * day moves the check-in instead, the check-in again clears it); after a whole stay, a tap
+ * starts a new one.
+ */
+export function pickDay(rules: StayRules, sel: StaySelection, day: IsoDate): StaySelection {
+  if (sel.checkIn && !sel.checkOut) {
+    if (day === sel.checkIn) return NO_STAY;
+    if (rules.canCheckOut(sel.checkIn, day)) return { checkIn: sel.checkIn, checkOut: day };
+  }
+  return rules.canCheckIn(day) ? { checkIn: day, checkOut: null } : sel;
+}
+
+/** A stay picked before the availability changed (a feed, another tab) that no longer fits: dropped. */
+export function stillFree(rules: StayRules, sel: StaySelection): StaySelection {
+  if (!sel.checkIn) return NO_STAY;
+  if (!rules.canCheckIn(sel.checkIn)) return NO_STAY;
+  if (sel.checkOut && !rules.canCheckOut(sel.checkIn, sel.checkOut)) return { checkIn: sel.checkIn, checkOut: null };
+  return sel;
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
+import { NO_STAY, pickDay, selectable, stayRules, stillFree, type Availability } from '../../site/lib/stay-picker.ts';
+
+const today = todayInMoscow();
+const day = (n: number) => addDays(today, n);
+// Busy nights 10–11 (a stay leaving on day 12) and 20; a summer-like season from day 30 to 40
+// at 9 000 ₽ with at least 3 nights; otherwise 5 000 ₽ and at least 2 nights.
+const availability: Availability = {
+  from: today,
+  to: day(365),
+  busy: [{ start: day(10), end: day(12) }, { start: day(20), end: day(21) }],
+  seasons: [{ start: day(30), end: day(40), pricePerNight: 9000, minNights: 3 }],
+  pricePerNight: 5000,
+  minNights: 2,
+};
+const rules = stayRules(availability);
+
+describe('the booking card picks a stay', () => {
+  it('should refuse past days, busy nights and days past the horizon as a check-in', () => {
+    expect(rules.canCheckIn(day(-1))).toBe(false);
+    expect(rules.canCheckIn(day(0))).toBe(true);
+    expect(rules.canCheckIn(day(10))).toBe(false);
+    expect(rules.canCheckIn(day(11))).toBe(false);
+    expect(rules.canCheckIn(day(12))).toBe(true);
+    expect(rules.canCheckIn(day(365))).toBe(false);
+  });
+
+  it('should allow leaving on the morning the next stay begins, never past it', () => {
+    expect(rules.lastCheckOut(day(5))).toBe(day(10));
+    expect(rules.canCheckOut(day(5), day(10))).toBe(true);
+    expect(rules.canCheckOut(day(5), day(11))).toBe(false);
+    expect(rules.canCheckOut(day(5), day(13))).toBe(false);
+    // The night of day 12 is free right after a stay that leaves that morning.
+    expect(rules.canCheckOut(day(12), day(20))).toBe(true);
+  });
+
+  it("should hold the minimum stay of the check-in's season", () => {
+    expect(rules.minNights(day(5))).toBe(2);
+    expect(rules.canCheckOut(day(5), day(6))).toBe(false);
+    expect(rules.canCheckOut(day(5), day(7))).toBe(true);
+    expect(rules.minNights(day(30))).toBe(3);
+    expect(rules.canCheckOut(day(30), day(32))).toBe(false);
+    expect(rules.canCheckOut(day(30), day(33))).toBe(true);
+  });
+
+  it('should price every night at its own season', () => {
+    const q = rules.quote(day(28), day(32));
+    expect(q.total).toBe(2 * 5000 + 2 * 9000);
+    expect(q.parts.map((p) => [p.nights, p.pricePerNight])).toEqual([[2, 5000], [2, 9000]]);
+  });
+
+  it('should set the check-in, then the check-out, move an earlier check-in, undo, and start again', () => {
+    let sel = pickDay(rules, NO_STAY, day(3));
+    expect(sel).toEqual({ checkIn: day(3), checkOut: null });
+    expect(selectable(rules, sel, day(4))).toBe(false); // below the minimum stay
+    expect(selectable(rules, sel, day(11))).toBe(false); // past the busy night
+    expect(selectable(rules, sel, day(1))).toBe(true); // an earlier check-in
+    expect(pickDay(rules, sel, day(1))).toEqual({ checkIn: day(1), checkOut: null });
+    expect(pickDay(rules, sel, day(3))).toEqual(NO_STAY);
+    sel = pickDay(rules, sel, day(10));
+    expect(sel).toEqual({ checkIn: day(3), checkOut: day(10) });
+    expect(pickDay(rules, sel, day(13))).toEqual({ checkIn: day(13), checkOut: null });
+    expect(pickDay(rules, sel, day(10))).toEqual(sel); // a busy night is no check-in
+  });
+
+  it('should drop a picked stay that a fresher availability makes impossible', () => {
+    const fresher = stayRules({ ...availability, busy: [...availability.busy, { start: day(6), end: day(7) }] });
+    expect(stillFree(fresher, { checkIn: day(3), checkOut: day(10) })).toEqual({ checkIn: day(3), checkOut: null });
+    expect(stillFree(fresher, { checkIn: day(6), checkOut: day(9) })).toEqual(NO_STAY);
+    expect(stillFree(fresher, { checkIn: day(12), checkOut: day(15) })).toEqual({ checkIn: day(12), checkOut: day(15) });
+  });
+});
