@@ -127,3 +127,30 @@ export const feedEvents = sqliteTable('feed_events', {
 export type Season = typeof seasons.$inferSelect;
 export type CalendarBlock = typeof calendarBlocks.$inferSelect;
 export type CalendarFeed = typeof calendarFeeds.$inferSelect;
+
+// ——— Booking requests (DESIGN.md "Calendar and booking"; issue 11). A request holds personal
+// data (name, phone, e-mail): the privacy page says what is kept and for how long.
+
+/** A visitor's request for a stay; confirmed ones make their nights busy. */
+export const bookings = sqliteTable('bookings', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
+  checkIn: text('check_in').notNull(),
+  checkOut: text('check_out').notNull(),
+  nights: integer('nights').notNull(),
+  guests: integer('guests').notNull(),
+  /** Computed by the server from the seasons when the request came in, in rubles. */
+  total: integer('total').notNull(),
+  name: text('name').notNull(),
+  phone: text('phone').notNull(),
+  email: text('email').notNull().default(''),
+  comment: text('comment').notNull().default(''),
+  /** How the visitor went on: whatsapp, telegram, max or phone. */
+  channel: text('channel').notNull(),
+  /** new, confirmed, declined or cancelled (schema/bookings.ts). */
+  status: text('status').notNull().default('new'),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+}, (t) => [index('bookings_cabin_idx').on(t.cabinId, t.status, t.checkIn), index('bookings_created_idx').on(t.createdAt)]);
+
+export type Booking = typeof bookings.$inferSelect;

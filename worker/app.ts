@@ -6,6 +6,7 @@ import { sameOriginWrites } from './middleware/same-origin.ts';
 import { securityHeaders } from './middleware/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { availabilityRoutes } from './routes/availability.ts';
+import { bookingAdminRoutes, bookingRoutes } from './routes/bookings.ts';
 import { buildInfoRoutes } from './routes/build-info.ts';
 import { calendarAdminRoutes } from './routes/calendar-admin.ts';
 import { icalRoutes } from './routes/ical.ts';
@@ -28,6 +29,8 @@ export const api = new Hono<AppEnv>()
   .route('/ical', icalRoutes)
   .route('/prices', priceRoutes)
   .route('/admin', calendarAdminRoutes)
+  .route('/bookings', bookingRoutes)
+  .route('/admin', bookingAdminRoutes)
   .route('/reviews', reviewRoutes)
   .route('/settings', settingsRoutes)
   .route('/admin', adminRoutes)

@@ -23,6 +23,7 @@ import {
   seedReview,
   send,
   snapshot,
+  validBooking,
   validReview,
 } from './helpers.ts';
 
@@ -53,6 +54,8 @@ type State = {
   token: string;
   /** The seeded cabin's secret iCal export path. */
   icalPath: string;
+  /** A booking request for the seeded cabin. */
+  booking: number;
 };
 let s: State;
 
@@ -147,6 +150,16 @@ const ROUTES: RouteSpec[] = [
   { method: 'GET', pattern: '/api/build-info', admin: false, path: () => '/api/build-info' },
   { method: 'GET', pattern: '/api/cabins/:id/availability', admin: false, path: () => `/api/cabins/${s.cabin}/availability`, withId: (id) => `/api/cabins/${id}/availability` },
   { method: 'GET', pattern: '/api/prices', admin: false, path: () => '/api/prices' },
+  {
+    method: 'POST', pattern: '/api/bookings', admin: false, path: () => '/api/bookings', body: 'json', valid: () => validBooking(s.cabin),
+    freeText: ['name', 'comment'], strict: ['checkIn', 'checkOut', 'phone', 'email', 'channel', 'website'],
+  },
+  { method: 'GET', pattern: '/api/admin/bookings', admin: true, path: () => '/api/admin/bookings' },
+  {
+    method: 'PUT', pattern: '/api/admin/bookings/:id', admin: true, path: () => `/api/admin/bookings/${s.booking}`, withId: (id) => `/api/admin/bookings/${id}`,
+    body: 'json', valid: () => ({ status: 'declined' }), strict: ['status'],
+  },
+  { method: 'DELETE', pattern: '/api/admin/bookings/:id', admin: true, path: () => '/api/admin/bookings/999999', withId: (id) => `/api/admin/bookings/${id}` },
   { method: 'GET', pattern: '/api/ical/:file', admin: false, path: () => s.icalPath },
   { method: 'GET', pattern: '/api/admin/cabins/:id/calendar', admin: true, path: () => `/api/admin/cabins/${s.cabin}/calendar`, withId: (id) => `/api/admin/cabins/${id}/calendar` },
   {
@@ -542,7 +555,10 @@ beforeAll(async () => {
   await env.DB.prepare('UPDATE admin_sessions SET expires_at = ? WHERE token_hash = ?').bind(Date.now() - 1, await sha256Hex(expired.token)).run();
   const calendar = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as { exportUrl: string };
   const icalPath = new URL(calendar.exportUrl).pathname;
-  s = { cookie, cabin: cabin.id, review: review.id, expiredCookie: `kaspiy_admin=${expired.token}`, loggedOutCookie, token: cookie.split('=')[1]!, icalPath };
+  const booked = await send('POST', '/api/bookings', { body: JSON.stringify(validBooking(cabin.id)), headers: { 'content-type': 'application/json' } });
+  expect(booked.status).toBe(201);
+  const booking = ((await booked.json()) as { id: number }).id;
+  s = { cookie, cabin: cabin.id, review: review.id, expiredCookie: `kaspiy_admin=${expired.token}`, loggedOutCookie, token: cookie.split('=')[1]!, icalPath, booking };
 });
 
 describe('the corpus covers the router', () => {

@@ -1,3 +1,4 @@
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { env, SELF } from 'cloudflare:test';
 import { hc } from 'hono/client';
 import { expect } from 'vitest';
@@ -20,7 +21,7 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 
 // Children before their parents (foreign keys).
 const TABLES = [
-  'feed_events', 'calendar_feeds', 'calendar_blocks', 'seasons', 'cabin_calendars',
+  'bookings', 'feed_events', 'calendar_feeds', 'calendar_blocks', 'seasons', 'cabin_calendars',
   'cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'rate_limits', 'site_state',
 ] as const;
 
@@ -148,6 +149,25 @@ export async function seedReview(overrides: { name?: string; email?: string; rat
   return approved ? (await updateReview(env, review.id, { approved: true }))! : review;
 }
 
+/** A booking request a visitor may send: 3 nights two months ahead (in Moscow), 2 guests. */
+export const validBooking = (cabinId: number, overrides: Record<string, unknown> = {}) => {
+  const checkIn = addDays(todayInMoscow(), 60);
+  return {
+    cabinId,
+    checkIn,
+    checkOut: addDays(checkIn, 3),
+    guests: 2,
+    name: 'Анна',
+    phone: '+7 928 555-12-34',
+    email: 'anna@example.ru',
+    comment: 'Приедем поздно вечером',
+    consent: true,
+    channel: 'whatsapp',
+    website: '',
+    ...overrides,
+  };
+};
+
 export const validReview = (overrides: Record<string, unknown> = {}) => ({
   name: 'Иван',
   email: 'ivan@example.ru',
@@ -177,6 +197,7 @@ export async function snapshot() {
     blocks: await rows('SELECT * FROM calendar_blocks ORDER BY id'),
     feeds: await rows('SELECT * FROM calendar_feeds ORDER BY id'),
     feedEvents: await rows('SELECT * FROM feed_events ORDER BY id'),
+    bookings: await rows('SELECT * FROM bookings ORDER BY id'),
     media: (await env.MEDIA.list()).objects.map((o) => `${o.key}:${o.size}`).sort(),
   };
 }

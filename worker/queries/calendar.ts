@@ -5,10 +5,11 @@ import { cabins, cabinCalendars, calendarBlocks, calendarFeeds, feedEvents, seas
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
+import { confirmedStays } from './bookings.ts';
 
 type DbEnv = { DB: DatabasePort };
 export type BusyRange = { start: IsoDate; end: IsoDate };
-export type SourcedRange = BusyRange & { source: 'block' | 'feed'; id: number; label: string };
+export type SourcedRange = BusyRange & { source: 'booking' | 'block' | 'feed'; id: number; label: string };
 
 /** Today in Moscow and the end of the horizon the public calendar shows. */
 export function horizon(ms = now()): { from: IsoDate; to: IsoDate } {
@@ -54,7 +55,8 @@ export async function deleteBlock(env: DbEnv, id: number): Promise<boolean> {
 /** Every busy range of a cabin that touches [from, to), with where it comes from (for the owner). */
 export async function sourcedBusy(env: DbEnv, cabinId: number, from: IsoDate, to: IsoDate): Promise<SourcedRange[]> {
   const db = getDb(env);
-  const [blocks, events] = await Promise.all([
+  const [stays, blocks, events] = await Promise.all([
+    confirmedStays(env, cabinId, from, to),
     db.select().from(calendarBlocks).where(and(eq(calendarBlocks.cabinId, cabinId), lt(calendarBlocks.start, to), gt(calendarBlocks.end, from))),
     db
       .select({ id: feedEvents.id, start: feedEvents.start, end: feedEvents.end, name: calendarFeeds.name })
@@ -63,6 +65,7 @@ export async function sourcedBusy(env: DbEnv, cabinId: number, from: IsoDate, to
       .where(and(eq(feedEvents.cabinId, cabinId), lt(feedEvents.start, to), gt(feedEvents.end, from))),
   ]);
   return [
+    ...stays.map((b) => ({ start: b.start, end: b.end, source: 'booking' as const, id: b.id, label: b.name })),
     ...blocks.map((b) => ({ start: b.start, end: b.end, source: 'block' as const, id: b.id, label: b.note })),
     ...events.map((e) => ({ start: e.start, end: e.end, source: 'feed' as const, id: e.id, label: e.name })),
   ].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));

@@ -11,8 +11,8 @@ const FILE = /^([a-f0-9]{48})\.ics$/;
 
 /**
  * A cabin's busy nights as iCal, at a secret address the owner pastes into Sutochno, Avito,
- * RealtyCalendar or Google. Only the owner's own busy nights (blocks; confirmed bookings once
- * they exist): imported events are left out, so two platforms never echo each other's bookings.
+ * RealtyCalendar or Google. Only the owner's own busy nights (confirmed bookings and blocks):
+ * imported events are left out, so two platforms never echo each other's bookings.
  * HEAD is answered by the same handler (Hono).
  */
 export const icalRoutes = new Hono<AppEnv>().get('/:file', async (c) => {
@@ -21,8 +21,9 @@ export const icalRoutes = new Hono<AppEnv>().get('/:file', async (c) => {
   if (!cabinId) return apiError(c, 404, MSG.notFound);
   const { from, to } = horizon();
   // A stay that began a month ago may still be running elsewhere: keep recent ones in.
-  const own = (await sourcedBusy(c.env, cabinId, addDays(from, -31), to)).filter((r) => r.source === 'block');
-  const body = exportCalendar(own.map((r) => ({ uid: `block-${r.id}@kaspiy`, start: r.start, end: r.end })), now());
+  const own = (await sourcedBusy(c.env, cabinId, addDays(from, -31), to)).filter((r) => r.source !== 'feed');
+  // No guest's name: the event says only «Занято»; its UID stays the same across exports.
+  const body = exportCalendar(own.map((r) => ({ uid: `${r.source}-${r.id}@kaspiy`, start: r.start, end: r.end })), now());
   c.header('cache-control', 'private, max-age=300');
   return c.body(body, 200, { 'content-type': 'text/calendar; charset=utf-8' });
 });

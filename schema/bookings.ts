@@ -1,0 +1,69 @@
+// Booking requests (DESIGN.md "Calendar and booking", issue 11), in plain zod: the booking card
+// checks its form with the same schema the route uses, so it must not pull in drizzle.
+import { z } from 'zod';
+import { addMonths, isIsoDate, nightsBetween, todayInMoscow } from './dates.ts';
+import { CALENDAR_INPUT_MONTHS } from './calendar.ts';
+import { MSG } from './messages.ts';
+
+export const BOOKING_STATUSES = ['new', 'confirmed', 'declined', 'cancelled'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
+  new: 'Новая',
+  confirmed: 'Подтверждена',
+  declined: 'Отклонена',
+  cancelled: 'Отменена',
+};
+
+/** How the visitor goes on after the request: the spec's WhatsApp, or Telegram, MAX, a call. */
+export const BOOKING_CHANNELS = ['whatsapp', 'telegram', 'max', 'phone'] as const;
+export type BookingChannel = (typeof BOOKING_CHANNELS)[number];
+export const BOOKING_CHANNEL_LABELS: Record<BookingChannel, string> = {
+  whatsapp: 'WhatsApp',
+  telegram: 'Telegram',
+  max: 'MAX',
+  phone: 'Звонок',
+};
+
+/** The longest stay one request may ask for. */
+export const BOOKING_MAX_NIGHTS = 90;
+/** Requests accepted from one address within the window before 429. */
+export const BOOKING_THROTTLE = { max: 10, windowMs: 60 * 60 * 1000 } as const;
+
+const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, MSG.tooLong);
+const isoDate = z.string({ error: MSG.dateInvalid }).refine(isIsoDate, MSG.dateInvalid);
+
+/** A phone as people write it: +7 (928) 555-12-34, 8 928 555 12 34; 10 to 15 digits. */
+export const bookingPhone = text(30).refine((v) => /^\+?[\d\s()-]+$/.test(v) && v.replace(/\D/g, '').length >= 10 && v.replace(/\D/g, '').length <= 15, MSG.bookingPhoneInvalid);
+
+/**
+ * What the visitor sends. The nights, the minimum stay, the guests against the cabin and
+ * whether the nights are free are checked by the route against the database; the total is
+ * always the server's. `website` is a honeypot people never see.
+ */
+export const bookingSubmitSchema = z
+  .strictObject({
+    cabinId: z.number({ error: MSG.badId }).int(MSG.badId).positive(MSG.badId),
+    checkIn: isoDate,
+    checkOut: isoDate,
+    guests: z.number({ error: MSG.bookingGuestsInvalid }).int(MSG.bookingGuestsInvalid).min(1, MSG.bookingGuestsInvalid).max(100, MSG.bookingTooManyGuests),
+    name: text(100).min(1, MSG.bookingNameRequired),
+    phone: bookingPhone,
+    email: z.union([z.literal(''), text(200).pipe(z.email(MSG.bookingEmailInvalid))]).optional().default(''),
+    comment: text(1000).optional().default(''),
+    consent: z.literal(true, { error: MSG.consentRequired }),
+    channel: z.enum(BOOKING_CHANNELS, { error: MSG.bookingChannelInvalid }),
+    website: z.string().max(0, MSG.bookingHoneypot).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (!isIsoDate(b.checkIn) || !isIsoDate(b.checkOut)) return;
+    const today = todayInMoscow();
+    if (b.checkOut <= b.checkIn) ctx.addIssue({ code: 'custom', message: MSG.dateRangeInvalid, path: ['checkOut'] });
+    else if (b.checkIn < today) ctx.addIssue({ code: 'custom', message: MSG.bookingCheckInPast, path: ['checkIn'] });
+    else if (b.checkIn > addMonths(today, CALENDAR_INPUT_MONTHS)) ctx.addIssue({ code: 'custom', message: MSG.dateTooFar, path: ['checkIn'] });
+    else if (nightsBetween(b.checkIn, b.checkOut) > BOOKING_MAX_NIGHTS) ctx.addIssue({ code: 'custom', message: MSG.bookingTooLong, path: ['checkOut'] });
+  });
+
+export type BookingSubmit = z.infer<typeof bookingSubmitSchema>;
+
+/** The owner's decision on a request. */
+export const bookingStatusSchema = z.strictObject({ status: z.enum(BOOKING_STATUSES, { error: MSG.bookingStatusInvalid }) });

@@ -1,0 +1,104 @@
+import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import type { BookingStatus, BookingSubmit } from '../../schema/bookings.ts';
+import { bookings, cabins, calendarBlocks, feedEvents, type Booking } from '../../schema/tables.ts';
+import type { Quote } from '../calendar/pricing.ts';
+import { now } from '../lib/clock.ts';
+import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
+
+type DbEnv = { DB: DatabasePort };
+export type BookingRow = Booking & { cabinName: string };
+
+/** Whether any night of [checkIn, checkOut) is busy: a confirmed booking, a block or an imported event. */
+export async function nightsTaken(env: DbEnv, cabinId: number, checkIn: string, checkOut: string): Promise<boolean> {
+  const db = getDb(env);
+  const [booked, blocked, imported] = await Promise.all([
+    db.select({ id: bookings.id }).from(bookings)
+      .where(and(eq(bookings.cabinId, cabinId), eq(bookings.status, 'confirmed'), lt(bookings.checkIn, checkOut), gt(bookings.checkOut, checkIn)))
+      .limit(1),
+    db.select({ id: calendarBlocks.id }).from(calendarBlocks)
+      .where(and(eq(calendarBlocks.cabinId, cabinId), lt(calendarBlocks.start, checkOut), gt(calendarBlocks.end, checkIn))).limit(1),
+    db.select({ id: feedEvents.id }).from(feedEvents)
+      .where(and(eq(feedEvents.cabinId, cabinId), lt(feedEvents.start, checkOut), gt(feedEvents.end, checkIn))).limit(1),
+  ]);
+  return booked.length > 0 || blocked.length > 0 || imported.length > 0;
+}
+
+/** Stores a request as «Новая» with the server's nights and total. */
+export async function createBooking(env: DbEnv, input: Omit<BookingSubmit, 'consent' | 'website'>, quote: Quote): Promise<Booking> {
+  const at = new Date(now()).toISOString();
+  const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
+  const [row] = await getDb(env)
+    .insert(bookings)
+    .values({ cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel, nights: quote.nights, total: quote.total, status: 'new', createdAt: at, updatedAt: at })
+    .returning();
+  return row!;
+}
+
+/** Every request, newest first, with its cabin's name. */
+export async function listBookings(env: DbEnv): Promise<BookingRow[]> {
+  const rows = await getDb(env)
+    .select({ booking: bookings, cabinName: cabins.name })
+    .from(bookings)
+    .innerJoin(cabins, eq(bookings.cabinId, cabins.id))
+    .orderBy(desc(bookings.createdAt), desc(bookings.id));
+  return rows.map((r) => ({ ...r.booking, cabinName: r.cabinName }));
+}
+
+export async function getBooking(env: DbEnv, id: number): Promise<Booking | undefined> {
+  return getDb(env).select().from(bookings).where(eq(bookings.id, id)).get();
+}
+
+/** Which status a request may move to from which: the owner's buttons, checked on the server. */
+const FROM: Record<Exclude<BookingStatus, 'new'>, BookingStatus[]> = {
+  confirmed: ['new', 'declined', 'cancelled'],
+  declined: ['new'],
+  cancelled: ['confirmed'],
+};
+
+export type StatusResult = { ok: true; booking: Booking } | { ok: false; reason: 'missing' | 'transition' | 'taken' };
+
+/**
+ * Moves a request to a new status in one statement. Confirming checks, in the same statement,
+ * that no confirmed booking, block or imported event covers any of its nights: SQLite and D1
+ * run one write at a time, so of two overlapping confirmations exactly one wins.
+ */
+export async function setBookingStatus(env: DbEnv, id: number, status: BookingStatus): Promise<StatusResult> {
+  const before = await getBooking(env, id);
+  if (!before) return { ok: false, reason: 'missing' };
+  if (status === 'new' || !FROM[status].includes(before.status as BookingStatus)) return { ok: false, reason: 'transition' };
+  const db = getDb(env);
+  const from = sql.join(FROM[status].map((s) => sql`${s}`), sql`, `);
+  const free =
+    status === 'confirmed'
+      ? sql`
+        and not exists (select 1 from bookings o where o.cabin_id = bookings.cabin_id and o.status = 'confirmed' and o.id <> bookings.id
+                        and o.check_in < bookings.check_out and bookings.check_in < o.check_out)
+        and not exists (select 1 from calendar_blocks k where k.cabin_id = bookings.cabin_id and k.start < bookings.check_out and bookings.check_in < k."end")
+        and not exists (select 1 from feed_events e where e.cabin_id = bookings.cabin_id and e.start < bookings.check_out and bookings.check_in < e."end")`
+      : sql``;
+  const [row] = await db
+    .update(bookings)
+    .set({ status, updatedAt: new Date(now()).toISOString() })
+    .where(sql`bookings.id = ${id} and bookings.status in (${from}) ${free}`)
+    .returning();
+  if (row) return { ok: true, booking: row };
+  // Nothing changed: another tab moved it first, or (confirming) its nights are taken.
+  const after = await getBooking(env, id);
+  if (!after) return { ok: false, reason: 'missing' };
+  if (!FROM[status].includes(after.status as BookingStatus)) return { ok: false, reason: 'transition' };
+  return { ok: false, reason: 'taken' };
+}
+
+/** Removes a request with the personal data in it. */
+export async function deleteBooking(env: DbEnv, id: number): Promise<boolean> {
+  return (await getDb(env).delete(bookings).where(eq(bookings.id, id)).returning({ id: bookings.id })).length > 0;
+}
+
+/** Confirmed stays of a cabin touching [from, to): busy nights for the calendars and the export. */
+export async function confirmedStays(env: DbEnv, cabinId: number, from: string, to: string) {
+  return getDb(env)
+    .select({ id: bookings.id, start: bookings.checkIn, end: bookings.checkOut, name: bookings.name })
+    .from(bookings)
+    .where(and(eq(bookings.cabinId, cabinId), eq(bookings.status, 'confirmed'), lt(bookings.checkIn, to), gt(bookings.checkOut, from)));
+}
