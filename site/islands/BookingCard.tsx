@@ -13,9 +13,14 @@ import { NO_STAY, pickDay, stayRules, type Availability, type StayRules, type St
 import { bookingMessage, bookingStay, whatsappLink } from '../lib/whatsapp.ts';
 import { iconCheck, iconClock, iconWhatsapp, iconX } from '../components/icons.ts';
 import type { IsoDate } from '../../schema/dates.ts';
+import type { BookingDraft } from './BookingRequest.tsx';
+
+const EMPTY_DRAFT: BookingDraft = { name: '', phone: '', email: '', comment: '', consent: false, channel: 'whatsapp', website: '' };
 
 const loadCalendar = () => import('./StayCalendar.tsx');
 const StayCalendar = lazy(loadCalendar);
+const loadRequest = () => import('./BookingRequest.tsx');
+const BookingRequest = lazy(loadRequest);
 
 interface Props {
   cabin: { id: number; name: string; pricePerNight: number; maxGuests: number };
@@ -39,6 +44,9 @@ export default function BookingCard({ cabin, priceFrom = null, phone, checkIn, c
   const [open, setOpen] = useState(false);
   const [free, setFree] = useState<Free>({ status: 'idle' });
   const [stay, setStay] = useState<StaySelection>(NO_STAY);
+  // The request form's fields live here, so new dates or a failed send never lose them.
+  const [draft, setDraft] = useState<BookingDraft>(EMPTY_DRAFT);
+  const [sent, setSent] = useState<{ id: number; nights: number; total: number } | null>(null);
 
   useEffect(() => {
     // A choice of guests made before the card woke up is kept.
@@ -67,7 +75,9 @@ export default function BookingCard({ cabin, priceFrom = null, phone, checkIn, c
   const quote = rules && stay.checkIn && stay.checkOut ? rules.quote(stay.checkIn, stay.checkOut) : null;
   const details = { arrival: stay.checkIn, departure: stay.checkOut, guests, total: quote?.total ?? null };
   const picked = bookingStay(cabin, details);
-  const href = whatsappLink(phone, bookingMessage(cabin, details));
+  // After a stored request, every channel carries its number.
+  const message = bookingMessage(cabin, details) + (sent ? `\nЗаявка №${sent.id}` : '');
+  const href = whatsappLink(phone, message);
   const calendarId = `${id}-calendar`;
 
   let hint = 'Выберите дату заезда';
@@ -124,11 +134,18 @@ export default function BookingCard({ cabin, priceFrom = null, phone, checkIn, c
               </div>
             ) : rules ? (
               <Suspense fallback={<p className="hint booking__loading">Загружаем календарь…</p>}>
-                <StayCalendar rules={rules} selection={stay} onPick={(day) => setStay((s) => pickDay(rules, s, day))} />
+                <StayCalendar
+                  rules={rules}
+                  selection={stay}
+                  onPick={(day) => {
+                    setSent(null);
+                    setStay((s) => pickDay(rules, s, day));
+                  }}
+                />
                 <div className="booking__calendar-foot">
                   <p className="hint" aria-live="polite">{hint}</p>
                   {(stay.checkIn || stay.checkOut) && (
-                    <button type="button" className="btn btn--ghost" onClick={() => setStay(NO_STAY)}>Сбросить</button>
+                    <button type="button" className="btn btn--ghost" onClick={() => { setSent(null); setStay(NO_STAY); }}>Сбросить</button>
                   )}
                   {quote && (
                     <button type="button" className="btn btn--secondary" onClick={() => setOpen(false)}>Готово</button>
@@ -155,6 +172,31 @@ export default function BookingCard({ cabin, priceFrom = null, phone, checkIn, c
           </dl>
         ) : (
           <p className="hint booking__hint">Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.</p>
+        )}
+        {sent ? (
+          <div className="alert alert--success booking__sent" role="status">
+            <p>Заявка №{sent.id} принята. Мы свяжемся с вами в ближайшее время{draft.channel === 'phone' ? ' по телефону' : ''}.</p>
+            <p>Чтобы не ждать, напишите нам в WhatsApp или позвоните: номер заявки уже в сообщении.</p>
+            <a className="btn btn--secondary btn--block" href={`tel:${phone.replace(/[^\d+]/g, '')}`}>Позвонить</a>
+          </div>
+        ) : (
+          picked && quote && stay.checkIn && stay.checkOut && (
+            <Suspense fallback={<p className="hint booking__loading">Загружаем форму заявки…</p>}>
+              <BookingRequest
+                id={id}
+                cabinId={cabin.id}
+                stay={{ checkIn: stay.checkIn, checkOut: stay.checkOut, guests }}
+                draft={draft}
+                onDraft={setDraft}
+                onSent={setSent}
+                onTaken={() => {
+                  setStay(NO_STAY);
+                  setOpen(true);
+                  void loadFree();
+                }}
+              />
+            </Suspense>
+          )
         )}
         <a className="btn btn--whatsapp btn--block booking__cta" href={href} target="_blank" rel="noopener noreferrer">
           <Icon svg={iconWhatsapp} />

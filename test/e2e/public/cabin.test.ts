@@ -4,7 +4,7 @@ import { useBrowser, type ViewportName } from '../browser.ts';
 import { addDays, nightsBetween } from '../../../schema/dates.ts';
 import type { Cabin } from '../../../schema/tables.ts';
 import { quoteStay } from '../../../worker/calendar/pricing.ts';
-import { cabins, getJson, ru, rub, settings, textOf, visible, waDigits } from './helpers.ts';
+import { adminApi, cabins, getJson, ru, rub, settings, textOf, visible, waDigits } from './helpers.ts';
 
 /** The viewer hydrates when a photo is approached (pointer, touch or focus); then the photos say they open a dialog. */
 const viewerReady = (page: Page) => page.locator('[data-viewer][aria-haspopup="dialog"]').first().waitFor({ state: 'attached' });
@@ -162,6 +162,45 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     await card.getByRole('button', { name: 'Сбросить' }).click();
     const plain = (await card.getByRole('link', { name: 'Забронировать через WhatsApp' }).getAttribute('href'))!;
     expect(new URL(plain).searchParams.get('text')).toContain('какие даты свободны');
+  });
+
+  it('should store a booking request for the picked stay, keep what was typed when the network drops, and carry its number to WhatsApp', async () => {
+    const cabin = await pick();
+    const free = await availability(baseURL, cabin.id);
+    const stay = firstFreeStay(free, viewport === 'phone' ? 150 : 160, 2);
+    const page = await openPage(`/cabin/${cabin.id}`, viewport);
+    await page.locator('#booking').scrollIntoViewIfNeeded();
+    await page.locator('#booking[data-ready]').waitFor();
+    await pickStay(page, stay.checkIn, stay.checkOut);
+    const card = page.locator('#booking');
+    const name = `Гость ${viewport} ${Date.now()}`;
+    await card.getByLabel('Имя').fill(name);
+    await card.getByLabel('Телефон').fill('+7 928 555-12-34');
+    await card.getByLabel('Комментарий').fill('Приедем с собакой');
+    // Without the consent the form says so and sends nothing.
+    await card.getByRole('button', { name: 'Отправить заявку' }).click();
+    await visible(card.getByText('Необходимо согласие на обработку персональных данных'));
+    await card.getByLabel(/Я согласен/).check();
+    // The network drops: the visitor is told, and nothing typed is lost.
+    await page.route('**/api/bookings', (route) => route.abort('internetdisconnected'));
+    await card.getByRole('button', { name: 'Отправить заявку' }).click();
+    await visible(card.getByText(/Не удалось отправить заявку/));
+    expect(await card.getByLabel('Имя').inputValue()).toBe(name);
+    expect(await card.getByLabel('Комментарий').inputValue()).toBe('Приедем с собакой');
+    await page.unroute('**/api/bookings');
+    await card.getByRole('button', { name: 'Отправить заявку' }).click();
+    const sent = card.locator('.booking__sent');
+    await visible(sent);
+    const number = /Заявка №(\d+) принята/.exec(await textOf(sent))?.[1];
+    expect(number).toBeDefined();
+    const href = (await card.getByRole('link', { name: 'Забронировать через WhatsApp' }).getAttribute('href'))!;
+    expect(new URL(href).searchParams.get('text')).toContain(`Заявка №${number}`);
+    // The owner has it, with the server's total.
+    const admin = await adminApi(baseURL);
+    const rows = (await admin.get('/admin/bookings')).json as { id: number; name: string; status: string; total: number; comment: string }[];
+    const row = rows.find((r) => r.id === Number(number))!;
+    expect(row).toMatchObject({ name, status: 'new', comment: 'Приедем с собакой', total: quoteStay(free, free.seasons, stay.checkIn, stay.checkOut).total });
+    await admin.del(`/admin/bookings/${row.id}`);
   });
 
   it('should strike out busy nights, yet allow leaving on the morning the next stay begins', async () => {

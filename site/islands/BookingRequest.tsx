@@ -1,0 +1,113 @@
+// The booking request form of the booking card (issue 11, point 1): once a stay is picked, the
+// visitor leaves a name and a phone (an e-mail and a comment if they like), says how to be
+// contacted and ticks the 152-ФЗ consent; POST /api/bookings stores the request, so the owner
+// has it whatever happens to the messenger. Loaded on demand with its schema. What the visitor
+// typed lives in the card (`draft`), so it survives a failed send, new dates or a closed form.
+import { useState, type FormEvent } from 'react';
+import { bookingSubmitSchema, type BookingChannel } from '../../schema/bookings.ts';
+import { MSG } from '../../schema/messages.ts';
+import controlsCss from '../styles/controls.css?inline';
+import { adoptStyles } from './adopt-styles.ts';
+
+// The form's checkbox, alert and honeypot styles come with it, not in the cabin page's HTML.
+adoptStyles(controlsCss);
+
+export type BookingDraft = { name: string; phone: string; email: string; comment: string; consent: boolean; channel: BookingChannel; website: string };
+
+const SEND_FAILED = 'Не удалось отправить заявку. Проверьте интернет и попробуйте ещё раз: всё, что вы ввели, сохранено.';
+
+interface Props {
+  id: string;
+  cabinId: number;
+  stay: { checkIn: string; checkOut: string; guests: number };
+  draft: BookingDraft;
+  onDraft: (draft: BookingDraft) => void;
+  /** The request is stored. */
+  onSent: (sent: { id: number; nights: number; total: number }) => void;
+  /** The nights were taken meanwhile: the card reloads the free dates. */
+  onTaken: () => void;
+}
+
+export default function BookingRequest({ id, cabinId, stay, draft, onDraft, onSent, onTaken }: Props) {
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const set = <K extends keyof BookingDraft>(key: K, value: BookingDraft[K]) => onDraft({ ...draft, [key]: value });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (sending) return;
+    const parsed = bookingSubmitSchema.safeParse({ cabinId, ...stay, ...draft, consent: draft.consent || undefined });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? MSG.badInput);
+      return;
+    }
+    setSending(true);
+    setError(null);
+    try {
+      const res = await fetch('/api/bookings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(parsed.data) });
+      const body = (await res.json().catch(() => null)) as { id: number; nights: number; total: number; error?: string } | null;
+      if (res.status === 201 && body) {
+        onSent(body);
+        return;
+      }
+      if (res.status === 409) onTaken();
+      setError(body?.error && res.status < 500 ? body.error : SEND_FAILED);
+    } catch {
+      setError(SEND_FAILED);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <form className="booking__request" onSubmit={submit} noValidate aria-labelledby={`${id}-request`}>
+      <h3 className="booking__request-title" id={`${id}-request`}>Заявка на эти даты</h3>
+      <p className="hint">Оставьте имя и телефон: заявка сохранится у нас, даже если мессенджер не откроется.</p>
+      <div className="field">
+        <label className="label" htmlFor={`${id}-name`}>Имя <span className="req">*</span></label>
+        <input className="input" id={`${id}-name`} name="name" autoComplete="name" maxLength={100} required value={draft.name} onChange={(e) => set('name', e.target.value)} />
+      </div>
+      <div className="field">
+        <label className="label" htmlFor={`${id}-phone`}>Телефон <span className="req">*</span></label>
+        <input className="input" id={`${id}-phone`} name="phone" type="tel" inputMode="tel" autoComplete="tel" maxLength={30} required placeholder="+7 900 000-00-00" value={draft.phone} onChange={(e) => set('phone', e.target.value)} />
+      </div>
+      <div className="field">
+        <label className="label" htmlFor={`${id}-email`}>E-mail</label>
+        <input className="input" id={`${id}-email`} name="email" type="email" inputMode="email" autoComplete="email" maxLength={200} value={draft.email} onChange={(e) => set('email', e.target.value)} />
+      </div>
+      <div className="field">
+        <label className="label" htmlFor={`${id}-comment`}>Комментарий</label>
+        <textarea className="input" id={`${id}-comment`} name="comment" rows={2} maxLength={1000} value={draft.comment} onChange={(e) => set('comment', e.target.value)} />
+      </div>
+      <fieldset className="field booking__channels">
+        <legend className="label">Как с вами связаться</legend>
+        {(
+          [
+            ['whatsapp', 'WhatsApp'],
+            ['phone', 'Звонок'],
+          ] as const
+        ).map(([value, label]) => (
+          <label className="check" key={value}>
+            <input type="radio" name="channel" value={value} checked={draft.channel === value} onChange={() => set('channel', value)} />
+            <span>{label}</span>
+          </label>
+        ))}
+      </fieldset>
+      <label className="check">
+        <input type="checkbox" name="consent" checked={draft.consent} onChange={(e) => set('consent', e.target.checked)} required />
+        <span>
+          Я согласен на обработку персональных данных <span className="req">*</span>{' '}
+          (<a href="/privacy" target="_blank" rel="noopener">политика конфиденциальности</a>)
+        </span>
+      </label>
+      <div className="hp" aria-hidden="true">
+        <label htmlFor={`${id}-website`}>Не заполняйте это поле</label>
+        <input id={`${id}-website`} name="website" tabIndex={-1} autoComplete="off" value={draft.website} onChange={(e) => set('website', e.target.value)} />
+      </div>
+      {error && <p className="alert" role="alert">{error}</p>}
+      <button type="submit" className="btn btn--primary btn--block" disabled={sending}>
+        {sending ? 'Отправляем…' : 'Отправить заявку'}
+      </button>
+    </form>
+  );
+}
