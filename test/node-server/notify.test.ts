@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { smtpMailer } from '../../worker/platform/node/mailer.ts';
+import { createCabin } from '../../worker/queries/cabins.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -143,6 +145,45 @@ describe('owner notifications on the self-hosted server', () => {
     expect(mailText(mail.raw)).toContain('Марина Соколова <marina@example.ru>');
     expect(mailText(mail.raw)).toContain('Чудесный домик, море в двух шагах');
   });
+
+  it('should tell the owner of a new booking request by Telegram and e-mail, answering the visitor at once while the Bot API fails and delivering on a retry', async () => {
+    const bot = botApi(2);
+    const botPort = await listen(bot.server);
+    closers.push(() => bot.server.close());
+    const smtp = smtpSink();
+    const smtpPort = await listen(smtp.server);
+    closers.push(() => new Promise((r) => smtp.server.close(() => r(null))));
+    const s = await start(
+      {
+        TELEGRAM_BOT_TOKEN: '123456:test-token',
+        TELEGRAM_CHAT_ID: '987654',
+        TELEGRAM_API_URL: `http://127.0.0.1:${botPort}`,
+        MAILER: smtpMailer(`smtp://127.0.0.1:${smtpPort}/?from=site@kaspiy.example&to=owner@kaspiy.example`),
+      },
+      'booking',
+    );
+    const cabin = await createCabin(s.storage.bindings, { name: 'Домик у моря', description: 'У самого моря', pricePerNight: 7000, bedrooms: 1, bathrooms: 1, maxGuests: 4, amenities: [], images: [], location: '', distanceToSea: '', featured: false, active: true });
+    const checkIn = addDays(todayInMoscow(), 40);
+    const started = Date.now();
+    const res = await fetch(`${s.url}/api/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.9' },
+      body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut: addDays(checkIn, 2), guests: 3, name: 'Ольга Петрова', phone: '+7 928 111-22-33', email: '', comment: 'Будем к вечеру', consent: true, channel: 'phone', website: '' }),
+    });
+    expect(res.status).toBe(201);
+    // The visitor is answered at once, while the Bot API is still failing.
+    expect(Date.now() - started).toBeLessThan(1000);
+    const { id } = (await res.json()) as { id: number };
+
+    const message = await until('the retried Telegram message', () => bot.messages[0], 20_000);
+    expect(bot.calls()).toBe(3);
+    expect(message.body.text).toContain(`Новая заявка №${id}`);
+    for (const part of ['«Домик у моря»', 'Ольга Петрова, +7 928 111-22-33', 'Ночей: 2, гостей: 3', 'Итого: 14\u00a0000\u00a0₽', 'Связь: Звонок', 'Будем к вечеру', '«Заявки»']) {
+      expect(message.body.text).toContain(part);
+    }
+    const mail = await until('the e-mail', () => smtp.mails[0]);
+    expect(mailText(mail.raw)).toContain('Ольга Петрова, +7 928 111-22-33');
+  }, 30_000);
 
   it('should store the review and answer 201 while the Bot API and the SMTP server are down, then deliver on a retry', async () => {
     const bot = botApi(2);
