@@ -1,7 +1,9 @@
 // «Напишите нам» on /contacts (SPEC.md sections 2 and 7): name, e-mail, phone (optional),
 // message and the 152-ФЗ consent. No server call: after a 1-second pause it opens WhatsApp in a
 // new tab with the message for the site's number, clears the form and says it was sent.
-import { useEffect, useId, useState, type FormEvent } from 'react';
+// What a visitor types before the script arrives (a slow phone) is kept: the fields' state is
+// taken from the page when the island wakes.
+import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { CONTACT_FORM_DELAY_MS } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import { contactMessage, whatsappLink } from '../lib/whatsapp.ts';
@@ -22,7 +24,18 @@ export default function ContactForm({ phone }: { phone: string }) {
   const [consent, setConsent] = useState(false);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const form = useRef<HTMLFormElement>(null);
+  // React leaves text typed before hydration in the fields, but the next render would put the
+  // empty state back: read it first.
+  useLayoutEffect(() => {
+    const field = (name: string) => form.current?.elements.namedItem(name) as HTMLInputElement | null;
+    setName(field('name')?.value ?? '');
+    setEmail(field('email')?.value ?? '');
+    setTel(field('phone')?.value ?? '');
+    setMessage(field('message')?.value ?? '');
+    setConsent(field('consent')?.checked ?? false);
+    setReady(true);
+  }, []);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -43,7 +56,10 @@ export default function ContactForm({ phone }: { phone: string }) {
     const link = whatsappLink(phone, contactMessage({ name, email, phone: tel, message }));
     // The click's user activation lasts about 5 s in browsers, so the new tab is still allowed.
     setTimeout(() => {
-      const tab = window.open(link, '_blank', 'noopener');
+      // Not the 'noopener' feature: with it window.open always returns null, so a chat that did
+      // open could not be told from a blocked one. The opener is cut by hand instead.
+      const tab = window.open(link, '_blank');
+      if (tab) tab.opener = null;
       setName('');
       setEmail('');
       setTel('');
@@ -55,7 +71,7 @@ export default function ContactForm({ phone }: { phone: string }) {
 
   const sending = status.kind === 'sending';
   return (
-    <form className="card contact-form" onSubmit={submit} noValidate aria-labelledby={`${id}-t`} data-ready={ready ? '' : undefined}>
+    <form className="card contact-form" ref={form} onSubmit={submit} noValidate aria-labelledby={`${id}-t`} data-ready={ready ? '' : undefined}>
       <h2 id={`${id}-t`}>Напишите нам</h2>
       <p className="hint">Ответим в WhatsApp или по e-mail, обычно в течение часа.</p>
       <div className="contact-form__row">

@@ -55,7 +55,8 @@ describe.each<ViewportName>(['phone', 'desktop'])('the contacts page on a %s', (
       (window as unknown as { opened: unknown[] }).opened = [];
       window.open = (...args: unknown[]) => {
         (window as unknown as { opened: unknown[] }).opened.push(args);
-        return null;
+        // As browsers do: with the 'noopener' feature the caller gets null even when the tab opened.
+        return String(args[2] ?? '').includes('noopener') ? null : ({ opener: window } as unknown as Window);
       };
     });
     await page.goto('/contacts');
@@ -84,5 +85,47 @@ describe.each<ViewportName>(['phone', 'desktop'])('the contacts page on a %s', (
     expect(await form.getByLabel(/^Имя/).inputValue()).toBe('');
     expect(await form.getByLabel(/^Сообщение/).inputValue()).toBe('');
     expect(await form.getByRole('checkbox').isChecked()).toBe(false);
+    // The chat did open: no «if WhatsApp did not open» for this visitor.
+    expect(await textOf(form)).not.toContain('Если WhatsApp не открылся');
+  });
+
+  it('should keep what a visitor typed before the form woke up on a slow phone, and send it', async () => {
+    const page = await openPage('about:blank', viewport);
+    await page.addInitScript(() => {
+      (window as unknown as { opened: unknown[] }).opened = [];
+      window.open = (...args: unknown[]) => {
+        (window as unknown as { opened: unknown[] }).opened.push(args);
+        return null;
+      };
+    });
+    // A slow phone: the CPU 6× slower and the scripts held back until the visitor has typed.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    let release!: () => void;
+    const typed = new Promise<void>((r) => (release = r));
+    await page.route(/\.js(\?|$)/, async (route) => {
+      await typed;
+      await route.continue();
+    });
+    await page.goto('/contacts', { waitUntil: 'domcontentloaded' });
+    const form = page.getByRole('form', { name: 'Напишите нам' });
+    await form.scrollIntoViewIfNeeded();
+    expect(await page.locator('form[data-ready]').count()).toBe(0);
+    await form.getByLabel(/^Имя/).fill('Зарема');
+    await form.getByLabel(/^Email/).fill('zarema@example.ru');
+    await form.getByLabel(/^Сообщение/).fill('Напечатано до загрузки скрипта');
+    await form.getByRole('checkbox', { name: /Я согласен/ }).check();
+    release();
+    await page.locator('form[data-ready]').waitFor();
+    expect(await form.getByLabel(/^Имя/).inputValue()).toBe('Зарема');
+    expect(await form.getByLabel(/^Сообщение/).inputValue()).toBe('Напечатано до загрузки скрипта');
+    expect(await form.getByRole('checkbox', { name: /Я согласен/ }).isChecked()).toBe(true);
+    await form.getByRole('button', { name: 'Отправить сообщение' }).click();
+    await visible(form.getByText('Сообщение отправлено! Мы свяжемся с вами в ближайшее время.'), 15_000);
+    const opened = (await page.evaluate(() => (window as unknown as { opened: string[][] }).opened)) as string[][];
+    expect(new URL(opened[0]![0]!).searchParams.get('text')).toContain('Имя: Зарема');
+    // A blocked tab (window.open gave nothing): the visitor gets the link.
+    await visible(form.getByText('Если WhatsApp не открылся'));
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   });
 });
