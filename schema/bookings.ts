@@ -26,6 +26,11 @@ export const BOOKING_CHANNEL_LABELS: Record<BookingChannel, string> = {
 
 /** The longest stay one request may ask for. */
 export const BOOKING_MAX_NIGHTS = 90;
+/**
+ * A request's name, phone, e-mail and comment are kept this long after it came in (and at least
+ * until its stay is over), then erased by the schedule (privacy page, 152-ФЗ).
+ */
+export const BOOKING_RETENTION_YEARS = 3;
 /** Requests accepted from one address within the window before 429. */
 export const BOOKING_THROTTLE = { max: 10, windowMs: 60 * 60 * 1000 } as const;
 

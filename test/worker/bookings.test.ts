@@ -1,8 +1,11 @@
+import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BOOKING_THROTTLE } from '../../schema/bookings.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import { parseFeed } from '../../worker/calendar/ical.ts';
+import { forgetOldBookings } from '../../worker/queries/bookings.ts';
+import { retentionCutoff } from '../../worker/scheduled.ts';
 import { expectError, expectNoChange, freshIp, jsonRequest, login, resetDataWithAdmin, seedCabin, send, validBooking } from './helpers.ts';
 
 const day = (n: number) => addDays(todayInMoscow(), n);
@@ -176,5 +179,23 @@ describe("the owner's decisions: PUT /api/admin/bookings/:id", () => {
     expect((await send('DELETE', `/api/admin/bookings/${id}`, { cookie })).status).toBe(200);
     expect(await list(cookie)).toEqual([]);
     await expectError(await send('DELETE', `/api/admin/bookings/${id}`, { cookie }), 404, MSG.bookingNotFound);
+  });
+});
+
+describe('personal data past its retention', () => {
+  it('should erase the name, phone, e-mail and comment of requests older than 3 years whose stay is over, and nothing else', async () => {
+    const cabin = await seedCabin();
+    const cookie = await login();
+    for (const name of ['Старая', 'Старая, но впереди', 'Свежая']) expect((await book(validBooking(cabin.id, { name }))).status).toBe(201);
+    const fourYearsAgo = new Date(Date.now() - 4 * 365 * 86_400_000).toISOString();
+    await env.DB.prepare("UPDATE bookings SET created_at = ?, check_in = '2022-07-01', check_out = '2022-07-05' WHERE name = 'Старая'").bind(fourYearsAgo).run();
+    await env.DB.prepare("UPDATE bookings SET created_at = ? WHERE name = 'Старая, но впереди'").bind(fourYearsAgo).run();
+    expect(await forgetOldBookings(env, retentionCutoff(), todayInMoscow())).toBe(1);
+    const rows = await list(cookie);
+    const old = rows.find((r) => r.checkIn === '2022-07-01')!;
+    expect(old).toMatchObject({ name: '', phone: '', email: '', comment: '', checkOut: '2022-07-05', status: 'new' });
+    expect(rows.filter((r) => r.phone === '+7 928 555-12-34').map((r) => r.name).sort()).toEqual(['Свежая', 'Старая, но впереди']);
+    // Run again: nothing more to erase.
+    expect(await forgetOldBookings(env, retentionCutoff(), todayInMoscow())).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import app from '../index.ts';
 import type { Bindings } from '../env.ts';
-import { syncAllFeeds } from '../calendar/sync.ts';
+import { runSchedule } from '../scheduled.ts';
 import { deployHook } from './deploy-hook.ts';
 
 export type { AppType } from '../index.ts';
@@ -19,11 +19,8 @@ export default {
   fetch(req, env, ctx) {
     return app.fetch(req, workerBindings(env), ctx);
   },
-  /** The Cron Trigger (wrangler.toml): imported calendars are fetched every 15 minutes. */
+  /** The Cron Trigger (wrangler.toml), every 15 minutes: calendars fetched, old personal data erased. */
   scheduled(_controller, env, ctx) {
-    ctx.waitUntil(syncAllFeeds(workerBindings(env)).then((results) => {
-      const failed = results.filter((r) => !r.ok);
-      if (failed.length) console.error('Calendar sync:', failed.map((r) => `${r.name}: ${r.error}`).join('; '));
-    }));
+    ctx.waitUntil(runSchedule(workerBindings(env)));
   },
 } satisfies ExportedHandler<WorkerEnv>;

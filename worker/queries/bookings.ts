@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { BookingStatus, BookingSubmit } from '../../schema/bookings.ts';
 import { bookings, cabins, calendarBlocks, feedEvents, type Booking } from '../../schema/tables.ts';
 import type { Quote } from '../calendar/pricing.ts';
@@ -101,4 +101,18 @@ export async function confirmedStays(env: DbEnv, cabinId: number, from: string, 
     .select({ id: bookings.id, start: bookings.checkIn, end: bookings.checkOut, name: bookings.name })
     .from(bookings)
     .where(and(eq(bookings.cabinId, cabinId), eq(bookings.status, 'confirmed'), lt(bookings.checkIn, to), gt(bookings.checkOut, from)));
+}
+
+/**
+ * Erases the personal data of requests that came in before `cutoff` (an ISO instant) and whose
+ * stay is over: the request stays as a record of dates and total, without name, phone, e-mail
+ * or comment. Answers how many were erased.
+ */
+export async function forgetOldBookings(env: DbEnv, cutoff: string, today: string): Promise<number> {
+  const rows = await getDb(env)
+    .update(bookings)
+    .set({ name: '', phone: '', email: '', comment: '', updatedAt: new Date(now()).toISOString() })
+    .where(and(lt(bookings.createdAt, cutoff), sql`${bookings.checkOut} <= ${today}`, ne(bookings.phone, '')))
+    .returning({ id: bookings.id });
+  return rows.length;
 }

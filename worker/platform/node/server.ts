@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import type { AddressInfo } from 'node:net';
 import type { Bindings } from '../../env.ts';
-import { syncAllFeeds } from '../../calendar/sync.ts';
+import { runSchedule } from '../../scheduled.ts';
 import app from '../../index.ts';
 import type { RebuildPort } from '../ports.ts';
 import { clientAddressOf, openNodeStorage, type NodeStorage, type NodeStorageOptions } from './bindings.ts';
@@ -19,7 +19,7 @@ export type NodeServerOptions = NodeStorageOptions & {
   rebuild?: RebuildPort;
   /** More settings and ports for every request (notifications, SITE_URL for links). */
   bindings?: Partial<Bindings>;
-  /** Imports every calendar feed on this schedule (the Cron Trigger's twin); off when absent. */
+  /** How often the schedule runs (the Cron Trigger's twin: feeds imported, old personal data erased); off when absent. */
   feedSyncEveryMs?: number;
   /** How long close() waits for background work (notification retries, a rebuild request). */
   shutdownGraceMs?: number;
@@ -105,12 +105,8 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
 
   const feedTimer = opts.feedSyncEveryMs
     ? setInterval(() => {
-        const run = syncAllFeeds(bindings)
-          .then((results) => {
-            const failed = results.filter((r) => !r.ok);
-            if (failed.length) console.error('Calendar sync:', failed.map((r) => `${r.name}: ${r.error}`).join('; '));
-          })
-          .catch((err) => console.error('Calendar sync failed', err))
+        const run = runSchedule(bindings)
+          .catch((err) => console.error('Scheduled tasks failed', err))
           .finally(() => background.delete(run));
         background.add(run);
       }, opts.feedSyncEveryMs)
