@@ -26,6 +26,11 @@ export const DEFAULT_SETTINGS = {
   galleryImages: [] as string[],
   checkInTime: DEFAULT_CHECK_IN,
   checkOutTime: DEFAULT_CHECK_OUT,
+  /** Messengers for booking requests and the contacts page (issue 11); empty until the owner sets them. */
+  telegramUsername: '',
+  maxLink: '',
+  /** The ways a visitor may choose to go on after a booking request (schema/bookings.ts). */
+  bookingChannels: ['whatsapp', 'phone'] as ('whatsapp' | 'telegram' | 'max' | 'phone')[],
 };
 
 /** Contact page defaults of SPEC.md section 3; phone, email, address and map come from settings. */

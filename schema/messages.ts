@@ -68,4 +68,7 @@ export const MSG = {
   bookingTransition: 'Так изменить заявку нельзя: обновите список',
   bookingHoneypot: 'Заявка отклонена',
   bookingTooLong: 'Можно забронировать не больше 90 ночей подряд',
+  telegramInvalid: 'Имя в Telegram: от 5 до 32 латинских букв, цифр и «_», например kaspiy_dom',
+  maxLinkInvalid: 'Ссылка на MAX должна начинаться с https://max.ru/',
+  channelsRequired: 'Оставьте хотя бы один способ связи',
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MSG } from './messages.ts';
 import { imageUrl } from './cabin-input.ts';
 import { DEFAULT_SETTINGS } from './defaults.ts';
+import { BOOKING_CHANNELS } from './bookings.ts';
 
 const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, MSG.tooLong);
 const emailOrEmpty = text(200).refine((v) => v === '' || z.email().safeParse(v).success, MSG.reviewEmailInvalid);
@@ -21,6 +22,31 @@ export const contactInfoSchema = z.object({
 });
 export const CONTACT_FIELDS = contactInfoSchema.keyof().options;
 
+/** A Telegram username as people paste it: «@kaspiy_dom», «t.me/kaspiy_dom» or the full link → «kaspiy_dom». */
+export const normalizeTelegram = (v: string) => v.trim().replace(/^(https?:\/\/)?(www\.)?(t\.me|telegram\.me)\//i, '').replace(/^@/, '').replace(/\/+$/, '');
+const telegramUsername = text(100)
+  .transform(normalizeTelegram)
+  .refine((v) => v === '' || /^[A-Za-z][A-Za-z0-9_]{4,31}$/.test(v), MSG.telegramInvalid);
+/** A link to the owner's profile or chat in MAX. */
+const maxLink = text(300).refine((v) => {
+  if (v === '') return true;
+  try {
+    const url = new URL(v);
+    return url.protocol === 'https:' && (url.hostname === 'max.ru' || url.hostname.endsWith('.max.ru')) && url.pathname.length > 1;
+  } catch {
+    return false;
+  }
+}, MSG.maxLinkInvalid);
+const bookingChannels = z
+  .array(z.enum(BOOKING_CHANNELS, { error: MSG.badInput }))
+  .min(1, MSG.channelsRequired)
+  .max(BOOKING_CHANNELS.length)
+  .refine((list) => new Set(list).size === list.length, MSG.badInput);
+
+/** The messengers of «Контакты» (issue 11): which ways the booking card and contacts page offer. */
+export const messengerSchema = z.object({ telegramUsername, maxLink, bookingChannels });
+export const MESSENGER_FIELDS = messengerSchema.keyof().options;
+
 export const featureSchema = z.object({ title: text(100), description: text(500) });
 
 export const settingsSchema = contactInfoSchema.extend({
@@ -34,7 +60,7 @@ export const settingsSchema = contactInfoSchema.extend({
   checkInTime: time,
   checkOutTime: time,
   contactInfo: contactInfoSchema,
-});
+}).extend(messengerSchema.shape);
 
 /**
  * PUT /api/settings: any subset of the fields, nested contactInfo partial too. Unknown keys
@@ -48,6 +74,7 @@ export type Settings = z.infer<typeof settingsSchema>;
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 export type ContactInfo = z.infer<typeof contactInfoSchema>;
 export type Feature = z.infer<typeof featureSchema>;
+export type MessengerSettings = z.infer<typeof messengerSchema>;
 export type StoredSettings = Partial<Omit<Settings, 'contactInfo'>> & { contactInfo?: Partial<ContactInfo> };
 
 /**

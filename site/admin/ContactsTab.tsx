@@ -5,15 +5,21 @@ import { Field } from './Field.tsx';
 import { FormFooter, RestoredDraft } from './FormFooter.tsx';
 import { LoadError, Loading, useLoad } from './useLoad.tsx';
 import { useSettingsForm } from './useSettingsForm.ts';
+import { MessengersForm, pickMessengers } from './MessengersForm.tsx';
 
 const pick = (s: Settings): ContactInfo => Object.fromEntries(CONTACT_FIELDS.map((k) => [k, s[k]])) as ContactInfo;
 
-/** «Контакты»: the nine contact fields of SPEC.md, saved together. */
+/** «Контакты»: the nine contact fields of SPEC.md, saved together; then the messengers. */
 export function ContactsTab() {
-  const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then(pick));
+  const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then((s) => ({ contacts: pick(s), messengers: pickMessengers(s) })));
   if (state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
-  return <ContactsForm saved={state.data} onSaved={(s) => setData(() => s)} />;
+  return (
+    <>
+      <ContactsForm saved={state.data.contacts} onSaved={(contacts) => setData((d) => ({ ...d, contacts }))} />
+      <MessengersForm saved={state.data.messengers} onSaved={(messengers) => setData((d) => ({ ...d, messengers }))} />
+    </>
+  );
 }
 
 type Key = keyof ContactInfo;

@@ -6,11 +6,12 @@ import { useCallback, useSyncExternalStore } from 'react';
  * a draft is dropped only when it is saved or the owner chooses to discard it.
  * Kept in localStorage (never passwords: forms leave those out).
  */
-export type DraftKey = 'cabin' | 'contacts' | 'settings' | 'account';
+export type DraftKey = 'cabin' | 'contacts' | 'messengers' | 'settings' | 'account';
 
 export const DRAFT_LABELS: Record<DraftKey, string> = {
   cabin: 'Домики',
   contacts: 'Контакты',
+  messengers: 'Контакты: мессенджеры',
   settings: 'Настройки',
   account: 'Аккаунт',
 };

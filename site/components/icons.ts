@@ -31,6 +31,8 @@ export const iconTrash = '<path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 
 export const iconUpload = '<path d="M12 15V4M7 9l5-5 5 5M4 15v3a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-3"/>';
 export const iconRefresh = '<path d="M20 11a8 8 0 0 0-14.3-4.5L4 8.5M4 4v4.5h4.5M4 13a8 8 0 0 0 14.3 4.5l1.7-2M20 20v-4.5h-4.5"/>';
 export const iconTelegram = '<path d="M21.5 3.5 2.5 11l6.5 2.4 2.4 6.9 3.5-4.2 5 3.6z"/><path d="m9 13.4 8.5-6.2-6.1 7.3"/>';
+/** MAX has no icon of ours: a plain chat bubble. */
+export const iconChat = '<path d="M4 5h16v11H9.5L5 20v-4H4z"/><path d="M8 9.5h8M8 12.5h5"/>';
 export const iconVk = '<path d="M3 7.5c.5 5.8 3.8 9.5 9.5 9.5h.5v-3.3c2 .2 3.4 1.5 4.2 3.3H21c-.9-2.8-2.8-4.5-4.3-5.2 1.4-.8 3.2-2.6 3.7-4.3h-3.1c-.6 1.9-2.2 3.5-4.3 3.8V7.5h-3V14C7.8 13.5 6.4 11 6.2 7.5z"/>';
 export const iconInstagram = '<rect x="3" y="3" width="18" height="18" rx="5"/><circle cx="12" cy="12" r="4"/><path d="M17.3 6.7h.01"/>';
 export const iconFacebook = '<path d="M15.5 3H13a4.5 4.5 0 0 0-4.5 4.5V10H6v3.5h2.5V21H12v-7.5h3l.5-3.5H12V8a1 1 0 0 1 1-1h2.5z"/>';
@@ -63,6 +65,7 @@ export const ICONS = {
   upload: iconUpload,
   refresh: iconRefresh,
   telegram: iconTelegram,
+  chat: iconChat,
   vk: iconVk,
   instagram: iconInstagram,
   facebook: iconFacebook,

@@ -11,11 +11,12 @@ import { Icon } from './Icon.tsx';
 import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../lib/format.ts';
 import { NO_STAY, pickDay, stayRules, type Availability, type StayRules, type StaySelection } from '../lib/stay-picker.ts';
 import { bookingMessage, bookingStay, whatsappLink } from '../lib/whatsapp.ts';
+import { channelLink, offeredChannels, type ChannelSettings } from '../lib/channels.ts';
 import { iconCheck, iconClock, iconWhatsapp, iconX } from '../components/icons.ts';
 import type { IsoDate } from '../../schema/dates.ts';
 import type { BookingDraft } from './BookingRequest.tsx';
 
-const EMPTY_DRAFT: BookingDraft = { name: '', phone: '', email: '', comment: '', consent: false, channel: 'whatsapp', website: '' };
+const EMPTY_DRAFT: Omit<BookingDraft, 'channel'> = { name: '', phone: '', email: '', comment: '', consent: false, website: '' };
 
 const loadCalendar = () => import('./StayCalendar.tsx');
 const StayCalendar = lazy(loadCalendar);
@@ -27,6 +28,8 @@ interface Props {
   /** The lowest price a night has in a season ahead, when lower than the price per night. */
   priceFrom?: number | null;
   phone: string;
+  /** The messengers and channels the owner offers (settings, «Контакты»). */
+  channels: Omit<ChannelSettings, 'phone'>;
   checkIn: string;
   checkOut: string;
 }
@@ -36,7 +39,9 @@ type Free = { status: 'idle' | 'loading' | 'error' } | { status: 'ready'; rules:
 /** «5 марта». */
 const dayMonth = (day: IsoDate) => `${Number(day.slice(8, 10))} ${MONTHS_GENITIVE[Number(day.slice(5, 7)) - 1]}`;
 
-export default function BookingCard({ cabin, priceFrom = null, phone, checkIn, checkOut }: Props) {
+export default function BookingCard({ cabin, priceFrom = null, phone, channels, checkIn, checkOut }: Props) {
+  const reach: ChannelSettings = { ...channels, phone };
+  const offered = offeredChannels(reach);
   const id = useId();
   const guestsRef = useRef<HTMLSelectElement>(null);
   const [guests, setGuests] = useState(Math.min(2, cabin.maxGuests));
@@ -45,7 +50,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, checkIn, c
   const [free, setFree] = useState<Free>({ status: 'idle' });
   const [stay, setStay] = useState<StaySelection>(NO_STAY);
   // The request form's fields live here, so new dates or a failed send never lose them.
-  const [draft, setDraft] = useState<BookingDraft>(EMPTY_DRAFT);
+  const [draft, setDraft] = useState<BookingDraft>(() => ({ ...EMPTY_DRAFT, channel: offered[0]!.id }));
   const [sent, setSent] = useState<{ id: number; nights: number; total: number } | null>(null);
 
   useEffect(() => {
@@ -176,8 +181,16 @@ export default function BookingCard({ cabin, priceFrom = null, phone, checkIn, c
         {sent ? (
           <div className="alert alert--success booking__sent" role="status">
             <p>Заявка №{sent.id} принята. Мы свяжемся с вами в ближайшее время{draft.channel === 'phone' ? ' по телефону' : ''}.</p>
-            <p>Чтобы не ждать, напишите нам в WhatsApp или позвоните: номер заявки уже в сообщении.</p>
-            <a className="btn btn--secondary btn--block" href={`tel:${phone.replace(/[^\d+]/g, '')}`}>Позвонить</a>
+            <p>Чтобы не ждать, напишите нам или позвоните: номер заявки уже в сообщении.</p>
+            <div className="booking__channels-go">
+              {offered
+                .filter((c) => c.id !== 'whatsapp')
+                .map((c) => (
+                  <a key={c.id} className="btn btn--secondary" href={channelLink(c.id, reach, message)} {...(c.id === 'phone' ? {} : { target: '_blank', rel: 'noopener noreferrer' })}>
+                    {c.id === 'phone' ? 'Позвонить' : `Написать в ${c.label}`}
+                  </a>
+                ))}
+            </div>
           </div>
         ) : (
           picked && quote && stay.checkIn && stay.checkOut && (
@@ -186,6 +199,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, checkIn, c
                 id={id}
                 cabinId={cabin.id}
                 stay={{ checkIn: stay.checkIn, checkOut: stay.checkOut, guests }}
+                channels={offered}
                 draft={draft}
                 onDraft={setDraft}
                 onSent={setSent}

@@ -5,6 +5,7 @@
 // typed lives in the card (`draft`), so it survives a failed send, new dates or a closed form.
 import { useState, type FormEvent } from 'react';
 import { bookingSubmitSchema, type BookingChannel } from '../../schema/bookings.ts';
+import type { OfferedChannel } from '../lib/channels.ts';
 import { MSG } from '../../schema/messages.ts';
 import controlsCss from '../styles/controls.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
@@ -20,6 +21,8 @@ interface Props {
   id: string;
   cabinId: number;
   stay: { checkIn: string; checkOut: string; guests: number };
+  /** The ways the owner offers, in order. */
+  channels: OfferedChannel[];
   draft: BookingDraft;
   onDraft: (draft: BookingDraft) => void;
   /** The request is stored. */
@@ -28,7 +31,7 @@ interface Props {
   onTaken: () => void;
 }
 
-export default function BookingRequest({ id, cabinId, stay, draft, onDraft, onSent, onTaken }: Props) {
+export default function BookingRequest({ id, cabinId, stay, channels, draft, onDraft, onSent, onTaken }: Props) {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const set = <K extends keyof BookingDraft>(key: K, value: BookingDraft[K]) => onDraft({ ...draft, [key]: value });
@@ -81,12 +84,7 @@ export default function BookingRequest({ id, cabinId, stay, draft, onDraft, onSe
       </div>
       <fieldset className="field booking__channels">
         <legend className="label">Как с вами связаться</legend>
-        {(
-          [
-            ['whatsapp', 'WhatsApp'],
-            ['phone', 'Звонок'],
-          ] as const
-        ).map(([value, label]) => (
+        {channels.map(({ id: value, label }) => (
           <label className="check" key={value}>
             <input type="radio" name="channel" value={value} checked={draft.channel === value} onChange={() => set('channel', value)} />
             <span>{label}</span>

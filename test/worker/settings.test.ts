@@ -178,3 +178,23 @@ describe('settings routes', () => {
     });
   });
 });
+
+describe('messengers for booking requests (issue 11)', () => {
+  it('should save the Telegram username as pasted, the MAX link and the channels, and show them to visitors', async () => {
+    const cookie = await login();
+    const res = await jsonRequest('PUT', '/api/settings', { telegramUsername: 'https://t.me/kaspiy_dom', maxLink: 'https://max.ru/u/kaspiy', bookingChannels: ['telegram', 'phone'] }, { cookie });
+    expect(res.status).toBe(200);
+    const pub = await getJson<Settings>('/api/settings');
+    expect(pub).toMatchObject({ telegramUsername: 'kaspiy_dom', maxLink: 'https://max.ru/u/kaspiy', bookingChannels: ['telegram', 'phone'] });
+  });
+
+  it.each([
+    ['a Telegram name of Cyrillic letters', { telegramUsername: 'каспий_дом' }, MSG.telegramInvalid],
+    ['a MAX link to another site', { maxLink: 'https://evil.example/max' }, MSG.maxLinkInvalid],
+    ['no channel at all', { bookingChannels: [] }, MSG.channelsRequired],
+    ['an unknown channel', { bookingChannels: ['viber'] }, MSG.badInput],
+  ])('should refuse %s and change nothing', async (_, body, message) => {
+    const cookie = await login();
+    await expectNoChange(async () => expectError(await jsonRequest('PUT', '/api/settings', body, { cookie }), 400, message));
+  });
+});

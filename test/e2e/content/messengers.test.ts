@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { addDays, todayInMoscow } from '../../../schema/dates.ts';
+import { useBrowser } from '../browser.ts';
+import { adminApi, cabins, textOf, visible } from '../public/helpers.ts';
+
+// Changes the settings: runs with the other content-changing journeys (vitest.config.ts).
+
+describe('messengers chosen in «Контакты»', () => {
+  const { baseURL, openPage } = useBrowser();
+
+  it('should list Telegram and MAX on the contacts page and offer them after a booking request, each with the same message', async () => {
+    const api = await adminApi(baseURL);
+    const before = (await api.put('/settings', {})).json as { telegramUsername: string; maxLink: string; bookingChannels: string[] };
+    try {
+      expect((await api.put('/settings', { telegramUsername: '@kaspiy_test', maxLink: 'https://max.ru/u/kaspiy_test', bookingChannels: ['whatsapp', 'telegram', 'max', 'phone'] })).status).toBe(200);
+      await api.waitPublished();
+
+      const page = await openPage('/contacts', 'phone');
+      expect(await page.getByRole('link', { name: '@kaspiy_test' }).getAttribute('href')).toBe('https://t.me/kaspiy_test');
+      expect(await page.getByRole('link', { name: 'Написать в MAX' }).getAttribute('href')).toBe('https://max.ru/u/kaspiy_test');
+
+      // A stay far ahead, clear of the demo's busy nights, on a cabin with free nights there.
+      const cabin = (await cabins(baseURL))[2]!;
+      const checkIn = addDays(todayInMoscow(), 200);
+      await page.goto(`/cabin/${cabin.id}`);
+      const card = page.locator('#booking');
+      await card.scrollIntoViewIfNeeded();
+      await page.locator('#booking[data-ready]').waitFor();
+      await card.getByLabel('Заезд').click();
+      const calendar = page.locator('.stay-calendar');
+      await calendar.locator('.rdp-caption_label').waitFor();
+      for (const day of [checkIn, addDays(checkIn, 3)]) {
+        const cell = calendar.locator(`[data-day="${day}"] button`);
+        while (!(await cell.count())) {
+          const month = await calendar.locator('.rdp-caption_label').innerText();
+          await calendar.getByRole('button', { name: /следующему месяцу/i }).click();
+          await page.waitForFunction((m) => document.querySelector('.stay-calendar .rdp-caption_label')?.textContent !== m, month);
+        }
+        await cell.click();
+      }
+      await card.getByLabel('Имя').fill('Тимур');
+      await card.getByLabel('Телефон').fill('89285550000');
+      await card.getByRole('radio', { name: 'Telegram' }).check();
+      await card.getByLabel(/Я согласен/).check();
+      await card.getByRole('button', { name: 'Отправить заявку' }).click();
+      await visible(card.locator('.booking__sent'));
+      const number = /Заявка №(\d+)/.exec(await textOf(card.locator('.booking__sent')))![1]!;
+      const wa = new URL((await card.getByRole('link', { name: 'Забронировать через WhatsApp' }).getAttribute('href'))!).searchParams.get('text')!;
+      const tg = new URL((await card.getByRole('link', { name: 'Написать в Telegram' }).getAttribute('href'))!);
+      expect(tg.origin + tg.pathname).toBe('https://t.me/kaspiy_test');
+      expect(tg.searchParams.get('text')).toBe(wa);
+      expect(wa).toContain(`Заявка №${number}`);
+      expect(await card.getByRole('link', { name: 'Написать в MAX' }).getAttribute('href')).toBe('https://max.ru/u/kaspiy_test');
+      expect(await card.getByRole('link', { name: 'Позвонить' }).getAttribute('href')).toMatch(/^tel:\+\d+$/);
+      const row = ((await api.get('/admin/bookings')).json as { id: number; channel: string }[]).find((r) => r.id === Number(number))!;
+      expect(row.channel).toBe('telegram');
+      await api.del(`/admin/bookings/${number}`);
+    } finally {
+      await api.put('/settings', before);
+      await api.waitPublished();
+    }
+  });
+});
