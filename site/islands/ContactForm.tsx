@@ -6,7 +6,8 @@
 import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { CONTACT_FORM_DELAY_MS } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
-import { contactMessage, whatsappLink } from '../lib/whatsapp.ts';
+import { contactMessage } from '../lib/whatsapp.ts';
+import { channelLink, type ChannelSettings } from '../lib/channels.ts';
 import { iconCheck, iconWhatsapp } from '../components/icons.ts';
 import { Icon } from './Icon.tsx';
 
@@ -15,8 +16,14 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Status = { kind: 'idle' } | { kind: 'sending' } | { kind: 'error'; message: string } | { kind: 'sent'; link: string; blocked: boolean };
 
-export default function ContactForm({ phone }: { phone: string }) {
+/** The messengers the form can open: WhatsApp (the spec's), and Telegram when the owner has it. */
+type Messenger = 'whatsapp' | 'telegram';
+
+export default function ContactForm({ phone, telegramUsername = '' }: { phone: string; telegramUsername?: string }) {
   const id = useId();
+  const reach: ChannelSettings = { phone, telegramUsername, maxLink: '', bookingChannels: [] };
+  const messengers: Messenger[] = telegramUsername ? ['whatsapp', 'telegram'] : ['whatsapp'];
+  const [via, setVia] = useState<Messenger>('whatsapp');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [tel, setTel] = useState('');
@@ -34,6 +41,7 @@ export default function ContactForm({ phone }: { phone: string }) {
     setTel(field('phone')?.value ?? '');
     setMessage(field('message')?.value ?? '');
     setConsent(field('consent')?.checked ?? false);
+    if (field('via')?.value === 'telegram' && telegramUsername) setVia('telegram');
     setReady(true);
   }, []);
 
@@ -53,7 +61,7 @@ export default function ContactForm({ phone }: { phone: string }) {
       return;
     }
     setStatus({ kind: 'sending' });
-    const link = whatsappLink(phone, contactMessage({ name, email, phone: tel, message }));
+    const link = channelLink(via, reach, contactMessage({ name, email, phone: tel, message }));
     // The click's user activation lasts about 5 s in browsers, so the new tab is still allowed.
     setTimeout(() => {
       // Not the 'noopener' feature: with it window.open always returns null, so a chat that did
@@ -92,6 +100,17 @@ export default function ContactForm({ phone }: { phone: string }) {
         <label className="label" htmlFor={`${id}-msg`}>Сообщение <span className="req">*</span></label>
         <textarea className="input" id={`${id}-msg`} name="message" rows={5} maxLength={2000} required value={message} onChange={(e) => setMessage(e.target.value)} />
       </div>
+      {messengers.length > 1 && (
+        <fieldset className="field contact-form__via">
+          <legend className="label">Куда отправить</legend>
+          {messengers.map((m) => (
+            <label className="check" key={m}>
+              <input type="radio" name="via" value={m} checked={via === m} onChange={() => setVia(m)} />
+              <span>{m === 'telegram' ? 'Telegram' : 'WhatsApp'}</span>
+            </label>
+          ))}
+        </fieldset>
+      )}
       <div className="field">
         <label className="check">
           <input type="checkbox" name="consent" checked={consent} onChange={(e) => setConsent(e.target.checked)} required />
@@ -109,7 +128,7 @@ export default function ContactForm({ phone }: { phone: string }) {
           <p><Icon svg={iconCheck} /> {SENT}</p>
           {status.blocked && (
             <p>
-              Если WhatsApp не открылся, <a href={status.link} target="_blank" rel="noopener noreferrer">откройте чат по ссылке</a>.
+              Если {via === 'telegram' ? 'Telegram' : 'WhatsApp'} не открылся, <a href={status.link} target="_blank" rel="noopener noreferrer">откройте чат по ссылке</a>.
             </p>
           )}
         </div>

@@ -15,9 +15,33 @@ describe('messengers chosen in «Контакты»', () => {
       expect((await api.put('/settings', { telegramUsername: '@kaspiy_test', maxLink: 'https://max.ru/u/kaspiy_test', bookingChannels: ['whatsapp', 'telegram', 'max', 'phone'] })).status).toBe(200);
       await api.waitPublished();
 
-      const page = await openPage('/contacts', 'phone');
+      const page = await openPage('about:blank', 'phone');
+      // Record the new tab instead of leaving for t.me (there is no internet here).
+      await page.addInitScript(() => {
+        (window as unknown as { opened: unknown[] }).opened = [];
+        window.open = (...args: unknown[]) => {
+          (window as unknown as { opened: unknown[] }).opened.push(args);
+          return { opener: window } as unknown as Window;
+        };
+      });
+      await page.goto('/contacts');
       expect(await page.getByRole('link', { name: '@kaspiy_test' }).getAttribute('href')).toBe('https://t.me/kaspiy_test');
       expect(await page.getByRole('link', { name: 'Написать в MAX' }).getAttribute('href')).toBe('https://max.ru/u/kaspiy_test');
+      // «Напишите нам» can go to Telegram too, with the same message it sends to WhatsApp.
+      const form = page.getByRole('form', { name: 'Напишите нам' });
+      await form.scrollIntoViewIfNeeded();
+      await page.locator('form[data-ready]').waitFor();
+      await form.getByLabel(/^Имя/).fill('Тимур');
+      await form.getByLabel(/^Email/).fill('timur@example.ru');
+      await form.getByLabel(/^Сообщение/).fill('Можно с детьми?');
+      await form.getByRole('radio', { name: 'Telegram' }).check();
+      await form.getByRole('checkbox', { name: /Я согласен/ }).check();
+      await form.getByRole('button', { name: 'Отправить сообщение' }).click();
+      await visible(form.getByText('Сообщение отправлено!'));
+      const [[opened]] = (await page.evaluate(() => (window as unknown as { opened: string[][] }).opened)) as string[][];
+      const tgForm = new URL(opened!);
+      expect(tgForm.origin + tgForm.pathname).toBe('https://t.me/kaspiy_test');
+      expect(tgForm.searchParams.get('text')).toContain('Сообщение: Можно с детьми?');
 
       // A stay far ahead, clear of the demo's busy nights, on a cabin with free nights there.
       const cabin = (await cabins(baseURL))[2]!;
