@@ -28,9 +28,11 @@ export const BOOKING_CHANNEL_LABELS: Record<BookingChannel, string> = {
 export const BOOKING_MAX_NIGHTS = 90;
 /**
  * A request's name, phone, e-mail and comment are kept this long after it came in (and at least
- * until its stay is over), then erased by the schedule (privacy page, 152-ФЗ).
+ * until its stay is over), then erased by the schedule (privacy page, 152-ФЗ). The owner may set
+ * another period in «Настройки» (bookingRetentionYears), within these bounds.
  */
 export const BOOKING_RETENTION_YEARS = 3;
+export const BOOKING_RETENTION_BOUNDS = { min: 1, max: 10 } as const;
 /** Requests accepted from one address within the window before 429. */
 export const BOOKING_THROTTLE = { max: 10, windowMs: 60 * 60 * 1000 } as const;
 

@@ -1,4 +1,5 @@
 import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './constants.ts';
+import { BOOKING_RETENTION_YEARS } from './bookings.ts';
 
 // Built-in Russian texts used until the owner sets their own in the panel.
 export const DEFAULT_SETTINGS = {
@@ -31,6 +32,8 @@ export const DEFAULT_SETTINGS = {
   maxLink: '',
   /** The ways a visitor may choose to go on after a booking request (schema/bookings.ts). */
   bookingChannels: ['whatsapp', 'phone'] as ('whatsapp' | 'telegram' | 'max' | 'phone')[],
+  /** How long booking requests keep the guest's personal data (privacy page). */
+  bookingRetentionYears: BOOKING_RETENTION_YEARS,
 };
 
 /** Contact page defaults of SPEC.md section 3; phone, email, address and map come from settings. */

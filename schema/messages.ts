@@ -71,4 +71,5 @@ export const MSG = {
   telegramInvalid: 'Имя в Telegram: от 5 до 32 латинских букв, цифр и «_», например kaspiy_dom',
   maxLinkInvalid: 'Ссылка на MAX должна начинаться с https://max.ru/',
   channelsRequired: 'Оставьте хотя бы один способ связи',
+  retentionInvalid: 'Срок хранения данных заявок: целое число лет от 1 до 10',
 } as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MSG } from './messages.ts';
 import { imageUrl } from './cabin-input.ts';
 import { DEFAULT_SETTINGS } from './defaults.ts';
-import { BOOKING_CHANNELS } from './bookings.ts';
+import { BOOKING_CHANNELS, BOOKING_RETENTION_BOUNDS } from './bookings.ts';
 
 const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, MSG.tooLong);
 const emailOrEmpty = text(200).refine((v) => v === '' || z.email().safeParse(v).success, MSG.reviewEmailInvalid);
@@ -59,6 +59,11 @@ export const settingsSchema = contactInfoSchema.extend({
   galleryImages: z.array(imageUrl).max(60),
   checkInTime: time,
   checkOutTime: time,
+  bookingRetentionYears: z
+    .number({ error: MSG.retentionInvalid })
+    .int(MSG.retentionInvalid)
+    .min(BOOKING_RETENTION_BOUNDS.min, MSG.retentionInvalid)
+    .max(BOOKING_RETENTION_BOUNDS.max, MSG.retentionInvalid),
   contactInfo: contactInfoSchema,
 }).extend(messengerSchema.shape);
 

@@ -8,7 +8,9 @@ import type { DatabasePort, MediaPort } from '../worker/platform/ports.ts';
 import { createCabin } from '../worker/queries/cabins.ts';
 import { updateSettings } from '../worker/queries/settings.ts';
 import { addBlock, replaceFeeds, replaceSeasons, storeImport } from '../worker/queries/calendar.ts';
-import { DEMO_FEED_NAME, demoBlocks, demoFeedEvents, demoSeasons } from './demo/calendar.ts';
+import { DEMO_FEED_NAME, demoBlocks, demoBookings, demoFeedEvents, demoSeasons } from './demo/calendar.ts';
+import { quoteStay } from '../worker/calendar/pricing.ts';
+import { createBooking, setBookingStatus } from '../worker/queries/bookings.ts';
 import { DEMO_CABINS, DEMO_GALLERY, DEMO_REVIEWS, DEMO_SETTINGS } from './demo/content.ts';
 import { makeDemoPhoto, type PhotoKind } from './demo/photos.ts';
 import { withLocalBindings } from './lib/local-bindings.ts';
@@ -57,11 +59,16 @@ export async function seedIfEmpty(env: SeedEnv, opts: SeedOptions = {}): Promise
   return true;
 }
 
-/** A demo cabin's seasons, blocks and (the first cabin, when served) the demo feed with its import. */
+/** A demo cabin's seasons, blocks, booking requests and (the first cabin, when served) the demo feed with its import. */
 async function seedCalendar(env: SeedEnv, index: number, cabinId: number, pricePerNight: number, opts: SeedOptions) {
   const seasons = demoSeasons(index, pricePerNight);
   if (seasons.length) await replaceSeasons(env, cabinId, seasons, index < 4 ? 2 : 1);
   for (const block of demoBlocks(index)) await addBlock(env, cabinId, block);
+  for (const { status, ...request } of demoBookings(index)) {
+    const quote = quoteStay({ pricePerNight, minNights: 1 }, seasons, request.checkIn, request.checkOut);
+    const booking = await createBooking(env, { cabinId, ...request }, quote);
+    if (status === 'confirmed') await setBookingStatus(env, booking.id, 'confirmed');
+  }
   if (index === 0 && opts.demoFeedUrl) {
     const [feed] = await replaceFeeds(env, cabinId, [{ name: DEMO_FEED_NAME, url: opts.demoFeedUrl }]);
     await storeImport(env, feed!, demoFeedEvents());

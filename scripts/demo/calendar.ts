@@ -48,3 +48,12 @@ export function demoFeedEvents(today = todayInMoscow()): BusyEvent[] {
 
 /** The demo feed as Avito would serve it. */
 export const demoFeedIcs = (today = todayInMoscow()) => exportCalendar(demoFeedEvents(today), Date.now());
+
+/** A request the owner confirmed, and one still waiting, for the demo cabin at `index`. */
+export function demoBookings(index: number, today = todayInMoscow()) {
+  if (index !== 1) return [];
+  return [
+    { checkIn: addDays(today, 20), checkOut: addDays(today, 23), guests: 2, name: 'Мадина Гасанова', phone: '+7 928 123-45-67', email: 'madina@example.ru', comment: 'Приедем на машине', channel: 'whatsapp' as const, status: 'confirmed' as const },
+    { checkIn: addDays(today, 30), checkOut: addDays(today, 34), guests: 3, name: 'Игорь Смирнов', phone: '+7 916 765-43-21', email: '', comment: 'Можно ли раньше заехать?', channel: 'phone' as const, status: 'new' as const },
+  ];
+}

@@ -8,7 +8,7 @@ import { useSettingsForm } from './useSettingsForm.ts';
 
 type SiteTexts = Pick<
   Settings,
-  'heroTitle' | 'heroSubtitle' | 'whyChooseUsTitle' | 'whyChooseUsSubtitle' | 'whyChooseUsFeatures' | 'checkInTime' | 'checkOutTime'
+  'heroTitle' | 'heroSubtitle' | 'whyChooseUsTitle' | 'whyChooseUsSubtitle' | 'whyChooseUsFeatures' | 'checkInTime' | 'checkOutTime' | 'bookingRetentionYears'
 >;
 
 const pick = (s: Settings): SiteTexts => ({
@@ -19,6 +19,7 @@ const pick = (s: Settings): SiteTexts => ({
   whyChooseUsFeatures: s.whyChooseUsFeatures,
   checkInTime: s.checkInTime,
   checkOutTime: s.checkOutTime,
+  bookingRetentionYears: s.bookingRetentionYears,
 });
 
 const MAX_FEATURES = 12;
@@ -129,6 +130,28 @@ function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteT
           {time('checkInTime', 'Время заезда', 'после 14:00')}
           {time('checkOutTime', 'Время выезда', 'до 12:00')}
         </div>
+      </fieldset>
+
+      <fieldset className="group">
+        <legend>Персональные данные</legend>
+        <Field
+          label="Сколько лет хранить имя, телефон и почту из заявок"
+          error={errors.bookingRetentionYears}
+          hint="Потом они стираются сами (даты и сумма остаются). Срок указан на странице «Политика конфиденциальности»."
+        >
+          {(p) => (
+            <input
+              {...p}
+              className="input"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={10}
+              value={Number.isNaN(values.bookingRetentionYears) ? '' : values.bookingRetentionYears}
+              onChange={(e) => set('bookingRetentionYears', e.target.value === '' ? Number.NaN : Number(e.target.value))}
+            />
+          )}
+        </Field>
       </fieldset>
 
       <FormFooter dirty={dirty} busy={busy} label="Сохранить все настройки" onDiscard={discard} />

@@ -190,12 +190,15 @@ describe('personal data past its retention', () => {
     const fourYearsAgo = new Date(Date.now() - 4 * 365 * 86_400_000).toISOString();
     await env.DB.prepare("UPDATE bookings SET created_at = ?, check_in = '2022-07-01', check_out = '2022-07-05' WHERE name = 'Старая'").bind(fourYearsAgo).run();
     await env.DB.prepare("UPDATE bookings SET created_at = ? WHERE name = 'Старая, но впереди'").bind(fourYearsAgo).run();
-    expect(await forgetOldBookings(env, retentionCutoff(), todayInMoscow())).toBe(1);
+    expect(await forgetOldBookings(env, retentionCutoff(3), todayInMoscow())).toBe(1);
     const rows = await list(cookie);
     const old = rows.find((r) => r.checkIn === '2022-07-01')!;
     expect(old).toMatchObject({ name: '', phone: '', email: '', comment: '', checkOut: '2022-07-05', status: 'new' });
     expect(rows.filter((r) => r.phone === '+7 928 555-12-34').map((r) => r.name).sort()).toEqual(['Свежая', 'Старая, но впереди']);
     // Run again: nothing more to erase.
-    expect(await forgetOldBookings(env, retentionCutoff(), todayInMoscow())).toBe(0);
+    expect(await forgetOldBookings(env, retentionCutoff(3), todayInMoscow())).toBe(0);
+    // A period of 5 years keeps a request of 4 years ago.
+    await env.DB.prepare("UPDATE bookings SET phone = '+7 900 000-00-00' WHERE check_in = '2022-07-01'").run();
+    expect(await forgetOldBookings(env, retentionCutoff(5), todayInMoscow())).toBe(0);
   });
 });

@@ -198,3 +198,15 @@ describe('messengers for booking requests (issue 11)', () => {
     await expectNoChange(async () => expectError(await jsonRequest('PUT', '/api/settings', body, { cookie }), 400, message));
   });
 });
+
+describe('the retention of booking requests (issue 11)', () => {
+  it('should default to 3 years, take 1 to 10, and refuse anything else', async () => {
+    const cookie = await login();
+    expect((await getJson<Settings>('/api/settings')).bookingRetentionYears).toBe(3);
+    expect((await jsonRequest('PUT', '/api/settings', { bookingRetentionYears: 5 }, { cookie })).status).toBe(200);
+    expect((await getJson<Settings>('/api/settings')).bookingRetentionYears).toBe(5);
+    for (const bad of [0, 11, 2.5, '3']) {
+      await expectNoChange(async () => expectError(await jsonRequest('PUT', '/api/settings', { bookingRetentionYears: bad }, { cookie }), 400, MSG.retentionInvalid));
+    }
+  });
+});
