@@ -1,5 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { AccountTab } from './AccountTab.tsx';
+import { BookingsTab } from './BookingsTab.tsx';
+import { CalendarTab } from './CalendarTab.tsx';
+import { call, client } from './client.ts';
 import { CabinsTab } from './CabinsTab.tsx';
 import { ConfirmProvider, useConfirm } from './Confirm.tsx';
 import { ContactsTab } from './ContactsTab.tsx';
@@ -10,8 +13,11 @@ import { PublishProvider, PublishStatus } from './PublishStatus.tsx';
 import { ReviewsTab } from './ReviewsTab.tsx';
 import { SettingsTab } from './SettingsTab.tsx';
 
+// «Заявки» first: it is what the owner opens every morning, and where the panel opens.
 export const TABS = [
+  { id: 'bookings', label: 'Заявки' },
   { id: 'cabins', label: 'Домики', draft: 'cabin' },
+  { id: 'calendar', label: 'Календарь' },
   { id: 'gallery', label: 'Галерея' },
   { id: 'contacts', label: 'Контакты', draft: 'contacts' },
   { id: 'reviews', label: 'Отзывы' },
@@ -22,7 +28,7 @@ export type TabId = (typeof TABS)[number]['id'];
 
 const tabFromHash = (): TabId => {
   const id = typeof location === 'undefined' ? '' : location.hash.slice(1);
-  return TABS.find((t) => t.id === id)?.id ?? 'cabins';
+  return TABS.find((t) => t.id === id)?.id ?? 'bookings';
 };
 
 type PanelProps = { username: string; onLogout: () => Promise<void>; onAccountSaved: () => void };
@@ -44,6 +50,13 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
   const confirm = useConfirm();
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
+  // New requests waiting for an answer, shown on the «Заявки» tab wherever the owner is.
+  const [newRequests, setNewRequests] = useState(0);
+  useEffect(() => {
+    call(client().admin.bookings.$get())
+      .then((list) => setNewRequests(list.filter((b) => b.status === 'new').length))
+      .catch(() => {});
+  }, []);
 
   // The mobile tab bar sticks just under the header, whose height depends on the phone.
   const header = useRef<HTMLElement>(null);
@@ -133,6 +146,12 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
                     }}
                   >
                     {t.label}
+                    {t.id === 'bookings' && newRequests > 0 && (
+                      <span className="admin-nav__count">
+                        {newRequests}
+                        <span className="visually-hidden"> новых</span>
+                      </span>
+                    )}
                     {dirty && (
                       <span className="admin-nav__dot" title="Есть несохранённые изменения">
                         <span className="visually-hidden"> (есть несохранённые изменения)</span>
@@ -148,7 +167,9 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
           <h2 className="admin-main__title" tabIndex={-1} ref={heading}>
             {current.label}
           </h2>
+          {tab === 'bookings' && <BookingsTab onCount={setNewRequests} />}
           {tab === 'cabins' && <CabinsTab />}
+          {tab === 'calendar' && <CalendarTab />}
           {tab === 'gallery' && <GalleryTab />}
           {tab === 'contacts' && <ContactsTab />}
           {tab === 'reviews' && <ReviewsTab />}

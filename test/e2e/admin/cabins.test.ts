@@ -20,7 +20,7 @@ describe('the owner manages a cabin', () => {
   });
 
   it('should add a cabin with two photos and show it in the public catalogue', async () => {
-    const page = await openPage('/admin', 'desktop');
+    const page = await openPage('/admin#cabins', 'desktop');
     await signIn(page);
     await page.getByRole('button', { name: 'Добавить домик' }).click();
     const dialog = page.getByRole('dialog', { name: 'Добавить домик' });
@@ -92,7 +92,7 @@ describe('the owner manages a cabin', () => {
 
   it('should change the price and publish it', async () => {
     expect(cabinId).not.toBeNull();
-    const page = await openPage('/admin', 'phone');
+    const page = await openPage('/admin#cabins', 'phone');
     await signIn(page);
     const row = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: NAME }) });
     await row.getByRole('button', { name: /Изменить/ }).click();
@@ -111,7 +111,7 @@ describe('the owner manages a cabin', () => {
   });
 
   it('should take an inactive cabin out of the catalogue', async () => {
-    const page = await openPage('/admin', 'desktop');
+    const page = await openPage('/admin#cabins', 'desktop');
     await signIn(page);
     const row = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: NAME }) });
     await row.getByRole('button', { name: /Изменить/ }).click();
@@ -127,7 +127,7 @@ describe('the owner manages a cabin', () => {
   });
 
   it('should ask before deleting a cabin, then delete it', async () => {
-    const page = await openPage('/admin', 'phone');
+    const page = await openPage('/admin#cabins', 'phone');
     await signIn(page);
     const row = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: NAME }) });
     await row.getByRole('button', { name: /Удалить/ }).click();
