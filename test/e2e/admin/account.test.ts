@@ -40,7 +40,8 @@ describe('the owner changes the account', () => {
     expect((await fetch(`${baseURL}/admin`)).status).toBe(404);
     const fresh = await openPage(`/${NEW_PATH}`, 'phone');
     await signIn(fresh);
-    await visible(fresh.getByRole('button', { name: 'Добавить домик' }));
+    // The panel opens on «Заявки», at the new path.
+    await visible(fresh.getByRole('group', { name: 'Какие заявки показать' }));
   });
 
   it('should change the password only when a new one is given, and sign in with it', async () => {

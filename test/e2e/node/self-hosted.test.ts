@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, quietEnv, waitFor } from '../../../scripts/lib/tools.ts';
 import { launchChromium, VIEWPORTS } from '../browser.ts';
+import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { adminApi, openTab, publicText, signIn, visible } from '../admin/helpers.ts';
 
 // The self-hosted target as an owner runs it: `node scripts/serve.ts` (npm run serve) with
@@ -141,4 +142,46 @@ describe('the self-hosted server (npm run serve)', () => {
     expect(login.status).toBe(200);
     await after.context().close();
   }, 240_000);
+  it('should let a visitor on a phone pick free dates on the calendar and send a request, and the owner confirm it in «Заявки»', async () => {
+    const cabins = (await (await fetch(`${BASE}/api/cabins`)).json()) as { id: number }[];
+    const cabin = cabins[0]!;
+    const checkIn = addDays(todayInMoscow(), 120);
+    const page = await open(`/cabin/${cabin.id}`);
+    const card = page.locator('#booking');
+    await card.scrollIntoViewIfNeeded();
+    await page.locator('#booking[data-ready]').waitFor();
+    await card.getByLabel('Заезд').click();
+    const calendar = page.locator('.stay-calendar');
+    await calendar.locator('.rdp-caption_label').waitFor();
+    // The demo closes a few nights in the next days: struck out, not a check-in.
+    const busy = ((await (await fetch(`${BASE}/api/cabins/${cabin.id}/availability`)).json()) as { busy: { start: string }[] }).busy;
+    const struck = busy.find((b) => b.start.slice(0, 7) === todayInMoscow().slice(0, 7));
+    if (struck) expect(await calendar.locator(`[data-day="${struck.start}"] button`).isDisabled()).toBe(true);
+    for (const day of [checkIn, addDays(checkIn, 3)]) {
+      const cell = calendar.locator(`[data-day="${day}"] button`);
+      while (!(await cell.count())) {
+        const month = await calendar.locator('.rdp-caption_label').innerText();
+        await calendar.getByRole('button', { name: /следующему месяцу/i }).click();
+        await page.waitForFunction((m) => document.querySelector('.stay-calendar .rdp-caption_label')?.textContent !== m, month);
+      }
+      await cell.click();
+    }
+    await card.getByLabel('Имя').fill('Гость с Node');
+    await card.getByLabel('Телефон').fill('+7 928 777-66-55');
+    await card.getByLabel(/Я согласен/).check();
+    await card.getByRole('button', { name: 'Отправить заявку' }).click();
+    await visible(card.locator('.booking__sent'));
+    const number = Number(/Заявка №(\d+)/.exec(await card.locator('.booking__sent').innerText())![1]);
+    await page.context().close();
+
+    const admin = await open('/admin', 'phone');
+    await signIn(admin, PASSWORD);
+    const item = admin.locator('.booking-item').filter({ has: admin.getByRole('heading', { name: new RegExp(`№${number} ·`) }) });
+    await visible(item.getByText('Гость с Node'));
+    await item.getByRole('button', { name: /Подтвердить/ }).click();
+    await visible(item.getByText('Подтверждена'));
+    const after = ((await (await fetch(`${BASE}/api/cabins/${cabin.id}/availability`)).json()) as { busy: { start: string; end: string }[] }).busy;
+    expect(after).toContainEqual({ start: checkIn, end: addDays(checkIn, 3) });
+    await admin.context().close();
+  }, 120_000);
 });
