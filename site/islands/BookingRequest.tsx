@@ -8,10 +8,12 @@ import { bookingSubmitSchema, type BookingChannel } from '../../schema/bookings.
 import type { OfferedChannel } from '../lib/channels.ts';
 import { MSG } from '../../schema/messages.ts';
 import controlsCss from '../styles/controls.css?inline';
+import requestCss from './BookingRequest.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
 
-// The form's checkbox, alert and honeypot styles come with it, not in the cabin page's HTML.
+// The form's styles (and the checkbox, alert and honeypot ones) come with it, not in the cabin page's HTML.
 adoptStyles(controlsCss);
+adoptStyles(requestCss);
 
 export type BookingDraft = { name: string; phone: string; email: string; comment: string; consent: boolean; channel: BookingChannel; website: string };
 
