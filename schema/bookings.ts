@@ -5,36 +5,10 @@ import { addMonths, isIsoDate, nightsBetween, todayInMoscow } from './dates.ts';
 import { CALENDAR_INPUT_MONTHS } from './calendar.ts';
 import { MSG } from './messages.ts';
 
-export const BOOKING_STATUSES = ['new', 'confirmed', 'declined', 'cancelled'] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
-  new: 'Новая',
-  confirmed: 'Подтверждена',
-  declined: 'Отклонена',
-  cancelled: 'Отменена',
-};
-
-/** How the visitor goes on after the request: the spec's WhatsApp, or Telegram, MAX, a call. */
-export const BOOKING_CHANNELS = ['whatsapp', 'telegram', 'max', 'phone'] as const;
-export type BookingChannel = (typeof BOOKING_CHANNELS)[number];
-export const BOOKING_CHANNEL_LABELS: Record<BookingChannel, string> = {
-  whatsapp: 'WhatsApp',
-  telegram: 'Telegram',
-  max: 'MAX',
-  phone: 'Звонок',
-};
-
-/** The longest stay one request may ask for. */
-export const BOOKING_MAX_NIGHTS = 90;
-/**
- * A request's name, phone, e-mail and comment are kept this long after it came in (and at least
- * until its stay is over), then erased by the schedule (privacy page, 152-ФЗ). The owner may set
- * another period in «Настройки» (bookingRetentionYears), within these bounds.
- */
-export const BOOKING_RETENTION_YEARS = 3;
-export const BOOKING_RETENTION_BOUNDS = { min: 1, max: 10 } as const;
-/** Requests accepted from one address within the window before 429. */
-export const BOOKING_THROTTLE = { max: 10, windowMs: 60 * 60 * 1000 } as const;
+// The statuses, channels and limits live in booking-options.ts (no zod: the booking card and
+// every page that reads the defaults load them).
+export * from './booking-options.ts';
+import { BOOKING_CHANNELS, BOOKING_MAX_NIGHTS, BOOKING_STATUSES } from './booking-options.ts';
 
 const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, MSG.tooLong);
 const isoDate = z.string({ error: MSG.dateInvalid }).refine(isIsoDate, MSG.dateInvalid);

@@ -1,5 +1,5 @@
 import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './constants.ts';
-import { BOOKING_RETENTION_YEARS } from './bookings.ts';
+import { BOOKING_RETENTION_YEARS } from './booking-options.ts';
 
 // Built-in Russian texts used until the owner sets their own in the panel.
 export const DEFAULT_SETTINGS = {

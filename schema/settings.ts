@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MSG } from './messages.ts';
 import { imageUrl } from './cabin-input.ts';
 import { DEFAULT_SETTINGS } from './defaults.ts';
-import { BOOKING_CHANNELS, BOOKING_RETENTION_BOUNDS } from './bookings.ts';
+import { BOOKING_CHANNELS, BOOKING_RETENTION_BOUNDS } from './booking-options.ts';
 
 const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, MSG.tooLong);
 const emailOrEmpty = text(200).refine((v) => v === '' || z.email().safeParse(v).success, MSG.reviewEmailInvalid);

@@ -2,7 +2,7 @@
 // to call the guest back, and the decisions on it. The server checks each move: confirming
 // nights that are not free any more is refused with a Russian message, shown as it is.
 import { useState } from 'react';
-import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, type BookingStatus } from '../../schema/bookings.ts';
+import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, type BookingStatus } from '../../schema/booking-options.ts';
 import { formatNights, formatPrice, MONTHS_GENITIVE } from '../lib/format.ts';
 import { telHref } from '../lib/site.ts';
 import { call, client, describeError, SessionEndedError } from './client.ts';
