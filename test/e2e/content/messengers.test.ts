@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, cabins, textOf, visible } from '../public/helpers.ts';
+import { pickStay } from '../stay-calendar.ts';
 
 // Changes the settings: runs with the other content-changing journeys (vitest.config.ts).
 
@@ -50,18 +51,7 @@ describe('messengers chosen in «Контакты»', () => {
       const card = page.locator('#booking');
       await card.scrollIntoViewIfNeeded();
       await page.locator('#booking[data-ready]').waitFor();
-      await card.getByLabel('Заезд').click();
-      const calendar = page.locator('.stay-calendar');
-      await calendar.locator('.rdp-caption_label').waitFor();
-      for (const day of [checkIn, addDays(checkIn, 3)]) {
-        const cell = calendar.locator(`[data-day="${day}"] button`);
-        while (!(await cell.count())) {
-          const month = await calendar.locator('.rdp-caption_label').innerText();
-          await calendar.getByRole('button', { name: /следующему месяцу/i }).click();
-          await page.waitForFunction((m) => document.querySelector('.stay-calendar .rdp-caption_label')?.textContent !== m, month);
-        }
-        await cell.click();
-      }
+      await pickStay(page, checkIn, addDays(checkIn, 3));
       await card.getByLabel('Имя').fill('Тимур');
       await card.getByLabel('Телефон').fill('89285550000');
       await card.getByRole('radio', { name: 'Telegram' }).check();

@@ -8,6 +8,7 @@ import { ROOT, quietEnv, waitFor } from '../../../scripts/lib/tools.ts';
 import { launchChromium, VIEWPORTS } from '../browser.ts';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { adminApi, openTab, publicText, signIn, visible } from '../admin/helpers.ts';
+import { dayButton } from '../stay-calendar.ts';
 
 // The self-hosted target as an owner runs it: `node scripts/serve.ts` (npm run serve) with
 // SEED_DEMO=1 on a fresh DATA_DIR, then a visitor and the owner in Chromium, then a restart.
@@ -157,15 +158,8 @@ describe('the self-hosted server (npm run serve)', () => {
     const busy = ((await (await fetch(`${BASE}/api/cabins/${cabin.id}/availability`)).json()) as { busy: { start: string }[] }).busy;
     const struck = busy.find((b) => b.start.slice(0, 7) === todayInMoscow().slice(0, 7));
     if (struck) expect(await calendar.locator(`[data-day="${struck.start}"] button`).isDisabled()).toBe(true);
-    for (const day of [checkIn, addDays(checkIn, 3)]) {
-      const cell = calendar.locator(`[data-day="${day}"] button`);
-      while (!(await cell.count())) {
-        const month = await calendar.locator('.rdp-caption_label').innerText();
-        await calendar.getByRole('button', { name: /следующему месяцу/i }).click();
-        await page.waitForFunction((m) => document.querySelector('.stay-calendar .rdp-caption_label')?.textContent !== m, month);
-      }
-      await cell.click();
-    }
+    await (await dayButton(page, checkIn)).click();
+    await (await dayButton(page, addDays(checkIn, 3))).click();
     await card.getByLabel('Имя').fill('Гость с Node');
     await card.getByLabel('Телефон').fill('+7 928 777-66-55');
     await card.getByLabel(/Я согласен/).check();

@@ -5,6 +5,7 @@ import { addDays, nightsBetween } from '../../../schema/dates.ts';
 import type { Cabin } from '../../../schema/tables.ts';
 import { quoteStay } from '../../../worker/calendar/pricing.ts';
 import { adminApi, cabins, getJson, ru, rub, settings, textOf, visible, waDigits } from './helpers.ts';
+import { dayButton, pickStay } from '../stay-calendar.ts';
 
 /** The viewer hydrates when a photo is approached (pointer, touch or focus); then the photos say they open a dialog. */
 const viewerReady = (page: Page) => page.locator('[data-viewer][aria-haspopup="dialog"]').first().waitFor({ state: 'attached' });
@@ -250,24 +251,3 @@ function firstFreeStay(a: Availability, after: number, nights: number) {
 
 /** «5 марта 2027». */
 const longDate = (day: string) => new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`)).replace(' г.', '');
-
-/** The calendar's button for a day, turning the months forward one at a time until it shows. */
-async function dayButton(page: Page, day: string) {
-  const calendar = page.locator('.stay-calendar');
-  const cell = calendar.locator(`[data-day="${day}"] button`);
-  // The calendar's code and the free dates arrive after the tap.
-  await calendar.locator('.rdp-caption_label').waitFor();
-  for (let i = 0; i < 13 && !(await cell.count()); i++) {
-    const month = await calendar.locator('.rdp-caption_label').innerText();
-    await calendar.getByRole('button', { name: /следующему месяцу/i }).click();
-    await page.waitForFunction((before) => document.querySelector('.stay-calendar .rdp-caption_label')?.textContent !== before, month);
-  }
-  await cell.waitFor();
-  return cell;
-}
-
-async function pickStay(page: Page, checkIn: string, checkOut: string) {
-  await page.locator('#booking').getByLabel('Заезд').click();
-  await (await dayButton(page, checkIn)).click();
-  await (await dayButton(page, checkOut)).click();
-}
