@@ -1,44 +1,25 @@
 // «Заявки» (issue 11, point 3): every booking request, newest first, with what the owner needs
 // to call the guest back, and the decisions on it. The server checks each move: confirming
-// nights that are not free any more is refused with a Russian message, shown as it is.
+// nights that are not free any more is refused with a Russian message, shown as it is, and the
+// list is read again so it shows what the server holds.
 import { useState } from 'react';
-import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, type BookingStatus } from '../../schema/booking-options.ts';
-import { formatNights, formatPrice, MONTHS_GENITIVE } from '../lib/format.ts';
-import { telHref } from '../lib/site.ts';
+import type { BookingStatus } from '../../schema/booking-options.ts';
+import { BookingRow, loadBookings, stayDates, type Booking } from './BookingRow.tsx';
 import { call, client, describeError, SessionEndedError } from './client.ts';
 import { useConfirm } from './Confirm.tsx';
-import { Icon } from './Icon.tsx';
 import { useNotify } from './Notice.tsx';
 import { LoadError, Loading, useLoad } from './useLoad.tsx';
 
-type Booking = Awaited<ReturnType<typeof loadBookings>>[number];
+export { stayDates };
+
 type Filter = 'all' | 'new' | 'confirmed' | 'closed';
 
-const loadBookings = () => call(client().admin.bookings.$get());
-
-const BADGE: Record<BookingStatus, string> = { new: 'badge--warning', confirmed: 'badge--success', declined: 'badge--muted', cancelled: 'badge--muted' };
-
-/** «5–8 марта 2027» or «30 марта — 2 апреля 2027» (nights [checkIn, checkOut)). */
-export function stayDates(checkIn: string, checkOut: string): string {
-  const [y1, m1, d1] = checkIn.split('-').map(Number) as [number, number, number];
-  const [y2, m2, d2] = checkOut.split('-').map(Number) as [number, number, number];
-  if (y1 === y2 && m1 === m2) return `${d1}–${d2} ${MONTHS_GENITIVE[m1 - 1]} ${y1}`;
-  if (y1 === y2) return `${d1} ${MONTHS_GENITIVE[m1 - 1]} — ${d2} ${MONTHS_GENITIVE[m2 - 1]} ${y1}`;
-  return `${d1} ${MONTHS_GENITIVE[m1 - 1]} ${y1} — ${d2} ${MONTHS_GENITIVE[m2 - 1]} ${y2}`;
-}
-
-const received = new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Moscow' });
-
-/** The moves the owner may make from a status (the server checks them too). */
-const ACTIONS: Record<BookingStatus, { to: BookingStatus; label: string; kind: string }[]> = {
-  new: [
-    { to: 'confirmed', label: 'Подтвердить', kind: 'btn--primary' },
-    { to: 'declined', label: 'Отклонить', kind: 'btn--secondary' },
-  ],
-  confirmed: [{ to: 'cancelled', label: 'Отменить бронирование', kind: 'btn--secondary' }],
-  declined: [{ to: 'confirmed', label: 'Подтвердить', kind: 'btn--secondary' }],
-  cancelled: [{ to: 'confirmed', label: 'Подтвердить снова', kind: 'btn--secondary' }],
-};
+const FILTERS: { id: Filter; label: string }[] = [
+  { id: 'all', label: 'Все' },
+  { id: 'new', label: 'Новые' },
+  { id: 'confirmed', label: 'Подтверждённые' },
+  { id: 'closed', label: 'Закрытые' },
+];
 
 const DONE: Partial<Record<BookingStatus, string>> = {
   confirmed: 'подтверждена: эти ночи теперь заняты',
@@ -46,10 +27,13 @@ const DONE: Partial<Record<BookingStatus, string>> = {
   cancelled: 'отменена: ночи снова свободны',
 };
 
+const countNew = (list: Booking[]) => list.filter((b) => b.status === 'new').length;
+
+/** `onCount` hears the number of new requests whenever the list is read or changed (the tab's badge). */
 export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void }) {
   const { state, reload, setData } = useLoad(() =>
     loadBookings().then((list) => {
-      onCount?.(list.filter((b) => b.status === 'new').length);
+      onCount?.(countNew(list));
       return list;
     }),
   );
@@ -62,20 +46,23 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
   if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
 
   const all = state.data;
-  const count = (f: Filter) => all.filter((b) => matches(b, f)).length;
   const shown = all.filter((b) => matches(b, filter));
 
-  const replace = (list: Booking[]) => {
-    onCount?.(list.filter((b) => b.status === 'new').length);
-    return list;
-  };
+  /** Changes the list held here and tells the badge. */
+  const change = (update: (list: Booking[]) => Booking[]) =>
+    setData((list) => {
+      const next = update(list);
+      onCount?.(countNew(next));
+      return next;
+    });
 
   async function decide(b: Booking, to: BookingStatus) {
     if (to === 'cancelled') {
       const ok = await confirm({
         title: 'Отменить бронирование?',
-        text: `Бронирование ${b.name || 'гостя'} на ${stayDates(b.checkIn, b.checkOut)} будет отменено, ночи снова станут свободными.`,
+        text: `Бронирование ${b.name || 'гостя'} (${b.cabinName}, ${stayDates(b.checkIn, b.checkOut)}) будет отменено, эти ночи снова станут свободными. Сообщите гостю об отмене сами.`,
         confirmLabel: 'Отменить бронирование',
+        cancelLabel: 'Не отменять',
         danger: true,
       });
       if (!ok) return;
@@ -83,12 +70,13 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
     setBusy(b.id);
     try {
       const updated = await call(client().admin.bookings[':id'].$put({ param: { id: String(b.id) }, json: { status: to } }));
-      setData((list) => replace(list.map((x) => (x.id === b.id ? { ...x, ...updated } : x))));
+      change((list) => list.map((x) => (x.id === b.id ? { ...x, ...updated } : x)));
       notify.success(`Заявка №${b.id} ${DONE[to] ?? 'обновлена'}`);
     } catch (err) {
       if (err instanceof SessionEndedError) return;
       notify.error(describeError(err, `Не удалось изменить заявку №${b.id}`));
-      void reload();
+      // The server knows better (another request took the nights, another tab moved this one).
+      void reload(true);
     } finally {
       setBusy(null);
     }
@@ -97,7 +85,7 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
   async function remove(b: Booking) {
     const ok = await confirm({
       title: 'Удалить заявку?',
-      text: `Заявка №${b.id} и персональные данные гостя (имя, телефон, почта, комментарий) будут удалены без возможности восстановления.`,
+      text: `Заявка №${b.id} будет удалена вместе с персональными данными гостя (имя, телефон, почта, комментарий) без возможности восстановления.${b.status === 'confirmed' ? ' Её ночи снова станут свободными.' : ''}`,
       confirmLabel: 'Удалить',
       danger: true,
     });
@@ -105,81 +93,36 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
     setBusy(b.id);
     try {
       await call(client().admin.bookings[':id'].$delete({ param: { id: String(b.id) } }));
-      setData((list) => replace(list.filter((x) => x.id !== b.id)));
+      change((list) => list.filter((x) => x.id !== b.id));
       notify.success(`Заявка №${b.id} удалена`);
     } catch (err) {
       if (err instanceof SessionEndedError) return;
       notify.error(describeError(err, `Не удалось удалить заявку №${b.id}`));
+      void reload(true);
     } finally {
       setBusy(null);
     }
   }
 
-  const filters: { id: Filter; label: string }[] = [
-    { id: 'all', label: 'Все' },
-    { id: 'new', label: 'Новые' },
-    { id: 'confirmed', label: 'Подтверждённые' },
-    { id: 'closed', label: 'Закрытые' },
-  ];
-
   return (
-    <section className="tab">
-      <div className="segmented" role="group" aria-label="Какие заявки показать">
-        {filters.map((f) => (
-          <button key={f.id} type="button" className="segmented__btn" aria-pressed={filter === f.id} onClick={() => setFilter(f.id)}>
-            {f.label} <span className="segmented__count">{count(f.id)}</span>
-          </button>
-        ))}
-      </div>
+    <section className="tab bookings">
+      {all.length > 0 && (
+        <div className="segmented" role="group" aria-label="Какие заявки показать">
+          {FILTERS.map((f) => (
+            <button key={f.id} type="button" className="segmented__btn" aria-pressed={filter === f.id} onClick={() => setFilter(f.id)}>
+              {f.label} <span className="segmented__count">{all.filter((b) => matches(b, f.id)).length}</span>
+            </button>
+          ))}
+        </div>
+      )}
       {shown.length === 0 ? (
-        <p className="empty">{all.length === 0 ? 'Заявок пока нет. Они появятся здесь, когда гость выберет даты на странице домика.' : 'Таких заявок нет.'}</p>
+        <p className="empty">
+          {all.length === 0 ? 'Заявок пока нет. Они появятся здесь, когда гость выберет даты на странице домика.' : 'Таких заявок нет.'}
+        </p>
       ) : (
         <ul className="booking-list">
           {shown.map((b) => (
-            <li key={b.id} className={`booking-item booking-item--${b.status}`}>
-              <article aria-labelledby={`booking-${b.id}`}>
-                <header className="booking-item__head">
-                  <h3 className="booking-item__title" id={`booking-${b.id}`}>
-                    №{b.id} · {b.cabinName}
-                  </h3>
-                  <span className={`badge ${BADGE[b.status as BookingStatus] ?? 'badge--muted'}`}>{BOOKING_STATUS_LABELS[b.status as BookingStatus] ?? b.status}</span>
-                </header>
-                <p className="booking-item__stay">
-                  <Icon name="calendar" /> {stayDates(b.checkIn, b.checkOut)}, {formatNights(b.nights)}, гостей: {b.guests} · <b>{formatPrice(b.total)}</b>
-                </p>
-                {b.phone ? (
-                  <p className="booking-item__who">
-                    <span className="booking-item__name">{b.name}</span>{' '}
-                    <a className="booking-item__phone" href={telHref(b.phone)}>
-                      <Icon name="phone" /> {b.phone}
-                    </a>
-                    {b.email && (
-                      <>
-                        {' '}
-                        <a href={`mailto:${b.email}`}>{b.email}</a>
-                      </>
-                    )}
-                  </p>
-                ) : (
-                  <p className="booking-item__who muted">Персональные данные удалены</p>
-                )}
-                {b.comment && <p className="booking-item__comment">{b.comment}</p>}
-                <p className="booking-item__meta">
-                  Связь: {BOOKING_CHANNEL_LABELS[b.channel as BookingChannel] ?? b.channel} · получена <time dateTime={b.createdAt}>{received.format(new Date(b.createdAt))}</time>
-                </p>
-                <div className="booking-item__actions">
-                  {ACTIONS[b.status as BookingStatus]?.map((a) => (
-                    <button key={a.to} type="button" className={`btn btn--sm ${a.kind}`} disabled={busy === b.id} onClick={() => void decide(b, a.to)}>
-                      {a.label}
-                      <span className="visually-hidden"> заявку №{b.id}</span>
-                    </button>
-                  ))}
-                  <button type="button" className="btn btn--danger btn--sm" disabled={busy === b.id} onClick={() => void remove(b)}>
-                    <Icon name="trash" /> Удалить<span className="visually-hidden"> заявку №{b.id}</span>
-                  </button>
-                </div>
-              </article>
-            </li>
+            <BookingRow key={b.id} booking={b} busy={busy === b.id} onDecide={(x, to) => void decide(x, to)} onRemove={(x) => void remove(x)} />
           ))}
         </ul>
       )}

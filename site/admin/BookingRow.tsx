@@ -1,0 +1,113 @@
+// One booking request in «Заявки» as the owner reads it on a phone in the morning: what, when,
+// who and how to reach them (a tap calls), and the decisions its status allows.
+import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, type BookingStatus } from '../../schema/booking-options.ts';
+import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE, SITE_UTC_OFFSET_MINUTES } from '../lib/format.ts';
+import { telHref } from '../lib/site.ts';
+import { call, client } from './client.ts';
+import { Icon } from './Icon.tsx';
+
+export const loadBookings = () => call(client().admin.bookings.$get());
+export type Booking = Awaited<ReturnType<typeof loadBookings>>[number];
+
+/** A colour of its own for each status: amber waits, green holds the nights, red refused, grey called off. */
+const BADGE: Record<BookingStatus, string> = {
+  new: 'badge--warning',
+  confirmed: 'badge--success',
+  declined: 'badge--declined',
+  cancelled: 'badge--muted',
+};
+
+/** The moves the owner may make from a status (the server checks them too). */
+const ACTIONS: Record<BookingStatus, { to: BookingStatus; label: string; kind: string; of: string }[]> = {
+  new: [
+    { to: 'confirmed', label: 'Подтвердить', kind: 'btn--primary', of: 'заявку' },
+    { to: 'declined', label: 'Отклонить', kind: 'btn--secondary', of: 'заявку' },
+  ],
+  confirmed: [{ to: 'cancelled', label: 'Отменить бронирование', kind: 'btn--secondary', of: 'по заявке' }],
+  declined: [{ to: 'confirmed', label: 'Подтвердить', kind: 'btn--secondary', of: 'заявку' }],
+  cancelled: [{ to: 'confirmed', label: 'Подтвердить', kind: 'btn--secondary', of: 'заявку' }],
+};
+
+/** «5–8 марта 2027», «30 марта — 2 апреля 2027» or across a new year (nights [checkIn, checkOut)). */
+export function stayDates(checkIn: string, checkOut: string): string {
+  const [y1, m1, d1] = checkIn.split('-').map(Number) as [number, number, number];
+  const [y2, m2, d2] = checkOut.split('-').map(Number) as [number, number, number];
+  if (y1 === y2 && m1 === m2) return `${d1}–${d2} ${MONTHS_GENITIVE[m1 - 1]} ${y1}`;
+  if (y1 === y2) return `${d1} ${MONTHS_GENITIVE[m1 - 1]} — ${d2} ${MONTHS_GENITIVE[m2 - 1]} ${y1}`;
+  return `${d1} ${MONTHS_GENITIVE[m1 - 1]} ${y1} — ${d2} ${MONTHS_GENITIVE[m2 - 1]} ${y2}`;
+}
+
+/** When a request came in, in Moscow time: «24 ноября, 16:05» (the year only when it is not this one). */
+export function receivedAt(iso: string, now = Date.now()): string {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return '';
+  const shift = SITE_UTC_OFFSET_MINUTES * 60_000;
+  const d = new Date(ms + shift);
+  const year = d.getUTCFullYear() === new Date(now + shift).getUTCFullYear() ? '' : ` ${d.getUTCFullYear()}`;
+  const hh = String(d.getUTCHours()).padStart(2, '0');
+  const mm = String(d.getUTCMinutes()).padStart(2, '0');
+  return `${d.getUTCDate()} ${MONTHS_GENITIVE[d.getUTCMonth()]}${year}, ${hh}:${mm}`;
+}
+
+type RowProps = {
+  booking: Booking;
+  busy: boolean;
+  onDecide: (b: Booking, to: BookingStatus) => void;
+  onRemove: (b: Booking) => void;
+};
+
+export function BookingRow({ booking: b, busy, onDecide, onRemove }: RowProps) {
+  const status = b.status as BookingStatus;
+  return (
+    <li className={`booking-item booking-item--${b.status}`}>
+      <article aria-labelledby={`booking-${b.id}`}>
+        <header className="booking-item__head">
+          <h3 className="booking-item__title" id={`booking-${b.id}`}>
+            №{b.id} · {b.cabinName}
+          </h3>
+          <span className={`badge ${BADGE[status] ?? 'badge--muted'}`}>{BOOKING_STATUS_LABELS[status] ?? b.status}</span>
+        </header>
+        <p className="booking-item__stay">
+          <Icon name="calendar" /> <b>{stayDates(b.checkIn, b.checkOut)}</b>
+        </p>
+        <p className="booking-item__facts">
+          {formatNights(b.nights)} · {formatGuests(b.guests)} · <b className="booking-item__total">{formatPrice(b.total)}</b>
+        </p>
+        {b.phone ? (
+          <div className="booking-item__who">
+            <span className="booking-item__name">{b.name}</span>
+            <a className="booking-item__contact" href={telHref(b.phone)}>
+              <Icon name="phone" /> {b.phone}
+            </a>
+            {b.email && (
+              <a className="booking-item__contact" href={`mailto:${b.email}`}>
+                <Icon name="mail" /> {b.email}
+              </a>
+            )}
+          </div>
+        ) : (
+          <p className="booking-item__who muted">Персональные данные удалены</p>
+        )}
+        {b.comment && <p className="booking-item__comment">{b.comment}</p>}
+        <p className="booking-item__meta">
+          Связь: {BOOKING_CHANNEL_LABELS[b.channel as BookingChannel] ?? b.channel} · получена{' '}
+          <time dateTime={b.createdAt}>{receivedAt(b.createdAt)}</time>
+        </p>
+        <div className="booking-item__actions">
+          {ACTIONS[status]?.map((a) => (
+            <button key={a.to} type="button" className={`btn btn--sm ${a.kind}`} disabled={busy} onClick={() => onDecide(b, a.to)}>
+              {a.label}
+              <span className="visually-hidden">
+                {' '}
+                {a.of} №{b.id}
+              </span>
+            </button>
+          ))}
+          <button type="button" className="btn btn--danger btn--sm" disabled={busy} onClick={() => onRemove(b)}>
+            <Icon name="trash" /> Удалить<span className="visually-hidden"> заявку №{b.id}</span>
+          </button>
+        </div>
+      </article>
+    </li>
+  );
+}
