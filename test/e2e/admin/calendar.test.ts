@@ -1,58 +1,126 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addDays, todayInMoscow } from '../../../schema/dates.ts';
+import { addDays, addMonths, todayInMoscow } from '../../../schema/dates.ts';
+import { MONTHS_GENITIVE } from '../../../site/lib/format.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, notice, signIn, visible } from './helpers.ts';
+import { adminApi, notice, signIn, visible, waitPublished } from './helpers.ts';
 
-type Availability = { busy: { start: string; end: string }[]; seasons: { start: string; pricePerNight: number }[] };
+type Availability = { busy: { start: string; end: string }[]; seasons: { start: string; end: string; pricePerNight: number }[]; minNights: number };
+type AdminCalendar = { seasons: { start: string; end: string; pricePerNight: number; minNights: number }[]; minNights: number; feeds: { name: string; url: string }[]; blocks: { id: number; note: string }[] };
 
-/** A calendar of another platform, served on this machine (the local stack allows loopback feeds). */
-function feedServer(body: () => string) {
-  const server: Server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/calendar' }).end(body()));
-  return new Promise<{ url: string; close: () => void }>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal.ics`, close: () => server.close() })),
+/** Sutochno's export as the fixture has it, moved to dates ahead of today (2 bookings and a cancelled one). */
+function sutochnoFeed(first: string): string {
+  const ymd = (d: string) => d.replaceAll('-', '');
+  const moved: Record<string, string> = { '20270701': first, '20270708': addDays(first, 7), '20270710': addDays(first, 9), '20270801': addDays(first, 31), '20270805': addDays(first, 35) };
+  const text = readFileSync(path.join(import.meta.dirname, '../../fixtures/ical/sutochno.ics'), 'utf8');
+  return text.replace(/\b2027\d{4}\b/g, (d) => ymd(moved[d] ?? d));
+}
+
+/** Other platforms' calendars served on this machine (the e2e stack, like `npm start`, allows loopback feeds). */
+function feedServer(routes: Record<string, () => { status: number; body: string }>) {
+  const server: Server = createServer((req, res) => {
+    const route = routes[req.url ?? ''];
+    if (!route) return void res.writeHead(404).end();
+    const { status, body } = route();
+    res.writeHead(status, { 'content-type': 'text/calendar; charset=utf-8' }).end(body);
+  });
+  return new Promise<{ origin: string; close: () => void }>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })),
   );
 }
 
-const ics = (start: string, end: string) =>
-  ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//RU', 'BEGIN:VEVENT', 'UID:e2e-1@test', `DTSTART;VALUE=DATE:${start.replaceAll('-', '')}`, `DTEND;VALUE=DATE:${end.replaceAll('-', '')}`, 'SUMMARY:Занято', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+/** The owner's way of saying a stay: «5–8 марта 2027, 3 ночи». */
+function russianNights(start: string, end: string, nights: string) {
+  const [y1, m1, d1] = start.split('-').map(Number) as [number, number, number];
+  const [y2, m2, d2] = end.split('-').map(Number) as [number, number, number];
+  const m = (n: number) => MONTHS_GENITIVE[n - 1];
+  const dates = y1 === y2 && m1 === m2 ? `${d1}–${d2} ${m(m1)} ${y1}` : y1 === y2 ? `${d1} ${m(m1)} — ${d2} ${m(m2)} ${y1}` : `${d1} ${m(m1)} ${y1} — ${d2} ${m(m2)} ${y2}`;
+  return `${dates}, ${nights}`;
+}
+
+/** Reads an error the panel shows, then closes it as the owner would (errors stay until closed). */
+async function readError(page: Page, text: string | RegExp) {
+  await visible(notice(page, text));
+  await page.locator('.notice').filter({ hasText: text }).getByRole('button', { name: 'Закрыть сообщение' }).click();
+}
+
+/** Text with every kind of space made one plain space. */
+const plain = (text: string) => text.replace(/\s+/g, ' ');
+
+/** A 360px phone: nothing scrolls sideways and every control of the tab is at least 44px tall. */
+async function checkPhoneLayout(page: Page) {
+  const { scroll, width, small } = await page.evaluate(() => {
+    const controls = [...document.querySelectorAll<HTMLElement>('.calendar-tab button, .calendar-tab input, .calendar-tab select')];
+    const small = controls
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0 && box.height < 43.5)
+      .map(({ el, box }) => `${el.tagName} «${el.textContent?.trim() || el.id}» ${box.height}px`);
+    return { scroll: document.documentElement.scrollWidth, width: window.innerWidth, small };
+  });
+  expect(scroll).toBeLessThanOrEqual(width);
+  expect(small).toEqual([]);
+}
 
 describe('the owner keeps the calendar in «Календарь»', () => {
   const { baseURL, openPage } = useBrowser();
   const closers: (() => unknown)[] = [];
   afterAll(() => closers.forEach((c) => c()));
 
-  it('should close and open nights, refuse overlapping seasons, import a feed and renew the export address, on a phone', async () => {
+  it('should close and open nights, price seasons, import a feed and copy and renew the export address on a 360px phone', async () => {
     const cabins = (await (await fetch(`${baseURL}/api/cabins`)).json()) as { id: number; name: string }[];
     const cabin = cabins.at(-2)!;
+    const other = cabins.at(-1)!;
     const api = await adminApi(baseURL);
-    const before = (await api.get(`/admin/cabins/${cabin.id}/calendar`)).json as { seasons: unknown[]; minNights: number; feeds: { name: string; url: string }[] };
-    const free = (path: string) => fetch(`${baseURL}${path}`).then((r) => r.json() as Promise<Availability>);
+    const before = (await api.get(`/admin/cabins/${cabin.id}/calendar`)).json as AdminCalendar;
+    const availability = () => fetch(`${baseURL}/api/cabins/${cabin.id}/availability`).then((r) => r.json() as Promise<Availability>);
+    // Far ahead, clear of the demo's busy nights and of the other journeys' dates.
     const start = addDays(todayInMoscow(), 260);
-    const feed = await feedServer(() => ics(addDays(start, 20), addDays(start, 23)));
-    closers.push(feed.close);
+    const imported = addDays(start, 20);
+    const feeds = await feedServer({
+      '/sutochno.ics': () => ({ status: 200, body: sutochnoFeed(imported) }),
+      '/broken.ics': () => ({ status: 500, body: 'oops' }),
+    });
+    closers.push(feeds.close);
     try {
       const page = await openPage('/admin#calendar', 'phone');
+      await page.setViewportSize({ width: 360, height: 740 });
       await signIn(page);
       await visible(page.getByRole('heading', { level: 2, name: 'Календарь' }));
-      await page.getByLabel('Домик').selectOption(String(cabin.id));
+      await page.getByLabel('Домик', { exact: true }).selectOption(String(cabin.id));
       await visible(page.getByRole('heading', { name: 'Занятые даты' }));
+      await visible(page.getByRole('heading', { name: 'Экспорт календаря' }));
+      await checkPhoneLayout(page);
 
-      // Close three nights by hand.
-      await page.getByLabel('Заезд (первая ночь)').fill(start);
-      await page.getByLabel('Выезд').fill(addDays(start, 3));
-      await page.getByLabel('Заметка (видите только вы)').fill('Ремонт веранды');
-      await page.getByRole('button', { name: 'Закрыть даты' }).click();
+      // «Занятые даты»: a block too far ahead is refused in the server's words and stays typed.
       const busyList = page.getByRole('list', { name: 'Занятые даты' });
-      await visible(busyList.getByText('Закрыто вручную: Ремонт веранды'));
-      expect((await free(`/api/cabins/${cabin.id}/availability`)).busy).toContainEqual({ start, end: addDays(start, 3) });
+      const far = addMonths(todayInMoscow(), 19);
+      await page.getByLabel('Заезд (первая ночь)', { exact: true }).fill(far);
+      await page.getByLabel('Выезд', { exact: true }).fill(addDays(far, 2));
+      await page.getByLabel('Заметка (видите только вы)', { exact: true }).fill('Ремонт веранды');
+      await page.getByRole('button', { name: 'Закрыть даты' }).click();
+      await readError(page, 'Не удалось закрыть даты: Можно выбрать даты не дальше чем на 18 месяцев вперёд');
+      expect(await page.getByLabel('Заезд (первая ночь)', { exact: true }).inputValue()).toBe(far);
+      expect(await page.getByLabel('Заметка (видите только вы)', { exact: true }).inputValue()).toBe('Ремонт веранды');
 
-      // Two seasons that overlap: the server's Russian error, and the rows stay as typed.
+      // Three nights closed by hand: in the list with their dates and note, and busy for visitors.
+      await page.getByLabel('Заезд (первая ночь)', { exact: true }).fill(start);
+      await page.getByLabel('Выезд', { exact: true }).fill(addDays(start, 3));
+      await page.getByRole('button', { name: 'Закрыть даты' }).click();
+      const blockItem = busyList.getByRole('listitem').filter({ hasText: 'Закрыто вручную: Ремонт веранды' });
+      await visible(blockItem);
+      expect(plain(await blockItem.locator('.busy-list__dates').innerText())).toBe(russianNights(start, addDays(start, 3), '3 ночи'));
+      expect((await availability()).busy).toContainEqual({ start, end: addDays(start, 3) });
+      expect(await page.getByLabel('Заметка (видите только вы)', { exact: true }).inputValue()).toBe('');
+
+      // «Сезонные цены»: two overlapping seasons are shown as such and refused; the rows stay.
+      await page.getByLabel('Минимум ночей вне сезонов', { exact: true }).fill('2');
       await page.getByRole('button', { name: 'Добавить сезон' }).click();
       await page.getByRole('button', { name: 'Добавить сезон' }).click();
-      const seasons = page.getByRole('list', { name: 'Сезоны' }).getByRole('listitem');
-      const n = await seasons.count();
+      const n = await page.getByRole('list', { name: 'Сезоны' }).getByRole('listitem').count();
       const fillSeason = async (i: number, from: string, to: string, price: string) => {
         await page.locator(`#season-${i}-start`).fill(from);
         await page.locator(`#season-${i}-end`).fill(to);
@@ -60,49 +128,88 @@ describe('the owner keeps the calendar in «Календарь»', () => {
       };
       await fillSeason(n - 2, addDays(start, 40), addDays(start, 60), '9500');
       await fillSeason(n - 1, addDays(start, 50), addDays(start, 70), '11000');
+      await visible(page.getByText(`Пересекается с сезоном ${n - 1}`));
+      // Unsaved rows are not dropped by choosing another cabin unasked.
+      await page.getByLabel('Домик', { exact: true }).selectOption(String(other.id));
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Остаться' }).click();
+      expect(await page.getByLabel('Домик', { exact: true }).inputValue()).toBe(String(cabin.id));
       await page.getByRole('button', { name: 'Сохранить сезоны' }).click();
-      await visible(notice(page, /Сезоны не должны пересекаться/));
+      await readError(page, 'Не удалось сохранить сезонные цены: Сезоны не должны пересекаться');
+      expect(await page.locator(`#season-${n - 1}-start`).inputValue()).toBe(addDays(start, 50));
       expect(await page.locator(`#season-${n - 1}-price`).inputValue()).toBe('11000');
-      await fillSeason(n - 1, addDays(start, 60), addDays(start, 70), '11000');
+      // A negative price: refused too.
+      await fillSeason(n - 1, addDays(start, 60), addDays(start, 70), '-5');
+      await page.getByRole('button', { name: 'Сохранить сезоны' }).click();
+      await readError(page, /Цена сезона должна быть целым числом рублей/);
+      expect(await page.locator(`#season-${n - 1}-price`).inputValue()).toBe('-5');
+      expect((await availability()).seasons.some((s) => s.start === addDays(start, 40))).toBe(false);
+      await page.locator(`#season-${n - 1}-price`).fill('11000');
       await page.getByRole('button', { name: 'Сохранить сезоны' }).click();
       await visible(notice(page, 'Сезонные цены сохранены! Сайт обновится через минуту.'));
-      const priced = (await free(`/api/cabins/${cabin.id}/availability`)).seasons;
-      expect(priced).toContainEqual(expect.objectContaining({ start: addDays(start, 40), pricePerNight: 9500 }));
+      const priced = await availability();
+      expect(priced.minNights).toBe(2);
+      expect(priced.seasons).toContainEqual(expect.objectContaining({ start: addDays(start, 40), end: addDays(start, 60), pricePerNight: 9500 }));
+      expect(priced.seasons).toContainEqual(expect.objectContaining({ start: addDays(start, 60), end: addDays(start, 70), pricePerNight: 11000 }));
+      // The prices «от N ₽» on the public pages follow: the panel says when the site has them.
+      await waitPublished(page);
 
-      // A feed from another platform: saved, synced, its nights busy with its name.
-      await page.getByRole('button', { name: 'Добавить календарь' }).click();
-      const feeds = page.getByRole('list', { name: 'Календари' }).getByRole('listitem');
-      const f = (await feeds.count()) - 1;
-      await page.locator(`#feed-${f}-name`).fill('Суточно (тест)');
-      await page.locator(`#feed-${f}-url`).fill(feed.url);
+      // «Импорт календарей»: Sutochno's calendar and one that fails, saved as a list, synced now.
+      const feedList = () => page.getByRole('list', { name: 'Календари' }).getByRole('listitem');
+      const f = before.feeds.length;
+      for (const [i, name, file] of [[f, 'Суточно (тест)', 'sutochno.ics'], [f + 1, 'Авито (тест)', 'broken.ics']] as const) {
+        await page.getByRole('button', { name: 'Добавить календарь' }).click();
+        await page.locator(`#feed-${i}-name`).fill(name);
+        await page.locator(`#feed-${i}-url`).fill(`${feeds.origin}/${file}`);
+      }
       await page.getByRole('button', { name: 'Сохранить календари' }).click();
       await visible(notice(page, /Календари сохранены/));
       await page.getByRole('button', { name: 'Синхронизировать сейчас' }).click();
-      await visible(feeds.nth(f).getByText(/Загружен .+, занятых периодов: 1/));
-      await visible(busyList.getByText('Из календаря «Суточно (тест)»'));
-      expect((await free(`/api/cabins/${cabin.id}/availability`)).busy).toContainEqual({ start: addDays(start, 20), end: addDays(start, 23) });
+      const results = page.getByRole('list', { name: 'Итог синхронизации' });
+      await visible(results.getByText('Суточно (тест): загружен, занятых периодов: 2'));
+      await visible(results.getByText('Авито (тест): Не удалось загрузить календарь: сервер ответил 500'));
+      await visible(feedList().nth(f).getByText(/Последняя удачная синхронизация \d+ [а-я]+,? (в )?\d\d:\d\d \(мск\), занятых периодов: 2/));
+      await visible(feedList().nth(f + 1).getByText('Ошибка: Не удалось загрузить календарь: сервер ответил 500. Ещё ни разу не загрузился.'));
+      const importedItem = busyList.getByRole('listitem').filter({ hasText: 'Из календаря: Суточно (тест)' });
+      await visible(importedItem);
+      expect((await importedItem.locator('.busy-list__dates').allInnerTexts()).map(plain)).toEqual([
+        russianNights(imported, addDays(imported, 7), '7 ночей'),
+        russianNights(addDays(imported, 7), addDays(imported, 9), '2 ночи'),
+      ]);
+      expect((await availability()).busy).toContainEqual({ start: imported, end: addDays(imported, 9) });
+      await checkPhoneLayout(page);
 
-      // Open the closed nights again.
-      await busyList.getByRole('listitem').filter({ hasText: 'Ремонт веранды' }).getByRole('button', { name: /Открыть/ }).click();
-      await page.getByRole('alertdialog').getByRole('button', { name: 'Открыть даты' }).click();
-      await busyList.getByText('Закрыто вручную: Ремонт веранды').waitFor({ state: 'detached' });
-
-      // The export address: copied from the field, then replaced; the old one is gone.
-      const oldUrl = await page.getByLabel('Адрес календаря (iCal)').inputValue();
+      // «Экспорт календаря»: copied as shown; replaced, the old address is gone.
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+      const field = page.getByLabel('Адрес календаря (iCal)', { exact: true });
+      const oldUrl = await field.inputValue();
+      expect(oldUrl).toMatch(/^http:\/\/.+\/api\/ical\/[0-9a-f]+\.ics$/);
+      await page.getByRole('button', { name: 'Скопировать' }).click();
+      await visible(notice(page, 'Адрес календаря скопирован'));
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(oldUrl);
       expect((await fetch(oldUrl)).status).toBe(200);
       await page.getByRole('button', { name: 'Новый адрес' }).click();
       await page.getByRole('alertdialog').getByRole('button', { name: 'Выдать новый адрес' }).click();
-      await visible(notice(page, 'Новый адрес календаря готов'));
-      const newUrl = await page.getByLabel('Адрес календаря (iCal)').inputValue();
+      await visible(notice(page, /Новый адрес календаря готов/));
+      const newUrl = await field.inputValue();
       expect(newUrl).not.toBe(oldUrl);
       expect((await fetch(oldUrl)).status).toBe(404);
       const exported = await (await fetch(newUrl)).text();
-      expect(exported).toContain('BEGIN:VCALENDAR');
+      // The owner's own closed nights go out; what came from Sutochno does not echo back.
+      expect(exported).toContain(`DTSTART;VALUE=DATE:${start.replaceAll('-', '')}`);
+      expect(exported).not.toContain(imported.replaceAll('-', ''));
+
+      // The closed nights opened again, after a confirmation.
+      await blockItem.getByRole('button', { name: /Открыть/ }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Открыть даты' }).click();
+      await blockItem.waitFor({ state: 'detached' });
+      expect((await availability()).busy.some((b) => b.start === start)).toBe(false);
     } finally {
-      await api.put(`/admin/cabins/${cabin.id}/seasons`, { seasons: before.seasons, minNights: before.minNights });
+      const now = (await api.get(`/admin/cabins/${cabin.id}/calendar`)).json as AdminCalendar;
+      for (const b of now.blocks.filter((x) => x.note === 'Ремонт веранды')) await api.del(`/admin/blocks/${b.id}`);
+      await api.put(`/admin/cabins/${cabin.id}/seasons`, { seasons: before.seasons.map(({ start, end, pricePerNight, minNights }) => ({ start, end, pricePerNight, minNights })), minNights: before.minNights });
       await api.put(`/admin/cabins/${cabin.id}/feeds`, { feeds: before.feeds.map(({ name, url }) => ({ name, url })) });
       await api.waitPublished();
+      await api.logout();
     }
   });
 });
-

@@ -1,0 +1,83 @@
+// «Экспорт календаря»: the cabin's secret iCal address for other platforms, to copy, or to
+// replace when it leaked (the old one then stops working).
+import { useRef, useState } from 'react';
+import { useFailure } from './CalendarCommon.tsx';
+import { call, client } from './client.ts';
+import { useConfirm } from './Confirm.tsx';
+import { useNotify } from './Notice.tsx';
+
+export function CalendarExport({ cabinId, url, onRenewed }: { cabinId: number; url: string; onRenewed: (url: string) => void }) {
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const notify = useNotify();
+  const failed = useFailure();
+  const confirm = useConfirm();
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(url);
+      notify.success('Адрес календаря скопирован');
+      return;
+    } catch {
+      // No clipboard here (an older browser, no permission, not HTTPS): select the text instead.
+    }
+    input.current?.focus();
+    input.current?.select();
+    let copied = false;
+    try {
+      copied = document.execCommand('copy');
+    } catch {
+      copied = false;
+    }
+    if (copied) notify.success('Адрес календаря скопирован');
+    else notify.info('Адрес выделен: нажмите на него и выберите «Копировать»');
+  }
+
+  async function renew() {
+    const ok = await confirm({
+      title: 'Выдать новый адрес?',
+      text: 'Старый адрес сразу перестанет работать: вставьте новый во все площадки, где был старый, иначе они перестанут видеть занятые даты.',
+      confirmLabel: 'Выдать новый адрес',
+      cancelLabel: 'Оставить прежний',
+      danger: true,
+    });
+    if (!ok) return;
+    setBusy(true);
+    try {
+      const res = await call(client().admin.cabins[':id']['ical-token'].$post({ param: { id: String(cabinId) } }));
+      onRenewed(res.exportUrl);
+      notify.success('Новый адрес календаря готов. Вставьте его в площадки вместо старого.');
+    } catch (err) {
+      failed(err, 'Не удалось выдать новый адрес');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="group calendar-section" aria-labelledby="export-title">
+      <h3 className="group__title" id="export-title">
+        Экспорт календаря
+      </h3>
+      <p className="hint">
+        Вставьте этот адрес в Суточно, Авито, RealtyCalendar или Google Календарь (раздел импорта календаря iCal): там будут видны ваши бронирования и
+        закрытые вручную даты, без имён гостей. Даты, пришедшие из других календарей, в него не попадают.
+      </p>
+      <div className="field">
+        <label className="label" htmlFor="export-url">
+          Адрес календаря (iCal)
+        </label>
+        <input id="export-url" ref={input} className="input input--code" readOnly value={url} onFocus={(e) => e.target.select()} />
+      </div>
+      <div className="calendar-actions">
+        <button type="button" className="btn btn--primary" onClick={() => void copy()}>
+          Скопировать
+        </button>
+        <button type="button" className="btn btn--secondary" disabled={busy} aria-busy={busy} onClick={() => void renew()}>
+          Новый адрес
+        </button>
+      </div>
+      <p className="hint">Новый адрес нужен, если старый попал к посторонним: старый сразу перестанет работать.</p>
+    </section>
+  );
+}

@@ -1,0 +1,150 @@
+// «Сезонные цены»: the minimum stay outside seasons and the seasons themselves, edited as one
+// list and saved at once (the server refuses overlaps). A refused save keeps every row as typed.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { todayInMoscow } from '../../schema/dates.ts';
+import { formatPrice } from '../lib/format.ts';
+import { useFailure, type Calendar, type OnDirty } from './CalendarCommon.tsx';
+import { call, client } from './client.ts';
+import { FormFooter } from './FormFooter.tsx';
+import { Icon } from './Icon.tsx';
+import { useNotify } from './Notice.tsx';
+import { usePublish } from './PublishStatus.tsx';
+
+type Row = { key: number; start: string; end: string; pricePerNight: string; minNights: string };
+type Saved = { seasons: Calendar['seasons']; minNights: number };
+
+/** A number field as the API takes it: empty is not zero (NaN travels as null and is refused). */
+const numberOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
+
+/** What is wrong with a row that can be seen before saving (the server still decides). */
+function rowProblem(rows: Row[], i: number): string | null {
+  const r = rows[i]!;
+  if (!r.start || !r.end) return null;
+  if (r.end <= r.start) return 'Дата «по» должна быть позже даты «с»';
+  const other = rows.findIndex((s, j) => j !== i && s.start && s.end && s.start < s.end && s.start < r.end && r.start < s.end);
+  return other === -1 ? null : `Пересекается с сезоном ${other + 1}`;
+}
+
+export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: number; cal: Calendar; onSaved: (saved: Saved) => void; onDirty: OnDirty }) {
+  const today = todayInMoscow();
+  const nextKey = useRef(0);
+  const toRows = (seasons: Calendar['seasons']): Row[] =>
+    // Seasons already over change no price and the server takes no past dates: they are left out.
+    seasons.filter((s) => s.end > today).map((s) => ({ key: nextKey.current++, start: s.start, end: s.end, pricePerNight: String(s.pricePerNight), minNights: String(s.minNights) }));
+  const [saved, setSaved] = useState(() => ({ rows: toRows(cal.seasons), minNights: String(cal.minNights) }));
+  const [rows, setRows] = useState(saved.rows);
+  const [minNights, setMinNights] = useState(saved.minNights);
+  const [busy, setBusy] = useState(false);
+  const notify = useNotify();
+  const failed = useFailure();
+  const published = usePublish();
+  const past = cal.seasons.filter((s) => s.end <= today).length;
+
+  const plain = (list: Row[]) => JSON.stringify(list.map(({ key: _, ...r }) => r));
+  const dirty = minNights !== saved.minNights || plain(rows) !== plain(saved.rows);
+  useEffect(() => onDirty('seasons', dirty), [dirty, onDirty]);
+  useEffect(() => () => onDirty('seasons', false), [onDirty]);
+
+  const set = (key: number, patch: Partial<Row>) => setRows((list) => list.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const seasons = rows.map((r) => ({ start: r.start, end: r.end, pricePerNight: numberOf(r.pricePerNight), minNights: r.minNights.trim() === '' ? 1 : numberOf(r.minNights) }));
+      const res = await call(client().admin.cabins[':id'].seasons.$put({ param: { id: String(cabinId) }, json: { seasons, minNights: numberOf(minNights) } }));
+      const next = { rows: toRows(res.seasons), minNights: String(res.minNights) };
+      setSaved(next);
+      setRows(next.rows);
+      setMinNights(next.minNights);
+      onSaved(res);
+      published();
+      notify.success('Сезонные цены сохранены! Сайт обновится через минуту.');
+    } catch (err) {
+      failed(err, 'Не удалось сохранить сезонные цены');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function discard() {
+    setRows(saved.rows);
+    setMinNights(saved.minNights);
+  }
+
+  return (
+    <form className="group calendar-section" onSubmit={save} aria-labelledby="seasons-title" noValidate>
+      <h3 className="group__title" id="seasons-title">
+        Сезонные цены
+      </h3>
+      <div className="field">
+        <label className="label" htmlFor="base-min">
+          Минимум ночей вне сезонов
+        </label>
+        <input id="base-min" className="input input--narrow" type="number" inputMode="numeric" min={1} max={365} value={minNights} onChange={(e) => setMinNights(e.target.value)} />
+      </div>
+      <p className="hint">
+        В сезон каждая ночь стоит цену сезона, вне сезонов — цену домика. «По» — день выезда: эта ночь уже не в сезоне. Сезоны не должны пересекаться.
+        {past > 0 && ` Прошедшие сезоны (${past}) не показаны: на цены они уже не влияют и при сохранении удаляются.`}
+      </p>
+      {rows.length === 0 ? (
+        <p className="muted">Сезонов нет: все ночи по цене домика.</p>
+      ) : (
+        <ul className="season-list" aria-label="Сезоны">
+          {rows.map((r, i) => {
+            const problem = rowProblem(rows, i);
+            const price = numberOf(r.pricePerNight);
+            return (
+              <li key={r.key} className="season-list__item">
+                <fieldset>
+                  <legend className="season-list__legend">Сезон {i + 1}</legend>
+                  <div className="form-grid">
+                    <div className="field">
+                      <label className="label" htmlFor={`season-${i}-start`}>
+                        С
+                      </label>
+                      <input id={`season-${i}-start`} className="input" type="date" value={r.start} aria-invalid={!!problem} onChange={(e) => set(r.key, { start: e.target.value })} />
+                    </div>
+                    <div className="field">
+                      <label className="label" htmlFor={`season-${i}-end`}>
+                        По (день выезда)
+                      </label>
+                      <input id={`season-${i}-end`} className="input" type="date" value={r.end} aria-invalid={!!problem} onChange={(e) => set(r.key, { end: e.target.value })} />
+                    </div>
+                    <div className="field">
+                      <label className="label" htmlFor={`season-${i}-price`}>
+                        Цена за ночь, ₽
+                      </label>
+                      <input id={`season-${i}-price`} className="input" type="number" inputMode="numeric" min={0} value={r.pricePerNight} onChange={(e) => set(r.key, { pricePerNight: e.target.value })} />
+                    </div>
+                    <div className="field">
+                      <label className="label" htmlFor={`season-${i}-min`}>
+                        Минимум ночей
+                      </label>
+                      <input id={`season-${i}-min`} className="input" type="number" inputMode="numeric" min={1} max={365} value={r.minNights} onChange={(e) => set(r.key, { minNights: e.target.value })} />
+                    </div>
+                  </div>
+                </fieldset>
+                {problem && (
+                  <p className="error-text">
+                    <Icon name="x" /> {problem}
+                  </p>
+                )}
+                <div className="season-list__foot">
+                  <span className="muted">{Number.isInteger(price) && price >= 0 ? `${formatPrice(price)} за ночь` : ''}</span>
+                  <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}>
+                    <Icon name="trash" /> Удалить<span className="visually-hidden"> сезон {i + 1}</span>
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <button type="button" className="btn btn--secondary" onClick={() => setRows((list) => [...list, { key: nextKey.current++, start: '', end: '', pricePerNight: '', minNights: '1' }])}>
+        <Icon name="plus" /> Добавить сезон
+      </button>
+      <FormFooter dirty={dirty} busy={busy} label="Сохранить сезоны" onDiscard={discard} />
+    </form>
+  );
+}
