@@ -75,6 +75,18 @@ describe('price ranges for the pages: GET /api/prices', () => {
 });
 
 describe('the owner calendar', () => {
+  it('should leave seasons that are over out of the calendar, so the list saves back as it was loaded', async () => {
+    const cabin = await seedCabin();
+    const cookie = await login();
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: [{ start: day(10), end: day(20), pricePerNight: 7000, minNights: 2 }] }, { cookie })).status).toBe(200);
+    // A season that ended yesterday, as time leaves one behind.
+    await env.DB.prepare('INSERT INTO seasons (cabin_id, start, "end", price_per_night, min_nights) VALUES (?, ?, ?, 5000, 1)').bind(cabin.id, day(-30), day(0)).run();
+    const cal = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as { seasons: { start: string; end: string; pricePerNight: number; minNights: number }[]; minNights: number };
+    expect(cal.seasons.map((s) => s.start)).toEqual([day(10)]);
+    const back = cal.seasons.map(({ start, end, pricePerNight, minNights }) => ({ start, end, pricePerNight, minNights }));
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: back, minNights: cal.minNights }, { cookie })).status).toBe(200);
+  });
+
   it('should show every busy range with its source and let the owner remove a block', async () => {
     const cabin = await seedCabin();
     const cookie = await login();

@@ -37,7 +37,9 @@ export const calendarAdminRoutes = new Hono<AppEnv>()
     // The export address exists from the first look, so the owner can copy it at once.
     const token = settings.icalToken ?? (await renewIcalToken(c.env, id));
     const [busy, blocks, feeds, seasons] = await Promise.all([sourcedBusy(c.env, id, from, to), listBlocks(c.env, id), listFeeds(c.env, id), listSeasons(c.env, id)]);
-    return c.json({ from, to, exportUrl: exportUrl(c, token), minNights: settings.minNights, busy, blocks, feeds, seasons });
+    // Seasons that are over are left out: they price nothing any more, and the list the owner
+    // saves back must pass the same rules as any input (no range wholly in the past).
+    return c.json({ from, to, exportUrl: exportUrl(c, token), minNights: settings.minNights, busy, blocks, feeds, seasons: seasons.filter((s) => s.end > from) });
   })
   // Seasons and the minimum stay change prices on the public pages («от N ₽»): they publish.
   .put('/cabins/:id/seasons', requireAdmin, validate('param', idParam), jsonBody, validate('json', seasonsBodySchema), publishOnSuccess, async (c) => {
