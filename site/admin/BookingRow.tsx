@@ -1,7 +1,7 @@
 // One booking request in «Заявки» as the owner reads it on a phone in the morning: what, when,
 // who and how to reach them (a tap calls), and the decisions its status allows.
 import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, type BookingStatus } from '../../schema/booking-options.ts';
-import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE, SITE_UTC_OFFSET_MINUTES } from '../lib/format.ts';
+import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE, SITE_UTC_OFFSET_MINUTES, formatStayDates } from '../lib/format.ts';
 import { telHref } from '../lib/site.ts';
 import { call, client } from './client.ts';
 import { Icon } from './Icon.tsx';
@@ -27,15 +27,6 @@ const ACTIONS: Record<BookingStatus, { to: BookingStatus; label: string; kind: s
   declined: [{ to: 'confirmed', label: 'Подтвердить', kind: 'btn--secondary', of: 'заявку' }],
   cancelled: [{ to: 'confirmed', label: 'Подтвердить', kind: 'btn--secondary', of: 'заявку' }],
 };
-
-/** «5–8 марта 2027», «30 марта — 2 апреля 2027» or across a new year (nights [checkIn, checkOut)). */
-export function stayDates(checkIn: string, checkOut: string): string {
-  const [y1, m1, d1] = checkIn.split('-').map(Number) as [number, number, number];
-  const [y2, m2, d2] = checkOut.split('-').map(Number) as [number, number, number];
-  if (y1 === y2 && m1 === m2) return `${d1}–${d2} ${MONTHS_GENITIVE[m1 - 1]} ${y1}`;
-  if (y1 === y2) return `${d1} ${MONTHS_GENITIVE[m1 - 1]} — ${d2} ${MONTHS_GENITIVE[m2 - 1]} ${y1}`;
-  return `${d1} ${MONTHS_GENITIVE[m1 - 1]} ${y1} — ${d2} ${MONTHS_GENITIVE[m2 - 1]} ${y2}`;
-}
 
 /** When a request came in, in Moscow time: «24 ноября, 16:05» (the year only when it is not this one). */
 export function receivedAt(iso: string, now = Date.now()): string {
@@ -68,7 +59,7 @@ export function BookingRow({ booking: b, busy, onDecide, onRemove }: RowProps) {
           <span className={`badge ${BADGE[status] ?? 'badge--muted'}`}>{BOOKING_STATUS_LABELS[status] ?? b.status}</span>
         </header>
         <p className="booking-item__stay">
-          <Icon name="calendar" /> <b>{stayDates(b.checkIn, b.checkOut)}</b>
+          <Icon name="calendar" /> <b>{formatStayDates(b.checkIn, b.checkOut)}</b>
         </p>
         <p className="booking-item__facts">
           {formatNights(b.nights)} · {formatGuests(b.guests)} · <b className="booking-item__total">{formatPrice(b.total)}</b>

@@ -4,13 +4,13 @@
 // list is read again so it shows what the server holds.
 import { useState } from 'react';
 import type { BookingStatus } from '../../schema/booking-options.ts';
-import { BookingRow, loadBookings, stayDates, type Booking } from './BookingRow.tsx';
+import { BookingRow, loadBookings, type Booking } from './BookingRow.tsx';
+import { formatStayDates } from '../lib/format.ts';
 import { call, client, describeError, SessionEndedError } from './client.ts';
 import { useConfirm } from './Confirm.tsx';
 import { useNotify } from './Notice.tsx';
 import { LoadError, Loading, useLoad } from './useLoad.tsx';
 
-export { stayDates };
 
 type Filter = 'all' | 'new' | 'confirmed' | 'closed';
 
@@ -60,7 +60,7 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
     if (to === 'cancelled') {
       const ok = await confirm({
         title: 'Отменить бронирование?',
-        text: `Бронирование ${b.name || 'гостя'} (${b.cabinName}, ${stayDates(b.checkIn, b.checkOut)}) будет отменено, эти ночи снова станут свободными. Сообщите гостю об отмене сами.`,
+        text: `Бронирование ${b.name || 'гостя'} (${b.cabinName}, ${formatStayDates(b.checkIn, b.checkOut)}) будет отменено, эти ночи снова станут свободными. Сообщите гостю об отмене сами.`,
         confirmLabel: 'Отменить бронирование',
         cancelLabel: 'Не отменять',
         danger: true,

@@ -101,3 +101,16 @@ export function initial(name: string): string {
   const first = Array.from(name.trim())[0];
   return first ? first.toLocaleUpperCase('ru-RU') : '?';
 }
+
+/**
+ * A stay's dates, nights [start, end) with `end` the departure day: «5–8 марта 2027»,
+ * «30 марта — 2 апреля 2027», «30 декабря 2026 — 3 января 2027».
+ */
+export function formatStayDates(start: string, end: string): string {
+  const [y1, m1, d1] = start.split('-').map(Number) as [number, number, number];
+  const [y2, m2, d2] = end.split('-').map(Number) as [number, number, number];
+  const month = (m: number) => MONTHS_GENITIVE[m - 1];
+  if (y1 === y2 && m1 === m2) return `${d1}–${d2} ${month(m1)} ${y1}`;
+  if (y1 === y2) return `${d1} ${month(m1)} — ${d2} ${month(m2)} ${y1}`;
+  return `${d1} ${month(m1)} ${y1} — ${d2} ${month(m2)} ${y2}`;
+}

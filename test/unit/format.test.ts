@@ -3,6 +3,7 @@ import {
   FORMS,
   formatBathrooms,
   formatBedrooms,
+  formatStayDates,
   formatDate,
   formatGuests,
   formatNights,
@@ -128,5 +129,13 @@ describe('plural', () => {
     expect(formatObjects(n)).toBe(`${n}${NB}${obj}`);
     expect(formatNights(n)).toBe(`${n}${NB}${night}`);
     expect(formatReviews(n)).toBe(`${n}${NB}${review}`);
+  });
+});
+
+describe('formatStayDates', () => {
+  it('should write a stay within a month, across months and across a new year', () => {
+    expect(formatStayDates('2027-03-05', '2027-03-08')).toBe('5–8 марта 2027');
+    expect(formatStayDates('2027-03-30', '2027-04-02')).toBe('30 марта — 2 апреля 2027');
+    expect(formatStayDates('2026-12-30', '2027-01-03')).toBe('30 декабря 2026 — 3 января 2027');
   });
 });
