@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { BookingStatus, BookingSubmit } from '../../schema/bookings.ts';
-import { bookings, cabins, calendarBlocks, feedEvents, type Booking } from '../../schema/tables.ts';
+import { bookings, cabins, type Booking } from '../../schema/tables.ts';
 import type { Quote } from '../calendar/pricing.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
@@ -9,19 +9,25 @@ import type { DatabasePort } from '../platform/ports.ts';
 type DbEnv = { DB: DatabasePort };
 export type BookingRow = Booking & { cabinName: string };
 
+/**
+ * The one rule of a busy night, as SQL: a confirmed booking (other than `except`), a block or an
+ * imported event of `cabin` covers a night of [checkIn, checkOut). The arguments are SQL, so the
+ * same rule checks a visitor's dates and, inside the confirming UPDATE, the request's own row.
+ */
+const nightsBusy = (cabin: SQL, checkIn: SQL, checkOut: SQL, except: SQL = sql`0`) => sql`(
+  exists (select 1 from bookings o where o.cabin_id = ${cabin} and o.status = 'confirmed' and o.id <> ${except}
+          and o.check_in < ${checkOut} and ${checkIn} < o.check_out)
+  or exists (select 1 from calendar_blocks k where k.cabin_id = ${cabin} and k.start < ${checkOut} and ${checkIn} < k."end")
+  or exists (select 1 from feed_events e where e.cabin_id = ${cabin} and e.start < ${checkOut} and ${checkIn} < e."end"))`;
+
 /** Whether any night of [checkIn, checkOut) is busy: a confirmed booking, a block or an imported event. */
 export async function nightsTaken(env: DbEnv, cabinId: number, checkIn: string, checkOut: string): Promise<boolean> {
-  const db = getDb(env);
-  const [booked, blocked, imported] = await Promise.all([
-    db.select({ id: bookings.id }).from(bookings)
-      .where(and(eq(bookings.cabinId, cabinId), eq(bookings.status, 'confirmed'), lt(bookings.checkIn, checkOut), gt(bookings.checkOut, checkIn)))
-      .limit(1),
-    db.select({ id: calendarBlocks.id }).from(calendarBlocks)
-      .where(and(eq(calendarBlocks.cabinId, cabinId), lt(calendarBlocks.start, checkOut), gt(calendarBlocks.end, checkIn))).limit(1),
-    db.select({ id: feedEvents.id }).from(feedEvents)
-      .where(and(eq(feedEvents.cabinId, cabinId), lt(feedEvents.start, checkOut), gt(feedEvents.end, checkIn))).limit(1),
-  ]);
-  return booked.length > 0 || blocked.length > 0 || imported.length > 0;
+  const row = await getDb(env)
+    .select({ taken: sql<number>`${nightsBusy(sql`${cabinId}`, sql`${checkIn}`, sql`${checkOut}`)}` })
+    .from(cabins)
+    .where(eq(cabins.id, cabinId))
+    .get();
+  return Boolean(row?.taken);
 }
 
 /** Stores a request as «Новая» with the server's nights and total. */
@@ -71,11 +77,7 @@ export async function setBookingStatus(env: DbEnv, id: number, status: BookingSt
   const from = sql.join(FROM[status].map((s) => sql`${s}`), sql`, `);
   const free =
     status === 'confirmed'
-      ? sql`
-        and not exists (select 1 from bookings o where o.cabin_id = bookings.cabin_id and o.status = 'confirmed' and o.id <> bookings.id
-                        and o.check_in < bookings.check_out and bookings.check_in < o.check_out)
-        and not exists (select 1 from calendar_blocks k where k.cabin_id = bookings.cabin_id and k.start < bookings.check_out and bookings.check_in < k."end")
-        and not exists (select 1 from feed_events e where e.cabin_id = bookings.cabin_id and e.start < bookings.check_out and bookings.check_in < e."end")`
+      ? sql`and not ${nightsBusy(sql`bookings.cabin_id`, sql`bookings.check_in`, sql`bookings.check_out`, sql`bookings.id`)}`
       : sql``;
   const [row] = await db
     .update(bookings)
