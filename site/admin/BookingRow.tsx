@@ -8,6 +8,8 @@ import { Icon } from './Icon.tsx';
 
 export const loadBookings = () => call(client().admin.bookings.$get());
 export type Booking = Awaited<ReturnType<typeof loadBookings>>[number];
+/** How many requests wait for an answer: the count on the «Заявки» tab. */
+export const countNew = (list: Booking[]) => list.filter((b) => b.status === 'new').length;
 
 /** A colour of its own for each status: amber waits, green holds the nights, red refused, grey called off. */
 const BADGE: Record<BookingStatus, string> = {

@@ -4,13 +4,12 @@
 // list is read again so it shows what the server holds.
 import { useState } from 'react';
 import type { BookingStatus } from '../../schema/booking-options.ts';
-import { BookingRow, loadBookings, type Booking } from './BookingRow.tsx';
+import { BookingRow, countNew, loadBookings, type Booking } from './BookingRow.tsx';
 import { formatStayDates } from '../lib/format.ts';
 import { call, client, describeError, SessionEndedError } from './client.ts';
 import { useConfirm } from './Confirm.tsx';
 import { useNotify } from './Notice.tsx';
 import { LoadError, Loading, useLoad } from './useLoad.tsx';
-
 
 type Filter = 'all' | 'new' | 'confirmed' | 'closed';
 
@@ -26,8 +25,6 @@ const DONE: Partial<Record<BookingStatus, string>> = {
   declined: 'отклонена',
   cancelled: 'отменена: ночи снова свободны',
 };
-
-const countNew = (list: Booking[]) => list.filter((b) => b.status === 'new').length;
 
 /** `onCount` hears the number of new requests whenever the list is read or changed (the tab's badge). */
 export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void }) {

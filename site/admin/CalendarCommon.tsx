@@ -12,11 +12,8 @@ export type Calendar = Awaited<ReturnType<typeof loadCalendar>>;
 export type DirtySection = 'seasons' | 'feeds';
 export type OnDirty = (section: DirtySection, dirty: boolean) => void;
 
-/** «5–8 марта 2027» and the like (site/lib/format.ts). */
-export const datesText = formatStayDates;
-
 /** Nights [start, end) in Russian, `end` being the departure day: «5–8 марта 2027, 3 ночи». */
-export const rangeText = (start: string, end: string) => `${datesText(start, end)}, ${formatNights(nightsBetween(start, end))}`;
+export const rangeText = (start: string, end: string) => `${formatStayDates(start, end)}, ${formatNights(nightsBetween(start, end))}`;
 
 /** A moment as the owner reads it on the coast: «24 ноября, 17:53 (мск)». */
 const moscow = new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Moscow' });

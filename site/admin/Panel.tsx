@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { AccountTab } from './AccountTab.tsx';
+import { countNew, loadBookings } from './BookingRow.tsx';
 import { BookingsTab } from './BookingsTab.tsx';
 import { CalendarTab } from './CalendarTab.tsx';
-import { call, client } from './client.ts';
 import { CabinsTab } from './CabinsTab.tsx';
 import { ConfirmProvider, useConfirm } from './Confirm.tsx';
 import { ContactsTab } from './ContactsTab.tsx';
@@ -50,11 +50,13 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
   const confirm = useConfirm();
   const heading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
-  // New requests waiting for an answer, shown on the «Заявки» tab wherever the owner is.
+  // New requests waiting for an answer, shown on the «Заявки» tab wherever the owner is. When
+  // the panel opens on «Заявки», the tab reads the list and reports the count itself.
   const [newRequests, setNewRequests] = useState(0);
   useEffect(() => {
-    call(client().admin.bookings.$get())
-      .then((list) => setNewRequests(list.filter((b) => b.status === 'new').length))
+    if (tabFromHash() === 'bookings') return;
+    loadBookings()
+      .then((list) => setNewRequests(countNew(list)))
       .catch(() => {});
   }, []);
 
