@@ -7,7 +7,7 @@ import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
 import { CONTACT_FORM_DELAY_MS } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import { contactMessage } from '../lib/whatsapp.ts';
-import { channelLink, type ChannelSettings } from '../lib/channels.ts';
+import { channelLink, type ChannelAddresses } from '../lib/channels.ts';
 import { iconCheck, iconWhatsapp } from '../components/icons.ts';
 import { Icon } from './Icon.tsx';
 
@@ -21,7 +21,7 @@ type Messenger = 'whatsapp' | 'telegram';
 
 export default function ContactForm({ phone, telegramUsername = '' }: { phone: string; telegramUsername?: string }) {
   const id = useId();
-  const reach: ChannelSettings = { phone, telegramUsername, maxLink: '', bookingChannels: [] };
+  const reach: ChannelAddresses = { phone, telegramUsername, maxLink: '' };
   const messengers: Messenger[] = telegramUsername ? ['whatsapp', 'telegram'] : ['whatsapp'];
   const [via, setVia] = useState<Messenger>('whatsapp');
   const [name, setName] = useState('');

@@ -7,6 +7,8 @@ import { whatsappLink, whatsappNumber } from './whatsapp.ts';
 
 export type ChannelSettings = { phone: string; telegramUsername: string; maxLink: string; bookingChannels: readonly BookingChannel[] };
 export type OfferedChannel = { id: BookingChannel; label: string };
+/** What a link needs: where each channel reaches the owner. */
+export type ChannelAddresses = Omit<ChannelSettings, 'bookingChannels'>;
 
 const usable = (c: BookingChannel, s: ChannelSettings) =>
   c === 'telegram' ? s.telegramUsername !== '' : c === 'max' ? s.maxLink !== '' : whatsappNumber(s.phone) !== '';
@@ -18,7 +20,7 @@ export function offeredChannels(s: ChannelSettings): OfferedChannel[] {
 }
 
 /** A link that opens the channel, with the message where the channel takes one. */
-export function channelLink(channel: BookingChannel, s: ChannelSettings, message?: string): string {
+export function channelLink(channel: BookingChannel, s: ChannelAddresses, message?: string): string {
   switch (channel) {
     case 'telegram':
       return `https://t.me/${s.telegramUsername}${message ? `?text=${encodeURIComponent(message)}` : ''}`;
