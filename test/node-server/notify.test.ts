@@ -111,13 +111,24 @@ describe('owner notifications on the self-hosted server', () => {
     return server;
   }
 
-  it('should send the owner a Telegram message and an e-mail about a new review', async () => {
-    const bot = botApi();
+  /**
+   * A server whose notifications go to a local Bot API stand-in (failing its first `failFirst`
+   * calls) and to a real SMTP server, or, with `smtp: 'down'`, to a port where nothing listens.
+   */
+  async function startNotifying(name: string, { failFirst = 0, smtp: mode = 'up' }: { failFirst?: number; smtp?: 'up' | 'down' } = {}) {
+    const bot = botApi(failFirst);
     const botPort = await listen(bot.server);
     closers.push(() => bot.server.close());
     const smtp = smtpSink();
-    const smtpPort = await listen(smtp.server);
-    closers.push(() => new Promise((r) => smtp.server.close(() => r(null))));
+    let smtpPort: number;
+    if (mode === 'up') {
+      smtpPort = await listen(smtp.server);
+      closers.push(() => new Promise((r) => smtp.server.close(() => r(null))));
+    } else {
+      const dead = createServer();
+      smtpPort = await listen(dead);
+      await new Promise((r) => dead.close(r));
+    }
     const s = await start(
       {
         TELEGRAM_BOT_TOKEN: '123456:test-token',
@@ -125,8 +136,13 @@ describe('owner notifications on the self-hosted server', () => {
         TELEGRAM_API_URL: `http://127.0.0.1:${botPort}`,
         MAILER: smtpMailer(`smtp://127.0.0.1:${smtpPort}/?from=site@kaspiy.example&to=owner@kaspiy.example`),
       },
-      'both',
+      name,
     );
+    return { s, bot, smtp };
+  }
+
+  it('should send the owner a Telegram message and an e-mail about a new review', async () => {
+    const { s, bot, smtp } = await startNotifying('both');
 
     const res = await postReview(s.url);
     expect(res.status).toBe(201);
@@ -147,21 +163,7 @@ describe('owner notifications on the self-hosted server', () => {
   });
 
   it('should tell the owner of a new booking request by Telegram and e-mail, answering the visitor at once while the Bot API fails and delivering on a retry', async () => {
-    const bot = botApi(2);
-    const botPort = await listen(bot.server);
-    closers.push(() => bot.server.close());
-    const smtp = smtpSink();
-    const smtpPort = await listen(smtp.server);
-    closers.push(() => new Promise((r) => smtp.server.close(() => r(null))));
-    const s = await start(
-      {
-        TELEGRAM_BOT_TOKEN: '123456:test-token',
-        TELEGRAM_CHAT_ID: '987654',
-        TELEGRAM_API_URL: `http://127.0.0.1:${botPort}`,
-        MAILER: smtpMailer(`smtp://127.0.0.1:${smtpPort}/?from=site@kaspiy.example&to=owner@kaspiy.example`),
-      },
-      'booking',
-    );
+    const { s, bot, smtp } = await startNotifying('booking', { failFirst: 2 });
     const cabin = await createCabin(s.storage.bindings, { name: 'Домик у моря', description: 'У самого моря', pricePerNight: 7000, bedrooms: 1, bathrooms: 1, maxGuests: 4, amenities: [], images: [], location: '', distanceToSea: '', featured: false, active: true });
     const checkIn = addDays(todayInMoscow(), 40);
     const started = Date.now();
@@ -186,22 +188,8 @@ describe('owner notifications on the self-hosted server', () => {
   }, 30_000);
 
   it('should store the review and answer 201 while the Bot API and the SMTP server are down, then deliver on a retry', async () => {
-    const bot = botApi(2);
-    const botPort = await listen(bot.server);
-    closers.push(() => bot.server.close());
-    // Nothing listens on this port: every SMTP attempt is refused.
-    const dead = createServer();
-    const deadPort = await listen(dead);
-    await new Promise((r) => dead.close(r));
-    const s = await start(
-      {
-        TELEGRAM_BOT_TOKEN: '123456:test-token',
-        TELEGRAM_CHAT_ID: '987654',
-        TELEGRAM_API_URL: `http://127.0.0.1:${botPort}`,
-        MAILER: smtpMailer(`smtp://127.0.0.1:${deadPort}/?from=site@kaspiy.example&to=owner@kaspiy.example`),
-      },
-      'down',
-    );
+    // Nothing listens where the mail goes: every SMTP attempt is refused.
+    const { s, bot } = await startNotifying('down', { failFirst: 2, smtp: 'down' });
 
     const started = Date.now();
     const res = await postReview(s.url, { ...review, name: 'Олег' }, '203.0.113.8');
