@@ -1,5 +1,7 @@
-import { copyFile, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { listFiles } from '../worker/platform/node/list-files.ts';
 import { ROOT, quietEnv, run } from './lib/tools.ts';
 
 export type BuildOptions = {
@@ -28,7 +30,8 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
   // The version is read before any content, so a write during the build shows as "not yet live".
   const info = await readBuildInfo(opts.apiUrl);
   const staging = opts.stagingDir ?? path.join(ROOT, 'node_modules/.cache/site-staging', path.basename(opts.outDir));
-  await rm(staging, { recursive: true, force: true });
+  const astroOut = astroOutDir(staging);
+  await Promise.all([rm(staging, { recursive: true, force: true }), rm(astroOut, { recursive: true, force: true })]);
   await run('astro', ['build'], {
     quiet: opts.quiet,
     signal: opts.signal,
@@ -38,10 +41,11 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
       NODE_ENV: 'production',
       API_URL: opts.apiUrl,
       SITE_URL: opts.siteUrl ?? opts.apiUrl,
-      SITE_OUT_DIR: staging,
+      SITE_OUT_DIR: astroOut,
       BUILD_CONTENT_VERSION: String(info.contentVersion),
     }),
   });
+  await moveDir(astroOut, staging);
   await writeFile(
     path.join(staging, 'build.json'),
     JSON.stringify({ contentVersion: info.contentVersion, builtAt: new Date().toISOString() }),
@@ -99,15 +103,28 @@ async function sameContent(a: string, b: string): Promise<boolean> {
   return ba.equals(bb);
 }
 
-/** Every file below `dir`, as paths relative to it. */
-export async function listFiles(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = path.join(prefix, entry.name);
-    if (entry.isDirectory()) out.push(...(await listFiles(dir, rel)));
-    else out.push(rel);
-  }
-  return out;
+/**
+ * Where Astro itself writes a build: always a folder of its own inside the project, whatever
+ * DATA_DIR is. Astro renders the pages from chunks it writes below its outDir (`.prerender/`),
+ * which import the project's packages by name, so Node must find node_modules above them. Astro
+ * moves those chunks into the project only when outDir is "outside" it, and decides that by
+ * comparing path strings: DATA_DIR=/srv/kaspiy-data "starts with" the project /srv/kaspiy, the
+ * chunks stayed in DATA_DIR and the build died on the first package import. One folder per
+ * staging path, so servers of the same project (tests, two sites) never build into each other.
+ */
+function astroOutDir(staging: string): string {
+  const key = createHash('sha256').update(path.resolve(staging)).digest('hex').slice(0, 16);
+  return path.join(ROOT, 'node_modules/.cache/astro-out', key);
+}
+
+/** Moves a finished build into staging: a rename on one disk, else a copy (DATA_DIR on another disk). */
+async function moveDir(from: string, to: string): Promise<void> {
+  await mkdir(path.dirname(to), { recursive: true });
+  await rename(from, to).catch(async (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EXDEV') throw err;
+    await cp(from, to, { recursive: true });
+    await rm(from, { recursive: true, force: true });
+  });
 }
 
 export async function hasBuild(outDir: string): Promise<boolean> {

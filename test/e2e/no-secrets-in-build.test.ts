@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/tools.ts';
 import { E2E_ADMIN_PASSWORD } from './global-setup.ts';
-import { listFiles } from '../../scripts/build-site.ts';
+import { listFiles } from '../../worker/platform/node/list-files.ts';
 
 /**
  * The built public site must give nothing away: not the rebuild hook, not a password, not
