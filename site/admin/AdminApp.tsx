@@ -1,9 +1,9 @@
 import { Component, lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { OFFLINE_MESSAGE } from './client.ts';
-import { takeFlash } from './flash.ts';
-import { LoginForm } from './LoginForm.tsx';
-import { NoticeProvider, useNotify } from './Notice.tsx';
-import { useSession } from './useSession.ts';
+import { takeFlash } from './ui/flash.ts';
+import { LoginForm } from './login/LoginForm.tsx';
+import { NoticeProvider, useNotify } from './ui/Notice.tsx';
+import { useSession } from './login/useSession.ts';
 
 // The panel and its forms are most of the admin's code. The login screen does not need them,
 // so they load once the owner is signed in, or starts typing at the login form.

@@ -1,17 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
-import { AccountTab } from './AccountTab.tsx';
-import { countNew, loadBookings } from './BookingRow.tsx';
-import { BookingsTab } from './BookingsTab.tsx';
-import { CalendarTab } from './CalendarTab.tsx';
-import { CabinsTab } from './CabinsTab.tsx';
-import { ConfirmProvider, useConfirm } from './Confirm.tsx';
-import { ContactsTab } from './ContactsTab.tsx';
-import { clearAllDrafts, DRAFT_LABELS, useDraftKeys, type DraftKey } from './drafts.ts';
-import { GalleryTab } from './GalleryTab.tsx';
-import { Icon } from './Icon.tsx';
-import { PublishProvider, PublishStatus } from './PublishStatus.tsx';
-import { ReviewsTab } from './ReviewsTab.tsx';
-import { SettingsTab } from './SettingsTab.tsx';
+import { AccountTab } from './settings/AccountTab.tsx';
+import { countNew, loadBookings } from './bookings/BookingRow.tsx';
+import { BookingsTab } from './bookings/BookingsTab.tsx';
+import { CalendarTab } from './calendar/CalendarTab.tsx';
+import { CabinsTab } from './cabins/CabinsTab.tsx';
+import { ConfirmProvider, useConfirm } from './ui/Confirm.tsx';
+import { ContactsTab } from './settings/ContactsTab.tsx';
+import { clearAllDrafts, DRAFT_LABELS, useDraftKeys, type DraftKey } from './ui/drafts.ts';
+import { GalleryTab } from './gallery/GalleryTab.tsx';
+import { Icon } from './ui/Icon.tsx';
+import { PublishProvider, PublishStatus } from './ui/PublishStatus.tsx';
+import { ReviewsTab } from './reviews/ReviewsTab.tsx';
+import { SettingsTab } from './settings/SettingsTab.tsx';
 
 // «Заявки» first: it is what the owner opens every morning, and where the panel opens.
 export const TABS = [

@@ -3,10 +3,10 @@
 // error; and «Синхронизировать сейчас». A refused save keeps every row as typed.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { moscowTime, useFailure, type Calendar, type OnDirty } from './CalendarCommon.tsx';
-import { call, client } from './client.ts';
-import { FormFooter } from './FormFooter.tsx';
-import { Icon } from './Icon.tsx';
-import { useNotify } from './Notice.tsx';
+import { call, client } from '../client.ts';
+import { FormFooter } from '../ui/FormFooter.tsx';
+import { Icon } from '../ui/Icon.tsx';
+import { useNotify } from '../ui/Notice.tsx';
 
 type Row = { key: number; name: string; url: string };
 type Feed = Calendar['feeds'][number];

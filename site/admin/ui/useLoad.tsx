@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { SessionEndedError } from './client.ts';
+import { SessionEndedError } from '../client.ts';
 
 export type Load<T> =
   | { status: 'loading'; data?: undefined; error?: undefined }

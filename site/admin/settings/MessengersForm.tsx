@@ -1,10 +1,10 @@
 // «Мессенджеры» in the «Контакты» tab (issue 11, point 2): the owner's Telegram username and MAX
 // link, and which ways the booking card offers a visitor after a request (WhatsApp, Telegram,
 // MAX, a call). Saved on its own, checked with the shared schema.
-import { BOOKING_CHANNEL_LABELS, BOOKING_CHANNELS, type BookingChannel } from '../../schema/booking-options.ts';
-import { MESSENGER_FIELDS, messengerSchema, type MessengerSettings, type Settings } from '../../schema/settings.ts';
-import { Field } from './Field.tsx';
-import { FormFooter, RestoredDraft } from './FormFooter.tsx';
+import { BOOKING_CHANNEL_LABELS, BOOKING_CHANNELS, type BookingChannel } from '../../../schema/booking-options.ts';
+import { MESSENGER_FIELDS, messengerSchema, type MessengerSettings, type Settings } from '../../../schema/settings.ts';
+import { Field } from '../ui/Field.tsx';
+import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { useSettingsForm } from './useSettingsForm.ts';
 
 export const pickMessengers = (s: Settings): MessengerSettings => Object.fromEntries(MESSENGER_FIELDS.map((k) => [k, s[k]])) as MessengerSettings;

@@ -1,12 +1,12 @@
 // «Занятые даты»: every busy range of the next 12 months with where it comes from, the form that
 // closes nights by hand and the button that opens them again.
 import { useState, type FormEvent } from 'react';
-import { addDays, todayInMoscow } from '../../schema/dates.ts';
+import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { rangeText, useFailure, type Calendar } from './CalendarCommon.tsx';
-import { call, client } from './client.ts';
-import { useConfirm } from './Confirm.tsx';
-import { Icon } from './Icon.tsx';
-import { useNotify } from './Notice.tsx';
+import { call, client } from '../client.ts';
+import { useConfirm } from '../ui/Confirm.tsx';
+import { Icon } from '../ui/Icon.tsx';
+import { useNotify } from '../ui/Notice.tsx';
 
 type Range = Calendar['busy'][number];
 const EMPTY = { start: '', end: '', note: '' };

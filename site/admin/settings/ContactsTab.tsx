@@ -1,9 +1,9 @@
-import { extractMapSrc } from '../../schema/map.ts';
-import { CONTACT_FIELDS, contactInfoSchema, type ContactInfo, type Settings } from '../../schema/settings.ts';
-import { call, client } from './client.ts';
-import { Field } from './Field.tsx';
-import { FormFooter, RestoredDraft } from './FormFooter.tsx';
-import { LoadError, Loading, useLoad } from './useLoad.tsx';
+import { extractMapSrc } from '../../../schema/map.ts';
+import { CONTACT_FIELDS, contactInfoSchema, type ContactInfo, type Settings } from '../../../schema/settings.ts';
+import { call, client } from '../client.ts';
+import { Field } from '../ui/Field.tsx';
+import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
+import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { useSettingsForm } from './useSettingsForm.ts';
 import { MessengersForm, pickMessengers } from './MessengersForm.tsx';
 

@@ -1,14 +1,14 @@
 // «Сезонные цены»: the minimum stay outside seasons and the seasons themselves, edited as one
 // list and saved at once (the server refuses overlaps). A refused save keeps every row as typed.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { todayInMoscow } from '../../schema/dates.ts';
-import { formatPrice } from '../lib/format.ts';
+import { todayInMoscow } from '../../../schema/dates.ts';
+import { formatPrice } from '../../lib/format.ts';
 import { useFailure, type Calendar, type OnDirty } from './CalendarCommon.tsx';
-import { call, client } from './client.ts';
-import { FormFooter } from './FormFooter.tsx';
-import { Icon } from './Icon.tsx';
-import { useNotify } from './Notice.tsx';
-import { usePublish } from './PublishStatus.tsx';
+import { call, client } from '../client.ts';
+import { FormFooter } from '../ui/FormFooter.tsx';
+import { Icon } from '../ui/Icon.tsx';
+import { useNotify } from '../ui/Notice.tsx';
+import { usePublish } from '../ui/PublishStatus.tsx';
 
 type Row = { key: number; start: string; end: string; pricePerNight: string; minNights: string };
 type Saved = { seasons: Calendar['seasons']; minNights: number };

@@ -1,12 +1,12 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { adminPathSchema, credentialsSchema } from '../../schema/admin.ts';
-import { call, client, describeError, SessionEndedError } from './client.ts';
-import { setFlash } from './flash.ts';
-import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from './Field.tsx';
-import { FormFooter, RestoredDraft } from './FormFooter.tsx';
-import { useNotify } from './Notice.tsx';
-import { useDraftForm } from './useDraftForm.ts';
-import { LoadError, Loading, useLoad } from './useLoad.tsx';
+import { adminPathSchema, credentialsSchema } from '../../../schema/admin.ts';
+import { call, client, describeError, SessionEndedError } from '../client.ts';
+import { setFlash } from '../ui/flash.ts';
+import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
+import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
+import { useNotify } from '../ui/Notice.tsx';
+import { useDraftForm } from '../ui/useDraftForm.ts';
+import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 
 type Account = { username: string; path: string };
 const SUCCESS = 'Данные аккаунта обновлены!';

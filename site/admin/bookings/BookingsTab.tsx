@@ -3,13 +3,13 @@
 // nights that are not free any more is refused with a Russian message, shown as it is, and the
 // list is read again so it shows what the server holds.
 import { useState } from 'react';
-import type { BookingStatus } from '../../schema/booking-options.ts';
+import type { BookingStatus } from '../../../schema/booking-options.ts';
 import { BookingRow, countNew, loadBookings, type Booking } from './BookingRow.tsx';
-import { formatStayDates } from '../lib/format.ts';
-import { call, client, describeError, SessionEndedError } from './client.ts';
-import { useConfirm } from './Confirm.tsx';
-import { useNotify } from './Notice.tsx';
-import { LoadError, Loading, useLoad } from './useLoad.tsx';
+import { formatStayDates } from '../../lib/format.ts';
+import { call, client, describeError, SessionEndedError } from '../client.ts';
+import { useConfirm } from '../ui/Confirm.tsx';
+import { useNotify } from '../ui/Notice.tsx';
+import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 
 type Filter = 'all' | 'new' | 'confirmed' | 'closed';
 

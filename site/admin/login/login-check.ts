@@ -1,6 +1,6 @@
 import { safeParse } from 'zod/mini';
-import { loginSchema, type Login } from '../../schema/login.ts';
-import { fieldErrors, type FieldErrors } from './Field.tsx';
+import { loginSchema, type Login } from '../../../schema/login.ts';
+import { fieldErrors, type FieldErrors } from '../ui/Field.tsx';
 
 /** The sign-in form's check, with the same schema as POST /api/admin/login. */
 export function checkLogin(values: Login): { ok: true; data: Login } | { ok: false; errors: FieldErrors } {

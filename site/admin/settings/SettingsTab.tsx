@@ -1,9 +1,9 @@
-import { settingsUpdateSchema, type Feature, type Settings } from '../../schema/settings.ts';
-import { call, client } from './client.ts';
-import { Field } from './Field.tsx';
-import { FormFooter, RestoredDraft } from './FormFooter.tsx';
-import { Icon } from './Icon.tsx';
-import { LoadError, Loading, useLoad } from './useLoad.tsx';
+import { settingsUpdateSchema, type Feature, type Settings } from '../../../schema/settings.ts';
+import { call, client } from '../client.ts';
+import { Field } from '../ui/Field.tsx';
+import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
+import { Icon } from '../ui/Icon.tsx';
+import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { useSettingsForm } from './useSettingsForm.ts';
 
 type SiteTexts = Pick<

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { call, client } from './client.ts';
+import { call, client } from '../client.ts';
 import { Icon } from './Icon.tsx';
 
 type Phase = 'unknown' | 'upToDate' | 'publishing' | 'failed';

@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import type { CabinInput } from '../../schema/cabin-input.ts';
-import type { Cabin } from '../../schema/tables.ts';
-import { call, client, describeError, SessionEndedError } from './client.ts';
+import type { CabinInput } from '../../../schema/cabin-input.ts';
+import type { Cabin } from '../../../schema/tables.ts';
+import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { CabinForm, type CabinDraft } from './CabinForm.tsx';
-import { useConfirm } from './Confirm.tsx';
-import { getDraft } from './drafts.ts';
-import { Icon } from './Icon.tsx';
-import { useNotify } from './Notice.tsx';
-import { usePublish } from './PublishStatus.tsx';
-import { LoadError, Loading, useLoad } from './useLoad.tsx';
+import { useConfirm } from '../ui/Confirm.tsx';
+import { getDraft } from '../ui/drafts.ts';
+import { Icon } from '../ui/Icon.tsx';
+import { useNotify } from '../ui/Notice.tsx';
+import { usePublish } from '../ui/PublishStatus.tsx';
+import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 
 const rub = (n: number) => `${n.toLocaleString('ru-RU')} ₽/ночь`;
 

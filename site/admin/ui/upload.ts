@@ -1,6 +1,6 @@
-import { UPLOAD_MAX_BYTES } from '../../schema/constants.ts';
-import { sniffImageType } from '../../worker/lib/image-type.ts';
-import { ApiError, OFFLINE_MESSAGE, sessionEnded } from './client.ts';
+import { UPLOAD_MAX_BYTES } from '../../../schema/constants.ts';
+import { sniffImageType } from '../../../worker/lib/image-type.ts';
+import { ApiError, OFFLINE_MESSAGE, sessionEnded } from '../client.ts';
 
 // Photo uploads for the panel's forms (kept out of client.ts, which the login screen loads).
 

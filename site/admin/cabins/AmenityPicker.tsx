@@ -1,6 +1,6 @@
 import { useId, useState, type KeyboardEvent } from 'react';
-import { AMENITY_SUGGESTIONS } from '../../schema/constants.ts';
-import { Icon } from './Icon.tsx';
+import { AMENITY_SUGGESTIONS } from '../../../schema/constants.ts';
+import { Icon } from '../ui/Icon.tsx';
 
 const SUGGESTED: readonly string[] = AMENITY_SUGGESTIONS;
 

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { RATING_MAX } from '../../schema/constants.ts';
-import type { Review } from '../../schema/tables.ts';
-import { call, client, describeError, SessionEndedError } from './client.ts';
-import { useConfirm } from './Confirm.tsx';
-import { Icon } from './Icon.tsx';
-import { useNotify } from './Notice.tsx';
-import { usePublish } from './PublishStatus.tsx';
-import { LoadError, Loading, useLoad } from './useLoad.tsx';
+import { RATING_MAX } from '../../../schema/constants.ts';
+import type { Review } from '../../../schema/tables.ts';
+import { call, client, describeError, SessionEndedError } from '../client.ts';
+import { useConfirm } from '../ui/Confirm.tsx';
+import { Icon } from '../ui/Icon.tsx';
+import { useNotify } from '../ui/Notice.tsx';
+import { usePublish } from '../ui/PublishStatus.tsx';
+import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 
 type Filter = 'all' | 'pending' | 'approved';
 

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { call, client, describeError, SessionEndedError } from './client.ts';
-import { useConfirm } from './Confirm.tsx';
-import { useNotify } from './Notice.tsx';
-import { PhotoUploader, type ImagesUpdate } from './PhotoUploader.tsx';
-import { usePublish } from './PublishStatus.tsx';
-import { LoadError, Loading, useLoad } from './useLoad.tsx';
+import { call, client, describeError, SessionEndedError } from '../client.ts';
+import { useConfirm } from '../ui/Confirm.tsx';
+import { useNotify } from '../ui/Notice.tsx';
+import { PhotoUploader, type ImagesUpdate } from '../ui/PhotoUploader.tsx';
+import { usePublish } from '../ui/PublishStatus.tsx';
+import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 
 const MAX_GALLERY = 60;
 

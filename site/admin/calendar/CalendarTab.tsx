@@ -8,9 +8,9 @@ import { loadCalendar, type DirtySection } from './CalendarCommon.tsx';
 import { CalendarExport } from './CalendarExport.tsx';
 import { CalendarFeeds } from './CalendarFeeds.tsx';
 import { CalendarSeasons } from './CalendarSeasons.tsx';
-import { call, client } from './client.ts';
-import { useConfirm } from './Confirm.tsx';
-import { LoadError, Loading, useLoad } from './useLoad.tsx';
+import { call, client } from '../client.ts';
+import { useConfirm } from '../ui/Confirm.tsx';
+import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 
 export function CalendarTab() {
   const cabins = useLoad(() => call(client().admin.cabins.$get()));

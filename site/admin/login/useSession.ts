@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, OFFLINE_MESSAGE, call, client, onSessionEnded } from './client.ts';
+import { ApiError, OFFLINE_MESSAGE, call, client, onSessionEnded } from '../client.ts';
 
 export type SessionState =
   | { status: 'checking' }

@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { cabinInputSchema, type CabinInput } from '../../schema/cabin-input.ts';
-import { CABIN_DEFAULTS } from '../../schema/constants.ts';
-import type { Cabin } from '../../schema/tables.ts';
+import { cabinInputSchema, type CabinInput } from '../../../schema/cabin-input.ts';
+import { CABIN_DEFAULTS } from '../../../schema/constants.ts';
+import type { Cabin } from '../../../schema/tables.ts';
 import { AmenityPicker } from './AmenityPicker.tsx';
-import { describeError, SessionEndedError } from './client.ts';
-import { useConfirm } from './Confirm.tsx';
-import { Dialog } from './Dialog.tsx';
-import { clearDraft, setDraft } from './drafts.ts';
-import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from './Field.tsx';
-import { useNotify } from './Notice.tsx';
-import { PhotoUploader, type ImagesUpdate } from './PhotoUploader.tsx';
+import { describeError, SessionEndedError } from '../client.ts';
+import { useConfirm } from '../ui/Confirm.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { clearDraft, setDraft } from '../ui/drafts.ts';
+import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
+import { useNotify } from '../ui/Notice.tsx';
+import { PhotoUploader, type ImagesUpdate } from '../ui/PhotoUploader.tsx';
 
 /** What the inputs hold: numbers as typed, so a half-typed value is never lost or rewritten. */
 export type CabinFormValues = {

@@ -2,9 +2,9 @@
 // replace when it leaked (the old one then stops working).
 import { useRef, useState } from 'react';
 import { useFailure } from './CalendarCommon.tsx';
-import { call, client } from './client.ts';
-import { useConfirm } from './Confirm.tsx';
-import { useNotify } from './Notice.tsx';
+import { call, client } from '../client.ts';
+import { useConfirm } from '../ui/Confirm.tsx';
+import { useNotify } from '../ui/Notice.tsx';
 
 export function CalendarExport({ cabinId, url, onRenewed }: { cabinId: number; url: string; onRenewed: (url: string) => void }) {
   const [busy, setBusy] = useState(false);

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
-import { UPLOAD_HINT } from '../../schema/constants.ts';
-import { SessionEndedError } from './client.ts';
+import { UPLOAD_HINT } from '../../../schema/constants.ts';
+import { SessionEndedError } from '../client.ts';
 import { refuseReason, uploadImage } from './upload.ts';
 import { Icon } from './Icon.tsx';
 import { useNotify } from './Notice.tsx';

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { DRAFT_LABELS, useDraftKeys } from './drafts.ts';
-import { Field, focusFirstInvalid, type FieldErrors } from './Field.tsx';
-import { Icon } from './Icon.tsx';
-import { OFFLINE_MESSAGE } from './client.ts';
+import { DRAFT_LABELS, useDraftKeys } from '../ui/drafts.ts';
+import { Field, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
+import { Icon } from '../ui/Icon.tsx';
+import { OFFLINE_MESSAGE } from '../client.ts';
 import type { LoginResult } from './useSession.ts';
 
 // zod is fetched when the owner starts filling in the form, not with the login screen.

@@ -1,4 +1,4 @@
-import { ICONS, type IconName } from '../components/icons.ts';
+import { ICONS, type IconName } from '../../components/icons.ts';
 
 /** The site's icons in React: decorative unless given a label. */
 export function Icon({ name, label, className }: { name: IconName; label?: string; className?: string }) {

@@ -1,12 +1,12 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { $ZodError } from 'zod/v4/core';
-import type { Settings, SettingsUpdate } from '../../schema/settings.ts';
-import { call, client, describeError, SessionEndedError } from './client.ts';
-import type { DraftKey } from './drafts.ts';
-import { fieldErrors, focusFirstInvalid, type FieldErrors } from './Field.tsx';
-import { useNotify } from './Notice.tsx';
-import { usePublish } from './PublishStatus.tsx';
-import { useDraftForm } from './useDraftForm.ts';
+import type { Settings, SettingsUpdate } from '../../../schema/settings.ts';
+import { call, client, describeError, SessionEndedError } from '../client.ts';
+import type { DraftKey } from '../ui/drafts.ts';
+import { fieldErrors, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
+import { useNotify } from '../ui/Notice.tsx';
+import { usePublish } from '../ui/PublishStatus.tsx';
+import { useDraftForm } from '../ui/useDraftForm.ts';
 
 type Checked<D> = { success: true; data: D } | { success: false; error: $ZodError };
 
