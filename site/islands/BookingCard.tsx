@@ -8,7 +8,7 @@
 // they are. The calendar's code and the free dates load when the visitor opens the dates.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
-import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../lib/format.ts';
+import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../../schema/format.ts';
 import { NO_STAY, pickDay, stayRules, type Availability, type StayRules, type StaySelection } from '../lib/stay-picker.ts';
 import { bookingMessage, bookingStay, whatsappLink } from '../lib/whatsapp.ts';
 import { channelLink, offeredChannels, type ChannelSettings } from '../lib/channels.ts';

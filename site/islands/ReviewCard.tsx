@@ -1,7 +1,7 @@
 // A review card in the reviews island: the same markup and classes as the home page's
 // ReviewCard.astro. Initial, name, Russian date, stars, the text cut to the preview length.
 import type { ReactNode } from 'react';
-import { formatDate, initial } from '../lib/format.ts';
+import { formatDate, initial } from '../../schema/format.ts';
 import type { PublicReview } from '../lib/reviews-pick.ts';
 import { truncate } from '../lib/truncate.ts';
 import { Stars } from './Icon.tsx';

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { DEFAULT_RATING, RATING_MAX, REVIEW_COMMENT_MAX, REVIEW_COUNTER_WARNING_BELOW, CAPTCHA } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import { createCaptcha, isCaptchaSolved, type CaptchaQuestion } from '../lib/captcha.ts';
-import { countOf } from '../lib/format.ts';
+import { countOf } from '../../schema/format.ts';
 import { Icon } from './Icon.tsx';
 import { iconCheck, iconRefresh, iconStarEmpty, iconStarFilled, iconX } from '../components/icons.ts';
 

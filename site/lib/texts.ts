@@ -1,6 +1,6 @@
 // Phrases built from numbers: the catalogue's count lines, the pager line, the photo counter.
 import type { PageRange } from './pager.ts';
-import { NBSP, plural, type PluralForms } from './format.ts';
+import { NBSP, plural, type PluralForms } from '../../schema/format.ts';
 
 /** «объект» after «из» is in the genitive: из 1 объекта, из 2 объектов, из 15 объектов. */
 export const OBJECTS_GENITIVE: PluralForms = ['объекта', 'объектов', 'объектов'];

@@ -14,7 +14,7 @@ import {
   formatReviews,
   parseCalendarDate,
   plural,
-} from '../../site/lib/format.ts';
+} from '../../schema/format.ts';
 
 const NB = '\u00a0';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, CONTACT_PAGE_DEFAULTS } from '../../schema/defaults.ts';
-import { initial } from '../../site/lib/format.ts';
+import { initial } from '../../schema/format.ts';
 import { pageRange } from '../../site/lib/pager.ts';
 import { contactPage, siteInfo, telHref } from '../../site/lib/site.ts';
 import { availableText, counterText, metaDescription, pageOfText, rangeText, upToGuests } from '../../site/lib/texts.ts';

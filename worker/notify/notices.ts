@@ -1,6 +1,6 @@
 import { BOOKING_CHANNEL_LABELS, type BookingChannel } from '../../schema/bookings.ts';
 import type { Booking, Review } from '../../schema/tables.ts';
-import { formatDate, formatPrice } from '../../site/lib/format.ts';
+import { formatDate, formatPrice } from '../../schema/format.ts';
 import type { OwnerNotice } from './owner.ts';
 
 const stars = (n: number) => '★'.repeat(n) + '☆'.repeat(Math.max(0, 5 - n));

@@ -1,7 +1,7 @@
 // One booking request in «Заявки» as the owner reads it on a phone in the morning: what, when,
 // who and how to reach them (a tap calls), and the decisions its status allows.
 import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, type BookingStatus } from '../../../schema/booking-options.ts';
-import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE, SITE_UTC_OFFSET_MINUTES, formatStayDates } from '../../lib/format.ts';
+import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE, SITE_UTC_OFFSET_MINUTES, formatStayDates } from '../../../schema/format.ts';
 import { telHref } from '../../lib/site.ts';
 import { call, client } from '../client.ts';
 import { Icon } from '../ui/Icon.tsx';

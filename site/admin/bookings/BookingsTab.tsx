@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import type { BookingStatus } from '../../../schema/booking-options.ts';
 import { BookingRow, countNew, loadBookings, type Booking } from './BookingRow.tsx';
-import { formatStayDates } from '../../lib/format.ts';
+import { formatStayDates } from '../../../schema/format.ts';
 import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { useNotify } from '../ui/Notice.tsx';

@@ -1,7 +1,7 @@
 // What the sections of «Календарь» share: the cabin's calendar as the API answers it, dates in
 // Russian, Moscow time, and how a failed call is told to the owner.
 import { nightsBetween } from '../../../schema/dates.ts';
-import { formatNights, formatStayDates } from '../../lib/format.ts';
+import { formatNights, formatStayDates } from '../../../schema/format.ts';
 import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { useNotify } from '../ui/Notice.tsx';
 

@@ -2,7 +2,7 @@
 // list and saved at once (the server refuses overlaps). A refused save keeps every row as typed.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { todayInMoscow } from '../../../schema/dates.ts';
-import { formatPrice } from '../../lib/format.ts';
+import { formatPrice } from '../../../schema/format.ts';
 import { useFailure, type Calendar, type OnDirty } from './CalendarCommon.tsx';
 import { call, client } from '../client.ts';
 import { FormFooter } from '../ui/FormFooter.tsx';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, todayInMoscow } from '../../../schema/dates.ts';
-import { MONTHS_GENITIVE } from '../../../site/lib/format.ts';
+import { MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible, waitPublished } from './helpers.ts';
 
