@@ -149,6 +149,12 @@ export const bookings = sqliteTable('bookings', {
   channel: text('channel').notNull(),
   /** new, confirmed, declined or cancelled (schema/bookings.ts). */
   status: text('status').notNull().default('new'),
+  /**
+   * The confirmation e-mailed to the guest on confirming (self-hosted, with SMTP): 'sent',
+   * 'failed', or '' when none was tried (no e-mail left, no SMTP). Kept so «Заявки» still
+   * says it after a reload.
+   */
+  confirmationMail: text('confirmation_mail').notNull().default(''),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
 }, (t) => [index('bookings_cabin_idx').on(t.cabinId, t.status, t.checkIn), index('bookings_created_idx').on(t.createdAt)]);

@@ -1,0 +1,1 @@
+ALTER TABLE `bookings` ADD `confirmation_mail` text DEFAULT '' NOT NULL;
