@@ -1,0 +1,65 @@
+// The owner's message to a guest about their request (issue 15, point 5): the same words in
+// the messenger links of «Заявки» and in the confirmation the server e-mails the guest, so it
+// lives here, where both the site and the worker may import it.
+import type { BookingStatus } from './booking-options.ts';
+import { formatGuests, formatNights, formatPrice, formatStayDates } from './format.ts';
+
+/** What the message tells about the request. */
+export type GuestMessageBooking = {
+  id: number;
+  status: string;
+  cabinName: string;
+  checkIn: string;
+  checkOut: string;
+  nights: number;
+  guests: number;
+  total: number;
+  name: string;
+};
+
+/** What the message tells about the place, from the settings. */
+export type GuestMessagePlace = { siteName: string; checkInTime: string; checkOutTime: string; address: string };
+
+const OPENING: Record<BookingStatus, (id: number) => string> = {
+  new: (id) => `Получили вашу заявку №${id}, скоро подтвердим бронирование.`,
+  confirmed: (id) => `Ваше бронирование №${id} подтверждено.`,
+  declined: (id) => `К сожалению, по заявке №${id} не можем принять вас на эти даты.`,
+  cancelled: (id) => `Бронирование №${id} отменено.`,
+};
+
+/** The guest's first name as they typed it, for «Здравствуйте, Мадина!». */
+const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? '';
+
+/**
+ * The message, plain text (it goes into wa.me, sms: and an e-mail alike):
+ *   Здравствуйте, Мадина!
+ *   Ваше бронирование №7 подтверждено.
+ *   «Домик у моря»: 20–23 декабря 2026, 3 ночи, 2 гостя.
+ *   Итого: 37 500 ₽.
+ *   Заезд с 14:00, выезд до 12:00.
+ *   Адрес: Каспийск, ул. Приморская, 12.
+ *   До встречи! Каспий Домики
+ * The check-in time and the address only once confirmed: before that they promise nothing.
+ */
+export function guestMessage(b: GuestMessageBooking, place: GuestMessagePlace): string {
+  const name = firstName(b.name);
+  const status = (b.status in OPENING ? b.status : 'new') as BookingStatus;
+  const lines = [
+    name ? `Здравствуйте, ${name}!` : 'Здравствуйте!',
+    OPENING[status](b.id),
+    `«${b.cabinName}»: ${formatStayDates(b.checkIn, b.checkOut)}, ${formatNights(b.nights)}, ${formatGuests(b.guests)}.`,
+    `Итого: ${formatPrice(b.total)}.`,
+  ];
+  if (status === 'confirmed') {
+    lines.push(`Заезд с ${place.checkInTime}, выезд до ${place.checkOutTime}.`);
+    if (place.address.trim()) lines.push(`Адрес: ${place.address.trim().replace(/\.$/, '')}.`);
+    lines.push(place.siteName.trim() ? `До встречи! ${place.siteName.trim()}` : 'До встречи!');
+  } else if (place.siteName.trim()) {
+    lines.push(place.siteName.trim());
+  }
+  return lines.join('\n');
+}
+
+/** The confirmation e-mail's subject: «Бронирование №7 подтверждено — Каспий Домики». */
+export const confirmationSubject = (id: number, siteName: string) =>
+  `Бронирование №${id} подтверждено${siteName.trim() ? ` — ${siteName.trim()}` : ''}`;

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { confirmationSubject, guestMessage, type GuestMessageBooking } from '../../schema/guest-message.ts';
+import { guestReplyLinks } from '../../site/lib/guest-reply.ts';
+
+const place = { siteName: 'Каспий Домики', checkInTime: '14:00', checkOutTime: '12:00', address: 'Каспийск, ул. Приморская, 12' };
+const request: GuestMessageBooking = {
+  id: 7, status: 'new', cabinName: 'Домик у моря', checkIn: '2026-12-20', checkOut: '2026-12-23', nights: 3, guests: 2, total: 37500, name: 'Мадина Гасанова',
+};
+/** Every no-break space as a plain one, to read the text as a person does. */
+const plain = (s: string) => s.replace(/\u00a0/g, ' ');
+
+describe('the owner’s message to a guest', () => {
+  it('should tell a new request its number, cabin, dates, nights, guests and total, and promise no arrival details yet', () => {
+    expect(plain(guestMessage(request, place))).toBe(
+      [
+        'Здравствуйте, Мадина!',
+        'Получили вашу заявку №7, скоро подтвердим бронирование.',
+        '«Домик у моря»: 20–23 декабря 2026, 3 ночи, 2 гостя.',
+        'Итого: 37 500 ₽.',
+        'Каспий Домики',
+      ].join('\n'),
+    );
+  });
+
+  it('should add the check-in and check-out times and the address once confirmed', () => {
+    const text = plain(guestMessage({ ...request, status: 'confirmed' }, place));
+    expect(text).toBe(
+      [
+        'Здравствуйте, Мадина!',
+        'Ваше бронирование №7 подтверждено.',
+        '«Домик у моря»: 20–23 декабря 2026, 3 ночи, 2 гостя.',
+        'Итого: 37 500 ₽.',
+        'Заезд с 14:00, выезд до 12:00.',
+        'Адрес: Каспийск, ул. Приморская, 12.',
+        'До встречи! Каспий Домики',
+      ].join('\n'),
+    );
+    expect(confirmationSubject(7, 'Каспий Домики')).toBe('Бронирование №7 подтверждено — Каспий Домики');
+  });
+
+  it('should leave out an address the owner has not filled in, and greet a guest with no name', () => {
+    const text = plain(guestMessage({ ...request, status: 'confirmed', name: ' ' }, { ...place, address: '' }));
+    expect(text.startsWith('Здравствуйте!\n')).toBe(true);
+    expect(text).not.toContain('Адрес');
+  });
+});
+
+describe('the reply links of a request', () => {
+  const text = 'Здравствуйте, Мадина!\nИтого: 37 500 ₽.';
+
+  it('should open the guest’s own channel first, with the message, then the others', () => {
+    const links = guestReplyLinks({ phone: '+7 928 123-45-67', channel: 'whatsapp' }, text);
+    expect(links.map((l) => [l.label, l.chosen])).toEqual([['WhatsApp', true], ['SMS', false], ['Telegram', false], ['Позвонить', false]]);
+    expect(links[0]!.href).toBe(`https://wa.me/79281234567?text=${encodeURIComponent(text)}`);
+    expect(new URL(links[0]!.href).searchParams.get('text')).toBe(text);
+    expect(links[1]!.href).toBe(`sms:+79281234567?body=${encodeURIComponent(text)}`);
+    expect(links[2]!.href).toBe('https://t.me/+79281234567');
+    expect(links[3]!.href).toBe('tel:+79281234567');
+  });
+
+  it('should put Telegram or a call first when the guest chose it, and SMS for MAX (no link by phone)', () => {
+    expect(guestReplyLinks({ phone: '8 916 765-43-21', channel: 'telegram' }, text)[0]).toMatchObject({ way: 'telegram', chosen: true, href: 'https://t.me/+79167654321' });
+    expect(guestReplyLinks({ phone: '8 916 765-43-21', channel: 'phone' }, text)[0]).toMatchObject({ way: 'call', chosen: true, href: 'tel:+79167654321' });
+    expect(guestReplyLinks({ phone: '8 916 765-43-21', channel: 'max' }, text)[0]).toMatchObject({ way: 'sms', chosen: false });
+  });
+
+  it('should offer nothing once the guest’s personal data is deleted', () => {
+    expect(guestReplyLinks({ phone: '', channel: 'whatsapp' }, text)).toEqual([]);
+  });
+});
