@@ -77,6 +77,18 @@ function mailText(raw: string): string {
   return /content-transfer-encoding: base64/i.test(head!) ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : body;
 }
 
+const OWNER_PASSWORD = 'notify-test-password';
+
+/** The owner's session on a server: signs in, then calls the admin API with the cookie. */
+async function ownerApi(url: string) {
+  const login = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: OWNER_PASSWORD }) });
+  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  return async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${url}/api${p}`, { method, headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> & Record<string, unknown>[] };
+  };
+}
+
 const review = { name: 'Марина Соколова', email: 'marina@example.ru', rating: 5, comment: 'Чудесный домик, море в двух шагах', consent: true };
 const postReview = (url: string, body = review, ip = '203.0.113.7') =>
   fetch(`${url}/api/reviews`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-real-ip': ip }, body: JSON.stringify(body) });
@@ -106,6 +118,7 @@ describe('owner notifications on the self-hosted server', () => {
       host: '127.0.0.1',
       trustedProxy: true,
       shutdownGraceMs: 500,
+      adminPassword: OWNER_PASSWORD,
       bindings: { SITE_URL: 'https://kaspiy.example', ...bindings },
     });
     return server;
@@ -202,5 +215,74 @@ describe('owner notifications on the self-hosted server', () => {
     const message = await until('the retried Telegram message', () => bot.messages[0], 20_000);
     expect(bot.calls()).toBe(3);
     expect(message.body.text).toContain('Олег');
+  }, 30_000);
+
+  /** A cabin and a guest's request for it with an e-mail, as a visitor sends it. */
+  async function requestWithEmail(s: NodeServer) {
+    const cabin = await createCabin(s.storage.bindings, { name: 'Домик у моря', description: 'У самого моря', pricePerNight: 7000, bedrooms: 1, bathrooms: 1, maxGuests: 4, amenities: [], images: [], location: '', distanceToSea: '', featured: false, active: true });
+    const checkIn = addDays(todayInMoscow(), 50);
+    const res = await fetch(`${s.url}/api/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.20' },
+      body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut: addDays(checkIn, 3), guests: 2, name: 'Мадина Гасанова', phone: '+7 928 123-45-67', email: 'madina@example.ru', comment: '', consent: true, channel: 'whatsapp', website: '' }),
+    });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: number };
+    return { cabin, checkIn, id };
+  }
+
+  it('should e-mail the guest the confirmation when the owner confirms, and say so in «Заявки» after a reload', async () => {
+    const { s, smtp } = await startNotifying('guest-mail');
+    const { id } = await requestWithEmail(s);
+    const api = await ownerApi(s.url);
+
+    const confirmed = await api('PUT', `/admin/bookings/${id}`, { status: 'confirmed' });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.json).toMatchObject({ id, status: 'confirmed', confirmationMail: 'sent' });
+
+    const mail = await until('the guest’s e-mail', () => smtp.mails.find((m) => m.to.includes('madina@example.ru')));
+    expect(mail.from).toBe('site@kaspiy.example');
+    expect(mail.to).toEqual(['madina@example.ru']);
+    const text = mailText(mail.raw).replace(/\u00a0/g, ' ');
+    for (const part of ['Здравствуйте, Мадина!', `Ваше бронирование №${id} подтверждено.`, '«Домик у моря»', '3 ночи, 2 гостя', 'Итого: 21 000 ₽.', 'Заезд с 14:00, выезд до 12:00.', 'Адрес: Республика Дагестан, Каспийск, ул. Приморская, 12.']) {
+      expect(text).toContain(part);
+    }
+    // The owner's list, read again as after a reload, still says the mail went.
+    const list = await api('GET', '/admin/bookings');
+    expect(list.json.find((b) => b.id === id)).toMatchObject({ status: 'confirmed', confirmationMail: 'sent' });
+  }, 30_000);
+
+  it('should still confirm when the mail server is down, and report the e-mail as not sent', async () => {
+    const { s, smtp } = await startNotifying('guest-mail-down', { smtp: 'down' });
+    const { cabin, checkIn, id } = await requestWithEmail(s);
+    const api = await ownerApi(s.url);
+
+    const confirmed = await api('PUT', `/admin/bookings/${id}`, { status: 'confirmed' });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.json).toMatchObject({ id, status: 'confirmed', confirmationMail: 'failed' });
+    expect(smtp.mails).toEqual([]);
+    // Confirmed for real: its nights are busy for the next visitor.
+    const availability = (await (await fetch(`${s.url}/api/cabins/${cabin.id}/availability`)).json()) as { busy: { start: string; end: string }[] };
+    expect(availability.busy).toContainEqual({ start: checkIn, end: addDays(checkIn, 3) });
+    const list = await api('GET', '/admin/bookings');
+    expect(list.json.find((b) => b.id === id)).toMatchObject({ status: 'confirmed', confirmationMail: 'failed' });
+  }, 30_000);
+
+  it('should e-mail nobody when the guest left no e-mail', async () => {
+    const { s, smtp } = await startNotifying('guest-no-mail');
+    const cabin = await createCabin(s.storage.bindings, { name: 'Домик', description: 'У моря', pricePerNight: 5000, bedrooms: 1, bathrooms: 1, maxGuests: 2, amenities: [], images: [], location: '', distanceToSea: '', featured: false, active: true });
+    const checkIn = addDays(todayInMoscow(), 60);
+    const res = await fetch(`${s.url}/api/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.21' },
+      body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut: addDays(checkIn, 1), guests: 1, name: 'Игорь', phone: '+7 916 765-43-21', email: '', comment: '', consent: true, channel: 'phone', website: '' }),
+    });
+    const { id } = (await res.json()) as { id: number };
+    const api = await ownerApi(s.url);
+    const confirmed = await api('PUT', `/admin/bookings/${id}`, { status: 'confirmed' });
+    expect(confirmed.json).toMatchObject({ status: 'confirmed', confirmationMail: '' });
+    // Only the owner's notice of the request reaches the mail server.
+    await until('the owner’s notice', () => smtp.mails[0]);
+    expect(smtp.mails.every((m) => m.to.join() === 'owner@kaspiy.example')).toBe(true);
   }, 30_000);
 });

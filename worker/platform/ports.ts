@@ -26,5 +26,8 @@ export type RebuildPort = {
 /** The visitor's address for rate limits, as this platform can tell it without forgery. */
 export type ClientAddressPort = (req: Request) => string | undefined;
 
-/** Sends the owner an e-mail (the self-hosted server fills it from SMTP_URL with nodemailer). */
-export type MailerPort = { send(message: { subject: string; text: string }): Promise<void> };
+/**
+ * Sends an e-mail (the self-hosted server fills it from SMTP_URL with nodemailer): to the owner,
+ * or to `to` (a guest's confirmation).
+ */
+export type MailerPort = { send(message: { subject: string; text: string; to?: string }): Promise<void> };

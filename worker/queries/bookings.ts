@@ -92,6 +92,12 @@ export async function setBookingStatus(env: DbEnv, id: number, status: BookingSt
   return { ok: false, reason: 'taken' };
 }
 
+/** Keeps whether the guest's confirmation e-mail went, for «Заявки» after a reload. */
+export async function setConfirmationMail(env: DbEnv, id: number, confirmationMail: string): Promise<Booking | undefined> {
+  const [row] = await getDb(env).update(bookings).set({ confirmationMail }).where(eq(bookings.id, id)).returning();
+  return row;
+}
+
 /** Removes a request with the personal data in it. */
 export async function deleteBooking(env: DbEnv, id: number): Promise<boolean> {
   return (await getDb(env).delete(bookings).where(eq(bookings.id, id)).returning({ id: bookings.id })).length > 0;

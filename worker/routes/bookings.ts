@@ -9,9 +9,10 @@ import { apiError } from '../lib/errors.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
+import { mailConfirmation } from '../notify/guest.ts';
 import { bookingNotice } from '../notify/notices.ts';
 import { notifyOwner } from '../notify/owner.ts';
-import { createBooking, deleteBooking, listBookings, nightsTaken, setBookingStatus } from '../queries/bookings.ts';
+import { createBooking, deleteBooking, listBookings, nightsTaken, setBookingStatus, setConfirmationMail } from '../queries/bookings.ts';
 import { getCalendarSettings, listSeasons } from '../queries/calendar.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { hit } from '../queries/rate-limit.ts';
@@ -43,9 +44,16 @@ export const bookingRoutes = new Hono<AppEnv>().post('/', jsonBody, validate('js
 export const bookingAdminRoutes = new Hono<AppEnv>()
   // requireAdmin on each route: a sub-app's own `use` would also cover the other /admin routes (login).
   .get('/bookings', requireAdmin, async (c) => c.json(await listBookings(c.env)))
-  // A confirmation changes only free dates, which the booking card reads live: no rebuild.
+  // A confirmation changes only free dates, which the booking card reads live: no rebuild. It
+  // also e-mails the guest where it can, and answers with whether that went (confirmationMail).
   .put('/bookings/:id', requireAdmin, validate('param', idParam), jsonBody, validate('json', bookingStatusSchema), async (c) => {
     const result = await setBookingStatus(c.env, c.req.valid('param').id, c.req.valid('json').status);
+    if (result.ok && result.booking.status === 'confirmed') {
+      // The guest's e-mailed confirmation, where there is SMTP; whatever it does, the booking stays confirmed.
+      const cabin = await getCabin(c.env, result.booking.cabinId);
+      const mail = await mailConfirmation(c.env, result.booking, cabin?.name ?? '');
+      if (mail) return c.json((await setConfirmationMail(c.env, result.booking.id, mail)) ?? result.booking);
+    }
     if (result.ok) return c.json(result.booking);
     if (result.reason === 'missing') return apiError(c, 404, MSG.bookingNotFound);
     return apiError(c, 409, result.reason === 'taken' ? MSG.bookingNotFree : MSG.bookingTransition);

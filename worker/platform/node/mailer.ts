@@ -4,7 +4,8 @@ import type { MailerPort } from '../ports.ts';
 /**
  * The e-mail port of the self-hosted server: SMTP_URL such as
  * smtps://user:password@smtp.yandex.ru:465/?from=site@example.ru&to=owner@example.ru
- * (`from` defaults to the SMTP user, `to` to `from`).
+ * (`from` defaults to the SMTP user, `to` to `from`). `to` is the owner; a message may name
+ * another recipient (a guest's confirmation).
  */
 export function smtpMailer(smtpUrl: string): MailerPort {
   const url = new URL(smtpUrl);
@@ -15,8 +16,8 @@ export function smtpMailer(smtpUrl: string): MailerPort {
   url.searchParams.delete('to');
   const transport = nodemailer.createTransport(url.href);
   return {
-    async send({ subject, text }) {
-      await transport.sendMail({ from, to, subject, text });
+    async send({ subject, text, to: recipient }) {
+      await transport.sendMail({ from, to: recipient || to, subject, text });
     },
   };
 }
