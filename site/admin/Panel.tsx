@@ -8,6 +8,7 @@ import { ConfirmProvider, useConfirm } from './ui/Confirm.tsx';
 import { ContactsTab } from './settings/ContactsTab.tsx';
 import { clearAllDrafts, DRAFT_LABELS, useDraftKeys, type DraftKey } from './ui/drafts.ts';
 import { GalleryTab } from './gallery/GalleryTab.tsx';
+import { hashTab } from './ui/hash.ts';
 import { Icon } from './ui/Icon.tsx';
 import { PublishProvider, PublishStatus } from './ui/PublishStatus.tsx';
 import { ReviewsTab } from './reviews/ReviewsTab.tsx';
@@ -27,7 +28,7 @@ export const TABS = [
 export type TabId = (typeof TABS)[number]['id'];
 
 const tabFromHash = (): TabId => {
-  const id = typeof location === 'undefined' ? '' : location.hash.slice(1);
+  const id = hashTab();
   return TABS.find((t) => t.id === id)?.id ?? 'bookings';
 };
 

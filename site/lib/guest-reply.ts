@@ -37,7 +37,9 @@ export function guestReplyLinks(guest: { phone: string; channel: string }, text:
     call: telHref(guest.phone),
   };
   const chosen = WAY_OF[guest.channel as BookingChannel] ?? 'whatsapp';
-  const order: ReplyWay[] = [chosen, ...(['whatsapp', 'sms', 'telegram', 'call'] as const).filter((w) => w !== chosen)];
+  // After a call, a text the guest can keep: SMS reaches every phone.
+  const rest: ReplyWay[] = chosen === 'call' ? ['sms', 'whatsapp', 'telegram'] : ['whatsapp', 'sms', 'telegram', 'call'];
+  const order: ReplyWay[] = [chosen, ...rest.filter((w) => w !== chosen)];
   return order.map((way) => ({
     way,
     label: LABELS[way],

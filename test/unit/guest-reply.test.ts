@@ -60,7 +60,9 @@ describe('the reply links of a request', () => {
 
   it('should put Telegram or a call first when the guest chose it, and SMS for MAX (no link by phone)', () => {
     expect(guestReplyLinks({ phone: '8 916 765-43-21', channel: 'telegram' }, text)[0]).toMatchObject({ way: 'telegram', chosen: true, href: 'https://t.me/+79167654321' });
-    expect(guestReplyLinks({ phone: '8 916 765-43-21', channel: 'phone' }, text)[0]).toMatchObject({ way: 'call', chosen: true, href: 'tel:+79167654321' });
+    const call = guestReplyLinks({ phone: '8 916 765-43-21', channel: 'phone' }, text);
+    expect(call.map((l) => l.way)).toEqual(['call', 'sms', 'whatsapp', 'telegram']);
+    expect(call[0]).toMatchObject({ chosen: true, href: 'tel:+79167654321' });
     expect(guestReplyLinks({ phone: '8 916 765-43-21', channel: 'max' }, text)[0]).toMatchObject({ way: 'sms', chosen: false });
   });
 

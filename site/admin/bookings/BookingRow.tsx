@@ -4,7 +4,9 @@ import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, typ
 import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE, SITE_UTC_OFFSET_MINUTES, formatStayDates } from '../../../schema/format.ts';
 import { telHref } from '../../lib/site.ts';
 import { call, client } from '../client.ts';
+import type { GuestMessagePlace } from '../../../schema/guest-message.ts';
 import { Icon } from '../ui/Icon.tsx';
+import { GuestReply } from './GuestReply.tsx';
 
 export const loadBookings = () => call(client().admin.bookings.$get());
 export type Booking = Awaited<ReturnType<typeof loadBookings>>[number];
@@ -44,16 +46,20 @@ export function receivedAt(iso: string, now = Date.now()): string {
 
 type RowProps = {
   booking: Booking;
+  /** The request a tap in «Шахматка» opened: marked so the eye finds it. */
+  focused?: boolean;
   busy: boolean;
+  /** The settings the reply to the guest quotes (check-in time, address); null until read. */
+  place: GuestMessagePlace | null;
   onDecide: (b: Booking, to: BookingStatus) => void;
   onRemove: (b: Booking) => void;
 };
 
-export function BookingRow({ booking: b, busy, onDecide, onRemove }: RowProps) {
+export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemove }: RowProps) {
   const status = b.status as BookingStatus;
   return (
-    <li className={`booking-item booking-item--${b.status}`}>
-      <article aria-labelledby={`booking-${b.id}`}>
+    <li className={`booking-item booking-item--${b.status}${focused ? ' booking-item--focused' : ''}`}>
+      <article aria-labelledby={`booking-${b.id}`} tabIndex={focused ? -1 : undefined}>
         <header className="booking-item__head">
           <h3 className="booking-item__title" id={`booking-${b.id}`}>
             №{b.id} · {b.cabinName}
@@ -86,6 +92,7 @@ export function BookingRow({ booking: b, busy, onDecide, onRemove }: RowProps) {
           Связь: {BOOKING_CHANNEL_LABELS[b.channel as BookingChannel] ?? b.channel} · получена{' '}
           <time dateTime={b.createdAt}>{receivedAt(b.createdAt)}</time>
         </p>
+        {place && b.phone && <GuestReply booking={b} place={place} />}
         <div className="booking-item__actions">
           {ACTIONS[status]?.map((a) => (
             <button key={a.to} type="button" className={`btn btn--sm ${a.kind}`} disabled={busy} onClick={() => onDecide(b, a.to)}>

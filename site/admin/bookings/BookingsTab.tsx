@@ -2,12 +2,13 @@
 // to call the guest back, and the decisions on it. The server checks each move: confirming
 // nights that are not free any more is refused with a Russian message, shown as it is, and the
 // list is read again so it shows what the server holds.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { BookingStatus } from '../../../schema/booking-options.ts';
 import { BookingRow, countNew, loadBookings, type Booking } from './BookingRow.tsx';
 import { formatStayDates } from '../../../schema/format.ts';
 import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
+import { useHashDetail } from '../ui/hash.ts';
 import { useNotify } from '../ui/Notice.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 
@@ -34,10 +35,27 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       return list;
     }),
   );
+  // The settings the replies to guests quote; a request shows its replies once they are read.
+  const settings = useLoad(() => call(client().admin.settings.$get()));
+  const place = settings.state.status === 'loaded' ? settings.state.data : null;
   const [filter, setFilter] = useState<Filter>('all');
   const [busy, setBusy] = useState<number | null>(null);
   const confirm = useConfirm();
   const notify = useNotify();
+  // «#bookings/12», from a tap in «Шахматка»: request №12 is brought into view and marked.
+  const detail = useHashDetail();
+  const focusId = /^\d+$/.test(detail) ? Number(detail) : null;
+  const loaded = state.status === 'loaded';
+  useEffect(() => {
+    if (!loaded || focusId === null) return;
+    setFilter('all');
+    // After the list shows every request, so the card is there to scroll to.
+    requestAnimationFrame(() => {
+      const card = document.getElementById(`booking-${focusId}`)?.closest('article');
+      card?.scrollIntoView({ block: 'center' });
+      card?.focus({ preventScroll: true });
+    });
+  }, [loaded, focusId]);
 
   if (state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
@@ -68,7 +86,8 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
     try {
       const updated = await call(client().admin.bookings[':id'].$put({ param: { id: String(b.id) }, json: { status: to } }));
       change((list) => list.map((x) => (x.id === b.id ? { ...x, ...updated } : x)));
-      notify.success(`Заявка №${b.id} ${DONE[to] ?? 'обновлена'}`);
+      const mail = updated.confirmationMail === 'sent' ? '. Гостю отправлено письмо' : updated.confirmationMail === 'failed' ? '. Письмо гостю не отправлено' : '';
+      notify.success(`Заявка №${b.id} ${DONE[to] ?? 'обновлена'}${to === 'confirmed' ? mail : ''}`);
     } catch (err) {
       if (err instanceof SessionEndedError) return;
       notify.error(describeError(err, `Не удалось изменить заявку №${b.id}`));
@@ -119,7 +138,7 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       ) : (
         <ul className="booking-list">
           {shown.map((b) => (
-            <BookingRow key={b.id} booking={b} busy={busy === b.id} onDecide={(x, to) => void decide(x, to)} onRemove={(x) => void remove(x)} />
+            <BookingRow key={b.id} booking={b} focused={focusId === b.id} busy={busy === b.id} place={place} onDecide={(x, to) => void decide(x, to)} onRemove={(x) => void remove(x)} />
           ))}
         </ul>
       )}
