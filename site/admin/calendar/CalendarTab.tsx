@@ -1,20 +1,38 @@
-// «Календарь» (issue 10, points 3–5): one cabin at a time, its busy nights with where each comes
-// from and the nights the owner closes by hand (CalendarBusy), the seasons and minimum stay
-// (CalendarSeasons), the calendars imported from other platforms (CalendarFeeds) and the secret
-// export address (CalendarExport). What the owner typed stays in the forms when a save fails.
+// «Календарь» opens on «Шахматка» (issue 15, point 4: every cabin against the days, Occupancy);
+// a cabin's name there opens that cabin's own calendar («#calendar/3»): its busy nights with
+// where each comes from and the nights the owner closes by hand (CalendarBusy), the seasons and
+// minimum stay (CalendarSeasons), the calendars imported from other platforms (CalendarFeeds)
+// and the secret export address (CalendarExport). What the owner typed stays in the forms when
+// a save fails.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CalendarBusy } from './CalendarBusy.tsx';
 import { loadCalendar, type DirtySection } from './CalendarCommon.tsx';
 import { CalendarExport } from './CalendarExport.tsx';
 import { CalendarFeeds } from './CalendarFeeds.tsx';
 import { CalendarSeasons } from './CalendarSeasons.tsx';
+import { OccupancyChart } from './Occupancy.tsx';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
+import { tabHref, useHashDetail } from '../ui/hash.ts';
+import { Icon } from '../ui/Icon.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 
 export function CalendarTab() {
+  const detail = useHashDetail();
+  const cabinId = /^\d+$/.test(detail) ? Number(detail) : null;
+  return (
+    <section className="tab calendar-tab">
+      {cabinId === null ? <OccupancyChart /> : <CabinView key="cabin" initial={cabinId} />}
+    </section>
+  );
+}
+
+/** One cabin's calendar, with a way back to «Шахматка» and to another cabin. */
+function CabinView({ initial }: { initial: number }) {
   const cabins = useLoad(() => call(client().admin.cabins.$get()));
-  const [cabinId, setCabinId] = useState<number | null>(null);
+  const [cabinId, setCabinId] = useState<number | null>(initial);
+  // A link from «Шахматка» or «Назад» changes the cabin in the address.
+  useEffect(() => setCabinId(initial), [initial]);
   const dirty = useRef(new Set<DirtySection>());
   const confirm = useConfirm();
   const onDirty = useCallback((section: DirtySection, on: boolean) => void (on ? dirty.current.add(section) : dirty.current.delete(section)), []);
@@ -24,26 +42,42 @@ export function CalendarTab() {
     if (list && !list.some((c) => c.id === cabinId)) setCabinId(list[0]?.id ?? null);
   }, [list, cabinId]);
 
+  /** Whether unsaved rows may be dropped: asks the owner when there are some. */
+  async function mayLeave(where: string) {
+    if (dirty.current.size === 0) return true;
+    const what = [...dirty.current].map((s) => (s === 'seasons' ? '«Сезонные цены»' : '«Импорт календарей»')).join(' и ');
+    return confirm({
+      title: where,
+      text: `Есть несохранённые изменения: ${what}. Если перейти, они пропадут.`,
+      confirmLabel: 'Перейти без сохранения',
+      cancelLabel: 'Остаться',
+      danger: true,
+    });
+  }
+
   async function choose(id: number) {
-    if (dirty.current.size > 0) {
-      const what = [...dirty.current].map((s) => (s === 'seasons' ? '«Сезонные цены»' : '«Импорт календарей»')).join(' и ');
-      const ok = await confirm({
-        title: 'Перейти к другому домику?',
-        text: `Есть несохранённые изменения: ${what}. Если перейти, они пропадут.`,
-        confirmLabel: 'Перейти без сохранения',
-        cancelLabel: 'Остаться',
-        danger: true,
-      });
-      if (!ok) return;
-    }
+    if (!(await mayLeave('Перейти к другому домику?'))) return;
+    dirty.current.clear();
+    history.replaceState(null, '', tabHref('calendar', id));
     setCabinId(id);
+  }
+
+  async function back() {
+    if (!(await mayLeave('Вернуться к шахматке?'))) return;
+    dirty.current.clear();
+    location.hash = tabHref('calendar');
   }
 
   if (cabins.state.status === 'loading') return <Loading />;
   if (cabins.state.status === 'error') return <LoadError error={cabins.state.error} onRetry={() => void cabins.reload()} />;
   if (cabins.state.data.length === 0) return <p className="empty">Сначала добавьте домик во вкладке «Домики».</p>;
   return (
-    <section className="tab calendar-tab">
+    <>
+      <div className="calendar-tab__head">
+        <button type="button" className="btn btn--ghost calendar-tab__back" onClick={() => void back()}>
+          <Icon name="chevron-left" /> Все домики
+        </button>
+      </div>
       <div className="field calendar-tab__cabin">
         <label className="label" htmlFor="calendar-cabin">
           Домик
@@ -58,7 +92,7 @@ export function CalendarTab() {
         </select>
       </div>
       {cabinId !== null && <CabinCalendar key={cabinId} cabinId={cabinId} onDirty={onDirty} />}
-    </section>
+    </>
   );
 }
 

@@ -86,7 +86,8 @@ describe('the owner keeps the calendar in «Календарь»', () => {
     });
     closers.push(feeds.close);
     try {
-      const page = await openPage('/admin#calendar', 'phone');
+      // A cabin's own calendar, as its name in «Шахматка» opens it.
+      const page = await openPage(`/admin#calendar/${cabin.id}`, 'phone');
       await page.setViewportSize({ width: 360, height: 740 });
       await signIn(page);
       await visible(page.getByRole('heading', { level: 2, name: 'Календарь' }));
