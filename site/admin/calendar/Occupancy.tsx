@@ -161,6 +161,7 @@ export function OccupancyChart() {
   );
 }
 
+/** What each colour means, and (not to be guessed from the grid) that a name is a link. */
 function Legend() {
   const items: [string, string][] = [
     ['booking', 'Бронирование'],
@@ -169,7 +170,6 @@ function Legend() {
     ['feed', 'Другая площадка'],
     ['free', 'Свободно'],
   ];
-  // Said once under the chart: names are links, which a glance at the grid does not tell.
   return (
     <div className="occupancy__foot">
       <ul className="occupancy__legend" aria-label="Обозначения">
