@@ -2,10 +2,14 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { MSG } from '../../schema/messages.ts';
+import { isDatabaseBusy } from '../platform/ports.ts';
 
 /** Every API error has this one shape: `{ error }` with an honest status. */
 export const apiError = <S extends ContentfulStatusCode>(c: Context, status: S, error: string) =>
   c.json({ error }, status);
+
+/** Seconds a client is asked to wait when the database was busy. */
+const DATABASE_RETRY_AFTER_S = 5;
 
 export function handleError(err: Error, c: Context) {
   if (err instanceof HTTPException) {
@@ -13,6 +17,11 @@ export function handleError(err: Error, c: Context) {
     // Hono's own messages are English; the body parser's one is the common case.
     const message = /malformed json/i.test(err.message) ? MSG.badJson : err.message || MSG.badInput;
     return apiError(c, status, status >= 500 ? MSG.serverError : message);
+  }
+  // A lock held elsewhere (a backup, an import) is not a fault: the client may simply retry.
+  if (isDatabaseBusy(err)) {
+    c.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+    return apiError(c, 503, MSG.databaseBusy);
   }
   console.error('Unhandled error', c.req.method, c.req.path, err);
   return apiError(c, 500, MSG.serverError);

@@ -8,6 +8,29 @@
  */
 export type DatabasePort = Pick<D1Database, 'prepare' | 'batch'>;
 
+/**
+ * The database stayed busy past the wait (SQLite: another connection held its lock); nothing of
+ * the statement or batch was written. The API answers 503 with Retry-After.
+ */
+export class DatabaseBusyError extends Error {
+  constructor(options?: ErrorOptions) {
+    super('D1_ERROR: database is locked', options);
+    this.name = 'DatabaseBusyError';
+  }
+}
+
+/**
+ * Whether an error means "try again shortly", not a fault: our SQLite's busy error, or D1's
+ * overload (its requests queue inside one Durable Object; when the queue is too long D1 refuses).
+ */
+export function isDatabaseBusy(err: unknown): boolean {
+  // drizzle wraps the driver's error (DrizzleQueryError), so the causes are followed.
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof DatabaseBusyError || /D1 DB is overloaded/i.test(e.message)) return true;
+  }
+  return false;
+}
+
 /** Photos by key: the part of R2's interface the app uses. */
 export type MediaPort = Pick<R2Bucket, 'get' | 'put' | 'delete' | 'list'>;
 
