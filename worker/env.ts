@@ -1,4 +1,4 @@
-import type { ClientAddressPort, DatabasePort, MailerPort, MediaPort, RebuildPort, SitePort } from './platform/ports.ts';
+import type { ClientAddressPort, DatabasePort, FeedFetchPort, MailerPort, MediaPort, RebuildPort, SitePort } from './platform/ports.ts';
 
 /**
  * What every route may use: the storage ports (filled by each platform entry in
@@ -29,6 +29,8 @@ export type Bindings = {
   SITE_URL?: string;
   /** '1' lets calendar feeds be fetched from this machine (local runs and tests only). */
   ALLOW_LOOPBACK_FEEDS?: string;
+  /** How a calendar feed is fetched; absent (Workers), the platform's fetch. The Node server checks DNS answers. */
+  FEED_FETCH?: FeedFetchPort;
 };
 
 export type AppEnv = { Bindings: Bindings };

@@ -134,8 +134,9 @@ describe('the SQLite port under another connection\'s lock', () => {
     // A lock longer than the wait: the batch is refused whole, nothing of it written.
     const impatient = openSqlite(file, { busyWaitMs: 300 });
     lock = await holdLock(file, 2000);
-    await expect(impatient.batch([insert('пятая'), insert('шестая')].map((s) => impatient.prepare(s.sql).bind(...s.params)))).rejects.toBeInstanceOf(DatabaseBusyError);
-    await expect(impatient.prepare('INSERT INTO stays (name) VALUES (?)').bind('седьмая').run()).rejects.toBeInstanceOf(DatabaseBusyError);
+    const insertImpatient = (name: string) => impatient.prepare('INSERT INTO stays (name) VALUES (?)').bind(name);
+    await expect(impatient.batch([insertImpatient('пятая'), insertImpatient('шестая')])).rejects.toBeInstanceOf(DatabaseBusyError);
+    await expect(insertImpatient('седьмая').run()).rejects.toBeInstanceOf(DatabaseBusyError);
     await lock.released;
     expect(await names()).toEqual(['первая', 'вторая', 'третья']);
     impatient.close();

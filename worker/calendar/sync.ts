@@ -1,10 +1,11 @@
 import { feedHostKind, FEED_MAX_BYTES, FEED_TIMEOUT_MS } from '../../schema/calendar.ts';
+import { MSG } from '../../schema/messages.ts';
 import type { CalendarFeed } from '../../schema/tables.ts';
-import type { DatabasePort } from '../platform/ports.ts';
+import { FeedAddressRefused, type DatabasePort, type FeedFetchPort } from '../platform/ports.ts';
 import { horizon, listFeeds, storeFeedError, storeImport } from '../queries/calendar.ts';
 import { parseFeed } from './ical.ts';
 
-type SyncEnv = { DB: DatabasePort; ALLOW_LOOPBACK_FEEDS?: string };
+type SyncEnv = { DB: DatabasePort; ALLOW_LOOPBACK_FEEDS?: string; FEED_FETCH?: FeedFetchPort };
 export type FeedResult = { id: number; cabinId: number; name: string; ok: boolean; events: number; error: string | null };
 
 class FeedError extends Error {}
@@ -13,19 +14,28 @@ class FeedError extends Error {}
 export function feedUrlRefusal(url: URL, allowLoopback: boolean): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'Адрес календаря должен начинаться с http:// или https://';
   const kind = feedHostKind(url.hostname);
-  if (kind === 'internal' || (kind === 'loopback' && !allowLoopback)) return 'Адрес календаря указывает во внутреннюю сеть: такой адрес нельзя загрузить';
+  if (kind === 'internal' || (kind === 'loopback' && !allowLoopback)) return MSG.feedUrlInternal;
   return null;
 }
 
-/** The feed's text: http(s) only, redirects re-checked, at most 2 MB, within 10 seconds. */
-async function download(address: string, allowLoopback: boolean): Promise<string> {
+/**
+ * Workers: the platform's own fetch. It leaves from Cloudflare's network, never the owner's, and
+ * a Worker cannot see DNS answers; what we add is the literal check above (README).
+ */
+const platformFetch: FeedFetchPort = (url, { signal, headers }) => fetch(url, { redirect: 'manual', signal, headers });
+
+/**
+ * The feed's text: http(s) only, every hop's host checked (on Node after DNS, by FEED_FETCH),
+ * at most 3 redirects, at most 2 MB, within 10 seconds.
+ */
+async function download(address: string, allowLoopback: boolean, fetchFeed: FeedFetchPort): Promise<string> {
   const signal = AbortSignal.timeout(FEED_TIMEOUT_MS);
   let url = new URL(address);
   try {
     for (let hop = 0; ; hop++) {
       const refusal = feedUrlRefusal(url, allowLoopback);
       if (refusal) throw new FeedError(refusal);
-      const res = await fetch(url, { redirect: 'manual', signal, headers: { accept: 'text/calendar, */*;q=0.5', 'user-agent': 'Kaspiy-Calendar/1.0' } });
+      const res = await fetchFeed(url, { signal, allowLoopback, headers: { accept: 'text/calendar, */*;q=0.5', 'user-agent': 'Kaspiy-Calendar/1.0' } });
       const location = res.headers.get('location');
       if (res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel();
@@ -64,6 +74,7 @@ async function download(address: string, allowLoopback: boolean): Promise<string
     }
   } catch (err) {
     if (err instanceof FeedError) throw err;
+    if (err instanceof FeedAddressRefused) throw new FeedError(MSG.feedUrlInternal);
     if (signal.aborted) throw new FeedError('Сервер календаря не ответил за 10 секунд');
     throw new FeedError(`Не удалось загрузить календарь: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -73,7 +84,7 @@ async function download(address: string, allowLoopback: boolean): Promise<string
 export async function syncFeed(env: SyncEnv, feed: CalendarFeed): Promise<FeedResult> {
   const base = { id: feed.id, cabinId: feed.cabinId, name: feed.name };
   try {
-    const text = await download(feed.url, env.ALLOW_LOOPBACK_FEEDS === '1');
+    const text = await download(feed.url, env.ALLOW_LOOPBACK_FEEDS === '1', env.FEED_FETCH ?? platformFetch);
     const { from, to } = horizon();
     let events;
     try {

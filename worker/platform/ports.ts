@@ -54,3 +54,19 @@ export type ClientAddressPort = (req: Request) => string | undefined;
  * or to `to` (a guest's confirmation).
  */
 export type MailerPort = { send(message: { subject: string; text: string; to?: string }): Promise<void> };
+
+/**
+ * Fetches one hop of an imported calendar (redirect: manual; the caller checks every hop and
+ * keeps the size and time limits). Absent (Workers), the platform's fetch is used. The Node
+ * server's resolves the host first and connects only to an address it checked; it rejects with
+ * FeedAddressRefused when the name answers inside the network (or on loopback, unless allowed).
+ */
+export type FeedFetchPort = (url: URL, init: { signal: AbortSignal; headers: Record<string, string>; allowLoopback: boolean }) => Promise<Response>;
+
+/** The feed's host resolved to an address inside the network: nothing was sent to it. */
+export class FeedAddressRefused extends Error {
+  constructor(hostname: string, address: string) {
+    super(`${hostname} resolves to ${address}, inside the network`);
+    this.name = 'FeedAddressRefused';
+  }
+}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Bindings } from '../../env.ts';
 import type { RebuildPort } from '../ports.ts';
 import { diskMedia } from './disk-media.ts';
+import { nodeFeedFetch } from './feed-fetch.ts';
 import { applyMigrations } from './migrate.ts';
 import { siteFiles } from './site-files.ts';
 import { openSqlite, type SqliteFile } from './sqlite.ts';
@@ -43,6 +44,8 @@ export async function openNodeStorage(
       ASSETS: siteFiles(() => siteDir),
       REBUILD: opts.rebuild,
       ADMIN_PASSWORD: opts.adminPassword,
+      // Feeds are checked after DNS here: a public name must not lead into the owner's network.
+      FEED_FETCH: nodeFeedFetch(),
     },
     paths: { dataDir, dbFile, mediaDir, siteDir },
     close: () => db.close(),
