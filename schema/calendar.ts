@@ -77,8 +77,8 @@ function isHttpUrl(value: string): boolean {
 /**
  * Whether a feed host is inside the network: loopback, private, link-local, CGNAT, unique
  * local IPv6 and the like, by literal address or a name that always means one.
- * (A public name that resolves inside is beyond what a Worker can check; the Node server's
- * fetch goes through the same check on the literal it is given.)
+ * (A public name that resolves inside is beyond what a Worker can check; the Node server also
+ * checks the DNS answers: worker/platform/node/feed-fetch.ts.)
  */
 export function feedHostKind(hostname: string): 'public' | 'loopback' | 'internal' {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
