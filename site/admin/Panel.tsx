@@ -8,7 +8,7 @@ import { ConfirmProvider, useConfirm } from './ui/Confirm.tsx';
 import { ContactsTab } from './settings/ContactsTab.tsx';
 import { clearAllDrafts, DRAFT_LABELS, useDraftKeys, type DraftKey } from './ui/drafts.ts';
 import { GalleryTab } from './gallery/GalleryTab.tsx';
-import { hashTab } from './ui/hash.ts';
+import { hashDetail, hashTab } from './ui/hash.ts';
 import { Icon } from './ui/Icon.tsx';
 import { PublishProvider, PublishStatus } from './ui/PublishStatus.tsx';
 import { ReviewsTab } from './reviews/ReviewsTab.tsx';
@@ -88,6 +88,8 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
   }, [tab]);
 
   function choose(id: TabId) {
+    // The tab the owner is in, deeper («#calendar/3»): back to its start («Шахматка»).
+    if (id === tab && hashDetail()) location.hash = `#${id}`;
     if (id === tab) return;
     history.replaceState(null, '', `#${id}`);
     setTab(id);
