@@ -38,22 +38,26 @@ afterAll(async () => {
 });
 
 describe('the self-hosted server with its storage failing', () => {
-  it('should answer a write with a JSON 500 and a logged error while another program locks the database, keep reads going, and write again once it lets go', async () => {
+  it('should answer a write with 503 and Retry-After while another program holds the database past the wait, change nothing, keep reads going, and write again once it lets go', async () => {
+    const before = ((await (await api('/api/settings')).json()) as { heroTitle: string }).heroTitle;
     const other = new DatabaseSync(server.storage.paths.dbFile);
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       other.exec('BEGIN IMMEDIATE');
       // Reads go on beside the other program's write lock (the file is in WAL mode).
       expect((await api('/api/cabins')).status).toBe(200);
+      // The lock is never let go while the write is tried: it is refused after its wait, whole.
       const refused = await putTitle('Во время чужой блокировки');
-      expect(refused.status).toBe(500);
-      expect(await refused.json()).toEqual({ error: MSG.serverError });
-      expect(logged).toHaveBeenCalledWith('Unhandled error', 'PUT', '/api/settings', expect.objectContaining({ message: expect.stringContaining('locked') }));
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await refused.json()).toEqual({ error: MSG.databaseBusy });
+      expect(warned).toHaveBeenCalledWith('Database busy, answered 503', 'PUT', '/api/settings');
     } finally {
       other.exec('ROLLBACK');
       other.close();
-      logged.mockRestore();
+      warned.mockRestore();
     }
+    expect(((await (await api('/api/settings')).json()) as { heroTitle: string }).heroTitle).toBe(before);
     expect((await putTitle('После блокировки')).status).toBe(200);
     const settings = (await (await api('/api/settings')).json()) as { heroTitle: string };
     expect(settings.heroTitle).toBe('После блокировки');

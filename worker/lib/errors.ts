@@ -20,6 +20,7 @@ export function handleError(err: Error, c: Context) {
   }
   // A lock held elsewhere (a backup, an import) is not a fault: the client may simply retry.
   if (isDatabaseBusy(err)) {
+    console.warn('Database busy, answered 503', c.req.method, c.req.path);
     c.header('retry-after', String(DATABASE_RETRY_AFTER_S));
     return apiError(c, 503, MSG.databaseBusy);
   }
