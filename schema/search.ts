@@ -1,0 +1,86 @@
+// Search across every cabin by dates and guests, and the owner's occupancy chart (DESIGN.md
+// "Search, occupancy and health"). Plain zod, so the search form can check with the same rules.
+import { z } from 'zod';
+import { addDays, isIsoDate, nightsBetween, todayInMoscow, type IsoDate } from './dates.ts';
+import { MSG } from './messages.ts';
+
+/** How far ahead a search may start, in days from today (Moscow). */
+export const SEARCH_HORIZON_DAYS = 365;
+/** The longest stay a search looks for. */
+export const SEARCH_MAX_NIGHTS = 60;
+/** The most guests a search takes. */
+export const SEARCH_MAX_GUESTS = 50;
+/** A busy cabin's nearest free stay of the same length starts at most this many days either side. */
+export const SEARCH_NEAREST_DAYS = 7;
+/** Results on one page of /search, as the catalogue's page. */
+export const SEARCH_PAGE_SIZE = 12;
+/** The owner's occupancy chart: at most this many days at once, this many by default. */
+export const OCCUPANCY_MAX_DAYS = 92;
+export const OCCUPANCY_DEFAULT_DAYS = 31;
+
+/** A query string value as typed: a missing one is `undefined`, a blank one '' (both: required). */
+const required = (missing: string, invalid: string) =>
+  z
+    .string({ error: missing })
+    .trim()
+    .min(1, missing)
+    .refine(isIsoDate, invalid);
+
+/**
+ * `?checkIn=YYYY-MM-DD&checkOut=YYYY-MM-DD&guests=N`, checked in the order a visitor fixes them.
+ * "Today" is read when the query is checked, in Moscow.
+ */
+export const searchQuerySchema = z
+  .object({
+    checkIn: required(MSG.searchCheckInRequired, MSG.searchCheckInInvalid),
+    checkOut: required(MSG.searchCheckOutRequired, MSG.searchCheckOutInvalid),
+    guests: z
+      .string({ error: MSG.searchGuestsInvalid })
+      .trim()
+      .regex(/^\d{1,3}$/, MSG.searchGuestsInvalid)
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= SEARCH_MAX_GUESTS, MSG.searchGuestsInvalid),
+  })
+  .superRefine((q, ctx) => {
+    const today = todayInMoscow();
+    if (q.checkOut <= q.checkIn) ctx.addIssue({ code: 'custom', message: MSG.searchCheckOutBeforeCheckIn, path: ['checkOut'] });
+    else if (q.checkIn < today) ctx.addIssue({ code: 'custom', message: MSG.bookingCheckInPast, path: ['checkIn'] });
+    else if (q.checkIn > addDays(today, SEARCH_HORIZON_DAYS)) ctx.addIssue({ code: 'custom', message: MSG.searchCheckInTooFar, path: ['checkIn'] });
+    else if (nightsBetween(q.checkIn, q.checkOut) > SEARCH_MAX_NIGHTS) ctx.addIssue({ code: 'custom', message: MSG.searchTooLong, path: ['checkOut'] });
+  });
+
+export type SearchQuery = z.infer<typeof searchQuerySchema>;
+
+/** Why a cabin that takes the guests is not among the results. */
+export type SearchMissReason = 'busy' | 'minNights';
+export type SearchStay = { checkIn: IsoDate; checkOut: IsoDate; total: number };
+
+export type SearchAnswer = {
+  checkIn: IsoDate;
+  checkOut: IsoDate;
+  nights: number;
+  guests: number;
+  /** Free for every night and long enough: cheapest total first. */
+  results: { id: number; name: string; nights: number; total: number }[];
+  /** Take the guests but not these dates; `nearest` is the closest free stay of the same length. */
+  others: { id: number; name: string; reason: SearchMissReason; minNights: number; nearest?: SearchStay }[];
+};
+
+/** `?from=YYYY-MM-DD&days=N` of the owner's chart (from: today in Moscow when absent). */
+export const occupancyQuerySchema = z.object({
+  from: z.string({ error: MSG.occupancyFromInvalid }).refine(isIsoDate, MSG.occupancyFromInvalid).optional(),
+  days: z
+    .string({ error: MSG.occupancyDaysInvalid })
+    .regex(/^\d{1,3}$/, MSG.occupancyDaysInvalid)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= OCCUPANCY_MAX_DAYS, MSG.occupancyDaysInvalid)
+    .optional(),
+});
+
+export type OccupancyKind = 'booking' | 'request' | 'block' | 'feed';
+export type OccupancyRange = { start: IsoDate; end: IsoDate; kind: OccupancyKind; label: string; bookingId?: number; blockId?: number };
+export type OccupancyAnswer = {
+  from: IsoDate;
+  days: number;
+  cabins: { id: number; name: string; active: boolean; ranges: OccupancyRange[] }[];
+};
