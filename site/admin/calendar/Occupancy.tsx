@@ -6,6 +6,7 @@
 import { useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { addDays, addMonths, nightsOf, todayInMoscow, type IsoDate } from '../../../schema/dates.ts';
 import { formatStayDates, MONTHS_GENITIVE } from '../../../schema/format.ts';
+import { OCCUPANCY_DEFAULT_DAYS } from '../../../schema/search.ts';
 import { rangeText, useFailure } from './CalendarCommon.tsx';
 import { busyNights, dayHead, loadOccupancy, monthSpans, placeRanges, type Occupancy, type OccupancyCabin, type OccupancyRange } from './occupancy.ts';
 import { call, client } from '../client.ts';
@@ -19,7 +20,7 @@ import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 /** How much the owner sees at once, and how far the arrows move. */
 const PERIODS = {
   weeks: { label: '2 недели', days: 14, step: (from: IsoDate, dir: number) => addDays(from, 14 * dir) },
-  month: { label: 'Месяц', days: 31, step: (from: IsoDate, dir: number) => addMonths(from, dir) },
+  month: { label: 'Месяц', days: OCCUPANCY_DEFAULT_DAYS, step: (from: IsoDate, dir: number) => addMonths(from, dir) },
 } as const;
 type Period = keyof typeof PERIODS;
 

@@ -1,12 +1,12 @@
 // «Шахматка»'s data and its layout, apart from React: GET /api/admin/occupancy (DESIGN.md
 // "Search, occupancy and health") and where each range sits on a cabin's row.
 import { addDays, nightsBetween, nightsOf, type IsoDate } from '../../../schema/dates.ts';
+import type { OccupancyAnswer, OccupancyKind, OccupancyRange } from '../../../schema/search.ts';
 import { call } from '../client.ts';
 
-export type OccupancyKind = 'booking' | 'request' | 'block' | 'feed';
-export type OccupancyRange = { start: IsoDate; end: IsoDate; kind: OccupancyKind; label: string; bookingId?: number; blockId?: number };
-export type OccupancyCabin = { id: number; name: string; active: boolean; ranges: OccupancyRange[] };
-export type Occupancy = { from: IsoDate; days: number; cabins: OccupancyCabin[] };
+export type { OccupancyKind, OccupancyRange };
+export type Occupancy = OccupancyAnswer;
+export type OccupancyCabin = Occupancy['cabins'][number];
 
 /** Every cabin's nights from `from` for `days` days, the ranges clipped to that window. */
 export const loadOccupancy = (from: IsoDate, days: number): Promise<Occupancy> =>
