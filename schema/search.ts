@@ -42,6 +42,8 @@ export const searchQuerySchema = z
       .refine((n) => n >= 1 && n <= SEARCH_MAX_GUESTS, MSG.searchGuestsInvalid),
   })
   .superRefine((q, ctx) => {
+    // A field already refused has its own message; the order of the dates needs real dates.
+    if (!isIsoDate(q.checkIn) || !isIsoDate(q.checkOut)) return;
     const today = todayInMoscow();
     if (q.checkOut <= q.checkIn) ctx.addIssue({ code: 'custom', message: MSG.searchCheckOutBeforeCheckIn, path: ['checkOut'] });
     else if (q.checkIn < today) ctx.addIssue({ code: 'custom', message: MSG.bookingCheckInPast, path: ['checkIn'] });

@@ -11,6 +11,8 @@ import { buildInfoRoutes } from './routes/build-info.ts';
 import { calendarAdminRoutes } from './routes/calendar-admin.ts';
 import { icalRoutes } from './routes/ical.ts';
 import { priceRoutes } from './routes/prices.ts';
+import { occupancyRoutes } from './routes/occupancy.ts';
+import { searchRoutes } from './routes/search.ts';
 import { cabinRoutes } from './routes/cabins.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { settingsRoutes } from './routes/settings.ts';
@@ -28,6 +30,8 @@ export const api = new Hono<AppEnv>()
   .route('/cabins', availabilityRoutes)
   .route('/ical', icalRoutes)
   .route('/prices', priceRoutes)
+  .route('/search', searchRoutes)
+  .route('/admin', occupancyRoutes)
   .route('/admin', calendarAdminRoutes)
   .route('/bookings', bookingRoutes)
   .route('/admin', bookingAdminRoutes)

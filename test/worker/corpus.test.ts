@@ -91,6 +91,8 @@ type RouteSpec = {
   freeText?: string[];
   /** String fields of `valid` that take only a format (e-mail, time, path): hostile text is refused. */
   strict?: string[];
+  /** What the route reads from the query string: the parameters of a valid request. */
+  query?: () => Record<string, string>;
 };
 
 const ROUTES: RouteSpec[] = [
@@ -150,6 +152,14 @@ const ROUTES: RouteSpec[] = [
   { method: 'GET', pattern: '/api/build-info', admin: false, path: () => '/api/build-info' },
   { method: 'GET', pattern: '/api/cabins/:id/availability', admin: false, path: () => `/api/cabins/${s.cabin}/availability`, withId: (id) => `/api/cabins/${id}/availability` },
   { method: 'GET', pattern: '/api/prices', admin: false, path: () => '/api/prices' },
+  {
+    method: 'GET', pattern: '/api/search', admin: false, path: () => `/api/search?${new URLSearchParams({ checkIn: inDays(30), checkOut: inDays(33), guests: '2' })}`,
+    query: () => ({ checkIn: inDays(30), checkOut: inDays(33), guests: '2' }),
+  },
+  {
+    method: 'GET', pattern: '/api/admin/occupancy', admin: true, path: () => '/api/admin/occupancy',
+    query: () => ({ from: inDays(0), days: '31' }),
+  },
   {
     method: 'POST', pattern: '/api/bookings', admin: false, path: () => '/api/bookings', body: 'json', valid: () => validBooking(s.cabin),
     freeText: ['name', 'comment'], strict: ['checkIn', 'checkOut', 'phone', 'email', 'channel', 'website'],
@@ -517,6 +527,42 @@ function wrongMethodCases(r: RouteSpec, role: Role): Case[] {
 }
 
 /** Odd headers on a read: answered as usual (or 401 to a visitor on an admin read), never 5xx. */
+/** Each parameter of a valid query made wrong in turn: every answer a Russian 400. */
+function queryCases(r: RouteSpec, role: Role): Case[] {
+  const visitor = role === 'visitor' && r.admin;
+  const valid = r.query!();
+  const bad = [
+    ...LONE_SURROGATES.map(([label, v]) => [label, v] as const),
+    ...HOSTILE_TEXT.map(([label, v]) => [label, v] as const),
+    ['an empty value', ''],
+    ['a negative number', '-1'],
+    ['a fraction', '1.5'],
+    ['an exponent', '1e1'],
+    ['full-width digits', '２０２７-０１-０１'],
+    ['a huge number', '9'.repeat(400)],
+    ['a date with a time', `${inDays(30)}T00:00:00Z`],
+    ['a date that does not exist', '2027-02-30'],
+    ['a day in the past', inDays(-400)],
+    ['far in the future', inDays(4000)],
+    ['10 KB of text', 'x'.repeat(10_240)],
+  ] as const;
+  const path = (query: Record<string, string>) => `${r.pattern}?${new URLSearchParams(query)}`;
+  const cases: Case[] = [];
+  for (const key of Object.keys(valid)) {
+    for (const [label, value] of bad) {
+      const query = { ...valid, [key]: value };
+      // A valid value among the hostile ones (occupancy takes any real date as its start).
+      if (r.pattern === '/api/admin/occupancy' && key === 'from' && /^\d{4}-\d{2}-\d{2}$/.test(value) && value !== '2027-02-30') continue;
+      cases.push({ label: `${key}: ${label}`, send: () => request('GET', path(query), { role }), status: visitor ? [401] : [400] });
+    }
+    if (r.pattern === '/api/search') {
+      const { [key]: _, ...rest } = valid;
+      cases.push({ label: `${key} missing`, send: () => request('GET', path(rest), { role }), status: visitor ? [401] : [400] });
+    }
+  }
+  return cases;
+}
+
 function readHeaderCases(r: RouteSpec, role: Role): Case[] {
   const visitor = role === 'visitor' && r.admin;
   const headers: Record<string, string>[] = [
@@ -590,6 +636,12 @@ describe.each(ROUTES.map((r) => [routeName(r), r] as const))('bad input to %s', 
   if (r.withId) {
     it.each(roles)('should refuse hostile ids (as %s) with a JSON 4xx and change nothing', async (role) => {
       await expectEveryAnswer(idCases(r, role));
+    });
+  }
+
+  if (r.query) {
+    it.each(roles)('should refuse missing, malformed, out-of-range and hostile query parameters (as %s) with a JSON 400 and change nothing', async (role) => {
+      await expectEveryAnswer(queryCases(r, role));
     });
   }
 

@@ -103,12 +103,15 @@ export async function deleteBooking(env: DbEnv, id: number): Promise<boolean> {
   return (await getDb(env).delete(bookings).where(eq(bookings.id, id)).returning({ id: bookings.id })).length > 0;
 }
 
-/** Confirmed stays of a cabin touching [from, to): busy nights for the calendars and the export. */
-export async function confirmedStays(env: DbEnv, cabinId: number, from: string, to: string) {
+/**
+ * Stays of one status touching [from, to), of one cabin or of every cabin: confirmed ones are busy
+ * nights (calendars, search, the export); new ones are requests on the owner's chart.
+ */
+export async function staysByStatus(env: DbEnv, status: BookingStatus, from: string, to: string, cabinId?: number) {
   return getDb(env)
-    .select({ id: bookings.id, start: bookings.checkIn, end: bookings.checkOut, name: bookings.name })
+    .select({ id: bookings.id, cabinId: bookings.cabinId, start: bookings.checkIn, end: bookings.checkOut, name: bookings.name })
     .from(bookings)
-    .where(and(eq(bookings.cabinId, cabinId), eq(bookings.status, 'confirmed'), lt(bookings.checkIn, to), gt(bookings.checkOut, from)));
+    .where(and(cabinId === undefined ? undefined : eq(bookings.cabinId, cabinId), eq(bookings.status, status), lt(bookings.checkIn, to), gt(bookings.checkOut, from)));
 }
 
 /**

@@ -5,7 +5,7 @@ import { cabins, cabinCalendars, calendarBlocks, calendarFeeds, feedEvents, seas
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
-import { confirmedStays } from './bookings.ts';
+import { staysByStatus } from './bookings.ts';
 
 type DbEnv = { DB: DatabasePort };
 export type BusyRange = { start: IsoDate; end: IsoDate };
@@ -54,20 +54,30 @@ export async function deleteBlock(env: DbEnv, id: number): Promise<boolean> {
 
 /** Every busy range of a cabin that touches [from, to), with where it comes from (for the owner). */
 export async function sourcedBusy(env: DbEnv, cabinId: number, from: IsoDate, to: IsoDate): Promise<SourcedRange[]> {
+  return (await busyRanges(env, from, to, cabinId)).map(({ cabinId: _, ...range }) => range);
+}
+
+/**
+ * The busy ranges touching [from, to) of one cabin, or of every cabin when none is named (search,
+ * the owner's chart): one query per source, never one per cabin. The sources are the one rule of a
+ * busy night (worker/queries/bookings.ts nightsBusy): confirmed bookings, blocks, imported events.
+ */
+export async function busyRanges(env: DbEnv, from: IsoDate, to: IsoDate, cabinId?: number): Promise<(SourcedRange & { cabinId: number })[]> {
   const db = getDb(env);
+  const of = (column: typeof calendarBlocks.cabinId | typeof feedEvents.cabinId) => (cabinId === undefined ? undefined : eq(column, cabinId));
   const [stays, blocks, events] = await Promise.all([
-    confirmedStays(env, cabinId, from, to),
-    db.select().from(calendarBlocks).where(and(eq(calendarBlocks.cabinId, cabinId), lt(calendarBlocks.start, to), gt(calendarBlocks.end, from))),
+    staysByStatus(env, 'confirmed', from, to, cabinId),
+    db.select().from(calendarBlocks).where(and(of(calendarBlocks.cabinId), lt(calendarBlocks.start, to), gt(calendarBlocks.end, from))),
     db
-      .select({ id: feedEvents.id, start: feedEvents.start, end: feedEvents.end, name: calendarFeeds.name })
+      .select({ id: feedEvents.id, cabinId: feedEvents.cabinId, start: feedEvents.start, end: feedEvents.end, name: calendarFeeds.name })
       .from(feedEvents)
       .innerJoin(calendarFeeds, eq(feedEvents.feedId, calendarFeeds.id))
-      .where(and(eq(feedEvents.cabinId, cabinId), lt(feedEvents.start, to), gt(feedEvents.end, from))),
+      .where(and(of(feedEvents.cabinId), lt(feedEvents.start, to), gt(feedEvents.end, from))),
   ]);
   return [
-    ...stays.map((b) => ({ start: b.start, end: b.end, source: 'booking' as const, id: b.id, label: b.name })),
-    ...blocks.map((b) => ({ start: b.start, end: b.end, source: 'block' as const, id: b.id, label: b.note })),
-    ...events.map((e) => ({ start: e.start, end: e.end, source: 'feed' as const, id: e.id, label: e.name })),
+    ...stays.map((b) => ({ cabinId: b.cabinId, start: b.start, end: b.end, source: 'booking' as const, id: b.id, label: b.name })),
+    ...blocks.map((b) => ({ cabinId: b.cabinId, start: b.start, end: b.end, source: 'block' as const, id: b.id, label: b.note })),
+    ...events.map((e) => ({ cabinId: e.cabinId, start: e.start, end: e.end, source: 'feed' as const, id: e.id, label: e.name })),
   ].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
 }
 

@@ -1,0 +1,41 @@
+import { asc } from 'drizzle-orm';
+import { addDays, type IsoDate } from '../../schema/dates.ts';
+import type { OccupancyAnswer, OccupancyRange } from '../../schema/search.ts';
+import { cabins } from '../../schema/tables.ts';
+import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
+import { staysByStatus } from './bookings.ts';
+import { busyRanges } from './calendar.ts';
+
+type DbEnv = { DB: DatabasePort };
+
+/**
+ * The owner's chart («Шахматка»): every cabin, inactive ones too, against the nights of
+ * [from, from + days), each range clipped to the window and marked by what holds it. New
+ * requests are shown although they do not make a night busy. One query per kind of data.
+ */
+export async function occupancy(env: DbEnv, from: IsoDate, days: number): Promise<OccupancyAnswer> {
+  const to = addDays(from, days);
+  const [rows, busy, requests] = await Promise.all([
+    getDb(env).select({ id: cabins.id, name: cabins.name, active: cabins.active }).from(cabins).orderBy(asc(cabins.id)),
+    busyRanges(env, from, to),
+    staysByStatus(env, 'new', from, to),
+  ]);
+  const clip = (r: { start: IsoDate; end: IsoDate }) => ({ start: r.start < from ? from : r.start, end: r.end > to ? to : r.end });
+  const ranges = new Map<number, OccupancyRange[]>(rows.map((c) => [c.id, []]));
+  for (const r of busy) {
+    const range: OccupancyRange =
+      r.source === 'booking'
+        ? { ...clip(r), kind: 'booking', label: r.label, bookingId: r.id }
+        : r.source === 'block'
+          ? { ...clip(r), kind: 'block', label: r.label, blockId: r.id }
+          : { ...clip(r), kind: 'feed', label: r.label };
+    ranges.get(r.cabinId)?.push(range);
+  }
+  for (const r of requests) ranges.get(r.cabinId)?.push({ ...clip(r), kind: 'request', label: r.name, bookingId: r.id });
+  return {
+    from,
+    days,
+    cabins: rows.map((c) => ({ ...c, ranges: ranges.get(c.id)!.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)) })),
+  };
+}

@@ -1,0 +1,86 @@
+import { and, asc, eq, gt, gte, lt } from 'drizzle-orm';
+import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
+import { SEARCH_HORIZON_DAYS, SEARCH_NEAREST_DAYS, type SearchAnswer, type SearchQuery, type SearchStay } from '../../schema/search.ts';
+import { cabinCalendars, cabins, seasons } from '../../schema/tables.ts';
+import { quoteStay, type PricedSeason } from '../calendar/pricing.ts';
+import { now } from '../lib/clock.ts';
+import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
+import { busyRanges } from './calendar.ts';
+
+type DbEnv = { DB: DatabasePort };
+
+/**
+ * Every active cabin that takes the guests, split into those free for the whole stay (priced by
+ * season, cheapest first) and those that are not (busy, or a longer minimum stay) with the
+ * nearest free stay of the same length within ±7 days. One query per kind of data (cabins,
+ * seasons, minimum stays, each source of busy nights) over the ±7-day window, the rest in
+ * memory: the cost grows with the data, not with a query per cabin.
+ */
+export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAnswer> {
+  const nights = nightsBetween(q.checkIn, q.checkOut);
+  const today = todayInMoscow(now());
+  const from = maxDate(today, addDays(q.checkIn, -SEARCH_NEAREST_DAYS));
+  const to = addDays(q.checkOut, SEARCH_NEAREST_DAYS);
+  const db = getDb(env);
+  const [rows, seasonRows, minStays, busy] = await Promise.all([
+    db
+      .select({ id: cabins.id, name: cabins.name, pricePerNight: cabins.pricePerNight })
+      .from(cabins)
+      .where(and(eq(cabins.active, true), gte(cabins.maxGuests, q.guests)))
+      .orderBy(asc(cabins.id)),
+    db.select().from(seasons).where(and(lt(seasons.start, to), gt(seasons.end, from))),
+    db.select({ cabinId: cabinCalendars.cabinId, minNights: cabinCalendars.minNights }).from(cabinCalendars),
+    busyRanges(env, from, to),
+  ]);
+
+  const seasonsOf = groupBy(seasonRows, (s) => s.cabinId);
+  const minNightsOf = new Map(minStays.map((m) => [m.cabinId, m.minNights]));
+  const busyOf = groupBy(busy, (r) => r.cabinId);
+  const latestCheckIn = addDays(today, SEARCH_HORIZON_DAYS);
+
+  const results: SearchAnswer['results'] = [];
+  const others: SearchAnswer['others'] = [];
+  for (const cabin of rows) {
+    const base = { pricePerNight: cabin.pricePerNight, minNights: minNightsOf.get(cabin.id) ?? 1 };
+    const priced: PricedSeason[] = seasonsOf.get(cabin.id) ?? [];
+    const taken = busyOf.get(cabin.id) ?? [];
+    const isFree = (checkIn: IsoDate, checkOut: IsoDate) => !taken.some((r) => r.start < checkOut && checkIn < r.end);
+    const quote = quoteStay(base, priced, q.checkIn, q.checkOut);
+    const free = isFree(q.checkIn, q.checkOut);
+    if (free && quote.minNights <= nights) {
+      results.push({ id: cabin.id, name: cabin.name, nights, total: quote.total });
+      continue;
+    }
+    // The closest free stay of the same length: a day earlier before a day later.
+    let nearest: SearchStay | undefined;
+    for (let d = 1; d <= SEARCH_NEAREST_DAYS && !nearest; d++) {
+      for (const shift of [-d, d]) {
+        const checkIn = addDays(q.checkIn, shift);
+        if (checkIn < today || checkIn > latestCheckIn) continue;
+        const checkOut = addDays(checkIn, nights);
+        if (!isFree(checkIn, checkOut)) continue;
+        const alt = quoteStay(base, priced, checkIn, checkOut);
+        if (alt.minNights > nights) continue;
+        nearest = { checkIn, checkOut, total: alt.total };
+        break;
+      }
+    }
+    others.push({ id: cabin.id, name: cabin.name, reason: free ? 'minNights' : 'busy', minNights: quote.minNights, ...(nearest ? { nearest } : {}) });
+  }
+  results.sort((a, b) => a.total - b.total || a.id - b.id);
+  return { checkIn: q.checkIn, checkOut: q.checkOut, nights, guests: q.guests, results, others };
+}
+
+const maxDate = (a: IsoDate, b: IsoDate) => (a > b ? a : b);
+
+function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
