@@ -32,8 +32,13 @@ export const seasonInputSchema = z
     end: isoDate,
     pricePerNight: z.number({ error: MSG.seasonPriceInvalid }).int(MSG.seasonPriceInvalid).min(0, MSG.seasonPriceInvalid).max(10_000_000, MSG.seasonPriceInvalid),
     minNights: minNights.default(1),
+    // The list GET …/calendar answers carries each row's id and cabin: it may be sent back as it
+    // is. Both are ignored (the whole list is replaced, for the cabin of the address).
+    id: z.unknown().optional(),
+    cabinId: z.unknown().optional(),
   })
-  .superRefine(checkRange);
+  .superRefine(checkRange)
+  .transform(({ id: _id, cabinId: _cabinId, ...season }) => season);
 
 /** The whole list of a cabin's seasons, and its minimum stay outside them. */
 export const seasonsBodySchema = z

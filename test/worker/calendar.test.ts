@@ -22,7 +22,7 @@ type Availability = {
 async function calendarOf(cookie: string, cabinId: number) {
   const res = await send('GET', `/api/admin/cabins/${cabinId}/calendar`, { cookie });
   expect(res.status).toBe(200);
-  return (await res.json()) as { exportUrl: string; busy: { start: string; end: string; source: string; label: string }[]; feeds: { id: number; lastError: string | null; eventCount: number }[] };
+  return (await res.json()) as { exportUrl: string; busy: { start: string; end: string; source: string; label: string }[]; feeds: { id: number; lastError: string | null; eventCount: number }[]; seasons: unknown[] };
 }
 
 describe('the visitor calendar: GET /api/cabins/:id/availability', () => {
@@ -83,8 +83,20 @@ describe('the owner calendar', () => {
     await env.DB.prepare('INSERT INTO seasons (cabin_id, start, "end", price_per_night, min_nights) VALUES (?, ?, ?, 5000, 1)').bind(cabin.id, day(-30), day(0)).run();
     const cal = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as { seasons: { start: string; end: string; pricePerNight: number; minNights: number }[]; minNights: number };
     expect(cal.seasons.map((s) => s.start)).toEqual([day(10)]);
-    const back = cal.seasons.map(({ start, end, pricePerNight, minNights }) => ({ start, end, pricePerNight, minNights }));
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: back, minNights: cal.minNights }, { cookie })).status).toBe(200);
+    // Sent back exactly as loaded, each row with its id and cabinId.
+    expect(Object.keys(cal.seasons[0]!)).toEqual(expect.arrayContaining(['id', 'cabinId']));
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: cal.seasons, minNights: cal.minNights }, { cookie })).status).toBe(200);
+    const again = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as typeof cal;
+    expect(again.seasons.map(({ start, end, pricePerNight, minNights }) => ({ start, end, pricePerNight, minNights }))).toEqual([{ start: day(10), end: day(20), pricePerNight: 7000, minNights: 2 }]);
+  });
+
+  it("should keep a season's rows to its own cabin whatever cabinId the body carries", async () => {
+    const [a, b] = [await seedCabin(), await seedCabin()];
+    const cookie = await login();
+    const season = { id: 999, cabinId: b.id, start: day(10), end: day(20), pricePerNight: 7000, minNights: 2 };
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${a.id}/seasons`, { seasons: [season] }, { cookie })).status).toBe(200);
+    expect((await calendarOf(cookie, a.id)).seasons).toHaveLength(1);
+    expect((await calendarOf(cookie, b.id)).seasons).toHaveLength(0);
   });
 
   it('should show every busy range with its source and let the owner remove a block', async () => {
