@@ -2,7 +2,7 @@
 // "Search, occupancy and health") and where each range sits on a cabin's row.
 import { addDays, nightsBetween, nightsOf, type IsoDate } from '../../../schema/dates.ts';
 import type { OccupancyAnswer, OccupancyKind, OccupancyRange } from '../../../schema/search.ts';
-import { call } from '../client.ts';
+import { call, client } from '../client.ts';
 
 export type { OccupancyKind, OccupancyRange };
 export type Occupancy = OccupancyAnswer;
@@ -10,7 +10,7 @@ export type OccupancyCabin = Occupancy['cabins'][number];
 
 /** Every cabin's nights from `from` for `days` days, the ranges clipped to that window. */
 export const loadOccupancy = (from: IsoDate, days: number): Promise<Occupancy> =>
-  call(fetch(`/api/admin/occupancy?${new URLSearchParams({ from, days: String(days) })}`, { credentials: 'same-origin' })) as Promise<Occupancy>;
+  call(client().admin.occupancy.$get({ query: { from, days: String(days) } }));
 
 /** What makes a night busy for a guest; a new request does not (it waits for the owner). */
 export const isBusyKind = (kind: OccupancyKind): boolean => kind !== 'request';
