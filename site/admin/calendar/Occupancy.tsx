@@ -8,7 +8,7 @@ import { addDays, addMonths, nightsOf, todayInMoscow, type IsoDate } from '../..
 import { formatStayDates, MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { OCCUPANCY_DEFAULT_DAYS } from '../../../schema/search.ts';
 import { rangeText, useFailure } from './CalendarCommon.tsx';
-import { busyNights, dayHead, loadOccupancy, monthSpans, placeRanges, type Occupancy, type OccupancyCabin, type OccupancyRange } from './occupancy.ts';
+import { busyNights, dayHead, loadOccupancy, monthSpans, placeRanges, type Occupancy, type OccupancyCabin, type OccupancyRange, type Placed } from './occupancy.ts';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -258,7 +258,7 @@ function Chart({ data, today, pending, pick, onFree, onBlock }: ChartProps) {
                 }),
               )}
               {placed.map((p) => (
-                <RangeBar key={`${p.range.kind}-${p.range.bookingId ?? p.range.blockId ?? p.range.label}-${p.range.start}`} cabin={cabin} p={p} top={top} from={data.from} onBlock={onBlock} />
+                <RangeBar key={`${p.range.kind}-${p.range.bookingId ?? p.range.blockId ?? p.range.label}-${p.range.start}`} cabin={cabin} p={p} top={top} days={data.days} onBlock={onBlock} />
               ))}
             </div>
           );
@@ -268,9 +268,10 @@ function Chart({ data, today, pending, pick, onFree, onBlock }: ChartProps) {
   );
 }
 
-function RangeBar({ cabin, p, top, from, onBlock }: { cabin: OccupancyCabin; p: ReturnType<typeof placeRanges>['placed'][number]; top: number; from: IsoDate; onBlock: ChartProps['onBlock'] }) {
+function RangeBar({ cabin, p, top, days, onBlock }: { cabin: OccupancyCabin; p: Placed; top: number; days: number; onBlock: ChartProps['onBlock'] }) {
   const r = p.range;
-  const clipped = `${r.start < from ? ' is-clipped-start' : ''}`;
+  // The server clips ranges to the window: one touching its edge may go on, so it is drawn running off.
+  const clipped = `${p.col === 0 ? ' is-clipped-start' : ''}${p.col + p.span === days ? ' is-clipped-end' : ''}`;
   const props = {
     className: `occupancy__range-bar occupancy__range-bar--${r.kind}${clipped}`,
     style: { gridRow: top + p.lane, gridColumn: `${p.col + 2} / span ${p.span}` },
