@@ -71,7 +71,7 @@ export const REVIEW_THROTTLE = { max: 5, windowMs: 60 * 60 * 1000 } as const;
  * the API, media or build output.
  */
 export const RESERVED_PATHS = [
-  'api', 'media', 'cabins', 'cabin', 'contacts', 'reviews', 'privacy', 'shell',
+  'api', 'media', 'cabins', 'cabin', 'contacts', 'reviews', 'privacy', 'search', 'shell',
   '_astro', '_headers', '_redirects', 'assets', 'fonts', 'images', 'img', 'demo',
   '404', 'index', 'sitemap.xml', 'sitemap-index.xml', 'robots.txt', 'favicon.ico',
   'favicon.svg', 'build.json', 'manifest.webmanifest',

@@ -6,6 +6,7 @@ import { MSG } from '../schema/messages.ts';
 import { securityHeaders, securityHeadersKeepOwn } from './middleware/security-headers.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { getAdminPath } from './queries/admin.ts';
+import { searchPage } from './pages/search.ts';
 
 export type { AppType } from './app.ts';
 
@@ -27,6 +28,8 @@ app.use('/media/*', securityHeadersKeepOwn);
 app.route('/media', mediaRoutes);
 app.all('/media/*', (c) => apiError(c, 404, MSG.notFound));
 app.use('*', securityHeaders);
+// The results page: the prebuilt shell filled with what is free now (worker/pages/search.ts).
+app.get('/search', searchPage);
 app.get('*', async (c) => {
   const segments = c.req.path.split('/').filter(Boolean);
   if (segments.length === 1 && !c.req.path.startsWith('/shell') && segments[0] === (await adminPathOrNull(c.env))) {

@@ -13,7 +13,7 @@ import { NO_STAY, pickDay, stayRules, type Availability, type StayRules, type St
 import { bookingMessage, bookingStay, whatsappLink } from '../lib/whatsapp.ts';
 import { channelLink, offeredChannels, type ChannelSettings } from '../lib/channels.ts';
 import { iconCheck, iconClock, iconWhatsapp, iconX } from '../components/icons.ts';
-import type { IsoDate } from '../../schema/dates.ts';
+import { isIsoDate, type IsoDate } from '../../schema/dates.ts';
 import type { BookingDraft } from './BookingRequest.tsx';
 
 const EMPTY_DRAFT: Omit<BookingDraft, 'channel'> = { name: '', phone: '', email: '', comment: '', consent: false, website: '' };
@@ -36,6 +36,16 @@ interface Props {
 
 type Free = { status: 'idle' | 'loading' | 'error' } | { status: 'ready'; rules: StayRules };
 
+/** `?checkIn=…&checkOut=…&guests=…` of a search result's link, when it names a stay. */
+function stayFromAddress(search: string): { checkIn: IsoDate; checkOut: IsoDate; guests: number } | null {
+  const q = new URLSearchParams(search);
+  const checkIn = q.get('checkIn') ?? '';
+  const checkOut = q.get('checkOut') ?? '';
+  if (!isIsoDate(checkIn) || !isIsoDate(checkOut) || checkOut <= checkIn) return null;
+  const guests = Number(q.get('guests'));
+  return { checkIn, checkOut, guests: Number.isInteger(guests) && guests >= 1 ? guests : 2 };
+}
+
 /** «5 марта». */
 const dayMonth = (day: IsoDate) => `${Number(day.slice(8, 10))} ${MONTHS_GENITIVE[Number(day.slice(5, 7)) - 1]}`;
 
@@ -52,22 +62,38 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   // The request form's fields live here, so new dates or a failed send never lose them.
   const [draft, setDraft] = useState<BookingDraft>(() => ({ ...EMPTY_DRAFT, channel: offered[0]!.id }));
   const [sent, setSent] = useState<{ id: number; nights: number; total: number } | null>(null);
+  // The stay asked for in the address (from /search) that is no longer free.
+  const [gone, setGone] = useState(false);
 
   useEffect(() => {
-    // A choice of guests made before the card woke up is kept.
+    // A choice of guests made before the card woke up is kept; else the one of the search.
+    const asked = stayFromAddress(window.location.search);
     const chosen = Number(guestsRef.current?.value);
-    if (chosen >= 1 && chosen <= cabin.maxGuests) setGuests(chosen);
+    const wanted = chosen !== Math.min(2, cabin.maxGuests) ? chosen : (asked?.guests ?? chosen);
+    if (wanted >= 1 && wanted <= cabin.maxGuests) setGuests(wanted);
+    else if (asked && asked.guests > cabin.maxGuests) setGuests(cabin.maxGuests);
     setReady(true);
+    if (asked) void loadFree(asked);
   }, [cabin.maxGuests]);
 
-  async function loadFree() {
+  /** Reads the free dates; a stay asked for in the address is picked if it is still free. */
+  async function loadFree(asked?: { checkIn: IsoDate; checkOut: IsoDate }) {
     setFree({ status: 'loading' });
     try {
       const res = await fetch(`/api/cabins/${cabin.id}/availability`);
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      setFree({ status: 'ready', rules: stayRules((await res.json()) as Availability) });
+      const loaded = stayRules((await res.json()) as Availability);
+      setFree({ status: 'ready', rules: loaded });
+      if (!asked) return;
+      const picked = pickDay(loaded, pickDay(loaded, NO_STAY, asked.checkIn), asked.checkOut);
+      if (picked.checkIn === asked.checkIn && picked.checkOut === asked.checkOut) setStay(picked);
+      else {
+        setGone(true);
+        setOpen(true);
+      }
     } catch {
       setFree({ status: 'error' });
+      if (asked) setOpen(true);
     }
   }
 
@@ -130,6 +156,9 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
             </select>
           </div>
         </div>
+        {gone && !quote && (
+          <p className="alert alert--warning booking__gone" role="alert">Даты из поиска уже заняты или не подходят по минимальному сроку. Выберите другие в календаре.</p>
+        )}
         {open && (
           <div className="booking__calendar" id={calendarId} role="group" aria-label="Календарь свободных дат">
             {free.status === 'error' ? (

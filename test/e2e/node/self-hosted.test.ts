@@ -102,6 +102,12 @@ describe('the self-hosted server (npm run serve)', () => {
     await visible(page.getByRole('button', { name: 'Оставить отзыв' }));
     await page.goto('/contacts');
     await visible(page.getByRole('heading', { name: 'Напишите нам' }));
+    // The search results are filled by the server from its shell and the cabins' cards.
+    const search = await page.goto(`/search?checkIn=${addDays(todayInMoscow(), 10)}&checkOut=${addDays(todayInMoscow(), 13)}&guests=2`);
+    expect(search!.status()).toBe(200);
+    await visible(page.getByRole('heading', { name: 'Свободно на ваши даты' }));
+    expect(await page.locator('.search-results .cabin-card').count()).toBeGreaterThan(0);
+    await visible(page.getByRole('heading', { name: 'Не подходят на эти даты' }));
 
     const js = Object.entries(encodings).filter(([p]) => p.endsWith('.js'));
     expect(js.length).toBeGreaterThan(0);

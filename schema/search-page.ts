@@ -1,0 +1,15 @@
+// The markers of the /search page's shell (site/pages/shell/search.astro and the card fragments
+// of site/pages/shell/cards/) that the server replaces with the visitor's query and the results
+// (worker/pages/search.ts). One list, so the build and the server never disagree.
+export const SEARCH_MARKERS = {
+  title: '__SEARCH_TITLE__',
+  heading: '__SEARCH_HEADING__',
+  checkIn: '__SEARCH_CHECK_IN__',
+  checkOut: '__SEARCH_CHECK_OUT__',
+  guests: '__SEARCH_GUESTS__',
+  error: '<!--search-error-->',
+  results: '<!--search-results-->',
+  /** In a card: the stay's price line, and the query after the cabin's address. */
+  stayPrice: '<!--search-stay-price-->',
+  stayQuery: '__SEARCH_STAY_QUERY__',
+} as const;

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { addDays, todayInMoscow } from '../../../schema/dates.ts';
+import { MSG } from '../../../schema/messages.ts';
+import type { SearchAnswer } from '../../../schema/search.ts';
+import { useBrowser } from '../browser.ts';
+import { flat, getJson, rub, textOf, visible } from './helpers.ts';
+
+// Issue 15: a visitor who knows the dates finds every cabin free for them in one search, from
+// the home page, and opens one with the dates already picked on its booking card.
+
+const day = (n: number) => addDays(todayInMoscow(), n);
+// The demo closes the second cabin's nights 10–13 days from now (scripts/demo/calendar.ts).
+const [checkIn, checkOut] = [day(10), day(13)];
+const query = `checkIn=${checkIn}&checkOut=${checkOut}&guests=2`;
+
+describe('searching by dates on a phone', () => {
+  const { baseURL, openPage } = useBrowser();
+  const answer = () => getJson<SearchAnswer>(baseURL, `/api/search?${query}`);
+
+  it('should find the cabins free for my dates from the home page, each priced for the stay, the busy ones apart with their nearest free dates', async () => {
+    const expected = await answer();
+    expect(expected.results.length).toBeGreaterThan(0);
+    expect(expected.others.length).toBeGreaterThan(0);
+    const page = await openPage('/', 'phone');
+    const form = page.getByRole('search');
+    await form.getByLabel('Заезд').fill(checkIn);
+    await form.getByLabel('Выезд').fill(checkOut);
+    await form.getByLabel('Гости').fill('2');
+    await form.getByRole('button', { name: 'Найти' }).click();
+    await page.waitForURL(/\/search\?/);
+    expect(new URL(page.url()).searchParams.get('checkIn')).toBe(checkIn);
+    await visible(page.getByRole('heading', { level: 1, name: 'Свободно на ваши даты' }));
+    // The form keeps the query.
+    expect(await page.getByRole('search').getByLabel('Заезд').inputValue()).toBe(checkIn);
+    expect(flat(await page.title())).toMatch(/^Свободно .+ · 2 гостя — /);
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+
+    const cards = page.locator('.search-results .cabin-card');
+    expect(await cards.count()).toBe(Math.min(12, expected.results.length));
+    const first = expected.results[0]!;
+    expect(await textOf(cards.first().locator('.price'))).toBe(`3 ночи · ${rub(first.total)}`);
+    expect(await textOf(cards.first().locator('.card__title'))).toBe(first.name);
+    expect(await cards.first().locator('a.stretched').getAttribute('href')).toBe(`/cabin/${first.id}?${query}#booking`);
+    expect(await cards.first().locator('img').getAttribute('loading')).toBe('eager');
+
+    const apart = page.getByRole('heading', { name: 'Не подходят на эти даты' });
+    await visible(apart);
+    const others = await page.locator('.search-others li').allInnerTexts();
+    expect(others.map((t) => flat(t).split(' Занято')[0])).toEqual(expected.others.map((o) => expect.stringContaining(o.name)));
+    const withNearest = expected.others.find((o) => o.nearest)!;
+    expect(await page.locator(`.search-others a[href^="/cabin/${withNearest.id}?checkIn=${withNearest.nearest!.checkIn}"]`).count()).toBe(1);
+  });
+
+  it('should open a result with my dates and guests picked and the total shown, ready for «Отправить заявку»', async () => {
+    const first = (await answer()).results[0]!;
+    const page = await openPage(`/search?${query}`, 'phone');
+    await page.locator('.search-results .cabin-card a.stretched').first().click();
+    await page.waitForURL(new RegExp(`/cabin/${first.id}\\?`));
+    const card = page.locator('#booking');
+    await visible(card.locator('.booking__total'));
+    expect(await textOf(card.locator('.booking__total dd'))).toBe(rub(first.total));
+    expect(await card.getByLabel('Гости').inputValue()).toBe('2');
+    await visible(card.getByRole('button', { name: 'Отправить заявку' }));
+  });
+
+  it('should say the dates are taken and open the calendar when a link from a search is no longer free', async () => {
+    const busy = (await answer()).others.find((o) => o.reason === 'busy')!;
+    const page = await openPage(`/cabin/${busy.id}?${query}#booking`, 'phone');
+    await visible(page.locator('#booking [role="alert"]'));
+    expect(await textOf(page.locator('#booking [role="alert"]'))).toContain('Даты из поиска уже заняты');
+    await visible(page.locator('.stay-calendar'));
+    expect(await page.locator('#booking .booking__total').count()).toBe(0);
+  });
+
+  it('should show the form with a Russian message for a search typed by hand with nonsense, never a blank page', async () => {
+    const page = await openPage('/', 'phone');
+    const res = await page.goto(`/search?checkIn=завтра&checkOut=${checkOut}&guests=2`);
+    expect(res!.status()).toBe(400);
+    await visible(page.getByRole('search'));
+    expect(await textOf(page.getByRole('alert'))).toBe(MSG.searchCheckInInvalid);
+    const tooMany = await page.goto(`/search?checkIn=${checkIn}&checkOut=${checkOut}&guests=500`);
+    expect(tooMany!.status()).toBe(400);
+    expect(await textOf(page.getByRole('alert'))).toBe(MSG.searchGuestsInvalid);
+  });
+
+  it('should search from the catalogue as a plain form: no script loads on the catalogue or the results', async () => {
+    const page = await openPage('/cabins', 'phone');
+    const scripts: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+    await page.goto('/cabins');
+    const form = page.getByRole('search');
+    await form.getByLabel('Заезд').fill(checkIn);
+    await form.getByLabel('Выезд').fill(checkOut);
+    await form.getByRole('button', { name: 'Найти' }).click();
+    await page.waitForURL(/\/search\?/);
+    await visible(page.locator('.search-results .cabin-card'));
+    expect(scripts).toEqual([]);
+  });
+});
