@@ -60,6 +60,24 @@ export const feedsBodySchema = z.strictObject({
     .max(MAX_FEEDS, MSG.tooMany),
 });
 
+/**
+ * The owner's name of a field of the calendar's forms, from a validation issue's path:
+ * ['seasons', 1, 'end'] → «Сезон 2, окончание»; ['feeds', 0, 'url'] → «Календарь 1, адрес».
+ */
+export function calendarFieldName(path: readonly PropertyKey[]): string | undefined {
+  const FIELDS: Record<string, string> = {
+    start: 'начало', end: 'окончание', pricePerNight: 'цена за ночь', minNights: 'минимальный срок',
+    note: 'заметка', name: 'название', url: 'адрес',
+  };
+  const [first, index, field] = path;
+  if (first === 'seasons' && typeof index === 'number') return `Сезон ${index + 1}${field ? `, ${FIELDS[String(field)] ?? String(field)}` : ''}`;
+  if (first === 'feeds' && typeof index === 'number') return `Календарь ${index + 1}${field ? `, ${FIELDS[String(field)] ?? String(field)}` : ''}`;
+  if (first === 'seasons') return 'Сезоны';
+  if (first === 'feeds') return 'Календари';
+  const name = FIELDS[String(first)];
+  return name && name[0]!.toLocaleUpperCase('ru-RU') + name.slice(1);
+}
+
 export type SeasonInput = z.infer<typeof seasonInputSchema>;
 export type BlockInput = z.infer<typeof blockInputSchema>;
 export type FeedInput = z.infer<typeof feedsBodySchema>['feeds'][number];

@@ -131,7 +131,9 @@ describe('the owner calendar', () => {
   ])('should refuse a block with %s (400) and change nothing', async (_, body, message) => {
     const cabin = await seedCabin();
     const cookie = await login();
-    await expectNoChange(async () => expectError(await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, body, { cookie }), 400, message));
+    // The owner's form is told which field is wrong.
+    const field = message === MSG.dateRangeInvalid || message === MSG.datePast ? 'Окончание' : 'Начало';
+    await expectNoChange(async () => expectError(await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, body, { cookie }), 400, `${field}: ${message}`));
   });
 
   it.each([
@@ -143,7 +145,9 @@ describe('the owner calendar', () => {
     const cabin = await seedCabin();
     const cookie = await login();
     expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: [{ start: day(1), end: day(5), pricePerNight: 4000 }] }, { cookie })).status).toBe(200);
-    await expectNoChange(async () => expectError(await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie }), 400, message));
+    const field = (<Record<string, string>>{ [MSG.seasonPriceInvalid]: 'Сезон 1, цена за ночь', [MSG.minNightsInvalid]: 'Сезон 1, минимальный срок', [MSG.dateRangeInvalid]: 'Сезон 1, окончание' })[message];
+    // Which season and field is wrong; the overlap message names the seasons itself.
+    await expectNoChange(async () => expectError(await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie }), 400, field ? `${field}: ${message}` : message));
   });
 
   it('should allow seasons that touch (one ends the day the next begins)', async () => {
@@ -164,7 +168,7 @@ describe('the owner calendar', () => {
   ])('should refuse a feed with %s (400) and change nothing', async (_, url, message) => {
     const cabin = await seedCabin();
     const cookie = await login();
-    await expectNoChange(async () => expectError(await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/feeds`, { feeds: [{ name: 'Авито', url }] }, { cookie }), 400, message));
+    await expectNoChange(async () => expectError(await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/feeds`, { feeds: [{ name: 'Авито', url }] }, { cookie }), 400, `Календарь 1, адрес: ${message}`));
   });
 
   it('should keep a feed\'s last good import and show its error in Russian when a sync fails', async () => {

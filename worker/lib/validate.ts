@@ -20,11 +20,19 @@ function hasIllFormedText(value: unknown): boolean {
  * message: the same Russian text the browser form shows. Text that is not well-formed
  * Unicode is refused: D1 would store U+FFFD instead of what was sent.
  */
-export const validate = <T extends $ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) => {
+export const validate = <T extends $ZodType, Target extends keyof ValidationTargets>(
+  target: Target,
+  schema: T,
+  /** Names the field of an issue («Сезон 2, окончание»), so the owner sees what to fix where. */
+  fieldName?: (path: readonly PropertyKey[]) => string | undefined,
+) => {
   const hook = ((result, c) => {
     if (!result.success) {
-      const message = result.error.issues[0]?.message;
-      return c.json({ error: message && OWN_MESSAGES.has(message) ? message : MSG.badInput }, 400);
+      const issue = result.error.issues[0];
+      const message = issue?.message && OWN_MESSAGES.has(issue.message) ? issue.message : MSG.badInput;
+      const field = issue && fieldName?.(issue.path);
+      // A message that already begins with the field's name («Сезоны не должны…») is left as it is.
+      return c.json({ error: field && !message.startsWith(field) ? `${field}: ${message}` : message }, 400);
     }
     if (hasIllFormedText(result.data)) return c.json({ error: MSG.badText }, 400);
   }) satisfies Hook<output<T>, AppEnv, string, Target, {}, T>;

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { blockInputSchema, feedHostKind, feedsBodySchema, seasonsBodySchema } from '../../schema/calendar.ts';
+import { blockInputSchema, calendarFieldName, feedHostKind, feedsBodySchema, seasonsBodySchema } from '../../schema/calendar.ts';
 import { MSG } from '../../schema/messages.ts';
 import { syncAllFeeds } from '../calendar/sync.ts';
 import type { AppEnv } from '../env.ts';
@@ -42,7 +42,7 @@ export const calendarAdminRoutes = new Hono<AppEnv>()
     return c.json({ from, to, exportUrl: exportUrl(c, token), minNights: settings.minNights, busy, blocks, feeds, seasons: seasons.filter((s) => s.end > from) });
   })
   // Seasons and the minimum stay change prices on the public pages («от N ₽»): they publish.
-  .put('/cabins/:id/seasons', requireAdmin, validate('param', idParam), jsonBody, validate('json', seasonsBodySchema), publishOnSuccess, async (c) => {
+  .put('/cabins/:id/seasons', requireAdmin, validate('param', idParam), jsonBody, validate('json', seasonsBodySchema, calendarFieldName), publishOnSuccess, async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     const body = c.req.valid('json');
@@ -50,7 +50,7 @@ export const calendarAdminRoutes = new Hono<AppEnv>()
     return c.json({ seasons: await listSeasons(c.env, id), minNights: (await getCalendarSettings(c.env, id)).minNights });
   })
   // Blocks and feeds change only free dates, which the booking card reads live: no rebuild.
-  .post('/cabins/:id/blocks', requireAdmin, validate('param', idParam), jsonBody, validate('json', blockInputSchema), async (c) => {
+  .post('/cabins/:id/blocks', requireAdmin, validate('param', idParam), jsonBody, validate('json', blockInputSchema, calendarFieldName), async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     return c.json(await addBlock(c.env, id, c.req.valid('json')), 201);
@@ -59,14 +59,14 @@ export const calendarAdminRoutes = new Hono<AppEnv>()
     if (!(await deleteBlock(c.env, c.req.valid('param').id))) return apiError(c, 404, MSG.blockNotFound);
     return c.json({ success: true });
   })
-  .put('/cabins/:id/feeds', requireAdmin, validate('param', idParam), jsonBody, validate('json', feedsBodySchema), async (c) => {
+  .put('/cabins/:id/feeds', requireAdmin, validate('param', idParam), jsonBody, validate('json', feedsBodySchema, calendarFieldName), async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     const { feeds } = c.req.valid('json');
     const allowLoopback = c.env.ALLOW_LOOPBACK_FEEDS === '1';
-    for (const f of feeds) {
+    for (const [i, f] of feeds.entries()) {
       const kind = feedHostKind(new URL(f.url).hostname);
-      if (kind === 'internal' || (kind === 'loopback' && !allowLoopback)) return apiError(c, 400, MSG.feedUrlInternal);
+      if (kind === 'internal' || (kind === 'loopback' && !allowLoopback)) return c.json({ error: `${calendarFieldName(['feeds', i, 'url'])}: ${MSG.feedUrlInternal}` }, 400);
     }
     return c.json({ feeds: await replaceFeeds(c.env, id, feeds) });
   })
