@@ -15,9 +15,12 @@ export const BUDGETS = {
   apiCabinsVsControl: 1.5,
   /** A static page's p95 at 50 connections, as a multiple of the control's p95. */
   staticVsControl: 1.2,
+  /** Search and the owner's occupancy view, one request at a time, at 1,500 cabins on the Node target (issue 18). */
+  searchAloneMs: 50,
+  scaleBudgetCabins: 1500,
 } as const;
 
-export const PUBLIC_PAGES: PageKey[] = ['home', 'catalogue', 'cabin', 'contacts', 'reviews'];
+export const PUBLIC_PAGES: PageKey[] = ['home', 'catalogue', 'cabin', 'contacts', 'reviews', 'search'];
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 /** CLS as Lighthouse shows it (three decimals): 0 means it rounds to 0.000. */
 export const clsShown = (cls: number) => Math.round(cls * 1000) / 1000;
@@ -78,6 +81,22 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
       budget: limit === null ? `≤ ${factor}× control p95 (control not measured)` : `≤ ${factor}× control p95 = ${limit.toFixed(1)} ms`,
       pass: p95 !== null && limit !== null && p95 <= limit,
     });
+  }
+  // Search and «Шахматка» must stay fast as the catalogue grows: alone at 1,500 cabins, self-hosted.
+  const largest = r.key === 'node' ? r.scaling.points.find((pt) => pt.targetActive === BUDGETS.scaleBudgetCabins) : undefined;
+  if (r.key === 'node') {
+    for (const [figure, serial] of [
+      ['GET /api/search p95 alone', largest?.search?.serial],
+      ['GET /api/admin/occupancy p95 alone', largest?.occupancy?.serial],
+    ] as const) {
+      out.push({
+        figure,
+        where: `${BUDGETS.scaleBudgetCabins} cabins`,
+        value: serial ? `${serial.p95.toFixed(1)} ms` : (r.scaling.error ?? 'not measured'),
+        budget: `≤ ${BUDGETS.searchAloneMs} ms`,
+        pass: !!serial && serial.p95 <= BUDGETS.searchAloneMs,
+      });
+    }
   }
   return out;
 }

@@ -175,5 +175,15 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     );
   }
   L.push('');
+  L.push(`Search (\`GET /api/search\`, 3 nights a month ahead, 2 guests) and the owner's «Шахматка» (\`GET /api/admin/occupancy\`, 31 days) at the same sizes: alone one request at a time; search also under the same ${r.settings.connections} connections.`, '');
+  L.push('| active cabins | search: free / apart | search alone: p50 / p95 | search 50 conn.: req/s | p95 | occupancy alone: p50 / p95 |', '| --- | --- | --- | --- | --- | --- |');
+  for (const pt of r.scaling.points) {
+    const sr = pt.search;
+    const oc = pt.occupancy;
+    L.push(
+      `| ${pt.activeCabins} | ${sr ? `${sr.results} / ${sr.others}` : '—'} | ${sr ? `${ms1(sr.serial.p50)} / ${ms1(sr.serial.p95)}` : '—'} | ${sr ? Math.round(sr.load.rps) : '—'} | ${sr ? pct(sr.load.p95, sr.load.durationS) : '—'} | ${oc ? `${ms1(oc.serial.p50)} / ${ms1(oc.serial.p95)}` : '—'} |`,
+    );
+  }
+  L.push('');
   return L;
 }

@@ -20,7 +20,7 @@ export type PageResult = {
   weightError?: string;
 };
 
-export type PageKey = 'home' | 'catalogue' | 'cabin' | 'contacts' | 'reviews' | 'admin';
+export type PageKey = 'home' | 'catalogue' | 'cabin' | 'contacts' | 'reviews' | 'search' | 'admin';
 
 /** What the bench measured on one production target. */
 export type TargetResults = {

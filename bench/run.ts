@@ -16,7 +16,7 @@ import { loadTest } from './load.ts';
 import { describeMachine, sampleLoad } from './machine.ts';
 import { renderReport } from './report.ts';
 import type { BenchResults, PageKey, PageResult, TargetResults } from './results.ts';
-import { measureScalePoint } from './scale.ts';
+import { measureScalePoint, searchPath } from './scale.ts';
 import { nodeTarget, workersTarget, type Served, type Target } from './targets.ts';
 import { median } from './stats.ts';
 import { GZIP_LEVEL, pageWeight } from './weight.ts';
@@ -109,6 +109,8 @@ async function measureTarget(target: Target): Promise<TargetResults> {
       { key: 'cabin', name: 'Cabin page', path: `/cabin/${firstId}` },
       { key: 'contacts', name: 'Contacts', path: '/contacts' },
       { key: 'reviews', name: 'Reviews', path: '/reviews' },
+      // A search a visitor would make: the results page, filled by the server (issue 15).
+      { key: 'search', name: 'Search results', path: searchPath().replace('/api/search', '/search') },
       { key: 'admin', name: 'Admin login', path: '/admin' },
     ];
 
@@ -226,9 +228,9 @@ async function measureTarget(target: Target): Promise<TargetResults> {
             // The serial requests just before warm the worker up; an autocannon warm-up would leave
             // slow in-flight requests running into the measured window at 1,500 cabins.
             warmupS: 0,
-          });
+          }, ADMIN_PASSWORD);
           results.scaling.points.push(point);
-          log(`  ${point.activeCabins} active: build ${point.buildS.toFixed(1)} s (${point.htmlPages} pages), /api/cabins ${point.apiCabinsBytes} B, alone ${fmtMs(point.serial.p50)}; 50 connections p95 ${fmtMs(point.load.p95)}, ${Math.round(point.load.rps)} req/s`);
+          log(`  ${point.activeCabins} active: build ${point.buildS.toFixed(1)} s (${point.htmlPages} pages), /api/cabins ${point.apiCabinsBytes} B, alone ${fmtMs(point.serial.p50)}; 50 connections p95 ${fmtMs(point.load.p95)}, ${Math.round(point.load.rps)} req/s; search alone ${fmtMs(point.search?.serial.p95 ?? NaN)} p95, loaded ${fmtMs(point.search?.load.p95 ?? NaN)}; occupancy alone ${fmtMs(point.occupancy?.serial.p95 ?? NaN)} p95`);
         }
       } catch (err) {
         results.scaling.error = await stageError(err, base);

@@ -5,6 +5,8 @@ import { serialLatency, type SerialLatency } from './latency.ts';
 import { loadTest, type LoadResult } from './load.ts';
 import type { Served } from './targets.ts';
 import { GZIP_LEVEL } from './weight.ts';
+import { adminLogin } from './edit-to-live.ts';
+import { addDays, todayInMoscow } from '../schema/dates.ts';
 
 export type ScalePoint = {
   targetActive: number;
@@ -18,6 +20,16 @@ export type ScalePoint = {
   /** GET /api/cabins one request at a time: the slope without queueing. */
   serial: SerialLatency;
   load: LoadResult;
+  /** GET /api/search (3 nights a month ahead, 2 guests): alone and under the same load. */
+  search?: { results: number; others: number; serial: SerialLatency; load: LoadResult };
+  /** The owner's GET /api/admin/occupancy (31 days), alone: one owner, never a crowd. */
+  occupancy?: { serial: SerialLatency };
+};
+
+/** A stay a month ahead in Moscow time: what a visitor would search for. */
+export const searchPath = (): string => {
+  const checkIn = addDays(todayInMoscow(), 30);
+  return `/api/search?checkIn=${checkIn}&checkOut=${addDays(checkIn, 3)}&guests=2`;
 };
 
 /**
@@ -28,6 +40,7 @@ export async function measureScalePoint(
   served: Served,
   targetActive: number,
   load: { connections: number; durationS: number; warmupS: number },
+  adminPassword?: string,
 ): Promise<ScalePoint> {
   const { active, total } = await served.growCabins(targetActive);
   await served.waitIdle();
@@ -47,7 +60,15 @@ export async function measureScalePoint(
     apiCabinsGzip: gzipSync(body, { level: GZIP_LEVEL }).length,
     serial: await serialLatency(`${served.url}/api/cabins`),
     load: await loadTest(`${served.url}/api/cabins`, load),
+    search: await measureSearch(served.url, load),
+    occupancy: adminPassword ? { serial: await serialLatency(`${served.url}/api/admin/occupancy?days=31`, undefined, { cookie: await adminLogin(served.url, adminPassword) }) } : undefined,
   };
+}
+
+async function measureSearch(base: string, load: { connections: number; durationS: number; warmupS: number }): Promise<ScalePoint['search']> {
+  const url = `${base}${searchPath()}`;
+  const answer = (await (await fetch(url)).json()) as { results: unknown[]; others: unknown[] };
+  return { results: answer.results.length, others: answer.others.length, serial: await serialLatency(url), load: await loadTest(url, load) };
 }
 
 async function countHtml(dir: string): Promise<number> {
