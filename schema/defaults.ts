@@ -32,6 +32,9 @@ export const DEFAULT_SETTINGS = {
   maxLink: '',
   /** The ways a visitor may choose to go on after a booking request (schema/bookings.ts). */
   bookingChannels: ['whatsapp', 'phone'] as ('whatsapp' | 'telegram' | 'max' | 'phone')[],
+  /** The entry in the register of classified accommodation (footer, contacts, JSON-LD); empty: not shown. */
+  registryNumber: '',
+  registryUrl: '',
   /** How long booking requests keep the guest's personal data (privacy page). */
   bookingRetentionYears: BOOKING_RETENTION_YEARS,
 };

@@ -83,4 +83,5 @@ export const MSG = {
   searchGuestsInvalid: 'Число гостей: целое число от 1 до 50',
   occupancyFromInvalid: 'Начало периода (from) — дата в формате ГГГГ-ММ-ДД',
   occupancyDaysInvalid: 'Число дней (days): целое число от 1 до 92',
+  registryUrlInvalid: 'Ссылка на запись в реестре должна начинаться с https://',
 } as const;

@@ -47,6 +47,16 @@ const bookingChannels = z
 export const messengerSchema = z.object({ telegramUsername, maxLink, bookingChannels });
 export const MESSENGER_FIELDS = messengerSchema.keyof().options;
 
+/** The record of the classified accommodation in the state register (decree № 1951): any https page. */
+const registryUrl = text(500).refine((v) => {
+  if (v === '') return true;
+  try {
+    return new URL(v).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, MSG.registryUrlInvalid);
+
 export const featureSchema = z.object({ title: text(100), description: text(500) });
 
 export const settingsSchema = contactInfoSchema.extend({
@@ -59,6 +69,9 @@ export const settingsSchema = contactInfoSchema.extend({
   galleryImages: z.array(imageUrl).max(60),
   checkInTime: time,
   checkOutTime: time,
+  /** Since 1 September 2025 a place of stay is let only with an entry in the register: its number and link. */
+  registryNumber: text(60),
+  registryUrl,
   bookingRetentionYears: z
     .number({ error: MSG.retentionInvalid })
     .int(MSG.retentionInvalid)

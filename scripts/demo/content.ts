@@ -212,4 +212,7 @@ export const DEMO_SETTINGS: SettingsUpdate = {
   heroSubtitle: 'Домики и апартаменты у самой воды: просыпайтесь под шум волн и бронируйте в пару касаний',
   checkInTime: '14:00',
   checkOutTime: '12:00',
+  // A sample entry of the register of classified accommodation (the demo's, not a real one).
+  registryNumber: 'С052024000123',
+  registryUrl: 'https://tourism.gov.ru/',
 };

@@ -10,6 +10,7 @@ import { MSG } from '../../schema/messages.ts';
 import controlsCss from '../styles/controls.css?inline';
 import requestCss from './BookingRequest.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
+import { ConsentText } from './ConsentText.tsx';
 
 // The form's styles (and the checkbox, alert and honeypot ones) come with it, not in the cabin page's HTML.
 adoptStyles(controlsCss);
@@ -95,10 +96,7 @@ export default function BookingRequest({ id, cabinId, stay, channels, draft, onD
       </fieldset>
       <label className="check">
         <input type="checkbox" name="consent" checked={draft.consent} onChange={(e) => set('consent', e.target.checked)} required />
-        <span>
-          Я согласен на обработку персональных данных <span className="req">*</span>{' '}
-          (<a href="/privacy" target="_blank" rel="noopener">политика конфиденциальности</a>)
-        </span>
+        <ConsentText />
       </label>
       <div className="hp" aria-hidden="true">
         <label htmlFor={`${id}-website`}>Не заполняйте это поле</label>

@@ -10,6 +10,7 @@ import { contactMessage } from '../lib/whatsapp.ts';
 import { channelLink, type ChannelAddresses } from '../lib/channels.ts';
 import { iconCheck, iconWhatsapp } from '../components/icons.ts';
 import { Icon } from './Icon.tsx';
+import { ConsentText } from './ConsentText.tsx';
 
 const SENT = 'Сообщение отправлено! Мы свяжемся с вами в ближайшее время.';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -114,10 +115,7 @@ export default function ContactForm({ phone, telegramUsername = '' }: { phone: s
       <div className="field">
         <label className="check">
           <input type="checkbox" name="consent" checked={consent} onChange={(e) => setConsent(e.target.checked)} required />
-          <span>
-            Я согласен на обработку персональных данных <span className="req">*</span>{' '}
-            (<a href="/privacy" target="_blank" rel="noopener">политика конфиденциальности</a>)
-          </span>
+          <ConsentText />
         </label>
       </div>
       {status.kind === 'error' && (

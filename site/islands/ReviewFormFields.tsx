@@ -9,6 +9,7 @@ import { createCaptcha, isCaptchaSolved, type CaptchaQuestion } from '../lib/cap
 import { countOf } from '../../schema/format.ts';
 import { Icon } from './Icon.tsx';
 import { iconCheck, iconRefresh, iconStarEmpty, iconStarFilled, iconX } from '../components/icons.ts';
+import { ConsentText } from './ConsentText.tsx';
 
 const SEND_FAILED = 'Ошибка при отправке отзыва. Попробуйте еще раз.';
 const loadSchema = () => import('../../schema/review-submit.ts').then((m) => m.reviewSubmitSchema);
@@ -179,10 +180,7 @@ export default function ReviewFormFields({ id, onDone }: Props) {
         <div className="field">
           <label className="check">
             <input type="checkbox" name="consent" checked={consent} onChange={(e) => setConsent(e.target.checked)} required />
-            <span>
-              Я согласен на обработку персональных данных <span className="req">*</span>{' '}
-              (<a href="/privacy" target="_blank" rel="noopener">политика конфиденциальности</a>)
-            </span>
+            <ConsentText />
           </label>
         </div>
         <div className="hp" aria-hidden="true">

@@ -46,8 +46,17 @@ export function lodgingBusinessLd(ctx: LdContext, image?: string) {
     currenciesAccepted: 'RUB',
     petsAllowed: true,
     smokingAllowed: false,
+    ...(ctx.site.registry ? { identifier: registryLd(ctx.site.registry) } : {}),
   };
 }
+
+/** The register entry of a classified place of stay, as a schema.org PropertyValue. */
+export const registryLd = (registry: { number: string; url: string }) => ({
+  '@type': 'PropertyValue',
+  propertyID: 'Реестр классифицированных средств размещения',
+  value: registry.number,
+  ...(registry.url ? { url: registry.url } : {}),
+});
 
 /**
  * One cabin: a VacationRental (a LodgingBusiness) containing the Accommodation that is let

@@ -15,6 +15,8 @@ export interface SiteSettings {
   footerEmail: string;
   footerAddress: string;
   ownerName?: string;
+  registryNumber?: string;
+  registryUrl?: string;
 }
 
 export interface SiteInfo {
@@ -27,6 +29,8 @@ export interface SiteInfo {
   email: string;
   address: string;
   ownerName: string;
+  /** The entry in the register of classified accommodation, when the owner has set it. */
+  registry: { number: string; url: string } | null;
   footer: { description: string; phone: string; phoneHref: string; email: string; address: string };
 }
 
@@ -57,6 +61,7 @@ export function siteInfo(s: SiteSettings): SiteInfo {
     email,
     address,
     ownerName: pick(s.ownerName, DEFAULT_SETTINGS.ownerName),
+    registry: pick(s.registryNumber) ? { number: pick(s.registryNumber), url: pick(s.registryUrl) } : null,
     footer: {
       description: pick(s.footerDescription, DEFAULT_SETTINGS.footerDescription),
       phone: footerPhone,

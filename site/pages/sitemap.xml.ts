@@ -16,6 +16,7 @@ export const GET: APIRoute = async ({ site, url }) => {
     '/reviews',
     '/contacts',
     '/privacy',
+    '/consent',
   ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">

@@ -210,3 +210,23 @@ describe('the retention of booking requests (issue 11)', () => {
     }
   });
 });
+
+describe('the register of classified accommodation (issue 17, the legal lines)', () => {
+  it('should be empty by default, and save the number and the link for every visitor to read', async () => {
+    const cookie = await login();
+    expect(await getJson<Settings>('/api/settings')).toMatchObject({ registryNumber: '', registryUrl: '' });
+    const entry = { registryNumber: ' С052024000123 ', registryUrl: 'https://tourism.gov.ru/reestr/123' };
+    expect((await jsonRequest('PUT', '/api/settings', entry, { cookie })).status).toBe(200);
+    expect(await getJson<Settings>('/api/settings')).toMatchObject({ registryNumber: 'С052024000123', registryUrl: 'https://tourism.gov.ru/reestr/123' });
+  });
+
+  it.each([
+    ['a plain http link', { registryUrl: 'http://tourism.gov.ru/reestr/123' }, MSG.registryUrlInvalid],
+    ['a javascript: link', { registryUrl: 'javascript:alert(1)' }, MSG.registryUrlInvalid],
+    ['words instead of a link', { registryUrl: 'реестр' }, MSG.registryUrlInvalid],
+    ['a number of 61 characters', { registryNumber: '1'.repeat(61) }, MSG.tooLong],
+  ])('should refuse %s and change nothing', async (_, body, message) => {
+    const cookie = await login();
+    await expectNoChange(async () => expectError(await jsonRequest('PUT', '/api/settings', body, { cookie }), 400, message));
+  });
+});

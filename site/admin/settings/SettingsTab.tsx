@@ -8,7 +8,7 @@ import { useSettingsForm } from './useSettingsForm.ts';
 
 type SiteTexts = Pick<
   Settings,
-  'heroTitle' | 'heroSubtitle' | 'whyChooseUsTitle' | 'whyChooseUsSubtitle' | 'whyChooseUsFeatures' | 'checkInTime' | 'checkOutTime' | 'bookingRetentionYears'
+  'heroTitle' | 'heroSubtitle' | 'whyChooseUsTitle' | 'whyChooseUsSubtitle' | 'whyChooseUsFeatures' | 'checkInTime' | 'checkOutTime' | 'bookingRetentionYears' | 'registryNumber' | 'registryUrl'
 >;
 
 const pick = (s: Settings): SiteTexts => ({
@@ -20,6 +20,8 @@ const pick = (s: Settings): SiteTexts => ({
   checkInTime: s.checkInTime,
   checkOutTime: s.checkOutTime,
   bookingRetentionYears: s.bookingRetentionYears,
+  registryNumber: s.registryNumber,
+  registryUrl: s.registryUrl,
 });
 
 const MAX_FEATURES = 12;
@@ -151,6 +153,16 @@ function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteT
               onChange={(e) => set('bookingRetentionYears', e.target.value === '' ? Number.NaN : Number(e.target.value))}
             />
           )}
+        </Field>
+      </fieldset>
+
+      <fieldset className="group">
+        <legend>Реестр средств размещения</legend>
+        <Field label="Номер в реестре" error={errors.registryNumber} hint="Номер записи в реестре классифицированных средств размещения: показывается в подвале сайта и на странице контактов">
+          {(p) => <input {...p} className="input" value={values.registryNumber} onChange={(e) => set('registryNumber', e.target.value)} />}
+        </Field>
+        <Field label="Ссылка на запись в реестре" error={errors.registryUrl} hint="Адрес страницы с вашей записью, начинается с https://">
+          {(p) => <input {...p} className="input" type="url" inputMode="url" value={values.registryUrl} onChange={(e) => set('registryUrl', e.target.value)} />}
         </Field>
       </fieldset>
 
