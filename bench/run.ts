@@ -127,7 +127,8 @@ async function measureTarget(target: Target): Promise<TargetResults> {
         }
         log(`Lighthouse ${page.path} (${LH_RUNS} runs)…`);
         try {
-          result.lighthouse = await lighthousePage(url, LH_RUNS, log);
+          // /search is noindex on purpose: Lighthouse's is-crawlable audit is left out for it alone.
+          result.lighthouse = await lighthousePage(url, LH_RUNS, log, page.key === 'search' ? ['is-crawlable'] : []);
           const { scores, lcpMs, tbtMs, cls } = result.lighthouse;
           log(`  ${JSON.stringify(scores)} LCP ${Math.round(lcpMs)} ms TBT ${Math.round(tbtMs)} ms CLS ${cls.toFixed(3)}`);
         } catch (err) {
