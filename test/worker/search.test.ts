@@ -2,12 +2,13 @@ import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
-import type { OccupancyAnswer, SearchAnswer } from '../../schema/search.ts';
+import type { SearchAnswer } from '../../schema/search.ts';
 import { searchStays } from '../../worker/queries/search.ts';
-import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send, validBooking } from './helpers.ts';
+import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
+import { block, booking, feedEvent } from './stays.ts';
 
-// GET /api/search and the owner's GET /api/admin/occupancy (DESIGN.md "Search, occupancy and
-// health"), on both runtimes: a night is busy by a confirmed booking, a block or an imported event.
+// GET /api/search (DESIGN.md "Search, occupancy and health"), on both runtimes: a night is busy
+// by a confirmed booking, a block or an imported event. The owner's chart: occupancy.test.ts.
 
 const day = (n: number) => addDays(todayInMoscow(), n);
 
@@ -23,28 +24,6 @@ async function found(checkIn: string, checkOut: string, guests: number | string 
   const res = await search(checkIn, checkOut, guests);
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as SearchAnswer;
-}
-
-async function block(cookie: string, cabinId: number, start: string, end: string, note = 'Ремонт') {
-  const res = await jsonRequest('POST', `/api/admin/cabins/${cabinId}/blocks`, { start, end, note }, { cookie });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: number }).id;
-}
-
-async function feedEvent(cabinId: number, start: string, end: string, name = 'Суточно') {
-  const feed = await env.DB.prepare("INSERT INTO calendar_feeds (cabin_id, name, url) VALUES (?, ?, 'https://sutochno.invalid/cal.ics') RETURNING id")
-    .bind(cabinId, name)
-    .first<{ id: number }>();
-  await env.DB.prepare('INSERT INTO feed_events (feed_id, cabin_id, uid, start, "end") VALUES (?, ?, ?, ?, ?)').bind(feed!.id, cabinId, `${start}@x`, start, end).run();
-}
-
-/** A request sent by a visitor and, when asked, confirmed by the owner. */
-async function booking(cookie: string, cabinId: number, checkIn: string, checkOut: string, confirm = true, name = 'Анна') {
-  const res = await jsonRequest('POST', '/api/bookings', validBooking(cabinId, { checkIn, checkOut, name }));
-  expect(res.status).toBe(201);
-  const id = ((await res.json()) as { id: number }).id;
-  if (confirm) expect((await jsonRequest('PUT', `/api/admin/bookings/${id}`, { status: 'confirmed' }, { cookie })).status).toBe(200);
-  return id;
 }
 
 const seasons = (cookie: string, cabinId: number, list: unknown[], minNights?: number) =>
@@ -207,61 +186,5 @@ describe('GET /api/search: every cabin free for the dates and guests', () => {
     expect(answer.results[0]!.name).toBe('Домик 0');
     // Cabins, seasons, minimum stays, and the three sources of busy nights.
     expect(queries).toBe(6);
-  });
-});
-
-describe('GET /api/admin/occupancy: the owner’s «Шахматка»', () => {
-  const occupancy = (cookie: string, query = '') => send('GET', `/api/admin/occupancy${query}`, { cookie });
-
-  it('should give every cabin, inactive too, with each range marked by what holds it and clipped to the window', async () => {
-    const cookie = await login();
-    const a = await seedCabin({ name: 'Первый' });
-    const b = await seedCabin({ name: 'Второй', active: false });
-    const stay = await booking(cookie, a.id, day(0), day(2), true, 'Ольга');
-    const request = await booking(cookie, a.id, day(5), day(8), false, 'Пётр');
-    const blockId = await block(cookie, b.id, day(10), day(40), 'Покраска');
-    await feedEvent(a.id, day(12), day(14), 'Авито');
-    const res = await occupancy(cookie, `?from=${day(1)}&days=20`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    const answer = (await res.json()) as OccupancyAnswer;
-    expect(answer).toEqual({
-      from: day(1),
-      days: 20,
-      cabins: [
-        {
-          id: a.id, name: 'Первый', active: true,
-          ranges: [
-            { start: day(1), end: day(2), kind: 'booking', label: 'Ольга', bookingId: stay },
-            { start: day(5), end: day(8), kind: 'request', label: 'Пётр', bookingId: request },
-            { start: day(12), end: day(14), kind: 'feed', label: 'Авито' },
-          ],
-        },
-        { id: b.id, name: 'Второй', active: false, ranges: [{ start: day(10), end: day(21), kind: 'block', label: 'Покраска', blockId }] },
-      ],
-    });
-  });
-
-  it('should start today in Moscow with 31 days by default, and leave out declined requests', async () => {
-    const cookie = await login();
-    const cabin = await seedCabin();
-    const declined = await booking(cookie, cabin.id, day(3), day(5), false);
-    expect((await jsonRequest('PUT', `/api/admin/bookings/${declined}`, { status: 'declined' }, { cookie })).status).toBe(200);
-    const answer = (await (await occupancy(cookie)).json()) as OccupancyAnswer;
-    expect(answer).toMatchObject({ from: day(0), days: 31 });
-    expect(answer.cabins[0]!.ranges).toEqual([]);
-  });
-
-  it.each([
-    ['a start that is not a date', '?from=2027-13-01', MSG.occupancyFromInvalid],
-    ['no days', '?days=0', MSG.occupancyDaysInvalid],
-    ['93 days', '?days=93', MSG.occupancyDaysInvalid],
-    ['days as a word', '?days=месяц', MSG.occupancyDaysInvalid],
-  ])('should refuse %s with a Russian 400 that names the parameter', async (_, query, message) => {
-    await expectError(await occupancy(await login(), query), 400, message);
-  });
-
-  it('should refuse a visitor with 401', async () => {
-    await expectError(await send('GET', '/api/admin/occupancy'), 401, MSG.unauthorized);
   });
 });
