@@ -1,4 +1,4 @@
-import { addDays, nightsOf, type IsoDate } from '../../schema/dates.ts';
+import { nightsBetween, type IsoDate } from '../../schema/dates.ts';
 
 export type PricedSeason = { start: IsoDate; end: IsoDate; pricePerNight: number; minNights: number };
 export type Quote = {
@@ -12,16 +12,28 @@ export type Quote = {
 
 const seasonOf = (night: IsoDate, seasons: PricedSeason[]) => seasons.find((s) => s.start <= night && night < s.end);
 
-/** A stay's price: every night at its own season's price, else the cabin's base price. */
+/**
+ * A stay's price: every night at its own season's price, else the cabin's base price. It walks
+ * from one season edge to the next, not night by night: between two edges every night has the
+ * same price, and search prices every cabin for stays of up to 60 nights.
+ */
 export function quoteStay(base: { pricePerNight: number; minNights: number }, seasons: PricedSeason[], checkIn: IsoDate, checkOut: IsoDate): Quote {
   const parts: Quote['parts'] = [];
-  for (const night of nightsOf(checkIn, checkOut)) {
-    const price = seasonOf(night, seasons)?.pricePerNight ?? base.pricePerNight;
+  const touching = seasons.filter((s) => s.start < checkOut && checkIn < s.end);
+  for (let night = checkIn; night < checkOut; ) {
+    // The nearest season edge after this night (a start ahead, else the end), or the check-out.
+    const next = touching.reduce((edge, s) => {
+      const e = s.start > night ? s.start : s.end;
+      return e > night && e < edge ? e : edge;
+    }, checkOut);
+    const price = seasonOf(night, touching)?.pricePerNight ?? base.pricePerNight;
+    const nights = nightsBetween(night, next);
     const last = parts.at(-1);
     if (last && last.pricePerNight === price) {
-      last.nights += 1;
-      last.end = addDays(night, 1);
-    } else parts.push({ start: night, end: addDays(night, 1), nights: 1, pricePerNight: price });
+      last.nights += nights;
+      last.end = next;
+    } else parts.push({ start: night, end: next, nights, pricePerNight: price });
+    night = next;
   }
   return {
     nights: parts.reduce((n, p) => n + p.nights, 0),

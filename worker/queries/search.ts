@@ -37,7 +37,16 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
   const seasonsOf = groupBy(seasonRows, (s) => s.cabinId);
   const minNightsOf = new Map(minStays.map((m) => [m.cabinId, m.minNights]));
   const busyOf = groupBy(busy, (r) => r.cabinId);
+  // The stays of the same length that may stand in, closest first (a day earlier before a day
+  // later), never in the past nor beyond the horizon: the same for every cabin, so made once.
   const latestCheckIn = addDays(today, SEARCH_HORIZON_DAYS);
+  const candidates: { checkIn: IsoDate; checkOut: IsoDate }[] = [];
+  for (let d = 1; d <= SEARCH_NEAREST_DAYS; d++) {
+    for (const shift of [-d, d]) {
+      const checkIn = addDays(q.checkIn, shift);
+      if (checkIn >= today && checkIn <= latestCheckIn) candidates.push({ checkIn, checkOut: addDays(checkIn, nights) });
+    }
+  }
 
   const results: SearchAnswer['results'] = [];
   const others: SearchAnswer['others'] = [];
@@ -52,19 +61,13 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
       results.push({ id: cabin.id, name: cabin.name, nights, total: quote.total });
       continue;
     }
-    // The closest free stay of the same length: a day earlier before a day later.
     let nearest: SearchStay | undefined;
-    for (let d = 1; d <= SEARCH_NEAREST_DAYS && !nearest; d++) {
-      for (const shift of [-d, d]) {
-        const checkIn = addDays(q.checkIn, shift);
-        if (checkIn < today || checkIn > latestCheckIn) continue;
-        const checkOut = addDays(checkIn, nights);
-        if (!isFree(checkIn, checkOut)) continue;
-        const alt = quoteStay(base, priced, checkIn, checkOut);
-        if (alt.minNights > nights) continue;
-        nearest = { checkIn, checkOut, total: alt.total };
-        break;
-      }
+    for (const stay of candidates) {
+      if (!isFree(stay.checkIn, stay.checkOut)) continue;
+      const alt = quoteStay(base, priced, stay.checkIn, stay.checkOut);
+      if (alt.minNights > nights) continue;
+      nearest = { ...stay, total: alt.total };
+      break;
     }
     others.push({ id: cabin.id, name: cabin.name, reason: free ? 'minNights' : 'busy', minNights: quote.minNights, ...(nearest ? { nearest } : {}) });
   }
