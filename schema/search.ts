@@ -4,19 +4,9 @@ import { z } from 'zod';
 import { addDays, isIsoDate, nightsBetween, todayInMoscow, type IsoDate } from './dates.ts';
 import { MSG } from './messages.ts';
 
-/** How far ahead a search may start, in days from today (Moscow). */
-export const SEARCH_HORIZON_DAYS = 365;
-/** The longest stay a search looks for. */
-export const SEARCH_MAX_NIGHTS = 60;
-/** The most guests a search takes. */
-export const SEARCH_MAX_GUESTS = 50;
-/** A busy cabin's nearest free stay of the same length starts at most this many days either side. */
-export const SEARCH_NEAREST_DAYS = 7;
-/** Results on one page of /search, as the catalogue's page. */
-export const SEARCH_PAGE_SIZE = 12;
-/** The owner's occupancy chart: at most this many days at once, this many by default. */
-export const OCCUPANCY_MAX_DAYS = 92;
-export const OCCUPANCY_DEFAULT_DAYS = 31;
+// The limits live in search-options.ts (no zod: the search form's picker reads them).
+export * from './search-options.ts';
+import { OCCUPANCY_MAX_DAYS, SEARCH_HORIZON_DAYS, SEARCH_MAX_GUESTS, SEARCH_MAX_NIGHTS } from './search-options.ts';
 
 /** A query string value as typed: a missing one is `undefined`, a blank one '' (both: required). */
 const required = (missing: string, invalid: string) =>

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 
 // Debian's Chromium; the flags keep it off the network this machine does not have.
@@ -31,8 +31,8 @@ export function useBrowser() {
   const baseURL = inject('baseUrl');
   return {
     baseURL,
-    async openPage(path = '/', viewport: ViewportName = 'desktop'): Promise<Page> {
-      const context = await browser.newContext({ ...VIEWPORTS[viewport], baseURL, locale: 'ru-RU' });
+    async openPage(path = '/', viewport: ViewportName = 'desktop', options: BrowserContextOptions = {}): Promise<Page> {
+      const context = await browser.newContext({ ...VIEWPORTS[viewport], baseURL, locale: 'ru-RU', ...options });
       contexts.push(context);
       const page = await context.newPage();
       await page.goto(path);

@@ -3,6 +3,7 @@ import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { MSG } from '../../../schema/messages.ts';
 import type { SearchAnswer } from '../../../schema/search.ts';
 import { useBrowser } from '../browser.ts';
+import { dayButton } from '../stay-calendar.ts';
 import { flat, getJson, rub, textOf, visible } from './helpers.ts';
 
 // Issue 15: a visitor who knows the dates finds every cabin free for them in one search, from
@@ -23,8 +24,12 @@ describe('searching by dates on a phone', () => {
     expect(expected.others.length).toBeGreaterThan(0);
     const page = await openPage('/', 'phone');
     const form = page.getByRole('search');
-    await form.getByLabel('Заезд').fill(checkIn);
-    await form.getByLabel('Выезд').fill(checkOut);
+    // The form wakes when touched: the booking card's calendar, in Russian, Monday first.
+    await form.getByLabel('Заезд').click();
+    await (await dayButton(page, checkIn)).click();
+    await (await dayButton(page, checkOut)).click();
+    expect(await form.getByLabel('Заезд').inputValue()).toBe(checkIn);
+    expect(await form.getByLabel('Выезд').inputValue()).toBe(checkOut);
     await form.getByLabel('Гости').fill('2');
     await form.getByRole('button', { name: 'Найти' }).click();
     await page.waitForURL(/\/search\?/);
@@ -83,17 +88,25 @@ describe('searching by dates on a phone', () => {
     expect(await textOf(page.getByRole('alert'))).toBe(MSG.searchGuestsInvalid);
   });
 
-  it('should search from the catalogue as a plain form: no script loads on the catalogue or the results', async () => {
+  it('should load no script on the catalogue until the form is touched, and search as a plain form with scripts off', async () => {
     const page = await openPage('/cabins', 'phone');
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
     await page.goto('/cabins');
-    const form = page.getByRole('search');
+    await page.mouse.wheel(0, 2000);
+    await page.waitForTimeout(300);
+    expect(scripts).toEqual([]);
+    await page.getByRole('search').getByLabel('Гости').focus();
+    await page.waitForFunction(() => document.documentElement.hasAttribute('data-search-dates-ready'));
+    expect(scripts.length).toBeGreaterThan(0);
+
+    const plain = await openPage('/cabins', 'phone', { javaScriptEnabled: false });
+    const form = plain.getByRole('search');
     await form.getByLabel('Заезд').fill(checkIn);
     await form.getByLabel('Выезд').fill(checkOut);
     await form.getByRole('button', { name: 'Найти' }).click();
-    await page.waitForURL(/\/search\?/);
-    await visible(page.locator('.search-results .cabin-card'));
-    expect(scripts).toEqual([]);
+    await plain.waitForURL(/\/search\?/);
+    await visible(plain.locator('.search-results .cabin-card'));
+    expect(new URL(plain.url()).searchParams.get('checkOut')).toBe(checkOut);
   });
 });
