@@ -13,3 +13,12 @@ export const SEARCH_MARKERS = {
   stayPrice: '<!--search-stay-price-->',
   stayQuery: '__SEARCH_STAY_QUERY__',
 } as const;
+
+/**
+ * In every search form (site/components/SearchForm.astro): the address of the date picker's
+ * module, which the build writes in once the bundle has named it (scripts/build-site.ts), so the
+ * form's few inline lines can load it on a touch without a script file loading with the page.
+ */
+export const SEARCH_PICKER_MARKER = '__SEARCH_PICKER_URL__';
+/** The built module's file name in _astro/: site/islands/mount-search-dates.ts. */
+export const SEARCH_PICKER_CHUNK = /^mount-search-dates\.[\w-]+\.js$/;

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { copyFile, cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listFiles } from '../worker/platform/node/list-files.ts';
+import { SEARCH_PICKER_CHUNK, SEARCH_PICKER_MARKER } from '../schema/search-page.ts';
+import { ownHashesOnly } from './lib/page-csp.ts';
 import { ROOT, quietEnv, run } from './lib/tools.ts';
 
 export type BuildOptions = {
@@ -46,6 +48,7 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
     }),
   });
   await moveDir(astroOut, staging);
+  await finishPages(staging);
   await writeFile(
     path.join(staging, 'build.json'),
     JSON.stringify({ contentVersion: info.contentVersion, builtAt: new Date().toISOString() }),
@@ -54,6 +57,19 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
   opts.signal?.throwIfAborted();
   await syncDir(staging, opts.outDir);
   return { contentVersion: info.contentVersion, ms: Date.now() - started };
+}
+
+/**
+ * The last touches of every page, which only the whole build can give: the built address of the
+ * search form's date picker, and a CSP that lists the page's own inline scripts and styles only.
+ */
+async function finishPages(dir: string): Promise<void> {
+  const chunk = (await readdir(path.join(dir, '_astro')).catch(() => [] as string[])).find((f) => SEARCH_PICKER_CHUNK.test(f));
+  for (const file of (await listFiles(dir)).filter((f) => f.endsWith('.html'))) {
+    const before = await readFile(path.join(dir, file), 'utf8');
+    const after = ownHashesOnly(before.replaceAll(SEARCH_PICKER_MARKER, chunk ? `/_astro/${chunk}` : ''));
+    if (after !== before) await writeFile(path.join(dir, file), after);
+  }
 }
 
 /** The content version, or a rejection (before Astro starts) when the API cannot give it. */

@@ -11,7 +11,7 @@ import { useIslandReady } from './useIslandReady.ts';
 
 const StayCalendar = lazy(() => import('./StayCalendar.tsx'));
 
-export default function SearchDates({ formId }: { formId: string }) {
+export default function SearchDates({ form }: { form: HTMLFormElement }) {
   const [open, setOpen] = useState(false);
   const [stay, setStay] = useState<StaySelection>(NO_STAY);
   // Every day from today (Moscow) to 365 days ahead may start a stay; nothing is busy here.
@@ -20,7 +20,7 @@ export default function SearchDates({ formId }: { formId: string }) {
     return stayRules({ from: today, to: addDays(today, SEARCH_HORIZON_DAYS + 1), busy: [], seasons: [], pricePerNight: 0, minNights: 1 });
   }, []);
   const fields = () =>
-    [document.getElementById(`${formId}-in`), document.getElementById(`${formId}-out`)] as [HTMLInputElement | null, HTMLInputElement | null];
+    [form.querySelector<HTMLInputElement>('[name="checkIn"]'), form.querySelector<HTMLInputElement>('[name="checkOut"]')] as const;
 
   useEffect(() => {
     const [checkIn, checkOut] = fields();
@@ -50,7 +50,7 @@ export default function SearchDates({ formId }: { formId: string }) {
         input.removeEventListener('keydown', onKey);
       }
     };
-  }, [formId]);
+  }, [form]);
   useIslandReady('search-dates');
 
   function pick(day: string) {
@@ -64,7 +64,6 @@ export default function SearchDates({ formId }: { formId: string }) {
 
   return (
     <>
-      <span className="wake" data-wake="search-dates" hidden />
       {open && (
         <div className="search-form__calendar" role="dialog" aria-label="Даты поездки">
           <Suspense fallback={<p className="hint">Загружаем календарь…</p>}>

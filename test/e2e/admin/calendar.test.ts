@@ -103,7 +103,7 @@ describe('the owner keeps the calendar in «Календарь»', () => {
       await page.getByLabel('Выезд', { exact: true }).fill(addDays(far, 2));
       await page.getByLabel('Заметка (видите только вы)', { exact: true }).fill('Ремонт веранды');
       await page.getByRole('button', { name: 'Закрыть даты' }).click();
-      await readError(page, 'Не удалось закрыть даты: Можно выбрать даты не дальше чем на 18 месяцев вперёд');
+      await readError(page, 'Не удалось закрыть даты: Начало: Можно выбрать даты не дальше чем на 18 месяцев вперёд');
       expect(await page.getByLabel('Заезд (первая ночь)', { exact: true }).inputValue()).toBe(far);
       expect(await page.getByLabel('Заметка (видите только вы)', { exact: true }).inputValue()).toBe('Ремонт веранды');
 
