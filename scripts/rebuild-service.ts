@@ -9,34 +9,71 @@ export type BuilderState = {
   builtVersion: number | null;
 };
 
+export type RebuilderOptions = BuildOptions & {
+  /** After a failed build, try again after each of these pauses in turn, then wait for the next edit. */
+  retryDelaysMs?: number[];
+  /** The build itself (tests give one that fails). */
+  build?: typeof buildSite;
+};
+
+/** A failed build is tried again after 10 s, 1 min and 5 min (a full disk freed, a hiccup of the API). */
+export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000];
+
+/**
+ * The end of a build's error, where its cause is: Astro prints its warnings first and the error
+ * last, so the first lines (what the status kept before) told the owner nothing.
+ */
+export function errorTail(message: string, lines = 15): string {
+  return message.split('\n').map((l) => l.trimEnd()).filter(Boolean).slice(-lines).join('\n');
+}
+
 /**
  * The local stand-in for a production deploy hook: POST asks for a rebuild, GET tells the
  * state. Bursts coalesce: while a build runs, any number of requests make one more build.
  */
-export function createRebuilder(opts: BuildOptions) {
+export function createRebuilder(opts: RebuilderOptions) {
+  const { retryDelaysMs = RETRY_DELAYS_MS, build = buildSite, ...buildOptions } = opts;
   const status: BuilderState = { state: 'idle', error: null, lastSuccessAt: null, lastBuildMs: null, builtVersion: null };
   let running: Promise<void> | null = null;
   let pending = false;
+  let retries = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   async function loop() {
     do {
       pending = false;
       status.state = 'building';
       try {
-        const { contentVersion, ms } = await buildSite({ ...opts, quiet: true });
+        const { contentVersion, ms } = await build({ ...buildOptions, quiet: true });
         Object.assign(status, { state: 'idle', error: null, lastSuccessAt: new Date().toISOString(), lastBuildMs: ms, builtVersion: contentVersion });
+        retries = 0;
         console.log(`[rebuild] site updated to content version ${contentVersion} in ${(ms / 1000).toFixed(1)} s`);
       } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
         status.state = 'failed';
-        status.error = err instanceof Error ? err.message.split('\n').slice(0, 6).join('\n') : String(err);
+        status.error = errorTail(message);
         if (opts.signal?.aborted) console.log('[rebuild] build stopped with the server; the next start builds the current content.');
-        else console.error('[rebuild] build failed; the previous site keeps serving.\n', status.error);
+        // The whole output's tail goes to the log; the status keeps its last lines for the panel.
+        else console.error(`[rebuild] build failed; the previous site keeps serving.\n${message}`);
       }
     } while (pending);
+    if (status.state === 'failed' && !opts.signal?.aborted && retries < retryDelaysMs.length) {
+      const delay = retryDelaysMs[retries++]!;
+      console.error(`[rebuild] trying again in ${Math.round(delay / 1000)} s (attempt ${retries + 1}); an edit tries at once.`);
+      retryTimer = setTimeout(() => void start(), delay);
+      retryTimer.unref?.();
+    }
   }
 
   /** Starts a build (or queues one after the running build); resolves when the site is current. */
   function request(): Promise<void> {
+    // An edit (or the owner's «Повторить») starts the retries over.
+    retries = 0;
+    return start();
+  }
+
+  function start(): Promise<void> {
+    clearTimeout(retryTimer);
     if (running) {
       pending = true;
       return running;

@@ -88,17 +88,18 @@ describe('the rebuild service when the build fails', () => {
   it('should report state failed with the error, keep the live site and never claim a success', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const before = await tree(outDir);
-    const rebuilder = createRebuilder({ apiUrl: 'http://127.0.0.1:1', outDir });
+    const rebuilder = createRebuilder({ apiUrl: 'http://127.0.0.1:1', outDir, retryDelaysMs: [] });
     await rebuilder.request();
     expect(rebuilder.status).toMatchObject({ state: 'failed', lastSuccessAt: null, lastBuildMs: null, builtVersion: null });
     expect(rebuilder.status.error).toEqual(expect.stringMatching(/fetch failed|ECONNREFUSED/));
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining('build failed'), rebuilder.status.error);
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('build failed'));
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining(rebuilder.status.error!));
     expect(await tree(outDir)).toEqual(before);
   });
 
   it('should tell the failure over HTTP, as the admin panel reads it, and fail again on the next hook call', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    const rebuilder = createRebuilder({ apiUrl: 'http://127.0.0.1:1', outDir });
+    const rebuilder = createRebuilder({ apiUrl: 'http://127.0.0.1:1', outDir, retryDelaysMs: [] });
     const server = await startRebuildService(rebuilder, 0);
     servers.push(server);
     const hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rebuild`;
@@ -117,3 +118,49 @@ describe('the rebuild service when the build fails', () => {
     expect(status.lastSuccessAt).toBeNull();
   });
 });
+
+describe('a failed rebuild tells its cause and tries again (issue 16, point 2)', () => {
+  /** Astro's output as a failed build ends: its warnings first, the cause last. */
+  const failure = () =>
+    new Error(
+      ['astro build exited 1', ...Array.from({ length: 30 }, (_, i) => `[WARN] [vite] warning number ${i}`), 'error   ENOSPC: no space left on device, write', '  at writeFile (node:fs)'].join('\n'),
+    );
+
+  it('should keep the end of the error, where the cause is, in the status and the whole of it in the log', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const rebuilder = createRebuilder({ apiUrl: 'http://127.0.0.1:1', outDir, retryDelaysMs: [], build: async () => Promise.reject(failure()) });
+    await rebuilder.request();
+    expect(rebuilder.status.state).toBe('failed');
+    expect(rebuilder.status.error).toContain('ENOSPC: no space left on device');
+    expect(rebuilder.status.error).not.toContain('warning number 0');
+    expect(rebuilder.status.error!.split('\n').at(-2)).toBe('error   ENOSPC: no space left on device, write');
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('warning number 0'));
+  });
+
+  it('should try a failed build again after each pause, stop after the last, and start over on the next edit', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    let calls = 0;
+    let fail = true;
+    const build = async () => {
+      calls += 1;
+      if (fail) throw failure();
+      return { contentVersion: 7, ms: 1 };
+    };
+    const rebuilder = createRebuilder({ apiUrl: 'http://127.0.0.1:1', outDir, retryDelaysMs: [20, 40], build });
+    await rebuilder.request();
+    expect(calls).toBe(1);
+    await vi.waitFor(() => expect(calls).toBe(3), { timeout: 2000 });
+    // No third pause: it waits for the next edit.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(calls).toBe(3);
+    expect(rebuilder.status.state).toBe('failed');
+    // The next edit builds at once; the retries start over and the first one succeeds.
+    await rebuilder.request();
+    expect(calls).toBe(4);
+    fail = false;
+    await vi.waitFor(() => expect(rebuilder.status).toMatchObject({ state: 'idle', error: null, builtVersion: 7 }), { timeout: 2000 });
+    expect(calls).toBe(5);
+  });
+});
+
