@@ -1,11 +1,10 @@
-import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import { OCCUPANCY_MAX_DAYS, type OccupancyAnswer } from '../../schema/search.ts';
 import { occupancy as readOccupancy } from '../../worker/queries/occupancy.ts';
 import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
-import { block, booking, feedEvent } from './stays.ts';
+import { block, booking, countingDb, feedEvent } from './stays.ts';
 
 // The owner's GET /api/admin/occupancy (DESIGN.md "Search, occupancy and health"), on both
 // runtimes: every cabin against the days, each range marked by what holds it.
@@ -72,20 +71,11 @@ describe('GET /api/admin/occupancy: the owner’s «Шахматка»', () => {
 
   it('should read with one query per kind of data, whatever the number of cabins (query level)', async () => {
     for (let i = 0; i < 30; i++) await seedCabin({ name: `Домик ${i}` });
-    let queries = 0;
-    const counted = {
-      DB: {
-        prepare: (sql: string) => {
-          queries += 1;
-          return env.DB.prepare(sql);
-        },
-        batch: env.DB.batch.bind(env.DB),
-      },
-    };
-    const answer = await readOccupancy(counted as typeof env, day(0), 31);
+    const counted = countingDb();
+    const answer = await readOccupancy(counted.env, day(0), 31);
     expect(answer.cabins).toHaveLength(30);
     // Cabins, the three sources of busy nights, and the new requests.
-    expect(queries).toBe(5);
+    expect(counted.queries).toBe(5);
   });
 
   it.each([

@@ -1,11 +1,10 @@
-import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { SearchAnswer } from '../../schema/search.ts';
 import { searchStays } from '../../worker/queries/search.ts';
 import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
-import { block, booking, feedEvent } from './stays.ts';
+import { block, booking, countingDb, feedEvent } from './stays.ts';
 
 // GET /api/search (DESIGN.md "Search, occupancy and health"), on both runtimes: a night is busy
 // by a confirmed booking, a block or an imported event. The owner's chart: occupancy.test.ts.
@@ -171,20 +170,11 @@ describe('GET /api/search: every cabin free for the dates and guests', () => {
 
   it('should read with one query per kind of data, whatever the number of cabins (query level)', async () => {
     for (let i = 0; i < 30; i++) await seedCabin({ name: `Домик ${i}`, pricePerNight: 1000 + i });
-    let queries = 0;
-    const counted = {
-      DB: {
-        prepare: (sql: string) => {
-          queries += 1;
-          return env.DB.prepare(sql);
-        },
-        batch: env.DB.batch.bind(env.DB),
-      },
-    };
-    const answer = await searchStays(counted as typeof env, { checkIn: day(10), checkOut: day(12), guests: 2 });
+    const counted = countingDb();
+    const answer = await searchStays(counted.env, { checkIn: day(10), checkOut: day(12), guests: 2 });
     expect(answer.results).toHaveLength(30);
     expect(answer.results[0]!.name).toBe('Домик 0');
     // Cabins, seasons, minimum stays, and the three sources of busy nights.
-    expect(queries).toBe(6);
+    expect(counted.queries).toBe(6);
   });
 });

@@ -26,3 +26,17 @@ export async function booking(cookie: string, cabinId: number, checkIn: string, 
   if (confirm) expect((await jsonRequest('PUT', `/api/admin/bookings/${id}`, { status: 'confirmed' }, { cookie })).status).toBe(200);
   return id;
 }
+
+/** The storage ports with every SQL statement counted: a query function's reads, whatever it reads. */
+export function countingDb() {
+  const counter = { queries: 0, env: { ...env } as typeof env };
+  counter.env.DB = {
+    prepare: (sql: string) => {
+      counter.queries += 1;
+      return env.DB.prepare(sql);
+    },
+    batch: env.DB.batch.bind(env.DB),
+  } as typeof env.DB;
+  return counter;
+}
+
