@@ -32,7 +32,10 @@ export function errorTail(message: string, lines = 15): string {
  * state. Bursts coalesce: while a build runs, any number of requests make one more build.
  */
 export function createRebuilder(opts: RebuilderOptions) {
-  const { retryDelaysMs = RETRY_DELAYS_MS, build = buildSite, ...buildOptions } = opts;
+  // opts is read when each build starts, never copied here: serve.ts gives apiUrl as a getter,
+  // known only once the server listens.
+  const retryDelaysMs = opts.retryDelaysMs ?? RETRY_DELAYS_MS;
+  const build = opts.build ?? buildSite;
   const status: BuilderState = { state: 'idle', error: null, lastSuccessAt: null, lastBuildMs: null, builtVersion: null };
   let running: Promise<void> | null = null;
   let pending = false;
@@ -44,7 +47,7 @@ export function createRebuilder(opts: RebuilderOptions) {
       pending = false;
       status.state = 'building';
       try {
-        const { contentVersion, ms } = await build({ ...buildOptions, quiet: true });
+        const { contentVersion, ms } = await build({ ...opts, quiet: true });
         Object.assign(status, { state: 'idle', error: null, lastSuccessAt: new Date().toISOString(), lastBuildMs: ms, builtVersion: contentVersion });
         retries = 0;
         console.log(`[rebuild] site updated to content version ${contentVersion} in ${(ms / 1000).toFixed(1)} s`);

@@ -162,5 +162,24 @@ describe('a failed rebuild tells its cause and tries again (issue 16, point 2)',
     await vi.waitFor(() => expect(rebuilder.status).toMatchObject({ state: 'idle', error: null, builtVersion: 7 }), { timeout: 2000 });
     expect(calls).toBe(5);
   });
-});
 
+  it('should read the API address when a build starts, not when the rebuilder is made (npm run serve knows it only once listening)', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    let url = '';
+    let seen: string | undefined;
+    const rebuilder = createRebuilder({
+      get apiUrl() {
+        return url;
+      },
+      outDir,
+      retryDelaysMs: [],
+      build: async (o) => {
+        seen = o.apiUrl;
+        return { contentVersion: 1, ms: 1 };
+      },
+    });
+    url = 'http://127.0.0.1:9';
+    await rebuilder.request();
+    expect(seen).toBe('http://127.0.0.1:9');
+  });
+});
