@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { html, raw } from 'hono/html';
-import { countOf, FORMS, formatGuests, formatNights, formatPrice, formatStayDates } from '../../schema/format.ts';
+import { countOf, FORMS, formatGuests, formatNights, formatPrice, formatStayDates, plural } from '../../schema/format.ts';
 import { SEARCH_MARKERS as M } from '../../schema/search-page.ts';
 import { SEARCH_PAGE_SIZE, searchQuerySchema, type SearchAnswer } from '../../schema/search.ts';
 import type { AppEnv } from '../env.ts';
@@ -95,17 +95,9 @@ async function card(c: Context<AppEnv>, r: SearchAnswer['results'][number], q: {
 
 function summary(answer: SearchAnswer, dates: string) {
   const n = answer.results.length;
-  const free = n === 0 ? 'Свободных нет' : `${plural(n, 'Свободен', 'Свободно', 'Свободно')} ${countOf(n, FORMS.objects)}`;
+  const free = n === 0 ? 'Свободных нет' : `${plural(n, ['Свободен', 'Свободно', 'Свободно'])} ${countOf(n, FORMS.objects)}`;
   return `${free} на ${dates}, ${formatNights(answer.nights)} · ${formatGuests(answer.guests)}`;
 }
-
-const plural = (n: number, one: string, few: string, many: string) => {
-  const d = n % 10;
-  const dd = n % 100;
-  if (d === 1 && dd !== 11) return one;
-  if (d >= 2 && d <= 4 && (dd < 12 || dd > 14)) return few;
-  return many;
-};
 
 function pager(q: { checkIn: string; checkOut: string; guests: number }, page: number, pages: number) {
   const href = (n: number) => `/search${stayQuery(q, q.guests)}${n > 1 ? `&page=${n}` : ''}`;
