@@ -9,6 +9,7 @@ import { availabilityRoutes } from './routes/availability.ts';
 import { bookingAdminRoutes, bookingRoutes } from './routes/bookings.ts';
 import { buildInfoRoutes } from './routes/build-info.ts';
 import { calendarAdminRoutes } from './routes/calendar-admin.ts';
+import { healthRoutes } from './routes/health.ts';
 import { icalRoutes } from './routes/ical.ts';
 import { priceRoutes } from './routes/prices.ts';
 import { occupancyRoutes } from './routes/occupancy.ts';
@@ -39,7 +40,8 @@ export const api = new Hono<AppEnv>()
   .route('/settings', settingsRoutes)
   .route('/admin', adminRoutes)
   .route('/upload', uploadRoutes)
-  .route('/build-info', buildInfoRoutes);
+  .route('/build-info', buildInfoRoutes)
+  .route('/health', healthRoutes);
 
 api.notFound((c) => apiError(c, 404, MSG.notFound));
 api.onError(handleError);

@@ -99,11 +99,16 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   return { url, rebuildUrl, rebuild: rebuilder.request, stop };
 }
 
-/** A minimal page so wrangler has an assets directory before the first real build. */
+/**
+ * The page that stands in until the first build (wrangler also needs an assets folder). What visitors see before the first build finishes: plainly a site being prepared (no menu, no
+ * prices that could pass for the real site), not indexed, and it reloads itself every 30 s.
+ * /api/health answers 503 «Сайт ещё не собран» while it serves (no build.json beside it).
+ */
+export const PLACEHOLDER_PAGE = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><meta http-equiv="refresh" content="30"><title>Сайт готовится</title><style>body{margin:0;min-height:100vh;display:grid;place-items:center;font:16px/1.5 system-ui,sans-serif;color:#1d2b36;background:#f4f1ea}main{max-width:28rem;padding:2rem;text-align:center}h1{font-size:1.4rem;margin:0 0 .5rem}p{margin:0;color:#55626c}</style></head><body><main><h1>Сайт готовится</h1><p>Мы собираем страницы сайта: это займёт минуту-другую. Страница обновится сама.</p></main></body></html>`;
+
 export async function writePlaceholder(dir: string) {
   await mkdir(dir, { recursive: true });
-  const page = '<!doctype html><html lang="ru"><meta charset="utf-8"><title>Сайт собирается…</title><p>Сайт собирается, обновите страницу через минуту.</p></html>';
   const exists = await stat(path.join(dir, 'index.html')).then(() => true, () => false);
-  if (!exists) await writeFile(path.join(dir, 'index.html'), page);
-  await writeFile(path.join(dir, '404.html'), page);
+  if (!exists) await writeFile(path.join(dir, 'index.html'), PLACEHOLDER_PAGE);
+  await writeFile(path.join(dir, '404.html'), PLACEHOLDER_PAGE);
 }

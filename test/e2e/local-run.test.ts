@@ -12,6 +12,14 @@ describe('the local run', () => {
     expect(cabins.every((c) => c.active)).toBe(true);
   });
 
+  it('should answer the health check with the live build, uncached', async () => {
+    const [health, built] = await Promise.all([fetch(`${baseURL}/api/health`), fetch(`${baseURL}/build.json`).then((r) => r.json())]);
+    expect(health.status).toBe(200);
+    expect(health.headers.get('cache-control')).toBe('no-store');
+    const { contentVersion, builtAt } = built as { contentVersion: number; builtAt: string };
+    expect(await health.json()).toEqual({ ok: true, contentVersion, builtAt });
+  });
+
   it('should show the built home page in the browser', async () => {
     const page = await openPage('/');
     await expect(page.title()).resolves.toMatch(/Каспий/);

@@ -7,6 +7,7 @@ import {
   JPEG,
   SESSION_COOKIE,
   expectError,
+  failingD1,
   expectNoChange,
   jsonRequest,
   login,
@@ -160,20 +161,6 @@ describe('an upload interrupted mid-body', () => {
   });
 });
 
-/** How a D1 binding fails when the database cannot be reached: every call rejects (or throws). */
-function failingD1(mode: 'reject' | 'throw'): D1Database {
-  const fail = () => {
-    const err = new Error('D1_ERROR: Network connection lost.');
-    if (mode === 'throw') throw err;
-    return Promise.reject(err);
-  };
-  const statement: D1PreparedStatement = new Proxy({} as D1PreparedStatement, {
-    get: (_, prop) => (prop === 'bind' ? () => statement : fail),
-  });
-  return new Proxy({} as D1Database, {
-    get: (_, prop) => (prop === 'prepare' ? (mode === 'throw' ? fail : () => statement) : fail),
-  });
-}
 
 /** Whether an «Unhandled error» log line carries the D1 error (drizzle wraps it as the cause). */
 function loggedD1Error(calls: unknown[][]): boolean {

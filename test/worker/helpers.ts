@@ -266,3 +266,18 @@ export const adminRow = async () =>
 
 /** The iteration count written in a stored `pbkdf2-sha256$<iterations>$salt$hash`. */
 export const iterationsOf = (hash: string) => Number(hash.split('$')[1]);
+
+/** How a D1 binding fails when the database cannot be reached: every call rejects (or throws). */
+export function failingD1(mode: 'reject' | 'throw'): D1Database {
+  const fail = () => {
+    const err = new Error('D1_ERROR: Network connection lost.');
+    if (mode === 'throw') throw err;
+    return Promise.reject(err);
+  };
+  const statement: D1PreparedStatement = new Proxy({} as D1PreparedStatement, {
+    get: (_, prop) => (prop === 'bind' ? () => statement : fail),
+  });
+  return new Proxy({} as D1Database, {
+    get: (_, prop) => (prop === 'prepare' ? (mode === 'throw' ? fail : () => statement) : fail),
+  });
+}

@@ -4,7 +4,9 @@ import { LOGIN_THROTTLE } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
 import { clientIp } from '../lib/client-ip.ts';
+import { afterResponse } from '../lib/background.ts';
 import { apiError } from '../lib/errors.ts';
+import { readLiveBuild } from '../lib/live-build.ts';
 import { hashPassword, verifyPassword } from '../lib/password.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
@@ -71,16 +73,20 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .get('/publish', async (c) => {
     const contentVersion = await getContentVersion(c.env);
-    const live = await c.env.ASSETS.fetch(new URL('/build.json', c.req.url)).then(
-      (r) => (r.ok ? (r.json() as Promise<{ contentVersion?: number; builtAt?: string }>) : null),
-      () => null,
-    ).catch(() => null);
+    const live = await readLiveBuild(c.env, c.req.url);
     const builder = (await c.env.REBUILD?.status()) ?? null;
     return c.json({
       contentVersion,
       liveVersion: live?.contentVersion ?? null,
       builtAt: live?.builtAt ?? null,
-      upToDate: live?.contentVersion !== undefined && live.contentVersion >= contentVersion,
+      upToDate: live !== null && live.contentVersion >= contentVersion,
       builder,
     });
+  })
+  // «Повторить» after a failed build: the same content is built again, nothing is bumped.
+  .post('/publish', async (c) => {
+    if (!c.env.REBUILD) return apiError(c, 409, MSG.publishUnavailable);
+    const version = await getContentVersion(c.env);
+    afterResponse(c, 'Rebuild request', c.env.REBUILD.request(version));
+    return c.json({ success: true as const }, 202);
   });

@@ -5,7 +5,7 @@ import { Icon } from './Icon.tsx';
 type Phase = 'unknown' | 'upToDate' | 'publishing' | 'failed';
 type PublishState = { phase: Phase; error: string | null };
 
-const PublishContext = createContext<{ state: PublishState; markChanged(): void } | null>(null);
+const PublishContext = createContext<{ state: PublishState; markChanged(): void; retry(): Promise<void> } | null>(null);
 
 const POLL_MS = 1500;
 const FAILED_POLL_MS = 10_000;
@@ -74,7 +74,17 @@ export function PublishProvider({ children }: { children: ReactNode }) {
     timer.current = setTimeout(() => void poll(), 600);
   }, [poll]);
 
-  const value = useMemo(() => ({ state, markChanged }), [state, markChanged]);
+  /** «Повторить»: the server builds the same content again; the status then follows that build. */
+  const retry = useCallback(async () => {
+    try {
+      await call(client().admin.publish.$post());
+      markChanged();
+    } catch (err) {
+      setState({ phase: 'failed', error: err instanceof Error ? err.message : String(err) });
+    }
+  }, [markChanged]);
+
+  const value = useMemo(() => ({ state, markChanged, retry }), [state, markChanged, retry]);
   return <PublishContext.Provider value={value}>{children}</PublishContext.Provider>;
 }
 
@@ -102,16 +112,21 @@ export function PublishStatus() {
         </>
       )}
       {phase === 'failed' && (
-        <details className="publish__failed">
-          <summary>
-            <Icon name="x" /> Сайт не обновился
-          </summary>
-          <p>
-            Изменения сохранены, но публикация не удалась: посетители пока видят прежнюю версию сайта. Сборка
-            повторится при следующем сохранении.
-          </p>
-          {error && <pre className="publish__error">{error}</pre>}
-        </details>
+        <div className="publish__failed">
+          <Icon name="x" /> <span>Сайт не обновлён</span>
+          <button type="button" className="btn btn--ghost btn--sm" onClick={() => void ctx.retry()}>
+            Повторить
+          </button>
+          <details>
+            <summary>Почему</summary>
+            <p>
+              Изменения сохранены, но сайт собрать не удалось: посетители пока видят прежнюю версию. Сборка
+              повторится сама через несколько минут и при следующем сохранении. Если ошибка не уходит, передайте
+              эти строки тому, кто обслуживает сервер.
+            </p>
+            {error && <pre className="publish__error">{error}</pre>}
+          </details>
+        </div>
       )}
     </div>
   );

@@ -115,6 +115,11 @@ describe('the self-hosted server (npm run serve)', () => {
     const missing = await page.goto('/no-such-page');
     expect(missing!.status()).toBe(404);
     await page.context().close();
+
+    // What an uptime monitor reads: the site is built and the database answers.
+    const health = await fetch(`${BASE}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ ok: true, contentVersion: expect.any(Number), builtAt: expect.any(String) });
   });
 
   it('should let the owner sign in at /admin and put an edit live by itself, and keep every edit after a restart', async () => {
