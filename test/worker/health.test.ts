@@ -2,6 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
 import app from '../../worker/index.ts';
+import type { Bindings } from '../../worker/env.ts';
 import type { BuilderStatus, RebuildPort, SitePort } from '../../worker/platform/ports.ts';
 import { bumpContentVersion } from '../../worker/queries/site-state.ts';
 import { failingD1, login, resetDataWithAdmin, send, url } from './helpers.ts';
@@ -29,7 +30,7 @@ const site = (version: number | null): SitePort => ({
 
 const builder = (state: BuilderStatus | null): RebuildPort => ({ request: async () => {}, status: async () => state });
 
-async function health(bindings: Partial<typeof env>) {
+async function health(bindings: Partial<Bindings>) {
   const ctx = createExecutionContext();
   const res = await app.fetch(new Request(url('/api/health')), { ...env, ...bindings }, ctx);
   await waitOnExecutionContext(ctx);
@@ -50,12 +51,12 @@ describe('GET /api/health', () => {
   it.each(cases)('should tell the truth when %s', async (_, live, state, status, body) => {
     await bumpContentVersion(env);
     await bumpContentVersion(env);
-    expect(await health({ ASSETS: site(live), REBUILD: builder(state) } as Partial<typeof env>)).toEqual({ status, body });
+    expect(await health({ ASSETS: site(live), REBUILD: builder(state) })).toEqual({ status, body });
   });
 
   it('should answer 503 with the reason, and log it, when the database does not answer', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    expect(await health({ DB: failingD1('reject'), ASSETS: site(2) } as Partial<typeof env>)).toEqual({ status: 503, body: { ok: false, error: MSG.healthDatabase } });
+    expect(await health({ DB: failingD1('reject'), ASSETS: site(2) })).toEqual({ status: 503, body: { ok: false, error: MSG.healthDatabase } });
     expect(logged).toHaveBeenCalled();
   });
 
