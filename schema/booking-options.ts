@@ -2,14 +2,20 @@
 // plain constants, light enough for the booking card and the pages; schema/bookings.ts holds
 // the zod schemas built on them.
 
-export const BOOKING_STATUSES = ['new', 'confirmed', 'declined', 'cancelled'] as const;
+export const BOOKING_STATUSES = ['new', 'confirmed', 'declined', 'cancelled', 'awaiting_payment', 'expired'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
   new: 'Новая',
   confirmed: 'Подтверждена',
   declined: 'Отклонена',
   cancelled: 'Отменена',
+  // With prepayment (issue 17): the nights are held while the guest pays, then freed if unpaid.
+  awaiting_payment: 'Ждёт оплаты',
+  expired: 'Бронь истекла',
 };
+/** The statuses the owner sets by hand in «Заявки»; the other two are the payment's to set. */
+export const OWNER_STATUSES = ['new', 'confirmed', 'declined', 'cancelled'] as const;
+export type OwnerStatus = (typeof OWNER_STATUSES)[number];
 
 /** How the visitor goes on after the request: the spec's WhatsApp, or Telegram, MAX, a call. */
 export const BOOKING_CHANNELS = ['whatsapp', 'telegram', 'max', 'phone'] as const;

@@ -8,7 +8,7 @@ import { MSG } from './messages.ts';
 // The statuses, channels and limits live in booking-options.ts (no zod: the booking card and
 // every page that reads the defaults load them).
 export * from './booking-options.ts';
-import { BOOKING_CHANNELS, BOOKING_MAX_NIGHTS, BOOKING_STATUSES } from './booking-options.ts';
+import { BOOKING_CHANNELS, BOOKING_MAX_NIGHTS, OWNER_STATUSES } from './booking-options.ts';
 
 const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, MSG.tooLong);
 const isoDate = z.string({ error: MSG.dateInvalid }).refine(isIsoDate, MSG.dateInvalid);
@@ -47,4 +47,4 @@ export const bookingSubmitSchema = z
 export type BookingSubmit = z.infer<typeof bookingSubmitSchema>;
 
 /** The owner's decision on a request. */
-export const bookingStatusSchema = z.strictObject({ status: z.enum(BOOKING_STATUSES, { error: MSG.bookingStatusInvalid }) });
+export const bookingStatusSchema = z.strictObject({ status: z.enum(OWNER_STATUSES, { error: MSG.bookingStatusInvalid }) });

@@ -1,5 +1,6 @@
 import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './constants.ts';
 import { BOOKING_RETENTION_YEARS } from './booking-options.ts';
+import { HOLD_MINUTES_DEFAULT, TOURIST_TAX_DEFAULT, type BookingMode, type PrepaymentKind, type VatCode } from './payment-options.ts';
 
 // Built-in Russian texts used until the owner sets their own in the panel.
 export const DEFAULT_SETTINGS = {
@@ -37,6 +38,13 @@ export const DEFAULT_SETTINGS = {
   registryUrl: '',
   /** How long booking requests keep the guest's personal data (privacy page). */
   bookingRetentionYears: BOOKING_RETENTION_YEARS,
+  /** Issue 17: requests by default; prepayment only once the owner turns it on (with ЮKassa's keys). */
+  bookingMode: 'request' as BookingMode,
+  prepayment: { kind: 'percent' as PrepaymentKind, percent: 30 },
+  holdMinutes: HOLD_MINUTES_DEFAULT,
+  cleaningFee: 0,
+  touristTax: { ...TOURIST_TAX_DEFAULT },
+  vatCode: 1 as VatCode,
 };
 
 /** Contact page defaults of SPEC.md section 3; phone, email, address and map come from settings. */

@@ -25,6 +25,8 @@ const OPENING: Record<BookingStatus, (id: number) => string> = {
   confirmed: (id) => `Ваше бронирование №${id} подтверждено.`,
   declined: (id) => `К сожалению, по заявке №${id} не можем принять вас на эти даты.`,
   cancelled: (id) => `Бронирование №${id} отменено.`,
+  awaiting_payment: (id) => `Держим для вас даты по заявке №${id}, ждём предоплату.`,
+  expired: (id) => `Бронь по заявке №${id} истекла: предоплата не поступила.`,
 };
 
 /** The guest's first name as they typed it, for «Здравствуйте, Мадина!». */

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { addDays, isIsoDate, nightsBetween, todayInMoscow, type IsoDate } from './dates.ts';
 import { MSG } from './messages.ts';
+import type { PriceLine } from './payment-options.ts';
 
 // The limits live in search-options.ts (no zod: the search form's picker reads them).
 export * from './search-options.ts';
@@ -53,7 +54,8 @@ export type SearchAnswer = {
   nights: number;
   guests: number;
   /** Free for every night and long enough: cheapest total first. */
-  results: { id: number; name: string; nights: number; total: number }[];
+  /** total: the nights by season, the cleaning fee and the tourist tax (lines, as the booking card shows them). */
+  results: { id: number; name: string; nights: number; total: number; lines: PriceLine[] }[];
   /** Take the guests but not these dates; `nearest` is the closest free stay of the same length. */
   others: { id: number; name: string; reason: SearchMissReason; minNights: number; nearest?: SearchStay }[];
 };
@@ -69,7 +71,8 @@ export const occupancyQuerySchema = z.object({
     .optional(),
 });
 
-export type OccupancyKind = 'booking' | 'request' | 'block' | 'feed';
+/** `hold`: a booking with prepayment whose nights are held while the guest pays (busy). */
+export type OccupancyKind = 'booking' | 'hold' | 'request' | 'block' | 'feed';
 export type OccupancyRange = { start: IsoDate; end: IsoDate; kind: OccupancyKind; label: string; bookingId?: number; blockId?: number };
 export type OccupancyAnswer = {
   from: IsoDate;

@@ -3,6 +3,7 @@ import { MSG } from './messages.ts';
 import { imageUrl } from './cabin-input.ts';
 import { DEFAULT_SETTINGS } from './defaults.ts';
 import { BOOKING_CHANNELS, BOOKING_RETENTION_BOUNDS } from './booking-options.ts';
+import { BOOKING_MODES, HOLD_MINUTES_BOUNDS, PREPAYMENT_KINDS, PREPAYMENT_PERCENT_BOUNDS, TOURIST_TAX_RATE_MAX, VAT_CODE_VALUES, type VatCode } from './payment-options.ts';
 
 const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, MSG.tooLong);
 const emailOrEmpty = text(200).refine((v) => v === '' || z.email().safeParse(v).success, MSG.reviewEmailInvalid);
@@ -57,6 +58,48 @@ const registryUrl = text(500).refine((v) => {
   }
 }, MSG.registryUrlInvalid);
 
+const wholeRoubles = (max: number, message: string) => z.number({ error: message }).int(message).min(0, message).max(max, message);
+
+/**
+ * How a stay is booked and paid (issue 17): the mode, the prepayment, how long unpaid nights are
+ * held, the cleaning fee and the tourist tax in every total, the VAT code of the receipts.
+ */
+export const paymentSettingsSchema = z.object({
+  bookingMode: z.enum(BOOKING_MODES, { error: MSG.bookingModeInvalid }),
+  prepayment: z.strictObject(
+    {
+      kind: z.enum(PREPAYMENT_KINDS, { error: MSG.prepaymentInvalid }),
+      percent: z
+        .number({ error: MSG.prepaymentInvalid })
+        .int(MSG.prepaymentInvalid)
+        .min(PREPAYMENT_PERCENT_BOUNDS.min, MSG.prepaymentInvalid)
+        .max(PREPAYMENT_PERCENT_BOUNDS.max, MSG.prepaymentInvalid),
+    },
+    { error: MSG.prepaymentInvalid },
+  ),
+  holdMinutes: z
+    .number({ error: MSG.holdMinutesInvalid })
+    .int(MSG.holdMinutesInvalid)
+    .min(HOLD_MINUTES_BOUNDS.min, MSG.holdMinutesInvalid)
+    .max(HOLD_MINUTES_BOUNDS.max, MSG.holdMinutesInvalid),
+  cleaningFee: wholeRoubles(1_000_000, MSG.cleaningFeeInvalid),
+  touristTax: z.strictObject(
+    {
+      enabled: z.boolean({ error: MSG.badInput }),
+      ratePercent: z
+        .number({ error: MSG.touristTaxRateInvalid })
+        .min(0, MSG.touristTaxRateInvalid)
+        .max(TOURIST_TAX_RATE_MAX, MSG.touristTaxRateInvalid)
+        .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, MSG.touristTaxRateInvalid),
+      minPerNight: wholeRoubles(10_000, MSG.touristTaxMinInvalid),
+    },
+    { error: MSG.badInput },
+  ),
+  vatCode: z.custom<VatCode>((v) => VAT_CODE_VALUES.includes(v as VatCode), MSG.vatCodeInvalid),
+});
+export const PAYMENT_SETTING_FIELDS = paymentSettingsSchema.keyof().options;
+export type PaymentSettings = z.infer<typeof paymentSettingsSchema>;
+
 export const featureSchema = z.object({ title: text(100), description: text(500) });
 
 export const settingsSchema = contactInfoSchema.extend({
@@ -78,7 +121,7 @@ export const settingsSchema = contactInfoSchema.extend({
     .min(BOOKING_RETENTION_BOUNDS.min, MSG.retentionInvalid)
     .max(BOOKING_RETENTION_BOUNDS.max, MSG.retentionInvalid),
   contactInfo: contactInfoSchema,
-}).extend(messengerSchema.shape);
+}).extend(messengerSchema.shape).extend(paymentSettingsSchema.shape);
 
 /**
  * PUT /api/settings: any subset of the fields, nested contactInfo partial too. Unknown keys

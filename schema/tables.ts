@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { CABIN_DEFAULTS, DEFAULT_ADMIN_PATH, DEFAULT_RATING } from './constants.ts';
+import type { PriceLine } from './payment-options.ts';
 
 export const cabins = sqliteTable('cabins', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -155,8 +156,41 @@ export const bookings = sqliteTable('bookings', {
    * says it after a reload.
    */
   confirmationMail: text('confirmation_mail').notNull().default(''),
+  /** The priced stay (schema/payment-options.ts priceStay): nights by season, fee, tax; they sum to total. */
+  lines: text('lines', { mode: 'json' }).$type<PriceLine[]>().notNull().default(sql`'[]'`),
+  /** awaiting_payment: the instant (ISO, UTC) until which its nights are held for the guest paying. */
+  holdUntil: text('hold_until'),
+  /**
+   * A secret the guest's browser holds to read where its booking stands after paying (the cabin
+   * page's return address carries it); null for requests, which have nothing to pay.
+   */
+  guestToken: text('guest_token'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
 }, (t) => [index('bookings_cabin_idx').on(t.cabinId, t.status, t.checkIn), index('bookings_created_idx').on(t.createdAt)]);
 
 export type Booking = typeof bookings.$inferSelect;
+
+/**
+ * A prepayment through ЮKassa (issue 17): its id is ЮKassa's. Amounts in kopecks. The status is
+ * only ever what ЮKassa's API answered when re-read, never a notification's word.
+ */
+export const payments = sqliteTable('payments', {
+  id: text('id').primaryKey(),
+  bookingId: integer('booking_id').notNull().references(() => bookings.id, { onDelete: 'cascade' }),
+  amount: integer('amount').notNull(),
+  /** ЮKassa's: pending, waiting_for_capture, succeeded, canceled. */
+  status: text('status').notNull(),
+  confirmationUrl: text('confirmation_url').notNull().default(''),
+  /** The refund, once asked for: its ЮKassa id and status (pending, succeeded, canceled). */
+  refundId: text('refund_id'),
+  refundStatus: text('refund_status'),
+  /** Why it was refunded: 'owner' (the owner cancelled) or 'late' (paid after the hold ran out). */
+  refundReason: text('refund_reason'),
+  /** The settlement receipt at check-in (54-ФЗ, «Чеки от ЮKassa»): '' not yet, 'sent', 'failed'. */
+  settlementReceipt: text('settlement_receipt').notNull().default(''),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+}, (t) => [index('payments_booking_idx').on(t.bookingId)]);
+
+export type Payment = typeof payments.$inferSelect;
