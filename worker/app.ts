@@ -13,6 +13,7 @@ import { healthRoutes } from './routes/health.ts';
 import { icalRoutes } from './routes/ical.ts';
 import { priceRoutes } from './routes/prices.ts';
 import { occupancyRoutes } from './routes/occupancy.ts';
+import { paymentAdminRoutes, paymentRoutes } from './routes/payments.ts';
 import { searchRoutes } from './routes/search.ts';
 import { cabinRoutes } from './routes/cabins.ts';
 import { reviewRoutes } from './routes/reviews.ts';
@@ -36,6 +37,8 @@ export const api = new Hono<AppEnv>()
   .route('/admin', calendarAdminRoutes)
   .route('/bookings', bookingRoutes)
   .route('/admin', bookingAdminRoutes)
+  .route('/payments', paymentRoutes)
+  .route('/admin', paymentAdminRoutes)
   .route('/reviews', reviewRoutes)
   .route('/settings', settingsRoutes)
   .route('/admin', adminRoutes)

@@ -29,6 +29,11 @@ export type Bindings = {
   SITE_URL?: string;
   /** '1' lets calendar feeds be fetched from this machine (local runs and tests only). */
   ALLOW_LOOPBACK_FEEDS?: string;
+  /** Prepayment through ЮKassa (issue 17): the shop's id and secret key (secrets), both needed. */
+  YOOKASSA_SHOP_ID?: string;
+  YOOKASSA_SECRET_KEY?: string;
+  /** ЮKassa's API, https://api.yookassa.ru/v3 by default; tests and `npm start` point it at a stand-in. */
+  YOOKASSA_API_URL?: string;
   /** How a calendar feed is fetched; absent (Workers), the platform's fetch. The Node server checks DNS answers. */
   FEED_FETCH?: FeedFetchPort;
 };

@@ -3,6 +3,7 @@
 // `YYYY-MM-DD` strings, so the calendar widget only draws what these functions decide.
 import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { quoteStay, type PricedSeason, type Quote } from '../../worker/calendar/pricing.ts';
+import type { BookingMode, StayCharges } from '../../schema/payment-options.ts';
 
 /** GET /api/cabins/{id}/availability. */
 export type Availability = {
@@ -13,6 +14,10 @@ export type Availability = {
   seasons: PricedSeason[];
   pricePerNight: number;
   minNights: number;
+  /** The cleaning fee and tourist tax every total carries (issue 17). */
+  charges?: StayCharges;
+  /** A request, or a booking paid in advance (the card's last step is «Оплатить N ₽»). */
+  bookingMode?: BookingMode;
 };
 
 export type StaySelection = { checkIn: IsoDate | null; checkOut: IsoDate | null };
@@ -45,9 +50,9 @@ export function stayRules(a: Availability) {
   };
   const canCheckOut = (checkIn: IsoDate, day: IsoDate) =>
     canCheckIn(checkIn) && day > checkIn && day <= lastCheckOut(checkIn) && nightsBetween(checkIn, day) >= minNights(checkIn);
-  const quote = (checkIn: IsoDate, checkOut: IsoDate): Quote => quoteStay(base, a.seasons, checkIn, checkOut);
+  const quote = (checkIn: IsoDate, checkOut: IsoDate): Quote => quoteStay(base, a.seasons, checkIn, checkOut, a.charges);
 
-  return { today, to: a.to, isBusy, canCheckIn, canCheckOut, minNights, lastCheckOut, quote };
+  return { today, to: a.to, isBusy, canCheckIn, canCheckOut, minNights, lastCheckOut, quote, bookingMode: a.bookingMode ?? 'request' };
 }
 
 /**

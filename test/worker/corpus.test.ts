@@ -174,6 +174,19 @@ const ROUTES: RouteSpec[] = [
     body: 'json', valid: () => ({ status: 'declined' }), strict: ['status'],
   },
   { method: 'DELETE', pattern: '/api/admin/bookings/:id', admin: true, path: () => '/api/admin/bookings/999999', withId: (id) => `/api/admin/bookings/${id}` },
+  // Prepayment (issue 17). Here the worker runs without ЮKassa's keys: a notification is then a 404
+  // and a payment link a 400 that says why; test/worker/payments.test.ts runs them with the keys.
+  {
+    method: 'GET', pattern: '/api/bookings/:id/status', admin: false, path: () => `/api/bookings/${s.booking}/status?token=${'0'.repeat(36)}`,
+    withId: (id) => `/api/bookings/${id}/status?token=${'0'.repeat(36)}`, query: () => ({ token: '0'.repeat(36) }), usual: [404],
+  },
+  {
+    method: 'POST', pattern: '/api/payments/yookassa', admin: false, path: () => '/api/payments/yookassa', body: 'json',
+    valid: () => ({ type: 'notification', event: 'payment.succeeded', object: { id: '2f1e3c4d-000f-5000-9000-1b2c3d4e5f60' } }), strict: ['type', 'object'], freeText: ['event'], usual: [404],
+  },
+  { method: 'GET', pattern: '/api/admin/payments', admin: true, path: () => '/api/admin/payments' },
+  { method: 'POST', pattern: '/api/admin/bookings/:id/payment-link', admin: true, path: () => `/api/admin/bookings/${s.booking}/payment-link`, withId: (id) => `/api/admin/bookings/${id}/payment-link`, body: 'ignored', usual: [400] },
+  { method: 'POST', pattern: '/api/admin/bookings/:id/refund', admin: true, path: () => `/api/admin/bookings/${s.booking}/refund`, withId: (id) => `/api/admin/bookings/${id}/refund`, body: 'ignored', usual: [409] },
   { method: 'GET', pattern: '/api/ical/:file', admin: false, path: () => s.icalPath },
   { method: 'GET', pattern: '/api/admin/cabins/:id/calendar', admin: true, path: () => `/api/admin/cabins/${s.cabin}/calendar`, withId: (id) => `/api/admin/cabins/${id}/calendar` },
   {

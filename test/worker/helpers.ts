@@ -21,7 +21,7 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 
 // Children before their parents (foreign keys).
 const TABLES = [
-  'bookings', 'feed_events', 'calendar_feeds', 'calendar_blocks', 'seasons', 'cabin_calendars',
+  'payments', 'bookings', 'feed_events', 'calendar_feeds', 'calendar_blocks', 'seasons', 'cabin_calendars',
   'cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'rate_limits', 'site_state',
 ] as const;
 
@@ -198,6 +198,7 @@ export async function snapshot() {
     feeds: await rows('SELECT * FROM calendar_feeds ORDER BY id'),
     feedEvents: await rows('SELECT * FROM feed_events ORDER BY id'),
     bookings: await rows('SELECT * FROM bookings ORDER BY id'),
+    payments: await rows('SELECT * FROM payments ORDER BY id'),
     media: (await env.MEDIA.list()).objects.map((o) => `${o.key}:${o.size}`).sort(),
   };
 }

@@ -40,9 +40,9 @@ describe('GET /api/search: every cabin free for the dates and guests', () => {
     const answer = await found(day(30), day(33), 3);
     expect(answer).toMatchObject({ checkIn: day(30), checkOut: day(33), nights: 3, guests: 3, others: [] });
     expect(answer.results).toEqual([
-      { id: cheap.id, name: 'Дешёвый', nights: 3, total: 12000 },
-      { id: seasonal.id, name: 'Сезонный', nights: 3, total: 2 * 5000 + 8000 },
-      { id: dear.id, name: 'Дорогой', nights: 3, total: 27000 },
+      { id: cheap.id, name: 'Дешёвый', nights: 3, total: 12000, lines: [expect.objectContaining({ kind: 'nights', amount: 12000 })] },
+      { id: seasonal.id, name: 'Сезонный', nights: 3, total: 2 * 5000 + 8000, lines: [expect.objectContaining({ amount: 10000 }), expect.objectContaining({ amount: 8000 })] },
+      { id: dear.id, name: 'Дорогой', nights: 3, total: 27000, lines: [expect.objectContaining({ amount: 27000 })] },
     ]);
   });
 
@@ -174,7 +174,7 @@ describe('GET /api/search: every cabin free for the dates and guests', () => {
     const answer = await searchStays(counted.env, { checkIn: day(10), checkOut: day(12), guests: 2 });
     expect(answer.results).toHaveLength(30);
     expect(answer.results[0]!.name).toBe('Домик 0');
-    // Cabins, seasons, minimum stays, and the three sources of busy nights.
-    expect(counted.queries).toBe(6);
+    // Cabins, seasons, minimum stays, the three sources of busy nights, and the settings (the fee and tax).
+    expect(counted.queries).toBe(7);
   });
 });

@@ -1,9 +1,13 @@
 import { nightsBetween, type IsoDate } from '../../schema/dates.ts';
+import { NO_CHARGES, priceStay, type PriceLine, type StayCharges } from '../../schema/payment-options.ts';
 
 export type PricedSeason = { start: IsoDate; end: IsoDate; pricePerNight: number; minNights: number };
 export type Quote = {
   nights: number;
+  /** What the guest pays: the nights, the cleaning fee and the tourist tax (the sum of `lines`). */
   total: number;
+  /** The priced stay as every place shows it (schema/payment-options.ts priceStay). */
+  lines: PriceLine[];
   /** The minimum stay that applies: the check-in night's season's, else the cabin's. */
   minNights: number;
   /** Consecutive nights at one price, in order ([start, end) each). */
@@ -13,11 +17,18 @@ export type Quote = {
 const seasonOf = (night: IsoDate, seasons: PricedSeason[]) => seasons.find((s) => s.start <= night && night < s.end);
 
 /**
- * A stay's price: every night at its own season's price, else the cabin's base price. It walks
+ * A stay's price: every night at its own season's price, else the cabin's base price, then the
+ * charges of the settings (cleaning fee, tourist tax) by priceStay. It walks
  * from one season edge to the next, not night by night: between two edges every night has the
  * same price, and search prices every cabin for stays of up to 60 nights.
  */
-export function quoteStay(base: { pricePerNight: number; minNights: number }, seasons: PricedSeason[], checkIn: IsoDate, checkOut: IsoDate): Quote {
+export function quoteStay(
+  base: { pricePerNight: number; minNights: number },
+  seasons: PricedSeason[],
+  checkIn: IsoDate,
+  checkOut: IsoDate,
+  charges: StayCharges = NO_CHARGES,
+): Quote {
   const parts: Quote['parts'] = [];
   const touching = seasons.filter((s) => s.start < checkOut && checkIn < s.end);
   for (let night = checkIn; night < checkOut; ) {
@@ -35,12 +46,8 @@ export function quoteStay(base: { pricePerNight: number; minNights: number }, se
     } else parts.push({ start: night, end: next, nights, pricePerNight: price });
     night = next;
   }
-  return {
-    nights: parts.reduce((n, p) => n + p.nights, 0),
-    total: parts.reduce((n, p) => n + p.nights * p.pricePerNight, 0),
-    minNights: seasonOf(checkIn, seasons)?.minNights ?? base.minNights,
-    parts,
-  };
+  const { nights, lines, total } = priceStay(parts, charges);
+  return { nights, total, lines, minNights: seasonOf(checkIn, seasons)?.minNights ?? base.minNights, parts };
 }
 
 /** The lowest price a night can have: «от N ₽» when a season is cheaper than the base price. */

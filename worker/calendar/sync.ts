@@ -28,8 +28,8 @@ const platformFetch: FeedFetchPort = (url, { signal, headers }) => fetch(url, { 
  * The feed's text: http(s) only, every hop's host checked (on Node after DNS, by FEED_FETCH),
  * at most 3 redirects, at most 2 MB, within 10 seconds.
  */
-async function download(address: string, allowLoopback: boolean, fetchFeed: FeedFetchPort): Promise<string> {
-  const signal = AbortSignal.timeout(FEED_TIMEOUT_MS);
+async function download(address: string, allowLoopback: boolean, fetchFeed: FeedFetchPort, timeoutMs: number): Promise<string> {
+  const signal = AbortSignal.timeout(timeoutMs);
   let url = new URL(address);
   try {
     for (let hop = 0; ; hop++) {
@@ -81,10 +81,10 @@ async function download(address: string, allowLoopback: boolean, fetchFeed: Feed
 }
 
 /** Imports one feed: its events replace its previous import in one batch, or its error is noted. */
-export async function syncFeed(env: SyncEnv, feed: CalendarFeed): Promise<FeedResult> {
+export async function syncFeed(env: SyncEnv, feed: CalendarFeed, timeoutMs = FEED_TIMEOUT_MS): Promise<FeedResult> {
   const base = { id: feed.id, cabinId: feed.cabinId, name: feed.name };
   try {
-    const text = await download(feed.url, env.ALLOW_LOOPBACK_FEEDS === '1', env.FEED_FETCH ?? platformFetch);
+    const text = await download(feed.url, env.ALLOW_LOOPBACK_FEEDS === '1', env.FEED_FETCH ?? platformFetch, timeoutMs);
     const { from, to } = horizon();
     let events;
     try {
@@ -106,9 +106,22 @@ export async function syncFeed(env: SyncEnv, feed: CalendarFeed): Promise<FeedRe
  * Imports every feed of every cabin, a few at a time. The one function behind «Синхронизировать
  * сейчас», the Cron Trigger on Workers and the timer of the Node server.
  */
-export async function syncAllFeeds(env: SyncEnv, cabinId?: number): Promise<FeedResult[]> {
+export async function syncAllFeeds(env: SyncEnv, cabinId?: number, timeoutMs = FEED_TIMEOUT_MS): Promise<FeedResult[]> {
   const feeds = await listFeeds(env, cabinId);
   const results: FeedResult[] = [];
-  for (let i = 0; i < feeds.length; i += 4) results.push(...(await Promise.all(feeds.slice(i, i + 4).map((f) => syncFeed(env, f)))));
+  for (let i = 0; i < feeds.length; i += 4) results.push(...(await Promise.all(feeds.slice(i, i + 4).map((f) => syncFeed(env, f, timeoutMs)))));
   return results;
+}
+
+/** How long a cabin's feeds may take when read again just before money moves (issue 17, point 5). */
+export const PAYMENT_FEED_RECHECK_MS = 4000;
+
+/**
+ * Reads a cabin's imported calendars once more before a payment is created or a booking
+ * confirmed, closing the gap between a booking made on Суточно or Avito and the next 15-minute
+ * sync. A feed that cannot be read in time keeps its last good import and shows its error to the
+ * owner, as any failed sync does; the nights are then checked against what is stored.
+ */
+export async function recheckFeeds(env: SyncEnv, cabinId: number): Promise<FeedResult[]> {
+  return syncAllFeeds(env, cabinId, PAYMENT_FEED_RECHECK_MS);
 }

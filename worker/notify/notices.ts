@@ -1,6 +1,7 @@
 import { BOOKING_CHANNEL_LABELS, type BookingChannel } from '../../schema/bookings.ts';
 import type { Booking, Review } from '../../schema/tables.ts';
 import { formatDate, formatPrice } from '../../schema/format.ts';
+import { formatKopecks } from '../../schema/payment-options.ts';
 import type { OwnerNotice } from './owner.ts';
 
 const stars = (n: number) => '★'.repeat(n) + '☆'.repeat(Math.max(0, 5 - n));
@@ -17,6 +18,8 @@ export function bookingNotice(
   b: Pick<Booking, 'id' | 'checkIn' | 'checkOut' | 'nights' | 'guests' | 'total' | 'name' | 'phone' | 'email' | 'comment' | 'channel'>,
   cabinName: string,
   siteUrl?: string,
+  /** 'awaiting_payment': a booking with prepayment whose guest is on the payment page now. */
+  status?: 'awaiting_payment',
 ): OwnerNotice {
   const lines = [
     `«${cabinName}»`,
@@ -29,6 +32,58 @@ export function bookingNotice(
     `Связь: ${BOOKING_CHANNEL_LABELS[b.channel as BookingChannel] ?? b.channel}`,
   ];
   if (b.comment) lines.push('', b.comment);
+  if (status === 'awaiting_payment') {
+    lines.push('', 'Гость перешёл к предоплате: даты держатся за ним, пока он платит. Бронирование подтвердится само, когда придёт оплата.');
+    if (siteUrl) lines.push('', `Подробности: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Заявки»`);
+    return { subject: `Новое бронирование №${b.id} ждёт оплаты: ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}`, text: lines.join('\n') };
+  }
   if (siteUrl) lines.push('', `Подтвердить или отклонить: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Заявки»`);
   return { subject: `Новая заявка №${b.id}: ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}`, text: lines.join('\n') };
+}
+
+type StayFacts = Pick<Booking, 'id' | 'checkIn' | 'checkOut' | 'nights' | 'guests' | 'total' | 'name' | 'phone'>;
+const stayLines = (b: StayFacts, cabinName: string) => [
+  `«${cabinName}»: ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}, ночей: ${b.nights}, гостей: ${b.guests}`,
+  `Итого за проживание: ${formatPrice(b.total)}`,
+  ...(b.phone ? [`${b.name}, ${b.phone}`] : []),
+];
+const toPanel = (siteUrl?: string) => (siteUrl ? ['', `Подробности: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Заявки»`] : []);
+
+/** A prepayment came in: the booking is confirmed by itself (issue 17). */
+export function paidNotice(b: StayFacts, cabinName: string, kopecks: number, siteUrl?: string): OwnerNotice {
+  return {
+    subject: `Оплачена предоплата ${formatKopecks(kopecks)}: бронирование №${b.id} подтверждено`,
+    text: [...stayLines(b, cabinName), `Предоплата: ${formatKopecks(kopecks)}`, ...toPanel(siteUrl)].join('\n'),
+  };
+}
+
+/** A hold ran out unpaid: its nights are free again. */
+export function holdExpiredNotice(b: StayFacts, cabinName: string, siteUrl?: string): OwnerNotice {
+  return {
+    subject: `Бронь №${b.id} истекла: предоплата не поступила, даты снова свободны`,
+    text: [...stayLines(b, cabinName), ...toPanel(siteUrl)].join('\n'),
+  };
+}
+
+/** A payment that came after its hold ran out (or the nights were taken meanwhile) was refunded by itself. */
+export function lateRefundNotice(b: StayFacts, cabinName: string, kopecks: number, siteUrl?: string): OwnerNotice {
+  return {
+    subject: `Оплата по брони №${b.id} пришла после окончания брони: ${formatKopecks(kopecks)} возвращены гостю`,
+    text: [...stayLines(b, cabinName), 'Даты не были за гостем, поэтому предоплата возвращена автоматически. Свяжитесь с гостем, если даты ещё свободны.', ...toPanel(siteUrl)]
+      .join('\n'),
+  };
+}
+
+/** The guest's e-mail about the same refund. */
+export function lateRefundGuestMail(b: StayFacts, cabinName: string, kopecks: number, siteName: string): OwnerNotice {
+  return {
+    subject: `Оплата возвращена: бронирование №${b.id}${siteName.trim() ? ` — ${siteName.trim()}` : ''}`,
+    text: [
+      b.name ? `Здравствуйте, ${b.name.trim().split(/\s+/)[0]}!` : 'Здравствуйте!',
+      `Оплата по брони №${b.id} («${cabinName}», ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}) пришла, когда время брони уже истекло, и даты не удалось закрепить за вами.`,
+      `Мы вернули предоплату ${formatKopecks(kopecks)} на вашу карту или счёт: обычно деньги приходят в течение нескольких дней.`,
+      'Если хотите, забронируйте другие даты на сайте или напишите нам.',
+      siteName.trim(),
+    ].filter(Boolean).join('\n'),
+  };
 }

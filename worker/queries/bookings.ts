@@ -1,5 +1,5 @@
-import { and, desc, eq, gt, lt, ne, sql, type SQL } from 'drizzle-orm';
-import type { BookingStatus, BookingSubmit } from '../../schema/bookings.ts';
+import { and, desc, eq, gt, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { BookingStatus, BookingSubmit, OwnerStatus } from '../../schema/bookings.ts';
 import { bookings, cabins, type Booking } from '../../schema/tables.ts';
 import type { Quote } from '../calendar/pricing.ts';
 import { now } from '../lib/clock.ts';
@@ -9,13 +9,18 @@ import type { DatabasePort } from '../platform/ports.ts';
 type DbEnv = { DB: DatabasePort };
 export type BookingRow = Booking & { cabinName: string };
 
+/** The instant now, as the ISO string hold_until is compared with. */
+const nowIso = () => new Date(now()).toISOString();
+
 /**
- * The one rule of a busy night, as SQL: a confirmed booking (other than `except`), a block or an
- * imported event of `cabin` covers a night of [checkIn, checkOut). The arguments are SQL, so the
- * same rule checks a visitor's dates and, inside the confirming UPDATE, the request's own row.
+ * The one rule of a busy night, as SQL: a confirmed booking or a hold still being paid for (other
+ * than `except`), a block or an imported event of `cabin` covers a night of [checkIn, checkOut).
+ * The arguments are SQL, so the same rule checks a visitor's dates and, inside the confirming
+ * UPDATE or the holding INSERT, the row's own.
  */
 const nightsBusy = (cabin: SQL, checkIn: SQL, checkOut: SQL, except: SQL = sql`0`) => sql`(
-  exists (select 1 from bookings o where o.cabin_id = ${cabin} and o.status = 'confirmed' and o.id <> ${except}
+  exists (select 1 from bookings o where o.cabin_id = ${cabin} and o.id <> ${except}
+          and (o.status = 'confirmed' or (o.status = 'awaiting_payment' and o.hold_until > ${nowIso()}))
           and o.check_in < ${checkOut} and ${checkIn} < o.check_out)
   or exists (select 1 from calendar_blocks k where k.cabin_id = ${cabin} and k.start < ${checkOut} and ${checkIn} < k."end")
   or exists (select 1 from feed_events e where e.cabin_id = ${cabin} and e.start < ${checkOut} and ${checkIn} < e."end"))`;
@@ -30,15 +35,108 @@ export async function nightsTaken(env: DbEnv, cabinId: number, checkIn: string, 
   return Boolean(row?.taken);
 }
 
-/** Stores a request as «Новая» with the server's nights and total. */
-export async function createBooking(env: DbEnv, input: Omit<BookingSubmit, 'consent' | 'website'>, quote: Quote): Promise<Booking> {
-  const at = new Date(now()).toISOString();
+type BookingInput = Omit<BookingSubmit, 'consent' | 'website'>;
+
+/** Stores a request as «Новая» with the server's nights, lines and total. */
+export async function createBooking(env: DbEnv, input: BookingInput, quote: Quote): Promise<Booking> {
+  const at = nowIso();
   const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
   const [row] = await getDb(env)
     .insert(bookings)
-    .values({ cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel, nights: quote.nights, total: quote.total, status: 'new', createdAt: at, updatedAt: at })
+    .values({ cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel, nights: quote.nights, total: quote.total, lines: quote.lines, status: 'new', createdAt: at, updatedAt: at })
     .returning();
   return row!;
+}
+
+/** A secret for the guest's browser to read its booking by (bookings.guest_token). */
+export const newGuestToken = () => [...crypto.getRandomValues(new Uint8Array(18))].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * Stores a booking with prepayment as «Ждёт оплаты», its nights held until `holdUntil`, in one
+ * statement that inserts only if every night is free: SQLite and D1 run one write at a time, so
+ * of two guests racing for the same nights exactly one holds them. Undefined when taken.
+ */
+export async function holdBooking(env: DbEnv, input: BookingInput, quote: Quote, holdUntil: string): Promise<Booking | undefined> {
+  const at = nowIso();
+  const token = newGuestToken();
+  const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
+  await getDb(env).run(sql`insert into bookings
+      (cabin_id, check_in, check_out, nights, guests, total, lines, name, phone, email, comment, channel, status, hold_until, guest_token, created_at, updated_at)
+    select ${cabinId}, ${checkIn}, ${checkOut}, ${quote.nights}, ${guests}, ${quote.total}, ${JSON.stringify(quote.lines)}, ${name}, ${phone}, ${email},
+      ${comment}, ${channel}, 'awaiting_payment', ${holdUntil}, ${token}, ${at}, ${at}
+    where not ${nightsBusy(sql`${cabinId}`, sql`${checkIn}`, sql`${checkOut}`)}`);
+  return getDb(env).select().from(bookings).where(eq(bookings.guestToken, token)).get();
+}
+
+/**
+ * Holds a stored request's nights for a payment link the owner sends (status new → awaiting
+ * payment), in one statement that checks the nights are free, as holdBooking does.
+ */
+export async function holdRequest(env: DbEnv, id: number, holdUntil: string): Promise<StatusResult> {
+  const token = newGuestToken();
+  const [row] = await getDb(env)
+    .update(bookings)
+    .set({ status: 'awaiting_payment', holdUntil, guestToken: sql`coalesce(${bookings.guestToken}, ${token})`, updatedAt: nowIso() })
+    .where(sql`bookings.id = ${id} and bookings.status = 'new'
+      and not ${nightsBusy(sql`bookings.cabin_id`, sql`bookings.check_in`, sql`bookings.check_out`, sql`bookings.id`)}`)
+    .returning();
+  if (row) return { ok: true, booking: row };
+  const after = await getBooking(env, id);
+  if (!after) return { ok: false, reason: 'missing' };
+  return { ok: false, reason: after.status === 'new' ? 'taken' : 'transition' };
+}
+
+/**
+ * The payment's answer moves a booking (never the owner): a hold that is paid while it still
+ * holds becomes confirmed; a hold paid for too late, or cancelled, or run out, becomes expired
+ * (its nights free). One statement each, conditional on the status, so a repeat changes nothing.
+ */
+export async function confirmPaid(env: DbEnv, id: number): Promise<Booking | undefined> {
+  const [row] = await getDb(env)
+    .update(bookings)
+    .set({ status: 'confirmed', holdUntil: null, updatedAt: nowIso() })
+    .where(sql`bookings.id = ${id} and bookings.status = 'awaiting_payment' and bookings.hold_until > ${nowIso()}
+      and not ${nightsBusy(sql`bookings.cabin_id`, sql`bookings.check_in`, sql`bookings.check_out`, sql`bookings.id`)}`)
+    .returning();
+  return row;
+}
+
+/** ЮKassa could not be reached: the held booking becomes a plain request («Новая»), its nights free. */
+export async function revertHold(env: DbEnv, id: number): Promise<Booking | undefined> {
+  const [row] = await getDb(env)
+    .update(bookings)
+    .set({ status: 'new', holdUntil: null, updatedAt: nowIso() })
+    .where(and(eq(bookings.id, id), eq(bookings.status, 'awaiting_payment')))
+    .returning();
+  return row;
+}
+
+/** The owner refunded a paid booking: it is cancelled (its nights free), whatever it was. */
+export async function cancelPaid(env: DbEnv, id: number): Promise<Booking | undefined> {
+  const [row] = await getDb(env).update(bookings).set({ status: 'cancelled', holdUntil: null, updatedAt: nowIso() }).where(eq(bookings.id, id)).returning();
+  return row;
+}
+
+export async function expireHold(env: DbEnv, id: number): Promise<Booking | undefined> {
+  const [row] = await getDb(env)
+    .update(bookings)
+    .set({ status: 'expired', updatedAt: nowIso() })
+    .where(and(eq(bookings.id, id), eq(bookings.status, 'awaiting_payment')))
+    .returning();
+  return row;
+}
+
+/** Every hold whose time has run out becomes «Бронь истекла» (its nights are already free by the rule). */
+export async function expireHolds(env: DbEnv): Promise<Booking[]> {
+  return getDb(env)
+    .update(bookings)
+    .set({ status: 'expired', updatedAt: nowIso() })
+    .where(and(eq(bookings.status, 'awaiting_payment'), lt(bookings.holdUntil, nowIso())))
+    .returning();
+}
+
+export async function bookingByGuestToken(env: DbEnv, id: number, token: string): Promise<Booking | undefined> {
+  return getDb(env).select().from(bookings).where(and(eq(bookings.id, id), eq(bookings.guestToken, token))).get();
 }
 
 /** Every request, newest first, with its cabin's name. */
@@ -56,7 +154,7 @@ export async function getBooking(env: DbEnv, id: number): Promise<Booking | unde
 }
 
 /** Which status a request may move to from which: the owner's buttons, checked on the server. */
-const FROM: Record<Exclude<BookingStatus, 'new'>, BookingStatus[]> = {
+const FROM: Record<Exclude<OwnerStatus, 'new'>, BookingStatus[]> = {
   confirmed: ['new', 'declined', 'cancelled'],
   declined: ['new'],
   cancelled: ['confirmed'],
@@ -69,7 +167,7 @@ export type StatusResult = { ok: true; booking: Booking } | { ok: false; reason:
  * that no confirmed booking, block or imported event covers any of its nights: SQLite and D1
  * run one write at a time, so of two overlapping confirmations exactly one wins.
  */
-export async function setBookingStatus(env: DbEnv, id: number, status: BookingStatus): Promise<StatusResult> {
+export async function setBookingStatus(env: DbEnv, id: number, status: OwnerStatus): Promise<StatusResult> {
   const before = await getBooking(env, id);
   if (!before) return { ok: false, reason: 'missing' };
   if (status === 'new' || !FROM[status].includes(before.status as BookingStatus)) return { ok: false, reason: 'transition' };
@@ -81,7 +179,7 @@ export async function setBookingStatus(env: DbEnv, id: number, status: BookingSt
       : sql``;
   const [row] = await db
     .update(bookings)
-    .set({ status, updatedAt: new Date(now()).toISOString() })
+    .set({ status, updatedAt: nowIso() })
     .where(sql`bookings.id = ${id} and bookings.status in (${from}) ${free}`)
     .returning();
   if (row) return { ok: true, booking: row };
@@ -103,15 +201,22 @@ export async function deleteBooking(env: DbEnv, id: number): Promise<boolean> {
   return (await getDb(env).delete(bookings).where(eq(bookings.id, id)).returning({ id: bookings.id })).length > 0;
 }
 
-/**
- * Stays of one status touching [from, to), of one cabin or of every cabin: confirmed ones are busy
- * nights (calendars, search, the export); new ones are requests on the owner's chart.
- */
+const staysColumns = { id: bookings.id, cabinId: bookings.cabinId, start: bookings.checkIn, end: bookings.checkOut, name: bookings.name, status: bookings.status };
+const touching = (from: string, to: string, cabinId?: number) =>
+  and(cabinId === undefined ? undefined : eq(bookings.cabinId, cabinId), lt(bookings.checkIn, to), gt(bookings.checkOut, from));
+
+/** Stays of one status touching [from, to), of one cabin or of every cabin: new ones are requests on the owner's chart. */
 export async function staysByStatus(env: DbEnv, status: BookingStatus, from: string, to: string, cabinId?: number) {
-  return getDb(env)
-    .select({ id: bookings.id, cabinId: bookings.cabinId, start: bookings.checkIn, end: bookings.checkOut, name: bookings.name })
-    .from(bookings)
-    .where(and(cabinId === undefined ? undefined : eq(bookings.cabinId, cabinId), eq(bookings.status, status), lt(bookings.checkIn, to), gt(bookings.checkOut, from)));
+  return getDb(env).select(staysColumns).from(bookings).where(and(eq(bookings.status, status), touching(from, to, cabinId)));
+}
+
+/**
+ * The stays whose nights are busy (nightsBusy's bookings, as rows): confirmed ones, and holds
+ * still being paid for (status awaiting_payment), for calendars, search, the export and the chart.
+ */
+export async function busyStays(env: DbEnv, from: string, to: string, cabinId?: number) {
+  const held = and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, nowIso()));
+  return getDb(env).select(staysColumns).from(bookings).where(and(or(eq(bookings.status, 'confirmed'), held), touching(from, to, cabinId)));
 }
 
 /**
@@ -122,7 +227,7 @@ export async function staysByStatus(env: DbEnv, status: BookingStatus, from: str
 export async function forgetOldBookings(env: DbEnv, cutoff: string, today: string): Promise<number> {
   const rows = await getDb(env)
     .update(bookings)
-    .set({ name: '', phone: '', email: '', comment: '', updatedAt: new Date(now()).toISOString() })
+    .set({ name: '', phone: '', email: '', comment: '', updatedAt: nowIso() })
     .where(and(lt(bookings.createdAt, cutoff), sql`${bookings.checkOut} <= ${today}`, ne(bookings.phone, '')))
     .returning({ id: bookings.id });
   return rows.length;

@@ -5,11 +5,11 @@ import { cabins, cabinCalendars, calendarBlocks, calendarFeeds, feedEvents, seas
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
-import { staysByStatus } from './bookings.ts';
+import { busyStays } from './bookings.ts';
 
 type DbEnv = { DB: DatabasePort };
 export type BusyRange = { start: IsoDate; end: IsoDate };
-export type SourcedRange = BusyRange & { source: 'booking' | 'block' | 'feed'; id: number; label: string };
+export type SourcedRange = BusyRange & { source: 'booking' | 'hold' | 'block' | 'feed'; id: number; label: string };
 
 /** Today in Moscow and the end of the horizon the public calendar shows. */
 export function horizon(ms = now()): { from: IsoDate; to: IsoDate } {
@@ -60,13 +60,13 @@ export async function sourcedBusy(env: DbEnv, cabinId: number, from: IsoDate, to
 /**
  * The busy ranges touching [from, to) of one cabin, or of every cabin when none is named (search,
  * the owner's chart): one query per source, never one per cabin. The sources are the one rule of a
- * busy night (worker/queries/bookings.ts nightsBusy): confirmed bookings, blocks, imported events.
+ * busy night (worker/queries/bookings.ts nightsBusy): confirmed bookings and holds being paid for, blocks, imported events.
  */
 export async function busyRanges(env: DbEnv, from: IsoDate, to: IsoDate, cabinId?: number): Promise<(SourcedRange & { cabinId: number })[]> {
   const db = getDb(env);
   const of = (column: typeof calendarBlocks.cabinId | typeof feedEvents.cabinId) => (cabinId === undefined ? undefined : eq(column, cabinId));
   const [stays, blocks, events] = await Promise.all([
-    staysByStatus(env, 'confirmed', from, to, cabinId),
+    busyStays(env, from, to, cabinId),
     db.select().from(calendarBlocks).where(and(of(calendarBlocks.cabinId), lt(calendarBlocks.start, to), gt(calendarBlocks.end, from))),
     db
       .select({ id: feedEvents.id, cabinId: feedEvents.cabinId, start: feedEvents.start, end: feedEvents.end, name: calendarFeeds.name })
@@ -75,7 +75,7 @@ export async function busyRanges(env: DbEnv, from: IsoDate, to: IsoDate, cabinId
       .where(and(of(feedEvents.cabinId), lt(feedEvents.start, to), gt(feedEvents.end, from))),
   ]);
   return [
-    ...stays.map((b) => ({ cabinId: b.cabinId, start: b.start, end: b.end, source: 'booking' as const, id: b.id, label: b.name })),
+    ...stays.map((b) => ({ cabinId: b.cabinId, start: b.start, end: b.end, source: b.status === 'confirmed' ? ('booking' as const) : ('hold' as const), id: b.id, label: b.name })),
     ...blocks.map((b) => ({ cabinId: b.cabinId, start: b.start, end: b.end, source: 'block' as const, id: b.id, label: b.note })),
     ...events.map((e) => ({ cabinId: e.cabinId, start: e.start, end: e.end, source: 'feed' as const, id: e.id, label: e.name })),
   ].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));

@@ -25,8 +25,8 @@ export async function occupancy(env: DbEnv, from: IsoDate, days: number): Promis
   const ranges = new Map<number, OccupancyRange[]>(rows.map((c) => [c.id, []]));
   for (const r of busy) {
     const range: OccupancyRange =
-      r.source === 'booking'
-        ? { ...clip(r), kind: 'booking', label: r.label, bookingId: r.id }
+      r.source === 'booking' || r.source === 'hold'
+        ? { ...clip(r), kind: r.source, label: r.label, bookingId: r.id }
         : r.source === 'block'
           ? { ...clip(r), kind: 'block', label: r.label, blockId: r.id }
           : { ...clip(r), kind: 'feed', label: r.label };

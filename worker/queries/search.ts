@@ -7,6 +7,7 @@ import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { busyRanges } from './calendar.ts';
+import { chargesOf, getSettings } from './settings.ts';
 
 type DbEnv = { DB: DatabasePort };
 
@@ -23,7 +24,7 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
   const from = maxDate(today, addDays(q.checkIn, -SEARCH_NEAREST_DAYS));
   const to = addDays(q.checkOut, SEARCH_NEAREST_DAYS);
   const db = getDb(env);
-  const [rows, seasonRows, minStays, busy] = await Promise.all([
+  const [rows, seasonRows, minStays, busy, settings] = await Promise.all([
     db
       .select({ id: cabins.id, name: cabins.name, pricePerNight: cabins.pricePerNight })
       .from(cabins)
@@ -32,7 +33,9 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
     db.select().from(seasons).where(and(lt(seasons.start, to), gt(seasons.end, from))),
     db.select({ cabinId: cabinCalendars.cabinId, minNights: cabinCalendars.minNights }).from(cabinCalendars),
     busyRanges(env, from, to),
+    getSettings(env),
   ]);
+  const charges = chargesOf(settings);
 
   const seasonsOf = groupBy(seasonRows, (s) => s.cabinId);
   const minNightsOf = new Map(minStays.map((m) => [m.cabinId, m.minNights]));
@@ -55,16 +58,16 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
     const priced: PricedSeason[] = seasonsOf.get(cabin.id) ?? [];
     const taken = busyOf.get(cabin.id) ?? [];
     const isFree = (checkIn: IsoDate, checkOut: IsoDate) => !taken.some((r) => r.start < checkOut && checkIn < r.end);
-    const quote = quoteStay(base, priced, q.checkIn, q.checkOut);
+    const quote = quoteStay(base, priced, q.checkIn, q.checkOut, charges);
     const free = isFree(q.checkIn, q.checkOut);
     if (free && quote.minNights <= nights) {
-      results.push({ id: cabin.id, name: cabin.name, nights, total: quote.total });
+      results.push({ id: cabin.id, name: cabin.name, nights, total: quote.total, lines: quote.lines });
       continue;
     }
     let nearest: SearchStay | undefined;
     for (const stay of candidates) {
       if (!isFree(stay.checkIn, stay.checkOut)) continue;
-      const alt = quoteStay(base, priced, stay.checkIn, stay.checkOut);
+      const alt = quoteStay(base, priced, stay.checkIn, stay.checkOut, charges);
       if (alt.minNights > nights) continue;
       nearest = { ...stay, total: alt.total };
       break;

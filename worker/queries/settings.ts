@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { settings } from '../../schema/tables.ts';
 import { resolveSettings, type Settings, type SettingsUpdate, type StoredSettings } from '../../schema/settings.ts';
 import { extractMapSrc } from '../../schema/map.ts';
+import type { StayCharges } from '../../schema/payment-options.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 
@@ -29,6 +30,9 @@ export async function readStoredSettings(env: DbEnv): Promise<StoredSettings> {
 export async function getSettings(env: DbEnv): Promise<Settings> {
   return resolveSettings(await readStoredSettings(env));
 }
+
+/** The charges every total carries beyond the nights (issue 17): the cleaning fee and the tourist tax. */
+export const chargesOf = (s: Pick<Settings, 'cleaningFee' | 'touristTax'>): StayCharges => ({ cleaningFee: s.cleaningFee, touristTax: s.touristTax });
 
 export type PublicSettings = Settings & { mapSrc: string | null };
 

@@ -1,10 +1,13 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { BOOKING_THROTTLE, bookingStatusSchema, bookingSubmitSchema } from '../../schema/bookings.ts';
 import { MSG } from '../../schema/messages.ts';
 import { quoteStay } from '../calendar/pricing.ts';
+import { recheckFeeds } from '../calendar/sync.ts';
 import type { AppEnv } from '../env.ts';
 import { afterResponse } from '../lib/background.ts';
 import { clientIp } from '../lib/client-ip.ts';
+import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
@@ -12,38 +15,136 @@ import { requireAdmin } from '../middleware/session.ts';
 import { mailConfirmation } from '../notify/guest.ts';
 import { bookingNotice } from '../notify/notices.ts';
 import { notifyOwner } from '../notify/owner.ts';
-import { createBooking, deleteBooking, listBookings, nightsTaken, setBookingStatus, setConfirmationMail } from '../queries/bookings.ts';
+import { applyPayment, holdUntilOf, startPayment, tellOwnerHoldExpired, type PaymentStart } from '../payments/prepayment.ts';
+import { getPayment, yookassaOf } from '../payments/yookassa.ts';
+import {
+  bookingByGuestToken,
+  createBooking,
+  deleteBooking,
+  expireHolds,
+  holdBooking,
+  listBookings,
+  nightsTaken,
+  revertHold,
+  setBookingStatus,
+  setConfirmationMail,
+} from '../queries/bookings.ts';
 import { getCalendarSettings, listSeasons } from '../queries/calendar.ts';
 import { getCabin } from '../queries/cabins.ts';
+import { allPayments, paymentsOf } from '../queries/payments.ts';
 import { hit } from '../queries/rate-limit.ts';
+import { chargesOf, getSettings } from '../queries/settings.ts';
 import { idParam } from './params.ts';
 
+/** The public address the guest returns to from ЮKassa: SITE_URL, else the one they came by. */
+const originOf = (c: { env: { SITE_URL?: string }; req: { url: string } }) => c.env.SITE_URL || new URL(c.req.url).origin;
+
 /**
- * A visitor's booking request (issue 11): checked against the calendar's rules and stored as
- * «Новая» with the server's total, whatever happens to the messenger afterwards; the owner is
- * told by Telegram and e-mail after the answer. Requests for the same nights are all kept: the
- * owner confirms one, and only then do its nights turn busy.
+ * A visitor's booking (issues 11 and 17): checked against the calendar's rules and priced by the
+ * server (nights by season, cleaning fee, tourist tax). As a request («Заявка», the default) it is
+ * stored as «Новая» whatever happens to the messenger afterwards, and requests for the same nights
+ * are all kept until the owner confirms one. With prepayment on, the other platforms' calendars
+ * are read once more, the nights are held for the guest (exactly one of two racing guests gets
+ * them) and ЮKassa's payment page is the next step; if ЮKassa cannot be reached the booking is
+ * kept as a request and the card says so. The owner is told after the answer.
  */
-export const bookingRoutes = new Hono<AppEnv>().post('/', jsonBody, validate('json', bookingSubmitSchema), async (c) => {
-  const input = c.req.valid('json');
-  const count = await hit(c.env, `booking:${clientIp(c)}`, BOOKING_THROTTLE.windowMs);
-  if (count > BOOKING_THROTTLE.max) return apiError(c, 429, MSG.bookingThrottled);
-  const cabin = await getCabin(c.env, input.cabinId);
-  if (!cabin || !cabin.active) return apiError(c, 404, MSG.cabinNotFound);
-  if (input.guests > cabin.maxGuests) return apiError(c, 400, MSG.bookingTooManyGuests);
-  const [seasons, settings] = await Promise.all([listSeasons(c.env, cabin.id), getCalendarSettings(c.env, cabin.id)]);
-  const quote = quoteStay({ pricePerNight: cabin.pricePerNight, minNights: settings.minNights }, seasons, input.checkIn, input.checkOut);
-  if (quote.nights < quote.minNights) return apiError(c, 400, MSG.bookingTooShort);
-  if (await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut)) return apiError(c, 409, MSG.bookingNotFree);
-  const booking = await createBooking(c.env, input, quote);
-  afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(booking, cabin.name, c.env.SITE_URL)));
-  return c.json({ id: booking.id, nights: booking.nights, total: booking.total }, 201);
-});
+export const bookingRoutes = new Hono<AppEnv>()
+  .post('/', jsonBody, validate('json', bookingSubmitSchema), async (c) => {
+    const { website: _, consent: __, ...input } = c.req.valid('json');
+    const count = await hit(c.env, `booking:${clientIp(c)}`, BOOKING_THROTTLE.windowMs);
+    if (count > BOOKING_THROTTLE.max) return apiError(c, 429, MSG.bookingThrottled);
+    const cabin = await getCabin(c.env, input.cabinId);
+    if (!cabin || !cabin.active) return apiError(c, 404, MSG.cabinNotFound);
+    if (input.guests > cabin.maxGuests) return apiError(c, 400, MSG.bookingTooManyGuests);
+    const [seasons, calendar, settings] = await Promise.all([listSeasons(c.env, cabin.id), getCalendarSettings(c.env, cabin.id), getSettings(c.env)]);
+    const quote = quoteStay({ pricePerNight: cabin.pricePerNight, minNights: calendar.minNights }, seasons, input.checkIn, input.checkOut, chargesOf(settings));
+    if (quote.nights < quote.minNights) return apiError(c, 400, MSG.bookingTooShort);
+    const answer = { nights: quote.nights, total: quote.total, lines: quote.lines };
+
+    if (settings.bookingMode === 'prepayment' && yookassaOf(c.env)) {
+      await recheckFeeds(c.env, cabin.id);
+      const held = await holdBooking(c.env, input, quote, holdUntilOf(settings.holdMinutes, now()));
+      if (!held) return apiError(c, 409, MSG.bookingNotFree);
+      let payment: PaymentStart | null = null;
+      try {
+        payment = await startPayment(c.env, held, cabin.name, { ...settings, firstNightPrice: quote.parts[0]?.pricePerNight ?? cabin.pricePerNight, origin: originOf(c) });
+      } catch (err) {
+        console.error(`Prepayment of booking ${held.id} could not be created; kept as a request:`, err instanceof Error ? err.message : err);
+      }
+      if (payment) {
+        afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(held, cabin.name, c.env.SITE_URL, 'awaiting_payment')));
+        return c.json({ id: held.id, ...answer, payment }, 201);
+      }
+      // ЮKassa is down: the guest's booking is not lost, it becomes a request the owner answers.
+      const request = (await revertHold(c.env, held.id)) ?? held;
+      afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(request, cabin.name, c.env.SITE_URL)));
+      return c.json({ id: request.id, ...answer, paymentError: MSG.paymentUnavailable }, 201);
+    }
+
+    if (await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut)) return apiError(c, 409, MSG.bookingNotFree);
+    const booking = await createBooking(c.env, input, quote);
+    afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(booking, cabin.name, c.env.SITE_URL)));
+    return c.json({ id: booking.id, ...answer }, 201);
+  })
+  /**
+   * Where a booking with prepayment stands, for the guest back from ЮKassa's page (the return
+   * address carries the booking's secret token). While it waits for the payment the payment is
+   * read back from ЮKassa, so the page is right even before ЮKassa's notification arrives.
+   */
+  .get('/:id/status', validate('param', idParam), validate('query', z.object({ token: z.string({ error: MSG.bookingAccessDenied }).regex(/^[0-9a-f]{36}$/, MSG.bookingAccessDenied) })), async (c) => {
+    const id = c.req.valid('param').id;
+    const token = c.req.valid('query').token;
+    let booking = await bookingByGuestToken(c.env, id, token);
+    if (!booking) return apiError(c, 404, MSG.bookingNotFound);
+    let [payment] = await paymentsOf(c.env, id);
+    const shop = yookassaOf(c.env);
+    if (payment && shop && booking.status === 'awaiting_payment') {
+      try {
+        await applyPayment(c.env, payment, await getPayment(shop, payment.id));
+        booking = (await bookingByGuestToken(c.env, id, token)) ?? booking;
+        [payment] = await paymentsOf(c.env, id);
+      } catch (err) {
+        console.error(`Payment ${payment.id} could not be read back:`, err instanceof Error ? err.message : err);
+      }
+    }
+    return c.json({
+      id: booking.id,
+      cabinId: booking.cabinId,
+      status: booking.status,
+      checkIn: booking.checkIn,
+      checkOut: booking.checkOut,
+      nights: booking.nights,
+      guests: booking.guests,
+      total: booking.total,
+      lines: booking.lines,
+      holdUntil: booking.holdUntil,
+      payment: payment
+        ? { amount: payment.amount, status: payment.status, confirmationUrl: payment.status === 'pending' ? payment.confirmationUrl : '', refunded: payment.refundStatus === 'succeeded' || payment.refundStatus === 'pending' }
+        : null,
+    });
+  });
 
 /** The owner's «Заявки»: every request, and the decisions on them, checked on the server. */
 export const bookingAdminRoutes = new Hono<AppEnv>()
   // requireAdmin on each route: a sub-app's own `use` would also cover the other /admin routes (login).
-  .get('/bookings', requireAdmin, async (c) => c.json(await listBookings(c.env)))
+  .get('/bookings', requireAdmin, async (c) => {
+    // Holds that ran out are shown as such at once, not at the next run of the schedule.
+    for (const expired of await expireHolds(c.env)) afterResponse(c, 'Hold expiry notification', tellOwnerHoldExpired(c.env, expired));
+    const [list, payments] = await Promise.all([listBookings(c.env), allPayments(c.env)]);
+    const latest = new Map<number, (typeof payments)[number]>();
+    for (const p of payments) if (!latest.has(p.bookingId)) latest.set(p.bookingId, p);
+    return c.json(
+      list.map((b) => {
+        const p = latest.get(b.id);
+        return {
+          ...b,
+          payment: p
+            ? { id: p.id, amount: p.amount, status: p.status, confirmationUrl: p.confirmationUrl, refundStatus: p.refundStatus, refundReason: p.refundReason, settlementReceipt: p.settlementReceipt }
+            : null,
+        };
+      }),
+    );
+  })
   // A confirmation changes only free dates, which the booking card reads live: no rebuild. It
   // also e-mails the guest where it can, and answers with whether that went (confirmationMail).
   .put('/bookings/:id', requireAdmin, validate('param', idParam), jsonBody, validate('json', bookingStatusSchema), async (c) => {

@@ -1,7 +1,10 @@
 import { Hono } from 'hono';
 import { settingsUpdateSchema } from '../../schema/settings.ts';
 import type { AppEnv } from '../env.ts';
+import { MSG } from '../../schema/messages.ts';
+import { apiError } from '../lib/errors.ts';
 import { publishOnSuccess } from '../lib/publish.ts';
+import { yookassaOf } from '../payments/yookassa.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
@@ -9,6 +12,9 @@ import { getPublicSettings, updateSettings } from '../queries/settings.ts';
 
 export const settingsRoutes = new Hono<AppEnv>()
   .get('/', async (c) => c.json(await getPublicSettings(c.env)))
-  .put('/', requireAdmin, jsonBody, validate('json', settingsUpdateSchema), publishOnSuccess, async (c) =>
-    c.json(await updateSettings(c.env, c.req.valid('json'))),
-  );
+  .put('/', requireAdmin, jsonBody, validate('json', settingsUpdateSchema), publishOnSuccess, async (c) => {
+    const patch = c.req.valid('json');
+    // Prepayment takes money through ЮKassa: without its keys it cannot be on, and the owner is told why.
+    if (patch.bookingMode === 'prepayment' && !yookassaOf(c.env)) return apiError(c, 400, MSG.paymentsNotConfigured);
+    return c.json(await updateSettings(c.env, patch));
+  });

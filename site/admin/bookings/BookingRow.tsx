@@ -1,6 +1,6 @@
 // One booking request in «Заявки» as the owner reads it on a phone in the morning: what, when,
 // who and how to reach them (a tap calls), and the decisions its status allows.
-import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, type BookingStatus } from '../../../schema/booking-options.ts';
+import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, type BookingStatus, type OwnerStatus } from '../../../schema/booking-options.ts';
 import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE, SITE_UTC_OFFSET_MINUTES, formatStayDates } from '../../../schema/format.ts';
 import { telHref } from '../../lib/site.ts';
 import { call, client } from '../client.ts';
@@ -19,10 +19,12 @@ const BADGE: Record<BookingStatus, string> = {
   confirmed: 'badge--success',
   declined: 'badge--declined',
   cancelled: 'badge--muted',
+  awaiting_payment: 'badge--warning',
+  expired: 'badge--muted',
 };
 
 /** The moves the owner may make from a status (the server checks them too). */
-const ACTIONS: Record<BookingStatus, { to: BookingStatus; label: string; kind: string; of: string }[]> = {
+const ACTIONS: Record<BookingStatus, { to: OwnerStatus; label: string; kind: string; of: string }[]> = {
   new: [
     { to: 'confirmed', label: 'Подтвердить', kind: 'btn--primary', of: 'заявку' },
     { to: 'declined', label: 'Отклонить', kind: 'btn--secondary', of: 'заявку' },
@@ -30,6 +32,9 @@ const ACTIONS: Record<BookingStatus, { to: BookingStatus; label: string; kind: s
   confirmed: [{ to: 'cancelled', label: 'Отменить бронирование', kind: 'btn--secondary', of: 'по заявке' }],
   declined: [{ to: 'confirmed', label: 'Подтвердить', kind: 'btn--secondary', of: 'заявку' }],
   cancelled: [{ to: 'confirmed', label: 'Подтвердить', kind: 'btn--secondary', of: 'заявку' }],
+  // A hold and its end are the payment's to decide, not the owner's.
+  awaiting_payment: [],
+  expired: [],
 };
 
 /** When a request came in, in Moscow time: «24 ноября, 16:05» (the year only when it is not this one). */
@@ -51,7 +56,7 @@ type RowProps = {
   busy: boolean;
   /** The settings the reply to the guest quotes (check-in time, address); null until read. */
   place: GuestMessagePlace | null;
-  onDecide: (b: Booking, to: BookingStatus) => void;
+  onDecide: (b: Booking, to: OwnerStatus) => void;
   onRemove: (b: Booking) => void;
 };
 

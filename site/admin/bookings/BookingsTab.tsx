@@ -3,7 +3,7 @@
 // nights that are not free any more is refused with a Russian message, shown as it is, and the
 // list is read again so it shows what the server holds.
 import { useEffect, useState } from 'react';
-import type { BookingStatus } from '../../../schema/booking-options.ts';
+import type { BookingStatus, OwnerStatus } from '../../../schema/booking-options.ts';
 import { BookingRow, countNew, loadBookings, type Booking } from './BookingRow.tsx';
 import { formatStayDates } from '../../../schema/format.ts';
 import { call, client, describeError, SessionEndedError } from '../client.ts';
@@ -71,7 +71,7 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       return next;
     });
 
-  async function decide(b: Booking, to: BookingStatus) {
+  async function decide(b: Booking, to: OwnerStatus) {
     if (to === 'cancelled') {
       const ok = await confirm({
         title: 'Отменить бронирование?',

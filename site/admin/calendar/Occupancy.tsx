@@ -26,6 +26,7 @@ type Period = keyof typeof PERIODS;
 
 const KIND_TEXT: Record<OccupancyRange['kind'], string> = {
   booking: 'Бронирование',
+  hold: 'Ждёт оплаты',
   request: 'Новая заявка',
   block: 'Закрыто вручную',
   feed: 'Из календаря',
@@ -166,6 +167,7 @@ export function OccupancyChart() {
 function Legend() {
   const items: [string, string][] = [
     ['booking', 'Бронирование'],
+    ['hold', 'Ждёт оплаты'],
     ['request', 'Новая заявка'],
     ['block', 'Закрыто вручную'],
     ['feed', 'Другая площадка'],
@@ -279,7 +281,7 @@ function RangeBar({ cabin, p, top, days, onBlock }: { cabin: OccupancyCabin; p: 
     'aria-label': `«${cabin.name}»: ${rangeTitle(r)}`,
   };
   const text = <span className="occupancy__bar-text">{barText(r)}</span>;
-  if ((r.kind === 'booking' || r.kind === 'request') && r.bookingId !== undefined) {
+  if ((r.kind === 'booking' || r.kind === 'hold' || r.kind === 'request') && r.bookingId !== undefined) {
     return (
       <a {...props} href={tabHref('bookings', r.bookingId)}>
         {text}

@@ -1,0 +1,216 @@
+// A stand-in for ЮKassa's API v3 on this machine (issue 17): tests and `npm start` use it where
+// the real ЮKassa cannot be reached. It keeps what a shop sees (payments, refunds, receipts) in
+// memory, checks the Basic auth and the Idempotence-Key as ЮKassa does, and serves a payment page
+// with «Оплатить» and «Отменить» that "pays", tells the shop by notification and sends the guest
+// back to the return address. GET /_log lists every receipt it was given.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+type Amount = { value: string; currency: string };
+type Payment = {
+  id: string;
+  status: 'pending' | 'waiting_for_capture' | 'succeeded' | 'canceled';
+  paid: boolean;
+  amount: Amount;
+  description: string;
+  confirmation: { type: 'redirect'; confirmation_url: string; return_url: string };
+  metadata: Record<string, string>;
+  created_at: string;
+};
+type Refund = { id: string; payment_id: string; status: 'succeeded'; amount: Amount; description: string; created_at: string };
+export type LoggedReceipt = { kind: 'payment' | 'refund' | 'settlement'; paymentId: string; receipt: unknown };
+
+export type YooKassaStandIn = {
+  /** The API's base, as YOOKASSA_API_URL: http://127.0.0.1:PORT/v3 */
+  apiUrl: string;
+  shopId: string;
+  secretKey: string;
+  payments: Map<string, Payment>;
+  refunds: Map<string, Refund>;
+  receipts: LoggedReceipt[];
+  /** Where notifications go (the shop's /api/payments/yookassa); unset: none are sent. */
+  notifyUrl: string | undefined;
+  close(): Promise<void>;
+};
+
+export type StandInOptions = { port?: number; host?: string; shopId?: string; secretKey?: string; notifyUrl?: string; log?: (line: string) => void };
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+};
+const error = (res: ServerResponse, status: number, code: string, description: string) => json(res, status, { type: 'error', code, description });
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return {};
+  const type = req.headers['content-type'] ?? '';
+  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  return JSON.parse(text);
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<YooKassaStandIn> {
+  const shopId = opts.shopId ?? 'demo-shop';
+  const secretKey = opts.secretKey ?? 'demo-secret-key';
+  const payments = new Map<string, Payment>();
+  const refunds = new Map<string, Refund>();
+  const byKey = new Map<string, unknown>();
+  const receipts: LoggedReceipt[] = [];
+  const log = opts.log ?? (() => {});
+  let base = '';
+  const state: YooKassaStandIn = { apiUrl: '', shopId, secretKey, payments, refunds, receipts, notifyUrl: opts.notifyUrl, close: async () => {} };
+  // Tests may make the API fail: 'down' answers 503 to every API call, as an outage would.
+  let outage = false;
+
+  const authorized = (req: IncomingMessage) => req.headers.authorization === `Basic ${Buffer.from(`${shopId}:${secretKey}`).toString('base64')}`;
+
+  /** ЮKassa tells the shop; a shop that does not answer is its own problem (ЮKassa retries, we need not). */
+  async function notify(event: string, object: unknown) {
+    if (!state.notifyUrl) return;
+    try {
+      await fetch(state.notifyUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'notification', event, object }), signal: AbortSignal.timeout(10_000) });
+    } catch (err) {
+      log(`notification ${event} not delivered: ${err instanceof Error ? err.message : err}`);
+    }
+  }
+
+  function settle(p: Payment, status: 'succeeded' | 'canceled') {
+    if (p.status !== 'pending') return false;
+    p.status = status;
+    p.paid = status === 'succeeded';
+    return true;
+  }
+
+  /** A create with an Idempotence-Key seen before answers the same object, as ЮKassa does. */
+  function idempotent(req: IncomingMessage, res: ServerResponse, make: () => unknown) {
+    const key = req.headers['idempotence-key'];
+    if (typeof key !== 'string' || !key) return error(res, 400, 'invalid_request', 'Idempotence-Key header is required');
+    if (!byKey.has(key)) byKey.set(key, make());
+    const made = byKey.get(key);
+    if (made instanceof Error) return error(res, 400, 'invalid_request', made.message);
+    return json(res, 200, made);
+  }
+
+  async function api(req: IncomingMessage, res: ServerResponse, path: string) {
+    if (outage) return error(res, 503, 'internal_server_error', 'The stand-in is down on purpose');
+    if (!authorized(req)) return error(res, 401, 'invalid_credentials', 'Authentication by given credentials failed');
+    const body = req.method === 'POST' ? ((await readJson(req)) as Record<string, any>) : {};
+    let m: RegExpMatchArray | null;
+    if (req.method === 'POST' && path === '/payments') {
+      return idempotent(req, res, () => {
+        if (!body.amount?.value || !body.confirmation?.return_url) return new Error('amount and confirmation.return_url are required');
+        if (!body.receipt?.items?.length) return new Error('receipt is required («Чеки от ЮKassa» are on for this shop)');
+        const id = randomUUID();
+        const payment: Payment = {
+          id,
+          status: 'pending',
+          paid: false,
+          amount: body.amount,
+          description: body.description ?? '',
+          confirmation: { type: 'redirect', confirmation_url: `${base}/pay/${id}`, return_url: body.confirmation.return_url },
+          metadata: body.metadata ?? {},
+          created_at: new Date().toISOString(),
+        };
+        payments.set(id, payment);
+        receipts.push({ kind: 'payment', paymentId: id, receipt: body.receipt });
+        log(`payment ${id}: ${body.amount.value} ${body.amount.currency}, ${payment.description}`);
+        return payment;
+      });
+    }
+    if (req.method === 'GET' && (m = path.match(/^\/payments\/([^/]+)$/))) {
+      const p = payments.get(decodeURIComponent(m[1]!));
+      return p ? json(res, 200, p) : error(res, 404, 'not_found', 'Payment not found');
+    }
+    if (req.method === 'POST' && path === '/refunds') {
+      return idempotent(req, res, () => {
+        const p = payments.get(body.payment_id);
+        if (!p || p.status !== 'succeeded') return new Error('Only a succeeded payment can be refunded');
+        if (Number(body.amount?.value) > Number(p.amount.value)) return new Error('Refund amount exceeds the payment');
+        const refund: Refund = { id: randomUUID(), payment_id: p.id, status: 'succeeded', amount: body.amount, description: body.description ?? '', created_at: new Date().toISOString() };
+        refunds.set(refund.id, refund);
+        receipts.push({ kind: 'refund', paymentId: p.id, receipt: body.receipt });
+        log(`refund ${refund.id} of payment ${p.id}: ${body.amount.value}`);
+        void notify('refund.succeeded', refund);
+        return refund;
+      });
+    }
+    if (req.method === 'GET' && (m = path.match(/^\/refunds\/([^/]+)$/))) {
+      const r = refunds.get(decodeURIComponent(m[1]!));
+      return r ? json(res, 200, r) : error(res, 404, 'not_found', 'Refund not found');
+    }
+    if (req.method === 'POST' && path === '/receipts') {
+      return idempotent(req, res, () => {
+        const id = randomUUID();
+        receipts.push({ kind: 'settlement', paymentId: body.payment_id, receipt: { customer: body.customer, items: body.items, settlements: body.settlements } });
+        return { id, type: body.type, status: 'succeeded', payment_id: body.payment_id };
+      });
+    }
+    return error(res, 404, 'not_found', 'No such method');
+  }
+
+  /** The guest's payment page, in Russian like ЮKassa's own. */
+  function page(p: Payment) {
+    const done = p.status !== 'pending';
+    return `<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Оплата — ЮKassa (демо)</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;background:#f3f4f8;margin:0;display:grid;place-items:center;min-height:100vh}main{background:#fff;border-radius:16px;padding:24px;max-width:360px;width:calc(100% - 32px);box-shadow:0 4px 24px #0001}h1{font-size:20px;margin:0 0 4px}.sum{font-size:32px;font-weight:700;margin:12px 0}button{display:block;width:100%;padding:14px;border:0;border-radius:10px;font-size:17px;margin-top:10px;cursor:pointer}.pay{background:#7d4cff;color:#fff}.cancel{background:#eceef3}</style></head>
+<body><main><h1>ЮKassa · демо-оплата</h1><p>${escapeHtml(p.description)}</p><p class="sum">${escapeHtml(p.amount.value.replace('.', ','))} ₽</p>
+${done ? `<p>Платёж уже ${p.status === 'succeeded' ? 'оплачен' : 'отменён'}.</p><p><a href="${escapeHtml(p.confirmation.return_url)}">Вернуться на сайт</a></p>` : `<form method="post" action="/pay/${p.id}/succeed"><button class="pay" type="submit">Оплатить</button></form>
+<form method="post" action="/pay/${p.id}/cancel"><button class="cancel" type="submit">Отменить</button></form>`}
+<p style="color:#667;font-size:13px">Это тестовая страница: деньги не списываются.</p></main></body></html>`;
+  }
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const path = url.pathname;
+    void (async () => {
+      try {
+        if (path.startsWith('/v3/')) return await api(req, res, path.slice(3));
+        let m: RegExpMatchArray | null;
+        if (req.method === 'GET' && (m = path.match(/^\/pay\/([^/]+)$/))) {
+          const p = payments.get(m[1]!);
+          if (!p) return error(res, 404, 'not_found', 'Payment not found');
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          return res.end(page(p));
+        }
+        // The page's buttons (a redirect back to the shop) and the tests' own (JSON).
+        if (req.method === 'POST' && (m = path.match(/^\/(pay|_payments)\/([^/]+)\/(succeed|cancel)$/))) {
+          const p = payments.get(m[2]!);
+          if (!p) return error(res, 404, 'not_found', 'Payment not found');
+          if (settle(p, m[3] === 'succeed' ? 'succeeded' : 'canceled')) await notify(`payment.${p.status}`, p);
+          if (m[1] === 'pay') {
+            res.writeHead(303, { location: p.confirmation.return_url });
+            return res.end();
+          }
+          return json(res, 200, p);
+        }
+        if (req.method === 'GET' && path === '/_log') return json(res, 200, { payments: [...payments.values()], refunds: [...refunds.values()], receipts });
+        if (req.method === 'POST' && path === '/_outage') {
+          const body = (await readJson(req)) as { down?: boolean };
+          outage = body.down === true;
+          return json(res, 200, { down: outage });
+        }
+        return error(res, 404, 'not_found', 'Not found');
+      } catch (err) {
+        error(res, 500, 'internal_server_error', err instanceof Error ? err.message : String(err));
+      }
+    })();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  base = `http://${opts.host ?? '127.0.0.1'}:${port}`;
+  state.apiUrl = `${base}/v3`;
+  state.close = () => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+  return state;
+}

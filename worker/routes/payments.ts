@@ -1,0 +1,101 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { MSG } from '../../schema/messages.ts';
+import { quoteStay } from '../calendar/pricing.ts';
+import { recheckFeeds } from '../calendar/sync.ts';
+import type { AppEnv } from '../env.ts';
+import { now } from '../lib/clock.ts';
+import { apiError } from '../lib/errors.ts';
+import { validate } from '../lib/validate.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import { requireAdmin } from '../middleware/session.ts';
+import { applyPayment, holdUntilOf, refundPayment, startPayment } from '../payments/prepayment.ts';
+import { getPayment, getRefund, yookassaOf } from '../payments/yookassa.ts';
+import { getBooking, holdRequest, revertHold } from '../queries/bookings.ts';
+import { getCalendarSettings, listSeasons } from '../queries/calendar.ts';
+import { getCabin } from '../queries/cabins.ts';
+import { getPaymentRow, paymentByRefund, paymentsOf, setRefund } from '../queries/payments.ts';
+import { getSettings } from '../queries/settings.ts';
+import { idParam } from './params.ts';
+
+/** ЮKassa's notification as it arrives; only the object's id is taken from it, the rest is read back. */
+const notificationSchema = z.object({
+  type: z.literal('notification', { error: MSG.badInput }),
+  event: z.string({ error: MSG.badInput }).max(100),
+  object: z.object({ id: z.string({ error: MSG.badInput }).min(1).max(100) }, { error: MSG.badInput }),
+});
+
+/**
+ * ЮKassa's notifications (DESIGN.md «Prepayment»): `payment.succeeded`, `payment.canceled`,
+ * `refund.succeeded`. The notification's word is never taken: the payment (or refund) is read back
+ * from ЮKassa's API with our keys and only that answer is acted on, so a forged or replayed
+ * notification changes nothing; one for a payment we never made is a 404.
+ */
+export const paymentRoutes = new Hono<AppEnv>().post('/yookassa', jsonBody, validate('json', notificationSchema), async (c) => {
+  const { event, object } = c.req.valid('json');
+  const shop = yookassaOf(c.env);
+  if (!shop) return apiError(c, 404, MSG.paymentNotFound);
+  if (event.startsWith('refund.')) {
+    const row = await paymentByRefund(c.env, object.id);
+    if (!row) return apiError(c, 404, MSG.paymentNotFound);
+    const refund = await getRefund(shop, object.id);
+    if (refund.payment_id === row.id && refund.status !== row.refundStatus) await setRefund(c.env, row.id, { refundId: refund.id, refundStatus: refund.status });
+    return c.json({ ok: true });
+  }
+  const row = await getPaymentRow(c.env, object.id);
+  if (!row) return apiError(c, 404, MSG.paymentNotFound);
+  const outcome = await applyPayment(c.env, row, await getPayment(shop, row.id));
+  return c.json({ ok: true, outcome });
+});
+
+/** The owner's side of prepayment: whether it can be on, a payment link for a request, a refund. */
+export const paymentAdminRoutes = new Hono<AppEnv>()
+  .get('/payments', requireAdmin, (c) => c.json({ configured: yookassaOf(c.env) !== null }))
+  /**
+   * A payment link for a request received as «Заявка» (one tap in «Заявки»): the other platforms'
+   * calendars are read again, the nights are held as for a guest paying on the site, and the link
+   * goes into the reply to the guest.
+   */
+  .post('/bookings/:id/payment-link', requireAdmin, validate('param', idParam), async (c) => {
+    if (!yookassaOf(c.env)) return apiError(c, 400, MSG.paymentsNotConfigured);
+    const id = c.req.valid('param').id;
+    const before = await getBooking(c.env, id);
+    if (!before) return apiError(c, 404, MSG.bookingNotFound);
+    if (before.status !== 'new') return apiError(c, 409, MSG.paymentLinkTransition);
+    await recheckFeeds(c.env, before.cabinId);
+    const settings = await getSettings(c.env);
+    const held = await holdRequest(c.env, id, holdUntilOf(settings.holdMinutes, now()));
+    if (!held.ok) return apiError(c, held.reason === 'missing' ? 404 : 409, held.reason === 'taken' ? MSG.bookingNotFree : held.reason === 'missing' ? MSG.bookingNotFound : MSG.paymentLinkTransition);
+    const cabin = await getCabin(c.env, held.booking.cabinId);
+    const [seasons, calendar] = await Promise.all([listSeasons(c.env, held.booking.cabinId), getCalendarSettings(c.env, held.booking.cabinId)]);
+    const first = quoteStay({ pricePerNight: cabin?.pricePerNight ?? 0, minNights: calendar.minNights }, seasons, held.booking.checkIn, held.booking.checkOut).parts[0];
+    try {
+      const payment = await startPayment(c.env, held.booking, cabin?.name ?? '', {
+        ...settings,
+        firstNightPrice: first?.pricePerNight ?? cabin?.pricePerNight ?? 0,
+        origin: c.env.SITE_URL || new URL(c.req.url).origin,
+      });
+      return c.json({ booking: held.booking, payment });
+    } catch (err) {
+      console.error(`The payment link of booking ${id} could not be created:`, err instanceof Error ? err.message : err);
+      await revertHold(c.env, id);
+      return apiError(c, 502, MSG.paymentUnavailable);
+    }
+  })
+  /** «Вернуть предоплату»: the paid prepayment goes back through ЮKassa, with its receipt, and the booking is cancelled. */
+  .post('/bookings/:id/refund', requireAdmin, validate('param', idParam), async (c) => {
+    const id = c.req.valid('param').id;
+    const booking = await getBooking(c.env, id);
+    if (!booking) return apiError(c, 404, MSG.bookingNotFound);
+    const paid = (await paymentsOf(c.env, id)).find((p) => p.status === 'succeeded' && !p.refundId);
+    if (!paid) return apiError(c, 409, MSG.paymentNothingPaid);
+    if (!yookassaOf(c.env)) return apiError(c, 400, MSG.paymentsNotConfigured);
+    const cabin = await getCabin(c.env, booking.cabinId);
+    try {
+      await refundPayment(c.env, paid, booking, cabin?.name ?? '', 'owner');
+    } catch (err) {
+      console.error(`The refund of payment ${paid.id} failed:`, err instanceof Error ? err.message : err);
+      return apiError(c, 502, MSG.paymentRefundFailed);
+    }
+    return c.json({ booking: await getBooking(c.env, id), payment: await getPaymentRow(c.env, paid.id) });
+  });
