@@ -7,6 +7,7 @@ import { createRebuilder, startRebuildService } from '../rebuild-service.ts';
 import { seedLocal } from '../seed.ts';
 import { DEMO_FEED_PATH, demoFeedIcs } from '../demo/calendar.ts';
 import { ROOT, quietEnv, run, waitFor } from './tools.ts';
+import { startYooKassaStandIn } from './yookassa-stand-in.ts';
 
 export type StackOptions = {
   port: number;
@@ -18,7 +19,7 @@ export type StackOptions = {
   log?: (line: string) => void;
 };
 
-export type Stack = { url: string; rebuildUrl: string; rebuild: () => Promise<void>; stop: () => Promise<void> };
+export type Stack = { url: string; rebuildUrl: string; yookassaUrl: string; rebuild: () => Promise<void>; stop: () => Promise<void> };
 
 /**
  * The whole site as `npm start` runs it: migrated and seeded local D1/R2, `wrangler dev`
@@ -48,6 +49,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     [DEMO_FEED_PATH]: () => ({ type: 'text/calendar; charset=utf-8', body: demoFeedIcs() }),
   });
 
+  // Locally, payments go to a ЮKassa stand-in on this machine (its page «pays» without money), so
+  // prepayment can be switched on and tried in the panel; production sets the real shop's keys.
+  const yookassa = await startYooKassaStandIn({ port: opts.port + 2, notifyUrl: `${url}/api/payments/yookassa`, log: (line) => log(`  ЮKassa (демо): ${line}`) });
+
   log(`• Starting the worker on ${url}…`);
   const args = [
     'dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--persist-to', persistTo,
@@ -55,6 +60,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     '--var', `REBUILD_HOOK_URL:${rebuildUrl}`, '--var', `ADMIN_PASSWORD:${opts.adminPassword}`,
     // A calendar feed served on this machine can be tried locally; production refuses loopback.
     '--var', 'ALLOW_LOOPBACK_FEEDS:1',
+    '--var', `YOOKASSA_API_URL:${yookassa.apiUrl}`, '--var', `YOOKASSA_SHOP_ID:${yookassa.shopId}`, '--var', `YOOKASSA_SECRET_KEY:${yookassa.secretKey}`,
   ];
   let stopping = false;
   let wrangler: ChildProcess;
@@ -90,13 +96,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const stop = async () => {
     stopping = true;
     server.close();
+    await yookassa.close();
     if (wrangler.exitCode === null) {
       const gone = new Promise((r) => wrangler.once('exit', r));
       wrangler.kill('SIGTERM');
       await gone;
     }
   };
-  return { url, rebuildUrl, rebuild: rebuilder.request, stop };
+  return { url, rebuildUrl, yookassaUrl: yookassa.apiUrl.replace(/\/v3$/, ''), rebuild: rebuilder.request, stop };
 }
 
 /**

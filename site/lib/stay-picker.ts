@@ -3,7 +3,7 @@
 // `YYYY-MM-DD` strings, so the calendar widget only draws what these functions decide.
 import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { quoteStay, type PricedSeason, type Quote } from '../../worker/calendar/pricing.ts';
-import type { BookingMode, StayCharges } from '../../schema/payment-options.ts';
+import type { BookingMode, Prepayment, StayCharges } from '../../schema/payment-options.ts';
 
 /** GET /api/cabins/{id}/availability. */
 export type Availability = {
@@ -18,6 +18,8 @@ export type Availability = {
   charges?: StayCharges;
   /** A request, or a booking paid in advance (the card's last step is «Оплатить N ₽»). */
   bookingMode?: BookingMode;
+  /** How much of the total is paid up front (prepaymentKopecks, the server's own rule). */
+  prepayment?: Prepayment;
 };
 
 export type StaySelection = { checkIn: IsoDate | null; checkOut: IsoDate | null };
@@ -52,7 +54,7 @@ export function stayRules(a: Availability) {
     canCheckIn(checkIn) && day > checkIn && day <= lastCheckOut(checkIn) && nightsBetween(checkIn, day) >= minNights(checkIn);
   const quote = (checkIn: IsoDate, checkOut: IsoDate): Quote => quoteStay(base, a.seasons, checkIn, checkOut, a.charges);
 
-  return { today, to: a.to, isBusy, canCheckIn, canCheckOut, minNights, lastCheckOut, quote, bookingMode: a.bookingMode ?? 'request' };
+  return { today, to: a.to, isBusy, canCheckIn, canCheckOut, minNights, lastCheckOut, quote, bookingMode: a.bookingMode ?? 'request', prepayment: a.prepayment ?? null };
 }
 
 /**

@@ -10,6 +10,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     rebuildUrl: string;
+    /** The ЮKassa stand-in the local stack runs (its payment page «pays»). */
+    yookassaUrl: string;
   }
 }
 
@@ -40,6 +42,7 @@ export default async function setup(project: TestProject) {
   const stack = await entry.stack;
   project.provide('baseUrl', stack.url);
   project.provide('rebuildUrl', stack.rebuildUrl);
+  project.provide('yookassaUrl', stack.yookassaUrl);
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;

@@ -6,6 +6,7 @@ import { validate } from '../lib/validate.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { getCalendarSettings, horizon, listSeasons, mergeRanges, sourcedBusy } from '../queries/calendar.ts';
 import { chargesOf, getSettings } from '../queries/settings.ts';
+import { yookassaOf } from '../payments/yookassa.ts';
 import { idParam } from './params.ts';
 
 /**
@@ -30,6 +31,8 @@ export const availabilityRoutes = new Hono<AppEnv>().get('/:id/availability', va
     minNights: settings.minNights,
     // The fee and the tax the card adds to every stay, with the same function as the server (quoteStay).
     charges: chargesOf(site),
-    bookingMode: site.bookingMode,
+    // With prepayment on (and the shop's keys set), the card's last step is «Оплатить N ₽».
+    bookingMode: site.bookingMode === 'prepayment' && yookassaOf(c.env) ? 'prepayment' : 'request',
+    prepayment: site.prepayment,
   });
 });
