@@ -44,7 +44,8 @@ async function mountSmallDisk(): Promise<string | Error> {
 }
 
 const disk = await mountSmallDisk();
-const skipReason = disk instanceof Error ? ` (SKIPPED: a small real filesystem needs \`mount -t tmpfs\`, which only root may run: ${disk.message})` : '';
+const skipReason = disk instanceof Error ? ` (SKIPPED: a small real filesystem needs \`mount -t tmpfs\`, which needs root (in a container, one allowed to mount): ${disk.message})` : '';
+if (skipReason) console.warn(`full-disk.test.ts${skipReason}`);
 const dataDir = disk instanceof Error ? '' : disk;
 const siteDir = path.join(dataDir, 'site');
 const stagingDir = path.join(dataDir, '.site-staging');

@@ -8,8 +8,8 @@ import { isDatabaseBusy, isStorageFull } from '../platform/ports.ts';
 export const apiError = <S extends ContentfulStatusCode>(c: Context, status: S, error: string) =>
   c.json({ error }, status);
 
-/** What a visitor (not the owner) writes: they get the visitor's wording of an error. */
-const VISITOR_WRITES = new Set(['POST /api/bookings', 'POST /api/reviews']);
+/** Whether the owner made the request (signed in, or signing in): they get the owner's wording of an error. */
+const byOwner = (c: Context) => c.get('signedIn') === true || c.req.path.startsWith('/api/admin/');
 
 /** Seconds a client is asked to wait when the database was busy. */
 const DATABASE_RETRY_AFTER_S = 5;
@@ -28,10 +28,10 @@ export function handleError(err: Error, c: Context) {
     return apiError(c, 503, MSG.databaseBusy);
   }
   // A full disk is the owner's to fix, not a fault of the request: a plain message, the
-  // visitor's own (the form keeps what they typed) or the owner's (what to free).
+  // owner's (what to free) or a visitor's (their form keeps what they typed).
   if (isStorageFull(err)) {
     console.error('STORAGE FULL: nothing was saved; free space on the server', c.req.method, c.req.path, err);
-    return apiError(c, 507, VISITOR_WRITES.has(`${c.req.method} ${c.req.path}`) ? MSG.storageFull : MSG.storageFullAdmin);
+    return apiError(c, 507, byOwner(c) ? MSG.storageFullAdmin : MSG.storageFull);
   }
   console.error('Unhandled error', c.req.method, c.req.path, err);
   return apiError(c, 500, MSG.serverError);
