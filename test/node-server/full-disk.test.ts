@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, rmdir, stat, statfs, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -218,6 +218,18 @@ describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk 
       expect(res.status).toBe(507);
       expect(await res.json()).toEqual({ error: MSG.storageFullAdmin });
       expect(await heroTitle()).toBe('Новый заголовок');
+    });
+
+    it('should have npm run serve refuse to start on the full disk with what to free, not with advice to move the database away', async () => {
+      const { code, out } = await new Promise<{ code: number; out: string }>((resolve) =>
+        execFile(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], { cwd: ROOT, env: { ...process.env, PORT: '0', DATA_DIR: path.join(dataDir, 'second') }, timeout: 30_000 }, (err, stdout, stderr) =>
+          resolve({ code: typeof err?.code === 'number' ? err.code : 0, out: stdout + stderr }),
+        ),
+      );
+      expect(code).toBe(78);
+      expect(out).toContain('is full');
+      expect(out).toContain('journalctl --vacuum-size');
+      expect(out).not.toContain('move the file away');
     });
 
     it('should refuse a booking request with 507 and the visitor’s message, keep every stored request, and take the same request once there is room', async () => {
