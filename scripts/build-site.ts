@@ -20,11 +20,22 @@ export type BuildOptions = {
   postBuild?: (stagingDir: string) => Promise<void>;
   /** Stops a build that has not started going live (the server is stopping); a swap under way finishes. */
   signal?: AbortSignal;
+  /**
+   * Renders the pages into `outDir` (by default `astro build`, a minute or more). Tests give a
+   * stand-in that writes a few pages, to run every later step of a real build in seconds.
+   */
+  render?: (outDir: string, env: Record<string, string>, opts: BuildOptions) => Promise<void>;
 };
+
+/** The real rendering: Astro, in a production build, with the content read from the API. */
+async function astroBuild(outDir: string, env: Record<string, string>, opts: BuildOptions): Promise<void> {
+  await run('astro', ['build'], { quiet: opts.quiet, signal: opts.signal, env: quietEnv({ ...env, SITE_OUT_DIR: outDir }) });
+}
 
 /**
  * Builds the site into a staging directory and, only if that succeeds, makes outDir match it.
- * A failed build leaves the live site as it was.
+ * A failed build leaves the live site as it was, and its half-made copies are removed: on a
+ * full disk they would hold the very space the next build needs.
  */
 export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: number; ms: number }> {
   const started = Date.now();
@@ -33,29 +44,34 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
   const info = await readBuildInfo(opts.apiUrl);
   const staging = opts.stagingDir ?? path.join(ROOT, 'node_modules/.cache/site-staging', path.basename(opts.outDir));
   const astroOut = astroOutDir(staging);
-  await Promise.all([rm(staging, { recursive: true, force: true }), rm(astroOut, { recursive: true, force: true })]);
-  await run('astro', ['build'], {
-    quiet: opts.quiet,
-    signal: opts.signal,
-    env: quietEnv({
-      // A production build even when started from a test runner (vitest sets NODE_ENV=test,
-      // which would give the site React's development build).
-      NODE_ENV: 'production',
-      API_URL: opts.apiUrl,
-      SITE_URL: opts.siteUrl ?? opts.apiUrl,
-      SITE_OUT_DIR: astroOut,
-      BUILD_CONTENT_VERSION: String(info.contentVersion),
-    }),
-  });
-  await moveDir(astroOut, staging);
-  await finishPages(staging);
-  await writeFile(
-    path.join(staging, 'build.json'),
-    JSON.stringify({ contentVersion: info.contentVersion, builtAt: new Date().toISOString() }),
-  );
-  await opts.postBuild?.(staging);
-  opts.signal?.throwIfAborted();
-  await syncDir(staging, opts.outDir);
+  const clean = () => Promise.all([rm(staging, { recursive: true, force: true }), rm(astroOut, { recursive: true, force: true })]);
+  await clean();
+  try {
+    await (opts.render ?? astroBuild)(
+      astroOut,
+      {
+        // A production build even when started from a test runner (vitest sets NODE_ENV=test,
+        // which would give the site React's development build).
+        NODE_ENV: 'production',
+        API_URL: opts.apiUrl,
+        SITE_URL: opts.siteUrl ?? opts.apiUrl,
+        BUILD_CONTENT_VERSION: String(info.contentVersion),
+      },
+      opts,
+    );
+    await moveDir(astroOut, staging);
+    await finishPages(staging);
+    await writeFile(
+      path.join(staging, 'build.json'),
+      JSON.stringify({ contentVersion: info.contentVersion, builtAt: new Date().toISOString() }),
+    );
+    await opts.postBuild?.(staging);
+    opts.signal?.throwIfAborted();
+    await syncDir(staging, opts.outDir);
+  } finally {
+    // After a success staging holds only what was already live (moved files are gone from it).
+    await clean().catch((err: Error) => console.error(`Could not remove the build's leftovers in ${staging}: ${err.message}`));
+  }
   return { contentVersion: info.contentVersion, ms: Date.now() - started };
 }
 

@@ -1,9 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import { buildSite, type BuildOptions } from './build-site.ts';
+import { MSG } from '../schema/messages.ts';
+import { isStorageFull } from '../worker/platform/ports.ts';
 
 export type BuilderState = {
   state: 'idle' | 'building' | 'failed';
+  /** The end of the failed build's output (the whole of it is in the log). */
   error: string | null;
+  /** The failure's cause in plain Russian, when it is one the owner can fix (the disk full); the panel shows it. */
+  cause: string | null;
   lastSuccessAt: string | null;
   lastBuildMs: number | null;
   builtVersion: number | null;
@@ -36,7 +41,7 @@ export function createRebuilder(opts: RebuilderOptions) {
   // known only once the server listens.
   const retryDelaysMs = opts.retryDelaysMs ?? RETRY_DELAYS_MS;
   const build = opts.build ?? buildSite;
-  const status: BuilderState = { state: 'idle', error: null, lastSuccessAt: null, lastBuildMs: null, builtVersion: null };
+  const status: BuilderState = { state: 'idle', error: null, cause: null, lastSuccessAt: null, lastBuildMs: null, builtVersion: null };
   let running: Promise<void> | null = null;
   let pending = false;
   let retries = 0;
@@ -48,13 +53,14 @@ export function createRebuilder(opts: RebuilderOptions) {
       status.state = 'building';
       try {
         const { contentVersion, ms } = await build({ ...opts, quiet: true });
-        Object.assign(status, { state: 'idle', error: null, lastSuccessAt: new Date().toISOString(), lastBuildMs: ms, builtVersion: contentVersion });
+        Object.assign(status, { state: 'idle', error: null, cause: null, lastSuccessAt: new Date().toISOString(), lastBuildMs: ms, builtVersion: contentVersion });
         retries = 0;
         console.log(`[rebuild] site updated to content version ${contentVersion} in ${(ms / 1000).toFixed(1)} s`);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         status.state = 'failed';
         status.error = errorTail(message);
+        status.cause = isStorageFull(err) ? MSG.buildStorageFull : null;
         if (opts.signal?.aborted) console.log('[rebuild] build stopped with the server; the next start builds the current content.');
         // The whole output's tail goes to the log; the status keeps its last lines for the panel.
         else console.error(`[rebuild] build failed; the previous site keeps serving.\n${message}`);

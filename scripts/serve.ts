@@ -10,7 +10,7 @@ import { ROOT } from './lib/tools.ts';
 import { createRebuilder } from './rebuild-service.ts';
 import { seedIfEmpty } from './seed.ts';
 import { FEED_SYNC_EVERY_MS } from '../schema/calendar.ts';
-import type { MailerPort } from '../worker/platform/ports.ts';
+import { isStorageFull, type MailerPort } from '../worker/platform/ports.ts';
 import { smtpMailer } from '../worker/platform/node/mailer.ts';
 import { startNodeServer } from '../worker/platform/node/server.ts';
 import { getAdmin, getAdminPath } from '../worker/queries/admin.ts';
@@ -19,6 +19,8 @@ import { precompressSite, staticSite } from '../worker/platform/node/static-site
 
 /** Exit code for a problem the owner must fix (systemd: RestartPreventExitStatus=78, no crash loop). */
 const EX_CONFIG = 78;
+/** What to free on a full disk (README, «When the disk fills up»). */
+const FREE_SPACE = 'Free space: old backups (/var/backups/kaspiy), the journal (journalctl --vacuum-size=200M), apt-get clean';
 
 function fail(message: string): never {
   console.error(`\n✖ ${message}\n`);
@@ -94,6 +96,8 @@ const server = await startNodeServer({
 }).catch((err: Error & { code?: string }) => {
   if (err.code === 'EADDRINUSE') fail(`Port ${port} on ${host} is taken by another program. Set PORT to a free one.`);
   if (err.code === 'EACCES') fail(`Port ${port} needs privileges; use a port above 1024 behind the proxy.`);
+  // Not a broken database: moving it away (the advice below) would lose nothing but help nothing.
+  if (isStorageFull(err)) fail(`The disk under DATA_DIR ${dataDir} is full (${err.message}); nothing was changed. ${FREE_SPACE}, then start again.`);
   fail(`The database in ${dataDir} could not be opened: ${err.message}. Restore the last backup (npm run restore) or move the file away to start empty.`);
 });
 apiUrl = server.url;
@@ -119,7 +123,10 @@ if (!(await hasBuild(siteDir))) {
   await writePlaceholder(siteDir);
   console.log('• Building the site (the first build optimises every photo: a minute or more)…');
   await rebuilder.request();
-  if (rebuilder.status.state === 'failed') console.error(`✖ The site build failed; the placeholder page serves until an edit rebuilds it:\n${rebuilder.status.error}`);
+  if (rebuilder.status.state === 'failed') {
+    const why = rebuilder.status.cause ? `the disk is full. ${FREE_SPACE}; the build is tried again by itself.\n` : '';
+    console.error(`✖ The site build failed; the placeholder page serves until an edit rebuilds it: ${why}\n${rebuilder.status.error}`);
+  }
 } else if ((await builtVersion()) < (await getContentVersion(server.storage.bindings))) {
   // An edit whose build was cut short by the last stop (or a restored database): the site that
   // is there serves while the current one builds.

@@ -38,4 +38,7 @@ export type Bindings = {
   FEED_FETCH?: FeedFetchPort;
 };
 
-export type AppEnv = { Bindings: Bindings };
+/** What a request learns on its way: `signedIn` once requireAdmin let the owner's session through. */
+export type Variables = { signedIn?: true };
+
+export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -1,4 +1,5 @@
 import { api } from '../lib/api.ts';
+import { serverSaysWhy } from '../lib/server-error.ts';
 
 /** The typed client of the same-origin /api (cookies ride along: the session is server-side). */
 export const client = () => api();
@@ -68,9 +69,12 @@ export async function call<R extends AnyResponse>(request: Promise<R>, opts: { a
   return (await res.json()) as SuccessBody<R>;
 }
 
-/** What to show for a failed action: the SPEC's message, and the server's reason when it adds one. */
+/**
+ * What to show for a failed action: the SPEC's message, and the server's reason when it adds one
+ * (a refusal, the database busy, the disk full: 503 and 507 say what to do; a bare 500 does not).
+ */
 export function describeError(err: unknown, specMessage: string): string {
-  if (err instanceof ApiError && err.status !== 0 && err.status < 500 && !err.message.startsWith('API Error')) {
+  if (err instanceof ApiError && err.status !== 0 && serverSaysWhy(err.status, err.message) && !err.message.startsWith('API Error')) {
     return `${specMessage}: ${err.message}`;
   }
   if (err instanceof ApiError && err.status === 0) return `${specMessage}. ${OFFLINE_MESSAGE}`;

@@ -11,6 +11,7 @@ import controlsCss from '../styles/controls.css?inline';
 import requestCss from './BookingRequest.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
 import { ConsentText } from './ConsentText.tsx';
+import { serverErrorText } from '../lib/server-error.ts';
 
 // The form's styles (and the checkbox, alert and honeypot ones) come with it, not in the cabin page's HTML.
 adoptStyles(controlsCss);
@@ -57,7 +58,7 @@ export default function BookingRequest({ id, cabinId, stay, channels, draft, onD
         return;
       }
       if (res.status === 409) onTaken();
-      setError(body?.error && res.status < 500 ? body.error : SEND_FAILED);
+      setError(serverErrorText(res.status, body?.error, SEND_FAILED));
     } catch {
       setError(SEND_FAILED);
     } finally {

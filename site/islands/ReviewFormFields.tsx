@@ -10,6 +10,7 @@ import { countOf } from '../../schema/format.ts';
 import { Icon } from './Icon.tsx';
 import { iconCheck, iconRefresh, iconStarEmpty, iconStarFilled, iconX } from '../components/icons.ts';
 import { ConsentText } from './ConsentText.tsx';
+import { serverErrorText } from '../lib/server-error.ts';
 
 const SEND_FAILED = 'Ошибка при отправке отзыва. Попробуйте еще раз.';
 const loadSchema = () => import('../../schema/review-submit.ts').then((m) => m.reviewSubmitSchema);
@@ -86,7 +87,7 @@ export default function ReviewFormFields({ id, onDone }: Props) {
       if (!res.ok) {
         const body = (await res.json().catch(() => null)) as { error?: string } | null;
         console.error(`API Error: ${res.status} ${res.statusText}`, body);
-        setStatus({ kind: 'error', message: body?.error && res.status < 500 ? body.error : SEND_FAILED });
+        setStatus({ kind: 'error', message: serverErrorText(res.status, body?.error, SEND_FAILED) });
         refreshCaptcha();
         return;
       }

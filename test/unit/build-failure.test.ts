@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MSG } from '../../schema/messages.ts';
 import { buildSite } from '../../scripts/build-site.ts';
 import { createRebuilder, startRebuildService } from '../../scripts/rebuild-service.ts';
 import { ROOT } from '../../scripts/lib/tools.ts';
@@ -90,7 +91,7 @@ describe('the rebuild service when the build fails', () => {
     const before = await tree(outDir);
     const rebuilder = createRebuilder({ apiUrl: 'http://127.0.0.1:1', outDir, retryDelaysMs: [] });
     await rebuilder.request();
-    expect(rebuilder.status).toMatchObject({ state: 'failed', lastSuccessAt: null, lastBuildMs: null, builtVersion: null });
+    expect(rebuilder.status).toMatchObject({ state: 'failed', cause: null, lastSuccessAt: null, lastBuildMs: null, builtVersion: null });
     expect(rebuilder.status.error).toEqual(expect.stringMatching(/fetch failed|ECONNREFUSED/));
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('build failed'));
     expect(logged).toHaveBeenCalledWith(expect.stringContaining(rebuilder.status.error!));
@@ -132,6 +133,8 @@ describe('a failed rebuild tells its cause and tries again (issue 16, point 2)',
     await rebuilder.request();
     expect(rebuilder.status.state).toBe('failed');
     expect(rebuilder.status.error).toContain('ENOSPC: no space left on device');
+    // A full disk is told plainly in the panel (what to free), not only as Astro's output.
+    expect(rebuilder.status.cause).toBe(MSG.buildStorageFull);
     expect(rebuilder.status.error).not.toContain('warning number 0');
     expect(rebuilder.status.error!.split('\n').at(-2)).toBe('error   ENOSPC: no space left on device, write');
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('warning number 0'));

@@ -2,11 +2,14 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { MSG } from '../../schema/messages.ts';
-import { isDatabaseBusy } from '../platform/ports.ts';
+import { isDatabaseBusy, isStorageFull } from '../platform/ports.ts';
 
 /** Every API error has this one shape: `{ error }` with an honest status. */
 export const apiError = <S extends ContentfulStatusCode>(c: Context, status: S, error: string) =>
   c.json({ error }, status);
+
+/** Whether the owner made the request (signed in, or signing in): they get the owner's wording of an error. */
+const byOwner = (c: Context) => c.get('signedIn') === true || c.req.path.startsWith('/api/admin/');
 
 /** Seconds a client is asked to wait when the database was busy. */
 const DATABASE_RETRY_AFTER_S = 5;
@@ -23,6 +26,12 @@ export function handleError(err: Error, c: Context) {
     console.warn('Database busy, answered 503', c.req.method, c.req.path);
     c.header('retry-after', String(DATABASE_RETRY_AFTER_S));
     return apiError(c, 503, MSG.databaseBusy);
+  }
+  // A full disk is the owner's to fix, not a fault of the request: a plain message, the
+  // owner's (what to free) or a visitor's (their form keeps what they typed).
+  if (isStorageFull(err)) {
+    console.error('STORAGE FULL: nothing was saved; free space on the server', c.req.method, c.req.path, err);
+    return apiError(c, 507, byOwner(c) ? MSG.storageFullAdmin : MSG.storageFull);
   }
   console.error('Unhandled error', c.req.method, c.req.path, err);
   return apiError(c, 500, MSG.serverError);

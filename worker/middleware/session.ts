@@ -38,5 +38,6 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = sessionToken(c);
   const session = token ? await findSession(c.env, token) : undefined;
   if (!session) return apiError(c, 401, MSG.unauthorized);
+  c.set('signedIn', true);
   await next();
 };

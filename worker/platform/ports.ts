@@ -31,6 +31,31 @@ export function isDatabaseBusy(err: unknown): boolean {
   return false;
 }
 
+/** SQLite's primary result code for «database or disk is full» (extended codes keep it in the low byte). */
+const SQLITE_FULL = 13;
+/**
+ * The same, as text: what a child process (the site build) printed, or an error that lost its
+ * code on the way: Node's ENOSPC/EDQUOT, SQLite's message, D1's size limit.
+ */
+const FULL_TEXT = /\bENOSPC\b|no space left on device|\bEDQUOT\b|disk quota exceeded|database or disk is full|\bSQLITE_FULL\b|maximum (?:DB|database) size/i;
+
+/**
+ * Whether an error means the storage has no room left: the disk under the self-hosted DATA_DIR
+ * (ENOSPC, a quota: EDQUOT; SQLite's SQLITE_FULL), or a D1 database at its size limit. The API
+ * answers 507 with a plain message (nothing of a statement or batch was kept); a failed build
+ * tells the owner what to free.
+ */
+export function isStorageFull(err: unknown): boolean {
+  // drizzle and our SQLite port wrap the driver's error: the causes are followed.
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const { code, errcode } = e as { code?: unknown; errcode?: unknown };
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+    if (typeof errcode === 'number' && (errcode & 0xff) === SQLITE_FULL) return true;
+    if (FULL_TEXT.test(e.message)) return true;
+  }
+  return false;
+}
+
 /** Photos by key: the part of R2's interface the app uses. */
 export type MediaPort = Pick<R2Bucket, 'get' | 'put' | 'delete' | 'list'>;
 
@@ -38,7 +63,12 @@ export type MediaPort = Pick<R2Bucket, 'get' | 'put' | 'delete' | 'list'>;
 export type SitePort = { fetch(input: URL | string | Request): Promise<Response> };
 
 /** The builder's own account of itself, where it can give one (shown in the admin panel). */
-export type BuilderStatus = { state: string; error?: string | null };
+export type BuilderStatus = {
+  state: string;
+  error?: string | null;
+  /** The cause in plain Russian, when the builder knows one the owner can fix (the disk full). */
+  cause?: string | null;
+};
 
 /** Asks for a rebuild of the public site after a write, and tells how the builder is doing. */
 export type RebuildPort = {

@@ -3,7 +3,8 @@ import { call, client } from '../client.ts';
 import { Icon } from './Icon.tsx';
 
 type Phase = 'unknown' | 'upToDate' | 'publishing' | 'failed';
-type PublishState = { phase: Phase; error: string | null };
+/** error: the build's output, for whoever keeps the server; cause: a plain reason the owner can act on. */
+type PublishState = { phase: Phase; error: string | null; cause: string | null };
 
 const PublishContext = createContext<{ state: PublishState; markChanged(): void; retry(): Promise<void> } | null>(null);
 
@@ -20,7 +21,7 @@ const FAILURE_GRACE_MS = 2500;
  * until the live build carries the new content version.
  */
 export function PublishProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<PublishState>({ phase: 'unknown', error: null });
+  const [state, setState] = useState<PublishState>({ phase: 'unknown', error: null, cause: null });
   const knownVersion = useRef<number | null>(null);
   const changedAt = useRef<number | null>(null);
   const versionBefore = useRef<number | null>(null);
@@ -45,12 +46,12 @@ export function PublishProvider({ children }: { children: ReactNode }) {
           since > VERSION_GRACE_MS);
       if (caughtUp) {
         changedAt.current = null;
-        setState({ phase: 'upToDate', error: null });
+        setState({ phase: 'upToDate', error: null, cause: null });
       } else if (res.builder?.state === 'failed' && !res.upToDate && since > FAILURE_GRACE_MS) {
-        setState({ phase: 'failed', error: res.builder.error ?? null });
+        setState({ phase: 'failed', error: res.builder.error ?? null, cause: res.builder.cause ?? null });
         next = FAILED_POLL_MS;
       } else {
-        setState({ phase: 'publishing', error: null });
+        setState({ phase: 'publishing', error: null, cause: null });
         next = POLL_MS;
       }
     } catch {
@@ -69,7 +70,7 @@ export function PublishProvider({ children }: { children: ReactNode }) {
     changedAt.current = Date.now();
     versionBefore.current = knownVersion.current;
     sawPending.current = false;
-    setState({ phase: 'publishing', error: null });
+    setState({ phase: 'publishing', error: null, cause: null });
     clearTimeout(timer.current);
     timer.current = setTimeout(() => void poll(), 600);
   }, [poll]);
@@ -80,7 +81,7 @@ export function PublishProvider({ children }: { children: ReactNode }) {
       await call(client().admin.publish.$post());
       markChanged();
     } catch (err) {
-      setState({ phase: 'failed', error: err instanceof Error ? err.message : String(err) });
+      setState({ phase: 'failed', error: null, cause: err instanceof Error ? err.message : String(err) });
     }
   }, [markChanged]);
 
@@ -98,7 +99,7 @@ export function usePublish() {
 export function PublishStatus() {
   const ctx = useContext(PublishContext);
   if (!ctx) return null;
-  const { phase, error } = ctx.state;
+  const { phase, error, cause } = ctx.state;
   return (
     <div className={`publish publish--${phase}`} role="status" aria-live="polite">
       {phase === 'publishing' && (
@@ -117,15 +118,20 @@ export function PublishStatus() {
           <button type="button" className="btn btn--ghost btn--sm" onClick={() => void ctx.retry()}>
             Повторить
           </button>
-          <details>
-            <summary>Почему</summary>
-            <p>
-              Изменения сохранены, но сайт собрать не удалось: посетители пока видят прежнюю версию. Сборка
-              повторится сама через несколько минут и при следующем сохранении. Если ошибка не уходит, передайте
-              эти строки тому, кто обслуживает сервер.
-            </p>
-            {error && <pre className="publish__error">{error}</pre>}
-          </details>
+          {cause ? (
+            // A cause the owner can act on is said plainly, not hidden behind the build's output.
+            <p className="publish__cause">{cause}</p>
+          ) : (
+            <details>
+              <summary>Почему</summary>
+              <p>
+                Изменения сохранены, но сайт собрать не удалось: посетители пока видят прежнюю версию. Сборка
+                повторится сама через несколько минут и при следующем сохранении. Если ошибка не уходит, передайте
+                эти строки тому, кто обслуживает сервер.
+              </p>
+              {error && <pre className="publish__error">{error}</pre>}
+            </details>
+          )}
         </div>
       )}
     </div>
