@@ -120,7 +120,10 @@ export class S3Store {
   }
 
   async put(key: string, body: Uint8Array<ArrayBuffer>, contentType: string): Promise<void> {
-    const res = await this.request('PUT', this.url(key), { body, headers: { 'content-type': contentType } });
+    // The body's real SHA-256 instead of aws4fetch's UNSIGNED-PAYLOAD: the storage refuses bytes
+    // damaged on the way (BadDigest / XAmzContentSHA256Mismatch) instead of keeping them.
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    const res = await this.request('PUT', this.url(key), { body, headers: { 'content-type': contentType, 'x-amz-content-sha256': sha256 } });
     if (!res.ok) await this.fail(res, `когда записывался ${key}`);
     await res.body?.cancel();
   }

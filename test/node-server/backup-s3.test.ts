@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { AwsClient } from 'aws4fetch';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,10 +106,13 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
       expect.arrayContaining([`kaspiy/${folder}/kaspiy.sqlite`, `kaspiy/${folder}/manifest.json`, expect.stringMatching(new RegExp(`^kaspiy/${folder}/media/.+\\.jpg$`))]),
     );
 
-    // The server and its disk are gone: only the bucket is left.
+    // The server and its disk are gone: only the bucket is left. On the new machine the settings
+    // are in /etc/kaspiy.env again, and the README restores with --env-file.
     await rm(out, { recursive: true, force: true });
     const fresh = path.join(tmp, 'fresh');
-    const restore = await script('restore', ['s3://latest', '--data-dir', fresh], settings('kaspiy'));
+    const envFile = path.join(tmp, 'kaspiy.env');
+    await writeFile(envFile, `PORT=3000\n# off-site\n${Object.entries(settings('kaspiy')).map(([k, v]) => `${k}=${v}`).join('\n')}\n`);
+    const restore = await script('restore', ['s3://latest', '--data-dir', fresh, '--env-file', envFile], {});
     expect(restore.stderr).toBe('');
     expect(restore.code).toBe(0);
     expect(restore.stdout).toContain(`Restored ${folder}`);
@@ -123,6 +127,23 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     const cookie = await signIn(restored.url);
     const bookings = (await fetch(`${restored.url}/api/admin/bookings`, { headers: { cookie } }).then((r) => r.json())) as unknown;
     expect(JSON.stringify(bookings)).toContain('Ирина Волкова');
+  });
+
+  it('should upload from the nightly unit in deploy/ with the settings kaspiy.env.example lists', async () => {
+    const unit = await readFile(path.join(ROOT, 'deploy/kaspiy-backup.service'), 'utf8');
+    expect(unit).toMatch(/^EnvironmentFile=-?\/etc\/kaspiy\.env$/m);
+    // The example's commented lines, uncommented and filled in as the README says.
+    const example = await readFile(path.join(ROOT, 'deploy/kaspiy.env.example'), 'utf8');
+    const mine = settings('nightly', { BACKUP_S3_KEEP: '3' });
+    const filled = example.replace(/^#(BACKUP_S3_\w+)=.*$/gm, (_, name: string) => `${name}=${mine[name as keyof typeof mine] ?? 'ru-central1'}`);
+    const env = parseEnv(filled) as Record<string, string>;
+    expect(Object.keys(env).filter((k) => k.startsWith('BACKUP_S3_')).sort()).toEqual([...Object.keys(mine), 'BACKUP_S3_REGION'].sort());
+    // ExecStart as systemd runs it, with the server's folders replaced by the test's.
+    const out = path.join(tmp, 'nightly');
+    const args = /^ExecStart=\S+ scripts\/backup\.ts (.+)$/m.exec(unit)![1]!.split(' ').map((a) => ({ '/var/lib/kaspiy': live(), '/var/backups/kaspiy': out })[a] ?? a);
+    const r = await script('backup', args, env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await remoteFolders('nightly', 'manifest.json')).toEqual(await readdir(out));
   });
 
   it('should keep only the newest BACKUP_S3_KEEP backups in the bucket and every local one', async () => {
