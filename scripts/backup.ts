@@ -73,17 +73,20 @@ console.log(`Backup written to ${path.relative(ROOT, dir)}: d1.sql, ${objects.le
 /** Uploads the backup when BACKUP_S3_* are set and keeps the newest BACKUP_S3_KEEP there; the exit code. */
 async function copyOffSite(dir: string): Promise<number> {
   let store: S3Store | undefined;
+  let uploaded: string | undefined;
   try {
     const settings = s3SettingsFromEnv();
     if (!settings) return 0;
     store = new S3Store(settings);
-    const { name } = await uploadBackup(store, dir);
+    uploaded = (await uploadBackup(store, dir)).name;
     const removed = await pruneRemoteBackups(store, settings.keep);
-    console.log(`Копия ${name} выгружена в ${store.where}${removed.length ? `; удалены старые: ${removed.join(', ')}` : ''} (хранится ${settings.keep} последних).`);
+    console.log(`Копия ${uploaded} выгружена в ${store.where}${removed.length ? `; удалены старые: ${removed.join(', ')}` : ''} (хранится ${settings.keep} последних).`);
     return 0;
   } catch (err) {
     if (!(err instanceof S3BackupError)) throw err;
-    console.error(`✖ Копия не выгружена${store ? ` в ${store.where}` : ' в хранилище'}: ${err.message}`);
+    const where = store ? ` в ${store.where}` : ' в хранилище';
+    // Uploaded but the old ones stay: still worth a failed unit, the bucket keeps growing.
+    console.error(uploaded ? `✖ Копия ${uploaded} выгружена${where}, но старые копии не удалены: ${err.message}` : `✖ Копия не выгружена${where}: ${err.message}`);
     console.error(`  Локальная копия цела: ${dir}`);
     return 1;
   }

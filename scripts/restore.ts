@@ -44,7 +44,8 @@ if (process.argv.includes('--list-s3') || dir?.startsWith('s3://')) {
     console.log(`Restored ${name} from ${store.where} (${manifest.createdAt}, ${manifest.photos} photos) into ${target}: start the server (npm run serve); it rebuilds the site.`);
     process.exit(0);
   } catch (err) {
-    console.error(`✖ ${(err as Error).message}`);
+    const message = (err as Error).message;
+    console.error(`✖ ${message.charAt(0).toUpperCase()}${message.slice(1)}`);
     process.exit(1);
   }
 }

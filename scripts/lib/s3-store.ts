@@ -93,12 +93,12 @@ export class S3Store {
         return await this.aws.fetch(url, { method, body: init.body, headers: init.headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
       } catch (err) {
         const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-        if ((err as Error).name === 'TimeoutError') throw new S3BackupError(`хранилище ${this.settings.endpoint} не ответило за ${TIMEOUT_MS / 60_000} минут. Проверьте связь сервера с интернетом и запустите копию ещё раз.`);
+        if ((err as Error).name === 'TimeoutError') throw new S3BackupError(`хранилище ${this.settings.endpoint} не ответило за ${TIMEOUT_MS / 60_000} минут. Проверьте связь сервера с интернетом и попробуйте ещё раз.`);
         if (attempt < NETWORK_TRIES) {
           await new Promise((r) => setTimeout(r, 500 * attempt));
           continue;
         }
-        throw new S3BackupError(`не удалось связаться с хранилищем ${this.settings.endpoint} (${cause?.code ?? cause?.message ?? (err as Error).message}). Проверьте BACKUP_S3_ENDPOINT и что сервер выходит в интернет, затем запустите копию ещё раз.`);
+        throw new S3BackupError(`не удалось связаться с хранилищем ${this.settings.endpoint} (${cause?.code ?? cause?.message ?? (err as Error).message}). Проверьте BACKUP_S3_ENDPOINT и что сервер выходит в интернет, затем попробуйте ещё раз.`);
       }
     }
   }
@@ -110,13 +110,13 @@ export class S3Store {
     const detail = [res.status, code, tag(xml, 'Message')].filter(Boolean).join(' ');
     const s = this.settings;
     if (res.status === 403 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch/.test(code)) {
-      throw new S3BackupError(`хранилище отказало в доступе, ${doing} (${detail}). Проверьте BACKUP_S3_ACCESS_KEY_ID и BACKUP_S3_SECRET_ACCESS_KEY (статический ключ сервисного аккаунта) и что у аккаунта есть права на запись в бакет «${s.bucket}» (роль storage.editor).`);
+      throw new S3BackupError(`хранилище отказало в доступе, ${doing} (${detail}). Проверьте BACKUP_S3_ACCESS_KEY_ID и BACKUP_S3_SECRET_ACCESS_KEY (статический ключ сервисного аккаунта) и что у сервисного аккаунта есть доступ к бакету «${s.bucket}» (роль storage.editor).`);
     }
     if (code === 'NoSuchBucket') throw new S3BackupError(`в хранилище ${s.endpoint} нет бакета «${s.bucket}» (${detail}). Создайте его или исправьте BACKUP_S3_BUCKET.`);
     if (/AuthorizationHeaderMalformed|PermanentRedirect|IllegalLocationConstraint/.test(code) || res.status === 301) {
       throw new S3BackupError(`хранилище не приняло регион «${s.region}», ${doing} (${detail}). Проверьте BACKUP_S3_REGION (у Yandex Object Storage — ru-central1) и BACKUP_S3_ENDPOINT.`);
     }
-    throw new S3BackupError(`хранилище ответило ошибкой, ${doing} (${detail || res.statusText}). Запустите копию ещё раз; если повторится — проверьте настройки BACKUP_S3_* и состояние хранилища.`);
+    throw new S3BackupError(`хранилище ответило ошибкой, ${doing} (${detail || res.statusText}). Попробуйте ещё раз; если повторится — проверьте настройки BACKUP_S3_* и состояние хранилища.`);
   }
 
   async put(key: string, body: Uint8Array<ArrayBuffer>, contentType: string): Promise<void> {

@@ -206,7 +206,7 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     const target = path.join(tmp, 'cut-target');
     const refused = await script('restore', [`s3://${newer}`, '--data-dir', target], settings('cut'));
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`копию ${newer}`);
+    expect(refused.stderr).toContain(`✖ Копию ${newer}`);
     expect(refused.stderr).toContain('нет manifest.json: она не догрузилась');
     expect(existsSync(path.join(target, 'kaspiy.sqlite'))).toBe(false);
 
@@ -225,7 +225,7 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     const target = path.join(tmp, 'damaged-target');
     const r = await script('restore', [`s3://${folder}`, '--data-dir', target], settings('rotated'));
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`копия ${folder} пришла из хранилища повреждённой`);
+    expect(r.stderr).toContain(`✖ Копия ${folder} пришла из хранилища повреждённой`);
     expect(r.stderr).toContain('kaspiy.sqlite');
     expect(existsSync(path.join(target, 'kaspiy.sqlite'))).toBe(false);
   });
