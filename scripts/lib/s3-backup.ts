@@ -19,9 +19,15 @@ const typeOf = (file: string) =>
 /** Runs `work` over `items`, a few at a time; the first failure stops the rest. */
 async function eachLimited<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failed = false;
   await Promise.all(
     Array.from({ length: Math.min(PARALLEL, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
+      try {
+        while (!failed && next < items.length) await work(items[next++]!);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
     }),
   );
 }
