@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { getPlatformProxy } from 'wrangler';
 import { ROOT } from './tools.ts';
 
 export type LocalBindings = { DB: D1Database; MEDIA: R2Bucket };
@@ -9,6 +8,8 @@ export type LocalBindings = { DB: D1Database; MEDIA: R2Bucket };
  * (default .wrangler/state), then lets them go.
  */
 export async function withLocalBindings<T>(persistTo: string | undefined, use: (env: LocalBindings) => Promise<T>): Promise<T> {
+  // Loaded only here: a self-hosted backup on a VPS (every night) never needs wrangler.
+  const { getPlatformProxy } = await import('wrangler');
   const proxy = await getPlatformProxy<LocalBindings>({
     configPath: path.join(ROOT, 'wrangler.toml'),
     persist: { path: path.join(path.resolve(ROOT, persistTo ?? '.wrangler/state'), 'v3') },

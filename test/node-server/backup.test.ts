@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -76,6 +77,20 @@ describe('backups of a self-hosted DATA_DIR', () => {
     const err = await script('restore', [path.join(out, folder!), '--data-dir', path.join(tmp, 'live')]).then(() => null, (e: { code: number; stderr: string }) => e);
     expect(err?.code).toBe(1);
     expect(err?.stderr).toContain('--force');
+  });
+
+  it('should refuse a backup whose photo differs from its manifest, leaving DATA_DIR untouched', async () => {
+    const out = path.join(tmp, 'backups');
+    const [folder] = await readdir(out);
+    const damaged = path.join(tmp, 'damaged');
+    await cp(path.join(out, folder!), damaged, { recursive: true });
+    const [photo] = await readdir(path.join(damaged, 'media'));
+    await writeFile(path.join(damaged, 'media', photo!), 'not the photo');
+    const target = path.join(tmp, 'damaged-target');
+    const err = await script('restore', [damaged, '--data-dir', target]).then(() => null, (e: { code: number; stderr: string }) => e);
+    expect(err?.code).toBe(1);
+    expect(err?.stderr).toContain(`media/${photo} in the backup ${damaged} is damaged`);
+    expect(existsSync(path.join(target, 'kaspiy.sqlite'))).toBe(false);
   });
 
   it('should keep only the newest backups with --keep', async () => {
