@@ -19,16 +19,18 @@ export default defineConfig(async () => {
       projects: [
         {
           plugins: [
-            cloudflareTest({
+            // A function, so the bindings can name the stand-ins the global setup started.
+            cloudflareTest(({ inject }) => ({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, ADMIN_PASSWORD: 'test-password-1', REBUILD_HOOK_URL: '' },
+                bindings: { TEST_MIGRATIONS: migrations, ADMIN_PASSWORD: 'test-password-1', REBUILD_HOOK_URL: '', MAX_API_URL: inject('maxApiUrl') },
               },
-            }),
+            })),
           ],
           test: {
             name: 'worker',
             include: ['test/worker/**/*.test.ts'],
+            globalSetup: ['test/stand-ins/max-global-setup.ts'],
             setupFiles: ['test/worker/apply-migrations.ts'],
             sequence: { groupOrder: 0 },
           },
@@ -40,6 +42,7 @@ export default defineConfig(async () => {
           test: {
             name: 'node-api',
             include: ['test/worker/**/*.test.ts'],
+            globalSetup: ['test/stand-ins/max-global-setup.ts'],
             environment: 'node',
             sequence: { groupOrder: 0 },
           },

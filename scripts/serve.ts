@@ -84,6 +84,7 @@ const server = await startNodeServer({
     SITE_URL: siteUrl,
     TELEGRAM_BOT_TOKEN: env.TELEGRAM_BOT_TOKEN,
     TELEGRAM_CHAT_ID: env.TELEGRAM_CHAT_ID,
+    MAX_API_URL: env.MAX_API_URL || undefined,
     MAILER: mailer,
   },
   staticFiles: staticSite({ root: siteDir, https }),
