@@ -172,7 +172,7 @@ describe('MAX alerts: what the owner is told', () => {
     expect(notice.path).not.toContain(token);
     expect(notice.body!.text).toContain('«Домик у маяка»');
     expect(notice.body!.text).toContain('Зарина, +7 928 111-22-33');
-  });
+  }, 20_000);
 
   it('should tell nobody in MAX while the bot is set but not yet connected', async () => {
     const cookie = await login();
