@@ -20,8 +20,10 @@ export const STAND_IN_BOT = { user_id: 5_550_001, name: 'Каспий — уве
 export type RecordedRequest = { method: string; path: string; authorization: string | null; body: unknown };
 type Update = { seq: number; update: Record<string, unknown> };
 
-export async function startMaxStandIn(): Promise<{ url: string; close: () => Promise<void> }> {
+/** `failMessages`: the first so many POST /messages answer 503, as MAX does when it is overloaded. */
+export async function startMaxStandIn(opts: { failMessages?: number } = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const requests: RecordedRequest[] = [];
+  let messageCalls = 0;
   /** Per token: its updates in order, and the sequence number of the first one not yet acknowledged. */
   const bots = new Map<string, { updates: Update[]; acked: number; seq: number }>();
   const botOf = (token: string) => {
@@ -70,6 +72,7 @@ export async function startMaxStandIn(): Promise<{ url: string; close: () => Pro
         return json(200, { updates: page.map((u) => u.update), marker: (page.at(-1)?.seq ?? bot.seq) + 1 });
       }
       if (req.method === 'POST' && url.pathname === '/messages') {
+        if (++messageCalls <= (opts.failMessages ?? 0)) return json(503, { code: 'service.unavailable', message: 'Try again later' });
         if (!url.searchParams.get('user_id') && !url.searchParams.get('chat_id')) return json(400, { code: 'proto.payload', message: 'user_id or chat_id required' });
         return json(200, { message: { recipient: { user_id: Number(url.searchParams.get('user_id')) }, body: { mid: `mid.${requests.length}`, text: (body as { text?: string } | null)?.text } } });
       }
