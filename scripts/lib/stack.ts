@@ -15,6 +15,8 @@ export type StackOptions = {
   /** The directory wrangler serves. */
   assetsDir: string;
   adminPassword: string;
+  /** More worker variables (`--var`), such as a test stand-in's address. */
+  vars?: Record<string, string>;
   log?: (line: string) => void;
 };
 
@@ -55,6 +57,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     '--var', `REBUILD_HOOK_URL:${rebuildUrl}`, '--var', `ADMIN_PASSWORD:${opts.adminPassword}`,
     // A calendar feed served on this machine can be tried locally; production refuses loopback.
     '--var', 'ALLOW_LOOPBACK_FEEDS:1',
+    ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
   ];
   let stopping = false;
   let wrangler: ChildProcess;
