@@ -22,7 +22,7 @@ describe('the owner connects alerts in MAX', () => {
   });
 
   it('should take the token, show the bot\'s link, connect after «Начать» and send a test message', async () => {
-    const page = await openPage('/admin#settings', 'mobile');
+    const page = await openPage('/admin#settings', 'phone');
     await signIn(page);
     const section = page.getByRole('region', { name: 'Уведомления в MAX' });
     await visible(section.getByText('Не настроено'));
