@@ -19,18 +19,19 @@ export default defineConfig(async () => {
       projects: [
         {
           plugins: [
-            cloudflareTest({
+            // A function, so the bindings can name the stand-ins the global setup started.
+            cloudflareTest(({ inject }) => ({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, ADMIN_PASSWORD: 'test-password-1', REBUILD_HOOK_URL: '' },
+                bindings: { TEST_MIGRATIONS: migrations, ADMIN_PASSWORD: 'test-password-1', REBUILD_HOOK_URL: '', MAX_API_URL: inject('maxApiUrl') },
               },
-            }),
+            })),
           ],
           test: {
             name: 'worker',
             include: ['test/worker/**/*.test.ts'],
             setupFiles: ['test/worker/apply-migrations.ts'],
-            globalSetup: ['test/stand-ins/yookassa-setup.ts'],
+            globalSetup: ['test/stand-ins/max-global-setup.ts', 'test/stand-ins/yookassa-setup.ts'],
             sequence: { groupOrder: 0 },
           },
         },
@@ -42,7 +43,7 @@ export default defineConfig(async () => {
             name: 'node-api',
             include: ['test/worker/**/*.test.ts'],
             environment: 'node',
-            globalSetup: ['test/stand-ins/yookassa-setup.ts'],
+            globalSetup: ['test/stand-ins/max-global-setup.ts', 'test/stand-ins/yookassa-setup.ts'],
             sequence: { groupOrder: 0 },
           },
         },

@@ -89,6 +89,7 @@ const server = await startNodeServer({
     YOOKASSA_SHOP_ID: env.YOOKASSA_SHOP_ID,
     YOOKASSA_SECRET_KEY: env.YOOKASSA_SECRET_KEY,
     YOOKASSA_API_URL: env.YOOKASSA_API_URL,
+    MAX_API_URL: env.MAX_API_URL || undefined,
     MAILER: mailer,
   },
   staticFiles: staticSite({ root: siteDir, https }),

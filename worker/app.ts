@@ -11,6 +11,7 @@ import { buildInfoRoutes } from './routes/build-info.ts';
 import { calendarAdminRoutes } from './routes/calendar-admin.ts';
 import { healthRoutes } from './routes/health.ts';
 import { icalRoutes } from './routes/ical.ts';
+import { maxAdminRoutes } from './routes/max-admin.ts';
 import { priceRoutes } from './routes/prices.ts';
 import { occupancyRoutes } from './routes/occupancy.ts';
 import { paymentAdminRoutes, paymentRoutes } from './routes/payments.ts';
@@ -42,6 +43,7 @@ export const api = new Hono<AppEnv>()
   .route('/reviews', reviewRoutes)
   .route('/settings', settingsRoutes)
   .route('/admin', adminRoutes)
+  .route('/admin/max', maxAdminRoutes)
   .route('/upload', uploadRoutes)
   .route('/build-info', buildInfoRoutes)
   .route('/health', healthRoutes);

@@ -23,6 +23,8 @@ export type Bindings = {
   TELEGRAM_CHAT_ID?: string;
   /** The Bot API's address; tests point it at a local stand-in. */
   TELEGRAM_API_URL?: string;
+  /** MAX's Bot API address (default https://platform-api2.max.ru); tests point it at a local stand-in. The bot itself is set in «Настройки». */
+  MAX_API_URL?: string;
   /** Owner notifications by e-mail (self-hosted: SMTP_URL). */
   MAILER?: MailerPort;
   /** The public address, for links in notifications. */

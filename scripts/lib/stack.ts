@@ -16,6 +16,8 @@ export type StackOptions = {
   /** The directory wrangler serves. */
   assetsDir: string;
   adminPassword: string;
+  /** More worker variables (`--var`), such as a test stand-in's address. */
+  vars?: Record<string, string>;
   log?: (line: string) => void;
 };
 
@@ -61,6 +63,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     // A calendar feed served on this machine can be tried locally; production refuses loopback.
     '--var', 'ALLOW_LOOPBACK_FEEDS:1',
     '--var', `YOOKASSA_API_URL:${yookassa.apiUrl}`, '--var', `YOOKASSA_SHOP_ID:${yookassa.shopId}`, '--var', `YOOKASSA_SECRET_KEY:${yookassa.secretKey}`,
+    ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
   ];
   let stopping = false;
   let wrangler: ChildProcess;

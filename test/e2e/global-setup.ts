@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startStack, type Stack } from '../../scripts/lib/stack.ts';
 import { ROOT } from '../../scripts/lib/tools.ts';
+import { startMaxStandIn } from '../stand-ins/max-api.ts';
 
 export const E2E_ADMIN_PASSWORD = 'e2e-password-1';
 
@@ -12,12 +13,14 @@ declare module 'vitest' {
     rebuildUrl: string;
     /** The ЮKassa stand-in the local stack runs (its payment page «pays»). */
     yookassaUrl: string;
+    /** The MAX Bot API stand-in the site under test writes to (MAX_API_URL). */
+    maxApiUrl: string;
   }
 }
 
 // The two e2e projects (vitest.config.ts) share one stack: global setups run in vitest's main
 // process, so the first one starts it and the last teardown stops it.
-type Shared = { stack: Promise<Stack>; users: number };
+type Shared = { stack: Promise<Stack & { maxApiUrl: string }>; users: number };
 const KEY = Symbol.for('kaspiy.e2e.stack');
 const shared = globalThis as unknown as { [KEY]?: Shared };
 
@@ -25,7 +28,7 @@ const shared = globalThis as unknown as { [KEY]?: Shared };
  * Starts the whole site exactly as `npm start` does, on its own port, database and build
  * directory, so the tests never touch the developer's local data.
  */
-async function startE2eStack(): Promise<Stack> {
+async function startE2eStack(): Promise<Stack & { maxApiUrl: string }> {
   // Another port (E2E_PORT) gets its own state and build, so two runs never share them.
   const port = Number(process.env.E2E_PORT ?? 8790);
   const suffix = port === 8790 ? '' : `-${port}`;
@@ -33,7 +36,14 @@ async function startE2eStack(): Promise<Stack> {
   const assetsDir = path.join(ROOT, `node_modules/.cache/e2e-dist${suffix}`);
   await rm(persistTo, { recursive: true, force: true });
   await rm(assetsDir, { recursive: true, force: true });
-  return startStack({ port, persistTo, assetsDir, adminPassword: E2E_ADMIN_PASSWORD, log: () => {} });
+  const max = await startMaxStandIn();
+  try {
+    const stack = await startStack({ port, persistTo, assetsDir, adminPassword: E2E_ADMIN_PASSWORD, vars: { MAX_API_URL: max.url }, log: () => {} });
+    return { ...stack, maxApiUrl: max.url, stop: () => stack.stop().finally(max.close) };
+  } catch (err) {
+    await max.close();
+    throw err;
+  }
 }
 
 export default async function setup(project: TestProject) {
@@ -43,6 +53,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', stack.url);
   project.provide('rebuildUrl', stack.rebuildUrl);
   project.provide('yookassaUrl', stack.yookassaUrl);
+  project.provide('maxApiUrl', stack.maxApiUrl);
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { startNodeServer } from '../../worker/platform/node/server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -24,6 +24,8 @@ const server = await startNodeServer({
   trustedProxy: true,
   adminPassword: 'test-password-1',
   shutdownGraceMs: 1000,
+  // The MAX Bot API stand-in of test/stand-ins/max-global-setup.ts.
+  bindings: { MAX_API_URL: inject('maxApiUrl') },
 });
 
 afterAll(async () => {
@@ -37,6 +39,7 @@ export const env = {
   ...server.storage.bindings,
   ADMIN_PASSWORD: 'test-password-1',
   REBUILD_HOOK_URL: '',
+  MAX_API_URL: inject('maxApiUrl'),
   TEST_MIGRATIONS: [] as D1Migration[],
 } as unknown as Cloudflare.Env & typeof server.storage.bindings;
 

@@ -6,6 +6,8 @@ declare global {
       /** Bound in vitest.config.ts from the migrations folder. */
       TEST_MIGRATIONS: D1Migration[];
       ADMIN_PASSWORD: string;
+      /** The MAX Bot API stand-in (test/stand-ins/max-api.ts). */
+      MAX_API_URL: string;
     }
   }
 }

@@ -1,4 +1,6 @@
 import type { Bindings } from '../env.ts';
+import { readMaxBot } from '../queries/max-bot.ts';
+import { sendMaxMessage } from './max-api.ts';
 
 /** What the owner is told about: a new booking request or a new review. */
 export type OwnerNotice = { subject: string; text: string };
@@ -41,7 +43,8 @@ async function sendTelegram(env: Bindings, notice: OwnerNotice): Promise<void> {
 
 /**
  * Tells the owner, by every channel that is configured (Telegram: TELEGRAM_BOT_TOKEN and
- * TELEGRAM_CHAT_ID; e-mail: the MAILER port, which the self-hosted server fills from SMTP_URL).
+ * TELEGRAM_CHAT_ID; e-mail: the MAILER port, which the self-hosted server fills from SMTP_URL;
+ * MAX: the bot the owner connected in «Настройки», see worker/routes/max-admin.ts).
  * Retries each channel a few times; resolves when done and never throws, so it can run in
  * waitUntil after the visitor already has the answer.
  */
@@ -51,5 +54,10 @@ export async function notifyOwner(env: Bindings, notice: OwnerNotice, opts: { ba
   if (env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_CHAT_ID) tasks.push(withRetries('Telegram', () => sendTelegram(env, notice), backoff));
   const mailer = env.MAILER;
   if (mailer) tasks.push(withRetries('e-mail', () => mailer.send(notice), backoff));
+  const max = await readMaxBot(env).catch((err) => void console.error('Owner notification by MAX: the bot could not be read:', err instanceof Error ? err.message : err));
+  if (max && max.userId !== null) {
+    const userId = max.userId;
+    tasks.push(withRetries('MAX', () => sendMaxMessage(env, max.token, userId, `${notice.subject}\n\n${notice.text}`), backoff));
+  }
   await Promise.all(tasks);
 }

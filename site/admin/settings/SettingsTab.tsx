@@ -4,6 +4,7 @@ import { Field } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { MaxAlerts } from './MaxAlerts.tsx';
 import { useSettingsForm } from './useSettingsForm.ts';
 
 type SiteTexts = Pick<
@@ -26,12 +27,18 @@ const pick = (s: Settings): SiteTexts => ({
 
 const MAX_FEATURES = 12;
 
-/** «Настройки»: the home page's texts and the stay rules. */
+/** «Настройки»: the home page's texts and the stay rules, and the owner's alerts in MAX. */
 export function SettingsTab() {
   const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then(pick));
   if (state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
-  return <SettingsForm saved={state.data} onSaved={(s) => setData(() => s)} />;
+  return (
+    <>
+      <SettingsForm saved={state.data} onSaved={(s) => setData(() => s)} />
+      {/* Its own form and actions: the token is not part of the settings saved above. */}
+      <MaxAlerts />
+    </>
+  );
 }
 
 function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteTexts) => void }) {
