@@ -145,7 +145,7 @@ describe('the owner calendar', () => {
     const cabin = await seedCabin();
     const cookie = await login();
     expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: [{ start: day(1), end: day(5), pricePerNight: 4000 }] }, { cookie })).status).toBe(200);
-    const field = (<Record<string, string>>{ [MSG.seasonPriceInvalid]: 'Сезон 1, цена за ночь', [MSG.minNightsInvalid]: 'Сезон 1, минимальный срок', [MSG.dateRangeInvalid]: 'Сезон 1, окончание' })[message];
+    const field = ({ [MSG.seasonPriceInvalid]: 'Сезон 1, цена за ночь', [MSG.minNightsInvalid]: 'Сезон 1, минимальный срок', [MSG.dateRangeInvalid]: 'Сезон 1, окончание' } as Record<string, string>)[message];
     // Which season and field is wrong; the overlap message names the seasons itself.
     await expectNoChange(async () => expectError(await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie }), 400, field ? `${field}: ${message}` : message));
   });

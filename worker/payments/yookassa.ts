@@ -53,9 +53,11 @@ export type Receipt = { customer: { phone?: string; email?: string }; items: Rec
 
 /** ЮKassa did not answer, or answered with an error: the message says which, for the log. */
 export class YooKassaError extends Error {
-  constructor(message: string, readonly status?: number) {
+  readonly status?: number;
+  constructor(message: string, status?: number) {
     super(message);
     this.name = 'YooKassaError';
+    this.status = status;
   }
 }
 
