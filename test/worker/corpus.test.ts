@@ -185,6 +185,12 @@ const ROUTES: RouteSpec[] = [
     valid: () => ({ type: 'notification', event: 'payment.succeeded', object: { id: '2f1e3c4d-000f-5000-9000-1b2c3d4e5f60' } }), strict: ['type', 'object'], freeText: ['event'], usual: [404],
   },
   { method: 'GET', pattern: '/api/admin/payments', admin: true, path: () => '/api/admin/payments' },
+  // Owner alerts in MAX (issue 17, point 6), against the MAX stand-in of the global setup.
+  { method: 'GET', pattern: '/api/admin/max', admin: true, path: () => '/api/admin/max' },
+  { method: 'PUT', pattern: '/api/admin/max', admin: true, path: () => '/api/admin/max', body: 'json', valid: () => ({ token: 'corpus-token-0123456789abcdef' }) },
+  { method: 'DELETE', pattern: '/api/admin/max', admin: true, path: () => '/api/admin/max' },
+  { method: 'POST', pattern: '/api/admin/max/check', admin: true, path: () => '/api/admin/max/check', body: 'ignored', usual: [409] },
+  { method: 'POST', pattern: '/api/admin/max/test', admin: true, path: () => '/api/admin/max/test', body: 'ignored', usual: [409] },
   { method: 'POST', pattern: '/api/admin/bookings/:id/payment-link', admin: true, path: () => `/api/admin/bookings/${s.booking}/payment-link`, withId: (id) => `/api/admin/bookings/${id}/payment-link`, body: 'ignored', usual: [400] },
   { method: 'POST', pattern: '/api/admin/bookings/:id/refund', admin: true, path: () => `/api/admin/bookings/${s.booking}/refund`, withId: (id) => `/api/admin/bookings/${id}/refund`, body: 'ignored', usual: [409] },
   { method: 'GET', pattern: '/api/ical/:file', admin: false, path: () => s.icalPath },
