@@ -11,7 +11,8 @@ const FILE = /^([a-f0-9]{48})\.ics$/;
 
 /**
  * A cabin's busy nights as iCal, at a secret address the owner pastes into Sutochno, Avito,
- * RealtyCalendar or Google. Only the owner's own busy nights (confirmed bookings and blocks):
+ * RealtyCalendar or Google. Only the owner's own busy nights (confirmed bookings, holds being
+ * paid for, and blocks):
  * imported events are left out, so two platforms never echo each other's bookings.
  * HEAD is answered by the same handler (Hono).
  */
@@ -22,8 +23,10 @@ export const icalRoutes = new Hono<AppEnv>().get('/:file', async (c) => {
   const { from, to } = horizon();
   // A stay that began a month ago may still be running elsewhere: keep recent ones in.
   const own = (await sourcedBusy(c.env, cabinId, addDays(from, -31), to)).filter((r) => r.source !== 'feed');
-  // No guest's name: the event says only «Занято»; its UID stays the same across exports.
-  const body = exportCalendar(own.map((r) => ({ uid: `${r.source}-${r.id}@kaspiy`, start: r.start, end: r.end })), now());
+  // No guest's name: the event says only «Занято»; its UID stays the same across exports, and
+  // a hold being paid for keeps its booking's UID once paid, so the platforms see one event.
+  const uid = (r: (typeof own)[number]) => `${r.source === 'hold' ? 'booking' : r.source}-${r.id}@kaspiy`;
+  const body = exportCalendar(own.map((r) => ({ uid: uid(r), start: r.start, end: r.end })), now());
   c.header('cache-control', 'private, max-age=300');
   return c.body(body, 200, { 'content-type': 'text/calendar; charset=utf-8' });
 });
