@@ -73,18 +73,23 @@ export async function startPayment(
 
 export type PaymentOutcome = 'confirmed' | 'refunded' | 'expired' | 'unchanged';
 
+/** Runs the messages to the owner and the guest after the answer (the route's waitUntil). */
+export type Later = (label: string, task: Promise<unknown>) => void;
+const detached: Later = (label, task) => void task.catch((err) => console.error(`${label} failed`, err));
+
 /**
  * Acts on ЮKassa's own answer about a payment we keep (read back from its API by the caller).
  * Never throws for a refund that fails: the booking stays expired, the owner is told, and the
- * refund can be made again from «Заявки».
+ * refund can be made again from «Заявки». The messages go out through `later`, so ЮKassa (or the
+ * guest's page) gets its answer without waiting for Telegram, MAX or the mail server.
  */
-export async function applyPayment(env: Bindings, row: Payment, answer: YooPayment): Promise<PaymentOutcome> {
+export async function applyPayment(env: Bindings, row: Payment, answer: YooPayment, later: Later = detached): Promise<PaymentOutcome> {
   if (answer.status !== row.status) await setPaymentStatus(env, row.id, answer.status);
   const booking = await getBooking(env, row.bookingId);
   if (!booking) return 'unchanged';
   if (answer.status === 'canceled') {
     const expired = await expireHold(env, booking.id);
-    if (expired) await tellOwnerHoldExpired(env, expired);
+    if (expired) later('Hold expiry notice', tellOwnerHoldExpired(env, expired));
     return expired ? 'expired' : 'unchanged';
   }
   if (answer.status !== 'succeeded' || booking.status === 'confirmed' || row.refundId) return 'unchanged';
@@ -95,9 +100,11 @@ export async function applyPayment(env: Bindings, row: Payment, answer: YooPayme
     if (confirmed) {
       const cabin = await getCabin(env, booking.cabinId);
       const name = cabin?.name ?? '';
-      const mail = await mailConfirmation(env, confirmed, name);
-      if (mail) await setConfirmationMail(env, confirmed.id, mail);
-      await notifyOwner(env, paidNotice(confirmed, name, row.amount, env.SITE_URL));
+      later('Payment notices', (async () => {
+        const mail = await mailConfirmation(env, confirmed, name);
+        if (mail) await setConfirmationMail(env, confirmed.id, mail);
+      })());
+      later('Payment notices', notifyOwner(env, paidNotice(confirmed, name, row.amount, env.SITE_URL)));
       return 'confirmed';
     }
   }
@@ -110,12 +117,11 @@ export async function applyPayment(env: Bindings, row: Payment, answer: YooPayme
   } catch (err) {
     console.error(`The automatic refund of payment ${row.id} (booking ${booking.id}) failed:`, err instanceof Error ? err.message : err);
   }
-  await notifyOwner(env, lateRefundNotice(late, name, row.amount, env.SITE_URL));
-  if (env.MAILER && late.email) {
+  later('Late payment notice', notifyOwner(env, lateRefundNotice(late, name, row.amount, env.SITE_URL)));
+  const mailer = env.MAILER;
+  if (mailer && late.email) {
     const { siteName } = await getSettings(env);
-    await env.MAILER.send({ to: late.email, ...lateRefundGuestMail(late, name, row.amount, siteName) }).catch((err: unknown) =>
-      console.error(`The refund e-mail of booking ${booking.id} failed:`, err instanceof Error ? err.message : err),
-    );
+    later(`The refund e-mail of booking ${booking.id}`, mailer.send({ to: late.email, ...lateRefundGuestMail(late, name, row.amount, siteName) }));
   }
   return 'refunded';
 }

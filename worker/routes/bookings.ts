@@ -100,7 +100,7 @@ export const bookingRoutes = new Hono<AppEnv>()
     const shop = yookassaOf(c.env);
     if (payment && shop && booking.status === 'awaiting_payment') {
       try {
-        await applyPayment(c.env, payment, await getPayment(shop, payment.id));
+        await applyPayment(c.env, payment, await getPayment(shop, payment.id), (label, task) => afterResponse(c, label, task));
         booking = (await bookingByGuestToken(c.env, id, token)) ?? booking;
         [payment] = await paymentsOf(c.env, id);
       } catch (err) {

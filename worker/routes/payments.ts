@@ -4,6 +4,7 @@ import { MSG } from '../../schema/messages.ts';
 import { quoteStay } from '../calendar/pricing.ts';
 import { recheckFeeds } from '../calendar/sync.ts';
 import type { AppEnv } from '../env.ts';
+import { afterResponse } from '../lib/background.ts';
 import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
 import { validate } from '../lib/validate.ts';
@@ -44,7 +45,7 @@ export const paymentRoutes = new Hono<AppEnv>().post('/yookassa', jsonBody, vali
   }
   const row = await getPaymentRow(c.env, object.id);
   if (!row) return apiError(c, 404, MSG.paymentNotFound);
-  const outcome = await applyPayment(c.env, row, await getPayment(shop, row.id));
+  const outcome = await applyPayment(c.env, row, await getPayment(shop, row.id), (label, task) => afterResponse(c, label, task));
   return c.json({ ok: true, outcome });
 });
 
