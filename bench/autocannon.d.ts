@@ -1,7 +1,7 @@
 // The part of autocannon 9's API the load generator uses (the package ships no types).
 declare module 'autocannon' {
   namespace autocannon {
-    type Options = { url: string; connections?: number; duration?: number };
+    type Options = { url: string; connections?: number; duration?: number; overallRate?: number; headers?: Record<string, string> };
     type Result = {
       requests: { total: number; average: number };
       throughput: { total: number };

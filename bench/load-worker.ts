@@ -4,12 +4,12 @@
 import autocannon from 'autocannon';
 import { percentile } from './stats.ts';
 
-type Options = { url: string; connections: number; durationS: number; warmupS: number };
+type Options = { url: string; connections: number; durationS: number; warmupS: number; rate?: number; headers?: Record<string, string> };
 const opts = JSON.parse(process.argv[2] ?? '{}') as Options;
 
 function fire(durationS: number, latencies?: number[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url: opts.url, connections: opts.connections, duration: durationS }, (err, result) =>
+    const instance = autocannon({ url: opts.url, connections: opts.connections, duration: durationS, ...(opts.rate ? { overallRate: opts.rate } : {}), ...(opts.headers ? { headers: opts.headers } : {}) }, (err, result) =>
       err ? reject(err) : resolve(result),
     );
     if (latencies) {
@@ -30,6 +30,7 @@ console.log(
     url: opts.url,
     connections: opts.connections,
     durationS: opts.durationS,
+    rate: opts.rate ?? null,
     requests: r.requests.total,
     rps: r.requests.average,
     non2xx: r.non2xx,

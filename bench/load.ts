@@ -6,6 +6,8 @@ export type LoadResult = {
   url: string;
   connections: number;
   durationS: number;
+  /** The offered rate in requests a second (autocannon's overallRate), or null: as fast as it answers. */
+  rate: number | null;
   requests: number;
   rps: number;
   non2xx: number;
@@ -23,7 +25,9 @@ export type LoadResult = {
  * Loads one URL with autocannon from a separate Node process (load-worker.ts), so the load
  * generator never shares an event loop with the server or this script.
  */
-export function loadTest(url: string, opts: { connections: number; durationS: number; warmupS: number }): Promise<LoadResult> {
+export type LoadOptions = { connections: number; durationS: number; warmupS: number; rate?: number; headers?: Record<string, string> };
+
+export function loadTest(url: string, opts: LoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(import.meta.dirname, 'load-worker.ts'), JSON.stringify({ url, ...opts })], {
       env: quietEnv(),

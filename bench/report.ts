@@ -1,12 +1,14 @@
-import { BUDGETS, PUBLIC_PAGES, clsShown } from './budgets.ts';
-import type { BenchResults, BudgetCheck, TargetResults } from './results.ts';
+import { BUDGETS, PUBLIC_PAGES, clsShown, staticPeer } from './budgets.ts';
+import type { BenchResults, BudgetCheck, LoadRow, TargetResults } from './results.ts';
 
 const ok = (pass: boolean) => (pass ? '✅' : '❌');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const ms = (v: number) => (Number.isFinite(v) ? `${Math.round(v)} ms` : '—');
 const ms1 = (v: number | null) => (v !== null && Number.isFinite(v) ? `${v.toFixed(1)} ms` : '—');
+const ms2 = (v: number | null) => (v !== null && Number.isFinite(v) ? `${v.toFixed(2)} ms` : '—');
 /** A percentile of a load run, or what it means when no response completed in time. */
 const pct = (v: number | null, durationS: number) => (v === null ? `> ${durationS} s (none completed)` : ms1(v));
+const pct2 = (v: number | null, durationS: number) => (v === null ? `> ${durationS} s (none completed)` : ms2(v));
 const s1 = (v: number | null) => (v === null ? '—' : `${v.toFixed(1)} s`);
 
 /** bench/RESULTS.md: what was measured, on what, against which budget, both targets side by side. */
@@ -34,11 +36,22 @@ export function renderReport(r: BenchResults): string {
   for (const key of PUBLIC_PAGES) {
     row(`Transferred \`${page(r.targets[0]!, key)?.path ?? key}\` (all requests, as sent)`, (t) => (page(t, key)?.weight ? kb(page(t, key)!.weight!.wireBytes) : '—'));
   }
-  const api = (t: TargetResults, p: string, control = false) => t.api.find((a) => a.path === p && !!a.control === control)?.result;
-  row('`GET /api/cabins` p95, 50 connections', (t) => ms1(api(t, '/api/cabins')?.p95 ?? null));
-  row('static page `/cabins` p95, 50 connections', (t) => ms1(api(t, '/cabins')?.p95 ?? null));
-  row('control (fixed 12 KB body, same runtime) p95', (t) => ms1(t.api.find((a) => a.control)?.result?.p95 ?? null));
-  row('`GET /api/cabins` req/s', (t) => String(Math.round(api(t, '/api/cabins')?.rps ?? 0)));
+  for (const key of PUBLIC_PAGES) {
+    row(`LCP / FCP \`${page(r.targets[0]!, key)?.path ?? key}\``, (t) => {
+      const lh = page(t, key)?.lighthouse;
+      return lh ? `${ms(lh.lcpMs)} / ${ms(lh.fcpMs)}` : '—';
+    });
+  }
+  const load = (t: TargetResults, server: LoadRow['server'], mode: LoadRow['mode'], p?: string) =>
+    t.api.find((a) => a.server === server && a.mode === mode && (p === undefined || a.path === p))?.result;
+  const rate = r.settings.fixedRate;
+  row(`\`GET /api/cabins\` p95 at ${rate} req/s`, (t) => ms2(load(t, 'ours', 'rate', '/api/cabins')?.p95 ?? null));
+  row(`control (fixed 12 KB body, same runtime) p95 at ${rate} req/s`, (t) => ms2(load(t, 'control', 'rate')?.p95 ?? null));
+  row(`static page \`/cabins\` p95 at ${rate} req/s`, (t) => ms2(load(t, 'ours', 'rate', '/cabins')?.p95 ?? null));
+  row(`Caddy, same files: \`/cabins\` p95 at ${rate} req/s`, (t) => ms2(load(t, 'caddy', 'rate', '/cabins')?.p95 ?? null));
+  row('`GET /api/cabins` req/s at saturation', (t) => String(Math.round(load(t, 'ours', 'saturation', '/api/cabins')?.rps ?? 0)));
+  row('static page `/cabins` req/s at saturation', (t) => String(Math.round(load(t, 'ours', 'saturation', '/cabins')?.rps ?? 0)));
+  row('Caddy, same files: `/cabins` req/s at saturation', (t) => String(Math.round(load(t, 'caddy', 'saturation', '/cabins')?.rps ?? 0)));
   row('edit-to-live (median)', (t) => s1(t.editToLive.medianS));
   for (const size of [0, 1, 2]) {
     row(`full site build, ${r.targets[0]?.scaling.points[size]?.activeCabins ?? '—'} cabins`, (t) => (t.scaling.points[size] ? `${t.scaling.points[size]!.buildS.toFixed(1)} s` : '—'));
@@ -64,18 +77,18 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
   L.push(`Served by ${t.serving}; started with the demo content and its first build in ${t.stackStartS.toFixed(0)} s.`, '');
   if (t.error) L.push(`Stopped early: ${t.error}`, '');
   L.push(`### Lighthouse (mobile, simulated throttling, median of ${r.settings.lighthouseRuns})`, '');
-  L.push(`Lighthouse ${r.settings.lighthouse} with its default mobile emulation and simulated slow 4G, in ${r.settings.chromium} (headless), a fresh browser each run. Each figure is the median of the runs on its own. Budgets: performance ≥ ${BUDGETS.performance} and the other categories ${BUDGETS.otherCategories} on public pages (the admin page is reported, not budgeted, except CLS); CLS ${BUDGETS.cls} as Lighthouse shows it (three decimals). LCP and TBT have no budget of their own: they are part of the performance score. The search results page is \`noindex\` on purpose, which Lighthouse's SEO audit «is-crawlable» always fails: that one audit is left out of its SEO score.`, '');
-  L.push('| page | performance | accessibility | best practices | SEO | LCP | TBT | CLS | perf. per run |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  L.push(`Lighthouse ${r.settings.lighthouse} with its default mobile emulation and simulated slow 4G, in ${r.settings.chromium} (headless), a fresh browser each run. Each figure is the median of the runs on its own. Budgets: performance ≥ ${BUDGETS.performance} and the other categories ${BUDGETS.otherCategories} on public pages (the admin page is reported, not budgeted, except CLS); CLS ${BUDGETS.cls} as Lighthouse shows it (three decimals). LCP ≤ ${BUDGETS.lcpMs} ms and FCP ≤ ${BUDGETS.fcpMs} ms on every public page (median of the runs); TBT has no budget of its own. The search results page is \`noindex\` on purpose, which Lighthouse's SEO audit «is-crawlable» always fails: that one audit is left out of its SEO score.`, '');
+  L.push('| page | performance | accessibility | best practices | SEO | LCP | FCP | TBT | CLS | LCP per run |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const p of r.pages) {
     const lh = p.lighthouse;
     if (!lh) {
-      L.push(`| \`${p.path}\` | ${p.error ?? `HTTP ${p.status}`} ❌ | | | | | | | |`);
+      L.push(`| \`${p.path}\` | ${p.error ?? `HTTP ${p.status}`} ❌ | | | | | | | | |`);
       continue;
     }
     const sc = (cat: 'performance' | 'accessibility' | 'best-practices' | 'seo', figure: string) =>
       cell(lh.scores[cat] === null ? '—' : String(lh.scores[cat]), PUBLIC_PAGES.includes(p.key) ? find(figure, p.path) : undefined);
     L.push(
-      `| \`${p.path}\` | ${sc('performance', 'Lighthouse performance')} | ${sc('accessibility', 'Lighthouse accessibility')} | ${sc('best-practices', 'Lighthouse best-practices')} | ${sc('seo', 'Lighthouse seo')} | ${ms(lh.lcpMs)} | ${ms(lh.tbtMs)} | ${cell(String(clsShown(lh.cls)), find('CLS', p.path))} | ${lh.perRun.map((x) => x.performance ?? '—').join(', ')} |`,
+      `| \`${p.path}\` | ${sc('performance', 'Lighthouse performance')} | ${sc('accessibility', 'Lighthouse accessibility')} | ${sc('best-practices', 'Lighthouse best-practices')} | ${sc('seo', 'Lighthouse seo')} | ${cell(ms(lh.lcpMs), find('LCP', p.path))} | ${cell(ms(lh.fcpMs), find('FCP', p.path))} | ${ms(lh.tbtMs)} | ${cell(String(clsShown(lh.cls)), find('CLS', p.path))} | ${lh.perRun.map((x) => ms(x.lcpMs)).join(', ')} |`,
     );
   }
   L.push('');
@@ -134,27 +147,7 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     L.push('');
   }
 
-  L.push(`### API and static page under load`, '');
-  L.push(`autocannon in its own Node process on loopback, ${r.settings.connections} connections, ${r.settings.warmupS} s warm-up then ${r.settings.loadDurationS} s measured. Latency percentiles are exact over every 2xx response. Load generator and server share the machine's ${m.cores} cores. Budgets, against the control measured in the same run on the same runtime: \`GET /api/cabins\` p95 ≤ ${BUDGETS.apiCabinsVsControl}× the control's p95, the static page \`/cabins\` p95 ≤ ${BUDGETS.staticVsControl}×.`, '');
-  const floor = r.api.find((a) => a.control)?.result;
-  if (floor) {
-    L.push(`The last row is the control (\`bench/floor/\`): ${t.key === 'workers' ? 'a worker that only returns a fixed 12 KB JSON body, under the same `wrangler dev` with the same flags' : 'a bare Node HTTP server that only returns a fixed 12 KB JSON body'}, measured the same way. Its p95 (${pct(floor.p95, floor.durationS)}) is the floor that this runtime's serving path puts under every route of ours on this machine.`, '');
-  }
-  L.push('| request | req/s | p50 | p95 | p99 | max | bytes/response | non-2xx / errors |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const a of r.api) {
-    const x = a.result;
-    const label = a.control ? `control: \`GET ${a.path}\` of a fixed 12 KB body` : `\`GET ${a.path}\``;
-    if (!x) {
-      L.push(`| ${label} | ${a.error ?? 'failed'} | | | | | | |`);
-      continue;
-    }
-    const d = x.durationS;
-    const budget = a.control ? undefined : a.path === '/api/cabins' ? find('GET /api/cabins p95, 50 connections', 'demo content') : a.path === '/cabins' ? find('Static page p95, 50 connections', 'demo content') : undefined;
-    const p95 = cell(pct(x.p95, d), budget);
-    L.push(`| ${label} | ${Math.round(x.rps)} | ${pct(x.p50, d)} | ${p95} | ${pct(x.p99, d)} | ${ms1(x.max)} | ${x.bytesPerResponse} | ${x.non2xx} / ${x.errors + x.timeouts} |`);
-  }
-  L.push('');
-
+  L.push(...renderLoad(r, t, find, cell));
   L.push('### Edit-to-live', '');
   L.push(`Sign in (\`POST /api/admin/login\`), \`PUT /api/settings\` with a new \`heroTitle\`, then poll \`/\` every ${r.settings.editPollMs} ms until it shows the new title (at most ${r.settings.editTimeoutS} s); median of ${r.settings.editTrials}, a trial that never went live counting as the slowest. "Rebuilt" is when \`/build.json\` first named a content version that includes the save. Budget ≤ ${BUDGETS.editToLiveS} s with the demo content.`, '');
   const et = r.editToLive;
@@ -183,6 +176,48 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     L.push(
       `| ${pt.activeCabins} | ${sr ? `${sr.results} / ${sr.others}` : '—'} | ${sr ? `${ms1(sr.serial.p50)} / ${ms1(sr.serial.p95)}` : '—'} | ${sr ? Math.round(sr.load.rps) : '—'} | ${sr ? pct(sr.load.p95, sr.load.durationS) : '—'} | ${oc ? `${ms1(oc.serial.p50)} / ${ms1(oc.serial.p95)}` : '—'} |`,
     );
+  }
+  L.push('');
+  return L;
+}
+
+/** The load runs: latency at a fixed rate against the control and the peer, then saturation. */
+function renderLoad(
+  r: BenchResults,
+  t: TargetResults,
+  find: (figure: string, where: string) => BudgetCheck | undefined,
+  cell: (value: string, check?: BudgetCheck) => string,
+): string[] {
+  const L: string[] = [];
+  const st = r.settings;
+  const peer = staticPeer(t.key) === 'caddy' ? 'Caddy' : 'the control';
+  L.push('### API and static files under load', '');
+  L.push(
+    `autocannon in its own Node process on loopback, every request with \`accept-encoding: br, gzip\` as a browser sends it; latency percentiles are exact over every 2xx response. Load generator, server and peer share the machine's ${r.machine.cores} cores.`,
+    '',
+    `**At a fixed rate** (service time, not queueing): ${st.fixedRate} req/s offered over ${st.rateConnections} connections for ${st.rateDurationS} s after ${st.warmupS} s of warm-up, well below every server's capacity. Budgets: each API route's p95 ≤ ${BUDGETS.apiVsControl}× the control's p95 at the same rate (the control: ${t.key === 'workers' ? 'a worker that only returns a fixed 12 KB JSON body, under the same `wrangler dev`' : 'a bare Node HTTP server that only returns a fixed 12 KB JSON body'}); each static file's p95 ≤ ${BUDGETS.staticVsPeer}× ${peer}'s.`,
+    '',
+    `**At saturation** (throughput): ${st.connections} connections, closed loop, ${st.warmupS} s warm-up then ${st.loadDurationS} s. Req/s are figures without budgets, except static files: ≥ ${BUDGETS.staticThroughputVsPeer}× ${peer}'s.`,
+    '',
+    t.key === 'node'
+      ? `The peer for static files is Caddy ${st.caddy} (Debian's \`caddy\`, \`file_server\` with \`precompressed br gzip\` and \`try_files {path}.html\`), serving the very directory the server serves, started for the runs and stopped after.`
+      : `Caddy ${st.caddy} serving the same built directory is shown beside, as on the self-hosted target; the static budgets of this target are against its own control, because \`wrangler dev\`'s local proxy alone is slower than Caddy on this machine, and in production Cloudflare's edge serves these files, not wrangler.`,
+    '',
+  );
+  L.push('| mode | server | request | req/s | p50 | p95 | p99 | max | bytes/response | non-2xx / errors |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const a of t.api) {
+    const x = a.result;
+    const server = a.server === 'ours' ? 'ours' : a.server === 'caddy' ? 'Caddy' : 'control';
+    const label = a.server === 'control' ? 'a fixed 12 KB body' : `\`GET ${a.path}\``;
+    const mode = a.mode === 'rate' ? `${st.fixedRate} req/s` : `${st.connections} conn.`;
+    if (!x) {
+      L.push(`| ${mode} | ${server} | ${label} | ${a.error ?? 'failed'} | | | | | | |`);
+      continue;
+    }
+    const d = x.durationS;
+    const p95Check = a.server === 'ours' && a.mode === 'rate' ? find(`p95 at ${x.rate ?? '—'} req/s`, a.path) : undefined;
+    const rpsCheck = a.server === 'ours' && a.mode === 'saturation' && a.static ? find('req/s at saturation', a.path) : undefined;
+    L.push(`| ${mode} | ${server} | ${label} | ${cell(String(Math.round(x.rps)), rpsCheck)} | ${pct2(x.p50, d)} | ${cell(pct2(x.p95, d), p95Check)} | ${pct2(x.p99, d)} | ${ms2(x.max)} | ${x.bytesPerResponse} | ${x.non2xx} / ${x.errors + x.timeouts} |`);
   }
   L.push('');
   return L;

@@ -22,6 +22,23 @@ export type PageResult = {
 
 export type PageKey = 'home' | 'catalogue' | 'cabin' | 'contacts' | 'reviews' | 'search' | 'admin';
 
+/** One load run: a route of ours, the runtime's control or Caddy, at a fixed rate or at saturation. */
+export type LoadRow = {
+  name: string;
+  path: string;
+  /**
+   * Who answered: the target itself; its control, a server of the same runtime that only
+   * answers a fixed 12 KB body (bench/floor); or Caddy serving the target's built directory.
+   */
+  server: 'ours' | 'control' | 'caddy';
+  /** `rate`: a fixed offered rate below every server's capacity; `saturation`: 50 connections, closed loop. */
+  mode: 'rate' | 'saturation';
+  /** Static files: served from the built directory (compared with Caddy). */
+  static?: boolean;
+  result: LoadResult | null;
+  error?: string;
+};
+
 /** What the bench measured on one production target. */
 export type TargetResults = {
   key: 'workers' | 'node';
@@ -32,8 +49,7 @@ export type TargetResults = {
   pages: PageResult[];
   /** JavaScript of the admin panel once signed in (no budget: the login page is the admin's measured page). */
   adminPanel?: PanelWeight | { error: string };
-  /** `control`: a server of the same runtime that only answers a fixed 12 KB body (bench/floor). */
-  api: { name: string; path: string; result: LoadResult | null; error?: string; control?: boolean }[];
+  api: LoadRow[];
   editToLive: { trials: EditToLiveTrial[]; medianS: number | null; medianRebuiltS: number | null; error?: string };
   scaling: { points: ScalePoint[]; error?: string };
   /** Why the target could not be measured at all. */
@@ -50,6 +66,11 @@ export type BenchResults = {
     gzipLevel: number;
     connections: number;
     loadDurationS: number;
+    /** The fixed offered rate of the latency runs (req/s), their connections and length. */
+    fixedRate: number;
+    rateConnections: number;
+    rateDurationS: number;
+    caddy: string;
     warmupS: number;
     scaleLoadDurationS: number;
     editPollMs: number;

@@ -5,17 +5,18 @@
 // bench/RESULTS.md and bench/results.json. A benchmark: it reports budgets, it never
 // fails on them. BENCH_ONLY=lighthouse,api,edit,scale runs a part and writes to bench/tmp/.
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from '../scripts/lib/tools.ts';
 import { signedInPanelWeight } from './admin-panel.ts';
 import { checkBudgets } from './budgets.ts';
 import { adminLogin, editToLive } from './edit-to-live.ts';
+import { CADDY, startCaddy } from './caddy.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
-import { loadTest } from './load.ts';
+import { loadTest, type LoadOptions } from './load.ts';
 import { describeMachine, sampleLoad } from './machine.ts';
 import { renderReport } from './report.ts';
-import type { BenchResults, PageKey, PageResult, TargetResults } from './results.ts';
+import type { BenchResults, LoadRow, PageKey, PageResult, TargetResults } from './results.ts';
 import { measureScalePoint, searchPath } from './scale.ts';
 import { nodeTarget, workersTarget, type Served, type Target } from './targets.ts';
 import { median } from './stats.ts';
@@ -27,6 +28,13 @@ const LH_RUNS = 3;
 const CONNECTIONS = 50;
 const LOAD_S = 10;
 const WARMUP_S = 2;
+// Latency is measured at a fixed offered rate well below every server's capacity (wrangler dev
+// alone tops out near 500 req/s here), so it shows service time, not queueing.
+const FIXED_RATE = 100;
+const RATE_CONNECTIONS = 10;
+const RATE_S = 20;
+// What a browser asks for: every static file is compared as it is sent, precompressed.
+const BROWSER_HEADERS = { 'accept-encoding': 'br, gzip' };
 // Long enough that at 1,500 cabins the first wave of 50 shared-CPU responses (~5 s) completes.
 const SCALE_LOAD_S = 10;
 const SCALE_SIZES = [15, 150, 1500];
@@ -71,6 +79,10 @@ const results: Omit<BenchResults, 'budgets' | 'totalRuntimeS'> = {
     gzipLevel: GZIP_LEVEL,
     connections: CONNECTIONS,
     loadDurationS: LOAD_S,
+    fixedRate: FIXED_RATE,
+    rateConnections: RATE_CONNECTIONS,
+    rateDurationS: RATE_S,
+    caddy: execFileSync(CADDY, ['version'], { encoding: 'utf8' }).trim().split(' ')[0] ?? 'caddy',
     warmupS: WARMUP_S,
     scaleLoadDurationS: SCALE_LOAD_S,
     editPollMs: EDIT_POLL_MS,
@@ -79,6 +91,73 @@ const results: Omit<BenchResults, 'budgets' | 'totalRuntimeS'> = {
   },
   targets: [],
 };
+
+/** The first hashed JavaScript file of the build (/_astro/…): a static asset as a browser fetches it. */
+async function hashedAsset(siteDir: string): Promise<string> {
+  const files = (await readdir(path.join(siteDir, '_astro'))).filter((f) => f.endsWith('.js')).sort();
+  if (!files[0]) throw new Error(`no hashed JavaScript under ${siteDir}/_astro`);
+  return `/_astro/${files[0]}`;
+}
+
+/**
+ * Load on one target, in two modes. At a fixed offered rate: the API routes beside the runtime's
+ * control, the static files beside Caddy serving the same directory (and the control). At
+ * saturation (50 connections, closed loop): req/s of the same, as figures; static throughput
+ * also against Caddy's.
+ */
+async function measureLoad(target: Target, served: Served, firstId: number): Promise<LoadRow[]> {
+  const rows: LoadRow[] = [];
+  const asset = await hashedAsset(served.siteDir);
+  const rate: LoadOptions = { connections: RATE_CONNECTIONS, durationS: RATE_S, warmupS: WARMUP_S, rate: FIXED_RATE, headers: BROWSER_HEADERS };
+  const saturation: LoadOptions = { connections: CONNECTIONS, durationS: LOAD_S, warmupS: WARMUP_S, headers: BROWSER_HEADERS };
+  const run = async (row: Omit<LoadRow, 'result'>, base: string, opts: LoadOptions) => {
+    const how = opts.rate ? `${opts.rate} req/s for ${opts.durationS} s` : `${opts.connections} connections for ${opts.durationS} s`;
+    log(`Load ${row.server === 'ours' ? '' : `${row.server} `}GET ${row.path}: ${how}…`);
+    try {
+      const result = await loadTest(`${base}${row.path}`, opts);
+      rows.push({ ...row, result });
+      log(`  ${Math.round(result.rps)} req/s, p50 ${fmtMs(result.p50)}, p95 ${fmtMs(result.p95)}, p99 ${fmtMs(result.p99)}, non-2xx ${result.non2xx}`);
+    } catch (err) {
+      const error = row.server === 'ours' ? await stageError(err, base) : errorText(err);
+      rows.push({ ...row, result: null, error });
+      log(`  failed: ${error}`);
+    }
+  };
+  const api = [
+    { name: 'Catalogue API', path: '/api/cabins' },
+    { name: 'Free dates of a cabin', path: `/api/cabins/${firstId}/availability` },
+    { name: 'Search by dates', path: searchPath() },
+  ];
+  const files = [
+    { name: 'Static page', path: '/cabins', static: true },
+    { name: 'Hashed asset', path: asset, static: true },
+  ];
+  for (const mode of ['rate', 'saturation'] as const) {
+    const opts = mode === 'rate' ? rate : saturation;
+    for (const r of [...api, ...files]) await run({ ...r, server: 'ours', mode }, served.url, opts);
+    try {
+      const control = await target.startControl();
+      try {
+        await run({ name: 'Control', path: '/', server: 'control', mode }, control.url, opts);
+      } finally {
+        await control.stop();
+      }
+    } catch (err) {
+      rows.push({ name: 'Control', path: '/', server: 'control', mode, result: null, error: errorText(err) });
+    }
+    try {
+      const caddy = await startCaddy(served.siteDir, PORT + 40);
+      try {
+        for (const f of files) await run({ ...f, server: 'caddy', mode }, caddy.url, opts);
+      } finally {
+        await caddy.stop();
+      }
+    } catch (err) {
+      for (const f of files) rows.push({ ...f, server: 'caddy', mode, result: null, error: errorText(err) });
+    }
+  }
+  return rows;
+}
 
 /** Everything measured on one target; a stage that fails is recorded and the next one runs. */
 async function measureTarget(target: Target): Promise<TargetResults> {
@@ -158,41 +237,7 @@ async function measureTarget(target: Target): Promise<TargetResults> {
     }
 
     if (enabled('api')) {
-      const targets = [
-        { name: 'Catalogue API', path: '/api/cabins' },
-        { name: 'One cabin', path: `/api/cabins/${firstId}` },
-        { name: 'Approved reviews', path: '/api/reviews/approved' },
-        { name: 'Public settings', path: '/api/settings' },
-        { name: 'Static page', path: '/cabins' },
-      ];
-      for (const t of targets) {
-        log(`Load GET ${t.path}: ${CONNECTIONS} connections, ${LOAD_S} s…`);
-        try {
-          const result = await loadTest(`${base}${t.path}`, { connections: CONNECTIONS, durationS: LOAD_S, warmupS: WARMUP_S });
-          results.api.push({ ...t, result });
-          log(`  ${Math.round(result.rps)} req/s, p50 ${fmtMs(result.p50)}, p95 ${fmtMs(result.p95)}, p99 ${fmtMs(result.p99)}, non-2xx ${result.non2xx}`);
-        } catch (err) {
-          const error = await stageError(err, base);
-          results.api.push({ ...t, result: null, error });
-          log(`  failed: ${error}`);
-        }
-      }
-      // The control: what wrangler dev alone costs under the same load, with no code of ours.
-      log(`Load the control (a fixed 12 KB body on the same runtime): ${CONNECTIONS} connections, ${LOAD_S} s…`);
-      const floorTarget = { name: 'Control', path: '/', control: true };
-      try {
-        const floor = await target.startControl();
-        try {
-          const result = await loadTest(`${floor.url}/`, { connections: CONNECTIONS, durationS: LOAD_S, warmupS: WARMUP_S });
-          results.api.push({ ...floorTarget, result });
-          log(`  ${Math.round(result.rps)} req/s, p50 ${fmtMs(result.p50)}, p95 ${fmtMs(result.p95)}, p99 ${fmtMs(result.p99)}`);
-        } finally {
-          await floor.stop();
-        }
-      } catch (err) {
-        results.api.push({ ...floorTarget, result: null, error: errorText(err) });
-        log(`  failed: ${errorText(err)}`);
-      }
+      results.api.push(...(await measureLoad(target, served, firstId)));
     }
 
     if (enabled('edit')) {

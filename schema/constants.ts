@@ -16,6 +16,11 @@ export const DEFAULT_GALLERY_IMAGE_COUNT = 5;
 
 export const CATALOGUE_PAGE_SIZE = 12;
 export const REVIEWS_PAGE_SIZE = 10;
+/**
+ * GET /api/cabins answers this many cabins a page (?page=N, from 1), so the public list stays
+ * small however large the catalogue grows (~75 KB a page); the build follows its `Link: rel="next"`.
+ */
+export const API_CABINS_PAGE_SIZE = 100;
 export const PAGER_WINDOW = 5;
 
 export const REVIEW_COMMENT_MAX = 1000;

@@ -9,7 +9,16 @@ const once = <T>(load: () => Promise<T>) => {
   return () => (value ??= load());
 };
 
-export const loadCabins = once(async (): Promise<Cabin[]> => must(await api().cabins.$get(), 'cabins'));
+/** Every active cabin: the public list is paged, so its pages are read until no `rel="next"` is left. */
+export const loadCabins = once(async (): Promise<Cabin[]> => {
+  const all: Cabin[] = [];
+  for (let page = 1; ; page++) {
+    const res = await api().cabins.$get({ query: { page: String(page) } });
+    // The route's 400 (a bad page number) is in its type too; must() throws on any non-2xx.
+    all.push(...((await must<unknown>(res, `cabins, page ${page}`)) as Cabin[]));
+    if (!/rel="next"/.test(res.headers.get('link') ?? '')) return all;
+  }
+});
 export const loadSettings = once(async (): Promise<PublicSettings> => must(await api().settings.$get(), 'settings'));
 export const loadApprovedReviews = once(
   async (): Promise<PublicReview[]> => must(await api().reviews.approved.$get(), 'approved reviews'),

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CABIN_DEFAULTS } from '../../schema/constants.ts';
+import { API_CABINS_PAGE_SIZE, CABIN_DEFAULTS } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { Cabin } from '../../schema/tables.ts';
 import { createCabin, deleteCabin, getCabin, listCabins, updateCabin } from '../../worker/queries/cabins.ts';
@@ -52,7 +52,7 @@ describe('public cabin routes', () => {
   it('should list active cabins only, with every field of a cabin', async () => {
     const shown = await seedCabin({ name: 'Видимый', featured: true });
     await seedCabin({ name: 'Скрытый', active: false });
-    const res = await client().api.cabins.$get();
+    const res = await client().api.cabins.$get({ query: {} });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const list = await res.json();
@@ -70,6 +70,31 @@ describe('public cabin routes', () => {
     const hidden = await seedCabin({ active: false });
     await expectError(await send('GET', `/api/cabins/${hidden.id}`), 404, MSG.cabinNotFound);
     await expectError(await send('GET', '/api/cabins/999999'), 404, MSG.cabinNotFound);
+  });
+
+  it('should page the list, 100 cabins a page, with the count and a link to the next page', async () => {
+    // Straight into the database: one query per cabin through HTTP would only slow the test.
+    const created = await Promise.all(Array.from({ length: API_CABINS_PAGE_SIZE + 1 }, (_, i) => createCabin(env, sampleCabin({ name: `Домик ${i + 1}` }))));
+    await seedCabin({ name: 'Скрытый', active: false });
+    const ids = created.map((c) => c.id).sort((a, b) => a - b);
+
+    const first = await send('GET', '/api/cabins');
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as Cabin[]).map((c) => c.id)).toEqual(ids.slice(0, API_CABINS_PAGE_SIZE));
+    expect(first.headers.get('x-total-count')).toBe(String(API_CABINS_PAGE_SIZE + 1));
+    expect(first.headers.get('link')).toBe('</api/cabins?page=2>; rel="next"');
+
+    const second = await send('GET', '/api/cabins?page=2');
+    expect(((await second.json()) as Cabin[]).map((c) => c.id)).toEqual(ids.slice(API_CABINS_PAGE_SIZE));
+    expect(second.headers.get('link')).toBeNull();
+
+    const beyond = await send('GET', '/api/cabins?page=3');
+    expect(beyond.status).toBe(200);
+    expect(await beyond.json()).toEqual([]);
+  });
+
+  it.each(['0', '-1', '1.5', 'abc', '', '2e3', '1234567'])('should answer 400 for the page %j', async (page) => {
+    await expectError(await send('GET', `/api/cabins?page=${encodeURIComponent(page)}`), 400, MSG.badPage);
   });
 
   it.each(['abc', '0', '-1', '1.5', '01', '99999999999'])('should answer 400 for the cabin id %s', async (id) => {

@@ -98,7 +98,7 @@ type RouteSpec = {
 };
 
 const ROUTES: RouteSpec[] = [
-  { method: 'GET', pattern: '/api/cabins', admin: false, path: () => '/api/cabins' },
+  { method: 'GET', pattern: '/api/cabins', admin: false, path: () => '/api/cabins', query: () => ({ page: '1' }) },
   { method: 'GET', pattern: '/api/cabins/:id', admin: false, path: () => `/api/cabins/${s.cabin}`, withId: (id) => `/api/cabins/${id}` },
   {
     method: 'POST', pattern: '/api/cabins', admin: true, path: () => '/api/cabins', body: 'json',

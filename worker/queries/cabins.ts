@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { cabins, type Cabin } from '../../schema/tables.ts';
 import type { CabinInput, CabinUpdate } from '../../schema/cabins.ts';
 import { getDb } from '../lib/db.ts';
@@ -9,6 +9,16 @@ type DbEnv = { DB: DatabasePort };
 export async function listCabins(env: DbEnv, opts: { includeInactive?: boolean } = {}): Promise<Cabin[]> {
   const q = getDb(env).select().from(cabins);
   return (opts.includeInactive ? q : q.where(eq(cabins.active, true))).orderBy(asc(cabins.id));
+}
+
+/** One page of the active cabins (pages from 1, `pageSize` each) and how many there are in all. */
+export async function listCabinsPage(env: DbEnv, page: number, pageSize: number): Promise<{ cabins: Cabin[]; total: number }> {
+  const db = getDb(env);
+  const [rows, [counted]] = await Promise.all([
+    db.select().from(cabins).where(eq(cabins.active, true)).orderBy(asc(cabins.id)).limit(pageSize).offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(cabins).where(eq(cabins.active, true)),
+  ]);
+  return { cabins: rows, total: counted?.n ?? 0 };
 }
 
 export async function getCabin(env: DbEnv, id: number): Promise<Cabin | undefined> {
