@@ -35,6 +35,9 @@ export function useBrowser() {
       const context = await browser.newContext({ ...VIEWPORTS[viewport], baseURL, locale: 'ru-RU', ...options });
       contexts.push(context);
       const page = await context.newPage();
+      // A closed page takes its context with it: a context left open keeps its renderer busy
+      // (the gallery's timer, animations) and slows every other test on these two cores.
+      page.once('close', () => void context.close().catch(() => {}));
       await page.goto(path);
       return page;
     },

@@ -21,12 +21,17 @@ describe.each<ViewportName>(['phone', 'desktop'])('the contacts page on a %s', (
     expect(text).toMatch(/Сб–Вс: \S+/);
   });
 
-  it('should show the map frame, lazy and sandboxed, under «Как нас найти»', async () => {
+  it('should show the map frame, sandboxed, under «Как нас найти», loading it only when the visitor nears it', async () => {
     const s = await settings(baseURL);
     expect(s.mapSrc).toBeTruthy();
     const page = await openPage('/contacts', viewport);
+    // The first screen loads without the map's site: no frame while the map is screens away.
+    const far = await page.locator('[data-map-src]').evaluate((el) => el.getBoundingClientRect().top > 2 * innerHeight);
+    if (far) expect(await page.locator('iframe.map').count()).toBe(0);
+    await page.getByRole('heading', { name: 'Как нас найти' }).scrollIntoViewIfNeeded();
     await visible(page.getByRole('heading', { name: 'Как нас найти' }));
     const frame = page.locator('iframe.map');
+    await frame.waitFor({ state: 'attached' });
     expect(await frame.getAttribute('src')).toBe(s.mapSrc);
     expect(await frame.getAttribute('loading')).toBe('lazy');
     expect(await frame.getAttribute('sandbox')).toContain('allow-scripts');
