@@ -20,7 +20,6 @@ export async function startCaddy(siteDir: string, port: number): Promise<{ url: 
     `{
 \tadmin off
 \tauto_https off
-\tpersist_config off
 }
 http://127.0.0.1:${port} {
 \troot * "${siteDir.replaceAll('"', '\\"')}"
