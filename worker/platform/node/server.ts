@@ -1,6 +1,5 @@
 import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
-import { Hono } from 'hono';
-import { compress } from 'hono/compress';
+import { compressResponse } from './compress-response.ts';
 import type { AddressInfo } from 'node:net';
 import type { Bindings } from '../../env.ts';
 import { runSchedule } from '../../scheduled.ts';
@@ -57,11 +56,6 @@ function visitorRequest(req: Request, siteUrl: URL | null, trustedProxy: boolean
   return url.href === before ? req : new Request(url, req);
 }
 
-/**
- * What the app answers (API JSON, the admin shell, the 404 page) leaves gzipped when the
- * client takes it; on Workers Cloudflare's edge does this. Static files come precompressed.
- */
-const compressed = new Hono<{ Bindings: Bindings }>().use(compress()).all('*', (c) => app.fetch(c.req.raw, c.env, c.executionCtx));
 
 /** The self-hosted server: the same Hono app as on Workers, over SQLite and a media folder. */
 export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServer> {
@@ -83,7 +77,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
       passThroughOnException() {},
       props: {},
     };
-    const res = await compressed.fetch(req, { ...bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx);
+    const res = await compressResponse(req, await app.fetch(req, { ...bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx));
     // A refused write may be answered before its whole body arrived (too large, not signed in):
     // the rest may still be on its way, so the connection is not reused for the next request.
     if (res.status >= 400 && req.method !== 'GET' && req.method !== 'HEAD') {
