@@ -92,9 +92,9 @@ const results: Omit<BenchResults, 'budgets' | 'totalRuntimeS'> = {
   targets: [],
 };
 
-/** The first hashed JavaScript file of the build (/_astro/…): a static asset as a browser fetches it. */
+/** The first hashed JavaScript file of the public site (/_astro/…, not the admin panel's): a static asset as a browser fetches it. */
 async function hashedAsset(siteDir: string): Promise<string> {
-  const files = (await readdir(path.join(siteDir, '_astro'))).filter((f) => f.endsWith('.js')).sort();
+  const files = (await readdir(path.join(siteDir, '_astro'))).filter((f) => f.endsWith('.js') && !/^Admin/i.test(f)).sort();
   if (!files[0]) throw new Error(`no hashed JavaScript under ${siteDir}/_astro`);
   return `/_astro/${files[0]}`;
 }
