@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compressResponse, pickEncoding } from '../../worker/platform/node/compress-response.ts';
+import { compressResponse } from '../../worker/platform/node/compress-response.ts';
+import { chooseEncoding } from '../../worker/platform/node/static-site.ts';
 
 const catalogue = JSON.stringify(Array.from({ length: 15 }, (_, i) => ({ id: i + 1, name: `Домик ${i + 1}`, description: 'Уютный домик у самого моря. '.repeat(20) })));
 const json = (body: string, headers: Record<string, string> = {}) =>
@@ -17,7 +18,7 @@ describe('the self-hosted server compressing what the app answers', () => {
     ['br;q=0, gzip;q=0', null],
     ['', null],
   ])('should pick %j → %s', (accept, expected) => {
-    expect(pickEncoding(accept)).toBe(expected);
+    expect(chooseEncoding(accept)).toBe(expected);
   });
 
   it('should send brotli or gzip of the same bytes, with its own length and validator, varying by Accept-Encoding', async () => {

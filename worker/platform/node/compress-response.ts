@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { chooseEncoding } from './static-site.ts';
 
 /** Types worth compressing; images, fonts and archives are compressed already. */
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
@@ -11,20 +12,6 @@ const MAX_BYTES = 8 * 1024 * 1024;
  * default quality 11 takes ~10 ms for the catalogue's 11 KB, which every visitor would wait for.)
  */
 const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } };
-
-/** br, gzip or nothing, by the client's Accept-Encoding (q=0 refuses). */
-export function pickEncoding(accept: string | null): 'br' | 'gzip' | null {
-  if (!accept) return null;
-  const offered = new Map(
-    accept.split(',').map((part) => {
-      const [name, ...params] = part.trim().toLowerCase().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return [name!.trim(), q === undefined ? 1 : Number(q)] as const;
-    }),
-  );
-  const ok = (name: string) => (offered.get(name) ?? offered.get('*') ?? 0) > 0;
-  return ok('br') ? 'br' : ok('gzip') ? 'gzip' : null;
-}
 
 /**
  * What the app answers (API JSON, the admin shell, the 404 page) leaves compressed when the client
@@ -39,7 +26,7 @@ export async function compressResponse(req: Request, res: Response): Promise<Res
   if (!COMPRESSIBLE.test(res.headers.get('content-type') ?? '')) return res;
   const length = Number(res.headers.get('content-length') ?? NaN);
   if (length > MAX_BYTES) return res;
-  const encoding = pickEncoding(req.headers.get('accept-encoding'));
+  const encoding = chooseEncoding(req.headers.get('accept-encoding'));
   const headers = new Headers(res.headers);
   headers.append('vary', 'accept-encoding');
   if (!encoding) return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
