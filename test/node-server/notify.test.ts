@@ -10,28 +10,9 @@ import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { smtpMailer } from '../../worker/platform/node/mailer.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import { startTelegramStandIn } from '../stand-ins/telegram-api.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** A stand-in for Telegram's Bot API on 127.0.0.1: records messages, fails the first `failFirst`. */
-function botApi(failFirst = 0) {
-  const messages: { path: string; body: { chat_id: string; text: string } }[] = [];
-  let calls = 0;
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (d: Buffer) => (raw += d));
-    req.on('end', () => {
-      calls += 1;
-      if (calls <= failFirst) {
-        res.writeHead(502, { 'content-type': 'application/json' }).end('{"ok":false}');
-        return;
-      }
-      messages.push({ path: req.url ?? '', body: JSON.parse(raw) });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"result":{}}');
-    });
-  });
-  return { server, messages, calls: () => calls };
-}
 
 /** A real SMTP server (smtp-server) on 127.0.0.1 that keeps every message it receives. */
 function smtpSink() {
@@ -129,9 +110,8 @@ describe('owner notifications on the self-hosted server', () => {
    * calls) and to a real SMTP server, or, with `smtp: 'down'`, to a port where nothing listens.
    */
   async function startNotifying(name: string, { failFirst = 0, smtp: mode = 'up' }: { failFirst?: number; smtp?: 'up' | 'down' } = {}) {
-    const bot = botApi(failFirst);
-    const botPort = await listen(bot.server);
-    closers.push(() => bot.server.close());
+    const bot = await startTelegramStandIn({ failFirst });
+    closers.push(bot.close);
     const smtp = smtpSink();
     let smtpPort: number;
     if (mode === 'up') {
@@ -146,7 +126,7 @@ describe('owner notifications on the self-hosted server', () => {
       {
         TELEGRAM_BOT_TOKEN: '123456:test-token',
         TELEGRAM_CHAT_ID: '987654',
-        TELEGRAM_API_URL: `http://127.0.0.1:${botPort}`,
+        TELEGRAM_API_URL: bot.url,
         MAILER: smtpMailer(`smtp://127.0.0.1:${smtpPort}/?from=site@kaspiy.example&to=owner@kaspiy.example`),
       },
       name,

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { createCabin } from '../../worker/queries/cabins.ts';
 import { saveMaxBot } from '../../worker/queries/max-bot.ts';
 import { updateSettings } from '../../worker/queries/settings.ts';
 import { startMaxStandIn } from '../stand-ins/max-api.ts';
+import { startTelegramStandIn, type TelegramMessage } from '../stand-ins/telegram-api.ts';
 
 // Issue 17 end to end on the self-hosted server, as the owner lives it: a guest pays on ЮKassa's
 // page (the stand-in's), ЮKassa tells the server by its notification (the server reads the
@@ -20,22 +20,15 @@ const MAX_TOKEN = 'prepayment-alerts-max-token';
 
 describe('a prepayment paid on ЮKassa\'s page, on the self-hosted server', () => {
   const closers: (() => Promise<unknown>)[] = [];
-  const telegram: { text: string }[] = [];
+  let telegram: TelegramMessage[] = [];
   let server: NodeServer;
   let yookassa: YooKassaStandIn;
   let maxUrl: string;
 
   beforeAll(async () => {
-    const bot = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (d: Buffer) => (raw += d));
-      req.on('end', () => {
-        telegram.push(JSON.parse(raw) as { text: string });
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"result":{}}');
-      });
-    });
-    await new Promise<void>((r) => bot.listen(0, '127.0.0.1', r));
-    closers.push(() => new Promise((r) => bot.close(r)));
+    const bot = await startTelegramStandIn();
+    telegram = bot.messages;
+    closers.push(bot.close);
     const max = await startMaxStandIn();
     maxUrl = max.url;
     closers.push(max.close);
@@ -43,7 +36,6 @@ describe('a prepayment paid on ЮKassa\'s page, on the self-hosted server', () =
     closers.push(yookassa.close);
     const dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-prepayment-'));
     closers.push(() => rm(dataDir, { recursive: true, force: true }));
-    const botPort = (bot.address() as { port: number }).port;
     server = await startNodeServer({
       dataDir,
       migrationsDir: path.join(ROOT, 'migrations'),
@@ -52,7 +44,7 @@ describe('a prepayment paid on ЮKassa\'s page, on the self-hosted server', () =
       trustedProxy: true,
       shutdownGraceMs: 500,
       bindings: {
-        TELEGRAM_BOT_TOKEN: '123:abc', TELEGRAM_CHAT_ID: '42', TELEGRAM_API_URL: `http://127.0.0.1:${botPort}`,
+        TELEGRAM_BOT_TOKEN: '123:abc', TELEGRAM_CHAT_ID: '42', TELEGRAM_API_URL: bot.url,
         MAX_API_URL: max.url,
         YOOKASSA_API_URL: yookassa.apiUrl, YOOKASSA_SHOP_ID: yookassa.shopId, YOOKASSA_SECRET_KEY: yookassa.secretKey,
       },
@@ -94,10 +86,10 @@ describe('a prepayment paid on ЮKassa\'s page, on the self-hosted server', () =
     let inMax: string[] = [];
     while (Date.now() < deadline) {
       inMax = (await maxMessages()).map((m) => m.body?.text ?? '');
-      if (telegram.some((m) => m.text.includes('Оплачена предоплата')) && inMax.some((t) => t.includes('Оплачена предоплата'))) break;
+      if (telegram.some((m) => m.body.text.includes('Оплачена предоплата')) && inMax.some((t) => t.includes('Оплачена предоплата'))) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(telegram.map((m) => m.text)).toContainEqual(expect.stringContaining(`Оплачена предоплата 2\u00a0240\u00a0₽: бронирование №${started.id} подтверждено`));
+    expect(telegram.map((m) => m.body.text)).toContainEqual(expect.stringContaining(`Оплачена предоплата 2\u00a0240\u00a0₽: бронирование №${started.id} подтверждено`));
     expect(inMax).toContainEqual(expect.stringContaining(`бронирование №${started.id} подтверждено`));
     // The receipt went with the payment, to the guest's phone.
     expect(yookassa.receipts.find((r) => r.kind === 'payment')?.receipt).toMatchObject({ customer: { phone: '79281112233' } });
