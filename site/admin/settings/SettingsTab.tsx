@@ -5,6 +5,7 @@ import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { MaxAlerts } from './MaxAlerts.tsx';
+import { PaymentSettingsSection } from './PaymentSettings.tsx';
 import { useSettingsForm } from './useSettingsForm.ts';
 
 type SiteTexts = Pick<
@@ -27,7 +28,7 @@ const pick = (s: Settings): SiteTexts => ({
 
 const MAX_FEATURES = 12;
 
-/** «Настройки»: the home page's texts and the stay rules, and the owner's alerts in MAX. */
+/** «Настройки»: the home page's texts and the stay rules, booking and payment, and the owner's alerts in MAX. */
 export function SettingsTab() {
   const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then(pick));
   if (state.status === 'loading') return <Loading />;
@@ -35,6 +36,8 @@ export function SettingsTab() {
   return (
     <>
       <SettingsForm saved={state.data} onSaved={(s) => setData(() => s)} />
+      {/* Its own form: the booking mode, prepayment, fee and tax are saved apart from the site's texts. */}
+      <PaymentSettingsSection />
       {/* Its own form and actions: the token is not part of the settings saved above. */}
       <MaxAlerts />
     </>

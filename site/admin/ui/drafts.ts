@@ -6,13 +6,14 @@ import { useCallback, useSyncExternalStore } from 'react';
  * a draft is dropped only when it is saved or the owner chooses to discard it.
  * Kept in localStorage (never passwords: forms leave those out).
  */
-export type DraftKey = 'cabin' | 'contacts' | 'messengers' | 'settings' | 'account';
+export type DraftKey = 'cabin' | 'contacts' | 'messengers' | 'settings' | 'payments' | 'account';
 
 export const DRAFT_LABELS: Record<DraftKey, string> = {
   cabin: 'Домики',
   contacts: 'Контакты',
   messengers: 'Контакты: мессенджеры',
   settings: 'Настройки',
+  payments: 'Настройки: бронирование и оплата',
   account: 'Аккаунт',
 };
 
