@@ -116,3 +116,11 @@ export function formatStayDates(start: string, end: string): string {
   if (y1 === y2) return `${d1} ${month(m1)} — ${d2} ${month(m2)} ${y1}`;
   return `${d1} ${month(m1)} ${y1} — ${d2} ${month(m2)} ${y2}`;
 }
+
+/** The clock time in Moscow of an instant (ISO string): «16:05», for when a hold runs out. */
+export function formatMoscowTime(iso: string): string {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return '';
+  const d = new Date(ms + SITE_UTC_OFFSET_MINUTES * 60_000);
+  return `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+}

@@ -2,7 +2,8 @@
 // the messenger links of «Заявки» and in the confirmation the server e-mails the guest, so it
 // lives here, where both the site and the worker may import it.
 import type { BookingStatus } from './booking-options.ts';
-import { formatGuests, formatNights, formatPrice, formatStayDates } from './format.ts';
+import { formatGuests, formatMoscowTime, formatNights, formatPrice, formatStayDates } from './format.ts';
+import { formatKopecks } from './payment-options.ts';
 
 /** What the message tells about the request. */
 export type GuestMessageBooking = {
@@ -15,6 +16,10 @@ export type GuestMessageBooking = {
   guests: number;
   total: number;
   name: string;
+  /** Until when unpaid nights are held (awaiting_payment). */
+  holdUntil?: string | null;
+  /** The prepayment asked for: its amount in kopecks and ЮKassa's page while it waits to be paid. */
+  payment?: { amount: number; status: string; confirmationUrl: string } | null;
 };
 
 /** What the message tells about the place, from the settings. */
@@ -52,6 +57,12 @@ export function guestMessage(b: GuestMessageBooking, place: GuestMessagePlace): 
     `«${b.cabinName}»: ${formatStayDates(b.checkIn, b.checkOut)}, ${formatNights(b.nights)}, ${formatGuests(b.guests)}.`,
     `Итого: ${formatPrice(b.total)}.`,
   ];
+  // The payment link the owner sent from «Заявки»: the amount, the page, and how long it holds.
+  if (status === 'awaiting_payment' && b.payment?.status === 'pending' && b.payment.confirmationUrl) {
+    lines.push(`Предоплата ${formatKopecks(b.payment.amount)}, оплатить: ${b.payment.confirmationUrl}`);
+    const until = b.holdUntil ? formatMoscowTime(b.holdUntil) : '';
+    if (until) lines.push(`Даты держим до ${until} по Москве, потом они снова станут свободными.`);
+  }
   if (status === 'confirmed') {
     lines.push(`Заезд с ${place.checkInTime}, выезд до ${place.checkOutTime}.`);
     if (place.address.trim()) lines.push(`Адрес: ${place.address.trim().replace(/\.$/, '')}.`);

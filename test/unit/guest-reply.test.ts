@@ -22,6 +22,23 @@ describe('the owner’s message to a guest', () => {
     );
   });
 
+  it('should carry the payment link, its amount and when the held dates go free, for a request the owner asked to pay', () => {
+    const held = { ...request, status: 'awaiting_payment', holdUntil: '2026-11-25T13:35:00.000Z', payment: { amount: 1125050, status: 'pending', confirmationUrl: 'https://yoomoney.ru/checkout/payments/v2/contract?orderId=2f1' } };
+    expect(plain(guestMessage(held, place))).toBe(
+      [
+        'Здравствуйте, Мадина!',
+        'Держим для вас даты по заявке №7, ждём предоплату.',
+        '«Домик у моря»: 20–23 декабря 2026, 3 ночи, 2 гостя.',
+        'Итого: 37 500 ₽.',
+        'Предоплата 11 250,50 ₽, оплатить: https://yoomoney.ru/checkout/payments/v2/contract?orderId=2f1',
+        'Даты держим до 16:35 по Москве, потом они снова станут свободными.',
+        'Каспий Домики',
+      ].join('\n'),
+    );
+    // A payment already made (or cancelled) is no longer offered.
+    expect(guestMessage({ ...held, payment: { ...held.payment, status: 'succeeded' } }, place)).not.toContain('оплатить:');
+  });
+
   it('should add the check-in and check-out times and the address once confirmed', () => {
     const text = plain(guestMessage({ ...request, status: 'confirmed' }, place));
     expect(text).toBe(

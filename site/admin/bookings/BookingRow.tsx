@@ -1,7 +1,8 @@
 // One booking request in «Заявки» as the owner reads it on a phone in the morning: what, when,
 // who and how to reach them (a tap calls), and the decisions its status allows.
 import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, type BookingStatus, type OwnerStatus } from '../../../schema/booking-options.ts';
-import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE, SITE_UTC_OFFSET_MINUTES, formatStayDates } from '../../../schema/format.ts';
+import { formatGuests, formatMoscowTime, formatNights, formatPrice, MONTHS_GENITIVE, SITE_UTC_OFFSET_MINUTES, formatStayDates } from '../../../schema/format.ts';
+import { formatKopecks } from '../../../schema/payment-options.ts';
 import { telHref } from '../../lib/site.ts';
 import { call, client } from '../client.ts';
 import type { GuestMessagePlace } from '../../../schema/guest-message.ts';
@@ -49,6 +50,22 @@ export function receivedAt(iso: string, now = Date.now()): string {
   return `${d.getUTCDate()} ${MONTHS_GENITIVE[d.getUTCMonth()]}${year}, ${hh}:${mm}`;
 }
 
+/** Where the booking's prepayment stands, in a few words: «Предоплата 7 500 ₽ оплачена». */
+export function paymentText(b: Pick<Booking, 'payment' | 'holdUntil' | 'status'>): string | null {
+  const p = b.payment;
+  if (!p) return null;
+  const amount = `Предоплата ${formatKopecks(p.amount)}`;
+  if (p.refundStatus === 'succeeded') return `${amount} возвращена гостю${p.refundReason === 'late' ? ' (оплачена после окончания брони)' : ''}`;
+  if (p.refundStatus === 'pending') return `${amount}: возврат в обработке`;
+  if (p.status === 'succeeded') return `${amount} оплачена`;
+  if (p.status === 'canceled') return `${amount} не оплачена`;
+  const until = b.status === 'awaiting_payment' && b.holdUntil ? formatMoscowTime(b.holdUntil) : '';
+  return `${amount}: ждём оплату${until ? `, даты держим до ${until}` : ''}`;
+}
+
+/** A paid prepayment not yet refunded: «Вернуть предоплату» applies. */
+export const refundable = (b: Pick<Booking, 'payment'>) => b.payment?.status === 'succeeded' && !b.payment.refundStatus;
+
 type RowProps = {
   booking: Booking;
   /** The request a tap in «Шахматка» opened: marked so the eye finds it. */
@@ -58,10 +75,15 @@ type RowProps = {
   place: GuestMessagePlace | null;
   onDecide: (b: Booking, to: OwnerStatus) => void;
   onRemove: (b: Booking) => void;
+  /** ЮKassa's keys are set: a new request can get a payment link. */
+  payments: boolean;
+  onPaymentLink: (b: Booking) => void;
+  onRefund: (b: Booking) => void;
 };
 
-export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemove }: RowProps) {
+export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemove, payments, onPaymentLink, onRefund }: RowProps) {
   const status = b.status as BookingStatus;
+  const paid = paymentText(b);
   return (
     <li className={`booking-item booking-item--${b.status}${focused ? ' booking-item--focused' : ''}`}>
       <article aria-labelledby={`booking-${b.id}`} tabIndex={focused ? -1 : undefined}>
@@ -77,6 +99,11 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
         <p className="booking-item__facts">
           {formatNights(b.nights)} · {formatGuests(b.guests)} · <b className="booking-item__total">{formatPrice(b.total)}</b>
         </p>
+        {paid && (
+          <p className={`booking-item__payment${b.payment?.status === 'succeeded' && !b.payment.refundStatus ? ' booking-item__payment--paid' : ''}`}>
+            <Icon name={b.payment?.status === 'succeeded' && !b.payment.refundStatus ? 'check' : 'clock'} /> {paid}
+          </p>
+        )}
         {b.phone ? (
           <div className="booking-item__who">
             <span className="booking-item__name">{b.name}</span>
@@ -108,6 +135,16 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
               </span>
             </button>
           ))}
+          {status === 'new' && payments && (
+            <button type="button" className="btn btn--sm btn--secondary" disabled={busy} onClick={() => onPaymentLink(b)}>
+              Отправить ссылку на оплату<span className="visually-hidden"> по заявке №{b.id}</span>
+            </button>
+          )}
+          {refundable(b) && (
+            <button type="button" className="btn btn--sm btn--secondary" disabled={busy} onClick={() => onRefund(b)}>
+              Вернуть предоплату<span className="visually-hidden"> по заявке №{b.id}</span>
+            </button>
+          )}
           <button type="button" className="btn btn--danger btn--sm" disabled={busy} onClick={() => onRemove(b)}>
             <Icon name="trash" /> Удалить<span className="visually-hidden"> заявку №{b.id}</span>
           </button>

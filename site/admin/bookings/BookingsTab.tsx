@@ -4,8 +4,8 @@
 // list is read again so it shows what the server holds.
 import { useEffect, useState } from 'react';
 import type { BookingStatus, OwnerStatus } from '../../../schema/booking-options.ts';
-import { BookingRow, countNew, loadBookings, type Booking } from './BookingRow.tsx';
-import { formatStayDates } from '../../../schema/format.ts';
+import { BookingRow, countNew, loadBookings, paymentText, type Booking } from './BookingRow.tsx';
+import { formatMoscowTime, formatStayDates } from '../../../schema/format.ts';
 import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { useHashDetail } from '../ui/hash.ts';
@@ -38,6 +38,9 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
   // The settings the replies to guests quote; a request shows its replies once they are read.
   const settings = useLoad(() => call(client().admin.settings.$get()));
   const place = settings.state.status === 'loaded' ? settings.state.data : null;
+  // Whether ЮKassa's keys are set: only then can a request get a payment link.
+  const shop = useLoad(() => call(client().admin.payments.$get()));
+  const payments = shop.state.status === 'loaded' && shop.state.data.configured;
   const [filter, setFilter] = useState<Filter>('all');
   const [busy, setBusy] = useState<number | null>(null);
   const confirm = useConfirm();
@@ -98,6 +101,50 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
     }
   }
 
+  /**
+   * «Отправить ссылку на оплату»: the server reads the other platforms' calendars again, holds the
+   * nights and asks ЮKassa for a payment page; the card's reply to the guest then carries its link.
+   */
+  async function paymentLink(b: Booking) {
+    setBusy(b.id);
+    try {
+      const { payment } = await call(client().admin.bookings[':id']['payment-link'].$post({ param: { id: String(b.id) } }));
+      // The row as the server now holds it (status, payment), read again without a spinner.
+      await reload(true);
+      notify.success(`Ссылка на оплату по заявке №${b.id} готова: отправьте её гостю, даты держим до ${formatMoscowTime(payment.holdUntil)}`);
+    } catch (err) {
+      if (err instanceof SessionEndedError) return;
+      notify.error(describeError(err, `Не удалось создать ссылку на оплату по заявке №${b.id}`));
+      void reload(true);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  /** «Вернуть предоплату»: the refund goes through ЮKassa with its receipt, and the booking is cancelled. */
+  async function refund(b: Booking) {
+    const ok = await confirm({
+      title: 'Вернуть предоплату?',
+      text: `${paymentText(b) ?? 'Предоплата'}. Деньги вернутся гостю (${b.name || 'гость'}, ${b.cabinName}, ${formatStayDates(b.checkIn, b.checkOut)}) через ЮKassa, бронирование будет отменено, а эти ночи снова станут свободными.`,
+      confirmLabel: 'Вернуть предоплату',
+      cancelLabel: 'Не возвращать',
+      danger: true,
+    });
+    if (!ok) return;
+    setBusy(b.id);
+    try {
+      await call(client().admin.bookings[':id'].refund.$post({ param: { id: String(b.id) } }));
+      notify.success(`Предоплата по заявке №${b.id} возвращена, бронирование отменено`);
+      await reload(true);
+    } catch (err) {
+      if (err instanceof SessionEndedError) return;
+      notify.error(describeError(err, `Не удалось вернуть предоплату по заявке №${b.id}`));
+      void reload(true);
+    } finally {
+      setBusy(null);
+    }
+  }
+
   async function remove(b: Booking) {
     const ok = await confirm({
       title: 'Удалить заявку?',
@@ -138,7 +185,7 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       ) : (
         <ul className="booking-list">
           {shown.map((b) => (
-            <BookingRow key={b.id} booking={b} focused={focusId === b.id} busy={busy === b.id} place={place} onDecide={(x, to) => void decide(x, to)} onRemove={(x) => void remove(x)} />
+            <BookingRow key={b.id} booking={b} focused={focusId === b.id} busy={busy === b.id} place={place} onDecide={(x, to) => void decide(x, to)} onRemove={(x) => void remove(x)} payments={payments} onPaymentLink={(x) => void paymentLink(x)} onRefund={(x) => void refund(x)} />
           ))}
         </ul>
       )}
@@ -148,6 +195,8 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
 
 function matches(b: { status: string }, f: Filter): boolean {
   if (f === 'all') return true;
-  if (f === 'closed') return b.status === 'declined' || b.status === 'cancelled';
+  // A hold waiting for its payment still wants the owner's eye; a hold that ran out is closed.
+  if (f === 'closed') return b.status === 'declined' || b.status === 'cancelled' || b.status === 'expired';
+  if (f === 'new') return b.status === 'new' || b.status === 'awaiting_payment';
   return b.status === f;
 }
