@@ -14,7 +14,8 @@ import { bookingMessage, bookingStay, whatsappLink } from '../lib/whatsapp.ts';
 import { channelLink, offeredChannels, type ChannelSettings } from '../lib/channels.ts';
 import { iconCheck, iconClock, iconWhatsapp, iconX } from '../components/icons.ts';
 import { isIsoDate, type IsoDate } from '../../schema/dates.ts';
-import type { BookingDraft } from './BookingRequest.tsx';
+import { formatKopecks, prepaymentKopecks } from '../../schema/payment-options.ts';
+import type { BookingAnswer, BookingDraft } from './BookingRequest.tsx';
 
 const EMPTY_DRAFT: Omit<BookingDraft, 'channel'> = { name: '', phone: '', email: '', comment: '', consent: false, website: '' };
 
@@ -22,6 +23,8 @@ const loadCalendar = () => import('./StayCalendar.tsx');
 const StayCalendar = lazy(loadCalendar);
 const loadRequest = () => import('./BookingRequest.tsx');
 const BookingRequest = lazy(loadRequest);
+// Only for a guest back from ЮKassa's payment page.
+const PaymentReturn = lazy(() => import('./PaymentReturn.tsx'));
 
 interface Props {
   cabin: { id: number; name: string; pricePerNight: number; maxGuests: number };
@@ -46,6 +49,14 @@ function stayFromAddress(search: string): { checkIn: IsoDate; checkOut: IsoDate;
   return { checkIn, checkOut, guests: Number.isInteger(guests) && guests >= 1 ? guests : 2 };
 }
 
+/** `?booking=N&token=…` of ЮKassa's return address (worker/payments/prepayment.ts returnUrl). */
+function paymentFromAddress(search: string): { id: number; token: string } | null {
+  const q = new URLSearchParams(search);
+  const id = Number(q.get('booking'));
+  const token = q.get('token') ?? '';
+  return Number.isInteger(id) && id > 0 && /^[0-9a-f-]{36}$/.test(token) ? { id, token } : null;
+}
+
 /** «5 марта». */
 const dayMonth = (day: IsoDate) => `${Number(day.slice(8, 10))} ${MONTHS_GENITIVE[Number(day.slice(5, 7)) - 1]}`;
 
@@ -61,7 +72,9 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   const [stay, setStay] = useState<StaySelection>(NO_STAY);
   // The request form's fields live here, so new dates or a failed send never lose them.
   const [draft, setDraft] = useState<BookingDraft>(() => ({ ...EMPTY_DRAFT, channel: offered[0]!.id }));
-  const [sent, setSent] = useState<{ id: number; nights: number; total: number } | null>(null);
+  const [sent, setSent] = useState<BookingAnswer | null>(null);
+  // Back from ЮKassa's payment page: the card tells where the booking stands.
+  const [returned, setReturned] = useState<{ id: number; token: string } | null>(null);
   // The stay asked for in the address (from /search) that is no longer free.
   const [gone, setGone] = useState(false);
 
@@ -73,6 +86,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
     if (wanted >= 1 && wanted <= cabin.maxGuests) setGuests(wanted);
     else if (asked && asked.guests > cabin.maxGuests) setGuests(cabin.maxGuests);
     setReady(true);
+    setReturned(paymentFromAddress(window.location.search));
     if (asked) void loadFree(asked);
   }, [cabin.maxGuests]);
 
@@ -104,7 +118,10 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
 
   const rules = free.status === 'ready' ? free.rules : null;
   const quote = rules && stay.checkIn && stay.checkOut ? rules.quote(stay.checkIn, stay.checkOut) : null;
-  const details = { arrival: stay.checkIn, departure: stay.checkOut, guests, total: quote?.total ?? null };
+  const details = { arrival: stay.checkIn, departure: stay.checkOut, guests, total: quote?.total ?? null, lines: quote?.lines ?? null };
+  // With prepayment on, what the guest pays now: the server's own rule (it computes it again).
+  const prepayment =
+    rules?.bookingMode === 'prepayment' && rules.prepayment && quote ? prepaymentKopecks(quote, quote.parts[0]?.pricePerNight ?? cabin.pricePerNight, rules.prepayment) : null;
   const picked = bookingStay(cabin, details);
   // After a stored request, every channel carries its number.
   const message = bookingMessage(cabin, details) + (sent ? `\nЗаявка №${sent.id}` : '');
@@ -127,6 +144,11 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
           <span className="price">{formatPrice(cabin.pricePerNight)}</span> <span className="muted">за ночь</span>
         </p>
         {priceFrom !== null && <p className="price-from booking__from">от {formatPrice(priceFrom)} в некоторые даты</p>}
+        {returned && (
+          <Suspense fallback={<p className="hint booking__loading" role="status">Проверяем оплату…</p>}>
+            <PaymentReturn id={returned.id} token={returned.token} />
+          </Suspense>
+        )}
         <div className="booking__fields">
           {(['checkIn', 'checkOut'] as const).map((which) => (
             <div className="field" key={which}>
@@ -193,23 +215,34 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
         )}
         {picked && quote ? (
           <dl className="booking__sum" aria-live="polite">
-            {quote.parts.map((part) => (
-              <div key={part.start}>
-                <dt>{formatPrice(part.pricePerNight)} × {formatNights(part.nights)}</dt>
-                <dd>{formatPrice(part.pricePerNight * part.nights)}</dd>
+            {/* The server's lines: nights season by season, the cleaning fee, the tourist tax. */}
+            {quote.lines.map((line, i) => (
+              <div key={i}>
+                <dt>{line.label}</dt>
+                <dd>{formatPrice(line.amount)}</dd>
               </div>
             ))}
             <div className="booking__total">
               <dt>Итого</dt>
               <dd>{formatPrice(picked.total)}</dd>
             </div>
+            {prepayment !== null && (
+              <div className="booking__prepay">
+                <dt>Предоплата сейчас</dt>
+                <dd>{formatKopecks(prepayment)}</dd>
+              </div>
+            )}
           </dl>
         ) : (
           <p className="hint booking__hint">Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.</p>
         )}
         {sent ? (
-          <div className="alert alert--success booking__sent" role="status">
-            <p>Заявка №{sent.id} принята. Мы свяжемся с вами в ближайшее время{draft.channel === 'phone' ? ' по телефону' : ''}.</p>
+          <div className={`alert ${sent.paymentError ? 'alert--warning' : 'alert--success'} booking__sent`} role="status">
+            {sent.paymentError ? (
+              <p>{sent.paymentError}. Номер заявки: №{sent.id}.</p>
+            ) : (
+              <p>Заявка №{sent.id} принята. Мы свяжемся с вами в ближайшее время{draft.channel === 'phone' ? ' по телефону' : ''}.</p>
+            )}
             <p>Чтобы не ждать, напишите нам или позвоните: номер заявки уже в сообщении.</p>
             <div className="booking__channels-go">
               {offered
@@ -231,6 +264,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
                 channels={offered}
                 draft={draft}
                 onDraft={setDraft}
+                prepayment={prepayment}
                 onSent={setSent}
                 onTaken={() => {
                   setStay(NO_STAY);

@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { bookingSubmitSchema, type BookingChannel } from '../../schema/bookings.ts';
 import type { OfferedChannel } from '../lib/channels.ts';
 import { MSG } from '../../schema/messages.ts';
+import { formatKopecks } from '../../schema/payment-options.ts';
 import controlsCss from '../styles/controls.css?inline';
 import requestCss from './BookingRequest.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
@@ -21,6 +22,15 @@ export type BookingDraft = { name: string; phone: string; email: string; comment
 
 const SEND_FAILED = 'Не удалось отправить заявку. Проверьте интернет и попробуйте ещё раз: всё, что вы ввели, сохранено.';
 
+/** What POST /api/bookings answers: with prepayment on, ЮKassa's page; or why it could not be reached. */
+export type BookingAnswer = {
+  id: number;
+  nights: number;
+  total: number;
+  payment?: { amount: number; confirmationUrl: string; holdUntil: string };
+  paymentError?: string;
+};
+
 interface Props {
   id: string;
   cabinId: number;
@@ -29,14 +39,19 @@ interface Props {
   channels: OfferedChannel[];
   draft: BookingDraft;
   onDraft: (draft: BookingDraft) => void;
-  /** The request is stored. */
-  onSent: (sent: { id: number; nights: number; total: number }) => void;
+  /** With prepayment on: the amount paid up front, in kopecks (the server computes it again). */
+  prepayment: number | null;
+  /** The request is stored (and, with prepayment, could not go to ЮKassa: `paymentError`). */
+  onSent: (sent: BookingAnswer) => void;
   /** The nights were taken meanwhile: the card reloads the free dates. */
   onTaken: () => void;
 }
 
-export default function BookingRequest({ id, cabinId, stay, channels, draft, onDraft, onSent, onTaken }: Props) {
+export default function BookingRequest({ id, cabinId, stay, channels, draft, onDraft, prepayment, onSent, onTaken }: Props) {
   const [sending, setSending] = useState(false);
+  // ЮKassa's page for this guest's held nights: coming back from it (the Back button) shows a
+  // way to it again, not a second booking that their own hold would refuse.
+  const [payUrl, setPayUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const set = <K extends keyof BookingDraft>(key: K, value: BookingDraft[K]) => onDraft({ ...draft, [key]: value });
 
@@ -52,7 +67,13 @@ export default function BookingRequest({ id, cabinId, stay, channels, draft, onD
     setError(null);
     try {
       const res = await fetch('/api/bookings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(parsed.data) });
-      const body = (await res.json().catch(() => null)) as { id: number; nights: number; total: number; error?: string } | null;
+      const body = (await res.json().catch(() => null)) as (BookingAnswer & { error?: string }) | null;
+      if (res.status === 201 && body?.payment?.confirmationUrl) {
+        // The nights are held for this guest; ЮKassa's page takes the payment and sends them back.
+        setPayUrl(body.payment.confirmationUrl);
+        window.location.assign(body.payment.confirmationUrl);
+        return;
+      }
       if (res.status === 201 && body) {
         onSent(body);
         return;
@@ -68,8 +89,17 @@ export default function BookingRequest({ id, cabinId, stay, channels, draft, onD
 
   return (
     <form className="booking__request" onSubmit={submit} noValidate aria-labelledby={`${id}-request`}>
-      <h3 className="booking__request-title" id={`${id}-request`}>Заявка на эти даты</h3>
-      <p className="hint">Оставьте имя и телефон: заявка сохранится у нас, даже если мессенджер не откроется.</p>
+      {prepayment === null ? (
+        <>
+          <h3 className="booking__request-title" id={`${id}-request`}>Заявка на эти даты</h3>
+          <p className="hint">Оставьте имя и телефон: заявка сохранится у нас, даже если мессенджер не откроется.</p>
+        </>
+      ) : (
+        <>
+          <h3 className="booking__request-title" id={`${id}-request`}>Бронирование на эти даты</h3>
+          <p className="hint">Оставьте имя и телефон и внесите предоплату {formatKopecks(prepayment)}: бронирование подтвердится сразу, остаток — при заезде. Пока вы платите, даты держим за вами.</p>
+        </>
+      )}
       <div className="field">
         <label className="label" htmlFor={`${id}-name`}>Имя <span className="req">*</span></label>
         <input className="input" id={`${id}-name`} name="name" autoComplete="name" maxLength={100} required value={draft.name} onChange={(e) => set('name', e.target.value)} />
@@ -104,9 +134,13 @@ export default function BookingRequest({ id, cabinId, stay, channels, draft, onD
         <input id={`${id}-website`} name="website" tabIndex={-1} autoComplete="off" value={draft.website} onChange={(e) => set('website', e.target.value)} />
       </div>
       {error && <p className="alert" role="alert">{error}</p>}
-      <button type="submit" className="btn btn--primary btn--block" disabled={sending}>
-        {sending ? 'Отправляем…' : 'Отправить заявку'}
-      </button>
+      {payUrl ? (
+        <a className="btn btn--primary btn--block" href={payUrl}>Перейти к оплате</a>
+      ) : (
+        <button type="submit" className="btn btn--primary btn--block" disabled={sending}>
+          {prepayment === null ? (sending ? 'Отправляем…' : 'Отправить заявку') : sending ? 'Переходим к оплате…' : `Оплатить ${formatKopecks(prepayment)}`}
+        </button>
+      )}
     </form>
   );
 }

@@ -1,6 +1,7 @@
 // WhatsApp links and their prefilled messages: the booking button (SPEC.md section 2) and the
 // contact form (section 7).
 import { formatDate, formatNights, formatPrice, parseCalendarDate } from '../../schema/format.ts';
+import type { PriceLine } from '../../schema/payment-options.ts';
 
 /**
  * The WhatsApp number of a phone: digits only (SPEC.md section 3), with a Russian trunk
@@ -32,6 +33,8 @@ export interface BookingDetails {
   guests?: number | null;
   /** The stay's total when seasons price its nights (the calendar's quote); else nights × price. */
   total?: number | null;
+  /** The priced stay's lines (priceStay): the cleaning fee and the tourist tax are named before the total. */
+  lines?: readonly PriceLine[] | null;
 }
 
 export interface BookingStay {
@@ -76,6 +79,8 @@ export function bookingStay(cabin: BookingCabin, details: BookingDetails = {}): 
  *   Выезд: 8 марта 2026
  *   Гостей: 2
  *   Итого за 3 ночи: 37 500 ₽
+ * (with the cleaning fee and the tourist tax, when the owner charges them, on lines of their own
+ * before the total: «Уборка: 1 500 ₽»), then
  *   Подскажите, пожалуйста, свободны ли эти даты?
  * or, without one,
  *   Подскажите, пожалуйста, какие даты свободны?
@@ -88,6 +93,7 @@ export function bookingMessage(cabin: BookingCabin, details?: BookingDetails): s
       `Заезд: ${formatDate(stay.arrival)}`,
       `Выезд: ${formatDate(stay.departure)}`,
       `Гостей: ${stay.guests}`,
+      ...(details?.lines ?? []).filter((l) => l.kind !== 'nights').map((l) => `${l.label}: ${formatPrice(l.amount)}`),
       `Итого за ${formatNights(stay.nights)}: ${formatPrice(stay.total)}`,
       'Подскажите, пожалуйста, свободны ли эти даты?',
     );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { priceStay } from '../../schema/payment-options.ts';
 import {
   bookingMessage,
   bookingStay,
@@ -95,6 +96,19 @@ describe('bookingMessage', () => {
     const text = bookingMessage(cabin, { arrival: '2026-06-28', departure: '2026-07-02', guests: 2, total: 58_000 });
     expect(text).toContain(`Итого за 4${NB}ночи: 58${NB}000${NB}₽`);
     expect(bookingStay(cabin, { arrival: '2026-06-28', departure: '2026-07-02', guests: 2, total: 58_000 })?.total).toBe(58_000);
+  });
+
+  it('should name the cleaning fee and the tourist tax before the total, as the booking card shows them', () => {
+    const lines = priceStay([{ start: '2026-03-05', end: '2026-03-08', nights: 3, pricePerNight: 12_500 }], {
+      cleaningFee: 1500,
+      touristTax: { enabled: true, ratePercent: 2, minPerNight: 100 },
+    });
+    const text = bookingMessage(cabin, { arrival: '2026-03-05', departure: '2026-03-08', guests: 2, total: lines.total, lines: lines.lines });
+    expect(text.split('\n').slice(4, 7)).toEqual([
+      `Уборка: 1${NB}500${NB}₽`,
+      `Туристический налог 2${NB}%: 750${NB}₽`,
+      `Итого за 3${NB}ночи: 39${NB}750${NB}₽`,
+    ]);
   });
 
   it('should use the right plural for the nights', () => {

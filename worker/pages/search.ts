@@ -89,8 +89,14 @@ async function card(c: Context<AppEnv>, r: SearchAnswer['results'][number], q: {
     : await str(html`<article class="card card--link cabin-card"><div class="card__body"><p class="price">${raw(M.stayPrice)}</p><h2 class="card__title"><a class="stretched" href="/cabin/${r.id}${raw(M.stayQuery)}">${r.name}</a></h2></div></article>`);
   if (first) body = body.replace('loading="lazy"', 'loading="eager" fetchpriority="high"');
   return body
-    .replace(M.stayPrice, await str(html`${formatNights(r.nights)} · ${formatPrice(r.total)}`))
+    .replace(M.stayPrice, await str(html`${formatNights(r.nights)} · ${formatPrice(r.total)}${extras(r.lines)}`))
     .replace(`/cabin/${r.id}${M.stayQuery}`, escape(stayLink(r.id, q, q.guests)));
+}
+
+/** The cleaning fee and tourist tax inside a stay's total, named as on the booking card: «вкл. Уборка 1 500 ₽». */
+function extras(lines: SearchAnswer['results'][number]['lines']) {
+  const named = lines.filter((l) => l.kind !== 'nights');
+  return named.length === 0 ? '' : html` <small class="price__extras">вкл. ${named.map((l) => `${l.label.toLocaleLowerCase('ru-RU')} ${formatPrice(l.amount)}`).join(', ')}</small>`;
 }
 
 function summary(answer: SearchAnswer, dates: string) {

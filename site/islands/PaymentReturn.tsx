@@ -1,0 +1,150 @@
+// The booking card after ЮKassa's payment page (issue 17): the guest comes back to the cabin's page
+// with `?booking=N&token=…#booking`, and the card says where things stand, read from
+// GET /api/bookings/{id}/status (which reads the payment back from ЮKassa itself, so the answer is
+// right even before ЮKassa's notification has reached us). While the payment is still being
+// processed the card asks again every few seconds, for a minute. Loaded only on that return.
+import { useEffect, useState } from 'react';
+import { formatMoscowTime, formatPrice, formatStayDates, formatNights, formatGuests } from '../../schema/format.ts';
+import { formatKopecks, type PriceLine } from '../../schema/payment-options.ts';
+import type { BookingStatus } from '../../schema/booking-options.ts';
+import controlsCss from '../styles/controls.css?inline';
+import requestCss from './BookingRequest.css?inline';
+import { adoptStyles } from './adopt-styles.ts';
+
+// The alerts' and buttons' styles come with this part of the card, as with the request form.
+adoptStyles(controlsCss);
+adoptStyles(requestCss);
+
+type Status = {
+  id: number;
+  status: BookingStatus;
+  checkIn: string;
+  checkOut: string;
+  nights: number;
+  guests: number;
+  total: number;
+  lines: PriceLine[] | null;
+  holdUntil: string | null;
+  payment: { amount: number; status: string; confirmationUrl: string; refunded: boolean } | null;
+};
+
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; booking: Status };
+
+const POLL_MS = 3000;
+const POLL_TIMES = 20;
+const READ_FAILED = 'Не удалось узнать, как прошла оплата. Проверьте интернет и нажмите «Проверить ещё раз». Если деньги списались, бронирование не потеряется.';
+
+/** Still waiting for ЮKassa's word: the payment may be paid a moment later. */
+const waiting = (b: Status) => b.status === 'awaiting_payment';
+
+export default function PaymentReturn({ id, token }: { id: number; token: string }) {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [polls, setPolls] = useState(0);
+
+  async function read() {
+    try {
+      const res = await fetch(`/api/bookings/${id}/status?token=${encodeURIComponent(token)}`, { cache: 'no-store' });
+      const body = (await res.json().catch(() => null)) as (Status & { error?: string }) | null;
+      if (!res.ok || !body) throw new Error(body?.error ?? READ_FAILED);
+      setState({ kind: 'ready', booking: body });
+    } catch (err) {
+      setState({ kind: 'error', message: err instanceof Error && err.message !== 'Failed to fetch' ? err.message : READ_FAILED });
+    }
+  }
+
+  useEffect(() => {
+    void read();
+  }, [id, token]);
+
+  // Asks again while the payment is being processed, for about a minute.
+  const pending = state.kind === 'ready' && waiting(state.booking);
+  useEffect(() => {
+    if (!pending || polls >= POLL_TIMES) return;
+    const timer = setTimeout(() => {
+      setPolls((n) => n + 1);
+      void read();
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [pending, polls]);
+
+  if (state.kind === 'loading') return <p className="hint booking__status" role="status">Проверяем оплату…</p>;
+  if (state.kind === 'error') {
+    return (
+      <div className="alert booking__status" role="alert">
+        <p>{state.message}</p>
+        <button type="button" className="btn btn--secondary" onClick={() => void read()}>Проверить ещё раз</button>
+      </div>
+    );
+  }
+
+  const b = state.booking;
+  const stay = `${formatStayDates(b.checkIn, b.checkOut)}, ${formatNights(b.nights)}, ${formatGuests(b.guests)}`;
+  const paid = b.payment ? formatKopecks(b.payment.amount) : '';
+
+  if (b.status === 'confirmed') {
+    return (
+      <div className="alert alert--success booking__status" role="status">
+        <h3 className="booking__status-title">Бронирование подтверждено</h3>
+        <p>Бронирование №{b.id}: {stay}.</p>
+        {b.lines && b.lines.length > 0 && (
+          <dl className="booking__sum booking__sum--paid">
+            {b.lines.map((line) => (
+              <div key={line.kind + line.label}>
+                <dt>{line.label}</dt>
+                <dd>{formatPrice(line.amount)}</dd>
+              </div>
+            ))}
+            <div className="booking__total">
+              <dt>Итого</dt>
+              <dd>{formatPrice(b.total)}</dd>
+            </div>
+          </dl>
+        )}
+        {b.payment?.status === 'succeeded' && <p>Предоплата {paid} получена, остаток — при заезде. Чек пришёл на ваш телефон или почту.</p>}
+        <p>Мы свяжемся с вами перед заездом. Если планы изменятся, напишите нам.</p>
+      </div>
+    );
+  }
+  if (waiting(b)) {
+    const until = b.holdUntil ? formatMoscowTime(b.holdUntil) : '';
+    return (
+      <div className="alert alert--warning booking__status" role="status">
+        <h3 className="booking__status-title">Ждём оплату</h3>
+        <p>Бронирование №{b.id}: {stay}. {until && `Даты держим за вами до ${until} по Москве.`}</p>
+        <p>{polls < POLL_TIMES ? 'Если вы уже оплатили, подождите немного: страница обновится сама.' : 'Оплата пока не поступила.'}</p>
+        <div className="booking__channels-go">
+          {b.payment?.confirmationUrl && (
+            <a className="btn btn--primary" href={b.payment.confirmationUrl}>Оплатить {paid}</a>
+          )}
+          <button type="button" className="btn btn--secondary" onClick={() => { setPolls(0); void read(); }}>Проверить ещё раз</button>
+        </div>
+      </div>
+    );
+  }
+  if (b.status === 'expired') {
+    return (
+      <div className="alert booking__status" role="alert">
+        <h3 className="booking__status-title">Бронь истекла</h3>
+        <p>
+          {b.payment?.refunded
+            ? `Оплата пришла после того, как бронь №${b.id} истекла, поэтому мы вернули ${paid} на вашу карту.`
+            : `Бронирование №${b.id} не оплачено, и даты снова свободны.`}{' '}
+          Выберите даты ещё раз или напишите нам.
+        </p>
+      </div>
+    );
+  }
+  if (b.status === 'new') {
+    return (
+      <div className="alert alert--success booking__status" role="status">
+        <p>Заявка №{b.id} принята: {stay}. Мы свяжемся с вами и подтвердим бронирование.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="alert booking__status" role="status">
+      <h3 className="booking__status-title">Бронирование №{b.id} отменено</h3>
+      <p>{b.payment?.refunded ? `Предоплата ${paid} возвращена на вашу карту.` : 'Если это ошибка, напишите нам.'}</p>
+    </div>
+  );
+}
