@@ -123,10 +123,17 @@ async function syncDir(from: string, to: string): Promise<void> {
     });
   }
   const keep = new Set(files);
-  for (const file of await listFiles(to)) {
-    if (!keep.has(file)) await rm(path.join(to, file), { force: true });
-  }
+  const stale = (await listFiles(to)).filter((file) => !keep.has(file));
+  if (stale.length === 0) return;
+  // `wrangler dev` rescans the directory after the renames above; a file removed while that scan
+  // runs stopped it on ENOENT (the local site went down until it was restarted). The files that
+  // are gone go once that scan is over, all at once.
+  await new Promise((r) => setTimeout(r, STALE_GRACE_MS));
+  await Promise.all(stale.map((file) => rm(path.join(to, file), { force: true })));
 }
+
+/** How long files no longer in the site stay after the new ones are in (long enough for a rescan). */
+const STALE_GRACE_MS = 1500;
 
 async function sameContent(a: string, b: string): Promise<boolean> {
   const [sa, sb] = await Promise.all([stat(a), stat(b).catch(() => null)]);
