@@ -5,7 +5,10 @@ import { defineConfig } from 'vitest/config';
 /** What both end-to-end projects share: Node, Chromium, the one server, room for a rebuild. */
 const e2e = {
   environment: 'node',
+  // Files share their worker, so one Chromium serves them all (test/e2e/browser.ts).
+  isolate: false,
   globalSetup: ['test/e2e/global-setup.ts'],
+  setupFiles: ['test/e2e/wait-for-stack.ts'],
   testTimeout: 60_000,
   hookTimeout: 240_000,
 };
@@ -83,7 +86,8 @@ export default defineConfig(async () => {
             sequence: { groupOrder: 2 },
           },
         },
-        // The self-hosted target end to end: `npm run serve` as an owner starts it, its own port.
+        // The self-hosted target end to end: `npm run serve` as an owner starts it, its own port
+        // and data; it changes nothing of the shared stack, so it runs beside the visitor journeys.
         {
           test: {
             name: 'e2e-node',
@@ -91,7 +95,9 @@ export default defineConfig(async () => {
             environment: 'node',
             testTimeout: 60_000,
             hookTimeout: 330_000,
-            sequence: { groupOrder: 2 },
+            // A group's projects must agree on their workers.
+            maxWorkers: 2,
+            sequence: { groupOrder: 1 },
           },
         },
       ],

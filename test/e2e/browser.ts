@@ -17,16 +17,29 @@ export type ViewportName = keyof typeof VIEWPORTS;
 /** Debian's Chromium, kept off the network (also for a test file that starts its own server). */
 export const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 
-/** One browser per test file; a fresh context (cookies, storage) per `openPage`. */
+/**
+ * One Chromium per test worker, shared by the files that worker runs one after another (the e2e
+ * projects do not isolate files): starting it anew took ~3 s a file. Playwright closes it when the
+ * worker exits; a crashed one is started again.
+ */
+let shared: Promise<Browser> | undefined;
+function sharedBrowser(): Promise<Browser> {
+  shared ??= launchChromium().then((b) => {
+    b.once('disconnected', () => (shared = undefined));
+    return b;
+  });
+  return shared;
+}
+
+/** The worker's browser; a fresh context (cookies, storage, cache) per `openPage`, closed with its file. */
 export function useBrowser() {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await Promise.all(contexts.map((c) => c.close()));
-    await browser?.close();
+    await Promise.all(contexts.map((c) => c.close().catch(() => {})));
   });
   const baseURL = inject('baseUrl');
   return {

@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startStack, type Stack } from '../../scripts/lib/stack.ts';
@@ -20,61 +20,79 @@ declare module 'vitest' {
     telegramApiUrl: string;
     /** wrangler dev's local state (D1's SQLite files) of the stack under test. */
     e2eStateDir: string;
+    /** Written once the stack is up (or could not start): test/e2e/wait-for-stack.ts reads it. */
+    e2eReadyFile: string;
   }
 }
 
-// The two e2e projects (vitest.config.ts) share one stack: global setups run in vitest's main
-// process, so the first one starts it and the last teardown stops it.
-type Shared = { stack: Promise<E2eStack>; users: number };
-type E2eStack = Stack & { maxApiUrl: string; telegramApiUrl: string; stateDir: string };
+// The e2e projects (vitest.config.ts) share one stack: global setups run in vitest's main
+// process, so the first one starts it and the last teardown stops it. Starting it (migrations,
+// wrangler dev, the first build) takes half a minute; it goes on in the background while the
+// contract tests run, and every e2e file first waits for it (wait-for-stack.ts).
+type Shared = { stack: Promise<E2eStack>; where: Where; users: number };
+type E2eStack = Stack & { maxApiUrl: string; telegramApiUrl: string };
+/** What the tests are told before the stack is up: every address follows from the port. */
+type Where = { port: number; persistTo: string; assetsDir: string; readyFile: string; maxApiUrl: string; telegramApiUrl: string; closeStandIns: () => Promise<unknown> };
 const KEY = Symbol.for('kaspiy.e2e.stack');
-const shared = globalThis as unknown as { [KEY]?: Shared };
+const shared = globalThis as unknown as { [KEY]?: Promise<Shared> };
 
-/**
- * Starts the whole site exactly as `npm start` does, on its own port, database and build
- * directory, so the tests never touch the developer's local data.
- */
-async function startE2eStack(): Promise<E2eStack> {
+async function prepare(): Promise<Where> {
   // Another port (E2E_PORT) gets its own state and build, so two runs never share them.
   const port = Number(process.env.E2E_PORT ?? 8790);
   const suffix = port === 8790 ? '' : `-${port}`;
   const persistTo = path.join(ROOT, `.wrangler/e2e-state${suffix}`);
   const assetsDir = path.join(ROOT, `node_modules/.cache/e2e-dist${suffix}`);
-  await rm(persistTo, { recursive: true, force: true });
-  await rm(assetsDir, { recursive: true, force: true });
+  const readyFile = path.join(ROOT, `node_modules/.cache/e2e-ready${suffix}.json`);
+  await Promise.all([persistTo, assetsDir, readyFile].map((p) => rm(p, { recursive: true, force: true })));
   const max = await startMaxStandIn();
   const telegram = await startTelegramStandIn();
-  const closeStandIns = () => Promise.all([max.close(), telegram.close()]);
+  return { port, persistTo, assetsDir, readyFile, maxApiUrl: max.url, telegramApiUrl: telegram.url, closeStandIns: () => Promise.all([max.close(), telegram.close()]) };
+}
+
+/**
+ * Starts the whole site exactly as `npm start` does, on its own port, database and build
+ * directory, so the tests never touch the developer's local data; then says so in the ready
+ * file (or why it could not).
+ */
+async function startE2eStack(w: Where): Promise<E2eStack> {
   try {
     const stack = await startStack({
-      port,
-      persistTo,
-      assetsDir,
+      port: w.port,
+      persistTo: w.persistTo,
+      assetsDir: w.assetsDir,
       adminPassword: E2E_ADMIN_PASSWORD,
-      vars: { MAX_API_URL: max.url, TELEGRAM_API_URL: telegram.url, TELEGRAM_BOT_TOKEN: '100200:e2e-token', TELEGRAM_CHAT_ID: '4242' },
+      vars: { MAX_API_URL: w.maxApiUrl, TELEGRAM_API_URL: w.telegramApiUrl, TELEGRAM_BOT_TOKEN: '100200:e2e-token', TELEGRAM_CHAT_ID: '4242' },
       log: () => {},
     });
-    return { ...stack, maxApiUrl: max.url, telegramApiUrl: telegram.url, stateDir: persistTo, stop: () => stack.stop().finally(closeStandIns) };
+    await writeFile(w.readyFile, JSON.stringify({ ok: true }));
+    return { ...stack, maxApiUrl: w.maxApiUrl, telegramApiUrl: w.telegramApiUrl, stop: () => stack.stop().finally(w.closeStandIns) };
   } catch (err) {
-    await closeStandIns();
+    await writeFile(w.readyFile, JSON.stringify({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
+    await w.closeStandIns();
     throw err;
   }
 }
 
 export default async function setup(project: TestProject) {
-  const entry = (shared[KEY] ??= { stack: startE2eStack(), users: 0 });
+  const entry = await (shared[KEY] ??= prepare().then((where) => {
+    const stack = startE2eStack(where);
+    stack.catch(() => {}); // told through the ready file, and again at teardown
+    return { stack, where, users: 0 };
+  }));
   entry.users += 1;
-  const stack = await entry.stack;
-  project.provide('baseUrl', stack.url);
-  project.provide('rebuildUrl', stack.rebuildUrl);
-  project.provide('yookassaUrl', stack.yookassaUrl);
-  project.provide('maxApiUrl', stack.maxApiUrl);
-  project.provide('telegramApiUrl', stack.telegramApiUrl);
-  project.provide('e2eStateDir', stack.stateDir);
+  const { port, persistTo, readyFile, maxApiUrl, telegramApiUrl } = entry.where;
+  project.provide('baseUrl', `http://127.0.0.1:${port}`);
+  project.provide('rebuildUrl', `http://127.0.0.1:${port + 1}/rebuild`);
+  project.provide('yookassaUrl', `http://127.0.0.1:${port + 2}`);
+  project.provide('maxApiUrl', maxApiUrl);
+  project.provide('telegramApiUrl', telegramApiUrl);
+  project.provide('e2eStateDir', persistTo);
+  project.provide('e2eReadyFile', readyFile);
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;
     delete shared[KEY];
-    await stack.stop();
+    const stack = await entry.stack.catch(() => null);
+    await stack?.stop();
   };
 }

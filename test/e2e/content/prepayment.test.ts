@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addDays, nightsBetween } from '../../../schema/dates.ts';
+import { MSG } from '../../../schema/messages.ts';
 import { formatKopecks, prepaymentKopecks, priceStay } from '../../../schema/payment-options.ts';
 import { quoteStay } from '../../../worker/calendar/pricing.ts';
 import { useBrowser } from '../browser.ts';
@@ -244,6 +245,32 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     expect(text).toMatch(/Даты держим до \d\d:\d\d по Москве/);
     const held = await availability(request.cabinId);
     expect(held.busy.some((b) => b.start < request.checkOut && request.checkIn < b.end)).toBe(true);
+  });
+
+  it('should keep the booking as a «Заявка» and say so in Russian when ЮKassa is down', async () => {
+    const cabin = ((await (await fetch(`${baseURL}/api/cabins`)).json()) as Cabin[])[0]!;
+    const { checkIn, checkOut } = await freeStay(cabin, 280, 2);
+    const guest = await openPage(`/cabin/${cabin.id}`, 'phone');
+    const card = await fillCard(guest, { checkIn, checkOut }, 'Гость При Сбое');
+    const outage = (down: boolean) => fetch(`${yookassa}/_outage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ down }) });
+    await outage(true);
+    try {
+      await card.getByRole('button', { name: /^Оплатить / }).click();
+      const sent = card.locator('.booking__sent');
+      await visible(sent.getByText(MSG.paymentUnavailable));
+      const id = Number(/№(\d+)/.exec(await sent.innerText())![1]);
+      mine.push(id);
+      // The guest never left the site, and the owner has the request in «Заявки» as «Новая», its nights not held.
+      expect(guest.url()).toContain(`/cabin/${cabin.id}`);
+      const api = await adminApi(baseURL);
+      const row = ((await api.get('/admin/bookings')).json as { id: number; status: string; name: string }[]).find((b) => b.id === id);
+      await api.logout();
+      expect(row).toMatchObject({ status: 'new', name: 'Гость При Сбое' });
+      const after = await availability(cabin.id);
+      expect(after.busy.some((b) => b.start < checkOut && checkIn < b.end)).toBe(false);
+    } finally {
+      await outage(false);
+    }
   });
 });
 
