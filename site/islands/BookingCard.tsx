@@ -16,6 +16,7 @@ import { iconCheck, iconClock, iconWhatsapp, iconX } from '../components/icons.t
 import { isIsoDate, type IsoDate } from '../../schema/dates.ts';
 import { formatKopecks, prepaymentKopecks } from '../../schema/payment-options.ts';
 import type { BookingAnswer, BookingDraft } from './BookingRequest.tsx';
+import { PriceLines } from './PriceLines.tsx';
 
 const EMPTY_DRAFT: Omit<BookingDraft, 'channel'> = { name: '', phone: '', email: '', comment: '', consent: false, website: '' };
 
@@ -214,25 +215,15 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
           </div>
         )}
         {picked && quote ? (
-          <dl className="booking__sum" aria-live="polite">
-            {/* The server's lines: nights season by season, the cleaning fee, the tourist tax. */}
-            {quote.lines.map((line, i) => (
-              <div key={i}>
-                <dt>{line.label}</dt>
-                <dd>{formatPrice(line.amount)}</dd>
-              </div>
-            ))}
-            <div className="booking__total">
-              <dt>Итого</dt>
-              <dd>{formatPrice(picked.total)}</dd>
-            </div>
+          // The server's lines: nights season by season, the cleaning fee, the tourist tax.
+          <PriceLines lines={quote.lines} total={picked.total} className="booking__sum" totalClassName="booking__total" live>
             {prepayment !== null && (
               <div className="booking__prepay">
                 <dt>Предоплата сейчас</dt>
                 <dd>{formatKopecks(prepayment)}</dd>
               </div>
             )}
-          </dl>
+          </PriceLines>
         ) : (
           <p className="hint booking__hint">Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.</p>
         )}

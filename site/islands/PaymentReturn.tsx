@@ -4,12 +4,13 @@
 // right even before ЮKassa's notification has reached us). While the payment is still being
 // processed the card asks again every few seconds, for a minute. Loaded only on that return.
 import { useEffect, useState } from 'react';
-import { formatMoscowTime, formatPrice, formatStayDates, formatNights, formatGuests } from '../../schema/format.ts';
+import { formatMoscowTime, formatStayDates, formatNights, formatGuests } from '../../schema/format.ts';
 import { formatKopecks, type PriceLine } from '../../schema/payment-options.ts';
 import type { BookingStatus } from '../../schema/booking-options.ts';
 import controlsCss from '../styles/controls.css?inline';
 import requestCss from './BookingRequest.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
+import { PriceLines } from './PriceLines.tsx';
 
 // The alerts' and buttons' styles come with this part of the card, as with the request form.
 adoptStyles(controlsCss);
@@ -87,18 +88,7 @@ export default function PaymentReturn({ id, token }: { id: number; token: string
         <h3 className="booking__status-title">Бронирование подтверждено</h3>
         <p>Бронирование №{b.id}: {stay}.</p>
         {b.lines && b.lines.length > 0 && (
-          <dl className="booking__sum booking__sum--paid">
-            {b.lines.map((line) => (
-              <div key={line.kind + line.label}>
-                <dt>{line.label}</dt>
-                <dd>{formatPrice(line.amount)}</dd>
-              </div>
-            ))}
-            <div className="booking__total">
-              <dt>Итого</dt>
-              <dd>{formatPrice(b.total)}</dd>
-            </div>
-          </dl>
+          <PriceLines lines={b.lines} total={b.total} className="booking__sum booking__sum--paid" totalClassName="booking__total" />
         )}
         {b.payment?.status === 'succeeded' && <p>Предоплата {paid} получена, остаток — при заезде. Чек пришёл на ваш телефон или почту.</p>}
         <p>Мы свяжемся с вами перед заездом. Если планы изменятся, напишите нам.</p>

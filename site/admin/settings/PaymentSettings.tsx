@@ -12,6 +12,7 @@ import { Field } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { useSettingsForm } from './useSettingsForm.ts';
+import { PriceLines } from '../../islands/PriceLines.tsx';
 
 const pick = (s: Settings): PaymentSettings => ({
   bookingMode: s.bookingMode,
@@ -158,24 +159,14 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
         )}
         <div className="payment-settings__example" aria-live="polite">
           <p className="label">Так гость увидит 3 ночи по {formatPrice(5000)}:</p>
-          <dl>
-            {example.lines.map((line) => (
-              <div key={line.kind + line.label}>
-                <dt>{line.label}</dt>
-                <dd>{formatPrice(line.amount)}</dd>
-              </div>
-            ))}
-            <div className="payment-settings__total">
-              <dt>Итого</dt>
-              <dd>{formatPrice(example.total)}</dd>
-            </div>
+          <PriceLines lines={example.lines} total={example.total} className="payment-settings__lines" totalClassName="payment-settings__total">
             {prepaymentOn && examplePrepayment !== null && (
               <div>
                 <dt>Предоплата</dt>
                 <dd>{formatKopecks(examplePrepayment)}</dd>
               </div>
             )}
-          </dl>
+          </PriceLines>
         </div>
       </fieldset>
       <FormFooter dirty={dirty} busy={busy} label="Сохранить настройки оплаты" onDiscard={discard} />
