@@ -87,7 +87,8 @@ export default defineConfig(async () => {
           },
         },
         // The self-hosted target end to end: `npm run serve` as an owner starts it, its own port
-        // and data; it changes nothing of the shared stack, so it runs beside the visitor journeys.
+        // and data. It runs last, on a quiet machine: beside the visitor journeys its server once
+        // exited 78 at a SIGTERM in CI (cause not found yet; the assertion now shows its log).
         {
           test: {
             name: 'e2e-node',
@@ -95,9 +96,7 @@ export default defineConfig(async () => {
             environment: 'node',
             testTimeout: 60_000,
             hookTimeout: 330_000,
-            // A group's projects must agree on their workers.
-            maxWorkers: 2,
-            sequence: { groupOrder: 1 },
+            sequence: { groupOrder: 3 },
           },
         },
       ],

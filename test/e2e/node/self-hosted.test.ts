@@ -139,7 +139,7 @@ describe('the self-hosted server (npm run serve)', () => {
     // (the live site is left as it was), and the next start builds it.
     const subtitle = `Правка перед самой остановкой ${Date.now()}`;
     expect((await (await adminApi(BASE, PASSWORD)).put('/settings', { heroSubtitle: subtitle })).status).toBe(200);
-    expect(await stop()).toBe(0);
+    expect(await stop(), log).toBe(0);
     expect(log).toContain('SIGTERM');
     await serve();
     await expect.poll(() => log, { timeout: 10_000 }).toContain('older than the content');
