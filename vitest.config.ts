@@ -87,8 +87,8 @@ export default defineConfig(async () => {
           },
         },
         // The self-hosted target end to end: `npm run serve` as an owner starts it, its own port
-        // and data. It runs last, on a quiet machine: beside the visitor journeys its server once
-        // exited 78 at a SIGTERM in CI (cause not found yet; the assertion now shows its log).
+        // and data. It runs last, alone. (Beside the visitor journeys it failed once: a server left
+        // on its port by a run cut short answered instead; serve() now refuses to start then.)
         {
           test: {
             name: 'e2e-node',

@@ -26,6 +26,10 @@ let browser: Browser;
 
 /** Starts the production server the way the README says, and waits for its site. */
 async function serve(extra: Record<string, string> = {}) {
+  // A server left running on the port (an earlier run cut short) would answer in place of this
+  // one, while this one exits 78 (port taken): say so instead of testing the wrong server.
+  const leftover = await fetch(`${BASE}/build.json`).then(() => true, () => false);
+  if (leftover) throw new Error(`Port ${PORT} already answers: stop the server left on it (or set E2E_NODE_PORT) and run again`);
   log = '';
   server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], {
     cwd: ROOT,
