@@ -9,12 +9,11 @@ import { FormFooter } from '../ui/FormFooter.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { usePublish } from '../ui/PublishStatus.tsx';
+import { numberOf } from '../ui/numbers.ts';
 
 type Row = { key: number; start: string; end: string; pricePerNight: string; minNights: string };
 type Saved = { seasons: Calendar['seasons']; minNights: number };
 
-/** A number field as the API takes it: empty is not zero (NaN travels as null and is refused). */
-const numberOf = (text: string) => (text.trim() === '' ? Number.NaN : Number(text));
 
 /** What is wrong with a row that can be seen before saving (the server still decides). */
 function rowProblem(rows: Row[], i: number): string | null {

@@ -11,6 +11,7 @@ import { call, client } from '../client.ts';
 import { Field } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { numberOf, shownNumber } from '../ui/numbers.ts';
 import { useSettingsForm } from './useSettingsForm.ts';
 import { PriceLines } from '../../islands/PriceLines.tsx';
 
@@ -23,9 +24,6 @@ const pick = (s: Settings): PaymentSettings => ({
   vatCode: s.vatCode,
 });
 
-/** A number field's value: empty while the owner clears it (the schema then says what is wrong). */
-const num = (value: string) => (value.trim() === '' ? Number.NaN : Number(value.replace(',', '.')));
-const shown = (n: number) => (Number.isNaN(n) ? '' : String(n));
 
 export function PaymentSettingsSection() {
   const { state, reload, setData } = useLoad(() =>
@@ -106,8 +104,8 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
                 inputMode="numeric"
                 min={PREPAYMENT_PERCENT_BOUNDS.min}
                 max={PREPAYMENT_PERCENT_BOUNDS.max}
-                value={shown(percent)}
-                onChange={(e) => set('prepayment', { ...values.prepayment, percent: num(e.target.value) }, 'prepayment.percent')}
+                value={shownNumber(percent)}
+                onChange={(e) => set('prepayment', { ...values.prepayment, percent: numberOf(e.target.value) }, 'prepayment.percent')}
               />
             )}
           </Field>
@@ -118,7 +116,7 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
           hint={`Пока гость платит, эти ночи заняты для всех остальных. Не оплатил за это время — ночи снова свободны. От ${HOLD_MINUTES_BOUNDS.min} до ${HOLD_MINUTES_BOUNDS.max} минут.`}
         >
           {(p) => (
-            <input {...p} className="input input--time" type="number" inputMode="numeric" min={HOLD_MINUTES_BOUNDS.min} max={HOLD_MINUTES_BOUNDS.max} value={shown(values.holdMinutes)} onChange={(e) => set('holdMinutes', num(e.target.value))} />
+            <input {...p} className="input input--time" type="number" inputMode="numeric" min={HOLD_MINUTES_BOUNDS.min} max={HOLD_MINUTES_BOUNDS.max} value={shownNumber(values.holdMinutes)} onChange={(e) => set('holdMinutes', numberOf(e.target.value))} />
           )}
         </Field>
         <Field label="НДС в чеках" error={errors.vatCode} hint="Самозанятые, УСН и патент выбирают «Без НДС». Чеки отправляет ЮKassa («Чеки от ЮKassa»).">
@@ -136,7 +134,7 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
         <legend>Уборка и туристический налог</legend>
         <Field label="Уборка, ₽ за проживание" error={errors.cleaningFee} hint="Добавляется к каждому бронированию одной строкой. 0 — без платы за уборку.">
           {(p) => (
-            <input {...p} className="input input--time" type="number" inputMode="numeric" min={0} value={shown(values.cleaningFee)} onChange={(e) => set('cleaningFee', num(e.target.value))} />
+            <input {...p} className="input input--time" type="number" inputMode="numeric" min={0} value={shownNumber(values.cleaningFee)} onChange={(e) => set('cleaningFee', numberOf(e.target.value))} />
           )}
         </Field>
         <label className="check">
@@ -147,12 +145,12 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
           <div className="form-grid">
             <Field label="Ставка, %" error={errors['touristTax.ratePercent']} hint={`Ставку устанавливает ваш регион, не больше ${TOURIST_TAX_RATE_MAX} %`}>
               {(p) => (
-                <input {...p} className="input input--time" type="number" inputMode="decimal" step="0.01" min={0} max={TOURIST_TAX_RATE_MAX} value={shown(tax.ratePercent)} onChange={(e) => set('touristTax', { ...tax, ratePercent: num(e.target.value) }, 'touristTax.ratePercent')} />
+                <input {...p} className="input input--time" type="number" inputMode="decimal" step="0.01" min={0} max={TOURIST_TAX_RATE_MAX} value={shownNumber(tax.ratePercent)} onChange={(e) => set('touristTax', { ...tax, ratePercent: numberOf(e.target.value) }, 'touristTax.ratePercent')} />
               )}
             </Field>
             <Field label="Минимум за ночь, ₽" error={errors['touristTax.minPerNight']} hint="Налог не меньше этой суммы за каждую ночь">
               {(p) => (
-                <input {...p} className="input input--time" type="number" inputMode="numeric" min={0} value={shown(tax.minPerNight)} onChange={(e) => set('touristTax', { ...tax, minPerNight: num(e.target.value) }, 'touristTax.minPerNight')} />
+                <input {...p} className="input input--time" type="number" inputMode="numeric" min={0} value={shownNumber(tax.minPerNight)} onChange={(e) => set('touristTax', { ...tax, minPerNight: numberOf(e.target.value) }, 'touristTax.minPerNight')} />
               )}
             </Field>
           </div>

@@ -6,6 +6,7 @@ import { Icon } from '../ui/Icon.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { MaxAlerts } from './MaxAlerts.tsx';
 import { PaymentSettingsSection } from './PaymentSettings.tsx';
+import { numberOf, shownNumber } from '../ui/numbers.ts';
 import { useSettingsForm } from './useSettingsForm.ts';
 
 type SiteTexts = Pick<
@@ -159,8 +160,8 @@ function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteT
               inputMode="numeric"
               min={1}
               max={10}
-              value={Number.isNaN(values.bookingRetentionYears) ? '' : values.bookingRetentionYears}
-              onChange={(e) => set('bookingRetentionYears', e.target.value === '' ? Number.NaN : Number(e.target.value))}
+              value={shownNumber(values.bookingRetentionYears)}
+              onChange={(e) => set('bookingRetentionYears', numberOf(e.target.value))}
             />
           )}
         </Field>
