@@ -74,6 +74,24 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       return next;
     });
 
+  /**
+   * One move on a request, its buttons busy meanwhile. A refusal is told as the server words it,
+   * and the list is read again: the server knows better (another request took the nights,
+   * another tab moved this one).
+   */
+  async function act(b: Booking, failure: string, move: () => Promise<void>) {
+    setBusy(b.id);
+    try {
+      await move();
+    } catch (err) {
+      if (err instanceof SessionEndedError) return;
+      notify.error(describeError(err, failure));
+      void reload(true);
+    } finally {
+      setBusy(null);
+    }
+  }
+
   async function decide(b: Booking, to: OwnerStatus) {
     if (to === 'cancelled') {
       const ok = await confirm({
@@ -85,20 +103,12 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       });
       if (!ok) return;
     }
-    setBusy(b.id);
-    try {
+    await act(b, `Не удалось изменить заявку №${b.id}`, async () => {
       const updated = await call(client().admin.bookings[':id'].$put({ param: { id: String(b.id) }, json: { status: to } }));
       change((list) => list.map((x) => (x.id === b.id ? { ...x, ...updated } : x)));
       const mail = updated.confirmationMail === 'sent' ? '. Гостю отправлено письмо' : updated.confirmationMail === 'failed' ? '. Письмо гостю не отправлено' : '';
       notify.success(`Заявка №${b.id} ${DONE[to] ?? 'обновлена'}${to === 'confirmed' ? mail : ''}`);
-    } catch (err) {
-      if (err instanceof SessionEndedError) return;
-      notify.error(describeError(err, `Не удалось изменить заявку №${b.id}`));
-      // The server knows better (another request took the nights, another tab moved this one).
-      void reload(true);
-    } finally {
-      setBusy(null);
-    }
+    });
   }
 
   /**
@@ -106,19 +116,12 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
    * nights and asks ЮKassa for a payment page; the card's reply to the guest then carries its link.
    */
   async function paymentLink(b: Booking) {
-    setBusy(b.id);
-    try {
+    await act(b, `Не удалось создать ссылку на оплату по заявке №${b.id}`, async () => {
       const { payment } = await call(client().admin.bookings[':id']['payment-link'].$post({ param: { id: String(b.id) } }));
       // The row as the server now holds it (status, payment), read again without a spinner.
       await reload(true);
       notify.success(`Ссылка на оплату по заявке №${b.id} готова: отправьте её гостю, даты держим до ${formatMoscowTime(payment.holdUntil)}`);
-    } catch (err) {
-      if (err instanceof SessionEndedError) return;
-      notify.error(describeError(err, `Не удалось создать ссылку на оплату по заявке №${b.id}`));
-      void reload(true);
-    } finally {
-      setBusy(null);
-    }
+    });
   }
 
   /** «Вернуть предоплату»: the refund goes through ЮKassa with its receipt, and the booking is cancelled. */
@@ -131,18 +134,11 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       danger: true,
     });
     if (!ok) return;
-    setBusy(b.id);
-    try {
+    await act(b, `Не удалось вернуть предоплату по заявке №${b.id}`, async () => {
       await call(client().admin.bookings[':id'].refund.$post({ param: { id: String(b.id) } }));
       notify.success(`Предоплата по заявке №${b.id} возвращена, бронирование отменено`);
       await reload(true);
-    } catch (err) {
-      if (err instanceof SessionEndedError) return;
-      notify.error(describeError(err, `Не удалось вернуть предоплату по заявке №${b.id}`));
-      void reload(true);
-    } finally {
-      setBusy(null);
-    }
+    });
   }
 
   async function remove(b: Booking) {
@@ -153,18 +149,11 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       danger: true,
     });
     if (!ok) return;
-    setBusy(b.id);
-    try {
+    await act(b, `Не удалось удалить заявку №${b.id}`, async () => {
       await call(client().admin.bookings[':id'].$delete({ param: { id: String(b.id) } }));
       change((list) => list.filter((x) => x.id !== b.id));
       notify.success(`Заявка №${b.id} удалена`);
-    } catch (err) {
-      if (err instanceof SessionEndedError) return;
-      notify.error(describeError(err, `Не удалось удалить заявку №${b.id}`));
-      void reload(true);
-    } finally {
-      setBusy(null);
-    }
+    });
   }
 
   return (
