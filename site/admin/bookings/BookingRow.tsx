@@ -45,9 +45,7 @@ export function receivedAt(iso: string, now = Date.now()): string {
   const shift = SITE_UTC_OFFSET_MINUTES * 60_000;
   const d = new Date(ms + shift);
   const year = d.getUTCFullYear() === new Date(now + shift).getUTCFullYear() ? '' : ` ${d.getUTCFullYear()}`;
-  const hh = String(d.getUTCHours()).padStart(2, '0');
-  const mm = String(d.getUTCMinutes()).padStart(2, '0');
-  return `${d.getUTCDate()} ${MONTHS_GENITIVE[d.getUTCMonth()]}${year}, ${hh}:${mm}`;
+  return `${d.getUTCDate()} ${MONTHS_GENITIVE[d.getUTCMonth()]}${year}, ${formatMoscowTime(iso)}`;
 }
 
 /** Where the booking's prepayment stands, in a few words: «Предоплата 7 500 ₽ оплачена». */
@@ -84,6 +82,8 @@ type RowProps = {
 export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemove, payments, onPaymentLink, onRefund }: RowProps) {
   const status = b.status as BookingStatus;
   const paid = paymentText(b);
+  // A prepayment that was paid and is still held: shown green, and «Вернуть предоплату» applies.
+  const kept = refundable(b);
   return (
     <li className={`booking-item booking-item--${b.status}${focused ? ' booking-item--focused' : ''}`}>
       <article aria-labelledby={`booking-${b.id}`} tabIndex={focused ? -1 : undefined}>
@@ -100,8 +100,8 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
           {formatNights(b.nights)} · {formatGuests(b.guests)} · <b className="booking-item__total">{formatPrice(b.total)}</b>
         </p>
         {paid && (
-          <p className={`booking-item__payment${b.payment?.status === 'succeeded' && !b.payment.refundStatus ? ' booking-item__payment--paid' : ''}`}>
-            <Icon name={b.payment?.status === 'succeeded' && !b.payment.refundStatus ? 'check' : 'clock'} /> {paid}
+          <p className={`booking-item__payment${kept ? ' booking-item__payment--paid' : ''}`}>
+            <Icon name={kept ? 'check' : 'clock'} /> {paid}
           </p>
         )}
         {b.phone ? (
@@ -140,7 +140,7 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
               Отправить ссылку на оплату<span className="visually-hidden"> по заявке №{b.id}</span>
             </button>
           )}
-          {refundable(b) && (
+          {kept && (
             <button type="button" className="btn btn--sm btn--secondary" disabled={busy} onClick={() => onRefund(b)}>
               Вернуть предоплату<span className="visually-hidden"> по заявке №{b.id}</span>
             </button>
