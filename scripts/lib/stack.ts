@@ -23,15 +23,24 @@ export type StackOptions = {
 
 export type Stack = { url: string; rebuildUrl: string; yookassaUrl: string; rebuild: () => Promise<void>; stop: () => Promise<void> };
 
+/** Where a stack on `port` answers: the site, its rebuild service (port + 1) and the ЮKassa stand-in (port + 2). */
+export function stackAddresses(port: number) {
+  return {
+    url: `http://127.0.0.1:${port}`,
+    rebuildPort: port + 1,
+    rebuildUrl: `http://127.0.0.1:${port + 1}/rebuild`,
+    yookassaPort: port + 2,
+    yookassaUrl: `http://127.0.0.1:${port + 2}`,
+  };
+}
+
 /**
  * The whole site as `npm start` runs it: migrated and seeded local D1/R2, `wrangler dev`
  * serving the built site and /api, and the rebuild service behind REBUILD_HOOK_URL.
  */
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const log = opts.log ?? ((line: string) => console.log(line));
-  const url = `http://127.0.0.1:${opts.port}`;
-  const rebuildPort = opts.port + 1;
-  const rebuildUrl = `http://127.0.0.1:${rebuildPort}/rebuild`;
+  const { url, rebuildPort, rebuildUrl, yookassaPort } = stackAddresses(opts.port);
   const persistTo = path.resolve(ROOT, opts.persistTo);
 
   log('• Applying database migrations…');
@@ -53,7 +62,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   // Locally, payments go to a ЮKassa stand-in on this machine (its page «pays» without money), so
   // prepayment can be switched on and tried in the panel; production sets the real shop's keys.
-  const yookassa = await startYooKassaStandIn({ port: opts.port + 2, notifyUrl: `${url}/api/payments/yookassa`, log: (line) => log(`  ЮKassa (демо): ${line}`) });
+  const yookassa = await startYooKassaStandIn({ port: yookassaPort, notifyUrl: `${url}/api/payments/yookassa`, log: (line) => log(`  ЮKassa (демо): ${line}`) });
 
   log(`• Starting the worker on ${url}…`);
   const args = [

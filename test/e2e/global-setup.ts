@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startStack, type Stack } from '../../scripts/lib/stack.ts';
+import { stackAddresses, startStack, type Stack } from '../../scripts/lib/stack.ts';
 import { ROOT } from '../../scripts/lib/tools.ts';
 import { startMaxStandIn } from '../stand-ins/max-api.ts';
 import { startTelegramStandIn } from '../stand-ins/telegram-api.ts';
@@ -29,8 +29,7 @@ declare module 'vitest' {
 // process, so the first one starts it and the last teardown stops it. Starting it (migrations,
 // wrangler dev, the first build) takes half a minute; it goes on in the background while the
 // contract tests run, and every e2e file first waits for it (wait-for-stack.ts).
-type Shared = { stack: Promise<E2eStack>; where: Where; users: number };
-type E2eStack = Stack & { maxApiUrl: string; telegramApiUrl: string };
+type Shared = { stack: Promise<Stack>; where: Where; users: number };
 /** What the tests are told before the stack is up: every address follows from the port. */
 type Where = { port: number; persistTo: string; assetsDir: string; readyFile: string; maxApiUrl: string; telegramApiUrl: string; closeStandIns: () => Promise<unknown> };
 const KEY = Symbol.for('kaspiy.e2e.stack');
@@ -54,7 +53,7 @@ async function prepare(): Promise<Where> {
  * directory, so the tests never touch the developer's local data; then says so in the ready
  * file (or why it could not).
  */
-async function startE2eStack(w: Where): Promise<E2eStack> {
+async function startE2eStack(w: Where): Promise<Stack> {
   try {
     const stack = await startStack({
       port: w.port,
@@ -65,7 +64,7 @@ async function startE2eStack(w: Where): Promise<E2eStack> {
       log: () => {},
     });
     await writeFile(w.readyFile, JSON.stringify({ ok: true }));
-    return { ...stack, maxApiUrl: w.maxApiUrl, telegramApiUrl: w.telegramApiUrl, stop: () => stack.stop().finally(w.closeStandIns) };
+    return { ...stack, stop: () => stack.stop().finally(w.closeStandIns) };
   } catch (err) {
     await writeFile(w.readyFile, JSON.stringify({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
     await w.closeStandIns();
@@ -81,9 +80,10 @@ export default async function setup(project: TestProject) {
   }));
   entry.users += 1;
   const { port, persistTo, readyFile, maxApiUrl, telegramApiUrl } = entry.where;
-  project.provide('baseUrl', `http://127.0.0.1:${port}`);
-  project.provide('rebuildUrl', `http://127.0.0.1:${port + 1}/rebuild`);
-  project.provide('yookassaUrl', `http://127.0.0.1:${port + 2}`);
+  const addresses = stackAddresses(port);
+  project.provide('baseUrl', addresses.url);
+  project.provide('rebuildUrl', addresses.rebuildUrl);
+  project.provide('yookassaUrl', addresses.yookassaUrl);
   project.provide('maxApiUrl', maxApiUrl);
   project.provide('telegramApiUrl', telegramApiUrl);
   project.provide('e2eStateDir', persistTo);
