@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { buildSite, type BuildOptions } from './build-site.ts';
+import { warmAstro } from './lib/warm-astro.ts';
 import { MSG } from '../schema/messages.ts';
 import { isStorageFull } from '../worker/platform/ports.ts';
 
@@ -41,6 +42,8 @@ export function createRebuilder(opts: RebuilderOptions) {
   // known only once the server listens.
   const retryDelaysMs = opts.retryDelaysMs ?? RETRY_DELAYS_MS;
   const build = opts.build ?? buildSite;
+  // Edits come one after another: Astro stays loaded between their builds (lib/warm-astro.ts).
+  const render = opts.render ?? warmAstro().render;
   const status: BuilderState = { state: 'idle', error: null, cause: null, lastSuccessAt: null, lastBuildMs: null, builtVersion: null };
   let running: Promise<void> | null = null;
   let pending = false;
@@ -52,7 +55,7 @@ export function createRebuilder(opts: RebuilderOptions) {
       pending = false;
       status.state = 'building';
       try {
-        const { contentVersion, ms } = await build({ ...opts, quiet: true });
+        const { contentVersion, ms } = await build({ ...opts, render, quiet: true });
         Object.assign(status, { state: 'idle', error: null, cause: null, lastSuccessAt: new Date().toISOString(), lastBuildMs: ms, builtVersion: contentVersion });
         retries = 0;
         console.log(`[rebuild] site updated to content version ${contentVersion} in ${(ms / 1000).toFixed(1)} s`);
