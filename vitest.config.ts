@@ -65,14 +65,30 @@ export default defineConfig(async () => {
         {
           test: { name: 'node-server', include: ['test/node-server/**/*.test.ts'], environment: 'node', testTimeout: 30_000, ...BOTH_CORES },
         },
-        // End-to-end, in two groups on one shared server (test/e2e/global-setup.ts): first the
-        // visitor journeys, which only read, two files at a time; then the journeys that change
-        // content and wait for the rebuild, one file at a time so none sees another's change.
+        // End-to-end on one shared server (test/e2e/global-setup.ts): first the visitor journeys,
+        // which only read, two files at a time, beside the self-hosted target; then the journeys
+        // that change content and wait for the rebuild, one file at a time so none sees another's
+        // change. (Two at a time, each on a stack of its own, was tried: every rebuild and page load
+        // is CPU, so on two cores they took as long and timed out.)
         {
           test: {
             ...e2e,
             name: 'e2e-visitor',
             include: ['test/e2e/public/**/*.test.ts', 'test/e2e/local-run.test.ts', 'test/e2e/no-secrets-in-build.test.ts'],
+            maxWorkers: 2,
+            sequence: { groupOrder: 1 },
+          },
+        },
+        // The self-hosted target end to end: `npm run serve` as an owner starts it, its own port
+        // and data, beside the visitor journeys. (Its test refuses to start when a server left on
+        // its port by a run cut short answers there.)
+        {
+          test: {
+            name: 'e2e-node',
+            include: ['test/e2e/node/**/*.test.ts'],
+            environment: 'node',
+            testTimeout: 60_000,
+            hookTimeout: 330_000,
             maxWorkers: 2,
             sequence: { groupOrder: 1 },
           },
@@ -84,19 +100,6 @@ export default defineConfig(async () => {
             include: ['test/e2e/admin/**/*.test.ts', 'test/e2e/content/**/*.test.ts'],
             fileParallelism: false,
             sequence: { groupOrder: 2 },
-          },
-        },
-        // The self-hosted target end to end: `npm run serve` as an owner starts it, its own port
-        // and data. It runs last, alone. (Beside the visitor journeys it failed once: a server left
-        // on its port by a run cut short answered instead; serve() now refuses to start then.)
-        {
-          test: {
-            name: 'e2e-node',
-            include: ['test/e2e/node/**/*.test.ts'],
-            environment: 'node',
-            testTimeout: 60_000,
-            hookTimeout: 330_000,
-            sequence: { groupOrder: 3 },
           },
         },
       ],
