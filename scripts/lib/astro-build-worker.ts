@@ -1,12 +1,14 @@
 // The process behind warm-astro.ts: Astro loaded once, one `build()` per message. Astro, Vite and
 // the React integration take about half of a cold `astro build`'s CPU just to load; here only
 // the first build pays it. Each build's environment comes with its message.
-import { rename, rm } from 'node:fs/promises';
+import { cp, mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { build } from 'astro';
 import { ROOT } from './tools.ts';
 
 export type BuildRequest = { outDir: string; env: Record<string, string> };
-export type BuildReply = { ok: boolean };
+/** A failed build's reply carries its error too: the IPC message can arrive before the output pipe's last lines. */
+export type BuildReply = { ok: true } | { ok: false; error: string };
 
 // The server that started it is gone (or let it go): nothing is left to build for.
 process.on('disconnect', () => process.exit(0));
@@ -14,18 +16,23 @@ process.on('disconnect', () => process.exit(0));
 let builds = 0;
 
 /**
- * Each build in a folder of its own, then renamed to the one asked for. Astro renders the pages by
- * importing the chunks it wrote below its outDir, and Node keeps a module it imported once: at
- * the same path, the second build would run the first build's modules again, with the content
- * they read once per build (site/lib/content.ts) still in them.
+ * Each build in a folder of its own inside the project, then moved to the one asked for. Astro
+ * renders the pages by importing the chunks it writes below its outDir (below a fixed folder of
+ * the project when outDir is outside it), and Node keeps a module it imported once: at the same
+ * path, the second build ran the first build's modules again, with the content they read once
+ * per build (site/lib/content.ts) still in them.
  */
 async function buildInto(outDir: string): Promise<void> {
-  const own = `${outDir}-${process.pid}-${++builds}`;
+  const own = path.join(ROOT, 'node_modules/.cache/astro-warm', `${process.pid}-${++builds}`);
   await rm(own, { recursive: true, force: true });
   try {
     await build({ root: ROOT, outDir: own });
     await rm(outDir, { recursive: true, force: true });
-    await rename(own, outDir);
+    await mkdir(path.dirname(outDir), { recursive: true });
+    await rename(own, outDir).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EXDEV') throw err;
+      await cp(own, outDir, { recursive: true });
+    });
   } finally {
     await rm(own, { recursive: true, force: true });
   }
@@ -36,9 +43,9 @@ process.on('message', (request: BuildRequest) => {
   buildInto(request.outDir).then(
     () => process.send?.({ ok: true } satisfies BuildReply),
     (err: unknown) => {
-      // Printed, so the build's output (which the parent keeps) ends with the cause.
-      console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
-      process.send?.({ ok: false } satisfies BuildReply);
+      const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      console.error(error);
+      process.send?.({ ok: false, error } satisfies BuildReply);
     },
   );
 });

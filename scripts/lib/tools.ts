@@ -1,4 +1,4 @@
-import { spawn, type SpawnOptions } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -19,16 +19,28 @@ export const quietEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 export function run(bin: string, args: string[], opts: SpawnOptions & { quiet?: boolean } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(path.join(BIN, bin), args, { cwd: ROOT, env: quietEnv(), stdio: ['ignore', 'pipe', 'pipe'], ...opts });
-    let out = '';
-    const collect = (chunk: Buffer) => {
-      out += chunk;
-      if (!opts.quiet) process.stdout.write(chunk);
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
+    const output = collectOutput(child, opts.quiet);
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${bin} ${args.join(' ')} exited ${code}\n${out.slice(-4000)}`))));
+    child.on('close', (code) => (code === 0 ? resolve(output.text()) : reject(new Error(`${bin} ${args.join(' ')} exited ${code}\n${output.text().slice(-4000)}`))));
   });
+}
+
+/** A child's stdout and stderr as one text from now on (also echoed unless quiet), until stop(). */
+export function collectOutput(child: ChildProcess, quiet = false): { text: () => string; stop: () => void } {
+  let out = '';
+  const collect = (chunk: Buffer) => {
+    out += chunk;
+    if (!quiet) process.stdout.write(chunk);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  return {
+    text: () => out,
+    stop: () => {
+      child.stdout?.off('data', collect);
+      child.stderr?.off('data', collect);
+    },
+  };
 }
 
 export async function waitFor(url: string, timeoutMs = 120_000): Promise<void> {

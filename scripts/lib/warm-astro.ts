@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { BuildOptions } from '../build-site.ts';
 import type { BuildReply, BuildRequest } from './astro-build-worker.ts';
-import { ROOT, quietEnv } from './tools.ts';
+import { ROOT, collectOutput, quietEnv } from './tools.ts';
 
 export type WarmAstroOptions = {
   /** The process goes after this long without a build, and its memory with it (a VPS has little). */
@@ -48,19 +48,18 @@ export function warmAstro(options: WarmAstroOptions = {}) {
     worker ??= start(env, key);
     const { child } = worker;
     worker.builds += 1;
-    let out = '';
-    const collect = (chunk: Buffer) => {
-      out += chunk;
-      if (!opts.quiet) process.stdout.write(chunk);
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
+    const output = collectOutput(child, opts.quiet);
     // Held while a build runs, so a script with nothing else to wait on waits for it.
     hold(child, true);
     try {
       await new Promise<void>((resolve, reject) => {
-        const failed = (why: string) => reject(new Error(`astro build ${why}\n${out.slice(-4000)}`));
-        const onMessage = (reply: BuildReply) => (reply.ok ? resolve() : failed('failed'));
+        const failed = (why: string, error = '') => {
+          const text = output.text();
+          // The output ends with the error, unless the reply came before the pipe's last lines.
+          const tail = error && !text.includes(error) ? `${text}\n${error}` : text;
+          reject(new Error(`astro build ${why}\n${tail.slice(-4000)}`));
+        };
+        const onMessage = (reply: BuildReply) => (reply.ok ? resolve() : failed('failed', reply.error));
         const onExit = (code: number | null, signal: string | null) => failed(`exited ${code ?? signal}`);
         const onAbort = () => {
           child.kill();
@@ -83,8 +82,7 @@ export function warmAstro(options: WarmAstroOptions = {}) {
       throw err;
     } finally {
       hold(child, false);
-      child.stdout?.off('data', collect);
-      child.stderr?.off('data', collect);
+      output.stop();
     }
     if (worker && worker.builds >= maxBuilds) close();
     else {
@@ -93,7 +91,10 @@ export function warmAstro(options: WarmAstroOptions = {}) {
     }
   }
 
-  return { render, close };
+  /** The warm process's id while it lives (the tests check it goes). */
+  const pid = (): number | null => (worker && worker.child.exitCode === null && !worker.child.killed ? (worker.child.pid ?? null) : null);
+
+  return { render, close, pid };
 }
 
 /** Whether the process, its IPC channel and its output pipes keep this one's event loop alive. */

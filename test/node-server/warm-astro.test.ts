@@ -1,0 +1,95 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { warmAstro } from '../../scripts/lib/warm-astro.ts';
+import { errorTail } from '../../scripts/rebuild-service.ts';
+import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+
+// The rebuild service's Astro, kept loaded between builds (scripts/lib/warm-astro.ts), with the
+// real `astro build` against a real Node server: each build shows the content of its own time,
+// and a failed or stopped build says why and leaves no process behind.
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const PASSWORD = 'warm-astro-password-1';
+let dataDir: string;
+let server: NodeServer;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-warm-astro-'));
+  server = await startNodeServer({ dataDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: PASSWORD, shutdownGraceMs: 500 });
+});
+afterAll(async () => {
+  await server?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const envFor = (apiUrl: string) => ({ NODE_ENV: 'production', API_URL: apiUrl, SITE_URL: apiUrl });
+const opts = { apiUrl: '', outDir: '', quiet: true };
+const gone = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+};
+
+async function setHeroTitle(heroTitle: string) {
+  const headers = { 'content-type': 'application/json', origin: server.url };
+  const login = await fetch(`${server.url}/api/admin/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
+  expect(login.status).toBe(200);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const res = await fetch(`${server.url}/api/settings`, { method: 'PUT', headers: { ...headers, cookie }, body: JSON.stringify({ heroTitle }) });
+  expect(res.status).toBe(200);
+}
+
+describe('Astro kept loaded between rebuilds', () => {
+  it('should build each time the content as it is then, in the same process, which goes when idle', async () => {
+    const warm = warmAstro({ idleMs: 1000 });
+    const out = path.join(dataDir, 'out');
+    try {
+      await setHeroTitle('Первый заголовок');
+      await warm.render(out, envFor(server.url), opts);
+      expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('Первый заголовок');
+      const pid = warm.pid();
+      expect(pid).not.toBeNull();
+
+      // The same process builds again, and reads the content anew (it once kept the first build's).
+      await setHeroTitle('Второй заголовок');
+      await warm.render(out, envFor(server.url), opts);
+      const html = await readFile(path.join(out, 'index.html'), 'utf8');
+      expect(html).toContain('Второй заголовок');
+      expect(html).not.toContain('Первый заголовок');
+      expect(warm.pid()).toBe(pid);
+
+      // Idle, it goes (and its memory with it).
+      await expect.poll(() => gone(pid!), { timeout: 5000 }).toBe(true);
+      expect(warm.pid()).toBeNull();
+    } finally {
+      warm.close();
+    }
+  }, 90_000);
+
+  it('should end a failed build with its cause and leave no process behind', async () => {
+    const warm = warmAstro();
+    // Nothing listens on port 9: the pages cannot read the content.
+    const err = (await warm.render(path.join(dataDir, 'failed'), envFor('http://127.0.0.1:9'), opts).catch((e: Error) => e)) as Error;
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toMatch(/^astro build failed\n/);
+    expect(errorTail(err.message)).toMatch(/fetch failed|ECONNREFUSED/);
+    expect(warm.pid()).toBeNull();
+  }, 60_000);
+
+  it('should stop a build when asked (the server is stopping) and end its process', async () => {
+    const warm = warmAstro();
+    const stopping = new AbortController();
+    const build = warm.render(path.join(dataDir, 'stopped'), envFor(server.url), { ...opts, signal: stopping.signal });
+    await new Promise((r) => setTimeout(r, 300));
+    const pid = warm.pid()!;
+    expect(pid).not.toBeNull();
+    stopping.abort(new Error('server stopping'));
+    await expect(build).rejects.toThrow('server stopping');
+    await expect.poll(() => gone(pid), { timeout: 5000 }).toBe(true);
+  }, 60_000);
+});
