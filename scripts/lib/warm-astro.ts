@@ -44,7 +44,7 @@ export function warmAstro(options: WarmAstroOptions = {}) {
     // What a process reads once (the config's API and site addresses, NODE_ENV) must not change under it.
     const { BUILD_CONTENT_VERSION: _version, ...lasting } = env;
     const key = JSON.stringify(lasting);
-    if (worker && (worker.key !== key || worker.child.exitCode !== null || worker.child.killed)) close();
+    if (worker && (worker.key !== key || !alive(worker.child))) close();
     worker ??= start(env, key);
     const { child } = worker;
     worker.builds += 1;
@@ -92,10 +92,13 @@ export function warmAstro(options: WarmAstroOptions = {}) {
   }
 
   /** The warm process's id while it lives (the tests check it goes). */
-  const pid = (): number | null => (worker && worker.child.exitCode === null && !worker.child.killed ? (worker.child.pid ?? null) : null);
+  const pid = (): number | null => (worker && alive(worker.child) ? (worker.child.pid ?? null) : null);
 
   return { render, close, pid };
 }
+
+/** Neither exited nor sent a signal to end it. */
+const alive = (child: ChildProcess) => child.exitCode === null && !child.killed;
 
 /** Whether the process, its IPC channel and its output pipes keep this one's event loop alive. */
 function hold(child: ChildProcess, held: boolean) {
