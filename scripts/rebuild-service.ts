@@ -20,10 +20,21 @@ export type RebuilderOptions = BuildOptions & {
   retryDelaysMs?: number[];
   /** The build itself (tests give one that fails). */
   build?: typeof buildSite;
+  /** A build starts once edits have paused this long (default SETTLE_MS). */
+  settleMs?: number;
 };
 
 /** A failed build is tried again after 10 s, 1 min and 5 min (a full disk freed, a hiccup of the API). */
 export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000];
+
+/**
+ * Edits come in bursts: a form saves several rows, the owner hides ten reviews one after another.
+ * Each asks for a build; a build that starts at the first one is stale by the second, and the next
+ * must follow it (on a small server each costs seconds of CPU). So a build waits until the
+ * requests pause this long, and never more than SETTLE_MAX_MS after the first of them.
+ */
+export const SETTLE_MS = 400;
+const SETTLE_MAX_MS = 2_000;
 
 /**
  * The end of a build's error, where its cause is: Astro prints its warnings first and the error
@@ -49,11 +60,24 @@ export function createRebuilder(opts: RebuilderOptions) {
   let pending = false;
   let retries = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  const settleMs = opts.settleMs ?? SETTLE_MS;
+  let lastRequestAt = 0;
+
+  /** Resolves once the requests have paused settleMs (or SETTLE_MAX_MS has passed). */
+  async function settled() {
+    const latest = Date.now() + SETTLE_MAX_MS;
+    for (;;) {
+      const wait = Math.min(lastRequestAt + settleMs, latest) - Date.now();
+      if (wait <= 0 || opts.signal?.aborted) return;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
 
   async function loop() {
     do {
-      pending = false;
       status.state = 'building';
+      await settled();
+      pending = false;
       try {
         const { contentVersion, ms } = await build({ ...opts, render, quiet: true });
         Object.assign(status, { state: 'idle', error: null, cause: null, lastSuccessAt: new Date().toISOString(), lastBuildMs: ms, builtVersion: contentVersion });
@@ -81,6 +105,7 @@ export function createRebuilder(opts: RebuilderOptions) {
   function request(): Promise<void> {
     // An edit (or the owner's «Повторить») starts the retries over.
     retries = 0;
+    lastRequestAt = Date.now();
     return start();
   }
 

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createRebuilder } from '../../scripts/rebuild-service.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A rebuilder whose build only counts, and says which requests it saw (their versions). */
+function counting(settleMs: number, buildMs = 0) {
+  let version = 0;
+  const built: number[] = [];
+  const rebuilder = createRebuilder({
+    apiUrl: 'http://127.0.0.1:1',
+    outDir: '/nowhere',
+    retryDelaysMs: [],
+    settleMs,
+    build: async () => {
+      // The build reads the content as it is when it starts.
+      const seen = version;
+      await sleep(buildMs);
+      built.push(seen);
+      return { contentVersion: seen, ms: buildMs };
+    },
+  });
+  const edit = () => {
+    version += 1;
+    return rebuilder.request();
+  };
+  return { rebuilder, edit, built };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the rebuilder when edits come in a burst', () => {
+  it('should make one build of the last edit from ten edits 50 ms apart', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { rebuilder, edit, built } = counting(200);
+    for (let i = 0; i < 10; i++) {
+      void edit();
+      await sleep(50);
+    }
+    await rebuilder.idle();
+    expect(built).toEqual([10]);
+    expect(rebuilder.status).toMatchObject({ state: 'idle', builtVersion: 10 });
+  });
+
+  it('should say it is building while it waits for the burst to end', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { rebuilder, edit } = counting(300);
+    const done = edit();
+    expect(rebuilder.status.state).toBe('building');
+    await done;
+    expect(rebuilder.status.state).toBe('idle');
+  });
+
+  it('should make one more build for edits that come while a build runs, with the last of them', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { rebuilder, edit, built } = counting(50, 300);
+    void edit();
+    await sleep(150); // the first build runs
+    for (let i = 0; i < 5; i++) {
+      void edit();
+      await sleep(20);
+    }
+    await rebuilder.idle();
+    expect(built).toEqual([1, 6]);
+  });
+
+  it('should not wait for an endless burst: a build starts within two seconds of the first edit', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { rebuilder, edit, built } = counting(300);
+    const started = Date.now();
+    let firstBuildAt = 0;
+    let edits = 0;
+    while (Date.now() - started < 3_000) {
+      void edit();
+      edits += 1;
+      if (built.length > 0 && !firstBuildAt) firstBuildAt = Date.now();
+      await sleep(100);
+    }
+    await rebuilder.idle();
+    expect(firstBuildAt - started).toBeGreaterThan(0);
+    expect(firstBuildAt - started).toBeLessThan(2_500);
+    // The site still ends with the last edit.
+    expect(built.at(-1)).toBe(edits);
+  });
+});
