@@ -23,7 +23,7 @@ export default defineConfig({
     remotePatterns: [{ protocol: apiUrl.protocol.replace(':', ''), hostname: apiUrl.hostname, port: apiUrl.port || undefined }],
     // sharp's default AVIF effort (4) takes ~5 s per 1440 px photo here; effort 3 takes under
     // 1 s for files ~15% larger. A new cabin's photos must go live in seconds, not minutes.
-    service: { entrypoint: 'astro/assets/services/sharp', config: { avif: { effort: 3 } } },
+    service: { entrypoint: './site/components/image-service.ts', config: { avif: { effort: 3 } } },
   },
   devToolbar: { enabled: false },
   // Each page carries a CSP <meta> with the hashes of exactly the scripts and styles it uses.

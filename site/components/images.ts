@@ -84,11 +84,16 @@ async function probe(url: string, attempts = 3): Promise<{ width: number; height
   }
 }
 
-async function resolve(src: PhotoSource): Promise<{ src: PhotoSource; width: number; height: number }> {
-  if (typeof src !== 'string') return { src, width: src.width, height: src.height };
+/**
+ * What Astro reads for a photo, its size, and its photoKey: what names its optimised files
+ * (image-service.ts), the same whichever host the build reads it from.
+ */
+async function resolve(src: PhotoSource): Promise<{ src: PhotoSource; photoKey: string; width: number; height: number }> {
+  const builtInPhoto = (image: AstroImage) => ({ src: image, photoKey: image.src, width: image.width, height: image.height });
+  if (typeof src !== 'string') return builtInPhoto(src);
   const url = remoteUrl(src);
   const size = await remoteSize(url);
-  return size ? { src: url, ...size } : { src: fallbackPhoto, width: fallbackPhoto.width, height: fallbackPhoto.height };
+  return size ? { src: url, photoKey: new URL(url).pathname, ...size } : builtInPhoto(fallbackPhoto);
 }
 
 export async function optimize(source: PhotoSource, { widths, aspect, quality = 50 }: OptimizeOptions): Promise<OptimizedPhoto> {
@@ -100,7 +105,7 @@ export async function optimize(source: PhotoSource, { widths, aspect, quality = 
   const list = [...new Set(widths.map((w) => Math.min(w, maxWidth)))].sort((a, b) => a - b);
   const width = list[list.length - 1]!;
   const height = Math.round(width / ratio);
-  const base = { src: img.src, width, height, widths: list, fit: 'cover' as const };
+  const base = { src: img.src, photoKey: img.photoKey, width, height, widths: list, fit: 'cover' as const };
   // The AVIF set stops at AVIF_MAX_WIDTH; its own largest width is its main image, so no
   // larger AVIF is ever encoded.
   const avifWidths = list.filter((w) => w <= AVIF_MAX_WIDTH);
@@ -116,6 +121,6 @@ export async function optimize(source: PhotoSource, { widths, aspect, quality = 
 /** A JPEG for link previews (WhatsApp, Telegram, VK read JPEG best): 1200×630. */
 export async function ogImage(source: PhotoSource): Promise<{ src: string; width: number; height: number }> {
   const img = await resolve(source);
-  const out = await getImage({ src: img.src, width: 1200, height: 630, fit: 'cover', format: 'jpg', quality: 78 });
+  const out = await getImage({ src: img.src, photoKey: img.photoKey, width: 1200, height: 630, fit: 'cover', format: 'jpg', quality: 78 });
   return { src: out.src, width: 1200, height: 630 };
 }
