@@ -4,44 +4,72 @@
 // `env` is that server's own storage ports, so the tests' direct SQL and bucket checks read
 // exactly what the server wrote. The server runs in this process, so vi.setSystemTime moves
 // its clock as it moves the worker's inside workerd.
+//
+// The project does not isolate its files (vitest.config.ts): this module, the server and the
+// worker's code are loaded once per test worker, not once per file (~0.8 s each). The file's own
+// server is started by test/node/file-server.ts, a setup file, which runs before every file;
+// `env` and `SELF` always mean the server of the file that runs.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, inject } from 'vitest';
-import { startNodeServer } from '../../worker/platform/node/server.ts';
+import { inject } from 'vitest';
+import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const dataDir = mkdtempSync(path.join(tmpdir(), 'kaspiy-node-api-'));
 
-const server = await startNodeServer({
-  dataDir,
-  migrationsDir: path.join(ROOT, 'migrations'),
-  port: 0,
-  host: '127.0.0.1',
-  // The tests give every request its own client address (cf-connecting-ip, as Cloudflare does);
-  // here it travels as the trusted proxy's X-Real-IP.
-  trustedProxy: true,
-  adminPassword: 'test-password-1',
-  shutdownGraceMs: 1000,
-  // The MAX Bot API stand-in of test/stand-ins/max-global-setup.ts.
-  bindings: { MAX_API_URL: inject('maxApiUrl') },
-});
+type FileServer = { server: NodeServer; dataDir: string; env: Record<string | symbol, unknown> };
+let current: FileServer | undefined;
 
-afterAll(async () => {
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+/** Starts the server of the test file about to run, on an empty DATA_DIR of its own. */
+export async function startFileServer(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kaspiy-node-api-'));
+  const server = await startNodeServer({
+    dataDir,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    // The tests give every request its own client address (cf-connecting-ip, as Cloudflare does);
+    // here it travels as the trusted proxy's X-Real-IP.
+    trustedProxy: true,
+    adminPassword: 'test-password-1',
+    shutdownGraceMs: 1000,
+    // The MAX Bot API stand-in of test/stand-ins/max-global-setup.ts.
+    bindings: { MAX_API_URL: inject('maxApiUrl') },
+  });
+  const env = {
+    ...server.storage.bindings,
+    ADMIN_PASSWORD: 'test-password-1',
+    REBUILD_HOOK_URL: '',
+    MAX_API_URL: inject('maxApiUrl'),
+    TEST_MIGRATIONS: [] as D1Migration[],
+  };
+  current = { server, dataDir, env };
+}
+
+/** Stops the file's server and removes its DATA_DIR. */
+export async function stopFileServer(): Promise<void> {
+  const done = current;
+  current = undefined;
+  if (!done) return;
+  await done.server.close();
+  rmSync(done.dataDir, { recursive: true, force: true });
+}
+
+function running(): FileServer {
+  if (!current) throw new Error('no server for this test file: test/node/file-server.ts starts it (a setup file of the node-api project)');
+  return current;
+}
 
 export type D1Migration = { name: string; queries: string[] };
 
-export const env = {
-  ...server.storage.bindings,
-  ADMIN_PASSWORD: 'test-password-1',
-  REBUILD_HOOK_URL: '',
-  MAX_API_URL: inject('maxApiUrl'),
-  TEST_MIGRATIONS: [] as D1Migration[],
-} as unknown as Cloudflare.Env & typeof server.storage.bindings;
+/** The running file's bindings, read when used (the object a test holds stays valid for its file). */
+export const env = new Proxy({} as Record<string | symbol, unknown>, {
+  get: (_, key) => running().env[key],
+  has: (_, key) => key in running().env,
+  ownKeys: () => Reflect.ownKeys(running().env),
+  getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(running().env, key),
+}) as unknown as Cloudflare.Env & NodeServer['storage']['bindings'];
 
 /** Migrations are applied by the server when it opens DATA_DIR. */
 export async function applyD1Migrations(): Promise<void> {}
@@ -104,7 +132,7 @@ export const SELF = {
     headers.set('x-forwarded-proto', asked.protocol.slice(0, -1));
     const ip = headers.get('cf-connecting-ip');
     if (ip) headers.set('x-real-ip', ip);
-    const target = new URL(asked.pathname + asked.search, server.url);
+    const target = new URL(asked.pathname + asked.search, running().server.url);
     if (!original.body) return fetch(target, { method: original.method, headers, redirect: 'manual' });
     if (init?.body instanceof ReadableStream) {
       headers.delete('content-length');
