@@ -68,9 +68,10 @@ export default defineConfig(async () => {
           test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', isolate: false, ...BOTH_CORES },
         },
         // The self-hosted server as a whole (real SQLite file, media folder, local stand-ins for
-        // the Bot API and SMTP), started in the test process.
+        // the Bot API and SMTP), started in the test process. Each file starts and stops its own
+        // servers, so the files share their test worker (its modules load once, not per file).
         {
-          test: { name: 'node-server', include: ['test/node-server/**/*.test.ts'], environment: 'node', testTimeout: 30_000, ...BOTH_CORES },
+          test: { name: 'node-server', include: ['test/node-server/**/*.test.ts'], environment: 'node', isolate: false, testTimeout: 30_000, ...BOTH_CORES },
         },
         // End-to-end on one shared server (test/e2e/global-setup.ts): first the visitor journeys,
         // which only read, two files at a time, beside the self-hosted target; then the journeys
