@@ -45,7 +45,7 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
   beforeAll(async () => {
     const api = await adminApi(baseURL);
     before = (await api.get('/admin/settings')).json as Record<string, unknown>;
-    // The owner's MAX bot, connected as in «Уведомления в MAX» (test/e2e/admin/max-alerts.test.ts shows the panel's way).
+    // The owner's MAX bot, connected as in «Уведомления в MAX» (test/e2e/admin/max-alerts.journey.ts shows the panel's way).
     expect((await api.put('/admin/max', { token: MAX_TOKEN })).status).toBe(200);
     const { json } = await api.get('/admin/max');
     const payload = new URL((json as { link: string }).link).searchParams.get('start');
