@@ -44,7 +44,13 @@ function russianNights(start: string, end: string, nights: string) {
 
 /** Reads an error the panel shows, then closes it as the owner would (errors stay until closed). */
 async function readError(page: Page, text: string | RegExp) {
-  await visible(notice(page, text));
+  try {
+    await visible(notice(page, text));
+  } catch (err) {
+    // Say what the panel showed instead (it once timed out here under load, with no trace of why).
+    const shown = await page.locator('.notices').innerText().catch(() => '?');
+    throw new Error(`no notice «${text}» within 10 s: the panel's notices say «${shown}»`, { cause: err });
+  }
   await page.locator('.notice').filter({ hasText: text }).getByRole('button', { name: 'Закрыть сообщение' }).click();
 }
 
