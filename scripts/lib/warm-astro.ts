@@ -59,23 +59,25 @@ export function warmAstro(options: WarmAstroOptions = {}) {
           const tail = error && !text.includes(error) ? `${text}\n${error}` : text;
           reject(new Error(`astro build ${why}\n${tail.slice(-4000)}`));
         };
-        const onMessage = (reply: BuildReply) => (reply.ok ? resolve() : failed('failed', reply.error));
-        const onExit = (code: number | null, signal: string | null) => failed(`exited ${code ?? signal}`);
-        const onAbort = () => {
-          child.kill();
-          reject(opts.signal!.reason);
-        };
-        child.once('message', onMessage);
-        child.once('exit', onExit);
-        opts.signal?.addEventListener('abort', onAbort, { once: true });
-        child.send({ outDir, env: { ...env, SITE_OUT_DIR: outDir } } satisfies BuildRequest);
-        const cleanup = () => {
+        // Whichever comes first (the reply, the process's end, the server stopping) settles the
+        // build and removes all three listeners: the process lives on for the next build.
+        const settle = (outcome: () => void) => {
           child.off('message', onMessage);
           child.off('exit', onExit);
           opts.signal?.removeEventListener('abort', onAbort);
+          outcome();
         };
-        child.once('message', cleanup);
-        child.once('exit', cleanup);
+        const onMessage = (reply: BuildReply) => settle(() => (reply.ok ? resolve() : failed('failed', reply.error)));
+        const onExit = (code: number | null, signal: string | null) => settle(() => failed(`exited ${code ?? signal}`));
+        const onAbort = () =>
+          settle(() => {
+            child.kill();
+            reject(opts.signal!.reason);
+          });
+        child.on('message', onMessage);
+        child.on('exit', onExit);
+        opts.signal?.addEventListener('abort', onAbort);
+        child.send({ outDir, env: { ...env, SITE_OUT_DIR: outDir } } satisfies BuildRequest);
       });
     } catch (err) {
       close();
