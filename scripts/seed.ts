@@ -14,6 +14,7 @@ import { createBooking, setBookingStatus } from '../worker/queries/bookings.ts';
 import { DEMO_CABINS, DEMO_GALLERY, DEMO_REVIEWS, DEMO_SETTINGS } from './demo/content.ts';
 import { makeDemoPhoto, type PhotoKind } from './demo/photos.ts';
 import { withLocalBindings } from './lib/local-bindings.ts';
+import { applyLocalD1Migrations } from './lib/local-migrations.ts';
 import { ROOT } from './lib/tools.ts';
 
 type SeedEnv = { DB: DatabasePort; MEDIA: MediaPort };
@@ -90,9 +91,15 @@ async function cachedDemoPhoto(seed: number, kind: PhotoKind): Promise<Uint8Arra
 const generatorVersion = async () =>
   createHash('sha1').update(await readFile(path.join(ROOT, 'scripts/demo/photos.ts'))).digest('hex').slice(0, 10);
 
-/** Seeds the local D1 and R2 that `wrangler dev` uses (.wrangler/state), or the one given. */
+/**
+ * Migrates, then seeds, the local D1 and R2 that `wrangler dev` uses (.wrangler/state), or the
+ * one given.
+ */
 export async function seedLocal(persistTo?: string, opts: SeedOptions = {}): Promise<boolean> {
-  return withLocalBindings(persistTo, (env) => seedIfEmpty(env, opts));
+  return withLocalBindings(persistTo, async (env) => {
+    await applyLocalD1Migrations(env.DB);
+    return seedIfEmpty(env, opts);
+  });
 }
 
 if (import.meta.main) {

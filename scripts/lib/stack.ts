@@ -6,7 +6,7 @@ import { hasBuild } from '../build-site.ts';
 import { createRebuilder, startRebuildService } from '../rebuild-service.ts';
 import { seedLocal } from '../seed.ts';
 import { DEMO_FEED_PATH, demoFeedIcs } from '../demo/calendar.ts';
-import { ROOT, quietEnv, run, waitFor } from './tools.ts';
+import { ROOT, quietEnv, waitFor } from './tools.ts';
 import { startYooKassaStandIn } from './yookassa-stand-in.ts';
 
 export type StackOptions = {
@@ -43,12 +43,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const { url, rebuildPort, rebuildUrl, yookassaPort } = stackAddresses(opts.port);
   const persistTo = path.resolve(ROOT, opts.persistTo);
 
-  log('• Applying database migrations…');
-  await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], {
-    quiet: true,
-    env: quietEnv({ CI: 'true' }),
-  });
-  log('• Checking demo content…');
+  log('• Applying database migrations and checking demo content…');
   // The demo's calendar feed is served by the rebuild service below, on this machine.
   if (await seedLocal(persistTo, { demoFeedUrl: `http://127.0.0.1:${rebuildPort}${DEMO_FEED_PATH}` })) log('  demo content added');
 
