@@ -1,4 +1,4 @@
-// Writes the site's two Manrope files (site/assets/fonts/) from @fontsource-variable/manrope,
+// Writes the site's three Manrope files (site/assets/fonts/) from @fontsource-variable/manrope,
 // cut to what the site's texts use: Russian letters, the ASCII range, the typographic marks of
 // Russian text, and weights 400–800 (the variable axis narrowed to what the styles ask for).
 // A glyph outside them (é, ₽, ї) comes from the metric-matched fallback, as ₽ always has.

@@ -9,11 +9,20 @@ export const MANROPE_SUBSETS: { file: string; source: string; ranges: CodeRange[
     // Ё, А–я, ё, №
     ranges: [[0x401, 0x401], [0x410, 0x44f], [0x451, 0x451], [0x2116, 0x2116]],
   },
+  // Latin in two files, each small enough to arrive in the first round trip of its connection
+  // (10 TCP segments, ~14 KB with the headers): as one file (16 KB) it took one more round trip
+  // on slow 4G, and every page's LCP waited for it (Lighthouse: 1.06 → 0.91 s on /contacts).
+  {
+    file: 'manrope-figures.woff2',
+    source: 'manrope-latin-wght-normal.woff2',
+    // Space, digits, ASCII punctuation; no-break space, « ° · » ×; – — ‘ ’ ‚ “ ” „ • …; −
+    ranges: [[0x20, 0x40], [0xa0, 0xa0], [0xab, 0xab], [0xb0, 0xb0], [0xb7, 0xb7], [0xbb, 0xbb], [0xd7, 0xd7], [0x2013, 0x2014], [0x2018, 0x201e], [0x2022, 0x2022], [0x2026, 0x2026], [0x2212, 0x2212]],
+  },
   {
     file: 'manrope-latin.woff2',
     source: 'manrope-latin-wght-normal.woff2',
-    // ASCII; no-break space, « ° · » ×; – — ‘ ’ ‚ “ ” „ • …; −
-    ranges: [[0x20, 0x7e], [0xa0, 0xa0], [0xab, 0xab], [0xb0, 0xb0], [0xb7, 0xb7], [0xbb, 0xbb], [0xd7, 0xd7], [0x2013, 0x2014], [0x2018, 0x201e], [0x2022, 0x2022], [0x2026, 0x2026], [0x2212, 0x2212]],
+    // A–Z, a–z and the ASCII signs between and after them ([ \\ ] ^ _ ` { | } ~)
+    ranges: [[0x41, 0x7e]],
   },
 ];
 
