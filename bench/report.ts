@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { BUDGETS, PUBLIC_PAGES, clsShown, staticPeer } from './budgets.ts';
 import type { BenchResults, BudgetCheck, LoadRow, TargetResults } from './results.ts';
 
@@ -64,6 +66,8 @@ export function renderReport(r: BenchResults): string {
   L.push('');
 
   for (const t of r.targets) L.push(...renderTarget(r, t));
+  // What was changed for speed and what each change gained: written by hand, kept with the figures.
+  L.push(readFileSync(path.join(import.meta.dirname, 'speed-changes.md'), 'utf8').trim(), '');
   return L.join('\n');
 }
 
