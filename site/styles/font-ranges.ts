@@ -21,7 +21,7 @@ export const MANROPE_SUBSETS: { file: string; source: string; ranges: CodeRange[
   {
     file: 'manrope-latin.woff2',
     source: 'manrope-latin-wght-normal.woff2',
-    // A–Z, a–z and the ASCII signs between and after them ([ \\ ] ^ _ ` { | } ~)
+    // A–Z, a–z and the ASCII signs between and after them ([ \ ] ^ _ ` { | } ~)
     ranges: [[0x41, 0x7e]],
   },
 ];
