@@ -1,5 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { MIGRATIONS_TABLE, RECORD_MIGRATION, pendingMigrations } from '../../worker/platform/node/migrate.ts';
 import { ROOT } from './tools.ts';
 
 /** Where drizzle-kit writes the migrations, the folder wrangler.toml names (`migrations_dir`). */
@@ -12,26 +12,12 @@ export const MIGRATIONS_DIR = path.join(ROOT, 'migrations');
  * wrangler once more (~8 s of every `npm start`). Each file is one D1 batch: all of it or none.
  */
 export async function applyLocalD1Migrations(db: D1Database, dir = MIGRATIONS_DIR): Promise<string[]> {
-  await db
-    .prepare(
-      `CREATE TABLE IF NOT EXISTS d1_migrations (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        name TEXT UNIQUE,
-        applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
-      )`,
-    )
-    .run();
-  const done = new Set((await db.prepare('SELECT name FROM d1_migrations').all<{ name: string }>()).results.map((r) => r.name));
+  await db.prepare(MIGRATIONS_TABLE).run();
+  const done = (await db.prepare('SELECT name FROM d1_migrations').all<{ name: string }>()).results.map((r) => r.name);
   const applied: string[] = [];
-  for (const name of (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort()) {
-    if (done.has(name)) continue;
-    // drizzle-kit ends each statement with a breakpoint marker: one prepared statement each.
-    const statements = (await readFile(path.join(dir, name), 'utf8'))
-      .split('--> statement-breakpoint')
-      .map((s) => s.trim())
-      .filter(Boolean);
+  for (const { name, statements } of await pendingMigrations(dir, done)) {
     try {
-      await db.batch([...statements.map((s) => db.prepare(s)), db.prepare('INSERT INTO d1_migrations (name) VALUES (?)').bind(name)]);
+      await db.batch([...statements.map((s) => db.prepare(s)), db.prepare(RECORD_MIGRATION).bind(name)]);
     } catch (err) {
       throw new Error(`Migration ${name} failed: ${err instanceof Error ? err.message : err}`, { cause: err });
     }
