@@ -51,6 +51,24 @@ export function todayInMoscow(ms: number = Date.now()): IsoDate {
   return new Intl.DateTimeFormat('en-CA', { timeZone: SITE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
 }
 
+const moscowClock = new Intl.DateTimeFormat('en-CA', {
+  timeZone: SITE_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** The instant (ms) after `ms` at which the date in Moscow turns, by Moscow's offset from UTC at `ms`. */
+export function nextDayStartInMoscow(ms: number): number {
+  const p = Object.fromEntries(moscowClock.formatToParts(ms).map((part) => [part.type, Number(part.value)]));
+  const offset = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - (ms - (((ms % 1000) + 1000) % 1000));
+  return Date.UTC(p.year!, p.month! - 1, p.day! + 1) - offset;
+}
+
 /** The same day `months` later, clamped to the month's end (31 Jan + 1 month = 28/29 Feb). */
 export function addMonths(date: IsoDate, months: number): IsoDate {
   const m = ISO.exec(date)!;

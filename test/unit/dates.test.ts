@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, addMonths, isIsoDate, nightsBetween, nightsOf, rangesOverlap, todayInMoscow } from '../../schema/dates.ts';
+import { addDays, addMonths, isIsoDate, nextDayStartInMoscow, nightsBetween, nightsOf, rangesOverlap, todayInMoscow } from '../../schema/dates.ts';
 
 describe('stay dates as YYYY-MM-DD strings', () => {
   it.each([
@@ -56,5 +56,21 @@ describe('stay dates as YYYY-MM-DD strings', () => {
     expect(addMonths('2027-11-30', 3)).toBe('2028-02-29');
     expect(addMonths('2026-11-23', 12)).toBe('2027-11-23');
     expect(addMonths('2026-11-23', 18)).toBe('2028-05-23');
+  });
+});
+
+describe('the moment the day turns in Moscow', () => {
+  it('should be the next Moscow midnight, whatever the instant of the day', () => {
+    for (const [at, turns] of [
+      ['2026-11-26T02:50:00Z', '2026-11-26T21:00:00.000Z'],
+      ['2026-11-25T21:00:00Z', '2026-11-26T21:00:00.000Z'],
+      ['2026-11-25T20:59:59.999Z', '2026-11-25T21:00:00.000Z'],
+      ['2026-12-31T23:30:00Z', '2027-01-01T21:00:00.000Z'],
+    ] as const) {
+      const next = nextDayStartInMoscow(Date.parse(at));
+      expect(new Date(next).toISOString()).toBe(turns);
+      expect(todayInMoscow(next)).toBe(addDays(todayInMoscow(Date.parse(at)), 1));
+      expect(todayInMoscow(next - 1)).toBe(todayInMoscow(Date.parse(at)));
+    }
   });
 });

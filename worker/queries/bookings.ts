@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, min, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { BookingStatus, BookingSubmit, OwnerStatus } from '../../schema/bookings.ts';
 import { bookings, cabins, type Booking } from '../../schema/tables.ts';
 import type { Quote } from '../calendar/pricing.ts';
@@ -217,6 +217,15 @@ export async function staysByStatus(env: DbEnv, status: BookingStatus, from: str
 export async function busyStays(env: DbEnv, from: string, to: string, cabinId?: number) {
   const held = and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, nowIso()));
   return getDb(env).select(staysColumns).from(bookings).where(and(or(eq(bookings.status, 'confirmed'), held), touching(from, to, cabinId)));
+}
+
+/** When the next payment hold runs out (its nights free again with no write), or null: none is held. */
+export async function nextHoldEnd(env: DbEnv): Promise<string | null> {
+  const [row] = await getDb(env)
+    .select({ at: min(bookings.holdUntil) })
+    .from(bookings)
+    .where(and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, nowIso())));
+  return row?.at ?? null;
 }
 
 /**

@@ -1,7 +1,12 @@
 import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { createServer, type IncomingMessage, type RequestListener, type ServerOptions } from 'node:http';
 import { compressResponse } from './compress-response.ts';
 import type { AddressInfo } from 'node:net';
+import { appMemory } from './app-memory.ts';
+import { writeAnswer } from './memory-answers.ts';
+import type { StaticFiles } from './static-site.ts';
 import type { Bindings } from '../../env.ts';
+import { publicReadsChangeAt } from '../../queries/public-reads.ts';
 import { runSchedule } from '../../scheduled.ts';
 import app from '../../index.ts';
 import type { RebuildPort } from '../ports.ts';
@@ -23,7 +28,7 @@ export type NodeServerOptions = NodeStorageOptions & {
   /** How long close() waits for background work (notification retries, a rebuild request). */
   shutdownGraceMs?: number;
   /** Answers before the app (the built site's files); undefined falls through to the app. */
-  staticFiles?: (req: Request) => Promise<Response | undefined>;
+  staticFiles?: StaticFiles;
 };
 
 export type NodeServer = {
@@ -64,8 +69,15 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   const trusted = opts.trustedProxy ?? false;
   const background = new Set<Promise<unknown>>();
   const bindings = { ...storage.bindings, ...opts.bindings };
+  const kept = appMemory({
+    changeStamp: storage.db.changeStamp,
+    siteDir: storage.paths.siteDir,
+    trustedProxy: trusted,
+    changesAt: (ms) => publicReadsChangeAt(storage.bindings, ms),
+  });
 
   const fetch = async (raw: Request, node: HttpBindings | Http2Bindings): Promise<Response> => {
+    const stamp = kept.stamp();
     const req = visitorRequest(raw, siteUrl, trusted);
     const file = opts.staticFiles && (req.method === 'GET' || req.method === 'HEAD') ? await opts.staticFiles(req) : undefined;
     if (file) return file;
@@ -77,7 +89,11 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
       passThroughOnException() {},
       props: {},
     };
-    const res = await compressResponse(req, await app.fetch(req, { ...bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx));
+    const res = await kept.keep(
+      node.incoming as IncomingMessage,
+      stamp,
+      await compressResponse(req, await app.fetch(req, { ...bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx)),
+    );
     // A refused write may be answered before its whole body arrived (too large, not signed in):
     // the rest may still be on its way, so the connection is not reused for the next request.
     if (res.status >= 400 && req.method !== 'GET' && req.method !== 'HEAD') {
@@ -88,7 +104,15 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
     return res;
   };
 
-  const server = serve({ fetch, port: opts.port, hostname: opts.host });
+  // An answer already in memory (a site file, a public read with unchanged data) is written
+  // straight to the socket; everything else goes through Hono.
+  const withMemory = (options: ServerOptions, listener: RequestListener) =>
+    createServer(options, (incoming, outgoing) => {
+      const answer = opts.staticFiles?.fromMemory(incoming) ?? kept.fromMemory(incoming);
+      if (answer) writeAnswer(incoming, outgoing, answer);
+      else listener(incoming, outgoing);
+    });
+  const server = serve({ fetch, port: opts.port, hostname: opts.host, createServer: withMemory as typeof createServer });
   await new Promise<void>((resolve, reject) => {
     if (server.listening) resolve();
     server.once('listening', () => resolve());

@@ -24,6 +24,12 @@ export type SqliteFile = DatabasePort & {
   backupTo(file: string): void;
   close(): void;
   readonly path: string;
+  /**
+   * Changes whenever the database may have changed: a write by this connection (SQLite's
+   * total_changes) or a commit by any other (PRAGMA data_version). Equal stamps mean equal data,
+   * so an answer made from it may be given again.
+   */
+  changeStamp(): string;
 };
 
 export type SqliteOptions = {
@@ -152,6 +158,10 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqliteFil
     }
   };
   db.exec('PRAGMA busy_timeout = 0');
+  const ownChanges = db.prepare('SELECT total_changes()');
+  const othersCommits = db.prepare('PRAGMA data_version');
+  ownChanges.setReturnArrays(true);
+  othersCommits.setReturnArrays(true);
   const port = {
     path: file,
     prepare: (sql: string) => new Statement(db, waitMs, sql),
@@ -173,6 +183,7 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqliteFil
       waiting(() => db.prepare('VACUUM INTO ?').run(target));
     },
     close: () => db.close(),
+    changeStamp: () => `${(othersCommits.get() as unknown as [number])[0]}:${(ownChanges.get() as unknown as [number])[0]}`,
   };
   return port as unknown as SqliteFile;
 }

@@ -1,7 +1,10 @@
+import { statSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { listFiles } from './list-files.ts';
+import { headerList, memoryAnswers, type MemoryAnswer } from './memory-answers.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -52,7 +55,19 @@ export function parseHeadersFile(text: string): HeaderRule[] {
 }
 
 /** The encoding to send: brotli, then gzip, as the client accepts (q=0 refuses). */
-export function chooseEncoding(acceptEncoding: string | null): 'br' | 'gzip' | null {
+export function chooseEncoding(acceptEncoding: string | null | undefined): 'br' | 'gzip' | null {
+  const key = acceptEncoding ?? '';
+  let chosen = encodingOf.get(key);
+  if (chosen === undefined) {
+    chosen = parseEncoding(key);
+    // Browsers send a handful of distinct values; anything else is parsed each time.
+    if (encodingOf.size < 64) encodingOf.set(key, chosen);
+  }
+  return chosen;
+}
+const encodingOf = new Map<string, 'br' | 'gzip' | null>();
+
+function parseEncoding(acceptEncoding: string | null): 'br' | 'gzip' | null {
   const accepted = new Map<string, number>();
   for (const part of (acceptEncoding ?? '').split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
@@ -89,15 +104,43 @@ async function resolveFile(root: string, urlPath: string): Promise<{ file: strin
   return null;
 }
 
+/** The built site's files kept in memory: pages, scripts, styles, fonts and the photos of a small site. */
+const SITE_MEMORY = { maxBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024 };
+
+/**
+ * Which build is live: build.json's time, the file a build writes last (scripts/build-site.ts),
+ * so a kept answer made from an older build is never sent once the new one is in place.
+ */
+export function liveBuildStamp(root: string): string {
+  return String(statSync(path.join(root, 'build.json'), { throwIfNoEntry: false })?.mtimeMs ?? 'none');
+}
+
+/** A file's size and time: a file replaced by hand, outside a build, is read again too. */
+const fileStamp = (file: string) => {
+  const s = statSync(file, { throwIfNoEntry: false });
+  return s ? `${s.size}:${s.mtimeMs}` : 'gone';
+};
+
+export type StaticFiles = ((req: Request) => Promise<Response | undefined>) & {
+  /** The answer to a GET or HEAD of a site file already sent once since the live build went in, or undefined. */
+  fromMemory(incoming: IncomingMessage): MemoryAnswer | undefined;
+};
+
 /**
  * The built site as the Node server serves it: files from disk with their precompressed
  * variant chosen by Accept-Encoding, the headers of the site's `_headers` file (HSTS only when
  * the site is served over https), ETag revalidation, no path outside the folder. Anything that
  * is not a file of the site answers undefined, and the app takes it (the admin shell, the 404 page).
+ *
+ * Each file's answer, once made, is kept in memory with the build it came from, and `fromMemory`
+ * gives it to the next request of the same path and encoding with no disk access: a file server
+ * that reads from disk and makes a Response each time answers at half Caddy's rate.
  */
-export function staticSite(opts: { root: string; https: boolean }) {
+export function staticSite(opts: { root: string; https: boolean }): StaticFiles {
   const root = path.resolve(opts.root);
   let rules: { mtimeMs: number; rules: HeaderRule[] } | null = null;
+  const memory = memoryAnswers<{ file: string }>(SITE_MEMORY);
+  const keyOf = (pathname: string, encoding: string | null) => `${pathname}\n${encoding ?? ''}`;
 
   async function headerRules(): Promise<HeaderRule[]> {
     const file = path.join(root, '_headers');
@@ -107,8 +150,22 @@ export function staticSite(opts: { root: string; https: boolean }) {
     return rules.rules;
   }
 
-  return async (req: Request): Promise<Response | undefined> => {
+  const fromMemory = (incoming: IncomingMessage): MemoryAnswer | undefined => {
+    if (incoming.method !== 'GET' && incoming.method !== 'HEAD') return undefined;
+    const target = incoming.url ?? '/';
+    const query = target.indexOf('?');
+    const key = keyOf(query < 0 ? target : target.slice(0, query), chooseEncoding(incoming.headers['accept-encoding']));
+    const answer = memory.get(key);
+    if (!answer) return undefined;
+    if (answer.stamp === `${liveBuildStamp(root)}|${fileStamp(answer.file)}`) return answer;
+    memory.drop(key);
+    return undefined;
+  };
+
+  const fromDisk = async (req: Request): Promise<Response | undefined> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+    // Taken before any file is read: what is read belongs to this build or a later one.
+    const stamp = liveBuildStamp(root);
     const url = new URL(req.url);
     let urlPath: string;
     try {
@@ -139,9 +196,9 @@ export function staticSite(opts: { root: string; https: boolean }) {
     if (!opts.https) headers.delete('strict-transport-security');
 
     let file = found.file;
+    const encoding = chooseEncoding(req.headers.get('accept-encoding'));
     if (COMPRESSIBLE.has(ext)) {
       headers.set('vary', 'accept-encoding');
-      const encoding = chooseEncoding(req.headers.get('accept-encoding'));
       const twin = encoding && `${found.file}.${encoding === 'br' ? 'br' : 'gz'}`;
       if (twin && (await stat(twin).then((s) => s.mtimeMs >= found.mtimeMs - 1000, () => false))) {
         file = twin;
@@ -153,9 +210,16 @@ export function staticSite(opts: { root: string; https: boolean }) {
     headers.set('etag', etag);
     const match = req.headers.get('if-none-match');
     if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers });
+    const sent = fileStamp(file);
     const body = await readFile(file).catch(() => null);
     if (!body) return undefined;
     headers.set('content-length', String(body.length));
+    if (req.method === 'GET') {
+      // Keyed by the encoding asked for, not the one sent: a file with no twin answers both alike.
+      memory.set(keyOf(url.pathname, encoding), { status: 200, headers: headerList(headers), body, etag, stamp: `${stamp}|${sent}`, madeAt: Date.now(), expiresAt: Infinity, file });
+    }
     return new Response(req.method === 'HEAD' ? null : body, { headers });
   };
+
+  return Object.assign(fromDisk, { fromMemory });
 }

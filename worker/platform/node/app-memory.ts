@@ -1,0 +1,76 @@
+import type { IncomingMessage } from 'node:http';
+import { now } from '../../lib/clock.ts';
+import { headerList, memoryAnswers, type MemoryAnswer } from './memory-answers.ts';
+import { chooseEncoding, liveBuildStamp } from './static-site.ts';
+
+/**
+ * The app's public reads that every visitor asks alike: the catalogue, a cabin, its free dates,
+ * prices, approved reviews, public settings, search (its API and its page). Nothing signed in,
+ * nothing that writes.
+ */
+const PUBLIC_READS = /^\/(?:api\/(?:cabins(?:\/\d+(?:\/availability)?)?|search|prices|reviews\/approved|settings)|search)$/;
+/**
+ * The longest a kept answer stands with the data unchanged. Free dates also move with the clock,
+ * and those moments are known (publicReadsChangeAt: a payment hold running out, the day turning in
+ * Moscow); this bounds anything else that reads the clock to what browsers are told already
+ * (max-age=60 on free dates and search).
+ */
+export const APP_ANSWER_MAX_AGE_MS = 60_000;
+const APP_MEMORY = { maxBytes: 16 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
+
+/**
+ * Keeps the app's answers to public reads in memory, each stamped with the database's change
+ * stamp and the live build (the search page is the build's shell filled in), so the next visitor
+ * asking the same gets it without Hono, drizzle or zlib running again. Any write, by this server
+ * or another process, changes the stamp: nothing stale is given, a write shows at once.
+ */
+export function appMemory(opts: { changeStamp: () => string; siteDir: string; trustedProxy: boolean; changesAt: (ms: number) => Promise<number> }) {
+  const memory = memoryAnswers(APP_MEMORY);
+  /** Null when it cannot be read (the database busy): then nothing is kept or given. */
+  const stampNow = (): string | null => {
+    try {
+      return `${opts.changeStamp()}|${liveBuildStamp(opts.siteDir)}`;
+    } catch {
+      return null;
+    }
+  };
+
+  /** What the answer depends on in the request: the address as the visitor typed it, the encoding. */
+  const keyOf = (incoming: IncomingMessage): string | undefined => {
+    if (incoming.method !== 'GET' || incoming.headers.authorization) return undefined;
+    const target = incoming.url ?? '/';
+    const query = target.indexOf('?');
+    if (!PUBLIC_READS.test(query < 0 ? target : target.slice(0, query))) return undefined;
+    const h = incoming.headers;
+    // The host and, behind a trusted proxy, its forwarded scheme decide the HSTS header.
+    const proxy = opts.trustedProxy ? `${h['x-forwarded-proto'] ?? ''} ${h['x-forwarded-host'] ?? ''}` : '';
+    return `${target}\n${chooseEncoding(h['accept-encoding']) ?? ''}\n${h.host ?? ''}\n${proxy}`;
+  };
+
+  return {
+    fromMemory(incoming: IncomingMessage): MemoryAnswer | undefined {
+      const key = keyOf(incoming);
+      const answer = key === undefined ? undefined : memory.get(key);
+      if (!answer) return undefined;
+      const at = now();
+      if (at >= answer.madeAt && at < answer.expiresAt && answer.stamp === stampNow()) return answer;
+      // Stale: dropped, so the memory holds only answers that can still be given.
+      memory.drop(key!);
+      return undefined;
+    },
+    /** Call before the app answers: the stamp of what it is about to read. */
+    stamp: stampNow,
+    /** Keeps a 200 answer to a public read (its body read once here) and gives it on. */
+    async keep(incoming: IncomingMessage, stamp: string | null, res: Response): Promise<Response> {
+      const key = keyOf(incoming);
+      if (key === undefined || stamp === null || res.status !== 200 || res.headers.has('set-cookie') || /\bprivate\b/.test(res.headers.get('cache-control') ?? '')) return res;
+      const body = new Uint8Array(await res.arrayBuffer());
+      const headers = headerList(res.headers);
+      if (!res.headers.has('content-length')) headers.push('content-length', String(body.length));
+      const madeAt = now();
+      const expiresAt = Math.min(madeAt + APP_ANSWER_MAX_AGE_MS, await opts.changesAt(madeAt).catch(() => madeAt));
+      memory.set(key, { status: 200, headers, body, etag: res.headers.get('etag'), stamp, madeAt, expiresAt });
+      return new Response(body, { status: 200, statusText: res.statusText, headers: res.headers });
+    },
+  };
+}
