@@ -20,15 +20,18 @@ export type ScalePoint = {
   /** GET /api/cabins one request at a time: the slope without queueing. */
   serial: SerialLatency;
   load: LoadResult;
-  /** GET /api/search (3 nights a month ahead, 2 guests): alone and under the same load. */
+  /**
+   * GET /api/search (3 nights a month ahead, 2 guests): alone, each request for other dates (a
+   * search made anew, never a kept answer), and under the same load (one search asked by all).
+   */
   search?: { results: number; others: number; serial: SerialLatency; load: LoadResult };
   /** The owner's GET /api/admin/occupancy (31 days), alone: one owner, never a crowd. */
   occupancy?: { serial: SerialLatency };
 };
 
-/** A stay a month ahead in Moscow time: what a visitor would search for. */
-export const searchPath = (): string => {
-  const checkIn = addDays(todayInMoscow(), 30);
+/** A stay a month ahead in Moscow time (`later` days more): what a visitor would search for. */
+export const searchPath = (later = 0): string => {
+  const checkIn = addDays(todayInMoscow(), 30 + later);
   return `/api/search?checkIn=${checkIn}&checkOut=${addDays(checkIn, 3)}&guests=2`;
 };
 
@@ -68,7 +71,7 @@ export async function measureScalePoint(
 async function measureSearch(base: string, load: { connections: number; durationS: number; warmupS: number }): Promise<ScalePoint['search']> {
   const url = `${base}${searchPath()}`;
   const answer = (await (await fetch(url)).json()) as { results: unknown[]; others: unknown[] };
-  return { results: answer.results.length, others: answer.others.length, serial: await serialLatency(url), load: await loadTest(url, load) };
+  return { results: answer.results.length, others: answer.others.length, serial: await serialLatency((i) => `${base}${searchPath(i + 1)}`), load: await loadTest(url, load) };
 }
 
 async function countHtml(dir: string): Promise<number> {

@@ -20,10 +20,21 @@ export function isIsoDate(value: unknown): value is IsoDate {
   return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
 }
 
+/**
+ * Day numbers of the dates seen lately: a search prices every night of every cabin, and the same
+ * few dozen dates come back thousands of times (checking a date costs a regex and a Date).
+ */
+const dayNumbers = new Map<IsoDate, number>();
+
 const dayNumber = (date: IsoDate): number => {
+  const known = dayNumbers.get(date);
+  if (known !== undefined) return known;
   const m = ISO.exec(date);
   if (!m || !isIsoDate(date)) throw new RangeError(`Not a date: ${date}`);
-  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS;
+  const n = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / DAY_MS;
+  if (dayNumbers.size >= 4096) dayNumbers.clear();
+  dayNumbers.set(date, n);
+  return n;
 };
 
 const fromDayNumber = (n: number): IsoDate => new Date(n * DAY_MS).toISOString().slice(0, 10);
@@ -47,9 +58,10 @@ export const rangesOverlap = (aStart: IsoDate, aEnd: IsoDate, bStart: IsoDate, b
 
 /** The calendar date in Moscow at the instant `ms` (default: now). */
 export function todayInMoscow(ms: number = Date.now()): IsoDate {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: SITE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+  return moscowDate.format(ms);
 }
+// en-CA formats as YYYY-MM-DD. Made once: making a formatter costs a fraction of a millisecond.
+const moscowDate = new Intl.DateTimeFormat('en-CA', { timeZone: SITE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
 
 const moscowClock = new Intl.DateTimeFormat('en-CA', {
   timeZone: SITE_TIME_ZONE,
