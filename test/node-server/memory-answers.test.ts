@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
-import { staticSite } from '../../worker/platform/node/static-site.ts';
+import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
 
 // The self-hosted server keeps the answers to repeated reads (site files, the public API) in
@@ -106,6 +106,21 @@ describe('answers kept in memory by the self-hosted server', () => {
     expect((await get('/cabins')).body).toContain('Вторая сборка.');
     await writeFile(path.join(siteDir, 'cabins.html'), PAGE('Правка руками, длиннее прежней. '));
     expect((await get('/cabins')).body).toContain('Правка руками, длиннее прежней.');
+  });
+
+  it('should stop sending a brotli twin from memory once the page beside it is newer', async () => {
+    await precompressSite(siteDir);
+    const first = await get('/cabins', { 'accept-encoding': 'br' });
+    expect(first.headers['content-encoding']).toBe('br');
+    expect((await get('/cabins', { 'accept-encoding': 'br' })).headers['content-encoding']).toBe('br');
+    // Edited by hand after the build: its twin is now older than it, so the page goes as it is.
+    const page = path.join(siteDir, 'cabins.html');
+    await writeFile(page, PAGE('Исправлено после сборки. '));
+    const later = new Date(Date.now() + 5000);
+    await utimes(page, later, later);
+    const after = await get('/cabins', { 'accept-encoding': 'br' });
+    expect(after.headers['content-encoding']).toBeUndefined();
+    expect(after.body).toContain('Исправлено после сборки.');
   });
 
   it('should answer a kept page to If-None-Match with 304 and to HEAD with its headers alone', async () => {

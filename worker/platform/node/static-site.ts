@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { listFiles } from './list-files.ts';
-import { headerList, memoryAnswers, type MemoryAnswer } from './memory-answers.ts';
+import { etagMatches, headerList, memoryAnswers, type MemoryAnswer } from './memory-answers.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -115,11 +115,14 @@ export function liveBuildStamp(root: string): string {
   return String(statSync(path.join(root, 'build.json'), { throwIfNoEntry: false })?.mtimeMs ?? 'none');
 }
 
-/** A file's size and time: a file replaced by hand, outside a build, is read again too. */
-const fileStamp = (file: string) => {
-  const s = statSync(file, { throwIfNoEntry: false });
-  return s ? `${s.size}:${s.mtimeMs}` : 'gone';
-};
+/** The size and time of the files an answer was made from: one replaced by hand, outside a build, is read again too. */
+const filesStamp = (files: string[]) =>
+  files
+    .map((file) => {
+      const s = statSync(file, { throwIfNoEntry: false });
+      return s ? `${s.size}:${s.mtimeMs}` : 'gone';
+    })
+    .join(' ');
 
 export type StaticFiles = ((req: Request) => Promise<Response | undefined>) & {
   /** The answer to a GET or HEAD of a site file already sent once since the live build went in, or undefined. */
@@ -139,7 +142,7 @@ export type StaticFiles = ((req: Request) => Promise<Response | undefined>) & {
 export function staticSite(opts: { root: string; https: boolean }): StaticFiles {
   const root = path.resolve(opts.root);
   let rules: { mtimeMs: number; rules: HeaderRule[] } | null = null;
-  const memory = memoryAnswers<{ file: string }>(SITE_MEMORY);
+  const memory = memoryAnswers<{ files: string[] }>(SITE_MEMORY);
   const keyOf = (pathname: string, encoding: string | null) => `${pathname}\n${encoding ?? ''}`;
 
   async function headerRules(): Promise<HeaderRule[]> {
@@ -157,7 +160,7 @@ export function staticSite(opts: { root: string; https: boolean }): StaticFiles 
     const key = keyOf(query < 0 ? target : target.slice(0, query), chooseEncoding(incoming.headers['accept-encoding']));
     const answer = memory.get(key);
     if (!answer) return undefined;
-    if (answer.stamp === `${liveBuildStamp(root)}|${fileStamp(answer.file)}`) return answer;
+    if (answer.stamp === `${liveBuildStamp(root)}|${filesStamp(answer.files)}`) return answer;
     memory.drop(key);
     return undefined;
   };
@@ -208,15 +211,16 @@ export function staticSite(opts: { root: string; https: boolean }): StaticFiles 
       }
     }
     headers.set('etag', etag);
-    const match = req.headers.get('if-none-match');
-    if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers });
-    const sent = fileStamp(file);
+    if (etagMatches(req.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
+    // The page and the twin sent for it (the choice of twin, and the ETag, depend on both).
+    const files = file === found.file ? [file] : [found.file, file];
+    const sent = filesStamp(files);
     const body = await readFile(file).catch(() => null);
     if (!body) return undefined;
     headers.set('content-length', String(body.length));
     if (req.method === 'GET') {
       // Keyed by the encoding asked for, not the one sent: a file with no twin answers both alike.
-      memory.set(keyOf(url.pathname, encoding), { status: 200, headers: headerList(headers), body, etag, stamp: `${stamp}|${sent}`, madeAt: Date.now(), expiresAt: Infinity, file });
+      memory.set(keyOf(url.pathname, encoding), { status: 200, headers: headerList(headers), body, etag, stamp: `${stamp}|${sent}`, madeAt: Date.now(), expiresAt: Infinity, files });
     }
     return new Response(req.method === 'HEAD' ? null : body, { headers });
   };
