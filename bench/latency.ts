@@ -12,7 +12,7 @@ export type SerialOptions = { count: number; min: number; budgetMs: number; warm
  */
 export async function serialLatency(
   url: string | ((i: number) => string),
-  opts: SerialOptions = { count: 20, min: 3, budgetMs: 10_000, warmup: 3 },
+  opts: SerialOptions = { count: 60, min: 3, budgetMs: 10_000, warmup: 3 },
   headers: Record<string, string> = {},
 ): Promise<SerialLatency> {
   const urlOf = typeof url === 'string' ? () => url : url;

@@ -161,7 +161,7 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
   L.push(`| **median** | ${cell(s1(et.medianS), find('Edit-to-live (median)', 'admin save → /'))} | ${s1(et.medianRebuiltS)} | |`, '');
 
   L.push('### How cost grows with the catalogue', '');
-  L.push(`Extra cabins are clones of the demo cabins (same texts and \`/media/\` photos, numbered names) written straight into the target's database. Build = one full rebuild by the target's rebuilder into the served directory (Astro's image cache warm). \`GET /api/cabins\` under the same ${r.settings.connections} connections for ${r.settings.scaleLoadDurationS} s (no autocannon warm-up: the serial requests just before warm the server). "Alone" is the same request one at a time (no queueing), up to 20 requests or 10 s. "Responses" counts those completed within the window; requests still waiting when it closed are not in the percentiles.`, '');
+  L.push(`Extra cabins are clones of the demo cabins (same texts and \`/media/\` photos, numbered names) written straight into the target's database. Build = one full rebuild by the target's rebuilder into the served directory (Astro's image cache warm). \`GET /api/cabins\` under the same ${r.settings.connections} connections for ${r.settings.scaleLoadDurationS} s (no autocannon warm-up: the serial requests just before warm the server). "Alone" is the same request one at a time (no queueing), up to ${Math.max(0, ...r.scaling.points.map((p) => p.serial.requests))} requests or 10 s after 3 that are not counted. "Responses" counts those completed within the window; requests still waiting when it closed are not in the percentiles.`, '');
   if (r.scaling.error) L.push(`Failed: ${r.scaling.error}`, '');
   L.push('| active cabins (total) | HTML pages built | build | `/api/cabins` size (gzipped) | alone: p50 / p95 | 50 conn.: responses | req/s | p50 | p95 | p99 |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const pt of r.scaling.points) {
@@ -172,7 +172,7 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     );
   }
   L.push('');
-  L.push(`Search (\`GET /api/search\`, 3 nights a month ahead, 2 guests) and the owner's «Шахматка» (\`GET /api/admin/occupancy\`, 31 days) at the same sizes: alone one request at a time; search also under the same ${r.settings.connections} connections.`, '');
+  L.push(`Search (\`GET /api/search\`, 3 nights a month ahead, 2 guests) and the owner's «Шахматка» (\`GET /api/admin/occupancy\`, 31 days) at the same sizes: alone one request at a time after 3 that are not counted, each search for other dates (made anew, never a kept answer); search also under the same ${r.settings.connections} connections, all asking the same stay.`, '');
   L.push('| active cabins | search: free / apart | search alone: p50 / p95 | search 50 conn.: req/s | p95 | occupancy alone: p50 / p95 |', '| --- | --- | --- | --- | --- | --- |');
   for (const pt of r.scaling.points) {
     const sr = pt.search;
@@ -204,7 +204,7 @@ function renderLoad(
     `**At saturation** (throughput): ${st.connections} connections, closed loop, ${st.warmupS} s warm-up then ${st.loadDurationS} s. Req/s are figures without budgets, except static files: ≥ ${BUDGETS.staticThroughputVsPeer}× ${peer}'s.`,
     '',
     t.key === 'node'
-      ? `The peer for static files is Caddy ${st.caddy} (Debian's \`caddy\`, \`file_server\` with \`precompressed br gzip\` and \`try_files {path}.html\`), serving the very directory the server serves, started for the runs and stopped after.`
+      ? `The peer for static files is Caddy ${st.caddy} (Debian's \`caddy\`, \`file_server\` with \`precompressed br gzip\` and \`try_files {path}.html\`), serving the very directory the server serves, started for the runs and stopped after.\n\nThe self-hosted server keeps each answer it sends to a read that every visitor asks alike (site files; the catalogue, a cabin, its free dates, search) in memory and writes it straight to the socket when the same request comes again, for as long as what it was made from is unchanged: the live build and the file for site files; for the API, SQLite's change stamp (any write, by this server or another process) and the next moment the clock alone changes an answer (a payment hold running out, the day turning in Moscow). So these rows time the answers visitors get to repeated requests. A search for dates nobody asked before is made anew: its cost is the "search alone" column of the growth table below, where each request asks other dates.`
       : `Caddy ${st.caddy} serving the same built directory is shown beside, as on the self-hosted target; the static budgets of this target are against its own control, because \`wrangler dev\`'s local proxy alone is slower than Caddy on this machine, and in production Cloudflare's edge serves these files, not wrangler.`,
     '',
   );

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { now } from '../../lib/clock.ts';
-import { headerList, memoryAnswers, type MemoryAnswer } from './memory-answers.ts';
+import { headerList, memoryAnswers, oncePerTurn, type MemoryAnswer } from './memory-answers.ts';
 import { chooseEncoding, liveBuildStamp } from './static-site.ts';
 
 /**
@@ -21,15 +21,22 @@ const APP_MEMORY = { maxBytes: 16 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
 /**
  * Keeps the app's answers to public reads in memory, each stamped with the database's change
  * stamp and the live build (the search page is the build's shell filled in), so the next visitor
- * asking the same gets it without Hono, drizzle or zlib running again. Any write, by this server
- * or another process, changes the stamp: nothing stale is given, a write shows at once.
+ * asking the same gets it without Hono, drizzle or zlib running again. Any write changes the
+ * stamp: this server's own at once, another process's from the next turn of the event loop.
  */
-export function appMemory(opts: { changeStamp: () => string; siteDir: string; trustedProxy: boolean; changesAt: (ms: number) => Promise<number> }) {
+export function appMemory(opts: {
+  db: { ownWrites(): number; othersCommits(): number };
+  siteDir: string;
+  trustedProxy: boolean;
+  changesAt: (ms: number) => Promise<number>;
+}) {
   const memory = memoryAnswers(APP_MEMORY);
+  // This server's own writes are read every time (they may come between two requests of a turn).
+  const othersAndBuild = oncePerTurn(() => `${opts.db.othersCommits()}|${liveBuildStamp(opts.siteDir)}`);
   /** Null when it cannot be read (the database busy): then nothing is kept or given. */
   const stampNow = (): string | null => {
     try {
-      return `${opts.changeStamp()}|${liveBuildStamp(opts.siteDir)}`;
+      return `${opts.db.ownWrites()}|${othersAndBuild()}`;
     } catch {
       return null;
     }

@@ -49,6 +49,24 @@ export function memoryAnswers<Extra extends object = object>(opts: { maxBytes: n
   };
 }
 
+/**
+ * A reading taken at most once per turn of the event loop: the requests that arrive together
+ * share it. What it reads (another process's commit, the build swapped in) is then seen by the
+ * requests of the next turn, a fraction of a millisecond later.
+ */
+export function oncePerTurn<T>(read: () => T): () => T {
+  let value: T;
+  let fresh = false;
+  return () => {
+    if (!fresh) {
+      value = read();
+      fresh = true;
+      setImmediate(() => (fresh = false));
+    }
+    return value;
+  };
+}
+
 /** Whether an If-None-Match header names this entity tag (weak comparison, RFC 9110 §13.1.2). */
 export function etagMatches(ifNoneMatch: string | undefined | null, etag: string): boolean {
   return !!ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);

@@ -70,7 +70,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   const background = new Set<Promise<unknown>>();
   const bindings = { ...storage.bindings, ...opts.bindings };
   const kept = appMemory({
-    changeStamp: storage.db.changeStamp,
+    db: storage.db,
     siteDir: storage.paths.siteDir,
     trustedProxy: trusted,
     changesAt: (ms) => publicReadsChangeAt(storage.bindings, ms),

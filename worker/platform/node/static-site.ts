@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { listFiles } from './list-files.ts';
-import { etagMatches, headerList, memoryAnswers, type MemoryAnswer } from './memory-answers.ts';
+import { etagMatches, headerList, memoryAnswers, oncePerTurn, type MemoryAnswer } from './memory-answers.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -143,6 +143,7 @@ export function staticSite(opts: { root: string; https: boolean }): StaticFiles 
   const root = path.resolve(opts.root);
   let rules: { mtimeMs: number; rules: HeaderRule[] } | null = null;
   const memory = memoryAnswers<{ files: string[] }>(SITE_MEMORY);
+  const liveBuild = oncePerTurn(() => liveBuildStamp(root));
   const keyOf = (pathname: string, encoding: string | null) => `${pathname}\n${encoding ?? ''}`;
 
   async function headerRules(): Promise<HeaderRule[]> {
@@ -160,7 +161,7 @@ export function staticSite(opts: { root: string; https: boolean }): StaticFiles 
     const key = keyOf(query < 0 ? target : target.slice(0, query), chooseEncoding(incoming.headers['accept-encoding']));
     const answer = memory.get(key);
     if (!answer) return undefined;
-    if (answer.stamp === `${liveBuildStamp(root)}|${filesStamp(answer.files)}`) return answer;
+    if (answer.stamp === `${liveBuild()}|${filesStamp(answer.files)}`) return answer;
     memory.drop(key);
     return undefined;
   };
