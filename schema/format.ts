@@ -10,8 +10,17 @@ const groupFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0, u
 
 /** A whole number with ru-RU digit grouping, every separator a no-break space: «12 500». */
 export function formatNumber(n: number): string {
-  return groupFormat.format(Math.round(n)).replace(/[\s\u202f\u00a0]/g, NBSP);
+  const whole = Math.round(n);
+  let text = formatted.get(whole);
+  if (text === undefined) {
+    text = groupFormat.format(whole).replace(/[\s\u202f\u00a0]/g, NBSP);
+    // A search prices every cabin: the same few prices are written thousands of times.
+    if (formatted.size >= 4096) formatted.clear();
+    formatted.set(whole, text);
+  }
+  return text;
 }
+const formatted = new Map<number, string>();
 
 /** A price in rubles: «12 500 ₽» (no-break spaces, no kopecks). */
 export function formatPrice(rubles: number): string {
