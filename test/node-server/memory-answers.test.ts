@@ -1,5 +1,4 @@
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -8,6 +7,7 @@ import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
+import { rawRequest } from './raw-request.ts';
 
 // The self-hosted server keeps the answers to repeated reads (site files, the public API) in
 // memory and writes them straight to the socket. What a visitor must never notice: an answer
@@ -21,19 +21,11 @@ let siteDir: string;
 let server: NodeServer;
 let cabinId: number;
 
-/** A request as written (fetch would add its own Accept-Encoding). */
-function get(pathname: string, headers: Record<string, string> = {}, method = 'GET') {
-  const { hostname, port } = new URL(server.url);
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = request({ hostname, port, path: pathname, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** A request as written (fetch would add its own Accept-Encoding), its body as text. */
+const get = async (pathname: string, headers: Record<string, string> = {}, method = 'GET') => {
+  const res = await rawRequest(server.url, pathname, headers, method);
+  return { ...res, body: res.body.toString('utf8') };
+};
 
 /** Runs SQL on the server's file from another connection, on its own thread: a second process (a restore, a script). */
 async function writeFromAnotherConnection(sql: string, params: (string | number)[]) {

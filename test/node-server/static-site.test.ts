@@ -1,11 +1,11 @@
 import { copyFile, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
+import { rawRequest } from './raw-request.ts';
 
 // The built site as `npm run serve` serves it from DATA_DIR/site, over real HTTP: a small site
 // written here (no Astro build), precompressed as after every build, with the real _headers file.
@@ -17,19 +17,7 @@ let tmp: string;
 let siteDir: string;
 let server: NodeServer;
 
-/** A request exactly as written: fetch would tidy `..` and `%2e%2e` away before sending. */
-function raw(pathname: string, headers: Record<string, string> = {}, method = 'GET') {
-  const { hostname, port } = new URL(server.url);
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-    const req = request({ hostname, port, path: pathname, method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const raw = (pathname: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(server.url, pathname, headers, method);
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'kaspiy-static-'));
