@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { etagMatches, memoryAnswers, oncePerTurn, type MemoryAnswer } from '../../worker/platform/node/memory-answers.ts';
 
-const answer = (bytes: number): MemoryAnswer => ({ status: 200, headers: ['content-type', 'text/plain'], body: new Uint8Array(bytes), etag: null, stamp: 's', madeAt: 0, expiresAt: Infinity });
+const answer = (bytes: number): MemoryAnswer => ({ headers: ['content-type', 'text/plain'], body: new Uint8Array(bytes), etag: null, stamp: 's' });
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('answers kept in memory (self-hosted server)', () => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { now } from '../../lib/clock.ts';
-import { headerList, memoryAnswers, oncePerTurn, type MemoryAnswer } from './memory-answers.ts';
+import { headerList, memoryAnswers, oncePerTurn, requestPath, type MemoryAnswer } from './memory-answers.ts';
 import { chooseEncoding, liveBuildStamp } from './static-site.ts';
 
 /**
@@ -30,7 +30,8 @@ export function appMemory(opts: {
   trustedProxy: boolean;
   changesAt: (ms: number) => Promise<number>;
 }) {
-  const memory = memoryAnswers(APP_MEMORY);
+  /** When each answer was made, and when it stops being true with no change of data (the app's clock). */
+  const memory = memoryAnswers<{ madeAt: number; expiresAt: number }>(APP_MEMORY);
   // This server's own writes are read every time (they may come between two requests of a turn).
   const othersAndBuild = oncePerTurn(() => `${opts.db.othersCommits()}|${liveBuildStamp(opts.siteDir)}`);
   /** Null when it cannot be read (the database busy): then nothing is kept or given. */
@@ -44,14 +45,11 @@ export function appMemory(opts: {
 
   /** What the answer depends on in the request: the address as the visitor typed it, the encoding. */
   const keyOf = (incoming: IncomingMessage): string | undefined => {
-    if (incoming.method !== 'GET' || incoming.headers.authorization) return undefined;
-    const target = incoming.url ?? '/';
-    const query = target.indexOf('?');
-    if (!PUBLIC_READS.test(query < 0 ? target : target.slice(0, query))) return undefined;
+    if (incoming.method !== 'GET' || incoming.headers.authorization || !PUBLIC_READS.test(requestPath(incoming))) return undefined;
     const h = incoming.headers;
     // The host and, behind a trusted proxy, its forwarded scheme decide the HSTS header.
     const proxy = opts.trustedProxy ? `${h['x-forwarded-proto'] ?? ''} ${h['x-forwarded-host'] ?? ''}` : '';
-    return `${target}\n${chooseEncoding(h['accept-encoding']) ?? ''}\n${h.host ?? ''}\n${proxy}`;
+    return `${incoming.url}\n${chooseEncoding(h['accept-encoding']) ?? ''}\n${h.host ?? ''}\n${proxy}`;
   };
 
   return {
@@ -65,18 +63,24 @@ export function appMemory(opts: {
       memory.drop(key!);
       return undefined;
     },
-    /** Call before the app answers: the stamp of what it is about to read. */
-    stamp: stampNow,
-    /** Keeps a 200 answer to a public read (its body read once here) and gives it on. */
-    async keep(incoming: IncomingMessage, stamp: string | null, res: Response): Promise<Response> {
+    /**
+     * Call before the app answers: for a public read, its key and the stamp of what the app is
+     * about to read; null for anything else (nothing to keep, nothing read).
+     */
+    begin(incoming: IncomingMessage): { key: string; stamp: string } | null {
       const key = keyOf(incoming);
-      if (key === undefined || stamp === null || res.status !== 200 || res.headers.has('set-cookie') || /\bprivate\b/.test(res.headers.get('cache-control') ?? '')) return res;
+      const stamp = key === undefined ? null : stampNow();
+      return stamp === null ? null : { key: key!, stamp };
+    },
+    /** Keeps a 200 answer to a public read begun above (its body read once here) and gives it on. */
+    async keep(begun: { key: string; stamp: string } | null, res: Response): Promise<Response> {
+      if (!begun || res.status !== 200 || res.headers.has('set-cookie') || /\bprivate\b/.test(res.headers.get('cache-control') ?? '')) return res;
       const body = new Uint8Array(await res.arrayBuffer());
       const headers = headerList(res.headers);
       if (!res.headers.has('content-length')) headers.push('content-length', String(body.length));
       const madeAt = now();
       const expiresAt = Math.min(madeAt + APP_ANSWER_MAX_AGE_MS, await opts.changesAt(madeAt).catch(() => madeAt));
-      memory.set(key, { status: 200, headers, body, etag: res.headers.get('etag'), stamp, madeAt, expiresAt });
+      memory.set(begun.key, { headers, body, etag: res.headers.get('etag'), stamp: begun.stamp, madeAt, expiresAt });
       return new Response(body, { status: 200, statusText: res.statusText, headers: res.headers });
     },
   };

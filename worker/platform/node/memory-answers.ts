@@ -1,21 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * An answer kept whole in memory, ready to be written to the socket again: status, headers and
+ * An answer kept whole in memory, ready to be written to the socket again as 200: headers and
  * the body exactly as sent (compressed when it was). `stamp` says what it was made from (the
  * built site, the database); the store's owner drops it when that changed.
  */
 export type MemoryAnswer = {
-  status: number;
   /** Names and values in one flat list, as Node's writeHead takes them. */
   headers: string[];
   body: Uint8Array;
   etag: string | null;
   stamp: string;
-  /** When it was made and when it stops being true with no change of data, by the app's clock. */
-  madeAt: number;
-  expiresAt: number;
 };
+
+/** The path a request names, without its query, as the client sent it. */
+export function requestPath(incoming: IncomingMessage): string {
+  const target = incoming.url ?? '/';
+  const query = target.indexOf('?');
+  return query < 0 ? target : target.slice(0, query);
+}
 
 /**
  * Answers by key, oldest dropped first once `maxBytes` of bodies are held. No answer larger
@@ -43,9 +46,6 @@ export function memoryAnswers<Extra extends object = object>(opts: { maxBytes: n
       }
     },
     drop,
-    get size() {
-      return answers.size;
-    },
   };
 }
 
@@ -77,7 +77,7 @@ export function etagMatches(ifNoneMatch: string | undefined | null, etag: string
  * is most of what a request costs once its answer is known. A matching If-None-Match gets 304.
  */
 export function writeAnswer(incoming: IncomingMessage, outgoing: ServerResponse, answer: MemoryAnswer): void {
-  if (answer.etag && answer.status === 200 && etagMatches(incoming.headers['if-none-match'], answer.etag)) {
+  if (answer.etag && etagMatches(incoming.headers['if-none-match'], answer.etag)) {
     const headers: string[] = [];
     for (let i = 0; i < answer.headers.length; i += 2) {
       if (answer.headers[i] !== 'content-length') headers.push(answer.headers[i]!, answer.headers[i + 1]!);
@@ -86,7 +86,7 @@ export function writeAnswer(incoming: IncomingMessage, outgoing: ServerResponse,
     outgoing.end();
     return;
   }
-  outgoing.writeHead(answer.status, answer.headers);
+  outgoing.writeHead(200, answer.headers);
   if (incoming.method === 'HEAD') outgoing.end();
   else outgoing.end(answer.body);
 }

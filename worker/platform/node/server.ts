@@ -77,7 +77,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   });
 
   const fetch = async (raw: Request, node: HttpBindings | Http2Bindings): Promise<Response> => {
-    const stamp = kept.stamp();
+    const begun = kept.begin(node.incoming as IncomingMessage);
     const req = visitorRequest(raw, siteUrl, trusted);
     const file = opts.staticFiles && (req.method === 'GET' || req.method === 'HEAD') ? await opts.staticFiles(req) : undefined;
     if (file) return file;
@@ -90,8 +90,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
       props: {},
     };
     const res = await kept.keep(
-      node.incoming as IncomingMessage,
-      stamp,
+      begun,
       await compressResponse(req, await app.fetch(req, { ...bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx)),
     );
     // A refused write may be answered before its whole body arrived (too large, not signed in):

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { listFiles } from './list-files.ts';
-import { etagMatches, headerList, memoryAnswers, oncePerTurn, type MemoryAnswer } from './memory-answers.ts';
+import { etagMatches, headerList, memoryAnswers, oncePerTurn, requestPath, type MemoryAnswer } from './memory-answers.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -156,9 +156,7 @@ export function staticSite(opts: { root: string; https: boolean }): StaticFiles 
 
   const fromMemory = (incoming: IncomingMessage): MemoryAnswer | undefined => {
     if (incoming.method !== 'GET' && incoming.method !== 'HEAD') return undefined;
-    const target = incoming.url ?? '/';
-    const query = target.indexOf('?');
-    const key = keyOf(query < 0 ? target : target.slice(0, query), chooseEncoding(incoming.headers['accept-encoding']));
+    const key = keyOf(requestPath(incoming), chooseEncoding(incoming.headers['accept-encoding']));
     const answer = memory.get(key);
     if (!answer) return undefined;
     if (answer.stamp === `${liveBuild()}|${filesStamp(answer.files)}`) return answer;
@@ -221,7 +219,7 @@ export function staticSite(opts: { root: string; https: boolean }): StaticFiles 
     headers.set('content-length', String(body.length));
     if (req.method === 'GET') {
       // Keyed by the encoding asked for, not the one sent: a file with no twin answers both alike.
-      memory.set(keyOf(url.pathname, encoding), { status: 200, headers: headerList(headers), body, etag, stamp: `${stamp}|${sent}`, madeAt: Date.now(), expiresAt: Infinity, files });
+      memory.set(keyOf(url.pathname, encoding), { headers: headerList(headers), body, etag, stamp: `${stamp}|${sent}`, files });
     }
     return new Response(req.method === 'HEAD' ? null : body, { headers });
   };
