@@ -68,6 +68,19 @@ export const siteState = sqliteTable('site_state', {
   value: text('value').notNull(),
 });
 
+/**
+ * One row whose token changes with every write to the tables public reads are made from
+ * (migrations/0005_data_stamp.sql: a trigger on each). A kept answer to a public read is given
+ * again only while the token is the one it was made under, whoever wrote: this worker, another
+ * isolate, the cron, a restore. The tables left out change with signing in and throttling only.
+ */
+export const dataStamp = sqliteTable('data_stamp', {
+  id: integer('id').primaryKey(),
+  token: text('token').notNull(),
+});
+/** Tables no public read is made from, so their writes keep the stamp. */
+export const UNSTAMPED_TABLES = ['admin_sessions', 'rate_limits', 'data_stamp'] as const;
+
 export type Cabin = typeof cabins.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
 

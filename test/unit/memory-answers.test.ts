@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { etagMatches, memoryAnswers, oncePerTurn, type MemoryAnswer } from '../../worker/platform/node/memory-answers.ts';
+import { etagMatches, memoryAnswers, type MemoryAnswer } from '../../worker/platform/kept-answers.ts';
+import { oncePerTurn } from '../../worker/platform/node/memory-answers.ts';
 
 const answer = (bytes: number): MemoryAnswer => ({ headers: ['content-type', 'text/plain'], body: new Uint8Array(bytes), etag: null, stamp: 's' });
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));

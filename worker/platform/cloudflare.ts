@@ -2,6 +2,7 @@ import app from '../index.ts';
 import type { Bindings } from '../env.ts';
 import { runSchedule } from '../scheduled.ts';
 import { deployHook } from './deploy-hook.ts';
+import { publicReadMemory } from './public-read-memory.ts';
 
 export type { AppType } from '../index.ts';
 
@@ -15,9 +16,13 @@ export function workerBindings(env: WorkerEnv): Bindings {
   return { ...env, REBUILD: deployHook(env) };
 }
 
+/** This isolate's kept answers to public reads (public-read-memory.ts). */
+const publicReads = publicReadMemory();
+
 export default {
   fetch(req, env, ctx) {
-    return app.fetch(req, workerBindings(env), ctx);
+    const bindings = workerBindings(env);
+    return publicReads(req, bindings, (work) => ctx.waitUntil(work), () => app.fetch(req, bindings, ctx));
   },
   /** The Cron Trigger (wrangler.toml), every 15 minutes: calendars fetched, old personal data erased. */
   scheduled(_controller, env, ctx) {

@@ -1,14 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { now } from '../../lib/clock.ts';
-import { headerList, memoryAnswers, oncePerTurn, requestPath, type MemoryAnswer } from './memory-answers.ts';
+import { headerList, memoryAnswers, PUBLIC_API_READS, type MemoryAnswer } from '../kept-answers.ts';
+import { oncePerTurn, requestPath } from './memory-answers.ts';
 import { chooseEncoding, liveBuildStamp } from './static-site.ts';
 
-/**
- * The app's public reads that every visitor asks alike: the catalogue, a cabin, its free dates,
- * prices, approved reviews, public settings, search (its API and its page). Nothing signed in,
- * nothing that writes.
- */
-const PUBLIC_READS = /^\/(?:api\/(?:cabins(?:\/\d+(?:\/availability)?)?|search|prices|reviews\/approved|settings)|search)$/;
+/** The public API reads, and the search page: the build's shell filled with the same search. */
+const isPublicRead = (path: string) => PUBLIC_API_READS.test(path) || path === '/search';
 /**
  * The longest a kept answer stands with the data unchanged. Free dates also move with the clock,
  * and those moments are known (publicReadsChangeAt: a payment hold running out, the day turning in
@@ -45,7 +42,7 @@ export function appMemory(opts: {
 
   /** What the answer depends on in the request: the address as the visitor typed it, the encoding. */
   const keyOf = (incoming: IncomingMessage): string | undefined => {
-    if (incoming.method !== 'GET' || incoming.headers.authorization || !PUBLIC_READS.test(requestPath(incoming))) return undefined;
+    if (incoming.method !== 'GET' || incoming.headers.authorization || !isPublicRead(requestPath(incoming))) return undefined;
     const h = incoming.headers;
     // The host and, behind a trusted proxy, its forwarded scheme decide the HSTS header.
     const proxy = opts.trustedProxy ? `${h['x-forwarded-proto'] ?? ''} ${h['x-forwarded-host'] ?? ''}` : '';

@@ -4,7 +4,8 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { listFiles } from './list-files.ts';
-import { etagMatches, headerList, memoryAnswers, oncePerTurn, requestPath, type MemoryAnswer } from './memory-answers.ts';
+import { etagMatches, headerList, memoryAnswers, type MemoryAnswer } from '../kept-answers.ts';
+import { oncePerTurn, requestPath } from './memory-answers.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
