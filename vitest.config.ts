@@ -85,8 +85,8 @@ export default defineConfig(async () => {
         },
         // End-to-end on one shared server (test/e2e/global-setup.ts): first the journeys that
         // change content and wait for the rebuild (e2e-content, below), one at a time so none sees
-        // another's change, beside the contract tests; then the visitor journeys, which only read,
-        // two files at a time, beside the self-hosted target. (Content journeys two at a time, each
+        // another's change, beside the contract tests and the self-hosted target; then the visitor
+        // journeys, which only read, two files at a time. (Content journeys two at a time, each
         // on a stack of its own, were tried: every rebuild and page load is CPU, so on two cores
         // they took as long and timed out.)
         {
@@ -99,8 +99,10 @@ export default defineConfig(async () => {
           },
         },
         // The self-hosted target end to end: `npm run serve` as an owner starts it, its own port
-        // and data, beside the visitor journeys. (Its test refuses to start when a server left on
-        // its port by a run cut short answers there.)
+        // and data, so it sees none of the content journeys' changes and runs beside them, in the
+        // first group: the content journeys mostly wait for rebuilds, and the visitor journeys
+        // after them had it beside them on the same 2 cores. (Its test refuses to start when a
+        // server left on its port by a run cut short answers there.)
         {
           test: {
             name: 'e2e-node',
@@ -108,8 +110,8 @@ export default defineConfig(async () => {
             environment: 'node',
             testTimeout: 60_000,
             hookTimeout: 330_000,
-            maxWorkers: 2,
-            sequence: { groupOrder: 1 },
+            maxWorkers: 1,
+            sequence: { groupOrder: 0 },
           },
         },
         {
