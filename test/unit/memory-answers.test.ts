@@ -5,7 +5,7 @@ import { oncePerTurn } from '../../worker/platform/node/memory-answers.ts';
 const answer = (bytes: number): MemoryAnswer => ({ headers: ['content-type', 'text/plain'], body: new Uint8Array(bytes), etag: null, stamp: 's' });
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('answers kept in memory (self-hosted server)', () => {
+describe('answers kept in memory (both servers)', () => {
   it('should drop the oldest answers once the bodies pass the limit, and never keep one larger than an entry may be', () => {
     const memory = memoryAnswers({ maxBytes: 1000, maxEntryBytes: 600 });
     memory.set('a', answer(400));

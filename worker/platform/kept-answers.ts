@@ -9,6 +9,32 @@
 export const PUBLIC_API_READS = /^\/api\/(?:cabins(?:\/\d+(?:\/availability)?)?|search|prices|reviews\/approved|settings)$/;
 
 /**
+ * The longest a kept public read stands with the data unchanged. Free dates also move with the
+ * clock, and those moments are known (publicReadsChangeAt: a payment hold running out, the day
+ * turning in Moscow); this bounds anything else that reads the clock to what browsers are told
+ * already (max-age=60 on free dates and search).
+ */
+export const PUBLIC_READ_MAX_AGE_MS = 60_000;
+
+/** A public read's answer by the app's clock: when it was made, and when the clock alone changes it. */
+export type ClockedAnswer = { madeAt: number; expiresAt: number };
+
+/** The clock's side of a kept public read made at `madeAt`; `changesAt` is publicReadsChangeAt's. */
+export function clocked(madeAt: number, changesAt: number): ClockedAnswer {
+  return { madeAt, expiresAt: Math.min(madeAt + PUBLIC_READ_MAX_AGE_MS, changesAt) };
+}
+
+/** Whether the clock still allows a kept public read at `at` (a clock set back counts as changed). */
+export function stillTrueAt(answer: ClockedAnswer, at: number): boolean {
+  return at >= answer.madeAt && at < answer.expiresAt;
+}
+
+/** Whether the app's answer is one every visitor gets alike: a 200 with no cookie, not private. */
+export function mayKeep(res: Response): boolean {
+  return res.status === 200 && !res.headers.has('set-cookie') && !/\bprivate\b/.test(res.headers.get('cache-control') ?? '');
+}
+
+/**
  * An answer kept whole in memory, ready to be given again as 200: headers and
  * the body exactly as sent (compressed when it was). `stamp` says what it was made from (the
  * built site, the database); the store's owner drops it when that changed.

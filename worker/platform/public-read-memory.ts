@@ -2,18 +2,10 @@ import { now } from '../lib/clock.ts';
 import { readDataStamp } from '../queries/data-stamp.ts';
 import { publicReadsChangeAt } from '../queries/public-reads.ts';
 import type { DatabasePort } from './ports.ts';
-import { etagMatches, headerList, memoryAnswers, PUBLIC_API_READS } from './kept-answers.ts';
+import { clocked, etagMatches, headerList, mayKeep, memoryAnswers, PUBLIC_API_READS, stillTrueAt, type ClockedAnswer } from './kept-answers.ts';
 
-/**
- * The longest a kept answer stands with the data unchanged, as on the self-hosted server
- * (APP_ANSWER_MAX_AGE_MS there): the moments the clock alone changes a public read are known
- * (publicReadsChangeAt); this bounds anything else that reads the clock.
- */
-const MAX_AGE_MS = 60_000;
 /** An isolate has 128 MB; the public reads of even 1,500 cabins take a few hundred KB. */
 const MEMORY = { maxBytes: 8 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
-
-type Extra = { madeAt: number; expiresAt: number };
 
 /**
  * The Worker's memory of public reads, one per isolate. A kept answer is given again while the
@@ -24,7 +16,7 @@ type Extra = { madeAt: number; expiresAt: number };
  * drizzle or JSON work. Anything else goes to the app untouched.
  */
 export function publicReadMemory() {
-  const memory = memoryAnswers<Extra>(MEMORY);
+  const memory = memoryAnswers<ClockedAnswer>(MEMORY);
 
   return async function answer(
     req: Request,
@@ -39,8 +31,7 @@ export function publicReadMemory() {
     if (stamp === null) return app();
     const kept = memory.get(key);
     if (kept) {
-      const at = now();
-      if (kept.stamp === stamp && at >= kept.madeAt && at < kept.expiresAt) {
+      if (kept.stamp === stamp && stillTrueAt(kept, now())) {
         const headers = new Headers();
         for (let i = 0; i < kept.headers.length; i += 2) headers.append(kept.headers[i]!, kept.headers[i + 1]!);
         if (kept.etag && etagMatches(req.headers.get('if-none-match'), kept.etag)) {
@@ -53,7 +44,7 @@ export function publicReadMemory() {
       memory.drop(key);
     }
     const res = await app();
-    if (res.status !== 200 || res.headers.has('set-cookie') || /\bprivate\b/.test(res.headers.get('cache-control') ?? '')) return res;
+    if (!mayKeep(res)) return res;
     const body = new Uint8Array(await res.arrayBuffer());
     const madeAt = now();
     // The stamp was read before the app read its data: a write in between makes the answer newer
@@ -61,7 +52,7 @@ export function publicReadMemory() {
     // the answer is one more query, so it is asked after the visitor has the answer.
     waitUntil(
       publicReadsChangeAt(env, madeAt).then(
-        (changesAt) => memory.set(key, { headers: headerList(res.headers), body, etag: res.headers.get('etag'), stamp, madeAt, expiresAt: Math.min(madeAt + MAX_AGE_MS, changesAt) }),
+        (changesAt) => memory.set(key, { headers: headerList(res.headers), body, etag: res.headers.get('etag'), stamp, ...clocked(madeAt, changesAt) }),
         () => {},
       ),
     );

@@ -1,18 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { now } from '../../lib/clock.ts';
-import { headerList, memoryAnswers, PUBLIC_API_READS, type MemoryAnswer } from '../kept-answers.ts';
+import { clocked, headerList, mayKeep, memoryAnswers, PUBLIC_API_READS, stillTrueAt, type ClockedAnswer, type MemoryAnswer } from '../kept-answers.ts';
 import { oncePerTurn, requestPath } from './memory-answers.ts';
 import { chooseEncoding, liveBuildStamp } from './static-site.ts';
 
 /** The public API reads, and the search page: the build's shell filled with the same search. */
 const isPublicRead = (path: string) => PUBLIC_API_READS.test(path) || path === '/search';
-/**
- * The longest a kept answer stands with the data unchanged. Free dates also move with the clock,
- * and those moments are known (publicReadsChangeAt: a payment hold running out, the day turning in
- * Moscow); this bounds anything else that reads the clock to what browsers are told already
- * (max-age=60 on free dates and search).
- */
-export const APP_ANSWER_MAX_AGE_MS = 60_000;
 const APP_MEMORY = { maxBytes: 16 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
 
 /**
@@ -28,7 +21,7 @@ export function appMemory(opts: {
   changesAt: (ms: number) => Promise<number>;
 }) {
   /** When each answer was made, and when it stops being true with no change of data (the app's clock). */
-  const memory = memoryAnswers<{ madeAt: number; expiresAt: number }>(APP_MEMORY);
+  const memory = memoryAnswers<ClockedAnswer>(APP_MEMORY);
   // This server's own writes are read every time (they may come between two requests of a turn).
   const othersAndBuild = oncePerTurn(() => `${opts.db.othersCommits()}|${liveBuildStamp(opts.siteDir)}`);
   /** Null when it cannot be read (the database busy): then nothing is kept or given. */
@@ -54,8 +47,7 @@ export function appMemory(opts: {
       const key = keyOf(incoming);
       const answer = key === undefined ? undefined : memory.get(key);
       if (!answer) return undefined;
-      const at = now();
-      if (at >= answer.madeAt && at < answer.expiresAt && answer.stamp === stampNow()) return answer;
+      if (stillTrueAt(answer, now()) && answer.stamp === stampNow()) return answer;
       // Stale: dropped, so the memory holds only answers that can still be given.
       memory.drop(key!);
       return undefined;
@@ -71,13 +63,13 @@ export function appMemory(opts: {
     },
     /** Keeps a 200 answer to a public read begun above (its body read once here) and gives it on. */
     async keep(begun: { key: string; stamp: string } | null, res: Response): Promise<Response> {
-      if (!begun || res.status !== 200 || res.headers.has('set-cookie') || /\bprivate\b/.test(res.headers.get('cache-control') ?? '')) return res;
+      if (!begun || !mayKeep(res)) return res;
       const body = new Uint8Array(await res.arrayBuffer());
       const headers = headerList(res.headers);
       if (!res.headers.has('content-length')) headers.push('content-length', String(body.length));
       const madeAt = now();
-      const expiresAt = Math.min(madeAt + APP_ANSWER_MAX_AGE_MS, await opts.changesAt(madeAt).catch(() => madeAt));
-      memory.set(begun.key, { headers, body, etag: res.headers.get('etag'), stamp: begun.stamp, madeAt, expiresAt });
+      const clock = clocked(madeAt, await opts.changesAt(madeAt).catch(() => madeAt));
+      memory.set(begun.key, { headers, body, etag: res.headers.get('etag'), stamp: begun.stamp, ...clock });
       return new Response(body, { status: 200, statusText: res.statusText, headers: res.headers });
     },
   };
