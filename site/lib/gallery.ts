@@ -1,6 +1,6 @@
 // The home-page gallery rotation (SPEC.md section 4): more than 6 images show 6 at a time and
 // advance to the next group every 8 seconds, wrapping and filling from the start.
-import { GALLERY_GROUP_SIZE } from '../../schema/constants.ts';
+import { GALLERY_GROUP_SIZE } from '../../schema/gallery.ts';
 
 /** Number of groups: ceil(n / 6) when there are more than 6 images, otherwise 1. */
 export function galleryGroupCount(imageCount: number, size: number = GALLERY_GROUP_SIZE): number {

@@ -3,23 +3,18 @@
 // slow phone waited for before its first paint. Compiled once per build. The page passes the hash
 // to Astro.csp.insertScriptHash in its own frontmatter: the CSP <meta> is written with the head,
 // before any component further down the page runs.
-import { createHash } from 'node:crypto';
-import { transform } from 'esbuild';
+import { compileInline, inlineScript, type InlineScript } from './inline-script.ts';
 import source from '../islands/wake.ts?raw';
 
 /** Each island to wake: its name, the controls that wake it, and a query parameter that wakes it at once. */
 export type Wake = { name: string; targets: string; nowIfParam?: string };
 
-let compiled: Promise<string> | undefined;
-
-export async function wakeScript(wakes: Wake[]): Promise<{ code: string; hash: `sha256-${string}` }> {
-  compiled ??= transform(source, { loader: 'ts', format: 'iife', globalName: 'kaspiyWake', minify: true, target: 'es2020' }).then((out) => out.code.trim());
+export function wakeScript(wakes: Wake[]): Promise<InlineScript> {
   const calls = wakes
     .map(({ name, targets, nowIfParam }) => {
       const now = nowIfParam ? `,{now:new URLSearchParams(location.search).has(${JSON.stringify(nowIfParam)})}` : '';
       return `kaspiyWake.wakeOnInteraction(${JSON.stringify(name)},${JSON.stringify(targets)}${now});`;
     })
     .join('');
-  const code = `(()=>{${await compiled}${calls}})();`;
-  return { code, hash: `sha256-${createHash('sha256').update(code).digest('base64')}` };
+  return inlineScript(compileInline(source, 'kaspiyWake'), calls);
 }

@@ -90,7 +90,8 @@ describe.each<ViewportName>(['phone', 'desktop'])('the catalogue on a %s', (view
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
     await page.reload({ waitUntil: 'networkidle' });
     expect(scripts).toEqual([]);
-    expect(await scriptCount(page)).toBe(1);
+    // The search form's lines and, in <head>, the few that bring the typeface in after the page has loaded.
+    expect(await scriptCount(page)).toBe(2);
     expect(await page.locator('astro-island').count()).toBe(0);
     await page.goto('/cabins/2', { waitUntil: 'networkidle' });
     expect(scripts).toEqual([]);
@@ -118,5 +119,26 @@ describe('inactive cabins', () => {
       expect(sitemap).not.toContain(`/cabin/${cabin.id}<`);
       expect((await fetch(`${baseURL}/cabin/${cabin.id}`)).status).toBe(404);
     }
+  });
+});
+
+describe('photos below the first screen', () => {
+  const { openPage } = useBrowser();
+
+  it('should fetch a card\'s photo below the first screen only when the visitor scrolls near it', async () => {
+    const page = await openPage('/cabins', 'phone');
+    const photos = page.locator('article img');
+    expect(await photos.count()).toBeGreaterThan(3);
+    const loaded = (i: number) => photos.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+    await page.waitForFunction(() => (document.querySelector('article img') as HTMLImageElement | null)?.naturalWidth! > 0);
+    // The third card starts about two screens down: lazy loading alone fetched it with the page.
+    await page.waitForTimeout(500);
+    expect(await loaded(2)).toBe(false);
+    await photos.nth(2).scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => (document.querySelectorAll('article img')[2] as HTMLImageElement).naturalWidth > 0);
+    // Drawn into the box its card kept for it: the photo fills the card's 4:3 frame.
+    const [frame, photo] = await Promise.all([photos.nth(2).locator('xpath=ancestor::div[1]').boundingBox(), photos.nth(2).boundingBox()]);
+    expect(Math.round(photo!.height)).toBe(Math.round(frame!.height));
+    expect(Math.round(frame!.height)).toBe(Math.round(frame!.width * 3 / 4));
   });
 });

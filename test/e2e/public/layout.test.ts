@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useBrowser, type ViewportName } from '../browser.ts';
 import { flat, settings, textOf, visible } from './helpers.ts';
@@ -120,5 +121,43 @@ describe('pages that do not exist', () => {
     await visible(page.getByText('Извините, запрашиваемый объект не существует.'));
     await page.getByRole('link', { name: 'На главную' }).click();
     await page.waitForURL(`${baseURL}/`);
+  });
+});
+
+/** The fonts the browser really drew an element's text with (not the CSS's wish list). */
+async function renderedFonts(page: Page, selector: string): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const { root } = await cdp.send('DOM.getDocument');
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+    const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+    return fonts.map((f) => f.familyName);
+  } finally {
+    await cdp.detach();
+  }
+}
+
+describe('the typeface', () => {
+  const { openPage } = useBrowser();
+
+  it('should draw a first page in the fallback, fetch Manrope only after it has loaded, and draw the next pages in Manrope', async () => {
+    const page = await openPage('/contacts', 'phone');
+    const first = await renderedFonts(page, 'h1');
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.filter((f) => /manrope/i.test(f))).toEqual([]);
+    // The three files come once the page has loaded, and the next page knows they are cached.
+    await page.waitForFunction(() => localStorage.getItem('kaspiy-fonts') !== null, undefined, { timeout: 15_000 });
+    const startedAfterLoad = await page.evaluate(() => {
+      const loaded = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd;
+      return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.woff2')).map((e) => e.startTime - loaded);
+    });
+    expect(startedAfterLoad).toHaveLength(3);
+    for (const ms of startedAfterLoad) expect(ms).toBeGreaterThan(0);
+    await page.goto('/reviews');
+    const next = await renderedFonts(page, 'h1');
+    expect(next.length).toBeGreaterThan(0);
+    for (const family of next) expect(family).toMatch(/^Manrope/);
   });
 });

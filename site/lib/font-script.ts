@@ -1,0 +1,10 @@
+// The <head> script that brings Manrope in without costing the first screen (site/islands/font-loader.ts).
+import { createHash } from 'node:crypto';
+import { selfRunningScript, type InlineScript } from './inline-script.ts';
+import source from '../islands/font-loader.ts?raw';
+
+export function fontScript(files: string[]): Promise<InlineScript> {
+  // The files' names carry their content hash, so this changes exactly when a file does.
+  const version = createHash('sha256').update(files.join('\n')).digest('base64url').slice(0, 12);
+  return selfRunningScript(source, { FONT_FILES: JSON.stringify(files), FONTS_VERSION: JSON.stringify(version) });
+}
