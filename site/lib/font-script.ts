@@ -6,5 +6,5 @@ import source from '../islands/font-loader.ts?raw';
 export function fontScript(files: string[]): Promise<InlineScript> {
   // The files' names carry their content hash, so this changes exactly when a file does.
   const version = createHash('sha256').update(files.join('\n')).digest('base64url').slice(0, 12);
-  return selfRunningScript(source, { FONT_FILES: JSON.stringify(files), FONTS_VERSION: JSON.stringify(version) });
+  return selfRunningScript(source, { FONTS_VERSION: JSON.stringify(version) });
 }
