@@ -1,6 +1,6 @@
 // Code written into the page itself instead of a script file: as a file, a script is one more
 // request (and a chain when it imports) that Lighthouse's slow-4G model counts before the first
-// paint. Compiled once per build from site/islands/; the page (or a head component) passes the
+// paint. Compiled from site/islands/ once per build; the page (or a head component) passes the
 // hash to Astro.csp.insertScriptHash, since every page's CSP lists the hash of each inline script.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -9,27 +9,31 @@ import { build, transform } from 'esbuild';
 
 export type InlineScript = { code: string; hash: `sha256-${string}` };
 
-const compiled = new Map<string, Promise<string>>();
-
-/** `source` (a module's text, from a `?raw` import) as an IIFE that leaves its exports on `globalName`. */
-export function compileInline(source: string, globalName: string): Promise<string> {
-  let out = compiled.get(globalName);
-  if (!out) {
-    out = transform(source, { loader: 'ts', format: 'iife', globalName, minify: true, target: 'es2020' }).then((r) => r.code.trim());
-    compiled.set(globalName, out);
-  }
+/** Each script is compiled once per build, not once per page that carries it (thousands of pages at 1,500 cabins). */
+const made = new Map<string, Promise<unknown>>();
+function once<T>(key: string, make: () => Promise<T>): Promise<T> {
+  let out = made.get(key) as Promise<T> | undefined;
+  if (!out) made.set(key, (out = make()));
   return out;
 }
 
 const withHash = (code: string): InlineScript => ({ code, hash: `sha256-${createHash('sha256').update(code).digest('base64')}` });
 
+/** `source` (a module's text, from a `?raw` import) as an IIFE that leaves its exports on `globalName`. */
+export function compileInline(source: string, globalName: string): Promise<string> {
+  return once(`global:${globalName}`, () =>
+    transform(source, { loader: 'ts', format: 'iife', globalName, minify: true, target: 'es2020' }).then((r) => r.code.trim()),
+  );
+}
+
 /**
  * A script that runs by itself (no exports, so none of esbuild's export wrapper), with the
  * build's values written in through esbuild's `define` (name → JSON).
  */
-export async function selfRunningScript(source: string, define: Record<string, string> = {}): Promise<InlineScript> {
-  const out = await transform(source, { loader: 'ts', format: 'iife', minify: true, target: 'es2020', define });
-  return withHash(out.code.trim());
+export function selfRunningScript(source: string, define: Record<string, string> = {}): Promise<InlineScript> {
+  return once(`self:${source}\0${JSON.stringify(define)}`, () =>
+    transform(source, { loader: 'ts', format: 'iife', minify: true, target: 'es2020', define }).then((r) => withHash(r.code.trim())),
+  );
 }
 
 /**
@@ -38,17 +42,13 @@ export async function selfRunningScript(source: string, define: Record<string, s
  * and the build always runs in the project's folder (scripts/lib/tools.ts, warm-astro.ts).
  */
 export function bundledScript(entry: string): Promise<InlineScript> {
-  let out = bundled.get(entry);
-  if (!out) {
+  return once(`bundle:${entry}`, () => {
     const file = path.resolve(entry);
     if (!existsSync(file)) throw new Error(`${file} not found: the site is built from the project's folder`);
-    out = build({ entryPoints: [file], bundle: true, write: false, format: 'iife', minify: true, target: 'es2020' })
+    return build({ entryPoints: [file], bundle: true, write: false, format: 'iife', minify: true, target: 'es2020' })
       .then((r) => withHash(r.outputFiles[0]!.text.trim().replace(/^"use strict";/, '')));
-    bundled.set(entry, out);
-  }
-  return out;
+  });
 }
-const bundled = new Map<string, Promise<InlineScript>>();
 
 /** Compiled code followed by `calls`, in a scope of its own, with its CSP hash. */
 export async function inlineScript(compiledCode: string | Promise<string>, calls: string): Promise<InlineScript> {
