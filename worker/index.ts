@@ -3,7 +3,7 @@ import type { AppEnv } from './env.ts';
 import { api } from './app.ts';
 import { apiError, handleError } from './lib/errors.ts';
 import { MSG } from '../schema/messages.ts';
-import { securityHeaders, securityHeadersKeepOwn } from './middleware/security-headers.ts';
+import { publicPageHeaders, securityHeaders, securityHeadersKeepOwn } from './middleware/security-headers.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { getAdminPath } from './queries/admin.ts';
 import { searchPage } from './pages/search.ts';
@@ -27,9 +27,10 @@ app.all('/api/*', (c) => apiError(c, 404, MSG.notFound));
 app.use('/media/*', securityHeadersKeepOwn);
 app.route('/media', mediaRoutes);
 app.all('/media/*', (c) => apiError(c, 404, MSG.notFound));
+// The results page: the prebuilt shell filled with what is free now (worker/pages/search.ts),
+// with the static pages' isolation headers, not the API's (see publicPageHeaders).
+app.get('/search', publicPageHeaders, searchPage);
 app.use('*', securityHeaders);
-// The results page: the prebuilt shell filled with what is free now (worker/pages/search.ts).
-app.get('/search', searchPage);
 app.get('*', async (c) => {
   const segments = c.req.path.split('/').filter(Boolean);
   if (segments.length === 1 && !c.req.path.startsWith('/shell') && segments[0] === (await adminPathOrNull(c.env))) {

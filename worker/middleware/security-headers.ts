@@ -24,5 +24,15 @@ const options: Parameters<typeof secureHeaders>[0] = {
 };
 
 export const securityHeaders = secureHeaders(options);
+/**
+ * The public pages the worker fills itself (the search results) get what the static pages get
+ * (site/public/_headers): no Cross-Origin-Opener-Policy and no Origin-Agent-Cluster. A page
+ * whose opener policy or agent clustering differs from the page before it is put in a new
+ * browsing context group, which in Chrome means a new renderer process: measured on /search
+ * at Lighthouse's mobile settings, 290 ms of unattributable main-thread work, TBT 380–400 ms
+ * against 50–70 ms without the two headers (bench/speed-changes.md). The admin shell and the
+ * API keep both.
+ */
+export const publicPageHeaders = secureHeaders({ ...options, crossOriginOpenerPolicy: false, originAgentCluster: false });
 /** The same, but a header the handler set itself wins (media sets a stricter CSP). */
 export const securityHeadersKeepOwn = secureHeaders({ ...options, overwrite: false });

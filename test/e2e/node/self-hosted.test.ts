@@ -106,12 +106,15 @@ describe('the self-hosted server (npm run serve)', () => {
     await visible(page.getByRole('button', { name: 'Оставить отзыв' }));
     await page.goto('/contacts');
     await visible(page.getByRole('heading', { name: 'Напишите нам' }));
-    // The search results are filled by the server from its shell and the cabins' cards.
+    // The search results are filled by the server from its shell and the cabins' cards, with
+    // the static pages' opener policy: the same browsing context, window.name kept.
+    await page.evaluate(() => (window.name = 'from-contacts'));
     const search = await page.goto(`/search?checkIn=${addDays(todayInMoscow(), 10)}&checkOut=${addDays(todayInMoscow(), 13)}&guests=2`);
     expect(search!.status()).toBe(200);
     await visible(page.getByRole('heading', { name: 'Свободно на ваши даты' }));
     expect(await page.locator('.search-results .cabin-card').count()).toBeGreaterThan(0);
     await visible(page.getByRole('heading', { name: 'Не подходят на эти даты' }));
+    expect(await page.evaluate(() => window.name)).toBe('from-contacts');
 
     // The public pages load no script file until the visitor reaches for a control: the search
     // form's date picker then comes, compressed like the pages.

@@ -110,3 +110,27 @@ describe('searching by dates on a phone', () => {
     expect(new URL(plain.url()).searchParams.get('checkOut')).toBe(checkOut);
   });
 });
+
+describe('the search page among the static pages', () => {
+  const { openPage } = useBrowser();
+
+  // A page whose opener policy differs from the page before it is put in a new browsing context
+  // group (a new renderer process in Chrome, ~300 ms of main thread on a phone), and the HTML
+  // standard clears window.name when that happens. The catalogue is a static file and the
+  // results page is made by the server: they must agree.
+  it('should keep the visitor in the same browsing context from the catalogue to the results and back', async () => {
+    const page = await openPage('/cabins', 'phone');
+    await page.evaluate(() => (window.name = 'from-the-catalogue'));
+    const form = page.getByRole('search');
+    await form.getByLabel('Заезд').click();
+    await (await dayButton(page, checkIn)).click();
+    await (await dayButton(page, checkOut)).click();
+    await form.getByRole('button', { name: 'Найти' }).click();
+    await page.waitForURL(/\/search\?/);
+    await visible(page.locator('.search-results .cabin-card'));
+    expect(await page.evaluate(() => window.name)).toBe('from-the-catalogue');
+    await page.goBack();
+    await page.waitForURL(/\/cabins$/);
+    expect(await page.evaluate(() => window.name)).toBe('from-the-catalogue');
+  });
+});
