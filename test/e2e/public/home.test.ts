@@ -14,6 +14,26 @@ describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (view
     await page.waitForURL('**/cabins');
   });
 
+  it('should not move the hero while a slow phone is still reading the page', async () => {
+    const page = await openPage('/', viewport);
+    // A phone's CPU (Lighthouse's 4×): Chrome then paints before the hero is fully parsed.
+    await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: string[] };
+      w.shifts = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as unknown as { value: number; sources: { node?: Element }[] }[]) {
+          w.shifts.push(`${e.value.toFixed(3)} ${e.sources.map((s) => s.node?.className).join(', ')}`);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    for (let load = 0; load < 3; load++) {
+      await page.goto('/', { waitUntil: 'load' });
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts), `load ${load + 1}`).toEqual([]);
+    }
+  });
+
   it('should show the first 6 cabins and «Найти домик» when there are more', async () => {
     const all = await cabins(baseURL);
     const page = await openPage('/', viewport);
