@@ -11,7 +11,7 @@ import { ROOT } from '../scripts/lib/tools.ts';
 import { signedInPanelWeight } from './admin-panel.ts';
 import { checkBudgets } from './budgets.ts';
 import { adminLogin, editToLive } from './edit-to-live.ts';
-import { CADDY, startCaddy } from './caddy.ts';
+import { CADDY, startCaddy, startCompressingEdge } from './caddy.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
 import { loadTest, type LoadOptions } from './load.ts';
 import { describeMachine, sampleLoad } from './machine.ts';
@@ -193,9 +193,12 @@ async function measureTarget(target: Target): Promise<TargetResults> {
       { key: 'admin', name: 'Admin login', path: '/admin' },
     ];
 
-    if (enabled('lighthouse')) {
-      for (const page of pages) {
-        const url = `${base}${page.path}`;
+    // The pages as a phone gets them: through the production edge's compression where there is one.
+    const edge = enabled('lighthouse') && target.compressingEdge ? await startCompressingEdge(base, PORT + 41) : null;
+    if (edge) log(`Pages loaded through the edge stand-in at ${edge.url}`);
+    try {
+      if (enabled('lighthouse')) for (const page of pages) {
+        const url = `${edge?.url ?? base}${page.path}`;
         const status = await fetch(url).then((r) => r.status, () => 0);
         const result: PageResult = { ...page, status };
         results.pages.push(result);
@@ -223,8 +226,9 @@ async function measureTarget(target: Target): Promise<TargetResults> {
           log(`  ${result.weightError}`);
         }
       }
+    } finally {
+      await edge?.stop();
     }
-
     if (enabled('lighthouse')) {
       log('Admin panel after sign-in: JavaScript loaded…');
       try {

@@ -27,6 +27,11 @@ export type Target = {
   label: string;
   /** How it serves, for the report. */
   serving: string;
+  /**
+   * Production puts a compressing CDN edge in front (Cloudflare) that the local server lacks:
+   * the bench loads its pages through a stand-in (bench/caddy.ts startCompressingEdge).
+   */
+  compressingEdge?: boolean;
   start(log: (line: string) => void): Promise<Served>;
   /** The control: a server of the same runtime that answers a fixed 12 KB body. */
   startControl(): Promise<{ url: string; stop: () => Promise<void> }>;
@@ -49,7 +54,8 @@ export function workersTarget(port: number, adminPassword: string): Target {
   return {
     key: 'workers',
     label: 'Cloudflare Workers (wrangler dev)',
-    serving: '`wrangler dev` (workerd, local D1 and R2) as `npm start` serves it; wrangler dev does not compress',
+    serving: '`wrangler dev` (workerd, local D1 and R2) as `npm start` serves it. wrangler dev does not compress, Cloudflare\'s edge does: Lighthouse loads the pages through a stand-in for the edge (Caddy `reverse_proxy` with `encode gzip`); the API and static-file rows go to wrangler dev directly',
+    compressingEdge: true,
     async start(log) {
       await rm(path.join(ROOT, persistTo), { recursive: true, force: true });
       await rm(path.join(ROOT, assetsDir), { recursive: true, force: true });
