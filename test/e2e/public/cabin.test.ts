@@ -48,6 +48,23 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     await page.waitForFunction(() => (document.querySelector('.cabin-gallery img') as HTMLImageElement | null)?.naturalWidth! > 0);
   });
 
+  it.skipIf(viewport !== 'phone')('should fetch the strip\'s photos past the second only when the visitor swipes to them', async () => {
+    const cabin = await pick();
+    expect(cabin.images.length).toBeGreaterThan(2);
+    const page = await openPage(`/cabin/${cabin.id}`, viewport);
+    const photos = page.locator('.cabin-gallery img');
+    const loaded = (i: number) => photos.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+    await page.waitForFunction(() => (document.querySelectorAll('.cabin-gallery img')[1] as HTMLImageElement | undefined)?.naturalWidth! > 0);
+    // The third photo lies a screen to the right: lazy loading alone fetched it with the first.
+    await page.waitForTimeout(500);
+    expect(await loaded(2)).toBe(false);
+    await page.locator('.cabin-gallery').evaluate((strip) => strip.scrollBy({ left: strip.clientWidth }));
+    await page.waitForFunction(() => (document.querySelectorAll('.cabin-gallery img')[2] as HTMLImageElement).naturalWidth > 0);
+    // It fills its frame as the first does.
+    const [first, third] = await Promise.all([photos.nth(0).boundingBox(), photos.nth(2).boundingBox()]);
+    expect([Math.round(third!.width), Math.round(third!.height)]).toEqual([Math.round(first!.width), Math.round(first!.height)]);
+  });
+
   it('should open the full-screen viewer: previous/next wrapping, arrows, thumbnails, counter, Escape', async () => {
     const cabin = await pick();
     const n = cabin.images.length;
