@@ -6,6 +6,16 @@ import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
 import { useIslandReady } from './useIslandReady.ts';
 import { iconCheck, iconClose, iconEdit } from '../components/icons.ts';
+import fieldsCss from '../styles/fields.css?inline';
+import controlsCss from '../styles/controls.css?inline';
+import formCss from '../styles/review-form.css?inline';
+import { adoptStyles } from './adopt-styles.ts';
+
+// Nothing of the form shows before this runs (the page has only the button): its styles come
+// with it, not in the reviews page's HTML.
+adoptStyles(fieldsCss);
+adoptStyles(controlsCss);
+adoptStyles(formCss);
 
 const loadFields = () => import('./ReviewFormFields.tsx');
 const ReviewFormFields = lazy(loadFields);

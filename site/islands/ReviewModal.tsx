@@ -6,6 +6,13 @@ import { Icon } from './Icon.tsx';
 import { ReviewHead } from './ReviewCard.tsx';
 import { useModal } from './useModal.ts';
 import { iconClose } from '../components/icons.ts';
+import controlsCss from '../styles/controls.css?inline';
+import formCss from '../styles/review-form.css?inline';
+import { adoptStyles } from './adopt-styles.ts';
+
+// The modal's styles come with the list's script (it opens only once the list has woken).
+adoptStyles(controlsCss);
+adoptStyles(formCss);
 
 export function ReviewModal({ review, onClose }: { review: PublicReview; onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
