@@ -112,6 +112,24 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
     expect(await textOf(page.locator('#reviews .pager__status'))).toMatch(/^Страница 2 из/);
   });
 
+  it('should draw the form and the full review styled, though their rules come with their scripts, not in the page', async () => {
+    const page = await openPage('/reviews', viewport);
+    const html = await (await page.request.get('/reviews')).text();
+    expect(html).not.toMatch(/\.review-form[{ ]|\.captcha__question|\.contact-list/);
+    const form = await openForm(page);
+    const style = (selector: string, property: string) => form.locator(selector).first().evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property);
+    expect(await style('input.input', 'min-height')).toBe('44px');
+    expect(await style('.captcha__question', 'background-color')).not.toBe('rgba(0, 0, 0, 0)');
+    // The honeypot stays out of sight.
+    expect(await form.locator('.hp').first().evaluate((el) => el.getBoundingClientRect().right)).toBeLessThan(0);
+    await page.goto('/reviews');
+    await page.getByRole('button', { name: /Читать полностью/ }).first().click();
+    const backdrop = page.locator('.modal-backdrop');
+    await visible(page.getByRole('dialog', { name: 'Полный отзыв' }));
+    expect(await backdrop.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+    expect(await page.locator('.review-modal__text').evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('pre-line');
+  });
+
   it('should toggle the form, keep submit disabled until the captcha is solved, and check the answer', async () => {
     const page = await openPage('/reviews', viewport);
     const form = await openForm(page);
