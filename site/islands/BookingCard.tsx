@@ -17,6 +17,10 @@ import { isIsoDate, type IsoDate } from '../../schema/dates.ts';
 import { formatKopecks, prepaymentKopecks } from '../../schema/payment-options.ts';
 import type { BookingAnswer, BookingDraft } from './BookingRequest.tsx';
 import { PriceLines } from './PriceLines.tsx';
+import cardCss from './BookingCard.css?inline';
+import { adoptStyles } from './adopt-styles.ts';
+
+adoptStyles(cardCss);
 
 const EMPTY_DRAFT: Omit<BookingDraft, 'channel'> = { name: '', phone: '', email: '', comment: '', consent: false, website: '' };
 

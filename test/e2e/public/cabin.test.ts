@@ -168,6 +168,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     const total = rub(quote.total);
     const sum = await textOf(card.locator('.booking__sum'));
     expect(sum).toContain(`Итого ${total}`);
+    // Drawn as a tinted block: its rules come with the card's script, not in the page.
+    expect(await card.locator('.booking__sum').evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+    expect(await (await page.request.get(`/cabin/${cabin.id}`)).text()).not.toContain('.booking__sum');
     for (const part of quote.parts) expect(sum).toContain(`${rub(part.pricePerNight)} × ${part.nights} ${ru(part.nights, 'ночь', 'ночи', 'ночей')}`);
     const href = (await card.getByRole('link', { name: 'Забронировать через WhatsApp' }).getAttribute('href'))!;
     const message = new URL(href).searchParams.get('text')!.replace(/\u00a0/g, ' ');
