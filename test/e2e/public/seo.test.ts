@@ -122,16 +122,25 @@ describe('budgets', () => {
       for (const viewport of ['phone', 'desktop'] as const) {
         const page = await openPage('about:blank', viewport);
         await page.addInitScript(() => {
-          (window as unknown as { cls: number }).cls = 0;
+          const w = window as unknown as { cls: number; moved: string[] };
+          w.cls = 0;
+          w.moved = [];
           new PerformanceObserver((list) => {
-            for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-              if (!e.hadRecentInput) (window as unknown as { cls: number }).cls += e.value;
+            for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Element; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] })[]) {
+              if (e.hadRecentInput) continue;
+              w.cls += e.value;
+              // What moved, for the failure message.
+              for (const s of e.sources) w.moved.push(`${s.node?.nodeName}.${s.node?.className} y ${Math.round(s.previousRect.y)}→${Math.round(s.currentRect.y)} h ${Math.round(s.previousRect.height)}→${Math.round(s.currentRect.height)} at ${Math.round(e.startTime)} ms`);
             }
           }).observe({ type: 'layout-shift', buffered: true });
         });
         await page.goto(path, { waitUntil: 'networkidle' });
         await page.waitForTimeout(800);
-        expect(await page.evaluate(() => (window as unknown as { cls: number }).cls), `${path} ${viewport}`).toBe(0);
+        const { cls, moved } = await page.evaluate(() => {
+          const w = window as unknown as { cls: number; moved: string[] };
+          return { cls: w.cls, moved: w.moved };
+        });
+        expect(cls, `${path} ${viewport}: ${moved.join('; ')}`).toBe(0);
         await page.close();
       }
     }
