@@ -286,7 +286,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
       </section>
       {/* In a display: contents wrapper, so this always-visible bar does not wake the island. */}
       <div className="contents">
-      <div className="book-bar" aria-hidden="true">
+      <div className="book-bar arrives-whole" aria-hidden="true">
         <p className="book-bar__price">
           <span className="price">{formatPrice(picked ? picked.total : cabin.pricePerNight)}</span>
           <span className="muted">{picked ? ` за ${formatNights(picked.nights)}` : ' за ночь'}</span>

@@ -29,7 +29,7 @@ export function ReviewCard({ review, preview, more, headingLevel: H = 'h3' }: Pr
 /** Author initial, name, date and stars: the same head on a review card and in the modal. */
 export function ReviewHead({ review, as: Wrap, nameAs: N }: { review: PublicReview; as: 'header' | 'div'; nameAs: 'h2' | 'h3' | 'p' }) {
   return (
-    <Wrap className="review-card__head">
+    <Wrap className="review-card__head arrives-whole">
       <span className="avatar" aria-hidden="true">{initial(review.name)}</span>
       <div className="review-card__who">
         <N className="review-card__name">{review.name}</N>

@@ -56,7 +56,7 @@ export default function ReviewsList({ reviews }: { reviews: PublicReview[] }) {
     <span className="wake" data-wake="reviews" hidden />
     <div className="contents">
     <div className="reviews-list" ref={top}>
-      <div className="reviews-grid">
+      <div className="reviews-grid arrives-whole">
         {current.items.map((review) => (
           <ReviewCard
             key={review.id}
