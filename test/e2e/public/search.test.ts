@@ -56,6 +56,24 @@ describe('searching by dates on a phone', () => {
     expect(await page.locator(`.search-others a[href^="/cabin/${withNearest.id}?checkIn=${withNearest.nearest!.checkIn}"]`).count()).toBe(1);
   });
 
+  it('should draw a result card as the catalogue draws it: the title right under the price, the same size', async () => {
+    const look = async (path: string, cards: string) => {
+      const page = await openPage(path, 'phone');
+      const card = page.locator(`${cards} .cabin-card`).first();
+      const [price, title] = await Promise.all([card.locator('.price').boundingBox(), card.locator('.card__title').boundingBox()]);
+      const size = await card.locator('.card__title').evaluate((e) => getComputedStyle(e).fontSize);
+      const rowGap = await card.locator('.card__body').evaluate((e) => parseFloat(getComputedStyle(e).rowGap));
+      await page.close();
+      return { gap: title!.y - (price!.y + price!.height), size, rowGap };
+    };
+    const catalogue = await look('/cabins', '.catalogue');
+    const result = await look(`/search?${query}`, '.search-results');
+    expect(result.size).toBe(catalogue.size);
+    // Nothing between them but the card's own spacing.
+    expect(result.gap).toBeGreaterThanOrEqual(0);
+    expect(result.gap).toBeLessThanOrEqual(result.rowGap + 1);
+  });
+
   it('should open a result with my dates and guests picked and the total shown, ready for «Отправить заявку»', async () => {
     const first = (await answer()).results[0]!;
     const page = await openPage(`/search?${query}`, 'phone');
