@@ -1,16 +1,14 @@
 // The home page's gallery rotation (components/HomeGallery.astro, SPEC.md section 4): shows the
 // next group of photos every 8 seconds, with a button that pauses it (WCAG 2.2.2). Bundled into
 // the page itself (islands/home.ts), so it costs the first screen no request. It runs where it
-// stands, after the gallery's markup.
+// stands, after the gallery's markup. The page carries the first group of photos; the others
+// are fetched once the page has loaded (home-gallery.json), and the rotation starts with them.
+// If they cannot be fetched the first group stays, as it does without script.
 import { GALLERY_ROTATION_MS } from '../../schema/gallery.ts';
 import { galleryGroup, galleryGroupCount, nextGalleryGroup } from '../lib/gallery.ts';
 
-for (const root of document.querySelectorAll<HTMLElement>('[data-gallery]')) {
-  const list = root.querySelector('ul')!;
+function rotate(root: HTMLElement, list: HTMLElement, controls: HTMLElement) {
   const items = [...list.children] as HTMLElement[];
-  const groups = galleryGroupCount(items.length);
-  const controls = root.querySelector<HTMLElement>('.home-gallery__controls');
-  if (groups < 2 || !controls) continue;
   const groupNumber = root.querySelector<HTMLElement>('[data-group-number]')!;
   const pause = root.querySelector<HTMLButtonElement>('[data-pause]')!;
   const labels = [pause.textContent, pause.dataset.resume!];
@@ -35,6 +33,26 @@ for (const root of document.querySelectorAll<HTMLElement>('[data-gallery]')) {
     pause.setAttribute('aria-pressed', String(paused));
     pause.textContent = labels[Number(paused)]!;
   });
+}
+
+for (const root of document.querySelectorAll<HTMLElement>('[data-gallery]')) {
+  const list = root.querySelector('ul')!;
+  const count = Number(root.dataset.count);
+  const controls = root.querySelector<HTMLElement>('.home-gallery__controls');
+  const rest = root.dataset.rest;
+  if (galleryGroupCount(count) < 2 || !controls || !rest) continue;
+  const start = () =>
+    fetch(rest)
+      .then((res) => (res.ok ? (res.json() as Promise<{ items: string[] }>) : Promise.reject(new Error(String(res.status)))))
+      .then(({ items }) => {
+        // A page older than the file (a cached page after the owner changed the gallery) keeps its first group.
+        if (list.children.length + items.length !== count) return;
+        list.insertAdjacentHTML('beforeend', items.join(''));
+        rotate(root, list, controls);
+      })
+      .catch(() => {});
+  if (document.readyState === 'complete') void start();
+  else addEventListener('load', () => void start(), { once: true });
 }
 
 export {};

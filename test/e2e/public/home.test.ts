@@ -74,10 +74,26 @@ describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (view
     await ctxPage.clock.runFor(8_000);
     expect(await shown()).toEqual(expected(1));
     // Every photo has an alt text and real dimensions.
-    for (const img of await ctxPage.locator('.home-gallery img').all()) {
-      expect(await img.getAttribute('alt')).toMatch(/^Фото \d+ из \d+/);
-      expect(Number(await img.getAttribute('width'))).toBeGreaterThan(0);
-    }
+    const alts = await ctxPage.locator('.home-gallery img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('alt')));
+    expect(alts.sort()).toEqual(Array.from({ length: count }, (_, i) => `Фото ${i + 1} из ${count}: отдых у Каспийского моря`).sort());
+    for (const img of await ctxPage.locator('.home-gallery img').all()) expect(Number(await img.getAttribute('width'))).toBeGreaterThan(0);
+  });
+
+  it('should carry only the first 6 gallery photos in the page, the rest fetched once it has loaded', async () => {
+    const s = await settings(baseURL);
+    const html = await (await fetch(new URL('/', baseURL))).text();
+    expect(html.match(/class="home-gallery__item"/g)?.length).toBe(6);
+    const page = await openPage('about:blank', viewport);
+    await page.goto('/');
+    await page.locator('.home-gallery__controls:not([hidden])').waitFor();
+    // One request for the rest, started once the page had loaded (its load event).
+    const { starts, loadAt } = await page.evaluate(() => ({
+      starts: performance.getEntriesByType('resource').filter((r) => r.name.includes('/home-gallery.json')).map((r) => r.startTime),
+      loadAt: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventStart,
+    }));
+    expect(starts).toHaveLength(1);
+    expect(starts[0]).toBeGreaterThanOrEqual(loadAt);
+    expect(await page.locator('.home-gallery__item').count()).toBe(s.galleryImages.length);
   });
 
   it('should show the why-choose-us section from the settings', async () => {
