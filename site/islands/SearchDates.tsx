@@ -8,6 +8,10 @@ import { addDays, isIsoDate, todayInMoscow } from '../../schema/dates.ts';
 import { SEARCH_HORIZON_DAYS } from '../../schema/search-options.ts';
 import { NO_STAY, pickDay, stayRules, type StaySelection } from '../lib/stay-picker.ts';
 import { useIslandReady } from './useIslandReady.ts';
+import calendarCss from './SearchDates.css?inline';
+import { adoptStyles } from './adopt-styles.ts';
+
+adoptStyles(calendarCss);
 
 const StayCalendar = lazy(() => import('./StayCalendar.tsx'));
 
