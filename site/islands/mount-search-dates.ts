@@ -7,7 +7,7 @@ import SearchDates from './SearchDates.tsx';
 
 export function mountSearchDates(form: HTMLFormElement): void {
   const host = document.createElement('div');
-  host.className = 'contents';
+  host.style.display = 'contents';
   // appendChild, not append: the project's types also hold the Workers' own Element.append (HTMLRewriter).
   form.appendChild(host);
   createRoot(host).render(createElement(SearchDates, { form }));

@@ -5,6 +5,8 @@
 // before any component further down the page runs.
 import { compileInline, inlineScript, type InlineScript } from './inline-script.ts';
 import source from '../islands/wake.ts?raw';
+// The wrapper and the wake dot's rules come with the script, on the pages that use it.
+import '../styles/wake.css';
 
 /** Each island to wake: its name, the controls that wake it, and a query parameter that wakes it at once. */
 export type Wake = { name: string; targets: string; nowIfParam?: string };
