@@ -2,7 +2,8 @@
 // next group of photos every 8 seconds, with a button that pauses it (WCAG 2.2.2). Bundled into
 // the page itself (islands/home.ts), so it costs the first screen no request. It runs where it
 // stands, after the gallery's markup. The page carries the first group of photos; the others
-// are fetched once the page has loaded (home-gallery.json), and the rotation starts with them.
+// are fetched when the visitor nears the gallery (home-gallery.json), and the rotation starts
+// with them.
 // If they cannot be fetched the first group stays, as it does without script.
 import { GALLERY_ROTATION_MS } from '../../schema/gallery.ts';
 import { galleryGroup, galleryGroupCount, nextGalleryGroup } from '../lib/gallery.ts';
@@ -51,8 +52,18 @@ for (const root of document.querySelectorAll<HTMLElement>('[data-gallery]')) {
         rotate(root, list, controls);
       })
       .catch(() => {});
-  if (document.readyState === 'complete') void start();
-  else addEventListener('load', () => void start(), { once: true });
+  // When the visitor comes within a screen of the gallery: a visitor who never scrolls there
+  // fetches nothing, and nothing competes with the first screen (Lighthouse's slow-4G model
+  // counted even a fetch made after the load event against the home page's LCP).
+  const near = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      near.disconnect();
+      void start();
+    },
+    { rootMargin: '100% 0px' },
+  );
+  near.observe(root);
 }
 
 export {};

@@ -1,7 +1,7 @@
 // The home page's gallery photos as markup (SPEC.md section 4). The page carries the first group
 // (components/HomeGallery.astro); the others, up to 60 photos' worth, are a file of their own
-// (pages/home-gallery.json.ts) that the rotation fetches after the page has loaded
-// (islands/home-gallery.ts), so the gallery's size never weighs on the first screen.
+// (pages/home-gallery.json.ts) that the rotation fetches when the visitor nears the
+// gallery (islands/home-gallery.ts), so the gallery's size never weighs on the first screen.
 import { createHash } from 'node:crypto';
 import { GALLERY_GROUP_SIZE } from '../../schema/gallery.ts';
 import { builtIn, optimize, type OptimizedPhoto, type PhotoSource } from '../components/images.ts';

@@ -1,5 +1,6 @@
 // /home-gallery.json: the home gallery's photos after the first group, as the grid's items
-// (lib/home-gallery.ts). The home page fetches it once loaded, for its rotation.
+// (lib/home-gallery.ts). The home page fetches it when the visitor nears the
+// gallery, for its rotation.
 import type { APIRoute } from 'astro';
 import { loadSettings } from '../lib/content.ts';
 import { galleryMarkup } from '../lib/home-gallery.ts';

@@ -90,7 +90,8 @@ describe('the self-hosted server (npm run serve)', () => {
     // Plain http on 127.0.0.1: no HSTS (SITE_URL is not https).
     expect(home!.headers()['strict-transport-security']).toBeUndefined();
     await visible(page.getByRole('link', { name: 'Найти жилье' }));
-    // The gallery's photos after the first six come from a file of their own, once the page has loaded.
+    // The gallery's photos after the first six come from a file of their own, when the visitor nears it.
+    await page.locator('[data-gallery]').scrollIntoViewIfNeeded();
     await page.locator('.home-gallery__controls:not([hidden])').waitFor();
     expect(await page.locator('.home-gallery__item').count()).toBe(Number(await page.locator('[data-gallery]').getAttribute('data-count')));
 
