@@ -3,8 +3,7 @@
 // the page itself (islands/home.ts), so it costs the first screen no request. It runs where it
 // stands, after the gallery's markup. The page carries the first group of photos; the others
 // are fetched when the visitor nears the gallery (home-gallery.json), and the rotation starts
-// with them.
-// If they cannot be fetched the first group stays, as it does without script.
+// with them. If they cannot be fetched the first group stays, as it does without script.
 import { GALLERY_ROTATION_MS } from '../../schema/gallery.ts';
 import { galleryGroup, galleryGroupCount, nextGalleryGroup } from '../lib/gallery.ts';
 
