@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { copyFile, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listFiles } from '../worker/platform/node/list-files.ts';
+import { GALLERY_ROTATION_CHUNK, GALLERY_ROTATION_MARKER } from '../schema/gallery.ts';
 import { SEARCH_PICKER_CHUNK, SEARCH_PICKER_MARKER } from '../schema/search-page.ts';
 import { ownHashesOnly } from './lib/page-csp.ts';
 import { ROOT, quietEnv, run } from './lib/tools.ts';
@@ -75,15 +76,27 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
   return { contentVersion: info.contentVersion, ms: Date.now() - started };
 }
 
+/** The modules pages load late, from an address the build writes in: [marker in the pages, the built file's name]. */
+const LATE_MODULES: [marker: string, chunk: RegExp][] = [
+  [SEARCH_PICKER_MARKER, SEARCH_PICKER_CHUNK],
+  [GALLERY_ROTATION_MARKER, GALLERY_ROTATION_CHUNK],
+];
+
 /**
- * The last touches of every page, which only the whole build can give: the built address of the
- * search form's date picker, and a CSP that lists the page's own inline scripts and styles only.
+ * The last touches of every page, which only the whole build can give: the built addresses of the
+ * modules loaded late (the search form's date picker, the home gallery's rotation), and a CSP
+ * that lists the page's own inline scripts and styles only. A module the bundle did not write
+ * leaves an empty address, which the page's lines take as «nothing to load».
  */
 async function finishPages(dir: string): Promise<void> {
-  const chunk = (await readdir(path.join(dir, '_astro')).catch(() => [] as string[])).find((f) => SEARCH_PICKER_CHUNK.test(f));
+  const built = await readdir(path.join(dir, '_astro')).catch(() => [] as string[]);
+  const addresses = LATE_MODULES.map(([marker, chunk]) => {
+    const file = built.find((f) => chunk.test(f));
+    return [marker, file ? `/_astro/${file}` : ''] as const;
+  });
   for (const file of (await listFiles(dir)).filter((f) => f.endsWith('.html'))) {
     const before = await readFile(path.join(dir, file), 'utf8');
-    const after = ownHashesOnly(before.replaceAll(SEARCH_PICKER_MARKER, chunk ? `/_astro/${chunk}` : ''));
+    const after = ownHashesOnly(addresses.reduce((html, [marker, url]) => html.replaceAll(marker, url), before));
     if (after !== before) await writeFile(path.join(dir, file), after);
   }
 }

@@ -85,14 +85,16 @@ describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (view
     const html = await (await fetch(new URL('/', baseURL))).text();
     expect(html.match(/class="home-gallery__item"/g)?.length).toBe(6);
     const page = await openPage('about:blank', viewport);
-    const fetched = () => page.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.includes('/home-gallery.json')).length);
+    // The rest of the photos and the rotation's module.
+    const fetched = () =>
+      page.evaluate(() => performance.getEntriesByType('resource').filter((r) => /\/home-gallery\.json|\/_astro\/home-gallery-rotation\./.test(r.name)).length);
     await page.goto('/', { waitUntil: 'networkidle' });
     // Nothing for a visitor who stays on the first screen.
     expect(await fetched()).toBe(0);
     await page.locator('#home-cabins').scrollIntoViewIfNeeded();
     await page.locator('[data-gallery]').scrollIntoViewIfNeeded();
     await page.locator('.home-gallery__controls:not([hidden])').waitFor();
-    expect(await fetched()).toBe(1);
+    expect(await fetched()).toBe(2);
     expect(await page.locator('.home-gallery__item').count()).toBe(s.galleryImages.length);
   });
 
