@@ -4,6 +4,7 @@
 // with «Оплатить» and «Отменить» that "pays", tells the shop by notification and sends the guest
 // back to the return address. GET /_log lists every receipt it was given.
 import { randomUUID } from 'node:crypto';
+import { escapeHtml } from '../../schema/html.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 type Amount = { value: string; currency: string };
@@ -51,7 +52,6 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(text);
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<YooKassaStandIn> {
   const shopId = opts.shopId ?? 'demo-shop';

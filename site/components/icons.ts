@@ -3,6 +3,8 @@
 // Each entry is the inner markup of an <svg viewBox="0 0 24 24">; use iconSvg() for the whole tag
 // (Astro: <Fragment set:html={iconSvg('phone')} />; React: <svg … dangerouslySetInnerHTML={{ __html: ICONS.phone }} />).
 
+import { escapeHtml } from '../../schema/html.ts';
+
 // One export per icon, so an island's bundle carries only the icons it draws.
 export const iconPhone = '<path d="M5 3.5h3.2l1.6 4.6-2.1 1.4a11.5 11.5 0 0 0 6.8 6.8l1.4-2.1 4.6 1.6V19a2 2 0 0 1-2.2 2A17 17 0 0 1 3 5.7a2 2 0 0 1 2-2.2z"/>';
 export const iconWhatsapp = '<path d="M3.5 20.5l1.3-4.3a8.5 8.5 0 1 1 3.1 3z"/><path d="M9 8.2c-.3 2.6 2.2 5.6 5.3 6.1l1.2-1.4-1.9-1-.9.8a4.6 4.6 0 0 1-2.3-2.3l.8-.9-1-1.9z"/>';
@@ -82,14 +84,11 @@ export interface IconOptions {
   label?: string;
 }
 
-const escapeAttr = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 /** The whole <svg> tag of an icon, ready to inline. */
 export function iconSvg(name: IconName, { size, className, label }: IconOptions = {}): string {
-  const cls = className ? `icon ${escapeAttr(className)}` : 'icon';
+  const cls = className ? `icon ${escapeHtml(className)}` : 'icon';
   const dims = size ? ` width="${size}" height="${size}" style="width:${size}px;height:${size}px"` : '';
-  const a11y = label ? ` role="img" aria-label="${escapeAttr(label)}"` : ' aria-hidden="true"';
+  const a11y = label ? ` role="img" aria-label="${escapeHtml(label)}"` : ' aria-hidden="true"';
   return `<svg class="${cls}" viewBox="0 0 24 24"${dims}${a11y}>${ICONS[name]}</svg>`;
 }
 
@@ -98,8 +97,8 @@ export function iconSvg(name: IconName, { size, className, label }: IconOptions 
  * on a page, such as the counts on every cabin card.
  */
 export function iconUse(name: IconName, { className, label }: Omit<IconOptions, 'size'> = {}): string {
-  const cls = className ? `icon ${escapeAttr(className)}` : 'icon';
-  const a11y = label ? ` role="img" aria-label="${escapeAttr(label)}"` : ' aria-hidden="true"';
+  const cls = className ? `icon ${escapeHtml(className)}` : 'icon';
+  const a11y = label ? ` role="img" aria-label="${escapeHtml(label)}"` : ' aria-hidden="true"';
   return `<svg class="${cls}"${a11y}><use href="#i-${name}"/></svg>`;
 }
 

@@ -4,6 +4,7 @@
 // gallery (islands/home-gallery.ts), so the gallery's size never weighs on the first screen.
 import { createHash } from 'node:crypto';
 import { GALLERY_GROUP_SIZE } from '../../schema/gallery.ts';
+import { escapeHtml } from '../../schema/html.ts';
 import { builtIn, optimize, type OptimizedPhoto, type PhotoSource } from '../components/images.ts';
 import g1 from '../assets/stock/gallery-1-sea.jpg';
 import g2 from '../assets/stock/gallery-2-sunset.jpg';
@@ -19,15 +20,14 @@ export function galleryPhotos(galleryImages: readonly string[]): PhotoSource[] {
   return galleryImages.length > 0 ? [...galleryImages] : BUILT_IN.map(builtIn);
 }
 
-const attr = (value: string | number) => String(value).replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** One photo of the grid; hidden unless it is in the first group (the rotation shows the others). */
 function itemHtml(p: OptimizedPhoto, i: number, count: number): string {
   const alt = `Фото ${i + 1} из ${count}: отдых у Каспийского моря`;
   return (
     `<li class="home-gallery__item" data-i="${i}"${i >= GALLERY_GROUP_SIZE ? ' hidden' : ''}><picture class="photo-later">` +
-    `<source type="image/avif" srcset="${attr(p.avif)}" sizes="${SIZES}">` +
-    `<img src="${attr(p.src)}" srcset="${attr(p.srcset)}" sizes="${SIZES}" width="${p.width}" height="${p.height}" alt="${attr(alt)}" loading="lazy" decoding="async">` +
+    `<source type="image/avif" srcset="${escapeHtml(p.avif)}" sizes="${SIZES}">` +
+    `<img src="${escapeHtml(p.src)}" srcset="${escapeHtml(p.srcset)}" sizes="${SIZES}" width="${p.width}" height="${p.height}" alt="${escapeHtml(alt)}" loading="lazy" decoding="async">` +
     `</picture></li>`
   );
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { html, raw } from 'hono/html';
 import { countOf, FORMS, formatGuests, formatNights, formatPrice, formatStayDates, plural } from '../../schema/format.ts';
+import { escapeHtml } from '../../schema/html.ts';
 import { SEARCH_MARKERS as M } from '../../schema/search-page.ts';
 import { SEARCH_PAGE_SIZE, searchQuerySchema, type SearchAnswer } from '../../schema/search.ts';
 import type { AppEnv } from '../env.ts';
@@ -24,7 +25,7 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
       status,
       headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': status === 200 ? 'public, max-age=60' : 'no-store', 'x-robots-tag': 'noindex' },
     });
-  const attr = (v: string) => escape(v.slice(0, 40));
+  const attr = (v: string) => escapeHtml(v.slice(0, 40));
 
   // The page with only the form: nothing asked yet, or a query typed by hand that makes no sense.
   const parsed = searchQuerySchema.safeParse(typed);
@@ -54,7 +55,7 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
   return fill(
     {
       checkIn: q.checkIn, checkOut: q.checkOut, guests: String(q.guests),
-      title: escape(`Свободно ${dates} · ${formatGuests(q.guests)}`),
+      title: escapeHtml(`Свободно ${dates} · ${formatGuests(q.guests)}`),
       heading: 'Свободно на ваши даты',
       error: '',
       results: await str(html`
@@ -69,10 +70,6 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
 }
 
 const str = async (h: ReturnType<typeof html>) => (await h).toString();
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 const stayQuery = (s: { checkIn: string; checkOut: string }, guests: number) =>
   `?${new URLSearchParams({ checkIn: s.checkIn, checkOut: s.checkOut, guests: String(guests) })}`;
@@ -90,7 +87,7 @@ async function card(c: Context<AppEnv>, r: SearchAnswer['results'][number], q: {
   if (first) body = body.replace('loading="lazy"', 'loading="eager" fetchpriority="high"');
   return body
     .replace(M.stayPrice, await str(html`${formatNights(r.nights)} · ${formatPrice(r.total)}${extras(r.lines)}`))
-    .replace(`/cabin/${r.id}${M.stayQuery}`, escape(stayLink(r.id, q, q.guests)));
+    .replace(`/cabin/${r.id}${M.stayQuery}`, escapeHtml(stayLink(r.id, q, q.guests)));
 }
 
 /** The cleaning fee and tourist tax inside a stay's total, named as on the booking card: «вкл. Уборка 1 500 ₽». */
