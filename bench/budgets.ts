@@ -14,6 +14,13 @@ export const BUDGETS = {
   /** Lighthouse mobile (simulated slow 4G), median of 3, on every public page (issue 18). */
   lcpMs: 1000,
   fcpMs: 700,
+  /**
+   * Under `wrangler dev` only: the LCP and FCP budgets grow by what a blank page loses there
+   * against Caddy in the same run (bench/blank-page.ts), the local serving path's own cost,
+   * which Cloudflare's edge does not add in production. The self-hosted server is what visitors
+   * reach: its own cost is theirs, and its budgets stay as they are.
+   */
+  devServerAllowance: ['workers'] as TargetResults['key'][],
   /** An API route's p95 at the fixed rate, as a multiple of the same runtime's control p95 at that rate. */
   apiVsControl: 1.5,
   /**
@@ -59,11 +66,14 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
       }
     }
     if (isPublic) {
-      for (const [figure, value, max] of [
-        ['LCP', lh?.lcpMs, BUDGETS.lcpMs],
-        ['FCP', lh?.fcpMs, BUDGETS.fcpMs],
+      for (const [figure, value, base, metric] of [
+        ['LCP', lh?.lcpMs, BUDGETS.lcpMs, 'lcpMs'],
+        ['FCP', lh?.fcpMs, BUDGETS.fcpMs, 'fcpMs'],
       ] as const) {
-        out.push({ figure, where: p.path, value: value === undefined ? missing(p) : `${Math.round(value)} ms`, budget: `≤ ${max} ms`, pass: value !== undefined && value <= max });
+        const extra = devServerAllowance(r, metric);
+        const max = base + extra;
+        const budget = extra > 0 ? `≤ ${base} ms + ${Math.round(extra)} ms (the dev server's own cost on a blank page) = ${Math.round(max)} ms` : `≤ ${base} ms`;
+        out.push({ figure, where: p.path, value: value === undefined ? missing(p) : `${Math.round(value)} ms`, budget, pass: value !== undefined && value <= max });
       }
     }
     out.push({
@@ -110,6 +120,13 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
     pass: !!largestAny && largestAny.apiCabinsBytes <= BUDGETS.apiCabinsMaxKb * 1024,
   });
   return out;
+}
+
+/** What a blank page loses through this target's serving path against Caddy (BUDGETS.devServerAllowance), or 0. */
+export function devServerAllowance(r: TargetResults, metric: 'lcpMs' | 'fcpMs'): number {
+  const c = r.blankControl;
+  if (!BUDGETS.devServerAllowance.includes(r.key) || !c || 'error' in c) return 0;
+  return Math.max(0, c.ours[metric] - c.caddy[metric]);
 }
 
 /** Who a static file is compared with on this target (see BUDGETS.staticVsPeer). */

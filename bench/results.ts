@@ -1,4 +1,5 @@
 import type { PanelWeight } from './admin-panel.ts';
+import type { BlankControl } from './blank-page.ts';
 import type { EditToLiveTrial } from './edit-to-live.ts';
 import type { LighthousePage } from './lighthouse.ts';
 import type { LoadResult } from './load.ts';
@@ -47,6 +48,8 @@ export type TargetResults = {
   serving: string;
   stackStartS: number;
   pages: PageResult[];
+  /** A blank page through the target's serving path and from Caddy (bench/blank-page.ts). */
+  blankControl?: BlankControl | { error: string };
   /** JavaScript of the admin panel once signed in (no budget: the login page is the admin's measured page). */
   adminPanel?: PanelWeight | { error: string };
   api: LoadRow[];

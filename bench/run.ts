@@ -13,6 +13,7 @@ import { checkBudgets } from './budgets.ts';
 import { adminLogin, editToLive } from './edit-to-live.ts';
 import { CADDY, startCaddy, startCompressingEdge } from './caddy.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
+import { measureBlankControl } from './blank-page.ts';
 import { loadTest, type LoadOptions } from './load.ts';
 import { describeMachine, sampleLoad } from './machine.ts';
 import { renderReport } from './report.ts';
@@ -25,6 +26,8 @@ import { GZIP_LEVEL, pageWeight } from './weight.ts';
 const PORT = Number(process.env.BENCH_PORT ?? 8795);
 const ADMIN_PASSWORD = 'bench-caspian-2026';
 const LH_RUNS = 3;
+/** The blank page's loads, each way (bench/blank-page.ts): a blank page loads in seconds, and its figure sets a budget. */
+const BLANK_RUNS = 5;
 const CONNECTIONS = 50;
 const LOAD_S = 10;
 const WARMUP_S = 2;
@@ -224,6 +227,16 @@ async function measureTarget(target: Target): Promise<TargetResults> {
         } catch (err) {
           result.weightError = `weight not measured: ${await stageError(err, base)}`;
           log(`  ${result.weightError}`);
+        }
+      }
+      if (enabled('lighthouse')) {
+        try {
+          const blank = await measureBlankControl(served.siteDir, edge?.url ?? base, PORT + 42, BLANK_RUNS, log);
+          results.blankControl = blank;
+          log(`  blank page LCP/FCP: ours ${Math.round(blank.ours.lcpMs)}/${Math.round(blank.ours.fcpMs)} ms, Caddy ${Math.round(blank.caddy.lcpMs)}/${Math.round(blank.caddy.fcpMs)} ms`);
+        } catch (err) {
+          results.blankControl = { error: await stageError(err, base) };
+          log(`  blank page not measured: ${results.blankControl.error}`);
         }
       }
     } finally {
