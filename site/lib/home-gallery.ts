@@ -20,7 +20,6 @@ export function galleryPhotos(galleryImages: readonly string[]): PhotoSource[] {
   return galleryImages.length > 0 ? [...galleryImages] : BUILT_IN.map(builtIn);
 }
 
-
 /** One photo of the grid; hidden unless it is in the first group (the rotation shows the others). */
 function itemHtml(p: OptimizedPhoto, i: number, count: number): string {
   const alt = `Фото ${i + 1} из ${count}: отдых у Каспийского моря`;
