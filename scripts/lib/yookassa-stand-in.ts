@@ -4,8 +4,8 @@
 // with «Оплатить» and «Отменить» that "pays", tells the shop by notification and sends the guest
 // back to the return address. GET /_log lists every receipt it was given.
 import { randomUUID } from 'node:crypto';
-import { escapeHtml } from '../../schema/html.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { escapeHtml } from '../../schema/html.ts';
 
 type Amount = { value: string; currency: string };
 type Payment = {
@@ -51,7 +51,6 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
   return JSON.parse(text);
 }
-
 
 export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<YooKassaStandIn> {
   const shopId = opts.shopId ?? 'demo-shop';
