@@ -13,7 +13,7 @@ import { median } from './stats.ts';
  * the edge stand-in) a blank page reaches its first paint ~40 ms later than from Caddy, which
  * Cloudflare's edge does not add in production. bench/budgets.ts allows a Workers page that much.
  */
-export const BLANK_PAGE = 'bench-blank.html';
+const BLANK_PAGE = 'bench-blank.html';
 /** Its clean address, as the site's pages are loaded (wrangler dev redirects the .html one). */
 const BLANK_PATH = '/bench-blank';
 const BLANK_HTML = '<!DOCTYPE html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Пустая страница</title><meta name="description" content="Контрольная страница замера."></head><body><h1>Пустая страница</h1><p>Контрольная страница замера: ни стилей, ни скриптов, ни картинок.</p></body></html>';

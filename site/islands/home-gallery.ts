@@ -4,14 +4,13 @@
 // others (home-gallery.json) and, at the same time, the rotation's module from the address the
 // build wrote into data-rotation (islands/home-gallery-rotation.ts; a literal import() would
 // make this script a file of its own, loaded with the page). If either cannot be loaded the
-// first group stays, as it does without script.
-import { GALLERY_GROUP_SIZE } from '../../schema/gallery.ts';
-
+// first group stays, as it does without script. The page writes data-rest and data-rotation
+// only when there is more than one group (components/HomeGallery.astro).
 type Rotation = typeof import('./home-gallery-rotation.ts');
 
 for (const root of document.querySelectorAll<HTMLElement>('[data-gallery]')) {
-  const { count, rest, rotation } = root.dataset;
-  if (!(Number(count) > GALLERY_GROUP_SIZE) || !rest || !rotation?.startsWith('/_astro/')) continue;
+  const { rest, rotation } = root.dataset;
+  if (!rest || !rotation?.startsWith('/_astro/')) continue;
   const start = () =>
     Promise.all([
       import(/* @vite-ignore */ rotation) as Promise<Rotation>,
