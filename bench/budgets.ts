@@ -15,9 +15,10 @@ export const BUDGETS = {
   lcpMs: 1000,
   fcpMs: 700,
   /**
-   * Under `wrangler dev` only: the LCP and FCP budgets grow by what a blank page loses there
-   * against Caddy in the same run (bench/blank-page.ts), the local serving path's own cost,
-   * which Cloudflare's edge does not add in production. The self-hosted server is what visitors
+   * Under `wrangler dev` only: the LCP and FCP budgets grow by what a blank page's first paint
+   * loses there against Caddy in the same run (bench/blank-page.ts), the local serving path's
+   * own cost, which Cloudflare's edge does not add in production. One figure for both: a text
+   * page's LCP is sometimes a later paint than its FCP, so the blank page's LCP moves by more. The self-hosted server is what visitors
    * reach: its own cost is theirs, and its budgets stay as they are.
    */
   devServerAllowance: ['workers'] as TargetResults['key'][],
@@ -66,11 +67,11 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
       }
     }
     if (isPublic) {
-      for (const [figure, value, base, metric] of [
-        ['LCP', lh?.lcpMs, BUDGETS.lcpMs, 'lcpMs'],
-        ['FCP', lh?.fcpMs, BUDGETS.fcpMs, 'fcpMs'],
+      for (const [figure, value, base] of [
+        ['LCP', lh?.lcpMs, BUDGETS.lcpMs],
+        ['FCP', lh?.fcpMs, BUDGETS.fcpMs],
       ] as const) {
-        const extra = devServerAllowance(r, metric);
+        const extra = devServerAllowance(r);
         const max = base + extra;
         const budget = extra > 0 ? `≤ ${base} ms + ${Math.round(extra)} ms (the dev server's own cost on a blank page) = ${Math.round(max)} ms` : `≤ ${base} ms`;
         out.push({ figure, where: p.path, value: value === undefined ? missing(p) : `${Math.round(value)} ms`, budget, pass: value !== undefined && value <= max });
@@ -122,11 +123,11 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
   return out;
 }
 
-/** What a blank page loses through this target's serving path against Caddy (BUDGETS.devServerAllowance), or 0. */
-export function devServerAllowance(r: TargetResults, metric: 'lcpMs' | 'fcpMs'): number {
+/** What a blank page's first paint loses through this target's serving path against Caddy (BUDGETS.devServerAllowance), or 0. */
+export function devServerAllowance(r: TargetResults): number {
   const c = r.blankControl;
   if (!BUDGETS.devServerAllowance.includes(r.key) || !c || 'error' in c) return 0;
-  return Math.max(0, c.ours[metric] - c.caddy[metric]);
+  return Math.max(0, c.ours.fcpMs - c.caddy.fcpMs);
 }
 
 /** Who a static file is compared with on this target (see BUDGETS.staticVsPeer). */

@@ -99,11 +99,10 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
   const blank = t.blankControl;
   if (blank && 'error' in blank) L.push(`Blank page (the control of the page loads, bench/blank-page.ts): not measured: ${blank.error}`, '');
   else if (blank) {
-    const extra = (metric: 'lcpMs' | 'fcpMs') => devServerAllowance(t, metric);
     L.push(
       `Blank page (the control of the page loads, bench/blank-page.ts: a heading and a line of text, loaded the same way): LCP / FCP ${ms(blank.ours.lcpMs)} / ${ms(blank.ours.fcpMs)} through this target, ${ms(blank.caddy.lcpMs)} / ${ms(blank.caddy.fcpMs)} from Caddy's file_server, median of ${blank.runs} loads each, in turn.` +
         (BUDGETS.devServerAllowance.includes(t.key)
-          ? ` What the blank page loses here is the local serving path's own cost, which Cloudflare's edge does not add in production: the LCP and FCP budgets above are ${Math.round(extra('lcpMs'))} ms and ${Math.round(extra('fcpMs'))} ms higher on this target.`
+          ? ` What the blank page loses here is the local serving path's own cost, which Cloudflare's edge does not add in production: the LCP and FCP budgets above are ${Math.round(devServerAllowance(t))} ms higher on this target (the first paint's difference: a text page's LCP is sometimes a later paint, which makes the blank page's LCP move by more).`
           : ' The budgets here are not adjusted: this server is what visitors reach.'),
       '',
     );
