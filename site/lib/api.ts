@@ -8,7 +8,13 @@ import type { AppType } from '../../worker/app.ts';
 export const apiBase = (): string =>
   typeof window === 'undefined' ? (process.env.API_URL ?? 'http://127.0.0.1:8787') : window.location.origin;
 
-export const api = (base: string = apiBase()) => hc<AppType>(base).api;
+/**
+ * The build reads what the owner has just saved: `no-cache` makes the Worker ask D1 for the data
+ * stamp instead of trusting the one it read up to a second ago (worker/platform/public-read-memory.ts).
+ */
+const BUILD_READ = { headers: { 'cache-control': 'no-cache' } };
+
+export const api = (base: string = apiBase()) => hc<AppType>(base, typeof window === 'undefined' ? BUILD_READ : {}).api;
 
 /** A failed read fails the build, so the previous site keeps serving (DESIGN.md "Failure"). */
 export async function must<T>(

@@ -60,10 +60,19 @@ export type RequestOptions = {
   ip?: string;
   origin?: string;
   headers?: Record<string, string>;
+  /** Read as a visitor's browser does, without `cache-control: no-cache` (see headersFor). */
+  asVisitor?: boolean;
 };
 
+/**
+ * The tests write straight into D1 (resets, seeds), behind the API as another isolate would, so
+ * their reads say `cache-control: no-cache` as the site's build does: the Worker then asks D1 for
+ * the data stamp instead of trusting the one it read up to a second before (STAMP_TRUST_MS in
+ * public-read-memory.ts). Reading as a visitor is public-reads.test.ts's business.
+ */
 function headersFor(opts: RequestOptions = {}, extra: Record<string, string> = {}): Headers {
   const h = new Headers(extra);
+  if (!opts.asVisitor) h.set('cache-control', 'no-cache');
   if (opts.cookie) h.set('cookie', opts.cookie);
   h.set('cf-connecting-ip', opts.ip ?? freshIp());
   if (opts.origin) h.set('origin', opts.origin);

@@ -1,22 +1,49 @@
 import { env } from 'cloudflare:test';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import app from '../../worker/index.ts';
-import { publicReadMemory } from '../../worker/platform/public-read-memory.ts';
-import { resetDataWithAdmin, seedCabin, url, validBooking } from './helpers.ts';
+import { publicReadMemory, STAMP_TRUST_MS } from '../../worker/platform/public-read-memory.ts';
+import { login, resetDataWithAdmin, seedCabin, url, validBooking } from './helpers.ts';
 
 // The Worker's memory of public reads (worker/platform/public-read-memory.ts), called with `env`
 // and the real app behind it, counting what reaches the app and D1. The contract of what a
 // visitor then reads is public-reads.test.ts, through each server.
 
 beforeEach(resetDataWithAdmin);
+afterEach(() => vi.useRealTimers());
 
-function memoryBeforeApp() {
+/** The clock, frozen now, or moved on by `ms`. */
+const clockOn = (ms = 0) => {
+  const at = Date.now();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(at + ms);
+};
+
+/** A statement (and what its bind gives) whose answers wait for `hold` once D1 has given them. */
+function heldAfterAnswer(statement: D1PreparedStatement, hold: () => Promise<unknown>): D1PreparedStatement {
+  return new Proxy(statement, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target);
+      if (typeof value !== 'function') return value;
+      if (name === 'bind') return (...args: unknown[]) => heldAfterAnswer(value.apply(target, args), hold);
+      return async (...args: unknown[]) => {
+        const answer = await value.apply(target, args);
+        await hold();
+        return answer;
+      };
+    },
+  });
+}
+
+function memoryBeforeApp(opts: { stampRead?: () => Promise<unknown> } = {}) {
   const answer = publicReadMemory();
   const seen = { app: 0, queries: 0 };
   const db = {
     prepare: (sql: string) => {
       seen.queries += 1;
-      return env.DB.prepare(sql);
+      const statement = env.DB.prepare(sql);
+      // The data stamp's query, held after D1 answered it until the test lets it through.
+      if (opts.stampRead && /data_stamp/.test(sql)) return heldAfterAnswer(statement, opts.stampRead);
+      return statement;
     },
     batch: env.DB.batch.bind(env.DB),
   } as typeof env.DB;
@@ -33,12 +60,13 @@ function memoryBeforeApp() {
     await Promise.all(later.splice(0));
     return res;
   };
-  return { fetch, seen };
+  return { fetch, seen, forgetStamp: answer.forgetStamp };
 }
 
 describe('the Worker keeping answers to public reads', () => {
-  it('should answer a repeated public read with one query, the data stamp, and the same answer', async () => {
+  it('should answer a repeated public read with the same answer, asking D1 only for the data stamp and at most once a second', async () => {
     const cabin = await seedCabin();
+    clockOn();
     const { fetch, seen } = memoryBeforeApp();
     const { checkIn, checkOut } = validBooking(cabin.id);
     const reads = ['/api/cabins', `/api/cabins/${cabin.id}`, `/api/cabins/${cabin.id}/availability`, `/api/search?checkIn=${checkIn}&checkOut=${checkOut}&guests=2`, '/api/prices', '/api/reviews/approved', '/api/settings'];
@@ -53,7 +81,11 @@ describe('the Worker keeping answers to public reads', () => {
       expect(again.headers.get('content-type'), path).toBe(first.headers.get('content-type'));
       expect(again.headers.get('cache-control'), path).toBe(first.headers.get('cache-control'));
       expect(seen.app - before.app, `${path}: the app ran again`).toBe(0);
-      expect(seen.queries - before.queries, `${path}: D1 queries`).toBe(1);
+      expect(seen.queries - before.queries, `${path}: D1 queries within the second`).toBe(0);
+      clockOn(STAMP_TRUST_MS);
+      expect(await (await fetch(path)).text(), path).toBe(body);
+      expect(seen.app - before.app, `${path}: the app ran again`).toBe(0);
+      expect(seen.queries - before.queries, `${path}: D1 queries a second later`).toBe(1);
     }
   });
 
@@ -68,17 +100,20 @@ describe('the Worker keeping answers to public reads', () => {
       ["INSERT INTO settings (key, value) VALUES ('heroTitle', '\"Б\"') ON CONFLICT (key) DO UPDATE SET value = excluded.value", []],
       ['DELETE FROM calendar_blocks', []],
     ] as const;
+    clockOn();
     await fetch(path);
     for (const [sql, args] of writes) {
       const before = seen.app;
       await fetch(path);
       expect(seen.app, `kept before: ${sql}`).toBe(before);
       await env.DB.prepare(sql).bind(...args).run();
+      clockOn(STAMP_TRUST_MS);
       await fetch(path);
       expect(seen.app, `after: ${sql}`).toBe(before + 1);
     }
     const before = seen.app;
     await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES ('login:203.0.113.9', 0, 1)").run();
+    clockOn(STAMP_TRUST_MS);
     await fetch(path);
     expect(seen.app).toBe(before);
   });
@@ -107,9 +142,66 @@ describe('the Worker keeping answers to public reads', () => {
     await fetch('/api/cabins');
     expect(seen.app).toBe(2);
     await env.DB.prepare('UPDATE cabins SET name = ? WHERE id = ?').bind('Домик у моря 2', cabin.id).run();
+    clockOn(STAMP_TRUST_MS);
     await fetch('/api/cabins');
     const again = await fetch('/api/cabins');
     expect(seen.app).toBe(3);
     expect(((await again.json()) as { name: string }[])[0]!.name).toBe('Домик у моря 2');
+  });
+
+  it("should see another writer's change a second later, and this isolate's own write, the cron's and a no-cache read at once", async () => {
+    const cabin = await seedCabin();
+    clockOn();
+    const { fetch, forgetStamp } = memoryBeforeApp();
+    const path = '/api/cabins';
+    const names = async (init?: RequestInit) => ((await (await fetch(path, init)).json()) as { name: string }[]).map((c) => c.name);
+    const rename = (name: string) => env.DB.prepare('UPDATE cabins SET name = ? WHERE id = ?').bind(name, cabin.id).run();
+    await names();
+
+    await rename('Другой писатель');
+    expect(await names(), 'within the second').toEqual(['Домик у моря']);
+    clockOn(STAMP_TRUST_MS - 1);
+    expect(await names(), 'just before the second is over').toEqual(['Домик у моря']);
+    clockOn(1);
+    expect(await names()).toEqual(['Другой писатель']);
+
+    // The owner's save through this isolate (any request that may write).
+    const cookie = await login();
+    const res = await fetch(`/api/cabins/${cabin.id}`, { method: 'PUT', headers: { cookie, 'content-type': 'application/json', 'cf-connecting-ip': '198.51.100.7' }, body: JSON.stringify({ name: 'Сохранено владельцем' }) });
+    expect(res.status).toBe(200);
+    expect(await names()).toEqual(['Сохранено владельцем']);
+
+    // The cron's import, then the entry's word that it ran.
+    await rename('После расписания');
+    forgetStamp();
+    expect(await names()).toEqual(['После расписания']);
+
+    // The site's build asks for it.
+    await rename('Для сборки');
+    expect(await names({ headers: { 'cache-control': 'no-cache' } })).toEqual(['Для сборки']);
+  });
+
+  it('should not trust a data stamp read before a write that finished while it was on its way', async () => {
+    const cabin = await seedCabin();
+    clockOn();
+    let release: (() => void) | undefined;
+    let holding = false;
+    const { fetch } = memoryBeforeApp({
+      stampRead: () => (holding ? new Promise<void>((r) => (release = r)) : Promise.resolve()),
+    });
+    const path = '/api/cabins';
+    const names = async (res: Response) => ((await res.json()) as { name: string }[]).map((c) => c.name);
+    await fetch(path);
+
+    clockOn(STAMP_TRUST_MS);
+    holding = true;
+    const slowRead = fetch(path);
+    await vi.waitFor(() => expect(release).not.toBe(undefined));
+    holding = false;
+    const cookie = await login();
+    expect((await fetch(`/api/cabins/${cabin.id}`, { method: 'PUT', headers: { cookie, 'content-type': 'application/json', 'cf-connecting-ip': '198.51.100.8' }, body: JSON.stringify({ name: 'Новое имя' }) })).status).toBe(200);
+    release!();
+    expect(await names(await slowRead), 'the read that began before the save').toEqual(['Домик у моря']);
+    expect(await names(await fetch(path)), 'the next read').toEqual(['Новое имя']);
   });
 });

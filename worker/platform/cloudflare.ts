@@ -26,6 +26,6 @@ export default {
   },
   /** The Cron Trigger (wrangler.toml), every 15 minutes: calendars fetched, old personal data erased. */
   scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runSchedule(workerBindings(env)));
+    ctx.waitUntil(runSchedule(workerBindings(env)).finally(publicReads.forgetStamp));
   },
 } satisfies ExportedHandler<WorkerEnv>;

@@ -8,26 +8,65 @@ import { clocked, etagMatches, headerList, mayKeep, memoryAnswers, PUBLIC_API_RE
 const MEMORY = { maxBytes: 8 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
 
 /**
+ * How long an isolate trusts the data stamp it last read before asking D1 again. A D1 query is
+ * the whole cost of a kept answer (and in production a round trip to the database's location),
+ * so a busy isolate asks once a second instead of once per read. Only writes made elsewhere (another
+ * isolate, the cron, `wrangler d1 execute`) wait for it: a visitor already holds free dates for
+ * a minute (max-age=60), and every booking is checked against D1 when it is sent. A write through
+ * this isolate, and a read that asks for it (`cache-control: no-cache`: the site's build), ask D1
+ * at once.
+ */
+export const STAMP_TRUST_MS = 1000;
+
+/**
  * The Worker's memory of public reads, one per isolate. A kept answer is given again while the
  * data stamp (one row that a trigger renews on every write, whoever makes it: this isolate,
  * another, the cron, `wrangler d1 execute`) is the one it was made under, and the clock has not
  * reached the next moment it changes free dates (a payment hold running out, the day turning in
- * Moscow). So a repeated read costs one small D1 query instead of up to seven, and no Hono,
- * drizzle or JSON work. Anything else goes to the app untouched.
+ * Moscow). So a repeated read costs at most one small D1 query instead of up to seven (none while
+ * the stamp is trusted, STAMP_TRUST_MS), and no Hono, drizzle or JSON work. Anything else goes to
+ * the app untouched.
  */
 export function publicReadMemory() {
   const memory = memoryAnswers<ClockedAnswer>(MEMORY);
+  // The stamp last read and when; `era` moves on with every request that may write, so a stamp
+  // read that began before a write is not trusted after it.
+  let trusted: { stamp: string; readAt: number } | null = null;
+  let era = 0;
+  const forgetStamp = () => {
+    trusted = null;
+    era += 1;
+  };
+  const currentStamp = async (req: Request, env: { DB: DatabasePort }): Promise<string | null> => {
+    const at = now();
+    if (trusted && !/\bno-cache\b/.test(req.headers.get('cache-control') ?? '') && at >= trusted.readAt && at < trusted.readAt + STAMP_TRUST_MS) return trusted.stamp;
+    const began = era;
+    const stamp = await readDataStamp(env).catch(() => null);
+    if (era === began) trusted = stamp === null ? null : { stamp, readAt: at };
+    return stamp;
+  };
 
-  return async function answer(
+  async function answer(
     req: Request,
     env: { DB: DatabasePort },
     waitUntil: (work: Promise<unknown>) => void,
     app: () => Response | Promise<Response>,
   ): Promise<Response> {
-    if (req.method !== 'GET' || req.headers.has('authorization') || !PUBLIC_API_READS.test(new URL(req.url).pathname)) return app();
+    const path = new URL(req.url).pathname;
+    if (req.method !== 'GET' || req.headers.has('authorization') || !PUBLIC_API_READS.test(path)) {
+      if ((req.method === 'GET' || req.method === 'HEAD') && !path.startsWith('/api/')) return app();
+      // It may write (a form sent, the owner's edit, a payment's return checked): the next read
+      // asks D1, whether this request is still running or done.
+      forgetStamp();
+      try {
+        return await app();
+      } finally {
+        forgetStamp();
+      }
+    }
     // The whole address is the key: its scheme and host decide the HSTS header.
     const key = req.url;
-    const stamp = await readDataStamp(env).catch(() => null);
+    const stamp = await currentStamp(req, env);
     if (stamp === null) return app();
     const kept = memory.get(key);
     if (kept) {
@@ -57,5 +96,8 @@ export function publicReadMemory() {
       ),
     );
     return new Response(body, { status: 200, statusText: res.statusText, headers: res.headers });
-  };
+  }
+
+  /** The entry calls this after anything else it ran that may have written (the cron). */
+  return Object.assign(answer, { forgetStamp });
 }
