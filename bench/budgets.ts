@@ -22,7 +22,10 @@ export const BUDGETS = {
    * reach: its own cost is theirs, and its budgets stay as they are.
    */
   devServerAllowance: ['workers'] as TargetResults['key'][],
-  /** An API route's p95 at the fixed rate, as a multiple of the same runtime's control p95 at that rate. */
+  /**
+   * An API route's p95 at the fixed rate, as a multiple of the p95 of the same runtime's control
+   * giving that route's own answer (bench/control-answer.ts), at that rate.
+   */
   apiVsControl: 1.5,
   /**
    * A static file's p95 at the fixed rate, as a multiple of Caddy's (self-hosted). Under
@@ -137,11 +140,11 @@ export const staticPeer = (key: TargetResults['key']): 'caddy' | 'control' => (k
 function loadBudgets(r: TargetResults): Omit<BudgetCheck, 'target'>[] {
   const out: Omit<BudgetCheck, 'target'>[] = [];
   const find = (server: LoadRow['server'], mode: LoadRow['mode'], path?: string) =>
-    r.api.find((a) => a.server === server && a.mode === mode && (path === undefined || a.path === path || server === 'control'));
+    r.api.find((a) => a.server === server && a.mode === mode && (path === undefined || a.path === path));
   const peer = staticPeer(r.key);
   const peerName = peer === 'caddy' ? 'Caddy' : 'control';
   for (const row of r.api.filter((a) => a.server === 'ours' && a.mode === 'rate')) {
-    const against = row.static ? find(peer, 'rate', row.path) : find('control', 'rate');
+    const against = find(row.static ? peer : 'control', 'rate', row.path);
     const factor = row.static ? BUDGETS.staticVsPeer : BUDGETS.apiVsControl;
     const name = row.static ? peerName : 'control';
     const mine = row.result?.p95 ?? null;

@@ -48,7 +48,7 @@ export function renderReport(r: BenchResults): string {
     t.api.find((a) => a.server === server && a.mode === mode && (p === undefined || a.path === p))?.result;
   const rate = r.settings.fixedRate;
   row(`\`GET /api/cabins\` p95 at ${rate} req/s`, (t) => ms2(load(t, 'ours', 'rate', '/api/cabins')?.p95 ?? null));
-  row(`control (fixed 12 KB body, same runtime) p95 at ${rate} req/s`, (t) => ms2(load(t, 'control', 'rate')?.p95 ?? null));
+  row(`control giving the same answer (same runtime) p95 at ${rate} req/s`, (t) => ms2(load(t, 'control', 'rate', '/api/cabins')?.p95 ?? null));
   row(`static page \`/cabins\` p95 at ${rate} req/s`, (t) => ms2(load(t, 'ours', 'rate', '/cabins')?.p95 ?? null));
   row(`Caddy, same files: \`/cabins\` p95 at ${rate} req/s`, (t) => ms2(load(t, 'caddy', 'rate', '/cabins')?.p95 ?? null));
   row('`GET /api/cabins` req/s at saturation', (t) => String(Math.round(load(t, 'ours', 'saturation', '/api/cabins')?.rps ?? 0)));
@@ -210,7 +210,7 @@ function renderLoad(
   L.push(
     `autocannon in its own Node process on loopback, every request with \`accept-encoding: br, gzip\` as a browser sends it; latency percentiles are exact over every 2xx response. Load generator, server and peer share the machine's ${r.machine.cores} cores.`,
     '',
-    `**At a fixed rate** (service time, not queueing): ${st.fixedRate} req/s offered over ${st.rateConnections} connections for ${st.rateDurationS} s after ${st.warmupS} s of warm-up, well below every server's capacity. Budgets: each API route's p95 ≤ ${BUDGETS.apiVsControl}× the control's p95 at the same rate (the control: ${t.key === 'workers' ? 'a worker that only returns a fixed 12 KB JSON body, under the same `wrangler dev`' : 'a bare Node HTTP server that only returns a fixed 12 KB JSON body'}); each static file's p95 ≤ ${BUDGETS.staticVsPeer}× ${peer}'s.`,
+    `**At a fixed rate** (service time, not queueing): ${st.fixedRate} req/s offered over ${st.rateConnections} connections for ${st.rateDurationS} s after ${st.warmupS} s of warm-up, well below every server's capacity. Budgets: each API route's p95 ≤ ${BUDGETS.apiVsControl}× the control's p95 at the same rate; each static file's p95 ≤ ${BUDGETS.staticVsPeer}× ${peer}'s. The control is ${t.key === 'workers' ? "a worker under the same `wrangler dev` that only gives a fixed answer: the route's own, uncompressed as our worker makes it (the dev server compresses both alike for each request, as Cloudflare's edge does in production)" : "a bare Node HTTP server that only gives a fixed answer: the route's own, compressed as our server sends it"}. It is given that answer just before its run, which follows the route's (bench/control-answer.ts); until 2026-11-26 night it gave a 12 KB JSON body of one repeated letter for every route, which compresses to 163 bytes, so under \`wrangler dev\` it left out the compression that every real answer pays there.`,
     '',
     `**At saturation** (throughput): ${st.connections} connections, closed loop, ${st.warmupS} s warm-up then ${st.loadDurationS} s. Req/s are figures without budgets, except static files: ≥ ${BUDGETS.staticThroughputVsPeer}× ${peer}'s.`,
     '',
@@ -223,7 +223,7 @@ function renderLoad(
   for (const a of t.api) {
     const x = a.result;
     const server = a.server === 'ours' ? 'ours' : a.server === 'caddy' ? 'Caddy' : 'control';
-    const label = a.server === 'control' ? 'a fixed 12 KB body' : `\`GET ${a.path}\``;
+    const label = a.server === 'control' ? `the answer of \`GET ${a.path}\`, fixed` : `\`GET ${a.path}\``;
     const mode = a.mode === 'rate' ? `${st.fixedRate} req/s` : `${st.connections} conn.`;
     if (!x) {
       L.push(`| ${mode} | ${server} | ${label} | ${a.error ?? 'failed'} | | | | | | |`);

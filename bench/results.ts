@@ -28,8 +28,9 @@ export type LoadRow = {
   name: string;
   path: string;
   /**
-   * Who answered: the target itself; its control, a server of the same runtime that only
-   * answers a fixed 12 KB body (bench/floor); or Caddy serving the target's built directory.
+   * Who answered: the target itself; its control, a server of the same runtime that only gives
+   * the route's own answer, fixed (bench/floor, bench/control-answer.ts); or Caddy serving the
+   * target's built directory.
    */
   server: 'ours' | 'control' | 'caddy';
   /** `rate`: a fixed offered rate below every server's capacity; `saturation`: 50 connections, closed loop. */

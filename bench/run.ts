@@ -9,7 +9,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from '../scripts/lib/tools.ts';
 import { signedInPanelWeight } from './admin-panel.ts';
-import { checkBudgets } from './budgets.ts';
+import { checkBudgets, staticPeer } from './budgets.ts';
+import { giveControl } from './control-answer.ts';
 import { adminLogin, editToLive } from './edit-to-live.ts';
 import { CADDY, startCaddy, startCompressingEdge } from './caddy.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
@@ -103,10 +104,10 @@ async function hashedAsset(siteDir: string): Promise<string> {
 }
 
 /**
- * Load on one target, in two modes. At a fixed offered rate: the API routes beside the runtime's
- * control, the static files beside Caddy serving the same directory (and the control). At
- * saturation (50 connections, closed loop): req/s of the same, as figures; static throughput
- * also against Caddy's.
+ * Load on one target, in two modes. At a fixed offered rate: each route right after the runtime's
+ * control giving that route's own answer (bench/control-answer.ts), the static files also beside
+ * Caddy serving the same directory. At saturation (50 connections, closed loop): req/s of the
+ * same, as figures; the static files' also against their peer's.
  */
 async function measureLoad(target: Target, served: Served, firstId: number): Promise<LoadRow[]> {
   const rows: LoadRow[] = [];
@@ -137,16 +138,35 @@ async function measureLoad(target: Target, served: Served, firstId: number): Pro
   ];
   for (const mode of ['rate', 'saturation'] as const) {
     const opts = mode === 'rate' ? rate : saturation;
-    for (const r of [...api, ...files]) await run({ ...r, server: 'ours', mode }, served.url, opts);
+    // Every route at a fixed rate has a budget against the control; at saturation only static
+    // files, where the control is their peer (Workers).
+    const controlled = (r: { static?: boolean }) => mode === 'rate' || (!!r.static && staticPeer(target.key) === 'control');
+    let control: Awaited<ReturnType<Target['startControl']>> | null = null;
+    let controlError = '';
     try {
-      const control = await target.startControl();
-      try {
-        await run({ name: 'Control', path: '/', server: 'control', mode }, control.url, opts);
-      } finally {
-        await control.stop();
-      }
+      control = await target.startControl();
     } catch (err) {
-      rows.push({ name: 'Control', path: '/', server: 'control', mode, result: null, error: errorText(err) });
+      controlError = errorText(err);
+    }
+    try {
+      for (const r of [...api, ...files] as { name: string; path: string; static?: boolean }[]) {
+        await run({ ...r, server: 'ours', mode }, served.url, opts);
+        if (!controlled(r)) continue;
+        const row = { ...r, name: `Control with the answer of ${r.path}`, server: 'control' as const, mode };
+        if (!control) {
+          rows.push({ ...row, result: null, error: controlError });
+          continue;
+        }
+        try {
+          await giveControl({ ours: served.url, control: control.url, path: r.path, how: target.controlAnswer, browserEncoding: BROWSER_HEADERS['accept-encoding'] });
+        } catch (err) {
+          rows.push({ ...row, result: null, error: errorText(err) });
+          continue;
+        }
+        await run(row, control.url, opts);
+      }
+    } finally {
+      await control?.stop();
     }
     try {
       const caddy = await startCaddy(served.siteDir, PORT + 40);

@@ -5,6 +5,7 @@ import { startStack } from '../scripts/lib/stack.ts';
 import { ROOT, quietEnv, waitFor } from '../scripts/lib/tools.ts';
 import { openSqlite } from '../worker/platform/node/sqlite.ts';
 import { growCabins, growCabinsIn } from './cabins.ts';
+import type { ControlAnswer } from './control-answer.ts';
 import { startFloorServer } from './floor.ts';
 
 /** One production target as the bench drives it. */
@@ -33,8 +34,10 @@ export type Target = {
    */
   compressingEdge?: boolean;
   start(log: (line: string) => void): Promise<Served>;
-  /** The control: a server of the same runtime that answers a fixed 12 KB body. */
+  /** The control: a server of the same runtime that only gives a fixed answer (bench/floor). */
   startControl(): Promise<{ url: string; stop: () => Promise<void> }>;
+  /** Which bytes of a route's answer the control is given (bench/control-answer.ts). */
+  controlAnswer: ControlAnswer;
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -72,6 +75,7 @@ export function workersTarget(port: number, adminPassword: string): Target {
       };
     },
     startControl: () => startFloorServer(port + 10),
+    controlAnswer: 'uncompressed',
   };
 }
 
@@ -144,6 +148,7 @@ export function nodeTarget(port: number, adminPassword: string): Target {
         },
       };
     },
+    controlAnswer: 'as-sent',
     async startControl() {
       const controlPort = port + 10;
       const child = spawn(process.execPath, [path.join(ROOT, 'bench/floor/node-server.ts'), String(controlPort)], { stdio: 'ignore' });

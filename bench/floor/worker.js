@@ -1,10 +1,22 @@
-// The bench's control: a worker that does nothing but answer a fixed JSON body the size of
-// the demo /api/cabins, served by the same `wrangler dev` as the site. Its latency under the
-// same load is the floor the local serving path puts under every route of ours.
-const body = JSON.stringify({ padding: 'x'.repeat(12_000) });
+// The bench's control: a worker that does nothing but give a fixed answer, served by the same
+// `wrangler dev` as the site. Its latency under the same load is the floor the local serving
+// path puts under every route of ours. The bench first gives it, by PUT to a route's path, that
+// route's own answer as our worker makes it (uncompressed: wrangler dev compresses both alike for
+// a browser), then loads that path; any other path answers a 12 KB JSON body.
+const padding = JSON.stringify({ padding: 'x'.repeat(12_000) });
+const answers = new Map();
 
 export default {
-  fetch() {
-    return new Response(body, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  async fetch(req) {
+    const path = new URL(req.url).pathname;
+    if (req.method === 'PUT') {
+      answers.set(path, { body: await req.arrayBuffer(), type: req.headers.get('content-type') ?? 'application/octet-stream', encoding: req.headers.get('x-content-encoding') });
+      return new Response(null, { status: 204 });
+    }
+    const answer = answers.get(path);
+    if (!answer) return new Response(padding, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+    const headers = { 'content-type': answer.type, 'cache-control': 'no-store' };
+    if (answer.encoding) headers['content-encoding'] = answer.encoding;
+    return new Response(answer.body, { headers, encodeBody: answer.encoding ? 'manual' : 'automatic' });
   },
 };
