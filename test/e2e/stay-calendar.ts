@@ -1,15 +1,21 @@
 // The booking card's calendar as a visitor uses it, for every journey that picks a stay.
 import type { Page } from 'playwright-core';
 
-/** The calendar's button for a day, turning the months forward one at a time until it shows. */
+/**
+ * The calendar's button for a day, turning the months one at a time, back or forward, until it
+ * shows. Days of the months around are hidden in a month's grid, so a stay's last morning can be
+ * in the month after the one shown, and the next day asked for in the one before.
+ */
 export async function dayButton(page: Page, day: string) {
   const calendar = page.locator('.stay-calendar');
-  const cell = calendar.locator(`[data-day="${day}"] button`);
+  const cell = calendar.locator(`[data-day="${day}"]:not(.rdp-outside) button`);
   // The calendar's code and the free dates arrive after the tap.
   await calendar.locator('.rdp-caption_label').waitFor();
   for (let i = 0; i < 13 && !(await cell.count()); i++) {
-    const month = await calendar.locator('.rdp-caption_label').innerText();
-    await calendar.getByRole('button', { name: /следующему месяцу/i }).click();
+    const month = await calendar.locator('.rdp-caption_label').first().innerText();
+    const firstShown = await calendar.locator('.rdp-day:not(.rdp-outside)[data-day]').first().getAttribute('data-day');
+    const way = firstShown && day < firstShown ? /предыдущему месяцу/i : /следующему месяцу/i;
+    await calendar.getByRole('button', { name: way }).click();
     await page.waitForFunction((before) => document.querySelector('.stay-calendar .rdp-caption_label')?.textContent !== before, month);
   }
   await cell.waitFor();
