@@ -104,9 +104,9 @@ async function hashedAsset(siteDir: string): Promise<string> {
 }
 
 /**
- * Load on one target, in two modes. At a fixed offered rate: each route right after the runtime's
- * control giving that route's own answer (bench/control-answer.ts), the static files also beside
- * Caddy serving the same directory. At saturation (50 connections, closed loop): req/s of the
+ * Load on one target, in two modes. At a fixed offered rate: each route, then right after it the
+ * runtime's control giving that route's own answer (bench/control-answer.ts); the static files
+ * also beside Caddy serving the same directory. At saturation (50 connections, closed loop): req/s of the
  * same, as figures; the static files' also against their peer's.
  */
 async function measureLoad(target: Target, served: Served, firstId: number): Promise<LoadRow[]> {

@@ -10,13 +10,11 @@ export default {
   async fetch(req) {
     const path = new URL(req.url).pathname;
     if (req.method === 'PUT') {
-      answers.set(path, { body: await req.arrayBuffer(), type: req.headers.get('content-type') ?? 'application/octet-stream', encoding: req.headers.get('x-content-encoding') });
+      answers.set(path, { body: await req.arrayBuffer(), type: req.headers.get('content-type') ?? 'application/octet-stream' });
       return new Response(null, { status: 204 });
     }
     const answer = answers.get(path);
     if (!answer) return new Response(padding, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
-    const headers = { 'content-type': answer.type, 'cache-control': 'no-store' };
-    if (answer.encoding) headers['content-encoding'] = answer.encoding;
-    return new Response(answer.body, { headers, encodeBody: answer.encoding ? 'manual' : 'automatic' });
+    return new Response(answer.body, { headers: { 'content-type': answer.type, 'cache-control': 'no-store' } });
   },
 };
