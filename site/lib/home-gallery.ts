@@ -41,7 +41,20 @@ export interface GalleryMarkup {
   restUrl: string;
 }
 
-export async function galleryMarkup(galleryImages: readonly string[]): Promise<GalleryMarkup> {
+/** Made once per build for a given gallery: the home page and home-gallery.json both ask for it. */
+const made = new Map<string, Promise<GalleryMarkup>>();
+
+export function galleryMarkup(galleryImages: readonly string[]): Promise<GalleryMarkup> {
+  const key = JSON.stringify(galleryImages);
+  let markup = made.get(key);
+  if (!markup) {
+    markup = makeGalleryMarkup(galleryImages);
+    made.set(key, markup);
+  }
+  return markup;
+}
+
+async function makeGalleryMarkup(galleryImages: readonly string[]): Promise<GalleryMarkup> {
   const photos = galleryPhotos(galleryImages);
   const optimized = await Promise.all(photos.map((src) => optimize(src, { widths: [400, 800], aspect: 4 / 3 })));
   const items = optimized.map((p, i) => itemHtml(p, i, photos.length));
