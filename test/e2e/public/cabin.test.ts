@@ -65,6 +65,54 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     expect([Math.round(third!.width), Math.round(third!.height)]).toEqual([Math.round(first!.width), Math.round(first!.height)]);
   });
 
+  /** The cabin page with its first photo's answer held back until `release` is called; every photo asked for is listed in `asked`. */
+  async function firstPhotoHeld(cabin: Cabin) {
+    const name = (src: string) => src.split('/').pop()!.replace(/\.\w+$/, '');
+    const [first, second] = [name(cabin.images[0]!), name(cabin.images[1]!)];
+    const page = await openPage('/robots.txt', viewport);
+    const asked: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(
+      (url) => url.pathname.startsWith('/_astro/') && url.pathname.includes(first),
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    page.on('request', (req) => asked.push(new URL(req.url()).pathname));
+    // Not until `load`: that waits for the held photo.
+    await page.goto(`/cabin/${cabin.id}`, { waitUntil: 'domcontentloaded' });
+    const loaded = (i: number) => page.locator('.cabin-gallery img').nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+    return { page, release, loaded, askedFor: (photo: 'first' | 'second') => asked.some((p) => p.includes(photo === 'first' ? first : second)) };
+  }
+
+  it('should fetch the second photo only once the first, the page\'s largest paint, has arrived', async () => {
+    const cabin = await pick();
+    const { page, release, loaded, askedFor } = await firstPhotoHeld(cabin);
+    await expect.poll(() => askedFor('first')).toBe(true);
+    // Lazy loading alone fetched the second photo (at the strip's edge on a phone, beside the first on a desktop) with the first.
+    await page.waitForTimeout(700);
+    expect(askedFor('second')).toBe(false);
+    release();
+    await expect.poll(() => loaded(0)).toBe(true);
+    await expect.poll(() => loaded(1), { timeout: 10_000 }).toBe(true);
+    // Its frame kept its size while it waited: the same as it is with the photo.
+    const box = await page.locator('.cabin-gallery__item').nth(1).boundingBox();
+    const img = await page.locator('.cabin-gallery img').nth(1).boundingBox();
+    expect([Math.round(img!.width), Math.round(img!.height)]).toEqual([Math.round(box!.width), Math.round(box!.height)]);
+  });
+
+  it.skipIf(viewport !== 'phone')('should show the second photo to a visitor who swipes before the first has arrived', async () => {
+    const cabin = await pick();
+    const { page, release, loaded } = await firstPhotoHeld(cabin);
+    await page.waitForTimeout(300);
+    await page.locator('.cabin-gallery').evaluate((strip) => strip.scrollBy({ left: strip.clientWidth * 0.8 }));
+    await expect.poll(() => loaded(1), { timeout: 10_000 }).toBe(true);
+    expect(await loaded(0)).toBe(false);
+    release();
+  });
+
   it('should open the full-screen viewer: previous/next wrapping, arrows, thumbnails, counter, Escape', async () => {
     const cabin = await pick();
     const n = cabin.images.length;
