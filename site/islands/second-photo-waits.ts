@@ -2,7 +2,7 @@
 // On a phone the gallery is a strip whose second photo peeks at the edge, so lazy loading fetched
 // it together with the first: Lighthouse's slow-4G LCP of /cabin/1 then counted both, 0.98 s in
 // some loads instead of 0.75–0.83 s (bench/speed-changes.md). Run right after the gallery
-// (lib/cabin-page-script.ts), before anything is laid out, so the lazy photo is not fetched yet.
+// (islands/cabin-page.ts), before anything is laid out, so the lazy photo is not fetched yet.
 // `.photo-waits` skips drawing it (content-visibility: hidden); its frame keeps its size and
 // colour, so nothing moves. Without script it loads as before.
 const gallery = document.querySelector('.cabin-gallery');

@@ -50,9 +50,6 @@ export function bundledScript(entry: string): Promise<InlineScript> {
   });
 }
 
-/** Scripts run one after the other from one tag: one CSP hash instead of several. */
-export const joinedScripts = (...scripts: InlineScript[]): InlineScript => withHash(scripts.map((s) => s.code).join(''));
-
 /** Compiled code followed by `calls`, in a scope of its own, with its CSP hash. */
 export async function inlineScript(compiledCode: string | Promise<string>, calls: string): Promise<InlineScript> {
   return withHash(`(()=>{${await compiledCode}${calls}})();`);
