@@ -65,16 +65,17 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     expect([Math.round(third!.width), Math.round(third!.height)]).toEqual([Math.round(first!.width), Math.round(first!.height)]);
   });
 
-  /** The cabin page with its first photo's answer held back until `release` is called; every photo asked for is listed in `asked`. */
+  /** The cabin page with its first photo's answer held back until `release` is called; `askedFor` tells whether a photo has been asked for. */
   async function firstPhotoHeld(cabin: Cabin) {
     const name = (src: string) => src.split('/').pop()!.replace(/\.\w+$/, '');
-    const [first, second] = [name(cabin.images[0]!), name(cabin.images[1]!)];
+    // The build names a photo's files `/_astro/<its name>_<hash>.<format>`.
+    const [first, second] = [`/_astro/${name(cabin.images[0]!)}_`, `/_astro/${name(cabin.images[1]!)}_`];
     const page = await openPage('/robots.txt', viewport);
     const asked: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     await page.route(
-      (url) => url.pathname.startsWith('/_astro/') && url.pathname.includes(first),
+      (url) => url.pathname.startsWith(first),
       async (route) => {
         await held;
         await route.continue();
@@ -84,7 +85,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     // Not until `load`: that waits for the held photo.
     await page.goto(`/cabin/${cabin.id}`, { waitUntil: 'domcontentloaded' });
     const loaded = (i: number) => page.locator('.cabin-gallery img').nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
-    return { page, release, loaded, askedFor: (photo: 'first' | 'second') => asked.some((p) => p.includes(photo === 'first' ? first : second)) };
+    return { page, release, loaded, askedFor: (photo: 'first' | 'second') => asked.some((p) => p.startsWith(photo === 'first' ? first : second)) };
   }
 
   it('should fetch the second photo only once the first, the page\'s largest paint, has arrived', async () => {
@@ -94,13 +95,19 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     // Lazy loading alone fetched the second photo (at the strip's edge on a phone, beside the first on a desktop) with the first.
     await page.waitForTimeout(700);
     expect(askedFor('second')).toBe(false);
+    const frame = page.locator('.cabin-gallery__item').nth(1);
+    const size = async (box: Promise<{ width: number; height: number } | null>) => {
+      const b = (await box)!;
+      return [Math.round(b.width), Math.round(b.height)];
+    };
+    const waiting = await size(frame.boundingBox());
+    expect(waiting[0]! * waiting[1]!).toBeGreaterThan(0);
     release();
     await expect.poll(() => loaded(0)).toBe(true);
     await expect.poll(() => loaded(1), { timeout: 10_000 }).toBe(true);
-    // Its frame kept its size while it waited: the same as it is with the photo.
-    const box = await page.locator('.cabin-gallery__item').nth(1).boundingBox();
-    const img = await page.locator('.cabin-gallery img').nth(1).boundingBox();
-    expect([Math.round(img!.width), Math.round(img!.height)]).toEqual([Math.round(box!.width), Math.round(box!.height)]);
+    // Nothing moved: the frame had its size while it waited, and the photo fills it.
+    expect(await size(frame.boundingBox())).toEqual(waiting);
+    expect(await size(page.locator('.cabin-gallery img').nth(1).boundingBox())).toEqual(waiting);
   });
 
   it.skipIf(viewport !== 'phone')('should show the second photo to a visitor who swipes before the first has arrived', async () => {
