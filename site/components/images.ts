@@ -5,6 +5,7 @@ import { getImage, inferRemoteSize } from 'astro:assets';
 import type { ImageMetadata as AstroImage } from 'astro';
 import fallbackJpg from '../assets/stock/fallback.jpg';
 import { apiBase } from '../lib/api.ts';
+import { oncePerKey } from '../lib/once-per-key.ts';
 
 /** A stored photo's address (/media/…) or a built-in photo imported from site/assets. */
 export type PhotoSource = string | AstroImage;
@@ -45,7 +46,7 @@ export const AVIF_MAX_WIDTH = 960;
 /** A stored photo's absolute address on the API host, e.g. /media/x.jpg → http://127.0.0.1:8787/media/x.jpg */
 export const remoteUrl = (src: string): string => new URL(src, apiBase()).href;
 
-const sizes = new Map<string, Promise<{ width: number; height: number } | null>>();
+const sizes = oncePerKey();
 
 /**
  * The natural size of a remote photo; null when the photo is not there or not readable as an
@@ -53,12 +54,7 @@ const sizes = new Map<string, Promise<{ width: number; height: number } | null>>
  * fails the build, so the live site keeps its real photos rather than fallbacks.
  */
 function remoteSize(url: string) {
-  let size = sizes.get(url);
-  if (!size) {
-    size = probe(url);
-    sizes.set(url, size);
-  }
-  return size;
+  return sizes(url, () => probe(url));
 }
 
 async function probe(url: string, attempts = 3): Promise<{ width: number; height: number } | null> {

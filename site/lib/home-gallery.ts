@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { GALLERY_GROUP_SIZE } from '../../schema/gallery.ts';
 import { escapeHtml } from '../../schema/html.ts';
+import { oncePerKey } from './once-per-key.ts';
 import { builtIn, optimize, type OptimizedPhoto, type PhotoSource } from '../components/images.ts';
 import g1 from '../assets/stock/gallery-1-sea.jpg';
 import g2 from '../assets/stock/gallery-2-sunset.jpg';
@@ -42,16 +43,10 @@ export interface GalleryMarkup {
 }
 
 /** Made once per build for a given gallery: the home page and home-gallery.json both ask for it. */
-const made = new Map<string, Promise<GalleryMarkup>>();
+const once = oncePerKey();
 
 export function galleryMarkup(galleryImages: readonly string[]): Promise<GalleryMarkup> {
-  const key = JSON.stringify(galleryImages);
-  let markup = made.get(key);
-  if (!markup) {
-    markup = makeGalleryMarkup(galleryImages);
-    made.set(key, markup);
-  }
-  return markup;
+  return once(JSON.stringify(galleryImages), () => makeGalleryMarkup(galleryImages));
 }
 
 async function makeGalleryMarkup(galleryImages: readonly string[]): Promise<GalleryMarkup> {

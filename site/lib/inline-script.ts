@@ -6,16 +6,12 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { build, transform } from 'esbuild';
+import { oncePerKey } from './once-per-key.ts';
 
 export type InlineScript = { code: string; hash: `sha256-${string}` };
 
 /** Each script is compiled once per build, not once per page that carries it (thousands of pages at 1,500 cabins). */
-const made = new Map<string, Promise<unknown>>();
-function once<T>(key: string, make: () => Promise<T>): Promise<T> {
-  let out = made.get(key) as Promise<T> | undefined;
-  if (!out) made.set(key, (out = make()));
-  return out;
-}
+const once = oncePerKey();
 
 const withHash = (code: string): InlineScript => ({ code, hash: `sha256-${createHash('sha256').update(code).digest('base64')}` });
 
