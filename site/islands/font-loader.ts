@@ -16,6 +16,11 @@ const KEY = 'kaspiy-fonts';
 /** Long enough after load that the fetch never competes with the page's own first screen. */
 const AFTER_LOAD_MS = 2000;
 
+// Scripts run on this page: rules that hold something back for a script to release (the cabin
+// page's second photo, islands/second-photo-waits.ts) apply from the first layout, however the
+// parser splits the page, and never where scripts do not run.
+document.documentElement.classList.add('js');
+
 try {
   const doc = document;
   // Loads the faces of all three files (a Cyrillic, a Latin letter and a figure). Called while
