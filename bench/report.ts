@@ -82,7 +82,7 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
   if (t.error) L.push(`Stopped early: ${t.error}`, '');
   L.push(`### Lighthouse (mobile, simulated throttling, median of ${r.settings.lighthouseRuns})`, '');
   L.push(`Lighthouse ${r.settings.lighthouse} with its default mobile emulation and simulated slow 4G, in ${r.settings.chromium} (headless), a fresh browser each run. Each figure is the median of the runs on its own. Budgets: performance ≥ ${BUDGETS.performance} and the other categories ${BUDGETS.otherCategories} on public pages (the admin page is reported, not budgeted, except CLS); CLS ${BUDGETS.cls} as Lighthouse shows it (three decimals). LCP ≤ ${BUDGETS.lcpMs} ms and FCP ≤ ${BUDGETS.fcpMs} ms on every public page (median of the runs${BUDGETS.devServerAllowance.includes(t.key) ? "; here plus the dev server's own cost, measured on a blank page below the table" : ''}); TBT has no budget of its own. The search results page is \`noindex\` on purpose, which Lighthouse's SEO audit «is-crawlable» always fails: that one audit is left out of its SEO score.`, '');
-  L.push('| page | performance | accessibility | best practices | SEO | LCP | FCP | TBT | CLS | LCP per run |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  L.push('| page | performance | accessibility | best practices | SEO | LCP | FCP | TBT | CLS | LCP / FCP per run | server time the model assumed, per run |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const p of r.pages) {
     const lh = p.lighthouse;
     if (!lh) {
@@ -92,7 +92,7 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     const sc = (cat: 'performance' | 'accessibility' | 'best-practices' | 'seo', figure: string) =>
       cell(lh.scores[cat] === null ? '—' : String(lh.scores[cat]), PUBLIC_PAGES.includes(p.key) ? find(figure, p.path) : undefined);
     L.push(
-      `| \`${p.path}\` | ${sc('performance', 'Lighthouse performance')} | ${sc('accessibility', 'Lighthouse accessibility')} | ${sc('best-practices', 'Lighthouse best-practices')} | ${sc('seo', 'Lighthouse seo')} | ${cell(ms(lh.lcpMs), find('LCP', p.path))} | ${cell(ms(lh.fcpMs), find('FCP', p.path))} | ${ms(lh.tbtMs)} | ${cell(String(clsShown(lh.cls)), find('CLS', p.path))} | ${lh.perRun.map((x) => ms(x.lcpMs)).join(', ')} |`,
+      `| \`${p.path}\` | ${sc('performance', 'Lighthouse performance')} | ${sc('accessibility', 'Lighthouse accessibility')} | ${sc('best-practices', 'Lighthouse best-practices')} | ${sc('seo', 'Lighthouse seo')} | ${cell(ms(lh.lcpMs), find('LCP', p.path))} | ${cell(ms(lh.fcpMs), find('FCP', p.path))} | ${ms(lh.tbtMs)} | ${cell(String(clsShown(lh.cls)), find('CLS', p.path))} | ${lh.perRun.map((x) => (x.fcpMs === undefined ? ms(x.lcpMs) : `${ms(x.lcpMs)} / ${ms(x.fcpMs)}`)).join(', ')} | ${lh.perRun.map((x) => (x.serverMs == null ? '—' : `${x.serverMs.toFixed(1)} ms`)).join(', ')} |`,
     );
   }
   L.push('');
@@ -132,17 +132,19 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
   }
 
   L.push('### Page weight', '');
-  L.push(`From the network records of each page's median Lighthouse run (so: what a phone-sized viewport actually loaded, images chosen from srcset for 412 px at DPR 1.75): every request is fetched again from the local server and measured here, gzipped by us, and once more as the server sends it to a browser taking brotli and gzip ("as sent"; on Workers through the edge stand-in, since wrangler dev does not compress). HTML, JavaScript, CSS and other text are gzipped by node:zlib at level ${r.settings.gzipLevel}; images and fonts count as stored. "Inline JS" is the code of inline \`<script>\` elements (also inside the HTML figure). Budgets: HTML ≤ ${BUDGETS.htmlGzipKb} KB gzipped on the home, catalogue and cabin pages; no JavaScript files on the catalogue; ≤ ${BUDGETS.islandJsGzipKb} KB of JavaScript gzipped (files + inline) where React islands run.`, '');
-  L.push('| page | requests | as sent | HTML gzipped | JS files gzipped | inline JS gzipped | CSS files gzipped | images | fonts | largest resources |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  L.push(`From the network records of each page's median Lighthouse run (so: what a phone-sized viewport actually loaded, images chosen from srcset for 412 px at DPR 1.75): every request is fetched again from the local server and measured here, gzipped by us, and once more as the server sends it to a browser taking brotli and gzip ("as sent"; on Workers through the edge stand-in, since wrangler dev does not compress). HTML, JavaScript, CSS and other text are gzipped by node:zlib at level ${r.settings.gzipLevel}; images and fonts count as stored. "Inline JS" is the code of inline \`<script>\` elements (also inside the HTML figure). Budgets: HTML ≤ ${BUDGETS.htmlGzipKb} KB gzipped on the home, catalogue and cabin pages; on every public page, the document as the browser received it in Lighthouse's median run (headers and the target's own compression included: "HTML as sent") ≤ ${BUDGETS.firstRoundTripBytes} B, the first round trip of a new connection (10 TCP segments), which a page past it pays with one more round trip before its first paint; no JavaScript files on the catalogue; ≤ ${BUDGETS.islandJsGzipKb} KB of JavaScript gzipped (files + inline) where React islands run.`, '');
+  L.push('| page | requests | as sent | HTML as sent | HTML gzipped | JS files gzipped | inline JS gzipped | CSS files gzipped | images | fonts | largest resources |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const p of r.pages) {
     const w = p.weight;
     if (!w) {
-      L.push(`| \`${p.path}\` | ${p.weightError ?? p.error ?? `HTTP ${p.status}`} ❌ | | | | | | | | |`);
+      L.push(`| \`${p.path}\` | ${p.weightError ?? p.error ?? `HTTP ${p.status}`} ❌ | | | | | | | | | |`);
       continue;
     }
+    const doc = p.lighthouse?.medianRun.requests.find((q) => q.resourceType === 'Document');
+    const sent = doc ? cell(`${doc.transferSize} B`, find('HTML as sent, headers included', p.path)) : '—';
     const js = cell(`${w.jsFiles} · ${kb(w.jsGzip)}`, find('JavaScript files loaded', p.path) ?? find('JavaScript gzipped (files + inline)', p.path));
     L.push(
-      `| \`${p.path}\` | ${w.requests} | ${kb(w.wireBytes)} | ${cell(kb(w.htmlGzip), find('HTML gzipped', p.path))} | ${js} | ${kb(w.inlineJsGzip)} | ${kb(w.cssGzip)} | ${w.images} · ${kb(w.imageBytes)} | ${kb(w.fontBytes)} | ${w.largest.slice(0, 3).map((x) => `\`${x.url}\` ${kb(x.bytes)}`).join(', ')} |`,
+      `| \`${p.path}\` | ${w.requests} | ${kb(w.wireBytes)} | ${sent} | ${cell(kb(w.htmlGzip), find('HTML gzipped', p.path))} | ${js} | ${kb(w.inlineJsGzip)} | ${kb(w.cssGzip)} | ${w.images} · ${kb(w.imageBytes)} | ${kb(w.fontBytes)} | ${w.largest.slice(0, 3).map((x) => `\`${x.url}\` ${kb(x.bytes)}`).join(', ')} |`,
     );
   }
   L.push('');
