@@ -23,9 +23,8 @@ export type LighthousePage = {
   tbtMs: number;
   cls: number;
   fcpMs: number;
-  /** Scores of each run, to show the spread. */
   /**
-   * Each run's own figures. `serverMs` is the longest server response time Lighthouse's model
+   * Each run's own figures, to show the spread. `serverMs` is the longest server response time Lighthouse's model
    * assumed for an origin of the page (its diagnostics' maxServerLatency): every request the
    * model replays waits that long, so a slower local server moves FCP by as much.
    */

@@ -92,7 +92,7 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     const sc = (cat: 'performance' | 'accessibility' | 'best-practices' | 'seo', figure: string) =>
       cell(lh.scores[cat] === null ? '—' : String(lh.scores[cat]), PUBLIC_PAGES.includes(p.key) ? find(figure, p.path) : undefined);
     L.push(
-      `| \`${p.path}\` | ${sc('performance', 'Lighthouse performance')} | ${sc('accessibility', 'Lighthouse accessibility')} | ${sc('best-practices', 'Lighthouse best-practices')} | ${sc('seo', 'Lighthouse seo')} | ${cell(ms(lh.lcpMs), find('LCP', p.path))} | ${cell(ms(lh.fcpMs), find('FCP', p.path))} | ${ms(lh.tbtMs)} | ${cell(String(clsShown(lh.cls)), find('CLS', p.path))} | ${lh.perRun.map((x) => (x.fcpMs === undefined ? ms(x.lcpMs) : `${ms(x.lcpMs)} / ${ms(x.fcpMs)}`)).join(', ')} | ${lh.perRun.map((x) => (x.serverMs == null ? '—' : `${x.serverMs.toFixed(1)} ms`)).join(', ')} |`,
+      `| \`${p.path}\` | ${sc('performance', 'Lighthouse performance')} | ${sc('accessibility', 'Lighthouse accessibility')} | ${sc('best-practices', 'Lighthouse best-practices')} | ${sc('seo', 'Lighthouse seo')} | ${cell(ms(lh.lcpMs), find('LCP', p.path))} | ${cell(ms(lh.fcpMs), find('FCP', p.path))} | ${ms(lh.tbtMs)} | ${cell(String(clsShown(lh.cls)), find('CLS', p.path))} | ${lh.perRun.map((x) => `${ms(x.lcpMs)} / ${ms(x.fcpMs)}`).join(', ')} | ${lh.perRun.map((x) => (x.serverMs == null ? '—' : `${x.serverMs.toFixed(1)} ms`)).join(', ')} |`,
     );
   }
   L.push('');
