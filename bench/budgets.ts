@@ -1,3 +1,4 @@
+import type { LighthousePage } from './lighthouse.ts';
 import type { BenchResults, BudgetCheck, LoadRow, PageKey, PageResult, TargetResults } from './results.ts';
 
 /** The budgets of issue 5, in one place. */
@@ -97,13 +98,13 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
       out.push({ figure: 'HTML gzipped', where: p.path, value: w ? kb(w.htmlGzip) : noWeight, budget: `≤ ${BUDGETS.htmlGzipKb} KB`, pass: !!w && w.htmlGzip <= BUDGETS.htmlGzipKb * 1024 });
     }
     if (isPublic) {
-      const doc = lh?.medianRun.requests.find((q) => q.resourceType === 'Document');
+      const sent = documentAsSent(lh);
       out.push({
         figure: 'HTML as sent, headers included',
         where: p.path,
-        value: doc ? `${doc.transferSize} B` : missing(p),
+        value: sent === undefined ? missing(p) : `${sent} B`,
         budget: `≤ ${BUDGETS.firstRoundTripBytes} B (the first round trip)`,
-        pass: !!doc && doc.transferSize <= BUDGETS.firstRoundTripBytes,
+        pass: sent !== undefined && sent <= BUDGETS.firstRoundTripBytes,
       });
     }
     if (BUDGETS.noJsPages.includes(p.key)) {
@@ -143,6 +144,10 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
   });
   return out;
 }
+
+/** The page's document as the browser received it in the median run, headers included (BUDGETS.firstRoundTripBytes). */
+export const documentAsSent = (lh: LighthousePage | undefined): number | undefined =>
+  lh?.medianRun.requests.find((q) => q.resourceType === 'Document')?.transferSize;
 
 /** What a blank page's first paint loses through this target's serving path against Caddy (BUDGETS.devServerAllowance), or 0. */
 export function devServerAllowance(r: TargetResults): number {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BUDGETS, PUBLIC_PAGES, clsShown, devServerAllowance, staticPeer } from './budgets.ts';
+import { BUDGETS, PUBLIC_PAGES, clsShown, devServerAllowance, documentAsSent, staticPeer } from './budgets.ts';
 import type { BenchResults, BudgetCheck, LoadRow, TargetResults } from './results.ts';
 
 const ok = (pass: boolean) => (pass ? '✅' : '❌');
@@ -140,8 +140,8 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
       L.push(`| \`${p.path}\` | ${p.weightError ?? p.error ?? `HTTP ${p.status}`} ❌ | | | | | | | | | |`);
       continue;
     }
-    const doc = p.lighthouse?.medianRun.requests.find((q) => q.resourceType === 'Document');
-    const sent = doc ? cell(`${doc.transferSize} B`, find('HTML as sent, headers included', p.path)) : '—';
+    const bytes = documentAsSent(p.lighthouse);
+    const sent = bytes === undefined ? '—' : cell(`${bytes} B`, find('HTML as sent, headers included', p.path));
     const js = cell(`${w.jsFiles} · ${kb(w.jsGzip)}`, find('JavaScript files loaded', p.path) ?? find('JavaScript gzipped (files + inline)', p.path));
     L.push(
       `| \`${p.path}\` | ${w.requests} | ${kb(w.wireBytes)} | ${sent} | ${cell(kb(w.htmlGzip), find('HTML gzipped', p.path))} | ${js} | ${kb(w.inlineJsGzip)} | ${kb(w.cssGzip)} | ${w.images} · ${kb(w.imageBytes)} | ${kb(w.fontBytes)} | ${w.largest.slice(0, 3).map((x) => `\`${x.url}\` ${kb(x.bytes)}`).join(', ')} |`,
