@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { MSG } from '../../../schema/messages.ts';
@@ -120,12 +121,50 @@ describe('searching by dates on a phone', () => {
 
     const plain = await openPage('/cabins', 'phone', { javaScriptEnabled: false });
     const form = plain.getByRole('search');
+    // With scripts off the dates are text fields that say the format the search takes.
+    expect(await form.getByLabel('Заезд').getAttribute('placeholder')).toBe('ГГГГ-ММ-ДД');
     await form.getByLabel('Заезд').fill(checkIn);
     await form.getByLabel('Выезд').fill(checkOut);
     await form.getByRole('button', { name: 'Найти' }).click();
     await plain.waitForURL(/\/search\?/);
     await visible(plain.locator('.search-results .cabin-card'));
     expect(new URL(plain.url()).searchParams.get('checkOut')).toBe(checkOut);
+  });
+});
+
+describe('the search form\'s date fields', () => {
+  const { openPage } = useBrowser();
+  const fieldsAndForm = (page: Page) =>
+    page.getByRole('search').evaluate((form) => ({
+      form: form.getBoundingClientRect().height,
+      fields: [...form.querySelectorAll('input')].map((i) => { const r = i.getBoundingClientRect(); return `${i.name} ${r.x},${r.y} ${r.width}×${r.height}`; }),
+    }));
+
+  // They are drawn as text fields and become the browser's date fields right after the first
+  // paint (site/components/SearchForm.astro), which must move nothing and lose nothing.
+  it('should give me the browser\'s date fields with my search\'s dates in them, where the page first drew them', async () => {
+    for (const viewport of ['phone', 'desktop'] as const) {
+      const plain = await openPage(`/search?${query}`, viewport, { javaScriptEnabled: false });
+      const drawn = await fieldsAndForm(plain);
+      expect(await plain.getByRole('search').getByLabel('Заезд').getAttribute('type')).toBe('text');
+      const page = await openPage(`/search?${query}`, viewport);
+      const form = page.getByRole('search');
+      await page.waitForSelector('.search-form input[name="checkOut"][type="date"]');
+      expect(await form.getByLabel('Заезд').getAttribute('type')).toBe('date');
+      expect(await form.getByLabel('Заезд').inputValue()).toBe(checkIn);
+      expect(await form.getByLabel('Выезд').inputValue()).toBe(checkOut);
+      expect(await form.getByLabel('Заезд').evaluate((i) => getComputedStyle(i).color)).not.toBe('rgba(0, 0, 0, 0)');
+      expect(await fieldsAndForm(page)).toEqual(drawn);
+    }
+  });
+
+  it('should keep a date I typed by hand that a date field cannot hold, in sight', async () => {
+    const page = await openPage(`/search?checkIn=завтра&checkOut=${checkOut}&guests=2`, 'phone');
+    const field = page.getByRole('search').getByLabel('Заезд');
+    await page.waitForSelector('.search-form input[name="checkOut"][type="date"]');
+    expect(await field.getAttribute('type')).toBe('text');
+    expect(await field.inputValue()).toBe('завтра');
+    expect(await field.evaluate((i) => getComputedStyle(i).color)).not.toBe('rgba(0, 0, 0, 0)');
   });
 });
 
