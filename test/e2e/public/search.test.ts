@@ -158,6 +158,22 @@ describe('the search form\'s date fields', () => {
     }
   });
 
+  it('should give me back the dates I picked when I come back to the catalogue', async () => {
+    const page = await openPage('/cabins', 'phone');
+    const form = page.getByRole('search');
+    await form.getByLabel('Заезд').click();
+    await (await dayButton(page, checkIn)).click();
+    await (await dayButton(page, checkOut)).click();
+    await form.getByLabel('Гости').fill('3');
+    await page.goto('/contacts');
+    await page.goBack();
+    await page.waitForURL(/\/cabins$/);
+    await page.waitForSelector('.search-form input[name="checkOut"][type="date"]');
+    expect(await form.getByLabel('Заезд').inputValue()).toBe(checkIn);
+    expect(await form.getByLabel('Выезд').inputValue()).toBe(checkOut);
+    expect(await form.getByLabel('Гости').inputValue()).toBe('3');
+  });
+
   it('should keep a date I typed by hand that a date field cannot hold, in sight', async () => {
     const page = await openPage(`/search?checkIn=завтра&checkOut=${checkOut}&guests=2`, 'phone');
     const field = page.getByRole('search').getByLabel('Заезд');
