@@ -8,7 +8,9 @@ export type IsoDate = string;
 
 export const SITE_TIME_ZONE = 'Europe/Moscow';
 const DAY_MS = 86_400_000;
-const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** `YYYY-MM-DD` as an HTML `pattern` (which anchors it itself): the search form's text fields take it. */
+export const ISO_DATE_PATTERN = String.raw`(\d{4})-(\d{2})-(\d{2})`;
+const ISO = new RegExp(`^${ISO_DATE_PATTERN}$`);
 
 /** True for a real calendar date written as `YYYY-MM-DD` (2027-02-29 is not one). */
 export function isIsoDate(value: unknown): value is IsoDate {
