@@ -20,7 +20,7 @@ const fallbackPhoto = builtIn(fallbackJpg);
 export interface OptimizedPhoto {
   /** WebP at the largest width: the <img> src (and the viewer's full-size photo). */
   src: string;
-  /** WebP srcset. */
+  /** WebP srcset; empty when only the largest WebP is made (OptimizeOptions.webpSet false). */
   srcset: string;
   /** AVIF srcset, for a <source type="image/avif">. */
   avif: string;
@@ -35,6 +35,13 @@ export interface OptimizeOptions {
   aspect?: number;
   /** AVIF quality (WebP gets a matching one). */
   quality?: number;
+  /**
+   * false for a photo below the first screen: a browser without AVIF (Safari before 16.4) gets
+   * its largest WebP alone, with no set to choose from; every other browser takes the AVIF set.
+   * The page carries one address less per photo (~15 B compressed; 200 B on the home page),
+   * which keeps it inside its first round trip (bench/speed-changes.md).
+   */
+  webpSet?: boolean;
 }
 
 /**
@@ -92,7 +99,7 @@ async function resolve(src: PhotoSource): Promise<{ src: PhotoSource; photoKey: 
   return size ? { src: url, photoKey: new URL(url).pathname, ...size } : builtInPhoto(fallbackPhoto);
 }
 
-export async function optimize(source: PhotoSource, { widths, aspect, quality = 50 }: OptimizeOptions): Promise<OptimizedPhoto> {
+export async function optimize(source: PhotoSource, { widths, aspect, quality = 50, webpSet = true }: OptimizeOptions): Promise<OptimizedPhoto> {
   const img = await resolve(source);
   const natural = img.width / img.height;
   const ratio = aspect ?? natural;
@@ -109,7 +116,7 @@ export async function optimize(source: PhotoSource, { widths, aspect, quality = 
   const avifWidth = avifWidths[avifWidths.length - 1]!;
   const [avif, webp] = await Promise.all([
     getImage({ ...base, width: avifWidth, height: Math.round(avifWidth / ratio), widths: avifWidths, format: 'avif', quality }),
-    getImage({ ...base, format: 'webp', quality: Math.min(90, quality + 22) }),
+    getImage({ ...base, ...(webpSet ? {} : { widths: undefined }), format: 'webp', quality: Math.min(90, quality + 22) }),
   ]);
   return { src: webp.src, srcset: webp.srcSet.attribute, avif: avif.srcSet.attribute, width, height };
 }

@@ -27,7 +27,7 @@ function itemHtml(p: OptimizedPhoto, i: number, count: number): string {
   return (
     `<li class="home-gallery__item" data-i="${i}"${i >= GALLERY_GROUP_SIZE ? ' hidden' : ''}><picture class="photo-later">` +
     `<source type="image/avif" srcset="${escapeHtml(p.avif)}" sizes="${SIZES}">` +
-    `<img src="${escapeHtml(p.src)}" srcset="${escapeHtml(p.srcset)}" sizes="${SIZES}" width="${p.width}" height="${p.height}" alt="${escapeHtml(alt)}" loading="lazy" decoding="async">` +
+    `<img src="${escapeHtml(p.src)}" width="${p.width}" height="${p.height}" alt="${escapeHtml(alt)}" loading="lazy" decoding="async">` +
     `</picture></li>`
   );
 }
@@ -51,7 +51,7 @@ export function galleryMarkup(galleryImages: readonly string[]): Promise<Gallery
 
 async function makeGalleryMarkup(galleryImages: readonly string[]): Promise<GalleryMarkup> {
   const photos = galleryPhotos(galleryImages);
-  const optimized = await Promise.all(photos.map((src) => optimize(src, { widths: [400, 800], aspect: 4 / 3 })));
+  const optimized = await Promise.all(photos.map((src) => optimize(src, { widths: [400, 800], aspect: 4 / 3, webpSet: false })));
   const items = optimized.map((p, i) => itemHtml(p, i, photos.length));
   const rest = items.slice(GALLERY_GROUP_SIZE);
   const version = createHash('sha256').update(rest.join('')).digest('hex').slice(0, 10);
