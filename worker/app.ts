@@ -3,7 +3,7 @@ import { MSG } from '../schema/messages.ts';
 import type { AppEnv } from './env.ts';
 import { apiError, handleError } from './lib/errors.ts';
 import { sameOriginWrites } from './middleware/same-origin.ts';
-import { securityHeaders } from './middleware/security-headers.ts';
+import { apiHeaders } from './middleware/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { bookingAdminRoutes, bookingRoutes } from './routes/bookings.ts';
@@ -24,7 +24,7 @@ import { uploadRoutes } from './routes/upload.ts';
 /** The /api of DESIGN.md; its type is what the typed client `hc<AppType>` reads. */
 export const api = new Hono<AppEnv>()
   .basePath('/api')
-  .use(securityHeaders, sameOriginWrites, async (c, next) => {
+  .use(apiHeaders, sameOriginWrites, async (c, next) => {
     await next();
     // Nothing is cached unless a route says otherwise (availability: a minute).
     if (!c.res.headers.has('cache-control')) c.header('cache-control', 'no-store');

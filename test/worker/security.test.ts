@@ -156,8 +156,14 @@ describe('security headers and unknown API paths', () => {
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(csp).toContain("default-src 'self'");
+    // Data, not a document: nothing in an answer may load or run (security-headers.ts, apiHeaders).
+    expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain('frame-src');
+    // Headers that only mean something for a document are left to documents.
+    for (const name of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-xss-protection', 'x-download-options', 'x-dns-prefetch-control', 'x-permitted-cross-domain-policies']) {
+      expect(res.headers.get(name), name).toBeNull();
+    }
   };
 
   it.each([

@@ -1,7 +1,7 @@
 import { secureHeaders } from 'hono/secure-headers';
 import { MAP_FRAME_SOURCES } from '../../schema/map.ts';
 
-/** Headers for every response the worker itself makes (API, media, admin shell, 404). */
+/** Headers for every document the worker itself makes (the admin shell, 404), and the base of media's. */
 const options: Parameters<typeof secureHeaders>[0] = {
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
@@ -24,6 +24,28 @@ const options: Parameters<typeof secureHeaders>[0] = {
 };
 
 export const securityHeaders = secureHeaders(options);
+/**
+ * The API's answers (JSON, an iCal feed): data, never a document, so nothing a browser might make
+ * of one may load, run or be framed. The pages' policy (scripts, styles, the map hosts) and the
+ * headers that only mean something for a document (Cross-Origin-Opener-Policy, Origin-Agent-
+ * Cluster, X-XSS-Protection, X-Download-Options, X-DNS-Prefetch-Control, X-Permitted-Cross-
+ * Domain-Policies) stay with the documents: every answer is ~670 B lighter, and the self-hosted
+ * server gives a burst of them ~15% faster (bench/speed-changes.md).
+ */
+export const apiHeaders = secureHeaders({
+  contentSecurityPolicy: { defaultSrc: ["'none'"], objectSrc: ["'none'"], baseUri: ["'none'"], frameAncestors: ["'none'"] },
+  referrerPolicy: 'strict-origin-when-cross-origin',
+  xFrameOptions: 'DENY',
+  crossOriginResourcePolicy: 'same-origin',
+  crossOriginEmbedderPolicy: false,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+  strictTransportSecurity: false,
+});
 /**
  * The public pages the worker fills itself (the search results) get what the static pages get
  * (site/public/_headers): no Cross-Origin-Opener-Policy and no Origin-Agent-Cluster. A page
