@@ -8,6 +8,8 @@ declare module 'autocannon' {
       non2xx: number;
       errors: number;
       timeouts: number;
+      /** Seconds the run lasted. */
+      duration: number;
     };
     type Instance = {
       on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, ms: number) => void): Instance;

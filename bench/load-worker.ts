@@ -1,15 +1,22 @@
 // The load generator's own process: `node bench/load-worker.ts '<json options>'` runs autocannon
-// against one URL and prints one JSON line with throughput and exact latency percentiles.
-// autocannon's own summary has no p95, so every response time is kept and ranked here.
+// against one or more URLs and prints one JSON line, an array with each URL's throughput and
+// exact latency percentiles. autocannon's own summary has no p95, so every response time is kept
+// and ranked here.
+//
+// Several URLs are loaded in turns (bench/load.ts, loadInTurns): the duration is cut into `turns`
+// slices and the URLs take one slice each in turn, each after its own warm-up, so that a server
+// and the one it is compared with meet the same moments of the machine (another process's pause,
+// a busier neighbour on the host), not two different stretches of it; each URL's slices are then
+// ranked together.
 import autocannon from 'autocannon';
 import { percentile } from './stats.ts';
 
-type Options = { url: string; connections: number; durationS: number; warmupS: number; rate?: number; headers?: Record<string, string> };
+type Options = { urls: string[]; turns: number; connections: number; durationS: number; warmupS: number; rate?: number; headers?: Record<string, string> };
 const opts = JSON.parse(process.argv[2] ?? '{}') as Options;
 
-function fire(durationS: number, latencies?: number[]): Promise<autocannon.Result> {
+function fire(url: string, durationS: number, latencies?: number[]): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url: opts.url, connections: opts.connections, duration: durationS, ...(opts.rate ? { overallRate: opts.rate } : {}), ...(opts.headers ? { headers: opts.headers } : {}) }, (err, result) =>
+    const instance = autocannon({ url, connections: opts.connections, duration: durationS, ...(opts.rate ? { overallRate: opts.rate } : {}), ...(opts.headers ? { headers: opts.headers } : {}) }, (err, result) =>
       err ? reject(err) : resolve(result),
     );
     if (latencies) {
@@ -21,26 +28,45 @@ function fire(durationS: number, latencies?: number[]): Promise<autocannon.Resul
 }
 
 const orNull = (v: number) => (Number.isFinite(v) ? v : null);
+const turns = Math.max(1, opts.turns);
+const sliceS = opts.durationS / turns;
+const totals = opts.urls.map(() => ({ requests: 0, non2xx: 0, errors: 0, timeouts: 0, bytes: 0, seconds: 0, latencies: [] as number[] }));
 
-if (opts.warmupS > 0) await fire(opts.warmupS);
-const latencies: number[] = [];
-const r = await fire(opts.durationS, latencies);
+for (let turn = 0; turn < turns; turn++) {
+  for (const [i, url] of opts.urls.entries()) {
+    if (opts.warmupS > 0) await fire(url, opts.warmupS);
+    const r = await fire(url, sliceS, totals[i]!.latencies);
+    const t = totals[i]!;
+    t.requests += r.requests.total;
+    t.non2xx += r.non2xx;
+    t.errors += r.errors;
+    t.timeouts += r.timeouts;
+    t.bytes += r.throughput.total;
+    t.seconds += r.duration;
+  }
+}
+
 console.log(
-  JSON.stringify({
-    url: opts.url,
-    connections: opts.connections,
-    durationS: opts.durationS,
-    rate: opts.rate ?? null,
-    requests: r.requests.total,
-    rps: r.requests.average,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    bytesPerResponse: r.requests.total > 0 ? Math.round(r.throughput.total / r.requests.total) : 0,
-    p50: orNull(percentile(latencies, 50)),
-    p95: orNull(percentile(latencies, 95)),
-    p99: orNull(percentile(latencies, 99)),
-    // A loop, not Math.max(...latencies): a fast server gives more responses than a call takes arguments.
-    max: latencies.length ? latencies.reduce((a, b) => (b > a ? b : a)) : null,
-  }),
+  JSON.stringify(
+    opts.urls.map((url, i) => {
+      const t = totals[i]!;
+      return {
+        url,
+        connections: opts.connections,
+        durationS: opts.durationS,
+        rate: opts.rate ?? null,
+        requests: t.requests,
+        rps: t.seconds > 0 ? t.requests / t.seconds : 0,
+        non2xx: t.non2xx,
+        errors: t.errors,
+        timeouts: t.timeouts,
+        bytesPerResponse: t.requests > 0 ? Math.round(t.bytes / t.requests) : 0,
+        p50: orNull(percentile(t.latencies, 50)),
+        p95: orNull(percentile(t.latencies, 95)),
+        p99: orNull(percentile(t.latencies, 99)),
+        // A loop, not Math.max(...latencies): a fast server gives more responses than a call takes arguments.
+        max: t.latencies.length ? t.latencies.reduce((a, b) => (b > a ? b : a)) : null,
+      };
+    }),
+  ),
 );

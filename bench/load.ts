@@ -21,15 +21,26 @@ export type LoadResult = {
   max: number | null;
 };
 
+export type LoadOptions = { connections: number; durationS: number; warmupS: number; rate?: number; headers?: Record<string, string> };
+
 /**
  * Loads one URL with autocannon from a separate Node process (load-worker.ts), so the load
  * generator never shares an event loop with the server or this script.
  */
-export type LoadOptions = { connections: number; durationS: number; warmupS: number; rate?: number; headers?: Record<string, string> };
-
 export function loadTest(url: string, opts: LoadOptions): Promise<LoadResult> {
+  return loadInTurns([url], opts, 1).then((results) => results[0]!);
+}
+
+/**
+ * Loads several URLs for `opts.durationS` each, in `turns` turns: each URL takes a slice of
+ * durationS / turns in turn, after its own warm-up, and each one's latencies are ranked together
+ * (load-worker.ts). A route and the server it is compared with so meet the same moments of the
+ * machine. Run one after the other, the two runs met different stretches of it, and their ratio
+ * moved by ±0.3× from one bench to the next on the same code (bench/speed-changes.md).
+ */
+export function loadInTurns(urls: string[], opts: LoadOptions, turns: number): Promise<LoadResult[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'load-worker.ts'), JSON.stringify({ url, ...opts })], {
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'load-worker.ts'), JSON.stringify({ urls, turns, ...opts })], {
       env: quietEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -40,7 +51,7 @@ export function loadTest(url: string, opts: LoadOptions): Promise<LoadResult> {
     child.on('error', reject);
     child.on('close', (code) => {
       const line = out.trim().split('\n').pop() ?? '';
-      if (code === 0 && line.startsWith('{')) resolve(JSON.parse(line) as LoadResult);
+      if (code === 0 && line.startsWith('[')) resolve(JSON.parse(line) as LoadResult[]);
       else reject(new Error(`load generator exited ${code}: ${err.slice(-2000)}`));
     });
   });

@@ -76,6 +76,8 @@ export type BenchResults = {
     rateDurationS: number;
     caddy: string;
     warmupS: number;
+    /** Each load run's turns with the servers it is compared with (absent before 2026-11-27: one run each, one after the other). */
+    loadTurns?: number;
     scaleLoadDurationS: number;
     editPollMs: number;
     editTrials: number;

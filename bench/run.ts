@@ -15,7 +15,7 @@ import { adminLogin, editToLive } from './edit-to-live.ts';
 import { CADDY, startCaddy, startCompressingEdge } from './caddy.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
 import { measureBlankControl } from './blank-page.ts';
-import { loadTest, type LoadOptions } from './load.ts';
+import { loadInTurns, type LoadOptions } from './load.ts';
 import { describeMachine, sampleLoad } from './machine.ts';
 import { renderReport } from './report.ts';
 import type { BenchResults, LoadRow, PageKey, PageResult, TargetResults } from './results.ts';
@@ -31,12 +31,15 @@ const LH_RUNS = 3;
 const BLANK_RUNS = 5;
 const CONNECTIONS = 50;
 const LOAD_S = 10;
-const WARMUP_S = 2;
 // Latency is measured at a fixed offered rate well below every server's capacity (wrangler dev
 // alone tops out near 500 req/s here), so it shows service time, not queueing.
 const FIXED_RATE = 100;
 const RATE_CONNECTIONS = 10;
 const RATE_S = 20;
+// Each route and the servers it is compared with are loaded in turns, this many slices each
+// (bench/load.ts, loadInTurns), each slice after a warm-up of its own.
+const LOAD_TURNS = 4;
+const TURN_WARMUP_S = 1;
 // What a browser asks for: every static file is compared as it is sent, precompressed.
 const BROWSER_HEADERS = { 'accept-encoding': 'br, gzip' };
 // Long enough that at 1,500 cabins the first wave of 50 shared-CPU responses (~5 s) completes.
@@ -87,7 +90,8 @@ const results: Omit<BenchResults, 'budgets' | 'totalRuntimeS'> = {
     rateConnections: RATE_CONNECTIONS,
     rateDurationS: RATE_S,
     caddy: execFileSync(CADDY, ['version'], { encoding: 'utf8' }).trim().split(' ')[0] ?? 'caddy',
-    warmupS: WARMUP_S,
+    warmupS: TURN_WARMUP_S,
+    loadTurns: LOAD_TURNS,
     scaleLoadDurationS: SCALE_LOAD_S,
     editPollMs: EDIT_POLL_MS,
     editTrials: EDIT_TRIALS,
@@ -104,29 +108,17 @@ async function hashedAsset(siteDir: string): Promise<string> {
 }
 
 /**
- * Load on one target, in two modes. At a fixed offered rate: each route, then right after it the
- * runtime's control giving that route's own answer (bench/control-answer.ts); the static files
- * also beside Caddy serving the same directory. At saturation (50 connections, closed loop): req/s of the
- * same, as figures; the static files' also against their peer's.
+ * Load on one target, in two modes. At a fixed offered rate: each route in turns with the
+ * runtime's control giving that route's own answer (bench/control-answer.ts), the static files
+ * also with Caddy serving the same directory (LOAD_TURNS, bench/load.ts). At saturation
+ * (50 connections, closed loop): req/s of the same, as figures; the static files' also against
+ * their peer's.
  */
 async function measureLoad(target: Target, served: Served, firstId: number): Promise<LoadRow[]> {
   const rows: LoadRow[] = [];
   const asset = await hashedAsset(served.siteDir);
-  const rate: LoadOptions = { connections: RATE_CONNECTIONS, durationS: RATE_S, warmupS: WARMUP_S, rate: FIXED_RATE, headers: BROWSER_HEADERS };
-  const saturation: LoadOptions = { connections: CONNECTIONS, durationS: LOAD_S, warmupS: WARMUP_S, headers: BROWSER_HEADERS };
-  const run = async (row: Omit<LoadRow, 'result'>, base: string, opts: LoadOptions) => {
-    const how = opts.rate ? `${opts.rate} req/s for ${opts.durationS} s` : `${opts.connections} connections for ${opts.durationS} s`;
-    log(`Load ${row.server === 'ours' ? '' : `${row.server} `}GET ${row.path}: ${how}…`);
-    try {
-      const result = await loadTest(`${base}${row.path}`, opts);
-      rows.push({ ...row, result });
-      log(`  ${Math.round(result.rps)} req/s, p50 ${fmtMs(result.p50)}, p95 ${fmtMs(result.p95)}, p99 ${fmtMs(result.p99)}, non-2xx ${result.non2xx}`);
-    } catch (err) {
-      const error = row.server === 'ours' ? await stageError(err, base) : errorText(err);
-      rows.push({ ...row, result: null, error });
-      log(`  failed: ${error}`);
-    }
-  };
+  const rate: LoadOptions = { connections: RATE_CONNECTIONS, durationS: RATE_S, warmupS: TURN_WARMUP_S, rate: FIXED_RATE, headers: BROWSER_HEADERS };
+  const saturation: LoadOptions = { connections: CONNECTIONS, durationS: LOAD_S, warmupS: TURN_WARMUP_S, headers: BROWSER_HEADERS };
   const api = [
     { name: 'Catalogue API', path: '/api/cabins' },
     { name: 'Free dates of a cabin', path: `/api/cabins/${firstId}/availability` },
@@ -138,45 +130,55 @@ async function measureLoad(target: Target, served: Served, firstId: number): Pro
   ];
   for (const mode of ['rate', 'saturation'] as const) {
     const opts = mode === 'rate' ? rate : saturation;
+    const how = opts.rate ? `${opts.rate} req/s for ${opts.durationS} s` : `${opts.connections} connections for ${opts.durationS} s`;
     // Every route at a fixed rate has a budget against the control; at saturation only static
     // files, where the control is their peer (Workers).
     const controlled = (r: { static?: boolean }) => mode === 'rate' || (!!r.static && staticPeer(target.key) === 'control');
-    let control: Awaited<ReturnType<Target['startControl']>> | null = null;
-    let controlError = '';
-    try {
-      control = await target.startControl();
-    } catch (err) {
-      controlError = errorText(err);
-    }
+    const control = await target.startControl().then(
+      (c) => ({ c, error: '' }),
+      (err: unknown) => ({ c: null, error: errorText(err) }),
+    );
+    const caddy = await startCaddy(served.siteDir, PORT + 40).then(
+      (c) => ({ c, error: '' }),
+      (err: unknown) => ({ c: null, error: errorText(err) }),
+    );
     try {
       for (const r of [...api, ...files] as { name: string; path: string; static?: boolean }[]) {
-        await run({ ...r, server: 'ours', mode }, served.url, opts);
-        if (!controlled(r)) continue;
-        const row = { ...r, name: `Control with the answer of ${r.path}`, server: 'control' as const, mode };
-        if (!control) {
-          rows.push({ ...row, result: null, error: controlError });
-          continue;
+        // Who is loaded in turns with this route, and the rows of those that cannot be.
+        const turns: { row: Omit<LoadRow, 'result'>; base: string }[] = [{ row: { ...r, server: 'ours', mode }, base: served.url }];
+        if (controlled(r)) {
+          const row = { ...r, name: `Control with the answer of ${r.path}`, server: 'control' as const, mode };
+          const given = control.c
+            ? await giveControl({ ours: served.url, control: control.c.url, path: r.path, how: target.controlAnswer, browserEncoding: BROWSER_HEADERS['accept-encoding'] }).then(
+                () => '',
+                (err: unknown) => errorText(err),
+              )
+            : control.error;
+          if (given) rows.push({ ...row, result: null, error: given });
+          else turns.push({ row, base: control.c!.url });
         }
+        if (r.static) {
+          const row = { ...r, server: 'caddy' as const, mode };
+          if (caddy.c) turns.push({ row, base: caddy.c.url });
+          else rows.push({ ...row, result: null, error: caddy.error });
+        }
+        log(`Load GET ${r.path}: ${how}, in ${LOAD_TURNS} turns with ${turns.map((t) => t.row.server).join(', ')}…`);
         try {
-          await giveControl({ ours: served.url, control: control.url, path: r.path, how: target.controlAnswer, browserEncoding: BROWSER_HEADERS['accept-encoding'] });
+          const results = await loadInTurns(turns.map((t) => `${t.base}${r.path}`), opts, LOAD_TURNS);
+          for (const [i, { row }] of turns.entries()) {
+            const result = results[i]!;
+            rows.push({ ...row, result });
+            log(`  ${row.server}: ${Math.round(result.rps)} req/s, p50 ${fmtMs(result.p50)}, p95 ${fmtMs(result.p95)}, p99 ${fmtMs(result.p99)}, non-2xx ${result.non2xx}`);
+          }
         } catch (err) {
-          rows.push({ ...row, result: null, error: errorText(err) });
-          continue;
+          const error = await stageError(err, served.url);
+          for (const { row } of turns) rows.push({ ...row, result: null, error });
+          log(`  failed: ${error}`);
         }
-        await run(row, control.url, opts);
       }
     } finally {
-      await control?.stop();
-    }
-    try {
-      const caddy = await startCaddy(served.siteDir, PORT + 40);
-      try {
-        for (const f of files) await run({ ...f, server: 'caddy', mode }, caddy.url, opts);
-      } finally {
-        await caddy.stop();
-      }
-    } catch (err) {
-      for (const f of files) rows.push({ ...f, server: 'caddy', mode, result: null, error: errorText(err) });
+      await control.c?.stop();
+      await caddy.c?.stop();
     }
   }
   return rows;

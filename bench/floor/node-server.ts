@@ -1,8 +1,8 @@
 // The self-hosted target's control: a bare Node HTTP server that only gives a fixed answer. Its
 // latency under the bench's load is the floor that Node itself puts under every route of ours
 // on this machine. The bench first gives it, by PUT to a route's path, that route's answer as our
-// server sends it (compressed ahead, as the server keeps it), then loads that path; any other
-// path answers a 12 KB JSON body.
+// server sends it (compressed ahead, as the server keeps it, with its headers), then loads that
+// path; any other path answers a 12 KB JSON body.
 import { createServer, type OutgoingHttpHeaders } from 'node:http';
 
 const padding = Buffer.from(JSON.stringify({ padding: 'x'.repeat(12_000) }));
@@ -16,9 +16,10 @@ createServer((req, res) => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const headers: OutgoingHttpHeaders = { 'content-type': req.headers['content-type'] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'no-store' };
-      const encoding = req.headers['x-content-encoding']?.toString();
-      if (encoding) headers['content-encoding'] = encoding;
+      // The answer's own headers, as our server sent them (bench/control-answer.ts).
+      const given = JSON.parse(req.headers['x-answer-headers']?.toString() ?? '[]') as [string, string][];
+      const headers: OutgoingHttpHeaders = Object.fromEntries(given);
+      headers['content-length'] = body.length;
       answers.set(path, { body, headers });
       res.writeHead(204).end();
     });
