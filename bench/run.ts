@@ -107,6 +107,13 @@ async function hashedAsset(siteDir: string): Promise<string> {
   return `/_astro/${files[0]}`;
 }
 
+/** A server started, or why it could not be: its rows then carry the error and the others run. */
+const startedOrError = <T>(starting: Promise<T>) =>
+  starting.then(
+    (c) => ({ c, error: '' }),
+    (err: unknown) => ({ c: null, error: errorText(err) }),
+  );
+
 /**
  * Load on one target, in two modes. At a fixed offered rate: each route in turns with the
  * runtime's control giving that route's own answer (bench/control-answer.ts), the static files
@@ -134,14 +141,8 @@ async function measureLoad(target: Target, served: Served, firstId: number): Pro
     // Every route at a fixed rate has a budget against the control; at saturation only static
     // files, where the control is their peer (Workers).
     const controlled = (r: { static?: boolean }) => mode === 'rate' || (!!r.static && staticPeer(target.key) === 'control');
-    const control = await target.startControl().then(
-      (c) => ({ c, error: '' }),
-      (err: unknown) => ({ c: null, error: errorText(err) }),
-    );
-    const caddy = await startCaddy(served.siteDir, PORT + 40).then(
-      (c) => ({ c, error: '' }),
-      (err: unknown) => ({ c: null, error: errorText(err) }),
-    );
+    const control = await startedOrError(target.startControl());
+    const caddy = await startedOrError(startCaddy(served.siteDir, PORT + 40));
     try {
       for (const r of [...api, ...files] as { name: string; path: string; static?: boolean }[]) {
         // Who is loaded in turns with this route, and the rows of those that cannot be.

@@ -116,7 +116,7 @@ export async function optimize(source: PhotoSource, { widths, aspect, quality = 
   const avifWidth = avifWidths[avifWidths.length - 1]!;
   const [avif, webp] = await Promise.all([
     getImage({ ...base, width: avifWidth, height: Math.round(avifWidth / ratio), widths: avifWidths, format: 'avif', quality }),
-    getImage({ ...base, ...(webpSet ? {} : { widths: undefined }), format: 'webp', quality: Math.min(90, quality + 22) }),
+    getImage({ ...base, widths: webpSet ? list : undefined, format: 'webp', quality: Math.min(90, quality + 22) }),
   ]);
   return { src: webp.src, srcset: webp.srcSet.attribute, avif: avif.srcSet.attribute, width, height };
 }

@@ -34,18 +34,14 @@ export const securityHeaders = secureHeaders(options);
  * p95 ~0.2 ms lower; bench/speed-changes.md).
  */
 export const apiHeaders = secureHeaders({
+  ...options,
   contentSecurityPolicy: { defaultSrc: ["'none'"], objectSrc: ["'none'"], baseUri: ["'none'"], frameAncestors: ["'none'"] },
-  referrerPolicy: 'strict-origin-when-cross-origin',
-  xFrameOptions: 'DENY',
-  crossOriginResourcePolicy: 'same-origin',
-  crossOriginEmbedderPolicy: false,
   crossOriginOpenerPolicy: false,
   originAgentCluster: false,
   xDnsPrefetchControl: false,
   xDownloadOptions: false,
   xPermittedCrossDomainPolicies: false,
   xXssProtection: false,
-  strictTransportSecurity: false,
 });
 /**
  * The public pages the worker fills itself (the search results) get what the static pages get
