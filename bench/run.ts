@@ -32,9 +32,12 @@ const BLANK_RUNS = 5;
 const CONNECTIONS = 50;
 const LOAD_S = 10;
 // Latency is measured at a fixed offered rate well below every server's capacity (wrangler dev
-// alone tops out near 500 req/s here), so it shows service time, not queueing.
+// alone tops out near 500 req/s here), so it shows service time, not queueing. autocannon sends
+// each second's share of a connection's requests one after the other at the start of the second:
+// over 10 connections that made a burst of 10 at once, and p95 timed how fast a 10-deep queue
+// drained (bench/speed-changes.md, 2026-11-27). Over one, no request ever waits behind another.
 const FIXED_RATE = 100;
-const RATE_CONNECTIONS = 10;
+const RATE_CONNECTIONS = 1;
 const RATE_S = 20;
 // Each route and the servers it is compared with are loaded in turns, this many slices each
 // (bench/load.ts, loadInTurns), each slice after a warm-up of its own.
