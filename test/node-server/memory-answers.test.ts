@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import { SETTLE_MS } from '../../worker/platform/node/read-on-change.ts';
 import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
 import { rawRequest } from './raw-request.ts';
@@ -72,6 +73,32 @@ describe('answers kept in memory by the self-hosted server', () => {
     expect(await busyOf(cabinId)).toEqual([]); // asked twice: the second answer is the kept one
     await writeFromAnotherConnection('INSERT INTO calendar_blocks (cabin_id, start, "end", note, created_at) VALUES (?, ?, ?, ?, ?)', [cabinId, start, addDays(start, 2), 'ремонт', new Date().toISOString()]);
     expect(await busyOf(cabinId)).toEqual([{ start, end: addDays(start, 2) }]);
+  });
+
+  // Once the data folder has been quiet for a while, the server stops asking SQLite and the disk at
+  // every request and waits for the kernel's notice of a change: the next request must still see it.
+  const quiet = () => new Promise((r) => setTimeout(r, SETTLE_MS + 300));
+
+  it('should show nights blocked by another process at the next request after a quiet spell', async () => {
+    const start = addDays(todayInMoscow(), 30);
+    await quiet();
+    expect(await busyOf(cabinId)).not.toContainEqual({ start, end: addDays(start, 3) });
+    expect(await busyOf(cabinId)).not.toContainEqual({ start, end: addDays(start, 3) });
+    await writeFromAnotherConnection('INSERT INTO calendar_blocks (cabin_id, start, "end", note, created_at) VALUES (?, ?, ?, ?, ?)', [cabinId, start, addDays(start, 3), 'гости', new Date().toISOString()]);
+    expect(await busyOf(cabinId)).toContainEqual({ start, end: addDays(start, 3) });
+  });
+
+  it('should send the search page of a new build at the next request after a quiet spell', async () => {
+    // The search page is the build's shell filled in by the app, and kept like the API's answers.
+    await mkdir(path.join(siteDir, 'shell'), { recursive: true });
+    await writeFile(path.join(siteDir, 'shell', 'search.html'), PAGE('Поиск, первая сборка. '));
+    await writeFile(path.join(siteDir, 'build.json'), '{"contentVersion":3}');
+    await quiet();
+    expect((await get('/search')).body).toContain('Поиск, первая сборка.');
+    expect((await get('/search')).body).toContain('Поиск, первая сборка.');
+    await writeFile(path.join(siteDir, 'shell', 'search.html'), PAGE('Поиск, вторая сборка. '));
+    await writeFile(path.join(siteDir, 'build.json'), '{"contentVersion":4}');
+    expect((await get('/search')).body).toContain('Поиск, вторая сборка.');
   });
 
   it('should free the nights of a payment hold the moment it runs out, with no write', async () => {

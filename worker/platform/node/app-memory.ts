@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { now } from '../../lib/clock.ts';
 import { clocked, headerList, mayKeep, memoryAnswers, PUBLIC_API_READS, stillTrueAt, type ClockedAnswer, type MemoryAnswer } from '../kept-answers.ts';
-import { oncePerTurn, requestPath } from './memory-answers.ts';
+import { requestPath } from './memory-answers.ts';
+import { readOnChange } from './read-on-change.ts';
 import { chooseEncoding, liveBuildStamp } from './static-site.ts';
 
 /** The public API reads, and the search page: the build's shell filled with the same search. */
@@ -12,10 +13,13 @@ const APP_MEMORY = { maxBytes: 16 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
  * Keeps the app's answers to public reads in memory, each stamped with the database's change
  * stamp and the live build (the search page is the build's shell filled in), so the next visitor
  * asking the same gets it without Hono, drizzle or zlib running again. Any write changes the
- * stamp: this server's own at once, another process's from the next turn of the event loop.
+ * stamp: this server's own at once, another process's and a new build from the next request on
+ * (read-on-change.ts says how, and where a moment later).
  */
 export function appMemory(opts: {
   db: { ownWrites(): number; othersCommits(): number };
+  /** The folder of the database file, where another process's commit shows. */
+  dbDir: string;
   siteDir: string;
   trustedProxy: boolean;
   changesAt: (ms: number) => Promise<number>;
@@ -23,7 +27,7 @@ export function appMemory(opts: {
   /** When each answer was made, and when it stops being true with no change of data (the app's clock). */
   const memory = memoryAnswers<ClockedAnswer>(APP_MEMORY);
   // This server's own writes are read every time (they may come between two requests of a turn).
-  const othersAndBuild = oncePerTurn(() => `${opts.db.othersCommits()}|${liveBuildStamp(opts.siteDir)}`);
+  const othersAndBuild = readOnChange(() => `${opts.db.othersCommits()}|${liveBuildStamp(opts.siteDir)}`, [opts.dbDir, opts.siteDir]);
   /** Null when it cannot be read (the database busy): then nothing is kept or given. */
   const stampNow = (): string | null => {
     try {
@@ -43,6 +47,8 @@ export function appMemory(opts: {
   };
 
   return {
+    /** Stops watching the folders (the server closes). */
+    close: () => othersAndBuild.close(),
     fromMemory(incoming: IncomingMessage): MemoryAnswer | undefined {
       const key = keyOf(incoming);
       const answer = key === undefined ? undefined : memory.get(key);

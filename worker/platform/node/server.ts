@@ -2,6 +2,7 @@ import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server'
 import { createServer, type IncomingMessage, type RequestListener, type ServerOptions } from 'node:http';
 import { compressResponse } from './compress-response.ts';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { appMemory } from './app-memory.ts';
 import { writeAnswer } from './memory-answers.ts';
 import type { StaticFiles } from './static-site.ts';
@@ -71,6 +72,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   const bindings = { ...storage.bindings, ...opts.bindings };
   const kept = appMemory({
     db: storage.db,
+    dbDir: path.dirname(storage.paths.dbFile),
     siteDir: storage.paths.siteDir,
     trustedProxy: trusted,
     changesAt: (ms) => publicReadsChangeAt(storage.bindings, ms),
@@ -134,6 +136,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   const close = () =>
     (closing ??= (async () => {
       clearInterval(feedTimer);
+      kept.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Idle keep-alive sockets would hold close() open; busy ones finish their request.
