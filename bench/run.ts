@@ -40,7 +40,8 @@ const FIXED_RATE = 100;
 const RATE_CONNECTIONS = 1;
 const RATE_S = 20;
 // Each route and the servers it is compared with are loaded in turns, this many slices each
-// (bench/load.ts, loadInTurns), each slice after a warm-up of its own.
+// (bench/load.ts, loadInTurns), each slice after a warm-up of its own, after one round not counted
+// (bench/load-worker.ts says why).
 const LOAD_TURNS = 4;
 const TURN_WARMUP_S = 1;
 // What a browser asks for: every static file is compared as it is sent, precompressed.
