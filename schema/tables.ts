@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CABIN_DEFAULTS, DEFAULT_ADMIN_PATH, DEFAULT_RATING } from './constants.ts';
 import type { PriceLine } from './payment-options.ts';
 
@@ -78,8 +78,8 @@ export const dataStamp = sqliteTable('data_stamp', {
   id: integer('id').primaryKey(),
   token: text('token').notNull(),
 });
-/** Tables no public read is made from, so their writes keep the stamp. */
-export const UNSTAMPED_TABLES = ['admin_sessions', 'rate_limits', 'data_stamp'] as const;
+/** Tables no public read is made from, so their writes keep the stamp (the Avito account and each link's exchange state change every few minutes; alerts sent are the owner's). */
+export const UNSTAMPED_TABLES = ['admin_sessions', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts'] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
@@ -93,6 +93,12 @@ export const cabinCalendars = sqliteTable('cabin_calendars', {
   minNights: integer('min_nights').notNull().default(1),
   /** The capability in /api/ical/{token}.ics; replaced on request (the old address then 404s). */
   icalToken: text('ical_token').unique(),
+  /**
+   * A digest of what the export last held and since when (ISO): its ETag and Last-Modified, so a
+   * platform that reads it every few minutes gets 304 until a night changes.
+   */
+  exportHash: text('export_hash'),
+  exportChangedAt: text('export_changed_at'),
 });
 
 /** A period with its own price per night and minimum stay; a cabin's seasons never overlap. */
@@ -126,6 +132,11 @@ export const calendarFeeds = sqliteTable('calendar_feeds', {
   /** The last attempt's error in Russian; null after a success. */
   lastError: text('last_error'),
   eventCount: integer('event_count').notNull().default(0),
+  /** The feed's validators from its last good answer, sent back as If-None-Match / If-Modified-Since. */
+  etag: text('etag'),
+  lastModified: text('last_modified'),
+  /** The error the owner was last alerted of, so a feed that stays broken alerts once, not every 5 minutes. */
+  alertedError: text('alerted_error'),
 });
 
 /** The busy ranges of a feed's last good import; replaced whole in one batch on each success. */
@@ -137,6 +148,67 @@ export const feedEvents = sqliteTable('feed_events', {
   start: text('start').notNull(),
   end: text('end').notNull(),
 }, (t) => [index('feed_events_cabin_idx').on(t.cabinId, t.start)]);
+
+// ——— Channels (DESIGN.md "Channels"; issue 38): Avito through its API.
+
+/** The owner's Avito account for its API (one row, id 1). The secret never leaves the server. */
+export const avitoAccount = sqliteTable('avito_account', {
+  id: integer('id').primaryKey(),
+  clientId: text('client_id').notNull(),
+  clientSecret: text('client_secret').notNull(),
+  userId: integer('user_id').notNull(),
+  /** The last token Avito gave, kept until it expires (ms). */
+  accessToken: text('access_token'),
+  tokenExpiresAt: integer('token_expires_at'),
+  /** Why the account itself failed last (a revoked key), in Russian; null while it works. */
+  lastError: text('last_error'),
+  connectedAt: text('connected_at').notNull(),
+});
+
+/**
+ * A cabin's listing on Avito and how its exchange went. `pushedBusy`/`pushedPrices` are what Avito
+ * last accepted (a digest), so a change is pushed once, by whoever notices it first.
+ */
+export const channelLinks = sqliteTable('channel_links', {
+  cabinId: integer('cabin_id').primaryKey().references(() => cabins.id, { onDelete: 'cascade' }),
+  avitoItemId: integer('avito_item_id').notNull(),
+  pushedBusy: text('pushed_busy'),
+  pushedPrices: text('pushed_prices'),
+  lastPushAt: text('last_push_at'),
+  lastPullAt: text('last_pull_at'),
+  /** The last failure in Russian (cause and what to do); null after a success. */
+  lastError: text('last_error'),
+  /** Failures in a row, and when to try again (ms): the backoff of a failing push or pull. */
+  failures: integer('failures').notNull().default(0),
+  retryAt: integer('retry_at'),
+});
+
+/** A booking made on another platform and read through its API (Avito's, unpaid ones included): busy here. */
+export const channelStays = sqliteTable('channel_stays', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
+  channel: text('channel').notNull(),
+  externalId: text('external_id').notNull(),
+  start: text('start').notNull(),
+  end: text('end').notNull(),
+  guests: integer('guests').notNull().default(0),
+  /** The platform's price of the stay, in roubles. */
+  price: integer('price').notNull().default(0),
+  /** The platform's own word: active, pending (not paid yet). */
+  status: text('status').notNull(),
+  guestName: text('guest_name').notNull().default(''),
+  updatedAt: text('updated_at').notNull(),
+}, (t) => [index('channel_stays_cabin_idx').on(t.cabinId, t.start), uniqueIndex('channel_stays_external_idx').on(t.channel, t.externalId)]);
+
+/** Conflicts (nights claimed by two stays) the owner was alerted of: each is alerted once. */
+export const conflictAlerts = sqliteTable('conflict_alerts', {
+  key: text('key').primaryKey(),
+  alertedAt: text('alerted_at').notNull(),
+});
+
+export type ChannelLink = typeof channelLinks.$inferSelect;
+export type ChannelStay = typeof channelStays.$inferSelect;
+export type AvitoAccountRow = typeof avitoAccount.$inferSelect;
 
 export type Season = typeof seasons.$inferSelect;
 export type CalendarBlock = typeof calendarBlocks.$inferSelect;
