@@ -8,11 +8,18 @@ export const CALENDAR_INPUT_MONTHS = 18;
 export const MAX_SEASONS = 50;
 export const MAX_FEEDS = 10;
 export const MIN_NIGHTS_MAX = 365;
-/** An imported calendar may be this large and take this long, no more. */
-export const FEED_MAX_BYTES = 2 * 1024 * 1024;
+/** An imported calendar may be this large, hold this many events (VEVENTs) and take this long, no more. */
+export const FEED_MAX_BYTES = 5 * 1024 * 1024;
+export const FEED_MAX_EVENTS = 10_000;
 export const FEED_TIMEOUT_MS = 10_000;
 /** Imported feeds are fetched on this schedule (Cron Trigger on Workers, a timer on Node). */
-export const FEED_SYNC_EVERY_MS = 15 * 60_000;
+export const FEED_SYNC_EVERY_MS = 5 * 60_000;
+/**
+ * A feed that had nights ahead came back with none: its last import is kept (a broken or expired
+ * export link must never free every night at once) until the owner accepts the empty calendar.
+ */
+export const FEED_EMPTY_HELD =
+  'Календарь пришёл пустым, хотя в нём были занятые даты. Прежние даты сохранены: если на площадке действительно всё свободно, нажмите «Принять пустой календарь»';
 
 const isoDate = z.string().refine(isIsoDate, MSG.dateInvalid);
 const minNights = z.number({ error: MSG.minNightsInvalid }).int(MSG.minNightsInvalid).min(1, MSG.minNightsInvalid).max(MIN_NIGHTS_MAX, MSG.minNightsInvalid);

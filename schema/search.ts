@@ -71,9 +71,23 @@ export const occupancyQuerySchema = z.object({
     .optional(),
 });
 
-/** `hold`: a booking with prepayment whose nights are held while the guest pays (busy). */
-export type OccupancyKind = 'booking' | 'hold' | 'request' | 'block' | 'feed';
-export type OccupancyRange = { start: IsoDate; end: IsoDate; kind: OccupancyKind; label: string; bookingId?: number; blockId?: number };
+/**
+ * `hold`: a booking with prepayment whose nights are held while the guest pays (busy); `channel`:
+ * a booking read from a platform's API (Avito), with its guests and price.
+ */
+export type OccupancyKind = 'booking' | 'hold' | 'request' | 'block' | 'feed' | 'channel';
+/** `conflict`: its nights are also claimed by another stay (DESIGN.md "Channels"), shown in red. */
+export type OccupancyRange = {
+  start: IsoDate;
+  end: IsoDate;
+  kind: OccupancyKind;
+  label: string;
+  bookingId?: number;
+  blockId?: number;
+  guests?: number;
+  price?: number;
+  conflict?: true;
+};
 export type OccupancyAnswer = {
   from: IsoDate;
   days: number;

@@ -9,7 +9,7 @@ import { writePlaceholder } from './lib/stack.ts';
 import { ROOT } from './lib/tools.ts';
 import { createRebuilder } from './rebuild-service.ts';
 import { seedIfEmpty } from './seed.ts';
-import { FEED_SYNC_EVERY_MS } from '../schema/calendar.ts';
+import { CHANNEL_PUSH_EVERY_MS } from '../schema/channels.ts';
 import { isStorageFull, type MailerPort } from '../worker/platform/ports.ts';
 import { smtpMailer } from '../worker/platform/node/mailer.ts';
 import { startNodeServer } from '../worker/platform/node/server.ts';
@@ -90,10 +90,11 @@ const server = await startNodeServer({
     YOOKASSA_SECRET_KEY: env.YOOKASSA_SECRET_KEY,
     YOOKASSA_API_URL: env.YOOKASSA_API_URL,
     MAX_API_URL: env.MAX_API_URL || undefined,
+    AVITO_API_URL: env.AVITO_API_URL || undefined,
     MAILER: mailer,
   },
   staticFiles: staticSite({ root: siteDir, https }),
-  feedSyncEveryMs: FEED_SYNC_EVERY_MS,
+  scheduleTickMs: CHANNEL_PUSH_EVERY_MS,
 }).catch((err: Error & { code?: string }) => {
   if (err.code === 'EADDRINUSE') fail(`Port ${port} on ${host} is taken by another program. Set PORT to a free one.`);
   if (err.code === 'EACCES') fail(`Port ${port} needs privileges; use a port above 1024 behind the proxy.`);

@@ -9,6 +9,7 @@ import { availabilityRoutes } from './routes/availability.ts';
 import { bookingAdminRoutes, bookingRoutes } from './routes/bookings.ts';
 import { buildInfoRoutes } from './routes/build-info.ts';
 import { calendarAdminRoutes } from './routes/calendar-admin.ts';
+import { channelRoutes } from './routes/channels.ts';
 import { healthRoutes } from './routes/health.ts';
 import { icalRoutes } from './routes/ical.ts';
 import { maxAdminRoutes } from './routes/max-admin.ts';
@@ -36,6 +37,7 @@ export const api = new Hono<AppEnv>()
   .route('/search', searchRoutes)
   .route('/admin', occupancyRoutes)
   .route('/admin', calendarAdminRoutes)
+  .route('/admin', channelRoutes)
   .route('/bookings', bookingRoutes)
   .route('/admin', bookingAdminRoutes)
   .route('/payments', paymentRoutes)

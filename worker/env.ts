@@ -36,6 +36,8 @@ export type Bindings = {
   YOOKASSA_SECRET_KEY?: string;
   /** ЮKassa's API, https://api.yookassa.ru/v3 by default; tests and `npm start` point it at a stand-in. */
   YOOKASSA_API_URL?: string;
+  /** Avito's API, https://api.avito.ru by default; tests and `npm start` point it at a stand-in. */
+  AVITO_API_URL?: string;
   /** How a calendar feed is fetched; absent (Workers), the platform's fetch. The Node server checks DNS answers. */
   FEED_FETCH?: FeedFetchPort;
 };

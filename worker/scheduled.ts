@@ -1,30 +1,63 @@
-// The schedule both runtimes run every 15 minutes (the Cron Trigger on Workers, a timer in the
-// Node server): imported calendars are fetched, booking requests past their retention lose
-// their personal data (the period the owner set in «Настройки», 3 years by default), unpaid
-// holds run out and the check-in day's settlement receipts go out.
+// The schedule both runtimes run (a Cron Trigger every minute on Workers, a timer in the Node
+// server): every minute what changed goes to Avito; every 5 minutes the imported calendars and
+// Avito's bookings are read and conflicts between stays alerted; every 15 minutes booking requests
+// past their retention lose their personal data (the period the owner set in «Настройки», 3
+// years by default), unpaid holds run out and the check-in day's settlement receipts go out.
 import { todayInMoscow } from '../schema/dates.ts';
+import { alertNewConflicts } from './calendar/conflicts.ts';
 import { syncAllFeeds } from './calendar/sync.ts';
+import { pullAvito, pushAvito } from './channels/avito-sync.ts';
 import type { Bindings } from './env.ts';
 import { now } from './lib/clock.ts';
 import { forgetOldBookings } from './queries/bookings.ts';
 import { getSettings } from './queries/settings.ts';
 import { runPaymentSchedule } from './payments/schedule.ts';
 
-export async function runSchedule(env: Bindings): Promise<void> {
-  const forget = async () => {
-    const { bookingRetentionYears: years } = await getSettings(env);
-    return { years, count: await forgetOldBookings(env, retentionCutoff(years), todayInMoscow()) };
-  };
-  const [sync, forgotten, payments] = await Promise.allSettled([syncAllFeeds(env), forget(), runPaymentSchedule(env)]);
-  if (payments.status === 'rejected') console.error('Prepayment schedule failed', payments.reason);
-  else if (payments.value.expired || payments.value.receipts) console.log(`Holds expired: ${payments.value.expired}; settlement receipts sent: ${payments.value.receipts}`);
-  if (sync.status === 'rejected') console.error('Calendar sync failed', sync.reason);
-  else {
-    const failed = sync.value.filter((r) => !r.ok);
-    if (failed.length) console.error('Calendar sync:', failed.map((r) => `${r.name}: ${r.error}`).join('; '));
+/** Which parts of the schedule are due: `push` each minute, `pull` each 5, `upkeep` each 15. */
+export type ScheduleJobs = { push: boolean; pull: boolean; upkeep: boolean };
+export const ALL_JOBS: ScheduleJobs = { push: true, pull: true, upkeep: true };
+
+/** The jobs due at a cron tick of minute granularity (the Cron Trigger's scheduledTime). */
+export function jobsAt(ms: number): ScheduleJobs {
+  const minute = Math.floor(ms / 60_000);
+  return { push: true, pull: minute % 5 === 0, upkeep: minute % 15 === 0 };
+}
+
+/** The jobs due at the n-th tick of a timer that ticks every minute from the server's start (0: all). */
+export const jobsOfTick = (n: number): ScheduleJobs => ({ push: true, pull: n % 5 === 0, upkeep: n % 15 === 0 });
+
+export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS): Promise<void> {
+  // Reading first: an import or an Avito booking that changed busy nights goes out in the same run.
+  if (jobs.pull) {
+    const [feeds, avito] = await Promise.allSettled([syncAllFeeds(env), pullAvito(env)]);
+    if (feeds.status === 'rejected') console.error('Calendar sync failed', feeds.reason);
+    else {
+      const failed = feeds.value.filter((r) => !r.ok);
+      if (failed.length) console.error('Calendar sync:', failed.map((r) => `${r.name}: ${r.error}`).join('; '));
+    }
+    if (avito.status === 'rejected') console.error('Reading Avito failed', avito.reason);
+    else logFailures('Reading Avito', avito.value);
+    await alertNewConflicts(env).catch((err) => console.error('Finding conflicts failed', err));
   }
-  if (forgotten.status === 'rejected') console.error('Erasing old booking requests failed', forgotten.reason);
-  else if (forgotten.value.count > 0) console.log(`Personal data erased from ${forgotten.value.count} booking request(s) older than ${forgotten.value.years} years`);
+  if (jobs.upkeep) {
+    const forget = async () => {
+      const { bookingRetentionYears: years } = await getSettings(env);
+      return { years, count: await forgetOldBookings(env, retentionCutoff(years), todayInMoscow()) };
+    };
+    const [forgotten, payments] = await Promise.allSettled([forget(), runPaymentSchedule(env)]);
+    if (payments.status === 'rejected') console.error('Prepayment schedule failed', payments.reason);
+    else if (payments.value.expired || payments.value.receipts) console.log(`Holds expired: ${payments.value.expired}; settlement receipts sent: ${payments.value.receipts}`);
+    if (forgotten.status === 'rejected') console.error('Erasing old booking requests failed', forgotten.reason);
+    else if (forgotten.value.count > 0) console.log(`Personal data erased from ${forgotten.value.count} booking request(s) older than ${forgotten.value.years} years`);
+  }
+  if (jobs.push) {
+    await pushAvito(env).then((r) => logFailures('Sending to Avito', r), (err) => console.error('Sending to Avito failed', err));
+  }
+}
+
+function logFailures(what: string, results: { name: string; ok: boolean; error: string | null }[]) {
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length) console.error(`${what}:`, failed.map((r) => `${r.name}: ${r.error}`).join('; '));
 }
 
 /** The instant before which requests are past a retention of `years`. */

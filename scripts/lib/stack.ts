@@ -8,6 +8,14 @@ import { seedLocal } from '../seed.ts';
 import { DEMO_FEED_PATH, demoFeedIcs } from '../demo/calendar.ts';
 import { ROOT, quietEnv, waitFor } from './tools.ts';
 import { startYooKassaStandIn } from './yookassa-stand-in.ts';
+import { startAvitoStandIn } from './avito-stand-in.ts';
+import { CHANNEL_PUSH_EVERY_MS } from '../../schema/channels.ts';
+
+/**
+ * The Avito account of the local stand-in: in «Площадки» these keys connect, and listings
+ * 4000001–4000030 are the owner's (README, «Авито»).
+ */
+export const DEMO_AVITO = { clientId: 'demo-avito-client', clientSecret: 'demo-avito-secret', userId: 100500, items: Array.from({ length: 30 }, (_, i) => 4_000_001 + i) };
 
 export type StackOptions = {
   port: number;
@@ -21,9 +29,12 @@ export type StackOptions = {
   log?: (line: string) => void;
 };
 
-export type Stack = { url: string; rebuildUrl: string; yookassaUrl: string; rebuild: () => Promise<void>; stop: () => Promise<void> };
+export type Stack = { url: string; rebuildUrl: string; yookassaUrl: string; avitoUrl: string; rebuild: () => Promise<void>; stop: () => Promise<void> };
 
-/** Where a stack on `port` answers: the site, its rebuild service (port + 1) and the ЮKassa stand-in (port + 2). */
+/**
+ * Where a stack on `port` answers: the site, its rebuild service (port + 1), the ЮKassa stand-in
+ * (port + 2) and Avito's (port + 7: clear of the tests' stack, 3 ports above `npm start`'s).
+ */
 export function stackAddresses(port: number) {
   return {
     url: `http://127.0.0.1:${port}`,
@@ -31,6 +42,8 @@ export function stackAddresses(port: number) {
     rebuildUrl: `http://127.0.0.1:${port + 1}/rebuild`,
     yookassaPort: port + 2,
     yookassaUrl: `http://127.0.0.1:${port + 2}`,
+    avitoPort: port + 7,
+    avitoUrl: `http://127.0.0.1:${port + 7}`,
   };
 }
 
@@ -40,7 +53,7 @@ export function stackAddresses(port: number) {
  */
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const log = opts.log ?? ((line: string) => console.log(line));
-  const { url, rebuildPort, rebuildUrl, yookassaPort } = stackAddresses(opts.port);
+  const { url, rebuildPort, rebuildUrl, yookassaPort, avitoPort } = stackAddresses(opts.port);
   const persistTo = path.resolve(ROOT, opts.persistTo);
 
   log('• Applying database migrations and checking demo content…');
@@ -59,6 +72,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // prepayment can be switched on and tried in the panel; production sets the real shop's keys.
   const yookassa = await startYooKassaStandIn({ port: yookassaPort, notifyUrl: `${url}/api/payments/yookassa`, log: (line) => log(`  ЮKassa (демо): ${line}`) });
 
+  // Avito's API likewise: a stand-in on this machine with one demo account (DEMO_AVITO), so the
+  // channel can be connected and tried in «Площадки»; production talks to api.avito.ru.
+  const avito = await startAvitoStandIn({ port: avitoPort, log: (line) => log(`  Авито (демо): ${line}`) });
+  avito.addClient(DEMO_AVITO);
+
   log(`• Starting the worker on ${url}…`);
   const args = [
     'dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--persist-to', persistTo,
@@ -67,6 +85,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     // A calendar feed served on this machine can be tried locally; production refuses loopback.
     '--var', 'ALLOW_LOOPBACK_FEEDS:1',
     '--var', `YOOKASSA_API_URL:${yookassa.apiUrl}`, '--var', `YOOKASSA_SHOP_ID:${yookassa.shopId}`, '--var', `YOOKASSA_SECRET_KEY:${yookassa.secretKey}`,
+    '--var', `AVITO_API_URL:${avito.apiUrl}`,
+    // The Cron Trigger's schedule, run by the tick below through wrangler's /__scheduled.
+    '--test-scheduled',
     ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
   ];
   let stopping = false;
@@ -100,17 +121,27 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   await rebuilder.request();
   if (rebuilder.status.state === 'failed') throw new Error(`Site build failed:\n${rebuilder.status.error}`);
 
+  // wrangler dev runs no Cron Triggers by itself: the schedule's tick (worker/scheduled.ts) is
+  // asked for every minute, as Cloudflare would, so Avito and the calendars sync locally too.
+  const tick = setInterval(() => {
+    fetch(`${url}/__scheduled?cron=${encodeURIComponent('* * * * *')}`, { signal: AbortSignal.timeout(50_000) })
+      .then((res) => res.body?.cancel())
+      .catch((err) => log(`  the schedule's tick did not run: ${err instanceof Error ? err.message : err}`));
+  }, CHANNEL_PUSH_EVERY_MS);
+  tick.unref();
+
   const stop = async () => {
     stopping = true;
+    clearInterval(tick);
     server.close();
-    await yookassa.close();
+    await Promise.all([yookassa.close(), avito.close()]);
     if (wrangler.exitCode === null) {
       const gone = new Promise((r) => wrangler.once('exit', r));
       wrangler.kill('SIGTERM');
       await gone;
     }
   };
-  return { url, rebuildUrl, yookassaUrl: yookassa.apiUrl.replace(/\/v3$/, ''), rebuild: rebuilder.request, stop };
+  return { url, rebuildUrl, yookassaUrl: yookassa.apiUrl.replace(/\/v3$/, ''), avitoUrl: avito.apiUrl, rebuild: rebuilder.request, stop };
 }
 
 /**

@@ -14,6 +14,8 @@ declare module 'vitest' {
     rebuildUrl: string;
     /** The ЮKassa stand-in the local stack runs (its payment page «pays»). */
     yookassaUrl: string;
+    /** The Avito stand-in of the stack (scripts/lib/stack.ts DEMO_AVITO), its /_control too. */
+    avitoUrl: string;
     /** The MAX Bot API stand-in the site under test writes to (MAX_API_URL). */
     maxApiUrl: string;
     /** The Telegram Bot API stand-in the site's owner alerts go to (TELEGRAM_API_URL). */
@@ -84,6 +86,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', addresses.url);
   project.provide('rebuildUrl', addresses.rebuildUrl);
   project.provide('yookassaUrl', addresses.yookassaUrl);
+  project.provide('avitoUrl', addresses.avitoUrl);
   project.provide('maxApiUrl', maxApiUrl);
   project.provide('telegramApiUrl', telegramApiUrl);
   project.provide('e2eStateDir', persistTo);

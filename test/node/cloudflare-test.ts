@@ -35,13 +35,16 @@ export async function startFileServer(): Promise<void> {
     adminPassword: 'test-password-1',
     shutdownGraceMs: 1000,
     // The MAX Bot API stand-in of test/stand-ins/max-global-setup.ts.
-    bindings: { MAX_API_URL: inject('maxApiUrl') },
+    // Feeds from test/stand-ins/feed-server.ts on 127.0.0.1, as `npm start` allows.
+    bindings: { MAX_API_URL: inject('maxApiUrl'), AVITO_API_URL: inject('avito').apiUrl, ALLOW_LOOPBACK_FEEDS: '1' },
   });
   const env = {
     ...server.storage.bindings,
     ADMIN_PASSWORD: 'test-password-1',
     REBUILD_HOOK_URL: '',
     MAX_API_URL: inject('maxApiUrl'),
+    AVITO_API_URL: inject('avito').apiUrl,
+    ALLOW_LOOPBACK_FEEDS: '1',
     TEST_MIGRATIONS: [] as D1Migration[],
   };
   current = { server, dataDir, env };

@@ -21,8 +21,8 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 
 // Children before their parents (foreign keys).
 const TABLES = [
-  'payments', 'bookings', 'feed_events', 'calendar_feeds', 'calendar_blocks', 'seasons', 'cabin_calendars',
-  'cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'rate_limits', 'site_state',
+  'payments', 'bookings', 'feed_events', 'calendar_feeds', 'calendar_blocks', 'seasons', 'cabin_calendars', 'channel_stays', 'channel_links',
+  'cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'rate_limits', 'site_state', 'avito_account', 'conflict_alerts',
 ] as const;
 
 export async function resetData(): Promise<void> {
@@ -208,6 +208,9 @@ export async function snapshot() {
     feedEvents: await rows('SELECT * FROM feed_events ORDER BY id'),
     bookings: await rows('SELECT * FROM bookings ORDER BY id'),
     payments: await rows('SELECT * FROM payments ORDER BY id'),
+    avito: await rows('SELECT * FROM avito_account'),
+    channelLinks: await rows('SELECT * FROM channel_links ORDER BY cabin_id'),
+    channelStays: await rows('SELECT * FROM channel_stays ORDER BY id'),
     media: (await env.MEDIA.list()).objects.map((o) => `${o.key}:${o.size}`).sort(),
   };
 }

@@ -95,7 +95,7 @@ export async function applyPayment(env: Bindings, row: Payment, answer: YooPayme
   if (answer.status !== 'succeeded' || booking.status === 'confirmed' || row.refundId) return 'unchanged';
   // Paid: the calendars of other platforms are read again before the booking is confirmed.
   if (booking.status === 'awaiting_payment') {
-    await recheckFeeds(env, booking.cabinId);
+    await recheckFeeds(env, booking.cabinId, later);
     const confirmed = await confirmPaid(env, booking.id);
     if (confirmed) {
       const cabin = await getCabin(env, booking.cabinId);

@@ -1,6 +1,6 @@
 import app from '../index.ts';
 import type { Bindings } from '../env.ts';
-import { runSchedule } from '../scheduled.ts';
+import { jobsAt, runSchedule } from '../scheduled.ts';
 import { deployHook } from './deploy-hook.ts';
 import { publicReadMemory } from './public-read-memory.ts';
 
@@ -24,8 +24,8 @@ export default {
     const bindings = workerBindings(env);
     return publicReads(req, bindings, (work) => ctx.waitUntil(work), () => app.fetch(req, bindings, ctx));
   },
-  /** The Cron Trigger (wrangler.toml), every 15 minutes: calendars fetched, old personal data erased. */
-  scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runSchedule(workerBindings(env)).finally(publicReads.forgetStamp));
+  /** The Cron Trigger (wrangler.toml), every minute: Avito sent to, calendars and Avito read, old personal data erased (worker/scheduled.ts). */
+  scheduled(controller, env, ctx) {
+    ctx.waitUntil(runSchedule(workerBindings(env), jobsAt(controller.scheduledTime)).finally(publicReads.forgetStamp));
   },
 } satisfies ExportedHandler<WorkerEnv>;

@@ -14,7 +14,8 @@ const nowIso = () => new Date(now()).toISOString();
 
 /**
  * The one rule of a busy night, as SQL: a confirmed booking or a hold still being paid for (other
- * than `except`), a block or an imported event of `cabin` covers a night of [checkIn, checkOut).
+ * than `except`), a block, an imported event or a stay read from Avito's API of `cabin` covers a
+ * night of [checkIn, checkOut).
  * The arguments are SQL, so the same rule checks a visitor's dates and, inside the confirming
  * UPDATE or the holding INSERT, the row's own.
  */
@@ -23,7 +24,8 @@ const nightsBusy = (cabin: SQL, checkIn: SQL, checkOut: SQL, except: SQL = sql`0
           and (o.status = 'confirmed' or (o.status = 'awaiting_payment' and o.hold_until > ${nowIso()}))
           and o.check_in < ${checkOut} and ${checkIn} < o.check_out)
   or exists (select 1 from calendar_blocks k where k.cabin_id = ${cabin} and k.start < ${checkOut} and ${checkIn} < k."end")
-  or exists (select 1 from feed_events e where e.cabin_id = ${cabin} and e.start < ${checkOut} and ${checkIn} < e."end"))`;
+  or exists (select 1 from feed_events e where e.cabin_id = ${cabin} and e.start < ${checkOut} and ${checkIn} < e."end")
+  or exists (select 1 from channel_stays s where s.cabin_id = ${cabin} and s.start < ${checkOut} and ${checkIn} < s."end"))`;
 
 /** Whether any night of [checkIn, checkOut) is busy: a confirmed booking, a block or an imported event. */
 export async function nightsTaken(env: DbEnv, cabinId: number, checkIn: string, checkOut: string): Promise<boolean> {

@@ -21,6 +21,12 @@ export async function listCabinsPage(env: DbEnv, page: number, pageSize: number)
   return { cabins: rows, total: counted?.n ?? 0 };
 }
 
+/** Every cabin's name by id, inactive ones too (alerts, the channels screen). */
+export async function listCabinNames(env: DbEnv): Promise<Map<number, string>> {
+  const rows = await getDb(env).select({ id: cabins.id, name: cabins.name }).from(cabins);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 export async function getCabin(env: DbEnv, id: number): Promise<Cabin | undefined> {
   return getDb(env).select().from(cabins).where(eq(cabins.id, id)).get();
 }

@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, lt } from 'drizzle-orm';
+import { and, asc, count, eq, gt, lt } from 'drizzle-orm';
 import { addMonths, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { CALENDAR_HORIZON_MONTHS, type BlockInput, type FeedInput, type SeasonInput } from '../../schema/calendar.ts';
-import { cabins, cabinCalendars, calendarBlocks, calendarFeeds, feedEvents, seasons } from '../../schema/tables.ts';
+import { CHANNEL_LABELS, type ChannelName } from '../../schema/channels.ts';
+import { cabins, cabinCalendars, calendarBlocks, calendarFeeds, channelStays, feedEvents, seasons } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -9,7 +10,13 @@ import { busyStays } from './bookings.ts';
 
 type DbEnv = { DB: DatabasePort };
 export type BusyRange = { start: IsoDate; end: IsoDate };
-export type SourcedRange = BusyRange & { source: 'booking' | 'hold' | 'block' | 'feed'; id: number; label: string };
+export type BusySource = 'booking' | 'hold' | 'block' | 'feed' | 'channel';
+/**
+ * A busy range and where it comes from. `key` names the stay across reads (a feed's events are
+ * stored anew at each import, so theirs is the feed and the event's UID); a channel's stay carries
+ * the platform's guests and price.
+ */
+export type SourcedRange = BusyRange & { source: BusySource; id: number; label: string; key: string; feedId?: number; guests?: number; price?: number };
 
 /** Today in Moscow and the end of the horizon the public calendar shows. */
 export function horizon(ms = now()): { from: IsoDate; to: IsoDate } {
@@ -39,6 +46,17 @@ export async function replaceSeasons(env: DbEnv, cabinId: number, list: SeasonIn
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
 }
 
+/** Every cabin's seasons touching [from, to) (the prices sent to Avito): one query. */
+export async function listAllSeasons(env: DbEnv, from: IsoDate, to: IsoDate) {
+  return getDb(env).select().from(seasons).where(and(lt(seasons.start, to), gt(seasons.end, from))).orderBy(asc(seasons.cabinId), asc(seasons.start));
+}
+
+/** Every cabin's minimum stay outside seasons, where the owner set one. */
+export async function listMinNights(env: DbEnv): Promise<Map<number, number>> {
+  const rows = await getDb(env).select({ cabinId: cabinCalendars.cabinId, minNights: cabinCalendars.minNights }).from(cabinCalendars);
+  return new Map(rows.map((r) => [r.cabinId, r.minNights]));
+}
+
 export async function listBlocks(env: DbEnv, cabinId: number) {
   return getDb(env).select().from(calendarBlocks).where(eq(calendarBlocks.cabinId, cabinId)).orderBy(asc(calendarBlocks.start));
 }
@@ -60,25 +78,32 @@ export async function sourcedBusy(env: DbEnv, cabinId: number, from: IsoDate, to
 /**
  * The busy ranges touching [from, to) of one cabin, or of every cabin when none is named (search,
  * the owner's chart): one query per source, never one per cabin. The sources are the one rule of a
- * busy night (worker/queries/bookings.ts nightsBusy): confirmed bookings and holds being paid for, blocks, imported events.
+ * busy night (worker/queries/bookings.ts nightsBusy): confirmed bookings and holds being paid for,
+ * blocks, imported events and stays read from a platform's API (Avito).
  */
 export async function busyRanges(env: DbEnv, from: IsoDate, to: IsoDate, cabinId?: number): Promise<(SourcedRange & { cabinId: number })[]> {
   const db = getDb(env);
-  const of = (column: typeof calendarBlocks.cabinId | typeof feedEvents.cabinId) => (cabinId === undefined ? undefined : eq(column, cabinId));
-  const [stays, blocks, events] = await Promise.all([
+  const of = (column: typeof calendarBlocks.cabinId | typeof feedEvents.cabinId | typeof channelStays.cabinId) => (cabinId === undefined ? undefined : eq(column, cabinId));
+  const [stays, blocks, events, channel] = await Promise.all([
     busyStays(env, from, to, cabinId),
     db.select().from(calendarBlocks).where(and(of(calendarBlocks.cabinId), lt(calendarBlocks.start, to), gt(calendarBlocks.end, from))),
     db
-      .select({ id: feedEvents.id, cabinId: feedEvents.cabinId, start: feedEvents.start, end: feedEvents.end, name: calendarFeeds.name })
+      .select({ id: feedEvents.id, feedId: feedEvents.feedId, uid: feedEvents.uid, cabinId: feedEvents.cabinId, start: feedEvents.start, end: feedEvents.end, name: calendarFeeds.name })
       .from(feedEvents)
       .innerJoin(calendarFeeds, eq(feedEvents.feedId, calendarFeeds.id))
       .where(and(of(feedEvents.cabinId), lt(feedEvents.start, to), gt(feedEvents.end, from))),
+    db.select().from(channelStays).where(and(of(channelStays.cabinId), lt(channelStays.start, to), gt(channelStays.end, from))),
   ]);
+  const byStart = (a: { start: string; end: string }, b: { start: string; end: string }) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.end < b.end ? -1 : a.end > b.end ? 1 : 0);
   return [
-    ...stays.map((b) => ({ cabinId: b.cabinId, start: b.start, end: b.end, source: b.status === 'confirmed' ? ('booking' as const) : ('hold' as const), id: b.id, label: b.name })),
-    ...blocks.map((b) => ({ cabinId: b.cabinId, start: b.start, end: b.end, source: 'block' as const, id: b.id, label: b.note })),
-    ...events.map((e) => ({ cabinId: e.cabinId, start: e.start, end: e.end, source: 'feed' as const, id: e.id, label: e.name })),
-  ].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+    ...stays.map((b) => ({ cabinId: b.cabinId, start: b.start, end: b.end, source: b.status === 'confirmed' ? ('booking' as const) : ('hold' as const), id: b.id, label: b.name, key: `booking-${b.id}` })),
+    ...blocks.map((b) => ({ cabinId: b.cabinId, start: b.start, end: b.end, source: 'block' as const, id: b.id, label: b.note, key: `block-${b.id}` })),
+    ...events.map((e) => ({ cabinId: e.cabinId, start: e.start, end: e.end, source: 'feed' as const, id: e.id, label: e.name, key: `feed-${e.feedId}-${e.uid}`, feedId: e.feedId })),
+    ...channel.map((s) => ({
+      cabinId: s.cabinId, start: s.start, end: s.end, source: 'channel' as const, id: s.id, label: CHANNEL_LABELS[s.channel as ChannelName] ?? s.channel,
+      key: `${s.channel}-${s.externalId}`, guests: s.guests, price: s.price,
+    })),
+  ].sort(byStart);
 }
 
 /** Busy nights as merged ranges clipped to [from, to): no names, no sources (the public view). */
@@ -119,21 +144,52 @@ export async function replaceFeeds(env: DbEnv, cabinId: number, feeds: FeedInput
   return listFeeds(env, cabinId);
 }
 
-/** A feed's good import: its events replaced and its status set, in one batch. */
-export async function storeImport(env: DbEnv, feed: { id: number; cabinId: number }, events: { uid: string; start: IsoDate; end: IsoDate }[]) {
+/**
+ * A feed's good import: its events replaced and its status set, in one batch, with the validators
+ * of the answer it came in (sent back next time, for a 304).
+ */
+export async function storeImport(
+  env: DbEnv,
+  feed: { id: number; cabinId: number },
+  events: { uid: string; start: IsoDate; end: IsoDate }[],
+  validators: { etag: string | null; lastModified: string | null } = { etag: null, lastModified: null },
+) {
   const db = getDb(env);
   const at = new Date(now()).toISOString();
   const statements = [
     db.delete(feedEvents).where(eq(feedEvents.feedId, feed.id)),
     ...events.map((e) => db.insert(feedEvents).values({ feedId: feed.id, cabinId: feed.cabinId, ...e })),
-    db.update(calendarFeeds).set({ lastSyncAt: at, lastSuccessAt: at, lastError: null, eventCount: events.length }).where(eq(calendarFeeds.id, feed.id)),
+    db
+      .update(calendarFeeds)
+      .set({ lastSyncAt: at, lastSuccessAt: at, lastError: null, alertedError: null, eventCount: events.length, etag: validators.etag, lastModified: validators.lastModified })
+      .where(eq(calendarFeeds.id, feed.id)),
   ];
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
 }
 
-/** A failed attempt: the last good import stays; only the error and the time are noted. */
+/** The feed answered 304: its import is still what it holds. */
+export async function storeNotModified(env: DbEnv, feedId: number) {
+  const at = new Date(now()).toISOString();
+  await getDb(env).update(calendarFeeds).set({ lastSyncAt: at, lastSuccessAt: at, lastError: null, alertedError: null }).where(eq(calendarFeeds.id, feedId));
+}
+
+/**
+ * A failed attempt: the last good import stays; the error and the time are noted. The validators
+ * go, so the next read is a whole one (a feed held empty must not pass as unchanged by a 304).
+ */
 export async function storeFeedError(env: DbEnv, feedId: number, error: string) {
-  await getDb(env).update(calendarFeeds).set({ lastSyncAt: new Date(now()).toISOString(), lastError: error }).where(eq(calendarFeeds.id, feedId));
+  await getDb(env).update(calendarFeeds).set({ lastSyncAt: new Date(now()).toISOString(), lastError: error, etag: null, lastModified: null }).where(eq(calendarFeeds.id, feedId));
+}
+
+/** The error the owner was alerted of, so it is not sent again at every read. */
+export async function noteFeedAlerted(env: DbEnv, feedId: number, error: string) {
+  await getDb(env).update(calendarFeeds).set({ alertedError: error }).where(eq(calendarFeeds.id, feedId));
+}
+
+/** How many of a feed's stored events still have nights from `from` on. */
+export async function futureEventCount(env: DbEnv, feedId: number, from: IsoDate): Promise<number> {
+  const row = await getDb(env).select({ n: count() }).from(feedEvents).where(and(eq(feedEvents.feedId, feedId), gt(feedEvents.end, from))).get();
+  return row?.n ?? 0;
 }
 
 /** A new secret export address for the cabin; the old one stops working at once. */
@@ -141,6 +197,27 @@ export async function renewIcalToken(env: DbEnv, cabinId: number): Promise<strin
   const token = [...crypto.getRandomValues(new Uint8Array(24))].map((b) => b.toString(16).padStart(2, '0')).join('');
   await getDb(env).insert(cabinCalendars).values({ cabinId, icalToken: token }).onConflictDoUpdate({ target: cabinCalendars.cabinId, set: { icalToken: token } });
   return token;
+}
+
+/**
+ * The export's version: a digest of its events and the moment they last changed. A read that
+ * finds other events than last time notes the new digest and now, so Last-Modified moves only
+ * when a night does (a platform polling every few minutes gets 304 in between).
+ */
+export async function exportVersion(env: DbEnv, cabinId: number, events: { uid: string; start: string; end: string }[]): Promise<{ hash: string; changedAt: string }> {
+  const bytes = new TextEncoder().encode(JSON.stringify(events));
+  const hash = [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].slice(0, 16).map((b) => b.toString(16).padStart(2, '0')).join('');
+  const row = await getDb(env).select({ hash: cabinCalendars.exportHash, at: cabinCalendars.exportChangedAt }).from(cabinCalendars).where(eq(cabinCalendars.cabinId, cabinId)).get();
+  if (row?.hash === hash && row.at) return { hash, changedAt: row.at };
+  const changedAt = new Date(now()).toISOString();
+  await getDb(env).update(cabinCalendars).set({ exportHash: hash, exportChangedAt: changedAt }).where(eq(cabinCalendars.cabinId, cabinId));
+  return { hash, changedAt };
+}
+
+/** Every cabin's export token, where it has one. */
+export async function icalTokens(env: DbEnv): Promise<Map<number, string>> {
+  const rows = await getDb(env).select({ cabinId: cabinCalendars.cabinId, token: cabinCalendars.icalToken }).from(cabinCalendars);
+  return new Map(rows.filter((r) => r.token).map((r) => [r.cabinId, r.token!]));
 }
 
 export async function cabinByIcalToken(env: DbEnv, token: string): Promise<number | undefined> {

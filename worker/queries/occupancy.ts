@@ -6,6 +6,7 @@ import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { staysByStatus } from './bookings.ts';
 import { busyRanges } from './calendar.ts';
+import { conflictsAmong } from '../calendar/conflicts.ts';
 
 type DbEnv = { DB: DatabasePort };
 
@@ -23,13 +24,18 @@ export async function occupancy(env: DbEnv, from: IsoDate, days: number): Promis
   ]);
   const clip = (r: { start: IsoDate; end: IsoDate }) => ({ start: r.start < from ? from : r.start, end: r.end > to ? to : r.end });
   const ranges = new Map<number, OccupancyRange[]>(rows.map((c) => [c.id, []]));
+  // Stays whose nights another stay also claims (an overbooking), in red on the chart.
+  const clashing = new Set(conflictsAmong(busy).flatMap((c) => [`${c.cabinId}|${c.a.key}`, `${c.cabinId}|${c.b.key}`]));
   for (const r of busy) {
     const range: OccupancyRange =
       r.source === 'booking' || r.source === 'hold'
         ? { ...clip(r), kind: r.source, label: r.label, bookingId: r.id }
         : r.source === 'block'
           ? { ...clip(r), kind: 'block', label: r.label, blockId: r.id }
-          : { ...clip(r), kind: 'feed', label: r.label };
+          : r.source === 'channel'
+            ? { ...clip(r), kind: 'channel', label: r.label, guests: r.guests, price: r.price }
+            : { ...clip(r), kind: 'feed', label: r.label };
+    if (clashing.has(`${r.cabinId}|${r.key}`)) range.conflict = true;
     ranges.get(r.cabinId)?.push(range);
   }
   for (const r of requests) ranges.get(r.cabinId)?.push({ ...clip(r), kind: 'request', label: r.name, bookingId: r.id });

@@ -62,7 +62,7 @@ export const bookingRoutes = new Hono<AppEnv>()
     const answer = { nights: quote.nights, total: quote.total, lines: quote.lines };
 
     if (settings.bookingMode === 'prepayment' && yookassaOf(c.env)) {
-      await recheckFeeds(c.env, cabin.id);
+      await recheckFeeds(c.env, cabin.id, (label, task) => afterResponse(c, label, task));
       const held = await holdBooking(c.env, input, quote, holdUntilOf(settings.holdMinutes, now()));
       if (!held) return apiError(c, 409, MSG.bookingNotFree);
       let payment: PaymentStart | null = null;

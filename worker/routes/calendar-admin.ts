@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { blockInputSchema, calendarFieldName, feedHostKind, feedsBodySchema, seasonsBodySchema } from '../../schema/calendar.ts';
 import { MSG } from '../../schema/messages.ts';
+import { alertNewConflicts } from '../calendar/conflicts.ts';
 import { syncAllFeeds } from '../calendar/sync.ts';
 import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
@@ -70,7 +71,12 @@ export const calendarAdminRoutes = new Hono<AppEnv>()
     }
     return c.json({ feeds: await replaceFeeds(c.env, id, feeds) });
   })
-  .post('/calendar-sync', requireAdmin, async (c) => c.json({ results: await syncAllFeeds(c.env) }))
+  // The feeds read now; an import that lands on nights taken here alerts the owner at once.
+  .post('/calendar-sync', requireAdmin, async (c) => {
+    const results = await syncAllFeeds(c.env);
+    await alertNewConflicts(c.env);
+    return c.json({ results });
+  })
   .post('/cabins/:id/ical-token', requireAdmin, validate('param', idParam), async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);

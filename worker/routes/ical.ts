@@ -2,12 +2,19 @@ import { Hono } from 'hono';
 import { MSG } from '../../schema/messages.ts';
 import { exportCalendar } from '../calendar/ical.ts';
 import type { AppEnv } from '../env.ts';
-import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
-import { cabinByIcalToken, horizon, sourcedBusy } from '../queries/calendar.ts';
+import { cabinByIcalToken, exportVersion, horizon, sourcedBusy } from '../queries/calendar.ts';
 import { addDays } from '../../schema/dates.ts';
 
 const FILE = /^([a-f0-9]{48})\.ics$/;
+
+/** RFC 9110: If-None-Match wins when sent; else If-Modified-Since at or after the last change (to the second). */
+function notModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, etag: string, changedAt: string): boolean {
+  if (ifNoneMatch !== undefined) return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag || t.trim() === '*');
+  if (ifModifiedSince === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
+  return Number.isFinite(since) && Math.floor(Date.parse(changedAt) / 1000) <= Math.floor(since / 1000);
+}
 
 /**
  * A cabin's busy nights as iCal, at a secret address the owner pastes into Sutochno, Avito,
@@ -26,7 +33,15 @@ export const icalRoutes = new Hono<AppEnv>().get('/:file', async (c) => {
   // No guest's name: the event says only «Занято»; its UID stays the same across exports, and
   // a hold being paid for keeps its booking's UID once paid, so the platforms see one event.
   const uid = (r: (typeof own)[number]) => `${r.source === 'hold' ? 'booking' : r.source}-${r.id}@kaspiy`;
-  const body = exportCalendar(own.map((r) => ({ uid: uid(r), start: r.start, end: r.end })), now());
+  const events = own.map((r) => ({ uid: uid(r), start: r.start, end: r.end }));
+  // The same nights answer with the same ETag and Last-Modified (the moment they last changed), so
+  // a platform that reads every few minutes gets a 304 until something changes.
+  const { hash, changedAt } = await exportVersion(c.env, cabinId, events);
+  const etag = `"${hash}"`;
+  const lastModified = new Date(changedAt).toUTCString();
   c.header('cache-control', 'private, max-age=300');
-  return c.body(body, 200, { 'content-type': 'text/calendar; charset=utf-8' });
+  c.header('etag', etag);
+  c.header('last-modified', lastModified);
+  if (notModified(c.req.header('if-none-match'), c.req.header('if-modified-since'), etag, changedAt)) return c.body(null, 304);
+  return c.body(exportCalendar(events, Date.parse(changedAt)), 200, { 'content-type': 'text/calendar; charset=utf-8' });
 });

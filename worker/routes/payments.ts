@@ -63,7 +63,7 @@ export const paymentAdminRoutes = new Hono<AppEnv>()
     const before = await getBooking(c.env, id);
     if (!before) return apiError(c, 404, MSG.bookingNotFound);
     if (before.status !== 'new') return apiError(c, 409, MSG.paymentLinkTransition);
-    await recheckFeeds(c.env, before.cabinId);
+    await recheckFeeds(c.env, before.cabinId, (label, task) => afterResponse(c, label, task));
     const settings = await getSettings(c.env);
     const held = await holdRequest(c.env, id, holdUntilOf(settings.holdMinutes, now()));
     if (!held.ok) return apiError(c, held.reason === 'missing' ? 404 : 409, held.reason === 'taken' ? MSG.bookingNotFree : held.reason === 'missing' ? MSG.bookingNotFound : MSG.paymentLinkTransition);

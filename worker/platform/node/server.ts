@@ -8,7 +8,7 @@ import { writeAnswer } from './memory-answers.ts';
 import type { StaticFiles } from './static-site.ts';
 import type { Bindings } from '../../env.ts';
 import { publicReadsChangeAt } from '../../queries/public-reads.ts';
-import { runSchedule } from '../../scheduled.ts';
+import { jobsOfTick, runSchedule } from '../../scheduled.ts';
 import app from '../../index.ts';
 import type { RebuildPort } from '../ports.ts';
 import { clientAddressOf, openNodeStorage, type NodeStorage, type NodeStorageOptions } from './bindings.ts';
@@ -24,8 +24,11 @@ export type NodeServerOptions = NodeStorageOptions & {
   rebuild?: RebuildPort;
   /** More settings and ports for every request (notifications, SITE_URL for links). */
   bindings?: Partial<Bindings>;
-  /** How often the schedule runs (the Cron Trigger's twin: feeds imported, old personal data erased); off when absent. */
-  feedSyncEveryMs?: number;
+  /**
+   * The schedule's tick (the Cron Trigger's twin, worker/scheduled.ts: a minute in production): each
+   * tick sends changes to Avito, every 5th reads feeds and Avito, every 15th does the upkeep. Off when absent.
+   */
+  scheduleTickMs?: number;
   /** How long close() waits for background work (notification retries, a rebuild request). */
   shutdownGraceMs?: number;
   /** Answers before the app (the built site's files); undefined falls through to the app. */
@@ -122,13 +125,21 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   const { port } = server.address() as AddressInfo;
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
 
-  const feedTimer = opts.feedSyncEveryMs
+  // A tick still running when the next is due is not doubled: the next waits for the one after.
+  let tick = 0;
+  let running: Promise<void> | null = null;
+  const feedTimer = opts.scheduleTickMs
     ? setInterval(() => {
-        const run = runSchedule(bindings)
+        const n = tick++;
+        if (running) return;
+        const run = (running = runSchedule(bindings, jobsOfTick(n))
           .catch((err) => console.error('Scheduled tasks failed', err))
-          .finally(() => background.delete(run));
+          .finally(() => {
+            running = null;
+            background.delete(run);
+          }));
         background.add(run);
-      }, opts.feedSyncEveryMs)
+      }, opts.scheduleTickMs)
     : undefined;
   feedTimer?.unref();
 
