@@ -28,19 +28,19 @@ export function channelBackoffMs(failures: number, retryAfterMs?: number): numbe
   return Math.max(pause, retryAfterMs ?? 0);
 }
 
-const digitsId = (message: string) =>
-  z.union([z.number(), z.string().trim().regex(/^\d{1,15}$/, message).transform(Number)], { error: message }).pipe(z.number({ error: message }).int(message).min(1, message).max(Number.MAX_SAFE_INTEGER, message));
+/** A whole number Avito gives (a profile, a listing): the panel sends it as a number. */
+const avitoNumber = (message: string) => z.number({ error: message }).int(message).min(1, message).max(Number.MAX_SAFE_INTEGER, message);
 
 /** What Avito gives a professional account for its API («Для профессионалов» → API). */
 export const avitoConnectSchema = z.strictObject({
   clientId: z.string({ error: MSG.avitoClientIdRequired }).trim().min(1, MSG.avitoClientIdRequired).max(200, MSG.tooLong).regex(/^[\x21-\x7e]+$/, MSG.avitoKeyInvalid),
   clientSecret: z.string({ error: MSG.avitoSecretRequired }).trim().min(1, MSG.avitoSecretRequired).max(500, MSG.tooLong).regex(/^[\x21-\x7e]+$/, MSG.avitoKeyInvalid),
-  userId: digitsId(MSG.avitoUserIdInvalid),
+  userId: avitoNumber(MSG.avitoUserIdInvalid),
 });
 export type AvitoConnect = z.infer<typeof avitoConnectSchema>;
 
 /** A cabin's listing on Avito (its number in the listing's address); null unlinks it. */
-export const cabinChannelsSchema = z.strictObject({ avitoItemId: z.union([z.null(), digitsId(MSG.avitoItemIdInvalid)], { error: MSG.avitoItemIdInvalid }) });
+export const cabinChannelsSchema = z.strictObject({ avitoItemId: avitoNumber(MSG.avitoItemIdInvalid).nullable() });
 
 /** The owner's names of these forms' fields, for a refused value. */
 export function channelFieldName(path: readonly PropertyKey[]): string | undefined {

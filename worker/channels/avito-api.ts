@@ -8,6 +8,7 @@
 // the owner (the cause and what to do), `retryable` says whether trying again later may help.
 // Neither ever holds the client secret or a token: both are scrubbed out of anything Avito said.
 import { z } from 'zod';
+import { MSG } from '../../schema/messages.ts';
 
 export const DEFAULT_AVITO_API = 'https://api.avito.ru';
 /** The longest a call may take, token included; a caller may pass a shorter one. */
@@ -269,7 +270,7 @@ async function requestToken(op: Op, renewing: boolean): Promise<StoredToken> {
       retryable: false,
       reason: renewing
         ? `Авито больше не принимает ключи API: ключ отозван — создайте новый ${KEYS_PLACE} и впишите его в настройках сайта`
-        : `Авито не приняло ключи: проверьте Client ID и Client Secret ${KEYS_PLACE}`,
+        : MSG.avitoKeysRefused,
     });
   }
   if (a.status < 200 || a.status > 299) throw rejected(op, where, a, undefined);
