@@ -20,7 +20,7 @@ const platform = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/calendar' });
     const line = `X-PADDING:${'x'.repeat(1000)}\r\n`;
     res.write('BEGIN:VCALENDAR\r\n');
-    for (let i = 0; i < 2200; i++) res.write(line);
+    for (let i = 0; i < 5300; i++) res.write(line);
     return res.end('END:VCALENDAR\r\n');
   }
   if (url === '/to-inside.ics') return res.writeHead(302, { location: 'http://10.0.0.7/cal.ics' }).end();
@@ -80,7 +80,7 @@ describe('importing calendars over real HTTP (self-hosted server)', () => {
     const results = Object.fromEntries((sync.json as { results: Result[] }).results.map((r) => [r.name, r]));
     expect(results['Суточно']).toMatchObject({ ok: true, events: 2, error: null });
     expect(results['Пропал']).toMatchObject({ ok: false, error: 'Не удалось загрузить календарь: сервер ответил 404' });
-    expect(results['Огромный']).toMatchObject({ ok: false, error: 'Календарь больше 2 МБ: такой не загружается' });
+    expect(results['Огромный']).toMatchObject({ ok: false, error: 'Календарь больше 5 МБ: такой не загружается. Прежние даты сохранены' });
     expect(results['Молчит']).toMatchObject({ ok: false, error: 'Сервер календаря не ответил за 10 секунд' });
     expect(results['В сеть']!.ok).toBe(false);
     expect(results['В сеть']!.error).toContain('внутреннюю сеть');
