@@ -78,8 +78,8 @@ export const dataStamp = sqliteTable('data_stamp', {
   id: integer('id').primaryKey(),
   token: text('token').notNull(),
 });
-/** Tables no public read is made from, so their writes keep the stamp (the Avito account and each link's exchange state change every few minutes; alerts sent are the owner's). */
-export const UNSTAMPED_TABLES = ['admin_sessions', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts'] as const;
+/** Tables no public read is made from, so their writes keep the stamp (the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's). */
+export const UNSTAMPED_TABLES = ['admin_sessions', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts', 'outbox'] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
@@ -279,3 +279,25 @@ export const payments = sqliteTable('payments', {
 }, (t) => [index('payments_booking_idx').on(t.bookingId)]);
 
 export type Payment = typeof payments.$inferSelect;
+
+/**
+ * A message to the owner waiting to go, one row per channel (Telegram, e-mail, MAX): kept until
+ * sent, so an alert survives a restart and an outage of hours (worker/notify/outbox.ts). Times in
+ * ms; the text may name a guest, so sent rows are erased after a week.
+ */
+export const outbox = sqliteTable('outbox', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  channel: text('channel').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: integer('next_attempt_at').notNull(),
+  /** While a sender holds the row (ms): nobody else sends it meanwhile. */
+  leaseUntil: integer('lease_until'),
+  lastError: text('last_error'),
+  createdAt: integer('created_at').notNull(),
+  sentAt: integer('sent_at'),
+  /** Still unsent after days of trying, or its channel was switched off: not tried again. */
+  givenUpAt: integer('given_up_at'),
+}, (t) => [index('outbox_due_idx').on(t.sentAt, t.nextAttemptAt)]);
+export type OutboxRow = typeof outbox.$inferSelect;

@@ -1,5 +1,6 @@
 // The schedule both runtimes run (a Cron Trigger every minute on Workers, a timer in the Node
-// server): every minute what changed goes to Avito; every 5 minutes the imported calendars and
+// server): every minute what changed goes to Avito and the owner's messages that failed are tried
+// again (worker/notify/owner.ts, the outbox); every 5 minutes the imported calendars and
 // Avito's bookings are read and conflicts between stays alerted; every 15 minutes booking requests
 // past their retention lose their personal data (the period the owner set in «Настройки», 3
 // years by default), unpaid holds run out and the check-in day's settlement receipts go out.
@@ -9,7 +10,9 @@ import { syncAllFeeds } from './calendar/sync.ts';
 import { pullAvito, pushAvito } from './channels/avito-sync.ts';
 import type { Bindings } from './env.ts';
 import { now } from './lib/clock.ts';
+import { drainOutbox } from './notify/owner.ts';
 import { forgetOldBookings } from './queries/bookings.ts';
+import { forgetOldMessages } from './queries/outbox.ts';
 import { getSettings } from './queries/settings.ts';
 import { runPaymentSchedule } from './payments/schedule.ts';
 
@@ -25,6 +28,8 @@ export function jobsAt(ms: number): ScheduleJobs {
 
 /** The jobs due at the n-th tick of a timer that ticks every minute from the server's start (0: all). */
 export const jobsOfTick = (n: number): ScheduleJobs => ({ push: true, pull: n % 5 === 0, upkeep: n % 15 === 0 });
+
+const MESSAGES_KEPT_MS = 7 * 24 * 60 * 60_000;
 
 export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS): Promise<void> {
   // Reading first: an import or an Avito booking that changed busy nights goes out in the same run.
@@ -44,14 +49,18 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
       const { bookingRetentionYears: years } = await getSettings(env);
       return { years, count: await forgetOldBookings(env, retentionCutoff(years), todayInMoscow()) };
     };
-    const [forgotten, payments] = await Promise.allSettled([forget(), runPaymentSchedule(env)]);
+    // Messages to the owner name guests: a week after they went (or were given up), they go too.
+    const [forgotten, payments] = await Promise.allSettled([forget(), runPaymentSchedule(env), forgetOldMessages(env, now() - MESSAGES_KEPT_MS)]);
     if (payments.status === 'rejected') console.error('Prepayment schedule failed', payments.reason);
     else if (payments.value.expired || payments.value.receipts) console.log(`Holds expired: ${payments.value.expired}; settlement receipts sent: ${payments.value.receipts}`);
     if (forgotten.status === 'rejected') console.error('Erasing old booking requests failed', forgotten.reason);
     else if (forgotten.value.count > 0) console.log(`Personal data erased from ${forgotten.value.count} booking request(s) older than ${forgotten.value.years} years`);
   }
   if (jobs.push) {
-    await pushAvito(env).then((r) => logFailures('Sending to Avito', r), (err) => console.error('Sending to Avito failed', err));
+    await Promise.all([
+      pushAvito(env).then((r) => logFailures('Sending to Avito', r), (err) => console.error('Sending to Avito failed', err)),
+      drainOutbox(env).catch((err) => console.error('The outbox could not be sent', err)),
+    ]);
   }
 }
 

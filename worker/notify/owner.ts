@@ -1,31 +1,49 @@
 import type { Bindings } from '../env.ts';
+import { now } from '../lib/clock.ts';
 import { readMaxBot } from '../queries/max-bot.ts';
+import { claim, dueMessages, enqueue, markFailed, markSent, stillHeld } from '../queries/outbox.ts';
 import { sendMaxMessage } from './max-api.ts';
 
 /** What the owner is told about: a new booking request or a new review. */
 export type OwnerNotice = { subject: string; text: string };
 
-/** Attempts per channel; a notice that still fails is logged and dropped, never the request. */
+/** Attempts per channel at once; a notice that still fails waits in the outbox for the schedule. */
 export const NOTIFY_ATTEMPTS = 4;
 /** Pause before the 2nd, 3rd, 4th attempt. */
 const BACKOFF_MS = [1000, 4000, 15_000];
 const TELEGRAM_API = 'https://api.telegram.org';
+/** How long the first sender holds a message while it tries at once (its retries take ~20 s, each call up to 10 s). */
+const FIRST_LEASE_MS = 2 * 60_000;
+/** How long a later try holds one message. */
+const RETRY_LEASE_MS = 60_000;
+/** Messages one run of the schedule sends at most. */
+const DRAIN_BATCH = 25;
+/** After this long unsent, a message is given up (the owner has long seen the panel by then). */
+export const OUTBOX_GIVE_UP_MS = 3 * 24 * 60 * 60_000;
+
+/** The pause before the schedule tries a message again after `attempts` failed tries: 1, 2, 4 … minutes, at most an hour. */
+export const outboxRetryMs = (attempts: number) => Math.min(60 * 60_000, 60_000 * 2 ** Math.max(0, attempts - 4));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-async function withRetries(channel: string, send: () => Promise<void>, backoffMs: readonly number[]): Promise<boolean> {
-  for (let attempt = 1; attempt <= NOTIFY_ATTEMPTS; attempt++) {
+/**
+ * Tries a few times at once. Before each retry `mine` says whether the message is still this
+ * sender's: a server that restarted meanwhile, or the schedule, may have taken it over.
+ */
+async function withRetries(channel: string, send: () => Promise<void>, backoffMs: readonly number[], mine: () => Promise<boolean>): Promise<{ ok: true } | { ok: false; error: string } | { ok: false; handedOver: true }> {
+  for (let attempt = 1; ; attempt++) {
+    if (attempt > 1 && !(await mine().catch(() => false))) return { ok: false, handedOver: true };
     try {
       await send();
-      return true;
+      return { ok: true };
     } catch (err) {
       const last = attempt === NOTIFY_ATTEMPTS;
-      console.error(`Owner notification by ${channel} failed (attempt ${attempt} of ${NOTIFY_ATTEMPTS})${last ? ', giving up' : ''}:`, err instanceof Error ? err.message : err);
-      if (last) return false;
+      console.error(`Owner notification by ${channel} failed (attempt ${attempt} of ${NOTIFY_ATTEMPTS})${last ? ', kept in the outbox for the schedule' : ''}:`, messageOf(err));
+      if (last) return { ok: false, error: messageOf(err) };
       await sleep(backoffMs[attempt - 1] ?? backoffMs.at(-1) ?? 0);
     }
   }
-  return false;
 }
 
 /** A Telegram bot message: plain fetch to the Bot API, the same on Workers and on Node. */
@@ -41,23 +59,86 @@ async function sendTelegram(env: Bindings, notice: OwnerNotice): Promise<void> {
   if (!res.ok) throw new Error(`Bot API answered ${res.status}: ${body.slice(0, 200)}`);
 }
 
+type Channel = 'telegram' | 'email' | 'max';
+type Sender = (notice: OwnerNotice) => Promise<void>;
+
 /**
- * Tells the owner, by every channel that is configured (Telegram: TELEGRAM_BOT_TOKEN and
- * TELEGRAM_CHAT_ID; e-mail: the MAILER port, which the self-hosted server fills from SMTP_URL;
- * MAX: the bot the owner connected in «Настройки», see worker/routes/max-admin.ts).
- * Retries each channel a few times; resolves when done and never throws, so it can run in
- * waitUntil after the visitor already has the answer.
+ * The owner's channels that are set now (Telegram: TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID;
+ * e-mail: the MAILER port, which the self-hosted server fills from SMTP_URL; MAX: the bot the
+ * owner connected in «Настройки», see worker/routes/max-admin.ts), each with its sender.
+ */
+async function channelsOf(env: Bindings): Promise<Map<Channel, Sender>> {
+  const out = new Map<Channel, Sender>();
+  if (env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_CHAT_ID) out.set('telegram', (n) => sendTelegram(env, n));
+  const mailer = env.MAILER;
+  if (mailer) out.set('email', (n) => mailer.send(n));
+  const max = await readMaxBot(env).catch((err) => void console.error('Owner notification by MAX: the bot could not be read:', messageOf(err)));
+  if (max && max.userId !== null) {
+    const userId = max.userId;
+    out.set('max', (n) => sendMaxMessage(env, max.token, userId, `${n.subject}\n\n${n.text}`));
+  }
+  return out;
+}
+
+const CHANNEL_NAMES: Record<Channel, string> = { telegram: 'Telegram', email: 'e-mail', max: 'MAX' };
+
+/**
+ * Tells the owner by every channel that is set. The message is first kept in the outbox (one row
+ * per channel), then tried at once a few times; one that still fails stays there and the schedule
+ * tries it again (drainOutbox), across restarts and outages of hours. Resolves when the tries at
+ * once are done and never throws, so it can run in waitUntil after the visitor has the answer.
  */
 export async function notifyOwner(env: Bindings, notice: OwnerNotice, opts: { backoffMs?: readonly number[] } = {}): Promise<void> {
   const backoff = opts.backoffMs ?? BACKOFF_MS;
-  const tasks: Promise<boolean>[] = [];
-  if (env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_CHAT_ID) tasks.push(withRetries('Telegram', () => sendTelegram(env, notice), backoff));
-  const mailer = env.MAILER;
-  if (mailer) tasks.push(withRetries('e-mail', () => mailer.send(notice), backoff));
-  const max = await readMaxBot(env).catch((err) => void console.error('Owner notification by MAX: the bot could not be read:', err instanceof Error ? err.message : err));
-  if (max && max.userId !== null) {
-    const userId = max.userId;
-    tasks.push(withRetries('MAX', () => sendMaxMessage(env, max.token, userId, `${notice.subject}\n\n${notice.text}`), backoff));
+  const channels = await channelsOf(env);
+  if (channels.size === 0) return;
+  const names = [...channels.keys()];
+  // Without a database to keep it in, the message is still tried at once.
+  const kept = await enqueue(env, names, notice, FIRST_LEASE_MS).catch((err) => {
+    console.error('Owner notification could not be kept in the outbox; trying at once only:', messageOf(err));
+    return null;
+  });
+  await Promise.all(
+    names.map(async (name, i) => {
+      const id = kept?.ids[i];
+      const mine = async () => (kept && id !== undefined ? stillHeld(env, id, kept.lease) : true);
+      const result = await withRetries(CHANNEL_NAMES[name], () => channels.get(name)!(notice), backoff, mine);
+      if (id === undefined || 'handedOver' in result) return;
+      await (result.ok ? markSent(env, id) : markFailed(env, id, result.error, { retryAt: now() + outboxRetryMs(NOTIFY_ATTEMPTS) })).catch((err) =>
+        console.error('Outbox could not note a try:', messageOf(err)),
+      );
+    }),
+  );
+}
+
+/**
+ * Sends the messages whose next try is due, once each (the schedule's every minute). A message
+ * whose channel was switched off since, or that has failed for days, is given up and logged.
+ */
+export async function drainOutbox(env: Bindings): Promise<{ sent: number; failed: number }> {
+  const due = await dueMessages(env, DRAIN_BATCH);
+  if (due.length === 0) return { sent: 0, failed: 0 };
+  const channels = await channelsOf(env);
+  let sent = 0;
+  let failed = 0;
+  for (const row of due) {
+    if (!(await claim(env, row.id, RETRY_LEASE_MS))) continue;
+    const send = channels.get(row.channel as Channel);
+    if (!send) {
+      console.error(`Owner notification «${row.subject}» given up: ${row.channel} is no longer set`);
+      await markFailed(env, row.id, `${row.channel} is no longer set`, { giveUp: true });
+      continue;
+    }
+    try {
+      await send({ subject: row.subject, text: row.text });
+      await markSent(env, row.id);
+      sent++;
+    } catch (err) {
+      failed++;
+      const tooOld = now() - row.createdAt > OUTBOX_GIVE_UP_MS;
+      console.error(`Owner notification by ${row.channel} failed again (try ${row.attempts + 1})${tooOld ? ', given up after 3 days' : ''}:`, messageOf(err));
+      await markFailed(env, row.id, messageOf(err), tooOld ? { giveUp: true } : { retryAt: now() + outboxRetryMs(row.attempts + 1) });
+    }
   }
-  await Promise.all(tasks);
+  return { sent, failed };
 }
