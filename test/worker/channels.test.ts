@@ -5,6 +5,7 @@ import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { OccupancyAnswer } from '../../schema/search.ts';
 import type { Bindings } from '../../worker/env.ts';
+import { pushAvito } from '../../worker/channels/avito-sync.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
 import { expectError, expectNoChange, jsonRequest, login, resetDataWithAdmin, seedCabin, send, validBooking } from './helpers.ts';
 
@@ -201,6 +202,27 @@ describe('Avito: our busy nights and prices go there', () => {
     await schedule({ push: true });
     expect((await channels(cookie)).cabins.find((c) => c.id === cabin.id)!.avito.error).toMatch(reason);
     expect((await pushed(a.items[0]!)).busy.last).toEqual([]);
+    await fail(a, 'none');
+  });
+
+  it('should give up on an Avito that answers in 30 s within its time limit, send nothing half, and never hold a visitor meanwhile', async () => {
+    const a = await newAccount();
+    const cookie = await login();
+    const cabin = await seedCabin();
+    await connect(cookie, a);
+    await link(cookie, cabin.id, a.items[0]!);
+    expect((await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(5), end: day(7) }, { cookie })).status).toBe(201);
+    await fail(a, 'slow', { delayMs: 30_000 });
+    // The push waits for Avito (here half a second instead of the schedule's 15 s) while visitors go on.
+    const pushing = pushAvito(env as unknown as Bindings, { timeoutMs: 500 });
+    const t0 = Date.now();
+    expect((await send('GET', `/api/cabins/${cabin.id}/availability`)).status).toBe(200);
+    expect((await jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { checkIn: day(20), checkOut: day(22) }))).status).toBe(201);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    const [result] = await pushing;
+    expect(result).toMatchObject({ cabinId: cabin.id, ok: false, error: expect.stringMatching(/Авито не отвечает \(нет ответа за 0,5 с\)/) });
+    expect((await pushed(a.items[0]!)).busy.last).toEqual([]);
+    expect((await channels(cookie)).cabins.find((c) => c.id === cabin.id)!.avito.error).toMatch(/нет ответа/);
     await fail(a, 'none');
   });
 
