@@ -44,6 +44,9 @@ const fromDayNumber = (n: number): IsoDate => new Date(n * DAY_MS).toISOString()
 /** The date `days` later (or earlier, when negative). */
 export const addDays = (date: IsoDate, days: number): IsoDate => fromDayNumber(dayNumber(date) + days);
 
+/** The ISO weekday of a date: 1 Monday … 7 Sunday (1970-01-01, day 0, was a Thursday). */
+export const isoWeekday = (date: IsoDate): number => (((dayNumber(date) + 3) % 7) + 7) % 7 + 1;
+
 /** Nights from `start` to `end` (end exclusive); negative when end is before start. */
 export const nightsBetween = (start: IsoDate, end: IsoDate): number => dayNumber(end) - dayNumber(start);
 

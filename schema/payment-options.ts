@@ -53,27 +53,35 @@ export const NO_CHARGES: StayCharges = { cleaningFee: 0, touristTax: { ...TOURIS
 /** The nights of a stay at one price, as quoteStay (worker/calendar/pricing.ts) gives them. */
 export type NightsPart = { start: string; end: string; nights: number; pricePerNight: number };
 
-/** One line of a priced stay, in whole roubles: nights by season, the cleaning fee, the tourist tax. */
-export type PriceLine = { kind: 'nights' | 'fee' | 'tax'; label: string; amount: number };
+/**
+ * One line of a priced stay, in whole roubles: nights at a price, guests beyond the price, the
+ * discount and the promo code (negative), an extra, the cleaning fee, the tourist tax
+ * (schema/pricing.ts quoteStay).
+ */
+export type PriceLine = { kind: 'nights' | 'extraGuests' | 'discount' | 'promo' | 'extra' | 'fee' | 'tax'; label: string; amount: number };
 export type PricedStay = { nights: number; lines: PriceLine[]; total: number };
 
-/**
- * The one function that prices a stay, for every place that shows a price (the booking card,
- * search results, the stored request, the messages, the payment and its receipt): the nights
- * season by season, then the cleaning fee, then the tourist tax on the nights' price (at least
- * its minimum per night). Whole roubles; the lines sum to the total.
- */
-export function priceStay(parts: readonly NightsPart[], charges: StayCharges): PricedStay {
-  const lines: PriceLine[] = parts.map((p) => ({
-    kind: 'nights',
-    label: `${formatPrice(p.pricePerNight)} × ${formatNights(p.nights)}`,
-    amount: p.pricePerNight * p.nights,
-  }));
-  const nights = parts.reduce((n, p) => n + p.nights, 0);
-  const lodging = lines.reduce((s, l) => s + l.amount, 0);
+/** The nights of a stay as lines, one per run at one price: «5 000 ₽ × 3 ночи». */
+export const nightsLines = (parts: readonly NightsPart[]): PriceLine[] =>
+  parts.map((p) => ({ kind: 'nights', label: `${formatPrice(p.pricePerNight)} × ${formatNights(p.nights)}`, amount: p.pricePerNight * p.nights }));
+
+/** The charges of the settings after the accommodation: the cleaning fee, then the tourist tax on `lodging` (at least its minimum per night). */
+export function chargeLines(lodging: number, nights: number, charges: StayCharges): PriceLine[] {
+  const lines: PriceLine[] = [];
   if (charges.cleaningFee > 0) lines.push({ kind: 'fee', label: 'Уборка', amount: charges.cleaningFee });
   const tax = touristTaxOf(lodging, nights, charges.touristTax);
   if (tax > 0) lines.push({ kind: 'tax', label: `Туристический налог ${String(charges.touristTax.ratePercent).replace('.', ',')}${NBSP}%`, amount: tax });
+  return lines;
+}
+
+/**
+ * A stay of these nights with the settings' charges and nothing else (the settings' example, the
+ * tests' expectations): the lines of schema/pricing.ts quoteStay, which prices every real stay.
+ */
+export function priceStay(parts: readonly NightsPart[], charges: StayCharges): PricedStay {
+  const lines = nightsLines(parts);
+  const nights = parts.reduce((n, p) => n + p.nights, 0);
+  lines.push(...chargeLines(lines.reduce((s, l) => s + l.amount, 0), nights, charges));
   return { nights, lines, total: lines.reduce((s, l) => s + l.amount, 0) };
 }
 

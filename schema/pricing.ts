@@ -1,0 +1,217 @@
+// Prices the way owners sell (issue 39; DESIGN.md «Pricing»): a night's price by date, weekend and
+// season; guests beyond the ones the price includes; the largest discount that applies; a promo
+// code; paid extras; then the cleaning fee and the tourist tax. The one function every place that
+// shows a price calls (the booking card, search, the stored booking, «Заявки», the messages, the
+// payment and its receipt, the prices sent to Avito). Plain code, no zod and no drizzle, light
+// enough for the booking card. All amounts are whole roubles; the lines always sum to the total,
+// and no line or total is ever negative where it should not be.
+import { addDays, isoWeekday, nightsBetween, type IsoDate } from './dates.ts';
+import { formatNights, formatPrice, NBSP } from './format.ts';
+import { chargeLines, nightsLines, type NightsPart, type PriceLine, type StayCharges } from './payment-options.ts';
+
+/** Friday and Saturday nights: the ISO weekdays of the evening a night begins. */
+export const WEEKEND_NIGHTS_DEFAULT = [5, 6] as const;
+
+/** A cabin's own rates, outside seasons and single dates. */
+export type CabinRates = {
+  pricePerNight: number;
+  /** The weekend nights' price; null: as on weekdays. */
+  weekendPricePerNight: number | null;
+  /** Which nights count as the weekend (ISO weekday of the night's date). */
+  weekendNights: readonly number[];
+  minNights: number;
+  /** Guests the price includes; each further one pays extraGuestPerNight a night. */
+  baseGuests: number;
+  extraGuestPerNight: number;
+};
+export type SeasonRates = { start: IsoDate; end: IsoDate; pricePerNight: number; weekendPricePerNight?: number | null; minNights: number };
+/** One night's own price (New Year's Eve): it overrides every other rule. */
+export type DatePrice = { date: IsoDate; price: number };
+
+export type Discount =
+  | { kind: 'longStay'; minNights: number; percent: number }
+  | { kind: 'earlyBooking'; minDaysAhead: number; percent: number }
+  | { kind: 'lastMinute'; maxDaysAhead: number; percent: number };
+export type DiscountKind = Discount['kind'];
+export const DISCOUNT_LABELS: Record<DiscountKind, string> = {
+  longStay: 'Скидка за долгое проживание',
+  earlyBooking: 'Скидка за раннее бронирование',
+  lastMinute: 'Скидка в последний момент',
+};
+
+export const EXTRA_PER = ['stay', 'night', 'guest', 'guestNight'] as const;
+export type ExtraPer = (typeof EXTRA_PER)[number];
+export const EXTRA_PER_LABELS: Record<ExtraPer, string> = { stay: 'за проживание', night: 'за ночь', guest: 'за гостя', guestNight: 'за гостя в ночь' };
+/** A paid extra: the баня, a transfer, breakfast. `cabinIds` null: every cabin. */
+export type Extra = { id: number; name: string; price: number; per: ExtraPer; mandatory: boolean; cabinIds: number[] | null };
+
+/** A promo code that applies to this stay (checked by the server): a percentage or an amount off the stay. */
+export type PromoTerms = { code: string; percent: number | null; amount: number | null };
+
+/** Everything that prices one cabin's stays. */
+export type PricingRules = {
+  cabin: CabinRates;
+  seasons: readonly SeasonRates[];
+  datePrices: readonly DatePrice[];
+  discounts: readonly Discount[];
+  /** The extras on offer for this cabin (others are left out by extrasFor). */
+  extras: readonly Extra[];
+  charges: StayCharges;
+};
+
+export type StayAsk = {
+  checkIn: IsoDate;
+  checkOut: IsoDate;
+  guests: number;
+  /** The optional extras the guest ticked (mandatory ones are always in). */
+  extras?: readonly number[];
+  promo?: PromoTerms | null;
+  /** Today in Moscow: early booking and last minute count from it. */
+  today: IsoDate;
+};
+
+/** Consecutive nights at one price, in order ([start, end) each). */
+export type { NightsPart };
+
+export type Quote = {
+  nights: number;
+  /** What the guest pays: the sum of `lines`, never negative. */
+  total: number;
+  lines: PriceLine[];
+  /** The minimum stay that applies: the check-in night's season's, else the cabin's. */
+  minNights: number;
+  parts: NightsPart[];
+  /** The extras priced in (mandatory and ticked), by id. */
+  extras: number[];
+};
+
+/** The extras a cabin offers. */
+export const extrasFor = (extras: readonly Extra[], cabinId: number) => extras.filter((e) => e.cabinIds === null || e.cabinIds.includes(cabinId));
+
+const seasonOf = (night: IsoDate, seasons: readonly SeasonRates[]) => seasons.find((s) => s.start <= night && night < s.end);
+
+/** One night's price: its own date's, else its season's (weekend or weekday), else the cabin's. */
+export function nightPrice(night: IsoDate, rules: Pick<PricingRules, 'cabin' | 'seasons' | 'datePrices'>, dates?: ReadonlyMap<IsoDate, number>): number {
+  const own = dates ? dates.get(night) : rules.datePrices.find((d) => d.date === night)?.price;
+  if (own !== undefined) return own;
+  const weekend = rules.cabin.weekendNights.includes(isoWeekday(night));
+  const season = seasonOf(night, rules.seasons);
+  if (season) return (weekend ? season.weekendPricePerNight : null) ?? season.pricePerNight;
+  return (weekend ? rules.cabin.weekendPricePerNight : null) ?? rules.cabin.pricePerNight;
+}
+
+/**
+ * The nights of a stay, grouped into runs at one price. Night by night when weekends or single
+ * dates can change the price; otherwise from one season edge to the next, as search prices every
+ * cabin for stays of up to 60 nights.
+ */
+export function nightParts(rules: Pick<PricingRules, 'cabin' | 'seasons' | 'datePrices'>, checkIn: IsoDate, checkOut: IsoDate): NightsPart[] {
+  const parts: NightsPart[] = [];
+  const push = (start: IsoDate, end: IsoDate, price: number) => {
+    const last = parts.at(-1);
+    if (last && last.pricePerNight === price && last.end === start) {
+      last.nights += nightsBetween(start, end);
+      last.end = end;
+    } else parts.push({ start, end, nights: nightsBetween(start, end), pricePerNight: price });
+  };
+  const touching = rules.seasons.filter((s) => s.start < checkOut && checkIn < s.end);
+  const dates = rules.datePrices.filter((d) => d.date >= checkIn && d.date < checkOut);
+  const byDay = dates.length > 0 || rules.cabin.weekendPricePerNight !== null || touching.some((s) => s.weekendPricePerNight != null);
+  if (byDay) {
+    const own = new Map(dates.map((d) => [d.date, d.price]));
+    const local = { ...rules, seasons: touching };
+    for (let night = checkIn; night < checkOut; night = addDays(night, 1)) push(night, addDays(night, 1), nightPrice(night, local, own));
+    return parts;
+  }
+  for (let night = checkIn; night < checkOut; ) {
+    // The nearest season edge after this night (a start ahead, else the end), or the check-out.
+    const next = touching.reduce((edge, s) => {
+      const e = s.start > night ? s.start : s.end;
+      return e > night && e < edge ? e : edge;
+    }, checkOut);
+    push(night, next, seasonOf(night, touching)?.pricePerNight ?? rules.cabin.pricePerNight);
+    night = next;
+  }
+  return parts;
+}
+
+const percentOf = (amount: number, percent: number) => Math.round((amount * percent) / 100);
+const percentText = (p: number) => `${String(p).replace('.', ',')}${NBSP}%`;
+
+/** The largest discount this stay earns, or none: one rule wins, never two. */
+export function bestDiscount(discounts: readonly Discount[], nights: number, daysAhead: number): Discount | null {
+  let best: Discount | null = null;
+  for (const d of discounts) {
+    const applies = d.kind === 'longStay' ? nights >= d.minNights : d.kind === 'earlyBooking' ? daysAhead >= d.minDaysAhead : daysAhead <= d.maxDaysAhead;
+    if (applies && d.percent > 0 && (!best || d.percent > best.percent)) best = d;
+  }
+  return best;
+}
+
+/** What an extra costs for this stay. */
+export function extraAmount(e: Pick<Extra, 'price' | 'per'>, nights: number, guests: number): number {
+  return e.per === 'stay' ? e.price : e.per === 'night' ? e.price * nights : e.per === 'guest' ? e.price * guests : e.price * guests * nights;
+}
+
+const EXTRA_UNIT: Record<ExtraPer, (nights: number, guests: number) => string> = {
+  stay: () => '',
+  night: (n) => ` × ${formatNights(n)}`,
+  guest: (_, g) => ` × ${g} гост.`,
+  guestNight: (n, g) => ` × ${g} гост. × ${formatNights(n)}`,
+};
+
+/**
+ * A stay's price, as every place shows it: the nights at their prices; the guests beyond the ones
+ * the price includes; the largest discount; the promo code; the extras (mandatory ones and those
+ * ticked); the cleaning fee; the tourist tax on the accommodation's price after discounts. Whole
+ * roubles; the lines sum to the total; a discount or a code never takes the stay below zero.
+ */
+export function quoteStay(rules: PricingRules, ask: StayAsk): Quote {
+  const parts = nightParts(rules, ask.checkIn, ask.checkOut);
+  const nights = parts.reduce((n, p) => n + p.nights, 0);
+  const lines: PriceLine[] = nightsLines(parts);
+
+  const extraGuests = Math.max(0, ask.guests - rules.cabin.baseGuests);
+  if (extraGuests > 0 && rules.cabin.extraGuestPerNight > 0 && nights > 0) {
+    lines.push({
+      kind: 'extraGuests',
+      label: `Дополнительные гости: ${extraGuests} × ${formatPrice(rules.cabin.extraGuestPerNight)} × ${formatNights(nights)}`,
+      amount: extraGuests * rules.cabin.extraGuestPerNight * nights,
+    });
+  }
+  const lodging = () => lines.reduce((s, l) => s + l.amount, 0);
+
+  const discount = bestDiscount(rules.discounts, nights, nightsBetween(ask.today, ask.checkIn));
+  if (discount) {
+    const amount = Math.min(percentOf(lodging(), discount.percent), lodging());
+    if (amount > 0) lines.push({ kind: 'discount', label: `${DISCOUNT_LABELS[discount.kind]} ${percentText(discount.percent)}`, amount: -amount });
+  }
+  if (ask.promo) {
+    const left = lodging();
+    const off = Math.min(ask.promo.percent !== null ? percentOf(left, ask.promo.percent) : (ask.promo.amount ?? 0), left);
+    if (off > 0) lines.push({ kind: 'promo', label: `Промокод ${ask.promo.code}${ask.promo.percent !== null ? ` ${percentText(ask.promo.percent)}` : ''}`, amount: -off });
+  }
+  const accommodation = lodging();
+
+  const ticked = new Set(ask.extras ?? []);
+  const chosen = rules.extras.filter((e) => e.mandatory || ticked.has(e.id));
+  for (const e of chosen) {
+    lines.push({ kind: 'extra', label: `${e.name}${EXTRA_UNIT[e.per](nights, ask.guests)}`, amount: extraAmount(e, nights, ask.guests) });
+  }
+  lines.push(...chargeLines(accommodation, nights, rules.charges));
+
+  return {
+    nights,
+    total: lines.reduce((s, l) => s + l.amount, 0),
+    lines,
+    minNights: seasonOf(ask.checkIn, rules.seasons)?.minNights ?? rules.cabin.minNights,
+    parts,
+    extras: chosen.map((e) => e.id),
+  };
+}
+
+/** The lowest price a night can have: «от N ₽» when a season, a weekend or a date is cheaper. */
+export function lowestPrice(rules: Pick<PricingRules, 'cabin' | 'seasons' | 'datePrices'>): number {
+  const all = [rules.cabin.pricePerNight, rules.cabin.weekendPricePerNight, ...rules.seasons.flatMap((s) => [s.pricePerNight, s.weekendPricePerNight]), ...rules.datePrices.map((d) => d.price)];
+  return Math.min(...all.filter((p): p is number => typeof p === 'number'));
+}
