@@ -58,6 +58,15 @@ export function renderReport(r: BenchResults): string {
   for (const size of [0, 1, 2]) {
     row(`full site build, ${r.targets[0]?.scaling.points[size]?.activeCabins ?? '—'} cabins`, (t) => (t.scaling.points[size] ? `${t.scaling.points[size]!.buildS.toFixed(1)} s` : '—'));
   }
+  const channelPoint = (t: TargetResults) => t.channels.points.find((p) => p.cabins === BUDGETS.channelBudgetCabins);
+  row(`«Синхронизировать сейчас», ${BUDGETS.channelBudgetCabins} cabins (median / slowest)`, (t) => {
+    const p = channelPoint(t);
+    return p ? `${s1(p.syncMedianS)} / ${s1(p.syncMaxS)}` : '—';
+  });
+  row(`a block reaching Avito, ${BUDGETS.channelBudgetCabins} cabins`, (t) => {
+    const p = channelPoint(t);
+    return p?.pushHow ? `${s1(p.pushAfterChangeS ?? null)} (${p.pushHow === 'timer' ? "the server's timer" : 'tick asked for at once'})` : '—';
+  });
   L.push('');
 
   L.push('## Budgets', '');
@@ -192,6 +201,54 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     const oc = pt.occupancy;
     L.push(
       `| ${pt.activeCabins} | ${sr ? `${sr.results} / ${sr.others}` : '—'} | ${sr ? `${ms1(sr.serial.p50)} / ${ms1(sr.serial.p95)}` : '—'} | ${sr ? Math.round(sr.load.rps) : '—'} | ${sr ? pct(sr.load.p95, sr.load.durationS) : '—'} | ${oc ? `${ms1(oc.serial.p50)} / ${ms1(oc.serial.p95)}` : '—'} |`,
+    );
+  }
+  L.push('');
+  L.push(...renderChannels(r, t, find, cell));
+  return L;
+}
+
+/** The channel stage: «Синхронизировать сейчас» and one change, against Avito's stand-in (bench/channels.ts). */
+function renderChannels(
+  r: BenchResults,
+  t: TargetResults,
+  find: (figure: string, where: string) => BudgetCheck | undefined,
+  cell: (value: string, check?: BudgetCheck) => string,
+): string[] {
+  const L: string[] = [];
+  const c = t.channels;
+  const st = r.settings;
+  const n = BUDGETS.channelBudgetCabins;
+  L.push('### Channels: a sync with Avito', '');
+  L.push(
+    `On an instance of its own, started fresh before the one measured above${c.startS === undefined ? '' : ` (up in ${c.startS.toFixed(0)} s)`}, its Avito API the bench's stand-in on this machine (scripts/lib/avito-stand-in.ts) with one account of ${n} listings: so the cabins and Avito bookings it adds change nothing the other stages measure. The catalogue is grown as above to each size; each new cabin's listing gets 1–2 Avito bookings (dates counted from today in Moscow); the account is connected (\`PUT /api/admin/channels/avito\`), then each cabin not yet linked is linked, one after the other as the owner does (\`PUT /api/admin/cabins/:id/channels\`: the listing checked with Avito, its bookings read, the cabin's busy nights and prices sent). «Синхронизировать сейчас» (\`POST /api/admin/channels/sync\`: every listing's bookings read, every iCal feed read, every listing's busy nights and prices sent, conflicts found) ${st.channelSyncTrials ?? '—'} times, once the stand-in has been quiet for a second; every answer is checked (each Avito and feed result ok, a read and a push for each cabin): a failed sync is the stage's error, not a figure. The Avito calls of a sync are counted from the stand-in's log, the trial with the fewest shown (the schedule's own reading of every listing, every 5 minutes, may fall in a trial); "repeated" counts calls to a method and path already called in that sync.`,
+    '',
+    `Then one change: a block on the last cabin, 300 days ahead, and the stand-in polled every ${st.channelPollMs ?? '—'} ms until the listing's busy nights hold it (at most ${st.channelPushTimeoutS ?? '—'} s). ${
+      t.key === 'node'
+        ? "Here by the server's own timer, which ticks every 60 s from its start: a trial waits anywhere from 0 to 60 s for the tick, then the tick's own work."
+        : "`wrangler dev` runs no Cron Trigger by itself, so the tick is asked for right after the write (`GET /__scheduled`, as `npm start` asks for it every minute): the figure is the tick's own work. In production the Cron Trigger fires each minute, and the wait for it (0–60 s) comes on top."
+    }`,
+    '',
+    `The stand-in answers on loopback: these times are our server's own work. Against Avito each call's round trip comes on top, 4 listings at a time (worker/channels/avito-sync.ts). Budgets at ${n} cabins: the slowest «Синхронизировать сейчас» ≤ ${BUDGETS.channelSyncS} s on both targets (the owner waits for it; 10 s is where a wait loses a person's attention); ≤ ${BUDGETS.channelCallsPerCabin} Avito calls a cabin in one sync, none repeated${t.key === 'node' ? `; a block on Avito ≤ ${BUDGETS.channelPushS} s on the server's own timer (DESIGN.md "Channels": within 60 s of any change)` : ''}.`,
+    '',
+  );
+  if (t.key === 'workers') {
+    L.push(
+      `One sync of ${n} cabins makes ${BUDGETS.channelCallsPerCabin * n} requests to Avito within one request to the worker, and the schedule's reading every 5 minutes ${n} within one Cron invocation. Cloudflare allows 50 subrequests per invocation on Workers Free and 10,000 on Workers Paid; \`wrangler dev\` does not hold the worker to Free's 50 (each sync here made ${BUDGETS.channelCallsPerCabin * n} in one request), so these figures hold on Paid: on Free a sync would pass the limit past about 16 linked cabins (3 calls each), the schedule's reading past about 50.`,
+      '',
+    );
+  }
+  if (c.error) L.push(`Failed: ${c.error}`, '');
+  L.push(
+    '| linked cabins | Avito bookings | linked now: all (each: median / max) | «Синхронизировать сейчас»: median | slowest | each trial | Avito calls in one sync: reads / busy / prices / tokens | repeated | a block on Avito | Avito calls meanwhile |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  );
+  for (const p of c.points) {
+    const where = `${p.cabins} cabins`;
+    const k = p.requestsByKind;
+    const push = p.pushHow ? `${p.pushAfterChangeS == null ? `not within ${st.channelPushTimeoutS ?? '—'} s` : s1(p.pushAfterChangeS)} (${p.pushHow === 'timer' ? 'timer' : 'tick asked for'})` : '—';
+    L.push(
+      `| ${p.cabins} | ${p.avitoBookings} | ${p.linked} in ${s1(p.linkS)} (${ms(p.linkMedianMs)} / ${ms(p.linkMaxMs)}) | ${s1(p.syncMedianS)} | ${cell(s1(p.syncMaxS), find('«Синхронизировать сейчас» (slowest trial)', where))} | ${p.syncTrialsS.map((x) => x.toFixed(2)).join(', ')} s | ${cell(`${p.requestsPerSync}: ${k.pull} / ${k.busy} / ${k.prices} / ${k.token}${k.other ? ` + ${k.other} other` : ''}`, find('Avito calls in one sync', where))} | ${p.repeatedCalls} | ${cell(push, find("A block on Avito (the server's own timer)", where))} | ${p.pushRequests ?? '—'} |`,
     );
   }
   L.push('');

@@ -1,5 +1,6 @@
 import type { PanelWeight } from './admin-panel.ts';
 import type { BlankControl } from './blank-page.ts';
+import type { ChannelsResults } from './channels.ts';
 import type { EditToLiveTrial } from './edit-to-live.ts';
 import type { LighthousePage } from './lighthouse.ts';
 import type { LoadResult } from './load.ts';
@@ -56,6 +57,8 @@ export type TargetResults = {
   api: LoadRow[];
   editToLive: { trials: EditToLiveTrial[]; medianS: number | null; medianRebuiltS: number | null; error?: string };
   scaling: { points: ScalePoint[]; error?: string };
+  /** A sync with Avito's stand-in at 15 and 150 linked cabins, on an instance of its own (bench/channels.ts). */
+  channels: ChannelsResults;
   /** Why the target could not be measured at all. */
   error?: string;
 };
@@ -82,6 +85,10 @@ export type BenchResults = {
     editPollMs: number;
     editTrials: number;
     editTimeoutS: number;
+    /** The channel stage (absent before it existed): «Синхронизировать сейчас» trials at each size, how long a change is waited for on Avito, polled how often. */
+    channelSyncTrials?: number;
+    channelPushTimeoutS?: number;
+    channelPollMs?: number;
   };
   /** Both targets, measured one after the other in the same run. */
   targets: TargetResults[];

@@ -3,7 +3,7 @@
 // `wrangler dev`), measures each (Lighthouse, page weight, API and a static page under load
 // against a control of the same runtime, edit-to-live, growth with the catalogue) and writes
 // bench/RESULTS.md and bench/results.json. A benchmark: it reports budgets, it never
-// fails on them. BENCH_ONLY=lighthouse,api,edit,scale runs a part and writes to bench/tmp/.
+// fails on them. BENCH_ONLY=channels,lighthouse,api,edit,scale runs a part and writes to bench/tmp/.
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { ROOT } from '../scripts/lib/tools.ts';
 import { signedInPanelWeight } from './admin-panel.ts';
 import { checkBudgets, staticPeer } from './budgets.ts';
 import { giveControl } from './control-answer.ts';
+import { measureChannels, startBenchAvito } from './channels.ts';
 import { adminLogin, editToLive } from './edit-to-live.ts';
 import { CADDY, startCaddy, startCompressingEdge } from './caddy.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
@@ -52,6 +53,15 @@ const SCALE_SIZES = [15, 150, 1500];
 const EDIT_TRIALS = 3;
 const EDIT_POLL_MS = 200;
 const EDIT_TIMEOUT_MS = 60_000;
+// The channel stage (bench/channels.ts): every active cabin linked to a listing of the bench's own
+// Avito stand-in, at these sizes; «Синхронизировать сейчас» this many times at each; a change
+// waited for on Avito this long (the self-hosted timer ticks every 60 s), polled this often.
+const CHANNEL_SIZES = [15, 150];
+const CHANNEL_TRIALS = 5;
+const CHANNEL_PUSH_TIMEOUT_MS = 90_000;
+const CHANNEL_POLL_MS = 100;
+/** The stages on the target's main instance; the channel stage has one of its own. */
+const MAIN_STAGES = ['lighthouse', 'api', 'edit', 'scale'];
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
 const enabled = (part: string) => !only || only.includes(part);
@@ -100,6 +110,9 @@ const results: Omit<BenchResults, 'budgets' | 'totalRuntimeS'> = {
     editPollMs: EDIT_POLL_MS,
     editTrials: EDIT_TRIALS,
     editTimeoutS: EDIT_TIMEOUT_MS / 1000,
+    channelSyncTrials: CHANNEL_TRIALS,
+    channelPushTimeoutS: CHANNEL_PUSH_TIMEOUT_MS / 1000,
+    channelPollMs: CHANNEL_POLL_MS,
   },
   targets: [],
 };
@@ -201,8 +214,11 @@ async function measureTarget(target: Target): Promise<TargetResults> {
     api: [],
     editToLive: { trials: [], medianS: null, medianRebuiltS: null },
     scaling: { points: [] },
+    channels: { points: [] },
   };
   try {
+    if (enabled('channels')) await measureChannelStage(target, results);
+    if (!MAIN_STAGES.some(enabled)) return results;
     const started = performance.now();
     const served = await target.start(log);
     running = served;
@@ -334,6 +350,37 @@ async function measureTarget(target: Target): Promise<TargetResults> {
     await stopRunning();
   }
   return results;
+}
+
+/**
+ * The channel stage, on a fresh instance of the target of its own, started before the main one
+ * with the bench's Avito stand-in: it grows the catalogue to 150 cabins and gives each Avito
+ * bookings, which would change what the growth stage measures at 15 cabins and what its searches
+ * find. A failed sync is the stage's error, never a fast figure.
+ */
+async function measureChannelStage(target: Target, results: TargetResults) {
+  log(`Channels: a fresh instance with the bench's Avito stand-in (${Math.max(...CHANNEL_SIZES)} listings)…`);
+  let base = '';
+  const avito = await startBenchAvito(PORT + 44, Math.max(...CHANNEL_SIZES));
+  try {
+    const started = performance.now();
+    const served = await target.start(log, { avitoApiUrl: avito.apiUrl });
+    running = served;
+    base = served.url;
+    results.channels.startS = (performance.now() - started) / 1000;
+    await measureChannels(
+      served,
+      avito,
+      { sizes: CHANNEL_SIZES, trials: CHANNEL_TRIALS, pushTimeoutMs: CHANNEL_PUSH_TIMEOUT_MS, pollMs: CHANNEL_POLL_MS, adminPassword: ADMIN_PASSWORD, log },
+      results.channels.points,
+    );
+  } catch (err) {
+    results.channels.error = base ? await stageError(err, base) : errorText(err);
+    log(`  failed: ${results.channels.error}`);
+  } finally {
+    await stopRunning();
+    await avito.close();
+  }
 }
 
 // Self-hosted first (the target a Russian owner uses), then Workers; BENCH_TARGETS=node or workers runs one.

@@ -20,6 +20,8 @@ export type Served = {
   builderState(): Promise<{ state: string; error: string | null }>;
   /** Clones demo cabins straight into its database (no rebuild). */
   growCabins(targetActive: number): Promise<{ active: number; total: number }>;
+  /** wrangler dev's /__scheduled (Workers only): the Cron Trigger's tick run at once. */
+  scheduledUrl?: string;
   stop(): Promise<void>;
 };
 
@@ -33,12 +35,15 @@ export type Target = {
    * the bench loads its pages through a stand-in (bench/caddy.ts startCompressingEdge).
    */
   compressingEdge?: boolean;
-  start(log: (line: string) => void): Promise<Served>;
+  /** `avitoApiUrl`: the Avito API the server talks to (the channel stage's own stand-in). */
+  start(log: (line: string) => void, opts?: StartOptions): Promise<Served>;
   /** The control: a server of the same runtime that only gives a fixed answer (bench/floor). */
   startControl(): Promise<{ url: string; stop: () => Promise<void> }>;
   /** Which bytes of a route's answer the control is given (bench/control-answer.ts). */
   controlAnswer: ControlAnswer;
 };
+
+export type StartOptions = { avitoApiUrl?: string };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -59,10 +64,12 @@ export function workersTarget(port: number, adminPassword: string): Target {
     label: 'Cloudflare Workers (wrangler dev)',
     serving: '`wrangler dev` (workerd, local D1 and R2) as `npm start` serves it. wrangler dev does not compress, Cloudflare\'s edge does: Lighthouse loads the pages through a stand-in for the edge (Caddy `reverse_proxy` with `encode gzip`); the API and static-file rows go to wrangler dev directly',
     compressingEdge: true,
-    async start(log) {
+    async start(log, opts) {
       await rm(path.join(ROOT, persistTo), { recursive: true, force: true });
       await rm(path.join(ROOT, assetsDir), { recursive: true, force: true });
-      const stack = await startStack({ port, persistTo, assetsDir, adminPassword, log: (line) => log(line.trim()) });
+      // A later --var wins over the stack's own AVITO_API_URL (its demo stand-in has 30 listings).
+      const vars = opts?.avitoApiUrl ? { AVITO_API_URL: opts.avitoApiUrl } : undefined;
+      const stack = await startStack({ port, persistTo, assetsDir, adminPassword, vars, log: (line) => log(line.trim()) });
       const builderState = async () => (await fetch(stack.rebuildUrl).then((r) => r.json())) as { state: string; error: string | null };
       return {
         url: stack.url,
@@ -71,6 +78,7 @@ export function workersTarget(port: number, adminPassword: string): Target {
         rebuild: stack.rebuild,
         builderState,
         growCabins: (n) => growCabins(path.join(ROOT, persistTo), n),
+        scheduledUrl: `${stack.url}/__scheduled`,
         stop: stack.stop,
       };
     },
@@ -100,12 +108,12 @@ export function nodeTarget(port: number, adminPassword: string): Target {
     key: 'node',
     label: 'Self-hosted (npm run serve, Node 24)',
     serving: '`npm run serve` (Node 24, SQLite file, media folder) as an owner runs it, precompressed brotli/gzip',
-    async start(log) {
+    async start(log, opts) {
       await rm(dataDir, { recursive: true, force: true });
       let out = '';
       const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], {
         cwd: ROOT,
-        env: quietEnv({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1', ADMIN_PASSWORD: adminPassword }),
+        env: quietEnv({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1', ADMIN_PASSWORD: adminPassword, ...(opts?.avitoApiUrl ? { AVITO_API_URL: opts.avitoApiUrl } : {}) }),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout!.on('data', (d: Buffer) => (out += d));
