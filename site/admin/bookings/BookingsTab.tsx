@@ -1,10 +1,11 @@
 // «Заявки» (issue 11, point 3): every booking request, newest first, with what the owner needs
-// to call the guest back, and the decisions on it. The server checks each move: confirming
-// nights that are not free any more is refused with a Russian message, shown as it is, and the
-// list is read again so it shows what the server holds.
+// to call the guest back, and the decisions on it; below them the bookings read from Avito. The
+// server checks each move: confirming nights that are not free any more is refused with a Russian
+// message, shown as it is, and the list is read again so it shows what the server holds.
 import { useEffect, useState } from 'react';
 import type { BookingStatus, OwnerStatus } from '../../../schema/booking-options.ts';
 import { BookingRow, countNew, loadBookings, paymentText, type Booking } from './BookingRow.tsx';
+import { ChannelStays } from './ChannelStays.tsx';
 import { formatMoscowTime, formatStayDates } from '../../../schema/format.ts';
 import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
@@ -178,6 +179,7 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
           ))}
         </ul>
       )}
+      <ChannelStays />
     </section>
   );
 }

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { rangeText, useFailure, type Calendar } from './CalendarCommon.tsx';
+import { guestsAndPrice } from './channels.ts';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { Icon } from '../ui/Icon.tsx';
@@ -14,7 +15,12 @@ const EMPTY = { start: '', end: '', note: '' };
 /** Where a busy range comes from, as the owner says it. */
 export function sourceText(r: Range): string {
   if (r.source === 'booking') return r.label ? `Бронирование: ${r.label}` : 'Бронирование';
+  if (r.source === 'hold') return r.label ? `Ждёт оплаты: ${r.label}` : 'Ждёт оплаты';
   if (r.source === 'block') return r.label ? `Закрыто вручную: ${r.label}` : 'Закрыто вручную';
+  if (r.source === 'channel') {
+    const facts = guestsAndPrice(r);
+    return `Бронирование на площадке: ${r.label}${facts ? `, ${facts}` : ''}`;
+  }
   return `Из календаря: ${r.label}`;
 }
 

@@ -1,25 +1,24 @@
 // «Экспорт календаря»: the cabin's secret iCal address for other platforms, to copy, or to
 // replace when it leaked (the old one then stops working).
-import { useRef, useState } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { useFailure } from './CalendarCommon.tsx';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 
-export function CalendarExport({ cabinId, url, onRenewed }: { cabinId: number; url: string; onRenewed: (url: string) => void }) {
-  const [busy, setBusy] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
+/**
+ * Copies a text to the clipboard and says so; without a clipboard (an older browser, no
+ * permission, not HTTPS) selects it in `input` for the owner to copy.
+ */
+export function useCopy(input: RefObject<HTMLInputElement | null>, done: string) {
   const notify = useNotify();
-  const failed = useFailure();
-  const confirm = useConfirm();
-
-  async function copy() {
+  return async (text: string) => {
     try {
-      await navigator.clipboard.writeText(url);
-      notify.success('Адрес календаря скопирован');
+      await navigator.clipboard.writeText(text);
+      notify.success(done);
       return;
     } catch {
-      // No clipboard here (an older browser, no permission, not HTTPS): select the text instead.
+      // No clipboard here: select the text instead.
     }
     input.current?.focus();
     input.current?.select();
@@ -29,9 +28,18 @@ export function CalendarExport({ cabinId, url, onRenewed }: { cabinId: number; u
     } catch {
       copied = false;
     }
-    if (copied) notify.success('Адрес календаря скопирован');
+    if (copied) notify.success(done);
     else notify.info('Адрес выделен: нажмите на него и выберите «Копировать»');
-  }
+  };
+}
+
+export function CalendarExport({ cabinId, url, onRenewed }: { cabinId: number; url: string; onRenewed: (url: string) => void }) {
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const copy = useCopy(input, 'Адрес календаря скопирован');
+  const notify = useNotify();
+  const failed = useFailure();
+  const confirm = useConfirm();
 
   async function renew() {
     const ok = await confirm({
@@ -70,7 +78,7 @@ export function CalendarExport({ cabinId, url, onRenewed }: { cabinId: number; u
         <input id="export-url" ref={input} className="input input--code" readOnly value={url} onFocus={(e) => e.target.select()} />
       </div>
       <div className="calendar-actions">
-        <button type="button" className="btn btn--primary" onClick={() => void copy()}>
+        <button type="button" className="btn btn--primary" onClick={() => void copy(url)}>
           Скопировать
         </button>
         <button type="button" className="btn btn--secondary" disabled={busy} aria-busy={busy} onClick={() => void renew()}>

@@ -1,9 +1,12 @@
 // «Импорт календарей»: the iCal addresses of Sutochno, Avito, RealtyCalendar or Google for this
 // cabin, saved as one list; each with its last good sync (Moscow time), its busy periods and its
-// error; and «Синхронизировать сейчас». A refused save keeps every row as typed.
+// error (one that came back empty is held until the owner accepts it); and «Синхронизировать
+// сейчас». A refused save keeps every row as typed.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { moscowTime, useFailure, type Calendar, type OnDirty } from './CalendarCommon.tsx';
+import { FEED_EMPTY_HELD } from '../../../schema/calendar.ts';
 import { call, client } from '../client.ts';
+import { useConfirm } from '../ui/Confirm.tsx';
 import { FormFooter } from '../ui/FormFooter.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
@@ -26,10 +29,11 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
   const toRows = (feeds: { name: string; url: string }[]): Row[] => feeds.map((f) => ({ key: nextKey.current++, name: f.name, url: f.url }));
   const [saved, setSaved] = useState(() => toRows(cal.feeds));
   const [rows, setRows] = useState(saved);
-  const [busy, setBusy] = useState<'save' | 'sync' | null>(null);
+  const [busy, setBusy] = useState<'save' | 'sync' | 'accept' | null>(null);
   const [results, setResults] = useState<SyncResult[] | null>(null);
   const notify = useNotify();
   const failed = useFailure();
+  const confirm = useConfirm();
 
   const plain = (list: Row[]) => JSON.stringify(list.map((r) => [r.name, r.url]));
   const dirty = plain(rows) !== plain(saved);
@@ -75,6 +79,28 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
     }
   }
 
+  /** The owner's «yes, it really is empty» for a feed that came back with no nights: its old ones are freed. */
+  async function acceptEmpty(f: Feed) {
+    const ok = await confirm({
+      title: 'Принять пустой календарь?',
+      text: `Календарь «${f.name}» пришёл пустым. Если на этой площадке действительно всё свободно, прежние занятые даты из него освободятся и гости смогут их забронировать.`,
+      confirmLabel: 'Принять пустой календарь',
+      cancelLabel: 'Оставить даты занятыми',
+      danger: true,
+    });
+    if (!ok) return;
+    setBusy('accept');
+    try {
+      await call(client().admin.feeds[':cabinId'][':index']['accept-empty'].$post({ param: { cabinId: String(cabinId), index: String(cal.feeds.indexOf(f)) } }));
+      notify.success(`Календарь «${f.name}» принят пустым: его прежние даты свободны`);
+      await reload();
+    } catch (err) {
+      failed(err, 'Не удалось принять пустой календарь');
+    } finally {
+      setBusy(null);
+    }
+  }
+
   return (
     <form className="group calendar-section" onSubmit={save} aria-labelledby="feeds-title" noValidate>
       <h3 className="group__title" id="feeds-title">
@@ -82,7 +108,7 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
       </h3>
       <p className="hint">
         Вставьте ссылку на календарь iCal (.ics) из Суточно, Авито, RealtyCalendar или Google Календаря: занятые там даты станут заняты и здесь. Календари
-        обновляются сами каждые 15 минут.
+        обновляются сами каждые 5 минут.
       </p>
       {rows.length === 0 ? (
         <p className="muted">Календари других площадок не подключены.</p>
@@ -113,6 +139,11 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
                   <p className={`feed-list__status ${s.lastError ? 'error-text' : 'muted'}`}>
                     {s.lastError ? <Icon name="x" /> : s.lastSuccessAt ? <Icon name="check" /> : null} {statusText(s)}
                   </p>
+                )}
+                {s && s.lastError === FEED_EMPTY_HELD && (
+                  <button type="button" className="btn btn--secondary feed-list__accept" disabled={busy !== null} onClick={() => void acceptEmpty(s)}>
+                    Принять пустой календарь<span className="visually-hidden"> «{s.name}»</span>
+                  </button>
                 )}
                 <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}>
                   <Icon name="trash" /> Удалить<span className="visually-hidden"> календарь {r.name || i + 1}</span>

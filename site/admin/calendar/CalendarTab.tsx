@@ -1,29 +1,77 @@
 // «Календарь» opens on «Шахматка» (issue 15, point 4: every cabin against the days, Occupancy);
-// a cabin's name there opens that cabin's own calendar («#calendar/3»): its busy nights with
-// where each comes from and the nights the owner closes by hand (CalendarBusy), the seasons and
-// minimum stay (CalendarSeasons), the calendars imported from other platforms (CalendarFeeds)
-// and the secret export address (CalendarExport). What the owner typed stays in the forms when
-// a save fails.
+// beside it «Площадки» («#calendar/channels», issue 38: every cabin against Avito and the iCal
+// feeds, and the conflicts between them, Channels). A cabin's name in «Шахматка» opens that
+// cabin's own calendar («#calendar/3»): its busy nights with where each comes from and the
+// nights the owner closes by hand (CalendarBusy), the seasons and minimum stay (CalendarSeasons),
+// the calendars imported from other platforms (CalendarFeeds) and the secret export address
+// (CalendarExport). What the owner typed stays in the forms when a save fails.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CalendarBusy } from './CalendarBusy.tsx';
 import { loadCalendar, type DirtySection } from './CalendarCommon.tsx';
 import { CalendarExport } from './CalendarExport.tsx';
 import { CalendarFeeds } from './CalendarFeeds.tsx';
 import { CalendarSeasons } from './CalendarSeasons.tsx';
+import { ChannelsView } from './Channels.tsx';
+import { loadConflicts, type Conflict } from './channels.ts';
 import { OccupancyChart } from './Occupancy.tsx';
+import { plural } from '../../../schema/format.ts';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { tabHref, useHashDetail } from '../ui/hash.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 
+const DOUBLE = ['двойное бронирование', 'двойных бронирования', 'двойных бронирований'] as const;
+
+/** The address of «Площадки». */
+export const CHANNELS_DETAIL = 'channels';
+type View = 'chart' | 'channels';
+
 export function CalendarTab() {
   const detail = useHashDetail();
   const cabinId = /^\d+$/.test(detail) ? Number(detail) : null;
+  const view: View = detail === CHANNELS_DETAIL ? 'channels' : 'chart';
+  return <section className="tab calendar-tab">{cabinId === null ? <Views view={view} /> : <CabinView key="cabin" initial={cabinId} />}</section>;
+}
+
+/**
+ * «Шахматка» and «Площадки», one tap apart. The conflicts are read for both: «Площадки» lists
+ * them, «Шахматка» says there are some and where to read them.
+ */
+function Views({ view }: { view: View }) {
+  const conflicts = useLoad(loadConflicts);
+  const { reload } = conflicts;
+  // Read again on each switch: a sync or a change elsewhere may have made or solved one.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) first.current = false;
+    else void reload(true);
+  }, [view, reload]);
+  const list: Conflict[] = conflicts.state.status === 'loaded' ? conflicts.state.data : [];
   return (
-    <section className="tab calendar-tab">
-      {cabinId === null ? <OccupancyChart /> : <CabinView key="cabin" initial={cabinId} />}
-    </section>
+    <>
+      <nav className="segmented calendar-views" aria-label="Вид календаря">
+        <a className="segmented__btn" href={tabHref('calendar')} aria-current={view === 'chart' ? 'page' : undefined}>
+          Шахматка
+        </a>
+        <a className="segmented__btn" href={tabHref('calendar', CHANNELS_DETAIL)} aria-current={view === 'channels' ? 'page' : undefined}>
+          Площадки
+          {list.length > 0 && (
+            <span className="calendar-views__count">
+              {list.length}
+              <span className="visually-hidden"> {plural(list.length, DOUBLE)}</span>
+            </span>
+          )}
+        </a>
+      </nav>
+      {view === 'chart' && list.length > 0 && (
+        <p className="alert calendar-views__alert">
+          <b>Есть двойные бронирования ({list.length})</b>: одни и те же ночи заняты дважды, на шахматке они обведены красным.{' '}
+          <a href={tabHref('calendar', CHANNELS_DETAIL)}>Подробности в «Площадках»</a>
+        </p>
+      )}
+      {view === 'channels' ? <ChannelsView conflicts={list} onConflicts={(next) => conflicts.setData(() => next)} /> : <OccupancyChart />}
+    </>
   );
 }
 

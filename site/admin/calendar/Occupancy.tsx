@@ -1,6 +1,8 @@
 // «Шахматка» (issue 15, point 4): every cabin against the days, as a Russian PMS opens. Each
 // night shows what holds it: a confirmed stay (the guest's name), a new request (hatched: it
-// does not hold the nights yet), a night closed by hand, a stay imported from another platform.
+// does not hold the nights yet), a night closed by hand, a stay imported from another platform,
+// a booking read from Avito's API (issue 38). Nights claimed twice are ringed in red, each stay on
+// its own lane, «Конфликт» first in what a screen reader hears.
 // A stay or request opens in «Заявки»; two taps on free nights close them; a cabin's name opens
 // its own calendar. On a phone the days scroll sideways under the names, which stay put.
 import { useRef, useState, type CSSProperties, type FormEvent } from 'react';
@@ -8,6 +10,7 @@ import { addDays, addMonths, nightsOf, todayInMoscow, type IsoDate } from '../..
 import { formatStayDates, MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { OCCUPANCY_DEFAULT_DAYS } from '../../../schema/search.ts';
 import { rangeText, useFailure } from './CalendarCommon.tsx';
+import { guestsAndPrice } from './channels.ts';
 import { busyNights, dayHead, loadOccupancy, monthSpans, placeRanges, type Occupancy, type OccupancyCabin, type OccupancyRange, type Placed } from './occupancy.ts';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
@@ -30,6 +33,7 @@ const KIND_TEXT: Record<OccupancyRange['kind'], string> = {
   request: 'Новая заявка',
   block: 'Закрыто вручную',
   feed: 'Из календаря',
+  channel: 'С площадки',
 };
 
 /** «5 декабря»: a night as the owner says it. */
@@ -38,9 +42,13 @@ const dayText = (date: IsoDate) => `${Number(date.slice(8))} ${MONTHS_GENITIVE[N
 /** What a range says on its bar: the guest, the note, the platform. */
 const barText = (r: OccupancyRange) => r.label || (r.kind === 'block' ? 'Закрыто' : KIND_TEXT[r.kind]);
 
-/** The whole of a range for a screen reader and a long press: «Бронирование: Мадина, 20–23 декабря 2026». */
+/**
+ * The whole of a range for a screen reader and a long press: «Бронирование №12: Мадина, 20–23
+ * декабря 2026», «С площадки: Авито, 2 гостя, 15 000 ₽, 5–8 марта 2027», and «Конфликт: …» first
+ * when another stay claims its nights too.
+ */
 const rangeTitle = (r: OccupancyRange) =>
-  `${KIND_TEXT[r.kind]}${r.bookingId ? ` №${r.bookingId}` : ''}${r.label ? `: ${r.label}` : ''}, ${formatStayDates(r.start, r.end)}`;
+  `${r.conflict ? 'Конфликт, ночи заняты дважды. ' : ''}${KIND_TEXT[r.kind]}${r.bookingId ? ` №${r.bookingId}` : ''}${r.label ? `: ${r.label}` : ''}${r.kind === 'channel' && guestsAndPrice(r) ? `, ${guestsAndPrice(r)}` : ''}, ${formatStayDates(r.start, r.end)}`;
 
 type Pick = { cabin: OccupancyCabin; first: IsoDate };
 type Closing = { cabin: OccupancyCabin; start: IsoDate; end: IsoDate };
@@ -171,6 +179,8 @@ function Legend() {
     ['request', 'Новая заявка'],
     ['block', 'Закрыто вручную'],
     ['feed', 'Другая площадка'],
+    ['channel', 'Авито'],
+    ['conflict', 'Конфликт: ночи заняты дважды'],
     ['free', 'Свободно'],
   ];
   return (
@@ -260,7 +270,7 @@ function Chart({ data, today, pending, pick, onFree, onBlock }: ChartProps) {
                 }),
               )}
               {placed.map((p) => (
-                <RangeBar key={`${p.range.kind}-${p.range.bookingId ?? p.range.blockId ?? p.range.label}-${p.range.start}`} cabin={cabin} p={p} top={top} days={data.days} onBlock={onBlock} />
+                <RangeBar key={`${p.lane}-${p.range.kind}-${p.range.bookingId ?? p.range.blockId ?? p.range.label}-${p.range.start}`} cabin={cabin} p={p} top={top} days={data.days} onBlock={onBlock} />
               ))}
             </div>
           );
@@ -275,12 +285,21 @@ function RangeBar({ cabin, p, top, days, onBlock }: { cabin: OccupancyCabin; p: 
   // The server clips ranges to the window: one touching its edge may go on, so it is drawn running off.
   const clipped = `${p.col === 0 ? ' is-clipped-start' : ''}${p.col + p.span === days ? ' is-clipped-end' : ''}`;
   const props = {
-    className: `occupancy__range-bar occupancy__range-bar--${r.kind}${clipped}`,
+    className: `occupancy__range-bar occupancy__range-bar--${r.kind}${clipped}${r.conflict ? ' is-conflict' : ''}`,
     style: { gridRow: top + p.lane, gridColumn: `${p.col + 2} / span ${p.span}` },
     title: rangeTitle(r),
     'aria-label': `«${cabin.name}»: ${rangeTitle(r)}`,
   };
-  const text = <span className="occupancy__bar-text">{barText(r)}</span>;
+  const text = (
+    <span className="occupancy__bar-text">
+      {r.conflict && (
+        <span className="occupancy__conflict-mark" aria-hidden="true">
+          !
+        </span>
+      )}
+      {barText(r)}
+    </span>
+  );
   if ((r.kind === 'booking' || r.kind === 'hold' || r.kind === 'request') && r.bookingId !== undefined) {
     return (
       <a {...props} href={tabHref('bookings', r.bookingId)}>

@@ -1,0 +1,54 @@
+// «Площадки»'s data apart from React: every cabin against every channel (GET /api/admin/channels),
+// the conflicts between stays, what «Синхронизировать сейчас» answers, and how each is said to
+// the owner: where a stay came from, what a sync came to.
+import type { ChannelResult, Conflict, ConflictStay } from '../../../schema/channels.ts';
+import { formatGuests, formatPrice } from '../../../schema/format.ts';
+import { call, client } from '../client.ts';
+
+export type { ChannelResult, Conflict, ConflictStay };
+
+export const loadChannels = () => call(client().admin.channels.$get());
+export type Channels = Awaited<ReturnType<typeof loadChannels>>;
+export type ChannelsCabin = Channels['cabins'][number];
+
+export const loadConflicts = (): Promise<Conflict[]> => call(client().admin.conflicts.$get());
+
+/** One iCal feed's answer to «Синхронизировать сейчас». */
+export type FeedResult = { id: number; cabinId: number; name: string; ok: boolean; events: number; error: string | null; notModified?: boolean };
+export type SyncAnswer = { avito: ChannelResult[]; feeds: FeedResult[]; conflicts: Conflict[] };
+
+export const syncChannels = async (): Promise<SyncAnswer> => (await call(client().admin.channels.sync.$post())) as SyncAnswer;
+
+/** «2 гостя, 15 000 ₽»: what a platform told about its booking, the parts it gave. */
+export function guestsAndPrice(s: { guests?: number | null; price?: number | null }): string {
+  return [s.guests ? formatGuests(s.guests) : '', s.price ? formatPrice(s.price) : ''].filter(Boolean).join(', ');
+}
+
+/**
+ * Where a stay in conflict came from, as the owner says it: «Бронирование №12 на сайте (Мадина)»,
+ * «Авито: 2 гостя, 15 000 ₽», «Календарь «Суточно»».
+ */
+export function stayOrigin(s: ConflictStay): string {
+  if (s.kind === 'booking' || s.kind === 'hold') {
+    const who = s.label ? ` (${s.label})` : '';
+    return `Бронирование №${s.bookingId} на сайте${s.kind === 'hold' ? ', ждёт оплаты' : ''}${who}`;
+  }
+  if (s.kind === 'channel') {
+    const facts = guestsAndPrice(s);
+    return facts ? `${s.label}: ${facts}` : s.label;
+  }
+  return `Календарь «${s.label}»`;
+}
+
+/** What one exchange with Avito came to: «Авито: бронирований на Авито: 1», or why not. */
+export function avitoResultText(r: ChannelResult): string {
+  return `Авито: ${r.ok ? (r.detail ?? 'готово') : (r.error ?? 'не удалось')}`;
+}
+
+/** What one feed's read came to. */
+export function feedResultText(r: FeedResult): string {
+  const name = `Календарь «${r.name}»`;
+  if (!r.ok) return `${name}: ${r.error ?? 'не загрузился'}`;
+  if (r.notModified) return `${name}: без изменений, занятых периодов: ${r.events}`;
+  return `${name}: загружен, занятых периодов: ${r.events}`;
+}
