@@ -34,6 +34,10 @@ export const bookingSubmitSchema = z
     consent: z.literal(true, { error: MSG.consentRequired }),
     channel: z.enum(BOOKING_CHANNELS, { error: MSG.bookingChannelInvalid }),
     website: z.string().max(0, MSG.bookingHoneypot).optional(),
+    /** The optional extras ticked on the card (issue 39); mandatory ones are added by the server. */
+    extras: z.array(z.number({ error: MSG.extraNotFound }).int(MSG.extraNotFound).positive(MSG.extraNotFound)).max(30, MSG.tooMany).optional().default([]),
+    /** A promo code as typed; the server checks it and counts its use when the booking is stored. */
+    promo: z.string({ error: MSG.promoCodeInvalid }).trim().max(40, MSG.promoCodeInvalid).optional().default(''),
   })
   .superRefine((b, ctx) => {
     if (!isIsoDate(b.checkIn) || !isIsoDate(b.checkOut)) return;

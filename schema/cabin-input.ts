@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from './messages.ts';
+import { cabinPricingFields } from './pricing-input.ts';
 
 // The cabin form's field rules, in plain zod: the admin panel loads these to check the form,
 // so they must not pull drizzle into the browser. schema/cabins.ts derives the worker's
@@ -36,6 +37,7 @@ export const cabinFields = {
   images: z.array(imageUrl).max(30).optional(),
   featured: z.boolean().optional(),
   active: z.boolean().optional(),
+  ...cabinPricingFields,
 };
 
 /** The cabin form's check in the browser: the same rules as the worker's cabinCreateSchema. */

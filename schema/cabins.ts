@@ -24,6 +24,10 @@ export const cabinCreateSchema = createInsertSchema(cabins, {
   images: () => f.images,
   featured: () => f.featured,
   active: () => f.active,
+  weekendPricePerNight: () => f.weekendPricePerNight,
+  weekendNights: () => f.weekendNights,
+  baseGuests: () => f.baseGuests,
+  extraGuestPerNight: () => f.extraGuestPerNight,
 }).omit({ id: true });
 /** The update payload: any subset of the create fields; absent fields keep their value. */
 export const cabinUpdateSchema = cabinCreateSchema.partial();

@@ -22,6 +22,8 @@ export const FEED_EMPTY_HELD =
   'Календарь пришёл пустым, хотя в нём были занятые даты. Прежние даты сохранены: если на площадке действительно всё свободно, нажмите «Принять пустой календарь»';
 
 const isoDate = z.string().refine(isIsoDate, MSG.dateInvalid);
+/** A weekend nights' price, a cabin's or a season's (issue 39): null, as on other nights. */
+export const weekendPrice = z.number({ error: MSG.weekendPriceInvalid }).int(MSG.weekendPriceInvalid).min(1, MSG.weekendPriceInvalid).max(10_000_000, MSG.weekendPriceInvalid).nullable().optional();
 const minNights = z.number({ error: MSG.minNightsInvalid }).int(MSG.minNightsInvalid).min(1, MSG.minNightsInvalid).max(MIN_NIGHTS_MAX, MSG.minNightsInvalid);
 
 /** Nights [start, end): end after start, not wholly past, not past the input horizon. */
@@ -39,6 +41,7 @@ export const seasonInputSchema = z
     end: isoDate,
     pricePerNight: z.number({ error: MSG.seasonPriceInvalid }).int(MSG.seasonPriceInvalid).min(0, MSG.seasonPriceInvalid).max(10_000_000, MSG.seasonPriceInvalid),
     minNights: minNights.default(1),
+    weekendPricePerNight: weekendPrice,
     // The list GET …/calendar answers carries each row's id and cabin: it may be sent back as it
     // is. Both are ignored (the whole list is replaced, for the cabin of the address).
     id: z.unknown().optional(),

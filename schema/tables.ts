@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CABIN_DEFAULTS, DEFAULT_ADMIN_PATH, DEFAULT_RATING } from './constants.ts';
 import type { PriceLine } from './payment-options.ts';
 
@@ -17,6 +17,13 @@ export const cabins = sqliteTable('cabins', {
   images: text('images', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
   featured: integer('featured', { mode: 'boolean' }).notNull().default(CABIN_DEFAULTS.featured),
   active: integer('active', { mode: 'boolean' }).notNull().default(CABIN_DEFAULTS.active),
+  // Prices the way owners sell (issue 39; schema/pricing.ts). Weekend nights' price (null: as on
+  // weekdays) and which nights count as the weekend (ISO weekday of the night's date).
+  weekendPricePerNight: integer('weekend_price_per_night'),
+  weekendNights: text('weekend_nights', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[5,6]'`),
+  /** Guests the price includes (null: every guest the cabin takes); each further one pays extraGuestPerNight. */
+  baseGuests: integer('base_guests'),
+  extraGuestPerNight: integer('extra_guest_per_night').notNull().default(0),
 });
 
 export const reviews = sqliteTable('reviews', {
@@ -78,8 +85,8 @@ export const dataStamp = sqliteTable('data_stamp', {
   id: integer('id').primaryKey(),
   token: text('token').notNull(),
 });
-/** Tables no public read is made from, so their writes keep the stamp (the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's). */
-export const UNSTAMPED_TABLES = ['admin_sessions', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts', 'outbox'] as const;
+/** Tables no public read is made from, so their writes keep the stamp (the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer). */
+export const UNSTAMPED_TABLES = ['admin_sessions', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts', 'outbox', 'promo_codes'] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
@@ -109,7 +116,45 @@ export const seasons = sqliteTable('seasons', {
   end: text('end').notNull(),
   pricePerNight: integer('price_per_night').notNull(),
   minNights: integer('min_nights').notNull().default(1),
+  /** The season's weekend nights' price; null: as its other nights. */
+  weekendPricePerNight: integer('weekend_price_per_night'),
 }, (t) => [index('seasons_cabin_idx').on(t.cabinId, t.start)]);
+
+/** A single night's own price (New Year's Eve): it overrides seasons and weekends. */
+export const datePrices = sqliteTable('date_prices', {
+  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
+  date: text('date').notNull(),
+  price: integer('price').notNull(),
+}, (t) => [primaryKey({ columns: [t.cabinId, t.date] })]);
+
+/** Paid extras the guest ticks on the booking card (the баня, a transfer, breakfast); some are mandatory. */
+export const extras = sqliteTable('extras', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull(),
+  price: integer('price').notNull(),
+  /** stay, night, guest or guestNight (schema/pricing.ts EXTRA_PER). */
+  per: text('per').notNull(),
+  mandatory: integer('mandatory', { mode: 'boolean' }).notNull().default(false),
+  /** The cabins that offer it; null: every cabin. */
+  cabinIds: text('cabin_ids', { mode: 'json' }).$type<number[] | null>(),
+  position: integer('position').notNull().default(0),
+});
+
+/**
+ * The owner's promo codes: a percentage or an amount off a stay, valid between dates, for stays
+ * between dates, with a number of uses. `uses` counts bookings stored with the code.
+ */
+export const promoCodes = sqliteTable('promo_codes', {
+  code: text('code').primaryKey(),
+  percent: integer('percent'),
+  amount: integer('amount'),
+  validFrom: text('valid_from'),
+  validTo: text('valid_to'),
+  stayFrom: text('stay_from'),
+  stayTo: text('stay_to'),
+  maxUses: integer('max_uses'),
+  uses: integer('uses').notNull().default(0),
+});
 
 /** Nights the owner closed by hand (booked by phone, repairs). */
 export const calendarBlocks = sqliteTable('calendar_blocks', {
@@ -211,6 +256,8 @@ export type ChannelStay = typeof channelStays.$inferSelect;
 export type AvitoAccountRow = typeof avitoAccount.$inferSelect;
 
 export type Season = typeof seasons.$inferSelect;
+export type ExtraRow = typeof extras.$inferSelect;
+export type PromoCode = typeof promoCodes.$inferSelect;
 export type CalendarBlock = typeof calendarBlocks.$inferSelect;
 export type CalendarFeed = typeof calendarFeeds.$inferSelect;
 
@@ -243,6 +290,10 @@ export const bookings = sqliteTable('bookings', {
   confirmationMail: text('confirmation_mail').notNull().default(''),
   /** The priced stay (schema/payment-options.ts priceStay): nights by season, fee, tax; they sum to total. */
   lines: text('lines', { mode: 'json' }).$type<PriceLine[]>().notNull().default(sql`'[]'`),
+  /** The promo code the stay was priced with (its use counted when the booking was stored), or null. */
+  promoCode: text('promo_code'),
+  /** The extras priced in (ids of extras at the time), for «Заявки» and the guest's page. */
+  extras: text('extras', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
   /** awaiting_payment: the instant (ISO, UTC) until which its nights are held for the guest paying. */
   holdUntil: text('hold_until'),
   /**

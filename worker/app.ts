@@ -10,6 +10,7 @@ import { bookingAdminRoutes, bookingRoutes } from './routes/bookings.ts';
 import { buildInfoRoutes } from './routes/build-info.ts';
 import { calendarAdminRoutes } from './routes/calendar-admin.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { pricingAdminRoutes, quoteRoutes } from './routes/pricing.ts';
 import { healthRoutes } from './routes/health.ts';
 import { icalRoutes } from './routes/ical.ts';
 import { maxAdminRoutes } from './routes/max-admin.ts';
@@ -38,6 +39,8 @@ export const api = new Hono<AppEnv>()
   .route('/admin', occupancyRoutes)
   .route('/admin', calendarAdminRoutes)
   .route('/admin', channelRoutes)
+  .route('/admin', pricingAdminRoutes)
+  .route('/quote', quoteRoutes)
   .route('/bookings', bookingRoutes)
   .route('/admin', bookingAdminRoutes)
   .route('/payments', paymentRoutes)

@@ -122,7 +122,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   }
 
   const rules = free.status === 'ready' ? free.rules : null;
-  const quote = rules && stay.checkIn && stay.checkOut ? rules.quote(stay.checkIn, stay.checkOut) : null;
+  const quote = rules && stay.checkIn && stay.checkOut ? rules.quote(stay.checkIn, stay.checkOut, guests) : null;
   const details = { arrival: stay.checkIn, departure: stay.checkOut, guests, total: quote?.total ?? null, lines: quote?.lines ?? null };
   // With prepayment on, what the guest pays now: the server's own rule (it computes it again).
   const prepayment =

@@ -2,8 +2,8 @@
 // which day may be a check-in, which a check-out, and what a click on a day does. Pure, on
 // `YYYY-MM-DD` strings, so the calendar widget only draws what these functions decide.
 import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
-import { quoteStay, type PricedSeason, type Quote } from '../../worker/calendar/pricing.ts';
-import type { BookingMode, Prepayment, StayCharges } from '../../schema/payment-options.ts';
+import { NO_CHARGES, type BookingMode, type Prepayment, type StayCharges } from '../../schema/payment-options.ts';
+import { quoteStay, WEEKEND_NIGHTS_DEFAULT, type DatePrice, type Discount, type Extra, type PricingRules, type Quote, type SeasonRates } from '../../schema/pricing.ts';
 
 /** GET /api/cabins/{id}/availability. */
 export type Availability = {
@@ -11,9 +11,17 @@ export type Availability = {
   to: IsoDate;
   /** Busy nights, [start, end) each. */
   busy: { start: IsoDate; end: IsoDate }[];
-  seasons: PricedSeason[];
+  seasons: SeasonRates[];
   pricePerNight: number;
   minNights: number;
+  /** The owner's pricing beyond seasons (issue 39): weekends, single dates, guests beyond the price, discounts, extras. */
+  weekendPricePerNight?: number | null;
+  weekendNights?: number[];
+  baseGuests?: number;
+  extraGuestPerNight?: number;
+  datePrices?: DatePrice[];
+  discounts?: Discount[];
+  extras?: Extra[];
   /** The cleaning fee and tourist tax every total carries (issue 17). */
   charges?: StayCharges;
   /** A request, or a booking paid in advance (the card's last step is «Оплатить N ₽»). */
@@ -32,14 +40,29 @@ export function stayRules(a: Availability) {
   for (const r of a.busy) for (let d = r.start; d < r.end; d = addDays(d, 1)) busy.add(d);
   // Today in Moscow, or the availability's own first day if the page was left open overnight.
   const today = [todayInMoscow(), a.from].sort()[1]!;
-  const base = { pricePerNight: a.pricePerNight, minNights: a.minNights };
+  // The same rules the server prices with (GET /api/quote, POST /api/bookings), from the availability.
+  const pricing: PricingRules = {
+    cabin: {
+      pricePerNight: a.pricePerNight,
+      minNights: a.minNights,
+      weekendPricePerNight: a.weekendPricePerNight ?? null,
+      weekendNights: a.weekendNights ?? WEEKEND_NIGHTS_DEFAULT,
+      baseGuests: a.baseGuests ?? Number.MAX_SAFE_INTEGER,
+      extraGuestPerNight: a.extraGuestPerNight ?? 0,
+    },
+    seasons: a.seasons,
+    datePrices: a.datePrices ?? [],
+    discounts: a.discounts ?? [],
+    extras: a.extras ?? [],
+    charges: a.charges ?? NO_CHARGES,
+  };
   const lastCheckOutCache = new Map<IsoDate, IsoDate>();
 
   const isBusy = (night: IsoDate) => busy.has(night);
   /** A free night from today up to the horizon. */
   const canCheckIn = (day: IsoDate) => day >= today && day < a.to && !busy.has(day);
   /** The minimum stay of a check-in: its season's, else the cabin's. */
-  const minNights = (checkIn: IsoDate) => quoteStay(base, a.seasons, checkIn, addDays(checkIn, 1)).minNights;
+  const minNights = (checkIn: IsoDate) => quoteStay(pricing, { checkIn, checkOut: addDays(checkIn, 1), guests: 1, today }).minNights;
   /** The latest departure from a check-in: the morning the next busy night starts (or the horizon). */
   const lastCheckOut = (checkIn: IsoDate): IsoDate => {
     let end = lastCheckOutCache.get(checkIn);
@@ -52,7 +75,8 @@ export function stayRules(a: Availability) {
   };
   const canCheckOut = (checkIn: IsoDate, day: IsoDate) =>
     canCheckIn(checkIn) && day > checkIn && day <= lastCheckOut(checkIn) && nightsBetween(checkIn, day) >= minNights(checkIn);
-  const quote = (checkIn: IsoDate, checkOut: IsoDate): Quote => quoteStay(base, a.seasons, checkIn, checkOut, a.charges);
+  /** The stay's price for these guests with the mandatory extras and those ticked (a promo code is priced by the server). */
+  const quote = (checkIn: IsoDate, checkOut: IsoDate, guests = 1, extras: readonly number[] = []): Quote => quoteStay(pricing, { checkIn, checkOut, guests, extras, today });
 
   return { today, to: a.to, isBusy, canCheckIn, canCheckOut, minNights, lastCheckOut, quote, bookingMode: a.bookingMode ?? 'request', prepayment: a.prepayment ?? null };
 }

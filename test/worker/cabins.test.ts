@@ -121,6 +121,11 @@ describe('admin cabin routes', () => {
       images: [],
       featured: false,
       active: true,
+      // Pricing beyond the price (issue 39): weekends as weekdays, every guest in the price.
+      weekendPricePerNight: null,
+      weekendNights: [5, 6],
+      baseGuests: null,
+      extraGuestPerNight: 0,
     });
     expect(await getCabin(env, cabin.id)).toEqual(cabin);
   });
@@ -131,7 +136,7 @@ describe('admin cabin routes', () => {
     const res = await client({ cookie }).api.cabins.$post({ json: input });
     expect(res.status).toBe(201);
     const cabin = await res.json();
-    expect(cabin).toEqual({ id: expect.any(Number), ...input });
+    expect(cabin).toEqual({ id: expect.any(Number), weekendPricePerNight: null, weekendNights: [5, 6], baseGuests: null, extraGuestPerNight: 0, ...input });
   });
 
   it('should trim the name and description', async () => {

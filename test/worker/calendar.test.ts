@@ -42,7 +42,7 @@ describe('the visitor calendar: GET /api/cabins/:id/availability', () => {
     const a = JSON.parse(text) as Availability;
     expect(a.from).toBe(todayInMoscow());
     expect(a.busy).toEqual([{ start: day(5), end: day(10) }, { start: day(20), end: day(21) }]);
-    expect(a.seasons).toEqual([{ start: day(30), end: day(60), pricePerNight: 8000, minNights: 3 }]);
+    expect(a.seasons).toEqual([{ start: day(30), end: day(60), pricePerNight: 8000, minNights: 3, weekendPricePerNight: null }]);
     expect(a.pricePerNight).toBe(5000);
     expect(a.minNights).toBe(2);
   });

@@ -229,6 +229,26 @@ const ROUTES: RouteSpec[] = [
   { method: 'GET', pattern: '/api/admin/conflicts', admin: true, path: () => '/api/admin/conflicts' },
   { method: 'GET', pattern: '/api/admin/channels/stays', admin: true, path: () => '/api/admin/channels/stays' },
   { method: 'POST', pattern: '/api/admin/feeds/:cabinId/:index/accept-empty', admin: true, path: () => `/api/admin/feeds/${s.cabin}/0/accept-empty`, body: 'ignored', usual: [404] },
+  // Pricing (issue 39).
+  { method: 'GET', pattern: '/api/admin/pricing', admin: true, path: () => '/api/admin/pricing' },
+  {
+    method: 'PUT', pattern: '/api/admin/pricing', admin: true, path: () => '/api/admin/pricing', body: 'json',
+    valid: () => ({ discounts: [{ kind: 'longStay', minNights: 7, percent: 10 }], extras: [{ name: 'Баня', price: 2000, per: 'stay', mandatory: false }] }), strict: ['discounts', 'extras'],
+  },
+  { method: 'GET', pattern: '/api/admin/promo-codes', admin: true, path: () => '/api/admin/promo-codes' },
+  {
+    method: 'PUT', pattern: '/api/admin/promo-codes', admin: true, path: () => '/api/admin/promo-codes', body: 'json',
+    valid: () => ({ codes: [{ code: 'LETO', percent: 10, maxUses: 5 }] }), strict: ['codes'],
+  },
+  { method: 'GET', pattern: '/api/admin/cabins/:id/date-prices', admin: true, path: () => `/api/admin/cabins/${s.cabin}/date-prices`, withId: (id) => `/api/admin/cabins/${id}/date-prices` },
+  {
+    method: 'PUT', pattern: '/api/admin/cabins/:id/date-prices', admin: true, path: () => `/api/admin/cabins/${s.cabin}/date-prices`, withId: (id) => `/api/admin/cabins/${id}/date-prices`,
+    body: 'json', valid: () => ({ prices: [{ date: inDays(40), price: 9000 }] }), strict: ['prices'],
+  },
+  {
+    method: 'GET', pattern: '/api/quote', admin: false, path: () => `/api/quote?${new URLSearchParams({ cabinId: String(s.cabin), checkIn: inDays(30), checkOut: inDays(33), guests: '2' })}`,
+    query: () => ({ cabinId: String(s.cabin), checkIn: inDays(30), checkOut: inDays(33), guests: '2' }),
+  },
   { method: 'GET', pattern: '/media/:key', admin: false, path: () => '/media/11111111-2222-3333-4444-555555555555.jpg' },
 ];
 

@@ -9,7 +9,9 @@ import type { ChannelLink } from '../../schema/tables.ts';
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { listCabinNames } from '../queries/cabins.ts';
-import { busyRanges, listAllSeasons, listMinNights, mergeRanges, type BusyRange } from '../queries/calendar.ts';
+import { busyRanges, mergeRanges, type BusyRange } from '../queries/calendar.ts';
+import { pricingRules } from '../queries/pricing.ts';
+import { nightPrice, type PricingRules } from '../../schema/pricing.ts';
 import {
   getAvitoAccount,
   listLinks,
@@ -20,8 +22,6 @@ import {
   setAvitoAccountError,
   setAvitoToken,
 } from '../queries/channels.ts';
-import { getDb } from '../lib/db.ts';
-import { cabins } from '../../schema/tables.ts';
 import { AvitoError, avitoApiUrl, getToken, pullBookings, pushBusy, pushPrices, type AvitoAccount, type PriceRange, type TokenStore } from './avito-api.ts';
 
 /** Cabins exchanged at once: Avito answers each in well under a second; 150 cabins take a few seconds. */
@@ -80,23 +80,23 @@ export async function checkAvitoItem(env: Bindings, itemId: number): Promise<{ o
   }
 }
 
-/** The prices Avito should show over the horizon: the cabin's own price between seasons, each season's inside it. */
-export function pricePeriods(base: { pricePerNight: number; minNights: number }, seasons: { start: IsoDate; end: IsoDate; pricePerNight: number; minNights: number }[], from: IsoDate, to: IsoDate): PriceRange[] {
+/**
+ * The prices Avito should show over [from, to): each night's own price (date, weekend, season,
+ * the cabin's) and its minimum stay, as periods of nights alike, with the fee for each guest
+ * beyond the price. Avito's periods name their last night (date_to included).
+ */
+export function pricePeriods(rules: PricingRules, from: IsoDate, to: IsoDate): PriceRange[] {
   const out: PriceRange[] = [];
-  let at = from;
-  const add = (start: IsoDate, end: IsoDate, p: { pricePerNight: number; minNights: number }) => {
-    // Avito's periods name their last night (date_to included); ours end on the departure day.
-    if (start < end) out.push({ start, end: addDays(end, -1), pricePerNight: p.pricePerNight, minNights: p.minNights });
-  };
-  for (const s of [...seasons].sort((a, b) => (a.start < b.start ? -1 : 1))) {
-    if (s.end <= at || s.start >= to) continue;
-    const start = s.start < at ? at : s.start;
-    add(at, start, base);
-    const end = s.end > to ? to : s.end;
-    add(start, end, s);
-    at = end;
+  const dates = new Map(rules.datePrices.map((d) => [d.date, d.price]));
+  const seasonOf = (night: IsoDate) => rules.seasons.find((s) => s.start <= night && night < s.end);
+  const extraGuestFee = rules.cabin.extraGuestPerNight > 0 ? { extraGuestFee: rules.cabin.extraGuestPerNight } : {};
+  for (let night = from; night < to; night = addDays(night, 1)) {
+    const pricePerNight = nightPrice(night, rules, dates);
+    const minNights = seasonOf(night)?.minNights ?? rules.cabin.minNights;
+    const last = out.at(-1);
+    if (last && last.pricePerNight === pricePerNight && last.minNights === minNights && addDays(last.end, 1) === night) last.end = night;
+    else out.push({ start: night, end: night, pricePerNight, minNights, ...extraGuestFee });
   }
-  add(at, to, base);
   return out;
 }
 
@@ -107,23 +107,12 @@ async function plans(env: Bindings, links: ChannelLink[]): Promise<Plan[]> {
   if (links.length === 0) return [];
   const from = todayInMoscow(now());
   const to = addDays(from, CHANNEL_HORIZON_DAYS);
-  const [busy, seasons, minStays, names, prices] = await Promise.all([
-    busyRanges(env, from, to),
-    listAllSeasons(env, from, to),
-    listMinNights(env),
-    listCabinNames(env),
-    getDb(env).select({ id: cabins.id, pricePerNight: cabins.pricePerNight }).from(cabins),
-  ]);
-  const priceOf = new Map(prices.map((p) => [p.id, p.pricePerNight]));
+  const [busy, rulesOf, names] = await Promise.all([busyRanges(env, from, to), pricingRules(env, from, to), listCabinNames(env)]);
   return links.map((link) => {
     const own = busy.filter((r) => r.cabinId === link.cabinId && !(r.source === 'channel' && r.key.startsWith('avito-')));
     const merged = mergeRanges(own, from, to);
-    const periods = pricePeriods(
-      { pricePerNight: priceOf.get(link.cabinId) ?? 0, minNights: minStays.get(link.cabinId) ?? 1 },
-      seasons.filter((s) => s.cabinId === link.cabinId),
-      from,
-      to,
-    );
+    const rules = rulesOf.get(link.cabinId);
+    const periods = rules ? pricePeriods(rules, from, to) : [];
     return { link, name: names.get(link.cabinId) ?? '', busy: merged, prices: periods, busyDigest: JSON.stringify(merged), pricesDigest: JSON.stringify(periods) };
   });
 }

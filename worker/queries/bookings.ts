@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, lt, min, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { BookingStatus, BookingSubmit, OwnerStatus } from '../../schema/bookings.ts';
 import { bookings, cabins, type Booking } from '../../schema/tables.ts';
-import type { Quote } from '../calendar/pricing.ts';
+type Quote = { nights: number; total: number; lines: Booking['lines'] };
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -37,15 +37,18 @@ export async function nightsTaken(env: DbEnv, cabinId: number, checkIn: string, 
   return Boolean(row?.taken);
 }
 
-type BookingInput = Omit<BookingSubmit, 'consent' | 'website'>;
+type BookingInput = Pick<BookingSubmit, 'cabinId' | 'checkIn' | 'checkOut' | 'guests' | 'name' | 'phone' | 'email' | 'comment' | 'channel'>;
+/** What a booking keeps of its pricing beyond its lines: the code it used (its use counted) and the extras priced in. */
+export type StoredPricing = { promoCode: string | null; extras: number[] };
+const NO_PRICING: StoredPricing = { promoCode: null, extras: [] };
 
 /** Stores a request as «Новая» with the server's nights, lines and total. */
-export async function createBooking(env: DbEnv, input: BookingInput, quote: Quote): Promise<Booking> {
+export async function createBooking(env: DbEnv, input: BookingInput, quote: Quote, pricing: StoredPricing = NO_PRICING): Promise<Booking> {
   const at = nowIso();
   const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
   const [row] = await getDb(env)
     .insert(bookings)
-    .values({ cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel, nights: quote.nights, total: quote.total, lines: quote.lines, status: 'new', createdAt: at, updatedAt: at })
+    .values({ cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel, nights: quote.nights, total: quote.total, lines: quote.lines, ...pricing, status: 'new', createdAt: at, updatedAt: at })
     .returning();
   return row!;
 }
@@ -58,14 +61,14 @@ export const newGuestToken = () => [...crypto.getRandomValues(new Uint8Array(18)
  * statement that inserts only if every night is free: SQLite and D1 run one write at a time, so
  * of two guests racing for the same nights exactly one holds them. Undefined when taken.
  */
-export async function holdBooking(env: DbEnv, input: BookingInput, quote: Quote, holdUntil: string): Promise<Booking | undefined> {
+export async function holdBooking(env: DbEnv, input: BookingInput, quote: Quote, holdUntil: string, pricing: StoredPricing = NO_PRICING): Promise<Booking | undefined> {
   const at = nowIso();
   const token = newGuestToken();
   const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
   await getDb(env).run(sql`insert into bookings
-      (cabin_id, check_in, check_out, nights, guests, total, lines, name, phone, email, comment, channel, status, hold_until, guest_token, created_at, updated_at)
-    select ${cabinId}, ${checkIn}, ${checkOut}, ${quote.nights}, ${guests}, ${quote.total}, ${JSON.stringify(quote.lines)}, ${name}, ${phone}, ${email},
-      ${comment}, ${channel}, 'awaiting_payment', ${holdUntil}, ${token}, ${at}, ${at}
+      (cabin_id, check_in, check_out, nights, guests, total, lines, promo_code, extras, name, phone, email, comment, channel, status, hold_until, guest_token, created_at, updated_at)
+    select ${cabinId}, ${checkIn}, ${checkOut}, ${quote.nights}, ${guests}, ${quote.total}, ${JSON.stringify(quote.lines)}, ${pricing.promoCode}, ${JSON.stringify(pricing.extras)},
+      ${name}, ${phone}, ${email}, ${comment}, ${channel}, 'awaiting_payment', ${holdUntil}, ${token}, ${at}, ${at}
     where not ${nightsBusy(sql`${cabinId}`, sql`${checkIn}`, sql`${checkOut}`)}`);
   return getDb(env).select().from(bookings).where(eq(bookings.guestToken, token)).get();
 }

@@ -1,13 +1,13 @@
-import { and, asc, eq, gt, gte, lt } from 'drizzle-orm';
+import { and, asc, eq, gte } from 'drizzle-orm';
 import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { SEARCH_HORIZON_DAYS, SEARCH_NEAREST_DAYS, type SearchAnswer, type SearchQuery, type SearchStay } from '../../schema/search.ts';
-import { cabinCalendars, cabins, seasons } from '../../schema/tables.ts';
-import { quoteStay, type PricedSeason } from '../calendar/pricing.ts';
+import { cabins } from '../../schema/tables.ts';
+import { quoteStay } from '../../schema/pricing.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { busyRanges } from './calendar.ts';
-import { chargesOf, getSettings } from './settings.ts';
+import { pricingRules } from './pricing.ts';
 
 type DbEnv = { DB: DatabasePort };
 
@@ -24,21 +24,16 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
   const from = maxDate(today, addDays(q.checkIn, -SEARCH_NEAREST_DAYS));
   const to = addDays(q.checkOut, SEARCH_NEAREST_DAYS);
   const db = getDb(env);
-  const [rows, seasonRows, minStays, busy, settings] = await Promise.all([
+  const [rows, rulesOf, busy] = await Promise.all([
     db
-      .select({ id: cabins.id, name: cabins.name, pricePerNight: cabins.pricePerNight })
+      .select({ id: cabins.id, name: cabins.name })
       .from(cabins)
       .where(and(eq(cabins.active, true), gte(cabins.maxGuests, q.guests)))
       .orderBy(asc(cabins.id)),
-    db.select().from(seasons).where(and(lt(seasons.start, to), gt(seasons.end, from))),
-    db.select({ cabinId: cabinCalendars.cabinId, minNights: cabinCalendars.minNights }).from(cabinCalendars),
+    pricingRules(env, from, to),
     busyRanges(env, from, to),
-    getSettings(env),
   ]);
-  const charges = chargesOf(settings);
 
-  const seasonsOf = groupBy(seasonRows, (s) => s.cabinId);
-  const minNightsOf = new Map(minStays.map((m) => [m.cabinId, m.minNights]));
   const busyOf = groupBy(busy, (r) => r.cabinId);
   // The stays of the same length that may stand in, closest first (a day earlier before a day
   // later), never in the past nor beyond the horizon: the same for every cabin, so made once.
@@ -54,11 +49,12 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
   const results: SearchAnswer['results'] = [];
   const others: SearchAnswer['others'] = [];
   for (const cabin of rows) {
-    const base = { pricePerNight: cabin.pricePerNight, minNights: minNightsOf.get(cabin.id) ?? 1 };
-    const priced: PricedSeason[] = seasonsOf.get(cabin.id) ?? [];
+    const rules = rulesOf.get(cabin.id)!;
     const taken = busyOf.get(cabin.id) ?? [];
     const isFree = (checkIn: IsoDate, checkOut: IsoDate) => !taken.some((r) => r.start < checkOut && checkIn < r.end);
-    const quote = quoteStay(base, priced, q.checkIn, q.checkOut, charges);
+    // Priced as the booking would be for the searched guests, with the mandatory extras and the discount of the day.
+    const price = (checkIn: IsoDate, checkOut: IsoDate) => quoteStay(rules, { checkIn, checkOut, guests: q.guests, today });
+    const quote = price(q.checkIn, q.checkOut);
     const free = isFree(q.checkIn, q.checkOut);
     if (free && quote.minNights <= nights) {
       results.push({ id: cabin.id, name: cabin.name, nights, total: quote.total, lines: quote.lines });
@@ -67,7 +63,7 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
     let nearest: SearchStay | undefined;
     for (const stay of candidates) {
       if (!isFree(stay.checkIn, stay.checkOut)) continue;
-      const alt = quoteStay(base, priced, stay.checkIn, stay.checkOut, charges);
+      const alt = price(stay.checkIn, stay.checkOut);
       if (alt.minNights > nights) continue;
       nearest = { ...stay, total: alt.total };
       break;

@@ -4,8 +4,9 @@ import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
 import { validate } from '../lib/validate.ts';
 import { getCabin } from '../queries/cabins.ts';
-import { getCalendarSettings, horizon, listSeasons, mergeRanges, sourcedBusy } from '../queries/calendar.ts';
-import { chargesOf, getSettings } from '../queries/settings.ts';
+import { horizon, mergeRanges, sourcedBusy } from '../queries/calendar.ts';
+import { pricingRules } from '../queries/pricing.ts';
+import { getSettings } from '../queries/settings.ts';
 import { yookassaOf } from '../payments/yookassa.ts';
 import { idParam } from './params.ts';
 
@@ -20,17 +21,27 @@ export const availabilityRoutes = new Hono<AppEnv>().get('/:id/availability', va
   const cabin = await getCabin(c.env, id);
   if (!cabin || !cabin.active) return apiError(c, 404, MSG.cabinNotFound);
   const { from, to } = horizon();
-  const [busy, seasonRows, settings, site] = await Promise.all([sourcedBusy(c.env, id, from, to), listSeasons(c.env, id), getCalendarSettings(c.env, id), getSettings(c.env)]);
+  const [busy, rulesOf, site] = await Promise.all([sourcedBusy(c.env, id, from, to), pricingRules(c.env, from, to, [id]), getSettings(c.env)]);
+  const rules = rulesOf.get(id)!;
   c.header('cache-control', 'public, max-age=60');
   return c.json({
     from,
     to,
     busy: mergeRanges(busy, from, to),
-    seasons: seasonRows.filter((s) => s.end > from && s.start < to).map(({ start, end, pricePerNight, minNights }) => ({ start, end, pricePerNight, minNights })),
+    seasons: rules.seasons.map(({ start, end, pricePerNight, minNights, weekendPricePerNight }) => ({ start, end, pricePerNight, minNights, weekendPricePerNight: weekendPricePerNight ?? null })),
     pricePerNight: cabin.pricePerNight,
-    minNights: settings.minNights,
-    // The fee and the tax the card adds to every stay, with the same function as the server (quoteStay).
-    charges: chargesOf(site),
+    minNights: rules.cabin.minNights,
+    // Everything else the card prices with, by the same function as the server (schema/pricing.ts
+    // quoteStay): weekends, single dates, the guests the price includes, discounts, extras, and the
+    // fee and the tax every stay carries. A promo code is priced by GET /api/quote alone.
+    weekendPricePerNight: rules.cabin.weekendPricePerNight,
+    weekendNights: rules.cabin.weekendNights,
+    baseGuests: rules.cabin.baseGuests,
+    extraGuestPerNight: rules.cabin.extraGuestPerNight,
+    datePrices: rules.datePrices.map(({ date, price }) => ({ date, price })),
+    discounts: rules.discounts,
+    extras: rules.extras,
+    charges: rules.charges,
     // With prepayment on (and the shop's keys set), the card's last step is «Оплатить N ₽».
     bookingMode: site.bookingMode === 'prepayment' && yookassaOf(c.env) ? 'prepayment' : 'request',
     prepayment: site.prepayment,

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { BOOKING_THROTTLE, bookingStatusSchema, bookingSubmitSchema } from '../../schema/bookings.ts';
 import { MSG } from '../../schema/messages.ts';
-import { quoteStay } from '../calendar/pricing.ts';
+import { priceRequest } from '../calendar/quote.ts';
 import { recheckFeeds } from '../calendar/sync.ts';
 import type { AppEnv } from '../env.ts';
 import { afterResponse } from '../lib/background.ts';
@@ -29,11 +29,11 @@ import {
   setBookingStatus,
   setConfirmationMail,
 } from '../queries/bookings.ts';
-import { getCalendarSettings, listSeasons } from '../queries/calendar.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { allPayments, paymentsOf } from '../queries/payments.ts';
 import { hit } from '../queries/rate-limit.ts';
-import { chargesOf, getSettings } from '../queries/settings.ts';
+import { claimPromo, releasePromo } from '../queries/pricing.ts';
+import { getSettings } from '../queries/settings.ts';
 import { idParam } from './params.ts';
 
 /** The public address the guest returns to from ЮKassa: SITE_URL, else the one they came by. */
@@ -41,7 +41,8 @@ const originOf = (c: { env: { SITE_URL?: string }; req: { url: string } }) => c.
 
 /**
  * A visitor's booking (issues 11 and 17): checked against the calendar's rules and priced by the
- * server (nights by season, cleaning fee, tourist tax). As a request («Заявка», the default) it is
+ * server from the owner's rules (schema/pricing.ts: nights by date, weekend and season, guests, the
+ * discount, a promo code, extras, the cleaning fee, the tourist tax). As a request («Заявка», the default) it is
  * stored as «Новая» whatever happens to the messenger afterwards, and requests for the same nights
  * are all kept until the owner confirms one. With prepayment on, the other platforms' calendars
  * are read once more, the nights are held for the guest (exactly one of two racing guests gets
@@ -53,18 +54,25 @@ export const bookingRoutes = new Hono<AppEnv>()
     const { website: _, consent: __, ...input } = c.req.valid('json');
     const count = await hit(c.env, `booking:${clientIp(c)}`, BOOKING_THROTTLE.windowMs);
     if (count > BOOKING_THROTTLE.max) return apiError(c, 429, MSG.bookingThrottled);
-    const cabin = await getCabin(c.env, input.cabinId);
-    if (!cabin || !cabin.active) return apiError(c, 404, MSG.cabinNotFound);
-    if (input.guests > cabin.maxGuests) return apiError(c, 400, MSG.bookingTooManyGuests);
-    const [seasons, calendar, settings] = await Promise.all([listSeasons(c.env, cabin.id), getCalendarSettings(c.env, cabin.id), getSettings(c.env)]);
-    const quote = quoteStay({ pricePerNight: cabin.pricePerNight, minNights: calendar.minNights }, seasons, input.checkIn, input.checkOut, chargesOf(settings));
+    const result = await priceRequest(c.env, input);
+    if (!result.ok) return apiError(c, result.status, result.error);
+    const { cabin, quote, promo } = result.priced;
     if (quote.nights < quote.minNights) return apiError(c, 400, MSG.bookingTooShort);
+    const settings = await getSettings(c.env);
     const answer = { nights: quote.nights, total: quote.total, lines: quote.lines };
+    // A code's use is counted when the booking is stored: of two guests racing for its last use
+    // exactly one gets it; a booking that is not stored after all gives it back.
+    if (promo && !(await claimPromo(c.env, promo.code))) return apiError(c, 400, MSG.promoUsedUp);
+    const release = () => (promo ? releasePromo(c.env, promo.code) : Promise.resolve());
+    const stored = { promoCode: promo?.code ?? null, extras: quote.extras };
 
     if (settings.bookingMode === 'prepayment' && yookassaOf(c.env)) {
       await recheckFeeds(c.env, cabin.id, (label, task) => afterResponse(c, label, task));
-      const held = await holdBooking(c.env, input, quote, holdUntilOf(settings.holdMinutes, now()));
-      if (!held) return apiError(c, 409, MSG.bookingNotFree);
+      const held = await holdBooking(c.env, input, quote, holdUntilOf(settings.holdMinutes, now()), stored);
+      if (!held) {
+        await release();
+        return apiError(c, 409, MSG.bookingNotFree);
+      }
       let payment: PaymentStart | null = null;
       try {
         payment = await startPayment(c.env, held, cabin.name, { ...settings, firstNightPrice: quote.parts[0]?.pricePerNight ?? cabin.pricePerNight, origin: originOf(c) });
@@ -81,8 +89,11 @@ export const bookingRoutes = new Hono<AppEnv>()
       return c.json({ id: request.id, ...answer, paymentError: MSG.paymentUnavailable }, 201);
     }
 
-    if (await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut)) return apiError(c, 409, MSG.bookingNotFree);
-    const booking = await createBooking(c.env, input, quote);
+    if (await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut)) {
+      await release();
+      return apiError(c, 409, MSG.bookingNotFree);
+    }
+    const booking = await createBooking(c.env, input, quote, stored);
     afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(booking, cabin.name, c.env.SITE_URL)));
     return c.json({ id: booking.id, ...answer }, 201);
   })

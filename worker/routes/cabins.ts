@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { cabinCreateSchema, cabinUpdateSchema } from '../../schema/cabins.ts';
 import { API_CABINS_PAGE_SIZE } from '../../schema/constants.ts';
+import { CABIN_DEFAULTS } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
@@ -27,10 +28,21 @@ export const cabinRoutes = new Hono<AppEnv>()
     return c.json(cabin);
   })
   .post('/', requireAdmin, jsonBody, validate('json', cabinCreateSchema), publishOnSuccess, async (c) => {
-    return c.json(await createCabin(c.env, c.req.valid('json')), 201);
+    const input = c.req.valid('json');
+    if (input.baseGuests != null && input.baseGuests > (input.maxGuests ?? CABIN_DEFAULTS.maxGuests)) return apiError(c, 400, MSG.baseGuestsOverMax);
+    return c.json(await createCabin(c.env, input), 201);
   })
   .put('/:id', requireAdmin, validate('param', idParam), jsonBody, validate('json', cabinUpdateSchema), publishOnSuccess, async (c) => {
-    const cabin = await updateCabin(c.env, c.req.valid('param').id, c.req.valid('json'));
+    const id = c.req.valid('param').id;
+    const patch = c.req.valid('json');
+    // The guests the price includes never exceed the guests the cabin takes, whichever of the two changes.
+    if (patch.baseGuests != null || patch.maxGuests !== undefined) {
+      const before = await getCabin(c.env, id);
+      if (!before) return apiError(c, 404, MSG.cabinNotFound);
+      const base = patch.baseGuests !== undefined ? patch.baseGuests : before.baseGuests;
+      if (base != null && base > (patch.maxGuests ?? before.maxGuests)) return apiError(c, 400, MSG.baseGuestsOverMax);
+    }
+    const cabin = await updateCabin(c.env, id, patch);
     if (!cabin) return apiError(c, 404, MSG.cabinNotFound);
     return c.json(cabin);
   })

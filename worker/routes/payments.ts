@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { MSG } from '../../schema/messages.ts';
-import { quoteStay } from '../calendar/pricing.ts';
+import { nightPrice } from '../../schema/pricing.ts';
 import { recheckFeeds } from '../calendar/sync.ts';
 import type { AppEnv } from '../env.ts';
 import { afterResponse } from '../lib/background.ts';
@@ -13,7 +13,7 @@ import { requireAdmin } from '../middleware/session.ts';
 import { applyPayment, holdUntilOf, refundPayment, startPayment } from '../payments/prepayment.ts';
 import { getPayment, getRefund, yookassaOf } from '../payments/yookassa.ts';
 import { getBooking, holdRequest, revertHold } from '../queries/bookings.ts';
-import { getCalendarSettings, listSeasons } from '../queries/calendar.ts';
+import { pricingRules } from '../queries/pricing.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { getPaymentRow, paymentByRefund, paymentsOf, setRefund } from '../queries/payments.ts';
 import { getSettings } from '../queries/settings.ts';
@@ -68,12 +68,12 @@ export const paymentAdminRoutes = new Hono<AppEnv>()
     const held = await holdRequest(c.env, id, holdUntilOf(settings.holdMinutes, now()));
     if (!held.ok) return apiError(c, held.reason === 'missing' ? 404 : 409, held.reason === 'taken' ? MSG.bookingNotFree : held.reason === 'missing' ? MSG.bookingNotFound : MSG.paymentLinkTransition);
     const cabin = await getCabin(c.env, held.booking.cabinId);
-    const [seasons, calendar] = await Promise.all([listSeasons(c.env, held.booking.cabinId), getCalendarSettings(c.env, held.booking.cabinId)]);
-    const first = quoteStay({ pricePerNight: cabin?.pricePerNight ?? 0, minNights: calendar.minNights }, seasons, held.booking.checkIn, held.booking.checkOut).parts[0];
+    const { checkIn, checkOut, cabinId } = held.booking;
+    const rules = (await pricingRules(c.env, checkIn, checkOut, [cabinId])).get(cabinId);
     try {
       const payment = await startPayment(c.env, held.booking, cabin?.name ?? '', {
         ...settings,
-        firstNightPrice: first?.pricePerNight ?? cabin?.pricePerNight ?? 0,
+        firstNightPrice: rules ? nightPrice(checkIn, rules) : (cabin?.pricePerNight ?? 0),
         origin: c.env.SITE_URL || new URL(c.req.url).origin,
       });
       return c.json({ booking: held.booking, payment });

@@ -1,0 +1,161 @@
+import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
+import { addDays, type IsoDate } from '../../schema/dates.ts';
+import type { PromoInput } from '../../schema/pricing-input.ts';
+import { extrasFor, WEEKEND_NIGHTS_DEFAULT, type Discount, type Extra, type PricingRules, type PromoTerms } from '../../schema/pricing.ts';
+import { MSG } from '../../schema/messages.ts';
+import { cabinCalendars, cabins, datePrices, extras, promoCodes, seasons, siteState, type Cabin } from '../../schema/tables.ts';
+import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
+import { chargesOf, getSettings } from './settings.ts';
+
+type DbEnv = { DB: DatabasePort };
+const DISCOUNTS_KEY = 'pricing.discounts';
+
+export async function listDiscounts(env: DbEnv): Promise<Discount[]> {
+  const row = await getDb(env).select().from(siteState).where(eq(siteState.key, DISCOUNTS_KEY)).get();
+  try {
+    return row ? (JSON.parse(row.value) as Discount[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export async function listExtras(env: DbEnv): Promise<Extra[]> {
+  const rows = await getDb(env).select().from(extras).orderBy(asc(extras.position), asc(extras.id));
+  return rows.map(({ position: _p, per, ...e }) => ({ ...e, per: per as Extra['per'], cabinIds: e.cabinIds ?? null }));
+}
+
+/**
+ * Sets the discounts and the extras as whole lists, in one batch: an extra sent with its id keeps
+ * it (bookings name their extras by id), new ones get one, those left out go.
+ */
+export async function savePricing(env: DbEnv, body: { discounts: Discount[]; extras: (Omit<Extra, 'id'> & { id?: number })[] }): Promise<{ ok: true } | { ok: false; error: string }> {
+  const db = getDb(env);
+  const current = new Set((await db.select({ id: extras.id }).from(extras)).map((r) => r.id));
+  if (body.extras.some((e) => e.id !== undefined && !current.has(e.id))) return { ok: false, error: MSG.extraNotFound };
+  const kept = new Set(body.extras.flatMap((e) => (e.id === undefined ? [] : [e.id])));
+  const gone = [...current].filter((id) => !kept.has(id));
+  const statements = [
+    db.insert(siteState).values({ key: DISCOUNTS_KEY, value: JSON.stringify(body.discounts) }).onConflictDoUpdate({ target: siteState.key, set: { value: JSON.stringify(body.discounts) } }),
+    ...(gone.length ? [db.delete(extras).where(inArray(extras.id, gone))] : []),
+    ...body.extras.map(({ id, ...e }, position) =>
+      id === undefined ? db.insert(extras).values({ ...e, position }) : db.update(extras).set({ ...e, position }).where(eq(extras.id, id)),
+    ),
+  ];
+  await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  return { ok: true };
+}
+
+export async function listDatePrices(env: DbEnv, cabinId: number) {
+  return getDb(env).select({ date: datePrices.date, price: datePrices.price }).from(datePrices).where(eq(datePrices.cabinId, cabinId)).orderBy(asc(datePrices.date));
+}
+
+/** Replaces a cabin's single nights' prices from `from` on; past ones are left as they were. */
+export async function replaceDatePrices(env: DbEnv, cabinId: number, prices: { date: IsoDate; price: number }[], from: IsoDate) {
+  const db = getDb(env);
+  const statements = [
+    db.delete(datePrices).where(and(eq(datePrices.cabinId, cabinId), gte(datePrices.date, from))),
+    ...prices.map((p) => db.insert(datePrices).values({ cabinId, ...p })),
+  ];
+  await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+}
+
+type CabinPriceFields = Pick<Cabin, 'id' | 'pricePerNight' | 'weekendPricePerNight' | 'weekendNights' | 'baseGuests' | 'extraGuestPerNight' | 'maxGuests'>;
+
+/**
+ * The pricing rules of the given cabins (or every cabin) for stays touching [from, to): one query
+ * per kind of data (cabins, seasons, single dates, minimum stays, discounts, extras, settings),
+ * whatever the number of cabins, for search as for one booking.
+ */
+export async function pricingRules(env: DbEnv, from: IsoDate, to: IsoDate, cabinIds?: number[]): Promise<Map<number, PricingRules>> {
+  const db = getDb(env);
+  const only = <C extends typeof cabins.id | typeof seasons.cabinId | typeof datePrices.cabinId>(column: C) => (cabinIds ? inArray(column, cabinIds) : undefined);
+  const [cabinRows, seasonRows, dateRows, minStays, discounts, allExtras, settings] = await Promise.all([
+    db
+      .select({ id: cabins.id, pricePerNight: cabins.pricePerNight, weekendPricePerNight: cabins.weekendPricePerNight, weekendNights: cabins.weekendNights, baseGuests: cabins.baseGuests, extraGuestPerNight: cabins.extraGuestPerNight, maxGuests: cabins.maxGuests })
+      .from(cabins)
+      .where(only(cabins.id)),
+    db.select().from(seasons).where(and(only(seasons.cabinId), lt(seasons.start, to), gt(seasons.end, from))),
+    db.select().from(datePrices).where(and(only(datePrices.cabinId), gte(datePrices.date, from), lt(datePrices.date, to))),
+    db.select({ cabinId: cabinCalendars.cabinId, minNights: cabinCalendars.minNights }).from(cabinCalendars),
+    listDiscounts(env),
+    listExtras(env),
+    getSettings(env),
+  ]);
+  const charges = chargesOf(settings);
+  const minOf = new Map(minStays.map((m) => [m.cabinId, m.minNights]));
+  return new Map(
+    cabinRows.map((c) => [
+      c.id,
+      {
+        cabin: cabinRates(c, minOf.get(c.id) ?? 1),
+        seasons: seasonRows.filter((s) => s.cabinId === c.id),
+        datePrices: dateRows.filter((d) => d.cabinId === c.id),
+        discounts,
+        extras: extrasFor(allExtras, c.id),
+        charges,
+      },
+    ]),
+  );
+}
+
+/** A cabin's row as its rates: the guests the price includes are every guest it takes unless the owner said fewer. */
+export const cabinRates = (c: CabinPriceFields, minNights: number): PricingRules['cabin'] => ({
+  pricePerNight: c.pricePerNight,
+  weekendPricePerNight: c.weekendPricePerNight ?? null,
+  weekendNights: c.weekendNights ?? WEEKEND_NIGHTS_DEFAULT,
+  minNights,
+  baseGuests: Math.min(c.baseGuests ?? c.maxGuests, c.maxGuests),
+  extraGuestPerNight: c.extraGuestPerNight ?? 0,
+});
+
+// ——— Promo codes.
+
+export async function listPromoCodes(env: DbEnv) {
+  return getDb(env).select().from(promoCodes).orderBy(asc(promoCodes.code));
+}
+
+/** Sets the whole list; a code that stays keeps its uses. */
+export async function replacePromoCodes(env: DbEnv, codes: PromoInput[]) {
+  const db = getDb(env);
+  const current = await listPromoCodes(env);
+  const wanted = new Set(codes.map((c) => c.code));
+  const gone = current.filter((c) => !wanted.has(c.code)).map((c) => c.code);
+  const statements = [
+    ...(gone.length ? [db.delete(promoCodes).where(inArray(promoCodes.code, gone))] : []),
+    ...codes.map((c) => db.insert(promoCodes).values(c).onConflictDoUpdate({ target: promoCodes.code, set: { ...c, code: undefined } })),
+  ];
+  if (statements.length) await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  return listPromoCodes(env);
+}
+
+/**
+ * Whether a code applies to this stay booked today, and on what terms; else why not, in the
+ * guest's words. Its uses are checked here and counted only when a booking is stored (claimPromo).
+ */
+export async function checkPromo(env: DbEnv, typed: string, stay: { checkIn: IsoDate; checkOut: IsoDate; today: IsoDate }): Promise<{ ok: true; terms: PromoTerms } | { ok: false; error: string }> {
+  const code = typed.trim().toUpperCase();
+  const row = code ? await getDb(env).select().from(promoCodes).where(eq(promoCodes.code, code)).get() : undefined;
+  if (!row) return { ok: false, error: MSG.promoNotFound };
+  if (row.validFrom && stay.today < row.validFrom) return { ok: false, error: MSG.promoNotYet };
+  if (row.validTo && stay.today > row.validTo) return { ok: false, error: MSG.promoExpired };
+  if (row.maxUses !== null && row.uses >= row.maxUses) return { ok: false, error: MSG.promoUsedUp };
+  // Every night of the stay within the code's stay dates (stayTo: the last night it covers).
+  if ((row.stayFrom && stay.checkIn < row.stayFrom) || (row.stayTo && stay.checkOut > addDays(row.stayTo, 1))) return { ok: false, error: MSG.promoNotForDates };
+  return { ok: true, terms: { code: row.code, percent: row.percent, amount: row.amount } };
+}
+
+/** Counts one use of a code if one is left: of two bookings racing for the last use, exactly one gets it. */
+export async function claimPromo(env: DbEnv, code: string): Promise<boolean> {
+  const rows = await getDb(env)
+    .update(promoCodes)
+    .set({ uses: sql`${promoCodes.uses} + 1` })
+    .where(and(eq(promoCodes.code, code), sql`(${promoCodes.maxUses} is null or ${promoCodes.uses} < ${promoCodes.maxUses})`))
+    .returning({ code: promoCodes.code });
+  return rows.length > 0;
+}
+
+/** Gives back a use claimed for a booking that was not stored after all (its nights were taken meanwhile). */
+export async function releasePromo(env: DbEnv, code: string) {
+  await getDb(env).update(promoCodes).set({ uses: sql`max(${promoCodes.uses} - 1, 0)` }).where(eq(promoCodes.code, code));
+}

@@ -1,0 +1,55 @@
+import { Hono } from 'hono';
+import { BOOKING_MAX_NIGHTS } from '../../schema/booking-options.ts';
+import { nightsBetween, todayInMoscow } from '../../schema/dates.ts';
+import { MSG } from '../../schema/messages.ts';
+import { datePricesBodySchema, pricingBodySchema, pricingFieldName, promoCodesBodySchema, quoteQuerySchema } from '../../schema/pricing-input.ts';
+import { priceRequest } from '../calendar/quote.ts';
+import type { AppEnv } from '../env.ts';
+import { now } from '../lib/clock.ts';
+import { apiError } from '../lib/errors.ts';
+import { validate } from '../lib/validate.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import { requireAdmin } from '../middleware/session.ts';
+import { getCabin } from '../queries/cabins.ts';
+import { listDatePrices, listDiscounts, listExtras, listPromoCodes, replaceDatePrices, replacePromoCodes, savePricing } from '../queries/pricing.ts';
+import { idParam } from './params.ts';
+
+/**
+ * Prices the way owners sell (DESIGN.md «Pricing»; issue 39): the discounts and extras, the promo
+ * codes, single nights' prices, and the public quote the booking card shows, which is exactly the
+ * price POST /bookings stores.
+ */
+export const pricingAdminRoutes = new Hono<AppEnv>()
+  .get('/pricing', requireAdmin, async (c) => c.json({ discounts: await listDiscounts(c.env), extras: await listExtras(c.env) }))
+  .put('/pricing', requireAdmin, jsonBody, validate('json', pricingBodySchema, pricingFieldName), async (c) => {
+    const saved = await savePricing(c.env, c.req.valid('json'));
+    if (!saved.ok) return apiError(c, 400, saved.error);
+    return c.json({ discounts: await listDiscounts(c.env), extras: await listExtras(c.env) });
+  })
+  .get('/promo-codes', requireAdmin, async (c) => c.json({ codes: await listPromoCodes(c.env) }))
+  .put('/promo-codes', requireAdmin, jsonBody, validate('json', promoCodesBodySchema, pricingFieldName), async (c) =>
+    c.json({ codes: await replacePromoCodes(c.env, c.req.valid('json').codes) }),
+  )
+  .get('/cabins/:id/date-prices', requireAdmin, validate('param', idParam), async (c) => {
+    const id = c.req.valid('param').id;
+    if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
+    return c.json({ prices: await listDatePrices(c.env, id) });
+  })
+  .put('/cabins/:id/date-prices', requireAdmin, validate('param', idParam), jsonBody, validate('json', datePricesBodySchema, pricingFieldName), async (c) => {
+    const id = c.req.valid('param').id;
+    if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
+    await replaceDatePrices(c.env, id, c.req.valid('json').prices, todayInMoscow(now()));
+    return c.json({ prices: await listDatePrices(c.env, id) });
+  });
+
+/** GET /api/quote: the price of a stay with the extras ticked and the code typed; a code that does not apply is a 400 saying why. */
+export const quoteRoutes = new Hono<AppEnv>().get('/', validate('query', quoteQuerySchema), async (c) => {
+  const q = c.req.valid('query');
+  if (q.checkOut <= q.checkIn) return apiError(c, 400, MSG.dateRangeInvalid);
+  if (q.checkIn < todayInMoscow(now())) return apiError(c, 400, MSG.bookingCheckInPast);
+  if (nightsBetween(q.checkIn, q.checkOut) > BOOKING_MAX_NIGHTS) return apiError(c, 400, MSG.bookingTooLong);
+  const result = await priceRequest(c.env, { ...q, extras: q.extras ?? [] });
+  if (!result.ok) return apiError(c, result.status, result.error);
+  const { quote } = result.priced;
+  return c.json({ nights: quote.nights, total: quote.total, lines: quote.lines, minNights: quote.minNights, extras: quote.extras });
+});
