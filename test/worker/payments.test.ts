@@ -158,7 +158,11 @@ describe('a booking with prepayment: POST /api/bookings', () => {
     const [receipt] = await receiptsOf(id);
     expect(receipt!.receipt).toEqual({
       customer: { email: 'anna@example.ru' },
-      items: [{ description: expect.stringMatching(/^Проживание: «Домик у моря», /), quantity: '1.00', amount: { value: '4800.00', currency: 'RUB' }, vat_code: 1, payment_mode: 'partial_prepayment', payment_subject: 'service' }],
+      // An item per line of the price, each its share of the 30 % paid: the stay 15 000 ₽, the cleaning 1 000 ₽.
+      items: [
+        { description: expect.stringMatching(/^Проживание: «Домик у моря», /), quantity: '1.00', amount: { value: '4500.00', currency: 'RUB' }, vat_code: 1, payment_mode: 'partial_prepayment', payment_subject: 'service' },
+        { description: 'Уборка', quantity: '1.00', amount: { value: '300.00', currency: 'RUB' }, vat_code: 1, payment_mode: 'partial_prepayment', payment_subject: 'service' },
+      ],
     });
 
     // A notification's word is not taken: before the guest pays, «succeeded» changes nothing.
