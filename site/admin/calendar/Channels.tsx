@@ -541,7 +541,7 @@ function FeedRow({ cabin, feed, onChanged }: { cabin: ChannelsCabin; feed: Chann
   async function acceptEmpty() {
     const ok = await confirm({
       title: 'Принять пустой календарь?',
-      text: `Календарь «${feed.name}» пришёл пустым. Если на этой площадке у «${cabin.name}» действительно всё свободно, прежние занятые даты из него освободятся и гости смогут их забронировать.`,
+      text: `«${cabin.name}»: календарь «${feed.name}» пришёл пустым. Если на этой площадке действительно всё свободно, прежние занятые даты из него освободятся и гости смогут их забронировать.`,
       confirmLabel: 'Принять пустой календарь',
       cancelLabel: 'Оставить даты занятыми',
       danger: true,
@@ -561,13 +561,18 @@ function FeedRow({ cabin, feed, onChanged }: { cabin: ChannelsCabin; feed: Chann
 
   return (
     <li className="channel__feed">
-      <p className={feed.error ? 'error-text channels__error' : feed.lastSuccessAt ? 'sync-results__ok' : 'muted'}>
-        <Icon name={feed.error ? 'x' : feed.lastSuccessAt ? 'check' : 'clock'} />
+      <p className={feed.error || !feed.lastSuccessAt ? 'channel__feed-name' : 'channel__feed-name sync-results__ok'}>
+        {feed.error ? null : <Icon name={feed.lastSuccessAt ? 'check' : 'clock'} />}
         <span>
-          <b>«{feed.name}»</b>: {feed.lastSuccessAt ? `загружен ${moscowTime(feed.lastSuccessAt)}` : 'ещё ни разу не загрузился'}
+          <b>«{feed.name}»</b>:{' '}
+          {feed.lastSuccessAt ? `${feed.error ? 'последняя удачная загрузка' : 'загружен'} ${moscowTime(feed.lastSuccessAt)}` : 'ещё ни разу не загрузился'}
         </span>
       </p>
-      {feed.error && <p className="error-text channels__error">{feed.error}</p>}
+      {feed.error && (
+        <p className="error-text channels__error">
+          <Icon name="x" /> {feed.error}
+        </p>
+      )}
       {feed.emptyHeld && (
         <button type="button" className="btn btn--secondary" disabled={busy} aria-busy={busy} onClick={() => void acceptEmpty()}>
           Принять пустой календарь<span className="visually-hidden"> «{feed.name}»</span>

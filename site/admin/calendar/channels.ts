@@ -40,15 +40,21 @@ export function stayOrigin(s: ConflictStay): string {
   return `Календарь «${s.label}»`;
 }
 
-/** What one exchange with Avito came to: «Авито: бронирований на Авито: 1», or why not. */
+/** A server's sentence continued after a colon: «Не удалось…» → «не удалось…» (not «API», not «Авито»). */
+const continued = (text: string) => (/^[А-ЯЁ][а-яё]/.test(text) && !text.startsWith('Авито') ? text[0]!.toLowerCase() + text.slice(1) : text);
+
+/** What one exchange with Avito came to: «Бронирований на Авито: 1», «Авито: отправлено занятых периодов: 3», or why not. */
 export function avitoResultText(r: ChannelResult): string {
-  return `Авито: ${r.ok ? (r.detail ?? 'готово') : (r.error ?? 'не удалось')}`;
+  // «бронирований на Авито: 1» says the channel itself; «отправлено занятых периодов: 3» does not.
+  if (r.ok) return r.detail?.includes('Авито') ? r.detail[0]!.toUpperCase() + r.detail.slice(1) : `Авито: ${r.detail ?? 'готово'}`;
+  const why = r.error ?? 'не удалось';
+  return why.startsWith('Авито') ? why : `Авито: ${continued(why)}`;
 }
 
 /** What one feed's read came to. */
 export function feedResultText(r: FeedResult): string {
   const name = `Календарь «${r.name}»`;
-  if (!r.ok) return `${name}: ${r.error ?? 'не загрузился'}`;
+  if (!r.ok) return `${name}: ${continued(r.error ?? 'не загрузился')}`;
   if (r.notModified) return `${name}: без изменений, занятых периодов: ${r.events}`;
   return `${name}: загружен, занятых периодов: ${r.events}`;
 }

@@ -172,7 +172,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     const results = page.getByRole('list', { name: 'Итог синхронизации' });
     await visible(results, AVITO_PATIENCE_MS);
     const mine = results.getByRole('listitem').filter({ hasText: `«${name}»` }).first();
-    await shows(mine, 'Авито: бронирований на Авито: 1');
+    await shows(mine, 'Бронирований на Авито: 1');
     await shows(mine, /Авито: отправлено занятых периодов: \d+/);
     await shows(page.locator('.channels__results'), 'Двойных бронирований нет');
     await checkPhoneLayout(page);
