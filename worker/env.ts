@@ -36,6 +36,11 @@ export type Bindings = {
   YOOKASSA_SECRET_KEY?: string;
   /** ЮKassa's API, https://api.yookassa.ru/v3 by default; tests and `npm start` point it at a stand-in. */
   YOOKASSA_API_URL?: string;
+  /**
+   * Outbound requests one scheduled run may make (Workers: 50 on the Free plan, so the Cloudflare
+   * entry sets a budget under it); absent (the Node server), no limit.
+   */
+  SUBREQUESTS_PER_RUN?: number;
   /** Avito's API, https://api.avito.ru by default; tests and `npm start` point it at a stand-in. */
   AVITO_API_URL?: string;
   /** How a calendar feed is fetched; absent (Workers), the platform's fetch. The Node server checks DNS answers. */

@@ -32,9 +32,14 @@ export const jobsOfTick = (n: number): ScheduleJobs => ({ push: true, pull: n % 
 const MESSAGES_KEPT_MS = 7 * 24 * 60 * 60_000;
 
 export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS): Promise<void> {
-  // Reading first: an import or an Avito booking that changed busy nights goes out in the same run.
-  if (jobs.pull) {
-    const [feeds, avito] = await Promise.allSettled([syncAllFeeds(env), pullAvito(env)]);
+  // A Worker's outbound requests per run are counted (SUBREQUESTS_PER_RUN, set by the Cloudflare
+  // entry): Avito gets a third of them for reads and a third for sends (up to two calls a listing),
+  // each listing read within its 5 minutes, the ones waiting longest first; the Node server has no
+  // such limit. Reading first: an import or an Avito booking that changed busy nights goes out in
+  // the same run.
+  const third = env.SUBREQUESTS_PER_RUN ? Math.max(1, Math.floor(env.SUBREQUESTS_PER_RUN / 3)) : undefined;
+  if (jobs.push || jobs.pull) {
+    const [feeds, avito] = await Promise.allSettled([jobs.pull ? syncAllFeeds(env) : Promise.resolve([]), pullAvito(env, { staleOnly: !jobs.pull, limit: third })]);
     if (feeds.status === 'rejected') console.error('Calendar sync failed', feeds.reason);
     else {
       const failed = feeds.value.filter((r) => !r.ok);
@@ -42,7 +47,8 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
     }
     if (avito.status === 'rejected') console.error('Reading Avito failed', avito.reason);
     else logFailures('Reading Avito', avito.value);
-    await alertNewConflicts(env).catch((err) => console.error('Finding conflicts failed', err));
+    const read = (feeds.status === 'fulfilled' && feeds.value.length > 0) || (avito.status === 'fulfilled' && avito.value.length > 0);
+    if (read) await alertNewConflicts(env).catch((err) => console.error('Finding conflicts failed', err));
   }
   if (jobs.upkeep) {
     const forget = async () => {
@@ -58,7 +64,7 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
   }
   if (jobs.push) {
     await Promise.all([
-      pushAvito(env).then((r) => logFailures('Sending to Avito', r), (err) => console.error('Sending to Avito failed', err)),
+      pushAvito(env, { limit: third }).then((r) => logFailures('Sending to Avito', r), (err) => console.error('Sending to Avito failed', err)),
       drainOutbox(env).catch((err) => console.error('The outbox could not be sent', err)),
     ]);
   }

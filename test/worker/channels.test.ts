@@ -314,6 +314,41 @@ describe("Avito: its bookings are busy here", () => {
   });
 });
 
+describe('Avito: a Worker\'s outbound requests per run', () => {
+  it('should read the listings waiting longest within the run\'s budget, and the rest at the next ticks', async () => {
+    const a = { ...(await newAccount()) };
+    const extra = Array.from({ length: 3 }, (_, i) => a.items[1]! + 1000 * (i + 1));
+    expect((await control('/clients', 'POST', { ...a, items: [...a.items, ...extra] })).status).toBe(201);
+    const cookie = await login();
+    await connect(cookie, a);
+    const cabins = [];
+    for (const item of [...a.items, ...extra]) {
+      const cabin = await seedCabin();
+      await link(cookie, cabin.id, item);
+      cabins.push(cabin.id);
+    }
+    // Every listing last read 10 minutes ago, the first ones longest.
+    for (const [i, id] of cabins.entries()) {
+      await env.DB.prepare('UPDATE channel_links SET last_pull_at = ? WHERE cabin_id = ?').bind(new Date(Date.now() - (20 - i) * 60_000).toISOString(), id).run();
+    }
+    const reads = async () =>
+      ((await (await control(`/log?clientId=${encodeURIComponent(a.clientId)}`)).json()) as { requests: { method: string; path: string }[] }).requests.filter((r) => r.method === 'GET' && r.path.endsWith('/bookings')).length;
+    const before = await reads();
+    // A budget of 6 outbound requests: 2 listings read this tick.
+    const tick = () => runSchedule({ ...(env as unknown as Bindings), SUBREQUESTS_PER_RUN: 6 }, { push: true, pull: false, upkeep: false });
+    await tick();
+    expect((await reads()) - before).toBe(2);
+    const read = (await env.DB.prepare('SELECT cabin_id AS id FROM channel_links WHERE last_pull_at > ? ORDER BY cabin_id').bind(new Date(Date.now() - 60_000).toISOString()).all<{ id: number }>()).results.map((r) => r.id);
+    expect(read).toEqual(cabins.slice(0, 2));
+    await tick();
+    await tick();
+    expect((await reads()) - before).toBe(5);
+    // All read within their 5 minutes now: the next tick reads none.
+    await tick();
+    expect((await reads()) - before).toBe(5);
+  });
+});
+
 describe('channels: the admin routes are the owner\'s', () => {
   it.each([
     ['GET', '/api/admin/channels'],

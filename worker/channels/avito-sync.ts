@@ -3,7 +3,7 @@
 // (a Cron Trigger every minute on Workers, a timer on Node) pushes what changed each minute and
 // pulls every 5 minutes; «Синхронизировать сейчас» does both at once. Nothing here runs inside a
 // visitor's request: a slow or broken Avito never holds a page, a search or a booking.
-import { AVITO_TIMEOUT_MS, CHANNEL_HORIZON_DAYS, channelBackoffMs, type AvitoConnect, type ChannelResult } from '../../schema/channels.ts';
+import { AVITO_TIMEOUT_MS, CHANNEL_HORIZON_DAYS, CHANNEL_PULL_EVERY_MS, channelBackoffMs, type AvitoConnect, type ChannelResult } from '../../schema/channels.ts';
 import { addDays, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import type { ChannelLink } from '../../schema/tables.ts';
 import type { Bindings } from '../env.ts';
@@ -147,7 +147,15 @@ type RunOptions = {
   /** Push even what Avito already holds, and try links still pausing after failures («Синхронизировать сейчас»). */
   now?: boolean;
   timeoutMs?: number;
+  /** At most this many listings this run, the longest waiting first (a Worker's outbound requests per run are counted). */
+  limit?: number;
+  /** Pull only listings not read within the pull period (the schedule's every tick spreads the reads). */
+  staleOnly?: boolean;
 };
+
+/** Oldest first by a time that may be missing (never done comes first), cut to the run's limit. */
+const longestWaiting = <T>(list: T[], at: (item: T) => string | null, limit?: number) =>
+  [...list].sort((a, b) => (at(a) ?? '').localeCompare(at(b) ?? '')).slice(0, limit ?? list.length);
 
 /** A failure of one cabin's exchange: noted with its pause before the next try; a refused key is the account's. */
 async function failed(env: Bindings, link: ChannelLink, err: unknown): Promise<string> {
@@ -170,7 +178,8 @@ export async function pushAvito(env: Bindings, opts: RunOptions = {}): Promise<C
   const c = await connected(env);
   if (!c) return [];
   const links = (await listLinks(env, opts.cabinId)).filter((l) => due(l, opts));
-  const todo = (await plans(env, links)).filter((p) => opts.now || p.busyDigest !== p.link.pushedBusy || p.pricesDigest !== p.link.pushedPrices);
+  const changed = (await plans(env, links)).filter((p) => opts.now || p.busyDigest !== p.link.pushedBusy || p.pricesDigest !== p.link.pushedPrices);
+  const todo = longestWaiting(changed, (p) => p.link.lastPushAt, opts.limit);
   if (todo.length === 0) return [];
   const timeoutMs = opts.timeoutMs ?? AVITO_TIMEOUT_MS;
   const refused = await tokenRefused(env, c, timeoutMs, todo.map((p) => ({ link: p.link, name: p.name })));
@@ -204,7 +213,9 @@ export async function pushAvito(env: Bindings, opts: RunOptions = {}): Promise<C
 export async function pullAvito(env: Bindings, opts: RunOptions = {}): Promise<ChannelResult[]> {
   const c = await connected(env);
   if (!c) return [];
-  const links = (await listLinks(env, opts.cabinId)).filter((l) => due(l, opts));
+  const staleBefore = new Date(now() - CHANNEL_PULL_EVERY_MS + 30_000).toISOString();
+  const wanted = (await listLinks(env, opts.cabinId)).filter((l) => due(l, opts) && (!opts.staleOnly || !l.lastPullAt || l.lastPullAt < staleBefore));
+  const links = longestWaiting(wanted, (l) => l.lastPullAt, opts.limit);
   if (links.length === 0) return [];
   const names = await listCabinNames(env);
   const today = todayInMoscow(now());

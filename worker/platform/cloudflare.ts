@@ -13,8 +13,14 @@ type WorkerEnv = Env & { ADMIN_PASSWORD?: string; REBUILD_HOOK_URL?: string; REB
  * rebuild port is the deploy hook. Cloudflare's own header tells the visitor's address.
  */
 export function workerBindings(env: WorkerEnv): Bindings {
-  return { ...env, REBUILD: deployHook(env) };
+  return { ...env, REBUILD: deployHook(env), SUBREQUESTS_PER_RUN: SCHEDULE_SUBREQUESTS };
 }
+
+/**
+ * Outbound requests the schedule's Avito work may make in one Cron run: a Worker on the Free plan
+ * may make 50 (feeds and messages take some too); a larger base is read over more minutes.
+ */
+const SCHEDULE_SUBREQUESTS = 45;
 
 /** This isolate's kept answers to public reads (public-read-memory.ts). */
 const publicReads = publicReadMemory();
