@@ -104,7 +104,7 @@ export const channelRoutes = new Hono<AppEnv>()
   .post('/channels/sync', requireAdmin, async (c) => {
     const [pulled, feeds] = await Promise.all([pullAvito(c.env, { now: true, timeoutMs: MANUAL_TIMEOUT_MS }), syncAllFeeds(c.env)]);
     const pushed = await pushAvito(c.env, { now: true, timeoutMs: MANUAL_TIMEOUT_MS });
-    const conflicts = await alertNewConflicts(c.env);
+    const conflicts = (await alertNewConflicts(c.env)).map(({ key: _key, ...conflict }) => conflict);
     return c.json({ avito: [...pulled, ...pushed], feeds, conflicts });
   })
   .get('/conflicts', requireAdmin, async (c) => c.json((await findConflicts(c.env)).map(({ key: _key, ...conflict }) => conflict)))
