@@ -4,6 +4,10 @@
 // nights priced season by season, and the WhatsApp button with a message naming the cabin and
 // price (and, once picked, the dates, nights, guests and total). The note and house rules
 // follow. On phones a bar with the price and the button stays at the bottom of the screen.
+// Once the dates are picked (issue 39): the cabin's extras to tick and a promo code. The price is
+// the server's own function on the availability's rules (stay-picker.ts), so every line and the
+// total are what POST /api/bookings stores; with a code, GET /api/quote's answer is the price,
+// asked again whenever the dates, the guests or the extras change.
 // The card hydrates when it scrolls into view (client:visible); until then its links work as
 // they are. The calendar's code and the free dates load when the visitor opens the dates.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
@@ -15,7 +19,9 @@ import { channelLink, offeredChannels, type ChannelSettings } from '../lib/chann
 import { iconCheck, iconClock, iconWhatsapp, iconX } from '../components/icons.ts';
 import { isIsoDate, type IsoDate } from '../../schema/dates.ts';
 import { formatKopecks, prepaymentKopecks } from '../../schema/payment-options.ts';
-import type { BookingAnswer, BookingDraft } from './BookingRequest.tsx';
+import type { BookingAnswer, BookingDraft, PromoCheck } from './BookingRequest.tsx';
+import type { PromoState } from './StayOptions.tsx';
+import { askQuote, quoteUrl, type QuoteAsk, type ServerQuote } from '../lib/stay-quote.ts';
 import { PriceLines } from './PriceLines.tsx';
 import cardCss from './BookingCard.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
@@ -23,11 +29,15 @@ import { adoptStyles } from './adopt-styles.ts';
 adoptStyles(cardCss);
 
 const EMPTY_DRAFT: Omit<BookingDraft, 'channel'> = { name: '', phone: '', email: '', comment: '', consent: false, website: '' };
+const NO_PROMO: PromoState = { text: '', applied: null, note: null, checking: false };
+const PROMO_UNCHECKED = 'Не удалось проверить промокод. Проверьте интернет и нажмите «Применить» ещё раз.';
 
 const loadCalendar = () => import('./StayCalendar.tsx');
 const StayCalendar = lazy(loadCalendar);
 const loadRequest = () => import('./BookingRequest.tsx');
 const BookingRequest = lazy(loadRequest);
+// The extras and the code come in the request form's chunk.
+const StayOptions = lazy(() => loadRequest().then((m) => ({ default: m.StayOptions })));
 // Only for a guest back from ЮKassa's payment page.
 const PaymentReturn = lazy(() => import('./PaymentReturn.tsx'));
 
@@ -82,14 +92,25 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   const [returned, setReturned] = useState<{ id: number; token: string } | null>(null);
   // The stay asked for in the address (from /search) that is no longer free.
   const [gone, setGone] = useState(false);
+  // The optional extras ticked, the promo code, and the server's price with that code: kept here
+  // like the form's fields, so new dates or a failed send lose none of them.
+  const [ticked, setTicked] = useState<number[]>([]);
+  const [promo, setPromo] = useState<PromoState>(NO_PROMO);
+  const [server, setServer] = useState<{ key: string; quote: ServerQuote } | null>(null);
+  const promoInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     // A choice of guests made before the card woke up is kept; else the one of the search.
     const asked = stayFromAddress(window.location.search);
     const chosen = Number(guestsRef.current?.value);
     const wanted = chosen !== Math.min(2, cabin.maxGuests) ? chosen : (asked?.guests ?? chosen);
-    if (wanted >= 1 && wanted <= cabin.maxGuests) setGuests(wanted);
-    else if (asked && asked.guests > cabin.maxGuests) setGuests(cabin.maxGuests);
+    const woke = wanted >= 1 && wanted <= cabin.maxGuests ? wanted : asked && asked.guests > cabin.maxGuests ? cabin.maxGuests : null;
+    if (woke !== null) {
+      setGuests(woke);
+      // The field is uncontrolled (a choice made before the card woke up must survive hydration):
+      // it shows the guests of the search, which the price is for, itself.
+      if (guestsRef.current) guestsRef.current.value = String(woke);
+    }
     setReady(true);
     setReturned(paymentFromAddress(window.location.search));
     if (asked) void loadFree(asked);
@@ -122,11 +143,58 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   }
 
   const rules = free.status === 'ready' ? free.rules : null;
-  const quote = rules && stay.checkIn && stay.checkOut ? rules.quote(stay.checkIn, stay.checkOut, guests) : null;
-  const details = { arrival: stay.checkIn, departure: stay.checkOut, guests, total: quote?.total ?? null, lines: quote?.lines ?? null };
+  const extras = rules?.extras ?? [];
+  // The optional extras ticked that the cabin still offers (the server adds the mandatory ones).
+  const chosen = ticked.filter((t) => extras.some((e) => e.id === t && !e.mandatory));
+  const quote = rules && stay.checkIn && stay.checkOut ? rules.quote(stay.checkIn, stay.checkOut, guests, chosen) : null;
+  // With a code applied, the server's quote for exactly this stay, these guests and extras is the price.
+  const ask: QuoteAsk | null = quote && stay.checkIn && stay.checkOut && promo.applied ? { cabinId: cabin.id, checkIn: stay.checkIn, checkOut: stay.checkOut, guests, extras: chosen, promo: promo.applied } : null;
+  const askKey = ask ? quoteUrl(ask) : null;
+  const quoted = askKey !== null && server?.key === askKey ? server.quote : null;
+  const pricing = askKey !== null && quoted === null;
+  const priced = quoted ?? quote;
+  const details = { arrival: stay.checkIn, departure: stay.checkOut, guests, total: priced?.total ?? null, lines: priced?.lines ?? null };
   // With prepayment on, what the guest pays now: the server's own rule (it computes it again).
   const prepayment =
-    rules?.bookingMode === 'prepayment' && rules.prepayment && quote ? prepaymentKopecks(quote, quote.parts[0]?.pricePerNight ?? cabin.pricePerNight, rules.prepayment) : null;
+    rules?.bookingMode === 'prepayment' && rules.prepayment && quote && priced ? prepaymentKopecks(priced, quote.parts[0]?.pricePerNight ?? cabin.pricePerNight, rules.prepayment) : null;
+  // A code typed but not checked yet (the one refused stays out of the price and is not asked again).
+  const typedCode = promo.text.trim();
+  const promoUnchecked = typedCode !== '' && typedCode !== promo.applied && !(promo.note?.refused && promo.note.text === typedCode);
+
+  // The dates, guests or extras changed with a code applied: the server prices them again.
+  useEffect(() => {
+    if (!ask || !askKey || server?.key === askKey) return;
+    const aborted = new AbortController();
+    askQuote(ask, aborted.signal).then(
+      (answer) => {
+        if (answer.ok) setServer({ key: askKey, quote: answer.quote });
+        // Not for these dates, say: why, beside the field; the price without it.
+        else setPromo((p) => ({ ...p, applied: null, note: { text: ask.promo, error: answer.refused ?? PROMO_UNCHECKED, refused: answer.refused !== null } }));
+      },
+      () => {},
+    );
+    return () => aborted.abort();
+  }, [askKey]);
+
+  /** «Применить»: the server prices the stay with the code typed, or says why it does not apply. */
+  async function applyPromo(): Promise<PromoCheck> {
+    const code = promo.text.trim();
+    if (!code) {
+      setPromo((p) => ({ ...p, applied: null, note: null }));
+      return 'applied';
+    }
+    if (!stay.checkIn || !stay.checkOut || promo.checking) return 'failed';
+    const asked: QuoteAsk = { cabinId: cabin.id, checkIn: stay.checkIn, checkOut: stay.checkOut, guests, extras: chosen, promo: code };
+    setPromo((p) => ({ ...p, checking: true }));
+    const answer = await askQuote(asked);
+    if (answer.ok) {
+      setServer({ key: quoteUrl(asked), quote: answer.quote });
+      setPromo((p) => ({ ...p, checking: false, applied: code, note: null }));
+      return 'applied';
+    }
+    setPromo((p) => ({ ...p, checking: false, applied: null, note: { text: code, error: answer.refused ?? PROMO_UNCHECKED, refused: answer.refused !== null } }));
+    return answer.refused !== null ? 'refused' : 'failed';
+  }
   const picked = bookingStay(cabin, details);
   // After a stored request, every channel carries its number.
   const message = bookingMessage(cabin, details) + (sent ? `\nЗаявка №${sent.id}` : '');
@@ -201,6 +269,8 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
                   onPick={(day) => {
                     setSent(null);
                     setStay((s) => pickDay(rules, s, day));
+                    // The extras, the code and the form show once the stay is whole: on their way now.
+                    void loadRequest();
                   }}
                 />
                 <div className="booking__calendar-foot">
@@ -218,9 +288,24 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
             )}
           </div>
         )}
-        {picked && quote ? (
-          // The server's lines: nights season by season, the cleaning fee, the tourist tax.
-          <PriceLines lines={quote.lines} total={picked.total} className="booking__sum" totalClassName="booking__total" live>
+        {picked && quote && !sent && (
+          <Suspense fallback={null}>
+            <StayOptions
+              id={id}
+              extras={extras}
+              ticked={chosen}
+              onTick={(extra, on) => setTicked((t) => (on ? [...t.filter((x) => x !== extra), extra] : t.filter((x) => x !== extra)))}
+              promo={promo}
+              onPromoText={(text) => setPromo((p) => ({ ...p, text, note: null, applied: text.trim() ? p.applied : null }))}
+              onApply={() => void applyPromo()}
+              promoInput={promoInput}
+            />
+          </Suspense>
+        )}
+        {picked && priced ? (
+          // The server's lines: nights by date and season, the guests beyond the price, the discount,
+          // the code, the extras, the cleaning fee, the tourist tax.
+          <PriceLines lines={priced.lines} total={picked.total} className="booking__sum" totalClassName="booking__total" live pending={pricing}>
             {prepayment !== null && (
               <div className="booking__prepay">
                 <dt>Предоплата сейчас</dt>
@@ -266,6 +351,15 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
                   setOpen(true);
                   void loadFree();
                 }}
+                extras={chosen}
+                promo={promo.applied ?? ''}
+                promoUnchecked={promoUnchecked}
+                onCheckPromo={applyPromo}
+                onPromoRefused={(reason) => {
+                  setPromo((p) => ({ ...p, applied: null, note: { text: p.applied ?? p.text.trim(), error: reason, refused: true } }));
+                  promoInput.current?.scrollIntoView({ block: 'center' });
+                }}
+                pricing={pricing}
               />
             </Suspense>
           )

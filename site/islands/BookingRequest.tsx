@@ -3,6 +3,8 @@
 // contacted and ticks the 152-ФЗ consent; POST /api/bookings stores the request, so the owner
 // has it whatever happens to the messenger. Loaded on demand with its schema. What the visitor
 // typed lives in the card (`draft`), so it survives a failed send, new dates or a closed form.
+// The extras ticked and the promo code go with it (issue 39); a code the server no longer takes
+// (used up meanwhile) is told beside the code's field, and nothing typed is lost.
 import { useState, type FormEvent } from 'react';
 import { bookingSubmitSchema, type BookingChannel } from '../../schema/bookings.ts';
 import type { OfferedChannel } from '../lib/channels.ts';
@@ -14,6 +16,9 @@ import { adoptStyles } from './adopt-styles.ts';
 import { ConsentText } from './ConsentText.tsx';
 import { serverErrorText } from '../lib/server-error.ts';
 
+// The extras and the code (StayOptions.tsx) show with this form: one chunk, one request.
+export { StayOptions } from './StayOptions.tsx';
+
 // The form's styles (and the checkbox, alert and honeypot ones) come with it, not in the cabin page's HTML.
 adoptStyles(controlsCss);
 adoptStyles(requestCss);
@@ -21,6 +26,16 @@ adoptStyles(requestCss);
 export type BookingDraft = { name: string; phone: string; email: string; comment: string; consent: boolean; channel: BookingChannel; website: string };
 
 const SEND_FAILED = 'Не удалось отправить заявку. Проверьте интернет и попробуйте ещё раз: всё, что вы ввели, сохранено.';
+/** The server's reasons a promo code does not apply (GET /api/quote and POST /api/bookings give the same). */
+const PROMO_REASONS: ReadonlySet<string> = new Set([MSG.promoNotFound, MSG.promoNotYet, MSG.promoExpired, MSG.promoUsedUp, MSG.promoNotForDates, MSG.promoCodeInvalid]);
+/** What a press of «Отправить» that checked the code first says: nothing was sent yet. */
+const PROMO_CHECKED = {
+  applied: 'Промокод применён, итог пересчитан. Проверьте стоимость и отправьте заявку ещё раз.',
+  refused: 'Промокод не подошёл, причина — у поля «Промокод». Итог посчитан без него: отправьте заявку ещё раз или исправьте промокод.',
+  failed: 'Не удалось проверить промокод. Проверьте интернет и попробуйте ещё раз: всё, что вы ввели, сохранено.',
+} as const;
+/** Whether a press of «Отправить» checked the code first, and what came of it (the card's answer). */
+export type PromoCheck = keyof typeof PROMO_CHECKED;
 
 /** What POST /api/bookings answers: with prepayment on, ЮKassa's page; or why it could not be reached. */
 export type BookingAnswer = {
@@ -45,10 +60,22 @@ interface Props {
   onSent: (sent: BookingAnswer) => void;
   /** The nights were taken meanwhile: the card reloads the free dates. */
   onTaken: () => void;
+  /** The optional extras ticked (the server adds the mandatory ones). */
+  extras: readonly number[];
+  /** The promo code the shown price includes, as typed; '' for none. */
+  promo: string;
+  /** A code typed but not yet checked: «Отправить» checks it first (the card shows the new price) and sends nothing. */
+  promoUnchecked: boolean;
+  onCheckPromo: () => Promise<PromoCheck>;
+  /** The server refused the code on sending: the card shows why beside the code's field and prices without it. */
+  onPromoRefused: (reason: string) => void;
+  /** The price is being asked of the server (a code with new dates): sending waits for it. */
+  pricing: boolean;
 }
 
-export default function BookingRequest({ id, cabinId, stay, channels, draft, onDraft, prepayment, onSent, onTaken }: Props) {
+export default function BookingRequest({ id, cabinId, stay, channels, draft, onDraft, prepayment, onSent, onTaken, extras, promo, promoUnchecked, onCheckPromo, onPromoRefused, pricing }: Props) {
   const [sending, setSending] = useState(false);
+  const [checking, setChecking] = useState(false);
   // ЮKassa's page for this guest's held nights: coming back from it (the Back button) shows a
   // way to it again, not a second booking that their own hold would refuse.
   const [payUrl, setPayUrl] = useState<string | null>(null);
@@ -57,14 +84,22 @@ export default function BookingRequest({ id, cabinId, stay, channels, draft, onD
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (sending) return;
-    const parsed = bookingSubmitSchema.safeParse({ cabinId, ...stay, ...draft, consent: draft.consent || undefined });
+    if (sending || pricing) return;
+    const parsed = bookingSubmitSchema.safeParse({ cabinId, ...stay, ...draft, consent: draft.consent || undefined, extras: [...extras], promo });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? MSG.badInput);
       return;
     }
     setSending(true);
     setError(null);
+    if (promoUnchecked) {
+      // The visitor typed a code and went straight to «Отправить»: its price first, then their choice.
+      setChecking(true);
+      setError(PROMO_CHECKED[await onCheckPromo()]);
+      setChecking(false);
+      setSending(false);
+      return;
+    }
     try {
       const res = await fetch('/api/bookings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(parsed.data) });
       const body = (await res.json().catch(() => null)) as (BookingAnswer & { error?: string }) | null;
@@ -79,6 +114,12 @@ export default function BookingRequest({ id, cabinId, stay, channels, draft, onD
         return;
       }
       if (res.status === 409) onTaken();
+      if (res.status === 400 && body?.error && PROMO_REASONS.has(body.error)) {
+        // The code no longer applies (its last use went to another guest meanwhile): why, beside it.
+        onPromoRefused(body.error);
+        setError(PROMO_CHECKED.refused);
+        return;
+      }
       setError(serverErrorText(res.status, body?.error, SEND_FAILED));
     } catch {
       setError(SEND_FAILED);
@@ -137,8 +178,8 @@ export default function BookingRequest({ id, cabinId, stay, channels, draft, onD
       {payUrl ? (
         <a className="btn btn--primary btn--block" href={payUrl}>Перейти к оплате</a>
       ) : (
-        <button type="submit" className="btn btn--primary btn--block" disabled={sending}>
-          {prepayment === null ? (sending ? 'Отправляем…' : 'Отправить заявку') : sending ? 'Переходим к оплате…' : `Оплатить ${formatKopecks(prepayment)}`}
+        <button type="submit" className="btn btn--primary btn--block" disabled={sending || pricing}>
+          {checking ? 'Проверяем промокод…' : prepayment === null ? (sending ? 'Отправляем…' : 'Отправить заявку') : sending ? 'Переходим к оплате…' : `Оплатить ${formatKopecks(prepayment)}`}
         </button>
       )}
     </form>

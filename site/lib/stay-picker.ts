@@ -78,7 +78,8 @@ export function stayRules(a: Availability) {
   /** The stay's price for these guests with the mandatory extras and those ticked (a promo code is priced by the server). */
   const quote = (checkIn: IsoDate, checkOut: IsoDate, guests = 1, extras: readonly number[] = []): Quote => quoteStay(pricing, { checkIn, checkOut, guests, extras, today });
 
-  return { today, to: a.to, isBusy, canCheckIn, canCheckOut, minNights, lastCheckOut, quote, bookingMode: a.bookingMode ?? 'request', prepayment: a.prepayment ?? null };
+  // The cabin's extras (the availability lists only this cabin's): the card ticks the optional ones.
+  return { today, to: a.to, isBusy, canCheckIn, canCheckOut, minNights, lastCheckOut, quote, extras: pricing.extras, bookingMode: a.bookingMode ?? 'request', prepayment: a.prepayment ?? null };
 }
 
 /**

@@ -2,6 +2,7 @@
 // contact form (section 7).
 import { formatDate, formatNights, formatPrice, parseCalendarDate } from '../../schema/format.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
+import { formatLineAmount } from './price-lines.ts';
 
 /**
  * The WhatsApp number of a phone: digits only (SPEC.md section 3), with a Russian trunk
@@ -72,6 +73,18 @@ export function bookingStay(cabin: BookingCabin, details: BookingDetails = {}): 
 }
 
 /**
+ * The priced stay's lines the message names, as the booking card shows them: the nights at each of
+ * their prices (weekdays and the weekend, seasons), the guests beyond the price, the discount, the
+ * promo code, the extras, the cleaning fee, the tourist tax. One line of nights at the price the
+ * message's first line names already says nothing «Итого за N ночей» does not, and is left out.
+ */
+function messageLines(lines: readonly PriceLine[], nights: number, pricePerNight: number): readonly PriceLine[] {
+  const nightLines = lines.filter((l) => l.kind === 'nights');
+  const plain = nightLines.length === 1 && nightLines[0]!.amount === nights * pricePerNight;
+  return plain ? lines.filter((l) => l.kind !== 'nights') : lines;
+}
+
+/**
  * The booking message:
  *   Здравствуйте! Хочу забронировать «Домик у моря» (12 500 ₽ за ночь).
  * and, with a valid stay,
@@ -79,8 +92,9 @@ export function bookingStay(cabin: BookingCabin, details: BookingDetails = {}): 
  *   Выезд: 8 марта 2026
  *   Гостей: 2
  *   Итого за 3 ночи: 37 500 ₽
- * (with the cleaning fee and the tourist tax, when the owner charges them, on lines of their own
- * before the total: «Уборка: 1 500 ₽»), then
+ * (with every line of the priced stay but a lone line of nights at that price, each on a line of
+ * its own before the total: «5 000 ₽ × 1 ночь: 5 000 ₽», «Промокод LETO 10 %: −2 200 ₽», «Баня:
+ * 2 000 ₽», «Уборка: 1 500 ₽»), then
  *   Подскажите, пожалуйста, свободны ли эти даты?
  * or, without one,
  *   Подскажите, пожалуйста, какие даты свободны?
@@ -93,7 +107,7 @@ export function bookingMessage(cabin: BookingCabin, details?: BookingDetails): s
       `Заезд: ${formatDate(stay.arrival)}`,
       `Выезд: ${formatDate(stay.departure)}`,
       `Гостей: ${stay.guests}`,
-      ...(details?.lines ?? []).filter((l) => l.kind !== 'nights').map((l) => `${l.label}: ${formatPrice(l.amount)}`),
+      ...messageLines(details?.lines ?? [], stay.nights, cabin.pricePerNight).map((l) => `${l.label}: ${formatLineAmount(l.amount)}`),
       `Итого за ${formatNights(stay.nights)}: ${formatPrice(stay.total)}`,
       'Подскажите, пожалуйста, свободны ли эти даты?',
     );
