@@ -3,9 +3,8 @@
 // the tourist tax, then the total, from the pricing function's lines; the booking card, the guest
 // back from the payment page and the owner's example in «Настройки» show the same list.
 import type { ReactNode } from 'react';
-import { formatPrice } from '../../schema/format.ts';
+import { formatPrice, formatLineAmount } from '../../schema/format.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
-import { formatLineAmount } from '../lib/price-lines.ts';
 
 export function PriceLines({ lines, total, className, totalClassName, live = false, pending = false, children }: {
   lines: readonly PriceLine[];

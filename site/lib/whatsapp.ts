@@ -1,8 +1,7 @@
 // WhatsApp links and their prefilled messages: the booking button (SPEC.md section 2) and the
 // contact form (section 7).
-import { formatDate, formatNights, formatPrice, parseCalendarDate } from '../../schema/format.ts';
+import { formatDate, formatNights, formatPrice, parseCalendarDate, formatLineAmount } from '../../schema/format.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
-import { formatLineAmount } from './price-lines.ts';
 
 /**
  * The WhatsApp number of a phone: digits only (SPEC.md section 3), with a Russian trunk

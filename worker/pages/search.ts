@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { html, raw } from 'hono/html';
-import { countOf, FORMS, formatGuests, formatNights, formatPrice, formatStayDates, plural } from '../../schema/format.ts';
+import { countOf, FORMS, formatGuests, formatLineAmount, formatNights, formatPrice, formatStayDates, plural } from '../../schema/format.ts';
 import { escapeHtml } from '../../schema/html.ts';
 import { SEARCH_MARKERS as M } from '../../schema/search-page.ts';
 import { SEARCH_PAGE_SIZE, searchQuerySchema, type SearchAnswer } from '../../schema/search.ts';
@@ -90,10 +90,10 @@ async function card(c: Context<AppEnv>, r: SearchAnswer['results'][number], q: {
     .replace(`/cabin/${r.id}${M.stayQuery}`, escapeHtml(stayLink(r.id, q, q.guests)));
 }
 
-/** The cleaning fee and tourist tax inside a stay's total, named as on the booking card: «вкл. Уборка 1 500 ₽». */
+/** The lines beyond the nights inside a stay's total, named as on the booking card: «вкл. уборка 1 500 ₽, скидка … −2 200 ₽». */
 function extras(lines: SearchAnswer['results'][number]['lines']) {
   const named = lines.filter((l) => l.kind !== 'nights');
-  return named.length === 0 ? '' : html` <small class="price__extras">вкл. ${named.map((l) => `${l.label.toLocaleLowerCase('ru-RU')} ${formatPrice(l.amount)}`).join(', ')}</small>`;
+  return named.length === 0 ? '' : html` <small class="price__extras">вкл. ${named.map((l) => `${l.label.toLocaleLowerCase('ru-RU')} ${formatLineAmount(l.amount)}`).join(', ')}</small>`;
 }
 
 function summary(answer: SearchAnswer, dates: string) {
