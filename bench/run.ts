@@ -13,6 +13,7 @@ import { checkBudgets, staticPeer } from './budgets.ts';
 import { giveControl } from './control-answer.ts';
 import { measureChannels, startBenchAvito } from './channels.ts';
 import { adminLogin, editToLive } from './edit-to-live.ts';
+import { applyPricingRules } from './pricing-rules.ts';
 import { CADDY, startCaddy, startCompressingEdge } from './caddy.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
 import { measureBlankControl } from './blank-page.ts';
@@ -326,6 +327,8 @@ async function measureTarget(target: Target): Promise<TargetResults> {
 
     if (enabled('scale')) {
       try {
+        log('Growth: the owner\'s pricing rules (weekends, guests, single dates, discounts, extras) on every cabin first…');
+        await applyPricingRules(base, await adminLogin(base, ADMIN_PASSWORD));
         for (const size of SCALE_SIZES) {
           log(`Growth: ${size} active cabins: grow, rebuild, load /api/cabins…`);
           const point = await measureScalePoint(served, size, {

@@ -5,6 +5,7 @@ import { cabins } from '../../schema/tables.ts';
 import { quoteStay } from '../../schema/pricing.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
+import { groupBy } from '../lib/group-by.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { busyRanges } from './calendar.ts';
 import { pricingRules } from './pricing.ts';
@@ -76,13 +77,3 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
 
 const maxDate = (a: IsoDate, b: IsoDate) => (a > b ? a : b);
 
-function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
-  const out = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
-}
