@@ -39,7 +39,18 @@ const dayNumber = (date: IsoDate): number => {
   return n;
 };
 
-const fromDayNumber = (n: number): IsoDate => new Date(n * DAY_MS).toISOString().slice(0, 10);
+/** The dates of day numbers seen lately, for the same reason: search and pricing walk night by night. */
+const dates = new Map<number, IsoDate>();
+
+const fromDayNumber = (n: number): IsoDate => {
+  const known = dates.get(n);
+  if (known !== undefined) return known;
+  const date = new Date(n * DAY_MS).toISOString().slice(0, 10);
+  if (dates.size >= 4096) dates.clear();
+  dates.set(n, date);
+  dayNumbers.set(date, n);
+  return date;
+};
 
 /** The date `days` later (or earlier, when negative). */
 export const addDays = (date: IsoDate, days: number): IsoDate => fromDayNumber(dayNumber(date) + days);
