@@ -17,14 +17,14 @@ import { SettingsTab } from './settings/SettingsTab.tsx';
 // «Заявки» first: it is what the owner opens every morning, and where the panel opens.
 export const TABS = [
   { id: 'bookings', label: 'Заявки' },
-  { id: 'cabins', label: 'Домики', draft: 'cabin' },
+  { id: 'cabins', label: 'Домики', drafts: ['cabin'] },
   { id: 'calendar', label: 'Календарь' },
   { id: 'gallery', label: 'Галерея' },
-  { id: 'contacts', label: 'Контакты', draft: 'contacts' },
+  { id: 'contacts', label: 'Контакты', drafts: ['contacts', 'messengers'] },
   { id: 'reviews', label: 'Отзывы' },
-  { id: 'settings', label: 'Настройки', draft: 'settings' },
-  { id: 'account', label: 'Аккаунт', draft: 'account' },
-] as const satisfies readonly { id: string; label: string; draft?: DraftKey }[];
+  { id: 'settings', label: 'Настройки', drafts: ['settings', 'payments', 'discounts', 'extras', 'promoCodes'] },
+  { id: 'account', label: 'Аккаунт', drafts: ['account'] },
+] as const satisfies readonly { id: string; label: string; drafts?: readonly DraftKey[] }[];
 export type TabId = (typeof TABS)[number]['id'];
 
 const tabFromHash = (): TabId => {
@@ -138,7 +138,8 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
         <nav className="admin-nav" aria-label="Разделы панели">
           <ul>
             {TABS.map((t) => {
-              const dirty = 'draft' in t && drafts.includes(t.draft);
+              // A dot while any form of the tab holds unsaved edits.
+              const dirty = 'drafts' in t && t.drafts.some((d: DraftKey) => drafts.includes(d));
               return (
                 <li key={t.id}>
                   <a

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { cabinInputSchema, type CabinInput } from '../../../schema/cabin-input.ts';
 import { CABIN_DEFAULTS } from '../../../schema/constants.ts';
+import { MSG } from '../../../schema/messages.ts';
+import { WEEKEND_NIGHTS_DEFAULT } from '../../../schema/pricing.ts';
 import type { Cabin } from '../../../schema/tables.ts';
 import { AmenityPicker } from './AmenityPicker.tsx';
 import { describeError, SessionEndedError } from '../client.ts';
@@ -10,6 +12,7 @@ import { clearDraft, setDraft } from '../ui/drafts.ts';
 import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { PhotoUploader, type ImagesUpdate } from '../ui/PhotoUploader.tsx';
+import { WEEKDAYS } from '../ui/weekdays.ts';
 
 /** What the inputs hold: numbers as typed, so a half-typed value is never lost or rewritten. */
 export type CabinFormValues = {
@@ -25,12 +28,22 @@ export type CabinFormValues = {
   images: string[];
   featured: boolean;
   active: boolean;
+  /** Empty: weekends cost as weekdays. */
+  weekendPricePerNight: string;
+  /** ISO weekdays of the nights that count as the weekend (5 = the night from Friday to Saturday). */
+  weekendNights: number[];
+  /** Empty: the price includes every guest the cabin takes. */
+  baseGuests: string;
+  extraGuestPerNight: string;
 };
 
 /** The cabin form's draft: which cabin (null for a new one) and the edits so far. */
 export type CabinDraft = { cabinId: number | null; values: CabinFormValues };
 
 const MAX_IMAGES = 30;
+
+
+const byDay = (days: readonly number[]) => [...days].sort((a, b) => a - b);
 
 export function formValues(cabin?: Cabin): CabinFormValues {
   return {
@@ -46,6 +59,10 @@ export function formValues(cabin?: Cabin): CabinFormValues {
     images: cabin?.images ?? [],
     featured: cabin?.featured ?? CABIN_DEFAULTS.featured,
     active: cabin?.active ?? CABIN_DEFAULTS.active,
+    weekendPricePerNight: cabin?.weekendPricePerNight != null ? String(cabin.weekendPricePerNight) : '',
+    weekendNights: byDay(cabin?.weekendNights ?? WEEKEND_NIGHTS_DEFAULT),
+    baseGuests: cabin?.baseGuests != null ? String(cabin.baseGuests) : '',
+    extraGuestPerNight: cabin?.extraGuestPerNight ? String(cabin.extraGuestPerNight) : '',
   };
 }
 
@@ -70,6 +87,12 @@ export function toPayload(v: CabinFormValues) {
     images: v.images,
     featured: v.featured,
     active: v.active,
+    // Empty means «as on weekdays» and «every guest»: null, which the server takes as such.
+    weekendPricePerNight: parseInteger(v.weekendPricePerNight) ?? null,
+    weekendNights: byDay(v.weekendNights),
+    baseGuests: parseInteger(v.baseGuests) ?? null,
+    // Empty is no surcharge: sent as 0, so clearing the field really clears it.
+    extraGuestPerNight: parseInteger(v.extraGuestPerNight) ?? 0,
   };
 }
 
@@ -134,9 +157,14 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
   async function submit(e: FormEvent) {
     e.preventDefault();
     setSaveError(null);
-    const parsed = cabinInputSchema.safeParse(toPayload(values));
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
+    const payload = toPayload(values);
+    const parsed = cabinInputSchema.safeParse(payload);
+    const found = parsed.success ? {} : fieldErrors(parsed.error);
+    // The server refuses it too; said here under the field, before anything is sent.
+    const { baseGuests, maxGuests } = payload;
+    if (!found.baseGuests && baseGuests != null && baseGuests > maxGuests) found.baseGuests = MSG.baseGuestsOverMax;
+    if (!parsed.success || Object.keys(found).length > 0) {
+      setErrors(found);
       focusFirstInvalid(formRef.current);
       return;
     }
@@ -212,6 +240,57 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
           {count('bathrooms', 'Ванные')}
           {count('maxGuests', 'Гостей, до')}
         </div>
+
+        <fieldset className="cabin-pricing">
+          <legend className="cabin-pricing__title">Выходные и гости</legend>
+          <div className="form-grid">
+            <Field label="Цена в выходные, ₽ за ночь" error={errors.weekendPricePerNight} hint="Пусто — выходные по обычной цене">
+              {(p) => (
+                <input
+                  {...p}
+                  className="input"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  value={values.weekendPricePerNight}
+                  placeholder="Как в будни"
+                  onChange={(e) => set('weekendPricePerNight', e.target.value)}
+                />
+              )}
+            </Field>
+            <Field label="Гостей в цене" error={errors.baseGuests} hint="Пусто — цена за всех, сколько вмещает домик">
+              {(p) => (
+                <input {...p} className="input" type="number" inputMode="numeric" min={1} max={100} step={1} value={values.baseGuests} placeholder="Все" onChange={(e) => set('baseGuests', e.target.value)} />
+              )}
+            </Field>
+            <Field label="Доплата за каждого следующего гостя, ₽ за ночь" error={errors.extraGuestPerNight} hint="Пусто или 0 — без доплаты">
+              {(p) => (
+                <input {...p} className="input" inputMode="numeric" autoComplete="off" value={values.extraGuestPerNight} placeholder="0" onChange={(e) => set('extraGuestPerNight', e.target.value)} />
+              )}
+            </Field>
+          </div>
+          <fieldset className="weekdays" aria-describedby="weekend-nights-hint">
+            <legend className="label">Какие ночи считать выходными</legend>
+            <div className="weekdays__days">
+              {WEEKDAYS.map((d) => (
+                <label key={d.day} className="weekdays__day">
+                  <input
+                    type="checkbox"
+                    checked={values.weekendNights.includes(d.day)}
+                    onChange={(e) => set('weekendNights', byDay(e.target.checked ? [...values.weekendNights, d.day] : values.weekendNights.filter((n) => n !== d.day)))}
+                  />
+                  <span>
+                    {d.short}
+                    <span className="visually-hidden"> ({d.name})</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            <span className="hint" id="weekend-nights-hint">
+              Ночь считается по дню заезда: «Пт» — ночь с пятницы на субботу. Обычно это Пт и Сб.
+            </span>
+            {errors.weekendNights && <span className="error-text">{errors.weekendNights}</span>}
+          </fieldset>
+        </fieldset>
 
         <AmenityPicker value={values.amenities} onChange={(v) => set('amenities', v)} error={errors.amenities} />
 

@@ -88,6 +88,7 @@ export function CabinsTab() {
               <div className="cabin-row__body">
                 <h3 className="cabin-row__name">{c.name}</h3>
                 <p className="cabin-row__price">{rub(c.pricePerNight)}</p>
+                {c.weekendPricePerNight != null && <p className="cabin-row__weekend">В выходные {rub(c.weekendPricePerNight)}</p>}
                 <p className="cabin-row__badges">
                   {c.active ? <span className="badge badge--success">Активен</span> : <span className="badge badge--muted">Неактивен</span>}
                   {c.featured && <span className="badge badge--accent">Рекомендуемый</span>}

@@ -7,9 +7,12 @@ import { useNotify } from '../ui/Notice.tsx';
 
 export const loadCalendar = (id: number) => call(client().admin.cabins[':id'].calendar.$get({ param: { id: String(id) } }));
 export type Calendar = Awaited<ReturnType<typeof loadCalendar>>;
+export const loadDatePrices = (id: number) => call(client().admin.cabins[':id']['date-prices'].$get({ param: { id: String(id) } }));
 
 /** The sections whose unsaved rows would be lost when another cabin is chosen. */
-export type DirtySection = 'seasons' | 'feeds';
+export type DirtySection = 'seasons' | 'datePrices' | 'feeds';
+/** How the owner names each of those sections. */
+export const SECTION_NAMES: Record<DirtySection, string> = { seasons: '«Сезонные цены»', datePrices: '«Цены на отдельные даты»', feeds: '«Импорт календарей»' };
 export type OnDirty = (section: DirtySection, dirty: boolean) => void;
 
 /** Nights [start, end) in Russian, `end` being the departure day: «5–8 марта 2027, 3 ночи». */

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { todayInMoscow } from '../../../schema/dates.ts';
 import { formatPrice } from '../../../schema/format.ts';
+import { MSG } from '../../../schema/messages.ts';
 import { useFailure, type Calendar, type OnDirty } from './CalendarCommon.tsx';
 import { call, client } from '../client.ts';
 import { FormFooter } from '../ui/FormFooter.tsx';
@@ -11,9 +12,18 @@ import { useNotify } from '../ui/Notice.tsx';
 import { usePublish } from '../ui/PublishStatus.tsx';
 import { numberOf } from '../ui/numbers.ts';
 
-type Row = { key: number; start: string; end: string; pricePerNight: string; minNights: string };
+type Row = { key: number; start: string; end: string; pricePerNight: string; weekendPricePerNight: string; minNights: string };
 type Saved = { seasons: Calendar['seasons']; minNights: number };
 
+
+/** The row's prices in words, once they are numbers: «9 500 ₽ за ночь, в выходные 11 000 ₽». */
+function seasonPriceText(price: number, weekend: number): string {
+  if (!Number.isInteger(price) || price < 0) return '';
+  return `${formatPrice(price)} за ночь${Number.isInteger(weekend) && weekend > 0 ? `, в выходные ${formatPrice(weekend)}` : ''}`;
+}
+
+/** A weekend price that is neither empty nor a whole number of roubles above 0: the server's rule, said before sending. */
+const weekendWrong = (text: string) => text.trim() !== '' && !(Number.isInteger(numberOf(text)) && numberOf(text) >= 1);
 
 /** What is wrong with a row that can be seen before saving (the server still decides). */
 function rowProblem(rows: Row[], i: number): string | null {
@@ -29,7 +39,16 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
   const nextKey = useRef(0);
   const toRows = (seasons: Calendar['seasons']): Row[] =>
     // Seasons already over change no price and the server takes no past dates: they are left out.
-    seasons.filter((s) => s.end > today).map((s) => ({ key: nextKey.current++, start: s.start, end: s.end, pricePerNight: String(s.pricePerNight), minNights: String(s.minNights) }));
+    seasons
+      .filter((s) => s.end > today)
+      .map((s) => ({
+        key: nextKey.current++,
+        start: s.start,
+        end: s.end,
+        pricePerNight: String(s.pricePerNight),
+        weekendPricePerNight: s.weekendPricePerNight != null ? String(s.weekendPricePerNight) : '',
+        minNights: String(s.minNights),
+      }));
   const [saved, setSaved] = useState(() => ({ rows: toRows(cal.seasons), minNights: String(cal.minNights) }));
   const [rows, setRows] = useState(saved.rows);
   const [minNights, setMinNights] = useState(saved.minNights);
@@ -48,9 +67,22 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
 
   async function save(e: FormEvent) {
     e.preventDefault();
+    const wrong = rows.findIndex((r) => weekendWrong(r.weekendPricePerNight));
+    if (wrong !== -1) {
+      notify.error(`Не удалось сохранить сезонные цены: Сезон ${wrong + 1}: ${MSG.weekendPriceInvalid}`);
+      document.getElementById(`season-${wrong}-weekend`)?.focus();
+      return;
+    }
     setBusy(true);
     try {
-      const seasons = rows.map((r) => ({ start: r.start, end: r.end, pricePerNight: numberOf(r.pricePerNight), minNights: r.minNights.trim() === '' ? 1 : numberOf(r.minNights) }));
+      const seasons = rows.map((r) => ({
+        start: r.start,
+        end: r.end,
+        pricePerNight: numberOf(r.pricePerNight),
+        // Empty: the season's weekends cost as its other nights.
+        weekendPricePerNight: r.weekendPricePerNight.trim() === '' ? null : numberOf(r.weekendPricePerNight),
+        minNights: r.minNights.trim() === '' ? 1 : numberOf(r.minNights),
+      }));
       const res = await call(client().admin.cabins[':id'].seasons.$put({ param: { id: String(cabinId) }, json: { seasons, minNights: numberOf(minNights) } }));
       const next = { rows: toRows(res.seasons), minNights: String(res.minNights) };
       setSaved(next);
@@ -83,7 +115,7 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
         <input id="base-min" className="input input--narrow" type="number" inputMode="numeric" min={1} max={365} value={minNights} onChange={(e) => setMinNights(e.target.value)} />
       </div>
       <p className="hint">
-        В сезон каждая ночь стоит цену сезона, вне сезонов — цену домика. «По» — день выезда: эта ночь уже не в сезоне. Сезоны не должны пересекаться.
+        В сезон каждая ночь стоит цену сезона (выходные — цену выходных сезона, если она указана), вне сезонов — цену домика. «По» — день выезда: эта ночь уже не в сезоне. Сезоны не должны пересекаться.
         {past > 0 && ` Прошедшие сезоны (${past}) не показаны: на цены они уже не влияют и при сохранении удаляются.`}
       </p>
       {rows.length === 0 ? (
@@ -93,6 +125,7 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
           {rows.map((r, i) => {
             const problem = rowProblem(rows, i);
             const price = numberOf(r.pricePerNight);
+            const weekendProblem = weekendWrong(r.weekendPricePerNight);
             return (
               <li key={r.key} className="season-list__item">
                 <fieldset>
@@ -117,6 +150,31 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
                       <input id={`season-${i}-price`} className="input" type="number" inputMode="numeric" min={0} value={r.pricePerNight} onChange={(e) => set(r.key, { pricePerNight: e.target.value })} />
                     </div>
                     <div className="field">
+                      <label className="label" htmlFor={`season-${i}-weekend`}>
+                        Цена в выходные, ₽
+                      </label>
+                      <input
+                        id={`season-${i}-weekend`}
+                        className="input"
+                        type="number"
+                        inputMode="numeric"
+                        min={1}
+                        placeholder="Как в будни"
+                        aria-describedby={`season-${i}-weekend-hint${weekendProblem ? ` season-${i}-weekend-error` : ''}`}
+                        aria-invalid={weekendProblem}
+                        value={r.weekendPricePerNight}
+                        onChange={(e) => set(r.key, { weekendPricePerNight: e.target.value })}
+                      />
+                      <span className="hint" id={`season-${i}-weekend-hint`}>
+                        Пусто — как в будни сезона
+                      </span>
+                      {weekendProblem && (
+                        <span className="error-text" id={`season-${i}-weekend-error`}>
+                          <Icon name="x" /> {MSG.weekendPriceInvalid}
+                        </span>
+                      )}
+                    </div>
+                    <div className="field">
                       <label className="label" htmlFor={`season-${i}-min`}>
                         Минимум ночей
                       </label>
@@ -130,7 +188,7 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
                   </p>
                 )}
                 <div className="season-list__foot">
-                  <span className="muted">{Number.isInteger(price) && price >= 0 ? `${formatPrice(price)} за ночь` : ''}</span>
+                  <span className="muted">{seasonPriceText(price, numberOf(r.weekendPricePerNight))}</span>
                   <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}>
                     <Icon name="trash" /> Удалить<span className="visually-hidden"> сезон {i + 1}</span>
                   </button>
@@ -140,7 +198,7 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
           })}
         </ul>
       )}
-      <button type="button" className="btn btn--secondary" onClick={() => setRows((list) => [...list, { key: nextKey.current++, start: '', end: '', pricePerNight: '', minNights: '1' }])}>
+      <button type="button" className="btn btn--secondary" onClick={() => setRows((list) => [...list, { key: nextKey.current++, start: '', end: '', pricePerNight: '', weekendPricePerNight: '', minNights: '1' }])}>
         <Icon name="plus" /> Добавить сезон
       </button>
       <FormFooter dirty={dirty} busy={busy} label="Сохранить сезоны" onDiscard={discard} />

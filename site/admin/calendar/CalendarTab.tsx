@@ -3,13 +3,16 @@
 // feeds, and the conflicts between them, Channels). A cabin's name in «Шахматка» opens that
 // cabin's own calendar («#calendar/3»): its busy nights with where each comes from and the
 // nights the owner closes by hand (CalendarBusy), the seasons and minimum stay (CalendarSeasons),
-// the calendars imported from other platforms (CalendarFeeds) and the secret export address
+// what each night costs (CalendarPrices), the single nights' own prices (CalendarDatePrices), the
+// calendars imported from other platforms (CalendarFeeds) and the secret export address
 // (CalendarExport). What the owner typed stays in the forms when a save fails.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CalendarBusy } from './CalendarBusy.tsx';
-import { loadCalendar, type DirtySection } from './CalendarCommon.tsx';
+import { loadCalendar, loadDatePrices, SECTION_NAMES, type DirtySection } from './CalendarCommon.tsx';
+import { CalendarDatePrices } from './CalendarDatePrices.tsx';
 import { CalendarExport } from './CalendarExport.tsx';
 import { CalendarFeeds } from './CalendarFeeds.tsx';
+import { CalendarPrices, type CabinPrices } from './CalendarPrices.tsx';
 import { CalendarSeasons } from './CalendarSeasons.tsx';
 import { ChannelsView } from './Channels.tsx';
 import { loadConflicts, type Conflict } from './channels.ts';
@@ -93,7 +96,7 @@ function CabinView({ initial }: { initial: number }) {
   /** Whether unsaved rows may be dropped: asks the owner when there are some. */
   async function mayLeave(where: string) {
     if (dirty.current.size === 0) return true;
-    const what = [...dirty.current].map((s) => (s === 'seasons' ? '«Сезонные цены»' : '«Импорт календарей»')).join(' и ');
+    const what = [...dirty.current].map((s) => SECTION_NAMES[s]).join(' и ');
     return confirm({
       title: where,
       text: `Есть несохранённые изменения: ${what}. Если перейти, они пропадут.`,
@@ -139,13 +142,14 @@ function CabinView({ initial }: { initial: number }) {
           ))}
         </select>
       </div>
-      {cabinId !== null && <CabinCalendar key={cabinId} cabinId={cabinId} onDirty={onDirty} />}
+      {cabinId !== null && <CabinCalendar key={cabinId} cabinId={cabinId} cabin={cabins.state.data.find((c) => c.id === cabinId)} onDirty={onDirty} />}
     </>
   );
 }
 
-function CabinCalendar({ cabinId, onDirty }: { cabinId: number; onDirty: (section: DirtySection, on: boolean) => void }) {
-  const { state, reload: load, setData } = useLoad(() => loadCalendar(cabinId));
+function CabinCalendar({ cabinId, cabin, onDirty }: { cabinId: number; cabin?: CabinPrices; onDirty: (section: DirtySection, on: boolean) => void }) {
+  // The calendar and the single nights' prices together: «Цены по дням» needs both.
+  const { state, reload: load, setData } = useLoad(() => Promise.all([loadCalendar(cabinId), loadDatePrices(cabinId)]).then(([cal, dates]) => ({ ...cal, datePrices: dates.prices })));
   // After a change the lists refresh quietly: the forms stay mounted with what the owner typed.
   const reload = useCallback(() => load(true), [load]);
   if (state.status === 'loading') return <Loading />;
@@ -154,7 +158,9 @@ function CabinCalendar({ cabinId, onDirty }: { cabinId: number; onDirty: (sectio
   return (
     <>
       <CalendarBusy cabinId={cabinId} cal={cal} reload={reload} />
+      {cabin && <CalendarPrices cabin={cabin} seasons={cal.seasons} datePrices={cal.datePrices} />}
       <CalendarSeasons cabinId={cabinId} cal={cal} onDirty={onDirty} onSaved={(saved) => setData((c) => ({ ...c, ...saved }))} />
+      <CalendarDatePrices cabinId={cabinId} prices={cal.datePrices} onDirty={onDirty} onSaved={(datePrices) => setData((c) => ({ ...c, datePrices }))} />
       <CalendarFeeds cabinId={cabinId} cal={cal} reload={reload} onDirty={onDirty} />
       <CalendarExport cabinId={cabinId} url={cal.exportUrl} onRenewed={(exportUrl) => setData((c) => ({ ...c, exportUrl }))} />
     </>

@@ -3,7 +3,9 @@ import { call, client } from '../client.ts';
 import { Field } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { Icon } from '../ui/Icon.tsx';
+import { tabHref, useHashDetail } from '../ui/hash.ts';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { PricingSettings } from '../pricing/PricingSettings.tsx';
 import { MaxAlerts } from './MaxAlerts.tsx';
 import { PaymentSettingsSection } from './PaymentSettings.tsx';
 import { numberOf, shownNumber } from '../ui/numbers.ts';
@@ -29,8 +31,31 @@ const pick = (s: Settings): SiteTexts => ({
 
 const MAX_FEATURES = 12;
 
-/** «Настройки»: the home page's texts and the stay rules, booking and payment, and the owner's alerts in MAX. */
+/** The address of «Цены и скидки». */
+export const PRICING_DETAIL = 'pricing';
+
+/**
+ * «Настройки»: «Основные» (the home page's texts and the stay rules, booking and payment, and
+ * the owner's alerts in MAX) and, one tap beside them, «Цены и скидки» («#settings/pricing»).
+ */
 export function SettingsTab() {
+  const pricing = useHashDetail() === PRICING_DETAIL;
+  return (
+    <>
+      <nav className="segmented calendar-views settings-views" aria-label="Разделы настроек">
+        <a className="segmented__btn" href={tabHref('settings')} aria-current={pricing ? undefined : 'page'}>
+          Основные
+        </a>
+        <a className="segmented__btn" href={tabHref('settings', PRICING_DETAIL)} aria-current={pricing ? 'page' : undefined}>
+          Цены и скидки
+        </a>
+      </nav>
+      {pricing ? <PricingSettings /> : <MainSettings />}
+    </>
+  );
+}
+
+function MainSettings() {
   const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then(pick));
   if (state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;

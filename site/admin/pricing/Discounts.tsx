@@ -1,0 +1,145 @@
+// «Скидки»: for a long stay, for booking early, for booking at the last minute. One wins: the
+// largest that applies (schema/pricing.ts bestDiscount). Saved as a whole list with the extras as
+// they are stored (PUT /admin/pricing takes both).
+import type { Discount, DiscountKind } from '../../../schema/pricing.ts';
+import { countOf } from '../../../schema/format.ts';
+import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
+import { Icon } from '../ui/Icon.tsx';
+import { numberOf } from '../ui/numbers.ts';
+import { useListForm } from './useListForm.ts';
+
+export type DiscountRow = { kind: DiscountKind; days: string; percent: string };
+export type DiscountValues = { rows: DiscountRow[] };
+
+/** «за 1 день», «за 3 дня»; «от 1 ночи», «от 7 ночей». */
+const daysText = (n: number) => countOf(n, ['день', 'дня', 'дней']);
+const nightsFrom = (n: number) => countOf(n, ['ночи', 'ночей', 'ночей']);
+
+/** Each kind as the owner chooses it, what its number means, and the rule in words. */
+const KINDS: Record<DiscountKind, { option: string; days: string; hint: string; rule: (n: number) => string }> = {
+  longStay: { option: 'За долгое проживание', days: 'От скольких ночей', hint: 'Например, 7 — скидка на неделю и дольше', rule: (n) => `при проживании от ${nightsFrom(n)}` },
+  earlyBooking: {
+    option: 'За раннее бронирование',
+    days: 'За сколько дней до заезда, не меньше',
+    hint: 'Например, 60 — скидка тем, кто бронирует за 2 месяца и раньше',
+    rule: (n) => `при бронировании за ${daysText(n)} до заезда и раньше`,
+  },
+  lastMinute: {
+    option: 'В последний момент',
+    days: 'За сколько дней до заезда, не больше',
+    hint: 'Например, 3 — скидка, если до заезда 3 дня или меньше',
+    rule: (n) => `при бронировании за ${daysText(n)} до заезда и позже`,
+  },
+};
+
+export const discountValues = (list: readonly Discount[]): DiscountValues => ({
+  rows: list.map((d) => ({ kind: d.kind, days: String(d.kind === 'longStay' ? d.minNights : d.kind === 'earlyBooking' ? d.minDaysAhead : d.maxDaysAhead), percent: String(d.percent) })),
+});
+
+/** The rows as the API takes them: an empty or unfinished number travels as null, which the server refuses in its words. */
+export function discountPayload(v: DiscountValues) {
+  return v.rows.map((r): Discount => {
+    const days = numberOf(r.days);
+    const percent = numberOf(r.percent);
+    if (r.kind === 'longStay') return { kind: r.kind, minNights: days, percent };
+    if (r.kind === 'earlyBooking') return { kind: r.kind, minDaysAhead: days, percent };
+    return { kind: r.kind, maxDaysAhead: days, percent };
+  });
+}
+
+/** «−10 % при проживании от 7 ночей», once both numbers are whole. */
+function ruleText(r: DiscountRow): string {
+  const days = numberOf(r.days);
+  const percent = numberOf(r.percent);
+  if (!Number.isInteger(days) || !Number.isInteger(percent) || days < 0 || percent < 1) return '';
+  return `−${percent}\u00a0% ${KINDS[r.kind].rule(days)}`;
+}
+
+export function DiscountsForm({ saved, save }: { saved: DiscountValues; save: (v: DiscountValues) => Promise<unknown> }) {
+  const { values, update, dirty, discard, restored, busy, refused, formRef, submit } = useListForm({
+    draft: 'discounts',
+    saved,
+    save,
+    messages: { saved: 'Скидки сохранены', failed: 'Не удалось сохранить скидки' },
+  });
+  const setRow = (i: number, patch: Partial<DiscountRow>) => update((v) => ({ rows: v.rows.map((r, n) => (n === i ? { ...r, ...patch } : r)) }));
+  const add = () => {
+    update((v) => ({ rows: [...v.rows, { kind: 'longStay', days: '', percent: '' }] }));
+    const index = values.rows.length;
+    requestAnimationFrame(() => document.getElementById(`discount-${index}-kind`)?.focus());
+  };
+
+  return (
+    <form ref={formRef} className="group calendar-section pricing-form" onSubmit={submit} noValidate aria-labelledby="discounts-title">
+      <h3 className="group__title" id="discounts-title">
+        Скидки
+      </h3>
+      <RestoredDraft show={restored && dirty} />
+      <p className="hint">Скидки не складываются: гость получает одну, самую большую из подходящих. Промокод действует после скидки.</p>
+      {values.rows.length === 0 ? (
+        <p className="muted">Скидок нет.</p>
+      ) : (
+        <ul className="season-list" aria-label="Скидки">
+          {values.rows.map((r, i) => (
+            <li key={i} className="season-list__item">
+              <fieldset>
+                <legend className="season-list__legend">Скидка {i + 1}</legend>
+                <div className="form-grid">
+                  <div className="field">
+                    <label className="label" htmlFor={`discount-${i}-kind`}>
+                      Вид скидки
+                    </label>
+                    <select id={`discount-${i}-kind`} className="input" value={r.kind} onChange={(e) => setRow(i, { kind: e.target.value as DiscountKind })}>
+                      {(Object.keys(KINDS) as DiscountKind[]).map((k) => (
+                        <option key={k} value={k}>
+                          {KINDS[k].option}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  <div className="field">
+                    <label className="label" htmlFor={`discount-${i}-days`}>
+                      {KINDS[r.kind].days}
+                    </label>
+                    <input
+                      id={`discount-${i}-days`}
+                      className="input"
+                      type="number"
+                      inputMode="numeric"
+                      min={r.kind === 'longStay' ? 1 : 0}
+                      aria-describedby={`discount-${i}-days-hint`}
+                      value={r.days}
+                      onChange={(e) => setRow(i, { days: e.target.value })}
+                    />
+                    <span className="hint" id={`discount-${i}-days-hint`}>
+                      {KINDS[r.kind].hint}
+                    </span>
+                  </div>
+                  <div className="field">
+                    <label className="label" htmlFor={`discount-${i}-percent`}>
+                      Скидка, %
+                    </label>
+                    <input id={`discount-${i}-percent`} className="input" type="number" inputMode="numeric" min={1} max={100} value={r.percent} onChange={(e) => setRow(i, { percent: e.target.value })} />
+                  </div>
+                </div>
+              </fieldset>
+              <div className="season-list__foot">
+                <span className="pricing-form__rule">{ruleText(r)}</span>
+                <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => update((v) => ({ rows: v.rows.filter((_, n) => n !== i) }))}>
+                  <Icon name="trash" /> Удалить<span className="visually-hidden"> скидку {i + 1}</span>
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="btn btn--secondary" onClick={add}>
+        <Icon name="plus" /> Добавить скидку
+      </button>
+      <div role="alert" className="form-refusal">
+        {refused && <p className="alert">{refused}</p>}
+      </div>
+      <FormFooter dirty={dirty} busy={busy} label="Сохранить скидки" onDiscard={discard} />
+    </form>
+  );
+}
