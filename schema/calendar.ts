@@ -80,8 +80,10 @@ export function calendarFieldName(path: readonly PropertyKey[]): string | undefi
     note: 'заметка', name: 'название', url: 'адрес',
   };
   const [first, index, field] = path;
-  if (first === 'seasons' && typeof index === 'number') return `Сезон ${index + 1}${field ? `, ${FIELDS[String(field)] ?? String(field)}` : ''}`;
-  if (first === 'feeds' && typeof index === 'number') return `Календарь ${index + 1}${field ? `, ${FIELDS[String(field)] ?? String(field)}` : ''}`;
+  // A field whose message names it itself («Цена в выходные: …») gets only its row.
+  const named = (f: PropertyKey | undefined) => (f !== undefined && FIELDS[String(f)] ? `, ${FIELDS[String(f)]}` : '');
+  if (first === 'seasons' && typeof index === 'number') return `Сезон ${index + 1}${named(field)}`;
+  if (first === 'feeds' && typeof index === 'number') return `Календарь ${index + 1}${named(field)}`;
   if (first === 'seasons') return 'Сезоны';
   if (first === 'feeds') return 'Календари';
   const name = FIELDS[String(first)];
