@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { addDays, nightsBetween, todayInMoscow } from '../../../schema/dates.ts';
 import { formatGuests, formatNights, formatPrice, formatStayDates } from '../../../schema/format.ts';
+import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, gone, notice, openTab, signIn, visible } from './helpers.ts';
 
@@ -20,19 +20,6 @@ const FOREIGN_ITEM = 3999999;
 /** How long an answer that goes through Avito may take on a busy machine (the wait ends when it shows). */
 const AVITO_PATIENCE_MS = 30_000;
 
-/** axe-core, as Lighthouse brings it: the rules of WCAG 2.2 AA. */
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-/** What axe finds against WCAG 2.2 AA on the page as it is now, one line a finding. */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: unknown) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const { violations } = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  }, WCAG);
-}
 
 /** A 360px phone: nothing scrolls sideways and every control of «Площадки» is at least 44px tall. */
 async function checkPhoneLayout(page: Page) {

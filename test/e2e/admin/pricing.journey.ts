@@ -1,9 +1,9 @@
-import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addDays, isoWeekday, todayInMoscow } from '../../../schema/dates.ts';
 import { formatNumber, formatPrice } from '../../../schema/format.ts';
 import { MSG } from '../../../schema/messages.ts';
+import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible } from './helpers.ts';
 
@@ -20,19 +20,6 @@ const CABIN = 'Домик «Рассвет»';
 const CODE = 'RASSVET10';
 const FAILED_CODES = 'Не удалось сохранить промокоды';
 
-/** axe-core, as Lighthouse brings it: the rules of WCAG 2.2 AA. */
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-/** What axe finds against WCAG 2.2 AA on the page as it is now, one line a finding. */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: unknown) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const { violations } = await axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  }, WCAG);
-}
 
 /** Nothing on the phone scrolls sideways. */
 async function noSideScroll(page: Page) {

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, isoWeekday, todayInMoscow } from '../../../schema/dates.ts';
+import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi } from '../admin/helpers.ts';
 import { dayButton } from '../stay-calendar.ts';
@@ -26,22 +25,6 @@ const CODE = `LETO${Math.floor(1000 + Math.random() * 9000)}`;
 const CODE_PERCENT = 15;
 const WEEKEND_EXTRA = 1500;
 
-/** axe-core, as Lighthouse brings it: the rules of WCAG 2.2 AA. */
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-/** What axe finds against WCAG 2.2 AA inside `selector`, one line a finding (through DevTools: the page's CSP stays on). */
-async function axeViolations(page: Page, selector: string): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(AXE, 'utf8'));
-  return page.evaluate(
-    async ([tags, within]) => {
-      const axe = (window as unknown as { axe: { run: (ctx: Element, o: unknown) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-      const { violations } = await axe.run(document.querySelector(within)!, { runOnly: { type: 'tag', values: tags } });
-      return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-    },
-    [WCAG, selector] as const,
-  );
-}
 
 /** A line as the card and the message show it: «−2 260 ₽» for the code. */
 const amount = (n: number) => (n < 0 ? `−${rub(-n)}` : rub(n));
