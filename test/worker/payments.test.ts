@@ -177,6 +177,22 @@ describe('a booking with prepayment: POST /api/bookings', () => {
     expect(row).toMatchObject({ status: 'confirmed', payment: { amount: 480000, status: 'succeeded' } });
   });
 
+  it('should give the receipt an item per line of a stay priced with a code and an extra, the same lines as the booking', async () => {
+    const cabin = await seedCabin({ pricePerNight: 5000, name: 'Домик у моря' });
+    const cookie = await login();
+    await prepaymentOn(cookie, { cleaningFee: 1000, prepayment: { kind: 'percent', percent: 100 } });
+    const pricing = await json<{ extras: { id: number }[] }>(await call('PUT', '/api/admin/pricing', { cookie, body: { discounts: [], extras: [{ name: 'Баня', price: 2000, per: 'stay', mandatory: false }] } }), 200);
+    await json(await call('PUT', '/api/admin/promo-codes', { cookie, body: { codes: [{ code: 'LETO', percent: 10 }] } }), 200);
+    const started = await json<Started>(await book(cabin.id, { checkIn: day(30), checkOut: day(33), extras: [pricing.extras[0]!.id], promo: 'leto' }), 201);
+    expect(started.lines.map((l) => [l.kind, l.amount])).toEqual([['nights', 15000], ['promo', -1500], ['extra', 2000], ['fee', 1000]]);
+    const [receipt] = await receiptsOf(await paymentIdOf(started.id));
+    expect(receipt!.receipt.items.map((i: { description: string; amount: { value: string }; payment_mode: string; payment_subject: string }) => [i.description.replace(/,.*/, ''), i.amount.value, i.payment_mode, i.payment_subject])).toEqual([
+      ['Проживание: «Домик у моря»', '13500.00', 'full_prepayment', 'service'],
+      ['Баня', '2000.00', 'full_prepayment', 'service'],
+      ['Уборка', '1000.00', 'full_prepayment', 'service'],
+    ]);
+  });
+
   it('should take the first night as the prepayment when the owner chose it', async () => {
     const cabin = await seedCabin({ pricePerNight: 4200 });
     await prepaymentOn(await login(), { prepayment: { kind: 'firstNight', percent: 30 } });

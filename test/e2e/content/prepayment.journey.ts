@@ -1,6 +1,3 @@
-import { DatabaseSync } from 'node:sqlite';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addDays, nightsBetween } from '../../../schema/dates.ts';
@@ -8,6 +5,7 @@ import { MSG } from '../../../schema/messages.ts';
 import { formatKopecks, prepaymentKopecks, priceStay } from '../../../schema/payment-options.ts';
 import { quoteStay } from '../../../worker/calendar/pricing.ts';
 import { useBrowser } from '../browser.ts';
+import { runInLocalD1 } from '../local-d1.ts';
 import { adminApi, notice, openTab, signIn, visible } from '../admin/helpers.ts';
 import { pickStay } from '../stay-calendar.ts';
 import { flat, rub } from '../public/helpers.ts';
@@ -289,19 +287,6 @@ async function barInChart(page: Page, title: string) {
 
 /** Moves a hold's end into the past in the e2e stack's local D1 (wrangler dev's SQLite file). */
 async function expireHoldInLocalD1(id: number) {
-  const dir = path.join(inject('e2eStateDir'), 'v3/d1/miniflare-D1DatabaseObject');
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.sqlite'));
-  let done = false;
-  for (const file of files) {
-    const db = new DatabaseSync(path.join(dir, file));
-    try {
-      const r = db.prepare("UPDATE bookings SET hold_until = '2000-01-01T00:00:00.000Z' WHERE id = ? AND status = 'awaiting_payment'").run(id);
-      done ||= Number(r.changes) > 0;
-    } catch {
-      // Another database of the stack (no bookings table).
-    } finally {
-      db.close();
-    }
-  }
-  if (!done) throw new Error(`hold ${id} not found in ${dir}`);
+  const changed = await runInLocalD1("UPDATE bookings SET hold_until = '2000-01-01T00:00:00.000Z' WHERE id = ? AND status = 'awaiting_payment'", id);
+  if (!changed) throw new Error(`hold ${id} not found in the stack's local D1`);
 }
