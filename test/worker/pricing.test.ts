@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addDays, isoWeekday, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
@@ -161,5 +162,42 @@ describe('prices: the owner\'s bad input is refused and changes nothing', () => 
     const id = ((await saved.json()) as { extras: { id: number }[] }).extras[0]!.id;
     await expectError(await quote({ cabinId: cabin.id, checkIn: day(10), checkOut: day(12), guests: 2, extras: String(id) }), 400, MSG.extraNotFound);
     await expectError(await quote({ cabinId: cabin.id, checkIn: day(-2), checkOut: day(1), guests: 2 }), 400, MSG.bookingCheckInPast);
+  });
+});
+
+describe('prices: one total in search, the quote and the booking, for random rules', () => {
+  it('should give the same total in search results, GET /api/quote and the stored booking, whatever the owner set', async () => {
+    const cookie = await login();
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          price: fc.integer({ min: 500, max: 20_000 }),
+          weekend: fc.option(fc.integer({ min: 1, max: 30_000 }), { nil: null }),
+          baseGuests: fc.integer({ min: 1, max: 4 }),
+          extraGuest: fc.integer({ min: 0, max: 2000 }),
+          discount: fc.option(fc.record({ kind: fc.constant('longStay' as const), minNights: fc.integer({ min: 1, max: 6 }), percent: fc.integer({ min: 1, max: 60 }) }), { nil: null }),
+          extra: fc.option(fc.record({ name: fc.constant('Бельё'), price: fc.integer({ min: 0, max: 3000 }), per: fc.constantFrom('stay', 'night', 'guest', 'guestNight'), mandatory: fc.constant(true) }), { nil: null }),
+          start: fc.integer({ min: 5, max: 200 }),
+          nights: fc.integer({ min: 1, max: 10 }),
+          guests: fc.integer({ min: 1, max: 6 }),
+        }),
+        async (r) => {
+          const cabin = await seedCabin({ pricePerNight: r.price, maxGuests: 6, name: `Случайный ${run++}` });
+          expect((await jsonRequest('PUT', `/api/cabins/${cabin.id}`, { weekendPricePerNight: r.weekend, baseGuests: r.baseGuests, extraGuestPerNight: r.extraGuest }, { cookie })).status).toBe(200);
+          expect((await jsonRequest('PUT', '/api/admin/pricing', { discounts: r.discount ? [r.discount] : [], extras: r.extra ? [r.extra] : [] }, { cookie })).status).toBe(200);
+          const checkIn = day(r.start);
+          const checkOut = addDays(checkIn, r.nights);
+          const q = await okQuote({ cabinId: cabin.id, checkIn, checkOut, guests: r.guests });
+          const search = (await (await send('GET', `/api/search?checkIn=${checkIn}&checkOut=${checkOut}&guests=${r.guests}`)).json()) as { results: { id: number; total: number }[] };
+          expect(search.results.find((x) => x.id === cabin.id)?.total).toBe(q.total);
+          const booked = await jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { checkIn, checkOut, guests: r.guests }));
+          expect(booked.status).toBe(201);
+          expect(((await booked.json()) as QuoteAnswer).total).toBe(q.total);
+          expect(q.total).toBeGreaterThanOrEqual(0);
+        },
+      ),
+      { numRuns: 12 },
+    );
   });
 });
