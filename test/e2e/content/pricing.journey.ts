@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, isoWeekday, todayInMoscow } from '../../../schema/dates.ts';
 import { axeViolations } from '../axe.ts';
