@@ -88,7 +88,8 @@ export type Quote = {
 /** The extras a cabin offers. */
 export const extrasFor = (extras: readonly Extra[], cabinId: number) => extras.filter((e) => e.cabinIds === null || e.cabinIds.includes(cabinId));
 
-const seasonOf = (night: IsoDate, seasons: readonly SeasonRates[]) => seasons.find((s) => s.start <= night && night < s.end);
+/** The season a night falls in, if any. */
+export const seasonOf = (night: IsoDate, seasons: readonly SeasonRates[]) => seasons.find((s) => s.start <= night && night < s.end);
 
 /** One night's price: its own date's, else its season's (weekend or weekday), else the cabin's. */
 export function nightPrice(night: IsoDate, rules: Pick<PricingRules, 'cabin' | 'seasons' | 'datePrices'>, dates?: ReadonlyMap<IsoDate, number>): number {
@@ -208,10 +209,4 @@ export function quoteStay(rules: PricingRules, ask: StayAsk): Quote {
     parts,
     extras: chosen.map((e) => e.id),
   };
-}
-
-/** The lowest price a night can have: «от N ₽» when a season, a weekend or a date is cheaper. */
-export function lowestPrice(rules: Pick<PricingRules, 'cabin' | 'seasons' | 'datePrices'>): number {
-  const all = [rules.cabin.pricePerNight, rules.cabin.weekendPricePerNight, ...rules.seasons.flatMap((s) => [s.pricePerNight, s.weekendPricePerNight]), ...rules.datePrices.map((d) => d.price)];
-  return Math.min(...all.filter((p): p is number => typeof p === 'number'));
 }

@@ -41,10 +41,7 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
   if (jobs.push || jobs.pull) {
     const [feeds, avito] = await Promise.allSettled([jobs.pull ? syncAllFeeds(env) : Promise.resolve([]), pullAvito(env, { staleOnly: !jobs.pull, limit: third })]);
     if (feeds.status === 'rejected') console.error('Calendar sync failed', feeds.reason);
-    else {
-      const failed = feeds.value.filter((r) => !r.ok);
-      if (failed.length) console.error('Calendar sync:', failed.map((r) => `${r.name}: ${r.error}`).join('; '));
-    }
+    else logFailures('Calendar sync', feeds.value);
     if (avito.status === 'rejected') console.error('Reading Avito failed', avito.reason);
     else logFailures('Reading Avito', avito.value);
     const read = (feeds.status === 'fulfilled' && feeds.value.length > 0) || (avito.status === 'fulfilled' && avito.value.length > 0);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAvitoStandIn, type AvitoStandIn } from '../../scripts/lib/avito-stand-in.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
+import { until as untilWithin } from './until.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 
 // The self-hosted server's own schedule (the Cron Trigger's twin) with Avito: a change reaches
@@ -31,17 +32,10 @@ const api = async (method: string, p: string, body?: unknown) => {
   const res = await fetch(`${server.url}/api${p}`, { method, headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 };
-async function until<T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 const pushedBusy = () => avito.pushedBusy(ACCOUNT.items[0]!).last;
 const sameAs = (want: unknown) => () => (JSON.stringify(pushedBusy()) === JSON.stringify(want) ? true : undefined);
+
+const until = <T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000) => untilWithin(what, read, timeoutMs);
 
 beforeAll(async () => {
   avito = await startAvitoStandIn();

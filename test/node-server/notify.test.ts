@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { smtpMailer } from '../../worker/platform/node/mailer.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
+import { until as untilWithin } from './until.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 import { startTelegramStandIn } from '../stand-ins/telegram-api.ts';
 
@@ -41,15 +42,6 @@ async function listen(server: Server | SMTPServer): Promise<number> {
   return (s.address() as AddressInfo).port;
 }
 
-async function until<T>(what: string, read: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = read();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The text body of a single-part message, decoded from base64 when it was sent so. */
 function mailText(raw: string): string {
@@ -73,6 +65,8 @@ async function ownerApi(url: string) {
 const review = { name: 'Марина Соколова', email: 'marina@example.ru', rating: 5, comment: 'Чудесный домик, море в двух шагах', consent: true };
 const postReview = (url: string, body = review, ip = '203.0.113.7') =>
   fetch(`${url}/api/reviews`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-real-ip': ip }, body: JSON.stringify(body) });
+
+const until = <T>(what: string, read: () => T | undefined, timeoutMs = 15_000) => untilWithin(what, read, timeoutMs);
 
 describe('owner notifications on the self-hosted server', () => {
   let dataDir: string;

@@ -6,6 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { until as untilWithin } from './until.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 
 // A message to the owner is kept until sent (the outbox, worker/notify/owner.ts): not dropped after
@@ -45,15 +46,8 @@ const outbox = () => {
     db.close();
   }
 };
-async function until<T>(what: string, read: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = read();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+
+const until = <T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000) => untilWithin(what, read, timeoutMs);
 
 beforeAll(async () => {
   bot.listen(0, '127.0.0.1');

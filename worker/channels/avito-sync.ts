@@ -11,7 +11,7 @@ import { now } from '../lib/clock.ts';
 import { listCabinNames } from '../queries/cabins.ts';
 import { busyRanges, mergeRanges, type BusyRange } from '../queries/calendar.ts';
 import { pricingRules } from '../queries/pricing.ts';
-import { nightPrice, type PricingRules } from '../../schema/pricing.ts';
+import { nightPrice, seasonOf, type PricingRules } from '../../schema/pricing.ts';
 import {
   getAvitoAccount,
   listLinks,
@@ -88,11 +88,10 @@ export async function checkAvitoItem(env: Bindings, itemId: number): Promise<{ o
 export function pricePeriods(rules: PricingRules, from: IsoDate, to: IsoDate): PriceRange[] {
   const out: PriceRange[] = [];
   const dates = new Map(rules.datePrices.map((d) => [d.date, d.price]));
-  const seasonOf = (night: IsoDate) => rules.seasons.find((s) => s.start <= night && night < s.end);
   const extraGuestFee = rules.cabin.extraGuestPerNight > 0 ? { extraGuestFee: rules.cabin.extraGuestPerNight } : {};
   for (let night = from; night < to; night = addDays(night, 1)) {
     const pricePerNight = nightPrice(night, rules, dates);
-    const minNights = seasonOf(night)?.minNights ?? rules.cabin.minNights;
+    const minNights = seasonOf(night, rules.seasons)?.minNights ?? rules.cabin.minNights;
     const last = out.at(-1);
     if (last && last.pricePerNight === pricePerNight && last.minNights === minNights && addDays(last.end, 1) === night) last.end = night;
     else out.push({ start: night, end: night, pricePerNight, minNights, ...extraGuestFee });

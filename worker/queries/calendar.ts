@@ -46,17 +46,6 @@ export async function replaceSeasons(env: DbEnv, cabinId: number, list: SeasonIn
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
 }
 
-/** Every cabin's seasons touching [from, to) (the prices sent to Avito): one query. */
-export async function listAllSeasons(env: DbEnv, from: IsoDate, to: IsoDate) {
-  return getDb(env).select().from(seasons).where(and(lt(seasons.start, to), gt(seasons.end, from))).orderBy(asc(seasons.cabinId), asc(seasons.start));
-}
-
-/** Every cabin's minimum stay outside seasons, where the owner set one. */
-export async function listMinNights(env: DbEnv): Promise<Map<number, number>> {
-  const rows = await getDb(env).select({ cabinId: cabinCalendars.cabinId, minNights: cabinCalendars.minNights }).from(cabinCalendars);
-  return new Map(rows.map((r) => [r.cabinId, r.minNights]));
-}
-
 export async function listBlocks(env: DbEnv, cabinId: number) {
   return getDb(env).select().from(calendarBlocks).where(eq(calendarBlocks.cabinId, cabinId)).orderBy(asc(calendarBlocks.start));
 }

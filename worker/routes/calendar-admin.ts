@@ -1,10 +1,11 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { blockInputSchema, calendarFieldName, feedHostKind, feedsBodySchema, seasonsBodySchema } from '../../schema/calendar.ts';
 import { MSG } from '../../schema/messages.ts';
 import { alertNewConflicts } from '../calendar/conflicts.ts';
 import { syncAllFeeds } from '../calendar/sync.ts';
 import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
+import { exportUrl } from '../lib/export-url.ts';
 import { publishOnSuccess } from '../lib/publish.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
@@ -25,7 +26,6 @@ import {
 } from '../queries/calendar.ts';
 import { idParam } from './params.ts';
 
-const exportUrl = (c: Context<AppEnv>, token: string) => `${(c.env.SITE_URL || new URL(c.req.url).origin).replace(/\/$/, '')}/api/ical/${token}.ics`;
 
 /** The admin's calendar of a cabin: busy ranges with their sources, blocks, feeds, seasons, export. */
 export const calendarAdminRoutes = new Hono<AppEnv>()

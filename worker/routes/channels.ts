@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import { FEED_EMPTY_HELD } from '../../schema/calendar.ts';
 import { avitoConnectSchema, cabinChannelsSchema, channelFieldName, type ChannelsAnswer } from '../../schema/channels.ts';
@@ -10,6 +10,7 @@ import { checkAvitoItem, connectAvito, pullAvito, pushAvito } from '../channels/
 import type { AppEnv } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
+import { exportUrl } from '../lib/export-url.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
@@ -18,7 +19,6 @@ import { listFeeds, renewIcalToken, storeImport, icalTokens } from '../queries/c
 import { cabinOfItem, deleteAvitoAccount, getAvitoAccount, listChannelStays, listLinks, setAvitoItem } from '../queries/channels.ts';
 import { idParam } from './params.ts';
 
-const exportUrl = (c: Context<AppEnv>, token: string) => `${(c.env.SITE_URL || new URL(c.req.url).origin).replace(/\/$/, '')}/api/ical/${token}.ics`;
 /** Manual syncs answer the owner who waits for them: each call to Avito gets less time than the schedule's. */
 const MANUAL_TIMEOUT_MS = 10_000;
 
