@@ -1,3 +1,4 @@
+import { DEFAULT_CANCELLATION, DEFAULT_MESSAGES } from './guest-page.ts';
 import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './constants.ts';
 import { BOOKING_RETENTION_YEARS } from './booking-options.ts';
 import { HOLD_MINUTES_DEFAULT, TOURIST_TAX_DEFAULT, type BookingMode, type PrepaymentKind, type VatCode } from './payment-options.ts';
@@ -45,6 +46,9 @@ export const DEFAULT_SETTINGS = {
   cleaningFee: 0,
   touristTax: { ...TOURIST_TAX_DEFAULT },
   vatCode: 1 as VatCode,
+  /** Issue 40: the guest's cancellation terms and the e-mails that go by themselves. */
+  cancellation: { ...DEFAULT_CANCELLATION },
+  messages: structuredClone(DEFAULT_MESSAGES),
 };
 
 /** Contact page defaults of SPEC.md section 3; phone, email, address and map come from settings. */

@@ -3,6 +3,7 @@ import { MSG } from './messages.ts';
 import { imageUrl } from './cabin-input.ts';
 import { DEFAULT_SETTINGS } from './defaults.ts';
 import { BOOKING_CHANNELS, BOOKING_RETENTION_BOUNDS } from './booking-options.ts';
+import { cancellationSchema, messagesSchema } from './guest-page.ts';
 import { BOOKING_MODES, HOLD_MINUTES_BOUNDS, PREPAYMENT_KINDS, PREPAYMENT_PERCENT_BOUNDS, TOURIST_TAX_RATE_MAX, VAT_CODE_VALUES, type VatCode } from './payment-options.ts';
 
 const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, MSG.tooLong);
@@ -121,6 +122,8 @@ export const settingsSchema = contactInfoSchema.extend({
     .min(BOOKING_RETENTION_BOUNDS.min, MSG.retentionInvalid)
     .max(BOOKING_RETENTION_BOUNDS.max, MSG.retentionInvalid),
   contactInfo: contactInfoSchema,
+  cancellation: cancellationSchema,
+  messages: messagesSchema,
 }).extend(messengerSchema.shape).extend(paymentSettingsSchema.shape);
 
 /**

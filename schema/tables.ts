@@ -35,7 +35,13 @@ export const reviews = sqliteTable('reviews', {
   approved: integer('approved', { mode: 'boolean' }).notNull().default(false),
   // SPEC.md names this field created_at; the API keeps that name. ISO 8601 in UTC.
   created_at: text('created_at').notNull(),
-}, (t) => [index('reviews_public_idx').on(t.approved, t.created_at)]);
+  /**
+   * The stay it was written about, when sent through the link the guest got after departure
+   * (issue 40): «Гость проживал(а)». One review per booking; null for every other review.
+   */
+  bookingId: integer('booking_id'),
+  verifiedStay: integer('verified_stay', { mode: 'boolean' }).notNull().default(false),
+}, (t) => [index('reviews_public_idx').on(t.approved, t.created_at), uniqueIndex('reviews_booking_idx').on(t.bookingId)]);
 
 /**
  * One row per settings field, its value JSON-encoded. A row per field (rather than one JSON
@@ -85,8 +91,8 @@ export const dataStamp = sqliteTable('data_stamp', {
   id: integer('id').primaryKey(),
   token: text('token').notNull(),
 });
-/** Tables no public read is made from, so their writes keep the stamp (the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer). */
-export const UNSTAMPED_TABLES = ['admin_sessions', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts', 'outbox', 'promo_codes'] as const;
+/** Tables no public read is made from, so their writes keep the stamp (the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page). */
+export const UNSTAMPED_TABLES = ['admin_sessions', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts', 'outbox', 'promo_codes', 'cabin_instructions'] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
@@ -301,9 +307,12 @@ export const bookings = sqliteTable('bookings', {
    * page's return address carries it); null for requests, which have nothing to pay.
    */
   guestToken: text('guest_token'),
+  /** Who cancelled it ('guest' on their page, 'owner' in «Заявки»), once cancelled. */
+  cancelledBy: text('cancelled_by'),
+  cancelledAt: text('cancelled_at'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
-}, (t) => [index('bookings_cabin_idx').on(t.cabinId, t.status, t.checkIn), index('bookings_created_idx').on(t.createdAt)]);
+}, (t) => [index('bookings_cabin_idx').on(t.cabinId, t.status, t.checkIn), index('bookings_created_idx').on(t.createdAt), uniqueIndex('bookings_guest_token_idx').on(t.guestToken)]);
 
 export type Booking = typeof bookings.$inferSelect;
 
@@ -321,8 +330,12 @@ export const payments = sqliteTable('payments', {
   /** The refund, once asked for: its ЮKassa id and status (pending, succeeded, canceled). */
   refundId: text('refund_id'),
   refundStatus: text('refund_status'),
-  /** Why it was refunded: 'owner' (the owner cancelled) or 'late' (paid after the hold ran out). */
+  /** Why it was refunded: 'owner' (the owner cancelled), 'late' (paid after the hold ran out) or 'guest' (cancelled on the guest's page, by the policy). */
   refundReason: text('refund_reason'),
+  /** What is (to be) refunded, in kopecks: null means the whole amount. Set before ЮKassa is asked, so a retry asks for the same. */
+  refundAmount: integer('refund_amount'),
+  /** 'prepayment' (held nights, confirmed when paid) or 'balance' (the rest, paid from the guest's page). */
+  kind: text('kind').notNull().default('prepayment'),
   /** The settlement receipt at check-in (54-ФЗ, «Чеки от ЮKassa»): '' not yet, 'sent', 'failed'. */
   settlementReceipt: text('settlement_receipt').notNull().default(''),
   createdAt: text('created_at').notNull(),
@@ -350,5 +363,18 @@ export const outbox = sqliteTable('outbox', {
   sentAt: integer('sent_at'),
   /** Still unsent after days of trying, or its channel was switched off: not tried again. */
   givenUpAt: integer('given_up_at'),
-}, (t) => [index('outbox_due_idx').on(t.sentAt, t.nextAttemptAt)]);
+  /**
+   * A message to a guest (issue 40): its booking, which of the messages it is (confirmation,
+   * reminder, review; one of each per booking) and the address. Null for the owner's alerts.
+   */
+  bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'cascade' }),
+  kind: text('kind'),
+  recipient: text('recipient'),
+}, (t) => [index('outbox_due_idx').on(t.sentAt, t.nextAttemptAt), uniqueIndex('outbox_booking_kind_idx').on(t.bookingId, t.kind)]);
 export type OutboxRow = typeof outbox.$inferSelect;
+
+/** What the owner tells a cabin's guests once their stay is confirmed: check-in, keys, Wi-Fi (issue 40). Never public. */
+export const cabinInstructions = sqliteTable('cabin_instructions', {
+  cabinId: integer('cabin_id').primaryKey().references(() => cabins.id, { onDelete: 'cascade' }),
+  text: text('text').notNull().default(''),
+});

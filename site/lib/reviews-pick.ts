@@ -5,7 +5,7 @@ import type { Review } from '../../schema/tables.ts';
 import type { RandomFn } from './captcha.ts';
 
 /** A review as the public API gives it: never the author's e-mail. */
-export type PublicReview = Omit<Review, 'email'>;
+export type PublicReview = Omit<Review, 'email' | 'bookingId'>;
 
 /**
  * Up to `count` (3) different approved reviews in random order; all of them, shuffled, when
@@ -36,6 +36,7 @@ export const SAMPLE_REVIEWS: readonly PublicReview[] = [
       'Отдыхали семьёй в августе. Домик чистый и уютный, до моря пять минут пешком, вечером жарили шашлык на террасе. Хозяева встретили и всё показали. Обязательно приедем ещё!',
     approved: true,
     created_at: '2025-08-24T12:00:00.000Z',
+    verifiedStay: false,
   },
   {
     id: -2,
@@ -45,6 +46,7 @@ export const SAMPLE_REVIEWS: readonly PublicReview[] = [
       'Снимали апартаменты на неделю. Тихо, есть кондиционер и всё нужное на кухне, рядом магазин. Цена честная, без доплат. Рекомендую.',
     approved: true,
     created_at: '2025-07-12T12:00:00.000Z',
+    verifiedStay: false,
   },
   {
     id: -3,
@@ -54,5 +56,6 @@ export const SAMPLE_REVIEWS: readonly PublicReview[] = [
       'Хорошее место для спокойного отдыха у моря: утром слышно волны, пляж чистый. Wi-Fi иногда подводил, но хозяин быстро помог. В целом очень довольны.',
     approved: true,
     created_at: '2025-06-30T12:00:00.000Z',
+    verifiedStay: false,
   },
 ];

@@ -47,7 +47,7 @@ describe('review queries', () => {
     const list = await listApprovedReviews(env);
     expect(list.map((r) => r.name)).toEqual(['Новый', 'Старый']);
     for (const r of list) expect(r).not.toHaveProperty('email');
-    expect(list[0]).toEqual({ id: fresh.id, name: 'Новый', rating: 5, comment: fresh.comment, approved: true, created_at: fresh.created_at });
+    expect(list[0]).toEqual({ id: fresh.id, name: 'Новый', rating: 5, comment: fresh.comment, approved: true, created_at: fresh.created_at, verifiedStay: false });
   });
 
   it('should approve, hide and delete a review', async () => {
@@ -99,9 +99,10 @@ describe('public review routes', () => {
     expect(text).not.toContain('@example.ru');
     const list = JSON.parse(text) as Partial<Review>[];
     expect(list).toEqual([
-      { id: shown.id, name: 'Одобренный', rating: 5, comment: shown.comment, approved: true, created_at: shown.created_at },
+      { id: shown.id, name: 'Одобренный', rating: 5, comment: shown.comment, approved: true, created_at: shown.created_at, verifiedStay: false },
     ]);
     expect(list[0]).not.toHaveProperty('email');
+    expect(list[0]).not.toHaveProperty('bookingId');
   });
 
   it('should keep markup as plain text as written', async () => {

@@ -6,8 +6,8 @@ import type { DatabasePort } from '../platform/ports.ts';
 import { now } from '../lib/clock.ts';
 
 type DbEnv = { DB: DatabasePort };
-/** What visitors see of a review: never the author's e-mail. */
-export type PublicReview = Omit<Review, 'email'>;
+/** What visitors see of a review: never the author's e-mail nor the booking it came from. */
+export type PublicReview = Omit<Review, 'email' | 'bookingId'>;
 
 const publicColumns = {
   id: reviews.id,
@@ -16,6 +16,7 @@ const publicColumns = {
   comment: reviews.comment,
   approved: reviews.approved,
   created_at: reviews.created_at,
+  verifiedStay: reviews.verifiedStay,
 };
 
 export async function listApprovedReviews(env: DbEnv): Promise<PublicReview[]> {
