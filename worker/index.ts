@@ -7,6 +7,7 @@ import { publicPageHeaders, securityHeaders, securityHeadersKeepOwn } from './mi
 import { mediaRoutes } from './routes/media.ts';
 import { getAdminPath } from './queries/admin.ts';
 import { searchPage } from './pages/search.ts';
+import { guestPage } from './pages/guest.ts';
 
 export type { AppType } from './app.ts';
 
@@ -30,6 +31,8 @@ app.all('/media/*', (c) => apiError(c, 404, MSG.notFound));
 // The results page: the prebuilt shell filled with what is free now (worker/pages/search.ts),
 // with the static pages' isolation headers, not the API's (see publicPageHeaders).
 app.get('/search', publicPageHeaders, searchPage);
+// The guest's own page (issue 40): the shell, whatever the token; the API behind it decides.
+app.get('/b/:token{[0-9a-f]{36}}', publicPageHeaders, guestPage);
 app.use('*', securityHeaders);
 app.get('*', async (c) => {
   const segments = c.req.path.split('/').filter(Boolean);

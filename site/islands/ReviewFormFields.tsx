@@ -21,9 +21,11 @@ interface Props {
   id: string;
   /** After a successful submission (the form is cleared). */
   onDone: () => void;
+  /** From the guest's page after the stay (issue 40): the review is tied to the booking, «Гость проживал(а)». */
+  stayToken?: string;
 }
 
-export default function ReviewFormFields({ id, onDone }: Props) {
+export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [rating, setRating] = useState(DEFAULT_RATING);
@@ -73,7 +75,7 @@ export default function ReviewFormFields({ id, onDone }: Props) {
         setStatus({ kind: 'error', message: parsed.error.issues[0]?.message ?? MSG.badInput });
         return;
       }
-      payload = parsed.data;
+      payload = stayToken ? { ...parsed.data, stayToken } : parsed.data;
     } catch {
       setStatus({ kind: 'error', message: SEND_FAILED });
       return;

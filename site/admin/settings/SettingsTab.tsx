@@ -6,6 +6,7 @@ import { Icon } from '../ui/Icon.tsx';
 import { tabHref, useHashDetail } from '../ui/hash.ts';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { PricingSettings } from '../pricing/PricingSettings.tsx';
+import { GuestSettings } from './GuestSettings.tsx';
 import { MaxAlerts } from './MaxAlerts.tsx';
 import { PaymentSettingsSection } from './PaymentSettings.tsx';
 import { numberOf, shownNumber } from '../ui/numbers.ts';
@@ -33,24 +34,31 @@ const MAX_FEATURES = 12;
 
 /** The address of «Цены и скидки». */
 export const PRICING_DETAIL = 'pricing';
+/** The address of «Гостям»: the cancellation policy and the e-mails to guests. */
+export const GUESTS_DETAIL = 'guests';
 
 /**
  * «Настройки»: «Основные» (the home page's texts and the stay rules, booking and payment, and
- * the owner's alerts in MAX) and, one tap beside them, «Цены и скидки» («#settings/pricing»).
+ * the owner's alerts in MAX) and, one tap beside them, «Цены и скидки» («#settings/pricing») and
+ * «Гостям» («#settings/guests»: the cancellation policy and the e-mails to guests).
  */
 export function SettingsTab() {
-  const pricing = useHashDetail() === PRICING_DETAIL;
+  const detail = useHashDetail();
+  const view = detail === PRICING_DETAIL || detail === GUESTS_DETAIL ? detail : 'main';
   return (
     <>
       <nav className="segmented calendar-views settings-views" aria-label="Разделы настроек">
-        <a className="segmented__btn" href={tabHref('settings')} aria-current={pricing ? undefined : 'page'}>
+        <a className="segmented__btn" href={tabHref('settings')} aria-current={view === 'main' ? 'page' : undefined}>
           Основные
         </a>
-        <a className="segmented__btn" href={tabHref('settings', PRICING_DETAIL)} aria-current={pricing ? 'page' : undefined}>
+        <a className="segmented__btn" href={tabHref('settings', PRICING_DETAIL)} aria-current={view === PRICING_DETAIL ? 'page' : undefined}>
           Цены и скидки
         </a>
+        <a className="segmented__btn" href={tabHref('settings', GUESTS_DETAIL)} aria-current={view === GUESTS_DETAIL ? 'page' : undefined}>
+          Гостям
+        </a>
       </nav>
-      {pricing ? <PricingSettings /> : <MainSettings />}
+      {view === PRICING_DETAIL ? <PricingSettings /> : view === GUESTS_DETAIL ? <GuestSettings /> : <MainSettings />}
     </>
   );
 }

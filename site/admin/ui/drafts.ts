@@ -6,7 +6,7 @@ import { useCallback, useSyncExternalStore } from 'react';
  * a draft is dropped only when it is saved or the owner chooses to discard it.
  * Kept in localStorage (never passwords: forms leave those out).
  */
-export type DraftKey = 'cabin' | 'contacts' | 'messengers' | 'settings' | 'payments' | 'discounts' | 'extras' | 'promoCodes' | 'account';
+export type DraftKey = 'cabin' | 'contacts' | 'messengers' | 'settings' | 'payments' | 'discounts' | 'extras' | 'promoCodes' | 'account' | 'guests';
 
 export const DRAFT_LABELS: Record<DraftKey, string> = {
   cabin: 'Домики',
@@ -17,6 +17,7 @@ export const DRAFT_LABELS: Record<DraftKey, string> = {
   discounts: 'Цены и скидки: скидки',
   extras: 'Цены и скидки: услуги',
   promoCodes: 'Цены и скидки: промокоды',
+  guests: 'Настройки: гостям',
   account: 'Аккаунт',
 };
 
