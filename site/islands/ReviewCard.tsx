@@ -5,6 +5,7 @@ import { formatDate, initial } from '../../schema/format.ts';
 import type { PublicReview } from '../lib/reviews-pick.ts';
 import { truncate } from '../lib/truncate.ts';
 import { Stars } from './Icon.tsx';
+import { VERIFIED_STAY_LABEL } from '../lib/seo.ts';
 
 interface Props {
   review: PublicReview;
@@ -34,6 +35,7 @@ export function ReviewHead({ review, as: Wrap, nameAs: N }: { review: PublicRevi
       <div className="review-card__who">
         <N className="review-card__name">{review.name}</N>
         <time className="review-card__date" dateTime={review.created_at}>{formatDate(review.created_at)}</time>
+        {review.verifiedStay ? <span className="review-card__verified">{VERIFIED_STAY_LABEL}</span> : null}
       </div>
       <Stars rating={review.rating} />
     </Wrap>

@@ -99,3 +99,35 @@ export function vacationRentalLd(ctx: LdContext, cabin: CabinLdInput, images: st
 export function ldJson(data: unknown): string {
   return JSON.stringify(data).replace(/</g, '\\u003c');
 }
+
+/** A review as search engines read it; one sent through the post-stay link says its author stayed (issue 40). */
+export type ReviewLdInput = { name: string; rating: number; comment: string; created_at: string; verifiedStay?: boolean };
+
+const REVIEWS_LD_MAX = 20;
+
+/** The same text the cards show for a review whose author stayed (sent through their booking's link). */
+export const VERIFIED_STAY_LABEL = 'Гость проживал(а)';
+
+/**
+ * The business with its guests' reviews and their average (/reviews): each review's author is a
+ * Person, described as «Гость проживал(а)» when the review came through the link of a real stay.
+ */
+export function reviewsLd(origin: string, businessName: string, reviews: readonly ReviewLdInput[], bestRating: number) {
+  if (reviews.length === 0) return null;
+  const average = reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length;
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'LodgingBusiness',
+    '@id': `${abs(origin, '/')}#business`,
+    name: businessName,
+    aggregateRating: { '@type': 'AggregateRating', ratingValue: Math.round(average * 10) / 10, reviewCount: reviews.length, bestRating, worstRating: 1 },
+    // The newest reviews only: the page's weight stays the same however many there are; the average counts them all.
+    review: reviews.slice(0, REVIEWS_LD_MAX).map((r) => ({
+      '@type': 'Review',
+      author: { '@type': 'Person', name: r.name, ...(r.verifiedStay ? { description: VERIFIED_STAY_LABEL } : {}) },
+      datePublished: r.created_at.slice(0, 10),
+      reviewBody: r.comment,
+      reviewRating: { '@type': 'Rating', ratingValue: r.rating, bestRating, worstRating: 1 },
+    })),
+  };
+}
