@@ -323,6 +323,11 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
             ) : (
               <p>Заявка №{sent.id} принята. Мы свяжемся с вами в ближайшее время{draft.channel === 'phone' ? ' по телефону' : ''}.</p>
             )}
+            {sent.guestUrl ? (
+              <p>
+                Всё о заявке — статус, стоимость, условия отмены — на <a href={sent.guestUrl}>странице вашего бронирования</a>. Сохраните ссылку: она только ваша.
+              </p>
+            ) : null}
             <p>Чтобы не ждать, напишите нам или позвоните: номер заявки уже в сообщении.</p>
             <div className="booking__channels-go">
               {offered

@@ -44,6 +44,8 @@ export type BookingAnswer = {
   total: number;
   payment?: { amount: number; confirmationUrl: string; holdUntil: string };
   paymentError?: string;
+  /** The guest's own page of this booking (issue 40): `/b/{token}`. */
+  guestUrl?: string;
 };
 
 interface Props {

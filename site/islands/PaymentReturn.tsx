@@ -91,7 +91,9 @@ export default function PaymentReturn({ id, token }: { id: number; token: string
           <PriceLines lines={b.lines} total={b.total} className="booking__sum booking__sum--paid" totalClassName="booking__total" />
         )}
         {b.payment?.status === 'succeeded' && <p>Предоплата {paid} получена, остаток — при заезде. Чек пришёл на ваш телефон или почту.</p>}
-        <p>Мы свяжемся с вами перед заездом. Если планы изменятся, напишите нам.</p>
+        <p>
+          Как добраться, оплата остатка и отмена — на <a href={`/b/${token}`}>странице вашего бронирования</a>: ссылка на неё придёт и в письме. Если планы изменятся, напишите нам.
+        </p>
       </div>
     );
   }
