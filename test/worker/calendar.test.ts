@@ -72,6 +72,16 @@ describe('price ranges for the pages: GET /api/prices', () => {
     expect(prices.find((p) => p.cabinId === plain.id)).toEqual({ cabinId: plain.id, min: 4000, max: 4000 });
     expect(prices.some((p) => p.cabinId === hidden.id)).toBe(false);
   });
+
+  it('should count weekend prices and single dates ahead, so «от N ₽» never promises less than a night costs nor hides a cheaper one', async () => {
+    const cabin = await seedCabin({ pricePerNight: 6000, weekendPricePerNight: 8000 });
+    const cookie = await login();
+    const seasons = [{ start: day(10), end: day(20), pricePerNight: 5000, minNights: 1, weekendPricePerNight: 7000 }];
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(200);
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/date-prices`, { prices: [{ date: day(30), price: 12000 }, { date: day(31), price: 3900 }] }, { cookie })).status).toBe(200);
+    const { prices } = (await (await send('GET', '/api/prices')).json()) as { prices: { cabinId: number; min: number; max: number }[] };
+    expect(prices.find((p) => p.cabinId === cabin.id)).toEqual({ cabinId: cabin.id, min: 3900, max: 12000 });
+  });
 });
 
 describe('the owner calendar', () => {

@@ -1,8 +1,8 @@
-import { and, asc, count, eq, gt, lt } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, lt } from 'drizzle-orm';
 import { addMonths, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { CALENDAR_HORIZON_MONTHS, type BlockInput, type FeedInput, type SeasonInput } from '../../schema/calendar.ts';
 import { CHANNEL_LABELS, type ChannelName } from '../../schema/channels.ts';
-import { cabins, cabinCalendars, calendarBlocks, calendarFeeds, channelStays, feedEvents, seasons } from '../../schema/tables.ts';
+import { cabins, cabinCalendars, calendarBlocks, calendarFeeds, channelStays, datePrices, feedEvents, seasons } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -217,18 +217,30 @@ export async function cabinByIcalToken(env: DbEnv, token: string): Promise<numbe
 export type PriceRange = { cabinId: number; min: number; max: number };
 
 /**
- * Each active cabin's lowest and highest price per night over the public horizon: its base
- * price and every season that still has nights ahead. Pages show «от N ₽» from it.
+ * Each active cabin's lowest and highest price per night over the public horizon: its base and
+ * weekend prices, every season that still has nights ahead (its weekend price too) and every
+ * single date's own price ahead. Pages show «от N ₽» from it, so it never promises less than a
+ * night costs, nor hides a cheaper one.
  */
 export async function priceRanges(env: DbEnv): Promise<PriceRange[]> {
   const { from, to } = horizon();
   const db = getDb(env);
-  const [rows, ahead] = await Promise.all([
-    db.select({ id: cabins.id, price: cabins.pricePerNight }).from(cabins).where(eq(cabins.active, true)).orderBy(asc(cabins.id)),
-    db.select({ cabinId: seasons.cabinId, price: seasons.pricePerNight }).from(seasons).where(and(gt(seasons.end, from), lt(seasons.start, to))),
+  const [rows, ahead, dates] = await Promise.all([
+    db.select({ id: cabins.id, price: cabins.pricePerNight, weekend: cabins.weekendPricePerNight }).from(cabins).where(eq(cabins.active, true)).orderBy(asc(cabins.id)),
+    db.select({ cabinId: seasons.cabinId, price: seasons.pricePerNight, weekend: seasons.weekendPricePerNight }).from(seasons).where(and(gt(seasons.end, from), lt(seasons.start, to))),
+    db.select({ cabinId: datePrices.cabinId, price: datePrices.price }).from(datePrices).where(and(gte(datePrices.date, from), lt(datePrices.date, to))),
   ]);
-  return rows.map(({ id, price }) => {
-    const prices = [price, ...ahead.filter((s) => s.cabinId === id).map((s) => s.price)];
+  const pricesOf = new Map<number, number[]>();
+  const add = (cabinId: number, ...prices: (number | null)[]) => {
+    const list = pricesOf.get(cabinId) ?? [];
+    for (const p of prices) if (p !== null) list.push(p);
+    pricesOf.set(cabinId, list);
+  };
+  for (const r of rows) add(r.id, r.price, r.weekend);
+  for (const s of ahead) add(s.cabinId, s.price, s.weekend);
+  for (const d of dates) add(d.cabinId, d.price);
+  return rows.map(({ id }) => {
+    const prices = pricesOf.get(id)!;
     return { cabinId: id, min: Math.min(...prices), max: Math.max(...prices) };
   });
 }

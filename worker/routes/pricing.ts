@@ -7,6 +7,7 @@ import { priceRequest } from '../calendar/quote.ts';
 import type { AppEnv } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
+import { publishOnSuccess } from '../lib/publish.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
@@ -35,7 +36,8 @@ export const pricingAdminRoutes = new Hono<AppEnv>()
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     return c.json({ prices: await listDatePrices(c.env, id) });
   })
-  .put('/cabins/:id/date-prices', requireAdmin, validate('param', idParam), jsonBody, validate('json', datePricesBodySchema, pricingFieldName), async (c) => {
+  // A single night's price can be the cabin's lowest or highest («от N ₽» on the pages): it publishes.
+  .put('/cabins/:id/date-prices', requireAdmin, validate('param', idParam), jsonBody, validate('json', datePricesBodySchema, pricingFieldName), publishOnSuccess, async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     await replaceDatePrices(c.env, id, c.req.valid('json').prices, todayInMoscow(now()));
