@@ -7,6 +7,7 @@ import type { OccupancyAnswer } from '../../schema/search.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { pushAvito } from '../../worker/channels/avito-sync.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
+import { api } from '../../worker/app.ts';
 import { expectError, expectNoChange, jsonRequest, login, resetDataWithAdmin, seedCabin, send, validBooking } from './helpers.ts';
 
 // One calendar across every channel (issue 38; DESIGN.md "Channels"): Avito through its API,
@@ -346,6 +347,13 @@ describe('Avito: a Worker\'s outbound requests per run', () => {
     // All read within their 5 minutes now: the next tick reads none.
     await tick();
     expect((await reads()) - before).toBe(5);
+
+    // «Синхронизировать сейчас» keeps within the same budget: the two waiting longest now, the rest said to follow.
+    const sync = await api.request('http://127.0.0.1/api/admin/channels/sync', { method: 'POST', headers: { cookie, origin: 'http://127.0.0.1' } }, { ...(env as unknown as Bindings), SUBREQUESTS_PER_RUN: 6 });
+    expect(sync.status).toBe(200);
+    const answer = (await sync.json()) as { avito: { cabinId: number }[]; later: number };
+    expect(answer.later).toBe(3);
+    expect((await reads()) - before).toBe(7);
   });
 });
 

@@ -102,10 +102,15 @@ export const channelRoutes = new Hono<AppEnv>()
   })
   // «Синхронизировать сейчас»: Avito read and sent, every feed read, conflicts found; each result answered.
   .post('/channels/sync', requireAdmin, async (c) => {
-    const [pulled, feeds] = await Promise.all([pullAvito(c.env, { now: true, timeoutMs: MANUAL_TIMEOUT_MS }), syncAllFeeds(c.env)]);
-    const pushed = await pushAvito(c.env, { now: true, timeoutMs: MANUAL_TIMEOUT_MS });
+    // A Worker's request has a budget of outbound requests (SUBREQUESTS_PER_RUN, as the schedule's):
+    // the listings waiting longest are read and sent now, up to a third of it each; the rest follow
+    // with the schedule within minutes, and the answer says how many. The Node server has no limit.
+    const third = c.env.SUBREQUESTS_PER_RUN ? Math.max(1, Math.floor(c.env.SUBREQUESTS_PER_RUN / 3)) : undefined;
+    const [pulled, feeds, links] = await Promise.all([pullAvito(c.env, { now: true, timeoutMs: MANUAL_TIMEOUT_MS, limit: third }), syncAllFeeds(c.env), listLinks(c.env)]);
+    const pushed = await pushAvito(c.env, { now: true, timeoutMs: MANUAL_TIMEOUT_MS, limit: third });
     const conflicts = (await alertNewConflicts(c.env)).map(({ key: _key, ...conflict }) => conflict);
-    return c.json({ avito: [...pulled, ...pushed], feeds, conflicts });
+    const later = third === undefined ? 0 : Math.max(0, links.length - pulled.length);
+    return c.json({ avito: [...pulled, ...pushed], feeds, conflicts, later });
   })
   .get('/conflicts', requireAdmin, async (c) => c.json((await findConflicts(c.env)).map(({ key: _key, ...conflict }) => conflict)))
   // What Avito's API gave, for «Заявки»: stays not yet over.

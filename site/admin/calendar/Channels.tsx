@@ -280,7 +280,7 @@ function SyncAll({ cabins, onSynced }: { cabins: ChannelsCabin[]; onSynced: (ans
       const bad = all.filter((r) => !r.ok).length;
       if (all.length === 0) notify.info('Синхронизировать нечего: подключите Авито или календари площадок');
       else if (bad) notify.error(`Не получилось: ${bad} из ${all.length}. Причины — в итоге синхронизации.`);
-      else notify.success('Синхронизировано');
+      else notify.success(res.later ? `Синхронизировано. Остальные объявления Авито (${res.later}) обновятся сами в ближайшие минуты` : 'Синхронизировано');
     } catch (err) {
       failed(err, 'Не удалось синхронизировать');
     } finally {

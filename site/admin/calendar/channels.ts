@@ -15,7 +15,8 @@ export const loadConflicts = (): Promise<Conflict[]> => call(client().admin.conf
 
 /** One iCal feed's answer to «Синхронизировать сейчас». */
 export type FeedResult = { id: number; cabinId: number; name: string; ok: boolean; events: number; error: string | null; notModified?: boolean };
-export type SyncAnswer = { avito: ChannelResult[]; feeds: FeedResult[]; conflicts: Conflict[] };
+/** `later`: listings left for the schedule's next minutes (a Worker's request may send only so many). */
+export type SyncAnswer = { avito: ChannelResult[]; feeds: FeedResult[]; conflicts: Conflict[]; later?: number };
 
 export const syncChannels = async (): Promise<SyncAnswer> => (await call(client().admin.channels.sync.$post())) as SyncAnswer;
 
