@@ -11,7 +11,7 @@ import { createRebuilder } from './rebuild-service.ts';
 import { seedIfEmpty } from './seed.ts';
 import { CHANNEL_PUSH_EVERY_MS } from '../schema/channels.ts';
 import { isStorageFull, type MailerPort } from '../worker/platform/ports.ts';
-import { smtpMailer } from '../worker/platform/node/mailer.ts';
+import { nodeMailer } from '../worker/platform/node/mailer.ts';
 import { startNodeServer } from '../worker/platform/node/server.ts';
 import { getAdmin, getAdminPath } from '../worker/queries/admin.ts';
 import { getContentVersion } from '../worker/queries/site-state.ts';
@@ -48,13 +48,12 @@ try {
 }
 const siteDir = path.join(dataDir, 'site');
 
+// SMTP_URL, else the HTTP mail API of MAIL_API_KEY (README «Try it on this machine»).
 let mailer: MailerPort | undefined;
-if (env.SMTP_URL) {
-  try {
-    mailer = smtpMailer(env.SMTP_URL);
-  } catch (err) {
-    fail(`SMTP_URL is not usable: ${(err as Error).message}`);
-  }
+try {
+  mailer = nodeMailer(env);
+} catch (err) {
+  fail(`SMTP_URL is not usable: ${(err as Error).message}`);
 }
 
 // The rebuilder reads the API of this very server, so it is made now and started once it listens.

@@ -25,9 +25,21 @@ export type Bindings = {
   TELEGRAM_API_URL?: string;
   /** MAX's Bot API address (default https://platform-api2.max.ru); tests point it at a local stand-in. The bot itself is set in «Настройки». */
   MAX_API_URL?: string;
-  /** Owner notifications by e-mail (self-hosted: SMTP_URL). */
+  /**
+   * E-mail to the owner and to guests: self-hosted from SMTP_URL, else (and on Workers) from the
+   * HTTP mail API below.
+   */
   MAILER?: MailerPort;
-  /** The public address, for links in notifications. */
+  /** The HTTP mail API (worker/platform/mail-api.ts; secrets): its key, the sender, the owner's address, its URL (Resend's by default). */
+  MAIL_API_KEY?: string;
+  MAIL_FROM?: string;
+  MAIL_TO?: string;
+  MAIL_API_URL?: string;
+  /**
+   * The public address, for links in notifications and in the guests' e-mails (their booking's
+   * page): without it a message sent on a request uses the request's address, and the schedule's
+   * reminders and review requests wait for it.
+   */
   SITE_URL?: string;
   /** '1' lets calendar feeds be fetched from this machine (local runs and tests only). */
   ALLOW_LOOPBACK_FEEDS?: string;

@@ -2,18 +2,20 @@ import app from '../index.ts';
 import type { Bindings } from '../env.ts';
 import { jobsAt, runSchedule } from '../scheduled.ts';
 import { deployHook } from './deploy-hook.ts';
+import { mailApiMailer, type MailApiEnv } from './mail-api.ts';
 import { publicReadMemory } from './public-read-memory.ts';
 
 export type { AppType } from '../index.ts';
 
-type WorkerEnv = Env & { ADMIN_PASSWORD?: string; REBUILD_HOOK_URL?: string; REBUILD_HOOK_TOKEN?: string };
+type WorkerEnv = Env & MailApiEnv & { ADMIN_PASSWORD?: string; REBUILD_HOOK_URL?: string; REBUILD_HOOK_TOKEN?: string };
 
 /**
  * The Cloudflare Workers entry: D1, R2 and the assets binding are the ports as they are; the
- * rebuild port is the deploy hook. Cloudflare's own header tells the visitor's address.
+ * rebuild port is the deploy hook; e-mail goes through an HTTP mail API when MAIL_API_KEY is set
+ * (a Worker cannot speak SMTP). Cloudflare's own header tells the visitor's address.
  */
 export function workerBindings(env: WorkerEnv): Bindings {
-  return { ...env, REBUILD: deployHook(env), SUBREQUESTS_PER_RUN: SCHEDULE_SUBREQUESTS };
+  return { ...env, REBUILD: deployHook(env), MAILER: mailApiMailer(env), SUBREQUESTS_PER_RUN: SCHEDULE_SUBREQUESTS };
 }
 
 /**

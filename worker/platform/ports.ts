@@ -80,10 +80,11 @@ export type RebuildPort = {
 export type ClientAddressPort = (req: Request) => string | undefined;
 
 /**
- * Sends an e-mail (the self-hosted server fills it from SMTP_URL with nodemailer): to the owner,
- * or to `to` (a guest's confirmation).
+ * Sends an e-mail (the self-hosted server fills it from SMTP_URL with nodemailer, Workers from an
+ * HTTP mail API, worker/platform/mail-api.ts): to the owner, or to `to` (the messages to a guest).
+ * `reachesOwner: false`: it knows no owner's address, so it carries only the guests' mail.
  */
-export type MailerPort = { send(message: { subject: string; text: string; to?: string }): Promise<void> };
+export type MailerPort = { send(message: { subject: string; text: string; to?: string }): Promise<void>; reachesOwner?: boolean };
 
 /**
  * Fetches one hop of an imported calendar (redirect: manual; the caller checks every hop and

@@ -1,11 +1,12 @@
 import nodemailer from 'nodemailer';
+import { mailApiMailer, type MailApiEnv } from '../mail-api.ts';
 import type { MailerPort } from '../ports.ts';
 
 /**
  * The e-mail port of the self-hosted server: SMTP_URL such as
  * smtps://user:password@smtp.yandex.ru:465/?from=site@example.ru&to=owner@example.ru
  * (`from` defaults to the SMTP user, `to` to `from`). `to` is the owner; a message may name
- * another recipient (a guest's confirmation).
+ * another recipient (the messages to a guest).
  */
 export function smtpMailer(smtpUrl: string): MailerPort {
   const url = new URL(smtpUrl);
@@ -20,4 +21,12 @@ export function smtpMailer(smtpUrl: string): MailerPort {
       await transport.sendMail({ from, to: recipient || to, subject, text });
     },
   };
+}
+
+/**
+ * The self-hosted server's e-mail: SMTP when SMTP_URL is set, else the HTTP mail API when
+ * MAIL_API_KEY is (a provider that offers only an API), else none. Throws on an unusable SMTP_URL.
+ */
+export function nodeMailer(env: MailApiEnv & { SMTP_URL?: string }): MailerPort | undefined {
+  return env.SMTP_URL ? smtpMailer(env.SMTP_URL) : mailApiMailer(env);
 }
