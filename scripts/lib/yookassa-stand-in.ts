@@ -2,7 +2,8 @@
 // the real ЮKassa cannot be reached. It keeps what a shop sees (payments, refunds, receipts) in
 // memory, checks the Basic auth and the Idempotence-Key as ЮKassa does, and serves a payment page
 // with «Оплатить» and «Отменить» that "pays", tells the shop by notification and sends the guest
-// back to the return address. GET /_log lists every receipt it was given.
+// back to the return address. GET /_log lists every receipt it was given and every create asked
+// for with its Idempotence-Key (`calls`); POST /_fail-refunds makes refunds of one payment fail.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { escapeHtml } from '../../schema/html.ts';
@@ -20,6 +21,8 @@ type Payment = {
 };
 type Refund = { id: string; payment_id: string; status: 'succeeded'; amount: Amount; description: string; created_at: string };
 export type LoggedReceipt = { kind: 'payment' | 'refund' | 'settlement'; paymentId: string; receipt: unknown };
+/** A create as the shop asked for it: the path, its Idempotence-Key, the amount, and what it made (or why not). */
+export type LoggedCall = { path: string; key: string; amount?: string; paymentId?: string; id?: string; error?: string };
 
 export type YooKassaStandIn = {
   /** The API's base, as YOOKASSA_API_URL: http://127.0.0.1:PORT/v3 */
@@ -29,6 +32,7 @@ export type YooKassaStandIn = {
   payments: Map<string, Payment>;
   refunds: Map<string, Refund>;
   receipts: LoggedReceipt[];
+  calls: LoggedCall[];
   /** Where notifications go (the shop's /api/payments/yookassa); unset: none are sent. */
   notifyUrl: string | undefined;
   close(): Promise<void>;
@@ -59,9 +63,12 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
   const refunds = new Map<string, Refund>();
   const byKey = new Map<string, unknown>();
   const receipts: LoggedReceipt[] = [];
+  const calls: LoggedCall[] = [];
+  /** Payments whose refunds answer 503 for now (POST /_fail-refunds): an outage of one shop's refunds only. */
+  const failingRefunds = new Set<string>();
   const log = opts.log ?? (() => {});
   let base = '';
-  const state: YooKassaStandIn = { apiUrl: '', shopId, secretKey, payments, refunds, receipts, notifyUrl: opts.notifyUrl, close: async () => {} };
+  const state: YooKassaStandIn = { apiUrl: '', shopId, secretKey, payments, refunds, receipts, calls, notifyUrl: opts.notifyUrl, close: async () => {} };
   // Tests may make the API fail: 'down' answers 503 to every API call, as an outage would.
   let outage = false;
 
@@ -85,12 +92,17 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
   }
 
   /** A create with an Idempotence-Key seen before answers the same object, as ЮKassa does. */
-  function idempotent(req: IncomingMessage, res: ServerResponse, make: () => unknown) {
+  function idempotent(req: IncomingMessage, res: ServerResponse, path: string, body: Record<string, any>, make: () => unknown) {
     const key = req.headers['idempotence-key'];
     if (typeof key !== 'string' || !key) return error(res, 400, 'invalid_request', 'Idempotence-Key header is required');
     if (!byKey.has(key)) byKey.set(key, make());
     const made = byKey.get(key);
-    if (made instanceof Error) return error(res, 400, 'invalid_request', made.message);
+    const call: LoggedCall = { path, key, amount: body.amount?.value, paymentId: body.payment_id };
+    if (made instanceof Error) {
+      calls.push({ ...call, error: made.message });
+      return error(res, 400, 'invalid_request', made.message);
+    }
+    calls.push({ ...call, id: (made as { id?: string }).id });
     return json(res, 200, made);
   }
 
@@ -100,7 +112,7 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
     const body = req.method === 'POST' ? ((await readJson(req)) as Record<string, any>) : {};
     let m: RegExpMatchArray | null;
     if (req.method === 'POST' && path === '/payments') {
-      return idempotent(req, res, () => {
+      return idempotent(req, res, path, body, () => {
         if (!body.amount?.value || !body.confirmation?.return_url) return new Error('amount and confirmation.return_url are required');
         if (!body.receipt?.items?.length) return new Error('receipt is required («Чеки от ЮKassa» are on for this shop)');
         const id = randomUUID();
@@ -125,10 +137,16 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
       return p ? json(res, 200, p) : error(res, 404, 'not_found', 'Payment not found');
     }
     if (req.method === 'POST' && path === '/refunds') {
-      return idempotent(req, res, () => {
+      if (failingRefunds.has(body.payment_id)) {
+        calls.push({ path, key: String(req.headers['idempotence-key'] ?? ''), amount: body.amount?.value, paymentId: body.payment_id, error: 'down' });
+        return error(res, 503, 'internal_server_error', 'Refunds of this payment are down on purpose');
+      }
+      return idempotent(req, res, path, body, () => {
         const p = payments.get(body.payment_id);
         if (!p || p.status !== 'succeeded') return new Error('Only a succeeded payment can be refunded');
-        if (Number(body.amount?.value) > Number(p.amount.value)) return new Error('Refund amount exceeds the payment');
+        // As ЮKassa: the refunds of a payment, together, never exceed it.
+        const before = [...refunds.values()].filter((r) => r.payment_id === p.id).reduce((sum, r) => sum + Math.round(Number(r.amount.value) * 100), 0);
+        if (before + Math.round(Number(body.amount?.value) * 100) > Math.round(Number(p.amount.value) * 100)) return new Error('Refund amount exceeds what is left of the payment');
         const refund: Refund = { id: randomUUID(), payment_id: p.id, status: 'succeeded', amount: body.amount, description: body.description ?? '', created_at: new Date().toISOString() };
         refunds.set(refund.id, refund);
         receipts.push({ kind: 'refund', paymentId: p.id, receipt: body.receipt });
@@ -142,7 +160,7 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
       return r ? json(res, 200, r) : error(res, 404, 'not_found', 'Refund not found');
     }
     if (req.method === 'POST' && path === '/receipts') {
-      return idempotent(req, res, () => {
+      return idempotent(req, res, path, body, () => {
         const id = randomUUID();
         receipts.push({ kind: 'settlement', paymentId: body.payment_id, receipt: { customer: body.customer, items: body.items, settlements: body.settlements } });
         return { id, type: body.type, status: 'succeeded', payment_id: body.payment_id };
@@ -187,7 +205,13 @@ ${done ? `<p>Платёж уже ${p.status === 'succeeded' ? 'оплачен' :
           }
           return json(res, 200, p);
         }
-        if (req.method === 'GET' && path === '/_log') return json(res, 200, { payments: [...payments.values()], refunds: [...refunds.values()], receipts });
+        if (req.method === 'GET' && path === '/_log') return json(res, 200, { payments: [...payments.values()], refunds: [...refunds.values()], receipts, calls });
+        if (req.method === 'POST' && path === '/_fail-refunds') {
+          const body = (await readJson(req)) as { paymentId?: string; fail?: boolean };
+          if (body.paymentId && body.fail === false) failingRefunds.delete(body.paymentId);
+          else if (body.paymentId) failingRefunds.add(body.paymentId);
+          return json(res, 200, { failing: [...failingRefunds] });
+        }
         if (req.method === 'POST' && path === '/_outage') {
           const body = (await readJson(req)) as { down?: boolean };
           outage = body.down === true;
