@@ -12,7 +12,9 @@ import { calendarAdminRoutes } from './routes/calendar-admin.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { pricingAdminRoutes, quoteRoutes } from './routes/pricing.ts';
 import { healthRoutes } from './routes/health.ts';
+import { guestRoutes } from './routes/guest.ts';
 import { icalRoutes } from './routes/ical.ts';
+import { instructionsAdminRoutes } from './routes/instructions.ts';
 import { maxAdminRoutes } from './routes/max-admin.ts';
 import { priceRoutes } from './routes/prices.ts';
 import { occupancyRoutes } from './routes/occupancy.ts';
@@ -43,6 +45,8 @@ export const api = new Hono<AppEnv>()
   .route('/quote', quoteRoutes)
   .route('/bookings', bookingRoutes)
   .route('/admin', bookingAdminRoutes)
+  .route('/guest', guestRoutes)
+  .route('/admin', instructionsAdminRoutes)
   .route('/payments', paymentRoutes)
   .route('/admin', paymentAdminRoutes)
   .route('/reviews', reviewRoutes)

@@ -249,6 +249,16 @@ const ROUTES: RouteSpec[] = [
     method: 'GET', pattern: '/api/quote', admin: false, path: () => `/api/quote?${new URLSearchParams({ cabinId: String(s.cabin), checkIn: inDays(30), checkOut: inDays(33), guests: '2' })}`,
     query: () => ({ cabinId: String(s.cabin), checkIn: inDays(30), checkOut: inDays(33), guests: '2' }),
   },
+  // The guest's own page (issue 40): the token is the only key; one nobody holds is a 404 (guest.test.ts uses real ones).
+  { method: 'GET', pattern: '/api/guest/:token', admin: false, path: () => `/api/guest/${'0'.repeat(36)}`, usual: [404] },
+  { method: 'POST', pattern: '/api/guest/:token/pay', admin: false, path: () => `/api/guest/${'0'.repeat(36)}/pay`, body: 'ignored', usual: [404] },
+  { method: 'POST', pattern: '/api/guest/:token/cancel', admin: false, path: () => `/api/guest/${'0'.repeat(36)}/cancel`, body: 'ignored', usual: [404] },
+  { method: 'GET', pattern: '/api/guest/:token/stay.ics', admin: false, path: () => `/api/guest/${'0'.repeat(36)}/stay.ics`, usual: [404] },
+  { method: 'GET', pattern: '/api/admin/cabins/:id/instructions', admin: true, path: () => `/api/admin/cabins/${s.cabin}/instructions`, withId: (id) => `/api/admin/cabins/${id}/instructions` },
+  {
+    method: 'PUT', pattern: '/api/admin/cabins/:id/instructions', admin: true, path: () => `/api/admin/cabins/${s.cabin}/instructions`, withId: (id) => `/api/admin/cabins/${id}/instructions`,
+    body: 'json', valid: () => ({ text: 'Ключ в сейфе у калитки' }), freeText: ['text'],
+  },
   { method: 'GET', pattern: '/media/:key', admin: false, path: () => '/media/11111111-2222-3333-4444-555555555555.jpg' },
 ];
 

@@ -12,12 +12,14 @@ import type { Bindings } from '../env.ts';
 import { mailConfirmation } from '../notify/guest.ts';
 import { holdExpiredNotice, lateRefundGuestMail, lateRefundNotice, paidNotice } from '../notify/notices.ts';
 import { notifyOwner } from '../notify/owner.ts';
-import { cancelPaid, confirmPaid, expireHold, getBooking, setConfirmationMail } from '../queries/bookings.ts';
+import { confirmPaid, expireHold, getBooking, setConfirmationMail } from '../queries/bookings.ts';
 import { getCabin } from '../queries/cabins.ts';
-import { setPaymentStatus, setRefund, storePayment } from '../queries/payments.ts';
+import { setPaymentStatus, storePayment } from '../queries/payments.ts';
 import { getSettings } from '../queries/settings.ts';
+import { applyBalance } from './balance.ts';
 import { prepaymentReceipt } from './receipts.ts';
-import { createPayment, createRefund, rub, yookassaOf, YooKassaError, type YooKassa, type YooPayment } from './yookassa.ts';
+import { refundWhole } from './refunds.ts';
+import { createPayment, rub, yookassaOf, YooKassaError, type YooKassa, type YooPayment } from './yookassa.ts';
 
 /** What the guest's card needs to send them to pay. Amount in kopecks. */
 export type PaymentStart = { amount: number; confirmationUrl: string; holdUntil: string };
@@ -71,19 +73,22 @@ export async function startPayment(
   return { amount, confirmationUrl, holdUntil: booking.holdUntil ?? '' };
 }
 
-export type PaymentOutcome = 'confirmed' | 'refunded' | 'expired' | 'unchanged';
+/** 'paid': the rest of a confirmed stay, paid from the guest's page (worker/payments/balance.ts). */
+export type PaymentOutcome = 'confirmed' | 'paid' | 'refunded' | 'expired' | 'unchanged';
 
 /** Runs the messages to the owner and the guest after the answer (the route's waitUntil). */
 export type Later = (label: string, task: Promise<unknown>) => void;
 const detached: Later = (label, task) => void task.catch((err) => console.error(`${label} failed`, err));
 
 /**
- * Acts on ЮKassa's own answer about a payment we keep (read back from its API by the caller).
- * Never throws for a refund that fails: the booking stays expired, the owner is told, and the
- * refund can be made again from «Заявки». The messages go out through `later`, so ЮKassa (or the
- * guest's page) gets its answer without waiting for Telegram, MAX or the mail server.
+ * Acts on ЮKassa's own answer about a payment we keep (read back from its API by the caller); a
+ * payment of the rest goes to applyBalance. Never throws for a refund that fails: the booking
+ * stays expired, the owner is told, the refund stays written down and the schedule asks again.
+ * The messages go out through `later`, so ЮKassa (or the guest's page) gets its answer without
+ * waiting for Telegram, MAX or the mail server.
  */
 export async function applyPayment(env: Bindings, row: Payment, answer: YooPayment, later: Later = detached): Promise<PaymentOutcome> {
+  if (row.kind === 'balance') return applyBalance(env, row, answer, later);
   if (answer.status !== row.status) await setPaymentStatus(env, row.id, answer.status);
   const booking = await getBooking(env, row.bookingId);
   if (!booking) return 'unchanged';
@@ -92,7 +97,11 @@ export async function applyPayment(env: Bindings, row: Payment, answer: YooPayme
     if (expired) later('Hold expiry notice', tellOwnerHoldExpired(env, expired));
     return expired ? 'expired' : 'unchanged';
   }
-  if (answer.status !== 'succeeded' || booking.status === 'confirmed' || row.refundId) return 'unchanged';
+  if (answer.status !== 'succeeded' || booking.status === 'confirmed' || row.refundId || row.refundAmount !== null) return 'unchanged';
+  // Known as paid before this answer, and its booking no longer waiting for it: what followed (the
+  // owner cancelled, the guest cancelled and the policy kept it) was decided then; a repeated
+  // notification does not refund it.
+  if (row.status === 'succeeded' && booking.status !== 'awaiting_payment') return 'unchanged';
   // Paid: the calendars of other platforms are read again before the booking is confirmed.
   if (booking.status === 'awaiting_payment') {
     await recheckFeeds(env, booking.cabinId, later);
@@ -113,7 +122,7 @@ export async function applyPayment(env: Bindings, row: Payment, answer: YooPayme
   const cabin = await getCabin(env, booking.cabinId);
   const name = cabin?.name ?? '';
   try {
-    await refundPayment(env, { ...row, status: answer.status }, late, name, 'late');
+    await refundWhole(env, { ...row, status: answer.status }, late, name, 'late');
   } catch (err) {
     console.error(`The automatic refund of payment ${row.id} (booking ${booking.id}) failed:`, err instanceof Error ? err.message : err);
   }
@@ -124,27 +133,6 @@ export async function applyPayment(env: Bindings, row: Payment, answer: YooPayme
     later(`The refund e-mail of booking ${booking.id}`, mailer.send({ to: late.email, ...lateRefundGuestMail(late, name, row.amount, siteName) }));
   }
   return 'refunded';
-}
-
-/**
- * Refunds a paid prepayment through ЮKassa with the refund's receipt; the Idempotence-Key names
- * the payment, so pressing «Вернуть предоплату» twice refunds once.
- */
-export async function refundPayment(env: Bindings, row: Payment, booking: Booking, cabinName: string, reason: 'owner' | 'late'): Promise<void> {
-  const shop = shopOf(env);
-  const { vatCode } = await getSettings(env);
-  const refund = await createRefund(
-    shop,
-    {
-      payment_id: row.id,
-      amount: rub(row.amount),
-      description: `Возврат предоплаты, бронирование №${booking.id}`,
-      receipt: prepaymentReceipt(booking, cabinName, row.amount, vatCode),
-    },
-    `refund-${row.id}`,
-  );
-  await setRefund(env, row.id, { refundId: refund.id, refundStatus: refund.status, refundReason: reason });
-  if (reason === 'owner') await cancelPaid(env, booking.id);
 }
 
 /** «Бронь истекла» told to the owner by every channel. */

@@ -56,9 +56,13 @@ export function stayItems(b: Stay, cabinName: string, kopecks: number): { descri
 const items = (b: Stay, cabinName: string, kopecks: number, vat: number, mode: ReceiptItem['payment_mode']): ReceiptItem[] =>
   stayItems(b, cabinName, kopecks).map((i) => ({ description: i.description, quantity: '1.00', amount: rub(i.kopecks), vat_code: vat, payment_mode: mode, payment_subject: 'service' }));
 
-/** The receipt of the prepayment (and of its refund): partial, or full when the whole stay is paid. */
-export function prepaymentReceipt(b: Stay, cabinName: string, kopecks: number, vatCode: VatCode): Receipt {
-  const mode = kopecks >= b.total * 100 ? 'full_prepayment' : 'partial_prepayment';
+/**
+ * The receipt of a payment before the stay (the prepayment, the rest paid from the guest's page)
+ * and of its refund: partial, or full when the payment is the whole stay's price. A refund of a
+ * part of a payment (a guest's cancellation) keeps its payment's mode: `paymentKopecks`.
+ */
+export function prepaymentReceipt(b: Stay, cabinName: string, kopecks: number, vatCode: VatCode, paymentKopecks = kopecks): Receipt {
+  const mode = paymentKopecks >= b.total * 100 ? 'full_prepayment' : 'partial_prepayment';
   return { customer: customerOf(b), items: items(b, cabinName, kopecks, VAT_CODES[vatCode].prepaymentCode, mode) };
 }
 

@@ -1,6 +1,7 @@
 // The prepayment's share of the 15-minute schedule (worker/scheduled.ts): holds that ran out
 // unpaid free their nights and the owner hears of it; on the check-in day, the settlement receipt
-// of each paid prepayment is sent (54-ФЗ: the service provided, the prepayment offset against it).
+// of each paid prepayment is sent (54-ФЗ: the service provided, the prepayment offset against it);
+// refunds ЮKassa did not take when asked (a guest's cancellation, a late payment) are asked again.
 import { todayInMoscow } from '../../schema/dates.ts';
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
@@ -9,6 +10,7 @@ import { setSettlementReceipt, settlementsDue } from '../queries/payments.ts';
 import { getSettings } from '../queries/settings.ts';
 import { tellOwnerHoldExpired } from './prepayment.ts';
 import { settlementReceipt } from './receipts.ts';
+import { retryRefunds } from './refunds.ts';
 import { createReceipt, rub, yookassaOf } from './yookassa.ts';
 
 export async function runPaymentSchedule(env: Bindings): Promise<{ expired: number; receipts: number }> {
@@ -16,6 +18,8 @@ export async function runPaymentSchedule(env: Bindings): Promise<{ expired: numb
   await Promise.all(expired.map((b) => tellOwnerHoldExpired(env, b)));
   const shop = yookassaOf(env);
   if (!shop) return { expired: expired.length, receipts: 0 };
+  const refunds = await retryRefunds(env);
+  if (refunds) console.log(`Refunds asked again and taken by ЮKassa: ${refunds}`);
   const due = await settlementsDue(env, todayInMoscow(now()));
   if (!due.length) return { expired: expired.length, receipts: 0 };
   const { vatCode } = await getSettings(env);

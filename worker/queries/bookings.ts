@@ -42,18 +42,21 @@ type BookingInput = Pick<BookingSubmit, 'cabinId' | 'checkIn' | 'checkOut' | 'gu
 export type StoredPricing = { promoCode: string | null; extras: number[] };
 const NO_PRICING: StoredPricing = { promoCode: null, extras: [] };
 
-/** Stores a request as «Новая» with the server's nights, lines and total. */
+/** Stores a request as «Новая» with the server's nights, lines and total, and its guest's page (the token). */
 export async function createBooking(env: DbEnv, input: BookingInput, quote: Quote, pricing: StoredPricing = NO_PRICING): Promise<Booking> {
   const at = nowIso();
   const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
   const [row] = await getDb(env)
     .insert(bookings)
-    .values({ cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel, nights: quote.nights, total: quote.total, lines: quote.lines, ...pricing, status: 'new', createdAt: at, updatedAt: at })
+    .values({
+      cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel, nights: quote.nights, total: quote.total, lines: quote.lines, ...pricing,
+      status: 'new', guestToken: newGuestToken(), createdAt: at, updatedAt: at,
+    })
     .returning();
   return row!;
 }
 
-/** A secret for the guest's browser to read its booking by (bookings.guest_token). */
+/** A secret for the guest's browser to read its booking by (bookings.guest_token): the guest's page /b/{token}, 144 random bits. */
 export const newGuestToken = () => [...crypto.getRandomValues(new Uint8Array(18))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
@@ -116,9 +119,17 @@ export async function revertHold(env: DbEnv, id: number): Promise<Booking | unde
   return row;
 }
 
-/** The owner refunded a paid booking: it is cancelled (its nights free), whatever it was. */
+/**
+ * The owner refunded a paid booking: it is cancelled (its nights free), whatever it was. One the
+ * guest cancelled first stays «cancelled by the guest», at the time they did.
+ */
 export async function cancelPaid(env: DbEnv, id: number): Promise<Booking | undefined> {
-  const [row] = await getDb(env).update(bookings).set({ status: 'cancelled', holdUntil: null, updatedAt: nowIso() }).where(eq(bookings.id, id)).returning();
+  const at = nowIso();
+  const [row] = await getDb(env)
+    .update(bookings)
+    .set({ status: 'cancelled', holdUntil: null, cancelledBy: sql`coalesce(${bookings.cancelledBy}, 'owner')`, cancelledAt: sql`coalesce(${bookings.cancelledAt}, ${at})`, updatedAt: at })
+    .where(eq(bookings.id, id))
+    .returning();
   return row;
 }
 
@@ -182,9 +193,12 @@ export async function setBookingStatus(env: DbEnv, id: number, status: OwnerStat
     status === 'confirmed'
       ? sql`and not ${nightsBusy(sql`bookings.cabin_id`, sql`bookings.check_in`, sql`bookings.check_out`, sql`bookings.id`)}`
       : sql``;
+  const at = nowIso();
+  // Who cancelled and when, for «Заявки» and the guest's page; confirmed again, it is no longer cancelled.
+  const cancelled = status === 'cancelled' ? { cancelledBy: 'owner', cancelledAt: at } : status === 'confirmed' ? { cancelledBy: null, cancelledAt: null } : {};
   const [row] = await db
     .update(bookings)
-    .set({ status, updatedAt: nowIso() })
+    .set({ status, ...cancelled, updatedAt: at })
     .where(sql`bookings.id = ${id} and bookings.status in (${from}) ${free}`)
     .returning();
   if (row) return { ok: true, booking: row };

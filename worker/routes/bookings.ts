@@ -1,11 +1,14 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { BOOKING_THROTTLE, bookingStatusSchema, bookingSubmitSchema } from '../../schema/bookings.ts';
+import { GUEST_PAGE_PATH } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
+import type { Booking } from '../../schema/tables.ts';
 import { priceRequest } from '../calendar/quote.ts';
 import { recheckFeeds } from '../calendar/sync.ts';
 import type { AppEnv } from '../env.ts';
 import { afterResponse } from '../lib/background.ts';
+import { groupBy } from '../lib/group-by.ts';
 import { clientIp } from '../lib/client-ip.ts';
 import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
@@ -16,6 +19,7 @@ import { mailConfirmation } from '../notify/guest.ts';
 import { bookingNotice } from '../notify/notices.ts';
 import { notifyOwner } from '../notify/owner.ts';
 import { applyPayment, holdUntilOf, startPayment, tellOwnerHoldExpired, type PaymentStart } from '../payments/prepayment.ts';
+import { moneyOf, refundedOf } from '../payments/refunds.ts';
 import { getPayment, yookassaOf } from '../payments/yookassa.ts';
 import {
   bookingByGuestToken,
@@ -35,6 +39,9 @@ import { hit } from '../queries/rate-limit.ts';
 import { claimPromo, releasePromo } from '../queries/pricing.ts';
 import { getSettings } from '../queries/settings.ts';
 import { idParam } from './params.ts';
+
+/** The guest's own page, as a path (the site's pages and the API share the origin). */
+const guestUrlOf = (b: Pick<Booking, 'guestToken'>) => `${GUEST_PAGE_PATH}${b.guestToken ?? ''}`;
 
 /** The public address the guest returns to from ЮKassa: SITE_URL, else the one they came by. */
 const originOf = (c: { env: { SITE_URL?: string }; req: { url: string } }) => c.env.SITE_URL || new URL(c.req.url).origin;
@@ -81,12 +88,12 @@ export const bookingRoutes = new Hono<AppEnv>()
       }
       if (payment) {
         afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(held, cabin.name, c.env.SITE_URL, 'awaiting_payment')));
-        return c.json({ id: held.id, ...answer, payment }, 201);
+        return c.json({ id: held.id, ...answer, guestUrl: guestUrlOf(held), payment }, 201);
       }
       // ЮKassa is down: the guest's booking is not lost, it becomes a request the owner answers.
       const request = (await revertHold(c.env, held.id)) ?? held;
       afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(request, cabin.name, c.env.SITE_URL)));
-      return c.json({ id: request.id, ...answer, paymentError: MSG.paymentUnavailable }, 201);
+      return c.json({ id: request.id, ...answer, guestUrl: guestUrlOf(request), paymentError: MSG.paymentUnavailable }, 201);
     }
 
     if (await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut)) {
@@ -95,7 +102,7 @@ export const bookingRoutes = new Hono<AppEnv>()
     }
     const booking = await createBooking(c.env, input, quote, stored);
     afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(booking, cabin.name, c.env.SITE_URL)));
-    return c.json({ id: booking.id, ...answer }, 201);
+    return c.json({ id: booking.id, ...answer, guestUrl: guestUrlOf(booking) }, 201);
   })
   /**
    * Where a booking with prepayment stands, for the guest back from ЮKassa's page (the return
@@ -143,12 +150,19 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
     for (const expired of await expireHolds(c.env)) afterResponse(c, 'Hold expiry notification', tellOwnerHoldExpired(c.env, expired));
     const [list, payments] = await Promise.all([listBookings(c.env), allPayments(c.env)]);
     const latest = new Map<number, (typeof payments)[number]>();
+    const all = groupBy(payments, (p) => p.bookingId);
     for (const p of payments) if (!latest.has(p.bookingId)) latest.set(p.bookingId, p);
     return c.json(
       list.map((b) => {
         const p = latest.get(b.id);
+        const own = all.get(b.id) ?? [];
         return {
           ...b,
+          guestUrl: guestUrlOf(b),
+          // Over every payment of the booking (the prepayment and the rest), kopecks: what the
+          // guest has paid, refunds taken off; what went back; what «Вернуть предоплату» would still return.
+          ...moneyOf(own),
+          refundable: own.reduce((sum, x) => sum + (x.status === 'succeeded' ? x.amount - refundedOf(x) : 0), 0),
           payment: p
             ? { id: p.id, amount: p.amount, status: p.status, confirmationUrl: p.confirmationUrl, refundStatus: p.refundStatus, refundReason: p.refundReason, settlementReceipt: p.settlementReceipt }
             : null,

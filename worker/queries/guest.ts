@@ -1,0 +1,141 @@
+// The guest's own page (issue 40): its reads, keyed by the guest's token, the guest's
+// cancellation, the balance payment and the refunds the page and the owner plan.
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Settings } from '../../schema/settings.ts';
+import { bookings, cabinInstructions, cabins, payments, reviews, type Booking, type Payment } from '../../schema/tables.ts';
+import { now } from '../lib/clock.ts';
+import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
+import { getSettings } from './settings.ts';
+
+type DbEnv = { DB: DatabasePort };
+const at = () => new Date(now()).toISOString();
+
+export type GuestLookup = {
+  booking: Booking;
+  cabinName: string;
+  /** Prepayment first, then by when each was made. */
+  payments: Payment[];
+  settings: Settings;
+  instructions: string;
+  reviewed: boolean;
+};
+
+/** The ids of the booking holding `token`, as SQL: every read below is keyed by the token alone. */
+const bookingOf = (token: string) => sql`(select b.id from bookings b where b.guest_token = ${token})`;
+const cabinOf = (token: string) => sql`(select b.cabin_id from bookings b where b.guest_token = ${token})`;
+
+/**
+ * Everything the guest's page shows, read at once by the token. An unknown token runs the very
+ * same reads as a known one (each keyed by the token, none waiting on another) and then finds no
+ * booking, so the time of the answer does not tell a guessed token from a real one.
+ */
+export async function guestLookup(env: DbEnv, token: string): Promise<GuestLookup | undefined> {
+  const db = getDb(env);
+  const [row, paid, settings, instructions, review] = await Promise.all([
+    db.select({ booking: bookings, cabinName: cabins.name }).from(bookings).innerJoin(cabins, eq(bookings.cabinId, cabins.id)).where(eq(bookings.guestToken, token)).get(),
+    db.select().from(payments).where(sql`${payments.bookingId} = ${bookingOf(token)}`).orderBy(sql`${payments.kind} = 'balance'`, asc(payments.createdAt)),
+    getSettings(env),
+    db.select({ text: cabinInstructions.text }).from(cabinInstructions).where(sql`${cabinInstructions.cabinId} = ${cabinOf(token)}`).get(),
+    db.select({ id: reviews.id }).from(reviews).where(sql`${reviews.bookingId} = ${bookingOf(token)}`).get(),
+  ]);
+  if (!row) return undefined;
+  return { booking: row.booking, cabinName: row.cabinName, payments: paid, settings, instructions: instructions?.text ?? '', reviewed: Boolean(review) };
+}
+
+/** A refund decided for a payment: what goes back of it, in kopecks. */
+export type RefundShare = { paymentId: string; amount: number };
+
+/**
+ * The guest cancels, in one batch: the booking moves to cancelled only if it is still as the guest's
+ * terms were worked out from (the same status, the same payments paid, not yet arrived), and each
+ * paid payment's share of the refund is written before ЮKassa is asked, only by the request whose
+ * cancellation went through. Of two racing cancels exactly one writes; a balance paid meanwhile
+ * makes the statement change nothing, and the caller works the terms out again.
+ */
+export async function cancelByGuest(
+  env: DbEnv,
+  expected: { id: number; status: string; paidCount: number; today: string },
+  shares: RefundShare[],
+): Promise<Booking | undefined> {
+  const db = getDb(env);
+  const stamp = at();
+  const cancel = db
+    .update(bookings)
+    .set({ status: 'cancelled', cancelledBy: 'guest', cancelledAt: stamp, holdUntil: null, updatedAt: stamp })
+    .where(sql`bookings.id = ${expected.id} and bookings.status = ${expected.status} and bookings.check_in > ${expected.today}
+      and (select count(*) from payments p where p.booking_id = bookings.id and p.status = 'succeeded') = ${expected.paidCount}`)
+    .returning();
+  const plans = shares.map((s) =>
+    db
+      .update(payments)
+      .set({ refundAmount: s.amount, refundReason: 'guest', updatedAt: stamp })
+      .where(sql`payments.id = ${s.paymentId} and payments.refund_id is null and payments.refund_amount is null
+        and exists (select 1 from bookings b where b.id = ${expected.id} and b.cancelled_by = 'guest' and b.cancelled_at = ${stamp})`),
+  );
+  const [rows] = await db.batch([cancel, ...plans]);
+  return rows[0];
+}
+
+/** A payment of the rest, as ЮKassa created it; a repeat of the same id changes nothing. */
+export async function storeBalancePayment(env: DbEnv, p: Pick<Payment, 'id' | 'bookingId' | 'amount' | 'status' | 'confirmationUrl'>): Promise<void> {
+  const t = at();
+  await getDb(env).insert(payments).values({ ...p, kind: 'balance', createdAt: t, updatedAt: t }).onConflictDoNothing();
+}
+
+/** Moves a payment's status only from the one it was read with: of two readers of the same answer, one moves it. */
+export async function movePaymentStatus(env: DbEnv, id: string, from: string, to: string): Promise<boolean> {
+  const rows = await getDb(env)
+    .update(payments)
+    .set({ status: to, updatedAt: at() })
+    .where(and(eq(payments.id, id), eq(payments.status, from)))
+    .returning({ id: payments.id });
+  return rows.length > 0;
+}
+
+/** Writes what is to go back of a payment not refunded yet, before ЮKassa is asked; false when it already was. */
+export async function planRefund(env: DbEnv, id: string, amount: number, reason: string): Promise<boolean> {
+  const rows = await getDb(env)
+    .update(payments)
+    .set({ refundAmount: amount, refundReason: reason, updatedAt: at() })
+    .where(and(eq(payments.id, id), isNull(payments.refundId), isNull(payments.refundAmount)))
+    .returning({ id: payments.id });
+  return rows.length > 0;
+}
+
+/** ЮKassa took a refund: its id and status, and all that has gone back of the payment by now. */
+export async function setRefundMade(env: DbEnv, id: string, r: { refundId: string; refundStatus: string; refundAmount: number; refundReason?: string }): Promise<void> {
+  await getDb(env).update(payments).set({ ...r, updatedAt: at() }).where(eq(payments.id, id));
+}
+
+/** Refunds decided and not yet taken by ЮKassa (it failed when asked): the schedule asks again. */
+export async function refundsToRetry(env: DbEnv) {
+  return getDb(env)
+    .select({ payment: payments, booking: bookings, cabinName: cabins.name })
+    .from(payments)
+    .innerJoin(bookings, eq(payments.bookingId, bookings.id))
+    .innerJoin(cabins, eq(bookings.cabinId, cabins.id))
+    .where(and(eq(payments.status, 'succeeded'), isNull(payments.refundId), gt(payments.refundAmount, 0)));
+}
+
+/** A booking's payments, prepayment first, then by when each was made (the order refunds are split in). */
+export async function paymentsInOrder(env: DbEnv, bookingId: number): Promise<Payment[]> {
+  return getDb(env).select().from(payments).where(eq(payments.bookingId, bookingId)).orderBy(sql`${payments.kind} = 'balance'`, asc(payments.createdAt));
+}
+
+export async function cabinExists(env: DbEnv, id: number): Promise<boolean> {
+  return Boolean(await getDb(env).select({ id: cabins.id }).from(cabins).where(eq(cabins.id, id)).get());
+}
+
+export async function getInstructions(env: DbEnv, cabinId: number): Promise<string> {
+  return (await getDb(env).select({ text: cabinInstructions.text }).from(cabinInstructions).where(eq(cabinInstructions.cabinId, cabinId)).get())?.text ?? '';
+}
+
+export async function setInstructions(env: DbEnv, cabinId: number, text: string): Promise<string> {
+  const [row] = await getDb(env)
+    .insert(cabinInstructions)
+    .values({ cabinId, text })
+    .onConflictDoUpdate({ target: cabinInstructions.cabinId, set: { text } })
+    .returning();
+  return row!.text;
+}
