@@ -170,4 +170,11 @@ export const MSG = {
   stayTokenInvalid: 'Ссылка для отзыва недействительна или устарела',
   stayReviewTwice: 'По этому проживанию отзыв уже оставлен. Спасибо!',
   stayReviewTooEarly: 'Отзыв по ссылке можно оставить после выезда',
+  // A booking's messages («Письма гостю»): why one was not sent, as the owner reads it.
+  messageNotFound: 'Такого письма у этого бронирования нет',
+  messageAlreadySent: 'Это письмо уже отправлено',
+  mailNotConfigured: 'Отправка писем не настроена: нужен SMTP_URL или MAIL_API_KEY на сервере',
+  messageNotConfirmed: 'Не отправлено: бронирование больше не подтверждено',
+  messageAfterArrival: 'Не отправлено: день заезда уже наступил',
+  messageReviewExpired: 'Не отправлено: ссылка на отзыв уже не действует',
 } as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG } from './messages.ts';
 import { RATING_MAX, REVIEW_COMMENT_MAX } from './constants.ts';
+import { GUEST_TOKEN_PATTERN } from './guest-page.ts';
 
 // The visitor's review form, in plain zod: the browser loads this schema to check the form,
 // so it must not pull in drizzle (schema/reviews.ts builds the admin's update schema on the
@@ -20,7 +21,9 @@ export const reviewComment = requiredText(REVIEW_COMMENT_MAX, MSG.reviewTooLong)
 /**
  * What a visitor submits. The same schema validates the form in the browser and the route.
  * `rating` may be left out (the table's default, 5). `consent` is the visitor's 152-ФЗ
- * consent; `website` is a honeypot that people never see.
+ * consent; `website` is a honeypot that people never see. `stayToken` comes with the review link
+ * the guest got after departure (their booking's page): the review is then marked «Гость
+ * проживал(а)», one per booking.
  */
 export const reviewSubmitSchema = z.object({
   name: reviewName,
@@ -29,6 +32,7 @@ export const reviewSubmitSchema = z.object({
   comment: reviewComment,
   consent: z.literal(true, { error: MSG.consentRequired }),
   website: z.string().max(0, MSG.honeypot).optional(),
+  stayToken: z.string({ error: MSG.stayTokenInvalid }).regex(GUEST_TOKEN_PATTERN, MSG.stayTokenInvalid).optional(),
 });
 
 export type ReviewSubmit = z.infer<typeof reviewSubmitSchema>;

@@ -10,6 +10,7 @@ import { bookingAdminRoutes, bookingRoutes } from './routes/bookings.ts';
 import { buildInfoRoutes } from './routes/build-info.ts';
 import { calendarAdminRoutes } from './routes/calendar-admin.ts';
 import { channelRoutes } from './routes/channels.ts';
+import { guestMessageRoutes } from './routes/guest-messages.ts';
 import { pricingAdminRoutes, quoteRoutes } from './routes/pricing.ts';
 import { healthRoutes } from './routes/health.ts';
 import { guestRoutes } from './routes/guest.ts';
@@ -45,6 +46,7 @@ export const api = new Hono<AppEnv>()
   .route('/quote', quoteRoutes)
   .route('/bookings', bookingRoutes)
   .route('/admin', bookingAdminRoutes)
+  .route('/admin', guestMessageRoutes)
   .route('/guest', guestRoutes)
   .route('/admin', instructionsAdminRoutes)
   .route('/payments', paymentRoutes)

@@ -3,14 +3,17 @@
 // again (worker/notify/owner.ts, the outbox); every 5 minutes the imported calendars and
 // Avito's bookings are read and conflicts between stays alerted; every 15 minutes booking requests
 // past their retention lose their personal data (the period the owner set in «Настройки», 3
-// years by default), unpaid holds run out and the check-in day's settlement receipts go out.
+// years by default), unpaid holds run out, the check-in day's settlement receipts go out and the
+// guests' reminders and review requests are queued (worker/notify/stay-messages.ts; the same run's
+// drain sends them).
 import { todayInMoscow } from '../schema/dates.ts';
 import { alertNewConflicts } from './calendar/conflicts.ts';
 import { syncAllFeeds } from './calendar/sync.ts';
 import { pullAvito, pushAvito } from './channels/avito-sync.ts';
 import type { Bindings } from './env.ts';
 import { now } from './lib/clock.ts';
-import { drainOutbox } from './notify/owner.ts';
+import { drainOutbox } from './notify/drain.ts';
+import { queueStayMessages } from './notify/stay-messages.ts';
 import { forgetOldBookings } from './queries/bookings.ts';
 import { forgetOldMessages } from './queries/outbox.ts';
 import { getSettings } from './queries/settings.ts';
@@ -53,7 +56,16 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
       return { years, count: await forgetOldBookings(env, retentionCutoff(years), todayInMoscow()) };
     };
     // Messages to the owner name guests: a week after they went (or were given up), they go too.
-    const [forgotten, payments] = await Promise.allSettled([forget(), runPaymentSchedule(env), forgetOldMessages(env, now() - MESSAGES_KEPT_MS)]);
+    // A guest's reminder and review request need no index of their own every minute: arrival and
+    // departure days change once a day, so every 15 minutes is on time.
+    const [forgotten, payments, , stayMessages] = await Promise.allSettled([
+      forget(),
+      runPaymentSchedule(env),
+      forgetOldMessages(env, now() - MESSAGES_KEPT_MS),
+      queueStayMessages(env),
+    ]);
+    if (stayMessages.status === 'rejected') console.error('Queueing guests’ reminders and review requests failed', stayMessages.reason);
+    else if (stayMessages.value.reminders || stayMessages.value.reviews) console.log(`Guest messages queued: ${stayMessages.value.reminders} reminder(s), ${stayMessages.value.reviews} review request(s)`);
     if (payments.status === 'rejected') console.error('Prepayment schedule failed', payments.reason);
     else if (payments.value.expired || payments.value.receipts) console.log(`Holds expired: ${payments.value.expired}; settlement receipts sent: ${payments.value.receipts}`);
     if (forgotten.status === 'rejected') console.error('Erasing old booking requests failed', forgotten.reason);

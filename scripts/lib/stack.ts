@@ -86,6 +86,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     '--var', 'ALLOW_LOOPBACK_FEEDS:1',
     '--var', `YOOKASSA_API_URL:${yookassa.apiUrl}`, '--var', `YOOKASSA_SHOP_ID:${yookassa.shopId}`, '--var', `YOOKASSA_SECRET_KEY:${yookassa.secretKey}`,
     '--var', `AVITO_API_URL:${avito.apiUrl}`,
+    // The links in the guests' e-mails (their booking's page) point here; the schedule's reminders
+    // have no request to take the address from. An e-mail goes once MAIL_API_KEY is in .dev.vars.
+    '--var', `SITE_URL:${url}`,
     // The Cron Trigger's schedule, run by the tick below through wrangler's /__scheduled.
     '--test-scheduled',
     ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),

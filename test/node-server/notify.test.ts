@@ -217,8 +217,10 @@ describe('owner notifications on the self-hosted server', () => {
     const mail = await until('the guest’s e-mail', () => smtp.mails.find((m) => m.to.includes('madina@example.ru')));
     expect(mail.from).toBe('site@kaspiy.example');
     expect(mail.to).toEqual(['madina@example.ru']);
+    // The owner's template («Настройки», issue 40; the default here) with the link to the guest's page.
     const text = mailText(mail.raw).replace(/\u00a0/g, ' ');
-    for (const part of ['Здравствуйте, Мадина!', `Ваше бронирование №${id} подтверждено.`, '«Домик у моря»', '3 ночи, 2 гостя', 'Итого: 21 000 ₽.', 'Заезд с 14:00, выезд до 12:00.', 'Адрес: Республика Дагестан, Каспийск, ул. Приморская, 12.']) {
+    const token = (await s.storage.bindings.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?').bind(id).first<{ t: string }>())!.t;
+    for (const part of ['Здравствуйте, Мадина!', 'Ваше бронирование подтверждено: «Домик у моря», заезд', `https://kaspiy.example/b/${token}`]) {
       expect(text).toContain(part);
     }
     // The owner's list, read again as after a reload, still says the mail went.

@@ -195,6 +195,12 @@ const ROUTES: RouteSpec[] = [
   { method: 'POST', pattern: '/api/admin/max/test', admin: true, path: () => '/api/admin/max/test', body: 'ignored', usual: [409] },
   { method: 'POST', pattern: '/api/admin/bookings/:id/payment-link', admin: true, path: () => `/api/admin/bookings/${s.booking}/payment-link`, withId: (id) => `/api/admin/bookings/${id}/payment-link`, body: 'ignored', usual: [400] },
   { method: 'POST', pattern: '/api/admin/bookings/:id/refund', admin: true, path: () => `/api/admin/bookings/${s.booking}/refund`, withId: (id) => `/api/admin/bookings/${id}/refund`, body: 'ignored', usual: [409] },
+  // A booking's messages to its guest (issue 40): the seeded one has none (no mail here), so «Отправить снова» finds nothing.
+  { method: 'GET', pattern: '/api/admin/bookings/:id/messages', admin: true, path: () => `/api/admin/bookings/${s.booking}/messages`, withId: (id) => `/api/admin/bookings/${id}/messages` },
+  {
+    method: 'POST', pattern: '/api/admin/bookings/:id/messages/:kind/retry', admin: true, path: () => `/api/admin/bookings/${s.booking}/messages/confirmation/retry`,
+    withId: (id) => `/api/admin/bookings/${id}/messages/confirmation/retry`, body: 'ignored', usual: [404],
+  },
   { method: 'GET', pattern: '/api/ical/:file', admin: false, path: () => s.icalPath },
   { method: 'GET', pattern: '/api/admin/cabins/:id/calendar', admin: true, path: () => `/api/admin/cabins/${s.cabin}/calendar`, withId: (id) => `/api/admin/cabins/${id}/calendar` },
   {

@@ -7,8 +7,10 @@ import type { OwnerNotice } from './owner.ts';
 const stars = (n: number) => '★'.repeat(n) + '☆'.repeat(Math.max(0, 5 - n));
 
 /** A new review waiting for moderation; the text is the visitor's own, sent as plain text. */
-export function reviewNotice(review: Pick<Review, 'id' | 'name' | 'email' | 'rating' | 'comment'>, siteUrl?: string): OwnerNotice {
+export function reviewNotice(review: Pick<Review, 'id' | 'name' | 'email' | 'rating' | 'comment'> & Partial<Pick<Review, 'bookingId'>>, siteUrl?: string): OwnerNotice {
   const lines = [`${review.name} <${review.email}>`, stars(review.rating), '', review.comment];
+  // Sent through the link after departure: the owner knows whose stay it is about.
+  if (review.bookingId) lines.splice(2, 0, `Гость проживал(а): бронирование №${review.bookingId}`);
   if (siteUrl) lines.push('', `Одобрить или скрыть: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Отзывы»`);
   return { subject: `Новый отзыв №${review.id} ждёт модерации`, text: lines.join('\n') };
 }

@@ -1,7 +1,7 @@
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { readMaxBot } from '../queries/max-bot.ts';
-import { claim, dueMessages, enqueue, markFailed, markSent, stillHeld } from '../queries/outbox.ts';
+import { enqueue, markFailed, markSent, stillHeld } from '../queries/outbox.ts';
 import { sendMaxMessage } from './max-api.ts';
 
 /** What the owner is told about: a new booking request or a new review. */
@@ -14,10 +14,6 @@ const BACKOFF_MS = [1000, 4000, 15_000];
 const TELEGRAM_API = 'https://api.telegram.org';
 /** How long the first sender holds a message while it tries at once (its retries take ~20 s, each call up to 10 s). */
 const FIRST_LEASE_MS = 2 * 60_000;
-/** How long a later try holds one message. */
-const RETRY_LEASE_MS = 60_000;
-/** Messages one run of the schedule sends at most. */
-const DRAIN_BATCH = 25;
 /** After this long unsent, a message is given up (the owner has long seen the panel by then). */
 export const OUTBOX_GIVE_UP_MS = 3 * 24 * 60 * 60_000;
 
@@ -25,7 +21,7 @@ export const OUTBOX_GIVE_UP_MS = 3 * 24 * 60 * 60_000;
 export const outboxRetryMs = (attempts: number) => Math.min(60 * 60_000, 60_000 * 2 ** Math.max(0, attempts - 4));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
  * Tries a few times at once. Before each retry `mine` says whether the message is still this
@@ -59,19 +55,19 @@ async function sendTelegram(env: Bindings, notice: OwnerNotice): Promise<void> {
   if (!res.ok) throw new Error(`Bot API answered ${res.status}: ${body.slice(0, 200)}`);
 }
 
-type Channel = 'telegram' | 'email' | 'max';
+export type Channel = 'telegram' | 'email' | 'max';
 type Sender = (notice: OwnerNotice) => Promise<void>;
 
 /**
  * The owner's channels that are set now (Telegram: TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID;
- * e-mail: the MAILER port, which the self-hosted server fills from SMTP_URL; MAX: the bot the
- * owner connected in «Настройки», see worker/routes/max-admin.ts), each with its sender.
+ * e-mail: the MAILER port, from SMTP_URL or the mail API's MAIL_TO; MAX: the bot the owner
+ * connected in «Настройки», see worker/routes/max-admin.ts), each with its sender.
  */
-async function channelsOf(env: Bindings): Promise<Map<Channel, Sender>> {
+export async function ownerChannels(env: Bindings): Promise<Map<Channel, Sender>> {
   const out = new Map<Channel, Sender>();
   if (env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_CHAT_ID) out.set('telegram', (n) => sendTelegram(env, n));
   const mailer = env.MAILER;
-  if (mailer) out.set('email', (n) => mailer.send(n));
+  if (mailer && mailer.reachesOwner !== false) out.set('email', (n) => mailer.send(n));
   const max = await readMaxBot(env).catch((err) => void console.error('Owner notification by MAX: the bot could not be read:', messageOf(err)));
   if (max && max.userId !== null) {
     const userId = max.userId;
@@ -80,7 +76,7 @@ async function channelsOf(env: Bindings): Promise<Map<Channel, Sender>> {
   return out;
 }
 
-const CHANNEL_NAMES: Record<Channel, string> = { telegram: 'Telegram', email: 'e-mail', max: 'MAX' };
+export const CHANNEL_NAMES: Record<Channel, string> = { telegram: 'Telegram', email: 'e-mail', max: 'MAX' };
 
 /**
  * Tells the owner by every channel that is set. The message is first kept in the outbox (one row
@@ -90,7 +86,7 @@ const CHANNEL_NAMES: Record<Channel, string> = { telegram: 'Telegram', email: 'e
  */
 export async function notifyOwner(env: Bindings, notice: OwnerNotice, opts: { backoffMs?: readonly number[] } = {}): Promise<void> {
   const backoff = opts.backoffMs ?? BACKOFF_MS;
-  const channels = await channelsOf(env);
+  const channels = await ownerChannels(env);
   if (channels.size === 0) return;
   const names = [...channels.keys()];
   // Without a database to keep it in, the message is still tried at once.
@@ -109,36 +105,4 @@ export async function notifyOwner(env: Bindings, notice: OwnerNotice, opts: { ba
       );
     }),
   );
-}
-
-/**
- * Sends the messages whose next try is due, once each (the schedule's every minute). A message
- * whose channel was switched off since, or that has failed for days, is given up and logged.
- */
-export async function drainOutbox(env: Bindings): Promise<{ sent: number; failed: number }> {
-  const due = await dueMessages(env, DRAIN_BATCH);
-  if (due.length === 0) return { sent: 0, failed: 0 };
-  const channels = await channelsOf(env);
-  let sent = 0;
-  let failed = 0;
-  for (const row of due) {
-    if (!(await claim(env, row.id, RETRY_LEASE_MS))) continue;
-    const send = channels.get(row.channel as Channel);
-    if (!send) {
-      console.error(`Owner notification «${row.subject}» given up: ${row.channel} is no longer set`);
-      await markFailed(env, row.id, `${row.channel} is no longer set`, { giveUp: true });
-      continue;
-    }
-    try {
-      await send({ subject: row.subject, text: row.text });
-      await markSent(env, row.id);
-      sent++;
-    } catch (err) {
-      failed++;
-      const tooOld = now() - row.createdAt > OUTBOX_GIVE_UP_MS;
-      console.error(`Owner notification by ${row.channel} failed again (try ${row.attempts + 1})${tooOld ? ', given up after 3 days' : ''}:`, messageOf(err));
-      await markFailed(env, row.id, messageOf(err), tooOld ? { giveUp: true } : { retryAt: now() + outboxRetryMs(row.attempts + 1) });
-    }
-  }
-  return { sent, failed };
 }

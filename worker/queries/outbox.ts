@@ -1,5 +1,7 @@
-import { and, asc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import { outbox, type OutboxRow } from '../../schema/tables.ts';
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import type { IsoDate } from '../../schema/dates.ts';
+import type { MessageKind } from '../../schema/guest-page.ts';
+import { bookings, cabins, outbox, type OutboxRow } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -65,8 +67,112 @@ export async function markFailed(env: DbEnv, id: number, error: string, next: { 
     .where(eq(outbox.id, id));
 }
 
-/** Erases messages sent or given up before `before` (ms): their text may name a guest. */
+/**
+ * Erases the owner's messages sent or given up before `before` (ms): their text may name a guest.
+ * A guest's messages are their booking's record («Письма гостю») and go with it (the foreign key
+ * cascades), or once its personal data was erased (forgetOldBookings leaves its e-mail empty).
+ */
 export async function forgetOldMessages(env: DbEnv, before: number): Promise<number> {
-  const rows = await getDb(env).delete(outbox).where(or(lt(outbox.sentAt, before), lt(outbox.givenUpAt, before))).returning({ id: outbox.id });
+  const db = getDb(env);
+  const [owners, erased] = await Promise.all([
+    db.delete(outbox).where(and(isNull(outbox.bookingId), or(lt(outbox.sentAt, before), lt(outbox.givenUpAt, before)))).returning({ id: outbox.id }),
+    db
+      .delete(outbox)
+      .where(inArray(outbox.bookingId, db.select({ id: bookings.id }).from(bookings).where(eq(bookings.email, ''))))
+      .returning({ id: outbox.id }),
+  ]);
+  return owners.length + erased.length;
+}
+
+// ——— The messages to a guest (issue 40): one row per booking and kind, kept as the booking's record.
+
+export type GuestMessageInput = { bookingId: number; kind: MessageKind; recipient: string; subject: string; text: string };
+
+/**
+ * Keeps a message to a guest, due now; held by the caller for `leaseMs` when it tries at once.
+ * Undefined when the booking already has this message (each goes once per booking).
+ */
+export async function enqueueGuestMessage(env: DbEnv, m: GuestMessageInput, leaseMs?: number): Promise<{ id: number; lease: number | null } | undefined> {
+  const at = now();
+  const lease = leaseMs === undefined ? null : at + leaseMs;
+  const [row] = await getDb(env)
+    .insert(outbox)
+    .values({ channel: 'email', ...m, nextAttemptAt: at, leaseUntil: lease, createdAt: at })
+    .onConflictDoNothing()
+    .returning({ id: outbox.id });
+  return row && { id: row.id, lease };
+}
+
+/** Several at once (the schedule's reminders and review requests); ones already kept are skipped. */
+export async function enqueueGuestMessages(env: DbEnv, list: GuestMessageInput[]): Promise<number> {
+  if (list.length === 0) return 0;
+  const at = now();
+  const rows = await getDb(env)
+    .insert(outbox)
+    .values(list.map((m) => ({ channel: 'email', ...m, nextAttemptAt: at, createdAt: at })))
+    .onConflictDoNothing()
+    .returning({ id: outbox.id });
   return rows.length;
+}
+
+export async function guestMessageOf(env: DbEnv, bookingId: number, kind: MessageKind): Promise<OutboxRow | undefined> {
+  return getDb(env).select().from(outbox).where(and(eq(outbox.bookingId, bookingId), eq(outbox.kind, kind))).get();
+}
+
+/** A booking's messages, in the order they were made. */
+export async function guestMessagesOf(env: DbEnv, bookingId: number): Promise<OutboxRow[]> {
+  return getDb(env).select().from(outbox).where(eq(outbox.bookingId, bookingId)).orderBy(asc(outbox.id));
+}
+
+/**
+ * An unsent message made due again and held by the caller for `leaseMs` (a given-up one too);
+ * `fresh` replaces its words (the owner's template as it is now). False when it was sent
+ * meanwhile or someone holds it this moment.
+ */
+export async function rearmMessage(env: DbEnv, id: number, leaseMs: number, fresh?: Pick<GuestMessageInput, 'recipient' | 'subject' | 'text'>): Promise<number | null> {
+  const at = now();
+  const lease = at + leaseMs;
+  const rows = await getDb(env)
+    .update(outbox)
+    .set({ ...fresh, givenUpAt: null, nextAttemptAt: at, leaseUntil: lease })
+    .where(and(eq(outbox.id, id), isNull(outbox.sentAt), or(isNull(outbox.leaseUntil), lt(outbox.leaseUntil, at))))
+    .returning({ id: outbox.id });
+  return rows.length > 0 ? lease : null;
+}
+
+/** What a guest message's fate depends on: its booking's status and dates. */
+export async function bookingsOfMessages(env: DbEnv, ids: number[]) {
+  if (ids.length === 0) return [];
+  return getDb(env)
+    .select({ id: bookings.id, status: bookings.status, checkIn: bookings.checkIn, checkOut: bookings.checkOut })
+    .from(bookings)
+    .where(inArray(bookings.id, ids));
+}
+
+/** How many stays one run of the schedule takes up per kind of message at most (the rest next run). */
+const STAYS_PER_RUN = 200;
+
+/**
+ * Confirmed stays with an e-mail and no `kind` message yet whose `field` (arrival or departure)
+ * falls within [from, to]: the ones the schedule's reminder or review request is due for.
+ */
+export async function staysDue(env: DbEnv, kind: MessageKind, field: 'checkIn' | 'checkOut', from: IsoDate, to: IsoDate) {
+  if (from > to) return [];
+  const column = bookings[field];
+  return getDb(env)
+    .select({
+      id: bookings.id,
+      name: bookings.name,
+      email: bookings.email,
+      checkIn: bookings.checkIn,
+      checkOut: bookings.checkOut,
+      guestToken: bookings.guestToken,
+      cabinName: cabins.name,
+    })
+    .from(bookings)
+    .innerJoin(cabins, eq(cabins.id, bookings.cabinId))
+    .leftJoin(outbox, and(eq(outbox.bookingId, bookings.id), eq(outbox.kind, kind)))
+    .where(and(eq(bookings.status, 'confirmed'), ne(bookings.email, ''), isNotNull(bookings.guestToken), gte(column, from), lte(column, to), isNull(outbox.id)))
+    .orderBy(asc(bookings.id))
+    .limit(STAYS_PER_RUN);
 }

@@ -1,9 +1,12 @@
 import { Hono } from 'hono';
 import { REVIEW_THROTTLE } from '../../schema/constants.ts';
+import { todayInMoscow } from '../../schema/dates.ts';
+import { guestPageLastDay } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import { reviewSubmitSchema, reviewUpdateSchema } from '../../schema/reviews.ts';
 import type { AppEnv } from '../env.ts';
 import { clientIp } from '../lib/client-ip.ts';
+import { now } from '../lib/clock.ts';
 import { afterResponse } from '../lib/background.ts';
 import { apiError } from '../lib/errors.ts';
 import { reviewNotice } from '../notify/notices.ts';
@@ -13,18 +16,31 @@ import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { hit } from '../queries/rate-limit.ts';
-import { deleteReview, getReview, listAllReviews, listApprovedReviews, submitReview, updateReview } from '../queries/reviews.ts';
+import { deleteReview, getReview, listAllReviews, listApprovedReviews, stayOfToken, submitReview, submitStayReview, updateReview } from '../queries/reviews.ts';
 import { idParam } from './params.ts';
 
 export const reviewRoutes = new Hono<AppEnv>()
   .get('/approved', async (c) => c.json(await listApprovedReviews(c.env)))
   .get('/', requireAdmin, async (c) => c.json(await listAllReviews(c.env)))
+  // A review through the link a guest got after departure (`stayToken`) is one per booking and
+  // needs no limit per address (a family shares one); the honeypot stays. Either way it waits for
+  // moderation, and unapproved reviews are not public: nothing to publish yet.
   .post('/', jsonBody, validate('json', reviewSubmitSchema), async (c) => {
-    const count = await hit(c.env, `review:${clientIp(c)}`, REVIEW_THROTTLE.windowMs);
-    if (count > REVIEW_THROTTLE.max) return apiError(c, 429, MSG.reviewThrottled);
-    const review = await submitReview(c.env, c.req.valid('json'));
+    const { stayToken, ...input } = c.req.valid('json');
+    let review;
+    if (stayToken) {
+      const stay = await stayOfToken(c.env, stayToken);
+      const today = todayInMoscow(now());
+      if (!stay || stay.status !== 'confirmed' || today > guestPageLastDay(stay.checkOut)) return apiError(c, 400, MSG.stayTokenInvalid);
+      if (today < stay.checkOut) return apiError(c, 400, MSG.stayReviewTooEarly);
+      review = await submitStayReview(c.env, input, stay.id);
+      if (!review) return apiError(c, 409, MSG.stayReviewTwice);
+    } else {
+      const count = await hit(c.env, `review:${clientIp(c)}`, REVIEW_THROTTLE.windowMs);
+      if (count > REVIEW_THROTTLE.max) return apiError(c, 429, MSG.reviewThrottled);
+      review = await submitReview(c.env, input);
+    }
     afterResponse(c, 'Review notification', notifyOwner(c.env, reviewNotice(review, c.env.SITE_URL)));
-    // Unapproved reviews are not public: nothing to publish yet.
     return c.json({ success: true, id: review.id, approved: review.approved }, 201);
   })
   // Only approved reviews are public: moderating one that stays hidden (editing or deleting

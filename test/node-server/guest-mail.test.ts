@@ -1,0 +1,190 @@
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
+import type { Bindings } from '../../worker/env.ts';
+import { mailApiMailer } from '../../worker/platform/mail-api.ts';
+import { nodeMailer, smtpMailer } from '../../worker/platform/node/mailer.ts';
+import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import { createCabin } from '../../worker/queries/cabins.ts';
+import { startMailApiStandIn } from '../stand-ins/mail-api.ts';
+import { until } from './until.ts';
+
+// The e-mails to a guest on the self-hosted server (issue 40): by SMTP to the guest's own address,
+// kept through the mail server's outage and a restart of the site's server, and by the HTTP mail
+// API where there is no SMTP_URL. The contract on both runtimes is test/worker/guest-messages.test.ts.
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const PASSWORD = 'guest-mail-password';
+const SITE = 'https://kaspiy.example';
+
+/** A real SMTP server (smtp-server) on `port` that keeps every message it receives. */
+async function smtpSink(port: number) {
+  const mails: { to: string[]; raw: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, done) {
+      let raw = '';
+      stream.on('data', (d: Buffer) => (raw += d.toString('utf8')));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        done();
+      });
+    },
+  });
+  server.listen(port, '127.0.0.1');
+  await once((server as unknown as { server: Server }).server, 'listening');
+  return { mails, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** A port nothing listens on (yet). */
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+/** The text body of a single-part message, decoded from base64 or quoted-printable. */
+function mailText(raw: string): string {
+  const [head, ...rest] = raw.split('\r\n\r\n');
+  const body = rest.join('\r\n\r\n');
+  if (/content-transfer-encoding: base64/i.test(head!)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (/content-transfer-encoding: quoted-printable/i.test(head!)) {
+    return Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+let dataDir: string;
+const servers: NodeServer[] = [];
+const closers: (() => Promise<unknown>)[] = [];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-guest-mail-'));
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const s of servers.splice(0)) await s.close();
+  for (const close of closers.splice(0)) await close();
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function start(name: string, bindings: Partial<Bindings>, scheduleTickMs?: number) {
+  const s = await startNodeServer({
+    dataDir: path.join(dataDir, name),
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    trustedProxy: true,
+    shutdownGraceMs: 100,
+    adminPassword: PASSWORD,
+    bindings: { SITE_URL: SITE, ...bindings },
+    ...(scheduleTickMs ? { scheduleTickMs } : {}),
+  });
+  servers.push(s);
+  return s;
+}
+
+/** The owner's session on a server. */
+async function ownerApi(url: string) {
+  const login = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
+  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  return async <T = any>(method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${url}/api${p}`, { method, headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    return { status: res.status, json: (await res.json()) as T };
+  };
+}
+
+/** A guest's request with an e-mail, as a visitor sends it. */
+async function request(s: NodeServer, email: string) {
+  const cabin = await createCabin(s.storage.bindings, { name: 'Домик у моря', description: 'У самого моря', pricePerNight: 7000, bedrooms: 1, bathrooms: 1, maxGuests: 4, amenities: [], images: [], location: '', distanceToSea: '', featured: false, active: true });
+  const checkIn = addDays(todayInMoscow(), 30);
+  const res = await fetch(`${s.url}/api/bookings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.40' },
+    body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut: addDays(checkIn, 2), guests: 2, name: 'Мадина Гасанова', phone: '+7 928 123-45-67', email, comment: '', consent: true, channel: 'whatsapp', website: '' }),
+  });
+  expect(res.status).toBe(201);
+  const { id } = (await res.json()) as { id: number };
+  const token = (await s.storage.bindings.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?').bind(id).first<{ t: string }>())!.t;
+  return { id, token };
+}
+
+describe('a guest’s e-mails on the self-hosted server', () => {
+  it('should keep the confirmation through the SMTP server’s outage and a restart of the site, then send it once, by the schedule, to the guest', async () => {
+    const port = await freePort();
+    const smtpUrl = `smtp://127.0.0.1:${port}/?from=site@kaspiy.example&to=owner@kaspiy.example`;
+    const first = await start('smtp', { MAILER: smtpMailer(smtpUrl) });
+    const { id, token } = await request(first, 'madina@example.ru');
+    let api = await ownerApi(first.url);
+    const confirmed = await api('PUT', `/admin/bookings/${id}`, { status: 'confirmed' });
+    expect(confirmed.json).toMatchObject({ status: 'confirmed', confirmationMail: 'failed' });
+    const [failed] = (await api<{ lastError: string; sentAt: string | null }[]>('GET', `/admin/bookings/${id}/messages`)).json;
+    expect(failed).toMatchObject({ sentAt: null, lastError: expect.stringContaining('ECONNREFUSED') });
+
+    // The site restarts meanwhile; the mail server comes back.
+    await servers.shift()!.close();
+    const smtp = await smtpSink(port);
+    closers.push(smtp.close);
+    // Two minutes on, the next try is due (the clock keeps running, so waiting still ends).
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    vi.setSystemTime(Date.now() + 2 * 60_000);
+    const second = await start('smtp', { MAILER: smtpMailer(smtpUrl) }, 100);
+
+    const mail = await until('the confirmation by SMTP', () => smtp.mails.find((m) => m.to.includes('madina@example.ru')), 10_000);
+    expect(mail.raw).toMatch(/^To: madina@example\.ru/m);
+    const text = mailText(mail.raw);
+    expect(text).toContain('Здравствуйте, Мадина!');
+    expect(text).toContain(`${SITE}/b/${token}`);
+    // A few more ticks of the schedule: not sent twice.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(smtp.mails.filter((m) => m.to.includes('madina@example.ru'))).toHaveLength(1);
+    api = await ownerApi(second.url);
+    const [sent] = (await api<{ sentAt: string | null; attempts: number; lastError: string | null }[]>('GET', `/admin/bookings/${id}/messages`)).json;
+    expect(sent).toMatchObject({ sentAt: expect.any(String), attempts: 2, lastError: null });
+  });
+
+  it('should send through the HTTP mail API without SMTP_URL, as the API expects, with its refusal and its silence as errors, and alert the owner by e-mail only with MAIL_TO', async () => {
+    const standIn = await startMailApiStandIn();
+    closers.push(standIn.close);
+    const env = { MAIL_API_KEY: 'key-1', MAIL_FROM: 'Каспий <site@kaspiy.example>', MAIL_API_URL: `${standIn.url}/emails` };
+    expect(mailApiMailer({ MAIL_FROM: 'site@kaspiy.example' })).toBeUndefined();
+    const mailer = nodeMailer(env)!;
+    await mailer.send({ to: 'guest@example.ru', subject: 'Скоро заезд', text: 'Ждём вас' });
+    expect(standIn.mails).toEqual([{ authorization: 'Bearer key-1', from: 'Каспий <site@kaspiy.example>', to: ['guest@example.ru'], subject: 'Скоро заезд', text: 'Ждём вас' }]);
+    await expect(mailer.send({ subject: 'Новая заявка', text: '…' })).rejects.toThrow('MAIL_TO is not set');
+    await fetch(`${standIn.url}/_stand-in/outage`, { method: 'POST', body: JSON.stringify({ down: true }) });
+    await expect(mailer.send({ to: 'guest@example.ru', subject: 'Скоро заезд', text: 'Ждём вас' })).rejects.toThrow(/^Mail API answered 503: \{"statusCode":503/);
+    await fetch(`${standIn.url}/_stand-in/outage`, { method: 'POST', body: JSON.stringify({ down: false }) });
+    const silent = await startMailApiStandIn({ hang: true });
+    closers.push(silent.close);
+    const started = Date.now();
+    await expect(mailApiMailer({ ...env, MAIL_API_URL: `${silent.url}/emails` }, { timeoutMs: 300 })!.send({ to: 'guest@example.ru', subject: 'x', text: 'y' })).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(3000);
+
+    // A server whose mail API knows no owner's address: the guest is e-mailed, the owner is not.
+    const s = await start('api', { MAILER: mailer });
+    const { id, token } = await request(s, 'anna@example.ru');
+    const api = await ownerApi(s.url);
+    expect((await api('PUT', `/admin/bookings/${id}`, { status: 'confirmed' })).json).toMatchObject({ confirmationMail: 'sent' });
+    const toGuest = standIn.mails.find((m) => m.to.includes('anna@example.ru'));
+    expect(toGuest?.text).toContain(`${SITE}/b/${token}`);
+    const channels = await s.storage.bindings.DB.prepare('SELECT channel, kind FROM outbox').all<{ channel: string; kind: string | null }>();
+    expect(channels.results).toEqual([{ channel: 'email', kind: 'confirmation' }]);
+
+    const withOwner = nodeMailer({ ...env, MAIL_TO: 'owner@kaspiy.example' })!;
+    await withOwner.send({ subject: 'Новая заявка', text: '…' });
+    expect(standIn.mails.at(-1)).toMatchObject({ to: ['owner@kaspiy.example'], subject: 'Новая заявка' });
+  });
+});

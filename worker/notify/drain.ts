@@ -1,0 +1,55 @@
+import type { Bindings } from '../env.ts';
+import { now } from '../lib/clock.ts';
+import { bookingsOfMessages, claim, dueMessages, markFailed, markSent } from '../queries/outbox.ts';
+import { sendGuestMessage } from './guest.ts';
+import { messageOf, OUTBOX_GIVE_UP_MS, outboxRetryMs, ownerChannels, type Channel } from './owner.ts';
+
+/** How long one try holds a message. */
+const RETRY_LEASE_MS = 60_000;
+/** Messages one run of the schedule sends at most. */
+const DRAIN_BATCH = 25;
+
+/**
+ * Sends the messages whose next try is due, once each (the schedule's every minute): the owner's
+ * alerts by their channel, a guest's messages by e-mail to the guest (worker/notify/guest.ts). An
+ * owner's message whose channel was switched off since, a guest's whose booking was cancelled
+ * meanwhile, or one that has failed for days, is given up and logged.
+ */
+export async function drainOutbox(env: Bindings): Promise<{ sent: number; failed: number }> {
+  const due = await dueMessages(env, DRAIN_BATCH);
+  if (due.length === 0) return { sent: 0, failed: 0 };
+  const forOwner = due.some((r) => r.bookingId === null);
+  const guestIds = [...new Set(due.flatMap((r) => (r.bookingId === null ? [] : [r.bookingId])))];
+  const [channels, stays] = await Promise.all([
+    forOwner ? ownerChannels(env) : new Map<Channel, never>(),
+    bookingsOfMessages(env, guestIds).then((rows) => new Map(rows.map((b) => [b.id, b]))),
+  ]);
+  let sent = 0;
+  let failed = 0;
+  for (const row of due) {
+    if (!(await claim(env, row.id, RETRY_LEASE_MS))) continue;
+    if (row.bookingId !== null) {
+      const outcome = await sendGuestMessage(env, row, stays.get(row.bookingId));
+      if (outcome === 'sent') sent++;
+      else if (outcome === 'failed') failed++;
+      continue;
+    }
+    const send = channels.get(row.channel as Channel);
+    if (!send) {
+      console.error(`Owner notification «${row.subject}» given up: ${row.channel} is no longer set`);
+      await markFailed(env, row.id, `${row.channel} is no longer set`, { giveUp: true });
+      continue;
+    }
+    try {
+      await send({ subject: row.subject, text: row.text });
+      await markSent(env, row.id);
+      sent++;
+    } catch (err) {
+      failed++;
+      const tooOld = now() - row.createdAt > OUTBOX_GIVE_UP_MS;
+      console.error(`Owner notification by ${row.channel} failed again (try ${row.attempts + 1})${tooOld ? ', given up after 3 days' : ''}:`, messageOf(err));
+      await markFailed(env, row.id, messageOf(err), tooOld ? { giveUp: true } : { retryAt: now() + outboxRetryMs(row.attempts + 1) });
+    }
+  }
+  return { sent, failed };
+}

@@ -1,0 +1,41 @@
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
+import { guestMail } from '../../schema/guest-mail.ts';
+import { GUEST_PAGE_DAYS_AFTER_DEPARTURE, type MessageKind, type MessageSettings } from '../../schema/guest-page.ts';
+import type { Bindings } from '../env.ts';
+import { now } from '../lib/clock.ts';
+import { enqueueGuestMessages, staysDue } from '../queries/outbox.ts';
+import { getSettings } from '../queries/settings.ts';
+import { messageOrigin } from './guest.ts';
+
+/**
+ * The schedule's part of the guests' messages (issue 40), every 15 minutes: the reminder for each
+ * confirmed stay whose arrival is at most `daysBefore` days away (and not today or past: a stay
+ * booked the day before still gets it), and the review request from `daysAfter` days after
+ * departure while the guest's page still answers. Each is kept in the outbox once per booking
+ * (the unique booking and kind), and the same run's drain sends it. Nothing without mail, with the
+ * message switched off, or without SITE_URL (the schedule has no request to take the address from).
+ */
+export async function queueStayMessages(env: Bindings): Promise<{ reminders: number; reviews: number }> {
+  const none = { reminders: 0, reviews: 0 };
+  if (!env.MAILER) return none;
+  const { messages } = await getSettings(env);
+  if (!messages.reminder.enabled && !messages.review.enabled) return none;
+  const origin = messageOrigin(env);
+  if (!origin) {
+    console.warn('Reminders and review requests to guests wait: SITE_URL is not set, and their links need the site’s address');
+    return none;
+  }
+  const today = todayInMoscow(now());
+  const queue = async (kind: MessageKind, stays: Awaited<ReturnType<typeof staysDue>>) =>
+    enqueueGuestMessages(
+      env,
+      stays.map((s) => ({ bookingId: s.id, kind, recipient: s.email, ...guestMail(kind, messages as MessageSettings, { ...s, guestToken: s.guestToken! }, origin) })),
+    );
+  const [reminders, reviews] = await Promise.all([
+    messages.reminder.enabled ? staysDue(env, 'reminder', 'checkIn', addDays(today, 1), addDays(today, messages.reminder.daysBefore)).then((s) => queue('reminder', s)) : 0,
+    messages.review.enabled
+      ? staysDue(env, 'review', 'checkOut', addDays(today, -GUEST_PAGE_DAYS_AFTER_DEPARTURE), addDays(today, -messages.review.daysAfter)).then((s) => queue('review', s))
+      : 0,
+  ]);
+  return { reminders, reviews };
+}
