@@ -303,8 +303,8 @@ export const bookings = sqliteTable('bookings', {
   /** awaiting_payment: the instant (ISO, UTC) until which its nights are held for the guest paying. */
   holdUntil: text('hold_until'),
   /**
-   * A secret the guest's browser holds to read where its booking stands after paying (the cabin
-   * page's return address carries it); null for requests, which have nothing to pay.
+   * The key of the guest's own page (/b/{token}, issue 40) and of the return from ЮKassa's page:
+   * 36 hex digits, every booking has one (migration 0009 gave the older ones theirs).
    */
   guestToken: text('guest_token'),
   /** Who cancelled it ('guest' on their page, 'owner' in «Заявки»), once cancelled. */

@@ -177,7 +177,7 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
     if (result.ok && result.booking.status === 'confirmed') {
       // The guest's e-mailed confirmation, where there is SMTP; whatever it does, the booking stays confirmed.
       const cabin = await getCabin(c.env, result.booking.cabinId);
-      const mail = await mailConfirmation(c.env, result.booking, cabin?.name ?? '');
+      const mail = await mailConfirmation(c.env, result.booking, cabin?.name ?? '', undefined, new URL(c.req.url).origin);
       if (mail) return c.json((await setConfirmationMail(c.env, result.booking.id, mail)) ?? result.booking);
     }
     if (result.ok) return c.json(result.booking);

@@ -6,6 +6,7 @@ import { formatKopecks } from '../../../schema/payment-options.ts';
 import { telHref } from '../../lib/site.ts';
 import { call, client } from '../client.ts';
 import type { GuestMessagePlace } from '../../../schema/guest-message.ts';
+import type { MessageSettings } from '../../../schema/guest-page.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { GuestReply } from './GuestReply.tsx';
 
@@ -61,8 +62,17 @@ export function paymentText(b: Pick<Booking, 'payment' | 'holdUntil' | 'status'>
   return `${amount}: ждём оплату${until ? `, даты держим до ${until}` : ''}`;
 }
 
-/** A paid prepayment not yet refunded: «Вернуть предоплату» applies. */
-export const refundable = (b: Pick<Booking, 'payment'>) => b.payment?.status === 'succeeded' && !b.payment.refundStatus;
+/** Money paid and not yet returned (the prepayment, the rest, or the part a guest's late cancellation kept): «Вернуть» applies. */
+export const refundable = (b: Pick<Booking, 'refundable'>) => b.refundable > 0;
+
+/** «Вернуть предоплату» while the booking stands; after a guest's late cancellation, what the policy kept: «Вернуть 6 000 ₽». */
+export const refundLabel = (b: Pick<Booking, 'refundable' | 'status'>) => (b.status === 'cancelled' ? `Вернуть ${formatKopecks(b.refundable)}` : 'Вернуть предоплату');
+
+/** Over every payment of the booking: «Оплачено 20 000 ₽, возвращено 14 000 ₽». Null when nothing was paid. */
+export function moneyText(b: Pick<Booking, 'paid' | 'refunded'>): string | null {
+  if (b.paid <= 0 && b.refunded <= 0) return null;
+  return [b.paid > 0 ? `Оплачено ${formatKopecks(b.paid)}` : '', b.refunded > 0 ? `возвращено ${formatKopecks(b.refunded)}` : ''].filter(Boolean).join(', ');
+}
 
 type RowProps = {
   booking: Booking;
@@ -70,7 +80,7 @@ type RowProps = {
   focused?: boolean;
   busy: boolean;
   /** The settings the reply to the guest quotes (check-in time, address); null until read. */
-  place: GuestMessagePlace | null;
+  place: (GuestMessagePlace & { messages?: MessageSettings }) | null;
   onDecide: (b: Booking, to: OwnerStatus) => void;
   onRemove: (b: Booking) => void;
   /** ЮKassa's keys are set: a new request can get a payment link. */
@@ -84,6 +94,7 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
   const paid = paymentText(b);
   // A prepayment that was paid and is still held: shown green, and «Вернуть предоплату» applies.
   const kept = refundable(b);
+  const money = moneyText(b);
   return (
     <li className={`booking-item booking-item--${b.status}${focused ? ' booking-item--focused' : ''}`}>
       <article aria-labelledby={`booking-${b.id}`} tabIndex={focused ? -1 : undefined}>
@@ -104,6 +115,8 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
             <Icon name={kept ? 'check' : 'clock'} /> {paid}
           </p>
         )}
+        {money && money !== paid && <p className="booking-item__payment">{money}</p>}
+        {b.cancelledBy === 'guest' && <p className="booking-item__payment">Отменил гость на своей странице{b.cancelledAt ? `, ${receivedAt(b.cancelledAt)}` : ''}</p>}
         {b.phone ? (
           <div className="booking-item__who">
             <span className="booking-item__name">{b.name}</span>
@@ -125,6 +138,11 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
           <time dateTime={b.createdAt}>{receivedAt(b.createdAt)}</time>
         </p>
         {place && b.phone && <GuestReply booking={b} place={place} />}
+        {b.phone && (
+          <p className="booking-item__meta">
+            <a href={b.guestUrl} target="_blank" rel="noopener noreferrer">Страница гостя</a>: статус, оплата и отмена — ссылку можно отправить гостю
+          </p>
+        )}
         <div className="booking-item__actions">
           {ACTIONS[status]?.map((a) => (
             <button key={a.to} type="button" className={`btn btn--sm ${a.kind}`} disabled={busy} onClick={() => onDecide(b, a.to)}>
@@ -142,7 +160,7 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
           )}
           {kept && (
             <button type="button" className="btn btn--sm btn--secondary" disabled={busy} onClick={() => onRefund(b)}>
-              Вернуть предоплату<span className="visually-hidden"> по заявке №{b.id}</span>
+              {refundLabel(b)}<span className="visually-hidden"> по заявке №{b.id}</span>
             </button>
           )}
           <button type="button" className="btn btn--danger btn--sm" disabled={busy} onClick={() => onRemove(b)}>

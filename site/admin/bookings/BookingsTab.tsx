@@ -4,7 +4,8 @@
 // message, shown as it is, and the list is read again so it shows what the server holds.
 import { useEffect, useState } from 'react';
 import type { BookingStatus, OwnerStatus } from '../../../schema/booking-options.ts';
-import { BookingRow, countNew, loadBookings, paymentText, type Booking } from './BookingRow.tsx';
+import { BookingRow, countNew, loadBookings, moneyText, paymentText, refundLabel, type Booking } from './BookingRow.tsx';
+import { formatKopecks } from '../../../schema/payment-options.ts';
 import { ChannelStays } from './ChannelStays.tsx';
 import { formatMoscowTime, formatStayDates } from '../../../schema/format.ts';
 import { call, client, describeError, SessionEndedError } from '../client.ts';
@@ -128,16 +129,16 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
   /** «Вернуть предоплату»: the refund goes through ЮKassa with its receipt, and the booking is cancelled. */
   async function refund(b: Booking) {
     const ok = await confirm({
-      title: 'Вернуть предоплату?',
-      text: `${paymentText(b) ?? 'Предоплата'}. Деньги вернутся гостю (${b.name || 'гость'}, ${b.cabinName}, ${formatStayDates(b.checkIn, b.checkOut)}) через ЮKassa, бронирование будет отменено, а эти ночи снова станут свободными.`,
-      confirmLabel: 'Вернуть предоплату',
+      title: `${refundLabel(b)}?`,
+      text: `${moneyText(b) ?? paymentText(b) ?? 'Предоплата'}. ${formatKopecks(b.refundable)} вернутся гостю (${b.name || 'гость'}, ${b.cabinName}, ${formatStayDates(b.checkIn, b.checkOut)}) через ЮKassa${b.status === 'cancelled' ? '' : ', бронирование будет отменено, а эти ночи снова станут свободными'}.`,
+      confirmLabel: refundLabel(b),
       cancelLabel: 'Не возвращать',
       danger: true,
     });
     if (!ok) return;
     await act(b, `Не удалось вернуть предоплату по заявке №${b.id}`, async () => {
       await call(client().admin.bookings[':id'].refund.$post({ param: { id: String(b.id) } }));
-      notify.success(`Предоплата по заявке №${b.id} возвращена, бронирование отменено`);
+      notify.success(`Деньги по заявке №${b.id} возвращены гостю${b.status === 'cancelled' ? '' : ', бронирование отменено'}`);
       await reload(true);
     });
   }

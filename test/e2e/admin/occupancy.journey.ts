@@ -1,14 +1,15 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
-import { formatPrice } from '../../../schema/format.ts';
+import { confirmationReply } from '../../../schema/guest-mail.ts';
+import type { MessageSettings } from '../../../schema/guest-page.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible } from './helpers.ts';
 
 type Range = { start: string; end: string; kind: 'booking' | 'request' | 'block' | 'feed'; label: string; bookingId?: number; blockId?: number };
 type Occupancy = { from: string; days: number; cabins: { id: number; name: string; active: boolean; ranges: Range[] }[] };
-type Booking = { id: number; status: string; cabinName: string; name: string; phone: string; total: number; channel: string };
-type Settings = { checkInTime: string; checkOutTime: string; address: string };
+type Booking = { id: number; status: string; cabinName: string; name: string; phone: string; total: number; channel: string; checkIn: string; checkOut: string; guestToken: string | null };
+type Settings = { checkInTime: string; checkOutTime: string; address: string; messages: MessageSettings };
 
 /** The 360px phone of the issue. */
 async function phone(page: Page) {
@@ -140,9 +141,9 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
     const wa = new URL((await ways.first().getAttribute('href'))!);
     expect(wa.origin + wa.pathname).toBe(`https://wa.me/${confirmed.phone.replace(/\D/g, '').replace(/^8/, '7')}`);
     const text = wa.searchParams.get('text')!;
-    for (const part of [`Ваше бронирование №${confirmed.id} подтверждено.`, `«${confirmed.cabinName}»`, `Итого: ${formatPrice(confirmed.total)}.`, `Заезд с ${settings.checkInTime}, выезд до ${settings.checkOutTime}.`, `Адрес: ${settings.address.trim().replace(/\.$/, '')}.`]) {
-      expect(text).toContain(part);
-    }
+    // Once confirmed, the confirmation e-mail's own words (the owner's template), with the guest's page (issue 40).
+    expect(text).toBe(confirmationReply(settings.messages, { ...confirmed, guestToken: confirmed.guestToken! }, baseURL));
+    expect(text).toContain(`${baseURL}/b/${confirmed.guestToken}`);
     // SMS carries the same text; Telegram and a call are there too.
     const sms = (await reply(confirmed.id).getByRole('link', { name: /SMS/ }).getAttribute('href'))!;
     expect(sms.startsWith('sms:+7')).toBe(true);
