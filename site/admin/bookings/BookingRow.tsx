@@ -9,6 +9,7 @@ import type { GuestMessagePlace } from '../../../schema/guest-message.ts';
 import type { MessageSettings } from '../../../schema/guest-page.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { GuestReply } from './GuestReply.tsx';
+import { BookingMessages } from './BookingMessages.tsx';
 
 export const loadBookings = () => call(client().admin.bookings.$get());
 export type Booking = Awaited<ReturnType<typeof loadBookings>>[number];
@@ -143,6 +144,7 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
             <a href={b.guestUrl} target="_blank" rel="noopener noreferrer">Страница гостя</a>: статус, оплата и отмена — ссылку можно отправить гостю
           </p>
         )}
+        {b.email && <BookingMessages bookingId={b.id} />}
         <div className="booking-item__actions">
           {ACTIONS[status]?.map((a) => (
             <button key={a.to} type="button" className={`btn btn--sm ${a.kind}`} disabled={busy} onClick={() => onDecide(b, a.to)}>
