@@ -3,6 +3,7 @@ import type { CabinInput } from '../../../schema/cabin-input.ts';
 import type { Cabin } from '../../../schema/tables.ts';
 import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { CabinForm, type CabinDraft } from './CabinForm.tsx';
+import { CabinInstructions } from './CabinInstructions.tsx';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { getDraft } from '../ui/drafts.ts';
 import { Icon } from '../ui/Icon.tsx';
@@ -18,6 +19,7 @@ type Editing = { cabinId: number | null; restored?: CabinDraft['values'] };
 export function CabinsTab() {
   const { state, reload } = useLoad(() => call(client().admin.cabins.$get()));
   // A draft left by an ended session or a closed page reopens its form.
+  const [instructing, setInstructing] = useState<{ id: number; name: string } | null>(null);
   const [editing, setEditing] = useState<Editing | null>(() => {
     const draft = getDraft<CabinDraft>('cabin');
     return draft ? { cabinId: draft.cabinId, restored: draft.values } : null;
@@ -98,6 +100,9 @@ export function CabinsTab() {
                 <button type="button" className="btn btn--secondary btn--sm" onClick={() => setEditing({ cabinId: c.id })}>
                   <Icon name="edit" /> Изменить<span className="visually-hidden"> «{c.name}»</span>
                 </button>
+                <button type="button" className="btn btn--secondary btn--sm" onClick={() => setInstructing({ id: c.id, name: c.name })}>
+                  Для гостей<span className="visually-hidden"> «{c.name}»</span>
+                </button>
                 <button type="button" className="btn btn--danger btn--sm" onClick={() => void remove(c)} disabled={deleting === c.id}>
                   <Icon name="trash" /> Удалить<span className="visually-hidden"> «{c.name}»</span>
                 </button>
@@ -107,6 +112,7 @@ export function CabinsTab() {
         </ul>
       )}
 
+      {instructing && <CabinInstructions cabin={instructing} onClose={() => setInstructing(null)} />}
       {editing && formReady && (
         <CabinForm
           key={editing.cabinId ?? 'new'}
