@@ -7,6 +7,7 @@ import { getDb } from '../worker/lib/db.ts';
 import type { DatabasePort, MediaPort } from '../worker/platform/ports.ts';
 import { createCabin } from '../worker/queries/cabins.ts';
 import { updateSettings } from '../worker/queries/settings.ts';
+import { recordDemo } from '../worker/queries/demo.ts';
 import { addBlock, replaceFeeds, replaceSeasons, storeImport } from '../worker/queries/calendar.ts';
 import { DEMO_FEED_NAME, demoBlocks, demoBookings, demoFeedEvents, demoSeasons } from './demo/calendar.ts';
 import { quoteStay } from '../worker/calendar/pricing.ts';
@@ -33,10 +34,13 @@ export async function seedIfEmpty(env: SeedEnv, opts: SeedOptions = {}): Promise
   if (c!.n + r!.n + s!.n > 0) return false;
 
   let photoNo = 0;
+  const photos: string[] = [];
+  const bookingIds: number[] = [];
   const storePhoto = async (kind: PhotoKind) => {
     photoNo += 1;
     const key = `demo-${String(photoNo).padStart(3, '0')}-${kind}.jpg`;
     await env.MEDIA.put(key, await cachedDemoPhoto(photoNo * 7919, kind), { httpMetadata: { contentType: 'image/jpeg' } });
+    photos.push(`/media/${key}`);
     return `/media/${key}`;
   };
 
@@ -44,7 +48,7 @@ export async function seedIfEmpty(env: SeedEnv, opts: SeedOptions = {}): Promise
     const images: string[] = [];
     for (const kind of photos) images.push(await storePhoto(kind));
     const { id } = await createCabin(env, { ...cabin, images });
-    await seedCalendar(env, index, id, cabin.pricePerNight, opts);
+    bookingIds.push(...(await seedCalendar(env, index, id, cabin.pricePerNight, opts)));
   }
   const galleryImages: string[] = [];
   for (const kind of DEMO_GALLERY) galleryImages.push(await storePhoto(kind));
@@ -57,23 +61,28 @@ export async function seedIfEmpty(env: SeedEnv, opts: SeedOptions = {}): Promise
       created_at: new Date(Date.now() - daysAgo * day - i * 3_600_000).toISOString(),
     })),
   );
+  // What the demo is, as seeded: «Убрать демо-данные» (issue 44) takes exactly that away, and keeps whatever the owner changes.
+  await recordDemo(env, { bookings: bookingIds, photos, settings: { ...DEMO_SETTINGS, galleryImages } });
   return true;
 }
 
-/** A demo cabin's seasons, blocks, booking requests and (the first cabin, when served) the demo feed with its import. */
-async function seedCalendar(env: SeedEnv, index: number, cabinId: number, pricePerNight: number, opts: SeedOptions) {
+/** A demo cabin's seasons, blocks, booking requests and (the first cabin, when served) the demo feed with its import; the bookings' ids. */
+async function seedCalendar(env: SeedEnv, index: number, cabinId: number, pricePerNight: number, opts: SeedOptions): Promise<number[]> {
+  const ids: number[] = [];
   const seasons = demoSeasons(index, pricePerNight);
   if (seasons.length) await replaceSeasons(env, cabinId, seasons, index < 4 ? 2 : 1);
   for (const block of demoBlocks(index)) await addBlock(env, cabinId, block);
   for (const { status, ...request } of demoBookings(index)) {
     const quote = quoteStay({ pricePerNight, minNights: 1 }, seasons, request.checkIn, request.checkOut);
     const booking = await createBooking(env, { cabinId, ...request }, quote);
+    ids.push(booking.id);
     if (status === 'confirmed') await setBookingStatus(env, booking.id, 'confirmed');
   }
   if (index === 0 && opts.demoFeedUrl) {
     const [feed] = await replaceFeeds(env, cabinId, [{ name: DEMO_FEED_NAME, url: opts.demoFeedUrl }]);
     await storeImport(env, feed!, demoFeedEvents());
   }
+  return ids;
 }
 
 /** Generating a photo takes a while; the same (seed, kind) is the same picture, so keep it. */
