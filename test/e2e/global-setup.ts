@@ -3,10 +3,13 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { stackAddresses, startStack, type Stack } from '../../scripts/lib/stack.ts';
 import { ROOT } from '../../scripts/lib/tools.ts';
+import { startMailApiStandIn } from '../stand-ins/mail-api.ts';
 import { startMaxStandIn } from '../stand-ins/max-api.ts';
 import { startTelegramStandIn } from '../stand-ins/telegram-api.ts';
 
 export const E2E_ADMIN_PASSWORD = 'e2e-password-1';
+/** The owner's address (MAIL_TO) the stack's e-mailed alerts go to. */
+export const E2E_OWNER_EMAIL = 'owner@kaspiy.test';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,6 +23,8 @@ declare module 'vitest' {
     maxApiUrl: string;
     /** The Telegram Bot API stand-in the site's owner alerts go to (TELEGRAM_API_URL). */
     telegramApiUrl: string;
+    /** The HTTP mail API stand-in the site's e-mail goes to (MAIL_API_URL is `${mailApiUrl}/emails`); GET /_stand-in/mails lists what it got. */
+    mailApiUrl: string;
     /** wrangler dev's local state (D1's SQLite files) of the stack under test. */
     e2eStateDir: string;
     /** Written once the stack is up (or could not start): test/e2e/wait-for-stack.ts reads it. */
@@ -33,7 +38,7 @@ declare module 'vitest' {
 // contract tests run, and every e2e file first waits for it (wait-for-stack.ts).
 type Shared = { stack: Promise<Stack>; where: Where; users: number };
 /** What the tests are told before the stack is up: every address follows from the port. */
-type Where = { port: number; persistTo: string; assetsDir: string; readyFile: string; maxApiUrl: string; telegramApiUrl: string; closeStandIns: () => Promise<unknown> };
+type Where = { port: number; persistTo: string; assetsDir: string; readyFile: string; maxApiUrl: string; telegramApiUrl: string; mailApiUrl: string; closeStandIns: () => Promise<unknown> };
 const KEY = Symbol.for('kaspiy.e2e.stack');
 const shared = globalThis as unknown as { [KEY]?: Promise<Shared> };
 
@@ -47,7 +52,11 @@ async function prepare(): Promise<Where> {
   await Promise.all([persistTo, assetsDir, readyFile].map((p) => rm(p, { recursive: true, force: true })));
   const max = await startMaxStandIn();
   const telegram = await startTelegramStandIn();
-  return { port, persistTo, assetsDir, readyFile, maxApiUrl: max.url, telegramApiUrl: telegram.url, closeStandIns: () => Promise.all([max.close(), telegram.close()]) };
+  const mail = await startMailApiStandIn();
+  return {
+    port, persistTo, assetsDir, readyFile, maxApiUrl: max.url, telegramApiUrl: telegram.url, mailApiUrl: mail.url,
+    closeStandIns: () => Promise.all([max.close(), telegram.close(), mail.close()]),
+  };
 }
 
 /**
@@ -62,7 +71,12 @@ async function startE2eStack(w: Where): Promise<Stack> {
       persistTo: w.persistTo,
       assetsDir: w.assetsDir,
       adminPassword: E2E_ADMIN_PASSWORD,
-      vars: { MAX_API_URL: w.maxApiUrl, TELEGRAM_API_URL: w.telegramApiUrl, TELEGRAM_BOT_TOKEN: '100200:e2e-token', TELEGRAM_CHAT_ID: '4242' },
+      vars: {
+        MAX_API_URL: w.maxApiUrl, TELEGRAM_API_URL: w.telegramApiUrl, TELEGRAM_BOT_TOKEN: '100200:e2e-token', TELEGRAM_CHAT_ID: '4242',
+        // E-mail as on Workers: the guests' messages (test/e2e/content/guest-page.journey.ts reads
+        // them) and, with MAIL_TO, the owner's alerts beside Telegram's; no journey counts those.
+        MAIL_API_URL: `${w.mailApiUrl}/emails`, MAIL_API_KEY: 're_e2e_key', MAIL_FROM: 'Каспий <site@kaspiy.test>', MAIL_TO: E2E_OWNER_EMAIL,
+      },
       log: () => {},
     });
     await writeFile(w.readyFile, JSON.stringify({ ok: true }));
@@ -81,7 +95,7 @@ export default async function setup(project: TestProject) {
     return { stack, where, users: 0 };
   }));
   entry.users += 1;
-  const { port, persistTo, readyFile, maxApiUrl, telegramApiUrl } = entry.where;
+  const { port, persistTo, readyFile, maxApiUrl, telegramApiUrl, mailApiUrl } = entry.where;
   const addresses = stackAddresses(port);
   project.provide('baseUrl', addresses.url);
   project.provide('rebuildUrl', addresses.rebuildUrl);
@@ -89,6 +103,7 @@ export default async function setup(project: TestProject) {
   project.provide('avitoUrl', addresses.avitoUrl);
   project.provide('maxApiUrl', maxApiUrl);
   project.provide('telegramApiUrl', telegramApiUrl);
+  project.provide('mailApiUrl', mailApiUrl);
   project.provide('e2eStateDir', persistTo);
   project.provide('e2eReadyFile', readyFile);
   return async () => {
