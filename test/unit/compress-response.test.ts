@@ -34,6 +34,20 @@ describe('the self-hosted server compressing what the app answers', () => {
     }
   });
 
+  it('should compress a large answer (search at 1,500 cabins, ~650 KB) in either encoding to the same bytes', async () => {
+    const lines = [{ kind: 'nights', label: '4 400 ₽ × 3 ночи', amount: 13200 }, { kind: 'extra', label: 'Постельное бельё × 2 гост.', amount: 600 }];
+    const search = JSON.stringify({ results: Array.from({ length: 1500 }, (_, i) => ({ id: i + 1, name: `Домик «Ракушка» · №${i + 1}`, nights: 3, total: 13800, lines })) });
+    expect(Buffer.byteLength(search)).toBeGreaterThan(300 * 1024);
+    for (const [accept, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+      const res = await compressResponse(get(accept), json(search));
+      expect(res.headers.get('content-encoding')).toBe(accept);
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(Number(res.headers.get('content-length'))).toBe(body.length);
+      expect(body.length).toBeLessThan(search.length / 10);
+      expect(decode(body).toString('utf8')).toBe(search);
+    }
+  });
+
   it('should leave alone what a client cannot take, small answers, images, HEAD and bodies already encoded', async () => {
     const plain = await compressResponse(get(), json(catalogue));
     expect(plain.headers.get('content-encoding')).toBeNull();
