@@ -210,3 +210,76 @@ export function quoteStay(rules: PricingRules, ask: StayAsk): Quote {
     extras: chosen.map((e) => e.id),
   };
 }
+
+/**
+ * Every field of the per-cabin rules that quoteStay reads, by type: the compiler asks for a field
+ * added to CabinRates, SeasonRates or DatePrice to be named here too, so rule sets that differ in
+ * any of them are never taken for one.
+ */
+const fieldsOf = <T>(shape: Record<keyof T, true>) => Object.keys(shape) as (keyof T)[];
+const CABIN_FIELDS = fieldsOf<CabinRates>({ pricePerNight: true, weekendPricePerNight: true, weekendNights: true, minNights: true, baseGuests: true, extraGuestPerNight: true });
+const SEASON_FIELDS = fieldsOf<SeasonRates>({ start: true, end: true, pricePerNight: true, weekendPricePerNight: true, minNights: true });
+const DATE_FIELDS = fieldsOf<DatePrice>({ date: true, price: true });
+
+/** A tree of maps, one level a value: a path from the root is a sequence of values. */
+type Level = Map<unknown, Level>;
+/** The level below `level` for `value`, made if new. */
+function below(level: Level, value: unknown): Level {
+  let next = level.get(value);
+  if (!next) level.set(value, (next = new Map()));
+  return next;
+}
+
+/**
+ * Numbers rule sets so that equal ones get one number: their own rates, seasons and single dates
+ * by value (each list after its length, so no two sets make one sequence); the discounts, each
+ * extra and the charges by identity (the same objects for every cabin pricingRules reads at once;
+ * other objects with equal values only get another number). Walking the tree of maps makes no
+ * strings and almost no garbage, for 1,500 cabins a search.
+ */
+function ruleSetNumbers(): (rules: PricingRules) => number {
+  const root: Level = new Map();
+  const numbers = new Map<Level, number>();
+  return (rules) => {
+    let level = below(below(root, rules.discounts), rules.charges);
+    level = below(level, rules.extras.length);
+    for (let i = 0; i < rules.extras.length; i++) level = below(level, rules.extras[i]);
+    for (let i = 0; i < CABIN_FIELDS.length; i++) {
+      const value = rules.cabin[CABIN_FIELDS[i]!];
+      if (!Array.isArray(value)) level = below(level, value);
+      else {
+        level = below(level, value.length);
+        for (let j = 0; j < value.length; j++) level = below(level, value[j]);
+      }
+    }
+    level = below(level, rules.seasons.length);
+    for (const s of rules.seasons) for (const f of SEASON_FIELDS) level = below(level, s[f]);
+    level = below(level, rules.datePrices.length);
+    for (const d of rules.datePrices) for (const f of DATE_FIELDS) level = below(level, d[f]);
+    let n = numbers.get(level);
+    if (n === undefined) numbers.set(level, (n = numbers.size));
+    return n;
+  };
+}
+
+/**
+ * quoteStay for many cabins and one guest's ask (search: every cabin for the same dates, and the
+ * nearby dates of the busy ones): `quotes(rules)` prices one cabin's stays, and cabins whose
+ * rules are equal get the one quote of a stay, computed once. At 1,500 cabins set alike that is a
+ * few quotes instead of 1,500. The quotes are shared between cabins: read them, never change them.
+ */
+export function quoteMany(ask: Omit<StayAsk, 'checkIn' | 'checkOut'>): (rules: PricingRules) => (checkIn: IsoDate, checkOut: IsoDate) => Quote {
+  const numberOf = ruleSetNumbers();
+  /** A stay's quotes by check-in, check-out and the number of the rule set. */
+  const quotes = new Map<IsoDate, Map<IsoDate, Quote[]>>();
+  return (rules) => {
+    const n = numberOf(rules);
+    return (checkIn, checkOut) => {
+      let byCheckOut = quotes.get(checkIn);
+      if (!byCheckOut) quotes.set(checkIn, (byCheckOut = new Map()));
+      let byRules = byCheckOut.get(checkOut);
+      if (!byRules) byCheckOut.set(checkOut, (byRules = []));
+      return (byRules[n] ??= quoteStay(rules, { ...ask, checkIn, checkOut }));
+    };
+  };
+}

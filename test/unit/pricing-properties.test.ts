@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, nightsBetween, nightsOf } from '../../schema/dates.ts';
 import { formatNights, formatPrice } from '../../schema/format.ts';
-import { nightParts, nightPrice, quoteStay, type Discount, type Extra, type PricingRules, type StayAsk } from '../../schema/pricing.ts';
+import { nightParts, nightPrice, quoteMany, quoteStay, type Discount, type Extra, type PricingRules, type StayAsk } from '../../schema/pricing.ts';
 
 // Property tests of the one pricing function (issue 39): for random cabins, rules, stays and
 // guests, the lines sum to the total, no total falls below zero, amounts are whole roubles, and
@@ -102,6 +102,78 @@ describe('prices: properties of the one pricing function', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('prices: many cabins at once (search)', () => {
+  // Cabins as pricingRules gives them: each its own rates, seasons and dates, one discounts list,
+  // one charges object and the same extras for all; some cabins copies of others (by value).
+  const cabins = fc.tuple(fc.array(rules, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { minLength: 1, maxLength: 12 })).map(([sets, picks]) => {
+    const [{ discounts, extras, charges }] = sets as [PricingRules];
+    return picks.map((p): PricingRules => {
+      const r = sets[p % sets.length]!;
+      return { cabin: { ...r.cabin, weekendNights: [...r.cabin.weekendNights] }, seasons: r.seasons.map((s) => ({ ...s })), datePrices: r.datePrices.map((d) => ({ ...d })), discounts, extras, charges };
+    });
+  });
+
+  it('should give every cabin the quote quoteStay gives it, alone, for each stay asked', () => {
+    fc.assert(
+      fc.property(cabins, ask, fc.integer({ min: -7, max: 7 }), (list, a, shift) => {
+        const { checkIn, checkOut, ...same } = a;
+        const quotes = quoteMany(same);
+        for (const r of list) {
+          const price = quotes(r);
+          expect(price(checkIn, checkOut)).toEqual(quoteStay(r, a));
+          const later = { checkIn: addDays(checkIn, shift), checkOut: addDays(checkOut, shift) };
+          expect(price(later.checkIn, later.checkOut)).toEqual(quoteStay(r, { ...a, ...later }));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('should tell apart cabins that differ in a single rule, and share the quote of equal ones', () => {
+    const base: PricingRules = {
+      cabin: { pricePerNight: 5000, weekendPricePerNight: null, weekendNights: [5, 6], minNights: 1, baseGuests: 2, extraGuestPerNight: 100 },
+      seasons: [{ start: '2027-06-01', end: '2027-09-01', pricePerNight: 8000, weekendPricePerNight: 8500, minNights: 2 }],
+      datePrices: [{ date: '2027-07-02', price: 6000 }],
+      discounts: [],
+      extras: [{ id: 1, name: 'Бельё', price: 300, per: 'guest', mandatory: true, cabinIds: null }],
+      charges: { cleaningFee: 0, touristTax: { enabled: false, ratePercent: 2, minPerNight: 100 } },
+    };
+    // Thursday to Sunday, in the season (a single date on the Friday) and after it.
+    const stays = [['2027-07-01', '2027-07-04'], ['2027-10-07', '2027-10-10']] as const;
+    const same = { guests: 3, today: '2027-01-01' };
+    const quotes = quoteMany(same);
+    const copy = quotes({ ...base, cabin: { ...base.cabin, weekendNights: [5, 6] }, seasons: [{ ...base.seasons[0]! }], datePrices: [{ ...base.datePrices[0]! }] });
+    const basePrice = quotes(base);
+    for (const [checkIn, checkOut] of stays) expect(copy(checkIn, checkOut)).toBe(basePrice(checkIn, checkOut));
+    const season = base.seasons[0]!;
+    // Each differs from the base in one value only, and that value changes a quote.
+    const variants: PricingRules[] = [
+      { ...base, datePrices: [{ date: '2027-07-02', price: 6500 }] },
+      { ...base, datePrices: [{ date: '2027-07-03', price: 6000 }] },
+      { ...base, seasons: [{ ...season, start: '2027-07-02' }] },
+      { ...base, seasons: [{ ...season, end: '2027-07-03' }] },
+      { ...base, seasons: [{ ...season, pricePerNight: 8100 }] },
+      { ...base, seasons: [{ ...season, weekendPricePerNight: 9000 }] },
+      { ...base, seasons: [{ ...season, minNights: 3 }] },
+      { ...base, cabin: { ...base.cabin, pricePerNight: 5100 } },
+      { ...base, cabin: { ...base.cabin, weekendPricePerNight: 7000 } },
+      { ...base, cabin: { ...base.cabin, weekendNights: [4, 6] } },
+      { ...base, cabin: { ...base.cabin, minNights: 4 } },
+      { ...base, cabin: { ...base.cabin, baseGuests: 1 } },
+      { ...base, cabin: { ...base.cabin, extraGuestPerNight: 200 } },
+      { ...base, discounts: [{ kind: 'longStay', minNights: 2, percent: 10 }] },
+      { ...base, extras: [{ ...base.extras[0]!, price: 400 }] },
+      { ...base, charges: { ...base.charges, cleaningFee: 1000 } },
+    ];
+    for (const v of variants) {
+      const price = quotes(v);
+      const alone = stays.map(([checkIn, checkOut]) => quoteStay(v, { ...same, checkIn, checkOut }));
+      stays.forEach(([checkIn, checkOut], i) => expect(price(checkIn, checkOut)).toEqual(alone[i]));
+      expect(alone).not.toEqual(stays.map(([checkIn, checkOut]) => basePrice(checkIn, checkOut)));
+    }
   });
 });
 
