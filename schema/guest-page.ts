@@ -159,7 +159,9 @@ export function renderTemplate(t: Pick<MessageTemplate, 'subject' | 'body'>, f: 
     '{выезд}': formatDate(f.checkOut),
     '{ссылка}': f.link,
   };
-  const fill = (s: string) => s.replace(/\{[^{}\s]{1,20}\}/g, (m) => values[m as keyof typeof values] ?? m);
+  // «{домик}» around a name with its own quotes (Домик «Бриз») would read «Домик «Бриз»»: the name stands alone then.
+  const ownQuotes = /[«»"]/.test(f.cabinName);
+  const fill = (s: string) => (ownQuotes ? s.replaceAll('«{домик}»', '{домик}') : s).replace(/\{[^{}\s]{1,20}\}/g, (m) => values[m as keyof typeof values] ?? m);
   return { subject: fill(t.subject).replace(/\s+/g, ' ').trim(), text: fill(t.body) };
 }
 

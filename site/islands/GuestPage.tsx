@@ -38,6 +38,9 @@ const HEADLINES: Record<BookingStatus, string> = {
 
 type State = { kind: 'loading' } | { kind: 'missing'; message: string } | { kind: 'error'; message: string } | { kind: 'ready'; page: GuestPageAnswer };
 
+/** A cabin's name in «», unless it has its own: «Домик «Бриз» у воды» is read as it is. */
+const quoted = (name: string) => (/[«»"]/.test(name) ? name : `«${name}»`);
+
 /** The token is the page's address: /b/{token}. */
 const tokenOf = () => window.location.pathname.split('/').filter(Boolean)[1] ?? '';
 
@@ -95,7 +98,7 @@ function Booking({ page, api, token, reload }: { page: GuestPageAnswer; api: str
         <p className={`badge guest__status guest__status--${status}`}>{BOOKING_STATUS_LABELS[status]}</p>
         <h1>{HEADLINES[status]}</h1>
         <p className="guest__stay">
-          <a href={`/cabin/${page.cabin.id}`}>«{page.cabin.name}»</a>: {formatStayDates(page.checkIn, page.checkOut)}, {formatNights(page.nights)}, {formatGuests(page.guests)}.
+          <a href={`/cabin/${page.cabin.id}`}>{quoted(page.cabin.name)}</a>: {formatStayDates(page.checkIn, page.checkOut)}, {formatNights(page.nights)}, {formatGuests(page.guests)}.
           {' '}Заезд с {page.checkInTime}, выезд до {page.checkOutTime}. Бронирование №{page.id}.
         </p>
       </header>

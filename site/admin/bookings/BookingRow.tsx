@@ -116,7 +116,8 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
             <Icon name={kept ? 'check' : 'clock'} /> {paid}
           </p>
         )}
-        {money && money !== paid && <p className="booking-item__payment">{money}</p>}
+        {/* The sums over every payment, where they say more than the last payment's line: a second payment, a refund. */}
+        {money && (b.refunded > 0 || (b.payment !== null && b.paid !== b.payment.amount)) && <p className="booking-item__payment">{money}</p>}
         {b.cancelledBy === 'guest' && <p className="booking-item__payment">Отменил гость на своей странице{b.cancelledAt ? `, ${receivedAt(b.cancelledAt)}` : ''}</p>}
         {b.phone ? (
           <div className="booking-item__who">
@@ -141,7 +142,7 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
         {place && b.phone && <GuestReply booking={b} place={place} />}
         {b.phone && (
           <p className="booking-item__meta">
-            <a href={b.guestUrl} target="_blank" rel="noopener noreferrer">Страница гостя</a>: статус, оплата и отмена — ссылку можно отправить гостю
+            <a className="booking-item__guest-page" href={b.guestUrl} target="_blank" rel="noopener noreferrer">Страница гостя</a>: статус, оплата и отмена — ссылку можно отправить гостю
           </p>
         )}
         {b.email && <BookingMessages bookingId={b.id} />}

@@ -138,7 +138,7 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
     if (!ok) return;
     await act(b, `Не удалось вернуть предоплату по заявке №${b.id}`, async () => {
       await call(client().admin.bookings[':id'].refund.$post({ param: { id: String(b.id) } }));
-      notify.success(`Деньги по заявке №${b.id} возвращены гостю${b.status === 'cancelled' ? '' : ', бронирование отменено'}`);
+      notify.success(b.status === 'cancelled' ? `Деньги по заявке №${b.id} возвращены гостю` : `Предоплата по заявке №${b.id} возвращена, бронирование отменено`);
       await reload(true);
     });
   }

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { cancelTerms, DEFAULT_MESSAGES, messagesSchema, renderTemplate } from '../../schema/guest-page.ts';
+import { MSG } from '../../schema/messages.ts';
+
+// The guest's page's rules that need no server (issue 40): what a cancellation gives back, and the
+// owner's templates as the guest reads them.
+
+describe('cancellation terms', () => {
+  const policy = { freeUntilDays: 7, keepPercent: 30 };
+  const stay = { status: 'confirmed', checkIn: '2027-07-20', total: 40_000 };
+
+  it('should give back everything paid up to the last free day, and keep the percentage of the total after it, never more than was paid', () => {
+    expect(cancelTerms(policy, stay, 1_200_000, '2027-07-13')).toMatchObject({ allowed: true, free: true, freeUntil: '2027-07-13', refund: 1_200_000, kept: 0 });
+    // 30 % of 40 000 ₽ = 12 000 ₽ kept of 40 000 ₽ paid.
+    expect(cancelTerms(policy, stay, 4_000_000, '2027-07-14')).toMatchObject({ allowed: true, free: false, freeUntil: null, refund: 2_800_000, kept: 1_200_000 });
+    // Only 5 000 ₽ paid: all of it kept, nothing back.
+    expect(cancelTerms(policy, stay, 500_000, '2027-07-19')).toMatchObject({ allowed: true, refund: 0, kept: 500_000 });
+  });
+
+  it('should refuse on the day of arrival and after, and for a stay that no longer stands', () => {
+    expect(cancelTerms(policy, stay, 0, '2027-07-20')).toMatchObject({ allowed: false, reason: MSG.guestCancelArrived });
+    expect(cancelTerms(policy, { ...stay, status: 'cancelled' }, 0, '2027-07-01')).toMatchObject({ allowed: false, reason: MSG.guestCancelAlready, refund: 0 });
+    expect(cancelTerms(policy, { ...stay, status: 'declined' }, 0, '2027-07-01')).toMatchObject({ allowed: false, reason: MSG.guestCancelStatus });
+  });
+});
+
+describe('message templates', () => {
+  const facts = { name: 'Мадина Алиева', cabinName: 'Домик у моря', checkIn: '2027-07-10', checkOut: '2027-07-14', link: 'https://kaspiy.ru/b/abc' };
+
+  it('should fill every placeholder: the first name, the cabin, the dates in Russian, the link', () => {
+    const { subject, text } = renderTemplate({ subject: 'Скоро заезд: {домик}, {заезд}', body: '{имя}, ждём вас с {заезд} по {выезд}: {ссылка}' }, facts);
+    expect(subject).toBe('Скоро заезд: Домик у моря, 10 июля 2027');
+    expect(text).toBe('Мадина, ждём вас с 10 июля 2027 по 14 июля 2027: https://kaspiy.ru/b/abc');
+  });
+
+  it('should not wrap a name that has its own quotes in more of them', () => {
+    const { subject } = renderTemplate(DEFAULT_MESSAGES.review, { ...facts, cabinName: 'Домик «Бриз» у воды' });
+    expect(subject).toBe('Как вам отдых в Домик «Бриз» у воды?');
+    expect(renderTemplate(DEFAULT_MESSAGES.review, facts).subject).toBe('Как вам отдых в «Домик у моря»?');
+  });
+
+  it('should refuse a template with a placeholder that does not exist, and take the defaults', () => {
+    expect(messagesSchema.safeParse(DEFAULT_MESSAGES).success).toBe(true);
+    const typo = messagesSchema.safeParse({ ...DEFAULT_MESSAGES, reminder: { ...DEFAULT_MESSAGES.reminder, body: 'Ждём вас, {имя}! {сылка}' } });
+    expect(typo.success).toBe(false);
+    expect(typo.error?.issues[0]?.message).toBe(MSG.messagePlaceholderUnknown);
+  });
+});
