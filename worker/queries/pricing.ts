@@ -63,19 +63,39 @@ export async function replaceDatePrices(env: DbEnv, cabinId: number, prices: { d
 
 type CabinPriceFields = Pick<Cabin, 'id' | 'pricePerNight' | 'weekendPricePerNight' | 'weekendNights' | 'baseGuests' | 'extraGuestPerNight' | 'maxGuests'>;
 
+/** The columns of a cabin that its rules take (cabinRates), for a select of cabins to be priced. */
+export const cabinPriceColumns = {
+  id: cabins.id,
+  pricePerNight: cabins.pricePerNight,
+  weekendPricePerNight: cabins.weekendPricePerNight,
+  weekendNights: cabins.weekendNights,
+  baseGuests: cabins.baseGuests,
+  extraGuestPerNight: cabins.extraGuestPerNight,
+  maxGuests: cabins.maxGuests,
+};
+
 /**
  * The pricing rules of the given cabins (or every cabin) for stays touching [from, to): one query
  * per kind of data (cabins, seasons, single dates, minimum stays, discounts, extras, settings),
  * whatever the number of cabins, for search as for one booking.
  */
 export async function pricingRules(env: DbEnv, from: IsoDate, to: IsoDate, cabinIds?: number[]): Promise<Map<number, PricingRules>> {
+  const [cabinRows, rulesOf] = await Promise.all([
+    getDb(env).select(cabinPriceColumns).from(cabins).where(cabinIds ? inArray(cabins.id, cabinIds) : undefined),
+    pricingRulesOf(env, from, to, cabinIds),
+  ]);
+  return new Map(cabinRows.map((c) => [c.id, rulesOf(c)]));
+}
+
+/**
+ * pricingRules for cabin rows the caller reads itself (search reads the cabins it shows with
+ * their price columns, cabinPriceColumns, in its one query of cabins): everything else is read
+ * here, then each row's rules are made in memory.
+ */
+export async function pricingRulesOf(env: DbEnv, from: IsoDate, to: IsoDate, cabinIds?: number[]): Promise<(cabin: CabinPriceFields) => PricingRules> {
   const db = getDb(env);
-  const only = <C extends typeof cabins.id | typeof seasons.cabinId | typeof datePrices.cabinId>(column: C) => (cabinIds ? inArray(column, cabinIds) : undefined);
-  const [cabinRows, seasonRows, dateRows, minStays, discounts, allExtras, settings] = await Promise.all([
-    db
-      .select({ id: cabins.id, pricePerNight: cabins.pricePerNight, weekendPricePerNight: cabins.weekendPricePerNight, weekendNights: cabins.weekendNights, baseGuests: cabins.baseGuests, extraGuestPerNight: cabins.extraGuestPerNight, maxGuests: cabins.maxGuests })
-      .from(cabins)
-      .where(only(cabins.id)),
+  const only = <C extends typeof seasons.cabinId | typeof datePrices.cabinId>(column: C) => (cabinIds ? inArray(column, cabinIds) : undefined);
+  const [seasonRows, dateRows, minStays, discounts, allExtras, settings] = await Promise.all([
     db.select().from(seasons).where(and(only(seasons.cabinId), lt(seasons.start, to), gt(seasons.end, from))),
     db.select().from(datePrices).where(and(only(datePrices.cabinId), gte(datePrices.date, from), lt(datePrices.date, to))),
     db.select({ cabinId: cabinCalendars.cabinId, minNights: cabinCalendars.minNights }).from(cabinCalendars),
@@ -90,21 +110,15 @@ export async function pricingRules(env: DbEnv, from: IsoDate, to: IsoDate, cabin
   const datesOf = groupBy(dateRows, (r) => r.cabinId);
   const everywhere = allExtras.filter((e) => e.cabinIds === null);
   const someCabins = allExtras.filter((e) => e.cabinIds !== null);
-  return new Map(
-    cabinRows.map((c) => [
-      c.id,
-      {
-        cabin: cabinRates(c, minOf.get(c.id) ?? 1),
-        seasons: seasonsOf.get(c.id) ?? [],
-        datePrices: datesOf.get(c.id) ?? [],
-        discounts,
-        extras: someCabins.length ? extrasFor(allExtras, c.id) : everywhere,
-        charges,
-      },
-    ]),
-  );
+  return (c) => ({
+    cabin: cabinRates(c, minOf.get(c.id) ?? 1),
+    seasons: seasonsOf.get(c.id) ?? [],
+    datePrices: datesOf.get(c.id) ?? [],
+    discounts,
+    extras: someCabins.length ? extrasFor(allExtras, c.id) : everywhere,
+    charges,
+  });
 }
-
 
 /** A cabin's row as its rates: the guests the price includes are every guest it takes unless the owner said fewer. */
 export const cabinRates = (c: CabinPriceFields, minNights: number): PricingRules['cabin'] => ({

@@ -1,16 +1,16 @@
-import { Hono } from 'hono';
-import { searchQuerySchema } from '../../schema/search.ts';
+import { Hono, type TypedResponse } from 'hono';
+import { searchQuerySchema, type SearchAnswer } from '../../schema/search.ts';
 import type { AppEnv } from '../env.ts';
 import { validate } from '../lib/validate.ts';
-import { searchStays } from '../queries/search.ts';
+import { searchAnswerBytes, searchStays } from '../queries/search.ts';
 
 /**
  * Every cabin free for the visitor's dates and guests, read live (DESIGN.md "Search, occupancy
  * and health"): a cabin made inactive or a night taken shows at once. Cached a minute, as the
- * availability of one cabin.
+ * availability of one cabin. The bytes are c.json's, with each shared list of lines written once.
  */
 export const searchRoutes = new Hono<AppEnv>().get('/', validate('query', searchQuerySchema), async (c) => {
   const answer = await searchStays(c.env, c.req.valid('query'));
   c.header('cache-control', 'public, max-age=60');
-  return c.json(answer);
+  return c.body(searchAnswerBytes(answer), 200, { 'content-type': 'application/json' }) as unknown as Response & TypedResponse<SearchAnswer, 200, 'json'>;
 });

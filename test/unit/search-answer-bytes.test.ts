@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { PriceLine } from '../../schema/payment-options.ts';
+import type { SearchAnswer } from '../../schema/search.ts';
+import { searchAnswerBytes } from '../../worker/queries/search.ts';
+
+// GET /api/search writes its JSON itself (worker/queries/search.ts searchAnswerBytes), each list of
+// lines that cabins share once: the bytes must be those of JSON.stringify of the answer as
+// searchStays makes it (its fields in that order), whatever names, prices and lines it holds.
+
+const text = fc.string({ unit: 'grapheme', maxLength: 30 });
+const line: fc.Arbitrary<PriceLine> = fc.record({ kind: fc.constantFrom('nights', 'extraGuests', 'discount', 'promo', 'extra', 'fee', 'tax'), label: text, amount: fc.integer({ min: -100_000, max: 100_000 }) });
+const date = fc.constantFrom('2027-07-01', '2027-07-04');
+const answer: fc.Arbitrary<SearchAnswer> = fc
+  .record({
+    lists: fc.array(fc.array(line, { maxLength: 6 }), { minLength: 1, maxLength: 4 }),
+    results: fc.array(fc.record({ id: fc.nat(), name: fc.oneof(text, fc.string({ unit: 'binary', maxLength: 10 })), total: fc.nat(), list: fc.nat() }), { maxLength: 20 }),
+    others: fc.array(fc.record({ id: fc.nat(), name: text, reason: fc.constantFrom('busy' as const, 'minNights' as const), minNights: fc.nat(), nearest: fc.option(fc.record({ checkIn: date, checkOut: date, total: fc.nat() }), { nil: undefined }) }, { requiredKeys: ['id', 'name', 'reason', 'minNights'] }), { maxLength: 5 }),
+    guests: fc.integer({ min: 1, max: 50 }),
+  })
+  .map(({ lists, results, others, guests }) => ({
+    checkIn: '2027-07-01',
+    checkOut: '2027-07-04',
+    nights: 3,
+    guests,
+    // Results that share a list share the very array, as quoteMany gives it.
+    results: results.map(({ id, name, total, list }) => ({ id, name, nights: 3, total, lines: lists[list % lists.length]! })),
+    others,
+  }));
+
+describe('search: the answer written as bytes', () => {
+  it('should be the UTF-8 of JSON.stringify, byte for byte', () => {
+    fc.assert(
+      fc.property(answer, (a) => {
+        expect(Buffer.from(searchAnswerBytes(a)).equals(Buffer.from(JSON.stringify(a)))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('should write an answer with no results, and names that need escaping', () => {
+    const empty: SearchAnswer = { checkIn: '2027-07-01', checkOut: '2027-07-04', nights: 3, guests: 2, results: [], others: [] };
+    expect(new TextDecoder().decode(searchAnswerBytes(empty))).toBe(JSON.stringify(empty));
+    const lines: PriceLine[] = [{ kind: 'nights', label: '5\u00a0000\u00a0₽ × 3 ночи', amount: 15000 }];
+    const odd: SearchAnswer = { ...empty, results: [{ id: 1, name: 'Домик "у моря"\\\n\u2028🏠\ud800', nights: 3, total: 15000, lines }, { id: 2, name: '', nights: 3, total: 15000, lines }] };
+    expect(Buffer.from(searchAnswerBytes(odd)).equals(Buffer.from(JSON.stringify(odd)))).toBe(true);
+  });
+});
