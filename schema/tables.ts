@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { CABIN_DEFAULTS, DEFAULT_ADMIN_PATH, DEFAULT_RATING } from './constants.ts';
+import type { AuditOutcome, Role } from './account.ts';
 import type { PriceLine } from './payment-options.ts';
 
 export const cabins = sqliteTable('cabins', {
@@ -53,20 +54,72 @@ export const settings = sqliteTable('settings', {
   value: text('value').notNull(),
 });
 
-/** The single administrator (id is always 1). */
+/**
+ * The admin path of the panel (one row, id 1). Who may sign in is in `users`: this table kept only
+ * the path when the single account moved there (issue 41), since every unknown page reads it.
+ */
 export const adminAccount = sqliteTable('admin_account', {
   id: integer('id').primaryKey(),
-  username: text('username').notNull(),
-  passwordHash: text('password_hash').notNull(),
   adminPath: text('admin_path').notNull().default(DEFAULT_ADMIN_PATH),
 });
 
-/** Server-side admin sessions; only a SHA-256 of the cookie token is stored. Times in ms. */
+/**
+ * The people who sign in to the panel (issue 41): the owner, who may do anything, and managers
+ * (schema/account.ts ROLES). Two-factor sign-in by TOTP: `totpSecret` (base32) once enabled,
+ * `totpPendingSecret` between «set up» and the first code; `recoveryCodes` are SHA-256 hashes of
+ * the one-time codes not yet spent; `totpLastStep` the 30-second step of the last code taken, so
+ * no code is accepted twice. Times in ms.
+ */
+export const users = sqliteTable('users', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  username: text('username').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  role: text('role').$type<Role>().notNull(),
+  totpSecret: text('totp_secret'),
+  totpPendingSecret: text('totp_pending_secret'),
+  recoveryCodes: text('recovery_codes', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
+  totpLastStep: integer('totp_last_step'),
+  createdAt: integer('created_at').notNull(),
+});
+
+/**
+ * Server-side admin sessions; only a SHA-256 of the cookie token is stored, and `id` is what the
+ * panel names a session by («Аккаунт» → sessions), never the token or its hash. Times in ms;
+ * `lastSeenAt` is renewed at most once a minute (SESSION_TOUCH_MS).
+ */
 export const adminSessions = sqliteTable('admin_sessions', {
-  tokenHash: text('token_hash').primaryKey(),
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  tokenHash: text('token_hash').notNull().unique(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
   createdAt: integer('created_at').notNull(),
   expiresAt: integer('expires_at').notNull(),
-});
+  lastSeenAt: integer('last_seen_at').notNull(),
+  userAgent: text('user_agent').notNull().default(''),
+  ip: text('ip').notNull().default(''),
+}, (t) => [index('admin_sessions_user_idx').on(t.userId)]);
+
+/**
+ * «Журнал»: every admin write, sign-in and refusal (issue 41), kept a year. Nothing in the API
+ * edits or deletes a row; the schedule's upkeep forgets the ones past a year. `actor` is the
+ * username at the time (the user may be renamed or deleted later); `action` the route
+ * («PUT /api/cabins/:id»), `kind` its part of the panel (schema/account.ts AUDIT_KINDS);
+ * `before` and `after` are JSON with every secret replaced by «***».
+ */
+export const auditLog = sqliteTable('audit_log', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  at: integer('at').notNull(),
+  actorId: integer('actor_id'),
+  actor: text('actor').notNull(),
+  ip: text('ip').notNull().default(''),
+  action: text('action').notNull(),
+  kind: text('kind').notNull(),
+  description: text('description').notNull().default(''),
+  target: text('target'),
+  /** ok, denied (a manager on an owner's route) or failed (a wrong password or code). */
+  outcome: text('outcome').$type<AuditOutcome>().notNull().default('ok'),
+  before: text('before', { mode: 'json' }),
+  after: text('after', { mode: 'json' }),
+}, (t) => [index('audit_log_at_idx').on(t.at)]);
 
 /** Fixed-window counters for login throttling and review rate limits. */
 export const rateLimits = sqliteTable('rate_limits', {
@@ -91,8 +144,8 @@ export const dataStamp = sqliteTable('data_stamp', {
   id: integer('id').primaryKey(),
   token: text('token').notNull(),
 });
-/** Tables no public read is made from, so their writes keep the stamp (the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page). */
-export const UNSTAMPED_TABLES = ['admin_sessions', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts', 'outbox', 'promo_codes', 'cabin_instructions'] as const;
+/** Tables no public read is made from, so their writes keep the stamp (the people who sign in, their sessions and the record of their changes; the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page). */
+export const UNSTAMPED_TABLES = ['users', 'admin_sessions', 'audit_log', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts', 'outbox', 'promo_codes', 'cabin_instructions'] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
 export type Review = typeof reviews.$inferSelect;

@@ -13,7 +13,8 @@ import { CHANNEL_PUSH_EVERY_MS } from '../schema/channels.ts';
 import { isStorageFull, type MailerPort } from '../worker/platform/ports.ts';
 import { nodeMailer } from '../worker/platform/node/mailer.ts';
 import { startNodeServer } from '../worker/platform/node/server.ts';
-import { getAdmin, getAdminPath } from '../worker/queries/admin.ts';
+import { getAdminPath } from '../worker/queries/admin.ts';
+import { ensureOwner } from '../worker/queries/users.ts';
 import { getContentVersion } from '../worker/queries/site-state.ts';
 import { precompressSite, staticSite } from '../worker/platform/node/static-site.ts';
 
@@ -113,9 +114,9 @@ const stop = async (signal: string) => {
 process.once('SIGTERM', () => void stop('SIGTERM'));
 process.once('SIGINT', () => void stop('SIGINT'));
 
-// The first admin is made now from ADMIN_PASSWORD (an existing account is left as it is), so
-// the variable can be removed from the settings after the first start.
-if (!(await getAdmin(server.storage.bindings))) {
+// The first admin (the owner) is made now from ADMIN_PASSWORD (existing accounts are left as they
+// are), so the variable can be removed from the settings after the first start.
+if (!(await ensureOwner(server.storage.bindings))) {
   console.warn('⚠ No admin account yet and no ADMIN_PASSWORD: set ADMIN_PASSWORD to create the first admin (nobody can sign in until then).');
 }
 if (env.SEED_DEMO === '1' && (await seedIfEmpty(server.storage.bindings))) console.log('• Demo content added to the empty database.');

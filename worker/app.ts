@@ -5,6 +5,7 @@ import { apiError, handleError } from './lib/errors.ts';
 import { sameOriginWrites } from './middleware/same-origin.ts';
 import { apiHeaders } from './middleware/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { auditRoutes } from './routes/audit.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { bookingAdminRoutes, bookingRoutes } from './routes/bookings.ts';
 import { buildInfoRoutes } from './routes/build-info.ts';
@@ -23,8 +24,11 @@ import { paymentAdminRoutes, paymentRoutes } from './routes/payments.ts';
 import { searchRoutes } from './routes/search.ts';
 import { cabinRoutes } from './routes/cabins.ts';
 import { reviewRoutes } from './routes/reviews.ts';
+import { sessionRoutes } from './routes/sessions.ts';
 import { settingsRoutes } from './routes/settings.ts';
+import { twoFactorRoutes } from './routes/two-factor.ts';
 import { uploadRoutes } from './routes/upload.ts';
+import { userRoutes } from './routes/users.ts';
 
 /** The /api of DESIGN.md; its type is what the typed client `hc<AppType>` reads. */
 export const api = new Hono<AppEnv>()
@@ -53,6 +57,10 @@ export const api = new Hono<AppEnv>()
   .route('/admin', paymentAdminRoutes)
   .route('/reviews', reviewRoutes)
   .route('/settings', settingsRoutes)
+  .route('/admin', userRoutes)
+  .route('/admin', sessionRoutes)
+  .route('/admin', twoFactorRoutes)
+  .route('/admin', auditRoutes)
   .route('/admin', adminRoutes)
   .route('/admin/max', maxAdminRoutes)
   .route('/upload', uploadRoutes)

@@ -1,3 +1,4 @@
+import type { LiveSession, SessionUser } from './queries/sessions.ts';
 import type { ClientAddressPort, DatabasePort, FeedFetchPort, MailerPort, MediaPort, RebuildPort, SitePort } from './platform/ports.ts';
 
 /**
@@ -59,7 +60,18 @@ export type Bindings = {
   FEED_FETCH?: FeedFetchPort;
 };
 
-/** What a request learns on its way: `signedIn` once requireAdmin let the owner's session through. */
-export type Variables = { signedIn?: true };
+/**
+ * What a request learns on its way: `signedIn`, `user` and `session` once requireAdmin let a
+ * session through; `guardBody`, set by it for a manager on a route with fields only the owner
+ * changes, is asked by the JSON validator about the validated body; `auditFailed`, set by a route
+ * that refused a wrong password or code, has «Журнал» record the attempt (worker/middleware/audit.ts).
+ */
+export type Variables = {
+  signedIn?: true;
+  user?: SessionUser;
+  session?: LiveSession;
+  guardBody?: (body: unknown) => Response | undefined;
+  auditFailed?: true;
+};
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -6,6 +6,7 @@
 // years by default), unpaid holds run out, the check-in day's settlement receipts go out and the
 // guests' reminders and review requests are queued (worker/notify/stay-messages.ts; the same run's
 // drain sends them).
+import { AUDIT_KEPT_MS } from '../schema/account.ts';
 import { todayInMoscow } from '../schema/dates.ts';
 import { alertNewConflicts } from './calendar/conflicts.ts';
 import { syncAllFeeds } from './calendar/sync.ts';
@@ -14,6 +15,7 @@ import type { Bindings } from './env.ts';
 import { now } from './lib/clock.ts';
 import { drainOutbox } from './notify/drain.ts';
 import { queueStayMessages } from './notify/stay-messages.ts';
+import { forgetOldAudit } from './queries/audit.ts';
 import { forgetOldBookings } from './queries/bookings.ts';
 import { forgetOldMessages } from './queries/outbox.ts';
 import { getSettings } from './queries/settings.ts';
@@ -63,6 +65,7 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
       runPaymentSchedule(env),
       forgetOldMessages(env, now() - MESSAGES_KEPT_MS),
       queueStayMessages(env),
+      forgetOldAudit(env, now() - AUDIT_KEPT_MS),
     ]);
     if (stayMessages.status === 'rejected') console.error('Queueing guests’ reminders and review requests failed', stayMessages.reason);
     else if (stayMessages.value.reminders || stayMessages.value.reviews) console.log(`Guest messages queued: ${stayMessages.value.reminders} reminder(s), ${stayMessages.value.reviews} review request(s)`);

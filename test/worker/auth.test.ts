@@ -4,7 +4,9 @@ import { ADMIN_SESSION_MS, LOGIN_THROTTLE, RESERVED_PATHS } from '../../schema/c
 import { MSG } from '../../schema/messages.ts';
 import app from '../../worker/index.ts';
 import { hashPassword, PBKDF2_ITERATIONS, sha256Hex, verifyPassword } from '../../worker/lib/password.ts';
-import { createSession, findSession, getAdmin, getAdminPath, setAdminPath } from '../../worker/queries/admin.ts';
+import { getAdminPath, setAdminPath } from '../../worker/queries/admin.ts';
+import { createSession, findSession } from '../../worker/queries/sessions.ts';
+import { ensureOwner } from '../../worker/queries/users.ts';
 import {
   ADMIN_PASSWORD,
   ADMIN_USERNAME,
@@ -55,19 +57,22 @@ describe('password hashing', () => {
     expect(await verifyPassword('pw-123456', `${algo}$${PBKDF2_ITERATIONS + 1}$${salt}$${digest}`)).toBe(false);
   });
 
-  it('should create the admin account from ADMIN_PASSWORD with at most 100,000 iterations', async () => {
-    expect(await env.DB.prepare('SELECT 1 FROM admin_account').first()).toBeNull();
-    const admin = await getAdmin(env);
-    expect(admin).toMatchObject({ id: 1, username: ADMIN_USERNAME, adminPath: 'admin' });
-    expect(iterationsOf(admin!.passwordHash)).toBeLessThanOrEqual(100_000);
-    expect(await verifyPassword(ADMIN_PASSWORD, admin!.passwordHash)).toBe(true);
-    // A second call finds the same account instead of making another.
-    expect(await getAdmin(env)).toEqual(admin);
+  it('should create the owner from ADMIN_PASSWORD with at most 100,000 iterations, once', async () => {
+    expect(await env.DB.prepare('SELECT 1 FROM users').first()).toBeNull();
+    expect(await ensureOwner(env)).toBe(true);
+    const owner = await adminRow();
+    expect(owner.username).toBe(ADMIN_USERNAME);
+    expect(owner.admin_path).toBe('admin');
+    expect(iterationsOf(owner.password_hash)).toBeLessThanOrEqual(100_000);
+    expect(await verifyPassword(ADMIN_PASSWORD, owner.password_hash)).toBe(true);
+    // A second call finds the owner instead of making another.
+    expect(await ensureOwner(env)).toBe(true);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM users WHERE role = 'owner'").first<{ n: number }>())!.n).toBe(1);
   });
 
   it('should create no account, so nobody can sign in, without ADMIN_PASSWORD', async () => {
-    expect(await getAdmin({ DB: env.DB })).toBeUndefined();
-    expect(await env.DB.prepare('SELECT 1 FROM admin_account').first()).toBeNull();
+    expect(await ensureOwner({ DB: env.DB })).toBe(false);
+    expect(await env.DB.prepare('SELECT 1 FROM users').first()).toBeNull();
   });
 });
 
@@ -139,7 +144,7 @@ describe('sign-in', () => {
     ['a wrong login', { username: 'root', password: ADMIN_PASSWORD }],
     ['the login in another case', { username: 'ADMIN', password: ADMIN_PASSWORD }],
   ])('should refuse %s with 401, success false and «Неверный логин или пароль»', async (_, creds) => {
-    await getAdmin(env);
+    await ensureOwner(env);
     await expectNoChange(async () => {
       const res = await jsonRequest('POST', '/api/admin/login', creds);
       expect(res.status).toBe(401);
@@ -155,14 +160,14 @@ describe('sign-in', () => {
     ['a login of 201 characters', { username: 'a'.repeat(201), password: 'x' }, 400, MSG.tooLong],
     ['malformed JSON', '{"username": "admin", "password": ', 400, MSG.badJson],
   ] as [string, unknown, number, string][])('should refuse a login with %s (%i)', async (_, body, status, message) => {
-    await getAdmin(env);
+    await ensureOwner(env);
     await expectNoChange(async () => {
       await expectError(await jsonRequest('POST', '/api/admin/login', body), status, message);
     });
   });
 
   it('should refuse a login form that is not JSON with 415', async () => {
-    await getAdmin(env);
+    await ensureOwner(env);
     await expectNoChange(async () => {
       const form = new URLSearchParams({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD });
       const res = await send('POST', '/api/admin/login', { body: form });
@@ -223,7 +228,7 @@ describe('session', () => {
     const res = await client({ cookie }).api.admin.session.$get();
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toEqual({ authenticated: true, username: ADMIN_USERNAME, expiresAt: expect.any(Number) });
+    expect(body).toEqual({ authenticated: true, username: ADMIN_USERNAME, role: 'owner', twoFactor: false, expiresAt: expect.any(Number) });
     expect(body.expiresAt).toBeGreaterThanOrEqual(before + ADMIN_SESSION_MS);
     expect(body.expiresAt).toBeLessThanOrEqual(Date.now() + ADMIN_SESSION_MS);
   });
@@ -272,13 +277,15 @@ describe('session', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const start = new Date('2031-06-03T08:00:00Z').getTime();
     vi.setSystemTime(start);
-    const { token, expiresAt } = await createSession(env);
+    await ensureOwner(env);
+    const { id: userId } = (await env.DB.prepare('SELECT id FROM users').first<{ id: number }>())!;
+    const { token, expiresAt } = await createSession(env, { userId });
     expect(expiresAt).toBe(start + ADMIN_SESSION_MS);
-    expect(await findSession(env, token)).toMatchObject({ createdAt: start, expiresAt });
+    expect(await findSession(env, token)).toMatchObject({ createdAt: start, expiresAt, lastSeenAt: start, user: { id: userId, username: ADMIN_USERNAME, role: 'owner' } });
     vi.setSystemTime(expiresAt);
     expect(await findSession(env, token)).toBeUndefined();
     // Expired rows are swept when the next session is made.
-    await createSession(env);
+    await createSession(env, { userId });
     expect((await env.DB.prepare('SELECT count(*) AS n FROM admin_sessions').first<{ n: number }>())!.n).toBe(1);
   });
 
@@ -317,7 +324,7 @@ describe('credentials change', () => {
   it('should change login and password, stop the old password working and end other sessions', async () => {
     const cookie = await login();
     const other = await login();
-    const res = await client({ cookie }).api.admin.credentials.$put({ json: { username: 'owner', password: 'new-password-2' } });
+    const res = await client({ cookie }).api.admin.credentials.$put({ json: { username: 'owner', password: 'new-password-2', currentPassword: ADMIN_PASSWORD } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true, username: 'owner', passwordChanged: true });
 
@@ -340,16 +347,16 @@ describe('credentials change', () => {
 
   it('should accept the new password under the form name newPassword too', async () => {
     const cookie = await login();
-    const res = await jsonRequest('PUT', '/api/admin/credentials', { username: ADMIN_USERNAME, newPassword: 'another-pass-3' }, { cookie });
+    const res = await jsonRequest('PUT', '/api/admin/credentials', { username: ADMIN_USERNAME, newPassword: 'another-pass-3', currentPassword: ADMIN_PASSWORD }, { cookie });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true, username: ADMIN_USERNAME, passwordChanged: true });
     await login({ password: 'another-pass-3' });
   });
 
   it.each([
-    ['no password field', { username: 'keeper' }],
-    ['an empty password', { username: 'keeper', password: '' }],
-    ['an empty newPassword', { username: 'keeper', newPassword: '' }],
+    ['no password field', { username: 'keeper', currentPassword: ADMIN_PASSWORD }],
+    ['an empty password', { username: 'keeper', password: '', currentPassword: ADMIN_PASSWORD }],
+    ['an empty newPassword', { username: 'keeper', newPassword: '', currentPassword: ADMIN_PASSWORD }],
   ])('should change only the login when %s is given', async (_, body) => {
     const cookie = await login();
     const hashBefore = (await adminRow()).password_hash;
@@ -365,12 +372,14 @@ describe('credentials change', () => {
   });
 
   it.each([
-    ['a login of 2 characters', { username: 'ab', password: 'long-enough-1' }, MSG.usernameInvalid],
-    ['a login of 51 characters', { username: 'a'.repeat(51) }, MSG.usernameInvalid],
-    ['a missing login', { password: 'long-enough-1' }, MSG.usernameInvalid],
-    ['a login as a number', { username: 12345 }, MSG.usernameInvalid],
-    ['a password of 7 characters', { username: 'owner', password: 'short-7' }, MSG.passwordTooShort],
-    ['a password of 501 characters', { username: 'owner', password: 'p'.repeat(501) }, MSG.tooLong],
+    ['a login of 2 characters', { username: 'ab', password: 'long-enough-1', currentPassword: ADMIN_PASSWORD }, MSG.usernameInvalid],
+    ['a login of 51 characters', { username: 'a'.repeat(51), currentPassword: ADMIN_PASSWORD }, MSG.usernameInvalid],
+    ['a missing login', { password: 'long-enough-1', currentPassword: ADMIN_PASSWORD }, MSG.usernameInvalid],
+    ['a login as a number', { username: 12345, currentPassword: ADMIN_PASSWORD }, MSG.usernameInvalid],
+    ['a password of 7 characters', { username: 'owner', password: 'short-7', currentPassword: ADMIN_PASSWORD }, MSG.passwordTooShort],
+    ['a password of 501 characters', { username: 'owner', password: 'p'.repeat(501), currentPassword: ADMIN_PASSWORD }, MSG.tooLong],
+    ['no current password', { username: 'owner', password: 'long-enough-1' }, MSG.currentPasswordRequired],
+    ['a wrong current password', { username: 'owner', password: 'long-enough-1', currentPassword: 'not-the-password' }, MSG.currentPasswordWrong],
     ['malformed JSON', '{"username":', MSG.badJson],
   ] as [string, unknown, string][])('should refuse %s with 400 and change nothing', async (_, body, message) => {
     const cookie = await login();

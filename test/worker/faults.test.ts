@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
 import app from '../../worker/index.ts';
-import { createSession } from '../../worker/queries/admin.ts';
+import { createSession } from '../../worker/queries/sessions.ts';
 import {
   JPEG,
   SESSION_COOKIE,
@@ -191,7 +191,7 @@ describe('D1 failing', () => {
 
   describe.each(['reject', 'throw'] as const)('with every call that %ss', (mode) => {
     it.each(calls)('should answer %s with a JSON 500, security headers and a logged error, promptly', async (_, make) => {
-      const session = await createSession(env);
+      const session = await createSession(env, { userId: 1 });
       const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
       const before = await snapshot();
       const started = Date.now();

@@ -22,7 +22,7 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 // Children before their parents (foreign keys).
 const TABLES = [
   'payments', 'bookings', 'feed_events', 'calendar_feeds', 'calendar_blocks', 'seasons', 'cabin_calendars', 'channel_stays', 'channel_links',
-  'cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'rate_limits', 'site_state', 'avito_account', 'conflict_alerts', 'outbox',
+  'cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'users', 'audit_log', 'rate_limits', 'site_state', 'avito_account', 'conflict_alerts', 'outbox',
 ] as const;
 
 export async function resetData(): Promise<void> {
@@ -32,14 +32,20 @@ export async function resetData(): Promise<void> {
 }
 
 /**
- * Writes the admin account ahead of the first login with a cheap hash (1,000 PBKDF2 iterations
+ * Writes the owner's account ahead of the first login with a cheap hash (1,000 PBKDF2 iterations
  * instead of 100,000) of the same ADMIN_PASSWORD, so files that only need a signed-in admin stay
  * fast. auth.test.ts does not use it: there the account is created from ADMIN_PASSWORD for real.
  */
 export async function seedAdmin(): Promise<void> {
-  await env.DB.prepare("INSERT INTO admin_account (id, username, password_hash, admin_path) VALUES (1, ?, ?, 'admin')")
-    .bind(ADMIN_USERNAME, await hashPassword(ADMIN_PASSWORD, 1000))
-    .run();
+  await seedUser(ADMIN_USERNAME, ADMIN_PASSWORD, 'owner', 1);
+}
+
+/** Another person who signs in (a manager, by default), with the same cheap hash; answers their id. */
+export async function seedUser(username: string, password: string, role: 'owner' | 'manager' = 'manager', id?: number): Promise<number> {
+  const row = await env.DB.prepare('INSERT INTO users (id, username, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id')
+    .bind(id ?? null, username, await hashPassword(password, 1000), role, Date.now())
+    .first<{ id: number }>();
+  return row!.id;
 }
 
 /** `resetData()` and then `seedAdmin()`. */
@@ -200,7 +206,9 @@ export async function snapshot() {
     reviews: await rows('SELECT * FROM reviews ORDER BY id'),
     settings: await rows('SELECT * FROM settings ORDER BY key'),
     admin: await rows('SELECT * FROM admin_account'),
-    sessions: await rows('SELECT * FROM admin_sessions ORDER BY token_hash'),
+    users: await rows('SELECT * FROM users ORDER BY id'),
+    // Not when a session was last seen, nor from where: any signed-in request renews those once a minute.
+    sessions: await rows('SELECT id, token_hash, user_id, created_at, expires_at, user_agent FROM admin_sessions ORDER BY id'),
     calendars: await rows('SELECT * FROM cabin_calendars ORDER BY cabin_id'),
     seasons: await rows('SELECT * FROM seasons ORDER BY id'),
     blocks: await rows('SELECT * FROM calendar_blocks ORDER BY id'),
@@ -270,8 +278,11 @@ export function uploadRequest(
   return send('POST', '/api/upload', { ...opts, body: form });
 }
 
+/** The owner's login and password hash, and the admin path (its default until one is stored). */
 export const adminRow = async () =>
-  (await env.DB.prepare('SELECT username, password_hash, admin_path FROM admin_account WHERE id = 1').first<{
+  (await env.DB.prepare(
+    "SELECT username, password_hash, coalesce((SELECT admin_path FROM admin_account WHERE id = 1), 'admin') AS admin_path FROM users WHERE role = 'owner' ORDER BY id LIMIT 1",
+  ).first<{
     username: string;
     password_hash: string;
     admin_path: string;

@@ -4,6 +4,7 @@ import { MSG } from '../../schema/messages.ts';
 import app from '../../worker/index.ts';
 import { getContentVersion } from '../../worker/queries/site-state.ts';
 import {
+  ADMIN_PASSWORD,
   JPEG,
   ORIGIN,
   client,
@@ -38,7 +39,7 @@ const ADMIN_ROUTES: [string, Call][] = [
   ['DELETE /api/reviews/:id', (ids, o) => send('DELETE', `/api/reviews/${ids.review}`, o)],
   ['PUT /api/settings', (_, o) => jsonRequest('PUT', '/api/settings', { heroTitle: 'Взлом' }, o)],
   ['POST /api/upload', (_, o) => uploadRequest({ bytes: JPEG, name: 'a.jpg', type: 'image/jpeg' }, o)],
-  ['PUT /api/admin/credentials', (_, o) => jsonRequest('PUT', '/api/admin/credentials', { username: 'intruder', password: 'intruder-pass' }, o)],
+  ['PUT /api/admin/credentials', (_, o) => jsonRequest('PUT', '/api/admin/credentials', { username: 'intruder', password: 'intruder-pass', currentPassword: ADMIN_PASSWORD }, o)],
   ['GET /api/admin/path', (_, o) => send('GET', '/api/admin/path', o)],
   ['PUT /api/admin/path', (_, o) => jsonRequest('PUT', '/api/admin/path', { path: 'intruder' }, o)],
   ['GET /api/admin/session', (_, o) => send('GET', '/api/admin/session', o)],

@@ -18,7 +18,8 @@ function hasIllFormedText(value: unknown): boolean {
 /**
  * zod validation answering bad input with a 400 `{ error }` whose text is the first issue's
  * message: the same Russian text the browser form shows. Text that is not well-formed
- * Unicode is refused: D1 would store U+FFFD instead of what was sent.
+ * Unicode is refused: D1 would store U+FFFD instead of what was sent. A valid JSON body is then
+ * shown to the role guard requireAdmin may have set (403 when a manager changes an owner's field).
  */
 export const validate = <T extends $ZodType, Target extends keyof ValidationTargets>(
   target: Target,
@@ -35,6 +36,8 @@ export const validate = <T extends $ZodType, Target extends keyof ValidationTarg
       return c.json({ error: field && !message.startsWith(field) ? `${field}: ${message}` : message }, 400);
     }
     if (hasIllFormedText(result.data)) return c.json({ error: MSG.badText }, 400);
+    // A manager's body that changes a field only the owner may change (worker/middleware/roles.ts).
+    if (target === 'json') return c.get('guardBody')?.(result.data);
   }) satisfies Hook<output<T>, AppEnv, string, Target, {}, T>;
   return zValidator<T, Target, AppEnv, string, typeof hook>(target, schema, hook);
 };

@@ -9,7 +9,7 @@ import type { LoginResult } from './useSession.ts';
 const loadCheck = () => import('./login-check.ts');
 
 type Props = {
-  onLogin: (username: string, password: string) => Promise<LoginResult>;
+  onLogin: (username: string, password: string, code?: string) => Promise<LoginResult>;
   /** Why the form is shown again, if the owner was signed in a moment ago. */
   ended?: 'expired' | 'loggedOut';
   /** Called once the owner starts filling in the form: time to fetch the panel. */
@@ -19,6 +19,9 @@ type Props = {
 export function LoginForm({ onLogin, ended, onStart }: Props) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  // Two-factor sign-in: after the right password the server asks for the app's (or a recovery) code.
+  const [needsCode, setNeedsCode] = useState(false);
+  const [code, setCode] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -46,11 +49,17 @@ export function LoginForm({ onLogin, ended, onStart }: Props) {
       return;
     }
     setErrors({});
-    const result = await onLogin(parsed.data.username, parsed.data.password);
+    const result = await onLogin(parsed.data.username, parsed.data.password, needsCode ? code : undefined);
     setBusy(false);
+    if (!result.ok && result.needsCode) {
+      setNeedsCode(true);
+      setFailure(null);
+      return;
+    }
     if (!result.ok) {
       setFailure(result.error);
-      setPassword('');
+      if (needsCode) setCode('');
+      else setPassword('');
     }
   }
 
@@ -112,6 +121,23 @@ export function LoginForm({ onLogin, ended, onStart }: Props) {
               />
             )}
           </Field>
+          {needsCode && (
+            <Field label="Код из приложения" hint="6 цифр из приложения-аутентификатора или код восстановления" required>
+              {(p) => (
+                <input
+                  {...p}
+                  className="input"
+                  name="code"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  autoFocus
+                  required
+                  value={code}
+                  onChange={(e) => setCode(e.target.value)}
+                />
+              )}
+            </Field>
+          )}
           <div role="alert" className="login__failure">
             {failure && <p className="alert">{failure}</p>}
           </div>

@@ -6,7 +6,8 @@ export type SessionState =
   | { status: 'signedOut'; ended?: 'expired' | 'loggedOut' }
   | { status: 'signedIn'; username: string; expiresAt: number };
 
-export type LoginResult = { ok: true } | { ok: false; error: string };
+/** `needsCode`: the password was right and two-factor sign-in is on; the form asks for the code. */
+export type LoginResult = { ok: true } | { ok: false; error: string; needsCode?: true };
 
 /**
  * The server-side session of DESIGN.md: checked on load, on return to the tab and when its
@@ -63,10 +64,11 @@ export function useSession() {
   }, [signedIn, check]);
 
   const login = useCallback(
-    async (username: string, password: string): Promise<LoginResult> => {
+    async (username: string, password: string, code?: string): Promise<LoginResult> => {
       try {
         // A wrong password (401) and too many attempts (429) come with the SPEC's text.
-        await call(client().admin.login.$post({ json: { username, password } }), { auth: false });
+        const body = await call(client().admin.login.$post({ json: { username, password, code } }), { auth: false });
+        if (!body.success) return { ok: false, error: '', needsCode: true };
       } catch (err) {
         return { ok: false, error: err instanceof ApiError ? err.message : OFFLINE_MESSAGE };
       }

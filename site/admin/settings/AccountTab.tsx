@@ -33,6 +33,9 @@ function AccountForm({ saved, onSaved }: { saved: Account; onSaved: (a: Account)
   // The password is never kept in a draft.
   const { values, update, dirty, discard, restored } = useDraftForm('account', saved);
   const [password, setPassword] = useState('');
+  // What the server asks before a change of login or password (issue 41): never kept in a draft.
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [code, setCode] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
@@ -42,13 +45,15 @@ function AccountForm({ saved, onSaved }: { saved: Account; onSaved: (a: Account)
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const creds = credentialsSchema.safeParse({ username: values.username, newPassword: password });
+    // The login and password are sent only when one of them changes: the admin path alone needs no password.
+    const credsChanged = password !== '' || values.username.trim() !== saved.username;
+    const creds = credentialsSchema.safeParse({ username: values.username, newPassword: password, currentPassword, code });
     const path = adminPathSchema.safeParse({ path: values.path });
     const errs: FieldErrors = {
-      ...(creds.success ? {} : fieldErrors(creds.error)),
+      ...(creds.success || !credsChanged ? {} : fieldErrors(creds.error)),
       ...(path.success ? {} : fieldErrors(path.error)),
     };
-    if (!creds.success || !path.success) {
+    if ((credsChanged && !creds.success) || !path.success) {
       setErrors(errs);
       focusFirstInvalid(formRef.current);
       return;
@@ -56,19 +61,20 @@ function AccountForm({ saved, onSaved }: { saved: Account; onSaved: (a: Account)
     setErrors({});
     setBusy(true);
     try {
-      const json = creds.data.newPassword ? creds.data : { username: creds.data.username };
-      await call(client().admin.credentials.$put({ json }));
+      if (credsChanged && creds.success) await call(client().admin.credentials.$put({ json: creds.data }));
       // SPEC.md: the admin path is always sent.
       const res = await call(client().admin.path.$put({ json: path.data }));
       discard();
       setPassword('');
+      setCurrentPassword('');
+      setCode('');
       if (res.path !== saved.path) {
         // The panel lives at the new address now; the old one answers 404.
         setFlash(`${SUCCESS} Панель теперь открывается по адресу ${origin}/${res.path}`);
         location.assign(`/${res.path}#account`);
         return;
       }
-      onSaved({ username: creds.data.username, path: res.path });
+      onSaved({ username: values.username.trim(), path: res.path });
       notify.success(SUCCESS);
     } catch (err) {
       if (err instanceof SessionEndedError) return;
@@ -114,6 +120,30 @@ function AccountForm({ saved, onSaved }: { saved: Account; onSaved: (a: Account)
           <input type="checkbox" checked={showPassword} onChange={(e) => setShowPassword(e.target.checked)} />
           Показать пароль
         </label>
+        <Field label="Текущий пароль" error={errors.currentPassword} hint="Нужен, чтобы сменить логин или пароль.">
+          {(p) => (
+            <input
+              {...p}
+              className="input"
+              type="password"
+              autoComplete="current-password"
+              value={currentPassword}
+              onChange={(e) => setCurrentPassword(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Код из приложения" error={errors.code} hint="Только если включён двухфакторный вход.">
+          {(p) => (
+            <input
+              {...p}
+              className="input"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
+          )}
+        </Field>
       </fieldset>
       <fieldset className="group">
         <legend>Адрес панели</legend>
@@ -143,7 +173,12 @@ function AccountForm({ saved, onSaved }: { saved: Account; onSaved: (a: Account)
           )}
         </Field>
       </fieldset>
-      <FormFooter dirty={dirty || password !== ''} busy={busy} label="Сохранить изменения" onDiscard={() => (discard(), setPassword(''))} />
+      <FormFooter
+        dirty={dirty || password !== ''}
+        busy={busy}
+        label="Сохранить изменения"
+        onDiscard={() => (discard(), setPassword(''), setCurrentPassword(''), setCode(''))}
+      />
     </form>
   );
 }

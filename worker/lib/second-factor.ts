@@ -1,0 +1,39 @@
+import type { Context } from 'hono';
+import { LOGIN_THROTTLE } from '../../schema/constants.ts';
+import { MSG } from '../../schema/messages.ts';
+import type { AppEnv } from '../env.ts';
+import { clearHits, hit } from '../queries/rate-limit.ts';
+import { spendRecoveryCode, spendTotpStep, type User } from '../queries/users.ts';
+import type { DatabasePort } from '../platform/ports.ts';
+import { apiError } from './errors.ts';
+import { isAppCode, recoveryCodeHash, totpStep } from './totp.ts';
+
+/**
+ * The second factor of a person with two-factor sign-in on: a code of their app not used before
+ * (its step is spent) or a recovery code not yet spent (it is spent now). Null for anything else.
+ */
+export async function checkSecondFactor(env: { DB: DatabasePort }, user: User, code: string): Promise<'app' | 'recovery' | null> {
+  if (!user.totpSecret) return null;
+  if (isAppCode(code)) {
+    const step = totpStep(user.totpSecret, code);
+    return step !== null && (await spendTotpStep(env, user.id, user.totpSecret, step)) ? 'app' : null;
+  }
+  return (await spendRecoveryCode(env, user, await recoveryCodeHash(code))) ? 'recovery' : null;
+}
+
+/** The counter of a person's password and code guesses, wherever they are typed (sign-in, «Аккаунт»). */
+const guessKey = (userId: number) => `verify:${userId}`;
+
+/**
+ * Counts a guess of a person's password or code, as login throttling counts an address's: past
+ * five in 15 minutes the answer is 429 until the window passes, from any address, so a code's
+ * million values cannot be tried. Counted before the check (one atomic upsert).
+ */
+export async function guessThrottled(c: Context<AppEnv>, userId: number): Promise<ReturnType<typeof apiError<429>> | undefined> {
+  if ((await hit(c.env, guessKey(userId), LOGIN_THROTTLE.windowMs)) <= LOGIN_THROTTLE.maxFailures) return undefined;
+  c.header('Retry-After', String(LOGIN_THROTTLE.windowMs / 1000));
+  return apiError(c, 429, MSG.codeThrottled);
+}
+
+/** A right guess forgets the wrong ones before it. */
+export const guessedRight = (env: { DB: DatabasePort }, userId: number) => clearHits(env, guessKey(userId));

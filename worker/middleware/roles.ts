@@ -1,0 +1,141 @@
+import type { AuditKind } from '../../schema/account.ts';
+import { PAYMENT_SETTING_FIELDS } from '../../schema/settings.ts';
+import type { Bindings } from '../env.ts';
+import { getAdminPath } from '../queries/admin.ts';
+import { getBooking } from '../queries/bookings.ts';
+import { getCabin } from '../queries/cabins.ts';
+import { getReview } from '../queries/reviews.ts';
+import { getSettings } from '../queries/settings.ts';
+
+/**
+ * Who may call each admin route, in one table (issue 41; DESIGN.md «The owner's account»). The
+ * owner may call all of them; a manager (`staff`) handles requests, the calendar, prices, cabins
+ * and reviews, but gets 403 «Недостаточно прав» on payment, channel and account settings, users,
+ * credentials, the admin path and exports. requireAdmin looks every request up here: a route
+ * missing from the table is the owner's alone, and test/worker/account.test.ts fails until a new
+ * route is classified.
+ *
+ * Each entry also says what «Журнал» calls a write (`kind`, `label`), may read the values a write
+ * replaces (`before`, for the record), and may name body fields only the owner may change
+ * (`ownerFields`: a manager's save may carry them only unchanged, so a form sending back what it
+ * read still saves). Data a route scopes to the person (their own sessions) is its own business.
+ */
+export type Access = 'staff' | 'owner';
+type Params = Record<string, string>;
+export type RouteRule = {
+  access: Access;
+  kind: AuditKind;
+  label: string;
+  /** The values a write is about to replace, for the record; read before the route runs. */
+  before?: (env: Bindings, params: Params) => Promise<unknown>;
+  ownerFields?: readonly string[];
+};
+
+const staff = (kind: AuditKind, label: string, more: Partial<RouteRule> = {}): RouteRule => ({ access: 'staff', kind, label, ...more });
+const owner = (kind: AuditKind, label: string, more: Partial<RouteRule> = {}): RouteRule => ({ access: 'owner', kind, label, ...more });
+
+const idOf = (p: Params) => {
+  const id = Number(p.id);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+};
+const cabinBefore = async (env: Bindings, p: Params) => {
+  const id = idOf(p);
+  return id === null ? undefined : getCabin(env, id);
+};
+const reviewBefore = async (env: Bindings, p: Params) => {
+  const id = idOf(p);
+  const review = id === null ? undefined : await getReview(env, id);
+  if (!review) return undefined;
+  const { email: _email, ...rest } = review;
+  return rest;
+};
+const bookingStatusBefore = async (env: Bindings, p: Params) => {
+  const id = idOf(p);
+  const booking = id === null ? undefined : await getBooking(env, id);
+  return booking && { status: booking.status };
+};
+
+/** Settings only the owner changes: how guests pay and what a cancellation costs them. */
+export const OWNER_SETTINGS = [...PAYMENT_SETTING_FIELDS, 'cancellation'] as const;
+
+export const ROUTE_RULES: Record<string, RouteRule> = {
+  // Who is signed in, and their own account: a manager has a password and two-factor of their own.
+  'GET /api/admin/session': staff('account', 'Проверка входа'),
+  'PUT /api/admin/credentials': staff('account', 'Смена логина или пароля'),
+  'POST /api/admin/2fa/setup': staff('account', 'Настройка двухфакторного входа'),
+  'POST /api/admin/2fa/enable': staff('account', 'Двухфакторный вход включён'),
+  'POST /api/admin/2fa/disable': staff('account', 'Двухфакторный вход выключен'),
+  'GET /api/admin/sessions': staff('account', 'Список сеансов'),
+  'DELETE /api/admin/sessions/:id': staff('account', 'Сеанс завершён'),
+  'DELETE /api/admin/sessions': staff('account', 'Завершены все другие сеансы'),
+  // The owner's alone: people, the panel's address, the record.
+  'GET /api/admin/users': owner('account', 'Список пользователей'),
+  'POST /api/admin/users': owner('account', 'Добавлен пользователь'),
+  'DELETE /api/admin/users/:id': owner('account', 'Удалён пользователь'),
+  'GET /api/admin/path': owner('account', 'Адрес панели'),
+  'PUT /api/admin/path': owner('account', 'Смена адреса панели', { before: async (env) => ({ path: await getAdminPath(env) }) }),
+  'GET /api/admin/audit': owner('account', 'Журнал'),
+
+  'GET /api/admin/cabins': staff('cabins', 'Список домиков'),
+  'POST /api/cabins': staff('cabins', 'Добавлен домик'),
+  'PUT /api/cabins/:id': staff('cabins', 'Изменён домик', { before: cabinBefore }),
+  'DELETE /api/cabins/:id': staff('cabins', 'Удалён домик', { before: cabinBefore }),
+  'GET /api/admin/cabins/:id/instructions': staff('cabins', 'Инструкция для гостей'),
+  'PUT /api/admin/cabins/:id/instructions': staff('cabins', 'Изменена инструкция для гостей'),
+  'POST /api/upload': staff('site', 'Загружено фото'),
+  'GET /api/admin/publish': staff('site', 'Состояние публикации'),
+  'POST /api/admin/publish': staff('site', 'Повторная публикация сайта'),
+
+  'GET /api/admin/bookings': staff('bookings', 'Список заявок'),
+  'PUT /api/admin/bookings/:id': staff('bookings', 'Изменён статус заявки', { before: bookingStatusBefore }),
+  'DELETE /api/admin/bookings/:id': staff('bookings', 'Удалена заявка', { before: bookingStatusBefore }),
+  'GET /api/admin/bookings/:id/messages': staff('bookings', 'Письма гостю'),
+  'POST /api/admin/bookings/:id/messages/:kind/retry': staff('bookings', 'Письмо гостю отправлено снова'),
+  'GET /api/admin/payments': staff('bookings', 'Состояние оплаты'),
+  // A link for the guest to pay takes money in; a refund sends it out, so it is the owner's.
+  'POST /api/admin/bookings/:id/payment-link': staff('bookings', 'Ссылка на оплату'),
+  'POST /api/admin/bookings/:id/refund': owner('payments', 'Возврат предоплаты', { before: bookingStatusBefore }),
+
+  'GET /api/admin/occupancy': staff('calendar', 'Шахматка'),
+  'GET /api/admin/cabins/:id/calendar': staff('calendar', 'Календарь домика'),
+  'PUT /api/admin/cabins/:id/seasons': staff('pricing', 'Изменены сезоны'),
+  'POST /api/admin/cabins/:id/blocks': staff('calendar', 'Закрыты даты'),
+  'DELETE /api/admin/blocks/:id': staff('calendar', 'Открыты даты'),
+  'POST /api/admin/calendar-sync': staff('calendar', 'Синхронизация календарей'),
+  // Where the calendars come from and go to are channel settings.
+  'PUT /api/admin/cabins/:id/feeds': owner('channels', 'Изменены календари площадок'),
+  'POST /api/admin/cabins/:id/ical-token': owner('channels', 'Новый адрес экспорта календаря'),
+  'POST /api/admin/feeds/:cabinId/:index/accept-empty': owner('channels', 'Принят пустой календарь площадки'),
+
+  'GET /api/admin/channels': staff('channels', 'Площадки'),
+  'POST /api/admin/channels/sync': staff('channels', 'Синхронизация площадок'),
+  'GET /api/admin/conflicts': staff('channels', 'Пересечения бронирований'),
+  'GET /api/admin/channels/stays': staff('channels', 'Бронирования с площадок'),
+  'PUT /api/admin/channels/avito': owner('channels', 'Подключён Авито'),
+  'DELETE /api/admin/channels/avito': owner('channels', 'Отключён Авито'),
+  'PUT /api/admin/cabins/:id/channels': owner('channels', 'Изменена привязка к Авито'),
+
+  'GET /api/admin/pricing': staff('pricing', 'Скидки и услуги'),
+  'PUT /api/admin/pricing': staff('pricing', 'Изменены скидки и услуги'),
+  'GET /api/admin/promo-codes': staff('pricing', 'Промокоды'),
+  'PUT /api/admin/promo-codes': staff('pricing', 'Изменены промокоды'),
+  'GET /api/admin/cabins/:id/date-prices': staff('pricing', 'Цены по датам'),
+  'PUT /api/admin/cabins/:id/date-prices': staff('pricing', 'Изменены цены по датам'),
+
+  'GET /api/reviews': staff('reviews', 'Список отзывов'),
+  'PUT /api/reviews/:id': staff('reviews', 'Изменён отзыв', { before: reviewBefore }),
+  'DELETE /api/reviews/:id': staff('reviews', 'Удалён отзыв', { before: reviewBefore }),
+
+  'GET /api/admin/settings': staff('settings', 'Настройки'),
+  'PUT /api/settings': staff('settings', 'Изменены настройки', { before: (env) => getSettings(env), ownerFields: OWNER_SETTINGS }),
+
+  // The owner's messenger alerts: the bot's token is a credential.
+  'GET /api/admin/max': owner('notifications', 'Уведомления в MAX'),
+  'PUT /api/admin/max': owner('notifications', 'Подключён бот MAX'),
+  'DELETE /api/admin/max': owner('notifications', 'Отключён бот MAX'),
+  'POST /api/admin/max/check': owner('notifications', 'Проверка бота MAX'),
+  'POST /api/admin/max/test': owner('notifications', 'Пробное уведомление в MAX'),
+};
+
+/** The rule of `METHOD /pattern`, undefined for a route nobody classified (then the owner's alone). */
+export const ruleOf = (method: string, pattern: string): RouteRule | undefined => ROUTE_RULES[`${method} ${pattern}`];
