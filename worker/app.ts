@@ -5,6 +5,7 @@ import { apiError, handleError } from './lib/errors.ts';
 import { sameOriginWrites } from './middleware/same-origin.ts';
 import { apiHeaders } from './middleware/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { onboardingRoutes } from './routes/onboarding.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { bookingAdminRoutes, bookingRoutes } from './routes/bookings.ts';
@@ -50,9 +51,9 @@ export const api = new Hono<AppEnv>()
   .route('/quote', quoteRoutes)
   .route('/bookings', bookingRoutes)
   .route('/admin', bookingAdminRoutes)
-  .route('/admin', guestMessageRoutes)
   .route('/guest', guestRoutes)
   .route('/admin', instructionsAdminRoutes)
+  .route('/admin', guestMessageRoutes)
   .route('/payments', paymentRoutes)
   .route('/admin', paymentAdminRoutes)
   .route('/reviews', reviewRoutes)
@@ -61,6 +62,7 @@ export const api = new Hono<AppEnv>()
   .route('/admin', sessionRoutes)
   .route('/admin', twoFactorRoutes)
   .route('/admin', auditRoutes)
+  .route('/admin', onboardingRoutes)
   .route('/admin', adminRoutes)
   .route('/admin/max', maxAdminRoutes)
   .route('/upload', uploadRoutes)

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { AccountTab } from './settings/AccountTab.tsx';
 import { countNew, loadBookings } from './bookings/BookingRow.tsx';
 import { BookingsTab } from './bookings/BookingsTab.tsx';
+import { Checklist } from './Checklist.tsx';
 import { CalendarTab } from './calendar/CalendarTab.tsx';
 import { CabinsTab } from './cabins/CabinsTab.tsx';
 import { ConfirmProvider, useConfirm } from './ui/Confirm.tsx';
@@ -173,6 +174,8 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
           <h2 className="admin-main__title" tabIndex={-1} ref={heading}>
             {current.label}
           </h2>
+          {/* «С чего начать» on the first screen until done or hidden (the owner's only: a manager's request is refused and shows nothing). */}
+          {tab === 'bookings' && <Checklist />}
           {tab === 'bookings' && <BookingsTab onCount={setNewRequests} />}
           {tab === 'cabins' && <CabinsTab />}
           {tab === 'calendar' && <CalendarTab />}

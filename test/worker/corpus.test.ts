@@ -287,6 +287,10 @@ const ROUTES: RouteSpec[] = [
     method: 'GET', pattern: '/api/admin/audit', admin: true, path: () => '/api/admin/audit',
     query: () => ({ kind: 'bookings', from: inDays(-30), to: inDays(0), before: '1000', limit: '20' }),
   },
+  { method: 'GET', pattern: '/api/admin/checklist', admin: true, path: () => '/api/admin/checklist' },
+  { method: 'PUT', pattern: '/api/admin/checklist', admin: true, path: () => '/api/admin/checklist', body: 'json', valid: () => ({ dismissed: false }), strict: ['dismissed'] },
+  { method: 'GET', pattern: '/api/admin/demo', admin: true, path: () => '/api/admin/demo' },
+  { method: 'DELETE', pattern: '/api/admin/demo', admin: true, path: () => '/api/admin/demo' },
   { method: 'GET', pattern: '/media/:key', admin: false, path: () => '/media/11111111-2222-3333-4444-555555555555.jpg' },
 ];
 

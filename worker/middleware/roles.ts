@@ -129,6 +129,12 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/admin/settings': staff('settings', 'Настройки'),
   'PUT /api/settings': staff('settings', 'Изменены настройки', { before: (env) => getSettings(env), ownerFields: OWNER_SETTINGS }),
 
+  // «С чего начать» (issue 44): the owner's first steps, and the demo's removal, which deletes content.
+  'GET /api/admin/checklist': owner('site', 'С чего начать'),
+  'PUT /api/admin/checklist': owner('site', 'Скрыт или показан список «С чего начать»'),
+  'GET /api/admin/demo': owner('site', 'Демо-данные'),
+  'DELETE /api/admin/demo': owner('site', 'Убраны демо-данные'),
+
   // The owner's messenger alerts: the bot's token is a credential.
   'GET /api/admin/max': owner('notifications', 'Уведомления в MAX'),
   'PUT /api/admin/max': owner('notifications', 'Подключён бот MAX'),
