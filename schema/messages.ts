@@ -193,4 +193,7 @@ export const MSG = {
   twoFactorNotSetUp: 'Сначала начните настройку: отсканируйте QR-код в приложении',
   twoFactorOff: 'Двухфакторный вход не включён',
   datesOrder: 'Дата «с» должна быть не позже даты «по»',
+  // The owner's numbers (issue 43): «Сводка», the files for the accountant, the tourist-tax report.
+  reportPeriodRequired: 'Укажите период отчёта: даты «с» и «по»',
+  reportPeriodTooLong: 'Период отчёта — не больше 3 лет',
 } as const;

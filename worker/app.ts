@@ -14,6 +14,7 @@ import { calendarAdminRoutes } from './routes/calendar-admin.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { guestMessageRoutes } from './routes/guest-messages.ts';
 import { pricingAdminRoutes, quoteRoutes } from './routes/pricing.ts';
+import { reportRoutes } from './routes/reports.ts';
 import { healthRoutes } from './routes/health.ts';
 import { guestRoutes } from './routes/guest.ts';
 import { icalRoutes } from './routes/ical.ts';
@@ -63,6 +64,7 @@ export const api = new Hono<AppEnv>()
   .route('/admin', twoFactorRoutes)
   .route('/admin', auditRoutes)
   .route('/admin', onboardingRoutes)
+  .route('/admin', reportRoutes)
   .route('/admin', adminRoutes)
   .route('/admin/max', maxAdminRoutes)
   .route('/upload', uploadRoutes)

@@ -290,6 +290,11 @@ const ROUTES: RouteSpec[] = [
   { method: 'GET', pattern: '/api/admin/checklist', admin: true, path: () => '/api/admin/checklist' },
   { method: 'PUT', pattern: '/api/admin/checklist', admin: true, path: () => '/api/admin/checklist', body: 'json', valid: () => ({ dismissed: false }), strict: ['dismissed'] },
   { method: 'GET', pattern: '/api/admin/demo', admin: true, path: () => '/api/admin/demo' },
+  // The owner's numbers (issue 43): a period is required, so the usual path carries one.
+  ...['summary', 'tourist-tax', 'bookings.csv', 'bookings.xlsx'].map((name): RouteSpec => ({
+    method: 'GET', pattern: `/api/admin/reports/${name}`, admin: true, path: () => `/api/admin/reports/${name}?from=${inDays(-30)}&to=${inDays(0)}`,
+    query: () => ({ from: inDays(-30), to: inDays(0) }),
+  })),
   { method: 'DELETE', pattern: '/api/admin/demo', admin: true, path: () => '/api/admin/demo' },
   { method: 'GET', pattern: '/media/:key', admin: false, path: () => '/media/11111111-2222-3333-4444-555555555555.jpg' },
 ];
@@ -661,6 +666,8 @@ function queryCases(r: RouteSpec, role: Role): Case[] {
       // A valid value among the hostile ones (occupancy takes any real date as its start).
       if (r.pattern === '/api/admin/occupancy' && key === 'from' && /^\d{4}-\d{2}-\d{2}$/.test(value) && value !== '2027-02-30') continue;
       if (r.pattern === '/api/admin/audit' && (key === 'from' || key === 'to') && /^\d{4}-\d{2}-\d{2}$/.test(value) && value !== '2027-02-30') continue;
+      // A report takes any real period up to 3 years: a start 400 days back is one.
+      if (r.pattern.startsWith('/api/admin/reports/') && key === 'from' && value === inDays(-400)) continue;
       cases.push({ label: `${key}: ${label}`, send: () => request('GET', path(query), { role }), status: visitor ? [401] : [400] });
     }
     if (r.pattern === '/api/search') {
@@ -691,7 +698,7 @@ function readHeaderCases(r: RouteSpec, role: Role): Case[] {
     label: `header ${json(h)}`,
     send: () => request('GET', r.path(), { role, headers: h }),
     status: visitor ? [401] : (r.usual ?? [200]),
-    raw: r.pattern.startsWith('/media/') || r.pattern.startsWith('/api/ical/'),
+    raw: r.pattern.startsWith('/media/') || r.pattern.startsWith('/api/ical/') || /^\/api\/admin\/reports\/bookings\./.test(r.pattern),
   }));
 }
 

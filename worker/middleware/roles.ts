@@ -129,6 +129,13 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/admin/settings': staff('settings', 'Настройки'),
   'PUT /api/settings': staff('settings', 'Изменены настройки', { before: (env) => getSettings(env), ownerFields: OWNER_SETTINGS }),
 
+  // The owner's numbers (issue 43): figures without a guest's name a manager may read; the
+  // accountant's files name guests and their phones, so they are the owner's.
+  'GET /api/admin/reports/summary': staff('bookings', 'Сводка'),
+  'GET /api/admin/reports/tourist-tax': staff('bookings', 'Отчёт по туристическому налогу'),
+  'GET /api/admin/reports/bookings.csv': owner('bookings', 'Выгрузка бронирований (CSV)'),
+  'GET /api/admin/reports/bookings.xlsx': owner('bookings', 'Выгрузка бронирований (XLSX)'),
+
   // «С чего начать» (issue 44): the owner's first steps, and the demo's removal, which deletes content.
   'GET /api/admin/checklist': owner('site', 'С чего начать'),
   'PUT /api/admin/checklist': owner('site', 'Скрыт или показан список «С чего начать»'),
