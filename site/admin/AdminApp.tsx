@@ -42,7 +42,7 @@ function Gate() {
   return (
     <PanelLoadFailure>
       <Suspense fallback={<Loading />}>
-        <Panel username={state.username} onLogout={logout} onAccountSaved={refresh} />
+        <Panel me={{ username: state.username, role: state.role, twoFactor: state.twoFactor }} onLogout={logout} onAccountSaved={refresh} />
       </Suspense>
     </PanelLoadFailure>
   );

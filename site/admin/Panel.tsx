@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { AccountTab } from './settings/AccountTab.tsx';
+import { AuditTab } from './audit/AuditTab.tsx';
 import { countNew, loadBookings } from './bookings/BookingRow.tsx';
 import { BookingsTab } from './bookings/BookingsTab.tsx';
 import { Checklist } from './Checklist.tsx';
@@ -13,6 +14,7 @@ import { hashDetail, hashTab } from './ui/hash.ts';
 import { Icon } from './ui/Icon.tsx';
 import { PublishProvider, PublishStatus } from './ui/PublishStatus.tsx';
 import { ReviewsTab } from './reviews/ReviewsTab.tsx';
+import { MeProvider, type Me } from './ui/role.tsx';
 import { SettingsTab } from './settings/SettingsTab.tsx';
 
 // «Заявки» first: it is what the owner opens every morning, and where the panel opens.
@@ -25,29 +27,39 @@ export const TABS = [
   { id: 'reviews', label: 'Отзывы' },
   { id: 'settings', label: 'Настройки', drafts: ['settings', 'payments', 'discounts', 'extras', 'promoCodes'] },
   { id: 'account', label: 'Аккаунт', drafts: ['account'] },
-] as const satisfies readonly { id: string; label: string; drafts?: readonly DraftKey[] }[];
+  // Every change, sign-in and refusal (issue 41): the owner's alone.
+  { id: 'audit', label: 'Журнал', ownerOnly: true },
+] as const satisfies readonly { id: string; label: string; drafts?: readonly DraftKey[]; ownerOnly?: true }[];
 export type TabId = (typeof TABS)[number]['id'];
 
-const tabFromHash = (): TabId => {
+/** The tabs the person may open: a manager has no «Журнал». */
+const tabsOf = (me: Me) => TABS.filter((t) => me.role === 'owner' || !('ownerOnly' in t));
+
+const tabFromHash = (me: Me): TabId => {
   const id = hashTab();
-  return TABS.find((t) => t.id === id)?.id ?? 'bookings';
+  return tabsOf(me).find((t) => t.id === id)?.id ?? 'bookings';
 };
 
-type PanelProps = { username: string; onLogout: () => Promise<void>; onAccountSaved: () => void };
+type PanelProps = { me: Me; onLogout: () => Promise<void>; onAccountSaved: () => void };
 
 /** The signed-in panel: loaded only after sign-in, so the login screen stays light on a phone. */
 export default function Panel(props: PanelProps) {
   return (
     <ConfirmProvider>
       <PublishProvider>
-        <PanelView {...props} />
+        <MeProvider me={props.me}>
+          <PanelView {...props} />
+        </MeProvider>
       </PublishProvider>
     </ConfirmProvider>
   );
 }
 
-function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
-  const [tab, setTab] = useState<TabId>(tabFromHash);
+function PanelView({ me, onLogout, onAccountSaved }: PanelProps) {
+  const { username } = me;
+  const owner = me.role === 'owner';
+  const tabs = tabsOf(me);
+  const [tab, setTab] = useState<TabId>(() => tabFromHash(me));
   const drafts = useDraftKeys();
   const confirm = useConfirm();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -56,7 +68,7 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
   // the panel opens on «Заявки», the tab reads the list and reports the count itself.
   const [newRequests, setNewRequests] = useState(0);
   useEffect(() => {
-    if (tabFromHash() === 'bookings') return;
+    if (tabFromHash(me) === 'bookings') return;
     loadBookings()
       .then((list) => setNewRequests(countNew(list)))
       .catch(() => {});
@@ -75,10 +87,10 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
   }, []);
 
   useEffect(() => {
-    const onHash = () => setTab(tabFromHash());
+    const onHash = () => setTab(tabFromHash(me));
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
-  }, []);
+  }, [me]);
 
   useEffect(() => {
     // After a menu choice, take keyboard and screen-reader users to the new section.
@@ -111,7 +123,7 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
     await onLogout();
   }
 
-  const current = TABS.find((t) => t.id === tab)!;
+  const current = tabs.find((t) => t.id === tab) ?? tabs[0]!;
   return (
     <div className="admin">
       <a className="skip-link visually-hidden" href="#admin-main">
@@ -129,6 +141,7 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
           </a>
           <span className="admin-header__user" title="Вы вошли как">
             {username}
+            {!owner && ' (менеджер)'}
           </span>
           <button type="button" className="btn btn--secondary btn--sm" onClick={() => void logout()}>
             Выйти
@@ -138,7 +151,7 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
       <div className="admin-body">
         <nav className="admin-nav" aria-label="Разделы панели">
           <ul>
-            {TABS.map((t) => {
+            {tabs.map((t) => {
               // A dot while any form of the tab holds unsaved edits.
               const dirty = 'drafts' in t && t.drafts.some((d: DraftKey) => drafts.includes(d));
               return (
@@ -175,7 +188,7 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
             {current.label}
           </h2>
           {/* «С чего начать» on the first screen until done or hidden (the owner's only: a manager's request is refused and shows nothing). */}
-          {tab === 'bookings' && <Checklist />}
+          {tab === 'bookings' && owner && <Checklist />}
           {tab === 'bookings' && <BookingsTab onCount={setNewRequests} />}
           {tab === 'cabins' && <CabinsTab />}
           {tab === 'calendar' && <CalendarTab />}
@@ -183,7 +196,8 @@ function PanelView({ username, onLogout, onAccountSaved }: PanelProps) {
           {tab === 'contacts' && <ContactsTab />}
           {tab === 'reviews' && <ReviewsTab />}
           {tab === 'settings' && <SettingsTab />}
-          {tab === 'account' && <AccountTab username={username} onSaved={onAccountSaved} />}
+          {tab === 'account' && <AccountTab onSaved={onAccountSaved} />}
+          {tab === 'audit' && owner && <AuditTab />}
         </main>
       </div>
     </div>

@@ -10,6 +10,7 @@ import type { MessageSettings } from '../../../schema/guest-page.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { GuestReply } from './GuestReply.tsx';
 import { BookingMessages } from './BookingMessages.tsx';
+import { useIsOwner } from '../ui/role.tsx';
 
 export const loadBookings = () => call(client().admin.bookings.$get());
 export type Booking = Awaited<ReturnType<typeof loadBookings>>[number];
@@ -95,6 +96,8 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
   const paid = paymentText(b);
   // A prepayment that was paid and is still held: shown green, and «Вернуть предоплату» applies.
   const kept = refundable(b);
+  // Money going back to a guest is the owner's to send (issue 41).
+  const owner = useIsOwner();
   const money = moneyText(b);
   return (
     <li className={`booking-item booking-item--${b.status}${focused ? ' booking-item--focused' : ''}`}>
@@ -161,7 +164,7 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
               Отправить ссылку на оплату<span className="visually-hidden"> по заявке №{b.id}</span>
             </button>
           )}
-          {kept && (
+          {kept && owner && (
             <button type="button" className="btn btn--sm btn--secondary" disabled={busy} onClick={() => onRefund(b)}>
               {refundLabel(b)}<span className="visually-hidden"> по заявке №{b.id}</span>
             </button>

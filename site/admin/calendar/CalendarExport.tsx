@@ -4,6 +4,7 @@ import { useRef, useState, type RefObject } from 'react';
 import { useFailure } from './CalendarCommon.tsx';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
+import { useIsOwner } from '../ui/role.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 
 /**
@@ -37,6 +38,8 @@ export function CalendarExport({ cabinId, url, onRenewed }: { cabinId: number; u
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const copy = useCopy(input, 'Адрес календаря скопирован');
+  // A new address is the owner's to make (issue 41): the old one stops working on every platform.
+  const owner = useIsOwner();
   const notify = useNotify();
   const failed = useFailure();
   const confirm = useConfirm();
@@ -81,11 +84,13 @@ export function CalendarExport({ cabinId, url, onRenewed }: { cabinId: number; u
         <button type="button" className="btn btn--primary" onClick={() => void copy(url)}>
           Скопировать
         </button>
-        <button type="button" className="btn btn--secondary" disabled={busy} aria-busy={busy} onClick={() => void renew()}>
-          Новый адрес
-        </button>
+        {owner && (
+          <button type="button" className="btn btn--secondary" disabled={busy} aria-busy={busy} onClick={() => void renew()}>
+            Новый адрес
+          </button>
+        )}
       </div>
-      <p className="hint">Новый адрес нужен, если старый попал к посторонним: старый сразу перестанет работать.</p>
+      {owner && <p className="hint">Новый адрес нужен, если старый попал к посторонним: старый сразу перестанет работать.</p>}
     </section>
   );
 }

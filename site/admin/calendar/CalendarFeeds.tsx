@@ -9,6 +9,7 @@ import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { FormFooter } from '../ui/FormFooter.tsx';
 import { Icon } from '../ui/Icon.tsx';
+import { OwnerOnly, useIsOwner } from '../ui/role.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 
 type Row = { key: number; name: string; url: string };
@@ -25,6 +26,8 @@ function statusText(f: Feed): string {
 }
 
 export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: number; cal: Calendar; reload: () => Promise<void>; onDirty: OnDirty }) {
+  // Where the calendars come from is a channel setting, the owner's (issue 41); a manager still syncs.
+  const owner = useIsOwner();
   const nextKey = useRef(0);
   const toRows = (feeds: { name: string; url: string }[]): Row[] => feeds.map((f) => ({ key: nextKey.current++, name: f.name, url: f.url }));
   const [saved, setSaved] = useState(() => toRows(cal.feeds));
@@ -118,7 +121,7 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
             const s = status(r.url);
             return (
               <li key={r.key} className="feed-list__item">
-                <fieldset>
+                <fieldset disabled={!owner}>
                   <legend className="visually-hidden">Календарь {i + 1}</legend>
                   <div className="form-grid">
                     <div className="field">
@@ -140,23 +143,31 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
                     {s.lastError ? <Icon name="x" /> : s.lastSuccessAt ? <Icon name="check" /> : null} {statusText(s)}
                   </p>
                 )}
-                {s && s.lastError === FEED_EMPTY_HELD && (
+                {owner && s && s.lastError === FEED_EMPTY_HELD && (
                   <button type="button" className="btn btn--secondary feed-list__accept" disabled={busy !== null} onClick={() => void acceptEmpty(s)}>
                     Принять пустой календарь<span className="visually-hidden"> «{s.name}»</span>
                   </button>
                 )}
-                <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}>
-                  <Icon name="trash" /> Удалить<span className="visually-hidden"> календарь {r.name || i + 1}</span>
-                </button>
+                {owner && (
+                  <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}>
+                    <Icon name="trash" /> Удалить<span className="visually-hidden"> календарь {r.name || i + 1}</span>
+                  </button>
+                )}
               </li>
             );
           })}
         </ul>
       )}
-      <button type="button" className="btn btn--secondary" onClick={() => setRows((list) => [...list, { key: nextKey.current++, name: '', url: '' }])}>
-        <Icon name="plus" /> Добавить календарь
-      </button>
-      <FormFooter dirty={dirty} busy={busy === 'save'} label="Сохранить календари" onDiscard={() => setRows(saved)} />
+      {owner ? (
+        <>
+          <button type="button" className="btn btn--secondary" onClick={() => setRows((list) => [...list, { key: nextKey.current++, name: '', url: '' }])}>
+            <Icon name="plus" /> Добавить календарь
+          </button>
+          <FormFooter dirty={dirty} busy={busy === 'save'} label="Сохранить календари" onDiscard={() => setRows(saved)} />
+        </>
+      ) : (
+        <OwnerOnly what="подключать календари площадок" />
+      )}
       <div className="calendar-sync">
         <button type="button" className="btn btn--secondary" disabled={busy !== null || dirty || saved.length === 0} aria-busy={busy === 'sync'} onClick={() => void sync()}>
           <Icon name="refresh" /> {busy === 'sync' ? 'Синхронизация…' : 'Синхронизировать сейчас'}

@@ -28,6 +28,7 @@ import { tabHref } from '../ui/hash.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { OwnerOnly, useIsOwner } from '../ui/role.tsx';
 
 /** A refusal the owner should read beside the form (the server's or Avito's words), or null when a notice says it. */
 function refusal(err: unknown, what: string): string | null {
@@ -119,6 +120,8 @@ const NO_KEYS: Keys = { clientId: '', clientSecret: '', userId: '' };
 
 /** The Avito account: how to get its keys and the form, or the profile it is connected to. */
 function AvitoAccount({ avito, onChanged }: { avito: Channels['avito']; onChanged: () => Promise<void> }) {
+  // The keys are credentials: connecting, changing and disconnecting are the owner's (issue 41).
+  const owner = useIsOwner();
   const [busy, setBusy] = useState(false);
   const notify = useNotify();
   const failed = useFailure();
@@ -171,15 +174,24 @@ function AvitoAccount({ avito, onChanged }: { avito: Channels['avito']; onChange
             </p>
           )}
           <p className="hint">Брони с Авито занимают даты здесь, а ваши занятые даты и цены уходят на Авито. Какое объявление какому домику — ниже, в карточках домиков.</p>
-          <div className="calendar-actions">
-            <button type="button" className="btn btn--danger" disabled={busy} aria-busy={busy} onClick={() => void disconnect()}>
-              Отключить
-            </button>
-          </div>
-          <details className="channels__rekey">
-            <summary>Сменить ключи</summary>
-            <AvitoKeysForm label="Сохранить новые ключи" onConnected={onChanged} />
-          </details>
+          {owner && (
+            <>
+              <div className="calendar-actions">
+                <button type="button" className="btn btn--danger" disabled={busy} aria-busy={busy} onClick={() => void disconnect()}>
+                  Отключить
+                </button>
+              </div>
+              <details className="channels__rekey">
+                <summary>Сменить ключи</summary>
+                <AvitoKeysForm label="Сохранить новые ключи" onConnected={onChanged} />
+              </details>
+            </>
+          )}
+        </>
+      ) : !owner ? (
+        <>
+          <p className="hint">Авито не подключён.</p>
+          <OwnerOnly what="подключать Авито" />
         </>
       ) : (
         <>
@@ -380,8 +392,11 @@ function CabinChannels({ cabin, connected, onChanged }: { cabin: ChannelsCabin; 
 }
 
 /** The cabin's Avito listing: when it last sent and read, its error, and the form to link, change or unlink it. */
-function AvitoLink({ cabin, connected, onChanged }: { cabin: ChannelsCabin; connected: boolean; onChanged: () => Promise<void> }) {
+function AvitoLink({ cabin, connected: avitoOn, onChanged }: { cabin: ChannelsCabin; connected: boolean; onChanged: () => Promise<void> }) {
   const linked = cabin.avitoItemId;
+  // Which listing is which cabin is the owner's to change (issue 41): a manager reads it.
+  const owner = useIsOwner();
+  const connected = avitoOn && owner;
   const [editing, setEditing] = useState(false);
   const [item, setItem] = useState('');
   const [refused, setRefused] = useState<string | null>(null);
@@ -452,7 +467,7 @@ function AvitoLink({ cabin, connected, onChanged }: { cabin: ChannelsCabin; conn
     <section className="channel">
       <h5 className="channel__title">Авито</h5>
       {linked === null ? (
-        <p className="muted">{connected ? 'Не связан с объявлением.' : 'Не связан: сначала подключите Авито выше.'}</p>
+        <p className="muted">{avitoOn ? 'Не связан с объявлением.' : 'Не связан: сначала подключите Авито выше.'}</p>
       ) : (
         <div>
           <p className="channel__state">Объявление №{linked}</p>
@@ -468,7 +483,7 @@ function AvitoLink({ cabin, connected, onChanged }: { cabin: ChannelsCabin; conn
           <Icon name="x" /> {a.error}
         </p>
       )}
-      {!connected && linked !== null && <p className="hint">Авито отключён: подключите его выше, чтобы обмен возобновился.</p>}
+      {!avitoOn && linked !== null && <p className="hint">Авито отключён: подключите его выше, чтобы обмен возобновился.</p>}
       {showForm && (
         <form className="channel__form" onSubmit={link} noValidate>
           <div className="field">
@@ -509,7 +524,7 @@ function AvitoLink({ cabin, connected, onChanged }: { cabin: ChannelsCabin; conn
           </p>
         </form>
       )}
-      {linked !== null && (
+      {linked !== null && owner && (
         <div className="calendar-actions">
           {connected && (
             <button type="button" className="btn btn--secondary" aria-expanded={editing} onClick={() => setEditing((on) => !on)}>
@@ -533,6 +548,7 @@ function AvitoLink({ cabin, connected, onChanged }: { cabin: ChannelsCabin; conn
 
 /** One iCal feed: its last good read, its error and, when it came back empty, the owner's «yes, it is». */
 function FeedRow({ cabin, feed, onChanged }: { cabin: ChannelsCabin; feed: ChannelsCabin['feeds'][number]; onChanged: () => Promise<void> }) {
+  const owner = useIsOwner();
   const [busy, setBusy] = useState(false);
   const notify = useNotify();
   const failed = useFailure();
@@ -573,7 +589,7 @@ function FeedRow({ cabin, feed, onChanged }: { cabin: ChannelsCabin; feed: Chann
           <Icon name="x" /> {feed.error}
         </p>
       )}
-      {feed.emptyHeld && (
+      {feed.emptyHeld && owner && (
         <button type="button" className="btn btn--secondary" disabled={busy} aria-busy={busy} onClick={() => void acceptEmpty()}>
           Принять пустой календарь<span className="visually-hidden"> «{feed.name}»</span>
         </button>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { DRAFT_LABELS, useDraftKeys } from '../ui/drafts.ts';
 import { Field, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
 import { Icon } from '../ui/Icon.tsx';
+import { CodeField } from './CodeField.tsx';
 import { OFFLINE_MESSAGE } from '../client.ts';
 import type { LoginResult } from './useSession.ts';
 
@@ -45,6 +46,12 @@ export function LoginForm({ onLogin, ended, onStart }: Props) {
       setBusy(false);
       const errs = parsed.errors;
       setErrors({ username: username.trim() ? '' : errs.username ?? '', password: password ? '' : errs.password ?? '' });
+      focusFirstInvalid(form);
+      return;
+    }
+    if (needsCode && !code.trim()) {
+      setBusy(false);
+      setErrors({ code: 'Введите код' });
       focusFirstInvalid(form);
       return;
     }
@@ -122,21 +129,12 @@ export function LoginForm({ onLogin, ended, onStart }: Props) {
             )}
           </Field>
           {needsCode && (
-            <Field label="Код из приложения" hint="6 цифр из приложения-аутентификатора или код восстановления" required>
-              {(p) => (
-                <input
-                  {...p}
-                  className="input"
-                  name="code"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  autoFocus
-                  required
-                  value={code}
-                  onChange={(e) => setCode(e.target.value)}
-                />
-              )}
-            </Field>
+            <>
+              <p className="alert alert--info login__code-note" role="status">
+                Пароль верный. Теперь введите код из приложения-аутентификатора на телефоне.
+              </p>
+              <CodeField value={code} onChange={setCode} error={errors.code || undefined} autoFocus required />
+            </>
           )}
           <div role="alert" className="login__failure">
             {failure && <p className="alert">{failure}</p>}

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Role } from '../../../schema/account.ts';
 import { ApiError, OFFLINE_MESSAGE, call, client, onSessionEnded } from '../client.ts';
 
 export type SessionState =
   | { status: 'checking' }
   | { status: 'signedOut'; ended?: 'expired' | 'loggedOut' }
-  | { status: 'signedIn'; username: string; expiresAt: number };
+  | { status: 'signedIn'; username: string; role: Role; twoFactor: boolean; expiresAt: number };
 
 /** `needsCode`: the password was right and two-factor sign-in is on; the form asks for the code. */
 export type LoginResult = { ok: true } | { ok: false; error: string; needsCode?: true };
@@ -33,7 +34,7 @@ export function useSession() {
       // Count the time left by the server's clock, not the phone's.
       const serverNow = Date.parse(res.headers.get('date') ?? '') || Date.now();
       const expiresAt = Date.now() + (body.expiresAt - serverNow);
-      setState({ status: 'signedIn', username: body.username, expiresAt });
+      setState({ status: 'signedIn', username: body.username, role: body.role, twoFactor: body.twoFactor, expiresAt });
     } catch {
       // Offline on load: show the form; a later call will tell the truth.
       if (reason === 'load') setState({ status: 'signedOut' });

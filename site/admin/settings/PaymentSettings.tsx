@@ -14,6 +14,7 @@ import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { numberOf, shownNumber } from '../ui/numbers.ts';
 import { useSettingsForm } from './useSettingsForm.ts';
 import { PriceLines } from '../../islands/PriceLines.tsx';
+import { OwnerOnly, useIsOwner } from '../ui/role.tsx';
 
 const pick = (s: Settings): PaymentSettings => ({
   bookingMode: s.bookingMode,
@@ -50,6 +51,8 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
     clearError(errorKey);
     clearError(key);
   };
+  // A manager reads how guests pay (to answer them) but cannot change it (issue 41).
+  const owner = useIsOwner();
   const prepaymentOn = values.bookingMode === 'prepayment';
   const tax = values.touristTax;
   // What a guest would see for three nights at 5 000 ₽: the owner checks the lines before saving.
@@ -63,8 +66,9 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
   return (
     <form ref={formRef} className="tab tab-form payment-settings" onSubmit={submit} noValidate aria-label="Бронирование и оплата">
       <RestoredDraft show={restored && dirty} />
-      <fieldset className="group">
+      <fieldset className="group" disabled={!owner}>
         <legend>Бронирование и оплата</legend>
+        {!owner && <OwnerOnly what="менять оплату" />}
         <fieldset className="field">
           <legend className="label">Как гости бронируют</legend>
           <label className="check">
@@ -130,7 +134,7 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
         </Field>
       </fieldset>
 
-      <fieldset className="group">
+      <fieldset className="group" disabled={!owner}>
         <legend>Уборка и туристический налог</legend>
         <Field label="Уборка, ₽ за проживание" error={errors.cleaningFee} hint="Добавляется к каждому бронированию одной строкой. 0 — без платы за уборку.">
           {(p) => (
@@ -167,7 +171,7 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
           </PriceLines>
         </div>
       </fieldset>
-      <FormFooter dirty={dirty} busy={busy} label="Сохранить настройки оплаты" onDiscard={discard} />
+      {owner && <FormFooter dirty={dirty} busy={busy} label="Сохранить настройки оплаты" onDiscard={discard} />}
     </form>
   );
 }

@@ -11,6 +11,7 @@ import { MaxAlerts } from './MaxAlerts.tsx';
 import { PaymentSettingsSection } from './PaymentSettings.tsx';
 import { numberOf, shownNumber } from '../ui/numbers.ts';
 import { useSettingsForm } from './useSettingsForm.ts';
+import { useIsOwner } from '../ui/role.tsx';
 
 type SiteTexts = Pick<
   Settings,
@@ -65,6 +66,7 @@ export function SettingsTab() {
 
 function MainSettings() {
   const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then(pick));
+  const owner = useIsOwner();
   if (state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
   return (
@@ -72,8 +74,8 @@ function MainSettings() {
       <SettingsForm saved={state.data} onSaved={(s) => setData(() => s)} />
       {/* Its own form: the booking mode, prepayment, fee and tax are saved apart from the site's texts. */}
       <PaymentSettingsSection />
-      {/* Its own form and actions: the token is not part of the settings saved above. */}
-      <MaxAlerts />
+      {/* Its own form and actions: the token is not part of the settings saved above. The owner's alerts, with the owner's bot. */}
+      {owner && <MaxAlerts />}
     </>
   );
 }
