@@ -8,6 +8,7 @@ import { launchChromium, VIEWPORTS } from '../browser.ts';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { adminApi, openTab, publicText, signIn, visible } from '../admin/helpers.ts';
 import { dayButton } from '../stay-calendar.ts';
+import { axeViolations } from '../axe.ts';
 
 // The self-hosted target as an owner runs it: `node scripts/serve.ts` (npm run serve) with
 // SEED_DEMO=1 on a fresh DATA_DIR, then a visitor and the owner in Chromium, then a restart.
@@ -208,4 +209,34 @@ describe('the self-hosted server (npm run serve)', () => {
     expect(after).toContainEqual({ start: checkIn, end: addDays(checkIn, 3) });
     await admin.context().close();
   }, 120_000);
+
+  // Last: it takes the demo away, which the steps above read.
+  it('should show the owner «С чего начать» on the first screen, tick a step once done, and take the demo away in one step, leaving a site to fill', async () => {
+    const admin = await open('/admin', 'phone');
+    await signIn(admin, PASSWORD);
+    const list = admin.getByRole('region', { name: 'С чего начать' });
+    await visible(list);
+    const registry = list.locator('.checklist__item').filter({ hasText: 'Номер в реестре' });
+    await visible(registry.getByText(': не сделано'));
+    // The owner's own register number: the step goes green.
+    expect((await (await adminApi(BASE, PASSWORD)).put('/settings', { registryNumber: 'С05202500777' })).status).toBe(200);
+    await admin.reload();
+    await visible(list.locator('.checklist__item--done').filter({ hasText: 'Номер в реестре' }).getByText(': сделано'));
+    expect(await axeViolations(admin, '.checklist')).toEqual([]);
+
+    // «Убрать демо-данные» says what goes before it goes.
+    await list.getByRole('button', { name: 'Убрать демо-данные' }).click();
+    const dialog = admin.getByRole('alertdialog');
+    await visible(dialog.getByText(/Уйдут: \d+\sдомик/));
+    await dialog.getByRole('button', { name: 'Убрать демо-данные' }).click();
+    await visible(admin.locator('.notices').getByText(/Демо-данные убраны/));
+    await (await adminApi(BASE, PASSWORD)).waitPublished(120_000);
+    // Every demo cabin (none was changed) and its requests are gone; the owner's register number stays, the demo's phone does not.
+    expect(await (await fetch(`${BASE}/api/cabins`)).json()).toEqual([]);
+    const settings = (await (await fetch(`${BASE}/api/settings`)).json()) as { phone: string; registryNumber: string };
+    expect(settings).toMatchObject({ phone: '', registryNumber: 'С05202500777' });
+    const catalogue = await publicText(admin, '/cabins');
+    expect(catalogue.text).not.toContain('Бриз');
+    await admin.context().close();
+  }, 240_000);
 });
