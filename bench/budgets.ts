@@ -20,6 +20,8 @@ export const BUDGETS = {
   islandJsGzipKb: 80,
   cls: 0,
   editToLiveS: 15,
+  /** «Сводка» (GET /api/admin/reports/summary) at 1,500 cabins and 50,000 bookings, self-hosted, one owner: p95 (issue 43). */
+  reportsSummaryP95Ms: 300,
   /** Lighthouse mobile (simulated slow 4G), median of 3, on every public page (issue 18). */
   lcpMs: 1000,
   fcpMs: 700,

@@ -93,7 +93,7 @@ export type ReportFigures = {
    * ЮKassa took for any of them, refunds taken off; refunded, what went (or goes) back.
    */
   revenue: { paid: number; expected: number; refunded: number };
-  /** Average price of a night: the accommodation lines of confirmed bookings (no fee, extras or tax) / their nights. */
+  /** Average price of a night: the totals of the confirmed bookings / their nights (their fees and tax included, as in the totals). */
   adr: number | null;
   nightsByChannel: ChannelNights[];
   /** Median days from the request to arrival, confirmed bookings arriving in the period. */

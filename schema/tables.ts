@@ -365,7 +365,15 @@ export const bookings = sqliteTable('bookings', {
   cancelledAt: text('cancelled_at'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
-}, (t) => [index('bookings_cabin_idx').on(t.cabinId, t.status, t.checkIn), index('bookings_created_idx').on(t.createdAt), uniqueIndex('bookings_guest_token_idx').on(t.guestToken)]);
+}, (t) => [
+  index('bookings_cabin_idx').on(t.cabinId, t.status, t.checkIn),
+  index('bookings_created_idx').on(t.createdAt),
+  uniqueIndex('bookings_guest_token_idx').on(t.guestToken),
+  // The owner's reports (issue 43), read from the index alone: a period's stays (nights sold) and
+  // its arrivals (money, lead time), of every cabin at once.
+  index('bookings_stay_idx').on(t.status, t.checkIn, t.checkOut, t.cabinId),
+  index('bookings_arrival_idx').on(t.checkIn, t.status, t.cabinId, t.total, t.nights, t.createdAt),
+]);
 
 export type Booking = typeof bookings.$inferSelect;
 
@@ -393,7 +401,11 @@ export const payments = sqliteTable('payments', {
   settlementReceipt: text('settlement_receipt').notNull().default(''),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
-}, (t) => [index('payments_booking_idx').on(t.bookingId)]);
+}, (t) => [
+  index('payments_booking_idx').on(t.bookingId),
+  // What a period's bookings were paid and refunded (issue 43's reports), from the index alone.
+  index('payments_money_idx').on(t.bookingId, t.status, t.amount, t.refundId, t.refundStatus, t.refundAmount),
+]);
 
 export type Payment = typeof payments.$inferSelect;
 

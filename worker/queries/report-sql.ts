@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { IsoDate } from '../../schema/dates.ts';
+import { BOOKING_MAX_NIGHTS } from '../../schema/booking-options.ts';
+import { addDays, type IsoDate } from '../../schema/dates.ts';
 
 // SQL the reports share (issue 43): the months of a period, what a stored price line is, what a
 // booking's payments came to. The same text runs on D1 and on SQLite.
@@ -34,14 +35,21 @@ export const linesSum = (booking: SQL, kinds: SQL): SQL =>
  * nothing unless it was paid; nothing of a refund ЮKassa cancelled; a refund made before
  * refund_amount was kept was of the whole payment.
  */
-const refundedSql = (p: SQL) => sql`case when ${p}.status <> 'succeeded' or ${p}.refund_status = 'canceled' then 0
+const refundedOfPayment = (p: SQL) => sql`case when ${p}.status <> 'succeeded' or ${p}.refund_status = 'canceled' then 0
     when ${p}.refund_id is not null then coalesce(${p}.refund_amount, ${p}.amount) else coalesce(${p}.refund_amount, 0) end`;
 
 /** Over a booking's payments (kopecks), as «Заявки» shows them (moneyOf): paid with refunds taken off, and refunded. */
 export const paidOf = (booking: SQL): SQL =>
-  sql`(select coalesce(sum(p.amount - ${refundedSql(sql`p`)}), 0) from payments p where p.booking_id = ${booking}.id and p.status = 'succeeded')`;
+  sql`(select coalesce(sum(p.amount - ${refundedOfPayment(sql`p`)}), 0) from payments p where p.booking_id = ${booking}.id and p.status = 'succeeded')`;
 export const refundedOf = (booking: SQL): SQL =>
-  sql`(select coalesce(sum(${refundedSql(sql`p`)}), 0) from payments p where p.booking_id = ${booking}.id and p.status = 'succeeded')`;
+  sql`(select coalesce(sum(${refundedOfPayment(sql`p`)}), 0) from payments p where p.booking_id = ${booking}.id and p.status = 'succeeded')`;
+
+/**
+ * The earliest arrival of a booking with a night on or after `from`: no booking is longer than
+ * BOOKING_MAX_NIGHTS (the request's own limit), so the bookings index (bookings_check_in_idx)
+ * reads a period's stays without the years of history before it.
+ */
+export const earliestArrival = (from: IsoDate): IsoDate => addDays(from, -BOOKING_MAX_NIGHTS);
 
 /** Whole days between two `YYYY-MM-DD` SQL values. */
 export const daysBetween = (start: SQL, end: SQL): SQL => sql`cast(round(julianday(${end}) - julianday(${start})) as integer)`;

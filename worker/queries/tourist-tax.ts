@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { periodEnd, periodMonths, quarterLabel, quarterOf, type ReportQuery, type TaxCabin, type TaxFigures, type TouristTaxReport } from '../../schema/reports.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
-import { daysBetween, LODGING_KINDS, lineKind, monthsCte } from './report-sql.ts';
+import { daysBetween, earliestArrival, LODGING_KINDS, lineKind, monthsCte } from './report-sql.ts';
 
 type DbEnv = { DB: DatabasePort };
 
@@ -23,7 +23,7 @@ export async function touristTaxReport(env: DbEnv, q: ReportQuery): Promise<Tour
         sum(case when ${kind} = 'tax' then json_extract(l.value, '$.amount') else 0 end) as tax,
         sum(case when ${kind} in ${LODGING_KINDS} then json_extract(l.value, '$.amount') else 0 end) as taxable
       from bookings b, json_each(b.lines) l
-      where b.status = 'confirmed' and b.check_in < ${end} and b.check_out > ${from}
+      where b.status = 'confirmed' and b.check_in >= ${earliestArrival(from)} and b.check_in < ${end} and b.check_out > ${from}
       group by b.id),
     spread as (
       select substr(m.m_start, 1, 7) as month, t.cabin_id, t.tax, t.taxable, t.n,
