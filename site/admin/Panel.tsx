@@ -10,7 +10,7 @@ import { ConfirmProvider, useConfirm } from './ui/Confirm.tsx';
 import { ContactsTab } from './settings/ContactsTab.tsx';
 import { clearAllDrafts, DRAFT_LABELS, useDraftKeys, type DraftKey } from './ui/drafts.ts';
 import { GalleryTab } from './gallery/GalleryTab.tsx';
-import { hashDetail, hashTab } from './ui/hash.ts';
+import { hashDetail, hashTab, useHashDetail } from './ui/hash.ts';
 import { Icon } from './ui/Icon.tsx';
 import { PublishProvider, PublishStatus } from './ui/PublishStatus.tsx';
 import { ReviewsTab } from './reviews/ReviewsTab.tsx';
@@ -60,6 +60,7 @@ function PanelView({ me, onLogout, onAccountSaved }: PanelProps) {
   const owner = me.role === 'owner';
   const tabs = tabsOf(me);
   const [tab, setTab] = useState<TabId>(() => tabFromHash(me));
+  const detail = useHashDetail();
   const drafts = useDraftKeys();
   const confirm = useConfirm();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -187,8 +188,9 @@ function PanelView({ me, onLogout, onAccountSaved }: PanelProps) {
           <h2 className="admin-main__title" tabIndex={-1} ref={heading}>
             {current.label}
           </h2>
-          {/* «С чего начать» on the first screen until done or hidden (the owner's only: a manager's request is refused and shows nothing). */}
-          {tab === 'bookings' && owner && <Checklist />}
+          {/* «С чего начать» on the first screen until done or hidden, the owner's only. Not above a request
+              opened from elsewhere («#bookings/12»): arriving after the list, it would push that request out of view. */}
+          {tab === 'bookings' && owner && !detail && <Checklist />}
           {tab === 'bookings' && <BookingsTab onCount={setNewRequests} />}
           {tab === 'cabins' && <CabinsTab />}
           {tab === 'calendar' && <CalendarTab />}
