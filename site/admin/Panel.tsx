@@ -13,6 +13,7 @@ import { GalleryTab } from './gallery/GalleryTab.tsx';
 import { hashDetail, hashTab, useHashDetail } from './ui/hash.ts';
 import { Icon } from './ui/Icon.tsx';
 import { PublishProvider, PublishStatus } from './ui/PublishStatus.tsx';
+import { ReportsTab } from './reports/ReportsTab.tsx';
 import { ReviewsTab } from './reviews/ReviewsTab.tsx';
 import { MeProvider, type Me } from './ui/role.tsx';
 import { SettingsTab } from './settings/SettingsTab.tsx';
@@ -20,6 +21,9 @@ import { SettingsTab } from './settings/SettingsTab.tsx';
 // «Заявки» first: it is what the owner opens every morning, and where the panel opens.
 export const TABS = [
   { id: 'bookings', label: 'Заявки' },
+  // The owner's numbers (issue 43): occupancy, revenue, channels, the tourist tax. A manager reads
+  // the figures too; the files with the guests' names are the owner's.
+  { id: 'reports', label: 'Сводка' },
   { id: 'cabins', label: 'Домики', drafts: ['cabin'] },
   { id: 'calendar', label: 'Календарь' },
   { id: 'gallery', label: 'Галерея' },
@@ -192,6 +196,7 @@ function PanelView({ me, onLogout, onAccountSaved }: PanelProps) {
               opened from elsewhere («#bookings/12»): arriving after the list, it would push that request out of view. */}
           {tab === 'bookings' && owner && !detail && <Checklist />}
           {tab === 'bookings' && <BookingsTab onCount={setNewRequests} />}
+          {tab === 'reports' && <ReportsTab owner={owner} />}
           {tab === 'cabins' && <CabinsTab />}
           {tab === 'calendar' && <CalendarTab />}
           {tab === 'gallery' && <GalleryTab />}
