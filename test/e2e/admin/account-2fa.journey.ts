@@ -74,6 +74,16 @@ async function ownerApi(baseURL: string, code: string) {
   return { send };
 }
 
+/** The controls in the panel's main area smaller than a thumb (44 × 44 px), as «text width×height». */
+const smallTargets = (page: Page) =>
+  page.$$eval('#admin-main :is(button, a, summary, select, input:not([type=radio], [type=checkbox]), label.check)', (els) =>
+    els
+      .filter((el) => (el as HTMLElement).offsetParent !== null)
+      .map((el) => ({ text: ((el as HTMLElement).innerText || el.getAttribute('aria-label') || el.tagName).trim().slice(0, 40), box: el.getBoundingClientRect() }))
+      .filter(({ box }) => box.height < 44 || box.width < 44)
+      .map(({ text, box }) => `${text} ${Math.round(box.width)}×${Math.round(box.height)}`),
+  );
+
 describe('the owner’s account as safe as a bank’s: sign-in with a code, a manager, «Журнал»', () => {
   const { baseURL, openPage } = useBrowser();
   let app: ReturnType<typeof authenticator> | undefined;
@@ -110,6 +120,7 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     await signIn(owner);
     await visible(owner.getByRole('heading', { name: 'Вход с кодом' }));
     expect(await axeViolations(owner, '#admin-main')).toEqual([]);
+    expect(await smallTargets(owner)).toEqual([]);
 
     await owner.getByRole('button', { name: 'Включить вход с кодом' }).click();
     const key = owner.getByLabel('Ключ для ввода вручную');
@@ -120,6 +131,7 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     // The QR code is a picture the phone's camera reads: drawn from the otpauth:// address.
     const qr = owner.getByRole('img', { name: 'QR-код для приложения-аутентификатора' });
     await visible(qr);
+    expect(await smallTargets(owner)).toEqual([]);
     expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.src.startsWith('data:image/svg+xml'))).toBe(true);
 
     // A wrong code is refused under the field, in the server's words; the right one turns it on.
@@ -289,6 +301,7 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     const entries = owner.getByRole('list', { name: 'Записи журнала, новые сверху' });
     await visible(entries);
     expect(await axeViolations(owner, '#admin-main')).toEqual([]);
+    expect(await smallTargets(owner)).toEqual([]);
     const entry = (text: RegExp) => owner.locator('.audit-entry').filter({ hasText: text });
 
     // The manager's: the request confirmed (its status before and after), the payment change refused.
