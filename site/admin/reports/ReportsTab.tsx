@@ -11,7 +11,7 @@ import { PERIOD_KINDS, PERIOD_LABELS, reportQuerySchema, type PeriodKind, type R
 import { call, client } from '../client.ts';
 import { Field } from '../ui/Field.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
-import { BarChart, ColumnChart, Figure } from './charts.tsx';
+import { BarChart, ColumnChart, Figure, scaleTop, TableScroll } from './charts.tsx';
 import { monthLabel, percent, periodLabel, presetPeriod, stepPeriod, type Period } from './period.ts';
 import { TouristTax } from './TouristTax.tsx';
 
@@ -135,6 +135,7 @@ function Card({ title, value, detail, before }: { title: string; value: string; 
 
 function Figures({ s }: { s: ReportSummary }) {
   const y = s.lastYear;
+  const monthsTop = scaleTop(s.byMonth.map((m) => m.occupancy ?? 0));
   const cancelled = (f: ReportFigures) => `${formatNumber(f.cancellations.count)} (${percent(f.cancellations.share)})`;
   return (
     <>
@@ -153,7 +154,7 @@ function Figures({ s }: { s: ReportSummary }) {
         {s.nightsByChannel.length === 0 ? (
           <p className="muted">В этот период ночей не продано.</p>
         ) : (
-          <div className="table-scroll">
+          <TableScroll label="Таблица: проданные ночи по каналам">
             <table className="report-table">
               <caption className="visually-hidden">Проданные ночи по каналам</caption>
               <thead>
@@ -173,7 +174,7 @@ function Figures({ s }: { s: ReportSummary }) {
                 })}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
 
@@ -184,6 +185,8 @@ function Figures({ s }: { s: ReportSummary }) {
           chart={
             <ColumnChart
               label={`Загрузка по месяцам, столбцы: ${s.byMonth.map((m) => `${monthLabel(m.month)} — ${percent(m.occupancy)}`).join('; ')}`}
+              top={monthsTop}
+              topText={percent(monthsTop)}
               bars={s.byMonth.map((m) => ({ key: m.month, label: monthLabel(m.month, true), value: m.occupancy ?? 0, text: percent(m.occupancy) }))}
             />
           }

@@ -7,6 +7,7 @@ import { formatNumber, formatPrice } from '../../../schema/format.ts';
 import type { TaxCabin, TaxFigures, TouristTaxReport } from '../../../schema/reports.ts';
 import { call, client } from '../client.ts';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { TableScroll } from './charts.tsx';
 import { monthLabel, periodLabel, type Period } from './period.ts';
 
 const loadTax = (p: Period) => call(client().admin.reports['tourist-tax'].$get({ query: { from: p.from, to: p.to } })) as Promise<TouristTaxReport>;
@@ -68,7 +69,7 @@ type Row = { key: string; label: string; figures: TaxFigures; cabins: TaxCabin[]
 /** A quarter's or month's sum, then a row for each of its cabins. */
 function TaxTable({ caption, rows }: { caption: string; rows: Row[] }) {
   return (
-    <div className="table-scroll">
+    <TableScroll label={`Таблица налога: ${caption.toLowerCase()}`}>
       <table className="report-table tax-table">
         <caption>{caption}</caption>
         <thead>
@@ -93,6 +94,6 @@ function TaxTable({ caption, rows }: { caption: string; rows: Row[] }) {
           </tbody>
         ))}
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -8,20 +8,28 @@ export type Bar = { key: string | number; label: string; value: number; text: st
 const BAR_COLOR = 'var(--c-primary)';
 const MUTED_COLOR = 'var(--c-field)';
 
+/** The top of a share's scale: the largest value rounded up to a tenth (10 % at least), so low figures still read. */
+export const scaleTop = (values: readonly number[]) => Math.min(1, Math.max(0.1, Math.ceil(Math.max(0, ...values) * 10) / 10));
+
 /**
- * Columns side by side (a period's months): the share 0–1 as the column's height, its text above
- * it, the month under it. The viewBox keeps the proportions whatever the width.
+ * Columns side by side (a period's months): the share as the column's height against a scale up to
+ * `top` (its line and value drawn), its text above it, the month under it. The viewBox keeps the
+ * proportions whatever the width.
  */
-export function ColumnChart({ bars, label }: { bars: readonly Bar[]; label: string }) {
+export function ColumnChart({ bars, label, top: topValue, topText }: { bars: readonly Bar[]; label: string; top: number; topText: string }) {
   const w = 48;
-  const h = 120;
-  const width = Math.max(bars.length * w, w * 4);
-  const top = 18;
+  const h = 110;
+  const width = Math.max(bars.length * w, w * 5);
+  const top = 22;
   return (
     <svg className="chart chart--columns" role="img" aria-label={label} viewBox={`0 0 ${width} ${h + top + 22}`} preserveAspectRatio="xMidYMid meet">
-      <line x1="0" x2={width} y1={top + h} y2={top + h} stroke="var(--c-line)" strokeWidth="1" />
+      <line x1="0" x2={width} y1={top} y2={top} stroke="var(--c-line)" strokeWidth="1" strokeDasharray="3 3" />
+      <text x={width} y={top - 5} textAnchor="end" className="chart__axis">
+        {topText}
+      </text>
+      <line x1="0" x2={width} y1={top + h} y2={top + h} stroke="var(--c-field)" strokeWidth="1" />
       {bars.map((b, i) => {
-        const height = Math.max(0, Math.min(1, b.value)) * h;
+        const height = (Math.max(0, Math.min(topValue, b.value)) / topValue) * h;
         const x = i * w + 8;
         return (
           <g key={b.key}>
@@ -39,12 +47,14 @@ export function ColumnChart({ bars, label }: { bars: readonly Bar[]; label: stri
   );
 }
 
-/** Bars one under another (the cabins): the name on the left, the share as the bar, its text at its end. */
+/**
+ * Bars one under another (the cabins), readable on a phone: the name on a line of its own, under
+ * it the bar on a track that is the whole (100 %), its text at the end.
+ */
 export function BarChart({ bars, label }: { bars: readonly Bar[]; label: string }) {
-  const row = 28;
-  const nameW = 130;
-  const barW = 170;
-  const width = nameW + barW + 60;
+  const row = 38;
+  const barW = 200;
+  const width = barW + 48;
   return (
     <svg className="chart chart--bars" role="img" aria-label={label} viewBox={`0 0 ${width} ${Math.max(bars.length, 1) * row}`} preserveAspectRatio="xMinYMin meet">
       {bars.map((b, i) => {
@@ -52,12 +62,12 @@ export function BarChart({ bars, label }: { bars: readonly Bar[]; label: string 
         const length = Math.max(0, Math.min(1, b.value)) * barW;
         return (
           <g key={b.key}>
-            <text x={nameW - 8} y={y + row / 2 + 4} textAnchor="end" className="chart__axis">
-              {clip(b.label, 18)}
+            <text x="0" y={y + 12} className="chart__axis">
+              {clip(b.label, 40)}
             </text>
-            <rect x={nameW} y={y + 6} width={barW} height={row - 12} rx="3" fill="var(--c-sand)" />
-            <rect x={nameW} y={y + 6} width={length} height={row - 12} rx="3" fill={b.muted ? MUTED_COLOR : BAR_COLOR} />
-            <text x={nameW + barW + 6} y={y + row / 2 + 4} className="chart__value">
+            <rect x="0" y={y + 17} width={barW} height="14" rx="3" fill="var(--c-sand)" />
+            <rect x="0" y={y + 17} width={length} height="14" rx="3" fill={b.muted ? MUTED_COLOR : BAR_COLOR} />
+            <text x={barW + 6} y={y + 28} className="chart__value">
               {b.text}
             </text>
           </g>
@@ -76,7 +86,16 @@ export function Figure({ caption, chart, children }: { caption: string; chart: R
     <figure className="report-figure">
       <figcaption className="report-figure__caption">{caption}</figcaption>
       {chart}
-      <div className="table-scroll">{children}</div>
+      <TableScroll label={`Таблица: ${caption.toLowerCase()}`}>{children}</TableScroll>
     </figure>
+  );
+}
+
+/** A table wider than a phone scrolls sideways; the keyboard reaches the scroll too (it takes focus). */
+export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
   );
 }
