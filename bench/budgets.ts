@@ -80,12 +80,26 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 export const clsShown = (cls: number) => Math.round(cls * 1000) / 1000;
 
 /** Every budget checked on every target; a page that could not be measured fails its budgets. */
+/** The periods of «Сводка»'s picker, each held to its budget. */
+export const REPORT_BUDGET_PERIODS = ['month', 'season', 'year'] as const;
+
 export function checkBudgets(r: Omit<BenchResults, 'budgets' | 'totalRuntimeS'>): BudgetCheck[] {
   return r.targets.flatMap((t) => checkTarget(t, r.settings.editTimeoutS).map((b) => ({ ...b, target: t.label })));
 }
 
 function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 'target'>[] {
   const out: Omit<BudgetCheck, 'target'>[] = [];
+  // «Сводка» for the periods the panel offers (a custom period up to 3 years is shown, not budgeted).
+  if (r.reports) {
+    for (const period of REPORT_BUDGET_PERIODS) {
+      const lat = 'error' in r.reports ? undefined : r.reports.summary[period];
+      out.push({
+        figure: '«Сводка» p95 (1,500 cabins, 50,000 bookings)', where: `/api/admin/reports/summary (${period})`,
+        value: lat ? `${Math.round(lat.p95)} ms` : 'error' in r.reports ? r.reports.error : 'not measured',
+        budget: `≤ ${BUDGETS.reportsSummaryP95Ms} ms`, pass: !!lat && lat.p95 <= BUDGETS.reportsSummaryP95Ms,
+      });
+    }
+  }
   const missing = (p: PageResult) => p.error ?? `HTTP ${p.status}`;
   for (const p of r.pages) {
     const lh = p.lighthouse;

@@ -205,6 +205,28 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
   }
   L.push('');
   L.push(...renderChannels(r, t, find, cell));
+  L.push(...renderReports(t, find, cell));
+  return L;
+}
+
+/** The owner's reports at scale (bench/reports.ts): «Сводка» per period, the tax report and the CSV. */
+function renderReports(t: TargetResults, find: (figure: string, where: string) => BudgetCheck | undefined, cell: (value: string, check?: BudgetCheck) => string): string[] {
+  const rep = t.reports;
+  if (!rep) return [];
+  const L = ['### The owner\'s reports at scale', ''];
+  if ('error' in rep) return [...L, `Failed: ${rep.error}`, ''];
+  L.push(
+    `On a self-hosted server of its own (a temporary DATA_DIR), seeded by SQL with ${rep.scale.cabins} cabins, ${rep.scale.bookings} bookings over 2024–2026 (priced lines, four in five confirmed, most paid through ЮKassa, some refunded), ${rep.scale.avitoStays} Avito stays and ${rep.scale.feedEvents} imported events (seeded in ${rep.seedS.toFixed(1)} s); one owner asking one request at a time, after 3 not counted. Budget: «Сводка» ≤ ${BUDGETS.reportsSummaryP95Ms} ms at p95 for a month, a season and a year (the picker's presets); three years, the longest custom period, is shown without one.`,
+    '',
+    '| report | period | p50 | p95 | max |',
+    '|---|---|---|---|---|',
+  );
+  for (const [period, lat] of Object.entries(rep.summary)) {
+    const check = find('«Сводка» p95 (1,500 cabins, 50,000 bookings)', `/api/admin/reports/summary (${period})`);
+    L.push(`| «Сводка» | ${period} | ${Math.round(lat.p50)} ms | ${cell(`${Math.round(lat.p95)} ms`, check)} | ${Math.round(lat.max)} ms |`);
+  }
+  L.push(`| tourist tax | year | ${Math.round(rep.touristTax.p50)} ms | ${Math.round(rep.touristTax.p95)} ms | ${Math.round(rep.touristTax.max)} ms |`);
+  L.push(`| bookings.csv (${(rep.csv.bytes / 1e6).toFixed(1)} MB) | year | ${Math.round(rep.csv.p50)} ms | ${Math.round(rep.csv.p95)} ms | ${Math.round(rep.csv.max)} ms |`, '');
   return L;
 }
 

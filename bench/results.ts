@@ -6,6 +6,7 @@ import type { LighthousePage } from './lighthouse.ts';
 import type { LoadResult } from './load.ts';
 import type { MachineInfo } from './machine.ts';
 import type { ScalePoint } from './scale.ts';
+import type { ReportsResult } from './reports.ts';
 import type { PageWeight } from './weight.ts';
 
 /** The shape of bench/results.json. */
@@ -59,6 +60,8 @@ export type TargetResults = {
   scaling: { points: ScalePoint[]; error?: string };
   /** A sync with Avito's stand-in at 15 and 150 linked cabins, on an instance of its own (bench/channels.ts). */
   channels: ChannelsResults;
+  /** «Сводка», the tax report and the CSV at 1,500 cabins and 50,000 bookings, on a server of its own (bench/reports.ts; self-hosted only). */
+  reports?: ReportsResult | { error: string };
   /** Why the target could not be measured at all. */
   error?: string;
 };

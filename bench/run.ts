@@ -14,6 +14,7 @@ import { giveControl } from './control-answer.ts';
 import { measureChannels, startBenchAvito } from './channels.ts';
 import { adminLogin, editToLive } from './edit-to-live.ts';
 import { applyPricingRules } from './pricing-rules.ts';
+import { measureReports } from './reports.ts';
 import { CADDY, startCaddy, startCompressingEdge } from './caddy.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
 import { measureBlankControl } from './blank-page.ts';
@@ -61,6 +62,8 @@ const CHANNEL_SIZES = [15, 150];
 const CHANNEL_TRIALS = 5;
 const CHANNEL_PUSH_TIMEOUT_MS = 90_000;
 const CHANNEL_POLL_MS = 100;
+// «Сводка» and the tax report are timed this many times each, one request at a time (one owner).
+const REPORT_REQUESTS = 40;
 /** The stages on the target's main instance; the channel stage has one of its own. */
 const MAIN_STAGES = ['lighthouse', 'api', 'edit', 'scale'];
 
@@ -219,6 +222,16 @@ async function measureTarget(target: Target): Promise<TargetResults> {
   };
   try {
     if (enabled('channels')) await measureChannelStage(target, results);
+    // The owner's reports at scale (issue 43): a self-hosted budget, on a server and data of their own.
+    if (target.key === 'node' && enabled('reports')) {
+      log('Reports: «Сводка», the tourist tax and the CSV at 1,500 cabins and 50,000 bookings…');
+      try {
+        results.reports = await measureReports(REPORT_REQUESTS, (line) => log(line));
+      } catch (err) {
+        results.reports = { error: errorText(err) };
+        log(`  failed: ${results.reports.error}`);
+      }
+    }
     if (!MAIN_STAGES.some(enabled)) return results;
     const started = performance.now();
     const served = await target.start(log);
