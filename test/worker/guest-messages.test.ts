@@ -11,6 +11,7 @@ import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
 import type { StandInMail } from '../stand-ins/mail-api.ts';
 import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, validReview } from './helpers.ts';
+import type { GuestMessageView } from '../../worker/routes/guest-messages.ts';
 
 /**
  * The messages that go to a guest by themselves and the reviews of verified stays (issue 40;
@@ -57,18 +58,7 @@ let guests = 0;
 /** An address of this test alone: the stand-in keeps the mail of the whole run. */
 const guestEmail = () => `guest${++guests}.${Math.random().toString(36).slice(2, 8)}@example.ru`;
 
-type Message = {
-  kind: string;
-  recipient: string;
-  subject: string;
-  text: string;
-  createdAt: string;
-  sentAt: string | null;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  givenUpAt: string | null;
-};
+type Message = GuestMessageView;
 const messagesOf = async (cookie: string, id: number) => json<Message[]>(await call('GET', `/api/admin/bookings/${id}/messages`, { cookie }), 200);
 const tokenOf = async (id: number) => (await env.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?').bind(id).first<{ t: string }>())!.t;
 
