@@ -49,7 +49,7 @@ export function Checklist() {
   async function removeDemo(demo: DemoSummary) {
     const ok = await confirm({
       title: 'Убрать демо-данные?',
-      text: `Уйдут: ${demoWhat(demo)}. То, что вы добавили или изменили сами, останется. Сайт опубликуется без демо-данных.`,
+      text: `Уйдут: ${demoWhat(demo)}. То, что вы добавили или изменили сами, и домики с заявками настоящих гостей останутся. Сайт опубликуется без демо-данных.`,
       confirmLabel: 'Убрать демо-данные',
       danger: true,
     });

@@ -10,12 +10,13 @@ import { ADMIN_PASSWORD, expectError, jsonRequest, login, resetDataWithAdmin, se
 
 const DEMO_SETTINGS = { phone: '+7 (928) 555-12-34', email: 'info@kaspiy-dom.ru', address: 'Каспийск, ул. Приморская, 12', mapEmbedCode: '', registryNumber: 'С052024000123' };
 
-/** A small demo as scripts/seed.ts makes one: two cabins with photos in the bucket, a review, a booking, the demo's contacts. */
+/** A small demo as scripts/seed.ts makes one: three cabins (two with photos in the bucket), a review, a booking, the demo's contacts. */
 async function seedDemo() {
   const photos = ['/media/demo-001-house.jpg', '/media/demo-002-room.jpg'];
   for (const src of photos) await env.MEDIA.put(src.replace('/media/', ''), new Uint8Array([0xff, 0xd8, 0xff, 0xd9]));
   const a = await seedCabin({ name: 'Демо-домик А', images: [photos[0]!] });
   const b = await seedCabin({ name: 'Демо-домик Б', images: [photos[1]!] });
+  const c = await seedCabin({ name: 'Демо-домик В', images: [] });
   const review = await seedReview({ name: 'Демо-гость', approved: true });
   const cookie = await login();
   const booked = await jsonRequest('POST', '/api/bookings', validBooking(b.id));
@@ -23,7 +24,7 @@ async function seedDemo() {
   const booking = ((await booked.json()) as { id: number }).id;
   await updateSettings(env, DEMO_SETTINGS);
   await recordDemo(env, { bookings: [booking], photos, settings: DEMO_SETTINGS });
-  return { a, b, review, booking, photos, cookie };
+  return { a, b, c, review, booking, photos, cookie };
 }
 
 const checklist = async (cookie: string) => {
@@ -42,7 +43,7 @@ describe('«С чего начать» and «Убрать демо-данные�
     expect(first.items.map((i) => i.key)).toEqual(CHECKLIST.map((c) => c.key));
     expect(first.dismissed).toBe(false);
     expect(done(first)).toMatchObject({ contacts: false, cabins: false, payments: false, registry: false, calendar: false });
-    expect(first.demo).toEqual({ cabins: 2, reviews: 1, bookings: 1, photos: 2, settings: 4 });
+    expect(first.demo).toEqual({ cabins: 3, reviews: 1, bookings: 1, photos: 2, settings: 4 });
 
     // The owner's own contacts with a map, a register number, a choice of how guests book.
     const own = { phone: '+7 900 111-22-33', email: 'owner@example.ru', address: 'Дербент, ул. Морская, 1', registryNumber: 'С05202500777', mapEmbedCode: '<iframe src="https://yandex.ru/map-widget/v1/?ll=48.3%2C42.0&z=13"></iframe>', bookingMode: 'request' };
@@ -65,10 +66,14 @@ describe('«С чего начать» and «Убрать демо-данные�
   });
 
   it('should take away the demo the owner left as it was, keep what they changed or added, and do it once', async () => {
-    const { a, b, review, booking, photos, cookie } = await seedDemo();
+    const { a, b, c, review, booking, photos, cookie } = await seedDemo();
     // The owner changed demo cabin A (their own price now) and added a cabin and a review.
     expect((await jsonRequest('PUT', `/api/cabins/${a.id}`, { pricePerNight: 7777 }, { cookie })).status).toBe(200);
     const mine = await seedCabin({ name: 'Мой домик' });
+    // A real guest's request on demo cabin C, left as seeded: C is the owner's now and stays, with the request.
+    const real = await jsonRequest('POST', '/api/bookings', validBooking(c.id, { name: 'Настоящий гость' }));
+    expect(real.status).toBe(201);
+    const realId = ((await real.json()) as { id: number }).id;
     const myReview = await seedReview({ name: 'Настоящий гость' });
     expect((await jsonRequest('PUT', '/api/settings', { email: 'owner@example.ru' }, { cookie })).status).toBe(200);
 
@@ -79,7 +84,8 @@ describe('«С чего начать» and «Убрать демо-данные�
     expect(await removed.json()).toEqual({ removed: { cabins: 1, reviews: 1, bookings: 1, photos: 1, settings: 3 } });
 
     const ids = async (table: string) => (await env.DB.prepare(`SELECT id FROM ${table} ORDER BY id`).all<{ id: number }>()).results.map((r) => r.id);
-    expect(await ids('cabins')).toEqual([a.id, mine.id]);
+    expect(await ids('cabins')).toEqual([a.id, c.id, mine.id]);
+    expect((await ids('bookings')).includes(realId)).toBe(true);
     expect(await ids('reviews')).toEqual([myReview.id]);
     expect((await ids('bookings')).includes(booking)).toBe(false);
     expect((await ids('reviews')).includes(review.id)).toBe(false);
@@ -94,7 +100,7 @@ describe('«С чего начать» and «Убрать демо-данные�
     // Nothing of the demo is left to take: the second time changes nothing.
     expect(await (await send('GET', '/api/admin/demo', { cookie })).json()).toEqual({ demo: null });
     expect(await (await send('DELETE', '/api/admin/demo', { cookie })).json()).toEqual({ removed: null });
-    expect(await ids('cabins')).toEqual([a.id, mine.id]);
+    expect(await ids('cabins')).toEqual([a.id, c.id, mine.id]);
   });
 
   it.each([
@@ -105,6 +111,6 @@ describe('«С чего начать» and «Убрать демо-данные�
   ])('should refuse %s %s without a session', async (method, path) => {
     await seedDemo();
     await expectError(await jsonRequest(method, path, method === 'PUT' ? { dismissed: true } : undefined), 401);
-    expect((await env.DB.prepare('SELECT count(*) AS n FROM cabins').first<{ n: number }>())!.n).toBe(2);
+    expect((await env.DB.prepare('SELECT count(*) AS n FROM cabins').first<{ n: number }>())!.n).toBe(3);
   });
 });

@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { DEMO_CONTACT_FIELDS, type DemoRecord, type DemoSummary } from '../../schema/onboarding.ts';
 import { bookings, cabins, reviews, siteState } from '../../schema/tables.ts';
 import type { SettingsUpdate } from '../../schema/settings.ts';
@@ -48,6 +48,7 @@ export async function demoLeft(env: DbEnv): Promise<DemoLeft | null> {
   if (!record) return null;
   const db = getDb(env);
   const ids = (o: Record<string, string>) => Object.keys(o).map(Number);
+  const demoIds = ids(record.cabins);
   const [cabinRows, allCabins, reviewRows, bookingRows, stored] = await Promise.all([
     ids(record.cabins).length ? db.select().from(cabins).where(inArray(cabins.id, ids(record.cabins))) : [],
     db.select({ id: cabins.id, images: cabins.images }).from(cabins),
@@ -57,7 +58,12 @@ export async function demoLeft(env: DbEnv): Promise<DemoLeft | null> {
   ]);
   const unchanged = async <T extends { id: number }>(rows: T[], prints: Record<string, string>) =>
     (await Promise.all(rows.map(async (r) => ((await fingerprint(r)) === prints[String(r.id)] ? r.id : null)))).filter((id): id is number => id !== null);
-  const demoCabins = await unchanged(cabinRows, record.cabins);
+  // A demo cabin that holds a booking of a real guest (not one the demo made) is the owner's now: it stays, with its bookings.
+  const realBookings = demoIds.length
+    ? await db.select({ cabinId: bookings.cabinId }).from(bookings).where(and(inArray(bookings.cabinId, demoIds), record.bookings.length ? notInArray(bookings.id, record.bookings) : sql`1`))
+    : [];
+  const withGuests = new Set(realBookings.map((b) => b.cabinId));
+  const demoCabins = (await unchanged(cabinRows, record.cabins)).filter((id) => !withGuests.has(id));
   // A demo photo stays while a cabin that stays (the owner's, or a demo one they changed) or their gallery still shows it.
   const shown = new Set<string>(allCabins.filter((c) => !demoCabins.includes(c.id)).flatMap((c) => c.images));
   const settings: SettingsUpdate = {};
@@ -86,8 +92,8 @@ export async function demoSummary(env: DbEnv, known?: DemoLeft | null): Promise<
 }
 
 /**
- * Takes the demo away and keeps the owner's work: the unchanged demo cabins (their seasons,
- * blocks, feeds and bookings go with them), the unchanged demo reviews, the demo's bookings, the
+ * Takes the demo away and keeps the owner's work: the unchanged demo cabins that hold no real
+ * guest's booking (their seasons, blocks, feeds and the demo's bookings go with them), the unchanged demo reviews, the demo's bookings, the
  * demo photos nothing kept shows, and the demo's contacts and register number (emptied, for the
  * owner's own). The record goes too, so it happens once.
  */
