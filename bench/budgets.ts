@@ -1,3 +1,4 @@
+import type { EditSeries, EditsPoint } from './edits.ts';
 import type { LighthousePage } from './lighthouse.ts';
 import type { BenchResults, BudgetCheck, LoadRow, PageKey, PageResult, TargetResults } from './results.ts';
 
@@ -20,6 +21,13 @@ export const BUDGETS = {
   islandJsGzipKb: 80,
   cls: 0,
   editToLiveS: 15,
+  /**
+   * A one-cabin edit (its price per night), self-hosted, from the save to its page showing it,
+   * median of the trials, by active cabins (issue 42); other sizes and Workers are reported only.
+   */
+  oneCabinEditS: { 150: 3, 1500: 10 } as Record<number, number>,
+  /** A site-wide edit (the header's phone) is held to editToLiveS at this size only (issue 42 states no limit). */
+  siteWideEditBudgetCabins: 15,
   /** «Сводка» (GET /api/admin/reports/summary) at 1,500 cabins and 50,000 bookings, self-hosted, one owner: p95 (issue 43). */
   reportsSummaryP95Ms: 300,
   /** Lighthouse mobile (simulated slow 4G), median of 3, on every public page (issue 18). */
@@ -180,6 +188,31 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
     pass: !!largestAny && largestAny.apiCabinsBytes <= BUDGETS.apiCabinsMaxKb * 1024,
   });
   out.push(...channelBudgets(r));
+  out.push(...editsBudgets(r));
+  return out;
+}
+
+/** The edits stage's budgets (bench/edits.ts), self-hosted, at the sizes it was asked to measure. */
+function editsBudgets(r: TargetResults): Omit<BudgetCheck, 'target'>[] {
+  const e = r.edits;
+  if (r.key !== 'node' || !e) return [];
+  const out: Omit<BudgetCheck, 'target'>[] = [];
+  const row = (figure: string, size: number, pick: (pt: EditsPoint) => EditSeries, max: number) => {
+    const s = e.points.find((pt) => pt.targetActive === size);
+    const series = s && pick(s);
+    const m = series?.medianS ?? null;
+    out.push({
+      figure,
+      where: `${size} cabins`,
+      value: !series ? (e.error ?? 'not measured') : m === null ? `not live within the timeout${series.trials.find((t) => t.note)?.note ? ` (${series.trials.find((t) => t.note)!.note})` : ''}` : `${m.toFixed(1)} s (slowest ${series.maxS === null ? '—' : `${series.maxS.toFixed(1)} s`})`,
+      budget: `≤ ${max} s`,
+      pass: m !== null && m <= max,
+    });
+  };
+  for (const [size, max] of Object.entries(BUDGETS.oneCabinEditS)) {
+    if (e.sizes.includes(Number(size))) row('One-cabin edit to live (median)', Number(size), (pt) => pt.cabin, max);
+  }
+  if (e.sizes.includes(BUDGETS.siteWideEditBudgetCabins)) row('Site-wide edit to live (median)', BUDGETS.siteWideEditBudgetCabins, (pt) => pt.siteWide, BUDGETS.editToLiveS);
   return out;
 }
 

@@ -58,6 +58,11 @@ export function renderReport(r: BenchResults): string {
   for (const size of [0, 1, 2]) {
     row(`full site build, ${r.targets[0]?.scaling.points[size]?.activeCabins ?? '—'} cabins`, (t) => (t.scaling.points[size] ? `${t.scaling.points[size]!.buildS.toFixed(1)} s` : '—'));
   }
+  for (const size of r.settings.editsSizes ?? []) {
+    const pt = (t: TargetResults) => t.edits?.points.find((p) => p.targetActive === size);
+    row(`one-cabin edit to live, ${size} cabins (median / slowest)`, (t) => (pt(t) ? `${s1(pt(t)!.cabin.medianS)} / ${s1(pt(t)!.cabin.maxS)}` : '—'));
+    row(`site-wide edit to live, ${size} cabins (median / slowest)`, (t) => (pt(t) ? `${s1(pt(t)!.siteWide.medianS)} / ${s1(pt(t)!.siteWide.maxS)}` : '—'));
+  }
   const channelPoint = (t: TargetResults) => t.channels.points.find((p) => p.cabins === BUDGETS.channelBudgetCabins);
   row(`«Синхронизировать сейчас», ${BUDGETS.channelBudgetCabins} cabins (median / slowest)`, (t) => {
     const p = channelPoint(t);
@@ -206,6 +211,38 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
   L.push('');
   L.push(...renderChannels(r, t, find, cell));
   L.push(...renderReports(t, find, cell));
+  L.push(...renderEdits(r, t, find, cell));
+  return L;
+}
+
+/** The edits stage (bench/edits.ts): a one-cabin and a site-wide edit at each size. */
+function renderEdits(
+  r: BenchResults,
+  t: TargetResults,
+  find: (figure: string, where: string) => BudgetCheck | undefined,
+  cell: (value: string, check?: BudgetCheck) => string,
+): string[] {
+  const e = t.edits;
+  if (!e) return [];
+  const st = r.settings;
+  const budgets = Object.entries(BUDGETS.oneCabinEditS).map(([n, s]) => `≤ ${s} s at ${n} cabins`).join(', ');
+  const L = ['### Edits: what one change costs', ''];
+  L.push(
+    `On an instance of its own${e.startS === undefined ? '' : ` (up in ${e.startS.toFixed(0)} s)`}. At each size the catalogue is grown as above, the whole site rebuilt once ("full rebuild", not an edit: the live build the edits start from) and the builder left idle; then, each after the builder is idle again, ${st.editTrials} one-cabin edits (\`PUT /api/cabins/:id\` with a new \`pricePerNight\` on the first cabin, live when its page \`/cabin/:id\` shows the new price as it prints it, «31 001 ₽») and ${st.editTrials} site-wide edits (\`PUT /api/settings\` with a new \`phone\`, which the header of every page shows, live when both \`/contacts\` and the last cabin's page show it). Pages are polled every ${st.editPollMs} ms without cache, at most ${st.editsTimeoutS ?? '—'} s; no polled page may show the new text before the save. "Rebuilt" is when \`/build.json\` first named a content version that includes the save. Median and slowest of the trials, a trial that never went live counting as the slowest. ${t.key === 'node' ? `Budgets (issue 42): a one-cabin edit ${budgets} (median); a site-wide edit ≤ ${BUDGETS.editToLiveS} s at ${BUDGETS.siteWideEditBudgetCabins} cabins, reported without a budget above that.` : 'Reported without budgets on this target.'} Other work on the machine (builds and tests of other engineers) slows every figure.`,
+    '',
+  );
+  if (e.error) L.push(`Failed: ${e.error}`, '');
+  L.push('| active cabins (total) | full rebuild | edit | live: median | slowest | each trial | rebuilt: median / slowest |', '| --- | --- | --- | --- | --- | --- | --- |');
+  for (const p of e.points) {
+    for (const [what, s, figure] of [
+      ['one cabin', p.cabin, 'One-cabin edit to live (median)'],
+      ['site-wide', p.siteWide, 'Site-wide edit to live (median)'],
+    ] as const) {
+      const each = s.trials.map((x) => (x.seconds === null ? `— (${x.note ?? 'not live'})` : x.seconds.toFixed(1))).join(', ');
+      L.push(`| ${p.activeCabins} (${p.totalCabins}) | ${s1(p.fullBuildS)} | ${what}: \`${s.save}\` → ${s.pages.map((x) => `\`${x}\``).join(', ')} | ${cell(s1(s.medianS), find(figure, `${p.targetActive} cabins`))} | ${s1(s.maxS)} | ${each} | ${s1(s.medianRebuiltS)} / ${s1(s.maxRebuiltS)} |`);
+    }
+  }
+  L.push('');
   return L;
 }
 

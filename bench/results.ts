@@ -2,6 +2,7 @@ import type { PanelWeight } from './admin-panel.ts';
 import type { BlankControl } from './blank-page.ts';
 import type { ChannelsResults } from './channels.ts';
 import type { EditToLiveTrial } from './edit-to-live.ts';
+import type { EditsResults } from './edits.ts';
 import type { LighthousePage } from './lighthouse.ts';
 import type { LoadResult } from './load.ts';
 import type { MachineInfo } from './machine.ts';
@@ -62,6 +63,8 @@ export type TargetResults = {
   channels: ChannelsResults;
   /** «Сводка», the tax report and the CSV at 1,500 cabins and 50,000 bookings, on a server of its own (bench/reports.ts; self-hosted only). */
   reports?: ReportsResult | { error: string };
+  /** A one-cabin and a site-wide edit at each size, on an instance of its own (bench/edits.ts; absent when not run). */
+  edits?: EditsResults;
   /** Why the target could not be measured at all. */
   error?: string;
 };
@@ -92,6 +95,9 @@ export type BenchResults = {
     channelSyncTrials?: number;
     channelPushTimeoutS?: number;
     channelPollMs?: number;
+    /** The edits stage (absent before it existed): its catalogue sizes and how long an edit is waited for. */
+    editsSizes?: number[];
+    editsTimeoutS?: number;
   };
   /** Both targets, measured one after the other in the same run. */
   targets: TargetResults[];
