@@ -5,6 +5,7 @@ import { listFiles } from '../worker/platform/node/list-files.ts';
 import { GALLERY_ROTATION_CHUNK, GALLERY_ROTATION_MARKER } from '../schema/gallery.ts';
 import { SEARCH_PICKER_CHUNK, SEARCH_PICKER_MARKER } from '../schema/search-page.ts';
 import { ownHashesOnly } from './lib/page-csp.ts';
+import type { PagesManifest } from '../site/lib/page-keys.ts';
 import { ROOT, quietEnv, run } from './lib/tools.ts';
 
 export type BuildOptions = {
@@ -26,6 +27,23 @@ export type BuildOptions = {
    * stand-in that writes a few pages, to run every later step of a real build in seconds.
    */
   render?: (outDir: string, env: Record<string, string>, opts: BuildOptions) => Promise<void>;
+  /**
+   * Render only the pages whose data changed since the live build and keep the rest of it
+   * (site/lib/page-keys.ts); on by default. false always renders every page (a deploy).
+   */
+  partial?: boolean;
+};
+
+/** What a build did: the content version it made live, how long it took, whether it rendered only what changed. */
+export type BuildResult = {
+  contentVersion: number;
+  ms: number;
+  /** Only the changed pages were rendered; the rest of the live site was kept. */
+  partial: boolean;
+  /** Pages (HTML files) rendered by this build. */
+  pages: number;
+  /** Why the partial render failed and a full build was made instead (the panel says so). */
+  fallback: string | null;
 };
 
 /** The real rendering: Astro, in a production build, with the content read from the API. */
@@ -36,10 +54,26 @@ async function astroBuild(outDir: string, env: Record<string, string>, opts: Bui
 /**
  * Builds the site into a staging directory and, only if that succeeds, makes outDir match it.
  * A failed build leaves the live site as it was, and its half-made copies are removed: on a
- * full disk they would hold the very space the next build needs.
+ * full disk they would hold the very space the next build needs. When the live site has a page
+ * manifest, the build renders only the pages whose data changed and keeps the others; if that
+ * fails, it builds every page once more before it gives up.
  */
-export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: number; ms: number }> {
+export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
+  const live = opts.partial !== false && (await hasBuild(opts.outDir)) ? await readLiveManifest(opts.outDir) : null;
+  if (!live) return { ...(await buildOnce(opts, null)), ms: Date.now() - started, fallback: null };
+  try {
+    return { ...(await buildOnce(opts, live)), ms: Date.now() - started, fallback: null };
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    const why = err instanceof Error ? err.message : String(err);
+    console.error(`[build] the partial build failed; building every page instead.\n${why}`);
+    return { ...(await buildOnce(opts, null)), ms: Date.now() - started, fallback: why.split('\n').filter(Boolean).slice(-5).join('\n') };
+  }
+}
+
+/** One build: every page (live null), or only the changed ones on top of the live site. */
+async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise<Omit<BuildResult, 'ms' | 'fallback'>> {
   opts.signal?.throwIfAborted();
   // The version is read before any content, so a write during the build shows as "not yet live".
   const info = await readBuildInfo(opts.apiUrl);
@@ -57,23 +91,140 @@ export async function buildSite(opts: BuildOptions): Promise<{ contentVersion: n
         API_URL: opts.apiUrl,
         SITE_URL: opts.siteUrl ?? opts.apiUrl,
         BUILD_CONTENT_VERSION: String(info.contentVersion),
+        BUILD_CODE_KEY: await codeKey(),
+        // Empty: the pages read no live manifest and all of them are rendered.
+        BUILD_LIVE_PAGES: live?.file ?? '',
       },
       opts,
     );
     await moveDir(astroOut, staging);
+    const made = await readManifest(staging);
+    // The pages use the live manifest only when it was made with the same code and settings
+    // (its site key); otherwise they were all rendered, and the live site is replaced as a whole.
+    const partial = !!live && !!made && made.site === live.manifest.site;
+    if (live && !partial && made) console.log('[build] the settings or the code changed: every page was rendered.');
+    const pages = (await listFiles(staging)).filter((f) => f.endsWith('.html')).length;
     await finishPages(staging);
     await writeFile(
       path.join(staging, 'build.json'),
       JSON.stringify({ contentVersion: info.contentVersion, builtAt: new Date().toISOString() }),
     );
+    // Every file this build has (what a full build keeps); those already live as they are need no
+    // compression and no move.
+    const built = await listFiles(staging);
+    await dropUnchanged(staging, opts.outDir, built);
     await opts.postBuild?.(staging);
+    if (partial) await checkWhole(made!, staging, opts.outDir);
+    // A full build makes exactly the photos its pages use; a partial one must remove those of a
+    // photo replaced or a cabin hidden, once no page names them.
+    const gone = partial ? goneFiles(live!.manifest, made!) : null;
+    const maybeUnused = gone ? await imagesOfReplacedPages(staging, opts.outDir, gone.gone) : new Set<string>();
     opts.signal?.throwIfAborted();
-    await syncDir(staging, opts.outDir);
+    await syncDir(staging, opts.outDir, gone ?? { keep: built });
+    await removeUnusedImages(opts.outDir, maybeUnused);
+    return { contentVersion: info.contentVersion, partial, pages };
   } finally {
     // After a success staging holds only what was already live (moved files are gone from it).
     await clean().catch((err: Error) => console.error(`Could not remove the build's leftovers in ${staging}: ${err.message}`));
   }
-  return { contentVersion: info.contentVersion, ms: Date.now() - started };
+}
+
+type LiveManifest = { file: string; manifest: PagesManifest };
+
+/** The live site's page manifest, or null (none, or unreadable: then every page is rendered). */
+async function readLiveManifest(outDir: string): Promise<LiveManifest | null> {
+  const manifest = await readManifest(outDir);
+  return manifest ? { file: path.join(outDir, MANIFEST), manifest } : null;
+}
+
+const MANIFEST = 'build-pages.json';
+
+async function readManifest(dir: string): Promise<PagesManifest | null> {
+  try {
+    const m = JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8')) as PagesManifest;
+    return typeof m.site === 'string' && m.pages && typeof m.pages === 'object' ? m : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A keyed page's file, as Astro writes it with `build.format: 'file'`. */
+const pageFile = (pagePath: string) => `${pagePath.slice(1)}.html`;
+
+/** The files of the pages the live site has and this build no longer makes (a cabin hidden or removed), with their compressed twins. */
+function goneFiles(live: PagesManifest, made: PagesManifest): { gone: string[] } {
+  const gone = Object.keys(live.pages).filter((p) => !(p in made.pages));
+  return { gone: gone.flatMap((p) => [pageFile(p), `${pageFile(p)}.br`, `${pageFile(p)}.gz`]) };
+}
+
+/**
+ * A partial build is whole only if every page it kept is really in the live site (one removed
+ * by hand would stay missing): otherwise it fails, and a full build is made.
+ */
+async function checkWhole(made: PagesManifest, staging: string, outDir: string): Promise<void> {
+  for (const p of Object.keys(made.pages)) {
+    const file = pageFile(p);
+    if (!(await exists(path.join(staging, file))) && !(await exists(path.join(outDir, file)))) {
+      throw new Error(`The live site has no ${file}, which the partial build kept`);
+    }
+  }
+}
+
+/** Image variants Astro writes into _astro/ (scripts and styles are the same for every build of the same code). */
+const IMAGE = /\.(?:avif|webp|jpe?g|png|gif|svg)$/;
+/** The text files that can name an image: pages, the home gallery's JSON, sitemap, styles and scripts. */
+const NAMES_IMAGES = /\.(?:html|json|css|js|xml)$/;
+
+/** The _astro/ images the files name (in attributes, srcsets, styles and escaped island props alike). */
+async function namedImages(dir: string, files: string[]): Promise<Set<string>> {
+  const named = new Set<string>();
+  for (const file of files.filter((f) => NAMES_IMAGES.test(f))) {
+    const text = await readFile(path.join(dir, file), 'latin1').catch(() => '');
+    for (const m of text.matchAll(/\/_astro\/([\w.-]+)/g)) if (IMAGE.test(m[1]!)) named.add(`_astro/${m[1]}`);
+  }
+  return named;
+}
+
+/**
+ * The photos a partial build may leave behind: those the pages it replaces or removes named in
+ * their live version (a photo replaced, a cabin hidden). Read before the new pages go live.
+ */
+async function imagesOfReplacedPages(staging: string, outDir: string, gone: string[]): Promise<Set<string>> {
+  const replaced = (await listFiles(staging)).filter((f) => NAMES_IMAGES.test(f));
+  const before = await namedImages(outDir, [...replaced, ...gone]);
+  const still = await namedImages(staging, replaced);
+  return new Set([...before].filter((f) => !still.has(f)));
+}
+
+/** Removes those of the candidates that no file of the live site names any more, with their compressed twins. */
+async function removeUnusedImages(outDir: string, candidates: Set<string>): Promise<void> {
+  if (candidates.size === 0) return;
+  const used = await namedImages(outDir, await listFiles(outDir));
+  const unused = [...candidates].filter((f) => !used.has(f));
+  await Promise.all(unused.flatMap((f) => [f, `${f}.br`, `${f}.gz`]).map((f) => rm(path.join(outDir, f), { force: true })));
+}
+
+const exists = (file: string) => stat(file).then((s) => s.isFile(), () => false);
+
+/** Removes from staging every file the live site already has with the same bytes. */
+async function dropUnchanged(staging: string, outDir: string, files: string[]): Promise<void> {
+  for (const file of files) {
+    if (await sameContent(path.join(staging, file), path.join(outDir, file))) await rm(path.join(staging, file));
+  }
+}
+
+/**
+ * What the pages are made with besides the content: the sources the build imports (the site,
+ * schema/, the one helper of worker/lib it uses; the API's own code reaches the pages only as
+ * data) and the packages. A changed template must render every page, though no data changed.
+ */
+async function codeKey(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const dir of ['site', 'schema', 'worker/lib']) {
+    for (const file of (await listFiles(path.join(ROOT, dir))).sort()) hash.update(`${dir}/${file}\0`).update(await readFile(path.join(ROOT, dir, file)));
+  }
+  for (const file of ['astro.config.mjs', 'package-lock.json']) hash.update(await readFile(path.join(ROOT, file)).catch(() => ''));
+  return hash.digest('base64url').slice(0, 22);
 }
 
 /** The modules pages load late, from an address the build writes in: [marker in the pages, the built file's name]. */
@@ -111,32 +262,37 @@ async function readBuildInfo(apiUrl: string): Promise<{ contentVersion: number }
 }
 
 /**
- * What goes live first: assets (a new page must find its new scripts), then pages, and
- * build.json last, so the admin's «up to date» never shows before the pages are in.
+ * What goes live first: assets (a new page must find its new scripts), then pages, then the page
+ * manifest, and build.json last, so the admin's «up to date» never shows before the pages are in.
  */
-const goLiveRank = (file: string) => (/^build\.json(?:\.br|\.gz)?$/.test(file) ? 2 : /\.html(?:\.br|\.gz)?$/.test(file) ? 1 : 0);
+const goLiveRank = (file: string) =>
+  /^build\.json(?:\.br|\.gz)?$/.test(file) ? 3 : /^build-pages\.json(?:\.br|\.gz)?$/.test(file) ? 2 : /\.html(?:\.br|\.gz)?$/.test(file) ? 1 : 0;
 
 /**
- * Moves new and changed files in, then removes files that are gone: the live dir never
- * disappears. Unchanged files (every content-hashed asset still in use) are left alone and
- * each changed file replaces the old one by an atomic rename, so `wrangler dev`, which rescans
- * the directory while it changes, never finds a listed file missing (it stops on ENOENT).
+ * Moves the new and changed files in (staging holds only those), then removes the files that are
+ * gone: after a full build every file it did not make (`keep`: what it made, with the compressed
+ * twins of each), after a partial one the pages it no longer makes. The live dir never
+ * disappears, and each changed file replaces the old one by an atomic rename, so `wrangler dev`,
+ * which rescans the directory while it changes, never finds a listed file missing (it stops on ENOENT).
  */
-async function syncDir(from: string, to: string): Promise<void> {
+async function syncDir(from: string, to: string, remove: { keep: string[] } | { gone: string[] }): Promise<void> {
   await mkdir(to, { recursive: true });
   const files = (await listFiles(from)).sort((a, b) => goLiveRank(a) - goLiveRank(b));
   for (const file of files) {
-    const src = path.join(from, file);
     const dest = path.join(to, file);
-    if (await sameContent(src, dest)) continue;
     await mkdir(path.dirname(dest), { recursive: true });
-    await rename(src, dest).catch(async (err: NodeJS.ErrnoException) => {
+    await rename(path.join(from, file), dest).catch(async (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EXDEV') throw err;
-      await copyFile(src, dest);
+      await copyFile(path.join(from, file), dest);
     });
   }
-  const keep = new Set(files);
-  const stale = (await listFiles(to)).filter((file) => !keep.has(file));
+  let stale: string[];
+  if ('keep' in remove) {
+    const keep = new Set([...remove.keep, ...files].flatMap((f) => [f, `${f}.br`, `${f}.gz`]));
+    stale = (await listFiles(to)).filter((file) => !keep.has(file));
+  } else {
+    stale = (await Promise.all(remove.gone.map(async (f) => ((await exists(path.join(to, f))) ? f : null)))).filter((f) => f !== null);
+  }
   if (stale.length === 0) return;
   // `wrangler dev` rescans the directory after the renames above; a file removed while that scan
   // runs stopped it on ENOENT (the local site went down until it was restarted). The files that
@@ -186,5 +342,5 @@ export async function hasBuild(outDir: string): Promise<boolean> {
 if (import.meta.main) {
   const apiUrl = process.env.API_URL ?? 'http://127.0.0.1:8787';
   const result = await buildSite({ apiUrl, outDir: path.join(ROOT, 'dist'), siteUrl: process.env.SITE_URL });
-  console.log(`Built content version ${result.contentVersion} in ${(result.ms / 1000).toFixed(1)} s`);
+  console.log(`Built content version ${result.contentVersion} in ${(result.ms / 1000).toFixed(1)} s (${result.partial ? `${result.pages} changed pages` : 'every page'})`);
 }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { buildSite, type BuildOptions } from './build-site.ts';
+import { buildSite, type BuildOptions, type BuildResult } from './build-site.ts';
 import { warmAstro } from './lib/warm-astro.ts';
 import { MSG } from '../schema/messages.ts';
 import { isStorageFull } from '../worker/platform/ports.ts';
@@ -13,13 +13,20 @@ export type BuilderState = {
   lastSuccessAt: string | null;
   lastBuildMs: number | null;
   builtVersion: number | null;
+  /** The last build rendered only the pages whose data changed (null before the first build). */
+  lastBuildPartial: boolean | null;
+  /**
+   * Set when the last build could not render only what changed and built every page instead: the
+   * site is current, the panel says so with the reason (the whole of it is in the log).
+   */
+  fallback: string | null;
 };
 
 export type RebuilderOptions = BuildOptions & {
   /** After a failed build, try again after each of these pauses in turn, then wait for the next edit. */
   retryDelaysMs?: number[];
   /** The build itself (tests give one that fails). */
-  build?: typeof buildSite;
+  build?: (opts: BuildOptions) => Promise<Pick<BuildResult, 'contentVersion' | 'ms'> & Partial<BuildResult>>;
   /** A build starts once edits have paused this long (default SETTLE_MS). */
   settleMs?: number;
 };
@@ -55,7 +62,7 @@ export function createRebuilder(opts: RebuilderOptions) {
   const build = opts.build ?? buildSite;
   // Edits come one after another: Astro stays loaded between their builds (lib/warm-astro.ts).
   const render = opts.render ?? warmAstro().render;
-  const status: BuilderState = { state: 'idle', error: null, cause: null, lastSuccessAt: null, lastBuildMs: null, builtVersion: null };
+  const status: BuilderState = { state: 'idle', error: null, cause: null, lastSuccessAt: null, lastBuildMs: null, builtVersion: null, lastBuildPartial: null, fallback: null };
   let running: Promise<void> | null = null;
   let pending = false;
   let retries = 0;
@@ -79,10 +86,14 @@ export function createRebuilder(opts: RebuilderOptions) {
       await settled();
       pending = false;
       try {
-        const { contentVersion, ms } = await build({ ...opts, render, quiet: true });
-        Object.assign(status, { state: 'idle', error: null, cause: null, lastSuccessAt: new Date().toISOString(), lastBuildMs: ms, builtVersion: contentVersion });
+        const { contentVersion, ms, partial = false, pages, fallback = null } = await build({ ...opts, render, quiet: true });
+        Object.assign(status, {
+          state: 'idle', error: null, cause: null, lastSuccessAt: new Date().toISOString(), lastBuildMs: ms, builtVersion: contentVersion,
+          lastBuildPartial: partial, fallback: fallback && errorTail(fallback),
+        });
         retries = 0;
-        console.log(`[rebuild] site updated to content version ${contentVersion} in ${(ms / 1000).toFixed(1)} s`);
+        const what = partial ? `${pages} changed pages` : 'every page';
+        console.log(`[rebuild] site updated to content version ${contentVersion} in ${(ms / 1000).toFixed(1)} s (${what})`);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         status.state = 'failed';

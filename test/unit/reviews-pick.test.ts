@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { HOME_REVIEW_COUNT, RATING_MAX } from '../../schema/constants.ts';
-import { pickRandomReviews, SAMPLE_REVIEWS } from '../../site/lib/reviews-pick.ts';
+import { pickRandomReviews, SAMPLE_REVIEWS, seededRandom } from '../../site/lib/reviews-pick.ts';
 import { formatDate } from '../../schema/format.ts';
 
 const review = (id: number, approved = true) => ({ id, approved, name: `Гость ${id}` });
 
-/** A small seeded generator (mulberry32). */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const seeded = seededRandom;
 
 describe('pickRandomReviews', () => {
   const ten = Array.from({ length: 10 }, (_, i) => review(i + 1));

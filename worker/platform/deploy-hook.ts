@@ -1,4 +1,4 @@
-import type { RebuildPort } from './ports.ts';
+import type { BuilderStatus, RebuildPort } from './ports.ts';
 
 /**
  * The Workers rebuild port: POSTs to a deploy hook (Workers Builds, or GitHub's
@@ -25,7 +25,7 @@ export function deployHook(env: { REBUILD_HOOK_URL?: string; REBUILD_HOOK_TOKEN?
       try {
         const res = await fetch(url, { method: 'GET' });
         if (!res.ok || !res.headers.get('content-type')?.includes('json')) return null;
-        return (await res.json()) as { state: string; error?: string | null };
+        return (await res.json()) as BuilderStatus;
       } catch {
         return null;
       }

@@ -68,6 +68,8 @@ export type BuilderStatus = {
   error?: string | null;
   /** The cause in plain Russian, when the builder knows one the owner can fix (the disk full). */
   cause?: string | null;
+  /** The last build could not render only the changed pages and built every page instead: why. */
+  fallback?: string | null;
 };
 
 /** Asks for a rebuild of the public site after a write, and tells how the builder is doing. */

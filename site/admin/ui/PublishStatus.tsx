@@ -3,8 +3,12 @@ import { call, client } from '../client.ts';
 import { Icon } from './Icon.tsx';
 
 type Phase = 'unknown' | 'upToDate' | 'publishing' | 'failed';
-/** error: the build's output, for whoever keeps the server; cause: a plain reason the owner can act on. */
-type PublishState = { phase: Phase; error: string | null; cause: string | null };
+/**
+ * error: the build's output, for whoever keeps the server; cause: a plain reason the owner can act
+ * on; fallback: the site is current, but the quick build of the changed pages failed and every page
+ * was built (its reason).
+ */
+type PublishState = { phase: Phase; error: string | null; cause: string | null; fallback?: string | null };
 
 const PublishContext = createContext<{ state: PublishState; markChanged(): void; retry(): Promise<void> } | null>(null);
 
@@ -46,7 +50,7 @@ export function PublishProvider({ children }: { children: ReactNode }) {
           since > VERSION_GRACE_MS);
       if (caughtUp) {
         changedAt.current = null;
-        setState({ phase: 'upToDate', error: null, cause: null });
+        setState({ phase: 'upToDate', error: null, cause: null, fallback: res.builder?.fallback ?? null });
       } else if (res.builder?.state === 'failed' && !res.upToDate && since > FAILURE_GRACE_MS) {
         setState({ phase: 'failed', error: res.builder.error ?? null, cause: res.builder.cause ?? null });
         next = FAILED_POLL_MS;
@@ -99,7 +103,7 @@ export function usePublish() {
 export function PublishStatus() {
   const ctx = useContext(PublishContext);
   if (!ctx) return null;
-  const { phase, error, cause } = ctx.state;
+  const { phase, error, cause, fallback } = ctx.state;
   return (
     <div className={`publish publish--${phase}`} role="status" aria-live="polite">
       {phase === 'publishing' && (
@@ -110,6 +114,16 @@ export function PublishStatus() {
       {phase === 'upToDate' && (
         <>
           <Icon name="check" /> <span>Сайт обновлён</span>
+          {fallback && (
+            <details className="publish__fallback">
+              <summary>Собран целиком</summary>
+              <p>
+                Обновить только изменённые страницы не удалось, поэтому сайт собран заново целиком: это заняло больше
+                времени, но все изменения на сайте. Если это повторяется, передайте эти строки тому, кто обслуживает сервер.
+              </p>
+              <pre className="publish__error">{fallback}</pre>
+            </details>
+          )}
         </>
       )}
       {phase === 'failed' && (
