@@ -14,8 +14,9 @@ import { DatabaseBusyError, type DatabasePort } from '../ports.ts';
  * The file is in WAL mode, so reads go on while another connection writes.
  *
  * A statement or a whole batch still runs without yielding once it has the database, so a batch
- * inside BEGIN IMMEDIATE … COMMIT is atomic, as a D1 batch is; a batch that meets the lock is
- * rolled back and tried again as a whole.
+ * inside BEGIN IMMEDIATE … COMMIT is atomic, as a D1 batch is (a batch of selects only inside a
+ * plain BEGIN: one snapshot, no write lock); a batch that meets the lock is rolled back and tried
+ * again as a whole.
  */
 export type SqliteFile = DatabasePort & {
   /** Runs SQL with several statements (migrations), like D1's exec; waits for a lock (at start-up, before serving). */
@@ -65,6 +66,9 @@ function asD1Error(err: unknown): Error {
   const message = err instanceof Error ? err.message : String(err);
   return new Error(`D1_ERROR: ${message}`, { cause: err });
 }
+
+/** A plain SELECT (drizzle writes its selects so); a WITH may end in a write, so it counts as one. */
+const isRead = (s: Statement) => /^\s*select\b/i.test(s.sql);
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -168,7 +172,10 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqliteFil
     prepare: (sql: string) => new Statement(db, waitMs, sql),
     batch: (statements: Statement[]) =>
       whenUnlocked(waitMs, () => {
-        db.exec('BEGIN IMMEDIATE');
+        // A batch of reads (a route's data in one round trip) sees one moment of the data, as
+        // D1's does, without taking the write lock: another connection's writer does not make it
+        // wait, nor it the writer. A batch with any write takes the lock at once.
+        db.exec(statements.every(isRead) ? 'BEGIN' : 'BEGIN IMMEDIATE');
         try {
           const results = statements.map((s) => s.allSync());
           db.exec('COMMIT');
