@@ -27,16 +27,45 @@ export async function booking(cookie: string, cabinId: number, checkIn: string, 
   return id;
 }
 
-/** The storage ports with every SQL statement counted: a query function's reads, whatever it reads. */
+/**
+ * The storage ports over the real database, counting what reaches it: `queries`, statements
+ * prepared; `roundTrips`, each statement run on its own (all, raw, first, run) and each batch,
+ * as each is one exchange with D1; `statements`, those run, alone or in a batch.
+ */
 export function countingDb() {
-  const counter = { queries: 0, env: { ...env } as typeof env };
+  const counter = { queries: 0, roundTrips: 0, statements: 0, env: { ...env } as typeof env };
+  const real = env.DB;
+  // Batches are given the real statements back (D1's batch reads their own fields).
+  const targets = new WeakMap<object, D1PreparedStatement>();
+  const counted = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(statement, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (typeof value !== 'function') return value;
+        if (name === 'bind') return (...args: unknown[]) => counted(value.apply(target, args) as D1PreparedStatement);
+        if (name === 'all' || name === 'raw' || name === 'first' || name === 'run') {
+          return (...args: unknown[]) => {
+            counter.roundTrips += 1;
+            counter.statements += 1;
+            return value.apply(target, args);
+          };
+        }
+        return value.bind(target);
+      },
+    });
+    targets.set(proxy, statement);
+    return proxy;
+  };
   counter.env.DB = {
     prepare: (sql: string) => {
       counter.queries += 1;
-      return env.DB.prepare(sql);
+      return counted(real.prepare(sql));
     },
-    batch: env.DB.batch.bind(env.DB),
+    batch: (statements: D1PreparedStatement[]) => {
+      counter.roundTrips += 1;
+      counter.statements += statements.length;
+      return real.batch(statements.map((s) => targets.get(s) ?? s));
+    },
   } as typeof env.DB;
   return counter;
 }
-

@@ -226,14 +226,21 @@ const touching = (from: string, to: string, cabinId?: number) =>
 
 /** Stays of one status touching [from, to), of one cabin or of every cabin: new ones are requests on the owner's chart. */
 export async function staysByStatus(env: DbEnv, status: BookingStatus, from: string, to: string, cabinId?: number) {
-  return getDb(env).select(staysColumns).from(bookings).where(and(eq(bookings.status, status), touching(from, to, cabinId)));
+  return staysByStatusQuery(env, status, from, to, cabinId);
 }
+/** staysByStatus's query, not yet run: for a route that reads all it needs in one batch. */
+export const staysByStatusQuery = (env: DbEnv, status: BookingStatus, from: string, to: string, cabinId?: number) =>
+  getDb(env).select(staysColumns).from(bookings).where(and(eq(bookings.status, status), touching(from, to, cabinId)));
 
 /**
  * The stays whose nights are busy (nightsBusy's bookings, as rows): confirmed ones, and holds
  * still being paid for (status awaiting_payment), for calendars, search, the export and the chart.
  */
 export async function busyStays(env: DbEnv, from: string, to: string, cabinId?: number) {
+  return busyStaysQuery(env, from, to, cabinId);
+}
+/** busyStays's query, not yet run (the clock read now): for a batch. */
+export function busyStaysQuery(env: DbEnv, from: string, to: string, cabinId?: number) {
   const held = and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, nowIso()));
   return getDb(env).select(staysColumns).from(bookings).where(and(or(eq(bookings.status, 'confirmed'), held), touching(from, to, cabinId)));
 }

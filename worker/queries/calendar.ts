@@ -1,4 +1,5 @@
 import { and, asc, count, eq, gt, gte, lt } from 'drizzle-orm';
+import type { BatchResponse } from 'drizzle-orm/batch';
 import { addMonths, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { CALENDAR_HORIZON_MONTHS, type BlockInput, type FeedInput, type SeasonInput } from '../../schema/calendar.ts';
 import { CHANNEL_LABELS, type ChannelName } from '../../schema/channels.ts';
@@ -6,7 +7,7 @@ import { cabins, cabinCalendars, calendarBlocks, calendarFeeds, channelStays, da
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
-import { busyStays } from './bookings.ts';
+import { busyStaysQuery } from './bookings.ts';
 
 type DbEnv = { DB: DatabasePort };
 export type BusyRange = { start: IsoDate; end: IsoDate };
@@ -71,10 +72,15 @@ export async function sourcedBusy(env: DbEnv, cabinId: number, from: IsoDate, to
  * blocks, imported events and stays read from a platform's API (Avito).
  */
 export async function busyRanges(env: DbEnv, from: IsoDate, to: IsoDate, cabinId?: number): Promise<(SourcedRange & { cabinId: number })[]> {
+  return busyRangesFrom(await getDb(env).batch(busyRangeQueries(env, from, to, cabinId)));
+}
+
+/** busyRanges' queries, one per source, not yet run: a route reads them in its one batch. */
+export function busyRangeQueries(env: DbEnv, from: IsoDate, to: IsoDate, cabinId?: number) {
   const db = getDb(env);
   const of = (column: typeof calendarBlocks.cabinId | typeof feedEvents.cabinId | typeof channelStays.cabinId) => (cabinId === undefined ? undefined : eq(column, cabinId));
-  const [stays, blocks, events, channel] = await Promise.all([
-    busyStays(env, from, to, cabinId),
+  return [
+    busyStaysQuery(env, from, to, cabinId),
     db.select().from(calendarBlocks).where(and(of(calendarBlocks.cabinId), lt(calendarBlocks.start, to), gt(calendarBlocks.end, from))),
     db
       .select({ id: feedEvents.id, feedId: feedEvents.feedId, uid: feedEvents.uid, cabinId: feedEvents.cabinId, start: feedEvents.start, end: feedEvents.end, name: calendarFeeds.name })
@@ -82,7 +88,13 @@ export async function busyRanges(env: DbEnv, from: IsoDate, to: IsoDate, cabinId
       .innerJoin(calendarFeeds, eq(feedEvents.feedId, calendarFeeds.id))
       .where(and(of(feedEvents.cabinId), lt(feedEvents.start, to), gt(feedEvents.end, from))),
     db.select().from(channelStays).where(and(of(channelStays.cabinId), lt(channelStays.start, to), gt(channelStays.end, from))),
-  ]);
+  ] as const;
+}
+
+type BusyRows = BatchResponse<ReturnType<typeof busyRangeQueries>>;
+
+/** The rows of busyRangeQueries as busy ranges, each with its source, by start. */
+export function busyRangesFrom([stays, blocks, events, channel]: BusyRows): (SourcedRange & { cabinId: number })[] {
   const byStart = (a: { start: string; end: string }, b: { start: string; end: string }) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.end < b.end ? -1 : a.end > b.end ? 1 : 0);
   return [
     ...stays.map((b) => ({ cabinId: b.cabinId, start: b.start, end: b.end, source: b.status === 'confirmed' ? ('booking' as const) : ('hold' as const), id: b.id, label: b.name, key: `booking-${b.id}` })),

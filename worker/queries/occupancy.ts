@@ -1,11 +1,7 @@
-import { asc } from 'drizzle-orm';
 import { addDays, type IsoDate } from '../../schema/dates.ts';
 import type { OccupancyAnswer, OccupancyRange } from '../../schema/search.ts';
-import { cabins } from '../../schema/tables.ts';
-import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
-import { staysByStatus } from './bookings.ts';
-import { busyRanges } from './calendar.ts';
+import { occupancyReads } from './search-reads.ts';
 import { conflictsAmong } from '../calendar/conflicts.ts';
 
 type DbEnv = { DB: DatabasePort };
@@ -13,15 +9,12 @@ type DbEnv = { DB: DatabasePort };
 /**
  * The owner's chart («Шахматка»): every cabin, inactive ones too, against the nights of
  * [from, from + days), each range clipped to the window and marked by what holds it. New
- * requests are shown although they do not make a night busy. One query per kind of data.
+ * requests are shown although they do not make a night busy. One query per kind of data, all in
+ * one round trip (occupancyReads; the cabins kept while the data are unchanged).
  */
 export async function occupancy(env: DbEnv, from: IsoDate, days: number): Promise<OccupancyAnswer> {
   const to = addDays(from, days);
-  const [rows, busy, requests] = await Promise.all([
-    getDb(env).select({ id: cabins.id, name: cabins.name, active: cabins.active }).from(cabins).orderBy(asc(cabins.id)),
-    busyRanges(env, from, to),
-    staysByStatus(env, 'new', from, to),
-  ]);
+  const { cabins: rows, busy, requests } = await occupancyReads(env, from, to);
   const clip = (r: { start: IsoDate; end: IsoDate }) => ({ start: r.start < from ? from : r.start, end: r.end > to ? to : r.end });
   const ranges = new Map<number, OccupancyRange[]>(rows.map((c) => [c.id, []]));
   // Stays whose nights another stay also claims (an overbooking), in red on the chart.

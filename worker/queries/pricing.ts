@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { BatchResponse } from 'drizzle-orm/batch';
 import { addDays, type IsoDate } from '../../schema/dates.ts';
 import type { PromoInput } from '../../schema/pricing-input.ts';
 import { extrasFor, WEEKEND_NIGHTS_DEFAULT, type Discount, type Extra, type PricingRules, type PromoTerms } from '../../schema/pricing.ts';
@@ -7,13 +8,19 @@ import { cabinCalendars, cabins, datePrices, extras, promoCodes, seasons, siteSt
 import { getDb } from '../lib/db.ts';
 import { groupBy } from '../lib/group-by.ts';
 import type { DatabasePort } from '../platform/ports.ts';
-import { chargesOf, getSettings } from './settings.ts';
+import type { StayCharges } from '../../schema/payment-options.ts';
+import { resolveSettings } from '../../schema/settings.ts';
+import { chargesOf, settingsQuery, storedSettingsFrom } from './settings.ts';
 
 type DbEnv = { DB: DatabasePort };
 const DISCOUNTS_KEY = 'pricing.discounts';
 
 export async function listDiscounts(env: DbEnv): Promise<Discount[]> {
-  const row = await getDb(env).select().from(siteState).where(eq(siteState.key, DISCOUNTS_KEY)).get();
+  return discountsFrom(await discountsQuery(env).get());
+}
+
+const discountsQuery = (env: DbEnv, where?: SQL) => getDb(env).select().from(siteState).where(and(eq(siteState.key, DISCOUNTS_KEY), where));
+function discountsFrom(row: { value: string } | undefined): Discount[] {
   try {
     return row ? (JSON.parse(row.value) as Discount[]) : [];
   } catch {
@@ -22,9 +29,12 @@ export async function listDiscounts(env: DbEnv): Promise<Discount[]> {
 }
 
 export async function listExtras(env: DbEnv): Promise<Extra[]> {
-  const rows = await getDb(env).select().from(extras).orderBy(asc(extras.position), asc(extras.id));
-  return rows.map(({ position: _p, per, ...e }) => ({ ...e, per: per as Extra['per'], cabinIds: e.cabinIds ?? null }));
+  return extrasFrom(await extrasQuery(env));
 }
+
+const extrasQuery = (env: DbEnv, where?: SQL) => getDb(env).select().from(extras).where(where).orderBy(asc(extras.position), asc(extras.id));
+const extrasFrom = (rows: (typeof extras.$inferSelect)[]): Extra[] =>
+  rows.map(({ position: _p, per, ...e }) => ({ ...e, per: per as Extra['per'], cabinIds: e.cabinIds ?? null }));
 
 /**
  * Sets the discounts and the extras as whole lists, in one batch: an extra sent with its id keeps
@@ -61,7 +71,7 @@ export async function replaceDatePrices(env: DbEnv, cabinId: number, prices: { d
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
 }
 
-type CabinPriceFields = Pick<Cabin, 'id' | 'pricePerNight' | 'weekendPricePerNight' | 'weekendNights' | 'baseGuests' | 'extraGuestPerNight' | 'maxGuests'>;
+export type CabinPriceFields = Pick<Cabin, 'id' | 'pricePerNight' | 'weekendPricePerNight' | 'weekendNights' | 'baseGuests' | 'extraGuestPerNight' | 'maxGuests'>;
 
 /** The columns of a cabin that its rules take (cabinRates), for a select of cabins to be priced. */
 export const cabinPriceColumns = {
@@ -77,34 +87,68 @@ export const cabinPriceColumns = {
 /**
  * The pricing rules of the given cabins (or every cabin) for stays touching [from, to): one query
  * per kind of data (cabins, seasons, single dates, minimum stays, discounts, extras, settings),
- * whatever the number of cabins, for search as for one booking.
+ * whatever the number of cabins, for search as for one booking, all in one batch.
  */
 export async function pricingRules(env: DbEnv, from: IsoDate, to: IsoDate, cabinIds?: number[]): Promise<Map<number, PricingRules>> {
-  const [cabinRows, rulesOf] = await Promise.all([
+  const [cabinRows, ...rest] = await getDb(env).batch([
     getDb(env).select(cabinPriceColumns).from(cabins).where(cabinIds ? inArray(cabins.id, cabinIds) : undefined),
-    pricingRulesOf(env, from, to, cabinIds),
+    ...pricingDataQueries(env),
+    ...pricingRangeQueries(env, from, to, cabinIds),
   ]);
+  const [minStays, discountRow, extraRows, settingRows, seasonRows, dateRows] = rest;
+  const rulesOf = rulesFrom(pricingDataFrom([minStays, discountRow, extraRows, settingRows]), [seasonRows, dateRows]);
   return new Map(cabinRows.map((c) => [c.id, rulesOf(c)]));
 }
 
 /**
- * pricingRules for cabin rows the caller reads itself (search reads the cabins it shows with
- * their price columns, cabinPriceColumns, in its one query of cabins): everything else is read
- * here, then each row's rules are made in memory.
+ * pricingRules for cabin rows the caller reads itself: everything else is read here, in one
+ * batch, then each row's rules are made in memory.
  */
 export async function pricingRulesOf(env: DbEnv, from: IsoDate, to: IsoDate, cabinIds?: number[]): Promise<(cabin: CabinPriceFields) => PricingRules> {
+  const [minStays, discountRow, extraRows, settingRows, seasonRows, dateRows] = await getDb(env).batch([...pricingDataQueries(env), ...pricingRangeQueries(env, from, to, cabinIds)]);
+  return rulesFrom(pricingDataFrom([minStays, discountRow, extraRows, settingRows]), [seasonRows, dateRows]);
+}
+
+/**
+ * The rules' data that do not depend on the dates (minimum stays, discounts, extras, settings),
+ * not yet read: for a batch. `where` is added to each (search keeps them while the data are
+ * unchanged: worker/queries/kept-reads.ts).
+ */
+export function pricingDataQueries(env: DbEnv, where?: SQL) {
+  const db = getDb(env);
+  return [
+    db.select({ cabinId: cabinCalendars.cabinId, minNights: cabinCalendars.minNights }).from(cabinCalendars).where(where),
+    discountsQuery(env, where),
+    extrasQuery(env, where),
+    settingsQuery(env, where),
+  ] as const;
+}
+
+/** The rules' data for stays touching [from, to) (seasons, single dates), not yet read: for a batch. */
+export function pricingRangeQueries(env: DbEnv, from: IsoDate, to: IsoDate, cabinIds?: number[]) {
   const db = getDb(env);
   const only = <C extends typeof seasons.cabinId | typeof datePrices.cabinId>(column: C) => (cabinIds ? inArray(column, cabinIds) : undefined);
-  const [seasonRows, dateRows, minStays, discounts, allExtras, settings] = await Promise.all([
+  return [
     db.select().from(seasons).where(and(only(seasons.cabinId), lt(seasons.start, to), gt(seasons.end, from))),
     db.select().from(datePrices).where(and(only(datePrices.cabinId), gte(datePrices.date, from), lt(datePrices.date, to))),
-    db.select({ cabinId: cabinCalendars.cabinId, minNights: cabinCalendars.minNights }).from(cabinCalendars),
-    listDiscounts(env),
-    listExtras(env),
-    getSettings(env),
-  ]);
-  const charges = chargesOf(settings);
-  const minOf = new Map(minStays.map((m) => [m.cabinId, m.minNights]));
+  ] as const;
+}
+
+/** What pricingDataQueries read, shaped once: kept as it is while the data are unchanged. */
+export type PricingData = { minOf: Map<number, number>; discounts: Discount[]; allExtras: Extra[]; charges: StayCharges };
+
+export function pricingDataFrom([minStays, discountRows, extraRows, settingRows]: BatchResponse<ReturnType<typeof pricingDataQueries>>): PricingData {
+  return {
+    minOf: new Map(minStays.map((m) => [m.cabinId, m.minNights])),
+    discounts: discountsFrom(discountRows[0]),
+    allExtras: extrasFrom(extraRows),
+    charges: chargesOf(resolveSettings(storedSettingsFrom(settingRows))),
+  };
+}
+
+/** Each cabin's rules, made in memory from the data and the rows of pricingRangeQueries. */
+export function rulesFrom(data: PricingData, [seasonRows, dateRows]: BatchResponse<ReturnType<typeof pricingRangeQueries>>): (cabin: CabinPriceFields) => PricingRules {
+  const { minOf, discounts, allExtras, charges } = data;
   // Grouped once by cabin: at 1,500 cabins a filter per cabin would read every row 1,500 times.
   const seasonsOf = groupBy(seasonRows, (r) => r.cabinId);
   const datesOf = groupBy(dateRows, (r) => r.cabinId);

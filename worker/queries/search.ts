@@ -1,15 +1,11 @@
-import { and, asc, eq, gte } from 'drizzle-orm';
 import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { SEARCH_HORIZON_DAYS, SEARCH_NEAREST_DAYS, type SearchAnswer, type SearchQuery, type SearchStay } from '../../schema/search.ts';
-import { cabins } from '../../schema/tables.ts';
 import { quoteMany } from '../../schema/pricing.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
 import { now } from '../lib/clock.ts';
-import { getDb, plainRows } from '../lib/db.ts';
 import { groupBy } from '../lib/group-by.ts';
 import type { DatabasePort } from '../platform/ports.ts';
-import { busyRanges } from './calendar.ts';
-import { cabinPriceColumns, pricingRulesOf } from './pricing.ts';
+import { searchReads } from './search-reads.ts';
 
 type DbEnv = { DB: DatabasePort };
 
@@ -17,26 +13,18 @@ type DbEnv = { DB: DatabasePort };
  * Every active cabin that takes the guests, split into those free for the whole stay (priced by
  * season, cheapest first) and those that are not (busy, or a longer minimum stay) with the
  * nearest free stay of the same length within ±7 days. One query per kind of data (cabins,
- * seasons, minimum stays, each source of busy nights) over the ±7-day window, the rest in
- * memory: the cost grows with the data, not with a query per cabin.
+ * seasons, minimum stays, each source of busy nights) over the ±7-day window, all in one round
+ * trip (searchReads; the cabins kept while the data are unchanged), the rest in memory: the cost
+ * grows with the data, not with a query per cabin.
  */
 export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAnswer> {
   const nights = nightsBetween(q.checkIn, q.checkOut);
   const today = todayInMoscow(now());
   const from = maxDate(today, addDays(q.checkIn, -SEARCH_NEAREST_DAYS));
   const to = addDays(q.checkOut, SEARCH_NEAREST_DAYS);
-  const db = getDb(env);
-  const [rows, rulesOf, busy] = await Promise.all([
-    plainRows({ name: cabins.name, ...cabinPriceColumns }, (columns) =>
-      db
-        .select(columns)
-        .from(cabins)
-        .where(and(eq(cabins.active, true), gte(cabins.maxGuests, q.guests)))
-        .orderBy(asc(cabins.id)),
-    ),
-    pricingRulesOf(env, from, to),
-    busyRanges(env, from, to),
-  ]);
+  const reads = await searchReads(env, from, to);
+  const rows = reads.cabins.filter((c) => c.active && c.maxGuests >= q.guests);
+  const { rulesOf, busy } = reads;
 
   const busyOf = groupBy(busy, (r) => r.cabinId);
   // The stays of the same length that may stand in, closest first (a day earlier before a day

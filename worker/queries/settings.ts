@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { settings } from '../../schema/tables.ts';
 import { resolveSettings, type Settings, type SettingsUpdate, type StoredSettings } from '../../schema/settings.ts';
 import { extractMapSrc } from '../../schema/map.ts';
@@ -10,7 +10,14 @@ type DbEnv = { DB: DatabasePort };
 const NESTED = 'contactInfo.';
 
 export async function readStoredSettings(env: DbEnv): Promise<StoredSettings> {
-  const rows = await getDb(env).select().from(settings);
+  return storedSettingsFrom(await settingsQuery(env));
+}
+
+/** The settings' rows, not yet read: for a batch (getSettings is resolveSettings(storedSettingsFrom(rows))). */
+export const settingsQuery = (env: DbEnv, where?: SQL) => getDb(env).select().from(settings).where(where);
+
+/** The settings' rows as stored settings; a value that is not JSON is left out. */
+export function storedSettingsFrom(rows: { key: string; value: string }[]): StoredSettings {
   const top: Record<string, unknown> = {};
   const contactInfo: Record<string, unknown> = {};
   for (const { key, value } of rows) {
