@@ -26,7 +26,10 @@ export type EditsPoint = {
   targetActive: number;
   activeCabins: number;
   totalCabins: number;
-  /** The full rebuild after growing (not an edit: the live build every edit then starts from). */
+  /**
+   * The rebuild after growing, not an edit: the live build every edit then starts from (the whole
+   * site, or only the new cabins' pages where the build renders only what changed).
+   */
   fullBuildS: number;
   cabin: EditSeries;
   siteWide: EditSeries;
@@ -96,7 +99,7 @@ async function series(
 }
 
 /**
- * At each size: grow the catalogue, one full rebuild (not counted) and idle, then `trials`
+ * At each size: grow the catalogue, rebuild once (not counted) and idle, then `trials`
  * one-cabin edits (a new price per night on the first cabin, polled on its page) and `trials`
  * site-wide edits (a new phone in the settings, which the header of every page shows, polled on
  * /contacts and the last cabin's page). Each point is pushed as soon as it is measured, so a later
@@ -105,7 +108,7 @@ async function series(
 export async function measureEdits(served: Served, opts: EditsOptions, points: EditsPoint[]): Promise<void> {
   const base = served.url;
   for (const [sizeIndex, size] of opts.sizes.entries()) {
-    opts.log(`Edits: ${size} active cabins: grow, one full rebuild, then ${opts.trials} one-cabin and ${opts.trials} site-wide edits…`);
+    opts.log(`Edits: ${size} active cabins: grow, rebuild once, then ${opts.trials} one-cabin and ${opts.trials} site-wide edits…`);
     const { active, total } = await served.growCabins(size);
     await served.waitIdle();
     const started = performance.now();
@@ -114,7 +117,7 @@ export async function measureEdits(served: Served, opts: EditsOptions, points: E
     const { state, error } = await served.builderState();
     if (state === 'failed') throw new Error(`Site build failed at ${active} cabins: ${error?.split('\n')[0]}`);
     await served.waitIdle();
-    opts.log(`  full rebuild ${s1(fullBuildS)} (${active} active cabins)`);
+    opts.log(`  rebuild after growing ${s1(fullBuildS)} (${active} active cabins)`);
     const { first, last } = await cabinIds(base);
     const cookie = await adminLogin(base, opts.adminPassword);
     // Prices and phones no page held before (saveToLive checks): each size and trial its own.
@@ -134,6 +137,6 @@ export async function measureEdits(served: Served, opts: EditsOptions, points: E
       shows: phone(trial),
     }), opts);
     points.push({ targetActive: size, activeCabins: active, totalCabins: total, fullBuildS, cabin, siteWide });
-    opts.log(`  ${active} cabins: one-cabin edit median ${s1(cabin.medianS)} (max ${s1(cabin.maxS)}), site-wide median ${s1(siteWide.medianS)} (max ${s1(siteWide.maxS)}); full rebuild ${s1(fullBuildS)}`);
+    opts.log(`  ${active} cabins: one-cabin edit median ${s1(cabin.medianS)} (max ${s1(cabin.maxS)}), site-wide median ${s1(siteWide.medianS)} (max ${s1(siteWide.maxS)}); rebuild after growing ${s1(fullBuildS)}`);
   }
 }
