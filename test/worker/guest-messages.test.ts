@@ -1,4 +1,4 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { REVIEW_THROTTLE } from '../../schema/constants.ts';
 import { addDays, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
@@ -10,7 +10,7 @@ import app from '../../worker/index.ts';
 import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
 import type { StandInMail } from '../stand-ins/mail-api.ts';
-import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, validReview } from './helpers.ts';
+import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, validReview, callWith, jsonOf } from './helpers.ts';
 import type { GuestMessageView } from '../../worker/routes/guest-messages.ts';
 
 /**
@@ -29,20 +29,8 @@ const MAIL: Partial<Bindings> = {
 const bindings = () => ({ ...env, ...MAIL }) as Bindings;
 const day = (n: number) => addDays(todayInMoscow(), n);
 
-async function call(method: string, path: string, opts: { body?: unknown; cookie?: string; ip?: string } = {}) {
-  const headers = new Headers({ 'cf-connecting-ip': opts.ip ?? freshIp() });
-  if (opts.cookie) headers.set('cookie', opts.cookie);
-  if (opts.body !== undefined) headers.set('content-type', 'application/json');
-  const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(new URL(path, 'http://127.0.0.1'), { method, headers, body: opts.body === undefined ? null : JSON.stringify(opts.body) }), bindings(), ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
-const json = async <T = any>(res: Response, status: number): Promise<T> => {
-  const text = await res.text();
-  expect(res.status, text.slice(0, 300)).toBe(status);
-  return JSON.parse(text) as T;
-};
+const call = callWith(MAIL);
+const json = jsonOf;
 
 /** The stand-in's own controls: what it accepted (for one address), and an outage. */
 const mailsTo = async (to: string) => ((await (await fetch(`${mailApi}/_stand-in/mails`)).json()) as StandInMail[]).filter((m) => m.to.includes(to));

@@ -1,4 +1,4 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { GUEST_PAGE_DAYS_AFTER_DEPARTURE, type GuestPageAnswer } from '../../schema/guest-page.ts';
@@ -6,7 +6,7 @@ import { MSG } from '../../schema/messages.ts';
 import app from '../../worker/index.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
-import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking } from './helpers.ts';
+import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
 
 /**
  * The guest's own page (issue 40; DESIGN.md «The guest's page and messages») on both runtimes,
@@ -19,25 +19,8 @@ const yk = inject('yookassa');
 const SHOP: Partial<Bindings> = { YOOKASSA_API_URL: yk.apiUrl, YOOKASSA_SHOP_ID: yk.shopId, YOOKASSA_SECRET_KEY: yk.secretKey };
 const day = (n: number) => addDays(todayInMoscow(), n);
 
-type Opts = { body?: unknown; cookie?: string };
-async function call(method: string, path: string, opts: Opts = {}) {
-  const headers = new Headers({ 'cf-connecting-ip': freshIp() });
-  if (opts.cookie) headers.set('cookie', opts.cookie);
-  if (opts.body !== undefined) headers.set('content-type', 'application/json');
-  const ctx = createExecutionContext();
-  const res = await app.fetch(
-    new Request(new URL(path, 'http://127.0.0.1'), { method, headers, body: opts.body === undefined ? null : JSON.stringify(opts.body) }),
-    { ...env, ...SHOP } as Bindings,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  return res;
-}
-const json = async <T = any>(res: Response, status: number): Promise<T> => {
-  const text = await res.text();
-  expect(res.status, text.slice(0, 300)).toBe(status);
-  return JSON.parse(text) as T;
-};
+const call = callWith(SHOP);
+const json = jsonOf;
 
 const standIn = (path: string, body?: unknown) =>
   fetch(`${yk.base}${path}`, body === undefined ? undefined : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });

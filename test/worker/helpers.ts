@@ -1,8 +1,9 @@
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
-import { env, SELF } from 'cloudflare:test';
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
 import { hc } from 'hono/client';
 import { expect } from 'vitest';
-import type { AppType } from '../../worker/index.ts';
+import app, { type AppType } from '../../worker/index.ts';
+import type { Bindings } from '../../worker/env.ts';
 import type { CabinInput } from '../../schema/cabins.ts';
 import { hashPassword } from '../../worker/lib/password.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
@@ -304,4 +305,36 @@ export function failingD1(mode: 'reject' | 'throw'): D1Database {
   return new Proxy({} as D1Database, {
     get: (_, prop) => (prop === 'prepare' ? (mode === 'throw' ? fail : () => statement) : fail),
   });
+}
+
+/** What a test gives one call of the app through `callWith`. */
+export type CallOptions = { body?: unknown; cookie?: string; ip?: string; bindings?: Partial<Bindings> };
+
+/**
+ * Calls the app in this runtime with bindings of the test's own (a stand-in's address, a mailer)
+ * over the environment's, and waits for what the request does after its answer (mail, refunds).
+ * `extra` is read at each call; `opts.bindings` replaces it for one call.
+ */
+export function callWith(extra: Partial<Bindings> | (() => Partial<Bindings>)) {
+  return async (method: string, path: string, opts: CallOptions = {}): Promise<Response> => {
+    const headers = new Headers({ 'cf-connecting-ip': opts.ip ?? freshIp() });
+    if (opts.cookie) headers.set('cookie', opts.cookie);
+    if (opts.body !== undefined) headers.set('content-type', 'application/json');
+    const ctx = createExecutionContext();
+    const bindings = opts.bindings ?? (typeof extra === 'function' ? extra() : extra);
+    const res = await app.fetch(
+      new Request(new URL(path, ORIGIN), { method, headers, body: opts.body === undefined ? null : JSON.stringify(opts.body) }),
+      { ...env, ...bindings } as Bindings,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    return res;
+  };
+}
+
+/** The answer's JSON, once its status is the one expected (the start of the body says why not). */
+export async function jsonOf<T = any>(res: Response, status: number): Promise<T> {
+  const text = await res.text();
+  expect(res.status, text.slice(0, 300)).toBe(status);
+  return JSON.parse(text) as T;
 }

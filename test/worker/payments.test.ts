@@ -1,12 +1,13 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { formatNights, formatPrice } from '../../schema/format.ts';
 import { MSG } from '../../schema/messages.ts';
+import { linesOf, type SearchAnswerJson } from '../../schema/search.ts';
 import app from '../../worker/index.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
-import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking } from './helpers.ts';
+import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
 
 /**
  * Prepayment through ЮKassa (issue 17; DESIGN.md «Prepayment»), on both runtimes, against the
@@ -19,25 +20,8 @@ const SHOP: Partial<Bindings> = { YOOKASSA_API_URL: yk.apiUrl, YOOKASSA_SHOP_ID:
 const NO_SHOP: Partial<Bindings> = { YOOKASSA_API_URL: '', YOOKASSA_SHOP_ID: '', YOOKASSA_SECRET_KEY: '' };
 const day = (n: number) => addDays(todayInMoscow(), n);
 
-type Opts = { body?: unknown; cookie?: string; bindings?: Partial<Bindings>; ip?: string };
-async function call(method: string, path: string, opts: Opts = {}) {
-  const headers = new Headers({ 'cf-connecting-ip': opts.ip ?? freshIp() });
-  if (opts.cookie) headers.set('cookie', opts.cookie);
-  if (opts.body !== undefined) headers.set('content-type', 'application/json');
-  const ctx = createExecutionContext();
-  const res = await app.fetch(
-    new Request(new URL(path, 'http://127.0.0.1'), { method, headers, body: opts.body === undefined ? null : JSON.stringify(opts.body) }),
-    { ...env, ...(opts.bindings ?? SHOP) } as Bindings,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  return res;
-}
-const json = async <T = any>(res: Response, status: number): Promise<T> => {
-  const text = await res.text();
-  expect(res.status, text.slice(0, 300)).toBe(status);
-  return JSON.parse(text) as T;
-};
+const call = callWith(SHOP);
+const json = jsonOf;
 
 /** The stand-in's own controls: the guest pays or cancels on its page; what receipts it was given. */
 const standIn = (path: string, init?: RequestInit) => fetch(`${yk.base}${path}`, init);
@@ -119,8 +103,9 @@ describe('fees and tax in every total', () => {
     ]);
     expect(answer.total).toBe(28020);
     expect(answer).not.toHaveProperty('payment');
-    const search = await json<{ results: { id: number; total: number; lines: unknown[] }[] }>(await call('GET', `/api/search?checkIn=${day(60)}&checkOut=${day(64)}&guests=2`), 200);
-    expect(search.results[0]).toMatchObject({ id: cabin.id, total: 28020, lines: answer.lines });
+    const search = await json<SearchAnswerJson>(await call('GET', `/api/search?checkIn=${day(60)}&checkOut=${day(64)}&guests=2`), 200);
+    expect(search.results[0]).toMatchObject({ id: cabin.id, total: 28020 });
+    expect(linesOf(search, search.results[0]!)).toEqual(answer.lines);
     const [row] = await json<{ total: number; lines: unknown[]; status: string }[]>(await call('GET', '/api/admin/bookings', { cookie }), 200);
     expect(row).toMatchObject({ total: 28020, lines: answer.lines, status: 'new' });
     const availability = await json<{ charges: unknown }>(await call('GET', `/api/cabins/${cabin.id}/availability`), 200);
