@@ -60,6 +60,19 @@ export type SearchAnswer = {
   others: { id: number; name: string; reason: SearchMissReason; minNights: number; nearest?: SearchStay }[];
 };
 
+/**
+ * GET /api/search's JSON: the answer with each distinct list of price lines written once, in
+ * `lineSets`, and each result naming its list by index (`lineSet`). Cabins priced alike share one
+ * list, so at 1,500 cabins the answer is a fifth of what a list per result made it (README «Search»).
+ */
+export type SearchAnswerJson = Omit<SearchAnswer, 'results'> & {
+  lineSets: PriceLine[][];
+  results: (Omit<SearchAnswer['results'][number], 'lines'> & { lineSet: number })[];
+};
+
+/** A result's price lines in GET /api/search's JSON. */
+export const linesOf = (answer: Pick<SearchAnswerJson, 'lineSets'>, result: { lineSet: number }): PriceLine[] => answer.lineSets[result.lineSet]!;
+
 /** `?from=YYYY-MM-DD&days=N` of the owner's chart (from: today in Moscow when absent). */
 export const occupancyQuerySchema = z.object({
   from: z.string({ error: MSG.occupancyFromInvalid }).refine(isIsoDate, MSG.occupancyFromInvalid).optional(),

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
-import type { SearchAnswer } from '../../schema/search.ts';
+import { linesOf, type SearchAnswerJson } from '../../schema/search.ts';
 import { searchStays } from '../../worker/queries/search.ts';
 import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
 import { block, booking, countingDb, feedEvent } from './stays.ts';
@@ -19,10 +19,10 @@ afterEach(() => {
 const search = (checkIn: string, checkOut: string, guests: number | string = 2) =>
   send('GET', `/api/search?${new URLSearchParams({ checkIn, checkOut, guests: String(guests) })}`);
 
-async function found(checkIn: string, checkOut: string, guests: number | string = 2): Promise<SearchAnswer> {
+async function found(checkIn: string, checkOut: string, guests: number | string = 2): Promise<SearchAnswerJson> {
   const res = await search(checkIn, checkOut, guests);
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as SearchAnswer;
+  return (await res.json()) as SearchAnswerJson;
 }
 
 const seasons = (cookie: string, cabinId: number, list: unknown[], minNights?: number) =>
@@ -39,11 +39,21 @@ describe('GET /api/search: every cabin free for the dates and guests', () => {
     expect((await seasons(cookie, seasonal.id, [{ start: day(32), end: day(60), pricePerNight: 8000, minNights: 1 }])).status).toBe(200);
     const answer = await found(day(30), day(33), 3);
     expect(answer).toMatchObject({ checkIn: day(30), checkOut: day(33), nights: 3, guests: 3, others: [] });
-    expect(answer.results).toEqual([
-      { id: cheap.id, name: 'Дешёвый', nights: 3, total: 12000, lines: [expect.objectContaining({ kind: 'nights', amount: 12000 })] },
-      { id: seasonal.id, name: 'Сезонный', nights: 3, total: 2 * 5000 + 8000, lines: [expect.objectContaining({ amount: 10000 }), expect.objectContaining({ amount: 8000 })] },
-      { id: dear.id, name: 'Дорогой', nights: 3, total: 27000, lines: [expect.objectContaining({ amount: 27000 })] },
+    expect(answer.results.map((r) => ({ ...r, lines: linesOf(answer, r) }))).toEqual([
+      { id: cheap.id, name: 'Дешёвый', nights: 3, total: 12000, lineSet: expect.any(Number), lines: [expect.objectContaining({ kind: 'nights', amount: 12000 })] },
+      { id: seasonal.id, name: 'Сезонный', nights: 3, total: 2 * 5000 + 8000, lineSet: expect.any(Number), lines: [expect.objectContaining({ amount: 10000 }), expect.objectContaining({ amount: 8000 })] },
+      { id: dear.id, name: 'Дорогой', nights: 3, total: 27000, lineSet: expect.any(Number), lines: [expect.objectContaining({ amount: 27000 })] },
     ]);
+  });
+
+  it('should write each distinct list of price lines once, named by index by every result priced alike', async () => {
+    const first = await seedCabin({ name: 'Первый', pricePerNight: 4000 });
+    const second = await seedCabin({ name: 'Второй', pricePerNight: 4000 });
+    const dearer = await seedCabin({ name: 'Дороже', pricePerNight: 5000 });
+    const answer = await found(day(30), day(33));
+    const nights = (amount: number) => [expect.objectContaining({ kind: 'nights', amount })];
+    expect(answer.lineSets).toEqual([nights(12000), nights(15000)]);
+    expect(answer.results.map((r) => [r.id, r.lineSet])).toEqual([[first.id, 0], [second.id, 0], [dearer.id, 1]]);
   });
 
   it('should leave out, with the reason, a cabin busy by a confirmed booking, a block or an imported event, but not by a request', async () => {

@@ -69,47 +69,36 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
 
 const maxDate = (a: IsoDate, b: IsoDate) => (a > b ? a : b);
 
-type SearchResult = SearchAnswer['results'][number];
-/** A result as JSON up to its lines, written field by field (twice as quick as a copy without them through JSON.stringify). */
-const resultStart = (r: SearchResult) => `{"id":${r.id},"name":${JSON.stringify(r.name)},"nights":${r.nights},"total":${r.total},"lines":`;
-/** Compiles only while resultStart writes every field of a result: a field added to it stops the build here. */
-const WRITES_EVERY_FIELD: Record<Exclude<keyof SearchResult, 'id' | 'name' | 'nights' | 'total' | 'lines'>, never> = {};
-void WRITES_EVERY_FIELD;
-
 /**
- * The answer as JSON in UTF-8, the bytes JSON.stringify's text would be, with each list of lines
- * written and encoded once: cabins priced alike share their lines (quoteMany), and at 1,500 cabins
- * the lines are most of the answer's ~650 KB. Only each result's own fields are encoded anew.
+ * The answer as GET /api/search's JSON (SearchAnswerJson) in UTF-8: each distinct list of price
+ * lines once, in `lineSets`, each result with its list's index. Cabins priced alike share the
+ * very list (quoteMany), so a list is looked up by identity and only a list not seen yet is
+ * written (and compared by its text with those written, as two rule sets may give equal lines).
+ * The bytes are those of JSON.stringify of the same object, its fields in that order.
  */
 export function searchAnswerBytes(answer: SearchAnswer): Uint8Array<ArrayBuffer> {
   const { results, others, ...head } = answer;
-  const encoded = new Map<PriceLine[], Uint8Array>();
-  // Before each list of lines, text: the end of the result before and the start of this one.
-  const texts: string[] = [];
-  const lines: Uint8Array[] = [];
-  let before = `${JSON.stringify(head).slice(0, -1)},"results":[`;
+  const byList = new Map<PriceLine[], number>();
+  const byText = new Map<string, number>();
+  const lineSets: string[] = [];
+  let written = '';
   for (const r of results) {
-    let bytes = encoded.get(r.lines);
-    if (!bytes) encoded.set(r.lines, (bytes = utf8.encode(JSON.stringify(r.lines))));
-    texts.push(`${before}${resultStart(r)}`);
-    lines.push(bytes);
-    before = '},';
-  }
-  texts.push(`${results.length ? '}' : before}],"others":${JSON.stringify(others)}}`);
-  // At most 3 bytes a UTF-16 unit of text; the lists of lines as they are.
-  let room = 0;
-  for (const t of texts) room += t.length * 3;
-  for (const b of lines) room += b.length;
-  const out = new Uint8Array(room);
-  let at = 0;
-  for (let i = 0; i < texts.length; i++) {
-    at += utf8.encodeInto(texts[i]!, out.subarray(at)).written;
-    const list = lines[i];
-    if (list) {
-      out.set(list, at);
-      at += list.length;
+    let n = byList.get(r.lines);
+    if (n === undefined) {
+      const text = JSON.stringify(r.lines);
+      n = byText.get(text);
+      if (n === undefined) byText.set(text, (n = lineSets.push(text) - 1));
+      byList.set(r.lines, n);
     }
+    written += `${written ? ',' : ''}${resultJson(r, n)}`;
   }
-  return out.subarray(0, at);
+  return utf8.encode(`${JSON.stringify(head).slice(0, -1)},"lineSets":[${lineSets.join(',')}],"results":[${written}],"others":${JSON.stringify(others)}}`);
 }
 const utf8 = new TextEncoder();
+
+type SearchResult = SearchAnswer['results'][number];
+/** A result as JSON, written field by field (quicker than JSON.stringify of a copy of each result). */
+const resultJson = (r: SearchResult, lineSet: number) => `{"id":${r.id},"name":${JSON.stringify(r.name)},"nights":${r.nights},"total":${r.total},"lineSet":${lineSet}}`;
+/** Compiles only while resultJson writes every field of a result: a field added to it stops the build here. */
+const WRITES_EVERY_FIELD: Record<Exclude<keyof SearchResult, 'id' | 'name' | 'nights' | 'total' | 'lines'>, never> = {};
+void WRITES_EVERY_FIELD;

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { MSG } from '../../../schema/messages.ts';
-import type { SearchAnswer } from '../../../schema/search.ts';
+import type { SearchAnswerJson } from '../../../schema/search.ts';
 import { useBrowser } from '../browser.ts';
 import { dayButton } from '../stay-calendar.ts';
 import { flat, getJson, rub, textOf, visible } from './helpers.ts';
@@ -17,7 +17,7 @@ const query = `checkIn=${checkIn}&checkOut=${checkOut}&guests=2`;
 
 describe('searching by dates on a phone', () => {
   const { baseURL, openPage } = useBrowser();
-  const answer = () => getJson<SearchAnswer>(baseURL, `/api/search?${query}`);
+  const answer = () => getJson<SearchAnswerJson>(baseURL, `/api/search?${query}`);
 
   it('should find the cabins free for my dates from the home page, each priced for the stay, the busy ones apart with their nearest free dates', async () => {
     const expected = await answer();
