@@ -1,22 +1,22 @@
-// `npm run serve`: the self-hosted production server (DESIGN.md "Self-hosted run"). One Node
-// process: the same Hono app as on Workers over a SQLite file and a media folder in DATA_DIR,
-// the built site served from disk precompressed, and in-process rebuilds after edits.
+// The self-hosted production server (DESIGN.md "Self-hosted run"), started by scripts/serve.ts
+// once its memory settings are in place. One Node process: the same Hono app as on Workers over
+// a SQLite file and a media folder in DATA_DIR, the built site served from disk precompressed,
+// and rebuilds after edits (in a process of their own, lib/warm-astro.ts).
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { hasBuild } from './build-site.ts';
-import { writePlaceholder } from './lib/stack.ts';
-import { ROOT } from './lib/tools.ts';
-import { createRebuilder } from './rebuild-service.ts';
-import { seedIfEmpty } from './seed.ts';
-import { CHANNEL_PUSH_EVERY_MS } from '../schema/channels.ts';
-import { isStorageFull, type MailerPort } from '../worker/platform/ports.ts';
-import { nodeMailer } from '../worker/platform/node/mailer.ts';
-import { startNodeServer } from '../worker/platform/node/server.ts';
-import { getAdminPath } from '../worker/queries/admin.ts';
-import { ensureOwner } from '../worker/queries/users.ts';
-import { getContentVersion } from '../worker/queries/site-state.ts';
-import { precompressSite, staticSite } from '../worker/platform/node/static-site.ts';
+import { hasBuild } from '../build-site.ts';
+import { writePlaceholder } from './stack.ts';
+import { ROOT } from './tools.ts';
+import { createRebuilder } from '../rebuild-service.ts';
+import { CHANNEL_PUSH_EVERY_MS } from '../../schema/channels.ts';
+import { isStorageFull, type MailerPort } from '../../worker/platform/ports.ts';
+import { nodeMailer } from '../../worker/platform/node/mailer.ts';
+import { startNodeServer } from '../../worker/platform/node/server.ts';
+import { getAdminPath } from '../../worker/queries/admin.ts';
+import { ensureOwner } from '../../worker/queries/users.ts';
+import { getContentVersion } from '../../worker/queries/site-state.ts';
+import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
 
 /** Exit code for a problem the owner must fix (systemd: RestartPreventExitStatus=78, no crash loop). */
 const EX_CONFIG = 78;
@@ -119,7 +119,8 @@ process.once('SIGINT', () => void stop('SIGINT'));
 if (!(await ensureOwner(server.storage.bindings))) {
   console.warn('⚠ No admin account yet and no ADMIN_PASSWORD: set ADMIN_PASSWORD to create the first admin (nobody can sign in until then).');
 }
-if (env.SEED_DEMO === '1' && (await seedIfEmpty(server.storage.bindings))) console.log('• Demo content added to the empty database.');
+// Loaded only when asked for: the demo's photos bring sharp and libvips, which would stay in memory.
+if (env.SEED_DEMO === '1' && (await (await import('../seed.ts')).seedIfEmpty(server.storage.bindings))) console.log('• Demo content added to the empty database.');
 
 if (!(await hasBuild(siteDir))) {
   await writePlaceholder(siteDir);
