@@ -8,7 +8,7 @@ import { ROOT } from './tools.ts';
 
 export type BuildRequest = { outDir: string; env: Record<string, string> };
 /** A failed build's reply carries its error too: the IPC message can arrive before the output pipe's last lines. */
-export type BuildReply = { ok: true } | { ok: false; error: string };
+export type BuildReply = { ok: true; rssMb: number } | { ok: false; error: string };
 
 // The server that started it is gone (or let it go): nothing is left to build for.
 process.on('disconnect', () => process.exit(0));
@@ -41,7 +41,8 @@ async function buildInto(outDir: string): Promise<void> {
 process.on('message', (request: BuildRequest) => {
   Object.assign(process.env, request.env);
   buildInto(request.outDir).then(
-    () => process.send?.({ ok: true } satisfies BuildReply),
+    // What the process holds now tells warm-astro.ts whether to keep it for the next build.
+    () => process.send?.({ ok: true, rssMb: Math.round(process.memoryUsage.rss() / 1048576) } satisfies BuildReply),
     (err: unknown) => {
       const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
       console.error(error);

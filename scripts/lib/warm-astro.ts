@@ -9,7 +9,26 @@ export type WarmAstroOptions = {
   idleMs?: number;
   /** …and after this many builds: Astro keeps a few MB of each build it made. */
   maxBuilds?: number;
+  /** …and after a build that leaves it holding more than this (MB of resident memory). */
+  maxRssMb?: number;
 };
+
+/**
+ * The build process's memory, measured on the demo and at 150 and 1,500 cabins (bench/memory.ts).
+ * Left to their defaults on a machine with plenty of memory, V8's young generation grew to 128 MB
+ * and its old one held the garbage of the last build; 256 MB of old space builds 1,500 cabins,
+ * and V8 sized for memory rather than speed (as the server, ../serve.ts) builds in the same time.
+ * Vite's bundler (rolldown, Rust) allocates with mimalloc, which kept what a build freed mapped
+ * until it allocated again and committed its arenas ahead of use: about 200 MB of the 600–670 MB
+ * a process held after a demo build. Purged at once here, and committed as used.
+ */
+const BUILD_EXEC_ARGV = ['--optimize-for-size', '--max-semi-space-size=4', '--max-old-space-size=256'];
+const BUILD_ENV = { MIMALLOC_PURGE_DELAY: '0', MIMALLOC_ARENA_EAGER_COMMIT: '0' };
+/**
+ * The process grows by 20–40 MB a build (Astro and Vite keep some of each): past this it goes, and
+ * the next build loads Astro again (~3 s more). After a demo build it holds 330–400 MB.
+ */
+const MAX_RSS_MB = 400;
 
 /**
  * Renders the site with Astro kept loaded between builds, for the services that rebuild after
@@ -22,6 +41,7 @@ export type WarmAstroOptions = {
 export function warmAstro(options: WarmAstroOptions = {}) {
   const idleMs = options.idleMs ?? 120_000;
   const maxBuilds = options.maxBuilds ?? 10;
+  const maxRssMb = options.maxRssMb ?? MAX_RSS_MB;
   let worker: { child: ChildProcess; key: string; builds: number } | null = null;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -32,7 +52,13 @@ export function warmAstro(options: WarmAstroOptions = {}) {
   }
 
   function start(env: Record<string, string>, key: string) {
-    const child = fork(path.join(ROOT, 'scripts/lib/astro-build-worker.ts'), [], { cwd: ROOT, env: quietEnv(env), stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const child = fork(path.join(ROOT, 'scripts/lib/astro-build-worker.ts'), [], {
+      cwd: ROOT,
+      // After the parent's own flags, so these win over a larger heap given to it.
+      execArgv: [...process.execArgv, ...BUILD_EXEC_ARGV],
+      env: quietEnv({ ...BUILD_ENV, ...env }),
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
     // Never what keeps the server (or a test run) alive between builds.
     hold(child, false);
     return { child, key, builds: 0 };
@@ -51,6 +77,7 @@ export function warmAstro(options: WarmAstroOptions = {}) {
     const output = collectOutput(child, opts.quiet);
     // Held while a build runs, so a script with nothing else to wait on waits for it.
     hold(child, true);
+    let rssMb = 0;
     try {
       await new Promise<void>((resolve, reject) => {
         const failed = (why: string, error = '') => {
@@ -67,7 +94,12 @@ export function warmAstro(options: WarmAstroOptions = {}) {
           opts.signal?.removeEventListener('abort', onAbort);
           outcome();
         };
-        const onMessage = (reply: BuildReply) => settle(() => (reply.ok ? resolve() : failed('failed', reply.error)));
+        const onMessage = (reply: BuildReply) =>
+          settle(() => {
+            if (!reply.ok) return failed('failed', reply.error);
+            rssMb = reply.rssMb;
+            resolve();
+          });
         const onExit = (code: number | null, signal: string | null) => settle(() => failed(`exited ${code ?? signal}`));
         const onAbort = () =>
           settle(() => {
@@ -86,7 +118,7 @@ export function warmAstro(options: WarmAstroOptions = {}) {
       hold(child, false);
       output.stop();
     }
-    if (worker && worker.builds >= maxBuilds) close();
+    if (worker && (worker.builds >= maxBuilds || rssMb > maxRssMb)) close();
     else {
       idleTimer = setTimeout(close, idleMs);
       idleTimer.unref?.();

@@ -71,6 +71,24 @@ describe('Astro kept loaded between rebuilds', () => {
     }
   }, 90_000);
 
+  it('should end the process after a build that leaves it holding more memory than allowed', async () => {
+    // Every build process holds more than 1 MB: it goes as soon as its build is done.
+    const warm = warmAstro({ maxRssMb: 1 });
+    const out = path.join(dataDir, 'out-memory');
+    try {
+      await setHeroTitle('Заголовок памяти');
+      const building = warm.render(out, envFor(server.url), opts);
+      await expect.poll(() => warm.pid(), { timeout: 5000 }).not.toBeNull();
+      const pid = warm.pid()!;
+      await building;
+      expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('Заголовок памяти');
+      await expect.poll(() => gone(pid), { timeout: 5000 }).toBe(true);
+      expect(warm.pid()).toBeNull();
+    } finally {
+      warm.close();
+    }
+  }, 90_000);
+
   it('should end a failed build with its cause and leave no process behind', async () => {
     const warm = warmAstro();
     // Nothing listens on port 9: the pages cannot read the content.
