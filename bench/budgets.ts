@@ -30,6 +30,14 @@ export const BUDGETS = {
   siteWideEditBudgetCabins: 15,
   /** «Сводка» (GET /api/admin/reports/summary) at 1,500 cabins and 50,000 bookings, self-hosted, one owner: p95 (issue 43). */
   reportsSummaryP95Ms: 300,
+  /**
+   * The whole self-hosted server (the server, the build process it keeps between edits and what
+   * that starts), resident memory summed over the process tree (issue 42: the cheapest VPS has
+   * 1 GB): idle with the demo's 15 cabins once the build process has gone, and at the peak of
+   * bursts of edits by active cabins.
+   */
+  memoryIdleMb: 250,
+  memoryPeakMb: { 15: 600, 150: 900 } as Record<number, number>,
   /** Lighthouse mobile (simulated slow 4G), median of 3, on every public page (issue 18). */
   lcpMs: 1000,
   fcpMs: 700,
@@ -108,6 +116,7 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
       });
     }
   }
+  if (r.memory) out.push(...memoryChecks(r.memory));
   const missing = (p: PageResult) => p.error ?? `HTTP ${p.status}`;
   for (const p of r.pages) {
     const lh = p.lighthouse;
@@ -295,6 +304,36 @@ function loadBudgets(r: TargetResults): Omit<BudgetCheck, 'target'>[] {
       value: mine === null ? (row.error ?? 'no response') : `${Math.round(mine)}${theirs ? ` (${(mine / theirs).toFixed(2)}× ${peerName})` : ''}`,
       budget: theirs === null ? `≥ ${BUDGETS.staticThroughputVsPeer}× ${peerName} (not measured)` : `≥ ${BUDGETS.staticThroughputVsPeer}× ${peerName} = ${Math.round(theirs * BUDGETS.staticThroughputVsPeer)}`,
       pass: mine !== null && theirs !== null && mine >= theirs * BUDGETS.staticThroughputVsPeer,
+    });
+  }
+  return out;
+}
+
+/** The memory stage's budgets (bench/memory.ts); a size not measured fails its budget. */
+function memoryChecks(m: NonNullable<TargetResults['memory']>): Omit<BudgetCheck, 'target'>[] {
+  const failed = 'error' in m ? m.error : '';
+  const point = (cabins: number) => ('points' in m ? m.points.find((p) => p.cabins === cabins) : undefined);
+  const out: Omit<BudgetCheck, 'target'>[] = [];
+  const idle = point(15)?.idleMb ?? null;
+  out.push({
+    figure: 'Memory of the whole server, idle', where: '15 cabins, the build process gone',
+    value: idle === null ? failed || 'not measured' : `${idle} MB`, budget: `≤ ${BUDGETS.memoryIdleMb} MB`, pass: idle !== null && idle <= BUDGETS.memoryIdleMb,
+  });
+  for (const [cabins, budget] of Object.entries(BUDGETS.memoryPeakMb)) {
+    const p = point(Number(cabins));
+    const peak = p && p.bursts.length > 0 ? p.peakMb : null;
+    out.push({
+      figure: 'Memory of the whole server, peak of a burst of edits', where: `${cabins} cabins`,
+      value: peak === null ? failed || 'not measured' : `${peak} MB`, budget: `≤ ${budget} MB`, pass: peak !== null && peak <= budget,
+    });
+  }
+  if ('points' in m) {
+    const thirty = point(15)?.bursts.find((b) => b.edits === 30);
+    const killed = (m.cgroup?.oomKills ?? 0) > 0 || !!m.serverExit;
+    out.push({
+      figure: 'A burst of 30 edits under a 1 GB limit', where: m.cgroup ? 'cgroup memory limit 1 GB' : 'V8 flags only (no cgroup here)',
+      value: !thirty ? failed || 'not measured' : killed ? `killed (${m.serverExit ?? `${m.cgroup?.oomKills} killed by the limit`})` : thirty.live ? 'completed, nothing killed' : 'the last edit never went live',
+      budget: 'completes, nothing killed', pass: !!thirty && thirty.live && !killed,
     });
   }
   return out;

@@ -212,6 +212,7 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
   L.push(...renderChannels(r, t, find, cell));
   L.push(...renderReports(t, find, cell));
   L.push(...renderEdits(r, t, find, cell));
+  L.push(...renderMemory(t, find, cell));
   return L;
 }
 
@@ -353,5 +354,37 @@ function renderLoad(
     L.push(`| ${mode} | ${server} | ${label} | ${cell(String(Math.round(x.rps)), rpsCheck)} | ${pct2(x.p50, d)} | ${cell(pct2(x.p95, d), p95Check)} | ${pct2(x.p99, d)} | ${ms2(x.max)} | ${x.bytesPerResponse} | ${x.non2xx} / ${x.errors + x.timeouts} |`);
   }
   L.push('');
+  return L;
+}
+
+/** The memory stage (bench/memory.ts): the whole self-hosted server idle and at the peak of bursts of edits. */
+function renderMemory(t: TargetResults, find: (figure: string, where: string) => BudgetCheck | undefined, cell: (value: string, check?: BudgetCheck) => string): string[] {
+  const m = t.memory;
+  if (!m) return [];
+  const L = ['### Memory of the whole self-hosted server', ''];
+  if (!('points' in m)) return [...L, `Failed: ${m.error}`, ''];
+  const peaks = Object.entries(BUDGETS.memoryPeakMb).map(([n, mb]) => `≤ ${mb} MB at ${n} cabins`).join(', ');
+  L.push(
+    `\`npm run serve\` on a data folder of its own with the demo's 15 cabins, then grown to 150; limit: ${m.limit}. The resident memory (RSS) of the server and all its descendants (the build process kept between edits, its esbuild) summed from /proc every 100 ms: a page two processes share counts in each, so the sum errs high. A burst is that many saves of the hero title 500 ms apart (each build starts before the next save), measured until \`/\` shows the last. Idle is the most the tree held over 5 s, 5 s after the build process went (2 minutes after its last build). Budgets (issue 42): idle ≤ ${BUDGETS.memoryIdleMb} MB at 15 cabins; the peak ${peaks}. First start (seed, build with the photos from Astro's cache, serve): peak ${m.firstBuildPeakMb} MB.`,
+    '',
+  );
+  if (m.error) L.push(`Failed: ${m.error}`, '');
+  if (m.serverExit) L.push(`The server's process ended during the stage: ${m.serverExit}.`, '');
+  L.push('| active cabins | rebuild after growing | burst | live after | peak | idle, build process loaded | idle |', '| --- | --- | --- | --- | --- | --- | --- |');
+  for (const p of m.points) {
+    const peak = find('Memory of the whole server, peak of a burst of edits', `${p.cabins} cabins`);
+    const idle = p.cabins === 15 ? find('Memory of the whole server, idle', '15 cabins, the build process gone') : undefined;
+    for (const [i, b] of p.bursts.entries()) {
+      const first = i === 0;
+      L.push(
+        `| ${first ? p.cabins : ''} | ${first && p.growBuildPeakMb !== undefined ? (p.growBuildPeakMb === p.peakMb ? cell(`${p.growBuildPeakMb} MB`, peak) : `${p.growBuildPeakMb} MB`) : ''} | ${b.edits} saves | ${b.seconds.toFixed(1)} s${b.live ? '' : ' (not live)'} | ${b.peakMb === p.peakMb && p.growBuildPeakMb !== p.peakMb ? cell(`${b.peakMb} MB`, peak) : `${b.peakMb} MB`} | ${first ? `${p.idleWithBuilderMb} MB` : ''} | ${first ? cell(p.idleMb === null ? '— (the build process stayed)' : `${p.idleMb} MB`, idle) : ''} |`,
+      );
+    }
+  }
+  L.push('');
+  if (m.cgroup) {
+    const check = find('A burst of 30 edits under a 1 GB limit', 'cgroup memory limit 1 GB');
+    L.push(`The kernel's count for the cgroup (the page cache of the files a build writes included, which it reclaims before it kills): at most ${m.cgroup.maxUsageMb} MB, the limit reached ${m.cgroup.limitHits} times, ${m.cgroup.oomKills} processes killed. The burst of 30 edits: ${cell(check?.value ?? '—', check)}.`, '');
+  }
   return L;
 }

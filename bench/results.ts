@@ -3,6 +3,7 @@ import type { BlankControl } from './blank-page.ts';
 import type { ChannelsResults } from './channels.ts';
 import type { EditToLiveTrial } from './edit-to-live.ts';
 import type { EditsResults } from './edits.ts';
+import type { MemoryResults } from './memory.ts';
 import type { LighthousePage } from './lighthouse.ts';
 import type { LoadResult } from './load.ts';
 import type { MachineInfo } from './machine.ts';
@@ -65,6 +66,8 @@ export type TargetResults = {
   reports?: ReportsResult | { error: string };
   /** A one-cabin and a site-wide edit at each size, on an instance of its own (bench/edits.ts; absent when not run). */
   edits?: EditsResults;
+  /** The whole self-hosted server's memory idle and at the peak of bursts of edits (bench/memory.ts; self-hosted only). */
+  memory?: MemoryResults | { error: string };
   /** Why the target could not be measured at all. */
   error?: string;
 };

@@ -14,6 +14,7 @@ import { giveControl } from './control-answer.ts';
 import { measureChannels, startBenchAvito } from './channels.ts';
 import { adminLogin, editToLive } from './edit-to-live.ts';
 import { measureEdits } from './edits.ts';
+import { MEMORY_SIZES, measureMemory } from './memory.ts';
 import { applyPricingRules } from './pricing-rules.ts';
 import { measureReports } from './reports.ts';
 import { CADDY, startCaddy, startCompressingEdge } from './caddy.ts';
@@ -242,6 +243,10 @@ async function measureTarget(target: Target): Promise<TargetResults> {
       }
     }
     if (enabled('edits')) await measureEditsStage(target, results);
+    // The whole self-hosted server's memory (issue 42), on a server and data of its own.
+    if (target.key === 'node' && enabled('memory')) {
+      results.memory = await measureMemory({ port: PORT + 46, sizes: MEMORY_SIZES, log }).catch((err: unknown) => ({ error: errorText(err) }));
+    }
     if (!MAIN_STAGES.some(enabled)) return results;
     const started = performance.now();
     const served = await target.start(log);
