@@ -26,6 +26,8 @@ export default defineConfig({
     service: { entrypoint: './site/components/image-service.ts', config: { avif: { effort: 3 } } },
   },
   devToolbar: { enabled: false },
+  // Vite gzips every chunk only to print its size: work an owner's edit waits for, for nobody.
+  vite: { build: { reportCompressedSize: false } },
   // Each page carries a CSP <meta> with the hashes of exactly the scripts and styles it uses.
   // frame-ancestors cannot live in a <meta>: site/public/_headers sends it as a header.
   security: {
