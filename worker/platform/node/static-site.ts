@@ -2,7 +2,8 @@ import { statSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { listFiles } from './list-files.ts';
 import { etagMatches, headerList, memoryAnswers, type MemoryAnswer } from '../kept-answers.ts';
 import { oncePerTurn, requestPath } from './memory-answers.ts';
@@ -82,16 +83,29 @@ function parseEncoding(acceptEncoding: string | null): 'br' | 'gzip' | null {
   return null;
 }
 
-/** Writes `.br` and `.gz` twins of every text file below `dir` (after each site build). */
+/**
+ * Writes `.br` and `.gz` twins of every text file below `dir` (after each site build: the build
+ * leaves there only the files that changed). zlib's own threads do it, two files at a time, so on
+ * a VPS's 2 cores an edit's pages are compressed in half the time and the server keeps answering.
+ */
 export async function precompressSite(dir: string): Promise<void> {
-  for (const rel of await listFiles(dir)) {
-    if (!COMPRESSIBLE.has(path.extname(rel))) continue;
-    const file = path.join(dir, rel);
-    const body = await readFile(file);
-    await writeFile(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
-    await writeFile(`${file}.gz`, gzipSync(body, { level: 9 }));
-  }
+  const files = (await listFiles(dir)).filter((rel) => COMPRESSIBLE.has(path.extname(rel)));
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const file = path.join(dir, files[next++]!);
+      const body = await readFile(file);
+      const [br, gz] = await Promise.all([
+        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        gzipAsync(body, { level: 9 }),
+      ]);
+      await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+    }
+  };
+  await Promise.all([worker(), worker()]);
 }
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 
 /** The file a URL path names, Workers-assets style with Astro's `build.format: 'file'`. */
 async function resolveFile(root: string, urlPath: string): Promise<{ file: string; size: number; mtimeMs: number } | null> {
