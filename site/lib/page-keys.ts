@@ -12,6 +12,7 @@ import type { Cabin } from '../../schema/tables.ts';
 import { CATALOGUE_PAGE_SIZE } from '../../schema/constants.ts';
 import { cabinPrices, loadCabins, loadSettings } from './content.ts';
 import { totalPages } from './pager.ts';
+import { footerYear } from './site.ts';
 
 /**
  * What /build-pages.json holds. The same for a partial build and a full one of the same data; the
@@ -60,9 +61,19 @@ export const cataloguePages = once(async (): Promise<KeyedPage<{ page: number }>
   );
 });
 
-/** What every page shows or is made with: the settings, the code (BUILD_CODE_KEY) and the addresses. */
+/**
+ * What every page shows or is made with: the settings, the footer's year, the code
+ * (BUILD_CODE_KEY) and the addresses. No page made per cabin shows anything else that changes
+ * with the clock: the prices "from" are data the API computes for the next 12 months.
+ */
 const siteKey = once(async () =>
-  digest({ code: process.env.BUILD_CODE_KEY ?? null, site: process.env.SITE_URL ?? null, api: process.env.API_URL ?? null, settings: await loadSettings() }),
+  digest({
+    code: process.env.BUILD_CODE_KEY ?? null,
+    site: process.env.SITE_URL ?? null,
+    api: process.env.API_URL ?? null,
+    year: footerYear(),
+    settings: await loadSettings(),
+  }),
 );
 
 /** The live site's manifest, when the build was given one that a partial build may start from. */
