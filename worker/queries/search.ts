@@ -1,6 +1,6 @@
 import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { SEARCH_HORIZON_DAYS, SEARCH_NEAREST_DAYS, type SearchAnswer, type SearchQuery, type SearchStay } from '../../schema/search.ts';
-import { quoteMany } from '../../schema/pricing.ts';
+import { quoteMany, type PricingRules } from '../../schema/pricing.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
 import { now } from '../lib/clock.ts';
 import { groupBy } from '../lib/group-by.ts';
@@ -43,19 +43,22 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
   // Priced as the booking would be for the searched guests, with the mandatory extras and the
   // discount of the day; cabins with equal rules share one quote (and one list of lines).
   const quotes = quoteMany({ guests: q.guests, today });
+  // Cabins with no season or single date near the stay share their rules object (rulesFrom).
+  const priceOf = new Map<PricingRules, ReturnType<typeof quotes>>();
   for (const cabin of rows) {
-    const price = quotes(rulesOf(cabin));
-    const taken = busyOf.get(cabin.id) ?? [];
-    const isFree = (checkIn: IsoDate, checkOut: IsoDate) => !taken.some((r) => r.start < checkOut && checkIn < r.end);
+    const rules = rulesOf(cabin);
+    let price = priceOf.get(rules);
+    if (!price) priceOf.set(rules, (price = quotes(rules)));
+    const taken = busyOf.get(cabin.id) ?? NOTHING_TAKEN;
     const quote = price(q.checkIn, q.checkOut);
-    const free = isFree(q.checkIn, q.checkOut);
+    const free = freeIn(taken, q.checkIn, q.checkOut);
     if (free && quote.minNights <= nights) {
       results.push({ id: cabin.id, name: cabin.name, nights, total: quote.total, lines: quote.lines });
       continue;
     }
     let nearest: SearchStay | undefined;
     for (const stay of candidates) {
-      if (!isFree(stay.checkIn, stay.checkOut)) continue;
+      if (!freeIn(taken, stay.checkIn, stay.checkOut)) continue;
       const alt = price(stay.checkIn, stay.checkOut);
       if (alt.minNights > nights) continue;
       nearest = { ...stay, total: alt.total };
@@ -68,6 +71,12 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
 }
 
 const maxDate = (a: IsoDate, b: IsoDate) => (a > b ? a : b);
+const NOTHING_TAKEN: readonly { start: IsoDate; end: IsoDate }[] = [];
+/** Whether no range of `taken` holds a night of [checkIn, checkOut). */
+function freeIn(taken: readonly { start: IsoDate; end: IsoDate }[], checkIn: IsoDate, checkOut: IsoDate): boolean {
+  for (const r of taken) if (r.start < checkOut && checkIn < r.end) return false;
+  return true;
+}
 
 /**
  * The answer as GET /api/search's JSON (SearchAnswerJson) in UTF-8: each distinct list of price
@@ -75,30 +84,105 @@ const maxDate = (a: IsoDate, b: IsoDate) => (a > b ? a : b);
  * very list (quoteMany), so a list is looked up by identity and only a list not seen yet is
  * written (and compared by its text with those written, as two rule sets may give equal lines).
  * The bytes are those of JSON.stringify of the same object, its fields in that order.
+ *
+ * Written piece by piece into one buffer kept between answers, each cabin's name as bytes kept
+ * too: at 1,500 cabins building the text as one string made ~0.9 MB of garbage a search (the
+ * Cyrillic names make it two bytes a character), and the self-hosted server's small young
+ * generation (scripts/serve.ts) turns garbage into collections.
  */
 export function searchAnswerBytes(answer: SearchAnswer): Uint8Array<ArrayBuffer> {
   const { results, others, ...head } = answer;
   const byList = new Map<PriceLine[], number>();
   const byText = new Map<string, number>();
   const lineSets: string[] = [];
-  let written = '';
-  for (const r of results) {
-    let n = byList.get(r.lines);
+  const setOf = new Array<number>(results.length);
+  for (let i = 0; i < results.length; i++) {
+    const lines = results[i]!.lines;
+    let n = byList.get(lines);
     if (n === undefined) {
-      const text = JSON.stringify(r.lines);
+      const text = JSON.stringify(lines);
       n = byText.get(text);
       if (n === undefined) byText.set(text, (n = lineSets.push(text) - 1));
-      byList.set(r.lines, n);
+      byList.set(lines, n);
     }
-    written += `${written ? ',' : ''}${resultJson(r, n)}`;
+    setOf[i] = n;
   }
-  return utf8.encode(`${JSON.stringify(head).slice(0, -1)},"lineSets":[${lineSets.join(',')}],"results":[${written}],"others":${JSON.stringify(others)}}`);
+  const out = answerWriter();
+  out.text(`${JSON.stringify(head).slice(0, -1)},"lineSets":[${lineSets.join(',')}],"results":[`);
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    out.ascii(i ? ',{"id":' : '{"id":');
+    out.number(r.id);
+    out.ascii(',"name":');
+    out.bytes(nameJson(r.name));
+    out.ascii(',"nights":');
+    out.number(r.nights);
+    out.ascii(',"total":');
+    out.number(r.total);
+    out.ascii(',"lineSet":');
+    out.number(setOf[i]!);
+    out.ascii('}');
+  }
+  out.text(`],"others":${JSON.stringify(others)}}`);
+  return out.done();
 }
 const utf8 = new TextEncoder();
 
 type SearchResult = SearchAnswer['results'][number];
-/** A result as JSON, written field by field (quicker than JSON.stringify of a copy of each result). */
-const resultJson = (r: SearchResult, lineSet: number) => `{"id":${r.id},"name":${JSON.stringify(r.name)},"nights":${r.nights},"total":${r.total},"lineSet":${lineSet}}`;
-/** Compiles only while resultJson writes every field of a result: a field added to it stops the build here. */
+/** Compiles only while searchAnswerBytes writes every field of a result: a field added to it stops the build here. */
 const WRITES_EVERY_FIELD: Record<Exclude<keyof SearchResult, 'id' | 'name' | 'nights' | 'total' | 'lines'>, never> = {};
 void WRITES_EVERY_FIELD;
+
+/** The buffer answers are written into, grown as needed and kept (a search's writing is synchronous). */
+let scratch = new Uint8Array(256 * 1024);
+function answerWriter() {
+  let at = 0;
+  const room = (n: number) => {
+    if (at + n <= scratch.length) return;
+    const grown = new Uint8Array(Math.max(scratch.length * 2, at + n));
+    grown.set(scratch.subarray(0, at));
+    scratch = grown;
+  };
+  const writer = {
+    // At most 3 bytes a UTF-16 unit.
+    text(s: string) {
+      room(s.length * 3);
+      at += utf8.encodeInto(s, scratch.subarray(at)).written;
+    },
+    /** Text of ASCII only (the keys), byte by byte: no string or view made. */
+    ascii(s: string) {
+      room(s.length);
+      for (let i = 0; i < s.length; i++) scratch[at++] = s.charCodeAt(i);
+    },
+    /** A number as JSON.stringify writes it; a whole one digit by digit. */
+    number(n: number) {
+      if (!Number.isSafeInteger(n) || n < 0) return writer.ascii(JSON.stringify(n));
+      let digits = 1;
+      for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++;
+      room(digits);
+      for (let i = at + digits - 1, x = n; i >= at; i--, x = Math.floor(x / 10)) scratch[i] = 48 + (x % 10);
+      at += digits;
+    },
+    bytes(b: Uint8Array) {
+      room(b.length);
+      scratch.set(b, at);
+      at += b.length;
+    },
+    /** The answer's own copy: the buffer is written over by the next one. */
+    done: () => scratch.slice(0, at),
+  };
+  return writer;
+}
+
+/** A cabin's name as JSON in UTF-8, kept: the same 1,500 names are written in every search. */
+const namesJson = new Map<string, Uint8Array>();
+/** Names renamed away stay until this many are held; then all go and the current ones come back. */
+const MAX_NAMES = 20_000;
+function nameJson(name: string): Uint8Array {
+  let bytes = namesJson.get(name);
+  if (!bytes) {
+    if (namesJson.size >= MAX_NAMES) namesJson.clear();
+    namesJson.set(name, (bytes = utf8.encode(JSON.stringify(name))));
+  }
+  return bytes;
+}
