@@ -11,23 +11,15 @@
  * CLI: `node scripts/demo/photos.ts [perKind]` writes examples and a contact sheet to /tmp/demo-photos/.
  */
 import sharp from 'sharp';
+import { seededRandom } from '../../site/lib/seeded-random.ts';
 
 export type PhotoKind = 'cabin-exterior' | 'interior' | 'sea' | 'beach' | 'terrace' | 'sunset';
 
 const W = 1600;
 const H = 1067;
 
-/** A small deterministic PRNG (mulberry32): returns floats in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG: floats in [0, 1), the same for the same seed. */
+export const rng = seededRandom;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: randomness, colours, SVG snippets

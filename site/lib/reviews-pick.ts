@@ -8,22 +8,6 @@ import type { RandomFn } from './captcha.ts';
 export type PublicReview = Omit<Review, 'email' | 'bookingId'>;
 
 /**
- * The same numbers for the same seed (mulberry32): the home page draws its reviews from the
- * content version, so two builds of the same data make the same page (a partial build and a full
- * one must agree byte for byte), and each edit still draws anew.
- */
-export function seededRandom(seed: number): RandomFn {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
  * Up to `count` (3) different approved reviews in random order; all of them, shuffled, when
  * there are fewer. Reviews whose `approved` is not true are skipped. The input is not changed.
  */

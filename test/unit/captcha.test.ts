@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CAPTCHA } from '../../schema/constants.ts';
+import { seededRandom } from '../../site/lib/seeded-random.ts';
 import { createCaptcha, isCaptchaSolved, type CaptchaQuestion } from '../../site/lib/captcha.ts';
 
-/** A small seeded generator (mulberry32) so failures are reproducible. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so failures are reproducible. */
+const seeded = seededRandom;
 
 const inRange = (n: number, [min, max]: readonly [number, number]) => Number.isInteger(n) && n >= min && n <= max;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HOME_REVIEW_COUNT, RATING_MAX } from '../../schema/constants.ts';
-import { pickRandomReviews, SAMPLE_REVIEWS, seededRandom } from '../../site/lib/reviews-pick.ts';
+import { pickRandomReviews, SAMPLE_REVIEWS } from '../../site/lib/reviews-pick.ts';
+import { seededRandom } from '../../site/lib/seeded-random.ts';
 import { formatDate } from '../../schema/format.ts';
 
 const review = (id: number, approved = true) => ({ id, approved, name: `Гость ${id}` });
