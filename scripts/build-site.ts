@@ -20,6 +20,8 @@ export type BuildOptions = {
   stagingDir?: string;
   /** Runs on the finished build in staging, before it goes live (the Node server precompresses). */
   postBuild?: (stagingDir: string) => Promise<void>;
+  /** Runs once the build is live (the Node server brings its quick twins to their best then). */
+  afterLive?: (outDir: string) => void;
   /** Stops a build that has not started going live (the server is stopping); a swap under way finishes. */
   signal?: AbortSignal;
   /**
@@ -122,6 +124,7 @@ async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise
     opts.signal?.throwIfAborted();
     await syncDir(staging, opts.outDir, gone ?? { keep: built });
     await removeUnusedImages(opts.outDir, maybeUnused);
+    opts.afterLive?.(opts.outDir);
     return { contentVersion: info.contentVersion, partial, pages };
   } finally {
     // After a success staging holds only what was already live (moved files are gone from it).

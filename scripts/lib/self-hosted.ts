@@ -16,7 +16,8 @@ import { startNodeServer } from '../../worker/platform/node/server.ts';
 import { getAdminPath } from '../../worker/queries/admin.ts';
 import { ensureOwner } from '../../worker/queries/users.ts';
 import { getContentVersion } from '../../worker/queries/site-state.ts';
-import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
+import { siteCompression } from '../../worker/platform/node/site-compression.ts';
+import { staticSite } from '../../worker/platform/node/static-site.ts';
 
 /** Exit code for a problem the owner must fix (systemd: RestartPreventExitStatus=78, no crash loop). */
 const EX_CONFIG = 78;
@@ -61,6 +62,9 @@ try {
 // Stopping aborts a build that has not started going live (the next start rebuilds it).
 let apiUrl = '';
 const stopping = new AbortController();
+// Each build's changed files get their compressed twins; after a change every page shows, most go
+// live with a quick one made best right after (worker/platform/node/site-compression.ts).
+const compression = siteCompression();
 const rebuilder = createRebuilder({
   signal: stopping.signal,
   get apiUrl() {
@@ -69,7 +73,8 @@ const rebuilder = createRebuilder({
   outDir: siteDir,
   siteUrl,
   stagingDir: path.join(dataDir, '.site-staging'),
-  postBuild: precompressSite,
+  postBuild: compression.beforeLive,
+  afterLive: compression.afterLive,
 });
 
 const server = await startNodeServer({

@@ -83,27 +83,36 @@ function parseEncoding(acceptEncoding: string | null): 'br' | 'gzip' | null {
   return null;
 }
 
-/**
- * Writes `.br` and `.gz` twins of every text file below `dir` (after each site build: the build
- * leaves there only the files that changed). zlib's own threads do it, two files at a time, so on
- * a VPS's 2 cores an edit's pages are compressed in half the time and the server keeps answering.
- */
+/** Writes `.br` and `.gz` twins of every text file below `dir`, at brotli's best quality (site-compression.ts does it for the builds). */
 export async function precompressSite(dir: string): Promise<void> {
-  const files = (await listFiles(dir)).filter((rel) => COMPRESSIBLE.has(path.extname(rel)));
+  await compressFiles(dir, await compressibleFiles(dir), BEST_BROTLI);
+}
+
+/** The files below `dir` worth twins, as paths relative to it. */
+export const compressibleFiles = async (dir: string) => (await listFiles(dir)).filter((rel) => COMPRESSIBLE.has(path.extname(rel)));
+
+/** brotli's best quality: what every twin is in the end (a page ~2–8 % smaller than at 5–9, 40–80 ms for a 46 KB page here). */
+export const BEST_BROTLI = 11;
+
+/**
+ * Writes the twins of `files` (relative to `dir`): zlib's own threads, two files at a time, so on a
+ * VPS's 2 cores they take half the time and the server keeps answering meanwhile.
+ */
+export async function compressFiles(dir: string, files: string[], brotliQuality: number): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
       const file = path.join(dir, files[next++]!);
       const body = await readFile(file);
-      const [br, gz] = await Promise.all([
-        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-        gzipAsync(body, { level: 9 }),
-      ]);
+      const [br, gz] = await Promise.all([brotliOf(body, brotliQuality), gzipAsync(body, { level: 9 })]);
       await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
     }
   };
   await Promise.all([worker(), worker()]);
 }
+
+export const brotliOf = (body: Buffer, quality: number) =>
+  brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
