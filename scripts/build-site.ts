@@ -209,11 +209,22 @@ async function removeUnusedImages(outDir: string, candidates: Set<string>): Prom
 
 const exists = (file: string) => stat(file).then((s) => s.isFile(), () => false);
 
-/** Removes from staging every file the live site already has with the same bytes. */
+/**
+ * Removes from staging every file the live site already has with the same bytes. Astro names what
+ * it writes into _astro/ by a digest of what makes it (a script's code, a photo's source and
+ * sizes), so such a file, live under the same name and size, is not read again: a partial build
+ * copies a hundred photos and scripts there, and reading both copies took 100 ms of each edit.
+ */
 async function dropUnchanged(staging: string, outDir: string, files: string[]): Promise<void> {
   for (const file of files) {
-    if (await sameContent(path.join(staging, file), path.join(outDir, file))) await rm(path.join(staging, file));
+    const unchanged = file.startsWith('_astro/') ? await sameSize(path.join(staging, file), path.join(outDir, file)) : await sameContent(path.join(staging, file), path.join(outDir, file));
+    if (unchanged) await rm(path.join(staging, file));
   }
+}
+
+async function sameSize(a: string, b: string): Promise<boolean> {
+  const [sa, sb] = await Promise.all([stat(a), stat(b).catch(() => null)]);
+  return !!sb?.isFile() && sa.size === sb.size;
 }
 
 /**

@@ -27,6 +27,7 @@ describe('The twins of a build', () => {
       await mkdir(path.dirname(path.join(staging, rel)), { recursive: true });
       await writeFile(path.join(staging, rel), body);
     }
+    // One best twin before going live, as a build may ask (the server asks none: quick for all).
     const twins = siteCompression({ bestBeforeLive: 1 });
     await twins.beforeLive(staging);
     const brOf = async (dir: string, rel: string) => readFile(path.join(dir, `${rel}.br`));

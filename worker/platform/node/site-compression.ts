@@ -3,13 +3,12 @@ import path from 'node:path';
 import { BEST_BROTLI, brotliOf, compressFiles, compressibleFiles } from './static-site.ts';
 
 /**
- * How many of a build's changed files get brotli's best twin before they go live. An edit of one
- * cabin changes about 15 files; a change every page shows, all of them: at 1,500 cabins over 3,000
- * pages, and at the best quality (40–80 ms a page here) their twins alone kept the edit from going
- * live for a minute or more. Past this many, the rest go live with a quick twin (brotli 5: ~1 ms a
- * page, 2–8 % larger) and are made best one by one right after.
+ * How many of a build's changed files get brotli's best twin before they go live: none. At the
+ * best quality a page takes 40–80 ms here: over 3,000 pages at 1,500 cabins, a change every page
+ * shows waited minutes for its twins, and even an edit of one cabin (~15 files) 200 ms. Every file
+ * goes live with a quick twin (brotli 5: ~1 ms a page, 2–8 % larger) and is made best right after.
  */
-const BEST_BEFORE_LIVE = 64;
+const BEST_BEFORE_LIVE = 0;
 const QUICK_BROTLI = 5;
 
 /**
