@@ -86,7 +86,7 @@ const server = await startNodeServer({
   siteUrl,
   trustedProxy: env.TRUSTED_PROXY === '1',
   adminPassword: env.ADMIN_PASSWORD || undefined,
-  rebuild: { request: () => rebuilder.request(), status: async () => rebuilder.status },
+  rebuild: { request: () => rebuilder.request(), status: async () => ({ ...rebuilder.status, compressing: compression.busy() }) },
   bindings: {
     SITE_URL: siteUrl,
     TELEGRAM_BOT_TOKEN: env.TELEGRAM_BOT_TOKEN,

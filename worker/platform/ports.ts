@@ -70,6 +70,8 @@ export type BuilderStatus = {
   cause?: string | null;
   /** The last build could not render only the changed pages and built every page instead: why. */
   fallback?: string | null;
+  /** The site is live and whole; its quick compressed twins are still being made best (self-hosted). */
+  compressing?: boolean;
 };
 
 /** Asks for a rebuild of the public site after a write, and tells how the builder is doing. */

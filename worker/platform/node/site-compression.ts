@@ -71,10 +71,12 @@ export function siteCompression(opts: { bestBeforeLive?: number } = {}) {
     }
   }
 
-  /** Resolves once no upgrade runs (tests; the bench's idle). */
+  /** Resolves once no upgrade runs (tests). */
   const idle = (): Promise<void> => upgrading ?? Promise.resolve();
+  /** Quick twins are being made best (the builder's status says so; the bench waits for it). */
+  const busy = (): boolean => upgrading !== null;
 
-  return { beforeLive, afterLive, idle };
+  return { beforeLive, afterLive, idle, busy };
 }
 
 /**
