@@ -13,6 +13,7 @@ import { ROOT, quietEnv, waitFor } from '../scripts/lib/tools.ts';
 import { openSqlite } from '../worker/platform/node/sqlite.ts';
 import { growCabinsIn } from './cabins.ts';
 import { adminLogin } from './edit-to-live.ts';
+import { serveScriptEnv } from './targets.ts';
 
 const SAMPLE_MS = 100;
 const MB = 1024 * 1024;
@@ -164,7 +165,7 @@ export async function measureMemory(opts: { port: number; sizes: { cabins: numbe
   };
   const server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], {
     cwd: ROOT,
-    env: quietEnv({ PORT: String(opts.port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1', ADMIN_PASSWORD: PASSWORD }),
+    env: quietEnv({ ...serveScriptEnv(), PORT: String(opts.port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1', ADMIN_PASSWORD: PASSWORD }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { startStack } from '../scripts/lib/stack.ts';
@@ -46,6 +47,15 @@ export type Target = {
 export type StartOptions = { avitoApiUrl?: string };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The variables `npm run serve` sets before `node scripts/serve.ts` (package.json), which the
+ * bench starts directly: the server it measures runs as an owner's does (MALLOC_ARENA_MAX…).
+ */
+export function serveScriptEnv(): Record<string, string> {
+  const script = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve ?? '';
+  return Object.fromEntries([...script.matchAll(/(?:^|\s)([A-Z_][A-Z0-9_]*)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+}
 
 async function pollIdle(state: () => Promise<{ state: string; compressing?: boolean }>, timeoutMs = 15 * 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -116,7 +126,7 @@ export function nodeTarget(port: number, adminPassword: string): Target {
       let out = '';
       const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], {
         cwd: ROOT,
-        env: quietEnv({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1', ADMIN_PASSWORD: adminPassword, ...(opts?.avitoApiUrl ? { AVITO_API_URL: opts.avitoApiUrl } : {}) }),
+        env: quietEnv({ ...serveScriptEnv(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1', ADMIN_PASSWORD: adminPassword, ...(opts?.avitoApiUrl ? { AVITO_API_URL: opts.avitoApiUrl } : {}) }),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout!.on('data', (d: Buffer) => (out += d));
