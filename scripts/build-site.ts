@@ -20,6 +20,8 @@ export type BuildOptions = {
   stagingDir?: string;
   /** Runs on the finished build in staging, before it goes live (the Node server precompresses). */
   postBuild?: (stagingDir: string) => Promise<void>;
+  /** Runs as a build starts (the Node server stops making its twins best, so the build has the CPU). */
+  beforeRender?: () => Promise<void>;
   /** Runs once the build is live (the Node server brings its quick twins to their best then). */
   afterLive?: (outDir: string) => void;
   /** Stops a build that has not started going live (the server is stopping); a swap under way finishes. */
@@ -83,6 +85,7 @@ async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise
   const astroOut = astroOutDir(staging);
   const clean = () => Promise.all([rm(staging, { recursive: true, force: true }), rm(astroOut, { recursive: true, force: true })]);
   await clean();
+  await opts.beforeRender?.();
   try {
     await (opts.render ?? astroBuild)(
       astroOut,

@@ -73,6 +73,7 @@ const rebuilder = createRebuilder({
   outDir: siteDir,
   siteUrl,
   stagingDir: path.join(dataDir, '.site-staging'),
+  beforeRender: compression.pause,
   postBuild: compression.beforeLive,
   afterLive: compression.afterLive,
 });

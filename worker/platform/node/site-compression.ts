@@ -15,8 +15,9 @@ const QUICK_BROTLI = 5;
  * The twins of each build, for the self-hosted server: `beforeLive` is the build's postBuild (on
  * the changed files in staging), `afterLive` runs once they are live and brings the quick twins to
  * the best quality in the background, one file at a time, while visitors are served. The upgrade
- * never races a build: the next build's beforeLive first stops it (after the file in hand), and a
- * twin is replaced only if its page is still the one it was made from.
+ * never races a build: the next build stops it as it starts (`pause`, after the file in hand) and
+ * it goes on once that build is live; a twin is replaced only if its page is still the one it
+ * was made from.
  */
 export function siteCompression(opts: { bestBeforeLive?: number } = {}) {
   const bestBeforeLive = opts.bestBeforeLive ?? BEST_BEFORE_LIVE;
@@ -27,9 +28,14 @@ export function siteCompression(opts: { bestBeforeLive?: number } = {}) {
   let upgrading: Promise<void> | null = null;
   let stop = false;
 
-  async function beforeLive(staging: string): Promise<void> {
+  /** A build starts: the upgrade stops after the file in hand, so the build has the CPU (2 cores on a VPS). */
+  async function pause(): Promise<void> {
     stop = true;
     await upgrading;
+  }
+
+  async function beforeLive(staging: string): Promise<void> {
+    await pause();
     const files = (await compressibleFiles(staging)).sort(byReach);
     // This build makes their twins itself.
     for (const f of files) pending.delete(f);
@@ -76,7 +82,7 @@ export function siteCompression(opts: { bestBeforeLive?: number } = {}) {
   /** Quick twins are being made best (the builder's status says so; the bench waits for it). */
   const busy = (): boolean => upgrading !== null;
 
-  return { beforeLive, afterLive, idle, busy };
+  return { pause, beforeLive, afterLive, idle, busy };
 }
 
 /**
