@@ -3,8 +3,8 @@ import type { PublicReview } from '../../worker/queries/reviews.ts';
 import type { PublicSettings } from '../../worker/queries/settings.ts';
 import { api, must } from './api.ts';
 
-// Build-time content, read once per build and shared by every page that needs it.
-const once = <T>(load: () => Promise<T>) => {
+/** Build-time content, read once per build and shared by every page that needs it (and the page keys). */
+export const once = <T>(load: () => Promise<T>) => {
   let value: Promise<T> | undefined;
   return () => (value ??= load());
 };

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Cabin } from '../../schema/tables.ts';
 import { CATALOGUE_PAGE_SIZE } from '../../schema/constants.ts';
-import { cabinPrices, loadCabins, loadSettings } from './content.ts';
+import { cabinPrices, loadCabins, loadSettings, once } from './content.ts';
 import { totalPages } from './pager.ts';
 import { footerYear } from './site.ts';
 
@@ -25,23 +25,26 @@ export type KeyedPage<P> = { path: string; key: string; props: P };
 
 const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 22);
 
-const once = <T>(load: () => Promise<T>) => {
-  let value: Promise<T> | undefined;
-  return () => (value ??= load());
-};
-
-/** The data one cabin's page and card show: the cabin and its prices (settings are in the site key). */
-const cabinKey = async (cabin: Cabin) => digest({ cabin, prices: await cabinPrices(cabin) });
+/**
+ * The data one cabin's page and card show, by cabin: the cabin and its prices (settings are in the
+ * site key). Made once a build: the page and the card share it.
+ */
+const cabinKeys = once(async () => {
+  const cabins = await loadCabins();
+  return new Map(await Promise.all(cabins.map(async (cabin) => [cabin.id, digest({ cabin, prices: await cabinPrices(cabin) })] as const)));
+});
 
 /** /cabin/{id}: one page per active cabin. */
-export const cabinPages = once(async (): Promise<KeyedPage<{ cabin: Cabin }>[]> =>
-  Promise.all((await loadCabins()).filter((c) => c.active).map(async (cabin) => ({ path: `/cabin/${cabin.id}`, key: await cabinKey(cabin), props: { cabin } }))),
-);
+export const cabinPages = once(async (): Promise<KeyedPage<{ cabin: Cabin }>[]> => {
+  const keys = await cabinKeys();
+  return (await loadCabins()).filter((c) => c.active).map((cabin) => ({ path: `/cabin/${cabin.id}`, key: keys.get(cabin.id)!, props: { cabin } }));
+});
 
 /** /shell/cards/{id}: the card /search fills in, one per listed cabin. */
-export const cardPages = once(async (): Promise<KeyedPage<{ cabin: Cabin }>[]> =>
-  Promise.all((await loadCabins()).map(async (cabin) => ({ path: `/shell/cards/${cabin.id}`, key: await cabinKey(cabin), props: { cabin } }))),
-);
+export const cardPages = once(async (): Promise<KeyedPage<{ cabin: Cabin }>[]> => {
+  const keys = await cabinKeys();
+  return (await loadCabins()).map((cabin) => ({ path: `/shell/cards/${cabin.id}`, key: keys.get(cabin.id)!, props: { cabin } }));
+});
 
 /**
  * /cabins/2, /cabins/3, …: each shows its 12 cards, the pager (the number of pages) and a
