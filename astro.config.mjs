@@ -12,7 +12,8 @@ export default defineConfig({
   srcDir: './site',
   publicDir: './site/public',
   outDir: process.env.SITE_OUT_DIR ?? './dist',
-  cacheDir: './node_modules/.astro',
+  // One per site being built (astroCacheDir in scripts/build-site.ts): builds running at once never share one.
+  cacheDir: process.env.SITE_CACHE_DIR ?? './node_modules/.astro',
   output: 'static',
   trailingSlash: 'never',
   // 'file' makes /cabins serve cabins.html without a trailing-slash redirect.

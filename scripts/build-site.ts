@@ -99,6 +99,7 @@ async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise
         BUILD_CODE_KEY: await codeKey(),
         // Empty: the pages read no live manifest and all of them are rendered.
         BUILD_LIVE_PAGES: live?.file ?? '',
+        SITE_CACHE_DIR: astroCacheDir(opts.outDir, staging),
       },
       opts,
     );
@@ -354,6 +355,21 @@ async function sameContent(a: string, b: string): Promise<boolean> {
 function astroOutDir(staging: string): string {
   const key = createHash('sha256').update(path.resolve(staging)).digest('hex').slice(0, 16);
   return path.join(ROOT, 'node_modules/.cache/astro-out', key);
+}
+
+/**
+ * Astro's cache (its optimised photos, Vite's prebundled packages), kept between a site's builds.
+ * Astro writes a cache entry in place, not by a rename, so two builds sharing one cache read each
+ * other's half-written entries: tests start several servers at once, and their builds failed
+ * with «Unexpected end of JSON input». So every site built (a self-hosted DATA_DIR, a test's)
+ * has a cache of its own, one per staging path as astroOutDir is. The project's own `dist` (npm
+ * start, deploy) keeps Astro's usual `node_modules/.astro`, the path hosted CI caches between
+ * deploys (Workers Builds, .github/workflows/deploy.yml).
+ */
+export function astroCacheDir(outDir: string, staging: string): string {
+  if (path.resolve(outDir) === path.join(ROOT, 'dist')) return path.join(ROOT, 'node_modules/.astro');
+  const key = createHash('sha256').update(path.resolve(staging)).digest('hex').slice(0, 16);
+  return path.join(ROOT, 'node_modules/.cache/astro-cache', key);
 }
 
 /** Moves a finished build into staging: a rename on one disk, else a copy (DATA_DIR on another disk). */
