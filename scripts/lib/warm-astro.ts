@@ -11,6 +11,11 @@ export type WarmAstroOptions = {
   maxBuilds?: number;
   /** …and after a build that leaves it holding more than this (MB of resident memory). */
   maxRssMb?: number;
+  /**
+   * When a process goes after a build for its memory or its count of builds, a new one starts at
+   * once and loads Astro while nothing is built (it still goes when idle); on by default.
+   */
+  prewarm?: boolean;
 };
 
 /**
@@ -29,6 +34,15 @@ const BUILD_ENV = { MIMALLOC_PURGE_DELAY: '0', MIMALLOC_ARENA_EAGER_COMMIT: '0' 
  * the next build loads Astro again (~3 s more). After a demo build it holds 330–400 MB.
  */
 const MAX_RSS_MB = 400;
+/**
+ * Each build imports its own copy of the rendered site's modules (astro-build-worker.ts), which
+ * Node never unloads: measured on the demo (2026-11-28), a process's peak during a build was
+ * 292 MB in its first build and 341, 360, 374, 388, 395 MB in the next five (a full GC after each
+ * changed nothing). The peak of a burst of saves was the warm process's tenth build, 400–450 MB
+ * of the 600 MB budget. After three it goes, and `prewarm` has the next one loaded: its first
+ * build took 2.6 s against 2.1 s warm and 3.2–3.6 s from a cold start.
+ */
+const MAX_BUILDS = 3;
 
 /**
  * Renders the site with Astro kept loaded between builds, for the services that rebuild after
@@ -40,8 +54,9 @@ const MAX_RSS_MB = 400;
  */
 export function warmAstro(options: WarmAstroOptions = {}) {
   const idleMs = options.idleMs ?? 120_000;
-  const maxBuilds = options.maxBuilds ?? 10;
+  const maxBuilds = options.maxBuilds ?? MAX_BUILDS;
   const maxRssMb = options.maxRssMb ?? MAX_RSS_MB;
+  const prewarm = options.prewarm ?? true;
   let worker: { child: ChildProcess; key: string; builds: number } | null = null;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -118,11 +133,15 @@ export function warmAstro(options: WarmAstroOptions = {}) {
       hold(child, false);
       output.stop();
     }
-    if (worker && (worker.builds >= maxBuilds || rssMb > maxRssMb)) close();
-    else {
-      idleTimer = setTimeout(close, idleMs);
-      idleTimer.unref?.();
+    if (worker && (worker.builds >= maxBuilds || rssMb > maxRssMb)) {
+      close();
+      // The next edit of a burst would wait for Node to load Astro, Vite and React again (about a
+      // second of a one-cabin edit's three, bench/speed-changes.md): a new process loads them
+      // now, between the edits. It holds far less than the one that went, and goes when idle.
+      if (prewarm) worker = start(env, key);
     }
+    idleTimer = setTimeout(close, idleMs);
+    idleTimer.unref?.();
   }
 
   /** The warm process's id while it lives (the tests check it goes). */

@@ -73,9 +73,9 @@ describe('Astro kept loaded between rebuilds', () => {
     }
   }, 90_000);
 
-  it('should end the process after a build that leaves it holding more memory than allowed', async () => {
+  it('should end the process after a build that leaves it holding more memory than allowed, and have a new one loaded for the next edit', async () => {
     // Every build process holds more than 1 MB: it goes as soon as its build is done.
-    const warm = warmAstro({ maxRssMb: 1 });
+    const warm = warmAstro({ maxRssMb: 1, idleMs: 4000 });
     const out = path.join(dataDir, 'out-memory');
     try {
       await setHeroTitle('Заголовок памяти');
@@ -85,11 +85,26 @@ describe('Astro kept loaded between rebuilds', () => {
       await building;
       expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('Заголовок памяти');
       await expect.poll(() => gone(pid), { timeout: 5000 }).toBe(true);
+
+      // Its successor is already loading Astro, and builds the next edit.
+      const next = warm.pid();
+      expect(next).not.toBeNull();
+      expect(next).not.toBe(pid);
+      await setHeroTitle('Следующая правка');
+      const building2 = warm.render(out, envFor(server.url), opts);
+      expect(warm.pid()).toBe(next);
+      await building2;
+      expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('Следующая правка');
+
+      // With no edit after it, the new one goes too.
+      const third = warm.pid()!;
+      expect(third).not.toBe(next);
+      await expect.poll(() => gone(third), { timeout: 10_000 }).toBe(true);
       expect(warm.pid()).toBeNull();
     } finally {
       warm.close();
     }
-  }, 90_000);
+  }, 120_000);
 
   it('should end a failed build with its cause and leave no process behind', async () => {
     const warm = warmAstro();
