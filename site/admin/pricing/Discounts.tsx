@@ -3,9 +3,8 @@
 // they are stored (PUT /admin/pricing takes both).
 import type { Discount, DiscountKind } from '../../../schema/pricing.ts';
 import { countOf } from '../../../schema/format.ts';
-import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
-import { Icon } from '../ui/Icon.tsx';
 import { numberOf } from '../ui/numbers.ts';
+import { RowListForm } from './RowListForm.tsx';
 import { useListForm } from './useListForm.ts';
 
 export type DiscountRow = { kind: DiscountKind; days: string; percent: string };
@@ -56,90 +55,64 @@ function ruleText(r: DiscountRow): string {
 }
 
 export function DiscountsForm({ saved, save }: { saved: DiscountValues; save: (v: DiscountValues) => Promise<unknown> }) {
-  const { values, update, dirty, discard, restored, busy, refused, formRef, submit } = useListForm({
-    draft: 'discounts',
-    saved,
-    save,
-    messages: { saved: 'Скидки сохранены', failed: 'Не удалось сохранить скидки' },
-  });
-  const setRow = (i: number, patch: Partial<DiscountRow>) => update((v) => ({ rows: v.rows.map((r, n) => (n === i ? { ...r, ...patch } : r)) }));
-  const add = () => {
-    update((v) => ({ rows: [...v.rows, { kind: 'longStay', days: '', percent: '' }] }));
-    const index = values.rows.length;
-    requestAnimationFrame(() => document.getElementById(`discount-${index}-kind`)?.focus());
-  };
-
+  const form = useListForm({ draft: 'discounts', saved, save, messages: { saved: 'Скидки сохранены', failed: 'Не удалось сохранить скидки' } });
   return (
-    <form ref={formRef} className="group calendar-section pricing-form" onSubmit={submit} noValidate aria-labelledby="discounts-title">
-      <h3 className="group__title" id="discounts-title">
-        Скидки
-      </h3>
-      <RestoredDraft show={restored && dirty} />
-      <p className="hint">Скидки не складываются: гость получает одну, самую большую из подходящих. Промокод действует после скидки.</p>
-      {values.rows.length === 0 ? (
-        <p className="muted">Скидок нет.</p>
-      ) : (
-        <ul className="season-list" aria-label="Скидки">
-          {values.rows.map((r, i) => (
-            <li key={i} className="season-list__item">
-              <fieldset>
-                <legend className="season-list__legend">Скидка {i + 1}</legend>
-                <div className="form-grid">
-                  <div className="field">
-                    <label className="label" htmlFor={`discount-${i}-kind`}>
-                      Вид скидки
-                    </label>
-                    <select id={`discount-${i}-kind`} className="input" value={r.kind} onChange={(e) => setRow(i, { kind: e.target.value as DiscountKind })}>
-                      {(Object.keys(KINDS) as DiscountKind[]).map((k) => (
-                        <option key={k} value={k}>
-                          {KINDS[k].option}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  <div className="field">
-                    <label className="label" htmlFor={`discount-${i}-days`}>
-                      {KINDS[r.kind].days}
-                    </label>
-                    <input
-                      id={`discount-${i}-days`}
-                      className="input"
-                      type="number"
-                      inputMode="numeric"
-                      min={r.kind === 'longStay' ? 1 : 0}
-                      aria-describedby={`discount-${i}-days-hint`}
-                      value={r.days}
-                      onChange={(e) => setRow(i, { days: e.target.value })}
-                    />
-                    <span className="hint" id={`discount-${i}-days-hint`}>
-                      {KINDS[r.kind].hint}
-                    </span>
-                  </div>
-                  <div className="field">
-                    <label className="label" htmlFor={`discount-${i}-percent`}>
-                      Скидка, %
-                    </label>
-                    <input id={`discount-${i}-percent`} className="input" type="number" inputMode="numeric" min={1} max={100} value={r.percent} onChange={(e) => setRow(i, { percent: e.target.value })} />
-                  </div>
-                </div>
-              </fieldset>
-              <div className="season-list__foot">
-                <span className="pricing-form__rule">{ruleText(r)}</span>
-                <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => update((v) => ({ rows: v.rows.filter((_, n) => n !== i) }))}>
-                  <Icon name="trash" /> Удалить<span className="visually-hidden"> скидку {i + 1}</span>
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
+    <RowListForm
+      form={form}
+      titleId="discounts-title"
+      words={{
+        title: 'Скидки',
+        hint: 'Скидки не складываются: гость получает одну, самую большую из подходящих. Промокод действует после скидки.',
+        empty: 'Скидок нет.',
+        list: 'Скидки',
+        row: 'Скидка',
+        remove: 'скидку',
+        add: 'Добавить скидку',
+        save: 'Сохранить скидки',
+      }}
+      newRow={(): DiscountRow => ({ kind: 'longStay', days: '', percent: '' })}
+      firstFieldId={(i) => `discount-${i}-kind`}
+      rule={ruleText}
+      fields={(r, i, setRow) => (
+        <div className="form-grid">
+          <div className="field">
+            <label className="label" htmlFor={`discount-${i}-kind`}>
+              Вид скидки
+            </label>
+            <select id={`discount-${i}-kind`} className="input" value={r.kind} onChange={(e) => setRow({ kind: e.target.value as DiscountKind })}>
+              {(Object.keys(KINDS) as DiscountKind[]).map((k) => (
+                <option key={k} value={k}>
+                  {KINDS[k].option}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label className="label" htmlFor={`discount-${i}-days`}>
+              {KINDS[r.kind].days}
+            </label>
+            <input
+              id={`discount-${i}-days`}
+              className="input"
+              type="number"
+              inputMode="numeric"
+              min={r.kind === 'longStay' ? 1 : 0}
+              aria-describedby={`discount-${i}-days-hint`}
+              value={r.days}
+              onChange={(e) => setRow({ days: e.target.value })}
+            />
+            <span className="hint" id={`discount-${i}-days-hint`}>
+              {KINDS[r.kind].hint}
+            </span>
+          </div>
+          <div className="field">
+            <label className="label" htmlFor={`discount-${i}-percent`}>
+              Скидка, %
+            </label>
+            <input id={`discount-${i}-percent`} className="input" type="number" inputMode="numeric" min={1} max={100} value={r.percent} onChange={(e) => setRow({ percent: e.target.value })} />
+          </div>
+        </div>
       )}
-      <button type="button" className="btn btn--secondary" onClick={add}>
-        <Icon name="plus" /> Добавить скидку
-      </button>
-      <div role="alert" className="form-refusal">
-        {refused && <p className="alert">{refused}</p>}
-      </div>
-      <FormFooter dirty={dirty} busy={busy} label="Сохранить скидки" onDiscard={discard} />
-    </form>
+    />
   );
 }

@@ -3,9 +3,8 @@
 // cabin or the ones chosen. Saved as a whole list with the discounts as they are stored.
 import { EXTRA_PER, EXTRA_PER_LABELS, type Extra, type ExtraPer } from '../../../schema/pricing.ts';
 import { formatPrice } from '../../../schema/format.ts';
-import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
-import { Icon } from '../ui/Icon.tsx';
 import { numberOf } from '../ui/numbers.ts';
+import { RowListForm } from './RowListForm.tsx';
 import { useListForm } from './useListForm.ts';
 
 export type ExtraRow = { id?: number; name: string; price: string; per: ExtraPer; mandatory: boolean; cabinIds: number[] | null };
@@ -20,118 +19,100 @@ export const extraValues = (list: readonly Extra[]): ExtraValues => ({
 export const extraPayload = (v: ExtraValues) =>
   v.rows.map((r) => ({ ...(r.id === undefined ? {} : { id: r.id }), name: r.name, price: numberOf(r.price), per: r.per, mandatory: r.mandatory, cabinIds: r.cabinIds }));
 
-export function ExtrasForm({ saved, cabins, save }: { saved: ExtraValues; cabins: CabinName[]; save: (v: ExtraValues) => Promise<unknown> }) {
-  const { values, update, dirty, discard, restored, busy, refused, formRef, submit } = useListForm({
-    draft: 'extras',
-    saved,
-    save,
-    messages: { saved: 'Услуги сохранены', failed: 'Не удалось сохранить услуги' },
-  });
-  const setRow = (i: number, patch: Partial<ExtraRow>) => update((v) => ({ rows: v.rows.map((r, n) => (n === i ? { ...r, ...patch } : r)) }));
-  const add = () => {
-    update((v) => ({ rows: [...v.rows, { name: '', price: '', per: 'stay', mandatory: false, cabinIds: null }] }));
-    const index = values.rows.length;
-    requestAnimationFrame(() => document.getElementById(`extra-${index}-name`)?.focus());
-  };
+/** «Баня: 2 000 ₽ за проживание», once the name and the price are there. */
+function ruleText(r: ExtraRow): string {
+  const price = numberOf(r.price);
+  return r.name.trim() && Number.isInteger(price) && price >= 0 ? `${r.name.trim()}: ${formatPrice(price)} ${EXTRA_PER_LABELS[r.per]}` : '';
+}
 
+export function ExtrasForm({ saved, cabins, save }: { saved: ExtraValues; cabins: CabinName[]; save: (v: ExtraValues) => Promise<unknown> }) {
+  const form = useListForm({ draft: 'extras', saved, save, messages: { saved: 'Услуги сохранены', failed: 'Не удалось сохранить услуги' } });
   return (
-    <form ref={formRef} className="group calendar-section pricing-form" onSubmit={submit} noValidate aria-labelledby="extras-title">
-      <h3 className="group__title" id="extras-title">
-        Дополнительные услуги
-      </h3>
-      <RestoredDraft show={restored && dirty} />
-      <p className="hint">Гость отмечает нужные услуги при бронировании, и их цена входит в сумму. Обязательные входят в каждое бронирование сами.</p>
-      {values.rows.length === 0 ? (
-        <p className="muted">Услуг нет.</p>
-      ) : (
-        <ul className="season-list" aria-label="Услуги">
-          {values.rows.map((r, i) => {
-            const price = numberOf(r.price);
-            const chosen = r.cabinIds ?? [];
-            return (
-              <li key={r.id ?? `new-${i}`} className="season-list__item">
-                <fieldset>
-                  <legend className="season-list__legend">Услуга {i + 1}</legend>
-                  <div className="form-grid">
-                    <div className="field">
-                      <label className="label" htmlFor={`extra-${i}-name`}>
-                        Название
+    <RowListForm
+      form={form}
+      titleId="extras-title"
+      words={{
+        title: 'Дополнительные услуги',
+        hint: 'Гость отмечает нужные услуги при бронировании, и их цена входит в сумму. Обязательные входят в каждое бронирование сами.',
+        empty: 'Услуг нет.',
+        list: 'Услуги',
+        row: 'Услуга',
+        remove: 'услугу',
+        add: 'Добавить услугу',
+        save: 'Сохранить услуги',
+      }}
+      newRow={(): ExtraRow => ({ name: '', price: '', per: 'stay', mandatory: false, cabinIds: null })}
+      firstFieldId={(i) => `extra-${i}-name`}
+      rowKey={(r, i) => r.id ?? `new-${i}`}
+      rule={ruleText}
+      fields={(r, i, setRow) => {
+        const chosen = r.cabinIds ?? [];
+        return (
+          <>
+            <div className="form-grid">
+              <div className="field">
+                <label className="label" htmlFor={`extra-${i}-name`}>
+                  Название
+                </label>
+                <input id={`extra-${i}-name`} className="input" maxLength={60} placeholder="Баня" value={r.name} onChange={(e) => setRow({ name: e.target.value })} />
+              </div>
+              <div className="field">
+                <label className="label" htmlFor={`extra-${i}-price`}>
+                  Цена, ₽
+                </label>
+                <input id={`extra-${i}-price`} className="input" type="number" inputMode="numeric" min={0} value={r.price} onChange={(e) => setRow({ price: e.target.value })} />
+              </div>
+              <div className="field">
+                <label className="label" htmlFor={`extra-${i}-per`}>
+                  Цена берётся
+                </label>
+                <select id={`extra-${i}-per`} className="input" value={r.per} onChange={(e) => setRow({ per: e.target.value as ExtraPer })}>
+                  {EXTRA_PER.map((p) => (
+                    <option key={p} value={p}>
+                      {EXTRA_PER_LABELS[p]}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
+            <label className="check pricing-form__check">
+              <input type="checkbox" checked={r.mandatory} onChange={(e) => setRow({ mandatory: e.target.checked })} />
+              <span>Обязательная: входит в каждое бронирование, гость не может её снять</span>
+            </label>
+            <fieldset className="pricing-form__cabins">
+              <legend className="label">Для каких домиков</legend>
+              <label className="check">
+                <input type="radio" name={`extra-${i}-for`} checked={r.cabinIds === null} onChange={() => setRow({ cabinIds: null })} />
+                <span>Для всех домиков</span>
+              </label>
+              <label className="check">
+                <input type="radio" name={`extra-${i}-for`} checked={r.cabinIds !== null} onChange={() => setRow({ cabinIds: chosen })} />
+                <span>Только для выбранных</span>
+              </label>
+              {r.cabinIds !== null && (
+                <ul className="pricing-form__cabin-list" aria-label={`Домики услуги ${i + 1}`}>
+                  {cabins.map((c) => (
+                    <li key={c.id}>
+                      <label className="check">
+                        <input
+                          type="checkbox"
+                          checked={chosen.includes(c.id)}
+                          onChange={(e) => setRow({ cabinIds: e.target.checked ? [...chosen, c.id].sort((a, b) => a - b) : chosen.filter((id) => id !== c.id) })}
+                        />
+                        <span>
+                          {c.name}
+                          {c.active ? '' : ' (скрыт)'}
+                        </span>
                       </label>
-                      <input id={`extra-${i}-name`} className="input" maxLength={60} placeholder="Баня" value={r.name} onChange={(e) => setRow(i, { name: e.target.value })} />
-                    </div>
-                    <div className="field">
-                      <label className="label" htmlFor={`extra-${i}-price`}>
-                        Цена, ₽
-                      </label>
-                      <input id={`extra-${i}-price`} className="input" type="number" inputMode="numeric" min={0} value={r.price} onChange={(e) => setRow(i, { price: e.target.value })} />
-                    </div>
-                    <div className="field">
-                      <label className="label" htmlFor={`extra-${i}-per`}>
-                        Цена берётся
-                      </label>
-                      <select id={`extra-${i}-per`} className="input" value={r.per} onChange={(e) => setRow(i, { per: e.target.value as ExtraPer })}>
-                        {EXTRA_PER.map((p) => (
-                          <option key={p} value={p}>
-                            {EXTRA_PER_LABELS[p]}
-                          </option>
-                        ))}
-                      </select>
-                    </div>
-                  </div>
-                  <label className="check pricing-form__check">
-                    <input type="checkbox" checked={r.mandatory} onChange={(e) => setRow(i, { mandatory: e.target.checked })} />
-                    <span>Обязательная: входит в каждое бронирование, гость не может её снять</span>
-                  </label>
-                  <fieldset className="pricing-form__cabins">
-                    <legend className="label">Для каких домиков</legend>
-                    <label className="check">
-                      <input type="radio" name={`extra-${i}-for`} checked={r.cabinIds === null} onChange={() => setRow(i, { cabinIds: null })} />
-                      <span>Для всех домиков</span>
-                    </label>
-                    <label className="check">
-                      <input type="radio" name={`extra-${i}-for`} checked={r.cabinIds !== null} onChange={() => setRow(i, { cabinIds: chosen })} />
-                      <span>Только для выбранных</span>
-                    </label>
-                    {r.cabinIds !== null && (
-                      <ul className="pricing-form__cabin-list" aria-label={`Домики услуги ${i + 1}`}>
-                        {cabins.map((c) => (
-                          <li key={c.id}>
-                            <label className="check">
-                              <input
-                                type="checkbox"
-                                checked={chosen.includes(c.id)}
-                                onChange={(e) => setRow(i, { cabinIds: e.target.checked ? [...chosen, c.id].sort((a, b) => a - b) : chosen.filter((id) => id !== c.id) })}
-                              />
-                              <span>
-                                {c.name}
-                                {c.active ? '' : ' (скрыт)'}
-                              </span>
-                            </label>
-                          </li>
-                        ))}
-                      </ul>
-                    )}
-                    {r.cabinIds !== null && chosen.length === 0 && <p className="hint">Отметьте домики: пока услуга не предлагается нигде.</p>}
-                  </fieldset>
-                </fieldset>
-                <div className="season-list__foot">
-                  <span className="pricing-form__rule">{r.name.trim() && Number.isInteger(price) && price >= 0 ? `${r.name.trim()}: ${formatPrice(price)} ${EXTRA_PER_LABELS[r.per]}` : ''}</span>
-                  <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => update((v) => ({ rows: v.rows.filter((_, n) => n !== i) }))}>
-                    <Icon name="trash" /> Удалить<span className="visually-hidden"> услугу {i + 1}</span>
-                  </button>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-      <button type="button" className="btn btn--secondary" onClick={add}>
-        <Icon name="plus" /> Добавить услугу
-      </button>
-      <div role="alert" className="form-refusal">
-        {refused && <p className="alert">{refused}</p>}
-      </div>
-      <FormFooter dirty={dirty} busy={busy} label="Сохранить услуги" onDiscard={discard} />
-    </form>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {r.cabinIds !== null && chosen.length === 0 && <p className="hint">Отметьте домики: пока услуга не предлагается нигде.</p>}
+            </fieldset>
+          </>
+        );
+      }}
+    />
   );
 }

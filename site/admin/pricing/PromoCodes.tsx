@@ -2,8 +2,7 @@
 // stay; when it can be used, for which nights, how many times, and how many times it has been.
 // Saved as a whole list (PUT /admin/promo-codes); a code that stays keeps its uses.
 import { countOf, formatPrice } from '../../../schema/format.ts';
-import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
-import { Icon } from '../ui/Icon.tsx';
+import { RowListForm } from './RowListForm.tsx';
 import { dateOrNull, numberOrNull, shown, useListForm } from './useListForm.ts';
 
 export type PromoCode = {
@@ -67,117 +66,95 @@ function valueText(r: PromoRow): string {
 }
 
 export function PromoCodesForm({ saved, save }: { saved: PromoValues; save: (v: PromoValues) => Promise<unknown> }) {
-  const { values, update, dirty, discard, restored, busy, refused, formRef, submit } = useListForm({
-    draft: 'promoCodes',
-    saved,
-    save,
-    messages: { saved: 'Промокоды сохранены', failed: 'Не удалось сохранить промокоды' },
-  });
-  const setRow = (i: number, patch: Partial<PromoRow>) => update((v) => ({ rows: v.rows.map((r, n) => (n === i ? { ...r, ...patch } : r)) }));
-  const add = () => {
-    update((v) => ({ rows: [...v.rows, { code: '', percent: '', amount: '', validFrom: '', validTo: '', stayFrom: '', stayTo: '', maxUses: '', uses: 0 }] }));
-    const index = values.rows.length;
-    requestAnimationFrame(() => document.getElementById(`promo-${index}-code`)?.focus());
-  };
-  const dateField = (i: number, r: PromoRow, key: 'validFrom' | 'validTo' | 'stayFrom' | 'stayTo', label: string) => (
+  const form = useListForm({ draft: 'promoCodes', saved, save, messages: { saved: 'Промокоды сохранены', failed: 'Не удалось сохранить промокоды' } });
+  return (
+    <RowListForm
+      form={form}
+      titleId="promo-title"
+      words={{
+        title: 'Промокоды',
+        hint: 'Гость вводит промокод при бронировании. Скидка — процент или сумма в рублях, что-то одно. Пустые даты и число раз — без ограничений.',
+        empty: 'Промокодов нет.',
+        list: 'Промокоды',
+        row: 'Промокод',
+        remove: 'промокод',
+        add: 'Добавить промокод',
+        save: 'Сохранить промокоды',
+      }}
+      newRow={() => ({ code: '', percent: '', amount: '', validFrom: '', validTo: '', stayFrom: '', stayTo: '', maxUses: '', uses: 0 })}
+      firstFieldId={(i) => `promo-${i}-code`}
+      rule={(r) => [valueText(r), usesText(r)].filter(Boolean).join(' · ')}
+      fields={(r, i, setRow) => (
+        <>
+          <div className="form-grid">
+            <div className="field">
+              <label className="label" htmlFor={`promo-${i}-code`}>
+                Код
+              </label>
+              <input
+                id={`promo-${i}-code`}
+                className="input pricing-form__code"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={20}
+                placeholder="LETO10"
+                aria-describedby={`promo-${i}-code-hint`}
+                value={r.code}
+                onChange={(e) => setRow({ code: e.target.value })}
+              />
+              <span className="hint" id={`promo-${i}-code-hint`}>
+                Латинские буквы и цифры, от 3 до 20
+              </span>
+            </div>
+            <div className="field">
+              <label className="label" htmlFor={`promo-${i}-max`}>
+                Сколько раз можно использовать
+              </label>
+              <input id={`promo-${i}-max`} className="input" type="number" inputMode="numeric" min={1} placeholder="Без ограничений" value={r.maxUses} onChange={(e) => setRow({ maxUses: e.target.value })} />
+            </div>
+          </div>
+          <div className="pricing-form__pairs">
+            <fieldset className="pricing-form__pair">
+              <legend className="label">Скидка по коду</legend>
+              <div className="field">
+                <label className="label" htmlFor={`promo-${i}-percent`}>
+                  Процент
+                </label>
+                <input id={`promo-${i}-percent`} className="input" type="number" inputMode="numeric" min={1} max={100} value={r.percent} onChange={(e) => setRow({ percent: e.target.value })} />
+              </div>
+              <div className="field">
+                <label className="label" htmlFor={`promo-${i}-amount`}>
+                  Или сумма, ₽
+                </label>
+                <input id={`promo-${i}-amount`} className="input" type="number" inputMode="numeric" min={1} value={r.amount} onChange={(e) => setRow({ amount: e.target.value })} />
+              </div>
+            </fieldset>
+            <fieldset className="pricing-form__pair">
+              <legend className="label">Когда можно бронировать с этим кодом</legend>
+              {dateField(i, r, setRow, 'validFrom', 'С')}
+              {dateField(i, r, setRow, 'validTo', 'По')}
+            </fieldset>
+            <fieldset className="pricing-form__pair">
+              <legend className="label">На какие ночи действует, включительно</legend>
+              {dateField(i, r, setRow, 'stayFrom', 'С')}
+              {dateField(i, r, setRow, 'stayTo', 'По')}
+            </fieldset>
+          </div>
+        </>
+      )}
+    />
+  );
+}
+
+/** One of the four date fields of a code. */
+function dateField(i: number, r: PromoRow, setRow: (patch: Partial<PromoRow>) => void, key: 'validFrom' | 'validTo' | 'stayFrom' | 'stayTo', label: string) {
+  return (
     <div className="field">
       <label className="label" htmlFor={`promo-${i}-${key}`}>
         {label}
       </label>
-      <input id={`promo-${i}-${key}`} className="input" type="date" value={r[key]} onChange={(e) => setRow(i, { [key]: e.target.value })} />
+      <input id={`promo-${i}-${key}`} className="input" type="date" value={r[key]} onChange={(e) => setRow({ [key]: e.target.value })} />
     </div>
-  );
-
-  return (
-    <form ref={formRef} className="group calendar-section pricing-form" onSubmit={submit} noValidate aria-labelledby="promo-title">
-      <h3 className="group__title" id="promo-title">
-        Промокоды
-      </h3>
-      <RestoredDraft show={restored && dirty} />
-      <p className="hint">Гость вводит промокод при бронировании. Скидка — процент или сумма в рублях, что-то одно. Пустые даты и число раз — без ограничений.</p>
-      {values.rows.length === 0 ? (
-        <p className="muted">Промокодов нет.</p>
-      ) : (
-        <ul className="season-list" aria-label="Промокоды">
-          {values.rows.map((r, i) => (
-            <li key={i} className="season-list__item">
-              <fieldset>
-                <legend className="season-list__legend">Промокод {i + 1}</legend>
-                <div className="form-grid">
-                  <div className="field">
-                    <label className="label" htmlFor={`promo-${i}-code`}>
-                      Код
-                    </label>
-                    <input
-                      id={`promo-${i}-code`}
-                      className="input pricing-form__code"
-                      autoComplete="off"
-                      autoCapitalize="characters"
-                      spellCheck={false}
-                      maxLength={20}
-                      placeholder="LETO10"
-                      aria-describedby={`promo-${i}-code-hint`}
-                      value={r.code}
-                      onChange={(e) => setRow(i, { code: e.target.value })}
-                    />
-                    <span className="hint" id={`promo-${i}-code-hint`}>
-                      Латинские буквы и цифры, от 3 до 20
-                    </span>
-                  </div>
-                  <div className="field">
-                    <label className="label" htmlFor={`promo-${i}-max`}>
-                      Сколько раз можно использовать
-                    </label>
-                    <input id={`promo-${i}-max`} className="input" type="number" inputMode="numeric" min={1} placeholder="Без ограничений" value={r.maxUses} onChange={(e) => setRow(i, { maxUses: e.target.value })} />
-                  </div>
-                </div>
-                <div className="pricing-form__pairs">
-                  <fieldset className="pricing-form__pair">
-                    <legend className="label">Скидка по коду</legend>
-                    <div className="field">
-                      <label className="label" htmlFor={`promo-${i}-percent`}>
-                        Процент
-                      </label>
-                      <input id={`promo-${i}-percent`} className="input" type="number" inputMode="numeric" min={1} max={100} value={r.percent} onChange={(e) => setRow(i, { percent: e.target.value })} />
-                    </div>
-                    <div className="field">
-                      <label className="label" htmlFor={`promo-${i}-amount`}>
-                        Или сумма, ₽
-                      </label>
-                      <input id={`promo-${i}-amount`} className="input" type="number" inputMode="numeric" min={1} value={r.amount} onChange={(e) => setRow(i, { amount: e.target.value })} />
-                    </div>
-                  </fieldset>
-                  <fieldset className="pricing-form__pair">
-                    <legend className="label">Когда можно бронировать с этим кодом</legend>
-                    {dateField(i, r, 'validFrom', 'С')}
-                    {dateField(i, r, 'validTo', 'По')}
-                  </fieldset>
-                  <fieldset className="pricing-form__pair">
-                    <legend className="label">На какие ночи действует, включительно</legend>
-                    {dateField(i, r, 'stayFrom', 'С')}
-                    {dateField(i, r, 'stayTo', 'По')}
-                  </fieldset>
-                </div>
-              </fieldset>
-              <div className="season-list__foot">
-                <span className="pricing-form__rule">
-                  {[valueText(r), usesText(r)].filter(Boolean).join(' · ')}
-                </span>
-                <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => update((v) => ({ rows: v.rows.filter((_, n) => n !== i) }))}>
-                  <Icon name="trash" /> Удалить<span className="visually-hidden"> промокод {i + 1}</span>
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      <button type="button" className="btn btn--secondary" onClick={add}>
-        <Icon name="plus" /> Добавить промокод
-      </button>
-      <div role="alert" className="form-refusal">
-        {refused && <p className="alert">{refused}</p>}
-      </div>
-      <FormFooter dirty={dirty} busy={busy} label="Сохранить промокоды" onDiscard={discard} />
-    </form>
   );
 }
