@@ -9,6 +9,12 @@ export type Bindings = {
   DB: DatabasePort;
   MEDIA: MediaPort;
   ASSETS: SitePort;
+  /**
+   * Told the data stamp a read's batch saw with its rows (worker/queries/kept-reads.ts): the
+   * Worker's kept public reads keep a new search's answer under it, so a new search costs D1
+   * one round trip, not a stamp read before it (worker/platform/public-read-memory.ts).
+   */
+  DATA_STAMP_SEEN?: (stamp: string | null) => void;
   /** How to ask for a rebuild; absent where nothing rebuilds (a direct call in a unit test). */
   REBUILD?: RebuildPort;
   /** The visitor's address; absent, Cloudflare's own header is read. */

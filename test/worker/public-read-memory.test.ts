@@ -2,7 +2,9 @@ import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import app from '../../worker/index.ts';
 import { publicReadMemory, STAMP_TRUST_MS } from '../../worker/platform/public-read-memory.ts';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { login, resetDataWithAdmin, seedCabin, url, validBooking } from './helpers.ts';
+import { countingDb } from './stays.ts';
 
 // The Worker's memory of public reads (worker/platform/public-read-memory.ts), called with `env`
 // and the real app behind it, counting what reaches the app and D1. The contract of what a
@@ -10,6 +12,8 @@ import { login, resetDataWithAdmin, seedCabin, url, validBooking } from './helpe
 
 beforeEach(resetDataWithAdmin);
 afterEach(() => vi.useRealTimers());
+
+const day = (n: number) => addDays(todayInMoscow(), n);
 
 /** The clock, frozen now, or moved on by `ms`. */
 const clockOn = (ms = 0) => {
@@ -52,9 +56,9 @@ function memoryBeforeApp(opts: { stampRead?: () => Promise<unknown> } = {}) {
   const later: Promise<unknown>[] = [];
   const fetch = async (path: string, init?: RequestInit) => {
     const req = new Request(url(path), init);
-    const res = await answer(req, bindings, (work) => later.push(work), () => {
+    const res = await answer(req, bindings, (work) => later.push(work), (given) => {
       seen.app += 1;
-      return app.fetch(req, bindings, ctx);
+      return app.fetch(req, given, ctx);
     });
     // What the memory does after answering (the moment the answer stops being true) is done here.
     await Promise.all(later.splice(0));
@@ -87,6 +91,59 @@ describe('the Worker keeping answers to public reads', () => {
       expect(seen.app - before.app, `${path}: the app ran again`).toBe(0);
       expect(seen.queries - before.queries, `${path}: D1 queries a second later`).toBe(1);
     }
+  });
+
+  it("should read a search it has not kept in one round trip to D1, the search's own, and keep the answer under the stamp that batch read", async () => {
+    const cabin = await seedCabin();
+    clockOn();
+    const answer = publicReadMemory();
+    const counted = countingDb();
+    // The one query the memory makes once the answer is on its way (when the clock alone changes
+    // it: publicReadsChangeAt) is not one the visitor waits for.
+    let clockReads = 0;
+    const db = counted.env.DB;
+    const bindings = {
+      ...counted.env,
+      DB: { prepare: (sql: string) => ((clockReads += /min\("hold_until"\)/.test(sql) ? 1 : 0), db.prepare(sql)), batch: db.batch.bind(db) } as typeof env.DB,
+    };
+    const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+    const later: Promise<unknown>[] = [];
+    let appRuns = 0;
+    /** The answer, and the round trips made before the visitor had it. */
+    const search = async (from: number) => {
+      const req = new Request(url(`/api/search?checkIn=${day(from)}&checkOut=${day(from + 3)}&guests=2`));
+      const before = counted.roundTrips - clockReads;
+      const res = await answer(req, bindings, (work) => later.push(work), (given) => {
+        appRuns += 1;
+        return app.fetch(req, given, ctx);
+      });
+      const roundTrips = counted.roundTrips - clockReads - before;
+      await Promise.all(later.splice(0));
+      return { status: res.status, text: await res.text(), roundTrips };
+    };
+
+    // A new isolate: no stamp trusted, nothing kept. One batch, the search's own.
+    const first = await search(30);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain(cabin.name);
+    expect(first.roundTrips).toBe(1);
+    // Kept under the stamp that batch read, which is trusted for a second: no round trip.
+    const again = await search(30);
+    expect(again).toEqual({ ...first, roundTrips: 0 });
+    expect(appRuns).toBe(1);
+    // Another stay within the second: the app's one batch again.
+    expect((await search(40)).roundTrips).toBe(1);
+    // A second later, the kept answer costs only the stamp.
+    clockOn(STAMP_TRUST_MS);
+    expect(await search(30)).toEqual({ ...first, roundTrips: 1 });
+    expect(appRuns).toBe(2);
+
+    // Another writer fills the stay searched for: once the second is over, the search shows it.
+    await env.DB.prepare("INSERT INTO calendar_blocks (cabin_id, start, \"end\", note, created_at) VALUES (?, ?, ?, '', '2030-01-01T00:00:00.000Z')").bind(cabin.id, day(30), day(33)).run();
+    clockOn(STAMP_TRUST_MS);
+    const after = await search(30);
+    expect(after.text).not.toBe(first.text);
+    expect(JSON.parse(after.text).results).toEqual([]);
   });
 
   it('should go to the app again after a write to any table a public read is made from, not after sign-in throttling', async () => {

@@ -18,6 +18,11 @@ const MEMORY = { maxBytes: 8 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
  */
 export const STAMP_TRUST_MS = 1000;
 
+/** Public reads whose app answer reads the data stamp in its own batch (worker/queries/search-reads.ts). */
+const STAMPED_IN_BATCH = /^\/api\/search$/;
+
+type StampedEnv = { DB: DatabasePort; DATA_STAMP_SEEN?: (stamp: string | null) => void };
+
 /**
  * The Worker's memory of public reads, one per isolate. A kept answer is given again while the
  * data stamp (one row that a trigger renews on every write, whoever makes it: this isolate,
@@ -37,7 +42,7 @@ export function publicReadMemory() {
     trusted = null;
     era += 1;
   };
-  const currentStamp = async (req: Request, env: { DB: DatabasePort }): Promise<string | null> => {
+  const currentStamp = async (req: Request, env: StampedEnv): Promise<string | null> => {
     const at = now();
     if (trusted && !/\bno-cache\b/.test(req.headers.get('cache-control') ?? '') && at >= trusted.readAt && at < trusted.readAt + STAMP_TRUST_MS) return trusted.stamp;
     const began = era;
@@ -46,30 +51,36 @@ export function publicReadMemory() {
     return stamp;
   };
 
-  async function answer(
+  async function answer<E extends StampedEnv>(
     req: Request,
-    env: { DB: DatabasePort },
+    env: E,
     waitUntil: (work: Promise<unknown>) => void,
-    app: () => Response | Promise<Response>,
+    app: (env: E) => Response | Promise<Response>,
   ): Promise<Response> {
     const path = new URL(req.url).pathname;
     if (req.method !== 'GET' || req.headers.has('authorization') || !PUBLIC_API_READS.test(path)) {
-      if ((req.method === 'GET' || req.method === 'HEAD') && !path.startsWith('/api/')) return app();
+      if ((req.method === 'GET' || req.method === 'HEAD') && !path.startsWith('/api/')) return app(env);
       // It may write (a form sent, the owner's edit, a payment's return checked): the next read
       // asks D1, whether this request is still running or done.
       forgetStamp();
       try {
-        return await app();
+        return await app(env);
       } finally {
         forgetStamp();
       }
     }
     // The whole address is the key: its scheme and host decide the HSTS header.
     const key = req.url;
-    const stamp = await currentStamp(req, env);
-    if (stamp === null) return app();
     const kept = memory.get(key);
-    if (kept) {
+    const selfStamped = STAMPED_IN_BATCH.test(path);
+    let stamp: string | null = null;
+    // A search not kept goes straight to the app, whose one batch reads the stamp with its rows:
+    // reading it here first was a second round trip to D1 before the search's own.
+    if (kept || !selfStamped) {
+      stamp = await currentStamp(req, env);
+      if (stamp === null && !selfStamped) return app(env);
+    }
+    if (kept && stamp !== null) {
       if (kept.stamp === stamp && stillTrueAt(kept, now())) {
         const headers = new Headers();
         for (let i = 0; i < kept.headers.length; i += 2) headers.append(kept.headers[i]!, kept.headers[i + 1]!);
@@ -82,16 +93,28 @@ export function publicReadMemory() {
       }
       memory.drop(key);
     }
-    const res = await app();
-    if (!mayKeep(res)) return res;
+    let res: Response;
+    if (selfStamped) {
+      // The answer is kept under the stamp its own batch read (one transaction with its rows),
+      // which this isolate may then trust as one it read itself.
+      const seen: { stamp: string | null } = { stamp: null };
+      const began = era;
+      const at = now();
+      res = await app({ ...env, DATA_STAMP_SEEN: (s: string | null) => void (seen.stamp = s) });
+      stamp = seen.stamp;
+      if (era === began) trusted = stamp === null ? null : { stamp, readAt: at };
+    } else res = await app(env);
+    if (stamp === null || !mayKeep(res)) return res;
+    const keptUnder = stamp;
     const body = new Uint8Array(await res.arrayBuffer());
     const madeAt = now();
-    // The stamp was read before the app read its data: a write in between makes the answer newer
-    // than its stamp, never older, and the next read sees another stamp. When the clock changes
+    // The stamp was read before the app read its data (or with them, in one batch): a write in
+    // between makes the answer newer than its stamp, never older, and the next read sees another
+    // stamp. When the clock changes
     // the answer is one more query, so it is asked after the visitor has the answer.
     waitUntil(
       publicReadsChangeAt(env, madeAt).then(
-        (changesAt) => memory.set(key, { headers: headerList(res.headers), body, etag: res.headers.get('etag'), stamp, ...clocked(madeAt, changesAt) }),
+        (changesAt) => memory.set(key, { headers: headerList(res.headers), body, etag: res.headers.get('etag'), stamp: keptUnder, ...clocked(madeAt, changesAt) }),
         () => {},
       ),
     );

@@ -3,7 +3,7 @@ import { dataStamp } from '../../schema/tables.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 
-type DbEnv = { DB: DatabasePort };
+type DbEnv = { DB: DatabasePort; DATA_STAMP_SEEN?: (stamp: string | null) => void };
 
 /** The data stamp's query (worker/queries/data-stamp.ts), not yet run: the first of a batch that keeps reads. */
 export const dataStampQuery = (env: DbEnv) => getDb(env).select({ token: dataStamp.token }).from(dataStamp).where(eq(dataStamp.id, 1));
@@ -35,6 +35,7 @@ export function keptPerDatabase<T>() {
         /** The kept value when the stamp read in the batch is the one it was kept under, else `make()` of the rows just read, kept. */
         value(stampRows: { token: string }[], make: () => T): T {
           const stamp = stampRows[0]?.token ?? null;
+          env.DATA_STAMP_SEEN?.(stamp);
           if (held && stamp === held.stamp) return held.value;
           const value = make();
           // No stamp (the row emptied by hand): nothing can be told apart, so nothing is kept.
