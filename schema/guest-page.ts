@@ -88,6 +88,13 @@ export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
   reminder: 'Напоминание перед заездом',
   review: 'Просьба об отзыве',
 };
+/**
+ * Every message a guest may be sent, kept in the outbox until it goes: the owner's templates, and
+ * what the site tells by itself (a payment that came too late, given back).
+ */
+export const GUEST_MESSAGE_KINDS = [...MESSAGE_KINDS, 'refund'] as const;
+export type GuestMessageKind = (typeof GUEST_MESSAGE_KINDS)[number];
+export const GUEST_MESSAGE_LABELS: Record<GuestMessageKind, string> = { ...MESSAGE_KIND_LABELS, refund: 'Возврат оплаты' };
 /** The placeholders a template may hold, with what each becomes. */
 export const PLACEHOLDERS = ['{имя}', '{домик}', '{заезд}', '{выезд}', '{ссылка}'] as const;
 export const PLACEHOLDER_HINTS: Record<(typeof PLACEHOLDERS)[number], string> = {

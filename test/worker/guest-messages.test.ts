@@ -21,6 +21,7 @@ import type { GuestMessageView } from '../../worker/routes/guest-messages.ts';
  * (test/stand-ins/mail-api.ts), and SITE_URL for the links. SMTP: test/node-server/guest-mail.test.ts.
  */
 const mailApi = inject('mailApiUrl');
+const yk = inject('yookassa');
 const SITE = 'https://kaspiy.example';
 const MAIL: Partial<Bindings> = {
   MAILER: mailApiMailer({ MAIL_API_KEY: 'test-mail-key', MAIL_FROM: 'Каспий <site@kaspiy.example>', MAIL_TO: 'owner@kaspiy.example', MAIL_API_URL: `${mailApi}/emails` }),
@@ -280,5 +281,73 @@ describe('reviews of verified stays: POST /api/reviews with stayToken', () => {
     // The link works as long as the guest's page: 60 days after departure, no longer.
     clockAt(addDays(late.answer.checkOut, 61));
     await expectError(await review(late.token), 400, MSG.stayTokenInvalid);
+  });
+});
+
+describe('the e-mail of a payment given back by itself', () => {
+  // With prepayment through the ЮKassa stand-in (test/worker/guest.test.ts has the payments themselves).
+  // The mail API sends the guests' mail only (no MAIL_TO): the owner's alerts by e-mail would
+  // wait out their tries at once (~20 s) while the mail server is down (channels.test.ts has them).
+  const SHOP: Partial<Bindings> = {
+    YOOKASSA_API_URL: yk.apiUrl,
+    YOOKASSA_SHOP_ID: yk.shopId,
+    YOOKASSA_SECRET_KEY: yk.secretKey,
+    MAILER: mailApiMailer({ MAIL_API_KEY: 'test-mail-key', MAIL_FROM: 'Каспий <site@kaspiy.example>', MAIL_API_URL: `${mailApi}/emails` }),
+  };
+  const pay = callWith({ ...MAIL, ...SHOP });
+  const paid = async (paymentId: string) => {
+    expect((await fetch(`${yk.base}/_payments/${paymentId}/succeed`, { method: 'POST' })).status).toBe(200);
+    return json<{ outcome: string }>(await pay('POST', '/api/payments/yookassa', { body: { type: 'notification', event: 'payment.succeeded', object: { id: paymentId } } }), 200);
+  };
+  const paymentsOf = (bookingId: number) =>
+    env.DB.prepare("SELECT id, kind FROM payments WHERE booking_id = ? ORDER BY kind = 'balance', created_at").bind(bookingId).all<{ id: string; kind: string }>().then((r) => r.results);
+  const bookStay = async (from: number, email: string) => {
+    const { id, guestUrl } = await json<{ id: number; guestUrl: string }>(
+      await pay('POST', '/api/bookings', { body: validBooking((await seedCabin({ name: 'Домик у моря', pricePerNight: 5000 })).id, { name: 'Мадина Гасанова', email, checkIn: day(from), checkOut: day(from + 3) }) }),
+      201,
+    );
+    return { id, page: `/api/guest/${guestUrl.slice(3)}` };
+  };
+
+  it('should tell the guest of a prepayment that came after the booking was cancelled and of the rest paid after it, keep the e-mail while the mail server is down, and list it in the booking’s messages', async () => {
+    const cookie = await login();
+    await json(await pay('PUT', '/api/settings', { cookie, body: { bookingMode: 'prepayment', prepayment: { kind: 'percent', percent: 30 }, holdMinutes: 30 } }), 200);
+
+    // The guest cancelled the booking waiting for its prepayment, then paid on ЮKassa's page.
+    const first = guestEmail();
+    const early = await bookStay(30, first);
+    await json(await pay('POST', `${early.page}/cancel`, { body: {} }), 200);
+    expect(await paid((await paymentsOf(early.id))[0]!.id)).toMatchObject({ outcome: 'refunded' });
+    const [mail] = await mailsTo(first);
+    expect(mail!.subject).toMatch(new RegExp(`^Оплата возвращена: бронирование №${early.id}`));
+    expect(mail!.text).toContain('пришла, когда бронь была уже отменена');
+    expect(mail!.text).toMatch(/Мы вернули предоплату 4\s500\s₽/);
+    expect(await messagesOf(cookie, early.id)).toMatchObject([{ kind: 'refund', recipient: first, sentAt: expect.any(String), attempts: 1 }]);
+
+    // Confirmed and prepaid; the guest starts paying the rest, the owner cancels meanwhile, the
+    // rest comes while the mail server is down.
+    const second = guestEmail();
+    const late = await bookStay(40, second);
+    expect(await paid((await paymentsOf(late.id))[0]!.id)).toMatchObject({ outcome: 'confirmed' });
+    await json(await pay('POST', `${late.page}/pay`, { body: {} }), 200);
+    await json(await pay('PUT', `/api/admin/bookings/${late.id}`, { cookie, body: { status: 'cancelled' } }), 200);
+    await outage(true);
+    expect(await paid((await paymentsOf(late.id))[1]!.id)).toMatchObject({ outcome: 'refunded' });
+    const kept = (await messagesOf(cookie, late.id)).find((m) => m.kind === 'refund');
+    expect(kept).toMatchObject({ recipient: second, sentAt: null, attempts: 1, lastError: expect.stringContaining('503'), givenUpAt: null });
+    expect(kept!.text).toContain('Оплата остатка по брони');
+
+    // The mail server back: the schedule sends it, once, though the booking stays cancelled.
+    await outage(false);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    minutesLater(2);
+    await runSchedule({ ...bindings(), ...SHOP } as Bindings, { push: true, pull: false, upkeep: true });
+    const refunds = (await mailsTo(second)).filter((m) => m.subject.startsWith('Оплата возвращена'));
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]!.text).toMatch(/Мы вернули этот платёж 10\s500\s₽/);
+    expect((await messagesOf(cookie, late.id)).find((m) => m.kind === 'refund')).toMatchObject({ sentAt: expect.any(String), attempts: 2, lastError: null });
+    minutesLater(5);
+    await runSchedule({ ...bindings(), ...SHOP } as Bindings, { push: true, pull: false, upkeep: true });
+    expect((await mailsTo(second)).filter((m) => m.subject.startsWith('Оплата возвращена'))).toHaveLength(1);
   });
 });

@@ -98,19 +98,39 @@ export async function mailConfirmation(
   }
 }
 
+/**
+ * E-mails the guest that a payment which came too late was given back (`words`: lateRefundGuestMail),
+ * where there is mail and the guest left an address. Kept in the outbox first, as every message
+ * to a guest, and tried once at once: one the mail server did not take goes with the schedule.
+ * One per booking. Never throws: the refund stands whatever the mail server does.
+ */
+export async function mailRefund(env: Bindings, booking: Pick<Booking, 'id' | 'email'>, words: { subject: string; text: string }): Promise<void> {
+  const mailer = env.MAILER;
+  if (!mailer || !booking.email) return;
+  try {
+    const kept = await enqueueGuestMessage(env, { bookingId: booking.id, kind: 'refund', recipient: booking.email, ...words }, GUEST_LEASE_MS);
+    if (!kept) return;
+    await attempt(env, mailer, { id: kept.id, attempts: 0, createdAt: now(), bookingId: booking.id, kind: 'refund' }, { to: booking.email, ...words }, CONFIRMATION_MAIL_TIMEOUT_MS);
+  } catch (err) {
+    console.error(`The refund e-mail of booking ${booking.id} failed:`, messageOf(err));
+  }
+}
+
 /** What a guest's message still depends on: its booking as it is now. */
 export type MessageStay = { status: string; checkIn: IsoDate; checkOut: IsoDate };
 
 /**
- * Why a kept message to a guest must not go now, or null: its booking is no longer confirmed
- * (cancelled meanwhile), the reminder's arrival day has come, the review link has expired, or
- * mail is no longer set up. Said in Russian: the owner reads it in the booking's messages.
+ * Why a kept message to a guest must not go now, or null: mail is no longer set up, its booking
+ * is no longer confirmed (cancelled meanwhile; not asked of a refund's message), the reminder's
+ * arrival day has come, or the review link has expired. Said in Russian: the owner reads it in the booking's messages.
  */
 export function whyNotSend(row: Pick<OutboxRow, 'kind'>, stay: MessageStay | undefined, today: IsoDate, mailer: MailerPort | undefined): string | null {
+  if (!mailer) return MSG.mailNotConfigured;
+  // A refund's message is about a booking that no longer stands: it goes whatever came after.
+  if (row.kind === 'refund') return null;
   if (!stay || stay.status !== 'confirmed') return MSG.messageNotConfirmed;
   if (row.kind === 'reminder' && today >= stay.checkIn) return MSG.messageAfterArrival;
   if (row.kind === 'review' && today > guestPageLastDay(stay.checkOut)) return MSG.messageReviewExpired;
-  if (!mailer) return MSG.mailNotConfigured;
   return null;
 }
 

@@ -76,15 +76,25 @@ export function lateRefundNotice(b: StayFacts, cabinName: string, kopecks: numbe
   };
 }
 
-/** The guest's e-mail about the same refund. */
-export function lateRefundGuestMail(b: StayFacts, cabinName: string, kopecks: number, siteName: string): OwnerNotice {
+/**
+ * The guest's e-mail about a payment given back by itself: the prepayment that came after the
+ * hold ran out (or after the booking was cancelled), or the rest paid after the booking was cancelled.
+ */
+export function lateRefundGuestMail(b: StayFacts & { status: string }, cabinName: string, kopecks: number, siteName: string, paid: 'prepayment' | 'balance' = 'prepayment'): OwnerNotice {
+  const stay = `№${b.id} («${cabinName}», ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)})`;
+  const came =
+    paid === 'balance'
+      ? `Оплата остатка по брони ${stay} пришла, когда бронь была уже отменена.`
+      : b.status === 'cancelled'
+        ? `Оплата по брони ${stay} пришла, когда бронь была уже отменена.`
+        : `Оплата по брони ${stay} пришла, когда время брони уже истекло, и даты не удалось закрепить за вами.`;
   return {
     subject: `Оплата возвращена: бронирование №${b.id}${siteName.trim() ? ` — ${siteName.trim()}` : ''}`,
     text: [
       b.name ? `Здравствуйте, ${b.name.trim().split(/\s+/)[0]}!` : 'Здравствуйте!',
-      `Оплата по брони №${b.id} («${cabinName}», ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}) пришла, когда время брони уже истекло, и даты не удалось закрепить за вами.`,
-      `Мы вернули предоплату ${formatKopecks(kopecks)} на вашу карту или счёт: обычно деньги приходят в течение нескольких дней.`,
-      'Если хотите, забронируйте другие даты на сайте или напишите нам.',
+      came,
+      `Мы вернули ${paid === 'balance' ? 'этот платёж' : 'предоплату'} ${formatKopecks(kopecks)} на вашу карту или счёт: обычно деньги приходят в течение нескольких дней.`,
+      paid === 'balance' ? 'Если это ошибка или остались вопросы, напишите нам.' : 'Если хотите, забронируйте другие даты на сайте или напишите нам.',
       siteName.trim(),
     ].filter(Boolean).join('\n'),
   };

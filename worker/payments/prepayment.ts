@@ -9,7 +9,7 @@ import type { Settings } from '../../schema/settings.ts';
 import type { Booking, Payment } from '../../schema/tables.ts';
 import { recheckFeeds } from '../calendar/sync.ts';
 import type { Bindings } from '../env.ts';
-import { mailConfirmation } from '../notify/guest.ts';
+import { mailConfirmation, mailRefund } from '../notify/guest.ts';
 import { holdExpiredNotice, lateRefundGuestMail, lateRefundNotice, paidNotice } from '../notify/notices.ts';
 import { notifyOwner } from '../notify/owner.ts';
 import { confirmPaid, expireHold, getBooking, setConfirmationMail } from '../queries/bookings.ts';
@@ -127,10 +127,9 @@ export async function applyPayment(env: Bindings, row: Payment, answer: YooPayme
     console.error(`The automatic refund of payment ${row.id} (booking ${booking.id}) failed:`, err instanceof Error ? err.message : err);
   }
   later('Late payment notice', notifyOwner(env, lateRefundNotice(late, name, row.amount, env.SITE_URL)));
-  const mailer = env.MAILER;
-  if (mailer && late.email) {
+  if (env.MAILER && late.email) {
     const { siteName } = await getSettings(env);
-    later(`The refund e-mail of booking ${booking.id}`, mailer.send({ to: late.email, ...lateRefundGuestMail(late, name, row.amount, siteName) }));
+    later(`The refund e-mail of booking ${booking.id}`, mailRefund(env, late, lateRefundGuestMail(late, name, row.amount, siteName)));
   }
   return 'refunded';
 }

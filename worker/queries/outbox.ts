@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { IsoDate } from '../../schema/dates.ts';
-import type { MessageKind } from '../../schema/guest-page.ts';
+import type { GuestMessageKind, MessageKind } from '../../schema/guest-page.ts';
 import { bookings, cabins, outbox, type OutboxRow } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
@@ -86,7 +86,7 @@ export async function forgetOldMessages(env: DbEnv, before: number): Promise<num
 
 // ——— The messages to a guest (issue 40): one row per booking and kind, kept as the booking's record.
 
-export type GuestMessageInput = { bookingId: number; kind: MessageKind; recipient: string; subject: string; text: string };
+export type GuestMessageInput = { bookingId: number; kind: GuestMessageKind; recipient: string; subject: string; text: string };
 
 /**
  * Keeps a message to a guest, due now; held by the caller for `leaseMs` when it tries at once.
@@ -115,7 +115,7 @@ export async function enqueueGuestMessages(env: DbEnv, list: GuestMessageInput[]
   return rows.length;
 }
 
-export async function guestMessageOf(env: DbEnv, bookingId: number, kind: MessageKind): Promise<OutboxRow | undefined> {
+export async function guestMessageOf(env: DbEnv, bookingId: number, kind: GuestMessageKind): Promise<OutboxRow | undefined> {
   return getDb(env).select().from(outbox).where(and(eq(outbox.bookingId, bookingId), eq(outbox.kind, kind))).get();
 }
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { MESSAGE_KINDS } from '../../schema/guest-page.ts';
+import { GUEST_MESSAGE_KINDS } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { OutboxRow } from '../../schema/tables.ts';
 import type { AppEnv } from '../env.ts';
@@ -41,7 +41,7 @@ const view = (r: OutboxRow): GuestMessageView => ({
   givenUpAt: iso(r.givenUpAt),
 });
 
-const messageParam = idParam.extend({ kind: z.enum(MESSAGE_KINDS, { error: MSG.messageNotFound }) });
+const messageParam = idParam.extend({ kind: z.enum(GUEST_MESSAGE_KINDS, { error: MSG.messageNotFound }) });
 /** How long the owner's «Отправить снова» holds the message while it tries. */
 const RETRY_LEASE_MS = 60_000;
 

@@ -2,7 +2,7 @@
 // why (the mail server's words), and «Отправить ещё раз» for one that failed. Read when opened:
 // the list of requests stays one request to the server.
 import { useState } from 'react';
-import { MESSAGE_KIND_LABELS, type MessageKind } from '../../../schema/guest-page.ts';
+import { GUEST_MESSAGE_LABELS, type GuestMessageKind } from '../../../schema/guest-page.ts';
 import { call, client, describeError } from '../client.ts';
 import { useNotify } from '../ui/Notice.tsx';
 import { receivedAt } from './BookingRow.tsx';
@@ -32,7 +32,7 @@ export function BookingMessages({ bookingId }: { bookingId: number }) {
       setError(describeError(err, 'Не удалось загрузить письма'));
     }
   }
-  async function retry(kind: MessageKind) {
+  async function retry(kind: GuestMessageKind) {
     setBusy(kind);
     try {
       await call(client().admin.bookings[':id'].messages[':kind'].retry.$post({ param: { id: String(bookingId), kind } }));
@@ -55,12 +55,12 @@ export function BookingMessages({ bookingId }: { bookingId: number }) {
         <ul className="booking-messages">
           {list.map((m) => (
             <li key={m.kind} className={m.sentAt ? '' : 'booking-messages__failed'}>
-              <b>{MESSAGE_KIND_LABELS[m.kind as MessageKind] ?? m.kind}</b> на {m.recipient}: {stateText(m)}
+              <b>{GUEST_MESSAGE_LABELS[m.kind as GuestMessageKind] ?? m.kind}</b> на {m.recipient}: {stateText(m)}
               {!m.sentAt && m.lastError ? (
                 <>
                   {' '}
-                  <button type="button" className="btn btn--ghost btn--sm" disabled={busy === m.kind} onClick={() => void retry(m.kind as MessageKind)}>
-                    Отправить ещё раз<span className="visually-hidden">: {MESSAGE_KIND_LABELS[m.kind as MessageKind] ?? m.kind}</span>
+                  <button type="button" className="btn btn--ghost btn--sm" disabled={busy === m.kind} onClick={() => void retry(m.kind as GuestMessageKind)}>
+                    Отправить ещё раз<span className="visually-hidden">: {GUEST_MESSAGE_LABELS[m.kind as GuestMessageKind] ?? m.kind}</span>
                   </button>
                 </>
               ) : null}
