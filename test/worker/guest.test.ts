@@ -189,6 +189,12 @@ describe('the guest\'s page of a booking with prepayment', () => {
       ['4500.00', `refund-${booked.prepayment.id}-300000`],
     ]);
     await expectNoChange(async () => expectError(await call('POST', `/api/admin/bookings/${booked.id}/refund`, { cookie }), 409, MSG.paymentNothingPaid));
+
+    // ЮKassa tells of both refunds. The payment names the second; the first, read back, is ours
+    // all the same: 200, or ЮKassa would send it again for a day. One it never made is a 404.
+    const refundNotice = (id: string) => call('POST', '/api/payments/yookassa', { body: { type: 'notification', event: 'refund.succeeded', object: { id } } });
+    for (const r of await refundsOf(booked.prepayment.id)) expect(await json(await refundNotice(r.id!), 200)).toEqual({ ok: true });
+    await expectNoChange(async () => expectError(await refundNotice('2f8e9a1c-0000-4000-8000-000000000000'), 404, MSG.paymentNotFound));
   });
 
   it('should cancel even when ЮKassa refuses the refund, say what goes back, and have the schedule make the refund once', async () => {

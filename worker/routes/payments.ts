@@ -32,7 +32,7 @@ const notificationSchema = z.object({
  * ЮKassa's notifications (DESIGN.md «Prepayment»): `payment.succeeded`, `payment.canceled`,
  * `refund.succeeded`. The notification's word is never taken: the payment (or refund) is read back
  * from ЮKassa's API with our keys and only that answer is acted on, so a forged or replayed
- * notification changes nothing; one for a payment we never made is a 404.
+ * notification changes nothing; one for a payment (or refund) we never made is a 404.
  */
 export const paymentRoutes = new Hono<AppEnv>().post('/yookassa', jsonBody, validate('json', notificationSchema), async (c) => {
   const { event, object } = c.req.valid('json');
@@ -40,7 +40,14 @@ export const paymentRoutes = new Hono<AppEnv>().post('/yookassa', jsonBody, vali
   if (!shop) return apiError(c, 404, MSG.paymentNotFound);
   if (event.startsWith('refund.')) {
     const row = await paymentByRefund(c.env, object.id);
-    if (!row) return apiError(c, 404, MSG.paymentNotFound);
+    if (!row) {
+      // A payment refunded twice (a late cancellation's part, then the owner's «Вернуть») names
+      // only its latest refund. The earlier one, read back, is of a payment of ours: nothing to
+      // change, and a 404 would have ЮKassa send it again for a day.
+      const refund = await getRefund(shop, object.id).catch(() => null);
+      if (refund && (await getPaymentRow(c.env, refund.payment_id))) return c.json({ ok: true });
+      return apiError(c, 404, MSG.paymentNotFound);
+    }
     const refund = await getRefund(shop, object.id);
     if (refund.payment_id === row.id && refund.status !== row.refundStatus) await setRefund(c.env, row.id, { refundId: refund.id, refundStatus: refund.status });
     return c.json({ ok: true });
