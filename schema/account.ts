@@ -63,6 +63,8 @@ export type UserCreate = z.infer<typeof userCreateSchema>;
 export const twoFactorEnableSchema = z.object({ code: codeField, password: currentPasswordField });
 /** POST /api/admin/2fa/disable: a stolen session cookie alone cannot turn it off. */
 export const twoFactorCodeSchema = z.object({ code: codeField });
+/** POST /api/admin/2fa/recovery-codes: new codes for old, with a code (from the app or a recovery code) and the password. */
+export const recoveryCodesSchema = twoFactorEnableSchema;
 
 /** A day of the record's filter, `YYYY-MM-DD` (Moscow). */
 const day = z.string().refine(isIsoDate, MSG.dateInvalid);

@@ -151,6 +151,36 @@ describe('two-factor sign-in', () => {
     expect(entries.filter((e) => e.description === 'Неверный код' && e.outcome === 'failed').length).toBeGreaterThanOrEqual(LOGIN_THROTTLE.maxFailures);
   });
 
+  it('should give new recovery codes for old with the password and a code, each old one then refused, and never with the cookie alone', async () => {
+    useClock();
+    const cookie = await login();
+    const { secret, recoveryCodes: old } = await turnOnTwoFactor(cookie);
+    vi.setSystemTime(T0 + STEP_MS);
+    const renew = (body: Record<string, unknown>) => jsonRequest('POST', '/api/admin/2fa/recovery-codes', body, { cookie });
+    await expectNoChange(async () => {
+      await expectError(await renew({ password: ADMIN_PASSWORD }), 400, MSG.codeRequired);
+      await expectError(await renew({ code: codeAt(secret) }), 400, MSG.currentPasswordRequired);
+      await expectError(await renew({ code: codeAt(secret), password: 'guess-1' }), 400, MSG.currentPasswordWrong);
+      await expectError(await renew({ code: '000000', password: ADMIN_PASSWORD }), 400, MSG.codeWrong);
+    });
+
+    // A recovery code is a code too: the person who spent some of the paper renews it with one of them.
+    const { recoveryCodes } = await json<{ recoveryCodes: string[] }>(await renew({ code: old[0], password: ADMIN_PASSWORD }));
+    expect(recoveryCodes).toHaveLength(10);
+    expect(new Set(recoveryCodes).size).toBe(10);
+    for (const code of recoveryCodes) expect(old).not.toContain(code);
+    // Every old code is refused at sign-in, each new one is taken once.
+    for (const code of [old[1]!, old[9]!]) expect((await signIn({ ...owner, code }, { ip: freshIp() })).status, code).toBe(401);
+    expect(await json(await signIn({ ...owner, code: recoveryCodes[4] }))).toMatchObject({ success: true });
+    expect((await signIn({ ...owner, code: recoveryCodes[4] }, { ip: freshIp() })).status).toBe(401);
+    expect((await audit(cookie, '?kind=account')).map((e) => e.description)).toContain('Новые коды восстановления');
+
+    // With two-factor off there is nothing to renew.
+    vi.setSystemTime(T0 + 3 * STEP_MS);
+    expect(await json(await jsonRequest('POST', '/api/admin/2fa/disable', { code: codeAt(secret) }, { cookie }))).toEqual({ success: true });
+    await expectError(await renew({ code: codeAt(secret, T0 + 4 * STEP_MS), password: ADMIN_PASSWORD }), 409, MSG.twoFactorOff);
+  });
+
   it('should not turn off, nor let the login or password change, with a stolen session cookie alone', async () => {
     useClock();
     const cookie = await login();

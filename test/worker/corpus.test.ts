@@ -283,6 +283,10 @@ const ROUTES: RouteSpec[] = [
   },
   { method: 'POST', pattern: '/api/admin/2fa/disable', admin: true, path: () => '/api/admin/2fa/disable', body: 'json', valid: () => ({ code: '123456' }), freeText: ['code'], usual: [409] },
   {
+    method: 'POST', pattern: '/api/admin/2fa/recovery-codes', admin: true, path: () => '/api/admin/2fa/recovery-codes', body: 'json',
+    valid: () => ({ code: '123456', password: ADMIN_PASSWORD }), freeText: ['code', 'password'], usual: [409],
+  },
+  {
     // `actor` takes any login, so it is no part of the hostile query; `from` and `to` take any real date.
     method: 'GET', pattern: '/api/admin/audit', admin: true, path: () => '/api/admin/audit',
     query: () => ({ kind: 'bookings', from: inDays(-30), to: inDays(0), before: '1000', limit: '20' }),

@@ -65,6 +65,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'POST /api/admin/2fa/setup': staff('account', 'Настройка двухфакторного входа'),
   'POST /api/admin/2fa/enable': staff('account', 'Двухфакторный вход включён'),
   'POST /api/admin/2fa/disable': staff('account', 'Двухфакторный вход выключен'),
+  'POST /api/admin/2fa/recovery-codes': staff('account', 'Новые коды восстановления'),
   'GET /api/admin/sessions': staff('account', 'Список сеансов'),
   'DELETE /api/admin/sessions/:id': staff('account', 'Сеанс завершён'),
   'DELETE /api/admin/sessions': staff('account', 'Завершены все другие сеансы'),

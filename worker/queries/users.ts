@@ -120,6 +120,19 @@ export async function enableTwoFactor(env: DbEnv, userId: number, keepSessionId:
   return enabled.length > 0;
 }
 
+/**
+ * New recovery codes in place of all the old ones (spent or not), while two-factor sign-in is on
+ * with the same secret: false when it was turned off meanwhile.
+ */
+export async function replaceRecoveryCodes(env: DbEnv, userId: number, secret: string, recoveryHashes: string[]): Promise<boolean> {
+  const rows = await getDb(env)
+    .update(users)
+    .set({ recoveryCodes: recoveryHashes })
+    .where(and(eq(users.id, userId), eq(users.totpSecret, secret)))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
 export async function disableTwoFactor(env: DbEnv, userId: number): Promise<void> {
   await getDb(env).update(users).set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null, recoveryCodes: [] }).where(eq(users.id, userId));
 }

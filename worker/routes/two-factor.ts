@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { twoFactorCodeSchema, twoFactorEnableSchema } from '../../schema/account.ts';
+import { recoveryCodesSchema, twoFactorCodeSchema, twoFactorEnableSchema } from '../../schema/account.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
@@ -9,12 +9,13 @@ import { newRecoveryCodes, newTotpSecret, otpauthUrl, recoveryCodeHash, totpStep
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
-import { disableTwoFactor, enableTwoFactor, getUser, setPendingSecret } from '../queries/users.ts';
+import { disableTwoFactor, enableTwoFactor, getUser, replaceRecoveryCodes, setPendingSecret } from '../queries/users.ts';
 
 /**
  * Two-factor sign-in of the person signed in (DESIGN.md «The owner's account»): set up (a secret
  * for the app, shown as a QR code by the panel), enable with the first code and the password,
- * disable with a code. requireAdmin on each route: a sub-app's own `use` would cover other /admin routes.
+ * disable with a code, new recovery codes for old with a code and the password (the person has
+ * spent some, or fears the paper was seen). requireAdmin on each route: a sub-app's own `use` would cover other /admin routes.
  */
 export const twoFactorRoutes = new Hono<AppEnv>()
   .post('/2fa/setup', requireAdmin, async (c) => {
@@ -47,6 +48,27 @@ export const twoFactorRoutes = new Hono<AppEnv>()
     const recoveryCodes = newRecoveryCodes();
     const hashes = await Promise.all(recoveryCodes.map(recoveryCodeHash));
     if (!(await enableTwoFactor(c.env, me.id, c.get('session')!.id, pending, step, hashes))) return apiError(c, 409, MSG.twoFactorNotSetUp);
+    await guessedRight(c.env, me.id);
+    return c.json({ recoveryCodes });
+  })
+  // The password and a code (from the app, or one of the recovery codes, which this replaces).
+  .post('/2fa/recovery-codes', requireAdmin, jsonBody, validate('json', recoveryCodesSchema), async (c) => {
+    const { code, password } = c.req.valid('json');
+    const me = await getUser(c.env, c.get('user')!.id);
+    if (!me) return apiError(c, 401, MSG.unauthorized);
+    if (!me.totpSecret) return apiError(c, 409, MSG.twoFactorOff);
+    const throttled = await guessThrottled(c, me.id);
+    if (throttled) return throttled;
+    if (!(await verifyPassword(password, me.passwordHash))) {
+      c.set('auditFailed', true);
+      return apiError(c, 400, MSG.currentPasswordWrong);
+    }
+    if (!(await checkSecondFactor(c.env, me, code))) {
+      c.set('auditFailed', true);
+      return apiError(c, 400, MSG.codeWrong);
+    }
+    const recoveryCodes = newRecoveryCodes();
+    if (!(await replaceRecoveryCodes(c.env, me.id, me.totpSecret, await Promise.all(recoveryCodes.map(recoveryCodeHash))))) return apiError(c, 409, MSG.twoFactorOff);
     await guessedRight(c.env, me.id);
     return c.json({ recoveryCodes });
   })

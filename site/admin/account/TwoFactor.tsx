@@ -12,7 +12,7 @@ import { useMe } from '../ui/role.tsx';
 import { CodeField } from '../login/CodeField.tsx';
 
 type Setup = { secret: string; otpauthUrl: string };
-type Stage = { step: 'idle' } | { step: 'setup'; setup: Setup } | { step: 'codes'; codes: string[] };
+type Stage = { step: 'idle' } | { step: 'setup'; setup: Setup } | { step: 'codes'; codes: string[]; renewed?: boolean };
 
 /** The key in groups of four, as authenticator apps show it and a person types it. */
 const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
@@ -48,7 +48,7 @@ export function TwoFactor({ onChanged }: { onChanged: () => void }) {
         Вход с кодом
       </h3>
       {stage.step === 'codes' ? (
-        <RecoveryCodes codes={stage.codes} onDone={() => setStage({ step: 'idle' })} />
+        <RecoveryCodes codes={stage.codes} renewed={stage.renewed} onDone={() => setStage({ step: 'idle' })} />
       ) : stage.step === 'setup' ? (
         <SetupForm
           setup={stage.setup}
@@ -59,7 +59,13 @@ export function TwoFactor({ onChanged }: { onChanged: () => void }) {
           }}
         />
       ) : me.twoFactor ? (
-        <DisableForm onDisabled={onChanged} />
+        <>
+          <p className="two-factor__state two-factor__state--on">
+            <Icon name="check" /> Включён: после пароля панель спрашивает код из приложения.
+          </p>
+          <RenewForm onRenewed={(codes) => setStage({ step: 'codes', codes, renewed: true })} />
+          <DisableForm onDisabled={onChanged} />
+        </>
       ) : (
         <>
           <p className="two-factor__state">
@@ -182,7 +188,7 @@ function SetupForm({ setup, onCancel, onEnabled }: { setup: Setup; onCancel: () 
 }
 
 /** The ten recovery codes, once: the server keeps only their hashes and never shows them again. */
-function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+function RecoveryCodes({ codes, renewed = false, onDone }: { codes: string[]; renewed?: boolean; onDone: () => void }) {
   const list = useRef<HTMLOListElement>(null);
   const notify = useNotify();
   const heading = useRef<HTMLParagraphElement>(null);
@@ -208,7 +214,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   return (
     <div className="two-factor__codes">
       <p className="two-factor__state two-factor__state--on" tabIndex={-1} ref={heading}>
-        <Icon name="check" /> Вход с кодом включён
+        <Icon name="check" /> {renewed ? 'Новые коды восстановления готовы: прежние больше не действуют' : 'Вход с кодом включён'}
       </p>
       <div className="alert alert--warning" role="note">
         <p>
@@ -273,19 +279,73 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
   }
 
   return (
-    <>
-      <p className="two-factor__state two-factor__state--on">
-        <Icon name="check" /> Включён: после пароля панель спрашивает код из приложения.
-      </p>
-      <details className="two-factor__off">
-        <summary>Выключить вход с кодом</summary>
-        <form onSubmit={submit} noValidate aria-label="Выключить вход с кодом">
-          <CodeField label="Код для выключения" value={code} onChange={setCode} error={error} inputRef={input} />
-          <button type="submit" className="btn btn--danger" disabled={busy} aria-busy={busy}>
-            {busy ? 'Выключение…' : 'Выключить'}
-          </button>
-        </form>
-      </details>
-    </>
+    <details className="two-factor__off">
+      <summary>Выключить вход с кодом</summary>
+      <form onSubmit={submit} noValidate aria-label="Выключить вход с кодом">
+        <CodeField label="Код для выключения" value={code} onChange={setCode} error={error} inputRef={input} />
+        <button type="submit" className="btn btn--danger" disabled={busy} aria-busy={busy}>
+          {busy ? 'Выключение…' : 'Выключить'}
+        </button>
+      </form>
+    </details>
+  );
+}
+
+/**
+ * Ten new recovery codes for the old ones (some spent, or the paper seen by someone), with a code
+ * (from the app, or one of the old recovery codes) and the password: a session left open is not enough.
+ */
+function RenewForm({ onRenewed }: { onRenewed: (codes: string[]) => void }) {
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
+  const notify = useNotify();
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const missing: FieldErrors = {
+      ...(code.trim() ? {} : { code: MSG.codeRequired }),
+      ...(password ? {} : { password: MSG.currentPasswordRequired }),
+    };
+    if (Object.keys(missing).length) {
+      setErrors(missing);
+      (missing.code ? codeInput.current : form.current?.querySelector<HTMLElement>('[name="password"]'))?.focus();
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const { recoveryCodes } = await call(client().admin['2fa']['recovery-codes'].$post({ json: { code, password } }));
+      onRenewed(recoveryCodes);
+    } catch (err) {
+      if (err instanceof SessionEndedError) return;
+      const field = fieldOf(err);
+      if (field) {
+        setErrors(field);
+        if (field.code) setCode('');
+        (field.code ? codeInput.current : form.current?.querySelector<HTMLElement>('[name="password"]'))?.focus();
+      } else notify.error(describeError(err, 'Не удалось получить новые коды восстановления'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <details className="two-factor__off">
+      <summary>Новые коды восстановления</summary>
+      <form ref={form} onSubmit={submit} noValidate aria-label="Новые коды восстановления">
+        <p className="hint">Прежние коды перестанут действовать. Понадобятся код из приложения (или один из прежних кодов восстановления) и ваш пароль.</p>
+        <CodeField label="Код для подтверждения" value={code} onChange={setCode} error={errors.code} inputRef={codeInput} />
+        <Field label="Ваш пароль" error={errors.password} required>
+          {(p) => <input {...p} className="input" type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
+        </Field>
+        <button type="submit" className="btn btn--secondary" disabled={busy} aria-busy={busy}>
+          {busy ? 'Проверка…' : 'Получить новые коды'}
+        </button>
+      </form>
+    </details>
   );
 }
