@@ -39,8 +39,9 @@ const MESSAGES_KEPT_MS = 7 * 24 * 60 * 60_000;
 export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS): Promise<void> {
   // A Worker's outbound requests per run are counted (SUBREQUESTS_PER_RUN, set by the Cloudflare
   // entry): Avito gets a third of them for reads and a third for sends (up to two calls a listing),
-  // each listing read within its 5 minutes, the ones waiting longest first; the Node server has no
-  // such limit. Reading first: an import or an Avito booking that changed busy nights goes out in
+  // each listing read within its 5 minutes, the ones waiting longest first, and the outbox the last
+  // third (one request a message: 25 would overrun the Free plan's 50 beside Avito's); the Node
+  // server has no such limit. Reading first: an import or an Avito booking that changed busy nights goes out in
   // the same run.
   const third = env.SUBREQUESTS_PER_RUN ? Math.max(1, Math.floor(env.SUBREQUESTS_PER_RUN / 3)) : undefined;
   if (jobs.push || jobs.pull) {
@@ -77,7 +78,7 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
   if (jobs.push) {
     await Promise.all([
       pushAvito(env, { limit: third }).then((r) => logFailures('Sending to Avito', r), (err) => console.error('Sending to Avito failed', err)),
-      drainOutbox(env).catch((err) => console.error('The outbox could not be sent', err)),
+      drainOutbox(env, { limit: third }).catch((err) => console.error('The outbox could not be sent', err)),
     ]);
   }
 }

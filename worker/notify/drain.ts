@@ -6,17 +6,18 @@ import { messageOf, OUTBOX_GIVE_UP_MS, outboxRetryMs, ownerChannels, type Channe
 
 /** How long one try holds a message. */
 const RETRY_LEASE_MS = 60_000;
-/** Messages one run of the schedule sends at most. */
+/** Messages one run of the schedule sends at most (fewer where its outbound requests are counted). */
 const DRAIN_BATCH = 25;
 
 /**
  * Sends the messages whose next try is due, once each (the schedule's every minute): the owner's
  * alerts by their channel, a guest's messages by e-mail to the guest (worker/notify/guest.ts). An
  * owner's message whose channel was switched off since, a guest's whose booking was cancelled
- * meanwhile, or one that has failed for days, is given up and logged.
+ * meanwhile, or one that has failed for days, is given up and logged. Each message is one outbound
+ * request: `limit` holds a run to its share of a Worker's (the rest go in the next minutes).
  */
-export async function drainOutbox(env: Bindings): Promise<{ sent: number; failed: number }> {
-  const due = await dueMessages(env, DRAIN_BATCH);
+export async function drainOutbox(env: Bindings, opts: { limit?: number } = {}): Promise<{ sent: number; failed: number }> {
+  const due = await dueMessages(env, Math.min(DRAIN_BATCH, opts.limit ?? DRAIN_BATCH));
   if (due.length === 0) return { sent: 0, failed: 0 };
   const forOwner = due.some((r) => r.bookingId === null);
   const guestIds = [...new Set(due.flatMap((r) => (r.bookingId === null ? [] : [r.bookingId])))];
