@@ -131,7 +131,9 @@ describe("the owner's decisions: PUT /api/admin/bookings/:id", () => {
     expect(after.filter((r) => r.status === 'confirmed').length).toBe(1);
     const { checkIn, checkOut } = validBooking(cabin.id);
     expect(await busyOf(cabin.id)).toEqual([{ start: checkIn, end: checkOut }]);
-  });
+    // Two hundred requests, and what they decide, not how fast: beside the whole suite on two
+    // cores they once took past the contract tests' 20 s.
+  }, 60_000);
 
   it('should make confirmed nights busy in the export without the guest, and free them on cancel', async () => {
     const cabin = await seedCabin();
