@@ -279,7 +279,7 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
   }
 
   return (
-    <details className="two-factor__off">
+    <details className="two-factor__more two-factor__off">
       <summary>Выключить вход с кодом</summary>
       <form onSubmit={submit} noValidate aria-label="Выключить вход с кодом">
         <CodeField label="Код для выключения" value={code} onChange={setCode} error={error} inputRef={input} />
@@ -334,7 +334,7 @@ function RenewForm({ onRenewed }: { onRenewed: (codes: string[]) => void }) {
   }
 
   return (
-    <details className="two-factor__off">
+    <details className="two-factor__more">
       <summary>Новые коды восстановления</summary>
       <form ref={form} onSubmit={submit} noValidate aria-label="Новые коды восстановления">
         <p className="hint">Прежние коды перестанут действовать. Понадобятся код из приложения (или один из прежних кодов восстановления) и ваш пароль.</p>
