@@ -192,9 +192,15 @@ describe('the guest\'s page of a booking with prepayment', () => {
 
     // ЮKassa tells of both refunds. The payment names the second; the first, read back, is ours
     // all the same: 200, or ЮKassa would send it again for a day. One it never made is a 404.
-    const refundNotice = (id: string) => call('POST', '/api/payments/yookassa', { body: { type: 'notification', event: 'refund.succeeded', object: { id } } });
-    for (const r of await refundsOf(booked.prepayment.id)) expect(await json(await refundNotice(r.id!), 200)).toEqual({ ok: true });
-    await expectNoChange(async () => expectError(await refundNotice('2f8e9a1c-0000-4000-8000-000000000000'), 404, MSG.paymentNotFound));
+    const refundNotice = (id: string, paymentId = booked.prepayment.id) =>
+      call('POST', '/api/payments/yookassa', { body: { type: 'notification', event: 'refund.succeeded', object: { id, payment_id: paymentId, status: 'succeeded' } } });
+    const [earlier, latest] = await refundsOf(booked.prepayment.id);
+    for (const r of [earlier!, latest!]) expect(await json(await refundNotice(r.id!), 200)).toEqual({ ok: true });
+    await expectNoChange(async () => {
+      // A refund ЮKassa never made, or one it made said to be of another payment.
+      await expectError(await refundNotice('2f8e9a1c-0000-4000-8000-000000000000'), 404, MSG.paymentNotFound);
+      await expectError(await refundNotice(earlier!.id!, 'another-shops-payment'), 404, MSG.paymentNotFound);
+    });
   });
 
   it('should cancel even when ЮKassa refuses the refund, say what goes back, and have the schedule make the refund once', async () => {

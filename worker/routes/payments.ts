@@ -25,7 +25,14 @@ import { idParam } from './params.ts';
 const notificationSchema = z.object({
   type: z.literal('notification', { error: MSG.badInput }),
   event: z.string({ error: MSG.badInput }).max(100),
-  object: z.object({ id: z.string({ error: MSG.badInput }).min(1).max(100) }, { error: MSG.badInput }),
+  object: z.object(
+    {
+      id: z.string({ error: MSG.badInput }).min(1).max(100),
+      // A refund's payment, as ЮKassa's refund object names it.
+      payment_id: z.string({ error: MSG.badInput }).min(1).max(100).optional(),
+    },
+    { error: MSG.badInput },
+  ),
 });
 
 /**
@@ -42,10 +49,12 @@ export const paymentRoutes = new Hono<AppEnv>().post('/yookassa', jsonBody, vali
     const row = await paymentByRefund(c.env, object.id);
     if (!row) {
       // A payment refunded twice (a late cancellation's part, then the owner's «Вернуть») names
-      // only its latest refund. The earlier one, read back, is of a payment of ours: nothing to
-      // change, and a 404 would have ЮKassa send it again for a day.
-      const refund = await getRefund(shop, object.id).catch(() => null);
-      if (refund && (await getPaymentRow(c.env, refund.payment_id))) return c.json({ ok: true });
+      // only its latest refund. The earlier one, of a payment of ours and read back as such, has
+      // nothing to change, and a 404 would have ЮKassa send it again for a day. ЮKassa is asked
+      // only about a payment we know: a forged notice cannot make us call it at will.
+      const ours = object.payment_id ? await getPaymentRow(c.env, object.payment_id) : undefined;
+      const refund = ours ? await getRefund(shop, object.id).catch(() => null) : null;
+      if (ours && refund?.payment_id === ours.id) return c.json({ ok: true });
       return apiError(c, 404, MSG.paymentNotFound);
     }
     const refund = await getRefund(shop, object.id);
