@@ -4,6 +4,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
 import type { ReportSummary, TouristTaxReport } from '../../schema/reports.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
+import { storeImport } from '../../worker/queries/calendar.ts';
+import { replaceChannelStays } from '../../worker/queries/channels.ts';
 import { reportSummary } from '../../worker/queries/reports.ts';
 import { expectError, login, resetDataWithAdmin, seedCabin, seedUser, send } from './helpers.ts';
 import { countingDb } from './stays.ts';
@@ -128,6 +131,33 @@ describe('GET /api/admin/reports/summary: «Сводка»', () => {
     const counted = countingDb();
     await reportSummary(counted.env, { from: '2025-06-01', to: '2025-07-31' });
     expect(counted.queries).toBe(5);
+  });
+
+  it('should keep counting the nights of stays a calendar or Avito stopped listing once they were over, and free only the nights to come', async () => {
+    const { id: cabinId } = await seedCabin({ name: 'Домик у моря' });
+    const row = await env.DB.prepare("INSERT INTO calendar_feeds (cabin_id, name, url) VALUES (?, 'Суточно', 'https://sutochno.invalid/cal.ics') RETURNING id").bind(cabinId).first<{ id: number }>();
+    const feed = { id: row!.id, cabinId };
+    const soon = { start: addDays(todayInMoscow(), 10), end: addDays(todayInMoscow(), 12) };
+    const june = { uid: 'june@sutochno', start: '2025-06-10', end: '2025-06-13' };
+    const avitoStay = (externalId: string, start: string, end: string) => ({ externalId, start, end, guests: 2, price: 20_000, status: 'active', guestName: 'Гость Авито' });
+    const channels = async () => (await reportSummary(env, { from: '2025-06-01', to: '2025-07-31' })).nightsByChannel;
+    const stored = async (table: 'feed_events' | 'channel_stays') => (await env.DB.prepare(`SELECT start, "end" FROM ${table} WHERE cabin_id = ? ORDER BY start`).bind(cabinId).all()).results;
+
+    await storeImport(env, feed, [june, { uid: 'soon@sutochno', ...soon }]);
+    await replaceChannelStays(env, cabinId, 'avito', [avitoStay('av-july', '2025-07-01', '2025-07-05'), avitoStay('av-soon', soon.start, soon.end)]);
+    const before = await channels();
+    expect(before).toEqual([{ channel: 'avito', name: 'Авито', nights: 4 }, { channel: 'feed', name: 'Суточно', nights: 3 }]);
+
+    // Both answer with nothing now (the stays over are no longer listed; the one to come was cancelled).
+    await storeImport(env, feed, []);
+    await replaceChannelStays(env, cabinId, 'avito', []);
+    expect(await channels()).toEqual(before);
+    expect(await stored('feed_events')).toEqual([{ start: june.start, end: june.end }]);
+    expect(await stored('channel_stays')).toEqual([{ start: '2025-07-01', end: '2025-07-05' }]);
+
+    // A calendar that still lists the stay over does not count it twice.
+    await storeImport(env, feed, [june]);
+    expect(await channels()).toEqual(before);
   });
 
   it('should refuse a period past 3 years, an end before the start and a missing date with a Russian 400, to the owner and a manager alike', async () => {

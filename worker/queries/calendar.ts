@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, gte, lt } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, lt, lte } from 'drizzle-orm';
 import type { BatchResponse } from 'drizzle-orm/batch';
 import { addMonths, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { CALENDAR_HORIZON_MONTHS, type BlockInput, type FeedInput, type SeasonInput } from '../../schema/calendar.ts';
@@ -147,7 +147,9 @@ export async function replaceFeeds(env: DbEnv, cabinId: number, feeds: FeedInput
 
 /**
  * A feed's good import: its events replaced and its status set, in one batch, with the validators
- * of the answer it came in (sent back next time, for a 304).
+ * of the answer it came in (sent back next time, for a 304). Events over before today (Moscow) are
+ * kept though the feed no longer lists them: most platforms drop a stay from their feed once it
+ * is over, and «Сводка» counts the nights it sold. One the feed still lists is not stored twice.
  */
 export async function storeImport(
   env: DbEnv,
@@ -157,9 +159,14 @@ export async function storeImport(
 ) {
   const db = getDb(env);
   const at = new Date(now()).toISOString();
+  const today = todayInMoscow(now());
+  const key = (e: { uid: string; start: string; end: string }) => `${e.uid}\n${e.start}\n${e.end}`;
+  const past = new Set(
+    (await db.select({ uid: feedEvents.uid, start: feedEvents.start, end: feedEvents.end }).from(feedEvents).where(and(eq(feedEvents.feedId, feed.id), lte(feedEvents.end, today)))).map(key),
+  );
   const statements = [
-    db.delete(feedEvents).where(eq(feedEvents.feedId, feed.id)),
-    ...events.map((e) => db.insert(feedEvents).values({ feedId: feed.id, cabinId: feed.cabinId, ...e })),
+    db.delete(feedEvents).where(and(eq(feedEvents.feedId, feed.id), gt(feedEvents.end, today))),
+    ...events.filter((e) => !past.has(key(e))).map((e) => db.insert(feedEvents).values({ feedId: feed.id, cabinId: feed.cabinId, ...e })),
     db
       .update(calendarFeeds)
       .set({ lastSyncAt: at, lastSuccessAt: at, lastError: null, alertedError: null, eventCount: events.length, etag: validators.etag, lastModified: validators.lastModified })

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { ChannelName } from '../../schema/channels.ts';
+import { todayInMoscow } from '../../schema/dates.ts';
 import { avitoAccount, cabins, channelLinks, channelStays, conflictAlerts, type AvitoAccountRow, type ChannelLink } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
@@ -110,7 +111,9 @@ const slices = <T>(list: T[], size: number) => Array.from({ length: Math.ceil(li
 /**
  * Sets a cabin's stays from one platform to what it answered, in one batch: gone ones are
  * deleted (Avito dropped or cancelled them), changed ones updated, new ones inserted, and the
- * pull noted on the link. Unchanged rows are not written, so public reads keep their stamp.
+ * pull noted on the link. Unchanged rows are not written, so public reads keep their stamp. A
+ * stay over before today (Moscow) stays though the answer no longer has it (the API lists stays
+ * not yet over): «Сводка» counts the nights it sold.
  */
 export async function replaceChannelStays(env: DbEnv, cabinId: number, channel: ChannelName, stays: ChannelStayInput[]) {
   const db = getDb(env);
@@ -119,7 +122,8 @@ export async function replaceChannelStays(env: DbEnv, cabinId: number, channel: 
   const wanted = new Map(stays.map((s) => [s.externalId, s]));
   const same = (row: (typeof current)[number], s: ChannelStayInput) =>
     row.start === s.start && row.end === s.end && row.guests === s.guests && row.price === s.price && row.status === s.status && row.guestName === s.guestName;
-  const gone = current.filter((row) => !wanted.has(row.externalId)).map((row) => row.id);
+  const today = todayInMoscow(now());
+  const gone = current.filter((row) => !wanted.has(row.externalId) && row.end > today).map((row) => row.id);
   const changed = stays.filter((s) => {
     const row = current.find((r) => r.externalId === s.externalId);
     return !row || !same(row, s);
