@@ -102,42 +102,64 @@ function QrCode({ text }: { text: string }) {
   return <img className="two-factor__qr" src={src} width={200} height={200} alt="QR-код для приложения-аутентификатора" />;
 }
 
-function SetupForm({ setup, onCancel, onEnabled }: { setup: Setup; onCancel: () => void; onEnabled: (codes: string[]) => void }) {
+/**
+ * What turning the code on and renewing the recovery codes share: a code and the password, each
+ * asked for here when empty, then the server's refusal under the field it is about (a wrong code
+ * is cleared), and the ten codes it answers with handed on.
+ */
+function useCodeAndPassword(opts: {
+  send: (json: { code: string; password: string }) => Promise<{ recoveryCodes: string[] }>;
+  onCodes: (codes: string[]) => void;
+  codeMissing: string;
+  failed: string;
+}) {
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
   const notify = useNotify();
+  const focus = (wrong: FieldErrors) => (wrong.code ? codeInput.current : form.current?.querySelector<HTMLElement>('[name="password"]'))?.focus();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const missing: FieldErrors = {
-      ...(code.trim() ? {} : { code: 'Введите 6 цифр из приложения' }),
+      ...(code.trim() ? {} : { code: opts.codeMissing }),
       ...(password ? {} : { password: MSG.currentPasswordRequired }),
     };
     if (Object.keys(missing).length) {
       setErrors(missing);
-      form.current?.querySelector<HTMLElement>(missing.code ? '[name="code"]' : '[name="password"]')?.focus();
+      focus(missing);
       return;
     }
     setErrors({});
     setBusy(true);
     try {
-      const { recoveryCodes } = await call(client().admin['2fa'].enable.$post({ json: { code, password } }));
-      onEnabled(recoveryCodes);
+      opts.onCodes((await opts.send({ code, password })).recoveryCodes);
     } catch (err) {
       if (err instanceof SessionEndedError) return;
       const field = fieldOf(err);
       if (field) {
         setErrors(field);
         if (field.code) setCode('');
-        form.current?.querySelector<HTMLElement>(field.code ? '[name="code"]' : '[name="password"]')?.focus();
-      } else notify.error(describeError(err, 'Не удалось включить вход с кодом'));
+        focus(field);
+      } else notify.error(describeError(err, opts.failed));
     } finally {
       setBusy(false);
     }
   }
+
+  return { code, setCode, password, setPassword, errors, busy, form, codeInput, submit };
+}
+
+function SetupForm({ setup, onCancel, onEnabled }: { setup: Setup; onCancel: () => void; onEnabled: (codes: string[]) => void }) {
+  const { code, setCode, password, setPassword, errors, busy, form, codeInput, submit } = useCodeAndPassword({
+    send: (json) => call(client().admin['2fa'].enable.$post({ json })),
+    onCodes: onEnabled,
+    codeMissing: 'Введите 6 цифр из приложения',
+    failed: 'Не удалось включить вход с кодом',
+  });
 
   return (
     <form ref={form} className="two-factor__setup" onSubmit={submit} noValidate aria-label="Настройка входа с кодом">
@@ -157,6 +179,7 @@ function SetupForm({ setup, onCancel, onEnabled }: { setup: Setup; onCancel: () 
               {(p) => (
                 <input
                   {...p}
+                  ref={codeInput}
                   className="input"
                   name="code"
                   inputMode="numeric"
@@ -296,42 +319,12 @@ function DisableForm({ onDisabled }: { onDisabled: () => void }) {
  * (from the app, or one of the old recovery codes) and the password: a session left open is not enough.
  */
 function RenewForm({ onRenewed }: { onRenewed: (codes: string[]) => void }) {
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
-  const codeInput = useRef<HTMLInputElement>(null);
-  const notify = useNotify();
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const missing: FieldErrors = {
-      ...(code.trim() ? {} : { code: MSG.codeRequired }),
-      ...(password ? {} : { password: MSG.currentPasswordRequired }),
-    };
-    if (Object.keys(missing).length) {
-      setErrors(missing);
-      (missing.code ? codeInput.current : form.current?.querySelector<HTMLElement>('[name="password"]'))?.focus();
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const { recoveryCodes } = await call(client().admin['2fa']['recovery-codes'].$post({ json: { code, password } }));
-      onRenewed(recoveryCodes);
-    } catch (err) {
-      if (err instanceof SessionEndedError) return;
-      const field = fieldOf(err);
-      if (field) {
-        setErrors(field);
-        if (field.code) setCode('');
-        (field.code ? codeInput.current : form.current?.querySelector<HTMLElement>('[name="password"]'))?.focus();
-      } else notify.error(describeError(err, 'Не удалось получить новые коды восстановления'));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { code, setCode, password, setPassword, errors, busy, form, codeInput, submit } = useCodeAndPassword({
+    send: (json) => call(client().admin['2fa']['recovery-codes'].$post({ json })),
+    onCodes: onRenewed,
+    codeMissing: MSG.codeRequired,
+    failed: 'Не удалось получить новые коды восстановления',
+  });
 
   return (
     <details className="two-factor__more">
