@@ -7,6 +7,7 @@ import { createRebuilder, startRebuildService } from '../rebuild-service.ts';
 import { seedLocal } from '../seed.ts';
 import { DEMO_FEED_PATH, demoFeedIcs } from '../demo/calendar.ts';
 import { ROOT, quietEnv, waitFor } from './tools.ts';
+import { warmAstro } from './warm-astro.ts';
 import { startYooKassaStandIn } from './yookassa-stand-in.ts';
 import { startAvitoStandIn } from './avito-stand-in.ts';
 import { CHANNEL_PUSH_EVERY_MS } from '../../schema/channels.ts';
@@ -63,7 +64,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // wrangler needs the assets directory to exist before the first build.
   if (!(await hasBuild(opts.assetsDir))) await writePlaceholder(opts.assetsDir);
 
-  const rebuilder = createRebuilder({ apiUrl: url, outDir: opts.assetsDir });
+  // A developer's machine (npm start, the e2e stacks), where memory is no budget: Astro stays loaded
+  // for 10 builds. The self-hosted server's process goes after 3, for a 1 GB VPS (lib/warm-astro.ts).
+  const rebuilder = createRebuilder({ apiUrl: url, outDir: opts.assetsDir, render: warmAstro({ maxBuilds: 10 }).render });
   const server: Server = await startRebuildService(rebuilder, rebuildPort, {
     [DEMO_FEED_PATH]: () => ({ type: 'text/calendar; charset=utf-8', body: demoFeedIcs() }),
   });
