@@ -18,9 +18,6 @@ export type PhotoKind = 'cabin-exterior' | 'interior' | 'sea' | 'beach' | 'terra
 const W = 1600;
 const H = 1067;
 
-/** A small deterministic PRNG: floats in [0, 1), the same for the same seed. */
-export const rng = seededRandom;
-
 // ---------------------------------------------------------------------------------------------
 // Helpers: randomness, colours, SVG snippets
 
@@ -35,7 +32,7 @@ type Rand = {
 function makeRand(seed: number, kind: string): Rand {
   let h = 0x811c9dc5;
   for (let i = 0; i < kind.length; i++) h = Math.imul(h ^ kind.charCodeAt(i), 0x01000193);
-  const next = rng((Math.imul(seed | 0, 0x9e3779b1) ^ h) >>> 0);
+  const next = seededRandom((Math.imul(seed | 0, 0x9e3779b1) ^ h) >>> 0);
   for (let i = 0; i < 4; i++) next();
   const range = (a: number, b: number) => a + (b - a) * next();
   return {
@@ -1125,7 +1122,7 @@ let finishMaps: { grain: Int8Array; vignette: Float32Array; tmp: Uint8Array } | 
 /** Fixed (deterministic) luminance grain and vignette falloff, shared by every photo. */
 function maps() {
   if (finishMaps) return finishMaps;
-  const next = rng(0x5eed);
+  const next = seededRandom(0x5eed);
   const grain = new Int8Array(W * H);
   const vignette = new Float32Array(W * H);
   for (let y = 0, i = 0; y < H; y++) {

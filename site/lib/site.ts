@@ -34,12 +34,12 @@ export interface SiteInfo {
   footer: { description: string; phone: string; phoneHref: string; email: string; address: string };
 }
 
-/**
- * A tel: link: «+7 (928) 555-12-34» → «tel:+79285551234»; a Russian «8 …» number gets +7.
- */
 /** The year in every page's footer («© 2026»): part of what every page shows (lib/page-keys.ts). */
 export const footerYear = (): number => new Date().getFullYear();
 
+/**
+ * A tel: link: «+7 (928) 555-12-34» → «tel:+79285551234»; a Russian «8 …» number gets +7.
+ */
 export function telHref(phone: string): string {
   const digits = phone.replace(/\D/g, '');
   if (!digits) return '';
