@@ -1,7 +1,7 @@
+import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { readDataStamp } from '../queries/data-stamp.ts';
 import { publicReadsChangeAt } from '../queries/public-reads.ts';
-import type { DatabasePort } from './ports.ts';
 import { clocked, etagMatches, headerList, mayKeep, memoryAnswers, PUBLIC_API_READS, stillTrueAt, type ClockedAnswer } from './kept-answers.ts';
 
 /** An isolate has 128 MB; the public reads of even 1,500 cabins take a few hundred KB. */
@@ -21,7 +21,7 @@ export const STAMP_TRUST_MS = 1000;
 /** Public reads whose app answer reads the data stamp in its own batch (worker/queries/search-reads.ts). */
 const STAMPED_IN_BATCH = /^\/api\/search$/;
 
-type StampedEnv = { DB: DatabasePort; DATA_STAMP_SEEN?: (stamp: string | null) => void };
+type StampedEnv = Pick<Bindings, 'DB' | 'DATA_STAMP_SEEN'>;
 
 /**
  * The Worker's memory of public reads, one per isolate. A kept answer is given again while the

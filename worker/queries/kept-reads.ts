@@ -1,9 +1,10 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { dataStamp } from '../../schema/tables.ts';
 import { getDb } from '../lib/db.ts';
+import type { Bindings } from '../env.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 
-type DbEnv = { DB: DatabasePort; DATA_STAMP_SEEN?: (stamp: string | null) => void };
+type DbEnv = Pick<Bindings, 'DB' | 'DATA_STAMP_SEEN'>;
 
 /** The data stamp's query (worker/queries/data-stamp.ts), not yet run: the first of a batch that keeps reads. */
 export const dataStampQuery = (env: DbEnv) => getDb(env).select({ token: dataStamp.token }).from(dataStamp).where(eq(dataStamp.id, 1));
