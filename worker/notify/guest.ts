@@ -99,15 +99,16 @@ export async function mailConfirmation(
 }
 
 /**
- * E-mails the guest that a payment which came too late was given back (`words`: lateRefundGuestMail),
- * where there is mail and the guest left an address. Kept in the outbox first, as every message
- * to a guest, and tried once at once: one the mail server did not take goes with the schedule.
- * One per booking. Never throws: the refund stands whatever the mail server does.
+ * E-mails the guest that a payment which came too late was given back (`wordsFor` the site's name:
+ * lateRefundGuestMail), where there is mail and the guest left an address. Kept in the outbox
+ * first, as every message to a guest, and tried once at once: one the mail server did not take
+ * goes with the schedule. One per booking. Never throws: the refund stands whatever the mail server does.
  */
-export async function mailRefund(env: Bindings, booking: Pick<Booking, 'id' | 'email'>, words: { subject: string; text: string }): Promise<void> {
+export async function mailRefund(env: Bindings, booking: Pick<Booking, 'id' | 'email'>, wordsFor: (siteName: string) => { subject: string; text: string }): Promise<void> {
   const mailer = env.MAILER;
   if (!mailer || !booking.email) return;
   try {
+    const words = wordsFor((await getSettings(env)).siteName);
     const kept = await enqueueGuestMessage(env, { bookingId: booking.id, kind: 'refund', recipient: booking.email, ...words }, GUEST_LEASE_MS);
     if (!kept) return;
     await attempt(env, mailer, { id: kept.id, attempts: 0, createdAt: now(), bookingId: booking.id, kind: 'refund' }, { to: booking.email, ...words }, CONFIRMATION_MAIL_TIMEOUT_MS);

@@ -13,7 +13,6 @@ import { lateRefundGuestMail } from '../notify/notices.ts';
 import { notifyOwner } from '../notify/owner.ts';
 import { getBooking } from '../queries/bookings.ts';
 import { getCabin } from '../queries/cabins.ts';
-import { getSettings } from '../queries/settings.ts';
 import { movePaymentStatus, paymentsInOrder, storeBalancePayment } from '../queries/guest.ts';
 import { moneyOf, refundWhole } from './refunds.ts';
 import { prepaymentReceipt } from './receipts.ts';
@@ -83,9 +82,6 @@ export async function applyBalance(env: Bindings, row: Payment, answer: YooPayme
     console.error(`The automatic refund of payment ${row.id} (booking ${booking.id}) failed; the schedule asks again:`, err instanceof Error ? err.message : err);
   }
   later('Late balance notice', notifyOwner(env, lateBalanceNotice(booking, name, row.amount, env.SITE_URL)));
-  if (env.MAILER && booking.email) {
-    const { siteName } = await getSettings(env);
-    later(`The refund e-mail of booking ${booking.id}`, mailRefund(env, booking, lateRefundGuestMail(booking, name, row.amount, siteName, 'balance')));
-  }
+  later(`The refund e-mail of booking ${booking.id}`, mailRefund(env, booking, (siteName) => lateRefundGuestMail(booking, name, row.amount, siteName, 'balance')));
   return 'refunded';
 }

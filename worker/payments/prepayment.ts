@@ -15,7 +15,6 @@ import { notifyOwner } from '../notify/owner.ts';
 import { confirmPaid, expireHold, getBooking, setConfirmationMail } from '../queries/bookings.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { setPaymentStatus, storePayment } from '../queries/payments.ts';
-import { getSettings } from '../queries/settings.ts';
 import { applyBalance } from './balance.ts';
 import { prepaymentReceipt } from './receipts.ts';
 import { refundWhole } from './refunds.ts';
@@ -127,10 +126,7 @@ export async function applyPayment(env: Bindings, row: Payment, answer: YooPayme
     console.error(`The automatic refund of payment ${row.id} (booking ${booking.id}) failed:`, err instanceof Error ? err.message : err);
   }
   later('Late payment notice', notifyOwner(env, lateRefundNotice(late, name, row.amount, env.SITE_URL)));
-  if (env.MAILER && late.email) {
-    const { siteName } = await getSettings(env);
-    later(`The refund e-mail of booking ${booking.id}`, mailRefund(env, late, lateRefundGuestMail(late, name, row.amount, siteName)));
-  }
+  later(`The refund e-mail of booking ${booking.id}`, mailRefund(env, late, (siteName) => lateRefundGuestMail(late, name, row.amount, siteName)));
   return 'refunded';
 }
 
