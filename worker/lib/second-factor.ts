@@ -6,6 +6,7 @@ import { clearHits, hit } from '../queries/rate-limit.ts';
 import { spendRecoveryCode, spendTotpStep, type User } from '../queries/users.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { apiError } from './errors.ts';
+import { verifyPassword } from './password.ts';
 import { isAppCode, recoveryCodeHash, totpStep } from './totp.ts';
 
 /**
@@ -37,3 +38,24 @@ export async function guessThrottled(c: Context<AppEnv>, userId: number): Promis
 
 /** A right guess forgets the wrong ones before it. */
 export const guessedRight = (env: { DB: DatabasePort }, userId: number) => clearHits(env, guessKey(userId));
+
+/**
+ * What a change to the person's own account asks for: their password, and a code when two-factor
+ * sign-in is on (a stolen session cookie alone is not enough). Each try counts as a guess; the
+ * refusal (429, or 400 with the field's words, noted as failed in «Журнал») is answered, or
+ * undefined when both are right and the guesses before are forgotten.
+ */
+export async function refusedProof(c: Context<AppEnv>, me: User, password: string, code: string | undefined) {
+  const throttled = await guessThrottled(c, me.id);
+  if (throttled) return throttled;
+  if (!(await verifyPassword(password, me.passwordHash))) {
+    c.set('auditFailed', true);
+    return apiError(c, 400, MSG.currentPasswordWrong);
+  }
+  if (me.totpSecret && !(await checkSecondFactor(c.env, me, code ?? ''))) {
+    c.set('auditFailed', true);
+    return apiError(c, 400, MSG.codeWrong);
+  }
+  await guessedRight(c.env, me.id);
+  return undefined;
+}

@@ -9,7 +9,7 @@ import { afterResponse } from '../lib/background.ts';
 import { apiError } from '../lib/errors.ts';
 import { readLiveBuild } from '../lib/live-build.ts';
 import { hashPassword, verifyPassword } from '../lib/password.ts';
-import { checkSecondFactor, guessedRight, guessThrottled } from '../lib/second-factor.ts';
+import { checkSecondFactor, guessedRight, guessThrottled, refusedProof } from '../lib/second-factor.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { clearSessionCookie, requireAdmin, sessionToken, setSessionCookie } from '../middleware/session.ts';
@@ -99,17 +99,8 @@ export const adminRoutes = new Hono<AppEnv>()
     const me = await getUser(c.env, c.get('user')!.id);
     if (!me) return apiError(c, 401, MSG.unauthorized);
     if (me.totpSecret && !code) return apiError(c, 400, MSG.codeRequired);
-    const throttled = await guessThrottled(c, me.id);
-    if (throttled) return throttled;
-    if (!(await verifyPassword(currentPassword, me.passwordHash))) {
-      c.set('auditFailed', true);
-      return apiError(c, 400, MSG.currentPasswordWrong);
-    }
-    if (me.totpSecret && !(await checkSecondFactor(c.env, me, code!))) {
-      c.set('auditFailed', true);
-      return apiError(c, 400, MSG.codeWrong);
-    }
-    await guessedRight(c.env, me.id);
+    const refused = await refusedProof(c, me, currentPassword, code);
+    if (refused) return refused;
     const result = await setCredentials(c.env, me.id, c.get('session')!.id, username, newPassword ? await hashPassword(newPassword) : null);
     if (result === 'taken') return apiError(c, 409, MSG.usernameTaken);
     return c.json({ success: true, username, passwordChanged: !!newPassword });

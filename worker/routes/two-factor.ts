@@ -4,7 +4,7 @@ import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
 import { verifyPassword } from '../lib/password.ts';
-import { checkSecondFactor, guessedRight, guessThrottled } from '../lib/second-factor.ts';
+import { checkSecondFactor, guessedRight, guessThrottled, refusedProof } from '../lib/second-factor.ts';
 import { newRecoveryCodes, newTotpSecret, otpauthUrl, recoveryCodeHash, totpStep } from '../lib/totp.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
@@ -57,19 +57,10 @@ export const twoFactorRoutes = new Hono<AppEnv>()
     const me = await getUser(c.env, c.get('user')!.id);
     if (!me) return apiError(c, 401, MSG.unauthorized);
     if (!me.totpSecret) return apiError(c, 409, MSG.twoFactorOff);
-    const throttled = await guessThrottled(c, me.id);
-    if (throttled) return throttled;
-    if (!(await verifyPassword(password, me.passwordHash))) {
-      c.set('auditFailed', true);
-      return apiError(c, 400, MSG.currentPasswordWrong);
-    }
-    if (!(await checkSecondFactor(c.env, me, code))) {
-      c.set('auditFailed', true);
-      return apiError(c, 400, MSG.codeWrong);
-    }
+    const refused = await refusedProof(c, me, password, code);
+    if (refused) return refused;
     const recoveryCodes = newRecoveryCodes();
     if (!(await replaceRecoveryCodes(c.env, me.id, me.totpSecret, await Promise.all(recoveryCodes.map(recoveryCodeHash))))) return apiError(c, 409, MSG.twoFactorOff);
-    await guessedRight(c.env, me.id);
     return c.json({ recoveryCodes });
   })
   .post('/2fa/disable', requireAdmin, jsonBody, validate('json', twoFactorCodeSchema), async (c) => {
