@@ -24,6 +24,12 @@ export type BuildOptions = {
   beforeRender?: () => Promise<void>;
   /** Runs once the build is live (the Node server brings its quick twins to their best then). */
   afterLive?: (outDir: string) => void;
+  /**
+   * Runs once every new file is in outDir, before build.json names the new version: `wrangler dev`
+   * serves a new page only after it has rescanned the directory, while build.json, already
+   * listed, is read from disk at once; the stack waits here for that rescan (lib/served-check.ts).
+   */
+  beforeVersion?: (outDir: string) => Promise<void>;
   /** Stops a build that has not started going live (the server is stopping); a swap under way finishes. */
   signal?: AbortSignal;
   /**
@@ -126,7 +132,7 @@ async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise
     const gone = partial ? goneFiles(live!.manifest, made!) : null;
     const maybeUnused = gone ? await imagesOfReplacedPages(staging, opts.outDir, gone.gone) : new Set<string>();
     opts.signal?.throwIfAborted();
-    await syncDir(staging, opts.outDir, gone ?? { keep: built });
+    await syncDir(staging, opts.outDir, gone ?? { keep: built }, opts.beforeVersion);
     await removeUnusedImages(opts.outDir, maybeUnused);
     opts.afterLive?.(opts.outDir);
     return { contentVersion: info.contentVersion, partial, pages };
@@ -297,8 +303,9 @@ async function readBuildInfo(apiUrl: string): Promise<{ contentVersion: number }
  * What goes live first: assets (a new page must find its new scripts), then pages, then the page
  * manifest, and build.json last, so the admin's «up to date» never shows before the pages are in.
  */
+const VERSION_RANK = 3;
 const goLiveRank = (file: string) =>
-  /^build\.json(?:\.br|\.gz)?$/.test(file) ? 3 : /^build-pages\.json(?:\.br|\.gz)?$/.test(file) ? 2 : /\.html(?:\.br|\.gz)?$/.test(file) ? 1 : 0;
+  /^build\.json(?:\.br|\.gz)?$/.test(file) ? VERSION_RANK : /^build-pages\.json(?:\.br|\.gz)?$/.test(file) ? 2 : /\.html(?:\.br|\.gz)?$/.test(file) ? 1 : 0;
 
 /**
  * Moves the new and changed files in (staging holds only those), then removes the files that are
@@ -307,10 +314,20 @@ const goLiveRank = (file: string) =>
  * disappears, and each changed file replaces the old one by an atomic rename, so `wrangler dev`,
  * which rescans the directory while it changes, never finds a listed file missing (it stops on ENOENT).
  */
-async function syncDir(from: string, to: string, remove: { keep: string[] } | { gone: string[] }): Promise<void> {
+async function syncDir(
+  from: string,
+  to: string,
+  remove: { keep: string[] } | { gone: string[] },
+  beforeVersion?: (outDir: string) => Promise<void>,
+): Promise<void> {
   await mkdir(to, { recursive: true });
   const files = (await listFiles(from)).sort((a, b) => goLiveRank(a) - goLiveRank(b));
+  let versionNext = false;
   for (const file of files) {
+    if (!versionNext && goLiveRank(file) === VERSION_RANK) {
+      versionNext = true;
+      await beforeVersion?.(to);
+    }
     const dest = path.join(to, file);
     await mkdir(path.dirname(dest), { recursive: true });
     await rename(path.join(from, file), dest).catch(async (err: NodeJS.ErrnoException) => {
@@ -334,7 +351,7 @@ async function syncDir(from: string, to: string, remove: { keep: string[] } | { 
 }
 
 /** How long files no longer in the site stay after the new ones are in (long enough for a rescan). */
-const STALE_GRACE_MS = 1500;
+export const STALE_GRACE_MS = 1500;
 
 async function sameContent(a: string, b: string): Promise<boolean> {
   const [sa, sb] = await Promise.all([stat(a), stat(b).catch(() => null)]);

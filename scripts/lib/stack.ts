@@ -3,6 +3,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { hasBuild } from '../build-site.ts';
+import { untilServedBy } from './served-check.ts';
 import { createRebuilder, startRebuildService } from '../rebuild-service.ts';
 import { seedLocal } from '../seed.ts';
 import { DEMO_FEED_PATH, demoFeedIcs } from '../demo/calendar.ts';
@@ -66,7 +67,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   // A developer's machine (npm start, the e2e stacks), where memory is no budget: Astro stays loaded
   // for 10 builds. The self-hosted server's process goes after 3, for a 1 GB VPS (lib/warm-astro.ts).
-  const rebuilder = createRebuilder({ apiUrl: url, outDir: opts.assetsDir, render: warmAstro({ maxBuilds: 10 }).render });
+  // A new version is named live only once wrangler serves the new pages (lib/served-check.ts).
+  const rebuilder = createRebuilder({
+    apiUrl: url,
+    outDir: opts.assetsDir,
+    render: warmAstro({ maxBuilds: 10 }).render,
+    beforeVersion: untilServedBy(url),
+  });
   const server: Server = await startRebuildService(rebuilder, rebuildPort, {
     [DEMO_FEED_PATH]: () => ({ type: 'text/calendar; charset=utf-8', body: demoFeedIcs() }),
   });
