@@ -320,6 +320,12 @@ describe('a manager', () => {
       target: String(created.id),
       after: { username: 'menedzher', password: '***', role: 'manager' },
     });
+    // The ended session is named by whose it was and the device it was used from.
+    expect(entries.find((e) => e.action === 'DELETE /api/admin/sessions/:id' && e.outcome === 'ok')).toMatchObject({
+      actor: ADMIN_USERNAME,
+      target: String(managers[0]!.id),
+      before: { username: 'menedzher', userAgent: managers[0]!.userAgent, ip: managers[0]!.ip },
+    });
     const denied = entries.filter((e) => e.actor === 'menedzher' && e.outcome === 'denied');
     expect(denied).toHaveLength(refused.length);
     expect(denied.find((e) => e.action === 'PUT /api/settings' && (e.after as { bookingMode?: string })?.bookingMode === 'prepayment')).toBeDefined();

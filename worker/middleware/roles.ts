@@ -6,6 +6,7 @@ import { getBooking } from '../queries/bookings.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { getReview } from '../queries/reviews.ts';
 import { getSettings } from '../queries/settings.ts';
+import { sessionOwner } from '../queries/sessions.ts';
 
 /**
  * Who may call each admin route, in one table (issue 41; DESIGN.md «The owner's account»). The
@@ -49,6 +50,11 @@ const reviewBefore = async (env: Bindings, p: Params) => {
   const { email: _email, ...rest } = review;
   return rest;
 };
+// An ended session is named by whose it was and the device, not only by its number.
+const sessionBefore = async (env: Bindings, p: Params) => {
+  const id = idOf(p);
+  return id === null ? undefined : sessionOwner(env, id);
+};
 const bookingStatusBefore = async (env: Bindings, p: Params) => {
   const id = idOf(p);
   const booking = id === null ? undefined : await getBooking(env, id);
@@ -67,7 +73,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'POST /api/admin/2fa/disable': staff('account', 'Двухфакторный вход выключен'),
   'POST /api/admin/2fa/recovery-codes': staff('account', 'Новые коды восстановления'),
   'GET /api/admin/sessions': staff('account', 'Список сеансов'),
-  'DELETE /api/admin/sessions/:id': staff('account', 'Сеанс завершён'),
+  'DELETE /api/admin/sessions/:id': staff('account', 'Сеанс завершён', { before: sessionBefore }),
   'DELETE /api/admin/sessions': staff('account', 'Завершены все другие сеансы'),
   // The owner's alone: people, the panel's address, the record.
   'GET /api/admin/users': owner('account', 'Список пользователей'),

@@ -105,6 +105,16 @@ export async function listSessions(env: DbEnv, currentId: number, userId: number
   return rows.map((r) => ({ ...r, current: r.id === currentId }));
 }
 
+/** Whose a live session is and where it was used from, for «Журнал» when it is ended. */
+export async function sessionOwner(env: DbEnv, id: number): Promise<{ username: string; userAgent: string; ip: string } | undefined> {
+  return getDb(env)
+    .select({ username: users.username, userAgent: adminSessions.userAgent, ip: adminSessions.ip })
+    .from(adminSessions)
+    .innerJoin(users, eq(users.id, adminSessions.userId))
+    .where(and(eq(adminSessions.id, id), gt(adminSessions.expiresAt, now())))
+    .get();
+}
+
 /** Ends one session: of this person only, or anyone's when `userId` is null (the owner). */
 export async function endSession(env: DbEnv, id: number, userId: number | null): Promise<boolean> {
   const rows = await getDb(env)

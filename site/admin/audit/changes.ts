@@ -27,6 +27,8 @@ const FIELD_LABELS: Record<string, string> = {
   price: 'Цена',
   isActive: 'Показывать на сайте',
   approved: 'Опубликован',
+  userAgent: 'Устройство',
+  ip: 'Адрес',
 };
 const VALUE_LABELS: Record<string, Record<string, string>> = { status: BOOKING_STATUS_LABELS, role: ROLE_LABELS, bookingMode: { request: 'заявка', prepayment: 'с предоплатой' } };
 
