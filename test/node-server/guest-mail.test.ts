@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -13,6 +12,7 @@ import { nodeMailer, smtpMailer } from '../../worker/platform/node/mailer.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
 import { startMailApiStandIn } from '../stand-ins/mail-api.ts';
+import { freePort } from './free-port.ts';
 import { until } from './until.ts';
 
 // The e-mails to a guest on the self-hosted server (issue 40): by SMTP to the guest's own address,
@@ -42,15 +42,6 @@ async function smtpSink(port: number) {
   server.listen(port, '127.0.0.1');
   await once((server as unknown as { server: Server }).server, 'listening');
   return { mails, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-/** A port nothing listens on (yet). */
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((r) => probe.close(r));
-  return port;
 }
 
 /** The text body of a single-part message, decoded from base64 or quoted-printable. */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, STALE_GRACE_MS } from '../../scripts/build-site.ts';
 import { untilServedBy } from '../../scripts/lib/served-check.ts';
 import { collectOutput, quietEnv, ROOT, waitFor } from '../../scripts/lib/tools.ts';
+import { freePort } from './free-port.ts';
 import { until } from './until.ts';
 
 // `npm start` and the e2e stacks serve the site with `wrangler dev`, which serves only the paths
@@ -23,14 +24,6 @@ let apiUrl = '';
 let wrangler: ChildProcess | undefined;
 let siteUrl = '';
 let version = 1;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((r) => probe.close(r));
-  return port;
-}
 
 beforeAll(async () => {
   // The owner's folder may be named anything: a space and Cyrillic in the path.
