@@ -1,13 +1,16 @@
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { DRAFT_LABELS, useDraftKeys } from '../ui/drafts.ts';
 import { Field, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
 import { Icon } from '../ui/Icon.tsx';
-import { CodeField } from './CodeField.tsx';
 import { OFFLINE_MESSAGE } from '../client.ts';
 import type { LoginResult } from './useSession.ts';
 
 // zod is fetched when the owner starts filling in the form, not with the login screen.
 const loadCheck = () => import('./login-check.ts');
+// The code field too: most sign-ins never ask for it, and the login screen's script has a budget
+// (80 KB gzipped, bench/budgets.ts). It is fetched with zod, so it is there when the server asks.
+const loadCodeField = () => import('./CodeField.tsx');
+const CodeField = lazy(() => loadCodeField().then((m) => ({ default: m.CodeField })));
 
 type Props = {
   onLogin: (username: string, password: string, code?: string) => Promise<LoginResult>;
@@ -97,6 +100,7 @@ export function LoginForm({ onLogin, ended, onStart }: Props) {
         )}
         <form className="login__form" onSubmit={submit} onFocus={() => {
             void loadCheck().catch(() => undefined);
+            void loadCodeField().catch(() => undefined);
             onStart?.();
           }} noValidate>
           <Field label="Логин" error={errors.username || undefined} required>
@@ -133,7 +137,9 @@ export function LoginForm({ onLogin, ended, onStart }: Props) {
               <p className="alert alert--info login__code-note" role="status">
                 Пароль верный. Теперь введите код из приложения-аутентификатора на телефоне.
               </p>
-              <CodeField value={code} onChange={setCode} error={errors.code || undefined} autoFocus required />
+              <Suspense fallback={null}>
+                <CodeField value={code} onChange={setCode} error={errors.code || undefined} autoFocus required />
+              </Suspense>
             </>
           )}
           <div role="alert" className="login__failure">
