@@ -349,8 +349,14 @@ export const bookings = sqliteTable('bookings', {
   confirmationMail: text('confirmation_mail').notNull().default(''),
   /** The priced stay (schema/payment-options.ts priceStay): nights by season, fee, tax; they sum to total. */
   lines: text('lines', { mode: 'json' }).$type<PriceLine[]>().notNull().default(sql`'[]'`),
-  /** The promo code the stay was priced with (its use counted when the booking was stored), or null. */
+  /** The promo code the stay was priced with, or null. */
   promoCode: text('promo_code'),
+  /**
+   * Whether the code's use is counted for this booking: from the moment its nights are held for
+   * payment or the owner confirms it, until a hold ends unpaid. A request that is never confirmed
+   * does not use up a limited code (worker/transitions/promo.ts).
+   */
+  promoClaimed: integer('promo_claimed', { mode: 'boolean' }).notNull().default(false),
   /** The extras priced in (ids of extras at the time), for «Заявки» and the guest's page. */
   extras: text('extras', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
   /** awaiting_payment: the instant (ISO, UTC) until which its nights are held for the guest paying. */
@@ -435,7 +441,13 @@ export const outbox = sqliteTable('outbox', {
   bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'cascade' }),
   kind: text('kind'),
   recipient: text('recipient'),
-}, (t) => [index('outbox_due_idx').on(t.sentAt, t.nextAttemptAt), uniqueIndex('outbox_booking_kind_idx').on(t.bookingId, t.kind)]);
+  /**
+   * Which event of its kind the message is about, where a booking can have several (a refund's
+   * message names its payment); '' where there is one per booking. One row per event, booking and
+   * channel: a transition that is repeated or raced writes its messages once.
+   */
+  event: text('event').notNull().default(''),
+}, (t) => [index('outbox_due_idx').on(t.sentAt, t.nextAttemptAt), uniqueIndex('outbox_booking_event_idx').on(t.bookingId, t.kind, t.channel, t.event)]);
 export type OutboxRow = typeof outbox.$inferSelect;
 
 /** What the owner tells a cabin's guests once their stay is confirmed: check-in, keys, Wi-Fi (issue 40). Never public. */

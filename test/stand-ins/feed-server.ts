@@ -2,11 +2,12 @@
 // inside workerd cannot start a server, so it puts a feed here over HTTP (PUT /_feeds/NAME) and
 // the app under test reads GET /NAME like any platform's export. A feed answers its ETag and
 // Last-Modified with 304 as a platform that throttles readers does, and every read is logged with
-// the validators it carried (GET /_feeds/NAME/reads).
+// the validators it carried (GET /_feeds/NAME/reads). A feed may answer slowly (`delayMs`).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-type Feed = { status: number; body: string; contentType: string; etag?: string; lastModified?: string };
+/** `delayMs`: how long the platform takes to answer (real platforms' feeds take most of a second). */
+type Feed = { status: number; body: string; contentType: string; etag?: string; lastModified?: string; delayMs?: number };
 type Read = { at: string; ifNoneMatch: string | null; ifModifiedSince: string | null; status: number };
 
 export async function startFeedServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -22,7 +23,7 @@ export async function startFeedServer(): Promise<{ url: string; close(): Promise
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const f = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Partial<Feed>;
-        feeds.set(name, { status: f.status ?? 200, body: f.body ?? '', contentType: f.contentType ?? 'text/calendar; charset=utf-8', etag: f.etag, lastModified: f.lastModified });
+        feeds.set(name, { status: f.status ?? 200, body: f.body ?? '', contentType: f.contentType ?? 'text/calendar; charset=utf-8', etag: f.etag, lastModified: f.lastModified, delayMs: f.delayMs });
         res.writeHead(204).end();
       });
       return;
@@ -44,7 +45,7 @@ export async function startFeedServer(): Promise<{ url: string; close(): Promise
       return void res.writeHead(304, headers).end();
     }
     log(feed.status);
-    res.writeHead(feed.status, headers).end(feed.body);
+    setTimeout(() => res.writeHead(feed.status, headers).end(feed.body), feed.delayMs ?? 0);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

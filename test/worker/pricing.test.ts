@@ -69,8 +69,11 @@ describe('prices: one price in the quote, search and the booking', () => {
     expect(answer.lines).toEqual(q.lines);
     const list = (await (await send('GET', '/api/admin/bookings', { cookie })).json()) as { id: number; total: number; lines: Line[]; promoCode: string; extras: number[] }[];
     expect(list.find((b) => b.id === answer.id)).toMatchObject({ total: 21800, lines: q.lines, promoCode: 'LETO', extras: [banya] });
-    const codes = (await (await send('GET', '/api/admin/promo-codes', { cookie })).json()) as { codes: { code: string; uses: number }[] };
-    expect(codes.codes).toMatchObject([{ code: 'LETO', uses: 1 }]);
+    const uses = async () => ((await (await send('GET', '/api/admin/promo-codes', { cookie })).json()) as { codes: { code: string; uses: number }[] }).codes;
+    // A request does not use the code up; the owner's confirmation does.
+    expect(await uses()).toMatchObject([{ code: 'LETO', uses: 0 }]);
+    expect((await jsonRequest('PUT', `/api/admin/bookings/${answer.id}`, { status: 'confirmed' }, { cookie })).status).toBe(200);
+    expect(await uses()).toMatchObject([{ code: 'LETO', uses: 1 }]);
   });
 
   it('should let a single date\'s price override the weekend and the season, and give the week\'s discount', async () => {
@@ -102,20 +105,32 @@ describe('prices: promo codes', () => {
     const cabin = await seedCabin({ pricePerNight: 5000 });
     const codes = code === 'NOPE' ? [] : [{ code, percent: 10, validFrom: o.validFrom === undefined ? undefined : day(o.validFrom), validTo: o.validTo === undefined ? undefined : day(o.validTo), stayTo: o.stayTo === undefined ? undefined : day(o.stayTo), maxUses: o.maxUses }];
     expect((await jsonRequest('PUT', '/api/admin/promo-codes', { codes }, { cookie })).status).toBe(200);
-    if (o.used) expect((await jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { checkIn: day(40), checkOut: day(42), promo: code }))).status).toBe(201);
+    if (o.used) {
+      const used = await jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { checkIn: day(40), checkOut: day(42), promo: code }));
+      expect(used.status).toBe(201);
+      expect((await jsonRequest('PUT', `/api/admin/bookings/${((await used.json()) as { id: number }).id}`, { status: 'confirmed' }, { cookie })).status).toBe(200);
+    }
     const stay = { cabinId: cabin.id, checkIn: day(20), checkOut: day(23), guests: 2 };
     await expectError(await quote({ ...stay, promo: code }), 400, message);
     await expectNoChange(async () => expectError(await jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { checkIn: stay.checkIn, checkOut: stay.checkOut, promo: code })), 400, message));
   });
 
-  it('should give the last use of a code to exactly one of two guests booking at once', async () => {
+  it('should count a code\'s use when the owner confirms a request, so requests never confirmed do not use it up', async () => {
     const cookie = await login();
     const [a, b] = [await seedCabin(), await seedCabin()];
     expect((await jsonRequest('PUT', '/api/admin/promo-codes', { codes: [{ code: 'LAST', amount: 1000, maxUses: 1 }] }, { cookie })).status).toBe(200);
     const answers = await Promise.all([a, b].map((cabin) => jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { checkIn: day(30), checkOut: day(32), promo: 'LAST' }))));
-    expect(answers.map((r) => r.status).sort()).toEqual([201, 400]);
-    const codes = (await (await send('GET', '/api/admin/promo-codes', { cookie })).json()) as { codes: { uses: number }[] };
-    expect(codes.codes[0]!.uses).toBe(1);
+    expect(answers.map((r) => r.status)).toEqual([201, 201]);
+    const uses = async () => ((await (await send('GET', '/api/admin/promo-codes', { cookie })).json()) as { codes: { uses: number }[] }).codes[0]!.uses;
+    expect(await uses()).toBe(0);
+    const [first] = (await Promise.all(answers.map((r) => r.json()))) as { id: number }[];
+    expect((await jsonRequest('PUT', `/api/admin/bookings/${first!.id}`, { status: 'confirmed' }, { cookie })).status).toBe(200);
+    expect(await uses()).toBe(1);
+    // Confirmed again after a cancellation, the same booking does not count twice.
+    expect((await jsonRequest('PUT', `/api/admin/bookings/${first!.id}`, { status: 'cancelled' }, { cookie })).status).toBe(200);
+    expect((await jsonRequest('PUT', `/api/admin/bookings/${first!.id}`, { status: 'confirmed' }, { cookie })).status).toBe(200);
+    expect(await uses()).toBe(1);
+    await expectError(await quote({ cabinId: a.id, checkIn: day(40), checkOut: day(42), guests: 2, promo: 'LAST' }), 400, MSG.promoUsedUp);
   });
 
   it('should give back a code\'s use when the booking could not be stored (its nights were taken)', async () => {

@@ -16,7 +16,7 @@ export type ConfirmationMail = '' | 'sent' | 'failed';
 /** How long the owner's «Подтвердить» waits for the mail server before saying «не отправлено». */
 export const CONFIRMATION_MAIL_TIMEOUT_MS = 15_000;
 /** How long a sender holds a guest's message while it tries (longer than a try may take). */
-const GUEST_LEASE_MS = 2 * CONFIRMATION_MAIL_TIMEOUT_MS;
+export const GUEST_LEASE_MS = 2 * CONFIRMATION_MAIL_TIMEOUT_MS;
 
 /**
  * The public address the guest's links point at: SITE_URL, else the address of the request that
@@ -39,7 +39,7 @@ async function sendWithin(mailer: MailerPort, message: { to: string; subject: st
  * One try of a guest's message held by this sender: noted as sent, or as failed with the cause
  * and the next try after the backoff (given up after days, like the owner's alerts).
  */
-async function attempt(env: Bindings, mailer: MailerPort, row: Pick<OutboxRow, 'id' | 'attempts' | 'createdAt' | 'bookingId' | 'kind'>, message: { to: string; subject: string; text: string }, timeoutMs: number): Promise<boolean> {
+export async function attempt(env: Bindings, mailer: MailerPort, row: Pick<OutboxRow, 'id' | 'attempts' | 'createdAt' | 'bookingId' | 'kind'>, message: { to: string; subject: string; text: string }, timeoutMs: number): Promise<boolean> {
   try {
     await sendWithin(mailer, message, timeoutMs);
     await markSent(env, row.id);
@@ -95,25 +95,6 @@ export async function mailConfirmation(
   } catch (err) {
     console.error(`The confirmation e-mail of booking ${booking.id} failed:`, messageOf(err));
     return 'failed';
-  }
-}
-
-/**
- * E-mails the guest that a payment which came too late was given back (`wordsFor` the site's name:
- * lateRefundGuestMail), where there is mail and the guest left an address. Kept in the outbox
- * first, as every message to a guest, and tried once at once: one the mail server did not take
- * goes with the schedule. One per booking. Never throws: the refund stands whatever the mail server does.
- */
-export async function mailRefund(env: Bindings, booking: Pick<Booking, 'id' | 'email'>, wordsFor: (siteName: string) => { subject: string; text: string }): Promise<void> {
-  const mailer = env.MAILER;
-  if (!mailer || !booking.email) return;
-  try {
-    const words = wordsFor((await getSettings(env)).siteName);
-    const kept = await enqueueGuestMessage(env, { bookingId: booking.id, kind: 'refund', recipient: booking.email, ...words }, GUEST_LEASE_MS);
-    if (!kept) return;
-    await attempt(env, mailer, { id: kept.id, attempts: 0, createdAt: now(), bookingId: booking.id, kind: 'refund' }, { to: booking.email, ...words }, CONFIRMATION_MAIL_TIMEOUT_MS);
-  } catch (err) {
-    console.error(`The refund e-mail of booking ${booking.id} failed:`, messageOf(err));
   }
 }
 

@@ -56,7 +56,7 @@ async function sendTelegram(env: Bindings, notice: OwnerNotice): Promise<void> {
 }
 
 export type Channel = 'telegram' | 'email' | 'max';
-type Sender = (notice: OwnerNotice) => Promise<void>;
+export type Sender = (notice: OwnerNotice) => Promise<void>;
 
 /**
  * The owner's channels that are set now (Telegram: TELEGRAM_BOT_TOKEN and TELEGRAM_CHAT_ID;
@@ -85,7 +85,6 @@ export const CHANNEL_NAMES: Record<Channel, string> = { telegram: 'Telegram', em
  * once are done and never throws, so it can run in waitUntil after the visitor has the answer.
  */
 export async function notifyOwner(env: Bindings, notice: OwnerNotice, opts: { backoffMs?: readonly number[] } = {}): Promise<void> {
-  const backoff = opts.backoffMs ?? BACKOFF_MS;
   const channels = await ownerChannels(env);
   if (channels.size === 0) return;
   const names = [...channels.keys()];
@@ -94,11 +93,26 @@ export async function notifyOwner(env: Bindings, notice: OwnerNotice, opts: { ba
     console.error('Owner notification could not be kept in the outbox; trying at once only:', messageOf(err));
     return null;
   });
+  await tryOwnerNow(env, channels, { rows: names.map((channel, i) => ({ channel, id: kept?.ids[i] })), lease: kept?.lease }, notice, opts.backoffMs);
+}
+
+/** How long a transition's own messages are held while it tries them at once (see FIRST_LEASE_MS). */
+export const OWNER_FIRST_LEASE_MS = FIRST_LEASE_MS;
+
+/** A notice's rows in the outbox, one per channel, held by this sender until `lease` (none: not kept). */
+export type KeptOwnerRows = { rows: { channel: Channel; id?: number }[]; lease?: number };
+
+/**
+ * Tries the owner's kept rows at once, a few times each, and notes each outcome; one that still
+ * fails stays for the schedule. Never throws.
+ */
+export async function tryOwnerNow(env: Bindings, channels: Map<Channel, Sender>, kept: KeptOwnerRows, notice: OwnerNotice, backoffMs: readonly number[] = BACKOFF_MS): Promise<void> {
   await Promise.all(
-    names.map(async (name, i) => {
-      const id = kept?.ids[i];
-      const mine = async () => (kept && id !== undefined ? stillHeld(env, id, kept.lease) : true);
-      const result = await withRetries(CHANNEL_NAMES[name], () => channels.get(name)!(notice), backoff, mine);
+    kept.rows.map(async ({ channel, id }) => {
+      const send = channels.get(channel);
+      if (!send) return;
+      const mine = async () => (kept.lease !== undefined && id !== undefined ? stillHeld(env, id, kept.lease) : true);
+      const result = await withRetries(CHANNEL_NAMES[channel], () => send(notice), backoffMs, mine);
       if (id === undefined || 'handedOver' in result) return;
       await (result.ok ? markSent(env, id) : markFailed(env, id, result.error, { retryAt: now() + outboxRetryMs(NOTIFY_ATTEMPTS) })).catch((err) =>
         console.error('Outbox could not note a try:', messageOf(err)),

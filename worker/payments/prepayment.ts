@@ -9,15 +9,12 @@ import type { Settings } from '../../schema/settings.ts';
 import type { Booking, Payment } from '../../schema/tables.ts';
 import { recheckFeeds } from '../calendar/sync.ts';
 import type { Bindings } from '../env.ts';
-import { mailConfirmation, mailRefund } from '../notify/guest.ts';
-import { holdExpiredNotice, lateRefundGuestMail, lateRefundNotice, paidNotice } from '../notify/notices.ts';
-import { notifyOwner } from '../notify/owner.ts';
-import { confirmPaid, expireHold, getBooking, setConfirmationMail } from '../queries/bookings.ts';
+import { getBooking } from '../queries/bookings.ts';
 import { getCabin } from '../queries/cabins.ts';
-import { setPaymentStatus, storePayment } from '../queries/payments.ts';
-import { applyBalance } from './balance.ts';
+import { storePayment } from '../queries/payments.ts';
+import { settlePayment } from '../transitions/payment.ts';
 import { prepaymentReceipt } from './receipts.ts';
-import { refundWhole } from './refunds.ts';
+import { sendPlannedRefund } from './refunds.ts';
 import { createPayment, rub, yookassaOf, YooKassaError, type YooKassa, type YooPayment } from './yookassa.ts';
 
 /** What the guest's card needs to send them to pay. Amount in kopecks. */
@@ -80,58 +77,40 @@ export type Later = (label: string, task: Promise<unknown>) => void;
 const detached: Later = (label, task) => void task.catch((err) => console.error(`${label} failed`, err));
 
 /**
- * Acts on ЮKassa's own answer about a payment we keep (read back from its API by the caller); a
- * payment of the rest goes to applyBalance. Never throws for a refund that fails: the booking
- * stays expired, the owner is told, the refund stays written down and the schedule asks again.
- * The messages go out through `later`, so ЮKassa (or the guest's page) gets its answer without
- * waiting for Telegram, MAX or the mail server.
+ * Acts on ЮKassa's own answer about a payment we keep (read back from its API by the caller):
+ * worker/transitions/payment.ts decides, in one conditional batch, what it does, so of a
+ * notification and the guest's page reading it back together exactly one acts. A payment that
+ * goes back is asked of ЮKassa here; one that fails stays written down and the schedule asks again
+ * (never thrown). The messages, kept by the same batch, are tried through `later`, so ЮKassa (or
+ * the guest's page) gets its answer without waiting for Telegram, MAX or the mail server.
  */
 export async function applyPayment(env: Bindings, row: Payment, answer: YooPayment, later: Later = detached): Promise<PaymentOutcome> {
-  if (row.kind === 'balance') return applyBalance(env, row, answer, later);
-  if (answer.status !== row.status) await setPaymentStatus(env, row.id, answer.status);
+  if (answer.status === row.status) return 'unchanged';
   const booking = await getBooking(env, row.bookingId);
   if (!booking) return 'unchanged';
-  if (answer.status === 'canceled') {
-    const expired = await expireHold(env, booking.id);
-    if (expired) later('Hold expiry notice', tellOwnerHoldExpired(env, expired));
-    return expired ? 'expired' : 'unchanged';
-  }
-  if (answer.status !== 'succeeded' || booking.status === 'confirmed' || row.refundId || row.refundAmount !== null) return 'unchanged';
-  // Known as paid before this answer, and its booking no longer waiting for it: what followed (the
-  // owner cancelled, the guest cancelled and the policy kept it) was decided then; a repeated
-  // notification does not refund it.
-  if (row.status === 'succeeded' && booking.status !== 'awaiting_payment') return 'unchanged';
-  // Paid: the calendars of other platforms are read again before the booking is confirmed.
-  if (booking.status === 'awaiting_payment') {
-    await recheckFeeds(env, booking.cabinId, later);
-    const confirmed = await confirmPaid(env, booking.id);
-    if (confirmed) {
-      const cabin = await getCabin(env, booking.cabinId);
-      const name = cabin?.name ?? '';
-      later('Payment notices', (async () => {
-        const mail = await mailConfirmation(env, confirmed, name);
-        if (mail) await setConfirmationMail(env, confirmed.id, mail);
-      })());
-      later('Payment notices', notifyOwner(env, paidNotice(confirmed, name, row.amount, env.SITE_URL)));
+  // Paid for a hold: the calendars of other platforms are read again before the batch decides.
+  if (answer.status === 'succeeded' && row.kind !== 'balance' && booking.status === 'awaiting_payment') await recheckFeeds(env, booking.cabinId, later);
+  const cabinName = (await getCabin(env, booking.cabinId))?.name ?? '';
+  const { settled, send } = await settlePayment(env, row, answer.status, booking, cabinName);
+  switch (settled.outcome) {
+    case 'confirmed':
+      later('Payment notices', send());
       return 'confirmed';
-    }
+    case 'paid':
+      later('Balance payment notice', send());
+      return 'paid';
+    case 'expired':
+      later('Hold expiry notice', send());
+      return 'expired';
+    case 'refund':
+      try {
+        await sendPlannedRefund(env, settled.payment, settled.booking, cabinName);
+      } catch (err) {
+        console.error(`The automatic refund of payment ${row.id} (booking ${booking.id}) failed; the schedule asks again:`, err instanceof Error ? err.message : err);
+      }
+      later('Late payment notices', send());
+      return 'refunded';
+    default:
+      return 'unchanged';
   }
-  // Paid after the hold ran out, or the nights went to another platform meanwhile: the money goes back.
-  const late = (await expireHold(env, booking.id)) ?? booking;
-  const cabin = await getCabin(env, booking.cabinId);
-  const name = cabin?.name ?? '';
-  try {
-    await refundWhole(env, { ...row, status: answer.status }, late, name, 'late');
-  } catch (err) {
-    console.error(`The automatic refund of payment ${row.id} (booking ${booking.id}) failed:`, err instanceof Error ? err.message : err);
-  }
-  later('Late payment notice', notifyOwner(env, lateRefundNotice(late, name, row.amount, env.SITE_URL)));
-  later(`The refund e-mail of booking ${booking.id}`, mailRefund(env, late, (siteName) => lateRefundGuestMail(late, name, row.amount, siteName)));
-  return 'refunded';
-}
-
-/** «Бронь истекла» told to the owner by every channel. */
-export async function tellOwnerHoldExpired(env: Bindings, booking: Booking): Promise<void> {
-  const cabin = await getCabin(env, booking.cabinId);
-  await notifyOwner(env, holdExpiredNotice(booking, cabin?.name ?? '', env.SITE_URL));
 }

@@ -6,7 +6,7 @@
 import type { Booking, Payment } from '../../schema/tables.ts';
 import type { Bindings } from '../env.ts';
 import { getPaymentRow } from '../queries/payments.ts';
-import { planRefund, refundsToRetry, setRefundMade, type RefundShare } from '../queries/guest.ts';
+import { refundsToRetry, setRefundMade, type RefundShare } from '../queries/guest.ts';
 import { getSettings } from '../queries/settings.ts';
 import { prepaymentReceipt } from './receipts.ts';
 import { createRefund, rub, yookassaOf, YooKassaError, type YooKassa } from './yookassa.ts';
@@ -84,8 +84,8 @@ async function askRefund(env: Bindings, p: Payment, amount: number, before: numb
   );
 }
 
-/** The refund written down for `p` and not yet taken by ЮKassa, asked for (again). Throws when ЮKassa fails. */
-async function sendPlanned(env: Bindings, p: Payment, b: Booking, cabinName: string): Promise<void> {
+/** The refund written down for `p` and not yet taken by ЮKassa, asked for (again): the same key each time. Throws when ЮKassa fails. */
+export async function sendPlannedRefund(env: Bindings, p: Payment, b: Booking, cabinName: string): Promise<void> {
   const amount = p.refundAmount ?? 0;
   if (p.refundId || amount <= 0) return;
   const refund = await askRefund(env, p, amount, 0, b, cabinName, p.refundReason ?? '');
@@ -100,23 +100,13 @@ export async function sendPlannedRefunds(env: Bindings, payments: readonly Payme
   let failed = 0;
   for (const p of payments) {
     try {
-      await sendPlanned(env, p, b, cabinName);
+      await sendPlannedRefund(env, p, b, cabinName);
     } catch (err) {
       failed += 1;
       console.error(`The refund of payment ${p.id} (booking ${b.id}) failed; the schedule asks again:`, err instanceof Error ? err.message : err);
     }
   }
   return failed;
-}
-
-/**
- * A payment refunded in full by itself (paid after its hold ran out, or after the booking was
- * cancelled): written down first, so the schedule asks again when ЮKassa fails now. Throws then.
- */
-export async function refundWhole(env: Bindings, row: Payment, b: Booking, cabinName: string, reason: 'late'): Promise<void> {
-  await planRefund(env, row.id, row.amount, reason);
-  const fresh = await getPaymentRow(env, row.id);
-  if (fresh) await sendPlanned(env, { ...fresh, status: 'succeeded' }, b, cabinName);
 }
 
 /**
@@ -132,7 +122,7 @@ export async function refundRest(env: Bindings, payments: readonly Payment[], b:
   for (let p of payments) {
     if (p.status !== 'succeeded') continue;
     if (!p.refundId && (p.refundAmount ?? 0) > 0) {
-      await sendPlanned(env, p, b, cabinName);
+      await sendPlannedRefund(env, p, b, cabinName);
       p = (await getPaymentRow(env, p.id)) ?? p;
       refunded.push(p.id);
     }
@@ -152,7 +142,7 @@ export async function retryRefunds(env: Bindings): Promise<number> {
   let sent = 0;
   for (const { payment, booking, cabinName } of await refundsToRetry(env)) {
     try {
-      await sendPlanned(env, payment, booking, cabinName);
+      await sendPlannedRefund(env, payment, booking, cabinName);
       sent += 1;
     } catch (err) {
       console.error(`The refund of payment ${payment.id} (booking ${booking.id}) failed again (tried again next time):`, err instanceof Error ? err.message : err);

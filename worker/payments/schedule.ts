@@ -5,17 +5,17 @@
 import { todayInMoscow } from '../../schema/dates.ts';
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
-import { expireHolds } from '../queries/bookings.ts';
 import { setSettlementReceipt, settlementsDue } from '../queries/payments.ts';
 import { getSettings } from '../queries/settings.ts';
-import { tellOwnerHoldExpired } from './prepayment.ts';
+import { expireHolds } from '../transitions/hold.ts';
 import { settlementReceipt } from './receipts.ts';
 import { retryRefunds } from './refunds.ts';
 import { createReceipt, rub, yookassaOf } from './yookassa.ts';
 
 export async function runPaymentSchedule(env: Bindings): Promise<{ expired: number; receipts: number }> {
-  const expired = await expireHolds(env);
-  await Promise.all(expired.map((b) => tellOwnerHoldExpired(env, b)));
+  const ended = await expireHolds(env);
+  await ended.send();
+  const expired = ended.bookings;
   const shop = yookassaOf(env);
   if (!shop) return { expired: expired.length, receipts: 0 };
   const refunds = await retryRefunds(env);

@@ -5,12 +5,13 @@ type Quote = { nights: number; total: number; lines: Booking['lines'] };
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
+import { claimPromoWhen } from '../transitions/promo.ts';
 
 type DbEnv = { DB: DatabasePort };
 export type BookingRow = Booking & { cabinName: string };
 
 /** The instant now, as the ISO string hold_until is compared with. */
-const nowIso = () => new Date(now()).toISOString();
+export const nowIso = () => new Date(now()).toISOString();
 
 /**
  * The one rule of a busy night, as SQL: a confirmed booking or a hold still being paid for (other
@@ -19,7 +20,7 @@ const nowIso = () => new Date(now()).toISOString();
  * The arguments are SQL, so the same rule checks a visitor's dates and, inside the confirming
  * UPDATE or the holding INSERT, the row's own.
  */
-const nightsBusy = (cabin: SQL, checkIn: SQL, checkOut: SQL, except: SQL = sql`0`) => sql`(
+export const nightsBusy = (cabin: SQL, checkIn: SQL, checkOut: SQL, except: SQL = sql`0`) => sql`(
   exists (select 1 from bookings o where o.cabin_id = ${cabin} and o.id <> ${except}
           and (o.status = 'confirmed' or (o.status = 'awaiting_payment' and o.hold_until > ${nowIso()}))
           and o.check_in < ${checkOut} and ${checkIn} < o.check_out)
@@ -62,15 +63,16 @@ export const newGuestToken = () => [...crypto.getRandomValues(new Uint8Array(18)
 /**
  * Stores a booking with prepayment as «Ждёт оплаты», its nights held until `holdUntil`, in one
  * statement that inserts only if every night is free: SQLite and D1 run one write at a time, so
- * of two guests racing for the same nights exactly one holds them. Undefined when taken.
+ * of two guests racing for the same nights exactly one holds them. Undefined when taken. Its
+ * code's use was claimed by the caller (claimPromo) and is counted as this booking's.
  */
 export async function holdBooking(env: DbEnv, input: BookingInput, quote: Quote, holdUntil: string, pricing: StoredPricing = NO_PRICING): Promise<Booking | undefined> {
   const at = nowIso();
   const token = newGuestToken();
   const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
   await getDb(env).run(sql`insert into bookings
-      (cabin_id, check_in, check_out, nights, guests, total, lines, promo_code, extras, name, phone, email, comment, channel, status, hold_until, guest_token, created_at, updated_at)
-    select ${cabinId}, ${checkIn}, ${checkOut}, ${quote.nights}, ${guests}, ${quote.total}, ${JSON.stringify(quote.lines)}, ${pricing.promoCode}, ${JSON.stringify(pricing.extras)},
+      (cabin_id, check_in, check_out, nights, guests, total, lines, promo_code, promo_claimed, extras, name, phone, email, comment, channel, status, hold_until, guest_token, created_at, updated_at)
+    select ${cabinId}, ${checkIn}, ${checkOut}, ${quote.nights}, ${guests}, ${quote.total}, ${JSON.stringify(quote.lines)}, ${pricing.promoCode}, ${pricing.promoCode ? 1 : 0}, ${JSON.stringify(pricing.extras)},
       ${name}, ${phone}, ${email}, ${comment}, ${channel}, 'awaiting_payment', ${holdUntil}, ${token}, ${at}, ${at}
     where not ${nightsBusy(sql`${cabinId}`, sql`${checkIn}`, sql`${checkOut}`)}`);
   return getDb(env).select().from(bookings).where(eq(bookings.guestToken, token)).get();
@@ -95,31 +97,6 @@ export async function holdRequest(env: DbEnv, id: number, holdUntil: string): Pr
 }
 
 /**
- * The payment's answer moves a booking (never the owner): a hold that is paid while it still
- * holds becomes confirmed; a hold paid for too late, or cancelled, or run out, becomes expired
- * (its nights free). One statement each, conditional on the status, so a repeat changes nothing.
- */
-export async function confirmPaid(env: DbEnv, id: number): Promise<Booking | undefined> {
-  const [row] = await getDb(env)
-    .update(bookings)
-    .set({ status: 'confirmed', holdUntil: null, updatedAt: nowIso() })
-    .where(sql`bookings.id = ${id} and bookings.status = 'awaiting_payment' and bookings.hold_until > ${nowIso()}
-      and not ${nightsBusy(sql`bookings.cabin_id`, sql`bookings.check_in`, sql`bookings.check_out`, sql`bookings.id`)}`)
-    .returning();
-  return row;
-}
-
-/** ЮKassa could not be reached: the held booking becomes a plain request («Новая»), its nights free. */
-export async function revertHold(env: DbEnv, id: number): Promise<Booking | undefined> {
-  const [row] = await getDb(env)
-    .update(bookings)
-    .set({ status: 'new', holdUntil: null, updatedAt: nowIso() })
-    .where(and(eq(bookings.id, id), eq(bookings.status, 'awaiting_payment')))
-    .returning();
-  return row;
-}
-
-/**
  * The owner refunded a paid booking: it is cancelled (its nights free), whatever it was. One the
  * guest cancelled first stays «cancelled by the guest», at the time they did.
  */
@@ -131,24 +108,6 @@ export async function cancelPaid(env: DbEnv, id: number): Promise<Booking | unde
     .where(eq(bookings.id, id))
     .returning();
   return row;
-}
-
-export async function expireHold(env: DbEnv, id: number): Promise<Booking | undefined> {
-  const [row] = await getDb(env)
-    .update(bookings)
-    .set({ status: 'expired', updatedAt: nowIso() })
-    .where(and(eq(bookings.id, id), eq(bookings.status, 'awaiting_payment')))
-    .returning();
-  return row;
-}
-
-/** Every hold whose time has run out becomes «Бронь истекла» (its nights are already free by the rule). */
-export async function expireHolds(env: DbEnv): Promise<Booking[]> {
-  return getDb(env)
-    .update(bookings)
-    .set({ status: 'expired', updatedAt: nowIso() })
-    .where(and(eq(bookings.status, 'awaiting_payment'), lt(bookings.holdUntil, nowIso())))
-    .returning();
 }
 
 export async function bookingByGuestToken(env: DbEnv, id: number, token: string): Promise<Booking | undefined> {
@@ -196,11 +155,11 @@ export async function setBookingStatus(env: DbEnv, id: number, status: OwnerStat
   const at = nowIso();
   // Who cancelled and when, for «Заявки» and the guest's page; confirmed again, it is no longer cancelled.
   const cancelled = status === 'cancelled' ? { cancelledBy: 'owner', cancelledAt: at } : status === 'confirmed' ? { cancelledBy: null, cancelledAt: null } : {};
-  const [row] = await db
-    .update(bookings)
-    .set({ status, ...cancelled, updatedAt: at })
-    .where(sql`bookings.id = ${id} and bookings.status in (${from}) ${free}`)
-    .returning();
+  const where = sql`bookings.id = ${id} and bookings.status in (${from}) ${free}`;
+  // Confirmed by the owner: the code's use is counted now (a request does not use up a limited code).
+  const claimed = status === 'confirmed' ? { promoClaimed: sql`${bookings.promoCode} is not null` } : {};
+  const move = db.update(bookings).set({ status, ...cancelled, ...claimed, updatedAt: at }).where(where).returning();
+  const [row] = status === 'confirmed' ? (await db.batch([claimPromoWhen(env, id, sql`exists (select 1 from bookings where ${where})`), move]))[1] : await move;
   if (row) return { ok: true, booking: row };
   // Nothing changed: another tab moved it first, or (confirming) its nights are taken.
   const after = await getBooking(env, id);

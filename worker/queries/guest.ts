@@ -83,26 +83,6 @@ export async function storeBalancePayment(env: DbEnv, p: Pick<Payment, 'id' | 'b
   await getDb(env).insert(payments).values({ ...p, kind: 'balance', createdAt: t, updatedAt: t }).onConflictDoNothing();
 }
 
-/** Moves a payment's status only from the one it was read with: of two readers of the same answer, one moves it. */
-export async function movePaymentStatus(env: DbEnv, id: string, from: string, to: string): Promise<boolean> {
-  const rows = await getDb(env)
-    .update(payments)
-    .set({ status: to, updatedAt: at() })
-    .where(and(eq(payments.id, id), eq(payments.status, from)))
-    .returning({ id: payments.id });
-  return rows.length > 0;
-}
-
-/** Writes what is to go back of a payment not refunded yet, before ЮKassa is asked; false when it already was. */
-export async function planRefund(env: DbEnv, id: string, amount: number, reason: string): Promise<boolean> {
-  const rows = await getDb(env)
-    .update(payments)
-    .set({ refundAmount: amount, refundReason: reason, updatedAt: at() })
-    .where(and(eq(payments.id, id), isNull(payments.refundId), isNull(payments.refundAmount)))
-    .returning({ id: payments.id });
-  return rows.length > 0;
-}
-
 /** ЮKassa took a refund: its id and status, and all that has gone back of the payment by now. */
 export async function setRefundMade(env: DbEnv, id: string, r: { refundId: string; refundStatus: string; refundAmount: number; refundReason?: string }): Promise<void> {
   await getDb(env).update(payments).set({ ...r, updatedAt: at() }).where(eq(payments.id, id));

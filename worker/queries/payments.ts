@@ -31,10 +31,6 @@ export async function allPayments(env: DbEnv): Promise<Payment[]> {
   return getDb(env).select().from(payments).orderBy(desc(payments.createdAt));
 }
 
-export async function setPaymentStatus(env: DbEnv, id: string, status: string): Promise<void> {
-  await getDb(env).update(payments).set({ status, updatedAt: at() }).where(eq(payments.id, id));
-}
-
 export async function setRefund(env: DbEnv, id: string, refund: { refundId: string; refundStatus: string; refundReason?: string }): Promise<void> {
   await getDb(env).update(payments).set({ ...refund, updatedAt: at() }).where(eq(payments.id, id));
 }

@@ -18,18 +18,17 @@ import { requireAdmin } from '../middleware/session.ts';
 import { mailConfirmation } from '../notify/guest.ts';
 import { bookingNotice } from '../notify/notices.ts';
 import { notifyOwner } from '../notify/owner.ts';
-import { applyPayment, holdUntilOf, startPayment, tellOwnerHoldExpired, type PaymentStart } from '../payments/prepayment.ts';
+import { applyPayment, holdUntilOf, startPayment, type PaymentStart } from '../payments/prepayment.ts';
+import { expireHolds, revertHold } from '../transitions/hold.ts';
 import { moneyOf, refundedOf } from '../payments/refunds.ts';
 import { getPayment, yookassaOf } from '../payments/yookassa.ts';
 import {
   bookingByGuestToken,
   createBooking,
   deleteBooking,
-  expireHolds,
   holdBooking,
   listBookings,
   nightsTaken,
-  revertHold,
   setBookingStatus,
   setConfirmationMail,
 } from '../queries/bookings.ts';
@@ -67,13 +66,14 @@ export const bookingRoutes = new Hono<AppEnv>()
     if (quote.nights < quote.minNights) return apiError(c, 400, MSG.bookingTooShort);
     const settings = await getSettings(c.env);
     const answer = { nights: quote.nights, total: quote.total, lines: quote.lines };
-    // A code's use is counted when the booking is stored: of two guests racing for its last use
-    // exactly one gets it; a booking that is not stored after all gives it back.
-    if (promo && !(await claimPromo(c.env, promo.code))) return apiError(c, 400, MSG.promoUsedUp);
-    const release = () => (promo ? releasePromo(c.env, promo.code) : Promise.resolve());
     const stored = { promoCode: promo?.code ?? null, extras: quote.extras };
 
     if (settings.bookingMode === 'prepayment' && yookassaOf(c.env)) {
+      // Held for payment, a code's use is counted: of two guests racing for its last use exactly
+      // one gets it; a hold that is not made after all, or ends unpaid, gives it back. A request
+      // counts it only when the owner confirms it (setBookingStatus).
+      if (promo && !(await claimPromo(c.env, promo.code))) return apiError(c, 400, MSG.promoUsedUp);
+      const release = () => (promo ? releasePromo(c.env, promo.code) : Promise.resolve());
       await recheckFeeds(c.env, cabin.id, (label, task) => afterResponse(c, label, task));
       const held = await holdBooking(c.env, input, quote, holdUntilOf(settings.holdMinutes, now()), stored);
       if (!held) {
@@ -96,10 +96,7 @@ export const bookingRoutes = new Hono<AppEnv>()
       return c.json({ id: request.id, ...answer, guestUrl: guestUrlOf(request), paymentError: MSG.paymentUnavailable }, 201);
     }
 
-    if (await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut)) {
-      await release();
-      return apiError(c, 409, MSG.bookingNotFree);
-    }
+    if (await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut)) return apiError(c, 409, MSG.bookingNotFree);
     const booking = await createBooking(c.env, input, quote, stored);
     afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(booking, cabin.name, c.env.SITE_URL)));
     return c.json({ id: booking.id, ...answer, guestUrl: guestUrlOf(booking) }, 201);
@@ -147,7 +144,7 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
   // requireAdmin on each route: a sub-app's own `use` would also cover the other /admin routes (login).
   .get('/bookings', requireAdmin, async (c) => {
     // Holds that ran out are shown as such at once, not at the next run of the schedule.
-    for (const expired of await expireHolds(c.env)) afterResponse(c, 'Hold expiry notification', tellOwnerHoldExpired(c.env, expired));
+    afterResponse(c, 'Hold expiry notification', (await expireHolds(c.env)).send());
     const [list, payments] = await Promise.all([listBookings(c.env), allPayments(c.env)]);
     const latest = new Map<number, (typeof payments)[number]>();
     const all = groupBy(payments, (p) => p.bookingId);

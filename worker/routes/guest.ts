@@ -10,9 +10,9 @@ import { afterResponse } from '../lib/background.ts';
 import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
 import { startBalance } from '../payments/balance.ts';
-import { applyPayment, tellOwnerHoldExpired } from '../payments/prepayment.ts';
+import { applyPayment } from '../payments/prepayment.ts';
 import { getPayment, yookassaOf } from '../payments/yookassa.ts';
-import { expireHold } from '../queries/bookings.ts';
+import { expireHolds } from '../transitions/hold.ts';
 import { guestLookup, type GuestLookup } from '../queries/guest.ts';
 
 type C = Context<AppEnv>;
@@ -44,8 +44,8 @@ async function current(c: C, token: string): Promise<GuestLookup | undefined> {
   }
   const b = l.booking;
   if (b.status === 'awaiting_payment' && b.holdUntil && Date.parse(b.holdUntil) <= now()) {
-    const expired = await expireHold(c.env, b.id);
-    if (expired) afterResponse(c, 'Hold expiry notification', tellOwnerHoldExpired(c.env, expired));
+    const ended = await expireHolds(c.env, b.id);
+    if (ended.bookings.length) afterResponse(c, 'Hold expiry notification', ended.send());
     changed = true;
   }
   return changed ? guestLookup(c.env, token) : l;

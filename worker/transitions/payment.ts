@@ -1,0 +1,210 @@
+// What ЮKassa's answer about one of our payments does (docs/architecture.md «Transitions»): one
+// batch whose every write is conditional on the payment still being in the status this caller read
+// it in, with the payment's own move last. ЮKassa's notifications, the guest's page and the return
+// from the payment page all read payments back at once; of any number of them only the batch that
+// still finds the old status acts, and with it its messages are kept. What the booking becomes is
+// decided inside that batch from the booking as it is then, never from a copy read before:
+// - a prepayment paid while its hold stands and its nights are free confirms the booking;
+// - paid after the hold ran out, after a cancellation, with the nights taken meanwhile, or for a
+//   booking already paid: the whole payment is written down to go back (refund_reason 'late'),
+//   the hold ends, and ЮKassa is asked for the refund after the batch;
+// - a payment of the rest paid while the booking stands is kept; paid after it ended, it goes back;
+// - cancelled on ЮKassa's page: the hold ends and its nights are free.
+import { sql, type SQL } from 'drizzle-orm';
+import { guestMail } from '../../schema/guest-mail.ts';
+import { bookings, payments, type Booking, type Payment } from '../../schema/tables.ts';
+import type { Bindings } from '../env.ts';
+import { getDb } from '../lib/db.ts';
+import { balancePaidNotice, lateBalanceNotice } from '../guest/notices.ts';
+import { messageOrigin } from '../notify/guest.ts';
+import { holdExpiredNotice, lateRefundGuestMail, lateRefundNotice, paidNotice } from '../notify/notices.ts';
+import { nightsBusy, nowIso, setConfirmationMail } from '../queries/bookings.ts';
+import { paymentsInOrder } from '../queries/guest.ts';
+import { getSettings } from '../queries/settings.ts';
+import { moneyOf } from '../payments/refunds.ts';
+import type { Settings } from '../../schema/settings.ts';
+import { keepWhen, reachOf, sendKept, statementsOf, type KeptMessages, type Message, type Reach } from './messages.ts';
+import { releasePromoWhen } from './promo.ts';
+
+/** What the answer did: confirmed the booking, paid the rest, is to be refunded, ended the hold, or nothing (someone else acted, or nothing moved). */
+export type Settled =
+  | { outcome: 'confirmed'; booking: Booking; payment: Payment }
+  | { outcome: 'paid'; booking: Booking; payment: Payment }
+  | { outcome: 'refund'; booking: Booking; payment: Payment }
+  | { outcome: 'expired'; booking: Booking; payment: Payment }
+  | { outcome: 'moved'; payment: Payment }
+  | { outcome: 'unchanged' };
+
+/** The messages the batch kept, to be tried at once by the caller after its answer. */
+export type SettleResult = { settled: Settled; send: () => Promise<void> };
+
+const NOTHING: SettleResult = { settled: { outcome: 'unchanged' }, send: async () => {} };
+
+type Context = { booking: Booking; cabinName: string; settings: Settings; reach: Reach; siteUrl?: string; origin?: string };
+
+/** The payment is still in the status this caller read it in: the one condition every write of the batch carries. */
+const stillAt = (p: Payment): SQL => sql`exists (select 1 from payments p where p.id = ${p.id} and p.status = ${p.status})`;
+const bookingIs = (id: number, status: string): SQL => sql`exists (select 1 from bookings b where b.id = ${id} and b.status = ${status})`;
+/** The booking waits for this payment, its hold stands and its nights are free: a payment now confirms it. */
+const confirmable = (id: number, at: string): SQL =>
+  sql`exists (select 1 from bookings b where b.id = ${id} and b.status = 'awaiting_payment' and b.hold_until > ${at}
+    and not ${nightsBusy(sql`b.cabin_id`, sql`b.check_in`, sql`b.check_out`, sql`b.id`)})`;
+
+function confirmationMessages(ctx: Context, p: Payment): Message[] {
+  const { booking: b, cabinName, settings } = ctx;
+  const out: Message[] = [{ to: 'owner', notice: paidNotice(b, cabinName, p.amount, ctx.siteUrl) }];
+  if (b.email && b.guestToken && settings.messages.confirmation.enabled && ctx.origin) {
+    const words = guestMail('confirmation', settings.messages, { ...b, guestToken: b.guestToken, cabinName }, ctx.origin);
+    out.push({ to: 'guest', bookingId: b.id, kind: 'confirmation', recipient: b.email, ...words });
+  } else if (b.email && settings.messages.confirmation.enabled && !ctx.origin) {
+    console.error(`The confirmation e-mail of booking ${b.id} was not sent: SITE_URL is not set, and its link needs the site's address`);
+  }
+  return out;
+}
+
+/** The owner's and the guest's words when a payment goes back by itself; `status` is the booking's after the batch. */
+function lateMessages(ctx: Context, p: Payment, status: string): Message[] {
+  const { booking: b, cabinName, settings } = ctx;
+  const kind = p.kind === 'balance' ? 'balance' : 'prepayment';
+  const owner = kind === 'balance' ? lateBalanceNotice(b, cabinName, p.amount, ctx.siteUrl) : lateRefundNotice(b, cabinName, p.amount, ctx.siteUrl);
+  const guest = lateRefundGuestMail({ ...b, status }, cabinName, p.amount, settings.siteName, kind);
+  return [
+    { to: 'owner', notice: owner },
+    { to: 'guest', bookingId: b.id, kind: 'refund', event: p.id, recipient: b.email, ...guest },
+  ];
+}
+
+/** A prepayment read back as paid. */
+function paidPrepayment(env: Bindings, ctx: Context, p: Payment) {
+  const db = getDb(env);
+  const at = nowIso();
+  const b = ctx.booking;
+  const moves = stillAt(p);
+  const ok = confirmable(b.id, at);
+  const waiting = bookingIs(b.id, 'awaiting_payment');
+  // The status the booking will have when the payment goes back: a hold ends, anything else stays.
+  const lateStatus = b.status === 'awaiting_payment' ? 'expired' : b.status;
+  const confirmMsgs = keepWhen(env, sql`${moves} and ${ok}`, confirmationMessages(ctx, p), ctx.reach);
+  const lateMsgs = keepWhen(env, sql`${moves} and not ${ok}`, lateMessages(ctx, p, lateStatus), ctx.reach);
+  const writes = [
+    releasePromoWhen(env, b.id, sql`${moves} and not ${ok} and ${waiting}`),
+    db.update(bookings).set({ status: 'expired', promoClaimed: false, updatedAt: at }).where(sql`bookings.id = ${b.id} and bookings.status = 'awaiting_payment' and ${moves} and not ${ok}`).returning(),
+    // The payment moves last; whether it goes back is decided on the booking as it is in this batch.
+    db
+      .update(payments)
+      .set({
+        status: 'succeeded',
+        refundAmount: sql`case when ${ok} then ${payments.refundAmount} else coalesce(${payments.refundAmount}, ${payments.amount}) end`,
+        refundReason: sql`case when ${ok} then ${payments.refundReason} else coalesce(${payments.refundReason}, 'late') end`,
+        updatedAt: at,
+      })
+      .where(sql`payments.id = ${p.id} and payments.status = ${p.status}`)
+      .returning(),
+    db
+      .update(bookings)
+      .set({ status: 'confirmed', holdUntil: null, updatedAt: at })
+      .where(sql`bookings.id = ${b.id} and ${ok} and exists (select 1 from payments p where p.id = ${p.id} and p.status = 'succeeded' and p.refund_amount is null and p.refund_id is null)`)
+      .returning(),
+  ] as const;
+  return { writes, kept: [confirmMsgs, lateMsgs] as const };
+}
+
+/** Runs a batch of message inserts followed by the writes, and splits their results. */
+async function run(env: Bindings, kept: readonly KeptMessages[], writes: readonly unknown[]) {
+  const msgStatements = statementsOf(...kept);
+  const all = [...msgStatements, ...writes] as unknown as Parameters<ReturnType<typeof getDb>['batch']>[0];
+  const results = (await getDb(env).batch(all)) as unknown as unknown[];
+  const byGroup: { id: number }[][][] = [];
+  let i = 0;
+  for (const k of kept) {
+    byGroup.push(results.slice(i, i + k.statements.length) as { id: number }[][]);
+    i += k.statements.length;
+  }
+  return { messageResults: byGroup, writes: results.slice(i) };
+}
+
+/**
+ * Acts on ЮKassa's answer `status` about payment `p` (as read by this caller, with its booking),
+ * in one batch. Answers what happened and a task that tries the kept messages at once.
+ */
+export async function settlePayment(env: Bindings, p: Payment, status: string, booking: Booking, cabinName: string): Promise<SettleResult> {
+  if (status === p.status) return NOTHING;
+  const settings = await getSettings(env);
+  const reach = await reachOf(env);
+  const ctx: Context = { booking, cabinName, settings, reach, siteUrl: env.SITE_URL, origin: messageOrigin(env) };
+  const db = getDb(env);
+  const at = nowIso();
+  const moves = stillAt(p);
+
+  let kept: readonly KeptMessages[] = [];
+  let writes: readonly unknown[];
+  let shape: 'prepayment' | 'balance' | 'canceled' | 'other';
+  if (status === 'succeeded' && p.kind !== 'balance') {
+    ({ kept, writes } = paidPrepayment(env, ctx, p));
+    shape = 'prepayment';
+  } else if (status === 'succeeded') {
+    const standing = bookingIs(booking.id, 'confirmed');
+    // What the guest will have paid in all with this payment, for the owner's message.
+    const paidInAll = moneyOf(await paymentsInOrder(env, booking.id)).paid + p.amount;
+    const paidMsgs = keepWhen(env, sql`${moves} and ${standing}`, [{ to: 'owner', notice: balancePaidNotice(booking, cabinName, p.amount, paidInAll, env.SITE_URL) }], reach);
+    const lateMsgs = keepWhen(env, sql`${moves} and not ${standing}`, lateMessages(ctx, p, booking.status), reach);
+    kept = [paidMsgs, lateMsgs];
+    writes = [
+      db
+        .update(payments)
+        .set({
+          status: 'succeeded',
+          refundAmount: sql`case when ${standing} then ${payments.refundAmount} else coalesce(${payments.refundAmount}, ${payments.amount}) end`,
+          refundReason: sql`case when ${standing} then ${payments.refundReason} else coalesce(${payments.refundReason}, 'late') end`,
+          updatedAt: at,
+        })
+        .where(sql`payments.id = ${p.id} and payments.status = ${p.status}`)
+        .returning(),
+    ];
+    shape = 'balance';
+  } else if (status === 'canceled' && p.kind !== 'balance') {
+    const waiting = bookingIs(booking.id, 'awaiting_payment');
+    const expiredMsgs = keepWhen(env, sql`${moves} and ${waiting}`, [{ to: 'owner', notice: holdExpiredNotice(booking, cabinName, env.SITE_URL) }], reach);
+    kept = [expiredMsgs];
+    writes = [
+      releasePromoWhen(env, booking.id, sql`${moves} and ${waiting}`),
+      db.update(bookings).set({ status: 'expired', promoClaimed: false, updatedAt: at }).where(sql`bookings.id = ${booking.id} and bookings.status = 'awaiting_payment' and ${moves}`).returning(),
+      db.update(payments).set({ status, updatedAt: at }).where(sql`payments.id = ${p.id} and payments.status = ${p.status}`).returning(),
+    ];
+    shape = 'canceled';
+  } else {
+    writes = [db.update(payments).set({ status, updatedAt: at }).where(sql`payments.id = ${p.id} and payments.status = ${p.status}`).returning()];
+    shape = 'other';
+  }
+
+  const { messageResults, writes: results } = await run(env, kept, writes);
+  const rows = results as (Booking | Payment)[][];
+  const send = async () => {
+    const went = await Promise.all(kept.map((k, i) => sendKept(env, k, messageResults[i]!, reach)));
+    const confirmation = went.find((m) => m.has('confirmation'))?.get('confirmation');
+    if (confirmation !== undefined) await setConfirmationMail(env, booking.id, confirmation ? 'sent' : 'failed');
+  };
+
+  if (shape === 'prepayment') {
+    // [release, expire, payment, confirm]
+    const [, expired, moved, confirmed] = rows as [unknown, Booking[], Payment[], Booking[]];
+    const payment = moved[0];
+    if (!payment) return NOTHING;
+    if (confirmed[0]) return { settled: { outcome: 'confirmed', booking: confirmed[0], payment }, send };
+    return { settled: { outcome: 'refund', booking: expired[0] ?? booking, payment }, send };
+  }
+  if (shape === 'balance') {
+    const payment = (rows[0] as Payment[])[0];
+    if (!payment) return NOTHING;
+    return { settled: { outcome: payment.refundReason === 'late' && payment.refundAmount !== null ? 'refund' : 'paid', booking, payment }, send };
+  }
+  if (shape === 'canceled') {
+    const [, expired, moved] = rows as [unknown, Booking[], Payment[]];
+    const payment = moved[0];
+    if (!payment) return NOTHING;
+    if (expired[0]) return { settled: { outcome: 'expired', booking: expired[0], payment }, send };
+    return { settled: { outcome: 'moved', payment }, send };
+  }
+  const payment = (rows[0] as Payment[])[0];
+  return payment ? { settled: { outcome: 'moved', payment }, send } : NOTHING;
+}
