@@ -36,6 +36,8 @@ export const MSG = {
   forbiddenOrigin: 'Запрос с чужого сайта отклонён',
   notFound: 'Не найдено',
   cabinNotFound: 'Домик не найден',
+  // Records of money are kept for the tax office: what was paid is never deleted with its booking.
+  cabinHasBookings: 'У этого домика есть бронирования, поэтому удалить его нельзя. Чтобы убрать домик с сайта, нажмите «Изменить» и выключите «Активен»',
   reviewNotFound: 'Отзыв не найден',
   uploadMissing: 'Выберите изображение (поле image)',
   uploadType: 'Можно загружать только изображения JPG, PNG, GIF или WebP',
@@ -69,6 +71,7 @@ export const MSG = {
   bookingNotFree: 'Эти даты уже заняты. Выберите другие',
   bookingThrottled: 'Слишком много заявок с вашего адреса. Попробуйте позже или позвоните нам',
   bookingNotFound: 'Заявка не найдена',
+  bookingHasPayments: 'По этой заявке есть оплата, а записи об оплатах хранятся для налоговой: удалить её нельзя. Если бронирование ещё действует, отмените его: «Отменить бронирование»',
   bookingStatusInvalid: 'Недопустимый статус заявки',
   bookingTransition: 'Так изменить заявку нельзя: обновите список',
   bookingHoneypot: 'Заявка отклонена',

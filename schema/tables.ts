@@ -386,10 +386,12 @@ export type Booking = typeof bookings.$inferSelect;
 /**
  * A prepayment through ЮKassa (issue 17): its id is ЮKassa's. Amounts in kopecks. The status is
  * only ever what ЮKassa's API answered when re-read, never a notification's word.
+ * A record of money, kept for the tax office: its booking has no ON DELETE action, so the
+ * database itself refuses to delete a booking that has a payment (the API answers 409 first).
  */
 export const payments = sqliteTable('payments', {
   id: text('id').primaryKey(),
-  bookingId: integer('booking_id').notNull().references(() => bookings.id, { onDelete: 'cascade' }),
+  bookingId: integer('booking_id').notNull().references(() => bookings.id),
   amount: integer('amount').notNull(),
   /** ЮKassa's: pending, waiting_for_capture, succeeded, canceled. */
   status: text('status').notNull(),

@@ -41,9 +41,9 @@ describe('cabin queries', () => {
 
   it('should report a missing cabin on update and delete', async () => {
     expect(await updateCabin(env, 424242, { name: 'x' })).toBeUndefined();
-    expect(await deleteCabin(env, 424242)).toBe(false);
+    expect(await deleteCabin(env, 424242)).toBe('missing');
     const cabin = await seedCabin();
-    expect(await deleteCabin(env, cabin.id)).toBe(true);
+    expect(await deleteCabin(env, cabin.id)).toBe('deleted');
     expect(await getCabin(env, cabin.id)).toBeUndefined();
   });
 });

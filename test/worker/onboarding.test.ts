@@ -103,6 +103,20 @@ describe('«С чего начать» and «Убрать демо-данные�
     expect(await ids('cabins')).toEqual([a.id, c.id, mine.id]);
   });
 
+  it('should keep a demo booking someone started paying for, and its cabin: records of money are never deleted', async () => {
+    const { b, booking, cookie } = await seedDemo();
+    // The owner tried a payment link on the demo's request; ЮKassa's payment was never finished.
+    await env.DB.prepare(
+      "INSERT INTO payments (id, booking_id, amount, status, created_at, updated_at) VALUES ('pay-demo', ?, 405000, 'canceled', '2026-05-01T09:00:00.000Z', '2026-05-01T09:00:00.000Z')",
+    ).bind(booking).run();
+    expect(await (await send('GET', '/api/admin/demo', { cookie })).json()).toEqual({ demo: { cabins: 2, reviews: 1, bookings: 0, photos: 1, settings: 4 } });
+    const removed = await send('DELETE', '/api/admin/demo', { cookie });
+    expect(removed.status).toBe(200);
+    expect(await removed.json()).toEqual({ removed: { cabins: 2, reviews: 1, bookings: 0, photos: 1, settings: 4 } });
+    expect((await env.DB.prepare('SELECT id FROM cabins').all<{ id: number }>()).results).toEqual([{ id: b.id }]);
+    expect(await env.DB.prepare('SELECT booking_id FROM payments').all().then((r) => r.results)).toEqual([{ booking_id: booking }]);
+  });
+
   it.each([
     ['GET', '/api/admin/checklist'],
     ['PUT', '/api/admin/checklist'],

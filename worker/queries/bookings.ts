@@ -174,9 +174,19 @@ export async function setConfirmationMail(env: DbEnv, id: number, confirmationMa
   return row;
 }
 
-/** Removes a request with the personal data in it. */
-export async function deleteBooking(env: DbEnv, id: number): Promise<boolean> {
-  return (await getDb(env).delete(bookings).where(eq(bookings.id, id)).returning({ id: bookings.id })).length > 0;
+/**
+ * Removes a request with the personal data in it, unless it has a payment (any status, refunded
+ * or not): records of money are kept for the tax office, so such a booking is cancelled, never
+ * deleted. The check is inside the one DELETE, so a payment started meanwhile (a guest on
+ * ЮKassa's page) is never lost between a read and the write; the foreign key would refuse too.
+ */
+export async function deleteBooking(env: DbEnv, id: number): Promise<'deleted' | 'missing' | 'paid'> {
+  const [row] = await getDb(env)
+    .delete(bookings)
+    .where(sql`bookings.id = ${id} and not exists (select 1 from payments p where p.booking_id = bookings.id)`)
+    .returning({ id: bookings.id });
+  if (row) return 'deleted';
+  return (await getBooking(env, id)) ? 'paid' : 'missing';
 }
 
 const staysColumns = { id: bookings.id, cabinId: bookings.cabinId, start: bookings.checkIn, end: bookings.checkOut, name: bookings.name, status: bookings.status };

@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import { cabins, type Cabin } from '../../schema/tables.ts';
 import type { CabinInput, CabinUpdate } from '../../schema/cabins.ts';
 import { getDb } from '../lib/db.ts';
@@ -43,7 +43,16 @@ export async function updateCabin(env: DbEnv, id: number, patch: CabinUpdate): P
   return row;
 }
 
-export async function deleteCabin(env: DbEnv, id: number): Promise<boolean> {
-  const rows = await getDb(env).delete(cabins).where(eq(cabins.id, id)).returning({ id: cabins.id });
-  return rows.length > 0;
+/**
+ * Deletes a cabin that has no bookings. One with bookings is only made inactive: its bookings
+ * (and their payments, records of money) would go with it. The check is inside the one DELETE;
+ * a trigger (migrations/0012_money_kept.sql) refuses such a delete from anywhere else.
+ */
+export async function deleteCabin(env: DbEnv, id: number): Promise<'deleted' | 'missing' | 'booked'> {
+  const [row] = await getDb(env)
+    .delete(cabins)
+    .where(sql`cabins.id = ${id} and not exists (select 1 from bookings b where b.cabin_id = cabins.id)`)
+    .returning({ id: cabins.id });
+  if (row) return 'deleted';
+  return (await getCabin(env, id)) ? 'booked' : 'missing';
 }

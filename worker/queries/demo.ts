@@ -53,7 +53,9 @@ export async function demoLeft(env: DbEnv): Promise<DemoLeft | null> {
     ids(record.cabins).length ? db.select().from(cabins).where(inArray(cabins.id, ids(record.cabins))) : [],
     db.select({ id: cabins.id, images: cabins.images }).from(cabins),
     ids(record.reviews).length ? db.select().from(reviews).where(inArray(reviews.id, ids(record.reviews))) : [],
-    record.bookings.length ? db.select({ id: bookings.id, cabinId: bookings.cabinId }).from(bookings).where(inArray(bookings.id, record.bookings)) : [],
+    record.bookings.length
+      ? db.select({ id: bookings.id, cabinId: bookings.cabinId, paid: sql<number>`exists (select 1 from payments p where p.booking_id = bookings.id)` }).from(bookings).where(inArray(bookings.id, record.bookings))
+      : [],
     readStoredSettings(env),
   ]);
   const unchanged = async <T extends { id: number }>(rows: T[], prints: Record<string, string>) =>
@@ -62,7 +64,9 @@ export async function demoLeft(env: DbEnv): Promise<DemoLeft | null> {
   const realBookings = demoIds.length
     ? await db.select({ cabinId: bookings.cabinId }).from(bookings).where(and(inArray(bookings.cabinId, demoIds), record.bookings.length ? notInArray(bookings.id, record.bookings) : sql`1`))
     : [];
-  const withGuests = new Set(realBookings.map((b) => b.cabinId));
+  // A demo booking someone started paying for (a payment link tried out) is a record of money: it stays, and so does its cabin.
+  const paidDemo = bookingRows.filter((b) => b.paid);
+  const withGuests = new Set([...realBookings, ...paidDemo].map((b) => b.cabinId));
   const demoCabins = (await unchanged(cabinRows, record.cabins)).filter((id) => !withGuests.has(id));
   // A demo photo stays while a cabin that stays (the owner's, or a demo one they changed) or their gallery still shows it.
   const shown = new Set<string>(allCabins.filter((c) => !demoCabins.includes(c.id)).flatMap((c) => c.images));
@@ -77,7 +81,7 @@ export async function demoLeft(env: DbEnv): Promise<DemoLeft | null> {
     record,
     cabins: demoCabins,
     reviews: await unchanged(reviewRows, record.reviews),
-    bookings: bookingRows.map((b) => b.id),
+    bookings: bookingRows.filter((b) => !b.paid).map((b) => b.id),
     photos: record.photos.filter((src) => !shown.has(src)),
     settings,
   };
@@ -93,8 +97,8 @@ export async function demoSummary(env: DbEnv, known?: DemoLeft | null): Promise<
 
 /**
  * Takes the demo away and keeps the owner's work: the unchanged demo cabins that hold no real
- * guest's booking (their seasons, blocks, feeds and the demo's bookings go with them), the unchanged demo reviews, the demo's bookings, the
- * demo photos nothing kept shows, and the demo's contacts and register number (emptied, for the
+ * guest's booking (their seasons, blocks, feeds and the demo's bookings go with them), the unchanged demo reviews, the demo's bookings
+ * (not one with a payment, a record of money: it stays with its cabin), the demo photos nothing kept shows, and the demo's contacts and register number (emptied, for the
  * owner's own). The record goes too, so it happens once.
  */
 export async function removeDemo(env: DbEnv & { MEDIA: MediaPort }): Promise<DemoSummary | null> {

@@ -182,6 +182,9 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
     return apiError(c, 409, result.reason === 'taken' ? MSG.bookingNotFree : MSG.bookingTransition);
   })
   .delete('/bookings/:id', requireAdmin, validate('param', idParam), async (c) => {
-    if (!(await deleteBooking(c.env, c.req.valid('param').id))) return apiError(c, 404, MSG.bookingNotFound);
+    const result = await deleteBooking(c.env, c.req.valid('param').id);
+    if (result === 'missing') return apiError(c, 404, MSG.bookingNotFound);
+    // Paid for: kept for the tax office, whoever asks; the owner cancels it instead.
+    if (result === 'paid') return apiError(c, 409, MSG.bookingHasPayments);
     return c.json({ success: true });
   });

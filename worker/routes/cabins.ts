@@ -47,6 +47,8 @@ export const cabinRoutes = new Hono<AppEnv>()
     return c.json(cabin);
   })
   .delete('/:id', requireAdmin, validate('param', idParam), publishOnSuccess, async (c) => {
-    if (!(await deleteCabin(c.env, c.req.valid('param').id))) return apiError(c, 404, MSG.cabinNotFound);
+    const result = await deleteCabin(c.env, c.req.valid('param').id);
+    if (result === 'missing') return apiError(c, 404, MSG.cabinNotFound);
+    if (result === 'booked') return apiError(c, 409, MSG.cabinHasBookings);
     return c.json({ success: true });
   });

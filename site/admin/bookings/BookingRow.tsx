@@ -70,6 +70,13 @@ export const refundable = (b: Pick<Booking, 'refundable'>) => b.refundable > 0;
 /** «Вернуть предоплату» while the booking stands; after a guest's late cancellation, what the policy kept: «Вернуть 6 000 ₽». */
 export const refundLabel = (b: Pick<Booking, 'refundable' | 'status'>) => (b.status === 'cancelled' ? `Вернуть ${formatKopecks(b.refundable)}` : 'Вернуть предоплату');
 
+/**
+ * Whether «Удалить» applies: only to a booking nobody started paying for (a spam request). Records
+ * of money are kept for the tax office, so one with any payment is cancelled instead; the server
+ * refuses its delete too, with a message «Заявки» shows.
+ */
+export const deletable = (b: Pick<Booking, 'payment'>) => b.payment === null;
+
 /** Over every payment of the booking: «Оплачено 20 000 ₽, возвращено 14 000 ₽». Null when nothing was paid. */
 export function moneyText(b: Pick<Booking, 'paid' | 'refunded'>): string | null {
   if (b.paid <= 0 && b.refunded <= 0) return null;
@@ -169,9 +176,11 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
               {refundLabel(b)}<span className="visually-hidden"> по заявке №{b.id}</span>
             </button>
           )}
-          <button type="button" className="btn btn--danger btn--sm" disabled={busy} onClick={() => onRemove(b)}>
-            <Icon name="trash" /> Удалить<span className="visually-hidden"> заявку №{b.id}</span>
-          </button>
+          {deletable(b) && (
+            <button type="button" className="btn btn--danger btn--sm" disabled={busy} onClick={() => onRemove(b)}>
+              <Icon name="trash" /> Удалить<span className="visually-hidden"> заявку №{b.id}</span>
+            </button>
+          )}
         </div>
       </article>
     </li>
