@@ -16,6 +16,7 @@ import { confirmPaid, expireHold, getBooking, setConfirmationMail } from '../que
 import { getCabin } from '../queries/cabins.ts';
 import { setPaymentStatus, storePayment } from '../queries/payments.ts';
 import { applyBalance } from './balance.ts';
+import { forLog } from '../lib/for-log.ts';
 import { prepaymentReceipt } from './receipts.ts';
 import { refundWhole } from './refunds.ts';
 import { createPayment, rub, yookassaOf, YooKassaError, type YooKassa, type YooPayment } from './yookassa.ts';
@@ -77,7 +78,7 @@ export type PaymentOutcome = 'confirmed' | 'paid' | 'refunded' | 'expired' | 'un
 
 /** Runs the messages to the owner and the guest after the answer (the route's waitUntil). */
 export type Later = (label: string, task: Promise<unknown>) => void;
-const detached: Later = (label, task) => void task.catch((err) => console.error(`${label} failed`, err));
+const detached: Later = (label, task) => void task.catch((err) => console.error(`${label} failed`, forLog(err)));
 
 /**
  * Acts on ЮKassa's own answer about a payment we keep (read back from its API by the caller); a
