@@ -1,8 +1,6 @@
 // The messages a guest gets by themselves (issue 40: the confirmation, the reminder before arrival,
 // the review request after departure), filled from the owner's templates («Настройки» → «Письма
-// гостям»). The server e-mails them; «Заявки» offers the same confirmation as the owner's one-tap
-// messenger reply, so the guest reads the same words either way. Plain functions, light enough
-// for the panel in the browser.
+// гостям»). The server e-mails them. Plain functions, light enough for the panel in the browser.
 import type { IsoDate } from './dates.ts';
 import { guestPageUrl, renderTemplate, reviewUrl, type MessageKind, type MessageSettings } from './guest-page.ts';
 
@@ -17,9 +15,3 @@ export function guestMail(kind: MessageKind, messages: MessageSettings, stay: Gu
   const link = kind === 'review' ? reviewUrl(origin, stay.guestToken) : guestPageUrl(origin, stay.guestToken);
   return renderTemplate(messages[kind], { name: stay.name, cabinName: stay.cabinName, checkIn: stay.checkIn, checkOut: stay.checkOut, link });
 }
-
-/**
- * The owner's reply to a confirmed booking in a messenger («Заявки» → «Ответить гостю»): the
- * confirmation e-mail's own text, with the link to the guest's page. A messenger has no subject.
- */
-export const confirmationReply = (messages: MessageSettings, stay: GuestStay, origin: string): string => guestMail('confirmation', messages, stay, origin).text;

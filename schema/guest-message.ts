@@ -1,6 +1,5 @@
-// The owner's message to a guest about their request (issue 15, point 5): the same words in
-// the messenger links of «Заявки» and in the confirmation the server e-mails the guest, so it
-// lives here, where both the site and the worker may import it.
+// The owner's message to a guest about their request: the words of the one-tap messenger
+// replies of «Заявки». Plain functions, so the panel and the unit tests share them.
 import type { BookingStatus } from './booking-options.ts';
 import { formatGuests, formatMoscowTime, formatNights, formatPrice, formatStayDates } from './format.ts';
 import { formatKopecks } from './payment-options.ts';
@@ -38,17 +37,20 @@ const OPENING: Record<BookingStatus, (id: number) => string> = {
 const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? '';
 
 /**
- * The message, plain text (it goes into wa.me, sms: and an e-mail alike):
+ * The message, plain text (it goes into wa.me and sms: alike):
  *   Здравствуйте, Мадина!
  *   Ваше бронирование №7 подтверждено.
  *   «Домик у моря»: 20–23 декабря 2026, 3 ночи, 2 гостя.
  *   Итого: 37 500 ₽.
  *   Заезд с 14:00, выезд до 12:00.
  *   Адрес: Каспийск, ул. Приморская, 12.
+ *   Страница бронирования (как добраться, оплата, отмена): https://kaspiy.ru/b/…
  *   До встречи! Каспий Домики
- * The check-in time and the address only once confirmed: before that they promise nothing.
+ * The check-in time, the address and the guest's page (`pageLink`) only once confirmed: before
+ * that they promise nothing. A confirmed stay's message is all the guest needs on the road, in
+ * one place, whatever the owner's e-mail template says.
  */
-export function guestMessage(b: GuestMessageBooking, place: GuestMessagePlace): string {
+export function guestMessage(b: GuestMessageBooking, place: GuestMessagePlace, pageLink?: string): string {
   const name = firstName(b.name);
   const status = (b.status in OPENING ? b.status : 'new') as BookingStatus;
   const lines = [
@@ -66,6 +68,7 @@ export function guestMessage(b: GuestMessageBooking, place: GuestMessagePlace): 
   if (status === 'confirmed') {
     lines.push(`Заезд с ${place.checkInTime}, выезд до ${place.checkOutTime}.`);
     if (place.address.trim()) lines.push(`Адрес: ${place.address.trim().replace(/\.$/, '')}.`);
+    if (pageLink) lines.push(`Страница бронирования (как добраться, оплата, отмена): ${pageLink}`);
     lines.push(place.siteName.trim() ? `До встречи! ${place.siteName.trim()}` : 'До встречи!');
   } else if (place.siteName.trim()) {
     lines.push(place.siteName.trim());

@@ -5,6 +5,7 @@ import { CALENDAR_INPUT_MONTHS, weekendPrice } from './calendar.ts';
 import { addMonths, isIsoDate, todayInMoscow } from './dates.ts';
 import { MSG } from './messages.ts';
 import { EXTRA_PER } from './pricing.ts';
+import { PROMO_CODE_PATTERN, promoCodeKey } from './promo-code.ts';
 
 const whole = (message: string, min: number, max: number) => z.number({ error: message }).int(message).min(min, message).max(max, message);
 const isoDate = z.string({ error: MSG.dateInvalid }).refine(isIsoDate, MSG.dateInvalid);
@@ -66,7 +67,7 @@ export const promoInputSchema = z
     code: z
       .string({ error: MSG.promoCodeInvalid })
       .trim()
-      .regex(/^[A-Za-z0-9_-]{3,20}$/, MSG.promoCodeInvalid)
+      .regex(PROMO_CODE_PATTERN, MSG.promoCodeInvalid)
       .transform((c) => c.toUpperCase()),
     percent: percent.nullable().optional(),
     amount: whole(MSG.promoValueInvalid, 1, 10_000_000).nullable().optional(),
@@ -98,7 +99,15 @@ export const promoCodesBodySchema = z.strictObject({
   codes: z
     .array(promoInputSchema)
     .max(200, MSG.tooMany)
-    .refine((list) => new Set(list.map((c) => c.code)).size === list.length, MSG.promoCodeRepeated),
+    .superRefine((list, ctx) => {
+      // Codes a guest's typing could not tell apart (promoCodeKey): one would hide the other. The later one is named.
+      const seen = new Map<string, string>();
+      list.forEach(({ code }, i) => {
+        const earlier = seen.get(promoCodeKey(code));
+        if (earlier !== undefined) ctx.addIssue({ code: 'custom', message: earlier === code ? MSG.promoCodeRepeated : MSG.promoCodeLookAlike, path: [i] });
+        else seen.set(promoCodeKey(code), code);
+      });
+    }),
 });
 export type PromoInput = z.infer<typeof promoInputSchema>;
 

@@ -8,6 +8,7 @@ import { mediaRoutes } from './routes/media.ts';
 import { getAdminPath } from './queries/admin.ts';
 import { searchPage } from './pages/search.ts';
 import { guestPage } from './pages/guest.ts';
+import { forLog } from './lib/for-log.ts';
 
 export type { AppType } from './app.ts';
 
@@ -55,7 +56,7 @@ async function adminPathOrNull(env: AppEnv['Bindings']) {
   try {
     return await getAdminPath(env);
   } catch (err) {
-    console.error('Admin path unavailable', err);
+    console.error('Admin path unavailable', forLog(err));
     return null;
   }
 }

@@ -20,6 +20,7 @@ import { forgetOldBookings } from './queries/bookings.ts';
 import { forgetOldMessages } from './queries/outbox.ts';
 import { getSettings } from './queries/settings.ts';
 import { runPaymentSchedule } from './payments/schedule.ts';
+import { forLog } from './lib/for-log.ts';
 
 /** Which parts of the schedule are due: `push` each minute, `pull` each 5, `upkeep` each 15. */
 export type ScheduleJobs = { push: boolean; pull: boolean; upkeep: boolean };
@@ -46,12 +47,12 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
   const third = env.SUBREQUESTS_PER_RUN ? Math.max(1, Math.floor(env.SUBREQUESTS_PER_RUN / 3)) : undefined;
   if (jobs.push || jobs.pull) {
     const [feeds, avito] = await Promise.allSettled([jobs.pull ? syncAllFeeds(env) : Promise.resolve([]), pullAvito(env, { staleOnly: !jobs.pull, limit: third })]);
-    if (feeds.status === 'rejected') console.error('Calendar sync failed', feeds.reason);
+    if (feeds.status === 'rejected') console.error('Calendar sync failed', forLog(feeds.reason));
     else logFailures('Calendar sync', feeds.value);
-    if (avito.status === 'rejected') console.error('Reading Avito failed', avito.reason);
+    if (avito.status === 'rejected') console.error('Reading Avito failed', forLog(avito.reason));
     else logFailures('Reading Avito', avito.value);
     const read = (feeds.status === 'fulfilled' && feeds.value.length > 0) || (avito.status === 'fulfilled' && avito.value.length > 0);
-    if (read) await alertNewConflicts(env).catch((err) => console.error('Finding conflicts failed', err));
+    if (read) await alertNewConflicts(env).catch((err) => console.error('Finding conflicts failed', forLog(err)));
   }
   if (jobs.upkeep) {
     const forget = async () => {
@@ -68,17 +69,17 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
       queueStayMessages(env),
       forgetOldAudit(env, now() - AUDIT_KEPT_MS),
     ]);
-    if (stayMessages.status === 'rejected') console.error('Queueing guests’ reminders and review requests failed', stayMessages.reason);
+    if (stayMessages.status === 'rejected') console.error('Queueing guests’ reminders and review requests failed', forLog(stayMessages.reason));
     else if (stayMessages.value.reminders || stayMessages.value.reviews) console.log(`Guest messages queued: ${stayMessages.value.reminders} reminder(s), ${stayMessages.value.reviews} review request(s)`);
-    if (payments.status === 'rejected') console.error('Prepayment schedule failed', payments.reason);
+    if (payments.status === 'rejected') console.error('Prepayment schedule failed', forLog(payments.reason));
     else if (payments.value.expired || payments.value.receipts) console.log(`Holds expired: ${payments.value.expired}; settlement receipts sent: ${payments.value.receipts}`);
-    if (forgotten.status === 'rejected') console.error('Erasing old booking requests failed', forgotten.reason);
+    if (forgotten.status === 'rejected') console.error('Erasing old booking requests failed', forLog(forgotten.reason));
     else if (forgotten.value.count > 0) console.log(`Personal data erased from ${forgotten.value.count} booking request(s) older than ${forgotten.value.years} years`);
   }
   if (jobs.push) {
     await Promise.all([
-      pushAvito(env, { limit: third }).then((r) => logFailures('Sending to Avito', r), (err) => console.error('Sending to Avito failed', err)),
-      drainOutbox(env, { limit: third }).catch((err) => console.error('The outbox could not be sent', err)),
+      pushAvito(env, { limit: third }).then((r) => logFailures('Sending to Avito', r), (err) => console.error('Sending to Avito failed', forLog(err))),
+      drainOutbox(env, { limit: third }).catch((err) => console.error('The outbox could not be sent', forLog(err))),
     ]);
   }
 }

@@ -10,6 +10,7 @@ import { writePlaceholder } from './stack.ts';
 import { ROOT } from './tools.ts';
 import { createRebuilder } from '../rebuild-service.ts';
 import { CHANNEL_PUSH_EVERY_MS } from '../../schema/channels.ts';
+import { DEFAULT_ADMIN_PATH } from '../../schema/constants.ts';
 import { isStorageFull, type MailerPort } from '../../worker/platform/ports.ts';
 import { nodeMailer } from '../../worker/platform/node/mailer.ts';
 import { startNodeServer } from '../../worker/platform/node/server.ts';
@@ -143,10 +144,13 @@ if (!(await hasBuild(siteDir))) {
   void rebuilder.request();
 }
 
+// The journal keeps this for weeks: an admin path the owner chose is their secret, so only the
+// default one is named.
+const adminPath = await getAdminPath(server.storage.bindings);
 console.log(`
   «Каспий» is serving ${siteUrl} (listening on ${server.url})
   Data:        ${dataDir}
-  Admin panel: ${siteUrl}/${await getAdminPath(server.storage.bindings)}
+  Admin panel: ${adminPath === DEFAULT_ADMIN_PATH ? `${siteUrl}/${adminPath}` : `${siteUrl}/… (the address set in «Аккаунт»)`}
   Edits rebuild the public site by themselves. SIGTERM or Ctrl+C stops cleanly.
 `);
 

@@ -2,6 +2,8 @@
 // channel first, then the others, each a link that opens with the message where the channel
 // takes one. SMS works on every phone, with no messenger at all.
 import type { BookingChannel } from '../../schema/booking-options.ts';
+import { guestMessage, type GuestMessageBooking, type GuestMessagePlace } from '../../schema/guest-message.ts';
+import { guestPageUrl } from '../../schema/guest-page.ts';
 import { telHref } from './site.ts';
 import { whatsappLink, whatsappNumber } from './whatsapp.ts';
 
@@ -47,4 +49,12 @@ export function guestReplyLinks(guest: { phone: string; channel: string }, text:
     chosen: way === chosen && guest.channel !== 'max',
     carriesText: way === 'whatsapp' || way === 'sms',
   }));
+}
+
+/**
+ * The words of the reply, the request's news in plain facts; once confirmed, also the check-in
+ * time, the address and the link to the guest's own page (`origin`: the site's address).
+ */
+export function guestReplyText(b: GuestMessageBooking & { guestToken?: string | null }, place: GuestMessagePlace, origin: string): string {
+  return guestMessage(b, place, b.status === 'confirmed' && b.guestToken ? guestPageUrl(origin, b.guestToken) : undefined);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { confirmationSubject, guestMessage, type GuestMessageBooking } from '../../schema/guest-message.ts';
-import { guestReplyLinks } from '../../site/lib/guest-reply.ts';
+import { guestReplyLinks, guestReplyText } from '../../site/lib/guest-reply.ts';
 
 const place = { siteName: 'Каспий Домики', checkInTime: '14:00', checkOutTime: '12:00', address: 'Каспийск, ул. Приморская, 12' };
 const request: GuestMessageBooking = {
@@ -53,6 +53,32 @@ describe('the owner’s message to a guest', () => {
       ].join('\n'),
     );
     expect(confirmationSubject(7, 'Каспий Домики')).toBe('Бронирование №7 подтверждено — Каспий Домики');
+  });
+
+  it('should give a confirmed stay’s one-tap reply its number, dates, nights, total, check-in time and the guest’s page', () => {
+    const token = 'a1'.repeat(18);
+    const text = plain(guestReplyText({ ...request, status: 'confirmed', guestToken: token }, place, 'https://kaspiy.ru/'));
+    expect(text).toBe(
+      [
+        'Здравствуйте, Мадина!',
+        'Ваше бронирование №7 подтверждено.',
+        '«Домик у моря»: 20–23 декабря 2026, 3 ночи, 2 гостя.',
+        'Итого: 37 500 ₽.',
+        'Заезд с 14:00, выезд до 12:00.',
+        'Адрес: Каспийск, ул. Приморская, 12.',
+        `Страница бронирования (как добраться, оплата, отмена): https://kaspiy.ru/b/${token}`,
+        'До встречи! Каспий Домики',
+      ].join('\n'),
+    );
+  });
+
+  it('should keep the guest’s page out of the replies before a stay is confirmed, and after it is cancelled', () => {
+    const token = 'b2'.repeat(18);
+    for (const status of ['new', 'awaiting_payment', 'declined', 'cancelled', 'expired']) {
+      const b = { ...request, status, guestToken: token };
+      expect(guestReplyText(b, place, 'https://kaspiy.ru')).toBe(guestMessage(b, place));
+      expect(guestReplyText(b, place, 'https://kaspiy.ru')).not.toContain(token);
+    }
   });
 
   it('should leave out an address the owner has not filled in, and greet a guest with no name', () => {

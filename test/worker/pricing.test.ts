@@ -144,13 +144,43 @@ describe('prices: promo codes', () => {
   });
 });
 
+describe('prices: promo codes as owners write them and guests type them', () => {
+  it.each([
+    ['«каспий10» in lower case', 'КАСПИЙ10', 'каспий10'],
+    ['«KACПИЙ10» with Latin K, A and C', 'КАСПИЙ10', 'KACПИЙ10'],
+    ['"RFCGBQ10", typed on the QWERTY layout', 'КАСПИЙ10', 'RFCGBQ10'],
+    ['"KTNJ" for «ЛЕТО», typed on the QWERTY layout', 'ЛЕТО', 'KTNJ'],
+    ['"ЫГЬЬУК" for "SUMMER", typed on the Russian layout', 'SUMMER', 'ЫГЬЬУК'],
+  ])('should apply %s to the quote and the booking, and keep the code as the owner wrote it', async (_, saved, typed) => {
+    const cookie = await login();
+    const cabin = await seedCabin({ pricePerNight: 5000 });
+    // resetData leaves promo codes and their uses: the list is emptied first so this code starts unused.
+    expect((await jsonRequest('PUT', '/api/admin/promo-codes', { codes: [] }, { cookie })).status).toBe(200);
+    expect((await jsonRequest('PUT', '/api/admin/promo-codes', { codes: [{ code: saved, percent: 10 }] }, { cookie })).status).toBe(200);
+    const stay = { checkIn: day(20), checkOut: day(22) };
+    const q = await okQuote({ cabinId: cabin.id, ...stay, guests: 2, promo: typed });
+    expect(q.lines).toContainEqual({ kind: 'promo', label: `Промокод ${saved} 10\u00a0%`, amount: -1000 });
+    expect(q.total).toBe(9000);
+    const booked = await jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { ...stay, promo: typed }));
+    expect(booked.status, await booked.clone().text()).toBe(201);
+    const { id } = (await booked.json()) as { id: number };
+    const list = (await (await send('GET', '/api/admin/bookings', { cookie })).json()) as { id: number; total: number; promoCode: string }[];
+    expect(list.find((b) => b.id === id)).toMatchObject({ total: 9000, promoCode: saved });
+    const codes = (await (await send('GET', '/api/admin/promo-codes', { cookie })).json()) as { codes: { code: string; uses: number }[] };
+    expect(codes.codes).toEqual([expect.objectContaining({ code: saved, uses: 1 })]);
+  });
+});
+
 describe('prices: the owner\'s bad input is refused and changes nothing', () => {
   it.each([
     ['a weekend price of 0', 'PUT', 'cabin', { weekendPricePerNight: 0 }, MSG.weekendPriceInvalid],
     ['more guests in the price than the cabin takes', 'PUT', 'cabin', { baseGuests: 9 }, MSG.baseGuestsOverMax],
     ['a code with both a percentage and an amount', 'PUT', '/api/admin/promo-codes', { codes: [{ code: 'BOTH', percent: 10, amount: 500 }] }, `Промокод 1: ${MSG.promoValueInvalid}`],
     ['a code valid for no date', 'PUT', '/api/admin/promo-codes', { codes: [{ code: 'NEVER', percent: 10, validFrom: '2027-05-10', validTo: '2027-05-01' }] }, `Промокод 1: ${MSG.promoPeriodInvalid}`],
-    ['a code typed twice', 'PUT', '/api/admin/promo-codes', { codes: [{ code: 'TWICE', percent: 10 }, { code: 'twice', amount: 100 }] }, MSG.promoCodeRepeated],
+    ['a code typed twice', 'PUT', '/api/admin/promo-codes', { codes: [{ code: 'TWICE', percent: 10 }, { code: 'twice', amount: 100 }] }, `Промокод 2: ${MSG.promoCodeRepeated}`],
+    ['a code a guest would type as another: look-alike letters', 'PUT', '/api/admin/promo-codes', { codes: [{ code: 'КАСПИЙ10', percent: 10 }, { code: 'SPA', percent: 5 }, { code: 'KACПИЙ10', amount: 100 }] }, `Промокод 3: ${MSG.promoCodeLookAlike}`],
+    ['a code a guest would type as another: the other layout', 'PUT', '/api/admin/promo-codes', { codes: [{ code: 'ЛЕТО', percent: 10 }, { code: 'KTNJ', amount: 100 }] }, `Промокод 2: ${MSG.promoCodeLookAlike}`],
+    ['a code of signs', 'PUT', '/api/admin/promo-codes', { codes: [{ code: 'ЛЕТО!', percent: 10 }] }, `Промокод 1: ${MSG.promoCodeInvalid}`],
     ['a discount of 0 %', 'PUT', '/api/admin/pricing', { discounts: [{ kind: 'longStay', minNights: 7, percent: 0 }], extras: [] }, `Скидка 1: ${MSG.discountPercentInvalid}`],
     ['an extra priced per nothing', 'PUT', '/api/admin/pricing', { discounts: [], extras: [{ name: 'Баня', price: 2000, per: 'hour' }] }, `Услуга 1: ${MSG.extraPerInvalid}`],
     ['an extra that is no more', 'PUT', '/api/admin/pricing', { discounts: [], extras: [{ id: 999, name: 'Баня', price: 2000, per: 'stay' }] }, MSG.extraNotFound],

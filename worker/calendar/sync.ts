@@ -4,6 +4,7 @@ import type { CalendarFeed } from '../../schema/tables.ts';
 import type { Bindings } from '../env.ts';
 import { notifyOwner } from '../notify/owner.ts';
 import { FeedAddressRefused, type FeedFetchPort } from '../platform/ports.ts';
+import { forLog } from '../lib/for-log.ts';
 import { futureEventCount, horizon, listFeeds, noteFeedAlerted, storeFeedError, storeImport, storeNotModified } from '../queries/calendar.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { FeedRefusedError, parseFeed } from './ical.ts';
@@ -129,7 +130,7 @@ export async function syncFeed(env: SyncEnv, feed: CalendarFeed, timeoutMs = FEE
     return { ...base, ok: true, events: events.length, error: null };
   } catch (err) {
     const error = err instanceof FeedError ? err.message : 'Не удалось сохранить календарь';
-    if (!(err instanceof FeedError)) console.error('Calendar sync failed', feed.id, err);
+    if (!(err instanceof FeedError)) console.error('Calendar sync failed', feed.id, forLog(err));
     await storeFeedError(env, feed.id, error);
     if (feed.lastSuccessAt && feed.alertedError !== error) {
       const alert = alertFeedError(env, feed, error);

@@ -11,6 +11,7 @@ import { now } from '../lib/clock.ts';
 import { listCabinNames } from '../queries/cabins.ts';
 import { busyRanges, mergeRanges, type BusyRange } from '../queries/calendar.ts';
 import { pricingRules } from '../queries/pricing.ts';
+import { forLog } from '../lib/for-log.ts';
 import { nightPrice, seasonOf, type PricingRules } from '../../schema/pricing.ts';
 import {
   getAvitoAccount,
@@ -159,7 +160,7 @@ const longestWaiting = <T>(list: T[], at: (item: T) => string | null, limit?: nu
 /** A failure of one cabin's exchange: noted with its pause before the next try; a refused key is the account's. */
 async function failed(env: Bindings, link: ChannelLink, err: unknown): Promise<string> {
   const reason = reasonOf(err);
-  if (!(err instanceof AvitoError)) console.error('Avito exchange failed', link.cabinId, err);
+  if (!(err instanceof AvitoError)) console.error('Avito exchange failed', link.cabinId, forLog(err));
   const retryAfter = err instanceof AvitoError ? err.retryAfterMs : undefined;
   await recordLinkFailure(env, link.cabinId, reason, now() + channelBackoffMs(link.failures + 1, retryAfter));
   if (err instanceof AvitoError && (err.kind === 'revoked' || err.kind === 'keys')) await setAvitoAccountError(env, reason);

@@ -5,6 +5,7 @@ import type { AuditOutcome } from '../../schema/account.ts';
 import type { AppEnv } from '../env.ts';
 import { clientIp } from '../lib/client-ip.ts';
 import { apiError } from '../lib/errors.ts';
+import { forLog } from '../lib/for-log.ts';
 import { recordAudit } from '../queries/audit.ts';
 import { ruleOf, type RouteRule } from './roles.ts';
 
@@ -74,7 +75,7 @@ export async function guardAndRecord(c: Context<AppEnv>, next: Next): Promise<Re
       target,
       outcome,
       ...fields,
-    }).catch((err) => console.error('The record of an admin action could not be written', route.method, route.path, err));
+    }).catch((err) => console.error('The record of an admin action could not be written', route.method, route.path, forLog(err)));
 
   if (user.role !== 'owner' && rule?.access !== 'staff') {
     await record('denied');

@@ -1,5 +1,6 @@
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
+import { messageForLog } from '../lib/for-log.ts';
 import { readMaxBot } from '../queries/max-bot.ts';
 import { enqueue, markFailed, markSent, stillHeld } from '../queries/outbox.ts';
 import { sendMaxMessage } from './max-api.ts';
@@ -21,7 +22,8 @@ export const OUTBOX_GIVE_UP_MS = 3 * 24 * 60 * 60_000;
 export const outboxRetryMs = (attempts: number) => Math.min(60 * 60_000, 60_000 * 2 ** Math.max(0, attempts - 4));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-export const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+/** A failure's reason for the log and the outbox: a failed query's parameters (an e-mail, a link) left out. */
+export const messageOf = messageForLog;
 
 /**
  * Tries a few times at once. Before each retry `mine` says whether the message is still this

@@ -13,6 +13,7 @@ import { getBooking } from '../queries/bookings.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { storePayment } from '../queries/payments.ts';
 import { settlePayment } from '../transitions/payment.ts';
+import { forLog } from '../lib/for-log.ts';
 import { prepaymentReceipt } from './receipts.ts';
 import { sendPlannedRefund } from './refunds.ts';
 import { createPayment, rub, yookassaOf, YooKassaError, type YooKassa, type YooPayment } from './yookassa.ts';
@@ -74,7 +75,7 @@ export type PaymentOutcome = 'confirmed' | 'paid' | 'refunded' | 'expired' | 'un
 
 /** Runs the messages to the owner and the guest after the answer (the route's waitUntil). */
 export type Later = (label: string, task: Promise<unknown>) => void;
-const detached: Later = (label, task) => void task.catch((err) => console.error(`${label} failed`, err));
+const detached: Later = (label, task) => void task.catch((err) => console.error(`${label} failed`, forLog(err)));
 
 /**
  * Acts on ЮKassa's own answer about a payment we keep (read back from its API by the caller):

@@ -57,11 +57,12 @@ export async function listAudit(env: DbEnv, q: AuditQuery): Promise<AuditEntry[]
     .orderBy(desc(auditLog.id))
     .limit(q.limit ?? AUDIT_PAGE.default)
     .all();
+  // Redacted again as it is read: entries written before a rule was added keep no secret either.
   return rows.map(({ actorId: _actorId, before, after, ...row }) => ({
     ...row,
     kind: row.kind as AuditKind,
-    ...(before === null ? {} : { before }),
-    ...(after === null ? {} : { after }),
+    ...(before === null ? {} : { before: redact(before) }),
+    ...(after === null ? {} : { after: redact(after) }),
   }));
 }
 

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { BatchResponse } from 'drizzle-orm/batch';
 import { addDays, type IsoDate } from '../../schema/dates.ts';
 import type { PromoInput } from '../../schema/pricing-input.ts';
+import { promoCodeKey } from '../../schema/promo-code.ts';
 import { extrasFor, WEEKEND_NIGHTS_DEFAULT, type Discount, type Extra, type PricingRules, type PromoTerms } from '../../schema/pricing.ts';
 import { MSG } from '../../schema/messages.ts';
 import { cabinCalendars, cabins, datePrices, extras, promoCodes, seasons, siteState, type Cabin } from '../../schema/tables.ts';
@@ -229,8 +230,7 @@ export async function replacePromoCodes(env: DbEnv, codes: PromoInput[]) {
  * guest's words. Its uses are checked here and counted only when a booking is stored (claimPromo).
  */
 export async function checkPromo(env: DbEnv, typed: string, stay: { checkIn: IsoDate; checkOut: IsoDate; today: IsoDate }): Promise<{ ok: true; terms: PromoTerms } | { ok: false; error: string }> {
-  const code = typed.trim().toUpperCase();
-  const row = code ? await getDb(env).select().from(promoCodes).where(eq(promoCodes.code, code)).get() : undefined;
+  const row = await findPromo(env, typed);
   if (!row) return { ok: false, error: MSG.promoNotFound };
   if (row.validFrom && stay.today < row.validFrom) return { ok: false, error: MSG.promoNotYet };
   if (row.validTo && stay.today > row.validTo) return { ok: false, error: MSG.promoExpired };
@@ -238,6 +238,17 @@ export async function checkPromo(env: DbEnv, typed: string, stay: { checkIn: Iso
   // Every night of the stay within the code's stay dates (stayTo: the last night it covers).
   if ((row.stayFrom && stay.checkIn < row.stayFrom) || (row.stayTo && stay.checkOut > addDays(row.stayTo, 1))) return { ok: false, error: MSG.promoNotForDates };
   return { ok: true, terms: { code: row.code, percent: row.percent, amount: row.amount } };
+}
+
+/**
+ * The owner's code a guest typed, in any case, with look-alike letters of the other alphabet or on
+ * the other keyboard layout (promoCodeKey). No column holds the key: the list is at most 200 codes
+ * (PUT /admin/promo-codes), so it is read whole and matched here.
+ */
+async function findPromo(env: DbEnv, typed: string) {
+  const key = promoCodeKey(typed);
+  if (!key) return undefined;
+  return (await listPromoCodes(env)).find((row) => promoCodeKey(row.code) === key);
 }
 
 /** Counts one use of a code if one is left: of two bookings racing for the last use, exactly one gets it. */

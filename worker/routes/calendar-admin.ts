@@ -6,6 +6,7 @@ import { syncAllFeeds } from '../calendar/sync.ts';
 import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
 import { exportUrl } from '../lib/export-url.ts';
+import { maskFeedUrl } from '../lib/feed-url.ts';
 import { publishOnSuccess } from '../lib/publish.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
@@ -39,8 +40,10 @@ export const calendarAdminRoutes = new Hono<AppEnv>()
     const token = settings.icalToken ?? (await renewIcalToken(c.env, id));
     const [busy, blocks, feeds, seasons] = await Promise.all([sourcedBusy(c.env, id, from, to), listBlocks(c.env, id), listFeeds(c.env, id), listSeasons(c.env, id)]);
     // Seasons that are over are left out: they price nothing any more, and the list the owner
-    // saves back must pass the same rules as any input (no range wholly in the past).
-    return c.json({ from, to, exportUrl: exportUrl(c, token), minNights: settings.minNights, busy, blocks, feeds, seasons: seasons.filter((s) => s.end > from) });
+    // saves back must pass the same rules as any input (no range wholly in the past). An imported
+    // calendar's address is the owner's key to that platform: a manager sees it masked.
+    const shown = c.get('user')?.role === 'owner' ? feeds : feeds.map((f) => ({ ...f, url: maskFeedUrl(f.url) }));
+    return c.json({ from, to, exportUrl: exportUrl(c, token), minNights: settings.minNights, busy, blocks, feeds: shown, seasons: seasons.filter((s) => s.end > from) });
   })
   // Seasons and the minimum stay change prices on the public pages («от N ₽»): they publish.
   .put('/cabins/:id/seasons', requireAdmin, validate('param', idParam), jsonBody, validate('json', seasonsBodySchema, calendarFieldName), publishOnSuccess, async (c) => {

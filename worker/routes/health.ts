@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
+import { forLog } from '../lib/for-log.ts';
 import { readLiveBuild } from '../lib/live-build.ts';
 import { getContentVersion } from '../queries/site-state.ts';
 
@@ -15,7 +16,7 @@ export const healthRoutes = new Hono<AppEnv>().get('/', async (c) => {
   try {
     contentVersion = await getContentVersion(c.env);
   } catch (err) {
-    console.error('Health check: the database did not answer', err);
+    console.error('Health check: the database did not answer', forLog(err));
     return c.json({ ok: false as const, error: MSG.healthDatabase }, 503);
   }
   const live = await readLiveBuild(c.env, c.req.url);

@@ -1,12 +1,9 @@
-// «Ответить гостю» on a request's card (issue 15, point 5): the ready message in the channel the
-// guest chose, then the others, each one tap away; the text itself to read or copy; and
-// whether the server e-mailed the guest the confirmation. A confirmed stay's message is the
-// confirmation e-mail's own text (issue 40), so the guest reads the same words either way.
-import { guestMessage, type GuestMessagePlace } from '../../../schema/guest-message.ts';
-import { confirmationReply } from '../../../schema/guest-mail.ts';
-import type { MessageSettings } from '../../../schema/guest-page.ts';
+// «Ответить гостю» on a request's card: the ready message in the channel the guest chose, then
+// the others, each one tap away; the text itself to read or copy; and whether the server e-mailed
+// the guest the confirmation.
+import type { GuestMessagePlace } from '../../../schema/guest-message.ts';
 import type { IconName } from '../../components/icons.ts';
-import { guestReplyLinks, type ReplyWay } from '../../lib/guest-reply.ts';
+import { guestReplyLinks, guestReplyText, type ReplyWay } from '../../lib/guest-reply.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import type { Booking } from './BookingRow.tsx';
@@ -23,17 +20,9 @@ async function copy(text: string): Promise<boolean> {
   }
 }
 
-/** The words of the reply: once confirmed, the confirmation e-mail's own (the owner's template, with the guest's page); before, the request's news. */
-export function replyText(b: Booking, place: GuestMessagePlace & { messages?: MessageSettings }, origin: string): string {
-  if (b.status === 'confirmed' && place.messages && b.guestToken) {
-    return confirmationReply(place.messages, { name: b.name, cabinName: b.cabinName, checkIn: b.checkIn, checkOut: b.checkOut, guestToken: b.guestToken }, origin);
-  }
-  return guestMessage(b, place);
-}
-
-export function GuestReply({ booking: b, place }: { booking: Booking; place: GuestMessagePlace & { messages?: MessageSettings } }) {
+export function GuestReply({ booking: b, place }: { booking: Booking; place: GuestMessagePlace }) {
   const notify = useNotify();
-  const text = replyText(b, place, window.location.origin);
+  const text = guestReplyText(b, place, window.location.origin);
   const links = guestReplyLinks(b, text);
   if (links.length === 0) return null;
 

@@ -98,13 +98,13 @@ export function PromoCodesForm({ saved, save }: { saved: PromoValues; save: (v: 
                 autoCapitalize="characters"
                 spellCheck={false}
                 maxLength={20}
-                placeholder="LETO10"
+                placeholder="ЛЕТО10"
                 aria-describedby={`promo-${i}-code-hint`}
                 value={r.code}
                 onChange={(e) => setRow({ code: e.target.value })}
               />
               <span className="hint" id={`promo-${i}-code-hint`}>
-                Латинские буквы и цифры, от 3 до 20
+                Русские или латинские буквы и цифры, от 3 до 20. Гость может набрать код строчными буквами или в другой раскладке
               </span>
             </div>
             <div className="field">

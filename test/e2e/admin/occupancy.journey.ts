@@ -1,15 +1,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
-import { confirmationReply } from '../../../schema/guest-mail.ts';
-import type { MessageSettings } from '../../../schema/guest-page.ts';
+import type { GuestMessagePlace } from '../../../schema/guest-message.ts';
+import { guestReplyText } from '../../../site/lib/guest-reply.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible } from './helpers.ts';
 
 type Range = { start: string; end: string; kind: 'booking' | 'request' | 'block' | 'feed'; label: string; bookingId?: number; blockId?: number };
 type Occupancy = { from: string; days: number; cabins: { id: number; name: string; active: boolean; ranges: Range[] }[] };
-type Booking = { id: number; status: string; cabinName: string; name: string; phone: string; total: number; channel: string; checkIn: string; checkOut: string; guestToken: string | null };
-type Settings = { checkInTime: string; checkOutTime: string; address: string; messages: MessageSettings };
+type Booking = { id: number; status: string; cabinName: string; name: string; phone: string; total: number; nights: number; guests: number; channel: string; checkIn: string; checkOut: string; guestToken: string | null };
 
 /** The 360px phone of the issue. */
 async function phone(page: Page) {
@@ -124,7 +123,7 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
   it('should offer a ready message to the guest in the channel they chose, with the stay, the total and, once confirmed, the check-in time and address', async () => {
     const api = await adminApi(baseURL);
     const list = (await api.get('/admin/bookings')).json as Booking[];
-    const settings = (await api.get('/admin/settings')).json as Settings;
+    const settings = (await api.get('/admin/settings')).json as GuestMessagePlace;
     await api.logout();
     // The demo's confirmed stay (the guest chose WhatsApp) and its request (a call).
     const confirmed = list.find((b) => b.status === 'confirmed' && b.channel === 'whatsapp' && b.phone)!;
@@ -141,8 +140,10 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
     const wa = new URL((await ways.first().getAttribute('href'))!);
     expect(wa.origin + wa.pathname).toBe(`https://wa.me/${confirmed.phone.replace(/\D/g, '').replace(/^8/, '7')}`);
     const text = wa.searchParams.get('text')!;
-    // Once confirmed, the confirmation e-mail's own words (the owner's template), with the guest's page (issue 40).
-    expect(text).toBe(confirmationReply(settings.messages, { ...confirmed, guestToken: confirmed.guestToken! }, baseURL));
+    // Once confirmed: the number, the stay, the total, the check-in time and the guest's page.
+    expect(text).toBe(guestReplyText(confirmed, settings, baseURL));
+    expect(text).toContain(`№${confirmed.id}`);
+    expect(text).toContain(`Заезд с ${settings.checkInTime}`);
     expect(text).toContain(`${baseURL}/b/${confirmed.guestToken}`);
     // SMS carries the same text; Telegram and a call are there too.
     const sms = (await reply(confirmed.id).getByRole('link', { name: /SMS/ }).getAttribute('href'))!;

@@ -10,6 +10,7 @@ import type { Bindings } from '../../env.ts';
 import { publicReadsChangeAt } from '../../queries/public-reads.ts';
 import { jobsOfTick, runSchedule } from '../../scheduled.ts';
 import app from '../../index.ts';
+import { forLog } from '../../lib/for-log.ts';
 import type { RebuildPort } from '../ports.ts';
 import { clientAddressOf, openNodeStorage, type NodeStorage, type NodeStorageOptions } from './bindings.ts';
 
@@ -88,7 +89,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
     if (file) return file;
     const ctx = {
       waitUntil(task: Promise<unknown>) {
-        const tracked = task.catch((err) => console.error('Background task failed', err)).finally(() => background.delete(tracked));
+        const tracked = task.catch((err) => console.error('Background task failed', forLog(err))).finally(() => background.delete(tracked));
         background.add(tracked);
       },
       passThroughOnException() {},
@@ -133,7 +134,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
         const n = tick++;
         if (running) return;
         const run = (running = runSchedule(bindings, jobsOfTick(n))
-          .catch((err) => console.error('Scheduled tasks failed', err))
+          .catch((err) => console.error('Scheduled tasks failed', forLog(err)))
           .finally(() => {
             running = null;
             background.delete(run);
