@@ -13,7 +13,7 @@ import { getBooking } from '../queries/bookings.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { storePayment } from '../queries/payments.ts';
 import { settlePayment } from '../transitions/payment.ts';
-import { forLog } from '../lib/for-log.ts';
+import { forLog, messageForLog } from '../lib/for-log.ts';
 import { prepaymentReceipt } from './receipts.ts';
 import { sendPlannedRefund } from './refunds.ts';
 import { createPayment, rub, yookassaOf, YooKassaError, type YooKassa, type YooPayment } from './yookassa.ts';
@@ -107,7 +107,7 @@ export async function applyPayment(env: Bindings, row: Payment, answer: YooPayme
       try {
         await sendPlannedRefund(env, settled.payment, settled.booking, cabinName);
       } catch (err) {
-        console.error(`The automatic refund of payment ${row.id} (booking ${booking.id}) failed; the schedule asks again:`, err instanceof Error ? err.message : err);
+        console.error(`The automatic refund of payment ${row.id} (booking ${booking.id}) failed; the schedule asks again:`, messageForLog(err));
       }
       later('Late payment notices', send());
       return 'refunded';
