@@ -93,6 +93,13 @@ export const LOGIN_THROTTLE = {
 } as const satisfies Record<string, GuessSchedule>;
 /** How long a browser that signed in stays a known device of its login (the cookie's life). */
 export const DEVICE_COOKIE_MS = 365 * 24 * 60 * 60 * 1000;
+/**
+ * Promo codes refused to one address (an IPv6 /64), in GET /api/quote and POST /api/bookings: a
+ * guest mistypes a few; a script trying the alphabet soon waits an hour for each try.
+ */
+export const PROMO_THROTTLE = { free: 10, firstWaitMs: 60 * 1000, maxWaitMs: 60 * 60 * 1000, forgetMs: 24 * 60 * 60 * 1000 } as const satisfies GuessSchedule;
+/** GET /api/quote answered to one address within the window before 429: a guest re-prices on every date they tap. */
+export const QUOTE_THROTTLE = { max: 120, windowMs: 60 * 1000 } as const;
 /** Reviews accepted from one address within the window before 429. */
 export const REVIEW_THROTTLE = { max: 5, windowMs: 60 * 60 * 1000 } as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOGIN_THROTTLE } from '../../schema/constants.ts';
+import { LOGIN_THROTTLE, PROMO_THROTTLE } from '../../schema/constants.ts';
 import { addressKey } from '../../worker/lib/client-ip.ts';
 import { guessWaitMs } from '../../worker/queries/rate-limit.ts';
 
@@ -23,7 +23,7 @@ describe('addressKey', () => {
 
 describe('guessWaitMs', () => {
   it('should not wait within the free guesses, then double each wait up to the longest', () => {
-    for (const s of Object.values(LOGIN_THROTTLE)) {
+    for (const s of [...Object.values(LOGIN_THROTTLE), PROMO_THROTTLE]) {
       expect(guessWaitMs(s, s.free - 1)).toBe(0);
       expect(guessWaitMs(s, s.free)).toBe(s.firstWaitMs);
       expect(guessWaitMs(s, s.free + 1)).toBe(2 * s.firstWaitMs);

@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:test';
 import { Secret, TOTP } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEVICE_COOKIE_MS, LOGIN_THROTTLE } from '../../schema/constants.ts';
+import { DEVICE_COOKIE_MS, LOGIN_THROTTLE, PROMO_THROTTLE, QUOTE_THROTTLE } from '../../schema/constants.ts';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import {
   ADMIN_PASSWORD,
@@ -11,15 +12,17 @@ import {
   jsonRequest,
   login,
   resetDataWithAdmin,
+  seedCabin,
   seedUser,
   send,
   sessionCookieFrom,
+  validBooking,
   type RequestOptions,
 } from './helpers.ts';
 
 // Guessing limits as a visitor meets them, on both runtimes: a login's wrong passwords counted
 // from every address, an address's (an IPv6 /64) over every login, the owner's own browser let in
-// while a stranger's guesses wait, and two-factor codes.
+// while a stranger's guesses wait, two-factor codes, and promo codes and prices per address.
 
 beforeEach(resetDataWithAdmin);
 afterEach(() => {
@@ -210,5 +213,61 @@ describe('two-factor codes', () => {
     t += retryAfter(longer) * 1000;
     vi.setSystemTime(t);
     expect((await signIn({ ...owner, code: codeAt(setup.secret) }, { ip: freshIp() })).status).toBe(200);
+  });
+});
+
+const day = (n: number) => addDays(todayInMoscow(), n);
+const quote = (q: Record<string, string | number>, ip: string) =>
+  send('GET', `/api/quote?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`, { ip });
+
+describe('promo codes and prices per address', () => {
+  it('should answer 429 past the free wrong codes of one address, in quotes and bookings alike, and still price a stay without one', async () => {
+    const cabin = await seedCabin({ pricePerNight: 5000 });
+    const stay = { cabinId: cabin.id, checkIn: day(20), checkOut: day(23), guests: 2 };
+    const ip = '2001:db8:77:1::1';
+    const half = PROMO_THROTTLE.free / 2;
+    for (let i = 0; i < half; i++) await expectError(await quote({ ...stay, promo: `GUESS${i}` }, ip), 400, MSG.promoNotFound);
+    // Another address of the same /64, by booking.
+    for (let i = 0; i < half; i++) {
+      const booking = validBooking(cabin.id, { checkIn: stay.checkIn, checkOut: stay.checkOut, promo: `TRY${i}` });
+      await expectError(await jsonRequest('POST', '/api/bookings', booking, { ip: `2001:db8:77:1::${i + 2}` }), 400, MSG.promoNotFound);
+    }
+    const refused = await quote({ ...stay, promo: 'GUESSX' }, ip);
+    await expectError(refused, 429, MSG.promoThrottled);
+    expect(retryAfter(refused)).toBe(seconds(PROMO_THROTTLE.firstWaitMs));
+    await expectError(await jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { promo: 'TRYX' }), { ip }), 429, MSG.promoThrottled);
+    expect((await quote(stay, ip)).status).toBe(200);
+    expect((await jsonRequest('POST', '/api/bookings', validBooking(cabin.id), { ip })).status).toBe(201);
+    await expectError(await quote({ ...stay, promo: 'GUESSY' }, freshIp()), 400, MSG.promoNotFound);
+  });
+
+  it('should not count a code that applies, nor a refusal that is not about the code', async () => {
+    const cookie = await login();
+    const cabin = await seedCabin({ pricePerNight: 5000, maxGuests: 2 });
+    expect((await jsonRequest('PUT', '/api/admin/promo-codes', { codes: [{ code: 'LETO', percent: 10 }] }, { cookie })).status).toBe(200);
+    const stay = { cabinId: cabin.id, checkIn: day(20), checkOut: day(23), guests: 2 };
+    const ip = freshIp();
+    for (let i = 0; i <= PROMO_THROTTLE.free; i++) {
+      expect((await quote({ ...stay, promo: 'leto' }, ip)).status).toBe(200);
+      await expectError(await quote({ ...stay, guests: 5, promo: 'GUESS' }, ip), 400, MSG.bookingTooManyGuests);
+    }
+    // None of those used the address's free wrong codes up.
+    for (let i = 0; i < PROMO_THROTTLE.free; i++) await expectError(await quote({ ...stay, promo: `GUESS${i}` }, ip), 400, MSG.promoNotFound);
+    await expectError(await quote({ ...stay, promo: 'LETO' }, ip), 429, MSG.promoThrottled);
+  });
+
+  it(`should answer more than ${QUOTE_THROTTLE.max} quotes a minute from one address with 429, and a quote from elsewhere`, async () => {
+    useClock();
+    const cabin = await seedCabin();
+    const stay = { cabinId: cabin.id, checkIn: day(20), checkOut: day(23), guests: 2 };
+    const ip = freshIp();
+    const statuses = (await Promise.all(Array.from({ length: QUOTE_THROTTLE.max }, () => quote(stay, ip)))).map((r) => r.status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const refused = await quote(stay, ip);
+    await expectError(refused, 429, MSG.quoteThrottled);
+    expect(retryAfter(refused)).toBeGreaterThan(0);
+    expect((await quote(stay, freshIp())).status).toBe(200);
+    vi.setSystemTime(T0 + QUOTE_THROTTLE.windowMs + 1);
+    expect((await quote(stay, ip)).status).toBe(200);
   });
 });
