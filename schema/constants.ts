@@ -67,8 +67,39 @@ export const AMENITY_SUGGESTIONS = [
   'Микроволновка',
 ] as const;
 
-/** Failed logins allowed from one address within the window before 429. */
-export const LOGIN_THROTTLE = { maxFailures: 5, windowMs: 15 * 60 * 1000 } as const;
+/**
+ * How wrong guesses at a secret are slowed: the first `free` are answered at once; after them the
+ * next guess waits `firstWaitMs` from the last wrong one, twice as long after every further wrong
+ * one, never longer than `maxWaitMs`; after `forgetMs` without a wrong guess the count starts over.
+ * A wait, never a lock: guessing wrong on purpose keeps nobody out for longer than `maxWaitMs`.
+ */
+export type GuessSchedule = { readonly free: number; readonly firstWaitMs: number; readonly maxWaitMs: number; readonly forgetMs: number };
+
+const SIGN_IN_WAITS = { firstWaitMs: 30 * 1000, maxWaitMs: 15 * 60 * 1000, forgetMs: 24 * 60 * 60 * 1000 } as const;
+
+/**
+ * Sign-in guesses (docs/security.md). A password is counted against the login typed, from any
+ * address, and against the address (an IPv6 address by its /64); from a browser that signed in
+ * as that login before (its device cookie) against that browser instead of the login, so a
+ * stranger's guesses do not keep the person out. A person's two-factor codes (and the password
+ * asked again in «Аккаунт») are counted against that person.
+ */
+export const LOGIN_THROTTLE = {
+  login: { free: 5, ...SIGN_IN_WAITS },
+  // Higher: an office or a mobile operator may put several people behind one address.
+  address: { free: 10, ...SIGN_IN_WAITS },
+  device: { free: 5, ...SIGN_IN_WAITS },
+  code: { free: 5, ...SIGN_IN_WAITS },
+} as const satisfies Record<string, GuessSchedule>;
+/** How long a browser that signed in stays a known device of its login (the cookie's life). */
+export const DEVICE_COOKIE_MS = 365 * 24 * 60 * 60 * 1000;
+/**
+ * Promo codes refused to one address (an IPv6 /64), in GET /api/quote and POST /api/bookings: a
+ * guest mistypes a few; a script trying the alphabet soon waits an hour for each try.
+ */
+export const PROMO_THROTTLE = { free: 10, firstWaitMs: 60 * 1000, maxWaitMs: 60 * 60 * 1000, forgetMs: 24 * 60 * 60 * 1000 } as const satisfies GuessSchedule;
+/** GET /api/quote answered to one address within the window before 429: a guest re-prices on every date they tap. */
+export const QUOTE_THROTTLE = { max: 120, windowMs: 60 * 1000 } as const;
 /** Reviews accepted from one address within the window before 429. */
 export const REVIEW_THROTTLE = { max: 5, windowMs: 60 * 60 * 1000 } as const;
 

@@ -99,6 +99,19 @@ export const adminSessions = sqliteTable('admin_sessions', {
 }, (t) => [index('admin_sessions_user_idx').on(t.userId)]);
 
 /**
+ * Browsers that signed in as a person (their device cookie; docs/security.md): only a SHA-256 of
+ * the cookie's random token is kept, and every sign-in from it swaps it for a new one. A sign-in
+ * from one is held back by its own wrong guesses, not by those typed at the login elsewhere.
+ * Forgotten DEVICE_COOKIE_MS after its last sign-in (ms in `lastUsedAt`).
+ */
+export const knownDevices = sqliteTable('known_devices', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  tokenHash: text('token_hash').notNull().unique(),
+  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  lastUsedAt: integer('last_used_at').notNull(),
+});
+
+/**
  * «Журнал»: every admin write, sign-in and refusal (issue 41), kept a year. Nothing in the API
  * edits or deletes a row; the schedule's upkeep forgets the ones past a year. `actor` is the
  * username at the time (the user may be renamed or deleted later); `action` the route
@@ -121,7 +134,10 @@ export const auditLog = sqliteTable('audit_log', {
   after: text('after', { mode: 'json' }),
 }, (t) => [index('audit_log_at_idx').on(t.at)]);
 
-/** Fixed-window counters for login throttling and review rate limits. */
+/**
+ * Counters of the rate limits, by key («what:who»): fixed windows for reviews, bookings and
+ * quotes (`hit`); for guesses at a secret (`countGuess`) `windowStart` is the last wrong guess.
+ */
 export const rateLimits = sqliteTable('rate_limits', {
   key: text('key').primaryKey(),
   windowStart: integer('window_start').notNull(),
@@ -145,7 +161,7 @@ export const dataStamp = sqliteTable('data_stamp', {
   token: text('token').notNull(),
 });
 /** Tables no public read is made from, so their writes keep the stamp (the people who sign in, their sessions and the record of their changes; the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page). */
-export const UNSTAMPED_TABLES = ['users', 'admin_sessions', 'audit_log', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts', 'outbox', 'promo_codes', 'cabin_instructions'] as const;
+export const UNSTAMPED_TABLES = ['users', 'admin_sessions', 'known_devices', 'audit_log', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts', 'outbox', 'promo_codes', 'cabin_instructions'] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
 export type Review = typeof reviews.$inferSelect;

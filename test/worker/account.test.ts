@@ -128,7 +128,7 @@ describe('two-factor sign-in', () => {
     const { secret, recoveryCodes } = await turnOnTwoFactor(cookie);
     vi.setSystemTime(T0 + STEP_MS);
 
-    for (let i = 0; i < LOGIN_THROTTLE.maxFailures; i++) {
+    for (let i = 0; i < LOGIN_THROTTLE.code.free; i++) {
       expect((await signIn({ ...owner, code: String(100000 + i) }, { ip: freshIp() })).status, `guess ${i + 1}`).toBe(401);
     }
     await expectNoChange(async () => {
@@ -137,7 +137,7 @@ describe('two-factor sign-in', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(sessionCookieFrom(refused)).toBeUndefined();
     });
-    vi.setSystemTime(T0 + LOGIN_THROTTLE.windowMs + STEP_MS);
+    vi.setSystemTime(T0 + STEP_MS + LOGIN_THROTTLE.code.firstWaitMs);
     expect((await signIn({ ...owner, code: codeAt(secret) })).status).toBe(200);
 
     const typed = ` ${recoveryCodes[0]!.toUpperCase().replace('-', ' - ')} `;
@@ -148,7 +148,7 @@ describe('two-factor sign-in', () => {
     expect(JSON.parse(left)).toHaveLength(9);
     const entries = await audit(sessionCookieFrom(byRecovery)!, '?kind=account');
     expect(entries.map((e) => e.description)).toContain('Вход по коду восстановления');
-    expect(entries.filter((e) => e.description === 'Неверный код' && e.outcome === 'failed').length).toBeGreaterThanOrEqual(LOGIN_THROTTLE.maxFailures);
+    expect(entries.filter((e) => e.description === 'Неверный код' && e.outcome === 'failed').length).toBeGreaterThanOrEqual(LOGIN_THROTTLE.code.free);
   });
 
   it('should give new recovery codes for old with the password and a code, each old one then refused, and never with the cookie alone', async () => {

@@ -70,7 +70,7 @@ describe('rate limits under a burst from one address', () => {
       Array.from({ length: 30 }, (_, i) => jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: `guess-${i}` }, { ip })),
     );
     // Only the first attempts reach the password check (401); the others never do.
-    expect(tally(responses.map((r) => r.status))).toEqual({ 401: LOGIN_THROTTLE.maxFailures, 429: 30 - LOGIN_THROTTLE.maxFailures });
+    expect(tally(responses.map((r) => r.status))).toEqual({ 401: LOGIN_THROTTLE.login.free, 429: 30 - LOGIN_THROTTLE.login.free });
     for (const r of responses) expect(r.headers.getSetCookie()).toEqual([]);
     // Still refused with the right password, and no session was ever made.
     const right = await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, { ip });
@@ -85,7 +85,7 @@ describe('rate limits under a burst from one address', () => {
     const statuses = responses.map((r) => r.status);
     expect(statuses.every((s) => s === 200 || s === 401 || s === 429)).toBe(true);
     // However the attempts interleave, no more than the limit were checked.
-    expect(statuses.filter((s) => s !== 429).length).toBeLessThanOrEqual(LOGIN_THROTTLE.maxFailures);
+    expect(statuses.filter((s) => s !== 429).length).toBeLessThanOrEqual(LOGIN_THROTTLE.login.free);
   });
 });
 

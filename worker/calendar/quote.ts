@@ -13,7 +13,8 @@ import { checkPromo, pricingRules } from '../queries/pricing.ts';
 type DbEnv = { DB: DatabasePort };
 export type StayRequest = { cabinId: number; checkIn: IsoDate; checkOut: IsoDate; guests: number; extras?: readonly number[]; promo?: string | null };
 export type Priced = { cabin: Cabin; rules: PricingRules; quote: Quote; promo: PromoTerms | null };
-export type PriceRefusal = { status: 400 | 404; error: string };
+/** `promoRefused`: the code typed was the reason (the promo-code limit counts those). */
+export type PriceRefusal = { status: 400 | 404; error: string; promoRefused?: true };
 
 /** Prices a stay for a visitor: 404 for a cabin that is not shown, 400 with the reason for guests, an extra or a code that do not fit. */
 export async function priceRequest(env: DbEnv, req: StayRequest): Promise<{ ok: true; priced: Priced } | ({ ok: false } & PriceRefusal)> {
@@ -27,7 +28,7 @@ export async function priceRequest(env: DbEnv, req: StayRequest): Promise<{ ok: 
   let promo: PromoTerms | null = null;
   if (req.promo?.trim()) {
     const checked = await checkPromo(env, req.promo, { checkIn: req.checkIn, checkOut: req.checkOut, today });
-    if (!checked.ok) return { ok: false, status: 400, error: checked.error };
+    if (!checked.ok) return { ok: false, status: 400, error: checked.error, promoRefused: true };
     promo = checked.terms;
   }
   const quote = quoteStay(rules, { checkIn: req.checkIn, checkOut: req.checkOut, guests: req.guests, extras: req.extras ?? [], promo, today });

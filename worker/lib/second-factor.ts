@@ -2,10 +2,11 @@ import type { Context } from 'hono';
 import { LOGIN_THROTTLE } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
-import { clearHits, hit } from '../queries/rate-limit.ts';
+import { clearHits } from '../queries/rate-limit.ts';
 import { spendRecoveryCode, spendTotpStep, type User } from '../queries/users.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { apiError } from './errors.ts';
+import { guessWait, tooManyGuesses } from './guess-limits.ts';
 import { verifyPassword } from './password.ts';
 import { isAppCode, recoveryCodeHash, totpStep } from './totp.ts';
 
@@ -26,14 +27,13 @@ export async function checkSecondFactor(env: { DB: DatabasePort }, user: User, c
 const guessKey = (userId: number) => `verify:${userId}`;
 
 /**
- * Counts a guess of a person's password or code, as login throttling counts an address's: past
- * five in 15 minutes the answer is 429 until the window passes, from any address, so a code's
- * million values cannot be tried. Counted before the check (one atomic upsert).
+ * Counts a guess of a person's code (or the password «Аккаунт» asks again) against that person,
+ * from any address, before it is checked: past the free ones each try waits, longer after every
+ * wrong one (LOGIN_THROTTLE.code), so a code's million values cannot be tried. The 429 says how long.
  */
 export async function guessThrottled(c: Context<AppEnv>, userId: number): Promise<ReturnType<typeof apiError<429>> | undefined> {
-  if ((await hit(c.env, guessKey(userId), LOGIN_THROTTLE.windowMs)) <= LOGIN_THROTTLE.maxFailures) return undefined;
-  c.header('Retry-After', String(LOGIN_THROTTLE.windowMs / 1000));
-  return apiError(c, 429, MSG.codeThrottled);
+  const wait = await guessWait(c.env, [{ key: guessKey(userId), schedule: LOGIN_THROTTLE.code }]);
+  return wait === undefined ? undefined : tooManyGuesses(c, wait, MSG.codeThrottled);
 }
 
 /** A right guess forgets the wrong ones before it. */

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { ADMIN_SESSION_MS } from '../../schema/constants.ts';
+import { ADMIN_SESSION_MS, DEVICE_COOKIE_MS } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
@@ -36,6 +36,29 @@ export function clearSessionCookie(c: Context) {
 }
 
 export const sessionToken = (c: Context) => getCookie(c, SESSION_COOKIE);
+
+/**
+ * The device cookie: the browser signed in as a person before (worker/queries/devices.ts). It is
+ * sent to the sign-in alone, lives long and outlives the session: logging out does not clear it.
+ */
+export const DEVICE_COOKIE = 'kaspiy_device';
+const DEVICE_COOKIE_PATH = '/api/admin/login';
+
+export function setDeviceCookie(c: Context, token: string) {
+  setCookie(c, DEVICE_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    secure: !isLocal(c),
+    path: DEVICE_COOKIE_PATH,
+    maxAge: DEVICE_COOKIE_MS / 1000,
+  });
+}
+
+/** The device cookie's token if it has the shape of one (64 hex digits); anything else is no device. */
+export const deviceToken = (c: Context): string | undefined => {
+  const token = getCookie(c, DEVICE_COOKIE);
+  return token && /^[0-9a-f]{64}$/.test(token) ? token : undefined;
+};
 
 /**
  * Every admin route passes through here: a live server-side session or 401; then the role's

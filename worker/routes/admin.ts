@@ -4,57 +4,82 @@ import { normalizeCode } from '../../schema/login.ts';
 import { LOGIN_THROTTLE } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
-import { clientIp } from '../lib/client-ip.ts';
+import { addressKey, clientIp } from '../lib/client-ip.ts';
 import { afterResponse } from '../lib/background.ts';
 import { apiError } from '../lib/errors.ts';
 import { readLiveBuild } from '../lib/live-build.ts';
-import { hashPassword, verifyPassword } from '../lib/password.ts';
+import { guessWait, tooManyGuesses, type GuessLimit } from '../lib/guess-limits.ts';
+import { hashPassword, sha256Hex, verifyPassword } from '../lib/password.ts';
 import { checkSecondFactor, guessedRight, guessThrottled, refusedProof } from '../lib/second-factor.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
-import { clearSessionCookie, requireAdmin, sessionToken, setSessionCookie } from '../middleware/session.ts';
+import { clearSessionCookie, deviceToken, requireAdmin, sessionToken, setDeviceCookie, setSessionCookie } from '../middleware/session.ts';
 import { getAdminPath, setAdminPath } from '../queries/admin.ts';
 import { recordAudit } from '../queries/audit.ts';
+import { findDevice, rememberDevice } from '../queries/devices.ts';
 import { createSession, deleteSession } from '../queries/sessions.ts';
 import { findUserByUsername, getUser, setCredentials } from '../queries/users.ts';
 import { listCabins } from '../queries/cabins.ts';
-import { clearHits, hit } from '../queries/rate-limit.ts';
+import { clearHits, uncountGuess } from '../queries/rate-limit.ts';
 import { getSettings } from '../queries/settings.ts';
 import { getContentVersion } from '../queries/site-state.ts';
 
 const LOGIN_ACTION = 'POST /api/admin/login';
+/** «Журнал»'s name for whoever typed a login nobody has: what they typed may be a password, so it is not kept. */
+const UNKNOWN_LOGIN = '—';
 /**
  * A hash of a random password nobody knows, checked when no one has the login typed: an unknown
  * login then takes as long to refuse as a wrong password, so timing tells no one which logins exist.
  */
 const NOBODY_HASH = 'pbkdf2-sha256$100000$v85eqQPfXZkPkva/26zKSg==$O3XfURtmjf3tymFnK/B0SjC3HoiEedOdLn/1JgC1Muc=';
 
+/**
+ * Whose count a sign-in's guess goes to besides its address's: the browser's, when its device
+ * cookie names the person of the login typed (a stranger's guesses at that login elsewhere then
+ * do not hold them back), else the login's as typed, whether anyone has it or not. The login is
+ * kept as a hash of it in lower case: the same writes for every login, and no typed text stored.
+ */
+async function ownLimit(user: { id: number } | undefined, device: { id: number; userId: number } | undefined, username: string): Promise<GuessLimit> {
+  if (user && device?.userId === user.id) return { key: `login-device:${device.id}`, schedule: LOGIN_THROTTLE.device };
+  return { key: `login:${await sha256Hex(username.normalize('NFC').toLowerCase())}`, schedule: LOGIN_THROTTLE.login };
+}
+
 export const adminRoutes = new Hono<AppEnv>()
   .post('/login', jsonBody, validate('json', loginSchema), async (c) => {
     const ip = clientIp(c);
-    const key = `login:${ip}`;
-    // Every attempt is counted before the password is checked, in one atomic upsert, so
-    // parallel guesses cannot all read «no failures yet» and slip past the limit. A success
-    // clears the count; the step that only asks for the code does not.
-    if ((await hit(c.env, key, LOGIN_THROTTLE.windowMs)) > LOGIN_THROTTLE.maxFailures) {
-      c.header('Retry-After', String(LOGIN_THROTTLE.windowMs / 1000));
-      return apiError(c, 429, MSG.loginThrottled);
-    }
     const { username, password, code: typed } = c.req.valid('json');
     const user = await findUserByUsername(c.env, username);
+    const oldDevice = deviceToken(c);
+    const device = oldDevice ? await findDevice(c.env, oldDevice) : undefined;
+    const own = await ownLimit(user, device, username);
+    const address: GuessLimit = { key: `login-address:${addressKey(ip)}`, schedule: LOGIN_THROTTLE.address };
+    // Counted before the password is checked, so parallel guesses cannot all slip past; the
+    // login's count first, so a guess it refuses is counted against no address.
+    const wait = await guessWait(c.env, [own, address]);
+    if (wait !== undefined) return tooManyGuesses(c, wait, MSG.loginThrottled);
     const record = (outcome: 'ok' | 'failed', description: string) =>
-      recordAudit(c.env, { actorId: user!.id, actor: user!.username, ip, action: LOGIN_ACTION, kind: 'account', description, outcome });
+      recordAudit(c.env, { actorId: user?.id ?? null, actor: user?.username ?? UNKNOWN_LOGIN, ip, action: LOGIN_ACTION, kind: 'account', description, outcome });
     if (!(await verifyPassword(password, user?.passwordHash ?? NOBODY_HASH)) || !user) {
-      if (user) await record('failed', 'Неверный пароль');
+      // Written for an unknown login too: the same work either way.
+      await record('failed', user ? 'Неверный пароль' : 'Неизвестный логин');
       return c.json({ success: false, error: MSG.loginFailed }, 401);
     }
+    // The password was right: this login's (or browser's) wrong guesses are forgotten. The
+    // address's stay, without this one: a good sign-in by one person forgives no one else's.
+    await clearHits(c.env, own.key);
     let byRecoveryCode = false;
     if (user.totpSecret) {
       const code = typed ? normalizeCode(typed) : '';
       // The password was right: the second step, with no session yet.
-      if (!code) return c.json({ success: false, needsCode: true });
+      if (!code) {
+        await uncountGuess(c.env, address.key);
+        return c.json({ success: false, needsCode: true });
+      }
       const throttled = await guessThrottled(c, user.id);
-      if (throttled) return throttled;
+      if (throttled) {
+        await uncountGuess(c.env, address.key);
+        return throttled;
+      }
       const factor = await checkSecondFactor(c.env, user, code);
       if (!factor) {
         await record('failed', 'Неверный код');
@@ -63,9 +88,10 @@ export const adminRoutes = new Hono<AppEnv>()
       byRecoveryCode = factor === 'recovery';
       await guessedRight(c.env, user.id);
     }
-    await clearHits(c.env, key);
+    await uncountGuess(c.env, address.key);
     const { token, expiresAt } = await createSession(c.env, { userId: user.id, userAgent: c.req.header('user-agent'), ip });
     setSessionCookie(c, token);
+    setDeviceCookie(c, await rememberDevice(c.env, user.id, oldDevice));
     await record('ok', byRecoveryCode ? 'Вход по коду восстановления' : 'Вход');
     return c.json({ success: true, expiresAt });
   })

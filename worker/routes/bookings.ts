@@ -4,7 +4,7 @@ import { BOOKING_THROTTLE, bookingStatusSchema, bookingSubmitSchema } from '../.
 import { GUEST_PAGE_PATH } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { Booking } from '../../schema/tables.ts';
-import { priceRequest } from '../calendar/quote.ts';
+import { priceForVisitor } from '../calendar/promo-limit.ts';
 import { recheckFeeds } from '../calendar/sync.ts';
 import type { AppEnv } from '../env.ts';
 import { afterResponse } from '../lib/background.ts';
@@ -60,7 +60,7 @@ export const bookingRoutes = new Hono<AppEnv>()
     const { website: _, consent: __, ...input } = c.req.valid('json');
     const count = await hit(c.env, `booking:${clientIp(c)}`, BOOKING_THROTTLE.windowMs);
     if (count > BOOKING_THROTTLE.max) return apiError(c, 429, MSG.bookingThrottled);
-    const result = await priceRequest(c.env, input);
+    const result = await priceForVisitor(c, input);
     if (!result.ok) return apiError(c, result.status, result.error);
     const { cabin, quote, promo } = result.priced;
     if (quote.nights < quote.minNights) return apiError(c, 400, MSG.bookingTooShort);

@@ -1,10 +1,12 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { BOOKING_MAX_NIGHTS } from '../../schema/booking-options.ts';
+import { QUOTE_THROTTLE } from '../../schema/constants.ts';
 import { nightsBetween, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import { datePricesBodySchema, pricingBodySchema, pricingFieldName, promoCodesBodySchema, quoteQuerySchema } from '../../schema/pricing-input.ts';
-import { priceRequest } from '../calendar/quote.ts';
+import { priceForVisitor } from '../calendar/promo-limit.ts';
 import type { AppEnv } from '../env.ts';
+import { clientAddressKey } from '../lib/client-ip.ts';
 import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
 import { publishOnSuccess } from '../lib/publish.ts';
@@ -13,6 +15,7 @@ import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { listDatePrices, listDiscounts, listExtras, listPromoCodes, replaceDatePrices, replacePromoCodes, savePricing } from '../queries/pricing.ts';
+import { hit } from '../queries/rate-limit.ts';
 import { idParam } from './params.ts';
 
 /**
@@ -44,13 +47,23 @@ export const pricingAdminRoutes = new Hono<AppEnv>()
     return c.json({ prices: await listDatePrices(c.env, id) });
   });
 
-/** GET /api/quote: the price of a stay with the extras ticked and the code typed; a code that does not apply is a 400 saying why. */
-export const quoteRoutes = new Hono<AppEnv>().get('/', validate('query', quoteQuerySchema), async (c) => {
+/** Every price one address asks for counts (QUOTE_THROTTLE): plenty for a guest tapping dates, not for a script. */
+const quoteLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if ((await hit(c.env, `quote:${clientAddressKey(c)}`, QUOTE_THROTTLE.windowMs)) <= QUOTE_THROTTLE.max) return next();
+  c.header('Retry-After', String(QUOTE_THROTTLE.windowMs / 1000));
+  return apiError(c, 429, MSG.quoteThrottled);
+};
+
+/**
+ * GET /api/quote: the price of a stay with the extras ticked and the code typed; a code that does
+ * not apply is a 400 saying why, and too many of those from one address a 429 (priceForVisitor).
+ */
+export const quoteRoutes = new Hono<AppEnv>().get('/', quoteLimit, validate('query', quoteQuerySchema), async (c) => {
   const q = c.req.valid('query');
   if (q.checkOut <= q.checkIn) return apiError(c, 400, MSG.dateRangeInvalid);
   if (q.checkIn < todayInMoscow(now())) return apiError(c, 400, MSG.bookingCheckInPast);
   if (nightsBetween(q.checkIn, q.checkOut) > BOOKING_MAX_NIGHTS) return apiError(c, 400, MSG.bookingTooLong);
-  const result = await priceRequest(c.env, { ...q, extras: q.extras ?? [] });
+  const result = await priceForVisitor(c, { ...q, extras: q.extras ?? [] });
   if (!result.ok) return apiError(c, result.status, result.error);
   const { quote } = result.priced;
   return c.json({ nights: quote.nights, total: quote.total, lines: quote.lines, minNights: quote.minNights, extras: quote.extras });
