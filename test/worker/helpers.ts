@@ -23,7 +23,7 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 // Children before their parents: the foreign keys, and the trigger that keeps a cabin with bookings.
 const TABLES = [
   'payments', 'bookings', 'feed_events', 'calendar_feeds', 'calendar_blocks', 'seasons', 'cabin_calendars', 'channel_stays', 'channel_links',
-  'cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'known_devices', 'users', 'audit_log', 'rate_limits', 'site_state', 'avito_account', 'conflict_alerts', 'outbox',
+  'cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'known_devices', 'users', 'audit_log', 'rate_limits', 'site_state', 'avito_account', 'conflict_alerts', 'outbox', 'promo_codes',
 ] as const;
 
 export async function resetData(): Promise<void> {

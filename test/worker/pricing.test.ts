@@ -166,6 +166,8 @@ describe('prices: promo codes as owners write them and guests type them', () => 
     const { id } = (await booked.json()) as { id: number };
     const list = (await (await send('GET', '/api/admin/bookings', { cookie })).json()) as { id: number; total: number; promoCode: string }[];
     expect(list.find((b) => b.id === id)).toMatchObject({ total: 9000, promoCode: saved });
+    // The owner's confirmation counts its use against the code as written.
+    expect((await jsonRequest('PUT', `/api/admin/bookings/${id}`, { status: 'confirmed' }, { cookie })).status).toBe(200);
     const codes = (await (await send('GET', '/api/admin/promo-codes', { cookie })).json()) as { codes: { code: string; uses: number }[] };
     expect(codes.codes).toEqual([expect.objectContaining({ code: saved, uses: 1 })]);
   });

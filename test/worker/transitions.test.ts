@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Bindings } from '../../worker/env.ts';
+import { drainOutbox } from '../../worker/notify/drain.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
 import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { callWith, freshIp, jsonOf, login, resetDataWithAdmin, seedCabin, validBooking } from './helpers.ts';
@@ -88,13 +89,22 @@ async function race(h: Held, n: { notifications: number; pageReads: number; sche
     Promise.all(many(n.schedules, schedule)),
     Promise.all(many(n.cancels ?? 0, async () => (await call('POST', `/api/guest/${h.token}/cancel`)).status)),
   ]);
-  expect(pages.every((s) => s === 200)).toBe(true);
+  expect(pages.filter((s) => s !== 200), 'the guest page answered').toEqual([]);
   return { outcomes, cancels };
 }
 
 /** Runs `round` ROUNDS times, AT_ONCE bookings racing side by side. */
 async function rounds(round: () => Promise<void>) {
   for (let done = 0; done < ROUNDS; done += AT_ONCE) await Promise.all(Array.from({ length: Math.min(AT_ONCE, ROUNDS - done) }, round));
+}
+
+/**
+ * A message that did not go at once (the mail server's connection dropped under the load) goes
+ * with the schedule's drain once its next try is due: the clock is moved on to it.
+ */
+async function drainLater() {
+  await env.DB.prepare('UPDATE outbox SET next_attempt_at = 0 WHERE sent_at IS NULL AND given_up_at IS NULL AND lease_until IS NULL').run();
+  await drainOutbox({ ...env, ...EXTRA } as Bindings);
 }
 
 /** The guest's mails with this subject: exactly `count` arrive, and no more after the senders are done. */
@@ -115,12 +125,13 @@ describe('money under a race: every transition acts once', () => {
       expect(await paymentRow(h.paymentId)).toMatchObject({ status: 'succeeded', refund_amount: null, refund_reason: null });
       expect(await refundsOf(h.paymentId)).toEqual([]);
       // One confirmation to the guest, one «Оплачена предоплата» to the owner (by e-mail, the one channel set), each sent.
+      await drainLater();
       const kept = (await outboxOf(h.id)).filter((r) => r.kind === 'confirmation' || r.subject.startsWith('Оплачена предоплата'));
       expect(kept.map((r) => [r.kind, r.channel])).toEqual([
         [null, 'email'],
         ['confirmation', 'email'],
       ]);
-      expect(kept.every((r) => r.sent_at !== null)).toBe(true);
+      expect(kept.filter((r) => r.sent_at === null), 'kept and not sent').toEqual([]);
       await expectMails(h.email, /^Бронирование .*подтверждено|Подтверждение|подтвержд/i, 1);
     });
   }, RACE_TIMEOUT_MS);
@@ -140,6 +151,7 @@ describe('money under a race: every transition acts once', () => {
       expect(p).toMatchObject({ status: 'succeeded', refund_amount: p.amount, refund_reason: 'late' });
       const refunds = await refundsOf(h.paymentId);
       expect(refunds.map((r) => Math.round(Number(r.amount.value) * 100))).toEqual([p.amount]);
+      await drainLater();
       const kept = await outboxOf(h.id);
       // «Бронь истекла» (when the schedule or the page noticed the hold first), the late payment's notice, and the guest's «Оплата возвращена».
       expect(kept.filter((r) => r.subject.startsWith('Оплата по брони')).length).toBe(1);
@@ -163,6 +175,7 @@ describe('money under a race: every transition acts once', () => {
       expect(['guest', 'late']).toContain(p.refund_reason);
       const refunds = await refundsOf(h.paymentId);
       expect(refunds.map((r) => Math.round(Number(r.amount.value) * 100))).toEqual([p.amount]);
+      await drainLater();
       // The guest is confirmed at most once, and told of a late payment's refund at most once.
       await expectMails(h.email, /^Оплата возвращена/, p.refund_reason === 'late' ? 1 : 0);
       expect((await outboxOf(h.id)).filter((r) => r.kind === 'confirmation').length).toBeLessThanOrEqual(1);
@@ -180,6 +193,20 @@ describe('money under a race: every transition acts once', () => {
     await env.DB.prepare('UPDATE bookings SET hold_until = ? WHERE id = ?').bind(new Date(Date.now() - 60_000).toISOString(), held.id).run();
     await Promise.all([schedule(), schedule(), call('GET', '/api/admin/bookings', { cookie })]);
     expect((await row(held.id))!.status).toBe('expired');
+    expect(await uses()).toBe(0);
+  });
+
+  it('should count a code\'s use when the owner\'s payment link holds a request, and give it back when the guest cancels the hold unpaid', async () => {
+    await jsonOf(await call('PUT', '/api/settings', { cookie, body: { bookingMode: 'request' } }), 200);
+    await jsonOf(await call('PUT', '/api/admin/promo-codes', { cookie, body: { codes: [{ code: 'ЛЕТО', percent: 10, maxUses: 5 }] } }), 200);
+    const uses = async () => (await jsonOf<{ codes: { uses: number }[] }>(await call('GET', '/api/admin/promo-codes', { cookie }), 200)).codes[0]!.uses;
+    const cabin = await seedCabin();
+    const request = await jsonOf<{ id: number; guestUrl: string }>(await call('POST', '/api/bookings', { body: validBooking(cabin.id, { promo: 'ЛЕТО' }) }), 201);
+    expect(await uses()).toBe(0);
+    await jsonOf(await call('POST', `/api/admin/bookings/${request.id}/payment-link`, { cookie }), 200);
+    expect(await uses()).toBe(1);
+    await jsonOf(await call('POST', `/api/guest/${request.guestUrl.split('/').pop()}/cancel`), 200);
+    expect((await row(request.id))!.status).toBe('cancelled');
     expect(await uses()).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
-import type { Column } from 'drizzle-orm';
+import { getTableColumns, sql, type Column, type SQL } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { drizzle } from 'drizzle-orm/d1';
 import * as tables from '../../schema/tables.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -35,4 +36,18 @@ export async function plainRows<C extends Record<string, Column>, R>(columns: C,
     }
     return row as R;
   });
+}
+
+/**
+ * An INSERT … SELECT of one row that writes only `when` the condition holds, for a batch (a raw
+ * statement with parameters cannot go in drizzle's D1 batch). drizzle lists every column of the
+ * table in such an insert, so the values follow the table's own column order; a column not given
+ * is NULL (an autoincrement id takes the next).
+ */
+export function insertWhen<T extends SQLiteTable>(db: Db, table: T, values: Partial<Record<keyof T['$inferInsert'], unknown>>, when: SQL) {
+  const list = sql.join(
+    Object.keys(getTableColumns(table)).map((field) => sql`${(values as Record<string, unknown>)[field] ?? null}`),
+    sql`, `,
+  );
+  return db.insert(table).select(sql`select ${list} where ${when}`);
 }

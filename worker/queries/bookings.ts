@@ -1,9 +1,9 @@
 import { and, desc, eq, gt, lt, min, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { BookingStatus, BookingSubmit, OwnerStatus } from '../../schema/bookings.ts';
-import { bookings, cabins, type Booking } from '../../schema/tables.ts';
+import { bookings, cabins, promoCodes, type Booking } from '../../schema/tables.ts';
 type Quote = { nights: number; total: number; lines: Booking['lines'] };
 import { now } from '../lib/clock.ts';
-import { getDb } from '../lib/db.ts';
+import { getDb, insertWhen } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { claimPromoWhen } from '../transitions/promo.ts';
 
@@ -61,21 +61,31 @@ export async function createBooking(env: DbEnv, input: BookingInput, quote: Quot
 export const newGuestToken = () => [...crypto.getRandomValues(new Uint8Array(18))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
- * Stores a booking with prepayment as «Ждёт оплаты», its nights held until `holdUntil`, in one
- * statement that inserts only if every night is free: SQLite and D1 run one write at a time, so
- * of two guests racing for the same nights exactly one holds them. Undefined when taken. Its
- * code's use was claimed by the caller (claimPromo) and is counted as this booking's.
+ * Stores a booking with prepayment as «Ждёт оплаты», its nights held until `holdUntil`, and counts
+ * its promo code's use, in one batch that writes only if every night is free and the code has a use
+ * left: SQLite and D1 run one write at a time, so of two guests racing for the same nights (or a
+ * code's last use) exactly one holds them. Undefined when either was taken (the caller asks which).
  */
 export async function holdBooking(env: DbEnv, input: BookingInput, quote: Quote, holdUntil: string, pricing: StoredPricing = NO_PRICING): Promise<Booking | undefined> {
+  const db = getDb(env);
   const at = nowIso();
   const token = newGuestToken();
   const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
-  await getDb(env).run(sql`insert into bookings
-      (cabin_id, check_in, check_out, nights, guests, total, lines, promo_code, promo_claimed, extras, name, phone, email, comment, channel, status, hold_until, guest_token, created_at, updated_at)
-    select ${cabinId}, ${checkIn}, ${checkOut}, ${quote.nights}, ${guests}, ${quote.total}, ${JSON.stringify(quote.lines)}, ${pricing.promoCode}, ${pricing.promoCode ? 1 : 0}, ${JSON.stringify(pricing.extras)},
-      ${name}, ${phone}, ${email}, ${comment}, ${channel}, 'awaiting_payment', ${holdUntil}, ${token}, ${at}, ${at}
-    where not ${nightsBusy(sql`${cabinId}`, sql`${checkIn}`, sql`${checkOut}`)}`);
-  return getDb(env).select().from(bookings).where(eq(bookings.guestToken, token)).get();
+  const code = pricing.promoCode;
+  const usable = code
+    ? sql`exists (select 1 from promo_codes p where p.code = ${code} and (p.max_uses is null or p.uses < p.max_uses))`
+    : sql`1`;
+  const row = {
+    cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel, nights: quote.nights, total: quote.total,
+    lines: JSON.stringify(quote.lines), promoCode: code, promoClaimed: code ? 1 : 0, extras: JSON.stringify(pricing.extras),
+    status: 'awaiting_payment', holdUntil, guestToken: token, confirmationMail: '', createdAt: at, updatedAt: at,
+  };
+  const [, [held]] = await db.batch([
+    insertWhen(db, bookings, row, sql`not ${nightsBusy(sql`${cabinId}`, sql`${checkIn}`, sql`${checkOut}`)} and ${usable}`),
+    db.select().from(bookings).where(eq(bookings.guestToken, token)),
+    ...(code ? [db.update(promoCodes).set({ uses: sql`${promoCodes.uses} + 1` }).where(sql`${promoCodes.code} = ${code} and exists (select 1 from bookings b where b.guest_token = ${token})`)] : []),
+  ]);
+  return held;
 }
 
 /**
@@ -84,12 +94,18 @@ export async function holdBooking(env: DbEnv, input: BookingInput, quote: Quote,
  */
 export async function holdRequest(env: DbEnv, id: number, holdUntil: string): Promise<StatusResult> {
   const token = newGuestToken();
-  const [row] = await getDb(env)
-    .update(bookings)
-    .set({ status: 'awaiting_payment', holdUntil, guestToken: sql`coalesce(${bookings.guestToken}, ${token})`, updatedAt: nowIso() })
-    .where(sql`bookings.id = ${id} and bookings.status = 'new'
-      and not ${nightsBusy(sql`bookings.cabin_id`, sql`bookings.check_in`, sql`bookings.check_out`, sql`bookings.id`)}`)
-    .returning();
+  const db = getDb(env);
+  const where = sql`bookings.id = ${id} and bookings.status = 'new'
+      and not ${nightsBusy(sql`bookings.cabin_id`, sql`bookings.check_in`, sql`bookings.check_out`, sql`bookings.id`)}`;
+  // Held for payment, its code's use is counted (given back if the hold ends unpaid).
+  const [, [row]] = await db.batch([
+    claimPromoWhen(env, id, sql`exists (select 1 from bookings where ${where})`),
+    db
+      .update(bookings)
+      .set({ status: 'awaiting_payment', holdUntil, promoClaimed: sql`${bookings.promoCode} is not null`, guestToken: sql`coalesce(${bookings.guestToken}, ${token})`, updatedAt: nowIso() })
+      .where(where)
+      .returning(),
+  ]);
   if (row) return { ok: true, booking: row };
   const after = await getBooking(env, id);
   if (!after) return { ok: false, reason: 'missing' };

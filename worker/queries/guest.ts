@@ -7,6 +7,7 @@ import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { getSettings } from './settings.ts';
+import { releasePromoWhen } from '../transitions/promo.ts';
 
 type DbEnv = { DB: DatabasePort };
 const at = () => new Date(now()).toISOString();
@@ -60,11 +61,15 @@ export async function cancelByGuest(
 ): Promise<Booking | undefined> {
   const db = getDb(env);
   const stamp = at();
+  const asRead = sql`bookings.id = ${expected.id} and bookings.status = ${expected.status} and bookings.check_in > ${expected.today}
+      and (select count(*) from payments p where p.booking_id = bookings.id and p.status = 'succeeded') = ${expected.paidCount}`;
+  // A hold cancelled before it was paid gives its code's use back, as one that runs out does.
+  const unpaidHold = expected.status === 'awaiting_payment';
+  const release = releasePromoWhen(env, expected.id, sql`${unpaidHold ? 1 : 0} and exists (select 1 from bookings where ${asRead})`);
   const cancel = db
     .update(bookings)
-    .set({ status: 'cancelled', cancelledBy: 'guest', cancelledAt: stamp, holdUntil: null, updatedAt: stamp })
-    .where(sql`bookings.id = ${expected.id} and bookings.status = ${expected.status} and bookings.check_in > ${expected.today}
-      and (select count(*) from payments p where p.booking_id = bookings.id and p.status = 'succeeded') = ${expected.paidCount}`)
+    .set({ status: 'cancelled', cancelledBy: 'guest', cancelledAt: stamp, holdUntil: null, ...(unpaidHold ? { promoClaimed: false } : {}), updatedAt: stamp })
+    .where(asRead)
     .returning();
   const plans = shares.map((s) =>
     db
@@ -73,7 +78,7 @@ export async function cancelByGuest(
       .where(sql`payments.id = ${s.paymentId} and payments.refund_id is null and payments.refund_amount is null
         and exists (select 1 from bookings b where b.id = ${expected.id} and b.cancelled_by = 'guest' and b.cancelled_at = ${stamp})`),
   );
-  const [rows] = await db.batch([cancel, ...plans]);
+  const [, rows] = await db.batch([release, cancel, ...plans]);
   return rows[0];
 }
 

@@ -227,7 +227,8 @@ export async function replacePromoCodes(env: DbEnv, codes: PromoInput[]) {
 
 /**
  * Whether a code applies to this stay booked today, and on what terms; else why not, in the
- * guest's words. Its uses are checked here and counted only when a booking is stored (claimPromo).
+ * guest's words. Its uses are checked here; one is counted when a booking is held for payment or confirmed
+ * (worker/transitions/promo.ts).
  */
 export async function checkPromo(env: DbEnv, typed: string, stay: { checkIn: IsoDate; checkOut: IsoDate; today: IsoDate }): Promise<{ ok: true; terms: PromoTerms } | { ok: false; error: string }> {
   const row = await findPromo(env, typed);
@@ -249,19 +250,4 @@ async function findPromo(env: DbEnv, typed: string) {
   const key = promoCodeKey(typed);
   if (!key) return undefined;
   return (await listPromoCodes(env)).find((row) => promoCodeKey(row.code) === key);
-}
-
-/** Counts one use of a code if one is left: of two bookings racing for the last use, exactly one gets it. */
-export async function claimPromo(env: DbEnv, code: string): Promise<boolean> {
-  const rows = await getDb(env)
-    .update(promoCodes)
-    .set({ uses: sql`${promoCodes.uses} + 1` })
-    .where(and(eq(promoCodes.code, code), sql`(${promoCodes.maxUses} is null or ${promoCodes.uses} < ${promoCodes.maxUses})`))
-    .returning({ code: promoCodes.code });
-  return rows.length > 0;
-}
-
-/** Gives back a use claimed for a booking that was not stored after all (its nights were taken meanwhile). */
-export async function releasePromo(env: DbEnv, code: string) {
-  await getDb(env).update(promoCodes).set({ uses: sql`max(${promoCodes.uses} - 1, 0)` }).where(eq(promoCodes.code, code));
 }

@@ -35,7 +35,6 @@ import {
 import { getCabin } from '../queries/cabins.ts';
 import { allPayments, paymentsOf } from '../queries/payments.ts';
 import { hit } from '../queries/rate-limit.ts';
-import { claimPromo, releasePromo } from '../queries/pricing.ts';
 import { getSettings } from '../queries/settings.ts';
 import { idParam } from './params.ts';
 
@@ -69,16 +68,14 @@ export const bookingRoutes = new Hono<AppEnv>()
     const stored = { promoCode: promo?.code ?? null, extras: quote.extras };
 
     if (settings.bookingMode === 'prepayment' && yookassaOf(c.env)) {
-      // Held for payment, a code's use is counted: of two guests racing for its last use exactly
-      // one gets it; a hold that is not made after all, or ends unpaid, gives it back. A request
-      // counts it only when the owner confirms it (setBookingStatus).
-      if (promo && !(await claimPromo(c.env, promo.code))) return apiError(c, 400, MSG.promoUsedUp);
-      const release = () => (promo ? releasePromo(c.env, promo.code) : Promise.resolve());
+      // Held for payment, a code's use is counted with the hold, in one batch: of two guests racing
+      // for its last use exactly one gets it; a hold that ends unpaid gives it back. A request counts
+      // it only when the owner confirms it (setBookingStatus).
       await recheckFeeds(c.env, cabin.id, (label, task) => afterResponse(c, label, task));
       const held = await holdBooking(c.env, input, quote, holdUntilOf(settings.holdMinutes, now()), stored);
       if (!held) {
-        await release();
-        return apiError(c, 409, MSG.bookingNotFree);
+        const taken = await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut);
+        return taken || !promo ? apiError(c, 409, MSG.bookingNotFree) : apiError(c, 400, MSG.promoUsedUp);
       }
       let payment: PaymentStart | null = null;
       try {

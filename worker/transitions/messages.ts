@@ -3,12 +3,12 @@
 // rows exist exactly when the transition happened: of any number of racers only the one whose
 // write went through keeps them, and a crash right after the batch leaves them to the schedule's
 // drain. The unique key (booking, kind, channel, event) makes a repeat write nothing.
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { outbox } from '../../schema/tables.ts';
 import type { GuestMessageKind } from '../../schema/guest-page.ts';
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
-import { getDb } from '../lib/db.ts';
+import { getDb, insertWhen } from '../lib/db.ts';
 import { attempt, CONFIRMATION_MAIL_TIMEOUT_MS } from '../notify/guest.ts';
 import { OWNER_FIRST_LEASE_MS, ownerChannels, tryOwnerNow, type Channel, type OwnerNotice, type Sender } from '../notify/owner.ts';
 import type { MailerPort } from '../platform/ports.ts';
@@ -30,19 +30,10 @@ function rowsOf(m: Message, reach: Reach): Row[] {
 }
 
 /** A transition's messages as statements for its batch, and what to try once the batch is written. */
-export type KeptMessages = { statements: ReturnType<typeof insertWhen>[]; rows: { row: Row; message: Message }[]; lease: number };
+export type KeptMessages = { statements: ReturnType<typeof insertRowWhen>[]; rows: { row: Row; message: Message }[]; lease: number };
 
-/**
- * An insert of one outbox row that writes only when `when` holds. drizzle lists every column of
- * the table in an INSERT … SELECT, so the values follow the table's own column order.
- */
-function insertWhen(env: Bindings, row: Row, when: SQL, at: number, lease: number) {
-  const values: Partial<Record<keyof typeof outbox.$inferInsert, unknown>> = { ...row, attempts: 0, nextAttemptAt: at, leaseUntil: lease, createdAt: at };
-  const list = sql.join(
-    Object.keys(getTableColumns(outbox)).map((field) => sql`${values[field as keyof typeof values] ?? null}`),
-    sql`, `,
-  );
-  return getDb(env).insert(outbox).select(sql`select ${list} where ${when}`).onConflictDoNothing().returning({ id: outbox.id });
+function insertRowWhen(env: Bindings, row: Row, when: SQL, at: number, lease: number) {
+  return insertWhen(getDb(env), outbox, { ...row, attempts: 0, nextAttemptAt: at, leaseUntil: lease, createdAt: at }, when).onConflictDoNothing().returning({ id: outbox.id });
 }
 
 /**
@@ -54,7 +45,7 @@ export function keepWhen(env: Bindings, when: SQL, messages: Message[], reach: R
   const at = now();
   const lease = at + OWNER_FIRST_LEASE_MS;
   const rows = messages.flatMap((message) => rowsOf(message, reach).map((row) => ({ row, message })));
-  return { statements: rows.map(({ row }) => insertWhen(env, row, when, at, lease)), rows, lease };
+  return { statements: rows.map(({ row }) => insertRowWhen(env, row, when, at, lease)), rows, lease };
 }
 
 /** Several groups' statements, in order, for one batch. */
