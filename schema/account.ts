@@ -3,7 +3,7 @@ import { MSG } from './messages.ts';
 import { isIsoDate } from './dates.ts';
 import { normalizeCode } from './login.ts';
 
-// The owner's account (DESIGN.md «The owner's account», issue 41): who signs in, with what
+// The owner's account (docs/api.md «The owner's account»): who signs in, with what
 // rights, the second factor and the record of changes. Shared by the server and the panel.
 
 /** The owner may do anything; a manager handles requests, the calendar and reviews, not money or access. */

@@ -11,7 +11,7 @@ const newPassword = z.string().max(500, MSG.tooLong).refine((p) => p === '' || p
 /**
  * SPEC.md names the new password `password` in the call and `newPassword` in the form; both are
  * taken. Any change needs the current password, and the code too with two-factor sign-in on
- * (issue 41): a stolen session cookie alone changes nothing.
+ *: a stolen session cookie alone changes nothing.
  */
 export const credentialsSchema = z
   .object({

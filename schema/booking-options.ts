@@ -1,4 +1,4 @@
-// Booking requests' statuses, channels and limits (DESIGN.md «Calendar and booking», issue 11):
+// Booking requests' statuses, channels and limits (docs/api.md «Calendar and booking»):
 // plain constants, light enough for the booking card and the pages; schema/bookings.ts holds
 // the zod schemas built on them.
 
@@ -9,7 +9,7 @@ export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
   confirmed: 'Подтверждена',
   declined: 'Отклонена',
   cancelled: 'Отменена',
-  // With prepayment (issue 17): the nights are held while the guest pays, then freed if unpaid.
+  // With prepayment: the nights are held while the guest pays, then freed if unpaid.
   awaiting_payment: 'Ждёт оплаты',
   expired: 'Бронь истекла',
 };

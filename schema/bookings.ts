@@ -1,4 +1,4 @@
-// Booking requests (DESIGN.md "Calendar and booking", issue 11), in plain zod: the booking card
+// Booking requests (docs/api.md «Calendar and booking»), in plain zod: the booking card
 // checks its form with the same schema the route uses, so it must not pull in drizzle.
 import { z } from 'zod';
 import { addMonths, isIsoDate, nightsBetween, todayInMoscow } from './dates.ts';
@@ -34,7 +34,7 @@ export const bookingSubmitSchema = z
     consent: z.literal(true, { error: MSG.consentRequired }),
     channel: z.enum(BOOKING_CHANNELS, { error: MSG.bookingChannelInvalid }),
     website: z.string().max(0, MSG.bookingHoneypot).optional(),
-    /** The optional extras ticked on the card (issue 39); mandatory ones are added by the server. */
+    /** The optional extras ticked on the card; mandatory ones are added by the server. */
     extras: z.array(z.number({ error: MSG.extraNotFound }).int(MSG.extraNotFound).positive(MSG.extraNotFound)).max(30, MSG.tooMany).optional().default([]),
     /** A promo code as typed; the server checks it and counts its use when the booking is stored. */
     promo: z.string({ error: MSG.promoCodeInvalid }).trim().max(40, MSG.promoCodeInvalid).optional().default(''),

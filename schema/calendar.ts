@@ -22,7 +22,7 @@ export const FEED_EMPTY_HELD =
   'Календарь пришёл пустым, хотя в нём были занятые даты. Прежние даты сохранены: если на площадке действительно всё свободно, нажмите «Принять пустой календарь»';
 
 const isoDate = z.string().refine(isIsoDate, MSG.dateInvalid);
-/** A weekend nights' price, a cabin's or a season's (issue 39): null, as on other nights. */
+/** A weekend nights' price, a cabin's or a season's: null, as on other nights. */
 export const weekendPrice = z.number({ error: MSG.weekendPriceInvalid }).int(MSG.weekendPriceInvalid).min(1, MSG.weekendPriceInvalid).max(10_000_000, MSG.weekendPriceInvalid).nullable().optional();
 const minNights = z.number({ error: MSG.minNightsInvalid }).int(MSG.minNightsInvalid).min(1, MSG.minNightsInvalid).max(MIN_NIGHTS_MAX, MSG.minNightsInvalid);
 

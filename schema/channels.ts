@@ -1,4 +1,4 @@
-// One calendar across every channel (DESIGN.md "Channels"; issue 38): Avito through its API for
+// One calendar across every channel (docs/api.md «Channels»): Avito through its API for
 // short-term rent, iCal feeds, and the conflicts between them. Plain zod, shared by the API and
 // the panel.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Business constants of SPEC.md section 9 (and the few DESIGN.md adds). Each lives here once;
+// Business constants of SPEC.md section 9 (and the few docs/api.md adds). Each lives here once;
 // the worker, the site and the tests import them.
 
 export const ADMIN_SESSION_MINUTES = 30;

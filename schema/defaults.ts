@@ -29,7 +29,7 @@ export const DEFAULT_SETTINGS = {
   galleryImages: [] as string[],
   checkInTime: DEFAULT_CHECK_IN,
   checkOutTime: DEFAULT_CHECK_OUT,
-  /** Messengers for booking requests and the contacts page (issue 11); empty until the owner sets them. */
+  /** Messengers for booking requests and the contacts page; empty until the owner sets them. */
   telegramUsername: '',
   maxLink: '',
   /** The ways a visitor may choose to go on after a booking request (schema/bookings.ts). */
@@ -39,14 +39,14 @@ export const DEFAULT_SETTINGS = {
   registryUrl: '',
   /** How long booking requests keep the guest's personal data (privacy page). */
   bookingRetentionYears: BOOKING_RETENTION_YEARS,
-  /** Issue 17: requests by default; prepayment only once the owner turns it on (with ЮKassa's keys). */
+  /** Requests by default; prepayment only once the owner turns it on (with ЮKassa's keys). */
   bookingMode: 'request' as BookingMode,
   prepayment: { kind: 'percent' as PrepaymentKind, percent: 30 },
   holdMinutes: HOLD_MINUTES_DEFAULT,
   cleaningFee: 0,
   touristTax: { ...TOURIST_TAX_DEFAULT },
   vatCode: 1 as VatCode,
-  /** Issue 40: the guest's cancellation terms and the e-mails that go by themselves. */
+  /** The guest's cancellation terms and the e-mails that go by themselves. */
   cancellation: { ...DEFAULT_CANCELLATION },
   messages: structuredClone(DEFAULT_MESSAGES),
 };

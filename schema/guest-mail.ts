@@ -1,4 +1,4 @@
-// The messages a guest gets by themselves (issue 40: the confirmation, the reminder before arrival,
+// The messages a guest gets by themselves (docs/features.md: the confirmation, the reminder before arrival,
 // the review request after departure), filled from the owner's templates («Настройки» → «Письма
 // гостям»). The server e-mails them. Plain functions, light enough for the panel in the browser.
 import type { IsoDate } from './dates.ts';

@@ -1,5 +1,5 @@
-// The guest's own page, the cancellation policy and the messages that go by themselves (issue 40;
-// DESIGN.md "The guest's page and messages"). Plain zod and constants, light enough for the
+// The guest's own page, the cancellation policy and the messages that go by themselves (see
+// docs/api.md «The guest's page and messages»). Plain zod and constants, light enough for the
 // panel and the guest's page in the browser; the worker builds on the same.
 import { z } from 'zod';
 import { addDays, type IsoDate } from './dates.ts';

@@ -1,4 +1,4 @@
-// A cabin's arrival instructions (issue 40): what the owner tells guests once their stay is
+// A cabin's arrival instructions: what the owner tells guests once their stay is
 // confirmed (check-in, keys, Wi-Fi). Shown only on a guest's own page, never in a public read.
 import { z } from 'zod';
 import { MSG } from './messages.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MSG } from './messages.ts';
 
-// Owner alerts through MAX (issue 17, point 6), by its Bot API (dev.max.ru/docs-api).
+// Owner alerts through MAX, by its Bot API (dev.max.ru/docs-api).
 
 /** The Bot API's host since 2025 (platform-api.max.ru before); env MAX_API_URL overrides it. */
 export const MAX_API_DEFAULT = 'https://platform-api2.max.ru';

@@ -183,7 +183,7 @@ export const MSG = {
   messageNotConfirmed: 'Не отправлено: бронирование больше не подтверждено',
   messageAfterArrival: 'Не отправлено: день заезда уже наступил',
   messageReviewExpired: 'Не отправлено: ссылка на отзыв уже не действует',
-  // The owner's account (issue 41): roles, two-factor sign-in, sessions, the record.
+  // The owner's account: roles, two-factor sign-in, sessions, the record.
   forbidden: 'Недостаточно прав',
   currentPasswordRequired: 'Введите текущий пароль',
   currentPasswordWrong: 'Текущий пароль введён неверно',
@@ -199,7 +199,7 @@ export const MSG = {
   twoFactorNotSetUp: 'Сначала начните настройку: отсканируйте QR-код в приложении',
   twoFactorOff: 'Двухфакторный вход не включён',
   datesOrder: 'Дата «с» должна быть не позже даты «по»',
-  // The owner's numbers (issue 43): «Сводка», the files for the accountant, the tourist-tax report.
+  // The owner's numbers: «Сводка», the files for the accountant, the tourist-tax report.
   reportPeriodRequired: 'Укажите период отчёта: даты «с» и «по»',
   reportPeriodTooLong: 'Период отчёта — не больше 3 лет',
 } as const;

@@ -1,4 +1,4 @@
-// The owner's first hour in the panel (issue 44): «С чего начать», each step done or not as the
+// The owner's first hour in the panel: «С чего начать», each step done or not as the
 // data says, and the demo content that can go in one step. Plain constants for the panel and the
 // worker alike.
 import { z } from 'zod';

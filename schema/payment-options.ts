@@ -1,4 +1,4 @@
-// Prepayment and the charges of a stay (DESIGN.md «Prepayment», issue 17): plain constants and the
+// Prepayment and the charges of a stay (docs/api.md «Prepayment»): plain constants and the
 // one function that prices a stay, light enough (no zod, no drizzle) for the booking card, the
 // search page and the worker alike.
 import { formatNights, formatNumber, formatPrice, NBSP } from './format.ts';

@@ -1,4 +1,4 @@
-// What the owner sends to set prices (DESIGN.md «Pricing»; issue 39), checked with the same rules
+// What the owner sends to set prices (docs/api.md «Pricing»), checked with the same rules
 // in the panel and on the server. The pricing itself is schema/pricing.ts.
 import { z } from 'zod';
 import { CALENDAR_INPUT_MONTHS, weekendPrice } from './calendar.ts';

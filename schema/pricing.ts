@@ -1,4 +1,4 @@
-// Prices the way owners sell (issue 39; DESIGN.md «Pricing»): a night's price by date, weekend and
+// Prices the way owners sell (docs/api.md «Pricing»): a night's price by date, weekend and
 // season; guests beyond the ones the price includes; the largest discount that applies; a promo
 // code; paid extras; then the cleaning fee and the tourist tax. The one function every place that
 // shows a price calls (the booking card, search, the stored booking, «Заявки», the messages, the

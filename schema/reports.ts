@@ -1,4 +1,4 @@
-// The owner's numbers (issue 43; DESIGN.md «API contract» → Reports): the query of every report
+// The owner's numbers (docs/api.md «Reports»): the query of every report
 // route and the shapes they answer. Plain zod and types: the panel's «Сводка» reads the same.
 import { z } from 'zod';
 import { addDays, addMonths, isIsoDate, nightsBetween, type IsoDate } from './dates.ts';

@@ -1,4 +1,4 @@
-// The limits of search by dates and of the owner's occupancy chart (issue 15), without zod, so
+// The limits of search by dates and of the owner's occupancy chart, without zod, so
 // the search form's date picker can read them without loading a validator.
 
 /** How far ahead a search may start, in days from today (Moscow). */

@@ -1,5 +1,5 @@
-// Search across every cabin by dates and guests, and the owner's occupancy chart (DESIGN.md
-// "Search, occupancy and health"). Plain zod, so the search form can check with the same rules.
+// Search across every cabin by dates and guests, and the owner's occupancy chart (docs/api.md
+// «Search, occupancy and health»). Plain zod, so the search form can check with the same rules.
 import { z } from 'zod';
 import { addDays, isIsoDate, nightsBetween, todayInMoscow, type IsoDate } from './dates.ts';
 import { MSG } from './messages.ts';
@@ -63,7 +63,7 @@ export type SearchAnswer = {
 /**
  * GET /api/search's JSON: the answer with each distinct list of price lines written once, in
  * `lineSets`, and each result naming its list by index (`lineSet`). Cabins priced alike share one
- * list, so at 1,500 cabins the answer is a fifth of what a list per result made it (README «Search»).
+ * list, so at 1,500 cabins the answer is a fifth of what a list per result made it (docs/api.md «Search»).
  */
 export type SearchAnswerJson = Omit<SearchAnswer, 'results'> & {
   lineSets: PriceLine[][];
@@ -89,7 +89,7 @@ export const occupancyQuerySchema = z.object({
  * a booking read from a platform's API (Avito), with its guests and price.
  */
 export type OccupancyKind = 'booking' | 'hold' | 'request' | 'block' | 'feed' | 'channel';
-/** `conflict`: its nights are also claimed by another stay (DESIGN.md "Channels"), shown in red. */
+/** `conflict`: its nights are also claimed by another stay (docs/api.md «Channels»), shown in red. */
 export type OccupancyRange = {
   start: IsoDate;
   end: IsoDate;

@@ -45,7 +45,7 @@ const bookingChannels = z
   .max(BOOKING_CHANNELS.length)
   .refine((list) => new Set(list).size === list.length, MSG.badInput);
 
-/** The messengers of «Контакты» (issue 11): which ways the booking card and contacts page offer. */
+/** The messengers of «Контакты»: which ways the booking card and contacts page offer. */
 export const messengerSchema = z.object({ telegramUsername, maxLink, bookingChannels });
 export const MESSENGER_FIELDS = messengerSchema.keyof().options;
 
@@ -62,7 +62,7 @@ const registryUrl = text(500).refine((v) => {
 const wholeRoubles = (max: number, message: string) => z.number({ error: message }).int(message).min(0, message).max(max, message);
 
 /**
- * How a stay is booked and paid (issue 17): the mode, the prepayment, how long unpaid nights are
+ * How a stay is booked and paid: the mode, the prepayment, how long unpaid nights are
  * held, the cleaning fee and the tourist tax in every total, the VAT code of the receipts.
  */
 export const paymentSettingsSchema = z.object({

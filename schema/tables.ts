@@ -18,7 +18,7 @@ export const cabins = sqliteTable('cabins', {
   images: text('images', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
   featured: integer('featured', { mode: 'boolean' }).notNull().default(CABIN_DEFAULTS.featured),
   active: integer('active', { mode: 'boolean' }).notNull().default(CABIN_DEFAULTS.active),
-  // Prices the way owners sell (issue 39; schema/pricing.ts). Weekend nights' price (null: as on
+  // Prices the way owners sell (schema/pricing.ts). Weekend nights' price (null: as on
   // weekdays) and which nights count as the weekend (ISO weekday of the night's date).
   weekendPricePerNight: integer('weekend_price_per_night'),
   weekendNights: text('weekend_nights', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[5,6]'`),
@@ -38,7 +38,7 @@ export const reviews = sqliteTable('reviews', {
   created_at: text('created_at').notNull(),
   /**
    * The stay it was written about, when sent through the link the guest got after departure
-   * (issue 40): «Гость проживал(а)». One review per booking; null for every other review.
+   *: «Гость проживал(а)». One review per booking; null for every other review.
    */
   bookingId: integer('booking_id'),
   verifiedStay: integer('verified_stay', { mode: 'boolean' }).notNull().default(false),
@@ -56,7 +56,7 @@ export const settings = sqliteTable('settings', {
 
 /**
  * The admin path of the panel (one row, id 1). Who may sign in is in `users`: this table kept only
- * the path when the single account moved there (issue 41), since every unknown page reads it.
+ * the path when the single account moved there, since every unknown page reads it.
  */
 export const adminAccount = sqliteTable('admin_account', {
   id: integer('id').primaryKey(),
@@ -64,7 +64,7 @@ export const adminAccount = sqliteTable('admin_account', {
 });
 
 /**
- * The people who sign in to the panel (issue 41): the owner, who may do anything, and managers
+ * The people who sign in to the panel: the owner, who may do anything, and managers
  * (schema/account.ts ROLES). Two-factor sign-in by TOTP: `totpSecret` (base32) once enabled,
  * `totpPendingSecret` between «set up» and the first code; `recoveryCodes` are SHA-256 hashes of
  * the one-time codes not yet spent; `totpLastStep` the 30-second step of the last code taken, so
@@ -112,7 +112,7 @@ export const knownDevices = sqliteTable('known_devices', {
 });
 
 /**
- * «Журнал»: every admin write, sign-in and refusal (issue 41), kept a year. Nothing in the API
+ * «Журнал»: every admin write, sign-in and refusal, kept a year. Nothing in the API
  * edits or deletes a row; the schedule's upkeep forgets the ones past a year. `actor` is the
  * username at the time (the user may be renamed or deleted later); `action` the route
  * («PUT /api/cabins/:id»), `kind` its part of the panel (schema/account.ts AUDIT_KINDS);
@@ -166,7 +166,7 @@ export const UNSTAMPED_TABLES = ['users', 'admin_sessions', 'known_devices', 'au
 export type Cabin = typeof cabins.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
 
-// ——— Calendar (DESIGN.md "Calendar and booking"). Dates are `YYYY-MM-DD` (schema/dates.ts);
+// ——— Calendar (docs/api.md «Calendar and booking»). Dates are `YYYY-MM-DD` (schema/dates.ts);
 // every range is the nights [start, end), end exclusive.
 
 /** A cabin's calendar settings: the minimum stay outside seasons, the secret export address. */
@@ -269,7 +269,7 @@ export const feedEvents = sqliteTable('feed_events', {
   end: text('end').notNull(),
 }, (t) => [index('feed_events_cabin_idx').on(t.cabinId, t.start)]);
 
-// ——— Channels (DESIGN.md "Channels"; issue 38): Avito through its API.
+// ——— Channels (docs/api.md «Channels»): Avito through its API.
 
 /** The owner's Avito account for its API (one row, id 1). The secret never leaves the server. */
 export const avitoAccount = sqliteTable('avito_account', {
@@ -336,7 +336,7 @@ export type PromoCode = typeof promoCodes.$inferSelect;
 export type CalendarBlock = typeof calendarBlocks.$inferSelect;
 export type CalendarFeed = typeof calendarFeeds.$inferSelect;
 
-// ——— Booking requests (DESIGN.md "Calendar and booking"; issue 11). A request holds personal
+// ——— Booking requests (docs/api.md «Calendar and booking»). A request holds personal
 // data (name, phone, e-mail): the privacy page says what is kept and for how long.
 
 /** A visitor's request for a stay; confirmed ones make their nights busy. */
@@ -378,7 +378,7 @@ export const bookings = sqliteTable('bookings', {
   /** awaiting_payment: the instant (ISO, UTC) until which its nights are held for the guest paying. */
   holdUntil: text('hold_until'),
   /**
-   * The key of the guest's own page (/b/{token}, issue 40) and of the return from ЮKassa's page:
+   * The key of the guest's own page (/b/{token}) and of the return from ЮKassa's page:
    * 36 hex digits, every booking has one (migration 0009 gave the older ones theirs).
    */
   guestToken: text('guest_token'),
@@ -391,7 +391,7 @@ export const bookings = sqliteTable('bookings', {
   index('bookings_cabin_idx').on(t.cabinId, t.status, t.checkIn),
   index('bookings_created_idx').on(t.createdAt),
   uniqueIndex('bookings_guest_token_idx').on(t.guestToken),
-  // The owner's reports (issue 43), read from the index alone: a period's stays (nights sold) and
+  // The owner's reports, read from the index alone: a period's stays (nights sold) and
   // its arrivals (money, lead time), of every cabin at once.
   index('bookings_stay_idx').on(t.status, t.checkIn, t.checkOut, t.cabinId),
   index('bookings_arrival_idx').on(t.checkIn, t.status, t.cabinId, t.total, t.nights, t.createdAt),
@@ -400,7 +400,7 @@ export const bookings = sqliteTable('bookings', {
 export type Booking = typeof bookings.$inferSelect;
 
 /**
- * A prepayment through ЮKassa (issue 17): its id is ЮKassa's. Amounts in kopecks. The status is
+ * A prepayment through ЮKassa: its id is ЮKassa's. Amounts in kopecks. The status is
  * only ever what ЮKassa's API answered when re-read, never a notification's word.
  * A record of money, kept for the tax office: its booking has no ON DELETE action, so the
  * database itself refuses to delete a booking that has a payment (the API answers 409 first).
@@ -427,7 +427,7 @@ export const payments = sqliteTable('payments', {
   updatedAt: text('updated_at').notNull(),
 }, (t) => [
   index('payments_booking_idx').on(t.bookingId),
-  // What a period's bookings were paid and refunded (issue 43's reports), from the index alone.
+  // What a period's bookings were paid and refunded (the reports of «Сводка»), from the index alone.
   index('payments_money_idx').on(t.bookingId, t.status, t.amount, t.refundId, t.refundStatus, t.refundAmount),
 ]);
 
@@ -453,7 +453,7 @@ export const outbox = sqliteTable('outbox', {
   /** Still unsent after days of trying, or its channel was switched off: not tried again. */
   givenUpAt: integer('given_up_at'),
   /**
-   * A message to a guest (issue 40): its booking, which of the messages it is (confirmation,
+   * A message to a guest: its booking, which of the messages it is (confirmation,
    * reminder, review; one of each per booking) and the address. Null for the owner's alerts.
    */
   bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'cascade' }),
@@ -468,7 +468,7 @@ export const outbox = sqliteTable('outbox', {
 }, (t) => [index('outbox_due_idx').on(t.sentAt, t.nextAttemptAt), uniqueIndex('outbox_booking_event_idx').on(t.bookingId, t.kind, t.channel, t.event)]);
 export type OutboxRow = typeof outbox.$inferSelect;
 
-/** What the owner tells a cabin's guests once their stay is confirmed: check-in, keys, Wi-Fi (issue 40). Never public. */
+/** What the owner tells a cabin's guests once their stay is confirmed: check-in, keys, Wi-Fi. Never public. */
 export const cabinInstructions = sqliteTable('cabin_instructions', {
   cabinId: integer('cabin_id').primaryKey().references(() => cabins.id, { onDelete: 'cascade' }),
   text: text('text').notNull().default(''),

@@ -40,7 +40,7 @@ export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000];
  * must follow it (on a small server each costs seconds of CPU). So a build waits until the
  * requests pause this long, and never more than SETTLE_MAX_MS after the first of them. The
  * requests of one save come back to back (tens of ms apart); an edit of one cabin goes live in
- * about 3 s in all (issue 42), so every 100 ms of waiting here is felt.
+ * about 3 s in all, so every 100 ms of waiting here is felt.
  */
 export const SETTLE_MS = 250;
 const SETTLE_MAX_MS = 2_000;

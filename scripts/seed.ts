@@ -61,7 +61,7 @@ export async function seedIfEmpty(env: SeedEnv, opts: SeedOptions = {}): Promise
   }));
   // D1 binds at most 100 parameters a statement: 15 reviews of 7 columns (verified_stay since 0009) take 105.
   for (let i = 0; i < rows.length; i += 10) await db.insert(reviews).values(rows.slice(i, i + 10));
-  // What the demo is, as seeded: «Убрать демо-данные» (issue 44) takes exactly that away, and keeps whatever the owner changes.
+  // What the demo is, as seeded: «Убрать демо-данные» takes exactly that away, and keeps whatever the owner changes.
   await recordDemo(env, { bookings: bookingIds, photos, settings: { ...DEMO_SETTINGS, galleryImages } });
   return true;
 }

@@ -1,4 +1,4 @@
-// `npm run serve`: the self-hosted production server (DESIGN.md "Self-hosted run"; the server
+// `npm run serve`: the self-hosted production server (docs/operations.md «Self-hosting in Russia»; the server
 // itself is lib/self-hosted.ts). This file only sets how much memory V8 keeps before any of the
 // app is loaded, so the settings hold however the server is started (npm, systemd, the tests).
 import { setFlagsFromString } from 'node:v8';

@@ -32,7 +32,7 @@ import { twoFactorRoutes } from './routes/two-factor.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { userRoutes } from './routes/users.ts';
 
-/** The /api of DESIGN.md; its type is what the typed client `hc<AppType>` reads. */
+/** The /api of docs/api.md; its type is what the typed client `hc<AppType>` reads. */
 export const api = new Hono<AppEnv>()
   .basePath('/api')
   .use(apiHeaders, sameOriginWrites, async (c, next) => {

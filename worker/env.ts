@@ -50,7 +50,7 @@ export type Bindings = {
   SITE_URL?: string;
   /** '1' lets calendar feeds be fetched from this machine (local runs and tests only). */
   ALLOW_LOOPBACK_FEEDS?: string;
-  /** Prepayment through ЮKassa (issue 17): the shop's id and secret key (secrets), both needed. */
+  /** Prepayment through ЮKassa: the shop's id and secret key (secrets), both needed. */
   YOOKASSA_SHOP_ID?: string;
   YOOKASSA_SECRET_KEY?: string;
   /** ЮKassa's API, https://api.yookassa.ru/v3 by default; tests and `npm start` point it at a stand-in. */

@@ -1,5 +1,5 @@
 // The demo calendar, so the booking card and the admin's calendar are not empty on a fresh
-// start (issue 10, «Done when»): seasons (a dear summer, a cheaper winter), a few nights the
+// start («Done when»): seasons (a dear summer, a cheaper winter), a few nights the
 // owner closed by hand and a feed «Авито (демо)» that `npm start` itself serves. Dates are
 // counted from today in Moscow, so the demo never goes stale.
 import { addDays, todayInMoscow, type IsoDate } from '../../schema/dates.ts';

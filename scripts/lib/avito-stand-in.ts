@@ -1,4 +1,4 @@
-// A stand-in for Avito's API for short-term rent on this machine (issue 38): tests and local runs
+// A stand-in for Avito's API for short-term rent on this machine: tests and local runs
 // use it where the real Avito cannot be reached. It keeps accounts, tokens, listings, pushed
 // calendars and prices and Avito's own bookings in memory, and checks what a client sends as
 // Avito does: a form-encoded client-credentials token request, a live Bearer token of the account

@@ -1,4 +1,4 @@
-// The self-hosted production server (DESIGN.md "Self-hosted run"), started by scripts/serve.ts
+// The self-hosted production server (docs/operations.md «Self-hosting in Russia»), started by scripts/serve.ts
 // once its memory settings are in place. One Node process: the same Hono app as on Workers over
 // a SQLite file and a media folder in DATA_DIR, the built site served from disk precompressed,
 // and rebuilds after edits (in a process of their own, lib/warm-astro.ts).
@@ -22,7 +22,7 @@ import { staticSite } from '../../worker/platform/node/static-site.ts';
 
 /** Exit code for a problem the owner must fix (systemd: RestartPreventExitStatus=78, no crash loop). */
 const EX_CONFIG = 78;
-/** What to free on a full disk (README, «When the disk fills up»). */
+/** What to free on a full disk (docs/operations.md «Health checks»). */
 const FREE_SPACE = 'Free space: old backups (/var/backups/kaspiy), the journal (journalctl --vacuum-size=200M), apt-get clean';
 
 function fail(message: string): never {
@@ -51,7 +51,7 @@ try {
 }
 const siteDir = path.join(dataDir, 'site');
 
-// SMTP_URL, else the HTTP mail API of MAIL_API_KEY (README «Try it on this machine»).
+// SMTP_URL, else the HTTP mail API of MAIL_API_KEY (README «Configuration»).
 let mailer: MailerPort | undefined;
 try {
   mailer = nodeMailer(env);

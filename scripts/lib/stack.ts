@@ -15,7 +15,7 @@ import { CHANNEL_PUSH_EVERY_MS } from '../../schema/channels.ts';
 
 /**
  * The Avito account of the local stand-in: in «Площадки» these keys connect, and listings
- * 4000001–4000030 are the owner's (README, «Авито»).
+ * 4000001–4000030 are the owner's (docs/development.md «Stand-ins»).
  */
 export const DEMO_AVITO = { clientId: 'demo-avito-client', clientSecret: 'demo-avito-secret', userId: 100500, items: Array.from({ length: 30 }, (_, i) => 4_000_001 + i) };
 

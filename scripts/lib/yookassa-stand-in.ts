@@ -1,4 +1,4 @@
-// A stand-in for ЮKassa's API v3 on this machine (issue 17): tests and `npm start` use it where
+// A stand-in for ЮKassa's API v3 on this machine: tests and `npm start` use it where
 // the real ЮKassa cannot be reached. It keeps what a shop sees (payments, refunds, receipts) in
 // memory, checks the Basic auth and the Idempotence-Key as ЮKassa does, and serves a payment page
 // with «Оплатить» and «Отменить» that "pays", tells the shop by notification and sends the guest

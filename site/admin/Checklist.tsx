@@ -1,4 +1,4 @@
-// «С чего начать» (issue 44): the owner's first hour, on the panel's first screen until every step
+// «С чего начать»: the owner's first hour, on the panel's first screen until every step
 // is done or the owner hides it. Each step says whether it is done, as the server reads it from the
 // data, and opens the place to do it; «Убрать демо-данные» takes the demo away in one step, after a
 // confirmation that says what goes, keeping whatever the owner made or changed.

@@ -21,7 +21,7 @@ import { SettingsTab } from './settings/SettingsTab.tsx';
 // «Заявки» first: it is what the owner opens every morning, and where the panel opens.
 export const TABS = [
   { id: 'bookings', label: 'Заявки' },
-  // The owner's numbers (issue 43): occupancy, revenue, channels, the tourist tax. A manager reads
+  // The owner's numbers: occupancy, revenue, channels, the tourist tax. A manager reads
   // the figures too; the files with the guests' names are the owner's.
   { id: 'reports', label: 'Сводка' },
   { id: 'cabins', label: 'Домики', drafts: ['cabin'] },
@@ -31,7 +31,7 @@ export const TABS = [
   { id: 'reviews', label: 'Отзывы' },
   { id: 'settings', label: 'Настройки', drafts: ['settings', 'payments', 'discounts', 'extras', 'promoCodes'] },
   { id: 'account', label: 'Аккаунт', drafts: ['account'] },
-  // Every change, sign-in and refusal (issue 41): the owner's alone.
+  // Every change, sign-in and refusal: the owner's alone.
   { id: 'audit', label: 'Журнал', ownerOnly: true },
 ] as const satisfies readonly { id: string; label: string; drafts?: readonly DraftKey[]; ownerOnly?: true }[];
 export type TabId = (typeof TABS)[number]['id'];

@@ -1,10 +1,10 @@
-// The cabin page's booking card (SPEC.md section 2, issue 3 point 4 and issue 10 point 6):
+// The cabin page's booking card (docs/features.md «Calendar, seasons and booking requests»):
 // price per night («от N ₽» when a season is cheaper), the stay picked on a calendar of free
 // dates read live from /api/cabins/{id}/availability, guests up to the cabin's maximum, the
 // nights priced season by season, and the WhatsApp button with a message naming the cabin and
 // price (and, once picked, the dates, nights, guests and total). The note and house rules
 // follow. On phones a bar with the price and the button stays at the bottom of the screen.
-// Once the dates are picked (issue 39): the cabin's extras to tick and a promo code. The price is
+// Once the dates are picked: the cabin's extras to tick and a promo code. The price is
 // the server's own function on the availability's rules (stay-picker.ts), so every line and the
 // total are what POST /api/bookings stores; with a code, GET /api/quote's answer is the price,
 // asked again whenever the dates, the guests or the extras change.

@@ -1,9 +1,9 @@
-// The booking request form of the booking card (issue 11, point 1): once a stay is picked, the
+// The booking request form of the booking card: once a stay is picked, the
 // visitor leaves a name and a phone (an e-mail and a comment if they like), says how to be
 // contacted and ticks the 152-ФЗ consent; POST /api/bookings stores the request, so the owner
 // has it whatever happens to the messenger. Loaded on demand with its schema. What the visitor
 // typed lives in the card (`draft`), so it survives a failed send, new dates or a closed form.
-// The extras ticked and the promo code go with it (issue 39); a code the server no longer takes
+// The extras ticked and the promo code go with it; a code the server no longer takes
 // (used up meanwhile) is told beside the code's field, and nothing typed is lost.
 import { useState, type FormEvent } from 'react';
 import { bookingSubmitSchema, type BookingChannel } from '../../schema/bookings.ts';
@@ -44,7 +44,7 @@ export type BookingAnswer = {
   total: number;
   payment?: { amount: number; confirmationUrl: string; holdUntil: string };
   paymentError?: string;
-  /** The guest's own page of this booking (issue 40): `/b/{token}`. */
+  /** The guest's own page of this booking: `/b/{token}`. */
   guestUrl?: string;
 };
 

@@ -1,4 +1,4 @@
-// The guest's own page, /b/{token} (issue 40): where the booking stands, every price line, what was
+// The guest's own page, /b/{token}: where the booking stands, every price line, what was
 // paid and what is left («Оплатить остаток»), once confirmed the way there and whom to call,
 // «Добавить в календарь», the cancellation by the owner's policy (what comes back is said before
 // the guest confirms), and after the stay the review form whose review is marked «Гость

@@ -1,4 +1,4 @@
-// The booking card after ЮKassa's payment page (issue 17): the guest comes back to the cabin's page
+// The booking card after ЮKassa's payment page: the guest comes back to the cabin's page
 // with `?booking=N&token=…#booking`, and the card says where things stand, read from
 // GET /api/bookings/{id}/status (which reads the payment back from ЮKassa itself, so the answer is
 // right even before ЮKassa's notification has reached us). While the payment is still being

@@ -21,7 +21,7 @@ interface Props {
   id: string;
   /** After a successful submission (the form is cleared). */
   onDone: () => void;
-  /** From the guest's page after the stay (issue 40): the review is tied to the booking, «Гость проживал(а)». */
+  /** From the guest's page after the stay: the review is tied to the booking, «Гость проживал(а)». */
   stayToken?: string;
 }
 

@@ -1,4 +1,4 @@
-// The search form's dates once the visitor reaches for them (issue 15, point 1): the booking
+// The search form's dates once the visitor reaches for them: the booking
 // card's own range picker (StayCalendar: Russian, Monday first, no past days, at most 365 days
 // ahead) in place of the browser's date fields. Until then the form is plain HTML and works as
 // it is; whatever was typed or picked before this woke is read from the fields and kept. The

@@ -1,4 +1,4 @@
-// The booking card's calendar (issue 10, point 6): react-day-picker in Russian, Monday first,
+// The booking card's calendar: react-day-picker in Russian, Monday first,
 // one month at a time. It draws what site/lib/stay-picker.ts decides: busy nights struck out,
 // a check-out allowed on the morning the next stay begins, the season's minimum stay.
 // Loaded on demand, when the visitor opens the dates, with its own styles.

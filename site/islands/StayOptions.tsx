@@ -1,4 +1,4 @@
-// The booking card's choices once the dates are picked (issue 39): the extras the cabin offers
+// The booking card's choices once the dates are picked: the extras the cabin offers
 // (the optional ones as checkboxes, the mandatory ones listed as included) and the promo code,
 // checked by the server on «Применить» with its reason beside the field when it does not apply.
 // What is ticked and typed lives in the card, so new dates or a failed send never lose it. Loaded

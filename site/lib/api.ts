@@ -16,7 +16,7 @@ const BUILD_READ = { headers: { 'cache-control': 'no-cache' } };
 
 export const api = (base: string = apiBase()) => hc<AppType>(base, typeof window === 'undefined' ? BUILD_READ : {}).api;
 
-/** A failed read fails the build, so the previous site keeps serving (DESIGN.md "Failure"). */
+/** A failed read fails the build, so the previous site keeps serving (docs/operations.md «Health checks»). */
 export async function must<T>(
   res: { ok: boolean; status: number; statusText: string; json(): Promise<T> },
   what: string,

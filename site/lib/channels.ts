@@ -1,4 +1,4 @@
-// The ways a visitor can reach the owner (issue 11): WhatsApp (the spec's), Telegram, MAX and a
+// The ways a visitor can reach the owner: WhatsApp (the spec's), Telegram, MAX and a
 // call. The owner chooses which the booking card offers («Контакты»); a channel is offered only
 // when it can work (Telegram needs a username, MAX a link, WhatsApp and a call a phone).
 import { BOOKING_CHANNEL_LABELS, type BookingChannel } from '../../schema/booking-options.ts';

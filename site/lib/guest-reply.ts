@@ -1,4 +1,4 @@
-// The owner's one-tap replies to a guest in «Заявки» (issue 15, point 5): the guest's own
+// The owner's one-tap replies to a guest in «Заявки»: the guest's own
 // channel first, then the others, each a link that opens with the message where the channel
 // takes one. SMS works on every phone, with no messenger at all.
 import type { BookingChannel } from '../../schema/booking-options.ts';

@@ -100,7 +100,7 @@ export function ldJson(data: unknown): string {
   return JSON.stringify(data).replace(/</g, '\\u003c');
 }
 
-/** A review as search engines read it; one sent through the post-stay link says its author stayed (issue 40). */
+/** A review as search engines read it; one sent through the post-stay link says its author stayed. */
 export type ReviewLdInput = { name: string; rating: number; comment: string; created_at: string; verifiedStay?: boolean };
 
 const REVIEWS_LD_MAX = 20;

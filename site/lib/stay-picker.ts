@@ -1,4 +1,4 @@
-// The booking card's rules for picking a stay from the live availability (issue 10, point 6):
+// The booking card's rules for picking a stay from the live availability:
 // which day may be a check-in, which a check-out, and what a click on a day does. Pure, on
 // `YYYY-MM-DD` strings, so the calendar widget only draws what these functions decide.
 import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
@@ -14,7 +14,7 @@ export type Availability = {
   seasons: SeasonRates[];
   pricePerNight: number;
   minNights: number;
-  /** The owner's pricing beyond seasons (issue 39): weekends, single dates, guests beyond the price, discounts, extras. */
+  /** The owner's pricing beyond seasons: weekends, single dates, guests beyond the price, discounts, extras. */
   weekendPricePerNight?: number | null;
   weekendNights?: number[];
   baseGuests?: number;
@@ -22,7 +22,7 @@ export type Availability = {
   datePrices?: DatePrice[];
   discounts?: Discount[];
   extras?: Extra[];
-  /** The cleaning fee and tourist tax every total carries (issue 17). */
+  /** The cleaning fee and tourist tax every total carries. */
   charges?: StayCharges;
   /** A request, or a booking paid in advance (the card's last step is «Оплатить N ₽»). */
   bookingMode?: BookingMode;

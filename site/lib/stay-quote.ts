@@ -1,4 +1,4 @@
-// The booking card's price with a promo code (issue 39): GET /api/quote, the price the server
+// The booking card's price with a promo code: GET /api/quote, the price the server
 // gives for the stay, the guests, the extras ticked and the code, exactly what POST /api/bookings
 // stores. Without a code the card prices locally by the same function (stay-picker.ts).
 import type { PriceLine } from '../../schema/payment-options.ts';

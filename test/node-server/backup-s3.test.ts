@@ -19,7 +19,7 @@ const BUCKET = 'kaspiy-backups';
 const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9]);
 
 type Result = { code: number; stdout: string; stderr: string };
-/** The project's scripts as the README and the nightly timer run them, with the given settings; never throws. */
+/** The project's scripts as docs/operations.md and the nightly timer run them, with the given settings; never throws. */
 const script = (name: string, args: string[], env: Record<string, string>) =>
   new Promise<Result>((resolve) => {
     execFile(process.execPath, [path.join(ROOT, 'scripts', `${name}.ts`), ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (err, stdout, stderr) =>
@@ -107,7 +107,7 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     );
 
     // The server and its disk are gone: only the bucket is left. On the new machine the settings
-    // are in /etc/kaspiy.env again, and the README restores with --env-file.
+    // are in /etc/kaspiy.env again, and docs/operations.md restores with --env-file.
     await rm(out, { recursive: true, force: true });
     const fresh = path.join(tmp, 'fresh');
     const envFile = path.join(tmp, 'kaspiy.env');
@@ -132,7 +132,7 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
   it('should upload from the nightly unit in deploy/ with the settings kaspiy.env.example lists', async () => {
     const unit = await readFile(path.join(ROOT, 'deploy/kaspiy-backup.service'), 'utf8');
     expect(unit).toMatch(/^EnvironmentFile=-?\/etc\/kaspiy\.env$/m);
-    // The example's commented lines, uncommented and filled in as the README says.
+    // The example's commented lines, uncommented and filled in as docs/operations.md says.
     const example = await readFile(path.join(ROOT, 'deploy/kaspiy.env.example'), 'utf8');
     const mine = settings('nightly', { BACKUP_S3_KEEP: '3' });
     const filled = example.replace(/^#(BACKUP_S3_\w+)=.*$/gm, (_, name: string) => `${name}=${mine[name as keyof typeof mine] ?? 'ru-central1'}`);

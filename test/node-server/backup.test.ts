@@ -10,7 +10,7 @@ import { startNodeServer, type NodeServer } from '../../worker/platform/node/ser
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'backup-test-password';
 const run = promisify(execFile);
-/** The project's scripts as the README runs them (npm run backup / restore -- …). */
+/** The project's scripts as docs/operations.md runs them (npm run backup / restore -- …). */
 const script = (name: string, args: string[]) => run(process.execPath, [path.join(ROOT, 'scripts', `${name}.ts`), ...args], { cwd: ROOT });
 
 const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9]);

@@ -15,7 +15,7 @@ import { precompressSite, staticSite } from '../../worker/platform/node/static-s
 import { listBookings } from '../../worker/queries/bookings.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
 
-// The self-hosted server with DATA_DIR on a disk that fills up (issue 16, point 7): a real small
+// The self-hosted server with DATA_DIR on a disk that fills up: a real small
 // filesystem (tmpfs) mounted for the test, filled by a file, so every error is the kernel's own
 // ENOSPC and SQLite's own SQLITE_FULL. The site build is the real one (staging on DATA_DIR,
 // precompression, the swap) except Astro's rendering, which a stand-in does in a moment: it

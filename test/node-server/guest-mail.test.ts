@@ -15,7 +15,7 @@ import { startMailApiStandIn } from '../stand-ins/mail-api.ts';
 import { freePort } from './free-port.ts';
 import { until } from './until.ts';
 
-// The e-mails to a guest on the self-hosted server (issue 40): by SMTP to the guest's own address,
+// The e-mails to a guest on the self-hosted server: by SMTP to the guest's own address,
 // kept through the mail server's outage and a restart of the site's server, and by the HTTP mail
 // API where there is no SMTP_URL. The contract on both runtimes is test/worker/guest-messages.test.ts.
 

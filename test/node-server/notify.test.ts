@@ -217,7 +217,7 @@ describe('owner notifications on the self-hosted server', () => {
     const mail = await until('the guest’s e-mail', () => smtp.mails.find((m) => m.to.includes('madina@example.ru')));
     expect(mail.from).toBe('site@kaspiy.example');
     expect(mail.to).toEqual(['madina@example.ru']);
-    // The owner's template («Настройки», issue 40; the default here) with the link to the guest's page.
+    // The owner's template («Настройки»; the default here) with the link to the guest's page.
     const text = mailText(mail.raw).replace(/\u00a0/g, ' ');
     const token = (await s.storage.bindings.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?').bind(id).first<{ t: string }>())!.t;
     for (const part of ['Здравствуйте, Мадина!', 'Ваше бронирование подтверждено: «Домик у моря», заезд', `https://kaspiy.example/b/${token}`]) {

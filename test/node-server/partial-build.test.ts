@@ -9,7 +9,7 @@ import { seedIfEmpty } from '../../scripts/seed.ts';
 import { listFiles } from '../../worker/platform/node/list-files.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 
-// Edits cost what they change (issue 42): after a one-cabin edit the rebuild renders only the
+// Edits cost what they change: after a one-cabin edit the rebuild renders only the
 // pages that show that cabin's data and keeps the rest of the live site; what it leaves live is
 // byte for byte what a full build makes from the same data. Real Astro (kept loaded between
 // builds, as the servers run it) against a real Node server with the demo content.

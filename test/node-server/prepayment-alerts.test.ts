@@ -11,7 +11,7 @@ import { updateSettings } from '../../worker/queries/settings.ts';
 import { startMaxStandIn } from '../stand-ins/max-api.ts';
 import { startTelegramStandIn, type TelegramMessage } from '../stand-ins/telegram-api.ts';
 
-// Issue 17 end to end on the self-hosted server, as the owner lives it: a guest pays on ЮKassa's
+// Prepayment end to end on the self-hosted server, as the owner lives it: a guest pays on ЮKassa's
 // page (the stand-in's), ЮKassa tells the server by its notification (the server reads the
 // payment back), the booking confirms itself and the owner hears of it in Telegram and in MAX.
 

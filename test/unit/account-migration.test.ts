@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { pendingMigrations } from '../../worker/platform/node/migrate.ts';
 
 // migrations/0010_account.sql moves the single admin of admin_account into `users` as the owner
-// (issue 41): a site updated in place must still let its owner in with the login and password
+//: a site updated in place must still let its owner in with the login and password
 // they had, at the same admin path.
 
 const DIR = path.join(import.meta.dirname, '../../migrations');

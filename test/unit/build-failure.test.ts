@@ -11,7 +11,7 @@ import { createRebuilder, startRebuildService } from '../../scripts/rebuild-serv
 import { ROOT } from '../../scripts/lib/tools.ts';
 
 /**
- * A failed build never replaces the live site (DESIGN.md, Failure). These builds fail at the
+ * A failed build never replaces the live site (docs/operations.md «Health checks»). These builds fail at the
  * very first step, reading the content version from the API, so Astro never starts and the
  * tests stay fast. (A build that fails later, inside Astro, goes through the same staging
  * directory; it is not run here because an Astro build takes tens of seconds.)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cancelTerms, DEFAULT_MESSAGES, messagesSchema, renderTemplate } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 
-// The guest's page's rules that need no server (issue 40): what a cancellation gives back, and the
+// The guest's page's rules that need no server: what a cancellation gives back, and the
 // owner's templates as the guest reads them.
 
 describe('cancellation terms', () => {

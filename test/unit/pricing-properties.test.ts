@@ -4,7 +4,7 @@ import { addDays, nightsBetween, nightsOf } from '../../schema/dates.ts';
 import { formatNights, formatPrice } from '../../schema/format.ts';
 import { nightParts, nightPrice, quoteMany, quoteStay, type Discount, type Extra, type PricingRules, type StayAsk } from '../../schema/pricing.ts';
 
-// Property tests of the one pricing function (issue 39): for random cabins, rules, stays and
+// Property tests of the one pricing function: for random cabins, rules, stays and
 // guests, the lines sum to the total, no total falls below zero, amounts are whole roubles, and
 // the nights are priced exactly as night-by-night rules say.
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { stayItems } from '../../worker/payments/receipts.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
 
-// The 54-ФЗ receipt of a stay (issue 39): an item per line of its price, the accommodation less
+// The 54-ФЗ receipt of a stay: an item per line of its price, the accommodation less
 // its discount and code as one, each extra as a service of its own, in kopecks that add up to
 // exactly what is paid.
 

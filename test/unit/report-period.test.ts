@@ -3,7 +3,7 @@ import { reportQuerySchema, periodMonths } from '../../schema/reports.ts';
 import { MSG } from '../../schema/messages.ts';
 import { monthLabel, percent, periodLabel, presetPeriod, stepPeriod } from '../../site/admin/reports/period.ts';
 
-// «Сводка»'s period picker (issue 43): the presets, their arrows and labels, and the period rules
+// «Сводка»'s period picker: the presets, their arrows and labels, and the period rules
 // the panel checks before asking (the server checks the same schema).
 
 describe('the period of «Сводка»', () => {

@@ -24,7 +24,7 @@ import {
   type RequestOptions,
 } from './helpers.ts';
 
-// The owner's account (issue 41; DESIGN.md «The owner's account»): two-factor sign-in with codes
+// The owner's account (docs/api.md «The owner's account»): two-factor sign-in with codes
 // computed here as an authenticator app computes them, at the server's clock (vi.setSystemTime
 // moves it on both runtimes); sessions; a manager's rights; and «Журнал».
 
@@ -410,7 +410,7 @@ describe('the role table', () => {
       if (guarded) adminRoutes.add(`${r.method} ${r.path}`);
     }
     expect([...adminRoutes].sort()).toEqual(Object.keys(ROUTE_RULES).sort());
-    // The owner's alone, by DESIGN.md: payment, channel and account settings, people, credentials, the admin path.
+    // The owner's alone, by docs/api.md: payment, channel and account settings, people, credentials, the admin path.
     for (const key of ['POST /api/admin/bookings/:id/refund', 'PUT /api/admin/channels/avito', 'DELETE /api/admin/channels/avito', 'PUT /api/admin/cabins/:id/channels', 'GET /api/admin/users', 'POST /api/admin/users', 'DELETE /api/admin/users/:id', 'PUT /api/admin/path', 'PUT /api/admin/max', 'GET /api/admin/audit']) {
       expect(ROUTE_RULES[key]?.access, key).toBe('owner');
     }

@@ -35,7 +35,7 @@ describe('a booking request: POST /api/bookings', () => {
     const res = await book(validBooking(cabin.id, { checkIn: day(60), checkOut: day(64), guests: 4, channel: 'telegram', total: undefined }));
     expect(res.status).toBe(201);
     const answer = (await res.json()) as { id: number; nights: number; total: number };
-    // The guest's own page (issue 40) comes with every booking, a request too.
+    // The guest's own page comes with every booking, a request too.
     expect(answer).toEqual({
       id: answer.id, nights: 4, total: 2 * 5000 + 2 * 8000, lines: [expect.objectContaining({ amount: 10000 }), expect.objectContaining({ amount: 16000 })],
       guestUrl: expect.stringMatching(/^\/b\/[0-9a-f]{36}$/),

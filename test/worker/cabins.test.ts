@@ -121,7 +121,7 @@ describe('admin cabin routes', () => {
       images: [],
       featured: false,
       active: true,
-      // Pricing beyond the price (issue 39): weekends as weekdays, every guest in the price.
+      // Pricing beyond the price: weekends as weekdays, every guest in the price.
       weekendPricePerNight: null,
       weekendNights: [5, 6],
       baseGuests: null,

@@ -176,7 +176,7 @@ const ROUTES: RouteSpec[] = [
     body: 'json', valid: () => ({ status: 'declined' }), strict: ['status'],
   },
   { method: 'DELETE', pattern: '/api/admin/bookings/:id', admin: true, path: () => '/api/admin/bookings/999999', withId: (id) => `/api/admin/bookings/${id}` },
-  // Prepayment (issue 17). Here the worker runs without ЮKassa's keys: a notification is then a 404
+  // Prepayment. Here the worker runs without ЮKassa's keys: a notification is then a 404
   // and a payment link a 400 that says why; test/worker/payments.test.ts runs them with the keys.
   {
     method: 'GET', pattern: '/api/bookings/:id/status', admin: false, path: () => `/api/bookings/${s.booking}/status?token=${'0'.repeat(36)}`,
@@ -187,7 +187,7 @@ const ROUTES: RouteSpec[] = [
     valid: () => ({ type: 'notification', event: 'payment.succeeded', object: { id: '2f1e3c4d-000f-5000-9000-1b2c3d4e5f60' } }), strict: ['type', 'object'], freeText: ['event'], usual: [404],
   },
   { method: 'GET', pattern: '/api/admin/payments', admin: true, path: () => '/api/admin/payments' },
-  // Owner alerts in MAX (issue 17, point 6), against the MAX stand-in of the global setup.
+  // Owner alerts in MAX, against the MAX stand-in of the global setup.
   { method: 'GET', pattern: '/api/admin/max', admin: true, path: () => '/api/admin/max' },
   { method: 'PUT', pattern: '/api/admin/max', admin: true, path: () => '/api/admin/max', body: 'json', valid: () => ({ token: 'corpus-token-0123456789abcdef' }) },
   { method: 'DELETE', pattern: '/api/admin/max', admin: true, path: () => '/api/admin/max' },
@@ -195,7 +195,7 @@ const ROUTES: RouteSpec[] = [
   { method: 'POST', pattern: '/api/admin/max/test', admin: true, path: () => '/api/admin/max/test', body: 'ignored', usual: [409] },
   { method: 'POST', pattern: '/api/admin/bookings/:id/payment-link', admin: true, path: () => `/api/admin/bookings/${s.booking}/payment-link`, withId: (id) => `/api/admin/bookings/${id}/payment-link`, body: 'ignored', usual: [400] },
   { method: 'POST', pattern: '/api/admin/bookings/:id/refund', admin: true, path: () => `/api/admin/bookings/${s.booking}/refund`, withId: (id) => `/api/admin/bookings/${id}/refund`, body: 'ignored', usual: [409] },
-  // A booking's messages to its guest (issue 40): the seeded one has none (no mail here), so «Отправить снова» finds nothing.
+  // A booking's messages to its guest: the seeded one has none (no mail here), so «Отправить снова» finds nothing.
   { method: 'GET', pattern: '/api/admin/bookings/:id/messages', admin: true, path: () => `/api/admin/bookings/${s.booking}/messages`, withId: (id) => `/api/admin/bookings/${id}/messages` },
   {
     method: 'POST', pattern: '/api/admin/bookings/:id/messages/:kind/retry', admin: true, path: () => `/api/admin/bookings/${s.booking}/messages/confirmation/retry`,
@@ -218,7 +218,7 @@ const ROUTES: RouteSpec[] = [
   },
   { method: 'POST', pattern: '/api/admin/calendar-sync', admin: true, path: () => '/api/admin/calendar-sync', body: 'ignored' },
   { method: 'POST', pattern: '/api/admin/cabins/:id/ical-token', admin: true, path: () => `/api/admin/cabins/${s.cabin}/ical-token`, withId: (id) => `/api/admin/cabins/${id}/ical-token`, body: 'ignored' },
-  // Channels (issue 38), against the Avito stand-in of the global setup: the corpus's keys are no
+  // Channels, against the Avito stand-in of the global setup: the corpus's keys are no
   // account there, so a well-formed connection is Avito's refusal (400).
   { method: 'GET', pattern: '/api/admin/channels', admin: true, path: () => '/api/admin/channels' },
   {
@@ -235,7 +235,7 @@ const ROUTES: RouteSpec[] = [
   { method: 'GET', pattern: '/api/admin/conflicts', admin: true, path: () => '/api/admin/conflicts' },
   { method: 'GET', pattern: '/api/admin/channels/stays', admin: true, path: () => '/api/admin/channels/stays' },
   { method: 'POST', pattern: '/api/admin/feeds/:cabinId/:index/accept-empty', admin: true, path: () => `/api/admin/feeds/${s.cabin}/0/accept-empty`, body: 'ignored', usual: [404] },
-  // Pricing (issue 39).
+  // Pricing.
   { method: 'GET', pattern: '/api/admin/pricing', admin: true, path: () => '/api/admin/pricing' },
   {
     method: 'PUT', pattern: '/api/admin/pricing', admin: true, path: () => '/api/admin/pricing', body: 'json',
@@ -255,7 +255,7 @@ const ROUTES: RouteSpec[] = [
     method: 'GET', pattern: '/api/quote', admin: false, path: () => `/api/quote?${new URLSearchParams({ cabinId: String(s.cabin), checkIn: inDays(30), checkOut: inDays(33), guests: '2' })}`,
     query: () => ({ cabinId: String(s.cabin), checkIn: inDays(30), checkOut: inDays(33), guests: '2' }),
   },
-  // The guest's own page (issue 40): the token is the only key; one nobody holds is a 404 (guest.test.ts uses real ones).
+  // The guest's own page: the token is the only key; one nobody holds is a 404 (guest.test.ts uses real ones).
   { method: 'GET', pattern: '/api/guest/:token', admin: false, path: () => `/api/guest/${'0'.repeat(36)}`, usual: [404] },
   { method: 'POST', pattern: '/api/guest/:token/pay', admin: false, path: () => `/api/guest/${'0'.repeat(36)}/pay`, body: 'ignored', usual: [404] },
   { method: 'POST', pattern: '/api/guest/:token/cancel', admin: false, path: () => `/api/guest/${'0'.repeat(36)}/cancel`, body: 'ignored', usual: [404] },
@@ -265,7 +265,7 @@ const ROUTES: RouteSpec[] = [
     method: 'PUT', pattern: '/api/admin/cabins/:id/instructions', admin: true, path: () => `/api/admin/cabins/${s.cabin}/instructions`, withId: (id) => `/api/admin/cabins/${id}/instructions`,
     body: 'json', valid: () => ({ text: 'Ключ в сейфе у калитки' }), freeText: ['text'],
   },
-  // The owner's account (issue 41): people, sessions, two-factor sign-in (off here: enabling is
+  // The owner's account: people, sessions, two-factor sign-in (off here: enabling is
   // refused without a set-up, disabling without it on) and the record.
   { method: 'GET', pattern: '/api/admin/users', admin: true, path: () => '/api/admin/users' },
   {
@@ -294,7 +294,7 @@ const ROUTES: RouteSpec[] = [
   { method: 'GET', pattern: '/api/admin/checklist', admin: true, path: () => '/api/admin/checklist' },
   { method: 'PUT', pattern: '/api/admin/checklist', admin: true, path: () => '/api/admin/checklist', body: 'json', valid: () => ({ dismissed: false }), strict: ['dismissed'] },
   { method: 'GET', pattern: '/api/admin/demo', admin: true, path: () => '/api/admin/demo' },
-  // The owner's numbers (issue 43): a period is required, so the usual path carries one.
+  // The owner's numbers: a period is required, so the usual path carries one.
   ...['summary', 'tourist-tax', 'bookings.csv', 'bookings.xlsx'].map((name): RouteSpec => ({
     method: 'GET', pattern: `/api/admin/reports/${name}`, admin: true, path: () => `/api/admin/reports/${name}?from=${inDays(-30)}&to=${inDays(0)}`,
     query: () => ({ from: inDays(-30), to: inDays(0) }),

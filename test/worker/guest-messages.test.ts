@@ -15,8 +15,8 @@ import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCa
 import type { GuestMessageView } from '../../worker/routes/guest-messages.ts';
 
 /**
- * The messages that go to a guest by themselves and the reviews of verified stays (issue 40;
- * DESIGN.md «The guest's page and messages»), on both runtimes. The app runs with the runtime's
+ * The messages that go to a guest by themselves and the reviews of verified stays (see
+ * docs/api.md «The guest's page and messages»), on both runtimes. The app runs with the runtime's
  * own bindings plus e-mail through the HTTP mail API (the port the Cloudflare entry fills from
  * MAIL_API_KEY, and the Node server when SMTP_URL is absent) pointed at the stand-in on 127.0.0.1
  * (test/stand-ins/mail-api.ts), and SITE_URL for the links. SMTP: test/node-server/guest-mail.test.ts.

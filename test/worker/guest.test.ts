@@ -9,7 +9,7 @@ import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
 import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
 
 /**
- * The guest's own page (issue 40; DESIGN.md «The guest's page and messages») on both runtimes,
+ * The guest's own page (docs/api.md «The guest's page and messages») on both runtimes,
  * against the ЮKassa stand-in (scripts/lib/yookassa-stand-in.ts): what the page shows, the rest
  * paid as a second payment, the stay as a calendar file, the cancellation by the owner's policy
  * with its refunds (what was asked of ЮKassa is read from the stand-in's log), a refund ЮKassa

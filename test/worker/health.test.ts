@@ -8,7 +8,7 @@ import { bumpContentVersion } from '../../worker/queries/site-state.ts';
 import { failingD1, login, resetDataWithAdmin, send, url } from './helpers.ts';
 
 /**
- * GET /api/health (DESIGN.md "Search, occupancy and health"), on both runtimes. The app is
+ * GET /api/health (docs/api.md «Search, occupancy and health»), on both runtimes. The app is
  * called with the real database and the runtime's own bindings, except the two ports the states
  * are about: the served site (what its build.json says, or none) and the builder's own account.
  * The self-hosted server with a real site folder and a real rebuilder: test/node-server/health.test.ts;

@@ -6,7 +6,7 @@ import { occupancy as readOccupancy } from '../../worker/queries/occupancy.ts';
 import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
 import { block, booking, countingDb, feedEvent } from './stays.ts';
 
-// The owner's GET /api/admin/occupancy (DESIGN.md "Search, occupancy and health"), on both
+// The owner's GET /api/admin/occupancy (docs/api.md «Search, occupancy and health»), on both
 // runtimes: every cabin against the days, each range marked by what holds it.
 
 const day = (n: number) => addDays(todayInMoscow(), n);

@@ -5,7 +5,7 @@ import { recordDemo } from '../../worker/queries/demo.ts';
 import { updateSettings } from '../../worker/queries/settings.ts';
 import { ADMIN_PASSWORD, expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, seedReview, send, validBooking } from './helpers.ts';
 
-// The owner's first hour (issue 44): «С чего начать» read from the data, and «Убрать демо-данные»,
+// The owner's first hour: «С чего начать» read from the data, and «Убрать демо-данные»,
 // which takes away what the seeding made and the owner did not change, and nothing else.
 
 const DEMO_SETTINGS = { phone: '+7 (928) 555-12-34', email: 'info@kaspiy-dom.ru', address: 'Каспийск, ул. Приморская, 12', mapEmbedCode: '', registryNumber: 'С052024000123' };

@@ -10,7 +10,7 @@ import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
 import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
 
 /**
- * Prepayment through ЮKassa (issue 17; DESIGN.md «Prepayment»), on both runtimes, against the
+ * Prepayment through ЮKassa (docs/api.md «Prepayment»), on both runtimes, against the
  * ЮKassa stand-in on 127.0.0.1 (scripts/lib/yookassa-stand-in.ts) started by the projects' global
  * setup. The app is called with the runtime's own bindings plus the shop's keys, the way a server
  * with YOOKASSA_* set runs it; without them, as one without.

@@ -4,7 +4,7 @@ import { addDays, isoWeekday, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import { expectError, expectNoChange, jsonRequest, login, resetDataWithAdmin, seedCabin, send, validBooking } from './helpers.ts';
 
-// Prices the way owners sell (issue 39; DESIGN.md «Pricing»), on both runtimes: the owner's rules
+// Prices the way owners sell (docs/api.md «Pricing»), on both runtimes: the owner's rules
 // through the admin API, one price in the quote, search and the stored booking.
 
 beforeEach(resetDataWithAdmin);

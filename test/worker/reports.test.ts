@@ -11,7 +11,7 @@ import { reportSummary } from '../../worker/queries/reports.ts';
 import { expectError, login, resetDataWithAdmin, seedCabin, seedUser, send } from './helpers.ts';
 import { countingDb } from './stays.ts';
 
-// The owner's numbers (issue 43; DESIGN.md «API contract» → Reports), on both runtimes: «Сводка»,
+// The owner's numbers (docs/api.md «Reports»), on both runtimes: «Сводка»,
 // the tourist-tax report and the accountant's files, from one set of stays seeded straight into
 // the database (past dates, which no visitor could book any more): our bookings across a month
 // boundary, a cancelled one with a partial refund, lines stored before lines had kinds, an Avito
@@ -54,7 +54,7 @@ async function seed(): Promise<Seeded> {
       [nights(3, 5000), { kind: 'discount', label: 'Скидка 3,3 %', amount: -500 }, { kind: 'fee', label: 'Уборка', amount: 1500 }, tax(290)], '2025-05-30T09:00:00.000Z'),
     // Asked for at 00:30 on 2 July in Moscow (21:30 UTC the day before): 8 days ahead, not 9.
     july: await insertBooking(a, '2025-07-10', '2025-07-14', 'confirmed', [nights(4, 5000), tax(400)], '2025-07-01T21:30:00.000Z'),
-    // Lines stored before they had kinds (issue 17): told apart by their label.
+    // Lines stored before they had kinds: told apart by their label.
     old: await insertBooking(b, '2025-06-05', '2025-06-07', 'confirmed',
       [{ label: '4 000 ₽ × 2 ночи', amount: 8000 }, { label: 'Уборка', amount: 1000 }, { label: 'Туристический налог 2 %', amount: 200 }], '2025-06-01T10:00:00.000Z'),
     cancelled: await insertBooking(b, '2025-06-20', '2025-06-23', 'cancelled', [nights(3, 4000), tax(240)], '2025-06-02T10:00:00.000Z', '=СУММ(1;2)'),

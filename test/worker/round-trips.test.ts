@@ -6,7 +6,7 @@ import app from '../../worker/index.ts';
 import { login, resetDataWithAdmin, seedCabin, url } from './helpers.ts';
 import { block, countingDb } from './stays.ts';
 
-// How many exchanges with the database a search and the owner's chart cost (issue 42): D1 sits
+// How many exchanges with the database a search and the owner's chart cost: D1 sits
 // further from the Worker in production than here, so each route reads all it needs in one
 // batch. The app is called in this process with its database port counted (the real D1 or
 // SQLite file behind it), on both runtimes; kept answers (worker/platform/) are not in the way.

@@ -6,7 +6,7 @@ import { searchStays } from '../../worker/queries/search.ts';
 import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
 import { block, booking, countingDb, feedEvent } from './stays.ts';
 
-// GET /api/search (DESIGN.md "Search, occupancy and health"), on both runtimes: a night is busy
+// GET /api/search (docs/api.md «Search, occupancy and health»), on both runtimes: a night is busy
 // by a confirmed booking, a block or an imported event. The owner's chart: occupancy.test.ts.
 
 const day = (n: number) => addDays(todayInMoscow(), n);

@@ -1,4 +1,4 @@
-// Overbooking caught the minute it happens (issue 38, point 3): nights claimed by two stays, ours
+// Overbooking caught the minute it happens: nights claimed by two stays, ours
 // and a channel's or two channels', found after every import and every read of Avito, shown in
 // red on «Шахматка» and alerted to the owner once each. Nothing is dropped or cancelled by itself:
 // which guest stays is the owner's call.

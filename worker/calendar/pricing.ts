@@ -8,7 +8,7 @@ export type Quote = Omit<RulesQuote, 'extras'>;
 /**
  * A stay's price by the cabin's price and its seasons, then the charges of the settings (cleaning
  * fee, tourist tax): the one pricing function of schema/pricing.ts with no weekend or date prices,
- * no guests beyond the price, no discount, code or extra (issue 39 adds them as the owner sets them).
+ * no guests beyond the price, no discount, code or extra (the owner's pricing rules add them).
  */
 export function quoteStay(
   base: { pricePerNight: number; minNights: number },

@@ -26,7 +26,7 @@ export function feedUrlRefusal(url: URL, allowLoopback: boolean): string | null 
 
 /**
  * Workers: the platform's own fetch. It leaves from Cloudflare's network, never the owner's, and
- * a Worker cannot see DNS answers; what we add is the literal check above (README).
+ * a Worker cannot see DNS answers; what we add is the literal check above (docs/operations.md «Channels»).
  */
 const platformFetch: FeedFetchPort = (url, { signal, headers }) => fetch(url, { redirect: 'manual', signal, headers });
 
@@ -163,7 +163,7 @@ export async function syncAllFeeds(env: SyncEnv, cabinId?: number, timeoutMs = F
   return results;
 }
 
-/** How long a cabin's feeds may take when read again just before money moves (issue 17, point 5). */
+/** How long a cabin's feeds may take when read again just before money moves. */
 export const PAYMENT_FEED_RECHECK_MS = 4000;
 
 /**

@@ -1,4 +1,4 @@
-// A small typed client of Avito's API for short-term rent («Краткосрочная аренда», issue 38):
+// A small typed client of Avito's API for short-term rent («Краткосрочная аренда»):
 // plain fetch (the same on Workers and on Node) with zod schemas of every answer we read, in the
 // shapes of Avito's published API catalogue. The token comes by client credentials and is kept
 // by the caller (a database row, through TokenStore); it is reused until a minute before it

@@ -1,4 +1,4 @@
-// Avito both ways (issue 38, point 1): each linked cabin's busy nights and prices go to Avito when
+// Avito both ways: each linked cabin's busy nights and prices go to Avito when
 // they change, and Avito's bookings (unpaid ones too) come back as busy nights here. The schedule
 // (a Cron Trigger every minute on Workers, a timer on Node) pushes what changed each minute and
 // pulls every 5 minutes; «Синхронизировать сейчас» does both at once. Nothing here runs inside a

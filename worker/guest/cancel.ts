@@ -1,4 +1,4 @@
-// The guest cancels from their own page (issue 40): by the owner's policy (schema/guest-page.ts
+// The guest cancels from their own page: by the owner's policy (schema/guest-page.ts
 // cancelTerms), the booking moves to cancelled in one conditional batch that also writes each
 // payment's refund (the prepayment first), then ЮKassa is asked for each. If ЮKassa fails, the
 // booking stays cancelled, the answer still says what goes back, and the schedule asks again.

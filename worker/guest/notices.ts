@@ -1,4 +1,4 @@
-// What the owner is told of what a guest did on their own page (issue 40): a cancellation with its
+// What the owner is told of what a guest did on their own page: a cancellation with its
 // refund, the rest paid, the rest paid after cancelling (refunded by itself). Plain text, by every
 // channel the owner set (worker/notify/owner.ts).
 import { formatDate, formatPrice } from '../../schema/format.ts';

@@ -9,7 +9,7 @@ import { getSettings } from '../queries/settings.ts';
 import { sessionOwner } from '../queries/sessions.ts';
 
 /**
- * Who may call each admin route, in one table (issue 41; DESIGN.md «The owner's account»). The
+ * Who may call each admin route, in one table (docs/api.md «The owner's account»). The
  * owner may call all of them; a manager (`staff`) handles requests, the calendar, prices, cabins
  * and reviews, but gets 403 «Недостаточно прав» on payment, channel and account settings, users,
  * credentials, the admin path and exports. requireAdmin looks every request up here: a route
@@ -136,14 +136,14 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/admin/settings': staff('settings', 'Настройки'),
   'PUT /api/settings': staff('settings', 'Изменены настройки', { before: (env) => getSettings(env), ownerFields: OWNER_SETTINGS }),
 
-  // The owner's numbers (issue 43): figures without a guest's name a manager may read; the
+  // The owner's numbers: figures without a guest's name a manager may read; the
   // accountant's files name guests and their phones, so they are the owner's.
   'GET /api/admin/reports/summary': staff('bookings', 'Сводка'),
   'GET /api/admin/reports/tourist-tax': staff('bookings', 'Отчёт по туристическому налогу'),
   'GET /api/admin/reports/bookings.csv': owner('bookings', 'Выгрузка бронирований (CSV)'),
   'GET /api/admin/reports/bookings.xlsx': owner('bookings', 'Выгрузка бронирований (XLSX)'),
 
-  // «С чего начать» (issue 44): the owner's first steps, and the demo's removal, which deletes content.
+  // «С чего начать»: the owner's first steps, and the demo's removal, which deletes content.
   'GET /api/admin/checklist': owner('site', 'С чего начать'),
   'PUT /api/admin/checklist': owner('site', 'Скрыт или показан список «С чего начать»'),
   'GET /api/admin/demo': owner('site', 'Демо-данные'),

@@ -53,7 +53,7 @@ export async function attempt(env: Bindings, mailer: MailerPort, row: Pick<Outbo
 }
 
 /**
- * E-mails the guest the confirmation (issue 40), from the owner's template with the link to the
+ * E-mails the guest the confirmation, from the owner's template with the link to the
  * guest's page, where there is mail (the MAILER port), the guest left an address and the message
  * is on. It is kept in the outbox first (the booking's «Письма гостю»), then tried once at once,
  * bounded in time: the owner sees at once whether it went; one that failed is tried again by the

@@ -51,7 +51,7 @@ const stayLines = (b: StayFacts, cabinName: string) => [
 ];
 const toPanel = (siteUrl?: string) => (siteUrl ? ['', `Подробности: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Заявки»`] : []);
 
-/** A prepayment came in: the booking is confirmed by itself (issue 17). */
+/** A prepayment came in: the booking is confirmed by itself. */
 export function paidNotice(b: StayFacts, cabinName: string, kopecks: number, siteUrl?: string): OwnerNotice {
   return {
     subject: `Оплачена предоплата ${formatKopecks(kopecks)}: бронирование №${b.id} подтверждено`,

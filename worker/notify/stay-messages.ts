@@ -8,7 +8,7 @@ import { getSettings } from '../queries/settings.ts';
 import { messageOrigin } from './guest.ts';
 
 /**
- * The schedule's part of the guests' messages (issue 40), every 15 minutes: the reminder for each
+ * The schedule's part of the guests' messages, every 15 minutes: the reminder for each
  * confirmed stay whose arrival is at most `daysBefore` days away (and not today or past: a stay
  * booked the day before still gets it), and the review request from `daysAfter` days after
  * departure while the guest's page still answers. Each is kept in the outbox once per booking

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../env.ts';
 
 /**
- * GET /b/{token}: the guest's own page (issue 40), the build's shell whose island reads the
+ * GET /b/{token}: the guest's own page, the build's shell whose island reads the
  * booking from GET /api/guest/{token}. The shell is the same for every token, so an unknown one
  * costs as much as a known one here; the API answers 404 for it. The address is the guest's key:
  * never cached, never indexed; the pages' Referrer-Policy (strict-origin-when-cross-origin) gives

@@ -1,4 +1,4 @@
-// From a held stay to a paid booking (issue 17; DESIGN.md «Prepayment»). A payment is created at
+// From a held stay to a paid booking (docs/api.md «Prepayment»). A payment is created at
 // ЮKassa for a booking whose nights are held; what happens next is decided only by ЮKassa's own
 // answer when we read the payment back, never by a notification's word: paid while held →
 // confirmed; paid too late (or the nights were taken meanwhile) → refunded by itself; cancelled →

@@ -1,4 +1,4 @@
-// What the 54-ФЗ receipts of a stay say (issue 17, point 3; issue 39; «Чеки от ЮKassa»): an item
+// What the 54-ФЗ receipts of a stay say (docs/operations.md «Payments»; «Чеки от ЮKassa»): an item
 // per line of the priced stay, each a service (the accommodation less its discount and code, each
 // extra, the cleaning fee, the tourist tax), scaled to what is paid; the prepayment's receipt at the
 // calculated VAT rate with its payment_mode; the refund's the same items; the settlement at

@@ -1,5 +1,5 @@
 // What a booking's payments came to and what went back of them (kopecks), and the refunds asked of
-// ЮKassa (issue 40). A refund is written down before ЮKassa is asked (payments.refund_amount), and
+// ЮKassa. A refund is written down before ЮKassa is asked (payments.refund_amount), and
 // asked with an Idempotence-Key naming the payment and what had gone back of it before, so a retry
 // (the guest's second tap, the schedule every 15 minutes, the owner's «Вернуть») asks for the same
 // refund and ЮKassa makes it once.

@@ -1,4 +1,4 @@
-// A small typed client of ЮKassa's REST API v3 (issue 17): no npm client for it is widely used,
+// A small typed client of ЮKassa's REST API v3: no npm client for it is widely used,
 // so this is plain fetch (the same on Workers and on Node) with zod schemas of the answers we
 // read. Basic auth with the shop id and secret key; every create carries an Idempotence-Key, so a
 // retried request never makes a second payment or refund.

@@ -1,4 +1,4 @@
-// The guest's own page (issue 40): its reads, keyed by the guest's token, the guest's
+// The guest's own page: its reads, keyed by the guest's token, the guest's
 // cancellation, the balance payment and the refunds the page and the owner plan.
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Settings } from '../../schema/settings.ts';

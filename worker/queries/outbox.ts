@@ -84,7 +84,7 @@ export async function forgetOldMessages(env: DbEnv, before: number): Promise<num
   return owners.length + erased.length;
 }
 
-// ——— The messages to a guest (issue 40): one row per booking and kind, kept as the booking's record.
+// ——— The messages to a guest: one row per booking and kind, kept as the booking's record.
 
 export type GuestMessageInput = { bookingId: number; kind: GuestMessageKind; recipient: string; subject: string; text: string };
 

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { BOOKING_MAX_NIGHTS } from '../../schema/booking-options.ts';
 import { addDays, type IsoDate } from '../../schema/dates.ts';
 
-// SQL the reports share (issue 43): the months of a period, what a stored price line is, what a
+// SQL the reports share: the months of a period, what a stored price line is, what a
 // booking's payments came to. The same text runs on D1 and on SQLite.
 
 /**
@@ -16,7 +16,7 @@ export const monthsCte = (from: IsoDate, end: IsoDate): SQL => sql`months(m_star
 
 /**
  * The kind of a stored price line (schema/payment-options.ts PriceLine). Lines stored before
- * kinds were written (issue 17's) had nights, «Уборка» and «Туристический налог …» only, told
+ * kinds were written (the first ones) had nights, «Уборка» and «Туристический налог …» only, told
  * apart by their label.
  */
 export const lineKind = (line: SQL): SQL => sql`coalesce(json_extract(${line}, '$.kind'),

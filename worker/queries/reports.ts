@@ -7,7 +7,7 @@ import { earliestArrival, monthsCte, paidOf, refundedOf } from './report-sql.ts'
 
 type DbEnv = { DB: DatabasePort };
 
-// «Сводка» (issue 43): every figure computed by the database, one grouped query per figure set,
+// «Сводка»: every figure computed by the database, one grouped query per figure set,
 // never a loop over bookings. Nights are counted where they fall (clipped to the period); money,
 // the price of a night, lead time and cancellations are of our bookings arriving in the period,
 // the same bookings «Заявки» lists and the accountant's file holds.

@@ -38,7 +38,7 @@ export async function getSettings(env: DbEnv): Promise<Settings> {
   return resolveSettings(await readStoredSettings(env));
 }
 
-/** The charges every total carries beyond the nights (issue 17): the cleaning fee and the tourist tax. */
+/** The charges every total carries beyond the nights: the cleaning fee and the tourist tax. */
 export const chargesOf = (s: Pick<Settings, 'cleaningFee' | 'touristTax'>): StayCharges => ({ cleaningFee: s.cleaningFee, touristTax: s.touristTax });
 
 export type PublicSettings = Settings & { mapSrc: string | null };

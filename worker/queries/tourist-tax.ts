@@ -7,7 +7,7 @@ import { daysBetween, earliestArrival, LODGING_KINDS, lineKind, monthsCte } from
 type DbEnv = { DB: DatabasePort };
 
 /**
- * The tourist-tax report (issue 43): the tax line of each confirmed booking (and the accommodation
+ * The tourist-tax report: the tax line of each confirmed booking (and the accommodation
  * it was charged on) spread over the months of its nights, in one grouped query. A month gets
  * floor(tax × nights up to its end / nights) − floor(tax × nights up to its start / nights): whole
  * roubles that add up to the line exactly, whatever months a stay crosses. Quarters and the total

@@ -1,4 +1,4 @@
-// The accountant's files (issue 43): the bookings arriving in a period, with what was paid and
+// The accountant's files: the bookings arriving in a period, with what was paid and
 // returned and ЮKassa's ids, as CSV for Excel in a Russian locale and as XLSX. One list of
 // columns makes both, so they never differ.
 import { Workbook } from 'excel-builder-vanilla';

@@ -28,7 +28,7 @@ const feedParam = z.object({
 });
 
 /**
- * «Календарь» → «Площадки» (DESIGN.md "Channels"): every cabin against every channel (Avito
+ * «Календарь» → «Площадки» (docs/api.md «Channels»): every cabin against every channel (Avito
  * through its API, each iCal feed, our export) with when each last worked and why not; Avito's
  * keys and each cabin's listing; «Синхронизировать сейчас»; the conflicts between stays.
  */

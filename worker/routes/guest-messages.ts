@@ -46,7 +46,7 @@ const messageParam = idParam.extend({ kind: z.enum(GUEST_MESSAGE_KINDS, { error:
 const RETRY_LEASE_MS = 60_000;
 
 /**
- * A booking's messages to its guest (issue 40; README «Письма гостям»), admin only: what was sent
+ * A booking's messages to its guest (docs/features.md «Письма гостям»), admin only: what was sent
  * when, what failed and why, and «Отправить снова» for one that did not go.
  */
 export const guestMessageRoutes = new Hono<AppEnv>()

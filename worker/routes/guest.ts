@@ -54,7 +54,7 @@ async function current(c: C, token: string): Promise<GuestLookup | undefined> {
 const notFound = (c: C) => apiError(c, 404, MSG.guestPageNotFound);
 
 /**
- * The guest's own page (issue 40; DESIGN.md «The guest's page and messages»), public under
+ * The guest's own page (docs/api.md «The guest's page and messages»), public under
  * /api/guest/{token}: the token, 144 random bits, is the only key. Never cached, never indexed.
  */
 export const guestRoutes = new Hono<AppEnv>()

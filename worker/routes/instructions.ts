@@ -10,7 +10,7 @@ import { cabinExists, getInstructions, setInstructions } from '../queries/guest.
 import { idParam } from './params.ts';
 
 /**
- * A cabin's arrival instructions (issue 40): check-in, keys, Wi-Fi, shown only on the guest's own
+ * A cabin's arrival instructions: check-in, keys, Wi-Fi, shown only on the guest's own
  * page once their stay is confirmed, never in a public read; so a change needs no rebuild.
  */
 export const instructionsAdminRoutes = new Hono<AppEnv>()

@@ -10,7 +10,7 @@ import { demoSummary, removeDemo } from '../queries/demo.ts';
 import { accountFacts } from '../queries/account-facts.ts';
 
 /**
- * The owner's first hour (issue 44): «С чего начать», each step done or not as the data says, its
+ * The owner's first hour: «С чего начать», each step done or not as the data says, its
  * dismissal, and «Убрать демо-данные», which takes away what the demo seeded and the owner has not
  * changed (and publishes the site without it).
  */

@@ -37,7 +37,7 @@ const notificationSchema = z.object({
 });
 
 /**
- * ЮKassa's notifications (DESIGN.md «Prepayment»): `payment.succeeded`, `payment.canceled`,
+ * ЮKassa's notifications (docs/api.md «Prepayment»): `payment.succeeded`, `payment.canceled`,
  * `refund.succeeded`. The notification's word is never taken: the payment (or refund) is read back
  * from ЮKassa's API with our keys and only that answer is acted on, so a forged or replayed
  * notification changes nothing; one for a payment (or refund) we never made is a 404.

@@ -19,7 +19,7 @@ import { hit } from '../queries/rate-limit.ts';
 import { idParam } from './params.ts';
 
 /**
- * Prices the way owners sell (DESIGN.md «Pricing»; issue 39): the discounts and extras, the promo
+ * Prices the way owners sell (docs/api.md «Pricing»): the discounts and extras, the promo
  * codes, single nights' prices, and the public quote the booking card shows, which is exactly the
  * price POST /bookings stores.
  */

@@ -12,7 +12,7 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 const attachment = (name: string) => `attachment; filename="${name}"`;
 
 /**
- * The owner's numbers (issue 43): «Сводка» and the tourist-tax report, which a manager reads too
+ * The owner's numbers: «Сводка» and the tourist-tax report, which a manager reads too
  * (no names in them), and the files for the accountant, with the guests' names and phones: the
  * owner's alone (worker/middleware/roles.ts).
  */

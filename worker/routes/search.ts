@@ -5,8 +5,8 @@ import { validate } from '../lib/validate.ts';
 import { searchAnswerBytes, searchStays } from '../queries/search.ts';
 
 /**
- * Every cabin free for the visitor's dates and guests, read live (DESIGN.md "Search, occupancy
- * and health"): a cabin made inactive or a night taken shows at once. Cached a minute, as the
+ * Every cabin free for the visitor's dates and guests, read live (docs/api.md «Search, occupancy
+ * and health»): a cabin made inactive or a night taken shows at once. Cached a minute, as the
  * availability of one cabin. Each distinct list of price lines is written once, in `lineSets`,
  * and a result names its list by index (SearchAnswerJson; worker/queries/search.ts writes the bytes).
  */

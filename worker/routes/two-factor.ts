@@ -12,7 +12,7 @@ import { requireAdmin } from '../middleware/session.ts';
 import { disableTwoFactor, enableTwoFactor, getUser, replaceRecoveryCodes, setPendingSecret } from '../queries/users.ts';
 
 /**
- * Two-factor sign-in of the person signed in (DESIGN.md «The owner's account»): set up (a secret
+ * Two-factor sign-in of the person signed in (docs/api.md «The owner's account»): set up (a secret
  * for the app, shown as a QR code by the panel), enable with the first code and the password,
  * disable with a code, new recovery codes for old with a code and the password (the person has
  * spent some, or fears the paper was seen). requireAdmin on each route: a sub-app's own `use` would cover other /admin routes.

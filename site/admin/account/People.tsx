@@ -1,4 +1,4 @@
-// «Аккаунт» → «Люди» (issue 41, the owner's alone): who may sign in, with what role, whether they
+// «Аккаунт» → «Люди» (the owner's alone): who may sign in, with what role, whether they
 // sign in with a code and where they are signed in now. The owner adds a manager with a password
 // of their own, ends a session left open on a lost phone, and removes someone who left.
 import { useRef, useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-// «Аккаунт» → «Сеансы» (issue 41): where the person is signed in (the device in plain words, the
+// «Аккаунт» → «Сеансы»: where the person is signed in (the device in plain words, the
 // address, when last seen in Moscow time), each one ended with a tap, or all but this one.
 import { useState } from 'react';
 import type { SessionView } from '../../../schema/account.ts';

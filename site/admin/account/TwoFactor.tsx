@@ -1,4 +1,4 @@
-// «Аккаунт» → «Вход с кодом» (issue 41): two-factor sign-in of the person signed in. Set up with a
+// «Аккаунт» → «Вход с кодом»: two-factor sign-in of the person signed in. Set up with a
 // QR code of the server's otpauth:// address (drawn by the `qrcode` package) or the key typed by
 // hand, confirmed with the first code and the password, then ten recovery codes shown once.
 // Turning it off asks for a code, so a session left open on someone's phone cannot.

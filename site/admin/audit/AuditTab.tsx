@@ -1,4 +1,4 @@
-// «Журнал» (issue 41, the owner's): every change made in the panel, every sign-in and every refusal,
+// «Журнал» (the owner's): every change made in the panel, every sign-in and every refusal,
 // newest first; filtered by person, part of the panel and days, 50 at a time («Показать ещё» asks
 // for the entries before the oldest shown). Read only: nothing here edits or deletes an entry.
 import { useCallback, useEffect, useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-// «Письма гостю» on a booking in «Заявки» (issue 40): what went by itself and when, what failed and
+// «Письма гостю» on a booking in «Заявки»: what went by itself and when, what failed and
 // why (the mail server's words), and «Отправить ещё раз» for one that failed. Read when opened:
 // the list of requests stays one request to the server.
 import { useState } from 'react';

@@ -103,7 +103,7 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
   const paid = paymentText(b);
   // A prepayment that was paid and is still held: shown green, and «Вернуть предоплату» applies.
   const kept = refundable(b);
-  // Money going back to a guest is the owner's to send (issue 41).
+  // Money going back to a guest is the owner's to send.
   const owner = useIsOwner();
   const money = moneyText(b);
   return (

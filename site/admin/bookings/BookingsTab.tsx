@@ -1,4 +1,4 @@
-// «Заявки» (issue 11, point 3): every booking request, newest first, with what the owner needs
+// «Заявки»: every booking request, newest first, with what the owner needs
 // to call the guest back, and the decisions on it; below them the bookings read from Avito. The
 // server checks each move: confirming nights that are not free any more is refused with a Russian
 // message, shown as it is, and the list is read again so it shows what the server holds.

@@ -1,4 +1,4 @@
-// «Заявки» → «Бронирования с Авито» (issue 38): the bookings read from Avito's API that are not
+// «Заявки» → «Бронирования с Авито»: the bookings read from Avito's API that are not
 // over yet, so the owner sees who comes from there beside the site's own requests. They are
 // Avito's to change: here they are only read (and they hold their nights, see «Шахматка»).
 import { CHANNEL_LABELS, type ChannelName } from '../../../schema/channels.ts';

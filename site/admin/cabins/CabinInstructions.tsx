@@ -1,4 +1,4 @@
-// «Для гостей» on a cabin in «Домики» (issue 40): what the owner tells this cabin's guests once
+// «Для гостей» on a cabin in «Домики»: what the owner tells this cabin's guests once
 // their stay is confirmed (check-in, where the keys are, the Wi-Fi, parking). It shows only on the
 // guest's own page, never on the public site.
 import { useState, type FormEvent } from 'react';

@@ -38,7 +38,7 @@ export function CalendarExport({ cabinId, url, onRenewed }: { cabinId: number; u
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const copy = useCopy(input, 'Адрес календаря скопирован');
-  // A new address is the owner's to make (issue 41): the old one stops working on every platform.
+  // A new address is the owner's to make: the old one stops working on every platform.
   const owner = useIsOwner();
   const notify = useNotify();
   const failed = useFailure();

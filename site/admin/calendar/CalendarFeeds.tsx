@@ -26,7 +26,7 @@ function statusText(f: Feed): string {
 }
 
 export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: number; cal: Calendar; reload: () => Promise<void>; onDirty: OnDirty }) {
-  // Where the calendars come from is a channel setting, the owner's (issue 41); a manager still syncs.
+  // Where the calendars come from is a channel setting, the owner's; a manager still syncs.
   const owner = useIsOwner();
   const nextKey = useRef(0);
   const toRows = (feeds: { name: string; url: string }[]): Row[] => feeds.map((f) => ({ key: nextKey.current++, name: f.name, url: f.url }));

@@ -1,5 +1,5 @@
-// «Календарь» opens on «Шахматка» (issue 15, point 4: every cabin against the days, Occupancy);
-// beside it «Площадки» («#calendar/channels», issue 38: every cabin against Avito and the iCal
+// «Календарь» opens on «Шахматка» (every cabin against the days, Occupancy);
+// beside it «Площадки» («#calendar/channels»: every cabin against Avito and the iCal
 // feeds, and the conflicts between them, Channels). A cabin's name in «Шахматка» opens that
 // cabin's own calendar («#calendar/3»): its busy nights with where each comes from and the
 // nights the owner closes by hand (CalendarBusy), the seasons and minimum stay (CalendarSeasons),

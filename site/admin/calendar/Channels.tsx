@@ -1,4 +1,4 @@
-// «Календарь» → «Площадки» (issue 38): one calendar across every channel. The conflicts first, in
+// «Календарь» → «Площадки»: one calendar across every channel. The conflicts first, in
 // red, when two stays claim the same nights; the Avito account (a short how-to and its keys, or
 // the profile it is connected to); «Синхронизировать сейчас» with what each exchange came to; then
 // every cabin against every channel, as cards on a phone: its Avito listing (linked, changed or
@@ -120,7 +120,7 @@ const NO_KEYS: Keys = { clientId: '', clientSecret: '', userId: '' };
 
 /** The Avito account: how to get its keys and the form, or the profile it is connected to. */
 function AvitoAccount({ avito, onChanged }: { avito: Channels['avito']; onChanged: () => Promise<void> }) {
-  // The keys are credentials: connecting, changing and disconnecting are the owner's (issue 41).
+  // The keys are credentials: connecting, changing and disconnecting are the owner's.
   const owner = useIsOwner();
   const [busy, setBusy] = useState(false);
   const notify = useNotify();
@@ -394,7 +394,7 @@ function CabinChannels({ cabin, connected, onChanged }: { cabin: ChannelsCabin; 
 /** The cabin's Avito listing: when it last sent and read, its error, and the form to link, change or unlink it. */
 function AvitoLink({ cabin, connected: avitoOn, onChanged }: { cabin: ChannelsCabin; connected: boolean; onChanged: () => Promise<void> }) {
   const linked = cabin.avitoItemId;
-  // Which listing is which cabin is the owner's to change (issue 41): a manager reads it.
+  // Which listing is which cabin is the owner's to change: a manager reads it.
   const owner = useIsOwner();
   const connected = avitoOn && owner;
   const [editing, setEditing] = useState(false);

@@ -1,7 +1,7 @@
-// «Шахматка» (issue 15, point 4): every cabin against the days, as a Russian PMS opens. Each
+// «Шахматка»: every cabin against the days, as a Russian PMS opens. Each
 // night shows what holds it: a confirmed stay (the guest's name), a new request (hatched: it
 // does not hold the nights yet), a night closed by hand, a stay imported from another platform,
-// a booking read from Avito's API (issue 38). Nights claimed twice are ringed in red, each stay on
+// a booking read from Avito's API. Nights claimed twice are ringed in red, each stay on
 // its own lane, «Конфликт» first in what a screen reader hears.
 // A stay or request opens in «Заявки»; two taps on free nights close them; a cabin's name opens
 // its own calendar. On a phone the days scroll sideways under the names, which stay put.

@@ -1,5 +1,5 @@
-// «Шахматка»'s data and its layout, apart from React: GET /api/admin/occupancy (DESIGN.md
-// "Search, occupancy and health") and where each range sits on a cabin's row.
+// «Шахматка»'s data and its layout, apart from React: GET /api/admin/occupancy (docs/api.md
+// «Search, occupancy and health») and where each range sits on a cabin's row.
 import { addDays, nightsBetween, nightsOf, type IsoDate } from '../../../schema/dates.ts';
 import type { OccupancyAnswer, OccupancyKind, OccupancyRange } from '../../../schema/search.ts';
 import { call, client } from '../client.ts';

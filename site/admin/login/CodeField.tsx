@@ -14,7 +14,7 @@ type Props = {
 };
 
 /**
- * The second factor as a person types it (issue 41): 6 digits from the authenticator app on a
+ * The second factor as a person types it: 6 digits from the authenticator app on a
  * number pad (the phone offers the code itself with `one-time-code`), or, one tap away for someone
  * without their phone, a recovery code of letters and digits on the full keyboard.
  */

@@ -11,7 +11,7 @@ export type SessionState =
 export type LoginResult = { ok: true } | { ok: false; error: string; needsCode?: true };
 
 /**
- * The server-side session of DESIGN.md: checked on load, on return to the tab and when its
+ * The server-side session of docs/api.md: checked on load, on return to the tab and when its
  * 30 minutes run out; any 401 from the API ends it here too.
  */
 export function useSession() {

@@ -1,5 +1,5 @@
 // «Настройки» → «Цены и скидки» («#settings/pricing»): the discounts, the paid extras and the
-// promo codes, which apply to every cabin's stays (DESIGN.md «Pricing»). Each is a form of its
+// promo codes, which apply to every cabin's stays (docs/api.md «Pricing»). Each is a form of its
 // own; PUT /admin/pricing takes the discounts and the extras together, so each of those two sends
 // the other as the server holds it. None of them rebuilds the public pages: the booking card asks
 // the server for each stay's price.

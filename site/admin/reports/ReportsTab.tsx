@@ -1,4 +1,4 @@
-// «Сводка» (issue 43): the owner's numbers for a period — occupancy by cabin and overall, revenue
+// «Сводка»: the owner's numbers for a period — occupancy by cabin and overall, revenue
 // paid and expected, the price of a night, nights by channel, how far ahead guests book,
 // cancellations, each beside the same period a year before — as cards, bars by month and by
 // cabin with their tables, the accountant's files and the tourist-tax report. Every figure is

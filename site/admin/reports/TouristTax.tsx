@@ -1,4 +1,4 @@
-// «Туристический налог» (issue 43): what the owner reports to the municipality each quarter — the
+// «Туристический налог»: what the owner reports to the municipality each quarter — the
 // nights, the accommodation the tax was charged on and the tax, by quarter and month, each by
 // cabin, from the tax lines of the confirmed bookings (GET /api/admin/reports/tourist-tax).
 // «Печать» prints this section alone (reports.css, body.print-tax).

@@ -1,4 +1,4 @@
-// «Сводка»'s pictures (issue 43): bars drawn as inline SVG from the server's numbers, readable at a
+// «Сводка»'s pictures: bars drawn as inline SVG from the server's numbers, readable at a
 // glance on a phone. Each is an image with a name (role="img", aria-label) and the same numbers
 // in a table right under it: the table is what a screen reader reads and what the tests read.
 import type { ReactNode } from 'react';

@@ -1,4 +1,4 @@
-// «Сводка»'s period (issue 43): a month, the season (June to September), a year, or the owner's own
+// «Сводка»'s period: a month, the season (June to September), a year, or the owner's own
 // dates; the arrows step a preset period back and forth. Pure, so it is unit-tested.
 import { addMonths, type IsoDate } from '../../../schema/dates.ts';
 import { MONTHS_GENITIVE, NBSP } from '../../../schema/format.ts';

@@ -18,7 +18,7 @@ const SUCCESS = 'Данные аккаунта обновлены!';
 
 /**
  * «Аккаунт»: the login and password (changed only when given), two-factor sign-in, where the person
- * is signed in, and, for the owner, the secret admin path and the people who may sign in (issue 41).
+ * is signed in, and, for the owner, the secret admin path and the people who may sign in.
  * `onSaved` asks the server again who is signed in (a new login, two-factor on or off).
  */
 export function AccountTab({ onSaved }: { onSaved: () => void }) {
@@ -81,7 +81,7 @@ function AccountForm({ saved, owner, onSaved }: { saved: Account; owner: boolean
   // The password is never kept in a draft.
   const { values, update, dirty, discard, restored } = useDraftForm('account', saved);
   const [password, setPassword] = useState('');
-  // What the server asks before a change of login or password (issue 41): never kept in a draft.
+  // What the server asks before a change of login or password: never kept in a draft.
   const [currentPassword, setCurrentPassword] = useState('');
   const [code, setCode] = useState('');
   const [showPassword, setShowPassword] = useState(false);

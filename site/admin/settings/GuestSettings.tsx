@@ -1,4 +1,4 @@
-// «Настройки» → «Гостям» (issue 40): the cancellation policy the guest's page states and applies,
+// «Настройки» → «Гостям»: the cancellation policy the guest's page states and applies,
 // and the three e-mails that go by themselves (at confirmation, N days before arrival, N days after
 // departure), each with its subject and text, the placeholders, and a preview filled with an
 // example booking, exactly as the guest will read it.

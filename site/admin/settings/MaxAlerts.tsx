@@ -1,5 +1,5 @@
 // «Настройки» → «Уведомления в MAX»: the owner's own MAX bot writes to them about new requests
-// and reviews (issue 17, point 6). The token goes to the server once and never comes back: the
+// and reviews. The token goes to the server once and never comes back: the
 // panel only learns whether one is set (its last 4 characters), the bot's link and the state.
 import { useState, type FormEvent } from 'react';
 import { maxTokenSchema, type MaxStatus } from '../../../schema/max.ts';

@@ -1,4 +1,4 @@
-// «Мессенджеры» in the «Контакты» tab (issue 11, point 2): the owner's Telegram username and MAX
+// «Мессенджеры» in the «Контакты» tab: the owner's Telegram username and MAX
 // link, and which ways the booking card offers a visitor after a request (WhatsApp, Telegram,
 // MAX, a call). Saved on its own, checked with the shared schema.
 import { BOOKING_CHANNEL_LABELS, BOOKING_CHANNELS, type BookingChannel } from '../../../schema/booking-options.ts';

@@ -1,4 +1,4 @@
-// «Настройки» → «Бронирование и оплата» (issue 17, points 1, 3 and 4): how guests book (a request,
+// «Настройки» → «Бронирование и оплата»: how guests book (a request,
 // or a booking with prepayment through ЮKassa), how much is paid up front and how long unpaid
 // nights are held, the cleaning fee and the tourist tax every total carries, and the VAT of the
 // receipts. Prepayment cannot be switched on while the server has no ЮKassa keys: the panel says
@@ -51,7 +51,7 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
     clearError(errorKey);
     clearError(key);
   };
-  // A manager reads how guests pay (to answer them) but cannot change it (issue 41).
+  // A manager reads how guests pay (to answer them) but cannot change it.
   const owner = useIsOwner();
   const prepaymentOn = values.bookingMode === 'prepayment';
   const tax = values.touristTax;

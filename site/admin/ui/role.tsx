@@ -1,4 +1,4 @@
-// Who is signed in (issue 41): the owner sees every place of the panel; a manager does not see
+// Who is signed in: the owner sees every place of the panel; a manager does not see
 // the owner's (payments, channels' keys, people, the panel's address, «Журнал», MAX alerts).
 // The server refuses a manager those routes anyway: hiding them only spares a refusal.
 import { createContext, useContext, type ReactNode } from 'react';

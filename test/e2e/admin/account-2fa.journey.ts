@@ -1,4 +1,4 @@
-// Issue 41's «Done when», on a phone: the owner turns on sign-in with a code (the test is the
+// The owner's account as it is used, on a phone: the owner turns on sign-in with a code (the test is the
 // authenticator app: it computes the codes from the key shown on screen), signs in with the app's
 // code and once with a recovery code; adds a manager, who confirms a request but may not touch the
 // payments; the owner ends the manager's session from «Аккаунт» and finds both people's changes in

@@ -57,7 +57,7 @@ describe('the owner changes the account', () => {
     await page.getByRole('button', { name: 'Сохранить изменения' }).click();
     await visible(page.getByText('Пароль должен быть не короче 8 символов'));
     await page.getByLabel('Новый пароль').fill(NEW_PASSWORD);
-    // A new password needs the current one (issue 41): a session left open is not enough.
+    // A new password needs the current one: a session left open is not enough.
     await page.getByLabel('Текущий пароль').fill(E2E_ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Сохранить изменения' }).click();
     await visible(notice(page, 'Данные аккаунта обновлены!'));

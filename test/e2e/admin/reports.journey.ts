@@ -7,7 +7,7 @@ import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, signIn, visible } from './helpers.ts';
 
-// Issue 43's «Done when», on a phone: the owner opens «Сводка» with the demo's bookings, picks a
+// «Сводка» as the owner uses it, on a phone: the owner opens «Сводка» with the demo's bookings, picks a
 // period of their own, reads occupancy by cabin and the nights by channel (the same numbers the
 // API gives), downloads the CSV for the accountant and finds the cabins' Cyrillic names intact,
 // and the screen passes axe with every control a thumb can hit.

@@ -13,7 +13,7 @@ import { adminApi, notice, openTab, signIn, visible } from '../admin/helpers.ts'
 import { pickStay } from '../stay-calendar.ts';
 import { flat, solveCaptcha, textOf } from '../public/helpers.ts';
 
-// Issue 40's «Done when», on a phone, against the stack's ЮKassa stand-in (its page «pays») and its
+// The guest's page as it is used, on a phone, against the stack's ЮKassa stand-in (its page «pays») and its
 // mail API stand-in (every e-mail the site sends lands there): the owner writes a cabin's arrival
 // instructions and checks the cancellation policy and the e-mails in «Настройки» → «Гостям»; a
 // guest books and pays the prepayment, opens the page from the confirmation e-mail, sees what is

@@ -10,7 +10,7 @@ import { adminApi, notice, openTab, signIn, visible } from '../admin/helpers.ts'
 import { pickStay } from '../stay-calendar.ts';
 import { flat, rub } from '../public/helpers.ts';
 
-// Issue 17's «Done when», on a phone, against the local stack's ЮKassa stand-in (its payment page
+// Prepayment as it is used, on a phone, against the local stack's ЮKassa stand-in (its payment page
 // «pays» without money) and the MAX and Telegram stand-ins the owner's alerts go to: the owner
 // switches prepayment on in «Настройки», a guest pays and comes back to «Бронирование
 // подтверждено», the owner is told and refunds it from «Заявки»; an unpaid hold frees its nights.

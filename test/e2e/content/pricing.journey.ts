@@ -7,7 +7,7 @@ import { adminApi } from '../admin/helpers.ts';
 import { dayButton } from '../stay-calendar.ts';
 import { flat, rub, textOf, visible } from '../public/helpers.ts';
 
-// Issue 39's «Done when», on a phone: the owner prices one cabin the way owners sell (a weekend
+// Prices as owners sell, on a phone: the owner prices one cabin the way owners sell (a weekend
 // price, two guests in the price and 500 ₽ a night for each further one, −10 % from 7 nights, a
 // promo code, a баня at 2 000 ₽ a stay), a visitor finds a Thursday-to-Sunday stay for four in
 // search at the server's price, ticks the баня and enters the code on the cabin's card, sees every

@@ -27,7 +27,7 @@ let browser: Browser;
 /** The demo cabin a visitor sent a real request for: it is the owner's from then on. */
 let requested: number | undefined;
 
-/** Starts the production server the way the README says, and waits for its site. */
+/** Starts the production server the way the README and docs/operations.md say, and waits for its site. */
 async function serve(extra: Record<string, string> = {}) {
   // A server left running on the port (an earlier run cut short) would answer in place of this
   // one, while this one exits 78 (port taken): say so instead of testing the wrong server.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../browser.ts';
 import { getJson, textOf, visible } from './helpers.ts';
 
-// Issue 17, «The legal lines»: the entry in the register of classified accommodation on every
+// «The legal lines»: the entry in the register of classified accommodation on every
 // page and in the JSON-LD, and the consent to the processing of personal data as a document of
 // its own, linked from every form that takes personal data.
 

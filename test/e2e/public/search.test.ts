@@ -7,7 +7,7 @@ import { useBrowser } from '../browser.ts';
 import { dayButton } from '../stay-calendar.ts';
 import { flat, getJson, rub, textOf, visible } from './helpers.ts';
 
-// Issue 15: a visitor who knows the dates finds every cabin free for them in one search, from
+// Search by dates: a visitor who knows the dates finds every cabin free for them in one search, from
 // the home page, and opens one with the dates already picked on its booking card.
 
 const day = (n: number) => addDays(todayInMoscow(), n);
