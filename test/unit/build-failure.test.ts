@@ -120,7 +120,7 @@ describe('the rebuild service when the build fails', () => {
   });
 });
 
-describe('a failed rebuild tells its cause and tries again (issue 16, point 2)', () => {
+describe('a failed rebuild tells its cause and tries again', () => {
   /** Astro's output as a failed build ends: its warnings first, the cause last. */
   const failure = () =>
     new Error(

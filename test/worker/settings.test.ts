@@ -179,7 +179,7 @@ describe('settings routes', () => {
   });
 });
 
-describe('messengers for booking requests (issue 11)', () => {
+describe('messengers for booking requests', () => {
   it('should save the Telegram username as pasted, the MAX link and the channels, and show them to visitors', async () => {
     const cookie = await login();
     const res = await jsonRequest('PUT', '/api/settings', { telegramUsername: 'https://t.me/kaspiy_dom', maxLink: 'https://max.ru/u/kaspiy', bookingChannels: ['telegram', 'phone'] }, { cookie });
@@ -199,7 +199,7 @@ describe('messengers for booking requests (issue 11)', () => {
   });
 });
 
-describe('the retention of booking requests (issue 11)', () => {
+describe('the retention of booking requests', () => {
   it('should default to 3 years, take 1 to 10, and refuse anything else', async () => {
     const cookie = await login();
     expect((await getJson<Settings>('/api/settings')).bookingRetentionYears).toBe(3);
@@ -211,7 +211,7 @@ describe('the retention of booking requests (issue 11)', () => {
   });
 });
 
-describe('the register of classified accommodation (issue 17, the legal lines)', () => {
+describe('the register of classified accommodation (the legal lines)', () => {
   it('should be empty by default, and save the number and the link for every visitor to read', async () => {
     const cookie = await login();
     expect(await getJson<Settings>('/api/settings')).toMatchObject({ registryNumber: '', registryUrl: '' });
