@@ -7,6 +7,7 @@ import type { AppEnv } from '../env.ts';
 import { afterResponse } from '../lib/background.ts';
 import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
+import { messageForLog } from '../lib/for-log.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
@@ -64,7 +65,13 @@ export const paymentRoutes = new Hono<AppEnv>().post('/yookassa', jsonBody, vali
   }
   const row = await getPaymentRow(c.env, object.id);
   if (!row) return apiError(c, 404, MSG.paymentNotFound);
-  const outcome = await applyPayment(c.env, row, await getPayment(shop, row.id), (label, task) => afterResponse(c, label, task));
+  // ЮKassa could not be read back: 503, and ЮKassa sends the notification again later.
+  const answer = await getPayment(shop, row.id).catch((err: unknown) => {
+    console.error(`Payment ${row.id} could not be read back for its notification; ЮKassa will send it again:`, messageForLog(err));
+    return null;
+  });
+  if (!answer) return apiError(c, 503, MSG.paymentReadBackFailed);
+  const outcome = await applyPayment(c.env, row, answer, (label, task) => afterResponse(c, label, task));
   return c.json({ ok: true, outcome });
 });
 
