@@ -42,6 +42,8 @@ export function mountGuestPage(): void {
     const part = parts[el.dataset.guestIsland ?? ''];
     if (part) hydrateRoot(el, part);
   }
+  // Each root listens from here on; a tap while it is still hydrating is replayed by React.
+  document.documentElement.setAttribute('data-guest-ready', '');
 }
 
 /** «Оплатить остаток»: a second payment at ЮKassa for what is due; back from it, the server shows the page anew. */
