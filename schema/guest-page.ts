@@ -2,8 +2,9 @@
 // docs/api.md «The guest's page and messages»). Plain zod and constants, light enough for the
 // panel and the guest's page in the browser; the worker builds on the same.
 import { z } from 'zod';
+import { BOOKING_STATUS_LABELS, type BookingStatus } from './booking-options.ts';
 import { addDays, type IsoDate } from './dates.ts';
-import { formatDate } from './format.ts';
+import { formatDate, plural } from './format.ts';
 import { MSG } from './messages.ts';
 import type { PriceLine } from './payment-options.ts';
 
@@ -203,6 +204,38 @@ export type GuestPageAnswer = {
   canReview: boolean;
   reviewed: boolean;
 };
+
+// ——— What the page says, the same in the server's HTML (worker/pages/guest-html.ts) and the island.
+
+/** What the guest reads at the top: the booking's state in their words, not the panel's. */
+export const GUEST_HEADLINES: Record<BookingStatus, string> = {
+  new: 'Заявка отправлена: ждёт подтверждения',
+  awaiting_payment: 'Ждём предоплату',
+  confirmed: 'Бронирование подтверждено',
+  cancelled: 'Бронирование отменено',
+  declined: 'Заявка отклонена',
+  expired: 'Бронь истекла: предоплата не поступила',
+};
+/** The id of the page's data block, which the server writes and the island reads. */
+export const GUEST_PAGE_DATA_ID = 'guest-page-data';
+/** Where the server puts the page in its shell (site/pages/shell/guest.astro). */
+export const GUEST_PAGE_MARKER = '<!--guest-page-->';
+/** A status the page does not know (a newer server) is shown as a request. */
+export const guestStatusOf = (status: string): BookingStatus => (status in GUEST_HEADLINES ? (status as BookingStatus) : 'new');
+export const guestStatusLabel = (status: BookingStatus) => BOOKING_STATUS_LABELS[status];
+
+/** A cabin's name in «», unless it has its own: «Домик «Бриз» у воды» is read as it is. */
+export const quotedName = (name: string) => (/[«»"]/.test(name) ? name : `«${name}»`);
+
+const DAYS = ['день', 'дня', 'дней'] as const;
+/** The owner's cancellation policy in words, with the last free day of this stay when it is still ahead. */
+export function cancelPolicyText(policy: CancellationPolicy, freeUntil: IsoDate | null): string {
+  if (policy.freeUntilDays === 0) return 'Отмена бесплатна до дня заезда.';
+  return (
+    `Отмена бесплатна не позднее чем за ${policy.freeUntilDays} ${plural(policy.freeUntilDays, DAYS)} до заезда${freeUntil ? ` (до ${formatDate(freeUntil)} включительно)` : ''}.` +
+    (policy.keepPercent > 0 ? ` Позже удерживаем ${policy.keepPercent} % стоимости проживания, но не больше оплаченного.` : ' Позже — тоже без удержаний.')
+  );
+}
 
 /** The answer to POST /api/guest/{token}/cancel (kopecks). */
 export type GuestCancelAnswer = { status: 'cancelled'; refunded: number };

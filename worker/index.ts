@@ -32,7 +32,7 @@ app.all('/media/*', (c) => apiError(c, 404, MSG.notFound));
 // The results page: the prebuilt shell filled with what is free now (worker/pages/search.ts),
 // with the static pages' isolation headers, not the API's (see publicPageHeaders).
 app.get('/search', publicPageHeaders, searchPage);
-// The guest's own page: the shell, whatever the token; the API behind it decides.
+// The guest's own page, written whole by the server (worker/pages/guest.ts); 404 for a token it does not know.
 app.get('/b/:token{[0-9a-f]{36}}', publicPageHeaders, guestPage);
 app.use('*', securityHeaders);
 app.get('*', async (c) => {

@@ -1,6 +1,10 @@
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { cancelTerms, DEFAULT_MESSAGES, messagesSchema, renderTemplate } from '../../schema/guest-page.ts';
+import { cancelTerms, DEFAULT_MESSAGES, messagesSchema, renderTemplate, type GuestPageAnswer } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
+import { CancelActions, PayRest, Review } from '../../site/islands/GuestPage.tsx';
+import { cancelArea, payArea, reviewArea } from '../../worker/pages/guest-html.ts';
 
 // The guest's page's rules that need no server: what a cancellation gives back, and the
 // owner's templates as the guest reads them.
@@ -44,5 +48,51 @@ describe('message templates', () => {
     const typo = messagesSchema.safeParse({ ...DEFAULT_MESSAGES, reminder: { ...DEFAULT_MESSAGES.reminder, body: 'Ждём вас, {имя}! {сылка}' } });
     expect(typo.success).toBe(false);
     expect(typo.error?.issues[0]?.message).toBe(MSG.messagePlaceholderUnknown);
+  });
+});
+
+describe('the page\'s buttons, written by the server and hydrated by the island', () => {
+  const confirmed: GuestPageAnswer = {
+    id: 12,
+    status: 'confirmed',
+    cabin: { id: 3, name: 'Домик у моря' },
+    checkIn: '2027-07-20',
+    checkOut: '2027-07-23',
+    nights: 3,
+    guests: 2,
+    lines: [{ kind: 'nights', label: '5 000 ₽ × 3 ночи', amount: 15000 }],
+    total: 15000,
+    paid: 450000,
+    due: 1050000,
+    canPay: true,
+    cancel: { allowed: true, freeUntil: '2027-07-13', free: true, refund: 450000, kept: 0, policy: { freeUntilDays: 7, keepPercent: 30 } },
+    refunded: 0,
+    checkInTime: '14:00',
+    checkOutTime: '12:00',
+    canReview: false,
+    reviewed: false,
+  };
+  const pages: [string, GuestPageAnswer][] = [
+    ['the rest to pay', confirmed],
+    ['a payment started', { ...confirmed, status: 'awaiting_payment', canPay: false, pendingPayment: { amount: 450000, confirmationUrl: 'https://yoomoney.ru/checkout/payments/v2/contract?orderId=2f1a&x=1' } }],
+    ['nothing to pay, and cancelling refused', { ...confirmed, due: 0, canPay: false, cancel: { ...confirmed.cancel, allowed: false, reason: MSG.guestCancelArrived } }],
+    ['a request', { ...confirmed, status: 'new', paid: 0, canPay: false, cancel: { ...confirmed.cancel, refund: 0 } }],
+  ];
+  const api = '/api/guest/abc';
+
+  // A difference would make React throw the server's markup away and draw its own: the page would flash.
+  it.each(pages)('should be the same markup before and after the script: %s', async (_, page) => {
+    expect(renderToString(createElement(PayRest, { page, api }))).toBe(await payArea(page));
+    expect(renderToString(createElement(CancelActions, { page, api }))).toBe(await cancelArea(page));
+  });
+
+  it('should show the review form\'s placeholder until the form\'s script has come, as the server does', async () => {
+    expect(renderToString(createElement(Review, { token: 'abc' }))).toBe(await reviewArea());
+  });
+
+  it('should offer «Оплатить остаток» with the amount left, and the way back to a payment started', async () => {
+    expect(await payArea(confirmed)).toContain('Оплатить остаток 10\u00a0500\u00a0₽');
+    expect(await payArea(pages[1]![1])).toContain('Вернуться к оплате');
+    expect(await payArea(pages[2]![1])).toBe('');
   });
 });

@@ -733,7 +733,7 @@ describe('the corpus covers the router', () => {
   it('should have a spec for every route the worker serves, and no spec for a route it does not', () => {
     // GET /search is a page (HTML, filled from the built site's shell): its bad input is tested
     // end to end (test/e2e/public/search.test.ts); its query is the schema of GET /api/search, here.
-    // GET /b/{token} is the guest's page, the same shell for any token: GET /api/guest/{token} is its data.
+    // GET /b/{token} is the guest's page, written from what GET /api/guest/{token} answers (test/worker/guest-page.test.ts).
     const PAGES = new Set(['/*', '/search', '/b/:token{[0-9a-f]{36}}']);
     const served = new Set(app.routes.filter((r) => r.method !== 'ALL' && !PAGES.has(r.path)).map((r) => `${r.method} ${r.path}`));
     expect([...served].sort()).toEqual(ROUTES.map(routeName).sort());

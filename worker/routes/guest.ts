@@ -1,55 +1,21 @@
 import { Hono, type Context } from 'hono';
-import { todayInMoscow } from '../../schema/dates.ts';
-import { GUEST_TOKEN_PATTERN, guestPageUrl } from '../../schema/guest-page.ts';
+import { guestPageUrl } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
 import { cancelAsGuest } from '../guest/cancel.ts';
-import { guestPageAnswer, pageAlive, stayMoney } from '../guest/page.ts';
+import { currentStay as current, guestToday as today } from '../guest/current.ts';
+import { guestPageAnswer, stayMoney } from '../guest/page.ts';
 import { stayCalendar } from '../guest/stay-ics.ts';
 import { afterResponse } from '../lib/background.ts';
 import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
 import { startBalance } from '../payments/balance.ts';
-import { applyPayment } from '../payments/prepayment.ts';
-import { getPayment, yookassaOf } from '../payments/yookassa.ts';
-import { expireHolds } from '../transitions/hold.ts';
-import { guestLookup, type GuestLookup } from '../queries/guest.ts';
+import { yookassaOf } from '../payments/yookassa.ts';
 
 type C = Context<AppEnv>;
 const later = (c: C) => (label: string, task: Promise<unknown>) => afterResponse(c, label, task);
 /** The public address the guest comes back to: SITE_URL, else the one they came by. */
 const originOf = (c: C) => c.env.SITE_URL || new URL(c.req.url).origin;
-const today = () => todayInMoscow(now());
-
-/**
- * The booking behind a token, as the page shows it now: while a payment is pending it is read back
- * from ЮKassa (the guest back from its page sees the payment before ЮKassa's notification
- * arrives), and a hold that ran out unpaid is shown as run out. Undefined for an unknown or
- * malformed token and once the page has stopped answering (some weeks after departure).
- */
-async function current(c: C, token: string): Promise<GuestLookup | undefined> {
-  if (!GUEST_TOKEN_PATTERN.test(token)) return undefined;
-  const l = await guestLookup(c.env, token);
-  if (!l || !pageAlive(l.booking, today())) return undefined;
-  let changed = false;
-  const shop = yookassaOf(c.env);
-  for (const p of l.payments) {
-    if (!shop || p.status !== 'pending') continue;
-    try {
-      await applyPayment(c.env, p, await getPayment(shop, p.id), later(c));
-      changed = true;
-    } catch (err) {
-      console.error(`Payment ${p.id} could not be read back:`, err instanceof Error ? err.message : err);
-    }
-  }
-  const b = l.booking;
-  if (b.status === 'awaiting_payment' && b.holdUntil && Date.parse(b.holdUntil) <= now()) {
-    const ended = await expireHolds(c.env, b.id);
-    if (ended.bookings.length) afterResponse(c, 'Hold expiry notification', ended.send());
-    changed = true;
-  }
-  return changed ? guestLookup(c.env, token) : l;
-}
 
 const notFound = (c: C) => apiError(c, 404, MSG.guestPageNotFound);
 

@@ -202,14 +202,24 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     expect(row.guestUrl).toContain(`/b/${token}`);
     first = { id, token, checkIn, checkOut, total: row.total, lines: row.lines, prepayment };
 
-    // The page, opened from the e-mail on the phone.
-    const page = await openPage(link, 'phone');
-    await visible(page.getByRole('heading', { level: 1, name: 'Бронирование подтверждено' }), 20_000);
-    const sum = flat(await money(page).innerText());
+    // The page, opened from the e-mail on the phone: whole before any script (here with none at all).
+    const bare = await openPage(link, 'phone', { javaScriptEnabled: false });
+    await visible(bare.getByRole('heading', { level: 1, name: 'Бронирование подтверждено' }));
+    const sum = flat(await money(bare).innerText());
     for (const line of row.lines) expect(sum).toContain(flat(`${line.label} ${formatLineAmount(line.amount)}`));
     expect(sum).toContain(flat(`Итого ${formatPrice(row.total)}`));
     expect(sum).toContain(flat(`Оплачено ${formatKopecks(prepayment)}`));
     expect(sum).toContain(flat(`Осталось оплатить ${formatKopecks(row.total * 100 - prepayment)}`));
+    await visible(bare.getByRole('region', { name: 'Как добраться и заселиться' }).getByText(INSTRUCTIONS));
+
+    // With its script: the same page, the booking not read again, nothing asked of another site.
+    const page = await openPage(link, 'phone');
+    await page.locator('html[data-guest-ready]').waitFor({ state: 'attached' });
+    await page.waitForLoadState('networkidle');
+    expect(flat(await money(page).innerText())).toBe(sum);
+    const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+    expect(loaded.filter((u) => u.includes('/api/guest/'))).toEqual([]);
+    expect(loaded.filter((u) => new URL(u).origin !== new URL(baseURL).origin)).toEqual([]);
     const way = page.getByRole('region', { name: 'Как добраться и заселиться' });
     await visible(way.getByText(INSTRUCTIONS));
 
@@ -229,6 +239,7 @@ describe('a guest manages a stay on the page of their booking, and the messages 
   it('should take the rest through ЮKassa\'s page and bring the guest back to their page with nothing left to pay', async () => {
     const due = first.total * 100 - first.prepayment;
     const page = await openPage(`/b/${first.token}`, 'phone');
+    await page.locator('html[data-guest-ready]').waitFor({ state: 'attached' });
     await page.getByRole('button', { name: `Оплатить остаток ${formatKopecks(due)}` }).click();
     await page.waitForURL(`${yookassa}/pay/**`);
     expect(flat(await page.locator('.sum').innerText())).toBe(`${(due / 100).toFixed(2).replace('.', ',')} ₽`);
@@ -243,6 +254,7 @@ describe('a guest manages a stay on the page of their booking, and the messages 
 
   it('should say what comes back before the guest cancels, refund both payments in full through ЮKassa, tell the owner and free the nights', async () => {
     const page = await openPage(`/b/${first.token}`, 'phone');
+    await page.locator('html[data-guest-ready]').waitFor({ state: 'attached' });
     const cancel = page.getByRole('region', { name: 'Условия отмены' });
     await visible(cancel);
     expect(flat(await cancel.innerText())).toContain('Отмена бесплатна не позднее чем за 7 дней до заезда');

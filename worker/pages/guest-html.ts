@@ -1,0 +1,105 @@
+// The guest's page as HTML, from the answer of GET /api/guest/{token} (schema/guest-page.ts
+// GuestPageAnswer): everything the guest reads is here before any script runs. The three places
+// with buttons («Оплатить остаток», «Отменить бронирование», the review form) are written exactly
+// as the island's first render (site/islands/GuestPage.tsx), which hydrates them in place; the
+// unit test test/unit/guest-page.test.ts holds the two to the same markup.
+import { html, raw } from 'hono/html';
+import { formatGuests, formatLineAmount, formatNights, formatPrice, formatStayDates } from '../../schema/format.ts';
+import {
+  cancelPolicyText,
+  GUEST_HEADLINES,
+  GUEST_PAGE_DATA_ID,
+  guestStatusLabel,
+  guestStatusOf,
+  quotedName,
+  type GuestPageAnswer,
+} from '../../schema/guest-page.ts';
+import { formatKopecks } from '../../schema/payment-options.ts';
+
+type Html = ReturnType<typeof html>;
+const str = async (h: Html | string) => (await h).toString();
+
+/** «Оплатить остаток», or the way back to a payment started: the island's PayRest before a tap. */
+export function payArea(page: GuestPageAnswer): Promise<string> {
+  const pending = page.pendingPayment;
+  if (pending?.confirmationUrl) {
+    return str(
+      html`<div class="guest__actions"><p class="hint">Платёж на ${formatKopecks(pending.amount)} начат, но ещё не завершён.</p><a class="btn btn--primary" href="${pending.confirmationUrl}">Вернуться к оплате</a><button type="button" class="btn btn--secondary">Проверить оплату</button></div>`,
+    );
+  }
+  if (!page.canPay) return str('');
+  return str(html`<div class="guest__actions"><button type="button" class="btn btn--primary btn--lg">Оплатить остаток ${formatKopecks(page.due)}</button></div>`);
+}
+
+/** Why the stay cannot be cancelled, or «Отменить бронирование»: the island's CancelActions before a tap. */
+export function cancelArea(page: GuestPageAnswer): Promise<string> {
+  const { cancel } = page;
+  if (!cancel.allowed) return str(cancel.reason ? html`<p class="hint">${cancel.reason}</p>` : '');
+  return str(html`<p><button type="button" class="btn btn--secondary">Отменить бронирование</button></p>`);
+}
+
+/** Where the review form comes once its script has loaded: the island's Review before that. */
+export const reviewArea = (): Promise<string> =>
+  str(html`<section class="guest__review" id="review" aria-label="Отзыв о проживании"><p class="hint" role="status">Загружаем форму отзыва…</p></section>`);
+
+/** A place the island hydrates; `display: contents`, so the page lays out as if it were not there. */
+const island = async (name: string, inner: Promise<string>) => html`<div class="guest__island" data-guest-island="${name}">${raw(await inner)}</div>`;
+
+/**
+ * The page's data for the island, in a data block no browser runs (so no CSP hash is needed):
+ * `<` written as \u003c, so no text of the owner's or the guest's can close the element.
+ */
+export const pageData = (page: GuestPageAnswer) =>
+  `<script type="application/json" id="${GUEST_PAGE_DATA_ID}">${JSON.stringify(page).replace(/</g, '\\u003c')}</script>`;
+
+/** The page's content; `api` is the booking's address under /api/guest/ (the calendar file's link). */
+export async function guestPageHtml(page: GuestPageAnswer, api: string): Promise<string> {
+  const status = guestStatusOf(page.status);
+  return str(html`<header class="guest__head">
+      <p class="badge guest__status guest__status--${status}">${guestStatusLabel(status)}</p>
+      <h1>${GUEST_HEADLINES[status]}</h1>
+      <p class="guest__stay"><a href="/cabin/${page.cabin.id}">${quotedName(page.cabin.name)}</a>: ${formatStayDates(page.checkIn, page.checkOut)}, ${formatNights(page.nights)}, ${formatGuests(page.guests)}. Заезд с ${page.checkInTime}, выезд до ${page.checkOutTime}. Бронирование №${page.id}.</p>
+    </header>
+    <section class="card guest__card" aria-labelledby="guest-money">
+      <h2 id="guest-money">Стоимость и оплата</h2>
+      <dl class="guest__lines">
+        ${page.lines.map((l) => html`<div><dt>${l.label}</dt><dd>${formatLineAmount(l.amount)}</dd></div>`)}
+        <div class="guest__total"><dt>Итого</dt><dd>${formatPrice(page.total)}</dd></div>
+        ${page.paid > 0 || page.refunded > 0 ? html`<div><dt>Оплачено</dt><dd>${formatKopecks(page.paid)}</dd></div>` : ''}
+        ${page.refunded > 0 ? html`<div><dt>Возвращено</dt><dd>${formatKopecks(page.refunded)}</dd></div>` : ''}
+        ${page.due > 0 && status !== 'cancelled' ? html`<div class="guest__due"><dt>Осталось оплатить</dt><dd>${formatKopecks(page.due)}</dd></div>` : ''}
+      </dl>
+      ${island('pay', payArea(page))}
+    </section>
+    ${page.instructions ? arrival(page, api, page.instructions) : ''}
+    ${status === 'cancelled' ? cancelled(page) : html`<section class="card guest__card" aria-labelledby="guest-cancel">
+      <h2 id="guest-cancel">Условия отмены</h2>
+      <p>${cancelPolicyText(page.cancel.policy, page.cancel.freeUntil)}</p>
+      ${island('cancel', cancelArea(page))}
+    </section>`}
+    ${page.reviewed ? reviewThanks() : page.canReview ? island('review', reviewArea()) : ''}
+    ${raw(pageData(page))}`);
+}
+
+/** Once confirmed: the address, the map, the owner's instructions, whom to call, and the stay for the phone's calendar. */
+function arrival(page: GuestPageAnswer, api: string, i: NonNullable<GuestPageAnswer['instructions']>) {
+  return html`<section class="card guest__card" aria-labelledby="guest-way">
+      <h2 id="guest-way">Как добраться и заселиться</h2>
+      ${i.address ? html`<p><strong>Адрес:</strong> ${i.address}${i.mapUrl ? html` · <a href="${i.mapUrl}" target="_blank" rel="noopener noreferrer">Открыть на карте</a>` : ''}</p>` : ''}
+      ${i.text ? html`<p class="guest__instructions">${i.text}</p>` : ''}
+      <p><strong>Связь с хозяином:</strong> ${i.phone ? html`<a href="tel:${i.phone.replace(/[^\d+]/g, '')}">${i.phone}</a>` : ''}${i.phone && i.email ? ', ' : ''}${i.email ? html`<a href="mailto:${i.email}">${i.email}</a>` : ''}</p>
+      <p><a class="btn btn--secondary" href="${api}/stay.ics" download="stay-${page.id}.ics">Добавить в календарь</a></p>
+    </section>`;
+}
+
+function cancelled(page: GuestPageAnswer) {
+  return html`<section class="card guest__card" aria-labelledby="guest-cancel">
+      <h2 id="guest-cancel">Отмена</h2>
+      <p role="status">Бронирование отменено. ${page.refunded > 0 ? `Возвращаем ${formatKopecks(page.refunded)} на карту, с которой вы платили: обычно деньги приходят за несколько дней.` : 'Денег к возврату нет.'}</p>
+    </section>`;
+}
+
+const reviewThanks = () => html`<section class="card guest__card" id="review" aria-labelledby="guest-review">
+      <h2 id="guest-review">Отзыв</h2>
+      <p role="status">Спасибо за отзыв! Он появится на сайте после проверки с отметкой «Гость проживал(а)».</p>
+    </section>`;
