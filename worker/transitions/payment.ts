@@ -74,6 +74,22 @@ function lateMessages(ctx: Context, p: Payment, status: string): Message[] {
   ];
 }
 
+/**
+ * The payment moves to paid, from the status it was read in; unless `kept` holds (its booking got
+ * it), the whole of it is written down to go back, as a late payment.
+ */
+const paidMove = (env: Bindings, p: Payment, kept: SQL, at: string) =>
+  getDb(env)
+    .update(payments)
+    .set({
+      status: 'succeeded',
+      refundAmount: sql`case when ${kept} then ${payments.refundAmount} else coalesce(${payments.refundAmount}, ${payments.amount}) end`,
+      refundReason: sql`case when ${kept} then ${payments.refundReason} else coalesce(${payments.refundReason}, 'late') end`,
+      updatedAt: at,
+    })
+    .where(sql`payments.id = ${p.id} and payments.status = ${p.status}`)
+    .returning();
+
 /** A prepayment read back as paid. */
 function paidPrepayment(env: Bindings, ctx: Context, p: Payment) {
   const db = getDb(env);
@@ -90,16 +106,7 @@ function paidPrepayment(env: Bindings, ctx: Context, p: Payment) {
     releasePromoWhen(env, b.id, sql`${moves} and not ${ok} and ${waiting}`),
     db.update(bookings).set({ status: 'expired', promoClaimed: false, updatedAt: at }).where(sql`bookings.id = ${b.id} and bookings.status = 'awaiting_payment' and ${moves} and not ${ok}`).returning(),
     // The payment moves last; whether it goes back is decided on the booking as it is in this batch.
-    db
-      .update(payments)
-      .set({
-        status: 'succeeded',
-        refundAmount: sql`case when ${ok} then ${payments.refundAmount} else coalesce(${payments.refundAmount}, ${payments.amount}) end`,
-        refundReason: sql`case when ${ok} then ${payments.refundReason} else coalesce(${payments.refundReason}, 'late') end`,
-        updatedAt: at,
-      })
-      .where(sql`payments.id = ${p.id} and payments.status = ${p.status}`)
-      .returning(),
+    paidMove(env, p, ok, at),
     db
       .update(bookings)
       .set({ status: 'confirmed', holdUntil: null, updatedAt: at })
@@ -150,16 +157,7 @@ export async function settlePayment(env: Bindings, p: Payment, status: string, b
     const lateMsgs = keepWhen(env, sql`${moves} and not ${standing}`, lateMessages(ctx, p, booking.status), reach);
     kept = [paidMsgs, lateMsgs];
     writes = [
-      db
-        .update(payments)
-        .set({
-          status: 'succeeded',
-          refundAmount: sql`case when ${standing} then ${payments.refundAmount} else coalesce(${payments.refundAmount}, ${payments.amount}) end`,
-          refundReason: sql`case when ${standing} then ${payments.refundReason} else coalesce(${payments.refundReason}, 'late') end`,
-          updatedAt: at,
-        })
-        .where(sql`payments.id = ${p.id} and payments.status = ${p.status}`)
-        .returning(),
+      paidMove(env, p, standing, at),
     ];
     shape = 'balance';
   } else if (status === 'canceled' && p.kind !== 'balance') {
