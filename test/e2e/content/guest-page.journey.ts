@@ -4,7 +4,7 @@ import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { formatLineAmount, formatPrice } from '../../../schema/format.ts';
 import { formatKopecks, type PriceLine } from '../../../schema/payment-options.ts';
 import { stayRules, type Availability } from '../../../site/lib/stay-picker.ts';
-import type { StandInMail } from '../../stand-ins/mail-api.ts';
+import type { StandInMail } from '../../../stand-ins/mail-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { E2E_OWNER_EMAIL } from '../global-setup.ts';
