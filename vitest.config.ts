@@ -52,7 +52,7 @@ export default defineConfig(async () => {
             // D1 and R2 before each file.
             isolate: false,
             setupFiles: ['test/worker/apply-migrations.ts'],
-            globalSetup: ['test/stand-ins/max-global-setup.ts', 'test/stand-ins/yookassa-setup.ts', 'test/stand-ins/avito-setup.ts', 'test/stand-ins/feed-setup.ts', 'test/stand-ins/mail-api-setup.ts'],
+            globalSetup: ['stand-ins/max-global-setup.ts', 'stand-ins/yookassa-setup.ts', 'stand-ins/avito-setup.ts', 'stand-ins/feed-setup.ts', 'stand-ins/mail-api-setup.ts'],
             ...FIRST_GROUP,
           },
         },
@@ -69,7 +69,7 @@ export default defineConfig(async () => {
             // (~0.8 s each); each file still gets a server and DATA_DIR of its own.
             isolate: false,
             setupFiles: ['test/node/file-server.ts'],
-            globalSetup: ['test/stand-ins/max-global-setup.ts', 'test/stand-ins/yookassa-setup.ts', 'test/stand-ins/avito-setup.ts', 'test/stand-ins/feed-setup.ts', 'test/stand-ins/mail-api-setup.ts'],
+            globalSetup: ['stand-ins/max-global-setup.ts', 'stand-ins/yookassa-setup.ts', 'stand-ins/avito-setup.ts', 'stand-ins/feed-setup.ts', 'stand-ins/mail-api-setup.ts'],
             ...FIRST_GROUP,
           },
         },

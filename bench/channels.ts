@@ -3,7 +3,7 @@
 // Avito calls one sync makes counted from the stand-in's log, and one change (a block) timed
 // until the stand-in holds it: on the self-hosted server by its own timer, on Workers by the
 // schedule asked for at once (wrangler's /__scheduled, as `npm start`'s tick asks for it).
-import { startAvitoStandIn, type AvitoStandIn, type LoggedRequest } from '../scripts/lib/avito-stand-in.ts';
+import { startAvitoStandIn, type AvitoStandIn, type LoggedRequest } from '../stand-ins/avito-api.ts';
 import { addDays, todayInMoscow, type IsoDate } from '../schema/dates.ts';
 import { adminLogin } from './edit-to-live.ts';
 import { median } from './stats.ts';

@@ -50,7 +50,7 @@ export const VAT_CODE_VALUES = Object.keys(VAT_CODES).map(Number) as VatCode[];
 export type StayCharges = { cleaningFee: number; touristTax: TouristTax };
 export const NO_CHARGES: StayCharges = { cleaningFee: 0, touristTax: { ...TOURIST_TAX_DEFAULT } };
 
-/** The nights of a stay at one price, as quoteStay (worker/calendar/pricing.ts) gives them. */
+/** The nights of a stay at one price, as quoteStay (schema/pricing.ts) gives them. */
 export type NightsPart = { start: string; end: string; nights: number; pricePerNight: number };
 
 /**

@@ -10,7 +10,7 @@ import { updateSettings } from '../worker/queries/settings.ts';
 import { recordDemo } from '../worker/queries/demo.ts';
 import { addBlock, replaceFeeds, replaceSeasons, storeImport } from '../worker/queries/calendar.ts';
 import { DEMO_FEED_NAME, demoBlocks, demoBookings, demoFeedEvents, demoSeasons } from './demo/calendar.ts';
-import { quoteStay } from '../worker/calendar/pricing.ts';
+import { priceRequest } from '../worker/calendar/quote.ts';
 import { createBooking, setBookingStatus } from '../worker/queries/bookings.ts';
 import { DEMO_CABINS, DEMO_GALLERY, DEMO_REVIEWS, DEMO_SETTINGS } from './demo/content.ts';
 import { makeDemoPhoto, type PhotoKind } from './demo/photos.ts';
@@ -73,8 +73,10 @@ async function seedCalendar(env: SeedEnv, index: number, cabinId: number, priceP
   if (seasons.length) await replaceSeasons(env, cabinId, seasons, index < 4 ? 2 : 1);
   for (const block of demoBlocks(index)) await addBlock(env, cabinId, block);
   for (const { status, ...request } of demoBookings(index)) {
-    const quote = quoteStay({ pricePerNight, minNights: 1 }, seasons, request.checkIn, request.checkOut);
-    const booking = await createBooking(env, { cabinId, ...request }, quote);
+    // Priced as the server prices a guest's request, with the demo's seasons already in place.
+    const priced = await priceRequest(env, { cabinId, checkIn: request.checkIn, checkOut: request.checkOut, guests: request.guests });
+    if (!priced.ok) throw new Error(`The demo booking of cabin ${cabinId} could not be priced: ${priced.error}`);
+    const booking = await createBooking(env, { cabinId, ...request }, priced.priced.quote);
     ids.push(booking.id);
     if (status === 'confirmed') await setBookingStatus(env, booking.id, 'confirmed');
   }

@@ -9,8 +9,8 @@ import { seedLocal } from '../seed.ts';
 import { DEMO_FEED_PATH, demoFeedIcs } from '../demo/calendar.ts';
 import { ROOT, quietEnv, waitFor } from './tools.ts';
 import { warmAstro } from './warm-astro.ts';
-import { startYooKassaStandIn } from './yookassa-stand-in.ts';
-import { startAvitoStandIn } from './avito-stand-in.ts';
+import { startYooKassaStandIn } from '../../stand-ins/yookassa-api.ts';
+import { startAvitoStandIn } from '../../stand-ins/avito-api.ts';
 import { CHANNEL_PUSH_EVERY_MS } from '../../schema/channels.ts';
 
 /**

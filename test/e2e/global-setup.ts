@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { stackAddresses, startStack, type Stack } from '../../scripts/lib/stack.ts';
 import { ROOT } from '../../scripts/lib/tools.ts';
-import { startMailApiStandIn } from '../stand-ins/mail-api.ts';
-import { startMaxStandIn } from '../stand-ins/max-api.ts';
-import { startTelegramStandIn } from '../stand-ins/telegram-api.ts';
+import { startMailApiStandIn } from '../../stand-ins/mail-api.ts';
+import { startMaxStandIn } from '../../stand-ins/max-api.ts';
+import { startTelegramStandIn } from '../../stand-ins/telegram-api.ts';
 
 export const E2E_ADMIN_PASSWORD = 'e2e-password-1';
 /** The owner's address (MAIL_TO) the stack's e-mailed alerts go to. */

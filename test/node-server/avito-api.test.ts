@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAvitoStandIn, type AvitoStandIn } from '../../scripts/lib/avito-stand-in.ts';
+import { startAvitoStandIn, type AvitoStandIn } from '../../stand-ins/avito-api.ts';
 import {
   AvitoError,
   avitoApiUrl,

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAvitoStandIn, type AvitoStandIn } from '../../scripts/lib/avito-stand-in.ts';
+import { startAvitoStandIn, type AvitoStandIn } from '../../stand-ins/avito-api.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { until as untilWithin } from './until.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';

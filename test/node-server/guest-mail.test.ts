@@ -11,7 +11,7 @@ import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { nodeMailer, smtpMailer } from '../../worker/platform/node/mailer.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
-import { startMailApiStandIn } from '../stand-ins/mail-api.ts';
+import { startMailApiStandIn } from '../../stand-ins/mail-api.ts';
 import { freePort } from './free-port.ts';
 import { until } from './until.ts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 import { saveMaxBot } from '../../worker/queries/max-bot.ts';
-import { startMaxStandIn } from '../stand-ins/max-api.ts';
+import { startMaxStandIn } from '../../stand-ins/max-api.ts';
 
 // The MAX channel of notifyOwner on the self-hosted server: the same retries as Telegram and
 // e-mail, the visitor answered before any of them.

@@ -11,7 +11,7 @@ import { smtpMailer } from '../../worker/platform/node/mailer.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
 import { until as untilWithin } from './until.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
-import { startTelegramStandIn } from '../stand-ins/telegram-api.ts';
+import { startTelegramStandIn } from '../../stand-ins/telegram-api.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -2,14 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startYooKassaStandIn, type YooKassaStandIn } from '../../scripts/lib/yookassa-stand-in.ts';
+import { startYooKassaStandIn, type YooKassaStandIn } from '../../stand-ins/yookassa-api.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
 import { saveMaxBot } from '../../worker/queries/max-bot.ts';
 import { updateSettings } from '../../worker/queries/settings.ts';
-import { startMaxStandIn } from '../stand-ins/max-api.ts';
-import { startTelegramStandIn, type TelegramMessage } from '../stand-ins/telegram-api.ts';
+import { startMaxStandIn } from '../../stand-ins/max-api.ts';
+import { startTelegramStandIn, type TelegramMessage } from '../../stand-ins/telegram-api.ts';
 
 // Prepayment end to end on the self-hosted server, as the owner lives it: a guest pays on ЮKassa's
 // page (the stand-in's), ЮKassa tells the server by its notification (the server reads the

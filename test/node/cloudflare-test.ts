@@ -34,8 +34,8 @@ export async function startFileServer(): Promise<void> {
     trustedProxy: true,
     adminPassword: 'test-password-1',
     shutdownGraceMs: 1000,
-    // The MAX Bot API stand-in of test/stand-ins/max-global-setup.ts.
-    // Feeds from test/stand-ins/feed-server.ts on 127.0.0.1, as `npm start` allows.
+    // The MAX Bot API stand-in of stand-ins/max-global-setup.ts.
+    // Feeds from stand-ins/feed-server.ts on 127.0.0.1, as `npm start` allows.
     bindings: { MAX_API_URL: inject('maxApiUrl'), AVITO_API_URL: inject('avito').apiUrl, ALLOW_LOOPBACK_FEEDS: '1' },
   });
   const env = {

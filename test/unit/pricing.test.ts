@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, nightsOf } from '../../schema/dates.ts';
 import { formatNights, formatPrice } from '../../schema/format.ts';
-import { quoteStay, type PricedSeason } from '../../worker/calendar/pricing.ts';
+import { NO_CHARGES } from '../../schema/payment-options.ts';
+import { quoteStay as quoteByRules, WEEKEND_NIGHTS_DEFAULT, type SeasonRates } from '../../schema/pricing.ts';
 
 // quoteStay walks from season edge to season edge (search prices every cabin with it); the
 // price must stay what the night-by-night rule gives: each night at its season's price, else the base.
+
+type PricedSeason = Omit<SeasonRates, 'weekendPricePerNight'>;
+
+/** A cabin priced by its price and seasons alone: no weekends, single dates, guests, discounts or charges. */
+function quoteStay(base: { pricePerNight: number; minNights: number }, seasons: PricedSeason[], checkIn: string, checkOut: string) {
+  const cabin = { ...base, weekendPricePerNight: null, weekendNights: WEEKEND_NIGHTS_DEFAULT, baseGuests: 1, extraGuestPerNight: 0 };
+  const { extras: _, ...quote } = quoteByRules({ cabin, seasons, datePrices: [], discounts: [], extras: [], charges: NO_CHARGES }, { checkIn, checkOut, guests: 1, today: checkIn });
+  return quote;
+}
 
 function nightByNight(base: { pricePerNight: number; minNights: number }, seasons: PricedSeason[], checkIn: string, checkOut: string) {
   const priceOf = (night: string) => seasons.find((s) => s.start <= night && night < s.end)?.pricePerNight ?? base.pricePerNight;

@@ -6,7 +6,7 @@ declare global {
       /** Bound in vitest.config.ts from the migrations folder. */
       TEST_MIGRATIONS: D1Migration[];
       ADMIN_PASSWORD: string;
-      /** The MAX Bot API stand-in (test/stand-ins/max-api.ts). */
+      /** The MAX Bot API stand-in (stand-ins/max-api.ts). */
       MAX_API_URL: string;
     }
   }

@@ -11,7 +11,7 @@ import { api } from '../../worker/app.ts';
 import { expectError, expectNoChange, jsonRequest, login, resetDataWithAdmin, seedCabin, send, validBooking } from './helpers.ts';
 
 // One calendar across every channel (docs/api.md «Channels»): Avito through its API,
-// against the Avito stand-in on 127.0.0.1 (scripts/lib/avito-stand-in.ts) that the app under test
+// against the Avito stand-in on 127.0.0.1 (stand-ins/avito-api.ts) that the app under test
 // knows as AVITO_API_URL. The stand-in is shared by both runtimes' runs at once, so every test
 // makes an account and listings of its own, and scopes failures to its own client id.
 

@@ -9,7 +9,7 @@ import { runSchedule } from '../../worker/scheduled.ts';
 import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
 
 // iCal that never loses a night, on both runtimes: other platforms' calendars
-// served by test/stand-ins/feed-server.ts on 127.0.0.1, read through the app's own sync.
+// served by stand-ins/feed-server.ts on 127.0.0.1, read through the app's own sync.
 
 beforeEach(resetDataWithAdmin);
 

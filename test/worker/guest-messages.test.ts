@@ -10,7 +10,7 @@ import app from '../../worker/index.ts';
 import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { enqueue } from '../../worker/queries/outbox.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
-import type { StandInMail } from '../stand-ins/mail-api.ts';
+import type { StandInMail } from '../../stand-ins/mail-api.ts';
 import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, validReview, callWith, jsonOf } from './helpers.ts';
 import type { GuestMessageView } from '../../worker/routes/guest-messages.ts';
 
@@ -19,7 +19,7 @@ import type { GuestMessageView } from '../../worker/routes/guest-messages.ts';
  * docs/api.md «The guest's page and messages»), on both runtimes. The app runs with the runtime's
  * own bindings plus e-mail through the HTTP mail API (the port the Cloudflare entry fills from
  * MAIL_API_KEY, and the Node server when SMTP_URL is absent) pointed at the stand-in on 127.0.0.1
- * (test/stand-ins/mail-api.ts), and SITE_URL for the links. SMTP: test/node-server/guest-mail.test.ts.
+ * (stand-ins/mail-api.ts), and SITE_URL for the links. SMTP: test/node-server/guest-mail.test.ts.
  */
 const mailApi = inject('mailApiUrl');
 const yk = inject('yookassa');

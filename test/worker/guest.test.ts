@@ -10,7 +10,7 @@ import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCa
 
 /**
  * The guest's own page (docs/api.md «The guest's page and messages») on both runtimes,
- * against the ЮKassa stand-in (scripts/lib/yookassa-stand-in.ts): what the page shows, the rest
+ * against the ЮKassa stand-in (stand-ins/yookassa-api.ts): what the page shows, the rest
  * paid as a second payment, the stay as a calendar file, the cancellation by the owner's policy
  * with its refunds (what was asked of ЮKassa is read from the stand-in's log), a refund ЮKassa
  * refused at first and made by the schedule, and the owner's «Вернуть предоплату» afterwards.

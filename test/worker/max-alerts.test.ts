@@ -5,7 +5,7 @@ import { MSG } from '../../schema/messages.ts';
 import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send, validBooking } from './helpers.ts';
 
 // Owner alerts through MAX, against the MAX stand-in on 127.0.0.1
-// (test/stand-ins/max-api.ts) that the app under test knows as MAX_API_URL.
+// (stand-ins/max-api.ts) that the app under test knows as MAX_API_URL.
 
 beforeEach(resetDataWithAdmin);
 

@@ -11,7 +11,7 @@ import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCa
 
 /**
  * Prepayment through ЮKassa (docs/api.md «Prepayment»), on both runtimes, against the
- * ЮKassa stand-in on 127.0.0.1 (scripts/lib/yookassa-stand-in.ts) started by the projects' global
+ * ЮKassa stand-in on 127.0.0.1 (stand-ins/yookassa-api.ts) started by the projects' global
  * setup. The app is called with the runtime's own bindings plus the shop's keys, the way a server
  * with YOOKASSA_* set runs it; without them, as one without.
  */

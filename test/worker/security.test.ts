@@ -2,9 +2,9 @@ import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
 import app from '../../worker/index.ts';
+import { ROUTE_RULES } from '../../worker/middleware/roles.ts';
 import { getContentVersion } from '../../worker/queries/site-state.ts';
 import {
-  ADMIN_PASSWORD,
   JPEG,
   ORIGIN,
   client,
@@ -16,36 +16,26 @@ import {
   sampleCabin,
   seedCabin,
   seedReview,
+  seedUser,
   send,
   uploadRequest,
   url,
   validReview,
   type RequestOptions,
 } from './helpers.ts';
+import { sessionRoutes, type SessionRoute } from './session-routes.ts';
 
 beforeEach(resetDataWithAdmin);
 
 type Ids = { cabin: number; review: number; cookie: string };
-type Call = (ids: Ids, opts: RequestOptions) => Promise<Response>;
 
-/** Every admin-only route, with a request that would succeed for a signed-in admin. */
-const ADMIN_ROUTES: [string, Call][] = [
-  ['POST /api/cabins', (_, o) => jsonRequest('POST', '/api/cabins', sampleCabin(), o)],
-  ['PUT /api/cabins/:id', (ids, o) => jsonRequest('PUT', `/api/cabins/${ids.cabin}`, { name: 'Взлом' }, o)],
-  ['DELETE /api/cabins/:id', (ids, o) => send('DELETE', `/api/cabins/${ids.cabin}`, o)],
-  ['GET /api/admin/cabins', (_, o) => send('GET', '/api/admin/cabins', o)],
-  ['GET /api/reviews', (_, o) => send('GET', '/api/reviews', o)],
-  ['PUT /api/reviews/:id', (ids, o) => jsonRequest('PUT', `/api/reviews/${ids.review}`, { approved: true }, o)],
-  ['DELETE /api/reviews/:id', (ids, o) => send('DELETE', `/api/reviews/${ids.review}`, o)],
-  ['PUT /api/settings', (_, o) => jsonRequest('PUT', '/api/settings', { heroTitle: 'Взлом' }, o)],
-  ['POST /api/upload', (_, o) => uploadRequest({ bytes: JPEG, name: 'a.jpg', type: 'image/jpeg' }, o)],
-  ['PUT /api/admin/credentials', (_, o) => jsonRequest('PUT', '/api/admin/credentials', { username: 'intruder', password: 'intruder-pass', currentPassword: ADMIN_PASSWORD }, o)],
-  ['GET /api/admin/path', (_, o) => send('GET', '/api/admin/path', o)],
-  ['PUT /api/admin/path', (_, o) => jsonRequest('PUT', '/api/admin/path', { path: 'intruder' }, o)],
-  ['GET /api/admin/session', (_, o) => send('GET', '/api/admin/session', o)],
-  ['GET /api/admin/settings', (_, o) => send('GET', '/api/admin/settings', o)],
-  ['GET /api/admin/publish', (_, o) => send('GET', '/api/admin/publish', o)],
-];
+/** Every route that needs a session, from the app's own route table (session-routes.ts). */
+const SESSION_ROUTES = (await sessionRoutes()).map((r) => [r.key, r] as const);
+const ruleOf = (key: string) => ROUTE_RULES[key]?.access ?? 'owner';
+
+/** A request to the route with an empty JSON body: who may call it is decided before the body is read. */
+const call = (route: SessionRoute, opts: RequestOptions) =>
+  route.method === 'GET' ? send('GET', route.path, opts) : jsonRequest(route.method, route.path, {}, opts);
 
 async function seedAll(): Promise<Ids> {
   const cabin = await seedCabin();
@@ -56,24 +46,36 @@ async function seedAll(): Promise<Ids> {
 }
 
 describe('admin routes without a session', () => {
-  it.each(ADMIN_ROUTES)('should answer %s with 401 {error} and change nothing', async (_, call) => {
-    const ids = await seedAll();
+  it.each(SESSION_ROUTES)('should answer %s with 401 {error} and change nothing', async (_, route) => {
+    await seedAll();
     await expectNoChange(async () => {
-      await expectError(await call(ids, {}), 401, MSG.unauthorized);
+      await expectError(await call(route, {}), 401, MSG.unauthorized);
     });
   });
 
-  it.each(ADMIN_ROUTES)('should answer %s with a forged session cookie with 401', async (_, call) => {
-    const ids = await seedAll();
+  it.each(SESSION_ROUTES)('should answer %s with a forged session cookie with 401', async (_, route) => {
+    await seedAll();
     await expectNoChange(async () => {
-      await expectError(await call(ids, { cookie: `kaspiy_admin=${'a'.repeat(64)}` }), 401, MSG.unauthorized);
+      await expectError(await call(route, { cookie: `kaspiy_admin=${'a'.repeat(64)}` }), 401, MSG.unauthorized);
     });
   });
 
-  it.each(ADMIN_ROUTES)('should answer %s with the right status for a signed-in admin (control)', async (_, call) => {
-    const ids = await seedAll();
-    const res = await call(ids, { cookie: ids.cookie });
-    expect([200, 201]).toContain(res.status);
+  it.each(SESSION_ROUTES)('should let a signed-in owner past the guard of %s (control)', async (_, route) => {
+    const { cookie } = await seedAll();
+    expect([401, 403]).not.toContain((await call(route, { cookie })).status);
+  });
+
+  it.each(SESSION_ROUTES)('should answer a manager on %s as the role table says', async (key, route) => {
+    await seedAll();
+    await seedUser('menedzher', 'manager-pass-1');
+    const cookie = await login({ username: 'menedzher', password: 'manager-pass-1' });
+    if (ruleOf(key) === 'owner') {
+      await expectNoChange(async () => {
+        await expectError(await call(route, { cookie }), 403, MSG.forbidden);
+      });
+    } else {
+      expect([401, 403]).not.toContain((await call(route, { cookie })).status);
+    }
   });
 
   it('should check the session before reading the body or the id', async () => {

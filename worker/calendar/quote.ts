@@ -13,22 +13,28 @@ import { checkPromo, pricingRules } from '../queries/pricing.ts';
 type DbEnv = { DB: DatabasePort };
 export type StayRequest = { cabinId: number; checkIn: IsoDate; checkOut: IsoDate; guests: number; extras?: readonly number[]; promo?: string | null };
 export type Priced = { cabin: Cabin; rules: PricingRules; quote: Quote; promo: PromoTerms | null };
-/** `promoRefused`: the code typed was the reason (the promo-code limit counts those). */
-export type PriceRefusal = { status: 400 | 404; error: string; promoRefused?: true };
+/**
+ * Why a stay was not priced, for the routes to answer as HTTP (worker/routes/price-refusal.ts):
+ * the cabin is not shown, too many guests, an extra it does not offer, the code typed (the
+ * promo-code limit counts those), or too many codes tried from one address (promo-limit.ts).
+ */
+export type PriceReason = 'cabin-missing' | 'guests' | 'extra' | 'promo' | 'promo-throttled';
+export type PriceRefusal = { ok: false; reason: PriceReason; error: string };
+export type PriceAnswer = { ok: true; priced: Priced } | PriceRefusal;
 
-/** Prices a stay for a visitor: 404 for a cabin that is not shown, 400 with the reason for guests, an extra or a code that do not fit. */
-export async function priceRequest(env: DbEnv, req: StayRequest): Promise<{ ok: true; priced: Priced } | ({ ok: false } & PriceRefusal)> {
+/** Prices a stay for a visitor, or says why not with the Russian text the guest reads. */
+export async function priceRequest(env: DbEnv, req: StayRequest): Promise<PriceAnswer> {
   const cabin = await getCabin(env, req.cabinId);
-  if (!cabin || !cabin.active) return { ok: false, status: 404, error: MSG.cabinNotFound };
-  if (req.guests > cabin.maxGuests) return { ok: false, status: 400, error: MSG.bookingTooManyGuests };
+  if (!cabin || !cabin.active) return { ok: false, reason: 'cabin-missing', error: MSG.cabinNotFound };
+  if (req.guests > cabin.maxGuests) return { ok: false, reason: 'guests', error: MSG.bookingTooManyGuests };
   const rules = (await pricingRules(env, req.checkIn, req.checkOut, [cabin.id])).get(cabin.id)!;
   const offered = new Set(rules.extras.map((e) => e.id));
-  if ((req.extras ?? []).some((id) => !offered.has(id))) return { ok: false, status: 400, error: MSG.extraNotFound };
+  if ((req.extras ?? []).some((id) => !offered.has(id))) return { ok: false, reason: 'extra', error: MSG.extraNotFound };
   const today = todayInMoscow(now());
   let promo: PromoTerms | null = null;
   if (req.promo?.trim()) {
     const checked = await checkPromo(env, req.promo, { checkIn: req.checkIn, checkOut: req.checkOut, today });
-    if (!checked.ok) return { ok: false, status: 400, error: checked.error, promoRefused: true };
+    if (!checked.ok) return { ok: false, reason: 'promo', error: checked.error };
     promo = checked.terms;
   }
   const quote = quoteStay(rules, { checkIn: req.checkIn, checkOut: req.checkOut, guests: req.guests, extras: req.extras ?? [], promo, today });

@@ -37,6 +37,7 @@ import { allPayments, paymentsOf } from '../queries/payments.ts';
 import { hit } from '../queries/rate-limit.ts';
 import { getSettings } from '../queries/settings.ts';
 import { idParam } from './params.ts';
+import { refusePrice } from './price-refusal.ts';
 
 /** The guest's own page, as a path (the site's pages and the API share the origin). */
 const guestUrlOf = (b: Pick<Booking, 'guestToken'>) => `${GUEST_PAGE_PATH}${b.guestToken ?? ''}`;
@@ -60,7 +61,7 @@ export const bookingRoutes = new Hono<AppEnv>()
     const count = await hit(c.env, `booking:${clientIp(c)}`, BOOKING_THROTTLE.windowMs);
     if (count > BOOKING_THROTTLE.max) return apiError(c, 429, MSG.bookingThrottled);
     const result = await priceForVisitor(c, input);
-    if (!result.ok) return apiError(c, result.status, result.error);
+    if (!result.ok) return refusePrice(c, result);
     const { cabin, quote, promo } = result.priced;
     if (quote.nights < quote.minNights) return apiError(c, 400, MSG.bookingTooShort);
     const settings = await getSettings(c.env);

@@ -17,6 +17,7 @@ import { getCabin } from '../queries/cabins.ts';
 import { listDatePrices, listDiscounts, listExtras, listPromoCodes, replaceDatePrices, replacePromoCodes, savePricing } from '../queries/pricing.ts';
 import { hit } from '../queries/rate-limit.ts';
 import { idParam } from './params.ts';
+import { refusePrice } from './price-refusal.ts';
 
 /**
  * Prices the way owners sell (docs/api.md «Pricing»): the discounts and extras, the promo
@@ -64,7 +65,7 @@ export const quoteRoutes = new Hono<AppEnv>().get('/', quoteLimit, validate('que
   if (q.checkIn < todayInMoscow(now())) return apiError(c, 400, MSG.bookingCheckInPast);
   if (nightsBetween(q.checkIn, q.checkOut) > BOOKING_MAX_NIGHTS) return apiError(c, 400, MSG.bookingTooLong);
   const result = await priceForVisitor(c, { ...q, extras: q.extras ?? [] });
-  if (!result.ok) return apiError(c, result.status, result.error);
+  if (!result.ok) return refusePrice(c, result);
   const { quote } = result.priced;
   return c.json({ nights: quote.nights, total: quote.total, lines: quote.lines, minNights: quote.minNights, extras: quote.extras });
 });

@@ -4,7 +4,7 @@ import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible } from './helpers.ts';
 
 // «Настройки» → «Уведомления в MAX» on a phone, against the MAX stand-in the e2e stack's worker
-// knows as MAX_API_URL (test/stand-ins/max-api.ts).
+// knows as MAX_API_URL (stand-ins/max-api.ts).
 
 type Recorded = { method: string; path: string; authorization: string | null; body: { text?: string } | null };
 

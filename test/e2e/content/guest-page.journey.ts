@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { formatLineAmount, formatPrice } from '../../../schema/format.ts';
 import { formatKopecks, type PriceLine } from '../../../schema/payment-options.ts';
-import { quoteStay } from '../../../worker/calendar/pricing.ts';
-import type { StandInMail } from '../../stand-ins/mail-api.ts';
+import { stayRules, type Availability } from '../../../site/lib/stay-picker.ts';
+import type { StandInMail } from '../../../stand-ins/mail-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { E2E_OWNER_EMAIL } from '../global-setup.ts';
@@ -23,12 +23,6 @@ import { flat, solveCaptcha, textOf } from '../public/helpers.ts';
 // link shows on /reviews as «Гость проживал(а)»; «Заявки» shows the three e-mails.
 
 type Cabin = { id: number; name: string };
-type Availability = {
-  busy: { start: string; end: string }[];
-  seasons: { start: string; end: string; pricePerNight: number; minNights: number }[];
-  pricePerNight: number;
-  minNights: number;
-};
 type Logged = {
   payments: { id: string; status: string; amount: { value: string }; metadata: { bookingId: string; kind?: string } }[];
   refunds: { payment_id: string; amount: { value: string } }[];
@@ -168,7 +162,7 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     let checkIn = '';
     for (let n = 200; n < 300 && !checkIn; n++) {
       const day = addDays(todayInMoscow(), n);
-      if (!busyOn(a, day, addDays(day, 2)) && quoteStay(a, a.seasons, day, addDays(day, 2)).minNights <= 2) checkIn = day;
+      if (!busyOn(a, day, addDays(day, 2)) && stayRules(a).quote(day, addDays(day, 2)).minNights <= 2) checkIn = day;
     }
     expect(checkIn).not.toBe('');
     const checkOut = addDays(checkIn, 2);
@@ -289,7 +283,7 @@ describe('a guest manages a stay on the page of their booking, and the messages 
         const checkIn = addDays(today, d);
         for (let n = 1; n <= 7 && !stay; n++) {
           const checkOut = addDays(checkIn, n);
-          if (!busyOn(a, checkIn, checkOut) && quoteStay(a, a.seasons, checkIn, checkOut).minNights <= n) stay = { cabinId: c.id, checkIn, checkOut, nights: n };
+          if (!busyOn(a, checkIn, checkOut) && stayRules(a).quote(checkIn, checkOut).minNights <= n) stay = { cabinId: c.id, checkIn, checkOut, nights: n };
         }
       }
       if (stay) break;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addDays, nightsBetween } from '../../../schema/dates.ts';
 import { MSG } from '../../../schema/messages.ts';
 import { formatKopecks, prepaymentKopecks, priceStay } from '../../../schema/payment-options.ts';
-import { quoteStay } from '../../../worker/calendar/pricing.ts';
+import { stayRules, type Availability } from '../../../site/lib/stay-picker.ts';
 import { useBrowser } from '../browser.ts';
 import { runInLocalD1 } from '../local-d1.ts';
 import { adminApi, notice, openTab, signIn, visible } from '../admin/helpers.ts';
@@ -16,13 +16,6 @@ import { flat, rub } from '../public/helpers.ts';
 // подтверждено», the owner is told and refunds it from «Заявки»; an unpaid hold frees its nights.
 
 type Cabin = { id: number; name: string; pricePerNight: number; maxGuests: number };
-type Availability = {
-  from: string;
-  busy: { start: string; end: string }[];
-  seasons: { start: string; end: string; pricePerNight: number; minNights: number }[];
-  pricePerNight: number;
-  minNights: number;
-};
 type Logged = { payments: { id: string; status: string; metadata: { bookingId: string } }[]; receipts: { kind: string; paymentId: string; receipt: { items: { amount: { value: string }; payment_mode?: string }[] } }[] };
 
 const MAX_TOKEN = `prepay-${crypto.randomUUID()}`;
@@ -94,7 +87,7 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     for (let n = after; n < 350; n++) {
       const checkIn = addDays(a.from, n);
       const checkOut = addDays(checkIn, nights);
-      if (!a.busy.some((b) => b.start < checkOut && checkIn < b.end) && quoteStay(a, a.seasons, checkIn, checkOut).minNights <= nights) return { checkIn, checkOut, a };
+      if (!a.busy.some((b) => b.start < checkOut && checkIn < b.end) && stayRules(a).quote(checkIn, checkOut).minNights <= nights) return { checkIn, checkOut, a };
     }
     throw new Error('no free stay');
   }
@@ -131,7 +124,7 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     // A guest on a phone picks three nights, sees nights, fee, tax and total, and pays the prepayment.
     const cabin = ((await (await fetch(`${baseURL}/api/cabins`)).json()) as Cabin[])[0]!;
     const { checkIn, checkOut, a } = await freeStay(cabin, 300, 3);
-    const quote = quoteStay(a, a.seasons, checkIn, checkOut);
+    const quote = stayRules(a).quote(checkIn, checkOut);
     const priced = priceStay(quote.parts, { cleaningFee: FEE, touristTax: TAX });
     const prepayment = prepaymentKopecks(priced, quote.parts[0]!.pricePerNight, { kind: 'percent', percent: PERCENT });
     // Search results carry the same total, naming the fee and the tax inside it.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useBrowser, type ViewportName } from '../browser.ts';
 import { addDays, nightsBetween } from '../../../schema/dates.ts';
 import type { Cabin } from '../../../schema/tables.ts';
-import { quoteStay } from '../../../worker/calendar/pricing.ts';
+import { stayRules } from '../../../site/lib/stay-picker.ts';
 import { adminApi, cabins, getJson, ru, rub, settings, textOf, visible, waDigits } from './helpers.ts';
 import { dayButton, pickStay } from '../stay-calendar.ts';
 
@@ -210,7 +210,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     const cabin = await pick();
     const free = await availability(baseURL, cabin.id);
     const stay = firstFreeStay(free, 20, 3);
-    const quote = quoteStay(free, free.seasons, stay.checkIn, stay.checkOut);
+    const quote = stayRules(free).quote(stay.checkIn, stay.checkOut);
     const page = await openPage(`/cabin/${cabin.id}`, viewport);
     // The card wakes up when it scrolls into view.
     await page.locator('#booking').scrollIntoViewIfNeeded();
@@ -275,7 +275,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     const admin = await adminApi(baseURL);
     const rows = (await admin.get('/admin/bookings')).json as { id: number; name: string; status: string; total: number; comment: string }[];
     const row = rows.find((r) => r.id === Number(number))!;
-    expect(row).toMatchObject({ name, status: 'new', comment: 'Приедем с собакой', total: quoteStay(free, free.seasons, stay.checkIn, stay.checkOut).total });
+    expect(row).toMatchObject({ name, status: 'new', comment: 'Приедем с собакой', total: stayRules(free).quote(stay.checkIn, stay.checkOut).total });
     await admin.del(`/admin/bookings/${row.id}`);
   });
 
@@ -300,13 +300,13 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     const a = free!;
     const checkIn = [1, 2, 3, 4, 5, 6, 7]
       .map((k) => addDays(busy.start, -k))
-      .find((d) => d >= a.from && !a.busy.some((b) => b.start < busy.start && d < b.end) && quoteStay(a, a.seasons, d, busy.start).minNights <= nightsBetween(d, busy.start));
+      .find((d) => d >= a.from && !a.busy.some((b) => b.start < busy.start && d < b.end) && stayRules(a).quote(d, busy.start).minNights <= nightsBetween(d, busy.start));
     expect(checkIn, 'a free check-in before the busy nights').toBeDefined();
     await (await dayButton(page, checkIn!)).click();
     expect(await (await dayButton(page, busy.start)).isDisabled()).toBe(false);
     expect(await (await dayButton(page, addDays(busy.start, 1))).isDisabled()).toBe(true);
     await (await dayButton(page, busy.start)).click();
-    expect(await textOf(page.locator('.booking__sum'))).toContain(`Итого ${rub(quoteStay(a, a.seasons, checkIn!, busy.start).total)}`);
+    expect(await textOf(page.locator('.booking__sum'))).toContain(`Итого ${rub(stayRules(a).quote(checkIn!, busy.start).total)}`);
   });
 });
 
@@ -319,7 +319,7 @@ function firstFreeStay(a: Availability, after: number, nights: number) {
     const checkIn = addDays(a.from, n);
     const checkOut = addDays(checkIn, nights);
     const clash = a.busy.some((b) => b.start < checkOut && checkIn < b.end);
-    if (!clash && quoteStay(a, a.seasons, checkIn, checkOut).minNights <= nights) return { checkIn, checkOut };
+    if (!clash && stayRules(a).quote(checkIn, checkOut).minNights <= nights) return { checkIn, checkOut };
   }
   throw new Error('no free stay in the demo calendar');
 }

@@ -6,7 +6,7 @@
 // for with its Idempotence-Key (`calls`); POST /_fail-refunds makes refunds of one payment fail.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { escapeHtml } from '../../schema/html.ts';
+import { escapeHtml } from '../schema/html.ts';
 
 type Amount = { value: string; currency: string };
 type Payment = {

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startYooKassaStandIn, type YooKassaStandIn } from '../../scripts/lib/yookassa-stand-in.ts';
+import { startYooKassaStandIn, type YooKassaStandIn } from './yookassa-api.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startAvitoStandIn, type AvitoStandIn } from '../../scripts/lib/avito-stand-in.ts';
+import { startAvitoStandIn, type AvitoStandIn } from './avito-api.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -3,7 +3,7 @@ import { startFeedServer } from './feed-server.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {
-    /** Where test/stand-ins/feed-server.ts serves other platforms' calendars for this project. */
+    /** Where stand-ins/feed-server.ts serves other platforms' calendars for this project. */
     feedsUrl: string;
   }
 }

@@ -1,0 +1,14 @@
+import type { Context } from 'hono';
+import type { PriceReason, PriceRefusal } from '../calendar/quote.ts';
+import { apiError } from '../lib/errors.ts';
+
+/** How GET /api/quote and POST /api/bookings answer a stay that was not priced. */
+const STATUS: Record<PriceReason, 400 | 404 | 429> = {
+  'cabin-missing': 404,
+  guests: 400,
+  extra: 400,
+  promo: 400,
+  'promo-throttled': 429,
+};
+
+export const refusePrice = (c: Context, refusal: PriceRefusal) => apiError(c, STATUS[refusal.reason], refusal.error);
