@@ -23,7 +23,8 @@
 // One stand-in may serve several test files at once: give each its own client and listings, and
 // scope failures and resets by clientId, so one file's outage is not another's.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { steadyServer } from './steady-server.ts';
 import { z } from 'zod';
 
 export type AvitoClientInput = { clientId: string; clientSecret: string; userId: number; items: number[]; expiresIn?: number };
@@ -437,7 +438,7 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
 
   const bookings = (itemId: number) => itemBookings.get(itemId) ?? [];
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = steadyServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const path = url.pathname;
     void (async () => {

@@ -3,7 +3,8 @@
 // the app under test reads GET /NAME like any platform's export. A feed answers its ETag and
 // Last-Modified with 304 as a platform that throttles readers does, and every read is logged with
 // the validators it carried (GET /_feeds/NAME/reads). A feed may answer slowly (`delayMs`).
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { steadyServer } from './steady-server.ts';
 import type { AddressInfo } from 'node:net';
 
 /** `delayMs`: how long the platform takes to answer (real platforms' feeds take most of a second). */
@@ -13,7 +14,7 @@ type Read = { at: string; ifNoneMatch: string | null; ifModifiedSince: string | 
 export async function startFeedServer(): Promise<{ url: string; close(): Promise<void> }> {
   const feeds = new Map<string, Feed>();
   const reads = new Map<string, Read[]>();
-  const server: Server = createServer((req, res) => {
+  const server: Server = steadyServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const control = /^\/_feeds\/([\w.-]+)(\/reads)?$/.exec(url.pathname);
     if (control) {

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { steadyServer } from './steady-server.ts';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -18,7 +18,7 @@ export type StandInMail = { authorization: string | null; from: string; to: stri
 export async function startMailApiStandIn(opts: { hang?: boolean } = {}): Promise<{ url: string; mails: StandInMail[]; close: () => Promise<void> }> {
   const mails: StandInMail[] = [];
   let down = false;
-  const server = createServer((req, res) => {
+  const server = steadyServer((req, res) => {
     let raw = '';
     req.on('data', (d: Buffer) => (raw += d));
     req.on('end', () => {

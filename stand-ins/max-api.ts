@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { steadyServer } from './steady-server.ts';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -32,7 +32,7 @@ export async function startMaxStandIn(opts: { failMessages?: number } = {}): Pro
     return b;
   };
 
-  const server = createServer((req, res) => {
+  const server = steadyServer((req, res) => {
     let raw = '';
     req.on('data', (d: Buffer) => (raw += d));
     req.on('end', () => void answer(raw).catch(() => res.writeHead(500).end()));

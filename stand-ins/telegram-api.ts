@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { steadyServer } from './steady-server.ts';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -13,7 +13,7 @@ export type TelegramMessage = { path: string; body: { chat_id: string; text: str
 export async function startTelegramStandIn(opts: { failFirst?: number } = {}) {
   const messages: TelegramMessage[] = [];
   let calls = 0;
-  const server = createServer((req, res) => {
+  const server = steadyServer((req, res) => {
     let raw = '';
     req.on('data', (d: Buffer) => (raw += d));
     req.on('end', () => {

@@ -5,7 +5,8 @@
 // back to the return address. GET /_log lists every receipt it was given and every create asked
 // for with its Idempotence-Key (`calls`); POST /_fail-refunds makes refunds of one payment fail.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { steadyServer } from './steady-server.ts';
 import { escapeHtml } from '../schema/html.ts';
 
 type Amount = { value: string; currency: string };
@@ -181,7 +182,7 @@ ${done ? `<p>Платёж уже ${p.status === 'succeeded' ? 'оплачен' :
 <p style="color:#667;font-size:13px">Это тестовая страница: деньги не списываются.</p></main></body></html>`;
   }
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = steadyServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const path = url.pathname;
     void (async () => {
