@@ -9,7 +9,8 @@
 // total are what POST /api/bookings stores; with a code, GET /api/quote's answer is the price,
 // asked again whenever the dates, the guests or the extras change.
 // The card hydrates when it scrolls into view (client:visible); until then its links work as
-// they are. The calendar's code and the free dates load when the visitor opens the dates.
+// they are, and a tap on the dates is held by the page's script and replayed once the card is
+// ready (useIslandReady). The calendar's code and the free dates load when the visitor opens the dates.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
 import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../../schema/format.ts';
@@ -25,6 +26,7 @@ import { askQuote, quoteUrl, type QuoteAsk, type ServerQuote } from '../lib/stay
 import { PriceLines } from './PriceLines.tsx';
 import cardCss from './BookingCard.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
+import { useIslandReady } from './useIslandReady.ts';
 
 adoptStyles(cardCss);
 
@@ -98,6 +100,8 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   const [promo, setPromo] = useState<PromoState>(NO_PROMO);
   const [server, setServer] = useState<{ key: string; quote: ServerQuote } | null>(null);
   const promoInput = useRef<HTMLInputElement>(null);
+  // A tap on the dates before now was held by the page (cabin-page.ts): replayed from here on.
+  useIslandReady('booking');
 
   useEffect(() => {
     // A choice of guests made before the card woke up is kept; else the one of the search.
@@ -139,6 +143,8 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
 
   function openDates() {
     setOpen(true);
+    // With the free dates, not after them (a tap held before the card woke had no pointer or focus here).
+    void loadCalendar();
     if (free.status === 'idle' || free.status === 'error') void loadFree();
   }
 
