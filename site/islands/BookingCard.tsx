@@ -8,9 +8,11 @@
 // the server's own function on the availability's rules (stay-picker.ts), so every line and the
 // total are what POST /api/bookings stores; with a code, GET /api/quote's answer is the price,
 // asked again whenever the dates, the guests or the extras change.
-// The card hydrates when it scrolls into view (client:visible); until then its links work as
-// they are, and a tap on the dates is held by the page's script and replayed once the card is
-// ready (useIslandReady). The calendar's code and the free dates load when the visitor opens the dates.
+// The card hydrates when it comes near the screen (client:visible); until then its links work
+// as they are, and a tap on the dates is held by the page's script and replayed once the card is
+// ready (useIslandReady). The calendar's code comes when the card has nothing else to do (or at
+// the first tap), the free dates when the visitor opens the dates; the request form, the extras
+// and the code once a day is picked.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
 import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../../schema/format.ts';
@@ -118,6 +120,10 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
     setReady(true);
     setReturned(paymentFromAddress(window.location.search));
     if (asked) void loadFree(asked);
+    // The card is on screen and the dates are what a visitor does first: the calendar's code
+    // comes once the page is idle, not after the tap.
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
+    idle(() => void loadCalendar());
   }, [cabin.maxGuests]);
 
   /** Reads the free dates; a stay asked for in the address is picked if it is still free. */
