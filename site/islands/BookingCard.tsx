@@ -8,8 +8,11 @@
 // the server's own function on the availability's rules (stay-picker.ts), so every line and the
 // total are what POST /api/bookings stores; with a code, GET /api/quote's answer is the price,
 // asked again whenever the dates, the guests or the extras change.
-// The card hydrates when it scrolls into view (client:visible); until then its links work as
-// they are. The calendar's code and the free dates load when the visitor opens the dates.
+// The card hydrates when it comes near the screen (client:visible); until then its links work
+// as they are, and a tap on the dates is held by the page's script and replayed once the card is
+// ready (useIslandReady). The calendar's code comes when the card has nothing else to do (or at
+// the first tap), the free dates when the visitor opens the dates; the request form, the extras
+// and the code once a day is picked.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
 import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../../schema/format.ts';
@@ -25,6 +28,7 @@ import { askQuote, quoteUrl, type QuoteAsk, type ServerQuote } from '../lib/stay
 import { PriceLines } from './PriceLines.tsx';
 import cardCss from './BookingCard.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
+import { useIslandReady } from './useIslandReady.ts';
 
 adoptStyles(cardCss);
 
@@ -98,6 +102,8 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   const [promo, setPromo] = useState<PromoState>(NO_PROMO);
   const [server, setServer] = useState<{ key: string; quote: ServerQuote } | null>(null);
   const promoInput = useRef<HTMLInputElement>(null);
+  // A tap on the dates before now was held by the page (cabin-page.ts): replayed from here on.
+  useIslandReady('booking');
 
   useEffect(() => {
     // A choice of guests made before the card woke up is kept; else the one of the search.
@@ -114,6 +120,10 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
     setReady(true);
     setReturned(paymentFromAddress(window.location.search));
     if (asked) void loadFree(asked);
+    // The card is on screen and the dates are what a visitor does first: the calendar's code
+    // comes once the page is idle, not after the tap.
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
+    idle(() => void loadCalendar());
   }, [cabin.maxGuests]);
 
   /** Reads the free dates; a stay asked for in the address is picked if it is still free. */
@@ -139,6 +149,8 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
 
   function openDates() {
     setOpen(true);
+    // With the free dates, not after them (a tap held before the card woke had no pointer or focus here).
+    void loadCalendar();
     if (free.status === 'idle' || free.status === 'error') void loadFree();
   }
 

@@ -5,7 +5,8 @@
 // sits in a `display: contents` wrapper, so Astro's client:visible observer never sees it).
 // wakeOnInteraction() un-hides the span when the pointer, a touch or the focus reaches one of
 // the island's controls; client:visible then hydrates the island. A click that comes before
-// the island is ready is held and replayed once it is (the island calls useIslandReady).
+// the island is ready is held and replayed once it is (the island calls useIslandReady); an
+// island that hydrates by itself (the booking card, client:visible) can have its clicks held too.
 // (No React here: the page's own script imports this file; islands use useIslandReady.ts.)
 
 export const READY = 'island:ready';
@@ -14,8 +15,6 @@ export const READY = 'island:ready';
 export function wakeOnInteraction(name: string, targets: string, { now = false }: { now?: boolean } = {}) {
   const wake = document.querySelector<HTMLElement>(`[data-wake="${name}"]`);
   if (!wake) return;
-  const isReady = () => document.documentElement.hasAttribute(`data-${name}-ready`);
-  let held: HTMLElement | null = null;
   const wakeUp = () => {
     wake.hidden = false;
   };
@@ -24,6 +23,16 @@ export function wakeOnInteraction(name: string, targets: string, { now = false }
     if ((e.target as Element | null)?.closest?.(targets)) wakeUp();
   };
   for (const type of ['pointerover', 'touchstart', 'focusin']) document.addEventListener(type, near, { capture: true, passive: true });
+  holdClicks(name, targets, wakeUp);
+}
+
+/**
+ * On the page (a plain script): a click on `targets` before the island `name` is ready is held,
+ * not lost, and replayed on the same element once the island says it is ready (useIslandReady).
+ */
+export function holdClicks(name: string, targets: string, onHeld: () => void = () => {}) {
+  const isReady = () => document.documentElement.hasAttribute(`data-${name}-ready`);
+  let held: HTMLElement | null = null;
   document.addEventListener(
     'click',
     (e) => {
@@ -32,7 +41,7 @@ export function wakeOnInteraction(name: string, targets: string, { now = false }
       e.preventDefault();
       e.stopPropagation();
       held = target;
-      wakeUp();
+      onHeld();
     },
     { capture: true },
   );
