@@ -3,10 +3,9 @@ import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest'
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { GUEST_PAGE_DAYS_AFTER_DEPARTURE, type GuestPageAnswer } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
-import app from '../../worker/index.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
-import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
+import { expectError, expectNoChange, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
 
 /**
  * The guest's own page (docs/api.md «The guest's page and messages») on both runtimes,

@@ -4,10 +4,9 @@ import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { formatNights, formatPrice } from '../../schema/format.ts';
 import { MSG } from '../../schema/messages.ts';
 import { linesOf, type SearchAnswerJson } from '../../schema/search.ts';
-import app from '../../worker/index.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
-import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
+import { expectError, expectNoChange, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
 
 /**
  * Prepayment through ЮKassa (docs/api.md «Prepayment»), on both runtimes, against the
