@@ -5,6 +5,7 @@ import { GUEST_PAGE_DAYS_AFTER_DEPARTURE, type GuestPageAnswer } from '../../sch
 import { MSG } from '../../schema/messages.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
+import type { Receipt } from '../../worker/payments/yookassa.ts';
 import { expectError, expectNoChange, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
 
 /**
@@ -25,7 +26,7 @@ const standIn = (path: string, body?: unknown) =>
   fetch(`${yk.base}${path}`, body === undefined ? undefined : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 const payAtStandIn = async (paymentId: string) => expect((await fetch(`${yk.base}/_payments/${paymentId}/succeed`, { method: 'POST' })).status).toBe(200);
 type Call = { path: string; key: string; amount?: string; paymentId?: string; id?: string; error?: string };
-type Log = { calls: Call[]; receipts: { kind: string; paymentId: string; receipt: any }[] };
+type Log = { calls: Call[]; receipts: { kind: string; paymentId: string; receipt: Receipt }[] };
 const standInLog = async () => (await (await standIn('/_log')).json()) as Log;
 /** The refunds asked of the stand-in for these payments (ids are ЮKassa's, unique across both runtimes' tests). */
 const refundsOf = async (...ids: string[]) => (await standInLog()).calls.filter((c) => c.path === '/refunds' && ids.includes(c.paymentId ?? '') && !c.error);
