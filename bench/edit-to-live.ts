@@ -66,7 +66,7 @@ export async function saveToLive(
   while (performance.now() - started < opts.timeoutMs) {
     await sleep(opts.pollMs);
     const elapsed = (performance.now() - started) / 1000;
-    const pending = save.pages.flatMap((p, i) => (pageSeconds[i] === null ? [i] : []));
+    const pending = save.pages.flatMap((_p, i) => (pageSeconds[i] === null ? [i] : []));
     const [htmls, build] = await Promise.all([
       Promise.all(pending.map((i) => page(baseUrl, save.pages[i]!))),
       fetch(`${baseUrl}/build.json`, { cache: 'no-store' }).then((r) => (r.ok ? (r.json() as Promise<{ contentVersion?: number }>) : null), () => null),

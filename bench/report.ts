@@ -87,7 +87,6 @@ export function renderReport(r: BenchResults): string {
 
 function renderTarget(all: BenchResults, t: TargetResults): string[] {
   const r = { ...all, ...t };
-  const m = all.machine;
   const find = (figure: string, where: string): BudgetCheck | undefined => all.budgets.find((b) => b.target === t.label && b.figure === figure && b.where === where);
   const cell = (value: string, check?: BudgetCheck) => (check ? `${value} ${ok(check.pass)}` : value);
   const L: string[] = [];

@@ -46,6 +46,7 @@ export function uriMask(known: readonly string[] = RESERVED_PATHS): { pattern: s
   const tokenPaths = '^(/b/|/api/guest/|/api/ical/)[^/?]*(/[^?]*)?(?:\\?.*)?$';
   const unknownFirst = `^(/+)${segmentNotIn(known)}(/[^?]*)?(?:\\?.*)?$`;
   const query = '(\\?).*$';
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: ${1}… are the regexp groups in Caddy's replacement, not a template
   return { pattern: `${tokenPaths}|${unknownFirst}|${query}`, replacement: '${1}${3}${5}…${2}${4}' };
 }
 

@@ -93,6 +93,7 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
   }
 
   /** A create with an Idempotence-Key seen before answers the same object, as ЮKassa does. */
+  // biome-ignore lint/suspicious/noExplicitAny: the shop's request JSON, read field by field as the real API reads it
   function idempotent(req: IncomingMessage, res: ServerResponse, path: string, body: Record<string, any>, make: () => unknown) {
     const key = req.headers['idempotence-key'];
     if (typeof key !== 'string' || !key) return error(res, 400, 'invalid_request', 'Idempotence-Key header is required');
@@ -110,6 +111,7 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
     if (outage) return error(res, 503, 'internal_server_error', 'The stand-in is down on purpose');
     if (!authorized(req)) return error(res, 401, 'invalid_credentials', 'Authentication by given credentials failed');
+    // biome-ignore lint/suspicious/noExplicitAny: the shop's request JSON, read field by field as the real API reads it
     const body = req.method === 'POST' ? ((await readJson(req)) as Record<string, any>) : {};
     let m: RegExpMatchArray | null;
     if (req.method === 'POST' && path === '/payments') {

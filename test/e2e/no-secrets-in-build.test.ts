@@ -20,7 +20,7 @@ const DIST = path.join(ROOT, `node_modules/.cache/e2e-dist${port === 8790 ? '' :
 type BuiltFile = { rel: string; text: string };
 let files: BuiltFile[] = [];
 /** The admin paths to look for: the default, and the current one if a test has moved it. */
-let adminPaths: string[] = ['admin'];
+const adminPaths: string[] = ['admin'];
 
 /**
  * The admin path as an address: `/admin` after a quote, `=`, `(`, a backtick or whitespace, or

@@ -368,6 +368,7 @@ const HOSTILE_TEXT: [string, string][] = [
   ['HTML: a script', '<script>alert(document.cookie)</script>'],
   ['HTML: an event handler', '<img src=x onerror=alert(1)><svg onload=alert(2)>'],
   ['HTML: entities', '&lt;b&gt; &amp; &#x3C;script&#x3E; &quot;'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: template syntax a guest might type, sent as it is
   ['template syntax', '{{7*7}} ${7*7} <%= 7*7 %> #{7*7}'],
   ['JSON with __proto__', '{"__proto__":{"admin":true}}'],
   ['a path traversal', '../../../etc/passwd'],

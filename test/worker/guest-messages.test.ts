@@ -6,7 +6,6 @@ import { formatDate } from '../../schema/format.ts';
 import { DEFAULT_MESSAGES } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { Bindings } from '../../worker/env.ts';
-import app from '../../worker/index.ts';
 import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { enqueue } from '../../worker/queries/outbox.ts';
 import { runSchedule } from '../../worker/scheduled.ts';

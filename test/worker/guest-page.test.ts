@@ -1,4 +1,3 @@
-import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { formatLineAmount, formatPrice, formatStayDates } from '../../schema/format.ts';

@@ -3,10 +3,10 @@ import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest'
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { GUEST_PAGE_DAYS_AFTER_DEPARTURE, type GuestPageAnswer } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
-import app from '../../worker/index.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
-import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
+import type { Receipt } from '../../worker/payments/yookassa.ts';
+import { expectError, expectNoChange, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
 
 /**
  * The guest's own page (docs/api.md «The guest's page and messages») on both runtimes,
@@ -26,7 +26,7 @@ const standIn = (path: string, body?: unknown) =>
   fetch(`${yk.base}${path}`, body === undefined ? undefined : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 const payAtStandIn = async (paymentId: string) => expect((await fetch(`${yk.base}/_payments/${paymentId}/succeed`, { method: 'POST' })).status).toBe(200);
 type Call = { path: string; key: string; amount?: string; paymentId?: string; id?: string; error?: string };
-type Log = { calls: Call[]; receipts: { kind: string; paymentId: string; receipt: any }[] };
+type Log = { calls: Call[]; receipts: { kind: string; paymentId: string; receipt: Receipt }[] };
 const standInLog = async () => (await (await standIn('/_log')).json()) as Log;
 /** The refunds asked of the stand-in for these payments (ids are ЮKassa's, unique across both runtimes' tests). */
 const refundsOf = async (...ids: string[]) => (await standInLog()).calls.filter((c) => c.path === '/refunds' && ids.includes(c.paymentId ?? '') && !c.error);

@@ -333,6 +333,7 @@ export function callWith(extra: Partial<Bindings> | (() => Partial<Bindings>)) {
 }
 
 /** The answer's JSON, once its status is the one expected (the start of the body says why not). */
+// biome-ignore lint/suspicious/noExplicitAny: a test reads the answer as the shape it expects; callers that care name T
 export async function jsonOf<T = any>(res: Response, status: number): Promise<T> {
   const text = await res.text();
   expect(res.status, text.slice(0, 300)).toBe(status);

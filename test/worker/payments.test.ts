@@ -4,10 +4,10 @@ import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { formatNights, formatPrice } from '../../schema/format.ts';
 import { MSG } from '../../schema/messages.ts';
 import { linesOf, type SearchAnswerJson } from '../../schema/search.ts';
-import app from '../../worker/index.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
-import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
+import type { Receipt } from '../../worker/payments/yookassa.ts';
+import { expectError, expectNoChange, login, resetDataWithAdmin, seedCabin, validBooking, callWith, jsonOf } from './helpers.ts';
 
 /**
  * Prepayment through ЮKassa (docs/api.md «Prepayment»), on both runtimes, against the
@@ -27,7 +27,7 @@ const json = jsonOf;
 const standIn = (path: string, init?: RequestInit) => fetch(`${yk.base}${path}`, init);
 const pay = async (paymentId: string, how: 'succeed' | 'cancel' = 'succeed') => expect((await standIn(`/_payments/${paymentId}/${how}`, { method: 'POST' })).status).toBe(200);
 async function receiptsOf(paymentId: string) {
-  const log = (await (await standIn('/_log')).json()) as { receipts: { kind: string; paymentId: string; receipt: any }[] };
+  const log = (await (await standIn('/_log')).json()) as { receipts: { kind: string; paymentId: string; receipt: Receipt & { settlements?: unknown[] } }[] };
   return log.receipts.filter((r) => r.paymentId === paymentId);
 }
 const notify = (event: string, id: string) => call('POST', '/api/payments/yookassa', { body: { type: 'notification', event, object: { id, status: 'succeeded', paid: true } } });

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { BatchResponse } from 'drizzle-orm/batch';
 import { addDays, type IsoDate } from '../../schema/dates.ts';
 import type { PromoInput } from '../../schema/pricing-input.ts';

@@ -84,6 +84,7 @@ function GuestSettingsForm({ saved, onSaved }: { saved: GuestSettingsValues; onS
           </Field>
         </div>
         <p className="hint" aria-live="polite">
+          {/* biome-ignore lint/suspicious/noSuspiciousSemicolonInJsx: the semicolon belongs to the sentence */}
           Пример: проживание за {formatPrice(example)} оплачено полностью. Отмена раньше чем за {shownNumber(policy.freeUntilDays) || 0} дн. до заезда — вернём {formatPrice(example)};
           позже — вернём {formatPrice(example - Math.round((example * keep) / 100))}, удержим {formatPrice(Math.round((example * keep) / 100))}. После даты заезда отменить нельзя.
         </p>

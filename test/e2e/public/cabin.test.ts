@@ -45,7 +45,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     }
     expect(await page.locator('.cabin-gallery source[type="image/avif"]').first().getAttribute('srcset')).toMatch(/\.avif 480w/);
     // The photos really load.
-    await page.waitForFunction(() => (document.querySelector('.cabin-gallery img') as HTMLImageElement | null)?.naturalWidth! > 0);
+    await page.waitForFunction(() => ((document.querySelector('.cabin-gallery img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
   });
 
   it.skipIf(viewport !== 'phone')('should fetch the strip\'s photos past the second only when the visitor swipes to them', async () => {
@@ -54,7 +54,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     const page = await openPage(`/cabin/${cabin.id}`, viewport);
     const photos = page.locator('.cabin-gallery img');
     const loaded = (i: number) => photos.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
-    await page.waitForFunction(() => (document.querySelectorAll('.cabin-gallery img')[1] as HTMLImageElement | undefined)?.naturalWidth! > 0);
+    await page.waitForFunction(() => ((document.querySelectorAll('.cabin-gallery img')[1] as HTMLImageElement | undefined)?.naturalWidth ?? 0) > 0);
     // The third photo lies a screen to the right: lazy loading alone fetched it with the first.
     await page.waitForTimeout(500);
     expect(await loaded(2)).toBe(false);
@@ -154,7 +154,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     expect(await textOf(counter)).toBe(`3 / ${n}`);
     expect(await thumbs.nth(2).getAttribute('aria-current')).toBe('true');
     expect(await viewer.locator('img.viewer__img').getAttribute('alt')).toBe(`${cabin.name}, фото 3 из ${n}`);
-    await page.waitForFunction(() => (document.querySelector('.viewer__img') as HTMLImageElement | null)?.naturalWidth! > 0);
+    await page.waitForFunction(() => ((document.querySelector('.viewer__img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });
   });

@@ -136,7 +136,7 @@ describe('photos below the first screen', () => {
     const photos = page.locator('article img');
     expect(await photos.count()).toBeGreaterThan(3);
     const loaded = (i: number) => photos.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
-    await page.waitForFunction(() => (document.querySelector('article img') as HTMLImageElement | null)?.naturalWidth! > 0);
+    await page.waitForFunction(() => ((document.querySelector('article img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
     // The third card starts about two screens down: lazy loading alone fetched it with the page.
     await page.waitForTimeout(500);
     expect(await loaded(2)).toBe(false);
