@@ -42,6 +42,10 @@ export type DocOptions = {
   errors?: number[];
   /** Behind the owner's session (requireAdmin): 401 and 403 are added. */
   admin?: boolean;
+  /** A body no validate() reads (a multipart upload): its media type and schema. */
+  body?: { media: string; schema: $ZodType };
+  /** Answers of other statuses that are not the `{ error }` of a refusal (health's 503). */
+  other?: Record<number, Answer>;
   description?: string;
 };
 
@@ -63,9 +67,11 @@ export const docs = (tag: string) => (summary: string, opts: DocOptions = {}) =>
     summary,
     ...(opts.description ? { description: opts.description } : {}),
     ...(opts.admin ? { security: [{ session: [] }] } : {}),
+    ...(opts.body ? { requestBody: { required: true, content: { [opts.body.media]: { schema: resolver(opts.body.schema as never) } } } } : {}),
     responses: {
       [opts.status ?? 200]: success(opts.answer),
       ...Object.fromEntries(refusals.map((s) => [s, errorJson(REFUSALS[s] ?? 'Ошибка')])),
+      ...Object.fromEntries(Object.entries(opts.other ?? {}).map(([s, answer]) => [s, { ...success(answer), description: REFUSALS[Number(s)] ?? 'Ответ' }])),
     },
   });
 };
