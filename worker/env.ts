@@ -50,6 +50,8 @@ export type Bindings = {
   SITE_URL?: string;
   /** '1' lets calendar feeds be fetched from this machine (local runs and tests only). */
   ALLOW_LOOPBACK_FEEDS?: string;
+  /** '1' serves the readable API reference at /api/reference (`npm start` only; 404 elsewhere). */
+  API_REFERENCE?: string;
   /** Prepayment through ЮKassa: the shop's id and secret key (secrets), both needed. */
   YOOKASSA_SHOP_ID?: string;
   YOOKASSA_SECRET_KEY?: string;

@@ -5,6 +5,7 @@ import { apiError, handleError } from './lib/errors.ts';
 import { MSG } from '../schema/messages.ts';
 import { publicPageHeaders, securityHeaders, securityHeadersKeepOwn } from './middleware/security-headers.ts';
 import { mediaRoutes } from './routes/media.ts';
+import { apiReference, openApiJson } from './routes/api-docs.ts';
 import { getAdminPath } from './queries/admin.ts';
 import { searchPage } from './pages/search.ts';
 import { guestPage } from './pages/guest.ts';
@@ -24,7 +25,11 @@ app.use(async (c, next) => {
     c.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   }
 });
+// Before the API, whose headers (default-src 'none') would keep the reference page from loading.
+app.get('/api/reference', ...apiReference);
 app.route('/', api);
+// After it, with the API's headers; the document is generated from this app's whole route table.
+app.get('/api/openapi.json', ...openApiJson(app));
 app.all('/api/*', (c) => apiError(c, 404, MSG.notFound));
 app.use('/media/*', securityHeadersKeepOwn);
 app.route('/media', mediaRoutes);

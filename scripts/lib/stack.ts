@@ -94,6 +94,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     '--var', `REBUILD_HOOK_URL:${rebuildUrl}`, '--var', `ADMIN_PASSWORD:${opts.adminPassword}`,
     // A calendar feed served on this machine can be tried locally; production refuses loopback.
     '--var', 'ALLOW_LOOPBACK_FEEDS:1',
+    // The readable API reference at /api/reference, for developers; production answers 404 there.
+    '--var', 'API_REFERENCE:1',
     '--var', `YOOKASSA_API_URL:${yookassa.apiUrl}`, '--var', `YOOKASSA_SHOP_ID:${yookassa.shopId}`, '--var', `YOOKASSA_SECRET_KEY:${yookassa.secretKey}`,
     '--var', `AVITO_API_URL:${avito.apiUrl}`,
     // The links in the guests' e-mails (their booking's page) point here; the schedule's reminders

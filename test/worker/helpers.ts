@@ -1,8 +1,11 @@
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { hc } from 'hono/client';
 import { expect } from 'vitest';
 import app, { type AppType } from '../../worker/index.ts';
+import { openApiDocument } from '../../worker/lib/openapi.ts';
 import type { Bindings } from '../../worker/env.ts';
 import type { CabinInput } from '../../schema/cabins.ts';
 import { hashPassword } from '../../worker/lib/password.ts';
@@ -87,28 +90,79 @@ function headersFor(opts: RequestOptions = {}, extra: Record<string, string> = {
   return h;
 }
 
+type Contract = { routes: { method: string; path: string; pattern: RegExp; params: number }[]; schemaOf: (method: string, path: string, status: number) => ValidateFunction | undefined };
+let contract: Promise<Contract> | undefined;
+
+/** The app's OpenAPI document (the one /api/openapi.json serves), its answers' schemas compiled as asked. */
+async function loadContract(): Promise<Contract> {
+  const doc = (await openApiDocument(app)) as unknown as { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(doc, 'openapi');
+  const routes = Object.entries(doc.paths)
+    .flatMap(([path, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), path, pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`), params: path.split('{').length - 1 })))
+    // A fixed segment wins over a parameter (/api/reviews/approved, not /api/reviews/{id}).
+    .sort((a, b) => a.params - b.params);
+  const schemaOf = (method: string, path: string, status: number) => {
+    if (!doc.paths[path]?.[method.toLowerCase()]?.responses?.[status]?.content?.['application/json']?.schema) return undefined;
+    return ajv.getSchema(`openapi#/paths/${path.replaceAll('/', '~1')}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`);
+  };
+  return { routes, schemaOf };
+}
+
+/**
+ * Checks an answer of a documented route against the OpenAPI document: when the document gives
+ * a JSON schema for the route and the status, the body must match it, or the test fails saying
+ * where. The request helpers below call it on every answer, so each contract test checks the
+ * document without saying so.
+ */
+export async function expectAsDocumented(anyCase: string, path: string, res: Response): Promise<Response> {
+  const method = anyCase.toUpperCase();
+  if (method === 'HEAD' || !/^application\/json/.test(res.headers.get('content-type') ?? '')) return res;
+  const { routes, schemaOf } = await (contract ??= loadContract());
+  const pathname = new URL(path, ORIGIN).pathname;
+  const route = routes.find((r) => r.method === method && r.pattern.test(pathname));
+  const validate = route && schemaOf(method, route.path, res.status);
+  if (!route || !validate) return res;
+  const text = await res.clone().text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Error(`${method} ${pathname} answered ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+  if (!validate(body)) {
+    const where = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+    throw new Error(`${method} ${pathname} → ${res.status} does not match the OpenAPI document (${method} ${route.path}): ${where.join('; ')}\nbody: ${text.slice(0, 300)}`);
+  }
+  return res;
+}
+
 /** Full URL for a path on the test host (or another host, for the Secure-cookie checks). */
 export const url = (path: string, origin = ORIGIN) => new URL(path, origin).href;
 
 /** Any request through the worker's real fetch handler. */
-export function send(method: string, path: string, opts: RequestOptions & { body?: BodyInit | null; host?: string } = {}) {
-  return SELF.fetch(url(path, opts.host), { method, headers: headersFor(opts), body: opts.body ?? null });
+export async function send(method: string, path: string, opts: RequestOptions & { body?: BodyInit | null; host?: string } = {}) {
+  return expectAsDocumented(method, path, await SELF.fetch(url(path, opts.host), { method, headers: headersFor(opts), body: opts.body ?? null }));
 }
 
 /** A JSON request. A string body is sent as is (for malformed JSON); anything else is stringified. */
-export function jsonRequest(method: string, path: string, body?: unknown, opts: RequestOptions & { host?: string } = {}) {
+export async function jsonRequest(method: string, path: string, body?: unknown, opts: RequestOptions & { host?: string } = {}) {
   const init: RequestInit = {
     method,
     headers: headersFor(opts, { 'content-type': 'application/json' }),
   };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-  return SELF.fetch(url(path, opts.host), init);
+  return expectAsDocumented(method, path, await SELF.fetch(url(path, opts.host), init));
 }
 
 /** The typed Hono client, talking to the worker through SELF. */
 export const client = (opts: RequestOptions = {}) =>
   hc<AppType>(ORIGIN, {
-    fetch: SELF.fetch.bind(SELF),
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      const target = input instanceof Request ? input.url : String(input);
+      return expectAsDocumented(init?.method ?? (input instanceof Request ? input.method : 'GET'), target, await SELF.fetch(input, init));
+    },
     headers: () => Object.fromEntries(headersFor(opts).entries()),
   });
 
@@ -328,7 +382,7 @@ export function callWith(extra: Partial<Bindings> | (() => Partial<Bindings>)) {
       ctx,
     );
     await waitOnExecutionContext(ctx);
-    return res;
+    return expectAsDocumented(method, path, res);
   };
 }
 

@@ -1,5 +1,6 @@
 import { zValidator, type Hook } from '@hono/zod-validator';
 import type { ValidationTargets } from 'hono';
+import { resolver, uniqueSymbol } from 'hono-openapi';
 import type { $ZodType, output } from 'zod/v4/core';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
@@ -20,6 +21,8 @@ function hasIllFormedText(value: unknown): boolean {
  * message: the same Russian text the browser form shows. Text that is not well-formed
  * Unicode is refused: D1 would store U+FFFD instead of what was sent. A valid JSON body is then
  * shown to the role guard requireAdmin may have set (403 when a manager changes an owner's field).
+ * The schema is also handed to the OpenAPI generator (worker/lib/openapi.ts): the document's
+ * parameters and bodies are the ones checked here.
  */
 export const validate = <T extends $ZodType, Target extends keyof ValidationTargets>(
   target: Target,
@@ -39,5 +42,7 @@ export const validate = <T extends $ZodType, Target extends keyof ValidationTarg
     // A manager's body that changes a field only the owner may change (worker/middleware/roles.ts).
     if (target === 'json') return c.get('guardBody')?.(result.data);
   }) satisfies Hook<output<T>, AppEnv, string, Target, {}, T>;
-  return zValidator<T, Target, AppEnv, string, typeof hook>(target, schema, hook);
+  const middleware = zValidator<T, Target, AppEnv, string, typeof hook>(target, schema, hook);
+  // What hono-openapi's own validator() attaches; its hook would not give our `{ error }` answer.
+  return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema as never) } });
 };

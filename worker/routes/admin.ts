@@ -23,6 +23,10 @@ import { listCabins } from '../queries/cabins.ts';
 import { clearHits, uncountGuess } from '../queries/rate-limit.ts';
 import { getSettings } from '../queries/settings.ts';
 import { getContentVersion } from '../queries/site-state.ts';
+import { docs } from '../lib/openapi.ts';
+import { cabinListAnswer, successAnswer } from '../../schema/answers.ts';
+
+const doc = docs('Панель');
 
 const LOGIN_ACTION = 'POST /api/admin/login';
 /** «Журнал»'s name for whoever typed a login nobody has: what they typed may be a password, so it is not kept. */
@@ -45,7 +49,7 @@ async function ownLimit(user: { id: number } | undefined, device: { id: number; 
 }
 
 export const adminRoutes = new Hono<AppEnv>()
-  .post('/login', jsonBody, validate('json', loginSchema), async (c) => {
+  .post('/login', doc('Вход владельца или менеджера (с кодом, если включена 2FA)', { errors: [401, 429] }), jsonBody, validate('json', loginSchema), async (c) => {
     const ip = clientIp(c);
     const { username, password, code: typed } = c.req.valid('json');
     const user = await findUserByUsername(c.env, username);
@@ -95,7 +99,7 @@ export const adminRoutes = new Hono<AppEnv>()
     await record('ok', byRecoveryCode ? 'Вход по коду восстановления' : 'Вход');
     return c.json({ success: true, expiresAt });
   })
-  .post('/logout', async (c) => {
+  .post('/logout', doc('Выход', { answer: successAnswer }), async (c) => {
     const token = sessionToken(c);
     const ended = token ? await deleteSession(c.env, token) : undefined;
     const user = ended && (await getUser(c.env, ended.userId));
@@ -106,21 +110,21 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json({ success: true });
   })
   .use(requireAdmin)
-  .get('/session', async (c) => {
+  .get('/session', doc('Текущая сессия', { admin: true }), async (c) => {
     const { user, expiresAt } = c.get('session')!;
     return c.json({ authenticated: true, username: user.username, role: user.role, twoFactor: user.twoFactor, expiresAt });
   })
-  .get('/cabins', async (c) => c.json(await listCabins(c.env, { includeInactive: true })))
-  .get('/settings', async (c) => c.json(await getSettings(c.env)))
-  .get('/path', async (c) => c.json({ path: await getAdminPath(c.env) }))
-  .put('/path', jsonBody, validate('json', adminPathSchema), async (c) => {
+  .get('/cabins', doc('Все домики, и неактивные', { admin: true, answer: cabinListAnswer }), async (c) => c.json(await listCabins(c.env, { includeInactive: true })))
+  .get('/settings', doc('Все настройки', { admin: true }), async (c) => c.json(await getSettings(c.env)))
+  .get('/path', doc('Адрес панели', { admin: true }), async (c) => c.json({ path: await getAdminPath(c.env) }))
+  .put('/path', doc('Сменить адрес панели', { admin: true }), jsonBody, validate('json', adminPathSchema), async (c) => {
     const { path } = c.req.valid('json');
     await setAdminPath(c.env, path);
     return c.json({ success: true, path });
   })
   // The person's own login and password: the current password always, and a code with two-factor
   // sign-in on; a new password ends their other sessions.
-  .put('/credentials', jsonBody, validate('json', credentialsSchema), async (c) => {
+  .put('/credentials', doc('Сменить логин или пароль', { admin: true }), jsonBody, validate('json', credentialsSchema), async (c) => {
     const { username, newPassword, currentPassword, code } = c.req.valid('json');
     const me = await getUser(c.env, c.get('user')!.id);
     if (!me) return apiError(c, 401, MSG.unauthorized);
@@ -131,7 +135,7 @@ export const adminRoutes = new Hono<AppEnv>()
     if (result === 'taken') return apiError(c, 409, MSG.usernameTaken);
     return c.json({ success: true, username, passwordChanged: !!newPassword });
   })
-  .get('/publish', async (c) => {
+  .get('/publish', doc('Опубликован ли сайт с последними правками', { admin: true }), async (c) => {
     const contentVersion = await getContentVersion(c.env);
     const live = await readLiveBuild(c.env, c.req.url);
     const builder = (await c.env.REBUILD?.status()) ?? null;
@@ -144,7 +148,7 @@ export const adminRoutes = new Hono<AppEnv>()
     });
   })
   // «Повторить» after a failed build: the same content is built again, nothing is bumped.
-  .post('/publish', async (c) => {
+  .post('/publish', doc('Пересобрать сайт сейчас', { admin: true }), async (c) => {
     if (!c.env.REBUILD) return apiError(c, 409, MSG.publishUnavailable);
     const version = await getContentVersion(c.env);
     afterResponse(c, 'Rebuild request', c.env.REBUILD.request(version));

@@ -9,6 +9,10 @@ import { pricingRules } from '../queries/pricing.ts';
 import { getSettings } from '../queries/settings.ts';
 import { yookassaOf } from '../payments/yookassa.ts';
 import { idParam } from './params.ts';
+import { docs } from '../lib/openapi.ts';
+import { availabilityAnswer } from '../../schema/answers.ts';
+
+const doc = docs('Домики');
 
 /**
  * Free dates read live by the booking card (the static page needs no rebuild when a feed
@@ -16,7 +20,7 @@ import { idParam } from './params.ts';
  * base price and minimum stay, the charges beyond the nights and how a stay is booked (a
  * request, or a booking with prepayment). Small, and cacheable for a minute.
  */
-export const availabilityRoutes = new Hono<AppEnv>().get('/:id/availability', validate('param', idParam), async (c) => {
+export const availabilityRoutes = new Hono<AppEnv>().get('/:id/availability', doc('Занятые ночи на 12 месяцев и всё, чем карточка считает цену', { answer: availabilityAnswer, errors: [404] }), validate('param', idParam), async (c) => {
   const id = c.req.valid('param').id;
   const cabin = await getCabin(c.env, id);
   if (!cabin || !cabin.active) return apiError(c, 404, MSG.cabinNotFound);

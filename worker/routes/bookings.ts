@@ -38,6 +38,10 @@ import { hit } from '../queries/rate-limit.ts';
 import { getSettings } from '../queries/settings.ts';
 import { idParam } from './params.ts';
 import { refusePrice } from './price-refusal.ts';
+import { docs } from '../lib/openapi.ts';
+import { bookingCreatedAnswer, successAnswer } from '../../schema/answers.ts';
+
+const doc = docs('Бронирования');
 
 /** The guest's own page, as a path (the site's pages and the API share the origin). */
 const guestUrlOf = (b: Pick<Booking, 'guestToken'>) => `${GUEST_PAGE_PATH}${b.guestToken ?? ''}`;
@@ -56,7 +60,7 @@ const originOf = (c: { env: { SITE_URL?: string }; req: { url: string } }) => c.
  * kept as a request and the card says so. The owner is told after the answer.
  */
 export const bookingRoutes = new Hono<AppEnv>()
-  .post('/', jsonBody, validate('json', bookingSubmitSchema), async (c) => {
+  .post('/', doc('Заявка гостя или бронь с предоплатой', { status: 201, answer: bookingCreatedAnswer, errors: [404, 409, 429] }), jsonBody, validate('json', bookingSubmitSchema), async (c) => {
     const { website: _, consent: __, ...input } = c.req.valid('json');
     const count = await hit(c.env, `booking:${clientIp(c)}`, BOOKING_THROTTLE.windowMs);
     if (count > BOOKING_THROTTLE.max) return apiError(c, 429, MSG.bookingThrottled);
@@ -104,7 +108,7 @@ export const bookingRoutes = new Hono<AppEnv>()
    * address carries the booking's secret token). While it waits for the payment the payment is
    * read back from ЮKassa, so the page is right even before ЮKassa's notification arrives.
    */
-  .get('/:id/status', validate('param', idParam), validate('query', z.object({ token: z.string({ error: MSG.bookingAccessDenied }).regex(/^[0-9a-f]{36}$/, MSG.bookingAccessDenied) })), async (c) => {
+  .get('/:id/status', doc('Состояние брони после возврата со страницы оплаты (по секрету брони)', { errors: [404] }), validate('param', idParam), validate('query', z.object({ token: z.string({ error: MSG.bookingAccessDenied }).regex(/^[0-9a-f]{36}$/, MSG.bookingAccessDenied) })), async (c) => {
     const id = c.req.valid('param').id;
     const token = c.req.valid('query').token;
     let booking = await bookingByGuestToken(c.env, id, token);
@@ -140,7 +144,7 @@ export const bookingRoutes = new Hono<AppEnv>()
 /** The owner's «Заявки»: every request, and the decisions on them, checked on the server. */
 export const bookingAdminRoutes = new Hono<AppEnv>()
   // requireAdmin on each route: a sub-app's own `use` would also cover the other /admin routes (login).
-  .get('/bookings', requireAdmin, async (c) => {
+  .get('/bookings', doc('Все заявки и брони', { admin: true }), requireAdmin, async (c) => {
     // Holds that ran out are shown as such at once, not at the next run of the schedule.
     afterResponse(c, 'Hold expiry notification', (await expireHolds(c.env)).send());
     const [list, payments] = await Promise.all([listBookings(c.env), allPayments(c.env)]);
@@ -167,7 +171,7 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
   })
   // A confirmation changes only free dates, which the booking card reads live: no rebuild. It
   // also e-mails the guest where it can, and answers with whether that went (confirmationMail).
-  .put('/bookings/:id', requireAdmin, validate('param', idParam), jsonBody, validate('json', bookingStatusSchema), async (c) => {
+  .put('/bookings/:id', doc('Сменить статус заявки', { admin: true, errors: [404, 409] }), requireAdmin, validate('param', idParam), jsonBody, validate('json', bookingStatusSchema), async (c) => {
     const result = await setBookingStatus(c.env, c.req.valid('param').id, c.req.valid('json').status);
     if (result.ok && result.booking.status === 'confirmed') {
       // The guest's e-mailed confirmation, where there is SMTP; whatever it does, the booking stays confirmed.
@@ -179,7 +183,7 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
     if (result.reason === 'missing') return apiError(c, 404, MSG.bookingNotFound);
     return apiError(c, 409, result.reason === 'taken' ? MSG.bookingNotFree : MSG.bookingTransition);
   })
-  .delete('/bookings/:id', requireAdmin, validate('param', idParam), async (c) => {
+  .delete('/bookings/:id', doc('Удалить заявку', { admin: true, answer: successAnswer, errors: [404, 409] }), requireAdmin, validate('param', idParam), async (c) => {
     const result = await deleteBooking(c.env, c.req.valid('param').id);
     if (result === 'missing') return apiError(c, 404, MSG.bookingNotFound);
     // Paid for: kept for the tax office, whoever asks; the owner cancels it instead.

@@ -26,12 +26,15 @@ import {
   sourcedBusy,
 } from '../queries/calendar.ts';
 import { idParam } from './params.ts';
+import { docs } from '../lib/openapi.ts';
+
+const doc = docs('Календарь');
 
 
 /** The admin's calendar of a cabin: busy ranges with their sources, blocks, feeds, seasons, export. */
 export const calendarAdminRoutes = new Hono<AppEnv>()
   // requireAdmin on each route: a sub-app's own `use` would also cover the other /admin routes (login).
-  .get('/cabins/:id/calendar', requireAdmin, validate('param', idParam), async (c) => {
+  .get('/cabins/:id/calendar', doc('Календарь домика: занятость, блокировки, внешние календари', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     const { from, to } = horizon();
@@ -46,7 +49,7 @@ export const calendarAdminRoutes = new Hono<AppEnv>()
     return c.json({ from, to, exportUrl: exportUrl(c, token), minNights: settings.minNights, busy, blocks, feeds: shown, seasons: seasons.filter((s) => s.end > from) });
   })
   // Seasons and the minimum stay change prices on the public pages («от N ₽»): they publish.
-  .put('/cabins/:id/seasons', requireAdmin, validate('param', idParam), jsonBody, validate('json', seasonsBodySchema, calendarFieldName), publishOnSuccess, async (c) => {
+  .put('/cabins/:id/seasons', doc('Заменить сезоны и минимальный срок', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), jsonBody, validate('json', seasonsBodySchema, calendarFieldName), publishOnSuccess, async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     const body = c.req.valid('json');
@@ -54,16 +57,16 @@ export const calendarAdminRoutes = new Hono<AppEnv>()
     return c.json({ seasons: await listSeasons(c.env, id), minNights: (await getCalendarSettings(c.env, id)).minNights });
   })
   // Blocks and feeds change only free dates, which the booking card reads live: no rebuild.
-  .post('/cabins/:id/blocks', requireAdmin, validate('param', idParam), jsonBody, validate('json', blockInputSchema, calendarFieldName), async (c) => {
+  .post('/cabins/:id/blocks', doc('Закрыть даты', { admin: true, status: 201, errors: [404, 409] }), requireAdmin, validate('param', idParam), jsonBody, validate('json', blockInputSchema, calendarFieldName), async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     return c.json(await addBlock(c.env, id, c.req.valid('json')), 201);
   })
-  .delete('/blocks/:id', requireAdmin, validate('param', idParam), async (c) => {
+  .delete('/blocks/:id', doc('Открыть закрытые даты', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), async (c) => {
     if (!(await deleteBlock(c.env, c.req.valid('param').id))) return apiError(c, 404, MSG.blockNotFound);
     return c.json({ success: true });
   })
-  .put('/cabins/:id/feeds', requireAdmin, validate('param', idParam), jsonBody, validate('json', feedsBodySchema, calendarFieldName), async (c) => {
+  .put('/cabins/:id/feeds', doc('Заменить внешние календари (iCal) домика', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), jsonBody, validate('json', feedsBodySchema, calendarFieldName), async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     const { feeds } = c.req.valid('json');
@@ -75,12 +78,12 @@ export const calendarAdminRoutes = new Hono<AppEnv>()
     return c.json({ feeds: await replaceFeeds(c.env, id, feeds) });
   })
   // The feeds read now; an import that lands on nights taken here alerts the owner at once.
-  .post('/calendar-sync', requireAdmin, async (c) => {
+  .post('/calendar-sync', doc('Загрузить внешние календари сейчас', { admin: true }), requireAdmin, async (c) => {
     const results = await syncAllFeeds(c.env);
     await alertNewConflicts(c.env);
     return c.json({ results });
   })
-  .post('/cabins/:id/ical-token', requireAdmin, validate('param', idParam), async (c) => {
+  .post('/cabins/:id/ical-token', doc('Новый секретный адрес выгрузки iCal', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     return c.json({ exportUrl: exportUrl(c, await renewIcalToken(c.env, id)) });

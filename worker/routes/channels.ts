@@ -18,6 +18,9 @@ import { getCabin, listCabins } from '../queries/cabins.ts';
 import { listFeeds, renewIcalToken, storeImport, icalTokens } from '../queries/calendar.ts';
 import { cabinOfItem, deleteAvitoAccount, getAvitoAccount, listChannelStays, listLinks, setAvitoItem } from '../queries/channels.ts';
 import { idParam } from './params.ts';
+import { docs } from '../lib/openapi.ts';
+
+const doc = docs('Площадки');
 
 /** Manual syncs answer the owner who waits for them: each call to Avito gets less time than the schedule's. */
 const MANUAL_TIMEOUT_MS = 10_000;
@@ -33,7 +36,7 @@ const feedParam = z.object({
  * keys and each cabin's listing; «Синхронизировать сейчас»; the conflicts between stays.
  */
 export const channelRoutes = new Hono<AppEnv>()
-  .get('/channels', requireAdmin, async (c) => {
+  .get('/channels', doc('Авито и календари площадок: состояние', { admin: true }), requireAdmin, async (c) => {
     const [account, cabins, links, feeds, tokens] = await Promise.all([getAvitoAccount(c.env), listCabins(c.env, { includeInactive: true }), listLinks(c.env), listFeeds(c.env), icalTokens(c.env)]);
     // Every cabin has its export address from the first look, so the owner can copy it here.
     for (const cabin of cabins) if (!tokens.has(cabin.id)) tokens.set(cabin.id, await renewIcalToken(c.env, cabin.id));
@@ -74,17 +77,17 @@ export const channelRoutes = new Hono<AppEnv>()
     return c.json(answer);
   })
   // Nothing is stored unless Avito gave a token for the keys.
-  .put('/channels/avito', requireAdmin, jsonBody, validate('json', avitoConnectSchema, channelFieldName), async (c) => {
+  .put('/channels/avito', doc('Подключить Авито', { admin: true, errors: [502] }), requireAdmin, jsonBody, validate('json', avitoConnectSchema, channelFieldName), async (c) => {
     const result = await connectAvito(c.env, c.req.valid('json'));
     if (!result.ok) return apiError(c, result.status, result.error);
     return c.json({ success: true });
   })
-  .delete('/channels/avito', requireAdmin, async (c) => {
+  .delete('/channels/avito', doc('Отключить Авито', { admin: true }), requireAdmin, async (c) => {
     await deleteAvitoAccount(c.env);
     return c.json({ success: true });
   })
   // A listing is linked only once Avito confirmed it is the owner's; then its nights and prices go at once.
-  .put('/cabins/:id/channels', requireAdmin, validate('param', idParam), jsonBody, validate('json', cabinChannelsSchema, channelFieldName), async (c) => {
+  .put('/cabins/:id/channels', doc('Связать домик с объявлением Авито', { admin: true, errors: [404, 409] }), requireAdmin, validate('param', idParam), jsonBody, validate('json', cabinChannelsSchema, channelFieldName), async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     const { avitoItemId } = c.req.valid('json');
@@ -101,7 +104,7 @@ export const channelRoutes = new Hono<AppEnv>()
     return c.json({ avitoItemId, results });
   })
   // «Синхронизировать сейчас»: Avito read and sent, every feed read, conflicts found; each result answered.
-  .post('/channels/sync', requireAdmin, async (c) => {
+  .post('/channels/sync', doc('Синхронизировать площадки сейчас', { admin: true }), requireAdmin, async (c) => {
     // A Worker's request has a budget of outbound requests (SUBREQUESTS_PER_RUN, as the schedule's):
     // the listings waiting longest are read and sent now, up to a third of it each; the rest follow
     // with the schedule within minutes, and the answer says how many. The Node server has no limit.
@@ -112,11 +115,11 @@ export const channelRoutes = new Hono<AppEnv>()
     const later = third === undefined ? 0 : Math.max(0, links.length - pulled.length);
     return c.json({ avito: [...pulled, ...pushed], feeds, conflicts, later });
   })
-  .get('/conflicts', requireAdmin, async (c) => c.json((await findConflicts(c.env)).map(({ key: _key, ...conflict }) => conflict)))
+  .get('/conflicts', doc('Пересечения броней разных площадок', { admin: true }), requireAdmin, async (c) => c.json((await findConflicts(c.env)).map(({ key: _key, ...conflict }) => conflict)))
   // What Avito's API gave, for «Заявки»: stays not yet over.
-  .get('/channels/stays', requireAdmin, async (c) => c.json(await listChannelStays(c.env, todayInMoscow(now()))))
+  .get('/channels/stays', doc('Брони с Авито, ещё не закончившиеся', { admin: true }), requireAdmin, async (c) => c.json(await listChannelStays(c.env, todayInMoscow(now()))))
   // The owner accepts that a feed held empty really is empty: its nights are freed now.
-  .post('/feeds/:cabinId/:index/accept-empty', requireAdmin, validate('param', feedParam), async (c) => {
+  .post('/feeds/:cabinId/:index/accept-empty', doc('Принять опустевший внешний календарь', { admin: true, errors: [404] }), requireAdmin, validate('param', feedParam), async (c) => {
     const { cabinId, index } = c.req.valid('param');
     const feed = (await listFeeds(c.env, cabinId))[index];
     if (!feed) return apiError(c, 404, MSG.feedNotFound);

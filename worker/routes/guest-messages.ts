@@ -11,6 +11,9 @@ import { sendGuestMessage } from '../notify/guest.ts';
 import { getBooking } from '../queries/bookings.ts';
 import { guestMessageOf, guestMessagesOf, rearmMessage } from '../queries/outbox.ts';
 import { idParam } from './params.ts';
+import { docs } from '../lib/openapi.ts';
+
+const doc = docs('Письма гостям');
 
 /** One of a booking's messages as the owner reads it: times as ISO strings, null when not (yet). */
 export type GuestMessageView = {
@@ -50,13 +53,13 @@ const RETRY_LEASE_MS = 60_000;
  * when, what failed and why, and «Отправить снова» for one that did not go.
  */
 export const guestMessageRoutes = new Hono<AppEnv>()
-  .get('/bookings/:id/messages', requireAdmin, validate('param', idParam), async (c) => {
+  .get('/bookings/:id/messages', doc('Письма гостю по брони и их состояние', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getBooking(c.env, id))) return apiError(c, 404, MSG.bookingNotFound);
     return c.json((await guestMessagesOf(c.env, id)).map(view));
   })
   // Made due again and tried at once; the answer is the message after that try.
-  .post('/bookings/:id/messages/:kind/retry', requireAdmin, validate('param', messageParam), async (c) => {
+  .post('/bookings/:id/messages/:kind/retry', doc('Отправить письмо гостю ещё раз', { admin: true, errors: [404, 409] }), requireAdmin, validate('param', messageParam), async (c) => {
     const { id, kind } = c.req.valid('param');
     const booking = await getBooking(c.env, id);
     if (!booking) return apiError(c, 404, MSG.bookingNotFound);

@@ -11,6 +11,10 @@ import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
 import { startBalance } from '../payments/balance.ts';
 import { yookassaOf } from '../payments/yookassa.ts';
+import { docs } from '../lib/openapi.ts';
+import { guestPageAnswer as guestPageJson } from '../../schema/answers.ts';
+
+const doc = docs('Страница гостя');
 
 type C = Context<AppEnv>;
 const later = (c: C) => (label: string, task: Promise<unknown>) => afterResponse(c, label, task);
@@ -29,13 +33,13 @@ export const guestRoutes = new Hono<AppEnv>()
     c.header('cache-control', 'no-store');
     c.header('x-robots-tag', 'noindex, nofollow');
   })
-  .get('/:token', async (c) => {
+  .get('/:token', doc('Бронь гостя по его ссылке', { answer: guestPageJson, errors: [404] }), async (c) => {
     const l = await current(c, c.req.param('token'));
     if (!l) return notFound(c);
     return c.json(guestPageAnswer(l, today(), yookassaOf(c.env) !== null));
   })
   /** The rest of the price, paid through ЮKassa: its payment page's address (the same while one is pending). */
-  .post('/:token/pay', async (c) => {
+  .post('/:token/pay', doc('Оплатить остаток', { errors: [404, 409, 502] }), async (c) => {
     const token = c.req.param('token');
     const l = await current(c, token);
     if (!l) return notFound(c);
@@ -52,7 +56,7 @@ export const guestRoutes = new Hono<AppEnv>()
       return apiError(c, 502, MSG.guestPayUnavailable);
     }
   })
-  .post('/:token/cancel', async (c) => {
+  .post('/:token/cancel', doc('Отменить бронь по правилам отмены', { errors: [404, 409] }), async (c) => {
     const token = c.req.param('token');
     const l = await current(c, token);
     if (!l) return notFound(c);
@@ -61,7 +65,7 @@ export const guestRoutes = new Hono<AppEnv>()
     return c.json(result.answer);
   })
   /** The stay as one all-day event, for the guest's calendar. */
-  .get('/:token/stay.ics', async (c) => {
+  .get('/:token/stay.ics', doc('Проживание как событие календаря', { answer: { description: 'Одно событие на весь день', media: 'text/calendar' }, errors: [404] }), async (c) => {
     const token = c.req.param('token');
     const l = await current(c, token);
     if (!l) return notFound(c);

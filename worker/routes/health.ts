@@ -4,13 +4,17 @@ import type { AppEnv } from '../env.ts';
 import { forLog } from '../lib/for-log.ts';
 import { readLiveBuild } from '../lib/live-build.ts';
 import { getContentVersion } from '../queries/site-state.ts';
+import { docs } from '../lib/openapi.ts';
+import { healthAnswer, healthDownAnswer } from '../../schema/answers.ts';
+
+const doc = docs('Служебное');
 
 /**
  * GET /api/health, for uptime monitors and the deploy kit: 200 only when the database answers
  * and a built site is served that is not left behind by a failed build; 503 with the reason
  * otherwise. A site merely being rebuilt after an edit is healthy: the previous one serves.
  */
-export const healthRoutes = new Hono<AppEnv>().get('/', async (c) => {
+export const healthRoutes = new Hono<AppEnv>().get('/', doc('Здоровье: база отвечает, сайт собран', { answer: healthAnswer, other: { 503: healthDownAnswer } }), async (c) => {
   c.header('cache-control', 'no-store');
   let contentVersion: number;
   try {

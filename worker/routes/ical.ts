@@ -5,6 +5,9 @@ import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
 import { cabinByIcalToken, exportVersion, horizon, sourcedBusy } from '../queries/calendar.ts';
 import { addDays } from '../../schema/dates.ts';
+import { docs } from '../lib/openapi.ts';
+
+const doc = docs('Календарь');
 
 const FILE = /^([a-f0-9]{48})\.ics$/;
 
@@ -23,7 +26,7 @@ function notModified(ifNoneMatch: string | undefined, ifModifiedSince: string | 
  * imported events are left out, so two platforms never echo each other's bookings.
  * HEAD is answered by the same handler (Hono).
  */
-export const icalRoutes = new Hono<AppEnv>().get('/:file', async (c) => {
+export const icalRoutes = new Hono<AppEnv>().get('/:file', doc('Выгрузка занятости домика в iCal ({токен}.ics)', { answer: { description: 'Календарь iCal', media: 'text/calendar' }, errors: [404] }), async (c) => {
   const token = FILE.exec(c.req.param('file'))?.[1];
   const cabinId = token ? await cabinByIcalToken(c.env, token) : undefined;
   if (!cabinId) return apiError(c, 404, MSG.notFound);

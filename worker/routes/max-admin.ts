@@ -9,6 +9,9 @@ import { requireAdmin } from '../middleware/session.ts';
 import { getMaxBot, getMaxStarts, MaxApiError, sendMaxMessage } from '../notify/max-api.ts';
 import { forgetMaxBot, maxStatus, newStartPayload, readMaxBot, saveMaxBot, type MaxBot } from '../queries/max-bot.ts';
 import { getSettings } from '../queries/settings.ts';
+import { docs } from '../lib/openapi.ts';
+
+const doc = docs('Оповещения MAX');
 
 /** MAX's refusal or silence, as the owner should read it; anything else is a real fault. */
 function maxFailure(c: Context<AppEnv>, err: unknown) {
@@ -41,8 +44,8 @@ async function findOwnerStart(c: Context<AppEnv>, bot: MaxBot): Promise<MaxUpdat
  * works the same on Workers and on a home server) and from then on notifyOwner writes there.
  */
 export const maxAdminRoutes = new Hono<AppEnv>()
-  .get('/', requireAdmin, async (c) => c.json(maxStatus(await readMaxBot(c.env))))
-  .put('/', requireAdmin, jsonBody, validate('json', maxTokenSchema), async (c) => {
+  .get('/', doc('Бот MAX: подключён ли', { admin: true }), requireAdmin, async (c) => c.json(maxStatus(await readMaxBot(c.env))))
+  .put('/', doc('Подключить бота MAX по токену', { admin: true, errors: [502] }), requireAdmin, jsonBody, validate('json', maxTokenSchema), async (c) => {
     const { token } = c.req.valid('json');
     let me;
     try {
@@ -60,11 +63,11 @@ export const maxAdminRoutes = new Hono<AppEnv>()
     await saveMaxBot(c.env, bot);
     return c.json(maxStatus(bot));
   })
-  .delete('/', requireAdmin, async (c) => {
+  .delete('/', doc('Забыть бота MAX', { admin: true }), requireAdmin, async (c) => {
     await forgetMaxBot(c.env);
     return c.json(maxStatus(null));
   })
-  .post('/check', requireAdmin, async (c) => {
+  .post('/check', doc('Найти «Начать» владельца в MAX', { admin: true, errors: [502] }), requireAdmin, async (c) => {
     const bot = await readMaxBot(c.env);
     if (!bot) return apiError(c, 409, MSG.maxNotConfigured);
     let start: MaxUpdate | undefined;
@@ -81,7 +84,7 @@ export const maxAdminRoutes = new Hono<AppEnv>()
     await saveMaxBot(c.env, connected);
     return c.json(maxStatus(connected));
   })
-  .post('/test', requireAdmin, async (c) => {
+  .post('/test', doc('Пробное сообщение в MAX', { admin: true, errors: [502] }), requireAdmin, async (c) => {
     const bot = await readMaxBot(c.env);
     if (!bot || bot.userId === null) return apiError(c, 409, MSG.maxNotConnected);
     const { siteName } = await getSettings(c.env);

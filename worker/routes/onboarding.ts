@@ -8,6 +8,9 @@ import { requireAdmin } from '../middleware/session.ts';
 import { readChecklist, setChecklistDismissed } from '../queries/checklist.ts';
 import { demoSummary, removeDemo } from '../queries/demo.ts';
 import { accountFacts } from '../queries/account-facts.ts';
+import { docs } from '../lib/openapi.ts';
+
+const doc = docs('Панель');
 
 /**
  * The owner's first hour: «С чего начать», each step done or not as the data says, its
@@ -15,10 +18,10 @@ import { accountFacts } from '../queries/account-facts.ts';
  * changed (and publishes the site without it).
  */
 export const onboardingRoutes = new Hono<AppEnv>()
-  .get('/checklist', requireAdmin, async (c) => c.json(await readChecklist(c.env, await accountFacts(c.env))))
-  .put('/checklist', requireAdmin, jsonBody, validate('json', checklistUpdateSchema), async (c) => {
+  .get('/checklist', doc('Первые шаги владельца', { admin: true }), requireAdmin, async (c) => c.json(await readChecklist(c.env, await accountFacts(c.env))))
+  .put('/checklist', doc('Отметить шаг', { admin: true }), requireAdmin, jsonBody, validate('json', checklistUpdateSchema), async (c) => {
     await setChecklistDismissed(c.env, c.req.valid('json').dismissed);
     return c.json(await readChecklist(c.env, await accountFacts(c.env)));
   })
-  .get('/demo', requireAdmin, async (c) => c.json({ demo: await demoSummary(c.env) }))
-  .delete('/demo', requireAdmin, publishOnSuccess, async (c) => c.json({ removed: await removeDemo(c.env) }));
+  .get('/demo', doc('Что осталось от демо-данных', { admin: true }), requireAdmin, async (c) => c.json({ demo: await demoSummary(c.env) }))
+  .delete('/demo', doc('Удалить демо-данные', { admin: true }), requireAdmin, publishOnSuccess, async (c) => c.json({ removed: await removeDemo(c.env) }));

@@ -22,6 +22,9 @@ import { getCabin } from '../queries/cabins.ts';
 import { getPaymentRow, paymentByRefund, setRefund } from '../queries/payments.ts';
 import { getSettings } from '../queries/settings.ts';
 import { idParam } from './params.ts';
+import { docs } from '../lib/openapi.ts';
+
+const doc = docs('Оплата');
 
 /** ЮKassa's notification as it arrives; only the object's id is taken from it, the rest is read back. */
 const notificationSchema = z.object({
@@ -43,7 +46,7 @@ const notificationSchema = z.object({
  * from ЮKassa's API with our keys and only that answer is acted on, so a forged or replayed
  * notification changes nothing; one for a payment (or refund) we never made is a 404.
  */
-export const paymentRoutes = new Hono<AppEnv>().post('/yookassa', jsonBody, validate('json', notificationSchema), async (c) => {
+export const paymentRoutes = new Hono<AppEnv>().post('/yookassa', doc('Уведомление ЮKassa о платеже (проверяется чтением платежа из ЮKassa)'), jsonBody, validate('json', notificationSchema), async (c) => {
   const { event, object } = c.req.valid('json');
   const shop = yookassaOf(c.env);
   if (!shop) return apiError(c, 404, MSG.paymentNotFound);
@@ -77,13 +80,13 @@ export const paymentRoutes = new Hono<AppEnv>().post('/yookassa', jsonBody, vali
 
 /** The owner's side of prepayment: whether it can be on, a payment link for a request, a refund. */
 export const paymentAdminRoutes = new Hono<AppEnv>()
-  .get('/payments', requireAdmin, (c) => c.json({ configured: yookassaOf(c.env) !== null }))
+  .get('/payments', doc('Подключена ли ЮKassa', { admin: true }), requireAdmin, (c) => c.json({ configured: yookassaOf(c.env) !== null }))
   /**
    * A payment link for a request received as «Заявка» (one tap in «Заявки»): the other platforms'
    * calendars are read again, the nights are held as for a guest paying on the site, and the link
    * goes into the reply to the guest.
    */
-  .post('/bookings/:id/payment-link', requireAdmin, validate('param', idParam), async (c) => {
+  .post('/bookings/:id/payment-link', doc('Ссылка на оплату для новой заявки', { admin: true, errors: [404, 409, 502] }), requireAdmin, validate('param', idParam), async (c) => {
     if (!yookassaOf(c.env)) return apiError(c, 400, MSG.paymentsNotConfigured);
     const id = c.req.valid('param').id;
     const before = await getBooking(c.env, id);
@@ -114,7 +117,7 @@ export const paymentAdminRoutes = new Hono<AppEnv>()
    * receipt, and the booking is cancelled. After a guest's cancellation that is the part the
    * policy kept; a refund written down and not yet taken by ЮKassa is asked for first.
    */
-  .post('/bookings/:id/refund', requireAdmin, validate('param', idParam), async (c) => {
+  .post('/bookings/:id/refund', doc('Вернуть оплату', { admin: true, errors: [404, 409, 502] }), requireAdmin, validate('param', idParam), async (c) => {
     const id = c.req.valid('param').id;
     const booking = await getBooking(c.env, id);
     if (!booking) return apiError(c, 404, MSG.bookingNotFound);

@@ -18,6 +18,10 @@ import { listDatePrices, listDiscounts, listExtras, listPromoCodes, replaceDateP
 import { hit } from '../queries/rate-limit.ts';
 import { idParam } from './params.ts';
 import { refusePrice } from './price-refusal.ts';
+import { docs } from '../lib/openapi.ts';
+import { quoteAnswer } from '../../schema/answers.ts';
+
+const doc = docs('Цены');
 
 /**
  * Prices the way owners sell (docs/api.md «Pricing»): the discounts and extras, the promo
@@ -25,23 +29,23 @@ import { refusePrice } from './price-refusal.ts';
  * price POST /bookings stores.
  */
 export const pricingAdminRoutes = new Hono<AppEnv>()
-  .get('/pricing', requireAdmin, async (c) => c.json({ discounts: await listDiscounts(c.env), extras: await listExtras(c.env) }))
-  .put('/pricing', requireAdmin, jsonBody, validate('json', pricingBodySchema, pricingFieldName), async (c) => {
+  .get('/pricing', doc('Скидки и доп. услуги', { admin: true }), requireAdmin, async (c) => c.json({ discounts: await listDiscounts(c.env), extras: await listExtras(c.env) }))
+  .put('/pricing', doc('Заменить скидки и доп. услуги', { admin: true }), requireAdmin, jsonBody, validate('json', pricingBodySchema, pricingFieldName), async (c) => {
     const saved = await savePricing(c.env, c.req.valid('json'));
     if (!saved.ok) return apiError(c, 400, saved.error);
     return c.json({ discounts: await listDiscounts(c.env), extras: await listExtras(c.env) });
   })
-  .get('/promo-codes', requireAdmin, async (c) => c.json({ codes: await listPromoCodes(c.env) }))
-  .put('/promo-codes', requireAdmin, jsonBody, validate('json', promoCodesBodySchema, pricingFieldName), async (c) =>
+  .get('/promo-codes', doc('Промокоды (с числом использований)', { admin: true }), requireAdmin, async (c) => c.json({ codes: await listPromoCodes(c.env) }))
+  .put('/promo-codes', doc('Заменить промокоды', { admin: true }), requireAdmin, jsonBody, validate('json', promoCodesBodySchema, pricingFieldName), async (c) =>
     c.json({ codes: await replacePromoCodes(c.env, c.req.valid('json').codes) }),
   )
-  .get('/cabins/:id/date-prices', requireAdmin, validate('param', idParam), async (c) => {
+  .get('/cabins/:id/date-prices', doc('Цены на отдельные даты', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     return c.json({ prices: await listDatePrices(c.env, id) });
   })
   // A single night's price can be the cabin's lowest or highest («от N ₽» on the pages): it publishes.
-  .put('/cabins/:id/date-prices', requireAdmin, validate('param', idParam), jsonBody, validate('json', datePricesBodySchema, pricingFieldName), publishOnSuccess, async (c) => {
+  .put('/cabins/:id/date-prices', doc('Заменить цены на отдельные даты', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), jsonBody, validate('json', datePricesBodySchema, pricingFieldName), publishOnSuccess, async (c) => {
     const id = c.req.valid('param').id;
     if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
     await replaceDatePrices(c.env, id, c.req.valid('json').prices, todayInMoscow(now()));
@@ -59,7 +63,7 @@ const quoteLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
  * GET /api/quote: the price of a stay with the extras ticked and the code typed; a code that does
  * not apply is a 400 saying why, and too many of those from one address a 429 (priceForVisitor).
  */
-export const quoteRoutes = new Hono<AppEnv>().get('/', quoteLimit, validate('query', quoteQuerySchema), async (c) => {
+export const quoteRoutes = new Hono<AppEnv>().get('/', doc('Расчёт стоимости проживания (тот же, что у заявки)', { answer: quoteAnswer, errors: [404, 429] }), quoteLimit, validate('query', quoteQuerySchema), async (c) => {
   const q = c.req.valid('query');
   if (q.checkOut <= q.checkIn) return apiError(c, 400, MSG.dateRangeInvalid);
   if (q.checkIn < todayInMoscow(now())) return apiError(c, 400, MSG.bookingCheckInPast);

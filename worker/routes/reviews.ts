@@ -18,14 +18,19 @@ import { requireAdmin } from '../middleware/session.ts';
 import { hit } from '../queries/rate-limit.ts';
 import { deleteReview, getReview, listAllReviews, listApprovedReviews, stayOfToken, submitReview, submitStayReview, updateReview } from '../queries/reviews.ts';
 import { idParam } from './params.ts';
+import { docs } from '../lib/openapi.ts';
+import { publicReviewsAnswer, reviewAnswer, reviewCreatedAnswer, successAnswer } from '../../schema/answers.ts';
+import { z } from 'zod';
+
+const doc = docs('Отзывы');
 
 export const reviewRoutes = new Hono<AppEnv>()
-  .get('/approved', async (c) => c.json(await listApprovedReviews(c.env)))
-  .get('/', requireAdmin, async (c) => c.json(await listAllReviews(c.env)))
+  .get('/approved', doc('Одобренные отзывы', { answer: publicReviewsAnswer }), async (c) => c.json(await listApprovedReviews(c.env)))
+  .get('/', doc('Все отзывы, и на модерации', { admin: true, answer: z.array(reviewAnswer) }), requireAdmin, async (c) => c.json(await listAllReviews(c.env)))
   // A review through the link a guest got after departure (`stayToken`) is one per booking and
   // needs no limit per address (a family shares one); the honeypot stays. Either way it waits for
   // moderation, and unapproved reviews are not public: nothing to publish yet.
-  .post('/', jsonBody, validate('json', reviewSubmitSchema), async (c) => {
+  .post('/', doc('Оставить отзыв (ждёт модерации)', { status: 201, answer: reviewCreatedAnswer, errors: [409, 429] }), jsonBody, validate('json', reviewSubmitSchema), async (c) => {
     const { stayToken, ...input } = c.req.valid('json');
     let review;
     if (stayToken) {
@@ -45,7 +50,7 @@ export const reviewRoutes = new Hono<AppEnv>()
   })
   // Only approved reviews are public: moderating one that stays hidden (editing or deleting
   // spam) changes nothing visitors see, so it does not rebuild the site.
-  .put('/:id', requireAdmin, validate('param', idParam), jsonBody, validate('json', reviewUpdateSchema), async (c) => {
+  .put('/:id', doc('Изменить или одобрить отзыв', { admin: true, answer: reviewAnswer, errors: [404] }), requireAdmin, validate('param', idParam), jsonBody, validate('json', reviewUpdateSchema), async (c) => {
     const id = c.req.valid('param').id;
     const before = await getReview(c.env, id);
     const review = before && (await updateReview(c.env, id, c.req.valid('json')));
@@ -53,7 +58,7 @@ export const reviewRoutes = new Hono<AppEnv>()
     if (before.approved || review.approved) schedulePublish(c);
     return c.json(review);
   })
-  .delete('/:id', requireAdmin, validate('param', idParam), async (c) => {
+  .delete('/:id', doc('Удалить отзыв', { admin: true, answer: successAnswer, errors: [404] }), requireAdmin, validate('param', idParam), async (c) => {
     const removed = await deleteReview(c.env, c.req.valid('param').id);
     if (!removed) return apiError(c, 404, MSG.reviewNotFound);
     if (removed.approved) schedulePublish(c);

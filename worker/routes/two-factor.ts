@@ -10,6 +10,9 @@ import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { disableTwoFactor, enableTwoFactor, getUser, replaceRecoveryCodes, setPendingSecret } from '../queries/users.ts';
+import { docs } from '../lib/openapi.ts';
+
+const doc = docs('Учётные записи');
 
 /**
  * Two-factor sign-in of the person signed in (docs/api.md «The owner's account»): set up (a secret
@@ -18,7 +21,7 @@ import { disableTwoFactor, enableTwoFactor, getUser, replaceRecoveryCodes, setPe
  * spent some, or fears the paper was seen). requireAdmin on each route: a sub-app's own `use` would cover other /admin routes.
  */
 export const twoFactorRoutes = new Hono<AppEnv>()
-  .post('/2fa/setup', requireAdmin, async (c) => {
+  .post('/2fa/setup', doc('Начать настройку 2FA: секрет и QR-код', { admin: true }), requireAdmin, async (c) => {
     const me = await getUser(c.env, c.get('user')!.id);
     if (!me) return apiError(c, 401, MSG.unauthorized);
     if (me.totpSecret) return apiError(c, 409, MSG.twoFactorAlreadyOn);
@@ -27,7 +30,7 @@ export const twoFactorRoutes = new Hono<AppEnv>()
     return c.json({ secret, otpauthUrl: otpauthUrl(secret, me.username) });
   })
   // The password too: with a stolen session cookie alone nobody can tie the account to their own phone.
-  .post('/2fa/enable', requireAdmin, jsonBody, validate('json', twoFactorEnableSchema), async (c) => {
+  .post('/2fa/enable', doc('Включить 2FA кодом из приложения', { admin: true }), requireAdmin, jsonBody, validate('json', twoFactorEnableSchema), async (c) => {
     const { code, password } = c.req.valid('json');
     const me = await getUser(c.env, c.get('user')!.id);
     if (!me) return apiError(c, 401, MSG.unauthorized);
@@ -52,7 +55,7 @@ export const twoFactorRoutes = new Hono<AppEnv>()
     return c.json({ recoveryCodes });
   })
   // The password and a code (from the app, or one of the recovery codes, which this replaces).
-  .post('/2fa/recovery-codes', requireAdmin, jsonBody, validate('json', recoveryCodesSchema), async (c) => {
+  .post('/2fa/recovery-codes', doc('Новые коды восстановления', { admin: true }), requireAdmin, jsonBody, validate('json', recoveryCodesSchema), async (c) => {
     const { code, password } = c.req.valid('json');
     const me = await getUser(c.env, c.get('user')!.id);
     if (!me) return apiError(c, 401, MSG.unauthorized);
@@ -63,7 +66,7 @@ export const twoFactorRoutes = new Hono<AppEnv>()
     if (!(await replaceRecoveryCodes(c.env, me.id, me.totpSecret, await Promise.all(recoveryCodes.map(recoveryCodeHash))))) return apiError(c, 409, MSG.twoFactorOff);
     return c.json({ recoveryCodes });
   })
-  .post('/2fa/disable', requireAdmin, jsonBody, validate('json', twoFactorCodeSchema), async (c) => {
+  .post('/2fa/disable', doc('Выключить 2FA', { admin: true }), requireAdmin, jsonBody, validate('json', twoFactorCodeSchema), async (c) => {
     const { code } = c.req.valid('json');
     const me = await getUser(c.env, c.get('user')!.id);
     if (!me) return apiError(c, 401, MSG.unauthorized);

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { UPLOAD_MAX_BYTES } from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
+import { docs } from '../lib/openapi.ts';
 import { sniffImageType } from '../lib/image-type.ts';
 import { limitBody } from '../middleware/body-limit.ts';
 import { requireAdmin } from '../middleware/session.ts';
@@ -11,8 +13,17 @@ import { requireAdmin } from '../middleware/session.ts';
 const MULTIPART_OVERHEAD = 64 * 1024;
 const uploadLimit = limitBody(UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD, MSG.uploadTooLarge, MSG.uploadMissing);
 
+const doc = docs('Фото');
+
 export const uploadRoutes = new Hono<AppEnv>().post(
   '/',
+  doc('Загрузить фото (multipart, поле image)', {
+    admin: true,
+    status: 201,
+    answer: z.object({ imageUrl: z.string() }),
+    errors: [413, 415],
+    body: { media: 'multipart/form-data', schema: z.object({ image: z.file() }) },
+  }),
   requireAdmin,
   (c, next) => uploadLimit(c, next),
   async (c) => {

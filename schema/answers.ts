@@ -1,0 +1,132 @@
+// What the main public routes answer, as zod: the OpenAPI document (worker/lib/openapi.ts) shows
+// these, and every contract test checks the answers it gets against them (test/worker/helpers.ts),
+// so a route that starts answering otherwise fails there, not in a client.
+import { createSelectSchema } from 'drizzle-zod';
+import { z } from 'zod';
+import { BOOKING_STATUSES } from './booking-options.ts';
+import { cabins } from './tables.ts';
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const roubles = z.number().int();
+const kopecks = z.number().int();
+
+/** Every refusal of the API: a Russian text for a person (a few say more beside it, e.g. that a code is needed). */
+export const errorAnswer = z.looseObject({ error: z.string().min(1) });
+
+export const successAnswer = z.object({ success: z.literal(true) });
+
+/** A cabin as the public reads it (GET /api/cabins, /api/cabins/{id}). */
+export const cabinAnswer = createSelectSchema(cabins, {
+  amenities: () => z.array(z.string()),
+  images: () => z.array(z.string()),
+  weekendNights: () => z.array(z.number().int()),
+});
+export const cabinListAnswer = z.array(cabinAnswer);
+
+/** One line of a priced stay (schema/payment-options.ts PriceLine). */
+export const priceLineAnswer = z.object({
+  kind: z.enum(['nights', 'extraGuests', 'discount', 'promo', 'extra', 'fee', 'tax']),
+  label: z.string(),
+  amount: roubles,
+});
+
+const busyRange = z.object({ start: isoDate, end: isoDate });
+
+/** GET /api/cabins/{id}/availability: the booking card prices with it; the pricing rules' inner shapes are schema/pricing.ts's. */
+export const availabilityAnswer = z.looseObject({
+  from: isoDate,
+  to: isoDate,
+  busy: z.array(busyRange),
+  seasons: z.array(z.object({ start: isoDate, end: isoDate, pricePerNight: roubles, minNights: z.number().int(), weekendPricePerNight: roubles.nullable() })),
+  pricePerNight: roubles,
+  minNights: z.number().int(),
+  weekendPricePerNight: roubles.nullable(),
+  weekendNights: z.array(z.number().int()),
+  baseGuests: z.number().int().nullable(),
+  extraGuestPerNight: roubles,
+  datePrices: z.array(z.object({ date: isoDate, price: roubles })),
+  discounts: z.array(z.looseObject({ kind: z.string() })),
+  extras: z.array(z.looseObject({ id: z.number().int(), name: z.string(), price: roubles })),
+  charges: z.looseObject({}),
+  bookingMode: z.enum(['request', 'prepayment']),
+  prepayment: z.unknown(),
+});
+
+/** GET /api/quote. */
+export const quoteAnswer = z.object({
+  nights: z.number().int(),
+  total: roubles,
+  lines: z.array(priceLineAnswer),
+  minNights: z.number().int(),
+  extras: z.array(z.number().int()),
+});
+
+const searchStay = z.object({ checkIn: isoDate, checkOut: isoDate, total: roubles });
+
+/** GET /api/search (schema/search.ts SearchAnswerJson): each distinct list of lines once, in `lineSets`. */
+export const searchAnswer = z.object({
+  checkIn: isoDate,
+  checkOut: isoDate,
+  nights: z.number().int(),
+  guests: z.number().int(),
+  lineSets: z.array(z.array(priceLineAnswer)),
+  results: z.array(z.object({ id: z.number().int(), name: z.string(), nights: z.number().int(), total: roubles, lineSet: z.number().int() })),
+  others: z.array(z.object({ id: z.number().int(), name: z.string(), reason: z.enum(['busy', 'minNights']), minNights: z.number().int(), nearest: searchStay.optional() })),
+});
+
+/** POST /api/bookings: a request, or a hold with its payment (or why the payment could not start). */
+export const bookingCreatedAnswer = z.object({
+  id: z.number().int(),
+  nights: z.number().int(),
+  total: roubles,
+  lines: z.array(priceLineAnswer),
+  guestUrl: z.string(),
+  payment: z.object({ amount: kopecks, confirmationUrl: z.string(), holdUntil: z.string() }).optional(),
+  paymentError: z.string().optional(),
+});
+
+/** GET /api/guest/{token} (schema/guest-page.ts GuestPageAnswer). */
+export const guestPageAnswer = z.object({
+  id: z.number().int(),
+  status: z.enum(BOOKING_STATUSES),
+  cabin: z.object({ id: z.number().int(), name: z.string() }),
+  checkIn: isoDate,
+  checkOut: isoDate,
+  nights: z.number().int(),
+  guests: z.number().int(),
+  lines: z.array(priceLineAnswer),
+  total: roubles,
+  paid: kopecks,
+  due: kopecks,
+  canPay: z.boolean(),
+  pendingPayment: z.object({ amount: kopecks, confirmationUrl: z.string() }).optional(),
+  cancel: z.looseObject({ allowed: z.boolean(), reason: z.string().optional(), freeUntil: isoDate.nullable(), free: z.boolean(), refund: kopecks, kept: kopecks, policy: z.looseObject({}) }),
+  refunded: kopecks,
+  checkInTime: z.string(),
+  checkOutTime: z.string(),
+  instructions: z.object({ address: z.string(), mapUrl: z.string(), text: z.string(), phone: z.string(), email: z.string(), siteName: z.string() }).optional(),
+  canReview: z.boolean(),
+  reviewed: z.boolean(),
+});
+
+/** A review as the public reads it (GET /api/reviews/approved): no e-mail. */
+export const publicReviewAnswer = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  rating: z.number().int(),
+  comment: z.string(),
+  approved: z.boolean(),
+  created_at: z.string(),
+  verifiedStay: z.boolean(),
+});
+export const publicReviewsAnswer = z.array(publicReviewAnswer);
+
+/** A review as the owner reads it (GET /api/reviews, PUT /api/reviews/{id}). */
+export const reviewAnswer = publicReviewAnswer.extend({ email: z.string(), bookingId: z.number().int().nullable() });
+
+/** POST /api/reviews: waiting for moderation. */
+export const reviewCreatedAnswer = z.object({ success: z.literal(true), id: z.number().int(), approved: z.boolean() });
+
+/** GET /api/health: 200 with the live site's version, or 503 with the reason. */
+export const healthAnswer = z.object({ ok: z.literal(true), contentVersion: z.number().int(), builtAt: z.string().nullable() });
+export const healthDownAnswer = z.object({ ok: z.literal(false), error: z.string() });
