@@ -21,7 +21,9 @@ export default defineConfig({
   integrations: [react()],
   image: {
     // Cabin and gallery photos live in R2 behind the worker's /media/; the build optimises them.
-    remotePatterns: [{ protocol: apiUrl.protocol.replace(':', ''), hostname: apiUrl.hostname, port: apiUrl.port || undefined }],
+    remotePatterns: [
+      { protocol: apiUrl.protocol.replace(':', ''), hostname: apiUrl.hostname, port: apiUrl.port || undefined },
+    ],
     // sharp's default AVIF effort (4) takes ~5 s per 1440 px photo here; effort 3 takes under
     // 1 s for files ~15% larger. A new cabin's photos must go live in seconds, not minutes.
     service: { entrypoint: './site/components/image-service.ts', config: { avif: { effort: 3 } } },

@@ -40,7 +40,14 @@ export default defineConfig(async () => {
             cloudflareTest(({ inject }) => ({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, ADMIN_PASSWORD: 'test-password-1', REBUILD_HOOK_URL: '', MAX_API_URL: inject('maxApiUrl'), AVITO_API_URL: inject('avito').apiUrl, ALLOW_LOOPBACK_FEEDS: '1' },
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  ADMIN_PASSWORD: 'test-password-1',
+                  REBUILD_HOOK_URL: '',
+                  MAX_API_URL: inject('maxApiUrl'),
+                  AVITO_API_URL: inject('avito').apiUrl,
+                  ALLOW_LOOPBACK_FEEDS: '1',
+                },
               },
             })),
           ],
@@ -52,7 +59,13 @@ export default defineConfig(async () => {
             // D1 and R2 before each file.
             isolate: false,
             setupFiles: ['test/worker/apply-migrations.ts'],
-            globalSetup: ['stand-ins/max-global-setup.ts', 'stand-ins/yookassa-setup.ts', 'stand-ins/avito-setup.ts', 'stand-ins/feed-setup.ts', 'stand-ins/mail-api-setup.ts'],
+            globalSetup: [
+              'stand-ins/max-global-setup.ts',
+              'stand-ins/yookassa-setup.ts',
+              'stand-ins/avito-setup.ts',
+              'stand-ins/feed-setup.ts',
+              'stand-ins/mail-api-setup.ts',
+            ],
             ...FIRST_GROUP,
           },
         },
@@ -69,19 +82,38 @@ export default defineConfig(async () => {
             // (~0.8 s each); each file still gets a server and DATA_DIR of its own.
             isolate: false,
             setupFiles: ['test/node/file-server.ts'],
-            globalSetup: ['stand-ins/max-global-setup.ts', 'stand-ins/yookassa-setup.ts', 'stand-ins/avito-setup.ts', 'stand-ins/feed-setup.ts', 'stand-ins/mail-api-setup.ts'],
+            globalSetup: [
+              'stand-ins/max-global-setup.ts',
+              'stand-ins/yookassa-setup.ts',
+              'stand-ins/avito-setup.ts',
+              'stand-ins/feed-setup.ts',
+              'stand-ins/mail-api-setup.ts',
+            ],
             ...FIRST_GROUP,
           },
         },
         {
           // Pure functions: one worker for every file, not a fresh one per file (~0.8 s each).
-          test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', isolate: false, ...FIRST_GROUP },
+          test: {
+            name: 'unit',
+            include: ['test/unit/**/*.test.ts'],
+            environment: 'node',
+            isolate: false,
+            ...FIRST_GROUP,
+          },
         },
         // The self-hosted server as a whole (real SQLite file, media folder, local stand-ins for
         // the Bot API and SMTP), started in the test process. Each file starts and stops its own
         // servers, so the files share their test worker (its modules load once, not per file).
         {
-          test: { name: 'node-server', include: ['test/node-server/**/*.test.ts'], environment: 'node', isolate: false, testTimeout: 30_000, ...FIRST_GROUP },
+          test: {
+            name: 'node-server',
+            include: ['test/node-server/**/*.test.ts'],
+            environment: 'node',
+            isolate: false,
+            testTimeout: 30_000,
+            ...FIRST_GROUP,
+          },
         },
         // End-to-end on one shared server (test/e2e/global-setup.ts): first the journeys that
         // change content and wait for the rebuild (e2e-content, below), one at a time so none sees
@@ -93,7 +125,11 @@ export default defineConfig(async () => {
           test: {
             ...e2e,
             name: 'e2e-visitor',
-            include: ['test/e2e/public/**/*.test.ts', 'test/e2e/local-run.test.ts', 'test/e2e/no-secrets-in-build.test.ts'],
+            include: [
+              'test/e2e/public/**/*.test.ts',
+              'test/e2e/local-run.test.ts',
+              'test/e2e/no-secrets-in-build.test.ts',
+            ],
             maxWorkers: 2,
             sequence: { groupOrder: 1 },
           },

@@ -12,7 +12,11 @@ export type PanelWeight = { jsFiles: number; jsGzip: number; inlineJsGzip: numbe
 export async function signedInPanelWeight(base: string, cookie: string, adminPath = '/admin'): Promise<PanelWeight> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS });
   try {
-    const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, locale: 'ru-RU' });
+    const context = await browser.newContext({
+      viewport: { width: 412, height: 823 },
+      isMobile: true,
+      locale: 'ru-RU',
+    });
     const { hostname } = new URL(base);
     await context.addCookies(
       cookie.split('; ').map((pair) => {

@@ -16,7 +16,8 @@ import { median } from './stats.ts';
 const BLANK_PAGE = 'bench-blank.html';
 /** Its clean address, as the site's pages are loaded (wrangler dev redirects the .html one). */
 const BLANK_PATH = '/bench-blank';
-const BLANK_HTML = '<!DOCTYPE html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Пустая страница</title><meta name="description" content="Контрольная страница замера."></head><body><h1>Пустая страница</h1><p>Контрольная страница замера: ни стилей, ни скриптов, ни картинок.</p></body></html>';
+const BLANK_HTML =
+  '<!DOCTYPE html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Пустая страница</title><meta name="description" content="Контрольная страница замера."></head><body><h1>Пустая страница</h1><p>Контрольная страница замера: ни стилей, ни скриптов, ни картинок.</p></body></html>';
 
 export type BlankControl = {
   runs: number;
@@ -30,7 +31,13 @@ export type BlankControl = {
  * loads it `runs` times through `base` (the edge stand-in where there is one) and `runs` times
  * from Caddy serving a directory of its own, in turn, and removes it again.
  */
-export async function measureBlankControl(siteDir: string, base: string, caddyPort: number, runs: number, log: (s: string) => void): Promise<BlankControl> {
+export async function measureBlankControl(
+  siteDir: string,
+  base: string,
+  caddyPort: number,
+  runs: number,
+  log: (s: string) => void,
+): Promise<BlankControl> {
   const file = path.join(siteDir, BLANK_PAGE);
   const caddyDir = await mkdtemp(path.join(os.tmpdir(), 'bench-blank-'));
   try {
@@ -39,7 +46,14 @@ export async function measureBlankControl(siteDir: string, base: string, caddyPo
     for (const name of [BLANK_PAGE, 'index.html']) await writeFile(path.join(caddyDir, name), BLANK_HTML);
     const url = `${base}${BLANK_PATH}`;
     // wrangler dev notices a new file in its assets directory within a moment.
-    for (let i = 0; (await fetch(url).then((r) => r.status, () => 0)) !== 200; i++) {
+    for (
+      let i = 0;
+      (await fetch(url).then(
+        (r) => r.status,
+        () => 0,
+      )) !== 200;
+      i++
+    ) {
       if (i >= 50) throw new Error(`${url} was not served within 10 s`);
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -53,7 +67,10 @@ export async function measureBlankControl(siteDir: string, base: string, caddyPo
         ours.push(await lighthousePage(url, 1, log));
         peer.push(await lighthousePage(`${caddy.url}${BLANK_PATH}`, 1, log));
       }
-      const medians = (runs: LighthousePage[]) => ({ lcpMs: median(runs.map((r) => r.lcpMs)), fcpMs: median(runs.map((r) => r.fcpMs)) });
+      const medians = (runs: LighthousePage[]) => ({
+        lcpMs: median(runs.map((r) => r.lcpMs)),
+        fcpMs: median(runs.map((r) => r.fcpMs)),
+      });
       return { runs, ours: medians(ours), caddy: medians(peer) };
     } finally {
       await caddy.stop();

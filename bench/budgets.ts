@@ -110,9 +110,11 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
     for (const period of REPORT_BUDGET_PERIODS) {
       const lat = 'error' in r.reports ? undefined : r.reports.summary[period];
       out.push({
-        figure: '«Сводка» p95 (1,500 cabins, 50,000 bookings)', where: `/api/admin/reports/summary (${period})`,
+        figure: '«Сводка» p95 (1,500 cabins, 50,000 bookings)',
+        where: `/api/admin/reports/summary (${period})`,
         value: lat ? `${Math.round(lat.p95)} ms` : 'error' in r.reports ? r.reports.error : 'not measured',
-        budget: `≤ ${BUDGETS.reportsSummaryP95Ms} ms`, pass: !!lat && lat.p95 <= BUDGETS.reportsSummaryP95Ms,
+        budget: `≤ ${BUDGETS.reportsSummaryP95Ms} ms`,
+        pass: !!lat && lat.p95 <= BUDGETS.reportsSummaryP95Ms,
       });
     }
   }
@@ -129,7 +131,13 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
         ['seo', BUDGETS.otherCategories],
       ] as const) {
         const v = lh?.scores[cat] ?? null;
-        out.push({ figure: `Lighthouse ${cat}`, where: p.path, value: v === null ? missing(p) : String(v), budget: min === 100 ? '100' : `≥ ${min}`, pass: v !== null && v >= min });
+        out.push({
+          figure: `Lighthouse ${cat}`,
+          where: p.path,
+          value: v === null ? missing(p) : String(v),
+          budget: min === 100 ? '100' : `≥ ${min}`,
+          pass: v !== null && v >= min,
+        });
       }
     }
     if (isPublic) {
@@ -139,17 +147,36 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
       ] as const) {
         const extra = devServerAllowance(r);
         const max = base + extra;
-        const budget = extra > 0 ? `≤ ${base} ms + ${Math.round(extra)} ms (the dev server's own cost on a blank page) = ${Math.round(max)} ms` : `≤ ${base} ms`;
-        out.push({ figure, where: p.path, value: value === undefined ? missing(p) : `${Math.round(value)} ms`, budget, pass: value !== undefined && value <= max });
+        const budget =
+          extra > 0
+            ? `≤ ${base} ms + ${Math.round(extra)} ms (the dev server's own cost on a blank page) = ${Math.round(max)} ms`
+            : `≤ ${base} ms`;
+        out.push({
+          figure,
+          where: p.path,
+          value: value === undefined ? missing(p) : `${Math.round(value)} ms`,
+          budget,
+          pass: value !== undefined && value <= max,
+        });
       }
     }
     out.push({
-      figure: 'CLS', where: p.path, value: lh ? String(clsShown(lh.cls)) : missing(p), budget: '0', pass: !!lh && clsShown(lh.cls) === BUDGETS.cls,
+      figure: 'CLS',
+      where: p.path,
+      value: lh ? String(clsShown(lh.cls)) : missing(p),
+      budget: '0',
+      pass: !!lh && clsShown(lh.cls) === BUDGETS.cls,
     });
     const w = p.weight;
     const noWeight = p.weightError ?? missing(p);
     if (BUDGETS.htmlBudgetPages.includes(p.key)) {
-      out.push({ figure: 'HTML gzipped', where: p.path, value: w ? kb(w.htmlGzip) : noWeight, budget: `≤ ${BUDGETS.htmlGzipKb} KB`, pass: !!w && w.htmlGzip <= BUDGETS.htmlGzipKb * 1024 });
+      out.push({
+        figure: 'HTML gzipped',
+        where: p.path,
+        value: w ? kb(w.htmlGzip) : noWeight,
+        budget: `≤ ${BUDGETS.htmlGzipKb} KB`,
+        pass: !!w && w.htmlGzip <= BUDGETS.htmlGzipKb * 1024,
+      });
     }
     if (isPublic) {
       const sent = documentAsSent(lh);
@@ -162,18 +189,37 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
       });
     }
     if (BUDGETS.noJsPages.includes(p.key)) {
-      out.push({ figure: 'JavaScript files loaded', where: p.path, value: w ? `${w.jsFiles} files, ${kb(w.jsGzip)}` : noWeight, budget: 'none', pass: !!w && w.jsFiles === 0 });
+      out.push({
+        figure: 'JavaScript files loaded',
+        where: p.path,
+        value: w ? `${w.jsFiles} files, ${kb(w.jsGzip)}` : noWeight,
+        budget: 'none',
+        pass: !!w && w.jsFiles === 0,
+      });
     }
     if (BUDGETS.islandPages.includes(p.key)) {
       const total = w ? w.jsGzip + w.inlineJsGzip : 0;
-      out.push({ figure: 'JavaScript gzipped (files + inline)', where: p.path, value: w ? kb(total) : noWeight, budget: `≤ ${BUDGETS.islandJsGzipKb} KB`, pass: !!w && total <= BUDGETS.islandJsGzipKb * 1024 });
+      out.push({
+        figure: 'JavaScript gzipped (files + inline)',
+        where: p.path,
+        value: w ? kb(total) : noWeight,
+        budget: `≤ ${BUDGETS.islandJsGzipKb} KB`,
+        pass: !!w && total <= BUDGETS.islandJsGzipKb * 1024,
+      });
     }
   }
   const e = r.editToLive.medianS;
-  out.push({ figure: 'Edit-to-live (median)', where: 'admin save → /', value: e === null ? (r.editToLive.error ?? `not live within ${editTimeoutS} s`) : `${e.toFixed(1)} s`, budget: `≤ ${BUDGETS.editToLiveS} s`, pass: e !== null && e <= BUDGETS.editToLiveS });
+  out.push({
+    figure: 'Edit-to-live (median)',
+    where: 'admin save → /',
+    value: e === null ? (r.editToLive.error ?? `not live within ${editTimeoutS} s`) : `${e.toFixed(1)} s`,
+    budget: `≤ ${BUDGETS.editToLiveS} s`,
+    pass: e !== null && e <= BUDGETS.editToLiveS,
+  });
   out.push(...loadBudgets(r));
   // Search and «Шахматка» must stay fast as the catalogue grows: alone at 1,500 cabins, self-hosted.
-  const largest = r.key === 'node' ? r.scaling.points.find((pt) => pt.targetActive === BUDGETS.scaleBudgetCabins) : undefined;
+  const largest =
+    r.key === 'node' ? r.scaling.points.find((pt) => pt.targetActive === BUDGETS.scaleBudgetCabins) : undefined;
   if (r.key === 'node') {
     for (const [figure, serial] of [
       ['GET /api/search p95 alone', largest?.search?.serial],
@@ -213,7 +259,11 @@ function editsBudgets(r: TargetResults): Omit<BudgetCheck, 'target'>[] {
     out.push({
       figure,
       where: `${size} cabins`,
-      value: !series ? (e.error ?? 'not measured') : m === null ? `not live within the timeout${series.trials.find((t) => t.note)?.note ? ` (${series.trials.find((t) => t.note)!.note})` : ''}` : `${m.toFixed(1)} s (slowest ${series.maxS === null ? '—' : `${series.maxS.toFixed(1)} s`})`,
+      value: !series
+        ? (e.error ?? 'not measured')
+        : m === null
+          ? `not live within the timeout${series.trials.find((t) => t.note)?.note ? ` (${series.trials.find((t) => t.note)!.note})` : ''}`
+          : `${m.toFixed(1)} s (slowest ${series.maxS === null ? '—' : `${series.maxS.toFixed(1)} s`})`,
       budget: `≤ ${max} s`,
       pass: m !== null && m <= max,
     });
@@ -221,7 +271,8 @@ function editsBudgets(r: TargetResults): Omit<BudgetCheck, 'target'>[] {
   for (const [size, max] of Object.entries(BUDGETS.oneCabinEditS)) {
     if (e.sizes.includes(Number(size))) row('One-cabin edit to live (median)', Number(size), (pt) => pt.cabin, max);
   }
-  if (e.sizes.includes(BUDGETS.siteWideEditBudgetCabins)) row('Site-wide edit to live (median)', BUDGETS.siteWideEditBudgetCabins, (pt) => pt.siteWide, BUDGETS.editToLiveS);
+  if (e.sizes.includes(BUDGETS.siteWideEditBudgetCabins))
+    row('Site-wide edit to live (median)', BUDGETS.siteWideEditBudgetCabins, (pt) => pt.siteWide, BUDGETS.editToLiveS);
   return out;
 }
 
@@ -242,14 +293,16 @@ function channelBudgets(r: TargetResults): Omit<BudgetCheck, 'target'>[] {
   out.push({
     figure: 'Avito calls in one sync',
     where: `${n} cabins`,
-    value: pt ? `${pt.requestsPerSync} (${(pt.requestsPerSync / n).toFixed(2)} a cabin), ${pt.repeatedCalls} repeated` : missing,
+    value: pt
+      ? `${pt.requestsPerSync} (${(pt.requestsPerSync / n).toFixed(2)} a cabin), ${pt.repeatedCalls} repeated`
+      : missing,
     budget: `≤ ${BUDGETS.channelCallsPerCabin} a cabin = ${max}, none repeated`,
     pass: !!pt && pt.requestsPerSync <= max && pt.repeatedCalls === 0,
   });
   if (r.key === 'node') {
     const s = pt?.pushAfterChangeS;
     out.push({
-      figure: 'A block on Avito (the server\'s own timer)',
+      figure: "A block on Avito (the server's own timer)",
       where: `${n} cabins`,
       value: !pt ? missing : s == null ? 'not within the timeout' : `${s.toFixed(1)} s`,
       budget: `≤ ${BUDGETS.channelPushS} s`,
@@ -289,8 +342,14 @@ function loadBudgets(r: TargetResults): Omit<BudgetCheck, 'target'>[] {
     out.push({
       figure: `p95 at ${row.result?.rate ?? '—'} req/s`,
       where: row.path,
-      value: mine === null ? (row.error ?? 'no response') : `${mine.toFixed(2)} ms${theirs ? ` (${(mine / theirs).toFixed(2)}× ${name})` : ''}`,
-      budget: theirs === null ? `≤ ${factor}× ${name} p95 (${name} not measured)` : `≤ ${factor}× ${name} p95 = ${(theirs * factor).toFixed(2)} ms`,
+      value:
+        mine === null
+          ? (row.error ?? 'no response')
+          : `${mine.toFixed(2)} ms${theirs ? ` (${(mine / theirs).toFixed(2)}× ${name})` : ''}`,
+      budget:
+        theirs === null
+          ? `≤ ${factor}× ${name} p95 (${name} not measured)`
+          : `≤ ${factor}× ${name} p95 = ${(theirs * factor).toFixed(2)} ms`,
       pass: mine !== null && theirs !== null && mine <= theirs * factor,
     });
   }
@@ -301,8 +360,14 @@ function loadBudgets(r: TargetResults): Omit<BudgetCheck, 'target'>[] {
     out.push({
       figure: 'req/s at saturation',
       where: row.path,
-      value: mine === null ? (row.error ?? 'no response') : `${Math.round(mine)}${theirs ? ` (${(mine / theirs).toFixed(2)}× ${peerName})` : ''}`,
-      budget: theirs === null ? `≥ ${BUDGETS.staticThroughputVsPeer}× ${peerName} (not measured)` : `≥ ${BUDGETS.staticThroughputVsPeer}× ${peerName} = ${Math.round(theirs * BUDGETS.staticThroughputVsPeer)}`,
+      value:
+        mine === null
+          ? (row.error ?? 'no response')
+          : `${Math.round(mine)}${theirs ? ` (${(mine / theirs).toFixed(2)}× ${peerName})` : ''}`,
+      budget:
+        theirs === null
+          ? `≥ ${BUDGETS.staticThroughputVsPeer}× ${peerName} (not measured)`
+          : `≥ ${BUDGETS.staticThroughputVsPeer}× ${peerName} = ${Math.round(theirs * BUDGETS.staticThroughputVsPeer)}`,
       pass: mine !== null && theirs !== null && mine >= theirs * BUDGETS.staticThroughputVsPeer,
     });
   }
@@ -316,24 +381,38 @@ function memoryChecks(m: NonNullable<TargetResults['memory']>): Omit<BudgetCheck
   const out: Omit<BudgetCheck, 'target'>[] = [];
   const idle = point(15)?.idleMb ?? null;
   out.push({
-    figure: 'Memory of the whole server, idle', where: '15 cabins, the build process gone',
-    value: idle === null ? failed || 'not measured' : `${idle} MB`, budget: `≤ ${BUDGETS.memoryIdleMb} MB`, pass: idle !== null && idle <= BUDGETS.memoryIdleMb,
+    figure: 'Memory of the whole server, idle',
+    where: '15 cabins, the build process gone',
+    value: idle === null ? failed || 'not measured' : `${idle} MB`,
+    budget: `≤ ${BUDGETS.memoryIdleMb} MB`,
+    pass: idle !== null && idle <= BUDGETS.memoryIdleMb,
   });
   for (const [cabins, budget] of Object.entries(BUDGETS.memoryPeakMb)) {
     const p = point(Number(cabins));
     const peak = p && p.bursts.length > 0 ? p.peakMb : null;
     out.push({
-      figure: 'Memory of the whole server, peak of a burst of edits', where: `${cabins} cabins`,
-      value: peak === null ? failed || 'not measured' : `${peak} MB`, budget: `≤ ${budget} MB`, pass: peak !== null && peak <= budget,
+      figure: 'Memory of the whole server, peak of a burst of edits',
+      where: `${cabins} cabins`,
+      value: peak === null ? failed || 'not measured' : `${peak} MB`,
+      budget: `≤ ${budget} MB`,
+      pass: peak !== null && peak <= budget,
     });
   }
   if ('points' in m) {
     const thirty = point(15)?.bursts.find((b) => b.edits === 30);
     const killed = (m.cgroup?.oomKills ?? 0) > 0 || !!m.serverExit;
     out.push({
-      figure: 'A burst of 30 edits under a 1 GB limit', where: m.cgroup ? 'cgroup memory limit 1 GB' : 'V8 flags only (no cgroup here)',
-      value: !thirty ? failed || 'not measured' : killed ? `killed (${m.serverExit ?? `${m.cgroup?.oomKills} killed by the limit`})` : thirty.live ? 'completed, nothing killed' : 'the last edit never went live',
-      budget: 'completes, nothing killed', pass: !!thirty && thirty.live && !killed,
+      figure: 'A burst of 30 edits under a 1 GB limit',
+      where: m.cgroup ? 'cgroup memory limit 1 GB' : 'V8 flags only (no cgroup here)',
+      value: !thirty
+        ? failed || 'not measured'
+        : killed
+          ? `killed (${m.serverExit ?? `${m.cgroup?.oomKills} killed by the limit`})`
+          : thirty.live
+            ? 'completed, nothing killed'
+            : 'the last edit never went live',
+      budget: 'completes, nothing killed',
+      pass: !!thirty && thirty.live && !killed,
     });
   }
   return out;

@@ -15,7 +15,10 @@ export async function growCabins(persistTo: string, targetActive: number): Promi
 }
 
 /** The same on any database port (the self-hosted server's SQLite file too). */
-export async function growCabinsIn(env: { DB: DatabasePort }, targetActive: number): Promise<{ active: number; total: number }> {
+export async function growCabinsIn(
+  env: { DB: DatabasePort },
+  targetActive: number,
+): Promise<{ active: number; total: number }> {
   {
     const db = getDb(env);
     const templates: Cabin[] = await db.select().from(cabins).where(eq(cabins.active, true)).orderBy(cabins.id);
@@ -29,7 +32,7 @@ export async function growCabinsIn(env: { DB: DatabasePort }, targetActive: numb
     // One statement per row (D1 allows at most 100 bound parameters a statement), sent in batches.
     for (let i = 0; i < rows.length; i += 100) {
       const chunk = rows.slice(i, i + 100).map((row) => db.insert(cabins).values(row));
-      if (chunk.length > 0) await db.batch(chunk as [typeof chunk[0], ...typeof chunk]);
+      if (chunk.length > 0) await db.batch(chunk as [(typeof chunk)[0], ...typeof chunk]);
     }
     active += rows.length;
     const [all] = await db.select({ n: count() }).from(cabins);

@@ -31,7 +31,10 @@ export function startCaddy(siteDir: string, port: number): Promise<{ url: string
  * the edge's three encodings (Debian's Caddy has no brotli encoder). The API and static-file
  * latency rows go to wrangler dev directly, so the proxy's own time never enters a ratio.
  */
-export function startCompressingEdge(origin: string, port: number): Promise<{ url: string; stop: () => Promise<void> }> {
+export function startCompressingEdge(
+  origin: string,
+  port: number,
+): Promise<{ url: string; stop: () => Promise<void> }> {
   return runCaddy(
     port,
     `\tencode gzip
@@ -60,7 +63,9 @@ ${site}
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err = (err + d).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`caddy exited ${code}: ${err}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`caddy exited ${code}: ${err}`))),
+  );
   await Promise.race([waitFor(`${url}/`), exited]);
   exited.catch(() => {});
   return {

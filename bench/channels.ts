@@ -70,7 +70,9 @@ export async function startBenchAvito(port: number, cabins: number): Promise<Avi
 /** The n-th cabin's Avito bookings: 1 or 2, dates counted from today in Moscow. */
 function bookingsOf(n: number, today: IsoDate) {
   const first = addDays(today, 5 + (n % 25));
-  const out = [{ check_in: first, check_out: addDays(first, 2 + (n % 3)), guest_count: 2, base_price: 4500 + 100 * (n % 10) }];
+  const out = [
+    { check_in: first, check_out: addDays(first, 2 + (n % 3)), guest_count: 2, base_price: 4500 + 100 * (n % 10) },
+  ];
   if (n % 2 === 0) {
     const second = addDays(today, 60 + (n % 40));
     out.push({ check_in: second, check_out: addDays(second, 3), guest_count: 3, base_price: 5200 });
@@ -106,10 +108,19 @@ type SyncAnswer = {
 };
 
 /** The whole stage on a running target: every size in turn. Throws on the first failure (a failed sync is not a fast one). */
-export async function measureChannels(served: Served, avito: AvitoStandIn, opts: ChannelOptions, points: ChannelPoint[]): Promise<void> {
+export async function measureChannels(
+  served: Served,
+  avito: AvitoStandIn,
+  opts: ChannelOptions,
+  points: ChannelPoint[],
+): Promise<void> {
   const base = served.url;
   const cookie = await adminLogin(base, opts.adminPassword);
-  const api = async <T>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T; ms: number }> => {
+  const api = async <T>(
+    method: string,
+    p: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T; ms: number }> => {
     const started = performance.now();
     const res = await fetch(`${base}/api${p}`, {
       method,
@@ -124,7 +135,8 @@ export async function measureChannels(served: Served, avito: AvitoStandIn, opts:
     } catch {
       // kept as text for the error
     }
-    if (!res.ok) throw new Error(`${method} /api${p} answered ${res.status} after ${ms.toFixed(0)} ms: ${text.slice(0, 300)}`);
+    if (!res.ok)
+      throw new Error(`${method} /api${p} answered ${res.status} after ${ms.toFixed(0)} ms: ${text.slice(0, 300)}`);
     return { status: res.status, body: parsed as T, ms };
   };
 
@@ -135,9 +147,14 @@ export async function measureChannels(served: Served, avito: AvitoStandIn, opts:
 
   for (const [sizeIndex, size] of opts.sizes.entries()) {
     const grown = await served.growCabins(size);
-    const channels = (await api<{ cabins: { id: number; active: boolean; avitoItemId: number | null }[] }>('GET', '/admin/channels')).body;
+    const channels = (
+      await api<{ cabins: { id: number; active: boolean; avitoItemId: number | null }[] }>('GET', '/admin/channels')
+    ).body;
     const active = channels.cabins.filter((c) => c.active).sort((a, b) => a.id - b.id);
-    if (active.length !== size) throw new Error(`${size} active cabins asked for, ${active.length} listed (grown: ${grown.active} active of ${grown.total})`);
+    if (active.length !== size)
+      throw new Error(
+        `${size} active cabins asked for, ${active.length} listed (grown: ${grown.active} active of ${grown.total})`,
+      );
 
     // Avito's own bookings of each new cabin's listing, then the links, one after the other.
     const fresh = active.filter((c) => !itemOf.has(c.id));
@@ -151,15 +168,23 @@ export async function measureChannels(served: Served, avito: AvitoStandIn, opts:
     const linkMs: number[] = [];
     const linkStarted = performance.now();
     for (const c of fresh) {
-      const linked = await api<{ avitoItemId: number; results: { ok: boolean; error: string | null }[] }>('PUT', `/admin/cabins/${c.id}/channels`, { avitoItemId: itemOf.get(c.id) });
+      const linked = await api<{ avitoItemId: number; results: { ok: boolean; error: string | null }[] }>(
+        'PUT',
+        `/admin/cabins/${c.id}/channels`,
+        { avitoItemId: itemOf.get(c.id) },
+      );
       const bad = linked.body.results.filter((r) => !r.ok);
       if (linked.body.results.length !== 2 || bad.length) {
-        throw new Error(`linking cabin ${c.id} to ${itemOf.get(c.id)}: ${linked.body.results.length} results, ${bad.length} failed${bad[0] ? `: ${bad[0].error}` : ''}`);
+        throw new Error(
+          `linking cabin ${c.id} to ${itemOf.get(c.id)}: ${linked.body.results.length} results, ${bad.length} failed${bad[0] ? `: ${bad[0].error}` : ''}`,
+        );
       }
       linkMs.push(linked.ms);
     }
     const linkS = (performance.now() - linkStarted) / 1000;
-    opts.log(`  linked ${fresh.length} in ${linkS.toFixed(1)} s (each: median ${median(linkMs).toFixed(0)} ms, max ${Math.max(...linkMs).toFixed(0)} ms)`);
+    opts.log(
+      `  linked ${fresh.length} in ${linkS.toFixed(1)} s (each: median ${median(linkMs).toFixed(0)} ms, max ${Math.max(...linkMs).toFixed(0)} ms)`,
+    );
 
     // «Синхронизировать сейчас», a few times; each answer checked, each trial's Avito calls counted.
     const trialsS: number[] = [];
@@ -179,10 +204,15 @@ export async function measureChannels(served: Served, avito: AvitoStandIn, opts:
       }
       const c = countRequests(calls);
       const refused = calls.filter((r) => r.status >= 400);
-      if (refused.length) throw new Error(`sync at ${size} cabins (trial ${i}): the stand-in refused ${refused.length} call(s), first ${refused[0]!.method} ${refused[0]!.path} → ${refused[0]!.status}`);
+      if (refused.length)
+        throw new Error(
+          `sync at ${size} cabins (trial ${i}): the stand-in refused ${refused.length} call(s), first ${refused[0]!.method} ${refused[0]!.path} → ${refused[0]!.status}`,
+        );
       trialsS.push(sync.ms / 1000);
       counted.push(c);
-      opts.log(`  sync ${i}/${opts.trials}: ${(sync.ms / 1000).toFixed(2)} s, ${c.total} Avito calls (${c.byKind.pull} reads, ${c.byKind.busy} busy, ${c.byKind.prices} prices, ${c.byKind.token} tokens), ${c.repeated} repeated; ${sync.body.feeds.length} feeds, ${sync.body.conflicts.length} new conflicts`);
+      opts.log(
+        `  sync ${i}/${opts.trials}: ${(sync.ms / 1000).toFixed(2)} s, ${c.total} Avito calls (${c.byKind.pull} reads, ${c.byKind.busy} busy, ${c.byKind.prices} prices, ${c.byKind.token} tokens), ${c.repeated} repeated; ${sync.body.feeds.length} feeds, ${sync.body.conflicts.length} new conflicts`,
+      );
     }
     const fewest = counted.reduce((a, b) => (b.total < a.total ? b : a));
     const point: ChannelPoint = {
@@ -227,7 +257,9 @@ export async function measureChannels(served: Served, avito: AvitoStandIn, opts:
     point.pushAfterChangeS = seenS;
     point.pushHow = served.scheduledUrl ? 'triggered' : 'timer';
     point.pushRequests = avito.requests.length - from;
-    opts.log(`  a block on cabin ${cabin.id} reached listing ${item} ${seenS === null ? `not within ${opts.pushTimeoutMs / 1000} s` : `after ${seenS.toFixed(1)} s`} (${point.pushHow}; ${point.pushRequests} Avito calls meanwhile)`);
+    opts.log(
+      `  a block on cabin ${cabin.id} reached listing ${item} ${seenS === null ? `not within ${opts.pushTimeoutMs / 1000} s` : `after ${seenS.toFixed(1)} s`} (${point.pushHow}; ${point.pushRequests} Avito calls meanwhile)`,
+    );
   }
 }
 

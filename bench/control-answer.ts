@@ -38,8 +38,17 @@ function rawAnswer(url: string, acceptEncoding: string): Promise<{ body: Buffer;
 }
 
 /** Gives the control, at `path`, the answer our server gives there; the bench then loads that path on both. */
-export async function giveControl(opts: { ours: string; control: string; path: string; how: ControlAnswer; browserEncoding: string }): Promise<void> {
-  const answer = await rawAnswer(`${opts.ours}${opts.path}`, opts.how === 'as-sent' ? opts.browserEncoding : 'identity');
+export async function giveControl(opts: {
+  ours: string;
+  control: string;
+  path: string;
+  how: ControlAnswer;
+  browserEncoding: string;
+}): Promise<void> {
+  const answer = await rawAnswer(
+    `${opts.ours}${opts.path}`,
+    opts.how === 'as-sent' ? opts.browserEncoding : 'identity',
+  );
   // Only the self-hosted control is given compressed bytes (bench/floor/node-server.ts).
   const res = await fetch(`${opts.control}${opts.path}`, {
     method: 'PUT',

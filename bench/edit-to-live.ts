@@ -31,12 +31,19 @@ export async function adminLogin(baseUrl: string, password: string, username = '
     body: JSON.stringify({ username, password }),
   });
   const body = (await res.json()) as { success?: boolean };
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   if (!res.ok || !body.success || !cookie) throw new Error(`Admin login failed (${res.status})`);
   return cookie;
 }
 
-const page = (baseUrl: string, p: string) => fetch(`${baseUrl}${p}`, { cache: 'no-store' }).then((r) => r.text(), () => '');
+const page = (baseUrl: string, p: string) =>
+  fetch(`${baseUrl}${p}`, { cache: 'no-store' }).then(
+    (r) => r.text(),
+    () => '',
+  );
 
 /**
  * One admin save, then its pages polled every pollMs until each shows `save.shows`. Also notes
@@ -50,8 +57,11 @@ export async function saveToLive(
   opts: { pollMs: number; timeoutMs: number },
 ): Promise<SaveToLiveTrial> {
   // A page that shows the text already would be "live" at the first poll, whatever the build did.
-  const early = (await Promise.all(save.pages.map((p) => page(baseUrl, p)))).flatMap((html, i) => (html.includes(save.shows) ? [save.pages[i]] : []));
-  if (early.length) throw new Error(`${early.join(', ')} already show(s) ${JSON.stringify(save.shows)} before the save`);
+  const early = (await Promise.all(save.pages.map((p) => page(baseUrl, p)))).flatMap((html, i) =>
+    html.includes(save.shows) ? [save.pages[i]] : [],
+  );
+  if (early.length)
+    throw new Error(`${early.join(', ')} already show(s) ${JSON.stringify(save.shows)} before the save`);
   const before = (await fetch(`${baseUrl}/api/build-info`).then((r) => r.json())) as { contentVersion: number };
   const started = performance.now();
   const res = await fetch(`${baseUrl}/api${save.path}`, {
@@ -69,19 +79,33 @@ export async function saveToLive(
     const pending = save.pages.flatMap((_p, i) => (pageSeconds[i] === null ? [i] : []));
     const [htmls, build] = await Promise.all([
       Promise.all(pending.map((i) => page(baseUrl, save.pages[i]!))),
-      fetch(`${baseUrl}/build.json`, { cache: 'no-store' }).then((r) => (r.ok ? (r.json() as Promise<{ contentVersion?: number }>) : null), () => null),
+      fetch(`${baseUrl}/build.json`, { cache: 'no-store' }).then(
+        (r) => (r.ok ? (r.json() as Promise<{ contentVersion?: number }>) : null),
+        () => null,
+      ),
     ]);
     if (rebuiltSeconds === null && (build?.contentVersion ?? -1) > before.contentVersion) rebuiltSeconds = elapsed;
     pending.forEach((i, k) => {
       if (htmls[k]!.includes(save.shows)) pageSeconds[i] = elapsed;
     });
-    if (pageSeconds.every((s) => s !== null)) return { seconds: elapsed, rebuiltSeconds: rebuiltSeconds ?? elapsed, pageSeconds };
+    if (pageSeconds.every((s) => s !== null))
+      return { seconds: elapsed, rebuiltSeconds: rebuiltSeconds ?? elapsed, pageSeconds };
     // Rebuilt and still not shown: those pages do not render the change (or were not rebuilt); stop waiting.
     if (rebuiltSeconds !== null && elapsed - rebuiltSeconds > 5) {
-      return { seconds: null, rebuiltSeconds, pageSeconds, note: `site rebuilt but ${waiting().join(', ')} do(es) not show ${JSON.stringify(save.shows)}` };
+      return {
+        seconds: null,
+        rebuiltSeconds,
+        pageSeconds,
+        note: `site rebuilt but ${waiting().join(', ')} do(es) not show ${JSON.stringify(save.shows)}`,
+      };
     }
   }
-  return { seconds: null, rebuiltSeconds, pageSeconds, note: `${waiting().join(', ')} not live after ${opts.timeoutMs / 1000} s` };
+  return {
+    seconds: null,
+    rebuiltSeconds,
+    pageSeconds,
+    note: `${waiting().join(', ')} not live after ${opts.timeoutMs / 1000} s`,
+  };
 }
 
 /** The whole-site edit of the `edit` stage: a new hero title, live when `/` shows it. */
@@ -91,6 +115,11 @@ export async function editToLive(
   title: string,
   opts: { pollMs: number; timeoutMs: number },
 ): Promise<EditToLiveTrial> {
-  const { pageSeconds: _, ...trial } = await saveToLive(baseUrl, cookie, { path: '/settings', body: { heroTitle: title }, pages: ['/'], shows: title }, opts);
+  const { pageSeconds: _, ...trial } = await saveToLive(
+    baseUrl,
+    cookie,
+    { path: '/settings', body: { heroTitle: title }, pages: ['/'], shows: title },
+    opts,
+  );
   return { title, ...trial };
 }

@@ -58,7 +58,8 @@ const medianOrNull = (xs: (number | null)[]) => {
   const m = median(xs.map((x) => x ?? Infinity));
   return Number.isFinite(m) ? m : null;
 };
-const maxOrNull = (xs: (number | null)[]) => (xs.length === 0 || xs.some((x) => x === null) ? null : Math.max(...(xs as number[])));
+const maxOrNull = (xs: (number | null)[]) =>
+  xs.length === 0 || xs.some((x) => x === null) ? null : Math.max(...(xs as number[]));
 const s1 = (v: number | null | undefined) => (v == null ? '—' : `${v.toFixed(1)} s`);
 
 /** The lowest and highest active cabin ids (the public list's first and last pages). */
@@ -66,7 +67,10 @@ async function cabinIds(base: string): Promise<{ first: number; last: number }> 
   const list = async (page: number) => {
     const res = await fetch(`${base}/api/cabins?page=${page}`);
     if (!res.ok) throw new Error(`GET /api/cabins?page=${page} answered ${res.status}`);
-    return { ids: ((await res.json()) as { id: number }[]).map((c) => c.id), total: Number(res.headers.get('x-total-count')) };
+    return {
+      ids: ((await res.json()) as { id: number }[]).map((c) => c.id),
+      total: Number(res.headers.get('x-total-count')),
+    };
   };
   const one = await list(1);
   if (one.ids.length < 2) throw new Error('fewer than 2 active cabins');
@@ -91,11 +95,21 @@ async function series(
     pages = save.pages;
     const trial = await saveToLive(base, cookie, save, { pollMs: opts.pollMs, timeoutMs: opts.timeoutMs });
     trials.push(trial);
-    opts.log(`  ${describe} ${i}/${opts.trials}: live on ${save.pages.join(', ')} after ${s1(trial.seconds)} (rebuilt after ${s1(trial.rebuiltSeconds)})${trial.note ? `: ${trial.note}` : ''}`);
+    opts.log(
+      `  ${describe} ${i}/${opts.trials}: live on ${save.pages.join(', ')} after ${s1(trial.seconds)} (rebuilt after ${s1(trial.rebuiltSeconds)})${trial.note ? `: ${trial.note}` : ''}`,
+    );
   }
   const live = trials.map((t) => t.seconds);
   const rebuilt = trials.map((t) => t.rebuiltSeconds);
-  return { save: describe, pages, trials, medianS: medianOrNull(live), maxS: maxOrNull(live), medianRebuiltS: medianOrNull(rebuilt), maxRebuiltS: maxOrNull(rebuilt) };
+  return {
+    save: describe,
+    pages,
+    trials,
+    medianS: medianOrNull(live),
+    maxS: maxOrNull(live),
+    medianRebuiltS: medianOrNull(rebuilt),
+    maxRebuiltS: maxOrNull(rebuilt),
+  };
 }
 
 /**
@@ -108,7 +122,9 @@ async function series(
 export async function measureEdits(served: Served, opts: EditsOptions, points: EditsPoint[]): Promise<void> {
   const base = served.url;
   for (const [sizeIndex, size] of opts.sizes.entries()) {
-    opts.log(`Edits: ${size} active cabins: grow, rebuild once, then ${opts.trials} one-cabin and ${opts.trials} site-wide edits…`);
+    opts.log(
+      `Edits: ${size} active cabins: grow, rebuild once, then ${opts.trials} one-cabin and ${opts.trials} site-wide edits…`,
+    );
     const { active, total } = await served.growCabins(size);
     await served.waitIdle();
     const started = performance.now();
@@ -122,21 +138,38 @@ export async function measureEdits(served: Served, opts: EditsOptions, points: E
     const cookie = await adminLogin(base, opts.adminPassword);
     // Prices and phones no page held before (saveToLive checks): each size and trial its own.
     const price = (trial: number) => 31_000 + sizeIndex * 100 + trial;
-    const cabin = await series(base, cookie, served, `PUT /api/cabins/${first} { pricePerNight }`, (trial) => ({
-      path: `/cabins/${first}`,
-      body: { pricePerNight: price(trial) },
-      pages: [`/cabin/${first}`],
-      // The price as the cabin page prints it («31 001 ₽», no-break spaces).
-      shows: formatPrice(price(trial)),
-    }), opts);
-    const phone = (trial: number) => `+7 (901) 000-${String(sizeIndex).padStart(2, '0')}-${String(trial).padStart(2, '0')}`;
-    const siteWide = await series(base, cookie, served, 'PUT /api/settings { phone }', (trial) => ({
-      path: '/settings',
-      body: { phone: phone(trial) },
-      pages: ['/contacts', `/cabin/${last}`],
-      shows: phone(trial),
-    }), opts);
+    const cabin = await series(
+      base,
+      cookie,
+      served,
+      `PUT /api/cabins/${first} { pricePerNight }`,
+      (trial) => ({
+        path: `/cabins/${first}`,
+        body: { pricePerNight: price(trial) },
+        pages: [`/cabin/${first}`],
+        // The price as the cabin page prints it («31 001 ₽», no-break spaces).
+        shows: formatPrice(price(trial)),
+      }),
+      opts,
+    );
+    const phone = (trial: number) =>
+      `+7 (901) 000-${String(sizeIndex).padStart(2, '0')}-${String(trial).padStart(2, '0')}`;
+    const siteWide = await series(
+      base,
+      cookie,
+      served,
+      'PUT /api/settings { phone }',
+      (trial) => ({
+        path: '/settings',
+        body: { phone: phone(trial) },
+        pages: ['/contacts', `/cabin/${last}`],
+        shows: phone(trial),
+      }),
+      opts,
+    );
     points.push({ targetActive: size, activeCabins: active, totalCabins: total, fullBuildS, cabin, siteWide });
-    opts.log(`  ${active} cabins: one-cabin edit median ${s1(cabin.medianS)} (max ${s1(cabin.maxS)}), site-wide median ${s1(siteWide.medianS)} (max ${s1(siteWide.maxS)}); rebuild after growing ${s1(fullBuildS)}`);
+    opts.log(
+      `  ${active} cabins: one-cabin edit median ${s1(cabin.medianS)} (max ${s1(cabin.maxS)}), site-wide median ${s1(siteWide.medianS)} (max ${s1(siteWide.maxS)}); rebuild after growing ${s1(fullBuildS)}`,
+    );
   }
 }

@@ -10,11 +10,26 @@ export async function startFloorServer(port: number): Promise<{ url: string; sto
   const dir = path.join(ROOT, 'bench/floor');
   const child = spawn(
     path.join(ROOT, 'node_modules/.bin/wrangler'),
-    ['dev', '--config', path.join(dir, 'wrangler.toml'), '--ip', '127.0.0.1', '--port', String(port), '--persist-to', path.join(ROOT, '.wrangler/bench-floor-state'), '--show-interactive-dev-session=false', '--log-level', 'warn'],
+    [
+      'dev',
+      '--config',
+      path.join(dir, 'wrangler.toml'),
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      path.join(ROOT, '.wrangler/bench-floor-state'),
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      'warn',
+    ],
     { cwd: dir, env: quietEnv(), stdio: 'ignore' },
   );
   const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`wrangler dev (floor) exited ${code}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`wrangler dev (floor) exited ${code}`))),
+  );
   await Promise.race([waitFor(`${url}/`), exited]);
   const stop = async () => {
     if (child.exitCode !== null) return;

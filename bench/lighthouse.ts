@@ -4,16 +4,34 @@ import { median } from './stats.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROME_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
   // The bench talks to 127.0.0.1 only: any other host (a map embed, say) does not resolve.
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
 ];
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-export type NetworkRecord = { url: string; resourceType: string; mimeType: string; statusCode: number; transferSize: number };
-export type FailingAudit = { category: Category; id: string; title: string; score: number | null; displayValue?: string };
+export type NetworkRecord = {
+  url: string;
+  resourceType: string;
+  mimeType: string;
+  statusCode: number;
+  transferSize: number;
+};
+export type FailingAudit = {
+  category: Category;
+  id: string;
+  title: string;
+  score: number | null;
+  displayValue?: string;
+};
 
 export type LighthousePage = {
   runs: number;
@@ -28,7 +46,14 @@ export type LighthousePage = {
    * assumed for an origin of the page (its diagnostics' maxServerLatency): every request the
    * model replays waits that long, so a slower local server moves FCP by as much.
    */
-  perRun: { performance: number | null; lcpMs: number; fcpMs: number; tbtMs: number; cls: number; serverMs: number | null }[];
+  perRun: {
+    performance: number | null;
+    lcpMs: number;
+    fcpMs: number;
+    tbtMs: number;
+    cls: number;
+    serverMs: number | null;
+  }[];
   /** The run whose performance score is the median: its network records and failing audits are reported. */
   medianRun: { index: number; requests: NetworkRecord[]; failing: FailingAudit[] };
   /** Lighthouse's measure of this machine's CPU speed (median); below ~1000 its CPU throttling overstates slowness. */
@@ -45,7 +70,13 @@ export type LighthousePage = {
 export async function lighthouseOnce(url: string, skipAudits: string[] = []): Promise<Result> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES], skipAudits });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+      skipAudits,
+    });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     if (result.lhr.runtimeError) throw new Error(`Lighthouse ${result.lhr.runtimeError.code}`);
     return result.lhr;
@@ -59,18 +90,31 @@ export async function lighthouseOnce(url: string, skipAudits: string[] = []): Pr
  * A page that must not be indexed (the search results) would fail Lighthouse's «is-crawlable»
  * by design, whatever else it does: that one audit is skipped for it, and said so in the report.
  */
-export async function lighthousePage(url: string, runs: number, log: (s: string) => void, skipAudits: string[] = []): Promise<LighthousePage> {
+export async function lighthousePage(
+  url: string,
+  runs: number,
+  log: (s: string) => void,
+  skipAudits: string[] = [],
+): Promise<LighthousePage> {
   const lhrs: Result[] = [];
   let retries = 0;
   for (let i = 0; i < runs; i++) {
-    const lhr = await withRetries(() => lighthouseOnce(url, skipAudits), 3, (err) => {
-      retries += 1;
-      log(`    run ${i + 1}: ${String(err)}; running it again`);
-    });
-    log(`    run ${i + 1}/${runs}: performance ${score(lhr, 'performance')}, LCP ${Math.round(metric(lhr, 'largest-contentful-paint'))} ms`);
+    const lhr = await withRetries(
+      () => lighthouseOnce(url, skipAudits),
+      3,
+      (err) => {
+        retries += 1;
+        log(`    run ${i + 1}: ${String(err)}; running it again`);
+      },
+    );
+    log(
+      `    run ${i + 1}/${runs}: performance ${score(lhr, 'performance')}, LCP ${Math.round(metric(lhr, 'largest-contentful-paint'))} ms`,
+    );
     lhrs.push(lhr);
   }
-  const byPerf = lhrs.map((lhr, index) => ({ index, perf: score(lhr, 'performance') ?? -1 })).sort((a, b) => a.perf - b.perf);
+  const byPerf = lhrs
+    .map((lhr, index) => ({ index, perf: score(lhr, 'performance') ?? -1 }))
+    .sort((a, b) => a.perf - b.perf);
   const mid = byPerf[Math.floor((byPerf.length - 1) / 2)]!.index;
   const scores = Object.fromEntries(
     CATEGORIES.map((c) => {
@@ -141,12 +185,18 @@ function failingAudits(lhr: Result): FailingAudit[] {
   for (const c of CATEGORIES) {
     for (const ref of lhr.categories[c]?.auditRefs ?? []) {
       const audit = lhr.audits[ref.id];
-      if (!audit || ref.weight === 0 && c !== 'performance') continue;
+      if (!audit || (ref.weight === 0 && c !== 'performance')) continue;
       const mode = audit.scoreDisplayMode;
       if (mode === 'notApplicable' || mode === 'manual' || mode === 'informative') continue;
       if (audit.score !== null && audit.score >= 1) continue;
       if (audit.score === null && mode !== 'error') continue;
-      out.push({ category: c, id: ref.id, title: audit.title, score: audit.score, ...(audit.displayValue ? { displayValue: audit.displayValue } : {}) });
+      out.push({
+        category: c,
+        id: ref.id,
+        title: audit.title,
+        score: audit.score,
+        ...(audit.displayValue ? { displayValue: audit.displayValue } : {}),
+      });
     }
   }
   return out;

@@ -11,13 +11,33 @@
 import autocannon from 'autocannon';
 import { percentile } from './stats.ts';
 
-type Options = { urls: string[]; turns: number; connections: number; durationS: number; warmupS: number; rate?: number; headers?: Record<string, string> };
+type Options = {
+  urls: string[];
+  turns: number;
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  rate?: number;
+  headers?: Record<string, string>;
+};
 const opts = JSON.parse(process.argv[2] ?? '{}') as Options;
 
-function fire(url: string, durationS: number, rate: number | undefined, latencies?: number[]): Promise<autocannon.Result> {
+function fire(
+  url: string,
+  durationS: number,
+  rate: number | undefined,
+  latencies?: number[],
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, connections: opts.connections, duration: durationS, ...(rate ? { overallRate: rate } : {}), ...(opts.headers ? { headers: opts.headers } : {}) }, (err, result) =>
-      err ? reject(err) : resolve(result),
+    const instance = autocannon(
+      {
+        url,
+        connections: opts.connections,
+        duration: durationS,
+        ...(rate ? { overallRate: rate } : {}),
+        ...(opts.headers ? { headers: opts.headers } : {}),
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
     );
     if (latencies) {
       instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
@@ -30,7 +50,15 @@ function fire(url: string, durationS: number, rate: number | undefined, latencie
 const orNull = (v: number) => (Number.isFinite(v) ? v : null);
 const turns = Math.max(1, opts.turns);
 const sliceS = opts.durationS / turns;
-const totals = opts.urls.map(() => ({ requests: 0, non2xx: 0, errors: 0, timeouts: 0, bytes: 0, seconds: 0, latencies: [] as number[] }));
+const totals = opts.urls.map(() => ({
+  requests: 0,
+  non2xx: 0,
+  errors: 0,
+  timeouts: 0,
+  bytes: 0,
+  seconds: 0,
+  latencies: [] as number[],
+}));
 
 // At a fixed rate, one round more comes first and is not counted. The load generator's own code
 // for a fixed rate and for timing each response ran cold in the first slice it measured: that

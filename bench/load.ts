@@ -21,7 +21,13 @@ export type LoadResult = {
   max: number | null;
 };
 
-export type LoadOptions = { connections: number; durationS: number; warmupS: number; rate?: number; headers?: Record<string, string> };
+export type LoadOptions = {
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  rate?: number;
+  headers?: Record<string, string>;
+};
 
 /**
  * Loads one URL with autocannon from a separate Node process (load-worker.ts), so the load
@@ -40,10 +46,14 @@ export function loadTest(url: string, opts: LoadOptions): Promise<LoadResult> {
  */
 export function loadInTurns(urls: string[], opts: LoadOptions, turns: number): Promise<LoadResult[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'load-worker.ts'), JSON.stringify({ urls, turns, ...opts })], {
-      env: quietEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(import.meta.dirname, 'load-worker.ts'), JSON.stringify({ urls, turns, ...opts })],
+      {
+        env: quietEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d));

@@ -34,7 +34,11 @@ export function sampleLoad(intervalMs = 5000): { stop: () => { mean: number; max
     stop() {
       clearInterval(timer);
       const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-      return { mean: Math.round(mean * 100) / 100, max: Math.round(Math.max(...samples) * 100) / 100, samples: samples.length };
+      return {
+        mean: Math.round(mean * 100) / 100,
+        max: Math.round(Math.max(...samples) * 100) / 100,
+        samples: samples.length,
+      };
     },
   };
 }

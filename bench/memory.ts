@@ -108,14 +108,17 @@ function sampleTree(pid: number) {
 }
 
 /** A memory cgroup of this process's own (v2, or v1 where the kernel mounts that), limited to 1 GB. */
-function limitCgroup(): { dir: string; version: 1 | 2; add(pid: number): void; stats(): MemoryResults['cgroup']; remove(): void } | { why: string } {
+function limitCgroup():
+  | { dir: string; version: 1 | 2; add(pid: number): void; stats(): MemoryResults['cgroup']; remove(): void }
+  | { why: string } {
   const lines = readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n');
   const v1 = lines.find((l) => l.split(':')[1]?.split(',').includes('memory'));
   const v2 = lines.find((l) => l.startsWith('0::'));
   let base: string;
   let version: 1 | 2;
   if (v1) [base, version] = [path.join('/sys/fs/cgroup/memory', v1.split(':')[2]!), 1];
-  else if (v2 && readFileSync('/sys/fs/cgroup/cgroup.controllers', 'utf8').split(' ').includes('memory')) [base, version] = [path.join('/sys/fs/cgroup', v2.slice(3)), 2];
+  else if (v2 && readFileSync('/sys/fs/cgroup/cgroup.controllers', 'utf8').split(' ').includes('memory'))
+    [base, version] = [path.join('/sys/fs/cgroup', v2.slice(3)), 2];
   else return { why: 'no memory cgroup controller here' };
   // Below this process's own cgroup, so whatever limits that one still holds the server too.
   const dir = path.join(base, `kaspiy-bench-memory-${process.pid}`);
@@ -153,25 +156,41 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Starts the server, measures each size in turn (`bursts`: the edits of each burst), stops it.
  * A failure ends the stage with what was measured so far and the error.
  */
-export async function measureMemory(opts: { port: number; sizes: { cabins: number; bursts: number[] }[]; log: (line: string) => void }): Promise<MemoryResults> {
+export async function measureMemory(opts: {
+  port: number;
+  sizes: { cabins: number; bursts: number[] }[];
+  log: (line: string) => void;
+}): Promise<MemoryResults> {
   const { log } = opts;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kaspiy-bench-memory-'));
   const url = `http://127.0.0.1:${opts.port}`;
   const cgroup = limitCgroup();
   const results: MemoryResults = {
-    limit: 'dir' in cgroup ? `cgroup v${cgroup.version} memory limit of 1 GB (as systemd's MemoryMax=1G)` : `none: ${cgroup.why}; the V8 flags alone bound the heaps`,
+    limit:
+      'dir' in cgroup
+        ? `cgroup v${cgroup.version} memory limit of 1 GB (as systemd's MemoryMax=1G)`
+        : `none: ${cgroup.why}; the V8 flags alone bound the heaps`,
     firstBuildPeakMb: 0,
     points: [],
   };
   const server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], {
     cwd: ROOT,
-    env: quietEnv({ ...serveScriptEnv(), PORT: String(opts.port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1', ADMIN_PASSWORD: PASSWORD }),
+    env: quietEnv({
+      ...serveScriptEnv(),
+      PORT: String(opts.port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED_DEMO: '1',
+      ADMIN_PASSWORD: PASSWORD,
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   server.stdout!.on('data', (d: Buffer) => (out += d));
   server.stderr!.on('data', (d: Buffer) => (out += d));
-  const exited = new Promise<string>((resolve) => server.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)));
+  const exited = new Promise<string>((resolve) =>
+    server.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)),
+  );
   let stopping = false;
   void exited.then((how) => {
     if (!stopping) results.serverExit = how;
@@ -198,12 +217,22 @@ export async function measureMemory(opts: { port: number; sizes: { cabins: numbe
       for (let i = 0; i < count; i++) {
         if (i > 0) await sleep(SAVE_GAP_MS);
         title = `Каспий ждёт вас, память ${++edit}`;
-        const res = await fetch(`${url}/api/settings`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ heroTitle: title }) });
+        const res = await fetch(`${url}/api/settings`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', cookie },
+          body: JSON.stringify({ heroTitle: title }),
+        });
         if (!res.ok) throw new Error(`PUT /api/settings answered ${res.status}`);
       }
       const live = await Promise.race([shows(url, title), died]);
       await Promise.race([builderIdle(url), died]);
-      return { edits: count, gapMs: SAVE_GAP_MS, peakMb: tree.peakMb(), seconds: (performance.now() - started) / 1000, live };
+      return {
+        edits: count,
+        gapMs: SAVE_GAP_MS,
+        peakMb: tree.peakMb(),
+        seconds: (performance.now() - started) / 1000,
+        live,
+      };
     };
     let cabins = 15;
     for (const size of opts.sizes) {
@@ -222,7 +251,9 @@ export async function measureMemory(opts: { port: number; sizes: { cabins: numbe
       for (const count of size.bursts) {
         const b = await burst(count);
         point.bursts.push(b);
-        log(`  ${cabins} cabins: ${count} saves ${SAVE_GAP_MS} ms apart, live after ${b.seconds.toFixed(1)} s: peak ${b.peakMb} MB${b.live ? '' : ' (the last save never went live)'}`);
+        log(
+          `  ${cabins} cabins: ${count} saves ${SAVE_GAP_MS} ms apart, live after ${b.seconds.toFixed(1)} s: peak ${b.peakMb} MB${b.live ? '' : ' (the last save never went live)'}`,
+        );
       }
       point.peakMb = Math.max(point.growBuildPeakMb ?? 0, ...point.bursts.map((b) => b.peakMb));
       point.idleWithBuilderMb = Math.round(treeRssBytes(server.pid!) / MB);
@@ -233,7 +264,9 @@ export async function measureMemory(opts: { port: number; sizes: { cabins: numbe
         await sleep(IDLE_WINDOW_MS);
         point.idleMb = tree.peakMb();
       }
-      log(`  ${cabins} cabins idle: ${point.idleWithBuilderMb} MB with the build process loaded, ${point.idleMb ?? '—'} MB once it has gone`);
+      log(
+        `  ${cabins} cabins idle: ${point.idleWithBuilderMb} MB with the build process loaded, ${point.idleMb ?? '—'} MB once it has gone`,
+      );
     }
   } catch (err) {
     results.error = err instanceof Error ? err.message.split('\n')[0]! : String(err);
@@ -257,7 +290,10 @@ export async function measureMemory(opts: { port: number; sizes: { cabins: numbe
     }
     rmSync(dataDir, { recursive: true, force: true });
   }
-  if (results.cgroup) log(`  cgroup: at most ${results.cgroup.maxUsageMb} MB charged (page cache included), limit reached ${results.cgroup.limitHits} times, ${results.cgroup.oomKills} processes killed`);
+  if (results.cgroup)
+    log(
+      `  cgroup: at most ${results.cgroup.maxUsageMb} MB charged (page cache included), limit reached ${results.cgroup.limitHits} times, ${results.cgroup.oomKills} processes killed`,
+    );
   return results;
 }
 
@@ -266,7 +302,9 @@ async function builderIdle(url: string): Promise<void> {
   const cookie = await adminLogin(url, PASSWORD);
   const deadline = Date.now() + LIVE_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    const s = (await fetch(`${url}/api/admin/publish`, { headers: { cookie } }).then((r) => r.json())) as { builder: { state: string } | null };
+    const s = (await fetch(`${url}/api/admin/publish`, { headers: { cookie } }).then((r) => r.json())) as {
+      builder: { state: string } | null;
+    };
     if (s.builder?.state !== 'building') return;
     await sleep(250);
   }
@@ -277,7 +315,15 @@ async function builderIdle(url: string): Promise<void> {
 async function shows(url: string, text: string): Promise<boolean> {
   const deadline = Date.now() + LIVE_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if ((await fetch(`${url}/`, { cache: 'no-store' }).then((r) => r.text(), () => '')).includes(text)) return true;
+    if (
+      (
+        await fetch(`${url}/`, { cache: 'no-store' }).then(
+          (r) => r.text(),
+          () => '',
+        )
+      ).includes(text)
+    )
+      return true;
     await sleep(250);
   }
   return false;
@@ -295,7 +341,8 @@ async function builderGone(pid: number): Promise<boolean> {
 
 if (import.meta.main) {
   const t0 = performance.now();
-  const log = (line: string) => console.log(`[memory ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+  const log = (line: string) =>
+    console.log(`[memory ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
   const results = await measureMemory({ port: Number(process.env.BENCH_PORT ?? 8795) + 46, sizes: MEMORY_SIZES, log });
   console.log(JSON.stringify(results, null, 2));
 }

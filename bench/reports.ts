@@ -53,14 +53,31 @@ export function seedSql(scale = REPORT_SCALE): string {
     SELECT 1 + i % 300, (1 + i % 300) * 5, 'ev-' || i, date('2024-01-01', '+' || ((i * 3001) % 1090) || ' days'), date('2024-01-01', '+' || ((i * 3001) % 1090 + 2) || ' days') FROM n;`;
 }
 
-export type ReportsResult = { scale: typeof REPORT_SCALE; seedS: number; summary: Record<string, SerialLatency>; touristTax: SerialLatency; csv: SerialLatency & { bytes: number } };
+export type ReportsResult = {
+  scale: typeof REPORT_SCALE;
+  seedS: number;
+  summary: Record<string, SerialLatency>;
+  touristTax: SerialLatency;
+  csv: SerialLatency & { bytes: number };
+};
 
-const PERIODS = { month: ['2025-07-01', '2025-07-31'], season: ['2025-06-01', '2025-09-30'], year: ['2025-01-01', '2025-12-31'], threeYears: ['2024-01-01', '2026-12-31'] } as const;
+const PERIODS = {
+  month: ['2025-07-01', '2025-07-31'],
+  season: ['2025-06-01', '2025-09-30'],
+  year: ['2025-01-01', '2025-12-31'],
+  threeYears: ['2024-01-01', '2026-12-31'],
+} as const;
 
 /** Times the reports on a fresh server of its own; `requests` a report, one after the other. */
 export async function measureReports(requests = 40, log: (line: string) => void = console.log): Promise<ReportsResult> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kaspiy-bench-reports-'));
-  const server = await startNodeServer({ dataDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: PASSWORD });
+  const server = await startNodeServer({
+    dataDir,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    adminPassword: PASSWORD,
+  });
   try {
     const started = performance.now();
     server.storage.db.exec(seedSql());
@@ -97,5 +114,7 @@ export async function measureReports(requests = 40, log: (line: string) => void 
 if (import.meta.main) {
   const result = await measureReports();
   const worst = Math.max(...Object.values(result.summary).map((s) => s.p95));
-  console.log(`«Сводка» p95, worst period: ${worst.toFixed(0)} ms (budget ${BUDGETS.reportsSummaryP95Ms} ms): ${worst <= BUDGETS.reportsSummaryP95Ms ? 'kept' : 'MISSED'}`);
+  console.log(
+    `«Сводка» p95, worst period: ${worst.toFixed(0)} ms (budget ${BUDGETS.reportsSummaryP95Ms} ms): ${worst <= BUDGETS.reportsSummaryP95Ms ? 'kept' : 'MISSED'}`,
+  );
 }

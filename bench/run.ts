@@ -68,31 +68,40 @@ const CHANNEL_POLL_MS = 100;
 // instance of its own; BENCH_EDIT_SIZES=15,150 limits the sizes. A site-wide edit at 1,500 cabins
 // self-hosted took up to 150 s on a busy machine (every page rendered), so an edit is waited for
 // far longer than the `edit` stage's 60 s: a slow figure, not a missing one.
-const EDITS_SIZES = process.env.BENCH_EDIT_SIZES?.split(',').map(Number).filter((n) => n > 0) ?? [15, 150, 1500];
+const EDITS_SIZES = process.env.BENCH_EDIT_SIZES?.split(',')
+  .map(Number)
+  .filter((n) => n > 0) ?? [15, 150, 1500];
 const EDITS_TIMEOUT_MS = 300_000;
 // «Сводка» and the tax report are timed this many times each, one request at a time (one owner).
 const REPORT_REQUESTS = 40;
 /** The stages on the target's main instance; the channel stage has one of its own. */
 const MAIN_STAGES = ['lighthouse', 'api', 'edit', 'scale'];
 
-const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+const only = process.env.BENCH_ONLY?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const enabled = (part: string) => !only || only.includes(part);
 const outDir = only ? path.join(ROOT, 'bench/tmp') : path.join(ROOT, 'bench');
 
 const t0 = performance.now();
-const log = (line: string) => console.log(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const log = (line: string) =>
+  console.log(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const fmtMs = (v: number | null) => (v === null ? '—' : `${v.toFixed(1)} ms`);
 const errorText = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0]! : String(err));
 /** A stage's error, saying so when the server itself is gone. */
 const stageError = async (err: unknown, base: string) => {
-  const alive = await fetch(`${base}/api/build-info`).then((r) => r.ok, () => false);
+  const alive = await fetch(`${base}/api/build-info`).then(
+    (r) => r.ok,
+    () => false,
+  );
   return alive ? errorText(err) : `${errorText(err)} (the server stopped answering)`;
 };
 
 const machine = describeMachine();
 const loadSampler = sampleLoad();
-log(`${machine.cpuModel}, ${machine.cores} cores, ${machine.ramGb} GB, Node ${machine.node}, load ${machine.loadAverageAtStart}`);
-
+log(
+  `${machine.cpuModel}, ${machine.cores} cores, ${machine.ramGb} GB, Node ${machine.node}, load ${machine.loadAverageAtStart}`,
+);
 
 let running: Served | undefined;
 const stopRunning = async () => {
@@ -133,7 +142,9 @@ const results: Omit<BenchResults, 'budgets' | 'totalRuntimeS'> = {
 
 /** The first hashed JavaScript file of the public site (/_astro/…, not the admin panel's): a static asset as a browser fetches it. */
 async function hashedAsset(siteDir: string): Promise<string> {
-  const files = (await readdir(path.join(siteDir, '_astro'))).filter((f) => f.endsWith('.js') && !/^Admin/i.test(f)).sort();
+  const files = (await readdir(path.join(siteDir, '_astro')))
+    .filter((f) => f.endsWith('.js') && !/^Admin/i.test(f))
+    .sort();
   if (!files[0]) throw new Error(`no hashed JavaScript under ${siteDir}/_astro`);
   return `/_astro/${files[0]}`;
 }
@@ -155,8 +166,19 @@ const startedOrError = <T>(starting: Promise<T>) =>
 async function measureLoad(target: Target, served: Served, firstId: number): Promise<LoadRow[]> {
   const rows: LoadRow[] = [];
   const asset = await hashedAsset(served.siteDir);
-  const rate: LoadOptions = { connections: RATE_CONNECTIONS, durationS: RATE_S, warmupS: TURN_WARMUP_S, rate: FIXED_RATE, headers: BROWSER_HEADERS };
-  const saturation: LoadOptions = { connections: CONNECTIONS, durationS: LOAD_S, warmupS: TURN_WARMUP_S, headers: BROWSER_HEADERS };
+  const rate: LoadOptions = {
+    connections: RATE_CONNECTIONS,
+    durationS: RATE_S,
+    warmupS: TURN_WARMUP_S,
+    rate: FIXED_RATE,
+    headers: BROWSER_HEADERS,
+  };
+  const saturation: LoadOptions = {
+    connections: CONNECTIONS,
+    durationS: LOAD_S,
+    warmupS: TURN_WARMUP_S,
+    headers: BROWSER_HEADERS,
+  };
   const api = [
     { name: 'Catalogue API', path: '/api/cabins' },
     { name: 'Free dates of a cabin', path: `/api/cabins/${firstId}/availability` },
@@ -168,20 +190,31 @@ async function measureLoad(target: Target, served: Served, firstId: number): Pro
   ];
   for (const mode of ['rate', 'saturation'] as const) {
     const opts = mode === 'rate' ? rate : saturation;
-    const how = opts.rate ? `${opts.rate} req/s for ${opts.durationS} s` : `${opts.connections} connections for ${opts.durationS} s`;
+    const how = opts.rate
+      ? `${opts.rate} req/s for ${opts.durationS} s`
+      : `${opts.connections} connections for ${opts.durationS} s`;
     // Every route at a fixed rate has a budget against the control; at saturation only static
     // files, where the control is their peer (Workers).
-    const controlled = (r: { static?: boolean }) => mode === 'rate' || (!!r.static && staticPeer(target.key) === 'control');
+    const controlled = (r: { static?: boolean }) =>
+      mode === 'rate' || (!!r.static && staticPeer(target.key) === 'control');
     const control = await startedOrError(target.startControl());
     const caddy = await startedOrError(startCaddy(served.siteDir, PORT + 40));
     try {
       for (const r of [...api, ...files] as { name: string; path: string; static?: boolean }[]) {
         // Who is loaded in turns with this route, and the rows of those that cannot be.
-        const turns: { row: Omit<LoadRow, 'result'>; base: string }[] = [{ row: { ...r, server: 'ours', mode }, base: served.url }];
+        const turns: { row: Omit<LoadRow, 'result'>; base: string }[] = [
+          { row: { ...r, server: 'ours', mode }, base: served.url },
+        ];
         if (controlled(r)) {
           const row = { ...r, name: `Control with the answer of ${r.path}`, server: 'control' as const, mode };
           const given = control.c
-            ? await giveControl({ ours: served.url, control: control.c.url, path: r.path, how: target.controlAnswer, browserEncoding: BROWSER_HEADERS['accept-encoding'] }).then(
+            ? await giveControl({
+                ours: served.url,
+                control: control.c.url,
+                path: r.path,
+                how: target.controlAnswer,
+                browserEncoding: BROWSER_HEADERS['accept-encoding'],
+              }).then(
                 () => '',
                 (err: unknown) => errorText(err),
               )
@@ -196,11 +229,17 @@ async function measureLoad(target: Target, served: Served, firstId: number): Pro
         }
         log(`Load GET ${r.path}: ${how}, in ${LOAD_TURNS} turns with ${turns.map((t) => t.row.server).join(', ')}…`);
         try {
-          const results = await loadInTurns(turns.map((t) => `${t.base}${r.path}`), opts, LOAD_TURNS);
+          const results = await loadInTurns(
+            turns.map((t) => `${t.base}${r.path}`),
+            opts,
+            LOAD_TURNS,
+          );
           for (const [i, { row }] of turns.entries()) {
             const result = results[i]!;
             rows.push({ ...row, result });
-            log(`  ${row.server}: ${Math.round(result.rps)} req/s, p50 ${fmtMs(result.p50)}, p95 ${fmtMs(result.p95)}, p99 ${fmtMs(result.p99)}, non-2xx ${result.non2xx}`);
+            log(
+              `  ${row.server}: ${Math.round(result.rps)} req/s, p50 ${fmtMs(result.p50)}, p95 ${fmtMs(result.p95)}, p99 ${fmtMs(result.p99)}, non-2xx ${result.non2xx}`,
+            );
           }
         } catch (err) {
           const error = await stageError(err, served.url);
@@ -245,7 +284,9 @@ async function measureTarget(target: Target): Promise<TargetResults> {
     if (enabled('edits')) await measureEditsStage(target, results);
     // The whole self-hosted server's memory (issue 42), on a server and data of its own.
     if (target.key === 'node' && enabled('memory')) {
-      results.memory = await measureMemory({ port: PORT + 46, sizes: MEMORY_SIZES, log }).catch((err: unknown) => ({ error: errorText(err) }));
+      results.memory = await measureMemory({ port: PORT + 46, sizes: MEMORY_SIZES, log }).catch((err: unknown) => ({
+        error: errorText(err),
+      }));
     }
     if (!MAIN_STAGES.some(enabled)) return results;
     const started = performance.now();
@@ -272,40 +313,50 @@ async function measureTarget(target: Target): Promise<TargetResults> {
     const edge = enabled('lighthouse') && target.compressingEdge ? await startCompressingEdge(base, PORT + 41) : null;
     if (edge) log(`Pages loaded through the edge stand-in at ${edge.url}`);
     try {
-      if (enabled('lighthouse')) for (const page of pages) {
-        const url = `${edge?.url ?? base}${page.path}`;
-        const status = await fetch(url).then((r) => r.status, () => 0);
-        const result: PageResult = { ...page, status };
-        results.pages.push(result);
-        if (status !== 200) {
-          result.error = `HTTP ${status}: page missing`;
-          log(`Lighthouse ${page.path}: skipped, ${result.error}`);
-          continue;
+      if (enabled('lighthouse'))
+        for (const page of pages) {
+          const url = `${edge?.url ?? base}${page.path}`;
+          const status = await fetch(url).then(
+            (r) => r.status,
+            () => 0,
+          );
+          const result: PageResult = { ...page, status };
+          results.pages.push(result);
+          if (status !== 200) {
+            result.error = `HTTP ${status}: page missing`;
+            log(`Lighthouse ${page.path}: skipped, ${result.error}`);
+            continue;
+          }
+          log(`Lighthouse ${page.path} (${LH_RUNS} runs)…`);
+          try {
+            // /search is noindex on purpose: Lighthouse's is-crawlable audit is left out for it alone.
+            result.lighthouse = await lighthousePage(url, LH_RUNS, log, page.key === 'search' ? ['is-crawlable'] : []);
+            const { scores, lcpMs, tbtMs, cls } = result.lighthouse;
+            log(
+              `  ${JSON.stringify(scores)} LCP ${Math.round(lcpMs)} ms TBT ${Math.round(tbtMs)} ms CLS ${cls.toFixed(3)}`,
+            );
+          } catch (err) {
+            result.error = await stageError(err, base);
+            log(`  failed: ${result.error}`);
+            continue;
+          }
+          try {
+            result.weight = await pageWeight(result.lighthouse.medianRun.requests);
+            log(
+              `  ${result.weight.requests} requests, HTML ${result.weight.htmlGzip} B gz, JS ${result.weight.jsGzip} B gz in ${result.weight.jsFiles} files, images ${result.weight.imageBytes} B`,
+            );
+          } catch (err) {
+            result.weightError = `weight not measured: ${await stageError(err, base)}`;
+            log(`  ${result.weightError}`);
+          }
         }
-        log(`Lighthouse ${page.path} (${LH_RUNS} runs)…`);
-        try {
-          // /search is noindex on purpose: Lighthouse's is-crawlable audit is left out for it alone.
-          result.lighthouse = await lighthousePage(url, LH_RUNS, log, page.key === 'search' ? ['is-crawlable'] : []);
-          const { scores, lcpMs, tbtMs, cls } = result.lighthouse;
-          log(`  ${JSON.stringify(scores)} LCP ${Math.round(lcpMs)} ms TBT ${Math.round(tbtMs)} ms CLS ${cls.toFixed(3)}`);
-        } catch (err) {
-          result.error = await stageError(err, base);
-          log(`  failed: ${result.error}`);
-          continue;
-        }
-        try {
-          result.weight = await pageWeight(result.lighthouse.medianRun.requests);
-          log(`  ${result.weight.requests} requests, HTML ${result.weight.htmlGzip} B gz, JS ${result.weight.jsGzip} B gz in ${result.weight.jsFiles} files, images ${result.weight.imageBytes} B`);
-        } catch (err) {
-          result.weightError = `weight not measured: ${await stageError(err, base)}`;
-          log(`  ${result.weightError}`);
-        }
-      }
       if (enabled('lighthouse')) {
         try {
           const blank = await measureBlankControl(served.siteDir, edge?.url ?? base, PORT + 42, BLANK_RUNS, log);
           results.blankControl = blank;
-          log(`  blank page LCP/FCP: ours ${Math.round(blank.ours.lcpMs)}/${Math.round(blank.ours.fcpMs)} ms, Caddy ${Math.round(blank.caddy.lcpMs)}/${Math.round(blank.caddy.fcpMs)} ms`);
+          log(
+            `  blank page LCP/FCP: ours ${Math.round(blank.ours.lcpMs)}/${Math.round(blank.ours.fcpMs)} ms, Caddy ${Math.round(blank.caddy.lcpMs)}/${Math.round(blank.caddy.fcpMs)} ms`,
+          );
         } catch (err) {
           results.blankControl = { error: await stageError(err, base) };
           log(`  blank page not measured: ${results.blankControl.error}`);
@@ -338,7 +389,9 @@ async function measureTarget(target: Target): Promise<TargetResults> {
           log(`Edit-to-live ${i}/${EDIT_TRIALS}…`);
           const trial = await editToLive(base, cookie, title, { pollMs: EDIT_POLL_MS, timeoutMs: EDIT_TIMEOUT_MS });
           results.editToLive.trials.push(trial);
-          log(`  live on / after ${trial.seconds?.toFixed(1) ?? '—'} s (rebuilt after ${trial.rebuiltSeconds?.toFixed(1) ?? '—'} s)${trial.note ? `: ${trial.note}` : ''}`);
+          log(
+            `  live on / after ${trial.seconds?.toFixed(1) ?? '—'} s (rebuilt after ${trial.rebuiltSeconds?.toFixed(1) ?? '—'} s)${trial.note ? `: ${trial.note}` : ''}`,
+          );
         }
         // A trial that never went live ranks above every other: the median still exists if most did.
         const medianOrNull = (xs: (number | null)[]) => {
@@ -355,19 +408,28 @@ async function measureTarget(target: Target): Promise<TargetResults> {
 
     if (enabled('scale')) {
       try {
-        log('Growth: the owner\'s pricing rules (weekends, guests, single dates, discounts, extras) on every cabin first…');
+        log(
+          "Growth: the owner's pricing rules (weekends, guests, single dates, discounts, extras) on every cabin first…",
+        );
         await applyPricingRules(base, await adminLogin(base, ADMIN_PASSWORD));
         for (const size of SCALE_SIZES) {
           log(`Growth: ${size} active cabins: grow, rebuild, load /api/cabins…`);
-          const point = await measureScalePoint(served, size, {
-            connections: CONNECTIONS,
-            durationS: SCALE_LOAD_S,
-            // The serial requests just before warm the worker up; an autocannon warm-up would leave
-            // slow in-flight requests running into the measured window at 1,500 cabins.
-            warmupS: 0,
-          }, ADMIN_PASSWORD);
+          const point = await measureScalePoint(
+            served,
+            size,
+            {
+              connections: CONNECTIONS,
+              durationS: SCALE_LOAD_S,
+              // The serial requests just before warm the worker up; an autocannon warm-up would leave
+              // slow in-flight requests running into the measured window at 1,500 cabins.
+              warmupS: 0,
+            },
+            ADMIN_PASSWORD,
+          );
           results.scaling.points.push(point);
-          log(`  ${point.activeCabins} active: build ${point.buildS.toFixed(1)} s (${point.htmlPages} pages), /api/cabins ${point.apiCabinsBytes} B, alone ${fmtMs(point.serial.p50)}; 50 connections p95 ${fmtMs(point.load.p95)}, ${Math.round(point.load.rps)} req/s; search alone ${fmtMs(point.search?.serial.p95 ?? NaN)} p95, loaded ${fmtMs(point.search?.load.p95 ?? NaN)}; occupancy alone ${fmtMs(point.occupancy?.serial.p95 ?? NaN)} p95`);
+          log(
+            `  ${point.activeCabins} active: build ${point.buildS.toFixed(1)} s (${point.htmlPages} pages), /api/cabins ${point.apiCabinsBytes} B, alone ${fmtMs(point.serial.p50)}; 50 connections p95 ${fmtMs(point.load.p95)}, ${Math.round(point.load.rps)} req/s; search alone ${fmtMs(point.search?.serial.p95 ?? NaN)} p95, loaded ${fmtMs(point.search?.load.p95 ?? NaN)}; occupancy alone ${fmtMs(point.occupancy?.serial.p95 ?? NaN)} p95`,
+          );
         }
       } catch (err) {
         results.scaling.error = await stageError(err, base);
@@ -402,7 +464,14 @@ async function measureChannelStage(target: Target, results: TargetResults) {
     await measureChannels(
       served,
       avito,
-      { sizes: CHANNEL_SIZES, trials: CHANNEL_TRIALS, pushTimeoutMs: CHANNEL_PUSH_TIMEOUT_MS, pollMs: CHANNEL_POLL_MS, adminPassword: ADMIN_PASSWORD, log },
+      {
+        sizes: CHANNEL_SIZES,
+        trials: CHANNEL_TRIALS,
+        pushTimeoutMs: CHANNEL_PUSH_TIMEOUT_MS,
+        pollMs: CHANNEL_POLL_MS,
+        adminPassword: ADMIN_PASSWORD,
+        log,
+      },
       results.channels.points,
     );
   } catch (err) {
@@ -429,7 +498,18 @@ async function measureEditsStage(target: Target, results: TargetResults) {
     running = served;
     base = served.url;
     edits.startS = (performance.now() - started) / 1000;
-    await measureEdits(served, { sizes: EDITS_SIZES, trials: EDIT_TRIALS, pollMs: EDIT_POLL_MS, timeoutMs: EDITS_TIMEOUT_MS, adminPassword: ADMIN_PASSWORD, log }, edits.points);
+    await measureEdits(
+      served,
+      {
+        sizes: EDITS_SIZES,
+        trials: EDIT_TRIALS,
+        pollMs: EDIT_POLL_MS,
+        timeoutMs: EDITS_TIMEOUT_MS,
+        adminPassword: ADMIN_PASSWORD,
+        log,
+      },
+      edits.points,
+    );
   } catch (err) {
     edits.error = base ? await stageError(err, base) : errorText(err);
     log(`  failed: ${edits.error}`);
@@ -445,10 +525,16 @@ for (const target of [nodeTarget(PORT + 20, ADMIN_PASSWORD), workersTarget(PORT,
 }
 
 results.machine.loadAverageDuring = loadSampler.stop();
-const final: BenchResults = { ...results, budgets: checkBudgets(results), totalRuntimeS: (performance.now() - t0) / 1000 };
+const final: BenchResults = {
+  ...results,
+  budgets: checkBudgets(results),
+  totalRuntimeS: (performance.now() - t0) / 1000,
+};
 await mkdir(outDir, { recursive: true });
 await writeFile(path.join(outDir, 'results.json'), `${JSON.stringify(final, null, 2)}\n`);
 await writeFile(path.join(outDir, 'RESULTS.md'), renderReport(final));
 const failed = final.budgets.filter((b) => !b.pass);
-log(`Done in ${(final.totalRuntimeS / 60).toFixed(1)} min: ${final.budgets.length - failed.length}/${final.budgets.length} budgets met. Wrote ${path.relative(ROOT, outDir)}/RESULTS.md and results.json.`);
+log(
+  `Done in ${(final.totalRuntimeS / 60).toFixed(1)} min: ${final.budgets.length - failed.length}/${final.budgets.length} budgets met. Wrote ${path.relative(ROOT, outDir)}/RESULTS.md and results.json.`,
+);
 for (const b of failed) log(`  ❌ ${b.figure} ${b.where}: ${b.value} (budget ${b.budget})`);

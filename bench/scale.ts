@@ -52,7 +52,9 @@ export async function measureScalePoint(
   const buildS = (performance.now() - started) / 1000;
   const { state, error } = await served.builderState();
   if (state === 'failed') throw new Error(`Site build failed at ${active} cabins: ${error?.split('\n')[0]}`);
-  const body = new Uint8Array(await (await fetch(`${served.url}/api/cabins`, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
+  const body = new Uint8Array(
+    await (await fetch(`${served.url}/api/cabins`, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer(),
+  );
   return {
     targetActive,
     activeCabins: active,
@@ -64,14 +66,28 @@ export async function measureScalePoint(
     serial: await serialLatency(`${served.url}/api/cabins`),
     load: await loadTest(`${served.url}/api/cabins`, load),
     search: await measureSearch(served.url, load),
-    occupancy: adminPassword ? { serial: await serialLatency(`${served.url}/api/admin/occupancy?days=31`, undefined, { cookie: await adminLogin(served.url, adminPassword) }) } : undefined,
+    occupancy: adminPassword
+      ? {
+          serial: await serialLatency(`${served.url}/api/admin/occupancy?days=31`, undefined, {
+            cookie: await adminLogin(served.url, adminPassword),
+          }),
+        }
+      : undefined,
   };
 }
 
-async function measureSearch(base: string, load: { connections: number; durationS: number; warmupS: number }): Promise<ScalePoint['search']> {
+async function measureSearch(
+  base: string,
+  load: { connections: number; durationS: number; warmupS: number },
+): Promise<ScalePoint['search']> {
   const url = `${base}${searchPath()}`;
   const answer = (await (await fetch(url)).json()) as { results: unknown[]; others: unknown[] };
-  return { results: answer.results.length, others: answer.others.length, serial: await serialLatency((i) => `${base}${searchPath(i + 1)}`), load: await loadTest(url, load) };
+  return {
+    results: answer.results.length,
+    others: answer.others.length,
+    serial: await serialLatency((i) => `${base}${searchPath(i + 1)}`),
+    load: await loadTest(url, load),
+  };
 }
 
 async function countHtml(dir: string): Promise<number> {

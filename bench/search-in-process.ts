@@ -26,7 +26,14 @@ const searches = Number(process.argv[2] ?? 300);
 const PASSWORD = 'bench-password-1';
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'kaspiy-search-profile-'));
-const server = await startNodeServer({ dataDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: PASSWORD, shutdownGraceMs: 100 });
+const server = await startNodeServer({
+  dataDir,
+  migrationsDir: path.join(ROOT, 'migrations'),
+  port: 0,
+  host: '127.0.0.1',
+  adminPassword: PASSWORD,
+  shutdownGraceMs: 100,
+});
 try {
   await seedIfEmpty(server.storage.bindings);
   await applyPricingRules(server.url, await adminLogin(server.url, PASSWORD));
@@ -41,11 +48,15 @@ try {
         const value = Reflect.get(target, name, target) as unknown;
         if (typeof value !== 'function') return value;
         if (name === 'bind') return (...args: unknown[]) => counted(value.apply(target, args) as D1PreparedStatement);
-        if (['all', 'raw', 'first', 'run'].includes(String(name))) return (...args: unknown[]) => ((trips.count += 1), value.apply(target, args));
+        if (['all', 'raw', 'first', 'run'].includes(String(name)))
+          return (...args: unknown[]) => ((trips.count += 1), value.apply(target, args));
         return value.bind(target);
       },
     });
-  const DB: DatabasePort = { prepare: (sql) => counted(real.prepare(sql)), batch: (statements) => ((trips.count += 1), real.batch(statements)) };
+  const DB: DatabasePort = {
+    prepare: (sql) => counted(real.prepare(sql)),
+    batch: (statements) => ((trips.count += 1), real.batch(statements)),
+  };
   const bindings = { ...server.storage.bindings, DB };
   const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
 
@@ -75,16 +86,42 @@ try {
   }
   const figures = (list: number[]) => {
     const sorted = [...list].sort((a, b) => a - b);
-    const at = (p: number) => Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(2));
-    return { p50: at(50), p95: at(95), mean: Number((list.reduce((a, b) => a + b, 0) / list.length).toFixed(2)), min: Number(sorted[0]!.toFixed(2)) };
+    const at = (p: number) =>
+      Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(2));
+    return {
+      p50: at(50),
+      p95: at(95),
+      mean: Number((list.reduce((a, b) => a + b, 0) / list.length).toFixed(2)),
+      min: Number(sorted[0]!.toFixed(2)),
+    };
   };
   // The same over HTTP as the bench's «search alone» asks it (bench/scale.ts): the server with its
   // kept answers and compression, the client reading the whole answer, 60 searches for other dates.
   // The client's kept-alive connection has sat idle through the loop above, past the server's
   // keep-alive time: a first request may find it closed under it (ECONNRESET), so one is spent.
-  await fetch(`${server.url}/api/health`).then((r) => r.arrayBuffer(), () => {});
-  const http = await serialLatency((i) => `${server.url}${searchPath(100 + i)}`, { count: 60, min: 60, budgetMs: 60_000, warmup: 3 });
-  console.log(JSON.stringify({ cabins: active, results, bytes, searches: times.length, roundTrips: tripsEach, wallMs: figures(times), cpuMs: figures(cpu), httpAlone: http, load: loadavg()[0]!.toFixed(2) }));
+  await fetch(`${server.url}/api/health`).then(
+    (r) => r.arrayBuffer(),
+    () => {},
+  );
+  const http = await serialLatency((i) => `${server.url}${searchPath(100 + i)}`, {
+    count: 60,
+    min: 60,
+    budgetMs: 60_000,
+    warmup: 3,
+  });
+  console.log(
+    JSON.stringify({
+      cabins: active,
+      results,
+      bytes,
+      searches: times.length,
+      roundTrips: tripsEach,
+      wallMs: figures(times),
+      cpuMs: figures(cpu),
+      httpAlone: http,
+      load: loadavg()[0]!.toFixed(2),
+    }),
+  );
 } finally {
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });

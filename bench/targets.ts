@@ -53,7 +53,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * bench starts directly: the server it measures runs as an owner's does (MALLOC_ARENA_MAX…).
  */
 export function serveScriptEnv(): Record<string, string> {
-  const script = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve ?? '';
+  const script =
+    (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
+      .serve ?? '';
   return Object.fromEntries([...script.matchAll(/(?:^|\s)([A-Z_][A-Z0-9_]*)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
 }
 
@@ -75,15 +77,24 @@ export function workersTarget(port: number, adminPassword: string): Target {
   return {
     key: 'workers',
     label: 'Cloudflare Workers (wrangler dev)',
-    serving: '`wrangler dev` (workerd, local D1 and R2) as `npm start` serves it. wrangler dev does not compress, Cloudflare\'s edge does: Lighthouse loads the pages through a stand-in for the edge (Caddy `reverse_proxy` with `encode gzip`); the API and static-file rows go to wrangler dev directly',
+    serving:
+      "`wrangler dev` (workerd, local D1 and R2) as `npm start` serves it. wrangler dev does not compress, Cloudflare's edge does: Lighthouse loads the pages through a stand-in for the edge (Caddy `reverse_proxy` with `encode gzip`); the API and static-file rows go to wrangler dev directly",
     compressingEdge: true,
     async start(log, opts) {
       await rm(path.join(ROOT, persistTo), { recursive: true, force: true });
       await rm(path.join(ROOT, assetsDir), { recursive: true, force: true });
       // A later --var wins over the stack's own AVITO_API_URL (its demo stand-in has 30 listings).
       const vars = opts?.avitoApiUrl ? { AVITO_API_URL: opts.avitoApiUrl } : undefined;
-      const stack = await startStack({ port, persistTo, assetsDir, adminPassword, vars, log: (line) => log(line.trim()) });
-      const builderState = async () => (await fetch(stack.rebuildUrl).then((r) => r.json())) as { state: string; error: string | null };
+      const stack = await startStack({
+        port,
+        persistTo,
+        assetsDir,
+        adminPassword,
+        vars,
+        log: (line) => log(line.trim()),
+      });
+      const builderState = async () =>
+        (await fetch(stack.rebuildUrl).then((r) => r.json())) as { state: string; error: string | null };
       return {
         url: stack.url,
         siteDir: path.join(ROOT, assetsDir),
@@ -106,12 +117,27 @@ export function nodeTarget(port: number, adminPassword: string): Target {
   let cookie = '';
   const admin = async (method: string, p: string, body?: unknown) => {
     if (!cookie) {
-      const res = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: adminPassword }) });
-      cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const res = await fetch(`${url}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: adminPassword }),
+      });
+      cookie = res.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
     }
-    const res = await fetch(`${url}/api${p}`, { method, headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${url}/api${p}`, {
+      method,
+      headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     if (!res.ok) throw new Error(`${method} ${p} answered ${res.status}`);
-    return res.json() as Promise<{ upToDate: boolean; contentVersion: number; builder: { state: string; error: string | null } | null }>;
+    return res.json() as Promise<{
+      upToDate: boolean;
+      contentVersion: number;
+      builder: { state: string; error: string | null } | null;
+    }>;
   };
   const builderState = async () => {
     const s = await admin('GET', '/admin/publish');
@@ -126,12 +152,22 @@ export function nodeTarget(port: number, adminPassword: string): Target {
       let out = '';
       const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], {
         cwd: ROOT,
-        env: quietEnv({ ...serveScriptEnv(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1', ADMIN_PASSWORD: adminPassword, ...(opts?.avitoApiUrl ? { AVITO_API_URL: opts.avitoApiUrl } : {}) }),
+        env: quietEnv({
+          ...serveScriptEnv(),
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          SEED_DEMO: '1',
+          ADMIN_PASSWORD: adminPassword,
+          ...(opts?.avitoApiUrl ? { AVITO_API_URL: opts.avitoApiUrl } : {}),
+        }),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout!.on('data', (d: Buffer) => (out += d));
       child.stderr!.on('data', (d: Buffer) => (out += d));
-      const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`npm run serve exited ${code}: ${out.slice(-2000)}`))));
+      const exited = new Promise<never>((_, reject) =>
+        child.once('exit', (code) => reject(new Error(`npm run serve exited ${code}: ${out.slice(-2000)}`))),
+      );
       log(`• Starting npm run serve on ${url} (seeds the demo content, builds the site)…`);
       await Promise.race([waitFor(`${url}/build.json`, 15 * 60_000), exited]);
       exited.catch(() => {});
@@ -172,7 +208,9 @@ export function nodeTarget(port: number, adminPassword: string): Target {
     controlAnswer: 'as-sent',
     async startControl() {
       const controlPort = port + 10;
-      const child = spawn(process.execPath, [path.join(ROOT, 'bench/floor/node-server.ts'), String(controlPort)], { stdio: 'ignore' });
+      const child = spawn(process.execPath, [path.join(ROOT, 'bench/floor/node-server.ts'), String(controlPort)], {
+        stdio: 'ignore',
+      });
       await waitFor(`http://127.0.0.1:${controlPort}/`);
       return {
         url: `http://127.0.0.1:${controlPort}`,

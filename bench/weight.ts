@@ -37,8 +37,22 @@ export type PageWeight = {
  */
 export async function pageWeight(records: NetworkRecord[]): Promise<PageWeight> {
   const w: PageWeight = {
-    requests: 0, byType: {}, htmlBytes: 0, htmlGzip: 0, jsFiles: 0, jsGzip: 0, inlineJsBytes: 0, inlineJsGzip: 0,
-    cssGzip: 0, fontBytes: 0, imageBytes: 0, images: 0, otherBytes: 0, wireBytes: 0, external: [], largest: [],
+    requests: 0,
+    byType: {},
+    htmlBytes: 0,
+    htmlGzip: 0,
+    jsFiles: 0,
+    jsGzip: 0,
+    inlineJsBytes: 0,
+    inlineJsGzip: 0,
+    cssGzip: 0,
+    fontBytes: 0,
+    imageBytes: 0,
+    images: 0,
+    otherBytes: 0,
+    wireBytes: 0,
+    external: [],
+    largest: [],
   };
   const sized: { url: string; type: string; bytes: number }[] = [];
   for (const rec of records) {
@@ -51,7 +65,9 @@ export async function pageWeight(records: NetworkRecord[]): Promise<PageWeight> 
       w.external.push(`${url.origin}${url.pathname}`);
       continue;
     }
-    const body = new Uint8Array(await (await fetch(rec.url, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
+    const body = new Uint8Array(
+      await (await fetch(rec.url, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer(),
+    );
     w.wireBytes += await bytesOnTheWire(rec.url);
     let bytes = body.length;
     if (type === 'Document') {

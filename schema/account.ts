@@ -12,7 +12,14 @@ export type Role = (typeof ROLES)[number];
 export const ROLE_LABELS: Record<Role, string> = { owner: 'Владелец', manager: 'Менеджер' };
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30 s; one step of drift either way. */
-export const TOTP = { algorithm: 'SHA1', digits: 6, periodSeconds: 30, window: 1, issuer: 'Каспий', secretBytes: 20 } as const;
+export const TOTP = {
+  algorithm: 'SHA1',
+  digits: 6,
+  periodSeconds: 30,
+  window: 1,
+  issuer: 'Каспий',
+  secretBytes: 20,
+} as const;
 /** Ten one-time recovery codes, shown once when two-factor sign-in is turned on. */
 export const RECOVERY_CODE_COUNT = 10;
 /** A session's «last seen» is written at most this often, so reading the panel costs no write. */
@@ -40,10 +47,17 @@ export type AuditKind = keyof typeof AUDIT_KINDS;
 export const AUDIT_OUTCOMES = ['ok', 'denied', 'failed'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
-const username = z.string({ error: MSG.usernameInvalid }).trim().min(3, MSG.usernameInvalid).max(50, MSG.usernameInvalid);
+const username = z
+  .string({ error: MSG.usernameInvalid })
+  .trim()
+  .min(3, MSG.usernameInvalid)
+  .max(50, MSG.usernameInvalid);
 const newPassword = z.string({ error: MSG.passwordTooShort }).min(8, MSG.passwordTooShort).max(500, MSG.tooLong);
 /** What the owner or a manager types to prove it is them: the password they sign in with. */
-export const currentPasswordField = z.string({ error: MSG.currentPasswordRequired }).min(1, MSG.currentPasswordRequired).max(500, MSG.tooLong);
+export const currentPasswordField = z
+  .string({ error: MSG.currentPasswordRequired })
+  .min(1, MSG.currentPasswordRequired)
+  .max(500, MSG.tooLong);
 /** A code from the authenticator app (6 digits) or a recovery code; spaces and dashes are ignored. */
 export const codeField = z
   .string({ error: MSG.codeRequired })
@@ -93,7 +107,15 @@ export const sessionsQuerySchema = z.object({ all: z.enum(['1', '0'], { error: M
 
 /** What GET /api/admin/users answers for each person: never a hash or a secret. */
 export type UserView = { id: number; username: string; role: Role; twoFactor: boolean; createdAt: number };
-export type SessionView = { id: number; username: string; userAgent: string; ip: string; createdAt: number; lastSeenAt: number; current: boolean };
+export type SessionView = {
+  id: number;
+  username: string;
+  userAgent: string;
+  ip: string;
+  createdAt: number;
+  lastSeenAt: number;
+  current: boolean;
+};
 export type AuditEntry = {
   id: number;
   at: number;

@@ -6,7 +6,10 @@ import { normalizeCode } from './login.ts';
 
 export { loginSchema } from './login.ts';
 
-const newPassword = z.string().max(500, MSG.tooLong).refine((p) => p === '' || p.length >= 8, MSG.passwordTooShort);
+const newPassword = z
+  .string()
+  .max(500, MSG.tooLong)
+  .refine((p) => p === '' || p.length >= 8, MSG.passwordTooShort);
 
 /**
  * SPEC.md names the new password `password` in the call and `newPassword` in the form; both are

@@ -37,7 +37,15 @@ export const availabilityAnswer = z.looseObject({
   from: isoDate,
   to: isoDate,
   busy: z.array(busyRange),
-  seasons: z.array(z.object({ start: isoDate, end: isoDate, pricePerNight: roubles, minNights: z.number().int(), weekendPricePerNight: roubles.nullable() })),
+  seasons: z.array(
+    z.object({
+      start: isoDate,
+      end: isoDate,
+      pricePerNight: roubles,
+      minNights: z.number().int(),
+      weekendPricePerNight: roubles.nullable(),
+    }),
+  ),
   pricePerNight: roubles,
   minNights: z.number().int(),
   weekendPricePerNight: roubles.nullable(),
@@ -70,8 +78,24 @@ export const searchAnswer = z.object({
   nights: z.number().int(),
   guests: z.number().int(),
   lineSets: z.array(z.array(priceLineAnswer)),
-  results: z.array(z.object({ id: z.number().int(), name: z.string(), nights: z.number().int(), total: roubles, lineSet: z.number().int() })),
-  others: z.array(z.object({ id: z.number().int(), name: z.string(), reason: z.enum(['busy', 'minNights']), minNights: z.number().int(), nearest: searchStay.optional() })),
+  results: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      nights: z.number().int(),
+      total: roubles,
+      lineSet: z.number().int(),
+    }),
+  ),
+  others: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      reason: z.enum(['busy', 'minNights']),
+      minNights: z.number().int(),
+      nearest: searchStay.optional(),
+    }),
+  ),
 });
 
 /** POST /api/bookings: a request, or a hold with its payment (or why the payment could not start). */
@@ -100,11 +124,28 @@ export const guestPageAnswer = z.object({
   due: kopecks,
   canPay: z.boolean(),
   pendingPayment: z.object({ amount: kopecks, confirmationUrl: z.string() }).optional(),
-  cancel: z.looseObject({ allowed: z.boolean(), reason: z.string().optional(), freeUntil: isoDate.nullable(), free: z.boolean(), refund: kopecks, kept: kopecks, policy: z.looseObject({}) }),
+  cancel: z.looseObject({
+    allowed: z.boolean(),
+    reason: z.string().optional(),
+    freeUntil: isoDate.nullable(),
+    free: z.boolean(),
+    refund: kopecks,
+    kept: kopecks,
+    policy: z.looseObject({}),
+  }),
   refunded: kopecks,
   checkInTime: z.string(),
   checkOutTime: z.string(),
-  instructions: z.object({ address: z.string(), mapUrl: z.string(), text: z.string(), phone: z.string(), email: z.string(), siteName: z.string() }).optional(),
+  instructions: z
+    .object({
+      address: z.string(),
+      mapUrl: z.string(),
+      text: z.string(),
+      phone: z.string(),
+      email: z.string(),
+      siteName: z.string(),
+    })
+    .optional(),
   canReview: z.boolean(),
   reviewed: z.boolean(),
 });
@@ -128,5 +169,9 @@ export const reviewAnswer = publicReviewAnswer.extend({ email: z.string(), booki
 export const reviewCreatedAnswer = z.object({ success: z.literal(true), id: z.number().int(), approved: z.boolean() });
 
 /** GET /api/health: 200 with the live site's version, or 503 with the reason. */
-export const healthAnswer = z.object({ ok: z.literal(true), contentVersion: z.number().int(), builtAt: z.string().nullable() });
+export const healthAnswer = z.object({
+  ok: z.literal(true),
+  contentVersion: z.number().int(),
+  builtAt: z.string().nullable(),
+});
 export const healthDownAnswer = z.object({ ok: z.literal(false), error: z.string() });

@@ -14,7 +14,10 @@ const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, 
 const isoDate = z.string({ error: MSG.dateInvalid }).refine(isIsoDate, MSG.dateInvalid);
 
 /** A phone as people write it: +7 (928) 555-12-34, 8 928 555 12 34; 10 to 15 digits. */
-export const bookingPhone = text(30).refine((v) => /^\+?[\d\s()-]+$/.test(v) && v.replace(/\D/g, '').length >= 10 && v.replace(/\D/g, '').length <= 15, MSG.bookingPhoneInvalid);
+export const bookingPhone = text(30).refine(
+  (v) => /^\+?[\d\s()-]+$/.test(v) && v.replace(/\D/g, '').length >= 10 && v.replace(/\D/g, '').length <= 15,
+  MSG.bookingPhoneInvalid,
+);
 
 /**
  * What the visitor sends. The nights, the minimum stay, the guests against the cabin and
@@ -26,16 +29,27 @@ export const bookingSubmitSchema = z
     cabinId: z.number({ error: MSG.badId }).int(MSG.badId).positive(MSG.badId),
     checkIn: isoDate,
     checkOut: isoDate,
-    guests: z.number({ error: MSG.bookingGuestsInvalid }).int(MSG.bookingGuestsInvalid).min(1, MSG.bookingGuestsInvalid).max(100, MSG.bookingTooManyGuests),
+    guests: z
+      .number({ error: MSG.bookingGuestsInvalid })
+      .int(MSG.bookingGuestsInvalid)
+      .min(1, MSG.bookingGuestsInvalid)
+      .max(100, MSG.bookingTooManyGuests),
     name: text(100).min(1, MSG.bookingNameRequired),
     phone: bookingPhone,
-    email: z.union([z.literal(''), text(200).pipe(z.email(MSG.bookingEmailInvalid))]).optional().default(''),
+    email: z
+      .union([z.literal(''), text(200).pipe(z.email(MSG.bookingEmailInvalid))])
+      .optional()
+      .default(''),
     comment: text(1000).optional().default(''),
     consent: z.literal(true, { error: MSG.consentRequired }),
     channel: z.enum(BOOKING_CHANNELS, { error: MSG.bookingChannelInvalid }),
     website: z.string().max(0, MSG.bookingHoneypot).optional(),
     /** The optional extras ticked on the card; mandatory ones are added by the server. */
-    extras: z.array(z.number({ error: MSG.extraNotFound }).int(MSG.extraNotFound).positive(MSG.extraNotFound)).max(30, MSG.tooMany).optional().default([]),
+    extras: z
+      .array(z.number({ error: MSG.extraNotFound }).int(MSG.extraNotFound).positive(MSG.extraNotFound))
+      .max(30, MSG.tooMany)
+      .optional()
+      .default([]),
     /** A promo code as typed; the server checks it and counts its use when the booking is stored. */
     promo: z.string({ error: MSG.promoCodeInvalid }).trim().max(40, MSG.promoCodeInvalid).optional().default(''),
   })
@@ -44,11 +58,15 @@ export const bookingSubmitSchema = z
     const today = todayInMoscow();
     if (b.checkOut <= b.checkIn) ctx.addIssue({ code: 'custom', message: MSG.dateRangeInvalid, path: ['checkOut'] });
     else if (b.checkIn < today) ctx.addIssue({ code: 'custom', message: MSG.bookingCheckInPast, path: ['checkIn'] });
-    else if (b.checkIn > addMonths(today, CALENDAR_INPUT_MONTHS)) ctx.addIssue({ code: 'custom', message: MSG.dateTooFar, path: ['checkIn'] });
-    else if (nightsBetween(b.checkIn, b.checkOut) > BOOKING_MAX_NIGHTS) ctx.addIssue({ code: 'custom', message: MSG.bookingTooLong, path: ['checkOut'] });
+    else if (b.checkIn > addMonths(today, CALENDAR_INPUT_MONTHS))
+      ctx.addIssue({ code: 'custom', message: MSG.dateTooFar, path: ['checkIn'] });
+    else if (nightsBetween(b.checkIn, b.checkOut) > BOOKING_MAX_NIGHTS)
+      ctx.addIssue({ code: 'custom', message: MSG.bookingTooLong, path: ['checkOut'] });
   });
 
 export type BookingSubmit = z.infer<typeof bookingSubmitSchema>;
 
 /** The owner's decision on a request. */
-export const bookingStatusSchema = z.strictObject({ status: z.enum(OWNER_STATUSES, { error: MSG.bookingStatusInvalid }) });
+export const bookingStatusSchema = z.strictObject({
+  status: z.enum(OWNER_STATUSES, { error: MSG.bookingStatusInvalid }),
+});

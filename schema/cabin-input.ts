@@ -8,10 +8,17 @@ import { cabinPricingFields } from './pricing-input.ts';
 // holds the two to the same answers.
 
 const trimmed = (max: number, required?: string) => {
-  const s = z.string({ error: required ?? MSG.badInput }).trim().max(max, MSG.tooLong);
+  const s = z
+    .string({ error: required ?? MSG.badInput })
+    .trim()
+    .max(max, MSG.tooLong);
   return required ? s.min(1, required) : s;
 };
-const count = z.number({ error: MSG.cabinCountMin }).int(MSG.cabinCountMin).min(1, MSG.cabinCountMin).max(100, MSG.cabinCountMin);
+const count = z
+  .number({ error: MSG.cabinCountMin })
+  .int(MSG.cabinCountMin)
+  .min(1, MSG.cabinCountMin)
+  .max(100, MSG.cabinCountMin);
 
 /** A photo we serve from R2, or an absolute http(s) address. */
 export const imageUrl = z

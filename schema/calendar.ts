@@ -23,8 +23,18 @@ export const FEED_EMPTY_HELD =
 
 const isoDate = z.string().refine(isIsoDate, MSG.dateInvalid);
 /** A weekend nights' price, a cabin's or a season's: null, as on other nights. */
-export const weekendPrice = z.number({ error: MSG.weekendPriceInvalid }).int(MSG.weekendPriceInvalid).min(1, MSG.weekendPriceInvalid).max(10_000_000, MSG.weekendPriceInvalid).nullable().optional();
-const minNights = z.number({ error: MSG.minNightsInvalid }).int(MSG.minNightsInvalid).min(1, MSG.minNightsInvalid).max(MIN_NIGHTS_MAX, MSG.minNightsInvalid);
+export const weekendPrice = z
+  .number({ error: MSG.weekendPriceInvalid })
+  .int(MSG.weekendPriceInvalid)
+  .min(1, MSG.weekendPriceInvalid)
+  .max(10_000_000, MSG.weekendPriceInvalid)
+  .nullable()
+  .optional();
+const minNights = z
+  .number({ error: MSG.minNightsInvalid })
+  .int(MSG.minNightsInvalid)
+  .min(1, MSG.minNightsInvalid)
+  .max(MIN_NIGHTS_MAX, MSG.minNightsInvalid);
 
 /** Nights [start, end): end after start, not wholly past, not past the input horizon. */
 function checkRange(r: { start: string; end: string }, ctx: z.RefinementCtx) {
@@ -32,14 +42,19 @@ function checkRange(r: { start: string; end: string }, ctx: z.RefinementCtx) {
   const today = todayInMoscow();
   if (r.end <= r.start) ctx.addIssue({ code: 'custom', message: MSG.dateRangeInvalid, path: ['end'] });
   else if (r.end <= today) ctx.addIssue({ code: 'custom', message: MSG.datePast, path: ['end'] });
-  else if (r.start > addMonths(today, CALENDAR_INPUT_MONTHS)) ctx.addIssue({ code: 'custom', message: MSG.dateTooFar, path: ['start'] });
+  else if (r.start > addMonths(today, CALENDAR_INPUT_MONTHS))
+    ctx.addIssue({ code: 'custom', message: MSG.dateTooFar, path: ['start'] });
 }
 
 export const seasonInputSchema = z
   .strictObject({
     start: isoDate,
     end: isoDate,
-    pricePerNight: z.number({ error: MSG.seasonPriceInvalid }).int(MSG.seasonPriceInvalid).min(0, MSG.seasonPriceInvalid).max(10_000_000, MSG.seasonPriceInvalid),
+    pricePerNight: z
+      .number({ error: MSG.seasonPriceInvalid })
+      .int(MSG.seasonPriceInvalid)
+      .min(0, MSG.seasonPriceInvalid)
+      .max(10_000_000, MSG.seasonPriceInvalid),
     minNights: minNights.default(1),
     weekendPricePerNight: weekendPrice,
     // The list GET …/calendar answers carries each row's id and cabin: it may be sent back as it
@@ -76,8 +91,13 @@ export const feedsBodySchema = z.strictObject({
  */
 export function calendarFieldName(path: readonly PropertyKey[]): string | undefined {
   const FIELDS: Record<string, string> = {
-    start: 'начало', end: 'окончание', pricePerNight: 'цена за ночь', minNights: 'минимальный срок',
-    note: 'заметка', name: 'название', url: 'адрес',
+    start: 'начало',
+    end: 'окончание',
+    pricePerNight: 'цена за ночь',
+    minNights: 'минимальный срок',
+    note: 'заметка',
+    name: 'название',
+    url: 'адрес',
   };
   const [first, index, field] = path;
   // A field whose message names it itself («Цена в выходные: …») gets only its row.
@@ -117,16 +137,39 @@ function isHttpUrl(value: string): boolean {
  */
 export function feedHostKind(hostname: string): 'public' | 'loopback' | 'internal' {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host) || host === '0.0.0.0') return 'loopback';
-  if (host.endsWith('.local') || host.endsWith('.internal') || host.endsWith('.lan') || !host.includes('.') && !host.includes(':')) return 'internal';
+  if (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127\./.test(host) ||
+    host === '0.0.0.0'
+  )
+    return 'loopback';
+  if (
+    host.endsWith('.local') ||
+    host.endsWith('.internal') ||
+    host.endsWith('.lan') ||
+    (!host.includes('.') && !host.includes(':'))
+  )
+    return 'internal';
   const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
   if (v4) {
     const [a, b] = [Number(v4[1]), Number(v4[2])];
-    if (a === 10 || a === 0 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127) || a >= 224) return 'internal';
+    if (
+      a === 10 ||
+      a === 0 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      a >= 224
+    )
+      return 'internal';
     return 'public';
   }
   if (host.includes(':')) {
-    if (/^(fc|fd)/.test(host) || /^fe[89ab]/.test(host) || host === '::' || host.startsWith('::ffff:')) return 'internal';
+    if (/^(fc|fd)/.test(host) || /^fe[89ab]/.test(host) || host === '::' || host.startsWith('::ffff:'))
+      return 'internal';
   }
   return 'public';
 }

@@ -29,12 +29,23 @@ export function channelBackoffMs(failures: number, retryAfterMs?: number): numbe
 }
 
 /** A whole number Avito gives (a profile, a listing): the panel sends it as a number. */
-const avitoNumber = (message: string) => z.number({ error: message }).int(message).min(1, message).max(Number.MAX_SAFE_INTEGER, message);
+const avitoNumber = (message: string) =>
+  z.number({ error: message }).int(message).min(1, message).max(Number.MAX_SAFE_INTEGER, message);
 
 /** What Avito gives a professional account for its API («Для профессионалов» → API). */
 export const avitoConnectSchema = z.strictObject({
-  clientId: z.string({ error: MSG.avitoClientIdRequired }).trim().min(1, MSG.avitoClientIdRequired).max(200, MSG.tooLong).regex(/^[\x21-\x7e]+$/, MSG.avitoKeyInvalid),
-  clientSecret: z.string({ error: MSG.avitoSecretRequired }).trim().min(1, MSG.avitoSecretRequired).max(500, MSG.tooLong).regex(/^[\x21-\x7e]+$/, MSG.avitoKeyInvalid),
+  clientId: z
+    .string({ error: MSG.avitoClientIdRequired })
+    .trim()
+    .min(1, MSG.avitoClientIdRequired)
+    .max(200, MSG.tooLong)
+    .regex(/^[\x21-\x7e]+$/, MSG.avitoKeyInvalid),
+  clientSecret: z
+    .string({ error: MSG.avitoSecretRequired })
+    .trim()
+    .min(1, MSG.avitoSecretRequired)
+    .max(500, MSG.tooLong)
+    .regex(/^[\x21-\x7e]+$/, MSG.avitoKeyInvalid),
   userId: avitoNumber(MSG.avitoUserIdInvalid),
 });
 export type AvitoConnect = z.infer<typeof avitoConnectSchema>;
@@ -44,26 +55,61 @@ export const cabinChannelsSchema = z.strictObject({ avitoItemId: avitoNumber(MSG
 
 /** The owner's names of these forms' fields, for a refused value. */
 export function channelFieldName(path: readonly PropertyKey[]): string | undefined {
-  return ({ clientId: 'Client ID', clientSecret: 'Client Secret', userId: 'Номер профиля', avitoItemId: 'Номер объявления' } as Record<string, string>)[String(path[0])];
+  return (
+    {
+      clientId: 'Client ID',
+      clientSecret: 'Client Secret',
+      userId: 'Номер профиля',
+      avitoItemId: 'Номер объявления',
+    } as Record<string, string>
+  )[String(path[0])];
 }
 
 /** GET /admin/channels: every cabin against every channel, never the secret. */
 export type ChannelsAnswer = {
-  avito: { connected: boolean; userId: number | null; clientId: string | null; secretEnding: string | null; error?: string };
+  avito: {
+    connected: boolean;
+    userId: number | null;
+    clientId: string | null;
+    secretEnding: string | null;
+    error?: string;
+  };
   cabins: {
     id: number;
     name: string;
     active: boolean;
     avitoItemId: number | null;
     avito: { lastPushAt?: string; lastPullAt?: string; error?: string };
-    feeds: { index: number; name: string; lastSyncAt?: string; lastSuccessAt?: string; error?: string; emptyHeld: boolean }[];
+    feeds: {
+      index: number;
+      name: string;
+      lastSyncAt?: string;
+      lastSuccessAt?: string;
+      error?: string;
+      emptyHeld: boolean;
+    }[];
     exportUrl: string | null;
   }[];
 };
 
 /** What one cabin's exchange with a channel came to, for «Синхронизировать сейчас». */
-export type ChannelResult = { cabinId: number; channel: string; name: string; ok: boolean; error: string | null; detail?: string };
+export type ChannelResult = {
+  cabinId: number;
+  channel: string;
+  name: string;
+  ok: boolean;
+  error: string | null;
+  detail?: string;
+};
 
 /** Nights claimed by two stays: ours and a channel's, or two channels'. */
-export type ConflictStay = { kind: 'booking' | 'hold' | 'feed' | 'channel'; label: string; start: IsoDate; end: IsoDate; bookingId?: number; guests?: number; price?: number };
+export type ConflictStay = {
+  kind: 'booking' | 'hold' | 'feed' | 'channel';
+  label: string;
+  start: IsoDate;
+  end: IsoDate;
+  bookingId?: number;
+  guests?: number;
+  price?: number;
+};
 export type Conflict = { cabinId: number; cabinName: string; start: IsoDate; end: IsoDate; stays: ConflictStay[] };

@@ -73,7 +73,12 @@ export const AMENITY_SUGGESTIONS = [
  * one, never longer than `maxWaitMs`; after `forgetMs` without a wrong guess the count starts over.
  * A wait, never a lock: guessing wrong on purpose keeps nobody out for longer than `maxWaitMs`.
  */
-export type GuessSchedule = { readonly free: number; readonly firstWaitMs: number; readonly maxWaitMs: number; readonly forgetMs: number };
+export type GuessSchedule = {
+  readonly free: number;
+  readonly firstWaitMs: number;
+  readonly maxWaitMs: number;
+  readonly forgetMs: number;
+};
 
 const SIGN_IN_WAITS = { firstWaitMs: 30 * 1000, maxWaitMs: 15 * 60 * 1000, forgetMs: 24 * 60 * 60 * 1000 } as const;
 
@@ -97,7 +102,12 @@ export const DEVICE_COOKIE_MS = 365 * 24 * 60 * 60 * 1000;
  * Promo codes refused to one address (an IPv6 /64), in GET /api/quote and POST /api/bookings: a
  * guest mistypes a few; a script trying the alphabet soon waits an hour for each try.
  */
-export const PROMO_THROTTLE = { free: 10, firstWaitMs: 60 * 1000, maxWaitMs: 60 * 60 * 1000, forgetMs: 24 * 60 * 60 * 1000 } as const satisfies GuessSchedule;
+export const PROMO_THROTTLE = {
+  free: 10,
+  firstWaitMs: 60 * 1000,
+  maxWaitMs: 60 * 60 * 1000,
+  forgetMs: 24 * 60 * 60 * 1000,
+} as const satisfies GuessSchedule;
 /** GET /api/quote answered to one address within the window before 429: a guest re-prices on every date they tap. */
 export const QUOTE_THROTTLE = { max: 120, windowMs: 60 * 1000 } as const;
 /** Reviews accepted from one address within the window before 429. */
@@ -108,10 +118,32 @@ export const REVIEW_THROTTLE = { max: 5, windowMs: 60 * 60 * 1000 } as const;
  * the API, media or build output.
  */
 export const RESERVED_PATHS = [
-  'api', 'media', 'cabins', 'cabin', 'contacts', 'reviews', 'privacy', 'search', 'shell',
-  '_astro', '_headers', '_redirects', 'assets', 'fonts', 'images', 'img', 'demo',
-  '404', 'index', 'sitemap.xml', 'sitemap-index.xml', 'robots.txt', 'favicon.ico',
-  'favicon.svg', 'build.json', 'manifest.webmanifest',
+  'api',
+  'media',
+  'cabins',
+  'cabin',
+  'contacts',
+  'reviews',
+  'privacy',
+  'search',
+  'shell',
+  '_astro',
+  '_headers',
+  '_redirects',
+  'assets',
+  'fonts',
+  'images',
+  'img',
+  'demo',
+  '404',
+  'index',
+  'sitemap.xml',
+  'sitemap-index.xml',
+  'robots.txt',
+  'favicon.ico',
+  'favicon.svg',
+  'build.json',
+  'manifest.webmanifest',
 ] as const;
 
 /** Letters, digits, dash and underscore; 3 to 64 characters; starts with a letter or digit. */

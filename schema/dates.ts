@@ -56,7 +56,7 @@ const fromDayNumber = (n: number): IsoDate => {
 export const addDays = (date: IsoDate, days: number): IsoDate => fromDayNumber(dayNumber(date) + days);
 
 /** The ISO weekday of a date: 1 Monday … 7 Sunday (1970-01-01, day 0, was a Thursday). */
-export const isoWeekday = (date: IsoDate): number => (((dayNumber(date) + 3) % 7) + 7) % 7 + 1;
+export const isoWeekday = (date: IsoDate): number => ((((dayNumber(date) + 3) % 7) + 7) % 7) + 1;
 
 /** Nights from `start` to `end` (end exclusive); negative when end is before start. */
 export const nightsBetween = (start: IsoDate, end: IsoDate): number => dayNumber(end) - dayNumber(start);
@@ -77,7 +77,12 @@ export function todayInMoscow(ms: number = Date.now()): IsoDate {
   return moscowDate.format(ms);
 }
 // en-CA formats as YYYY-MM-DD. Made once: making a formatter costs a fraction of a millisecond.
-const moscowDate = new Intl.DateTimeFormat('en-CA', { timeZone: SITE_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+const moscowDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: SITE_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 const moscowClock = new Intl.DateTimeFormat('en-CA', {
   timeZone: SITE_TIME_ZONE,
@@ -93,7 +98,8 @@ const moscowClock = new Intl.DateTimeFormat('en-CA', {
 /** The instant (ms) after `ms` at which the date in Moscow turns, by Moscow's offset from UTC at `ms`. */
 export function nextDayStartInMoscow(ms: number): number {
   const p = Object.fromEntries(moscowClock.formatToParts(ms).map((part) => [part.type, Number(part.value)]));
-  const offset = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - (ms - (((ms % 1000) + 1000) % 1000));
+  const offset =
+    Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - (ms - (((ms % 1000) + 1000) % 1000));
   return Date.UTC(p.year!, p.month! - 1, p.day! + 1) - offset;
 }
 

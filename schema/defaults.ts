@@ -1,7 +1,13 @@
 import { DEFAULT_CANCELLATION, DEFAULT_MESSAGES } from './guest-page.ts';
 import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './constants.ts';
 import { BOOKING_RETENTION_YEARS } from './booking-options.ts';
-import { HOLD_MINUTES_DEFAULT, TOURIST_TAX_DEFAULT, type BookingMode, type PrepaymentKind, type VatCode } from './payment-options.ts';
+import {
+  HOLD_MINUTES_DEFAULT,
+  TOURIST_TAX_DEFAULT,
+  type BookingMode,
+  type PrepaymentKind,
+  type VatCode,
+} from './payment-options.ts';
 
 // Built-in Russian texts used until the owner sets their own in the panel.
 export const DEFAULT_SETTINGS = {

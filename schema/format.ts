@@ -28,7 +28,8 @@ export function formatPrice(rubles: number): string {
 }
 
 /** A price line's amount: «2 200 ₽», or with a real minus sign «−2 200 ₽» for a discount or a code. */
-export const formatLineAmount = (amount: number): string => (amount < 0 ? `\u2212${formatPrice(-amount)}` : formatPrice(amount));
+export const formatLineAmount = (amount: number): string =>
+  amount < 0 ? `\u2212${formatPrice(-amount)}` : formatPrice(amount);
 
 /** The admin list's price line: «12 500 ₽/ночь». */
 export function formatPricePerNight(rubles: number): string {
@@ -37,8 +38,18 @@ export function formatPricePerNight(rubles: number): string {
 
 /** Month names in the genitive, as a Russian date needs them. */
 export const MONTHS_GENITIVE = [
-  'января', 'февраля', 'марта', 'апреля', 'мая', 'июня',
-  'июля', 'августа', 'сентября', 'октября', 'ноября', 'декабря',
+  'января',
+  'февраля',
+  'марта',
+  'апреля',
+  'мая',
+  'июня',
+  'июля',
+  'августа',
+  'сентября',
+  'октября',
+  'ноября',
+  'декабря',
 ] as const;
 
 /** The site's time zone, Moscow time (UTC+3 all year), in which instants are dated. */

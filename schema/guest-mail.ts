@@ -11,7 +11,18 @@ export type GuestStay = { name: string; cabinName: string; checkIn: IsoDate; che
  * One of the messages, its placeholders filled; `origin` is the site's public address
  * (https://kaspiy.ru). `{ссылка}` is the guest's page, in the review request its review form.
  */
-export function guestMail(kind: MessageKind, messages: MessageSettings, stay: GuestStay, origin: string): { subject: string; text: string } {
+export function guestMail(
+  kind: MessageKind,
+  messages: MessageSettings,
+  stay: GuestStay,
+  origin: string,
+): { subject: string; text: string } {
   const link = kind === 'review' ? reviewUrl(origin, stay.guestToken) : guestPageUrl(origin, stay.guestToken);
-  return renderTemplate(messages[kind], { name: stay.name, cabinName: stay.cabinName, checkIn: stay.checkIn, checkOut: stay.checkOut, link });
+  return renderTemplate(messages[kind], {
+    name: stay.name,
+    cabinName: stay.cabinName,
+    checkIn: stay.checkIn,
+    checkOut: stay.checkOut,
+    link,
+  });
 }

@@ -11,7 +11,8 @@ import type { PriceLine } from './payment-options.ts';
 /** The guest's page lives at /b/{token}; the token is 36 hex digits (144 random bits). */
 export const GUEST_PAGE_PATH = '/b/';
 export const GUEST_TOKEN_PATTERN = /^[0-9a-f]{36}$/;
-export const guestPageUrl = (origin: string, token: string) => `${origin.replace(/\/+$/, '')}${GUEST_PAGE_PATH}${token}`;
+export const guestPageUrl = (origin: string, token: string) =>
+  `${origin.replace(/\/+$/, '')}${GUEST_PAGE_PATH}${token}`;
 /** The review link of the message sent after departure: the guest's page opens its review form. */
 export const reviewUrl = (origin: string, token: string) => `${guestPageUrl(origin, token)}#review`;
 
@@ -69,13 +70,19 @@ export type CancelTerms = {
  * already made taken off); the total is the stay's in roubles. Refused on the day of arrival and
  * after: the stay has begun.
  */
-export function cancelTerms(policy: CancellationPolicy, b: { status: string; checkIn: IsoDate; total: number }, paid: number, today: IsoDate): CancelTerms {
+export function cancelTerms(
+  policy: CancellationPolicy,
+  b: { status: string; checkIn: IsoDate; total: number },
+  paid: number,
+  today: IsoDate,
+): CancelTerms {
   const freeUntil = addDays(b.checkIn, -policy.freeUntilDays);
   const free = today <= freeUntil;
   const kept = free ? 0 : Math.min(paid, Math.round(b.total * policy.keepPercent)); // total ₽ × % = kopecks
   const terms = { freeUntil: freeUntil >= today ? freeUntil : null, free, refund: paid - kept, kept };
   if (b.status === 'cancelled') return { ...terms, allowed: false, reason: MSG.guestCancelAlready, refund: 0, kept: 0 };
-  if (!(GUEST_CANCELLABLE as readonly string[]).includes(b.status)) return { ...terms, allowed: false, reason: MSG.guestCancelStatus, refund: 0, kept: 0 };
+  if (!(GUEST_CANCELLABLE as readonly string[]).includes(b.status))
+    return { ...terms, allowed: false, reason: MSG.guestCancelStatus, refund: 0, kept: 0 };
   if (today >= b.checkIn) return { ...terms, allowed: false, reason: MSG.guestCancelArrived };
   return { ...terms, allowed: true };
 }
@@ -95,7 +102,10 @@ export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
  */
 export const GUEST_MESSAGE_KINDS = [...MESSAGE_KINDS, 'refund'] as const;
 export type GuestMessageKind = (typeof GUEST_MESSAGE_KINDS)[number];
-export const GUEST_MESSAGE_LABELS: Record<GuestMessageKind, string> = { ...MESSAGE_KIND_LABELS, refund: 'Возврат оплаты' };
+export const GUEST_MESSAGE_LABELS: Record<GuestMessageKind, string> = {
+  ...MESSAGE_KIND_LABELS,
+  refund: 'Возврат оплаты',
+};
 /** The placeholders a template may hold, with what each becomes. */
 export const PLACEHOLDERS = ['{имя}', '{домик}', '{заезд}', '{выезд}', '{ссылка}'] as const;
 export const PLACEHOLDER_HINTS: Record<(typeof PLACEHOLDERS)[number], string> = {
@@ -108,21 +118,30 @@ export const PLACEHOLDER_HINTS: Record<(typeof PLACEHOLDERS)[number], string> = 
 export const REMINDER_DAYS_BEFORE_BOUNDS = { min: 1, max: 30 } as const;
 export const REVIEW_DAYS_AFTER_BOUNDS = { min: 1, max: 14 } as const;
 
-const templateText = (max: number, required: string) => z.string({ error: MSG.badInput }).trim().min(1, required).max(max, MSG.tooLong);
+const templateText = (max: number, required: string) =>
+  z.string({ error: MSG.badInput }).trim().min(1, required).max(max, MSG.tooLong);
 /** An unknown {…} in a template is a typo the guest would see: refused with its name. */
-const knownPlaceholders = (v: string) => [...v.matchAll(/\{[^{}\s]{1,20}\}/g)].every((m) => (PLACEHOLDERS as readonly string[]).includes(m[0]));
+const knownPlaceholders = (v: string) =>
+  [...v.matchAll(/\{[^{}\s]{1,20}\}/g)].every((m) => (PLACEHOLDERS as readonly string[]).includes(m[0]));
 const template = {
   enabled: z.boolean({ error: MSG.badInput }),
   subject: templateText(200, MSG.messageSubjectRequired).refine(knownPlaceholders, MSG.messagePlaceholderUnknown),
   body: templateText(5000, MSG.messageBodyRequired).refine(knownPlaceholders, MSG.messagePlaceholderUnknown),
 };
-const days = (bounds: { min: number; max: number }, message: string) => z.number({ error: message }).int(message).min(bounds.min, message).max(bounds.max, message);
+const days = (bounds: { min: number; max: number }, message: string) =>
+  z.number({ error: message }).int(message).min(bounds.min, message).max(bounds.max, message);
 
 export const messagesSchema = z.strictObject(
   {
     confirmation: z.strictObject(template, { error: MSG.badInput }),
-    reminder: z.strictObject({ ...template, daysBefore: days(REMINDER_DAYS_BEFORE_BOUNDS, MSG.reminderDaysInvalid) }, { error: MSG.badInput }),
-    review: z.strictObject({ ...template, daysAfter: days(REVIEW_DAYS_AFTER_BOUNDS, MSG.reviewDaysInvalid) }, { error: MSG.badInput }),
+    reminder: z.strictObject(
+      { ...template, daysBefore: days(REMINDER_DAYS_BEFORE_BOUNDS, MSG.reminderDaysInvalid) },
+      { error: MSG.badInput },
+    ),
+    review: z.strictObject(
+      { ...template, daysAfter: days(REVIEW_DAYS_AFTER_BOUNDS, MSG.reviewDaysInvalid) },
+      { error: MSG.badInput },
+    ),
   },
   { error: MSG.badInput },
 );
@@ -159,7 +178,10 @@ export const DEFAULT_MESSAGES: MessageSettings = {
 export type MessageFacts = { name: string; cabinName: string; checkIn: IsoDate; checkOut: IsoDate; link: string };
 
 /** A template with its placeholders filled: the e-mail, the preview in the panel and the owner's messenger reply. */
-export function renderTemplate(t: Pick<MessageTemplate, 'subject' | 'body'>, f: MessageFacts): { subject: string; text: string } {
+export function renderTemplate(
+  t: Pick<MessageTemplate, 'subject' | 'body'>,
+  f: MessageFacts,
+): { subject: string; text: string } {
   const values: Record<(typeof PLACEHOLDERS)[number], string> = {
     '{имя}': f.name.trim().split(/\s+/)[0] ?? '',
     '{домик}': f.cabinName,
@@ -169,7 +191,11 @@ export function renderTemplate(t: Pick<MessageTemplate, 'subject' | 'body'>, f: 
   };
   // «{домик}» around a name with its own quotes (Домик «Бриз») would read «Домик «Бриз»»: the name stands alone then.
   const ownQuotes = /[«»"]/.test(f.cabinName);
-  const fill = (s: string) => (ownQuotes ? s.replaceAll('«{домик}»', '{домик}') : s).replace(/\{[^{}\s]{1,20}\}/g, (m) => values[m as keyof typeof values] ?? m);
+  const fill = (s: string) =>
+    (ownQuotes ? s.replaceAll('«{домик}»', '{домик}') : s).replace(
+      /\{[^{}\s]{1,20}\}/g,
+      (m) => values[m as keyof typeof values] ?? m,
+    );
   return { subject: fill(t.subject).replace(/\s+/g, ' ').trim(), text: fill(t.body) };
 }
 
@@ -221,7 +247,8 @@ export const GUEST_PAGE_DATA_ID = 'guest-page-data';
 /** Where the server puts the page in its shell (site/pages/shell/guest.astro). */
 export const GUEST_PAGE_MARKER = '<!--guest-page-->';
 /** A status the page does not know (a newer server) is shown as a request. */
-export const guestStatusOf = (status: string): BookingStatus => (status in GUEST_HEADLINES ? (status as BookingStatus) : 'new');
+export const guestStatusOf = (status: string): BookingStatus =>
+  status in GUEST_HEADLINES ? (status as BookingStatus) : 'new';
 export const guestStatusLabel = (status: BookingStatus) => BOOKING_STATUS_LABELS[status];
 
 /** A cabin's name in «», unless it has its own: «Домик «Бриз» у воды» is read as it is. */
@@ -233,7 +260,9 @@ export function cancelPolicyText(policy: CancellationPolicy, freeUntil: IsoDate 
   if (policy.freeUntilDays === 0) return 'Отмена бесплатна до дня заезда.';
   return (
     `Отмена бесплатна не позднее чем за ${policy.freeUntilDays} ${plural(policy.freeUntilDays, DAYS)} до заезда${freeUntil ? ` (до ${formatDate(freeUntil)} включительно)` : ''}.` +
-    (policy.keepPercent > 0 ? ` Позже удерживаем ${policy.keepPercent} % стоимости проживания, но не больше оплаченного.` : ' Позже — тоже без удержаний.')
+    (policy.keepPercent > 0
+      ? ` Позже удерживаем ${policy.keepPercent} % стоимости проживания, но не больше оплаченного.`
+      : ' Позже — тоже без удержаний.')
   );
 }
 

@@ -3,4 +3,5 @@
 // write such HTML, and worker/ never imports from site/.
 
 /** `text` safe inside an element and inside a double- or single-quoted attribute. */
-export const escapeHtml = (text: string | number): string => String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+export const escapeHtml = (text: string | number): string =>
+  String(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);

@@ -5,8 +5,12 @@ import { MSG } from './messages.ts';
 // full zod API would triple that screen's JavaScript on a phone.
 
 export const loginSchema = z.object({
-  username: z.string({ error: MSG.loginRequired }).check(z.trim(), z.minLength(1, MSG.loginRequired), z.maxLength(200, MSG.tooLong)),
-  password: z.string({ error: MSG.loginRequired }).check(z.minLength(1, MSG.loginRequired), z.maxLength(500, MSG.tooLong)),
+  username: z
+    .string({ error: MSG.loginRequired })
+    .check(z.trim(), z.minLength(1, MSG.loginRequired), z.maxLength(200, MSG.tooLong)),
+  password: z
+    .string({ error: MSG.loginRequired })
+    .check(z.minLength(1, MSG.loginRequired), z.maxLength(500, MSG.tooLong)),
   /** With two-factor sign-in on: the app's code or a recovery code; ignored when it is off. */
   code: z.optional(z.string({ error: MSG.codeWrong }).check(z.maxLength(40, MSG.codeWrong))),
 });

@@ -1,8 +1,20 @@
 /** Domains whose map frames we render; anything else shows the placeholder (SPEC.md section 5). */
-export const MAP_DOMAINS = ['yandex.ru', 'yandex.com', 'yandex.by', 'yandex.kz', 'yandex.uz', 'yandex.com.tr', 'google.com', 'google.ru'] as const;
+export const MAP_DOMAINS = [
+  'yandex.ru',
+  'yandex.com',
+  'yandex.by',
+  'yandex.kz',
+  'yandex.uz',
+  'yandex.com.tr',
+  'google.com',
+  'google.ru',
+] as const;
 /** The same domains as CSP frame-src sources, for the site's pages and the worker's. */
 export const MAP_FRAME_SOURCES = MAP_DOMAINS.flatMap((d) => [`https://${d}`, `https://*.${d}`]);
-const MAP_HOST = new RegExp(`^(?:[a-z0-9-]+\\.)*(?:${MAP_DOMAINS.map((d) => d.replace(/\./g, '\\.')).join('|')})$`, 'i');
+const MAP_HOST = new RegExp(
+  `^(?:[a-z0-9-]+\\.)*(?:${MAP_DOMAINS.map((d) => d.replace(/\./g, '\\.')).join('|')})$`,
+  'i',
+);
 
 /**
  * The `src` of the first <iframe> in the admin's map code, if it is an https Yandex Maps or
@@ -34,7 +46,8 @@ export function extractMapSrc(code: string | null | undefined): string | null {
   // paths, not any Yandex page with «map» somewhere in its path (disk.yandex.ru/i/map…).
   const isYandexMap =
     /yandex\./i.test(url.hostname) &&
-    (/^(?:[a-z0-9-]+\.)*(?:api-)?maps\.yandex\./i.test(url.hostname) || /^\/(?:map-widget|maps)(?:\/|$)/i.test(url.pathname));
+    (/^(?:[a-z0-9-]+\.)*(?:api-)?maps\.yandex\./i.test(url.hostname) ||
+      /^\/(?:map-widget|maps)(?:\/|$)/i.test(url.pathname));
   const isGoogleMap = /google\./i.test(url.hostname) && /^\/maps(?:\/|$)/.test(url.pathname);
   return isYandexMap || isGoogleMap ? url.href : null;
 }

@@ -41,7 +41,8 @@ export type MaxStatus = {
 };
 
 /** A link that opens the bot and hands it the payload with the owner's «Начать». */
-export const maxStartLink = (username: string, payload: string) => `https://max.ru/${encodeURIComponent(username)}?start=${encodeURIComponent(payload)}`;
+export const maxStartLink = (username: string, payload: string) =>
+  `https://max.ru/${encodeURIComponent(username)}?start=${encodeURIComponent(payload)}`;
 
 // ——— MAX's answers, only the fields used here (unknown ones pass).
 

@@ -58,19 +58,32 @@ export type NightsPart = { start: string; end: string; nights: number; pricePerN
  * discount and the promo code (negative), an extra, the cleaning fee, the tourist tax
  * (schema/pricing.ts quoteStay).
  */
-export type PriceLine = { kind: 'nights' | 'extraGuests' | 'discount' | 'promo' | 'extra' | 'fee' | 'tax'; label: string; amount: number };
+export type PriceLine = {
+  kind: 'nights' | 'extraGuests' | 'discount' | 'promo' | 'extra' | 'fee' | 'tax';
+  label: string;
+  amount: number;
+};
 export type PricedStay = { nights: number; lines: PriceLine[]; total: number };
 
 /** The nights of a stay as lines, one per run at one price: «5 000 ₽ × 3 ночи». */
 export const nightsLines = (parts: readonly NightsPart[]): PriceLine[] =>
-  parts.map((p) => ({ kind: 'nights', label: `${formatPrice(p.pricePerNight)} × ${formatNights(p.nights)}`, amount: p.pricePerNight * p.nights }));
+  parts.map((p) => ({
+    kind: 'nights',
+    label: `${formatPrice(p.pricePerNight)} × ${formatNights(p.nights)}`,
+    amount: p.pricePerNight * p.nights,
+  }));
 
 /** The charges of the settings after the accommodation: the cleaning fee, then the tourist tax on `lodging` (at least its minimum per night). */
 export function chargeLines(lodging: number, nights: number, charges: StayCharges): PriceLine[] {
   const lines: PriceLine[] = [];
   if (charges.cleaningFee > 0) lines.push({ kind: 'fee', label: 'Уборка', amount: charges.cleaningFee });
   const tax = touristTaxOf(lodging, nights, charges.touristTax);
-  if (tax > 0) lines.push({ kind: 'tax', label: `Туристический налог ${String(charges.touristTax.ratePercent).replace('.', ',')}${NBSP}%`, amount: tax });
+  if (tax > 0)
+    lines.push({
+      kind: 'tax',
+      label: `Туристический налог ${String(charges.touristTax.ratePercent).replace('.', ',')}${NBSP}%`,
+      amount: tax,
+    });
   return lines;
 }
 
@@ -81,7 +94,13 @@ export function chargeLines(lodging: number, nights: number, charges: StayCharge
 export function priceStay(parts: readonly NightsPart[], charges: StayCharges): PricedStay {
   const lines = nightsLines(parts);
   const nights = parts.reduce((n, p) => n + p.nights, 0);
-  lines.push(...chargeLines(lines.reduce((s, l) => s + l.amount, 0), nights, charges));
+  lines.push(
+    ...chargeLines(
+      lines.reduce((s, l) => s + l.amount, 0),
+      nights,
+      charges,
+    ),
+  );
   return { nights, lines, total: lines.reduce((s, l) => s + l.amount, 0) };
 }
 
@@ -92,12 +111,21 @@ export function touristTaxOf(lodging: number, nights: number, tax: TouristTax): 
 }
 
 /** The prepayment of a priced stay, in kopecks: a percentage of the total, or the first night. */
-export function prepaymentKopecks(priced: Pick<PricedStay, 'total'>, firstNightPrice: number, prepayment: Prepayment): number {
-  const kopecks = prepayment.kind === 'firstNight' ? firstNightPrice * 100 : Math.round((priced.total * 100 * prepayment.percent) / 100);
+export function prepaymentKopecks(
+  priced: Pick<PricedStay, 'total'>,
+  firstNightPrice: number,
+  prepayment: Prepayment,
+): number {
+  const kopecks =
+    prepayment.kind === 'firstNight'
+      ? firstNightPrice * 100
+      : Math.round((priced.total * 100 * prepayment.percent) / 100);
   return Math.min(Math.max(kopecks, 100), priced.total * 100);
 }
 
 /** «1 234,50 ₽» from kopecks; whole roubles without the kopecks. */
 export function formatKopecks(kopecks: number): string {
-  return kopecks % 100 === 0 ? formatPrice(kopecks / 100) : `${formatNumber(Math.floor(kopecks / 100))},${String(kopecks % 100).padStart(2, '0')}${NBSP}₽`;
+  return kopecks % 100 === 0
+    ? formatPrice(kopecks / 100)
+    : `${formatNumber(Math.floor(kopecks / 100))},${String(kopecks % 100).padStart(2, '0')}${NBSP}₽`;
 }

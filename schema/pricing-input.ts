@@ -7,7 +7,8 @@ import { MSG } from './messages.ts';
 import { EXTRA_PER } from './pricing.ts';
 import { PROMO_CODE_PATTERN, promoCodeKey } from './promo-code.ts';
 
-const whole = (message: string, min: number, max: number) => z.number({ error: message }).int(message).min(min, message).max(max, message);
+const whole = (message: string, min: number, max: number) =>
+  z.number({ error: message }).int(message).min(min, message).max(max, message);
 const isoDate = z.string({ error: MSG.dateInvalid }).refine(isIsoDate, MSG.dateInvalid);
 
 /** A cabin's own pricing fields, beside its price (schema/cabin-input.ts). */
@@ -27,7 +28,10 @@ export const datePricesBodySchema = z.strictObject({
   prices: z
     .array(
       z.strictObject({
-        date: isoDate.refine((d) => !isIsoDate(d) || (d >= todayInMoscow() && d <= addMonths(todayInMoscow(), CALENDAR_INPUT_MONTHS)), MSG.dateTooFar),
+        date: isoDate.refine(
+          (d) => !isIsoDate(d) || (d >= todayInMoscow() && d <= addMonths(todayInMoscow(), CALENDAR_INPUT_MONTHS)),
+          MSG.dateTooFar,
+        ),
         price: whole(MSG.datePriceInvalid, 0, 10_000_000),
       }),
     )
@@ -52,7 +56,12 @@ export const extraInputSchema = z.strictObject({
   price: whole(MSG.extraPriceInvalid, 0, 1_000_000),
   per: z.enum(EXTRA_PER, { error: MSG.extraPerInvalid }),
   mandatory: z.boolean({ error: MSG.badInput }).optional().default(false),
-  cabinIds: z.array(z.number({ error: MSG.badId }).int(MSG.badId).positive(MSG.badId)).max(2000).nullable().optional().default(null),
+  cabinIds: z
+    .array(z.number({ error: MSG.badId }).int(MSG.badId).positive(MSG.badId))
+    .max(2000)
+    .nullable()
+    .optional()
+    .default(null),
 });
 
 /** PUT /admin/pricing: every discount rule and every extra, as whole lists. */
@@ -80,9 +89,12 @@ export const promoInputSchema = z
     uses: z.unknown().optional(),
   })
   .superRefine((p, ctx) => {
-    if ((p.percent == null) === (p.amount == null)) ctx.addIssue({ code: 'custom', message: MSG.promoValueInvalid, path: ['percent'] });
-    if (p.validFrom && p.validTo && p.validTo < p.validFrom) ctx.addIssue({ code: 'custom', message: MSG.promoPeriodInvalid, path: ['validTo'] });
-    if (p.stayFrom && p.stayTo && p.stayTo < p.stayFrom) ctx.addIssue({ code: 'custom', message: MSG.promoStayPeriodInvalid, path: ['stayTo'] });
+    if ((p.percent == null) === (p.amount == null))
+      ctx.addIssue({ code: 'custom', message: MSG.promoValueInvalid, path: ['percent'] });
+    if (p.validFrom && p.validTo && p.validTo < p.validFrom)
+      ctx.addIssue({ code: 'custom', message: MSG.promoPeriodInvalid, path: ['validTo'] });
+    if (p.stayFrom && p.stayTo && p.stayTo < p.stayFrom)
+      ctx.addIssue({ code: 'custom', message: MSG.promoStayPeriodInvalid, path: ['stayTo'] });
   })
   .transform(({ uses: _uses, ...p }) => ({
     code: p.code,
@@ -104,7 +116,12 @@ export const promoCodesBodySchema = z.strictObject({
       const seen = new Map<string, string>();
       list.forEach(({ code }, i) => {
         const earlier = seen.get(promoCodeKey(code));
-        if (earlier !== undefined) ctx.addIssue({ code: 'custom', message: earlier === code ? MSG.promoCodeRepeated : MSG.promoCodeLookAlike, path: [i] });
+        if (earlier !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            message: earlier === code ? MSG.promoCodeRepeated : MSG.promoCodeLookAlike,
+            path: [i],
+          });
         else seen.set(promoCodeKey(code), code);
       });
     }),
@@ -124,10 +141,17 @@ export function pricingFieldName(path: readonly PropertyKey[]): string | undefin
 
 /** GET /quote's query: the stay, the guests, the extras ticked and the code typed. */
 export const quoteQuerySchema = z.object({
-  cabinId: z.string({ error: MSG.badId }).regex(/^[1-9]\d{0,9}$/, MSG.badId).transform(Number),
+  cabinId: z
+    .string({ error: MSG.badId })
+    .regex(/^[1-9]\d{0,9}$/, MSG.badId)
+    .transform(Number),
   checkIn: isoDate,
   checkOut: isoDate,
-  guests: z.string({ error: MSG.bookingGuestsInvalid }).regex(/^\d{1,3}$/, MSG.bookingGuestsInvalid).transform(Number).refine((n) => n >= 1, MSG.bookingGuestsInvalid),
+  guests: z
+    .string({ error: MSG.bookingGuestsInvalid })
+    .regex(/^\d{1,3}$/, MSG.bookingGuestsInvalid)
+    .transform(Number)
+    .refine((n) => n >= 1, MSG.bookingGuestsInvalid),
   extras: z
     .string()
     .regex(/^(\d{1,9}(,\d{1,9}){0,29})?$/, MSG.extraNotFound)

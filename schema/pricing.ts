@@ -24,7 +24,13 @@ export type CabinRates = {
   baseGuests: number;
   extraGuestPerNight: number;
 };
-export type SeasonRates = { start: IsoDate; end: IsoDate; pricePerNight: number; weekendPricePerNight?: number | null; minNights: number };
+export type SeasonRates = {
+  start: IsoDate;
+  end: IsoDate;
+  pricePerNight: number;
+  weekendPricePerNight?: number | null;
+  minNights: number;
+};
 /** One night's own price (New Year's Eve): it overrides every other rule. */
 export type DatePrice = { date: IsoDate; price: number };
 
@@ -41,9 +47,21 @@ export const DISCOUNT_LABELS: Record<DiscountKind, string> = {
 
 export const EXTRA_PER = ['stay', 'night', 'guest', 'guestNight'] as const;
 export type ExtraPer = (typeof EXTRA_PER)[number];
-export const EXTRA_PER_LABELS: Record<ExtraPer, string> = { stay: 'за проживание', night: 'за ночь', guest: 'за гостя', guestNight: 'за гостя в ночь' };
+export const EXTRA_PER_LABELS: Record<ExtraPer, string> = {
+  stay: 'за проживание',
+  night: 'за ночь',
+  guest: 'за гостя',
+  guestNight: 'за гостя в ночь',
+};
 /** A paid extra: the баня, a transfer, breakfast. `cabinIds` null: every cabin. */
-export type Extra = { id: number; name: string; price: number; per: ExtraPer; mandatory: boolean; cabinIds: number[] | null };
+export type Extra = {
+  id: number;
+  name: string;
+  price: number;
+  per: ExtraPer;
+  mandatory: boolean;
+  cabinIds: number[] | null;
+};
 
 /** A promo code that applies to this stay (checked by the server): a percentage or an amount off the stay. */
 export type PromoTerms = { code: string; percent: number | null; amount: number | null };
@@ -86,13 +104,19 @@ export type Quote = {
 };
 
 /** The extras a cabin offers. */
-export const extrasFor = (extras: readonly Extra[], cabinId: number) => extras.filter((e) => e.cabinIds === null || e.cabinIds.includes(cabinId));
+export const extrasFor = (extras: readonly Extra[], cabinId: number) =>
+  extras.filter((e) => e.cabinIds === null || e.cabinIds.includes(cabinId));
 
 /** The season a night falls in, if any. */
-export const seasonOf = (night: IsoDate, seasons: readonly SeasonRates[]) => seasons.find((s) => s.start <= night && night < s.end);
+export const seasonOf = (night: IsoDate, seasons: readonly SeasonRates[]) =>
+  seasons.find((s) => s.start <= night && night < s.end);
 
 /** One night's price: its own date's, else its season's (weekend or weekday), else the cabin's. */
-export function nightPrice(night: IsoDate, rules: Pick<PricingRules, 'cabin' | 'seasons' | 'datePrices'>, dates?: ReadonlyMap<IsoDate, number>): number {
+export function nightPrice(
+  night: IsoDate,
+  rules: Pick<PricingRules, 'cabin' | 'seasons' | 'datePrices'>,
+  dates?: ReadonlyMap<IsoDate, number>,
+): number {
   const own = dates ? dates.get(night) : rules.datePrices.find((d) => d.date === night)?.price;
   if (own !== undefined) return own;
   const weekend = rules.cabin.weekendNights.includes(isoWeekday(night));
@@ -106,7 +130,11 @@ export function nightPrice(night: IsoDate, rules: Pick<PricingRules, 'cabin' | '
  * dates can change the price; otherwise from one season edge to the next, as search prices every
  * cabin for stays of up to 60 nights.
  */
-export function nightParts(rules: Pick<PricingRules, 'cabin' | 'seasons' | 'datePrices'>, checkIn: IsoDate, checkOut: IsoDate): NightsPart[] {
+export function nightParts(
+  rules: Pick<PricingRules, 'cabin' | 'seasons' | 'datePrices'>,
+  checkIn: IsoDate,
+  checkOut: IsoDate,
+): NightsPart[] {
   const parts: NightsPart[] = [];
   const push = (start: IsoDate, end: IsoDate, price: number) => {
     const last = parts.at(-1);
@@ -117,11 +145,15 @@ export function nightParts(rules: Pick<PricingRules, 'cabin' | 'seasons' | 'date
   };
   const touching = rules.seasons.filter((s) => s.start < checkOut && checkIn < s.end);
   const dates = rules.datePrices.filter((d) => d.date >= checkIn && d.date < checkOut);
-  const byDay = dates.length > 0 || rules.cabin.weekendPricePerNight !== null || touching.some((s) => s.weekendPricePerNight != null);
+  const byDay =
+    dates.length > 0 ||
+    rules.cabin.weekendPricePerNight !== null ||
+    touching.some((s) => s.weekendPricePerNight != null);
   if (byDay) {
     const own = new Map(dates.map((d) => [d.date, d.price]));
     const local = { ...rules, seasons: touching };
-    for (let night = checkIn; night < checkOut; night = addDays(night, 1)) push(night, addDays(night, 1), nightPrice(night, local, own));
+    for (let night = checkIn; night < checkOut; night = addDays(night, 1))
+      push(night, addDays(night, 1), nightPrice(night, local, own));
     return parts;
   }
   for (let night = checkIn; night < checkOut; ) {
@@ -143,7 +175,12 @@ const percentText = (p: number) => `${String(p).replace('.', ',')}${NBSP}%`;
 export function bestDiscount(discounts: readonly Discount[], nights: number, daysAhead: number): Discount | null {
   let best: Discount | null = null;
   for (const d of discounts) {
-    const applies = d.kind === 'longStay' ? nights >= d.minNights : d.kind === 'earlyBooking' ? daysAhead >= d.minDaysAhead : daysAhead <= d.maxDaysAhead;
+    const applies =
+      d.kind === 'longStay'
+        ? nights >= d.minNights
+        : d.kind === 'earlyBooking'
+          ? daysAhead >= d.minDaysAhead
+          : daysAhead <= d.maxDaysAhead;
     if (applies && d.percent > 0 && (!best || d.percent > best.percent)) best = d;
   }
   return best;
@@ -151,7 +188,13 @@ export function bestDiscount(discounts: readonly Discount[], nights: number, day
 
 /** What an extra costs for this stay. */
 export function extraAmount(e: Pick<Extra, 'price' | 'per'>, nights: number, guests: number): number {
-  return e.per === 'stay' ? e.price : e.per === 'night' ? e.price * nights : e.per === 'guest' ? e.price * guests : e.price * guests * nights;
+  return e.per === 'stay'
+    ? e.price
+    : e.per === 'night'
+      ? e.price * nights
+      : e.per === 'guest'
+        ? e.price * guests
+        : e.price * guests * nights;
 }
 
 const EXTRA_UNIT: Record<ExtraPer, (nights: number, guests: number) => string> = {
@@ -185,19 +228,36 @@ export function quoteStay(rules: PricingRules, ask: StayAsk): Quote {
   const discount = bestDiscount(rules.discounts, nights, nightsBetween(ask.today, ask.checkIn));
   if (discount) {
     const amount = Math.min(percentOf(lodging(), discount.percent), lodging());
-    if (amount > 0) lines.push({ kind: 'discount', label: `${DISCOUNT_LABELS[discount.kind]} ${percentText(discount.percent)}`, amount: -amount });
+    if (amount > 0)
+      lines.push({
+        kind: 'discount',
+        label: `${DISCOUNT_LABELS[discount.kind]} ${percentText(discount.percent)}`,
+        amount: -amount,
+      });
   }
   if (ask.promo) {
     const left = lodging();
-    const off = Math.min(ask.promo.percent !== null ? percentOf(left, ask.promo.percent) : (ask.promo.amount ?? 0), left);
-    if (off > 0) lines.push({ kind: 'promo', label: `Промокод ${ask.promo.code}${ask.promo.percent !== null ? ` ${percentText(ask.promo.percent)}` : ''}`, amount: -off });
+    const off = Math.min(
+      ask.promo.percent !== null ? percentOf(left, ask.promo.percent) : (ask.promo.amount ?? 0),
+      left,
+    );
+    if (off > 0)
+      lines.push({
+        kind: 'promo',
+        label: `Промокод ${ask.promo.code}${ask.promo.percent !== null ? ` ${percentText(ask.promo.percent)}` : ''}`,
+        amount: -off,
+      });
   }
   const accommodation = lodging();
 
   const ticked = new Set(ask.extras ?? []);
   const chosen = rules.extras.filter((e) => e.mandatory || ticked.has(e.id));
   for (const e of chosen) {
-    lines.push({ kind: 'extra', label: `${e.name}${EXTRA_UNIT[e.per](nights, ask.guests)}`, amount: extraAmount(e, nights, ask.guests) });
+    lines.push({
+      kind: 'extra',
+      label: `${e.name}${EXTRA_UNIT[e.per](nights, ask.guests)}`,
+      amount: extraAmount(e, nights, ask.guests),
+    });
   }
   lines.push(...chargeLines(accommodation, nights, rules.charges));
 
@@ -217,8 +277,21 @@ export function quoteStay(rules: PricingRules, ask: StayAsk): Quote {
  * any of them are never taken for one.
  */
 const fieldsOf = <T>(shape: Record<keyof T, true>) => Object.keys(shape) as (keyof T)[];
-const CABIN_FIELDS = fieldsOf<CabinRates>({ pricePerNight: true, weekendPricePerNight: true, weekendNights: true, minNights: true, baseGuests: true, extraGuestPerNight: true });
-const SEASON_FIELDS = fieldsOf<SeasonRates>({ start: true, end: true, pricePerNight: true, weekendPricePerNight: true, minNights: true });
+const CABIN_FIELDS = fieldsOf<CabinRates>({
+  pricePerNight: true,
+  weekendPricePerNight: true,
+  weekendNights: true,
+  minNights: true,
+  baseGuests: true,
+  extraGuestPerNight: true,
+});
+const SEASON_FIELDS = fieldsOf<SeasonRates>({
+  start: true,
+  end: true,
+  pricePerNight: true,
+  weekendPricePerNight: true,
+  minNights: true,
+});
 const DATE_FIELDS = fieldsOf<DatePrice>({ date: true, price: true });
 
 /** A tree of maps, one level a value: a path from the root is a sequence of values. */
@@ -268,7 +341,9 @@ function ruleSetNumbers(): (rules: PricingRules) => number {
  * rules are equal get the one quote of a stay, computed once. At 1,500 cabins set alike that is a
  * few quotes instead of 1,500. The quotes are shared between cabins: read them, never change them.
  */
-export function quoteMany(ask: Omit<StayAsk, 'checkIn' | 'checkOut'>): (rules: PricingRules) => (checkIn: IsoDate, checkOut: IsoDate) => Quote {
+export function quoteMany(
+  ask: Omit<StayAsk, 'checkIn' | 'checkOut'>,
+): (rules: PricingRules) => (checkIn: IsoDate, checkOut: IsoDate) => Quote {
   const numberOf = ruleSetNumbers();
   /** A stay's quotes by check-in, check-out and the number of the rule set. */
   const quotes = new Map<IsoDate, Map<IsoDate, Quote[]>>();

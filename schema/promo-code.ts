@@ -8,11 +8,29 @@
 const QWERTY = "`QWERTYUIOP[]ASDFGHJKL;'ZXCVBNM,.";
 const JCUKEN = 'ЁЙЦУКЕНГШЩЗХЪФЫВАПРОЛДЖЭЯЧСМИТЬБЮ';
 /** Shift on the QWERTY side types these for the Russian capitals Ё Х Ъ Ж Э Б Ю: read as the unshifted key. */
-const SHIFTED: Readonly<Record<string, string>> = { '~': '`', '{': '[', '}': ']', ':': ';', '"': "'", '<': ',', '>': '.' };
+const SHIFTED: Readonly<Record<string, string>> = {
+  '~': '`',
+  '{': '[',
+  '}': ']',
+  ':': ';',
+  '"': "'",
+  '<': ',',
+  '>': '.',
+};
 /** Russian and Latin capitals that look the same. */
-const LOOK_ALIKE: readonly (readonly [string, string])[] = [...'САЕОРКМТХНВ'].map((ru, i) => [ru, 'CAEOPKMTXHB'[i]!] as const);
+const LOOK_ALIKE: readonly (readonly [string, string])[] = [...'САЕОРКМТХНВ'].map(
+  (ru, i) => [ru, 'CAEOPKMTXHB'[i]!] as const,
+);
 
-const otherLayout = new Map<string, string>([...QWERTY].flatMap((en, i) => [[en, JCUKEN[i]!], [JCUKEN[i]!, en]] as const));
+const otherLayout = new Map<string, string>(
+  [...QWERTY].flatMap(
+    (en, i) =>
+      [
+        [en, JCUKEN[i]!],
+        [JCUKEN[i]!, en],
+      ] as const,
+  ),
+);
 /** The character the same key types on the other layout (upper case in, upper case out). */
 const swapLayout = (ch: string) => otherLayout.get(ch) ?? ch;
 

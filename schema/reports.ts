@@ -16,13 +16,12 @@ const day = z.string({ error: MSG.reportPeriodRequired }).refine(isIsoDate, MSG.
  * and including the night of `to`. The end may not come before the start, nor the period run past
  * 3 years.
  */
-export const reportQuerySchema = z
-  .object({ from: day, to: day })
-  .superRefine((q, ctx) => {
-    if (!isIsoDate(q.from) || !isIsoDate(q.to)) return;
-    if (q.to < q.from) ctx.addIssue({ code: 'custom', message: MSG.datesOrder, path: ['to'] });
-    else if (periodEnd(q.to) > addMonths(q.from, REPORT_MAX_MONTHS)) ctx.addIssue({ code: 'custom', message: MSG.reportPeriodTooLong, path: ['to'] });
-  });
+export const reportQuerySchema = z.object({ from: day, to: day }).superRefine((q, ctx) => {
+  if (!isIsoDate(q.from) || !isIsoDate(q.to)) return;
+  if (q.to < q.from) ctx.addIssue({ code: 'custom', message: MSG.datesOrder, path: ['to'] });
+  else if (periodEnd(q.to) > addMonths(q.from, REPORT_MAX_MONTHS))
+    ctx.addIssue({ code: 'custom', message: MSG.reportPeriodTooLong, path: ['to'] });
+});
 export type ReportQuery = z.infer<typeof reportQuerySchema>;
 
 /** The morning after the period's last night: its nights are [from, periodEnd(to)). */
@@ -120,7 +119,13 @@ export type TaxQuarter = TaxFigures & { quarter: string; label: string; cabins: 
  * months of its nights in whole roubles that add up to the line; the taxable amount is the
  * accommodation the tax was charged on. `total` is the sum over the period's nights.
  */
-export type TouristTaxReport = { from: IsoDate; to: IsoDate; months: TaxMonth[]; quarters: TaxQuarter[]; total: TaxFigures };
+export type TouristTaxReport = {
+  from: IsoDate;
+  to: IsoDate;
+  months: TaxMonth[];
+  quarters: TaxQuarter[];
+  total: TaxFigures;
+};
 
 /** «3 кв. 2025» of `2025-Q3`. */
 export const quarterLabel = (quarter: string) => `${quarter.slice(6)} кв. ${quarter.slice(0, 4)}`;
@@ -131,7 +136,12 @@ export const quarterOf = (month: string) => `${month.slice(0, 4)}-Q${Math.ceil(N
 
 export const PERIOD_KINDS = ['month', 'season', 'year', 'custom'] as const;
 export type PeriodKind = (typeof PERIOD_KINDS)[number];
-export const PERIOD_LABELS: Record<PeriodKind, string> = { month: 'Месяц', season: 'Сезон', year: 'Год', custom: 'Свой период' };
+export const PERIOD_LABELS: Record<PeriodKind, string> = {
+  month: 'Месяц',
+  season: 'Сезон',
+  year: 'Год',
+  custom: 'Свой период',
+};
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const lastDay = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -141,6 +151,10 @@ export function periodOf(kind: Exclude<PeriodKind, 'custom'>, day: IsoDate): Rep
   const year = Number(day.slice(0, 4));
   const month = Number(day.slice(5, 7));
   if (kind === 'month') return { from: `${day.slice(0, 7)}-01`, to: `${day.slice(0, 7)}-${pad(lastDay(year, month))}` };
-  if (kind === 'season') return { from: `${year}-${pad(SEASON_MONTHS.first)}-01`, to: `${year}-${pad(SEASON_MONTHS.last)}-${pad(lastDay(year, SEASON_MONTHS.last))}` };
+  if (kind === 'season')
+    return {
+      from: `${year}-${pad(SEASON_MONTHS.first)}-01`,
+      to: `${year}-${pad(SEASON_MONTHS.last)}-${pad(lastDay(year, SEASON_MONTHS.last))}`,
+    };
   return { from: `${year}-01-01`, to: `${year}-12-31` };
 }

@@ -2,7 +2,14 @@ import { createInsertSchema } from 'drizzle-zod';
 import { z } from 'zod';
 import { reviews } from './tables.ts';
 import { MSG } from './messages.ts';
-import { reviewComment, reviewEmail, reviewName, reviewRating, reviewSubmitSchema, type ReviewSubmit } from './review-submit.ts';
+import {
+  reviewComment,
+  reviewEmail,
+  reviewName,
+  reviewRating,
+  reviewSubmitSchema,
+  type ReviewSubmit,
+} from './review-submit.ts';
 
 // The visitor's schema lives in review-submit.ts (plain zod, light enough for the browser).
 export { reviewSubmitSchema, type ReviewSubmit };

@@ -11,11 +11,7 @@ import { OCCUPANCY_MAX_DAYS, SEARCH_HORIZON_DAYS, SEARCH_MAX_GUESTS, SEARCH_MAX_
 
 /** A query string value as typed: a missing one is `undefined`, a blank one '' (both: required). */
 const required = (missing: string, invalid: string) =>
-  z
-    .string({ error: missing })
-    .trim()
-    .min(1, missing)
-    .refine(isIsoDate, invalid);
+  z.string({ error: missing }).trim().min(1, missing).refine(isIsoDate, invalid);
 
 /**
  * `?checkIn=YYYY-MM-DD&checkOut=YYYY-MM-DD&guests=N`, checked in the order a visitor fixes them.
@@ -36,10 +32,13 @@ export const searchQuerySchema = z
     // A field already refused has its own message; the order of the dates needs real dates.
     if (!isIsoDate(q.checkIn) || !isIsoDate(q.checkOut)) return;
     const today = todayInMoscow();
-    if (q.checkOut <= q.checkIn) ctx.addIssue({ code: 'custom', message: MSG.searchCheckOutBeforeCheckIn, path: ['checkOut'] });
+    if (q.checkOut <= q.checkIn)
+      ctx.addIssue({ code: 'custom', message: MSG.searchCheckOutBeforeCheckIn, path: ['checkOut'] });
     else if (q.checkIn < today) ctx.addIssue({ code: 'custom', message: MSG.bookingCheckInPast, path: ['checkIn'] });
-    else if (q.checkIn > addDays(today, SEARCH_HORIZON_DAYS)) ctx.addIssue({ code: 'custom', message: MSG.searchCheckInTooFar, path: ['checkIn'] });
-    else if (nightsBetween(q.checkIn, q.checkOut) > SEARCH_MAX_NIGHTS) ctx.addIssue({ code: 'custom', message: MSG.searchTooLong, path: ['checkOut'] });
+    else if (q.checkIn > addDays(today, SEARCH_HORIZON_DAYS))
+      ctx.addIssue({ code: 'custom', message: MSG.searchCheckInTooFar, path: ['checkIn'] });
+    else if (nightsBetween(q.checkIn, q.checkOut) > SEARCH_MAX_NIGHTS)
+      ctx.addIssue({ code: 'custom', message: MSG.searchTooLong, path: ['checkOut'] });
   });
 
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
@@ -71,7 +70,8 @@ export type SearchAnswerJson = Omit<SearchAnswer, 'results'> & {
 };
 
 /** A result's price lines in GET /api/search's JSON. */
-export const linesOf = (answer: Pick<SearchAnswerJson, 'lineSets'>, result: { lineSet: number }): PriceLine[] => answer.lineSets[result.lineSet]!;
+export const linesOf = (answer: Pick<SearchAnswerJson, 'lineSets'>, result: { lineSet: number }): PriceLine[] =>
+  answer.lineSets[result.lineSet]!;
 
 /** `?from=YYYY-MM-DD&days=N` of the owner's chart (from: today in Moscow when absent). */
 export const occupancyQuerySchema = z.object({

@@ -4,7 +4,15 @@ import { imageUrl } from './cabin-input.ts';
 import { DEFAULT_SETTINGS } from './defaults.ts';
 import { BOOKING_CHANNELS, BOOKING_RETENTION_BOUNDS } from './booking-options.ts';
 import { cancellationSchema, messagesSchema } from './guest-page.ts';
-import { BOOKING_MODES, HOLD_MINUTES_BOUNDS, PREPAYMENT_KINDS, PREPAYMENT_PERCENT_BOUNDS, TOURIST_TAX_RATE_MAX, VAT_CODE_VALUES, type VatCode } from './payment-options.ts';
+import {
+  BOOKING_MODES,
+  HOLD_MINUTES_BOUNDS,
+  PREPAYMENT_KINDS,
+  PREPAYMENT_PERCENT_BOUNDS,
+  TOURIST_TAX_RATE_MAX,
+  VAT_CODE_VALUES,
+  type VatCode,
+} from './payment-options.ts';
 
 const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, MSG.tooLong);
 const emailOrEmpty = text(200).refine((v) => v === '' || z.email().safeParse(v).success, MSG.reviewEmailInvalid);
@@ -25,7 +33,12 @@ export const contactInfoSchema = z.object({
 export const CONTACT_FIELDS = contactInfoSchema.keyof().options;
 
 /** A Telegram username as people paste it: «@kaspiy_dom», «t.me/kaspiy_dom» or the full link → «kaspiy_dom». */
-export const normalizeTelegram = (v: string) => v.trim().replace(/^(https?:\/\/)?(www\.)?(t\.me|telegram\.me)\//i, '').replace(/^@/, '').replace(/\/+$/, '');
+export const normalizeTelegram = (v: string) =>
+  v
+    .trim()
+    .replace(/^(https?:\/\/)?(www\.)?(t\.me|telegram\.me)\//i, '')
+    .replace(/^@/, '')
+    .replace(/\/+$/, '');
 const telegramUsername = text(100)
   .transform(normalizeTelegram)
   .refine((v) => v === '' || /^[A-Za-z][A-Za-z0-9_]{4,31}$/.test(v), MSG.telegramInvalid);
@@ -34,7 +47,11 @@ const maxLink = text(300).refine((v) => {
   if (v === '') return true;
   try {
     const url = new URL(v);
-    return url.protocol === 'https:' && (url.hostname === 'max.ru' || url.hostname.endsWith('.max.ru')) && url.pathname.length > 1;
+    return (
+      url.protocol === 'https:' &&
+      (url.hostname === 'max.ru' || url.hostname.endsWith('.max.ru')) &&
+      url.pathname.length > 1
+    );
   } catch {
     return false;
   }
@@ -59,7 +76,8 @@ const registryUrl = text(500).refine((v) => {
   }
 }, MSG.registryUrlInvalid);
 
-const wholeRoubles = (max: number, message: string) => z.number({ error: message }).int(message).min(0, message).max(max, message);
+const wholeRoubles = (max: number, message: string) =>
+  z.number({ error: message }).int(message).min(0, message).max(max, message);
 
 /**
  * How a stay is booked and paid: the mode, the prepayment, how long unpaid nights are
@@ -91,7 +109,10 @@ export const paymentSettingsSchema = z.object({
         .number({ error: MSG.touristTaxRateInvalid })
         .min(0, MSG.touristTaxRateInvalid)
         .max(TOURIST_TAX_RATE_MAX, MSG.touristTaxRateInvalid)
-        .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-9, MSG.touristTaxRateInvalid),
+        .refine(
+          (v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-9,
+          MSG.touristTaxRateInvalid,
+        ),
       minPerNight: wholeRoubles(10_000, MSG.touristTaxMinInvalid),
     },
     { error: MSG.badInput },
@@ -103,36 +124,37 @@ export type PaymentSettings = z.infer<typeof paymentSettingsSchema>;
 
 export const featureSchema = z.object({ title: text(100), description: text(500) });
 
-export const settingsSchema = contactInfoSchema.extend({
-  ownerName: text(200),
-  heroTitle: text(150),
-  heroSubtitle: text(400),
-  whyChooseUsTitle: text(150),
-  whyChooseUsSubtitle: text(400),
-  whyChooseUsFeatures: z.array(featureSchema).max(12),
-  galleryImages: z.array(imageUrl).max(60),
-  checkInTime: time,
-  checkOutTime: time,
-  /** Since 1 September 2025 a place of stay is let only with an entry in the register: its number and link. */
-  registryNumber: text(60),
-  registryUrl,
-  bookingRetentionYears: z
-    .number({ error: MSG.retentionInvalid })
-    .int(MSG.retentionInvalid)
-    .min(BOOKING_RETENTION_BOUNDS.min, MSG.retentionInvalid)
-    .max(BOOKING_RETENTION_BOUNDS.max, MSG.retentionInvalid),
-  contactInfo: contactInfoSchema,
-  cancellation: cancellationSchema,
-  messages: messagesSchema,
-}).extend(messengerSchema.shape).extend(paymentSettingsSchema.shape);
+export const settingsSchema = contactInfoSchema
+  .extend({
+    ownerName: text(200),
+    heroTitle: text(150),
+    heroSubtitle: text(400),
+    whyChooseUsTitle: text(150),
+    whyChooseUsSubtitle: text(400),
+    whyChooseUsFeatures: z.array(featureSchema).max(12),
+    galleryImages: z.array(imageUrl).max(60),
+    checkInTime: time,
+    checkOutTime: time,
+    /** Since 1 September 2025 a place of stay is let only with an entry in the register: its number and link. */
+    registryNumber: text(60),
+    registryUrl,
+    bookingRetentionYears: z
+      .number({ error: MSG.retentionInvalid })
+      .int(MSG.retentionInvalid)
+      .min(BOOKING_RETENTION_BOUNDS.min, MSG.retentionInvalid)
+      .max(BOOKING_RETENTION_BOUNDS.max, MSG.retentionInvalid),
+    contactInfo: contactInfoSchema,
+    cancellation: cancellationSchema,
+    messages: messagesSchema,
+  })
+  .extend(messengerSchema.shape)
+  .extend(paymentSettingsSchema.shape);
 
 /**
  * PUT /api/settings: any subset of the fields, nested contactInfo partial too. Unknown keys
  * are dropped, so the panel may send back the whole object it read.
  */
-export const settingsUpdateSchema = settingsSchema
-  .extend({ contactInfo: contactInfoSchema.partial() })
-  .partial();
+export const settingsUpdateSchema = settingsSchema.extend({ contactInfo: contactInfoSchema.partial() }).partial();
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;

@@ -27,22 +27,26 @@ export const cabins = sqliteTable('cabins', {
   extraGuestPerNight: integer('extra_guest_per_night').notNull().default(0),
 });
 
-export const reviews = sqliteTable('reviews', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  name: text('name').notNull(),
-  email: text('email').notNull(),
-  rating: integer('rating').notNull().default(DEFAULT_RATING),
-  comment: text('comment').notNull(),
-  approved: integer('approved', { mode: 'boolean' }).notNull().default(false),
-  // SPEC.md names this field created_at; the API keeps that name. ISO 8601 in UTC.
-  created_at: text('created_at').notNull(),
-  /**
-   * The stay it was written about, when sent through the link the guest got after departure
-   *: «Гость проживал(а)». One review per booking; null for every other review.
-   */
-  bookingId: integer('booking_id'),
-  verifiedStay: integer('verified_stay', { mode: 'boolean' }).notNull().default(false),
-}, (t) => [index('reviews_public_idx').on(t.approved, t.created_at), uniqueIndex('reviews_booking_idx').on(t.bookingId)]);
+export const reviews = sqliteTable(
+  'reviews',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    rating: integer('rating').notNull().default(DEFAULT_RATING),
+    comment: text('comment').notNull(),
+    approved: integer('approved', { mode: 'boolean' }).notNull().default(false),
+    // SPEC.md names this field created_at; the API keeps that name. ISO 8601 in UTC.
+    created_at: text('created_at').notNull(),
+    /**
+     * The stay it was written about, when sent through the link the guest got after departure
+     *: «Гость проживал(а)». One review per booking; null for every other review.
+     */
+    bookingId: integer('booking_id'),
+    verifiedStay: integer('verified_stay', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [index('reviews_public_idx').on(t.approved, t.created_at), uniqueIndex('reviews_booking_idx').on(t.bookingId)],
+);
 
 /**
  * One row per settings field, its value JSON-encoded. A row per field (rather than one JSON
@@ -87,16 +91,22 @@ export const users = sqliteTable('users', {
  * panel names a session by («Аккаунт» → sessions), never the token or its hash. Times in ms;
  * `lastSeenAt` is renewed at most once a minute (SESSION_TOUCH_MS).
  */
-export const adminSessions = sqliteTable('admin_sessions', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  tokenHash: text('token_hash').notNull().unique(),
-  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  createdAt: integer('created_at').notNull(),
-  expiresAt: integer('expires_at').notNull(),
-  lastSeenAt: integer('last_seen_at').notNull(),
-  userAgent: text('user_agent').notNull().default(''),
-  ip: text('ip').notNull().default(''),
-}, (t) => [index('admin_sessions_user_idx').on(t.userId)]);
+export const adminSessions = sqliteTable(
+  'admin_sessions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+    userAgent: text('user_agent').notNull().default(''),
+    ip: text('ip').notNull().default(''),
+  },
+  (t) => [index('admin_sessions_user_idx').on(t.userId)],
+);
 
 /**
  * Browsers that signed in as a person (their device cookie; docs/security.md): only a SHA-256 of
@@ -107,7 +117,9 @@ export const adminSessions = sqliteTable('admin_sessions', {
 export const knownDevices = sqliteTable('known_devices', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   tokenHash: text('token_hash').notNull().unique(),
-  userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
   lastUsedAt: integer('last_used_at').notNull(),
 });
 
@@ -118,21 +130,25 @@ export const knownDevices = sqliteTable('known_devices', {
  * («PUT /api/cabins/:id»), `kind` its part of the panel (schema/account.ts AUDIT_KINDS);
  * `before` and `after` are JSON with every secret replaced by «***».
  */
-export const auditLog = sqliteTable('audit_log', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  at: integer('at').notNull(),
-  actorId: integer('actor_id'),
-  actor: text('actor').notNull(),
-  ip: text('ip').notNull().default(''),
-  action: text('action').notNull(),
-  kind: text('kind').notNull(),
-  description: text('description').notNull().default(''),
-  target: text('target'),
-  /** ok, denied (a manager on an owner's route) or failed (a wrong password or code). */
-  outcome: text('outcome').$type<AuditOutcome>().notNull().default('ok'),
-  before: text('before', { mode: 'json' }),
-  after: text('after', { mode: 'json' }),
-}, (t) => [index('audit_log_at_idx').on(t.at)]);
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    at: integer('at').notNull(),
+    actorId: integer('actor_id'),
+    actor: text('actor').notNull(),
+    ip: text('ip').notNull().default(''),
+    action: text('action').notNull(),
+    kind: text('kind').notNull(),
+    description: text('description').notNull().default(''),
+    target: text('target'),
+    /** ok, denied (a manager on an owner's route) or failed (a wrong password or code). */
+    outcome: text('outcome').$type<AuditOutcome>().notNull().default('ok'),
+    before: text('before', { mode: 'json' }),
+    after: text('after', { mode: 'json' }),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at)],
+);
 
 /**
  * Counters of the rate limits, by key («what:who»): fixed windows for reviews, bookings and
@@ -161,7 +177,20 @@ export const dataStamp = sqliteTable('data_stamp', {
   token: text('token').notNull(),
 });
 /** Tables no public read is made from, so their writes keep the stamp (the people who sign in, their sessions and the record of their changes; the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page). */
-export const UNSTAMPED_TABLES = ['users', 'admin_sessions', 'known_devices', 'audit_log', 'rate_limits', 'data_stamp', 'avito_account', 'channel_links', 'conflict_alerts', 'outbox', 'promo_codes', 'cabin_instructions'] as const;
+export const UNSTAMPED_TABLES = [
+  'users',
+  'admin_sessions',
+  'known_devices',
+  'audit_log',
+  'rate_limits',
+  'data_stamp',
+  'avito_account',
+  'channel_links',
+  'conflict_alerts',
+  'outbox',
+  'promo_codes',
+  'cabin_instructions',
+] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
 export type Review = typeof reviews.$inferSelect;
@@ -171,7 +200,9 @@ export type Review = typeof reviews.$inferSelect;
 
 /** A cabin's calendar settings: the minimum stay outside seasons, the secret export address. */
 export const cabinCalendars = sqliteTable('cabin_calendars', {
-  cabinId: integer('cabin_id').primaryKey().references(() => cabins.id, { onDelete: 'cascade' }),
+  cabinId: integer('cabin_id')
+    .primaryKey()
+    .references(() => cabins.id, { onDelete: 'cascade' }),
   minNights: integer('min_nights').notNull().default(1),
   /** The capability in /api/ical/{token}.ics; replaced on request (the old address then 404s). */
   icalToken: text('ical_token').unique(),
@@ -184,23 +215,35 @@ export const cabinCalendars = sqliteTable('cabin_calendars', {
 });
 
 /** A period with its own price per night and minimum stay; a cabin's seasons never overlap. */
-export const seasons = sqliteTable('seasons', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
-  start: text('start').notNull(),
-  end: text('end').notNull(),
-  pricePerNight: integer('price_per_night').notNull(),
-  minNights: integer('min_nights').notNull().default(1),
-  /** The season's weekend nights' price; null: as its other nights. */
-  weekendPricePerNight: integer('weekend_price_per_night'),
-}, (t) => [index('seasons_cabin_idx').on(t.cabinId, t.start)]);
+export const seasons = sqliteTable(
+  'seasons',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    cabinId: integer('cabin_id')
+      .notNull()
+      .references(() => cabins.id, { onDelete: 'cascade' }),
+    start: text('start').notNull(),
+    end: text('end').notNull(),
+    pricePerNight: integer('price_per_night').notNull(),
+    minNights: integer('min_nights').notNull().default(1),
+    /** The season's weekend nights' price; null: as its other nights. */
+    weekendPricePerNight: integer('weekend_price_per_night'),
+  },
+  (t) => [index('seasons_cabin_idx').on(t.cabinId, t.start)],
+);
 
 /** A single night's own price (New Year's Eve): it overrides seasons and weekends. */
-export const datePrices = sqliteTable('date_prices', {
-  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
-  date: text('date').notNull(),
-  price: integer('price').notNull(),
-}, (t) => [primaryKey({ columns: [t.cabinId, t.date] })]);
+export const datePrices = sqliteTable(
+  'date_prices',
+  {
+    cabinId: integer('cabin_id')
+      .notNull()
+      .references(() => cabins.id, { onDelete: 'cascade' }),
+    date: text('date').notNull(),
+    price: integer('price').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.cabinId, t.date] })],
+);
 
 /** Paid extras the guest ticks on the booking card (the баня, a transfer, breakfast); some are mandatory. */
 export const extras = sqliteTable('extras', {
@@ -232,19 +275,27 @@ export const promoCodes = sqliteTable('promo_codes', {
 });
 
 /** Nights the owner closed by hand (booked by phone, repairs). */
-export const calendarBlocks = sqliteTable('calendar_blocks', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
-  start: text('start').notNull(),
-  end: text('end').notNull(),
-  note: text('note').notNull().default(''),
-  createdAt: text('created_at').notNull(),
-}, (t) => [index('blocks_cabin_idx').on(t.cabinId, t.start)]);
+export const calendarBlocks = sqliteTable(
+  'calendar_blocks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    cabinId: integer('cabin_id')
+      .notNull()
+      .references(() => cabins.id, { onDelete: 'cascade' }),
+    start: text('start').notNull(),
+    end: text('end').notNull(),
+    note: text('note').notNull().default(''),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('blocks_cabin_idx').on(t.cabinId, t.start)],
+);
 
 /** A calendar of another platform (Sutochno, Avito, RealtyCalendar, Airbnb, Google) imported for a cabin. */
 export const calendarFeeds = sqliteTable('calendar_feeds', {
   id: integer('id').primaryKey({ autoIncrement: true }),
-  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
+  cabinId: integer('cabin_id')
+    .notNull()
+    .references(() => cabins.id, { onDelete: 'cascade' }),
   name: text('name').notNull(),
   url: text('url').notNull(),
   lastSyncAt: text('last_sync_at'),
@@ -260,14 +311,22 @@ export const calendarFeeds = sqliteTable('calendar_feeds', {
 });
 
 /** The busy ranges of a feed's last good import; replaced whole in one batch on each success. */
-export const feedEvents = sqliteTable('feed_events', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  feedId: integer('feed_id').notNull().references(() => calendarFeeds.id, { onDelete: 'cascade' }),
-  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
-  uid: text('uid').notNull(),
-  start: text('start').notNull(),
-  end: text('end').notNull(),
-}, (t) => [index('feed_events_cabin_idx').on(t.cabinId, t.start)]);
+export const feedEvents = sqliteTable(
+  'feed_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    feedId: integer('feed_id')
+      .notNull()
+      .references(() => calendarFeeds.id, { onDelete: 'cascade' }),
+    cabinId: integer('cabin_id')
+      .notNull()
+      .references(() => cabins.id, { onDelete: 'cascade' }),
+    uid: text('uid').notNull(),
+    start: text('start').notNull(),
+    end: text('end').notNull(),
+  },
+  (t) => [index('feed_events_cabin_idx').on(t.cabinId, t.start)],
+);
 
 // ——— Channels (docs/api.md «Channels»): Avito through its API.
 
@@ -290,7 +349,9 @@ export const avitoAccount = sqliteTable('avito_account', {
  * last accepted (a digest), so a change is pushed once, by whoever notices it first.
  */
 export const channelLinks = sqliteTable('channel_links', {
-  cabinId: integer('cabin_id').primaryKey().references(() => cabins.id, { onDelete: 'cascade' }),
+  cabinId: integer('cabin_id')
+    .primaryKey()
+    .references(() => cabins.id, { onDelete: 'cascade' }),
   avitoItemId: integer('avito_item_id').notNull(),
   pushedBusy: text('pushed_busy'),
   pushedPrices: text('pushed_prices'),
@@ -304,21 +365,30 @@ export const channelLinks = sqliteTable('channel_links', {
 });
 
 /** A booking made on another platform and read through its API (Avito's, unpaid ones included): busy here. */
-export const channelStays = sqliteTable('channel_stays', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
-  channel: text('channel').notNull(),
-  externalId: text('external_id').notNull(),
-  start: text('start').notNull(),
-  end: text('end').notNull(),
-  guests: integer('guests').notNull().default(0),
-  /** The platform's price of the stay, in roubles. */
-  price: integer('price').notNull().default(0),
-  /** The platform's own word: active, pending (not paid yet). */
-  status: text('status').notNull(),
-  guestName: text('guest_name').notNull().default(''),
-  updatedAt: text('updated_at').notNull(),
-}, (t) => [index('channel_stays_cabin_idx').on(t.cabinId, t.start), uniqueIndex('channel_stays_external_idx').on(t.channel, t.externalId)]);
+export const channelStays = sqliteTable(
+  'channel_stays',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    cabinId: integer('cabin_id')
+      .notNull()
+      .references(() => cabins.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    externalId: text('external_id').notNull(),
+    start: text('start').notNull(),
+    end: text('end').notNull(),
+    guests: integer('guests').notNull().default(0),
+    /** The platform's price of the stay, in roubles. */
+    price: integer('price').notNull().default(0),
+    /** The platform's own word: active, pending (not paid yet). */
+    status: text('status').notNull(),
+    guestName: text('guest_name').notNull().default(''),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('channel_stays_cabin_idx').on(t.cabinId, t.start),
+    uniqueIndex('channel_stays_external_idx').on(t.channel, t.externalId),
+  ],
+);
 
 /** Conflicts (nights claimed by two stays) the owner was alerted of: each is alerted once. */
 export const conflictAlerts = sqliteTable('conflict_alerts', {
@@ -340,62 +410,68 @@ export type CalendarFeed = typeof calendarFeeds.$inferSelect;
 // data (name, phone, e-mail): the privacy page says what is kept and for how long.
 
 /** A visitor's request for a stay; confirmed ones make their nights busy. */
-export const bookings = sqliteTable('bookings', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  cabinId: integer('cabin_id').notNull().references(() => cabins.id, { onDelete: 'cascade' }),
-  checkIn: text('check_in').notNull(),
-  checkOut: text('check_out').notNull(),
-  nights: integer('nights').notNull(),
-  guests: integer('guests').notNull(),
-  /** Computed by the server from the seasons when the request came in, in rubles. */
-  total: integer('total').notNull(),
-  name: text('name').notNull(),
-  phone: text('phone').notNull(),
-  email: text('email').notNull().default(''),
-  comment: text('comment').notNull().default(''),
-  /** How the visitor went on: whatsapp, telegram, max or phone. */
-  channel: text('channel').notNull(),
-  /** new, confirmed, declined or cancelled (schema/bookings.ts). */
-  status: text('status').notNull().default('new'),
-  /**
-   * The confirmation e-mailed to the guest on confirming (self-hosted, with SMTP): 'sent',
-   * 'failed', or '' when none was tried (no e-mail left, no SMTP). Kept so «Заявки» still
-   * says it after a reload.
-   */
-  confirmationMail: text('confirmation_mail').notNull().default(''),
-  /** The priced stay (schema/payment-options.ts priceStay): nights by season, fee, tax; they sum to total. */
-  lines: text('lines', { mode: 'json' }).$type<PriceLine[]>().notNull().default(sql`'[]'`),
-  /** The promo code the stay was priced with, or null. */
-  promoCode: text('promo_code'),
-  /**
-   * Whether the code's use is counted for this booking: from the moment its nights are held for
-   * payment or the owner confirms it, until a hold ends unpaid. A request that is never confirmed
-   * does not use up a limited code (worker/transitions/promo.ts).
-   */
-  promoClaimed: integer('promo_claimed', { mode: 'boolean' }).notNull().default(false),
-  /** The extras priced in (ids of extras at the time), for «Заявки» and the guest's page. */
-  extras: text('extras', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
-  /** awaiting_payment: the instant (ISO, UTC) until which its nights are held for the guest paying. */
-  holdUntil: text('hold_until'),
-  /**
-   * The key of the guest's own page (/b/{token}) and of the return from ЮKassa's page:
-   * 36 hex digits, every booking has one (migration 0009 gave the older ones theirs).
-   */
-  guestToken: text('guest_token'),
-  /** Who cancelled it ('guest' on their page, 'owner' in «Заявки»), once cancelled. */
-  cancelledBy: text('cancelled_by'),
-  cancelledAt: text('cancelled_at'),
-  createdAt: text('created_at').notNull(),
-  updatedAt: text('updated_at').notNull(),
-}, (t) => [
-  index('bookings_cabin_idx').on(t.cabinId, t.status, t.checkIn),
-  index('bookings_created_idx').on(t.createdAt),
-  uniqueIndex('bookings_guest_token_idx').on(t.guestToken),
-  // The owner's reports, read from the index alone: a period's stays (nights sold) and
-  // its arrivals (money, lead time), of every cabin at once.
-  index('bookings_stay_idx').on(t.status, t.checkIn, t.checkOut, t.cabinId),
-  index('bookings_arrival_idx').on(t.checkIn, t.status, t.cabinId, t.total, t.nights, t.createdAt),
-]);
+export const bookings = sqliteTable(
+  'bookings',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    cabinId: integer('cabin_id')
+      .notNull()
+      .references(() => cabins.id, { onDelete: 'cascade' }),
+    checkIn: text('check_in').notNull(),
+    checkOut: text('check_out').notNull(),
+    nights: integer('nights').notNull(),
+    guests: integer('guests').notNull(),
+    /** Computed by the server from the seasons when the request came in, in rubles. */
+    total: integer('total').notNull(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    email: text('email').notNull().default(''),
+    comment: text('comment').notNull().default(''),
+    /** How the visitor went on: whatsapp, telegram, max or phone. */
+    channel: text('channel').notNull(),
+    /** new, confirmed, declined or cancelled (schema/bookings.ts). */
+    status: text('status').notNull().default('new'),
+    /**
+     * The confirmation e-mailed to the guest on confirming (self-hosted, with SMTP): 'sent',
+     * 'failed', or '' when none was tried (no e-mail left, no SMTP). Kept so «Заявки» still
+     * says it after a reload.
+     */
+    confirmationMail: text('confirmation_mail').notNull().default(''),
+    /** The priced stay (schema/payment-options.ts priceStay): nights by season, fee, tax; they sum to total. */
+    lines: text('lines', { mode: 'json' }).$type<PriceLine[]>().notNull().default(sql`'[]'`),
+    /** The promo code the stay was priced with, or null. */
+    promoCode: text('promo_code'),
+    /**
+     * Whether the code's use is counted for this booking: from the moment its nights are held for
+     * payment or the owner confirms it, until a hold ends unpaid. A request that is never confirmed
+     * does not use up a limited code (worker/transitions/promo.ts).
+     */
+    promoClaimed: integer('promo_claimed', { mode: 'boolean' }).notNull().default(false),
+    /** The extras priced in (ids of extras at the time), for «Заявки» and the guest's page. */
+    extras: text('extras', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
+    /** awaiting_payment: the instant (ISO, UTC) until which its nights are held for the guest paying. */
+    holdUntil: text('hold_until'),
+    /**
+     * The key of the guest's own page (/b/{token}) and of the return from ЮKassa's page:
+     * 36 hex digits, every booking has one (migration 0009 gave the older ones theirs).
+     */
+    guestToken: text('guest_token'),
+    /** Who cancelled it ('guest' on their page, 'owner' in «Заявки»), once cancelled. */
+    cancelledBy: text('cancelled_by'),
+    cancelledAt: text('cancelled_at'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('bookings_cabin_idx').on(t.cabinId, t.status, t.checkIn),
+    index('bookings_created_idx').on(t.createdAt),
+    uniqueIndex('bookings_guest_token_idx').on(t.guestToken),
+    // The owner's reports, read from the index alone: a period's stays (nights sold) and
+    // its arrivals (money, lead time), of every cabin at once.
+    index('bookings_stay_idx').on(t.status, t.checkIn, t.checkOut, t.cabinId),
+    index('bookings_arrival_idx').on(t.checkIn, t.status, t.cabinId, t.total, t.nights, t.createdAt),
+  ],
+);
 
 export type Booking = typeof bookings.$inferSelect;
 
@@ -405,31 +481,37 @@ export type Booking = typeof bookings.$inferSelect;
  * A record of money, kept for the tax office: its booking has no ON DELETE action, so the
  * database itself refuses to delete a booking that has a payment (the API answers 409 first).
  */
-export const payments = sqliteTable('payments', {
-  id: text('id').primaryKey(),
-  bookingId: integer('booking_id').notNull().references(() => bookings.id),
-  amount: integer('amount').notNull(),
-  /** ЮKassa's: pending, waiting_for_capture, succeeded, canceled. */
-  status: text('status').notNull(),
-  confirmationUrl: text('confirmation_url').notNull().default(''),
-  /** The refund, once asked for: its ЮKassa id and status (pending, succeeded, canceled). */
-  refundId: text('refund_id'),
-  refundStatus: text('refund_status'),
-  /** Why it was refunded: 'owner' (the owner cancelled), 'late' (paid after the hold ran out) or 'guest' (cancelled on the guest's page, by the policy). */
-  refundReason: text('refund_reason'),
-  /** What is (to be) refunded, in kopecks: null means the whole amount. Set before ЮKassa is asked, so a retry asks for the same. */
-  refundAmount: integer('refund_amount'),
-  /** 'prepayment' (held nights, confirmed when paid) or 'balance' (the rest, paid from the guest's page). */
-  kind: text('kind').notNull().default('prepayment'),
-  /** The settlement receipt at check-in (54-ФЗ, «Чеки от ЮKassa»): '' not yet, 'sent', 'failed'. */
-  settlementReceipt: text('settlement_receipt').notNull().default(''),
-  createdAt: text('created_at').notNull(),
-  updatedAt: text('updated_at').notNull(),
-}, (t) => [
-  index('payments_booking_idx').on(t.bookingId),
-  // What a period's bookings were paid and refunded (the reports of «Сводка»), from the index alone.
-  index('payments_money_idx').on(t.bookingId, t.status, t.amount, t.refundId, t.refundStatus, t.refundAmount),
-]);
+export const payments = sqliteTable(
+  'payments',
+  {
+    id: text('id').primaryKey(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    amount: integer('amount').notNull(),
+    /** ЮKassa's: pending, waiting_for_capture, succeeded, canceled. */
+    status: text('status').notNull(),
+    confirmationUrl: text('confirmation_url').notNull().default(''),
+    /** The refund, once asked for: its ЮKassa id and status (pending, succeeded, canceled). */
+    refundId: text('refund_id'),
+    refundStatus: text('refund_status'),
+    /** Why it was refunded: 'owner' (the owner cancelled), 'late' (paid after the hold ran out) or 'guest' (cancelled on the guest's page, by the policy). */
+    refundReason: text('refund_reason'),
+    /** What is (to be) refunded, in kopecks: null means the whole amount. Set before ЮKassa is asked, so a retry asks for the same. */
+    refundAmount: integer('refund_amount'),
+    /** 'prepayment' (held nights, confirmed when paid) or 'balance' (the rest, paid from the guest's page). */
+    kind: text('kind').notNull().default('prepayment'),
+    /** The settlement receipt at check-in (54-ФЗ, «Чеки от ЮKassa»): '' not yet, 'sent', 'failed'. */
+    settlementReceipt: text('settlement_receipt').notNull().default(''),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('payments_booking_idx').on(t.bookingId),
+    // What a period's bookings were paid and refunded (the reports of «Сводка»), from the index alone.
+    index('payments_money_idx').on(t.bookingId, t.status, t.amount, t.refundId, t.refundStatus, t.refundAmount),
+  ],
+);
 
 export type Payment = typeof payments.$inferSelect;
 
@@ -438,38 +520,47 @@ export type Payment = typeof payments.$inferSelect;
  * sent, so an alert survives a restart and an outage of hours (worker/notify/outbox.ts). Times in
  * ms; the text may name a guest, so sent rows are erased after a week.
  */
-export const outbox = sqliteTable('outbox', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  channel: text('channel').notNull(),
-  subject: text('subject').notNull(),
-  text: text('text').notNull(),
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: integer('next_attempt_at').notNull(),
-  /** While a sender holds the row (ms): nobody else sends it meanwhile. */
-  leaseUntil: integer('lease_until'),
-  lastError: text('last_error'),
-  createdAt: integer('created_at').notNull(),
-  sentAt: integer('sent_at'),
-  /** Still unsent after days of trying, or its channel was switched off: not tried again. */
-  givenUpAt: integer('given_up_at'),
-  /**
-   * A message to a guest: its booking, which of the messages it is (confirmation,
-   * reminder, review; one of each per booking) and the address. Null for the owner's alerts.
-   */
-  bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'cascade' }),
-  kind: text('kind'),
-  recipient: text('recipient'),
-  /**
-   * Which event of its kind the message is about, where a booking can have several (a refund's
-   * message names its payment); '' where there is one per booking. One row per event, booking and
-   * channel: a transition that is repeated or raced writes its messages once.
-   */
-  event: text('event').notNull().default(''),
-}, (t) => [index('outbox_due_idx').on(t.sentAt, t.nextAttemptAt), uniqueIndex('outbox_booking_event_idx').on(t.bookingId, t.kind, t.channel, t.event)]);
+export const outbox = sqliteTable(
+  'outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    channel: text('channel').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    /** While a sender holds the row (ms): nobody else sends it meanwhile. */
+    leaseUntil: integer('lease_until'),
+    lastError: text('last_error'),
+    createdAt: integer('created_at').notNull(),
+    sentAt: integer('sent_at'),
+    /** Still unsent after days of trying, or its channel was switched off: not tried again. */
+    givenUpAt: integer('given_up_at'),
+    /**
+     * A message to a guest: its booking, which of the messages it is (confirmation,
+     * reminder, review; one of each per booking) and the address. Null for the owner's alerts.
+     */
+    bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'cascade' }),
+    kind: text('kind'),
+    recipient: text('recipient'),
+    /**
+     * Which event of its kind the message is about, where a booking can have several (a refund's
+     * message names its payment); '' where there is one per booking. One row per event, booking and
+     * channel: a transition that is repeated or raced writes its messages once.
+     */
+    event: text('event').notNull().default(''),
+  },
+  (t) => [
+    index('outbox_due_idx').on(t.sentAt, t.nextAttemptAt),
+    uniqueIndex('outbox_booking_event_idx').on(t.bookingId, t.kind, t.channel, t.event),
+  ],
+);
 export type OutboxRow = typeof outbox.$inferSelect;
 
 /** What the owner tells a cabin's guests once their stay is confirmed: check-in, keys, Wi-Fi. Never public. */
 export const cabinInstructions = sqliteTable('cabin_instructions', {
-  cabinId: integer('cabin_id').primaryKey().references(() => cabins.id, { onDelete: 'cascade' }),
+  cabinId: integer('cabin_id')
+    .primaryKey()
+    .references(() => cabins.id, { onDelete: 'cascade' }),
   text: text('text').notNull().default(''),
 });

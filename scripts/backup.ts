@@ -22,7 +22,9 @@ if (dataDir) {
   if (envFile) process.loadEnvFile(envFile);
   const out = path.resolve(argValue('--out') ?? path.join(ROOT, 'backups'));
   const { dir, manifest } = await backupDataDir(path.resolve(dataDir), out, { keep });
-  console.log(`Backup written to ${dir}: ${manifest.database}, ${manifest.photos} photos (${(manifest.bytes / 1e6).toFixed(1)} MB)`);
+  console.log(
+    `Backup written to ${dir}: ${manifest.database}, ${manifest.photos} photos (${(manifest.bytes / 1e6).toFixed(1)} MB)`,
+  );
   // The local copy is written first and stays whatever happens off-site.
   process.exit(await copyOffSite(dir));
 }
@@ -35,14 +37,18 @@ const dir = path.join(ROOT, 'backups', `${stamp}${remote ? '-remote' : ''}`);
 await mkdir(path.join(dir, 'media'), { recursive: true });
 
 // d1 export reads the default local state (.wrangler/state), the one `npm start` uses.
-await run('wrangler', ['d1', 'export', 'DB', remote ? '--remote' : '--local', '--output', path.join(dir, 'd1.sql')], { quiet: true });
+await run('wrangler', ['d1', 'export', 'DB', remote ? '--remote' : '--local', '--output', path.join(dir, 'd1.sql')], {
+  quiet: true,
+});
 
 type ObjectInfo = { key: string; size: number; contentType: string | null; uploaded: string | null };
 let objects: ObjectInfo[];
 if (remote) {
   // wrangler cannot list a remote bucket: take every photo the database refers to.
   const sql = await readFile(path.join(dir, 'd1.sql'), 'utf8');
-  const keys = [...new Set([...sql.matchAll(/\/media\/([A-Za-z0-9_-]{1,100}\.(?:jpg|png|gif|webp))/g)].map((m) => m[1]!))];
+  const keys = [
+    ...new Set([...sql.matchAll(/\/media\/([A-Za-z0-9_-]{1,100}\.(?:jpg|png|gif|webp))/g)].map((m) => m[1]!)),
+  ];
   objects = [];
   for (const key of keys) {
     const file = path.join(dir, 'media', key);
@@ -59,7 +65,12 @@ if (remote) {
       for (const o of page.objects) {
         const body = await MEDIA.get(o.key);
         if (body) await writeFile(path.join(dir, 'media', o.key), new Uint8Array(await body.arrayBuffer()));
-        listed.push({ key: o.key, size: o.size, contentType: o.httpMetadata?.contentType ?? null, uploaded: o.uploaded.toISOString() });
+        listed.push({
+          key: o.key,
+          size: o.size,
+          contentType: o.httpMetadata?.contentType ?? null,
+          uploaded: o.uploaded.toISOString(),
+        });
       }
       cursor = page.truncated ? page.cursor : undefined;
     } while (cursor);
@@ -68,7 +79,6 @@ if (remote) {
 }
 await writeFile(path.join(dir, 'r2-objects.json'), JSON.stringify(objects, null, 2));
 console.log(`Backup written to ${path.relative(ROOT, dir)}: d1.sql, ${objects.length} photos, r2-objects.json`);
-
 
 /** Uploads the backup when BACKUP_S3_* are set and keeps the newest BACKUP_S3_KEEP there; the exit code. */
 async function copyOffSite(dir: string): Promise<number> {
@@ -80,13 +90,19 @@ async function copyOffSite(dir: string): Promise<number> {
     store = new S3Store(settings);
     uploaded = (await uploadBackup(store, dir)).name;
     const removed = await pruneRemoteBackups(store, settings.keep);
-    console.log(`Копия ${uploaded} выгружена в ${store.where}${removed.length ? `; удалены старые: ${removed.join(', ')}` : ''} (хранится ${settings.keep} последних).`);
+    console.log(
+      `Копия ${uploaded} выгружена в ${store.where}${removed.length ? `; удалены старые: ${removed.join(', ')}` : ''} (хранится ${settings.keep} последних).`,
+    );
     return 0;
   } catch (err) {
     if (!(err instanceof S3BackupError)) throw err;
     const where = store ? ` в ${store.where}` : ' в хранилище';
     // Uploaded but the old ones stay: still worth a failed unit, the bucket keeps growing.
-    console.error(uploaded ? `✖ Копия ${uploaded} выгружена${where}, но старые копии не удалены: ${err.message}` : `✖ Копия не выгружена${where}: ${err.message}`);
+    console.error(
+      uploaded
+        ? `✖ Копия ${uploaded} выгружена${where}, но старые копии не удалены: ${err.message}`
+        : `✖ Копия не выгружена${where}: ${err.message}`,
+    );
     console.error(`  Локальная копия цела: ${dir}`);
     return 1;
   }

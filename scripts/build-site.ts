@@ -58,7 +58,11 @@ export type BuildResult = {
 
 /** The real rendering: Astro, in a production build, with the content read from the API. */
 async function astroBuild(outDir: string, env: Record<string, string>, opts: BuildOptions): Promise<void> {
-  await run('astro', ['build'], { quiet: opts.quiet, signal: opts.signal, env: quietEnv({ ...env, SITE_OUT_DIR: outDir }) });
+  await run('astro', ['build'], {
+    quiet: opts.quiet,
+    signal: opts.signal,
+    env: quietEnv({ ...env, SITE_OUT_DIR: outDir }),
+  });
 }
 
 /**
@@ -78,7 +82,11 @@ export async function buildSite(opts: BuildOptions): Promise<BuildResult> {
     if (opts.signal?.aborted) throw err;
     const why = err instanceof Error ? err.message : String(err);
     console.error(`[build] the partial build failed; building every page instead.\n${why}`);
-    return { ...(await buildOnce(opts, null)), ms: Date.now() - started, fallback: why.split('\n').filter(Boolean).slice(-5).join('\n') };
+    return {
+      ...(await buildOnce(opts, null)),
+      ms: Date.now() - started,
+      fallback: why.split('\n').filter(Boolean).slice(-5).join('\n'),
+    };
   }
 }
 
@@ -89,7 +97,8 @@ async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise
   const info = await readBuildInfo(opts.apiUrl);
   const staging = opts.stagingDir ?? path.join(ROOT, 'node_modules/.cache/site-staging', path.basename(opts.outDir));
   const astroOut = astroOutDir(staging);
-  const clean = () => Promise.all([rm(staging, { recursive: true, force: true }), rm(astroOut, { recursive: true, force: true })]);
+  const clean = () =>
+    Promise.all([rm(staging, { recursive: true, force: true }), rm(astroOut, { recursive: true, force: true })]);
   await clean();
   await opts.beforeRender?.();
   try {
@@ -138,7 +147,9 @@ async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise
     return { contentVersion: info.contentVersion, partial, pages };
   } finally {
     // After a success staging holds only what was already live (moved files are gone from it).
-    await clean().catch((err: Error) => console.error(`Could not remove the build's leftovers in ${staging}: ${err.message}`));
+    await clean().catch((err: Error) =>
+      console.error(`Could not remove the build's leftovers in ${staging}: ${err.message}`),
+    );
   }
 }
 
@@ -214,10 +225,16 @@ async function removeUnusedImages(outDir: string, candidates: Set<string>): Prom
   if (candidates.size === 0) return;
   const used = await namedImages(outDir, await listFiles(outDir));
   const unused = [...candidates].filter((f) => !used.has(f));
-  await Promise.all(unused.flatMap((f) => [f, `${f}.br`, `${f}.gz`]).map((f) => rm(path.join(outDir, f), { force: true })));
+  await Promise.all(
+    unused.flatMap((f) => [f, `${f}.br`, `${f}.gz`]).map((f) => rm(path.join(outDir, f), { force: true })),
+  );
 }
 
-const exists = (file: string) => stat(file).then((s) => s.isFile(), () => false);
+const exists = (file: string) =>
+  stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 
 /**
  * Removes from staging every file the live site already has with the same bytes. Astro names what
@@ -227,7 +244,9 @@ const exists = (file: string) => stat(file).then((s) => s.isFile(), () => false)
  */
 async function dropUnchanged(staging: string, outDir: string, files: string[]): Promise<void> {
   for (const file of files) {
-    const unchanged = file.startsWith('_astro/') ? await sameSize(path.join(staging, file), path.join(outDir, file)) : await sameContent(path.join(staging, file), path.join(outDir, file));
+    const unchanged = file.startsWith('_astro/')
+      ? await sameSize(path.join(staging, file), path.join(outDir, file))
+      : await sameContent(path.join(staging, file), path.join(outDir, file));
     if (unchanged) await rm(path.join(staging, file));
   }
 }
@@ -248,7 +267,8 @@ async function sameSize(a: string, b: string): Promise<boolean> {
 async function codeKey(): Promise<string> {
   const hash = createHash('sha256');
   const files = ['astro.config.mjs', 'package-lock.json'];
-  for (const dir of ['site', 'schema', 'worker/lib']) files.push(...(await listFiles(path.join(ROOT, dir))).map((f) => `${dir}/${f}`));
+  for (const dir of ['site', 'schema', 'worker/lib'])
+    files.push(...(await listFiles(path.join(ROOT, dir))).map((f) => `${dir}/${f}`));
   for (const file of files.sort()) hash.update(`${file}\0${await fileDigest(path.join(ROOT, file))}\n`);
   return hash.digest('base64url').slice(0, 22);
 }
@@ -260,7 +280,9 @@ async function fileDigest(file: string): Promise<string> {
   if (!s) return 'none';
   const known = digests.get(file);
   if (known && known.size === s.size && known.mtimeMs === s.mtimeMs) return known.digest;
-  const digest = createHash('sha256').update(await readFile(file)).digest('base64url');
+  const digest = createHash('sha256')
+    .update(await readFile(file))
+    .digest('base64url');
   digests.set(file, { size: s.size, mtimeMs: s.mtimeMs, digest });
   return digest;
 }
@@ -305,7 +327,13 @@ async function readBuildInfo(apiUrl: string): Promise<{ contentVersion: number }
  */
 const VERSION_RANK = 3;
 const goLiveRank = (file: string) =>
-  /^build\.json(?:\.br|\.gz)?$/.test(file) ? VERSION_RANK : /^build-pages\.json(?:\.br|\.gz)?$/.test(file) ? 2 : /\.html(?:\.br|\.gz)?$/.test(file) ? 1 : 0;
+  /^build\.json(?:\.br|\.gz)?$/.test(file)
+    ? VERSION_RANK
+    : /^build-pages\.json(?:\.br|\.gz)?$/.test(file)
+      ? 2
+      : /\.html(?:\.br|\.gz)?$/.test(file)
+        ? 1
+        : 0;
 
 /**
  * Moves the new and changed files in (staging holds only those), then removes the files that are
@@ -340,7 +368,9 @@ async function syncDir(
     const keep = new Set([...remove.keep, ...files].flatMap((f) => [f, `${f}.br`, `${f}.gz`]));
     stale = (await listFiles(to)).filter((file) => !keep.has(file));
   } else {
-    stale = (await Promise.all(remove.gone.map(async (f) => ((await exists(path.join(to, f))) ? f : null)))).filter((f) => f !== null);
+    stale = (await Promise.all(remove.gone.map(async (f) => ((await exists(path.join(to, f))) ? f : null)))).filter(
+      (f) => f !== null,
+    );
   }
   if (stale.length === 0) return;
   // `wrangler dev` rescans the directory after the renames above; a file removed while that scan
@@ -400,11 +430,16 @@ async function moveDir(from: string, to: string): Promise<void> {
 }
 
 export async function hasBuild(outDir: string): Promise<boolean> {
-  return stat(path.join(outDir, 'build.json')).then(() => true, () => false);
+  return stat(path.join(outDir, 'build.json')).then(
+    () => true,
+    () => false,
+  );
 }
 
 if (import.meta.main) {
   const apiUrl = process.env.API_URL ?? 'http://127.0.0.1:8787';
   const result = await buildSite({ apiUrl, outDir: path.join(ROOT, 'dist'), siteUrl: process.env.SITE_URL });
-  console.log(`Built content version ${result.contentVersion} in ${(result.ms / 1000).toFixed(1)} s (${result.partial ? `${result.pages} changed pages` : 'every page'})`);
+  console.log(
+    `Built content version ${result.contentVersion} in ${(result.ms / 1000).toFixed(1)} s (${result.partial ? `${result.pages} changed pages` : 'every page'})`,
+  );
 }

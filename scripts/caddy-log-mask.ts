@@ -28,7 +28,10 @@ export function segmentNotIn(words: readonly string[]): string {
   const after = (node: Node): string => {
     if (node.next.size === 0) return '[^/?]+';
     const chars = [...node.next.keys()].sort();
-    const turns = [`[^${chars.map(inClass).join('')}/?][^/?]*`, ...chars.map((ch) => literal(ch) + after(node.next.get(ch)!))];
+    const turns = [
+      `[^${chars.map(inClass).join('')}/?][^/?]*`,
+      ...chars.map((ch) => literal(ch) + after(node.next.get(ch)!)),
+    ];
     // Stopping here is a masked segment too unless what was read so far is one of the words.
     return `(?:${turns.join('|')})${node.word ? '' : '?'}`;
   };

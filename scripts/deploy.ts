@@ -11,7 +11,10 @@ if (!apiUrl) {
   process.exit(1);
 }
 const outDir = path.join(ROOT, 'dist');
-const reachable = await fetch(new URL('/api/build-info', apiUrl)).then((r) => r.ok, () => false);
+const reachable = await fetch(new URL('/api/build-info', apiUrl)).then(
+  (r) => r.ok,
+  () => false,
+);
 if (!reachable) {
   console.log('The API is not live yet: deploying the worker first.');
   if (!(await hasBuild(outDir))) await writePlaceholder(outDir);

@@ -14,15 +14,27 @@ const url = new URL('/api/health', base);
 
 try {
   const res = await fetch(url, { signal: AbortSignal.timeout(Number(values.timeout) * 1000) });
-  const body = (await res.json().catch(() => ({}))) as { ok?: boolean; error?: string; contentVersion?: number; builtAt?: string };
+  const body = (await res.json().catch(() => ({}))) as {
+    ok?: boolean;
+    error?: string;
+    contentVersion?: number;
+    builtAt?: string;
+  };
   if (res.status === 200 && body.ok) {
-    console.log(`✓ ${url.origin}: the site (content version ${body.contentVersion}, built ${body.builtAt}) and the database answer.`);
+    console.log(
+      `✓ ${url.origin}: the site (content version ${body.contentVersion}, built ${body.builtAt}) and the database answer.`,
+    );
     process.exit(0);
   }
-  console.error(`✖ ${url.origin} answered ${res.status}: ${body.error ?? 'no reason given'}. See journalctl -u kaspiy for the details.`);
+  console.error(
+    `✖ ${url.origin} answered ${res.status}: ${body.error ?? 'no reason given'}. See journalctl -u kaspiy for the details.`,
+  );
   process.exit(1);
 } catch (err) {
-  const why = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${values.timeout} s` : (err as Error).message;
+  const why =
+    err instanceof Error && err.name === 'TimeoutError'
+      ? `no answer within ${values.timeout} s`
+      : (err as Error).message;
   console.error(`✖ ${url.origin} did not answer (${why}): the server is down or hung.`);
   process.exit(2);
 }

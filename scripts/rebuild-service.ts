@@ -50,7 +50,12 @@ const SETTLE_MAX_MS = 2_000;
  * last, so the first lines (what the status kept before) told the owner nothing.
  */
 export function errorTail(message: string, lines = 15): string {
-  return message.split('\n').map((l) => l.trimEnd()).filter(Boolean).slice(-lines).join('\n');
+  return message
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter(Boolean)
+    .slice(-lines)
+    .join('\n');
 }
 
 /**
@@ -64,7 +69,16 @@ export function createRebuilder(opts: RebuilderOptions) {
   const build = opts.build ?? buildSite;
   // Edits come one after another: Astro stays loaded between their builds (lib/warm-astro.ts).
   const render = opts.render ?? warmAstro().render;
-  const status: BuilderState = { state: 'idle', error: null, cause: null, lastSuccessAt: null, lastBuildMs: null, builtVersion: null, lastBuildPartial: null, fallback: null };
+  const status: BuilderState = {
+    state: 'idle',
+    error: null,
+    cause: null,
+    lastSuccessAt: null,
+    lastBuildMs: null,
+    builtVersion: null,
+    lastBuildPartial: null,
+    fallback: null,
+  };
   let running: Promise<void> | null = null;
   let pending = false;
   let retries = 0;
@@ -88,27 +102,44 @@ export function createRebuilder(opts: RebuilderOptions) {
       await settled();
       pending = false;
       try {
-        const { contentVersion, ms, partial = false, pages, fallback = null } = await build({ ...opts, render, quiet: true });
+        const {
+          contentVersion,
+          ms,
+          partial = false,
+          pages,
+          fallback = null,
+        } = await build({ ...opts, render, quiet: true });
         Object.assign(status, {
-          state: 'idle', error: null, cause: null, lastSuccessAt: new Date().toISOString(), lastBuildMs: ms, builtVersion: contentVersion,
-          lastBuildPartial: partial, fallback: fallback && errorTail(fallback),
+          state: 'idle',
+          error: null,
+          cause: null,
+          lastSuccessAt: new Date().toISOString(),
+          lastBuildMs: ms,
+          builtVersion: contentVersion,
+          lastBuildPartial: partial,
+          fallback: fallback && errorTail(fallback),
         });
         retries = 0;
         const what = partial ? `${pages} changed pages` : 'every page';
-        console.log(`[rebuild] site updated to content version ${contentVersion} in ${(ms / 1000).toFixed(1)} s (${what})`);
+        console.log(
+          `[rebuild] site updated to content version ${contentVersion} in ${(ms / 1000).toFixed(1)} s (${what})`,
+        );
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         status.state = 'failed';
         status.error = errorTail(message);
         status.cause = isStorageFull(err) ? MSG.buildStorageFull : null;
-        if (opts.signal?.aborted) console.log('[rebuild] build stopped with the server; the next start builds the current content.');
+        if (opts.signal?.aborted)
+          console.log('[rebuild] build stopped with the server; the next start builds the current content.');
         // The whole output's tail goes to the log; the status keeps its last lines for the panel.
         else console.error(`[rebuild] build failed; the previous site keeps serving.\n${message}`);
       }
     } while (pending);
     if (status.state === 'failed' && !opts.signal?.aborted && retries < retryDelaysMs.length) {
       const delay = retryDelaysMs[retries++]!;
-      console.error(`[rebuild] trying again in ${Math.round(delay / 1000)} s (attempt ${retries + 1}); an edit tries at once.`);
+      console.error(
+        `[rebuild] trying again in ${Math.round(delay / 1000)} s (attempt ${retries + 1}); an edit tries at once.`,
+      );
       retryTimer = setTimeout(() => void start(), delay);
       retryTimer.unref?.();
     }
@@ -145,7 +176,11 @@ export function createRebuilder(opts: RebuilderOptions) {
 /** A file the local service also serves by GET (the demo calendar feed of `npm start`). */
 export type ServedFile = () => { type: string; body: string };
 
-export function startRebuildService(rebuilder: ReturnType<typeof createRebuilder>, port: number, files: Record<string, ServedFile> = {}): Promise<Server> {
+export function startRebuildService(
+  rebuilder: ReturnType<typeof createRebuilder>,
+  port: number,
+  files: Record<string, ServedFile> = {},
+): Promise<Server> {
   const server = createServer((req, res) => {
     const file = req.method === 'GET' ? files[new URL(req.url ?? '/', 'http://x').pathname] : undefined;
     if (file) {

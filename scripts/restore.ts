@@ -21,11 +21,18 @@ const dataDir = argValue('--data-dir');
 if (process.argv.includes('--list-s3') || dir?.startsWith('s3://')) {
   try {
     const settings = s3SettingsFromEnv();
-    if (!settings) throw new Error('BACKUP_S3_ENDPOINT, BACKUP_S3_BUCKET, BACKUP_S3_ACCESS_KEY_ID and BACKUP_S3_SECRET_ACCESS_KEY are not set: put them in the environment or pass --env-file /etc/kaspiy.env');
+    if (!settings)
+      throw new Error(
+        'BACKUP_S3_ENDPOINT, BACKUP_S3_BUCKET, BACKUP_S3_ACCESS_KEY_ID and BACKUP_S3_SECRET_ACCESS_KEY are not set: put them in the environment or pass --env-file /etc/kaspiy.env',
+      );
     const store = new S3Store(settings);
     if (!dir) {
       const { finished } = await listRemoteBackups(store);
-      console.log(finished.length ? `Finished backups in ${store.where} (oldest first):\n${finished.join('\n')}` : `No finished backups in ${store.where}`);
+      console.log(
+        finished.length
+          ? `Finished backups in ${store.where} (oldest first):\n${finished.join('\n')}`
+          : `No finished backups in ${store.where}`,
+      );
       process.exit(0);
     }
     if (!dataDir) throw new Error('A backup from S3 is restored into a self-hosted DATA_DIR: add --data-dir DIR');
@@ -41,7 +48,9 @@ if (process.argv.includes('--list-s3') || dir?.startsWith('s3://')) {
     } finally {
       await rm(staging, { recursive: true, force: true });
     }
-    console.log(`Restored ${name} from ${store.where} (${manifest.createdAt}, ${manifest.photos} photos) into ${target}: start the server (npm run serve); it rebuilds the site.`);
+    console.log(
+      `Restored ${name} from ${store.where} (${manifest.createdAt}, ${manifest.photos} photos) into ${target}: start the server (npm run serve); it rebuilds the site.`,
+    );
     process.exit(0);
   } catch (err) {
     const message = (err as Error).message;
@@ -50,40 +59,77 @@ if (process.argv.includes('--list-s3') || dir?.startsWith('s3://')) {
   }
 }
 if (!dir) {
-  console.error('Usage: npm run restore -- backups/<folder> [--remote | --data-dir DIR [--force]]\n       npm run restore -- s3://latest|s3://<folder> --data-dir DIR [--force] [--env-file FILE]\n       npm run restore -- --list-s3 [--env-file FILE]');
+  console.error(
+    'Usage: npm run restore -- backups/<folder> [--remote | --data-dir DIR [--force]]\n       npm run restore -- s3://latest|s3://<folder> --data-dir DIR [--force] [--env-file FILE]\n       npm run restore -- --list-s3 [--env-file FILE]',
+  );
   process.exit(1);
 }
 const from = path.resolve(ROOT, dir);
 if (dataDir) {
   try {
     const manifest = await restoreDataDir(from, path.resolve(dataDir), { force: process.argv.includes('--force') });
-    console.log(`Restored ${from} (${manifest.createdAt}, ${manifest.photos} photos) into ${path.resolve(dataDir)}: start the server (npm run serve); it rebuilds the site.`);
+    console.log(
+      `Restored ${from} (${manifest.createdAt}, ${manifest.photos} photos) into ${path.resolve(dataDir)}: start the server (npm run serve); it rebuilds the site.`,
+    );
     process.exit(0);
   } catch (err) {
     console.error(`✖ ${(err as Error).message}`);
     process.exit(1);
   }
 }
-const objects = JSON.parse(await readFile(path.join(from, 'r2-objects.json'), 'utf8')) as { key: string; contentType: string | null }[];
+const objects = JSON.parse(await readFile(path.join(from, 'r2-objects.json'), 'utf8')) as {
+  key: string;
+  contentType: string | null;
+}[];
 const persistTo = path.resolve(ROOT, argValue('--persist-to') ?? '.wrangler/state');
 
 if (!remote) await rm(persistTo, { recursive: true, force: true });
-await run('wrangler', ['d1', 'execute', 'DB', remote ? '--remote' : '--local', ...(remote ? [] : ['--persist-to', persistTo]), '--file', path.join(from, 'd1.sql'), '--yes'], { quiet: true });
+await run(
+  'wrangler',
+  [
+    'd1',
+    'execute',
+    'DB',
+    remote ? '--remote' : '--local',
+    ...(remote ? [] : ['--persist-to', persistTo]),
+    '--file',
+    path.join(from, 'd1.sql'),
+    '--yes',
+  ],
+  { quiet: true },
+);
 
-const mimeOf = (key: string) => ({ jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' })[key.split('.').pop()!] ?? 'application/octet-stream';
+const mimeOf = (key: string) =>
+  ({ jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' })[key.split('.').pop()!] ??
+  'application/octet-stream';
 const files = new Set(await readdir(path.join(from, 'media')));
 if (remote) {
   for (const { key } of objects) {
     if (!files.has(key)) continue;
-    await run('wrangler', ['r2', 'object', 'put', `kaspiy-media/${key}`, '--remote', '--file', path.join(from, 'media', key), '--content-type', mimeOf(key)], { quiet: true });
+    await run(
+      'wrangler',
+      [
+        'r2',
+        'object',
+        'put',
+        `kaspiy-media/${key}`,
+        '--remote',
+        '--file',
+        path.join(from, 'media', key),
+        '--content-type',
+        mimeOf(key),
+      ],
+      { quiet: true },
+    );
   }
 } else {
   await withLocalBindings(persistTo, async ({ MEDIA }) => {
     for (const { key, contentType } of objects) {
       if (!files.has(key)) continue;
-      await MEDIA.put(key, await readFile(path.join(from, 'media', key)), { httpMetadata: { contentType: contentType ?? mimeOf(key) } });
+      await MEDIA.put(key, await readFile(path.join(from, 'media', key)), {
+        httpMetadata: { contentType: contentType ?? mimeOf(key) },
+      });
     }
   });
 }
 console.log(`Restored ${path.relative(ROOT, from)} ${remote ? 'to production' : 'locally: run npm start'}.`);
-

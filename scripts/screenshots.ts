@@ -21,8 +21,14 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(ROOT, 'docs/screenshots');
 const BASE = (process.env.SITE_URL ?? 'http://127.0.0.1:8787').replace(/\/$/, '');
 const FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 const VIEWPORTS = {
   phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true },
@@ -43,7 +49,13 @@ async function settle(page: Page) {
     await document.fonts.ready;
     const inView = [...document.images].filter((img) => {
       const r = img.getBoundingClientRect();
-      return r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth && !img.closest('[hidden]');
+      return (
+        r.bottom > 0 &&
+        r.top < window.innerHeight &&
+        r.right > 0 &&
+        r.left < window.innerWidth &&
+        !img.closest('[hidden]')
+      );
     });
     const loaded = Promise.all(
       inView.map((img) =>
@@ -65,14 +77,20 @@ async function freeStay(): Promise<{ checkIn: string; checkOut: string; cabinId:
   for (let ahead = 30; ahead < 120; ahead += 7) {
     const checkIn = addDays(todayInMoscow(), ahead);
     const checkOut = addDays(checkIn, 3);
-    const answer = (await fetch(`${BASE}/api/search?checkIn=${checkIn}&checkOut=${checkOut}&guests=2`).then((r) => r.json())) as { results: { id: number }[] };
+    const answer = (await fetch(`${BASE}/api/search?checkIn=${checkIn}&checkOut=${checkOut}&guests=2`).then((r) =>
+      r.json(),
+    )) as { results: { id: number }[] };
     if (answer.results[0]) return { checkIn, checkOut, cabinId: answer.results[0].id };
   }
   throw new Error('no free stay in the next months to show');
 }
 
 /** Signs in to the panel through the API: its session cookie, the admin path, and a confirmed stay ahead to show. */
-async function signIn(): Promise<{ cookie: { name: string; value: string }; adminPath: string; stay: { id: number; cabinId: number; guestToken: string } }> {
+async function signIn(): Promise<{
+  cookie: { name: string; value: string };
+  adminPath: string;
+  stay: { id: number; cabinId: number; guestToken: string };
+}> {
   const res = await fetch(`${BASE}/api/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: BASE },
@@ -83,8 +101,16 @@ async function signIn(): Promise<{ cookie: { name: string; value: string }; admi
   if (!res.ok || !match) throw new Error(`could not sign in to the panel (${res.status}): set ADMIN_PASSWORD`);
   const cookie = { name: match[1]!, value: match[2]! };
   const headers = { cookie: `${cookie.name}=${cookie.value}` };
-  const { path: adminPath } = (await fetch(`${BASE}/api/admin/path`, { headers }).then((r) => r.json())) as { path: string };
-  const list = (await fetch(`${BASE}/api/admin/bookings`, { headers }).then((r) => r.json())) as { id: number; cabinId: number; status: string; checkIn: string; guestToken: string | null }[];
+  const { path: adminPath } = (await fetch(`${BASE}/api/admin/path`, { headers }).then((r) => r.json())) as {
+    path: string;
+  };
+  const list = (await fetch(`${BASE}/api/admin/bookings`, { headers }).then((r) => r.json())) as {
+    id: number;
+    cabinId: number;
+    status: string;
+    checkIn: string;
+    guestToken: string | null;
+  }[];
   const today = todayInMoscow();
   const stay = list.find((b) => b.status === 'confirmed' && b.checkIn > today && b.guestToken);
   if (!stay) throw new Error('the demo has no confirmed stay ahead to show');
@@ -127,7 +153,11 @@ const shots: Shot[] = [
       await p.locator('.booking__status').first().scrollIntoViewIfNeeded();
     },
   },
-  { name: 'guest-page', path: `/b/${admin.stay.guestToken}`, prepare: (p) => p.getByRole('heading', { level: 1 }).waitFor() },
+  {
+    name: 'guest-page',
+    path: `/b/${admin.stay.guestToken}`,
+    prepare: (p) => p.getByRole('heading', { level: 1 }).waitFor(),
+  },
   {
     name: 'admin-bookings',
     path: `/${admin.adminPath}#bookings`,
@@ -138,12 +168,25 @@ const shots: Shot[] = [
       await reply.scrollIntoViewIfNeeded();
     },
   },
-  { name: 'admin-occupancy', path: `/${admin.adminPath}#calendar`, admin: true, prepare: (p) => p.locator('.occupancy').first().waitFor({ timeout: 15_000 }) },
-  { name: 'admin-settings', path: `/${admin.adminPath}#settings/guests`, admin: true, prepare: (p) => p.locator('.message-template').first().waitFor({ timeout: 15_000 }) },
+  {
+    name: 'admin-occupancy',
+    path: `/${admin.adminPath}#calendar`,
+    admin: true,
+    prepare: (p) => p.locator('.occupancy').first().waitFor({ timeout: 15_000 }),
+  },
+  {
+    name: 'admin-settings',
+    path: `/${admin.adminPath}#settings/guests`,
+    admin: true,
+    prepare: (p) => p.locator('.message-template').first().waitFor({ timeout: 15_000 }),
+  },
 ];
 
 await mkdir(OUT, { recursive: true });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: FLAGS });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: FLAGS,
+});
 try {
   for (const [viewport, options] of Object.entries(VIEWPORTS)) {
     // Fonts are cached after the first page, as for a visitor who looks around.

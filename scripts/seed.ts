@@ -39,7 +39,9 @@ export async function seedIfEmpty(env: SeedEnv, opts: SeedOptions = {}): Promise
   const storePhoto = async (kind: PhotoKind) => {
     photoNo += 1;
     const key = `demo-${String(photoNo).padStart(3, '0')}-${kind}.jpg`;
-    await env.MEDIA.put(key, await cachedDemoPhoto(photoNo * 7919, kind), { httpMetadata: { contentType: 'image/jpeg' } });
+    await env.MEDIA.put(key, await cachedDemoPhoto(photoNo * 7919, kind), {
+      httpMetadata: { contentType: 'image/jpeg' },
+    });
     photos.push(`/media/${key}`);
     return `/media/${key}`;
   };
@@ -67,14 +69,25 @@ export async function seedIfEmpty(env: SeedEnv, opts: SeedOptions = {}): Promise
 }
 
 /** A demo cabin's seasons, blocks, booking requests and (the first cabin, when served) the demo feed with its import; the bookings' ids. */
-async function seedCalendar(env: SeedEnv, index: number, cabinId: number, pricePerNight: number, opts: SeedOptions): Promise<number[]> {
+async function seedCalendar(
+  env: SeedEnv,
+  index: number,
+  cabinId: number,
+  pricePerNight: number,
+  opts: SeedOptions,
+): Promise<number[]> {
   const ids: number[] = [];
   const seasons = demoSeasons(index, pricePerNight);
   if (seasons.length) await replaceSeasons(env, cabinId, seasons, index < 4 ? 2 : 1);
   for (const block of demoBlocks(index)) await addBlock(env, cabinId, block);
   for (const { status, ...request } of demoBookings(index)) {
     // Priced as the server prices a guest's request, with the demo's seasons already in place.
-    const priced = await priceRequest(env, { cabinId, checkIn: request.checkIn, checkOut: request.checkOut, guests: request.guests });
+    const priced = await priceRequest(env, {
+      cabinId,
+      checkIn: request.checkIn,
+      checkOut: request.checkOut,
+      guests: request.guests,
+    });
     if (!priced.ok) throw new Error(`The demo booking of cabin ${cabinId} could not be priced: ${priced.error}`);
     const booking = await createBooking(env, { cabinId, ...request }, priced.priced.quote);
     ids.push(booking.id);
@@ -100,7 +113,10 @@ async function cachedDemoPhoto(seed: number, kind: PhotoKind): Promise<Uint8Arra
 
 /** Changes whenever the photo generator does, so the cache never serves an older look. */
 const generatorVersion = async () =>
-  createHash('sha1').update(await readFile(path.join(ROOT, 'scripts/demo/photos.ts'))).digest('hex').slice(0, 10);
+  createHash('sha1')
+    .update(await readFile(path.join(ROOT, 'scripts/demo/photos.ts')))
+    .digest('hex')
+    .slice(0, 10);
 
 /**
  * Migrates, then seeds, the local D1 and R2 that `wrangler dev` uses (.wrangler/state), or the

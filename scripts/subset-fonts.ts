@@ -14,8 +14,13 @@ const to = path.join(ROOT, 'site/assets/fonts');
 await mkdir(to, { recursive: true });
 for (const subset of MANROPE_SUBSETS) {
   const source = await readFile(path.join(from, subset.source));
-  const text = subset.ranges.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => String.fromCodePoint(a + i))).join('');
-  const out = await subsetFont(source, text, { targetFormat: 'woff2', variationAxes: { wght: { min: 400, max: 800 } } });
+  const text = subset.ranges
+    .flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => String.fromCodePoint(a + i)))
+    .join('');
+  const out = await subsetFont(source, text, {
+    targetFormat: 'woff2',
+    variationAxes: { wght: { min: 400, max: 800 } },
+  });
   await writeFile(path.join(to, subset.file), out);
   console.log(`${subset.file}: ${source.length} → ${out.length} bytes`);
 }

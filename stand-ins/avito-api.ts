@@ -27,7 +27,13 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { steadyServer } from './steady-server.ts';
 import { z } from 'zod';
 
-export type AvitoClientInput = { clientId: string; clientSecret: string; userId: number; items: number[]; expiresIn?: number };
+export type AvitoClientInput = {
+  clientId: string;
+  clientSecret: string;
+  userId: number;
+  items: number[];
+  expiresIn?: number;
+};
 export type FailMode = 'none' | 'down' | 'rate' | 'garbage' | 'slow';
 /** `times`: only the next so many API requests, then it recovers; `clientId`: only that account's requests. */
 export type FailOptions = { delayMs?: number; times?: number; clientId?: string };
@@ -48,10 +54,23 @@ export type StandInBooking = {
 export type AvitoBookingInput = Partial<StandInBooking> & { check_in: string; check_out: string };
 
 export type BusyEntry = { date_start: string; date_end: string; type: string; comment?: string };
-export type PriceEntry = { date_from: string; date_to: string; night_price: number; minimal_duration: number; extra_guest_fee?: number };
+export type PriceEntry = {
+  date_from: string;
+  date_to: string;
+  night_price: number;
+  minimal_duration: number;
+  extra_guest_fee?: number;
+};
 /** What was pushed for a listing: the last list, how many pushes, and each push with its time. */
 export type Pushed<T> = { last: T[] | null; count: number; history: { at: string; list: T[]; source?: string }[] };
-export type LoggedRequest = { at: string; method: string; path: string; query: string; status: number; clientId?: string };
+export type LoggedRequest = {
+  at: string;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  clientId?: string;
+};
 
 export type AvitoStandIn = {
   /** The API's base, as AVITO_API_URL: http://127.0.0.1:PORT */
@@ -82,7 +101,14 @@ export type AvitoStandIn = {
 
 export type AvitoStandInOptions = { port?: number; host?: string; log?: (line: string) => void; expiresIn?: number };
 
-type Client = { clientId: string; clientSecret: string; userId: number; items: Set<number>; revoked: boolean; expiresIn?: number };
+type Client = {
+  clientId: string;
+  clientSecret: string;
+  userId: number;
+  items: Set<number>;
+  revoked: boolean;
+  expiresIn?: number;
+};
 type Token = { clientId: string; userId: number; expiresAt: number };
 type FailRule = { mode: Exclude<FailMode, 'none'>; delayMs: number; remaining: number | null; clientId?: string };
 
@@ -97,25 +123,29 @@ const isoDate = z.string().refine((s) => {
 const busyBody = z.strictObject({
   bookings: z.array(
     z
-      .strictObject({ date_start: isoDate, date_end: isoDate, type: z.literal('manual'), comment: z.string().max(1000).optional() })
+      .strictObject({
+        date_start: isoDate,
+        date_end: isoDate,
+        type: z.literal('manual'),
+        comment: z.string().max(1000).optional(),
+      })
       .refine((b) => b.date_end > b.date_start, 'date_end must be after date_start'),
   ),
   source: z.string().min(1),
 });
 
 const pricesBody = z.strictObject({
-  prices: z
-    .array(
-      z
-        .strictObject({
-          date_from: isoDate,
-          date_to: isoDate,
-          night_price: z.number().int().positive(),
-          minimal_duration: z.number().int().min(1),
-          extra_guest_fee: z.number().int().min(0).optional(),
-        })
-        .refine((p) => p.date_to >= p.date_from, 'date_to must not be before date_from'),
-    ),
+  prices: z.array(
+    z
+      .strictObject({
+        date_from: isoDate,
+        date_to: isoDate,
+        night_price: z.number().int().positive(),
+        minimal_duration: z.number().int().min(1),
+        extra_guest_fee: z.number().int().min(0).optional(),
+      })
+      .refine((p) => p.date_to >= p.date_from, 'date_to must not be before date_from'),
+  ),
 });
 
 const clientBody = z.object({
@@ -134,7 +164,8 @@ const failBody = z.object({
 const bookingInput = z.looseObject({ check_in: isoDate, check_out: isoDate });
 
 const issueText = (e: z.ZodError) => e.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
-const nightsBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+const nightsBetween = (a: string, b: string) =>
+  Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 
 class Answered extends Error {
   readonly status: number;
@@ -186,7 +217,14 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
   function addClient(c: AvitoClientInput) {
     const ok = clientBody.parse(c);
     const before = clients.get(ok.clientId);
-    clients.set(ok.clientId, { clientId: ok.clientId, clientSecret: ok.clientSecret, userId: ok.userId, items: new Set(ok.items), revoked: false, expiresIn: ok.expiresIn ?? before?.expiresIn });
+    clients.set(ok.clientId, {
+      clientId: ok.clientId,
+      clientSecret: ok.clientSecret,
+      userId: ok.userId,
+      items: new Set(ok.items),
+      revoked: false,
+      expiresIn: ok.expiresIn ?? before?.expiresIn,
+    });
     log(`client ${ok.clientId}: user ${ok.userId}, items ${ok.items.join(', ') || 'none'}`);
   }
 
@@ -234,12 +272,14 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
   function fail(mode: FailMode, o: FailOptions = {}) {
     // A rule for one account replaces that account's; one for everyone replaces them all. 'none' only clears.
     rules = rules.filter((r) => (o.clientId === undefined ? false : r.clientId !== o.clientId));
-    if (mode !== 'none') rules.push({ mode, delayMs: o.delayMs ?? 3000, remaining: o.times ?? null, clientId: o.clientId });
+    if (mode !== 'none')
+      rules.push({ mode, delayMs: o.delayMs ?? 3000, remaining: o.times ?? null, clientId: o.clientId });
   }
 
   function reset(clientId?: string) {
     if (clientId === undefined) {
-      for (const m of [clients, tokens, itemBookings, busyPushes, pricePushes, issued] as Map<unknown, unknown>[]) m.clear();
+      for (const m of [clients, tokens, itemBookings, busyPushes, pricePushes, issued] as Map<unknown, unknown>[])
+        m.clear();
       requests.length = 0;
       tokensIssued = 0;
       defaultExpiresIn = opts.expiresIn ?? 3600;
@@ -282,7 +322,8 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
       return false;
     }
     if (rule.mode === 'down') json(res, 503, { error: { code: 503, message: 'service unavailable' } });
-    else if (rule.mode === 'rate') json(res, 429, { error: { code: 429, message: 'too many requests' } }, { 'retry-after': '1' });
+    else if (rule.mode === 'rate')
+      json(res, 429, { error: { code: 429, message: 'too many requests' } }, { 'retry-after': '1' });
     else {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<html><body><h1>502 Bad Gateway</h1><p>nginx</p>\u0000\u00ff junk');
@@ -298,15 +339,19 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
     const clientId = form.get('client_id') ?? undefined;
     if (clientId && clients.has(clientId)) entry.clientId = clientId;
     if (await failed(failureFor(clientId), res)) return;
-    const oauth = (status: number, error: string, description: string) => json(res, status, { error, error_description: description });
+    const oauth = (status: number, error: string, description: string) =>
+      json(res, status, { error, error_description: description });
     if (req.method !== 'POST') return oauth(405, 'invalid_request', 'use POST');
-    if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return oauth(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
-    if (form.get('grant_type') !== 'client_credentials') return oauth(400, 'unsupported_grant_type', 'grant_type must be client_credentials');
+    if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded'))
+      return oauth(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
+    if (form.get('grant_type') !== 'client_credentials')
+      return oauth(400, 'unsupported_grant_type', 'grant_type must be client_credentials');
     const secret = form.get('client_secret');
     if (!clientId || !secret) return oauth(400, 'invalid_request', 'client_id and client_secret are required');
     const c = clients.get(clientId);
     if (!c) return oauth(400, 'invalid_client', 'client not found');
-    if (c.clientSecret !== secret || c.revoked) return oauth(401, 'invalid_client', c.revoked ? 'client credentials revoked' : 'invalid client credentials');
+    if (c.clientSecret !== secret || c.revoked)
+      return oauth(401, 'invalid_client', c.revoked ? 'client credentials revoked' : 'invalid client credentials');
     const accessToken = randomBytes(24).toString('base64url');
     const expiresIn = c.expiresIn ?? defaultExpiresIn;
     tokens.set(accessToken, { clientId, userId: c.userId, expiresAt: Date.now() + expiresIn * 1000 });
@@ -317,7 +362,13 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
   }
 
   async function item(req: IncomingMessage, res: ServerResponse, url: URL, m: RegExpMatchArray, entry: LoggedRequest) {
-    const [, api, userPart, itemPart, tail] = m as unknown as [string, 'core' | 'realty', string, string, 'bookings' | 'prices'];
+    const [, api, userPart, itemPart, tail] = m as unknown as [
+      string,
+      'core' | 'realty',
+      string,
+      string,
+      'bookings' | 'prices',
+    ];
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     const tok = bearer ? tokens.get(bearer) : undefined;
     entry.clientId = tok?.clientId ?? clientOfUser(Number(userPart))?.clientId;
@@ -351,7 +402,8 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
       return json(res, 200, { bookings: list });
     }
     if (req.method !== 'POST' || (api === 'core') !== (tail === 'bookings')) throw itemError(404, 'not found');
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw itemError(400, 'content-type must be application/json');
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+      throw itemError(400, 'content-type must be application/json');
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -421,7 +473,11 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
     }
     if (method === 'GET' && path === '/log') {
       const clientId = url.searchParams.get('clientId');
-      if (clientId) return json(res, 200, { tokensIssued: issued.get(clientId) ?? 0, requests: requests.filter((r) => r.clientId === clientId) });
+      if (clientId)
+        return json(res, 200, {
+          tokensIssued: issued.get(clientId) ?? 0,
+          requests: requests.filter((r) => r.clientId === clientId),
+        });
       return json(res, 200, { tokensIssued, requests });
     }
     if (method === 'POST' && path === '/fail') {
@@ -452,7 +508,13 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
         }
         return;
       }
-      const entry: LoggedRequest = { at: new Date().toISOString(), method: req.method ?? 'GET', path, query: url.search, status: 0 };
+      const entry: LoggedRequest = {
+        at: new Date().toISOString(),
+        method: req.method ?? 'GET',
+        path,
+        query: url.search,
+        status: 0,
+      };
       requests.push(entry);
       // The status is logged as it is written, so a test reading the log right after its answer sees it.
       const writeHead = res.writeHead.bind(res) as (...a: unknown[]) => ServerResponse;
@@ -463,7 +525,8 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
       try {
         let m: RegExpMatchArray | null;
         if (path === '/token') return await token(req, res, entry);
-        if ((m = path.match(/^\/(core|realty)\/v1\/accounts\/([^/]+)\/items\/([^/]+)\/(bookings|prices)$/))) return await item(req, res, url, m, entry);
+        if ((m = path.match(/^\/(core|realty)\/v1\/accounts\/([^/]+)\/items\/([^/]+)\/(bookings|prices)$/)))
+          return await item(req, res, url, m, entry);
         await readText(req);
         const rule = failureFor(undefined);
         if (await failed(rule, res)) return;

@@ -8,7 +8,14 @@ import { steadyServer } from './steady-server.ts';
 import type { AddressInfo } from 'node:net';
 
 /** `delayMs`: how long the platform takes to answer (real platforms' feeds take most of a second). */
-type Feed = { status: number; body: string; contentType: string; etag?: string; lastModified?: string; delayMs?: number };
+type Feed = {
+  status: number;
+  body: string;
+  contentType: string;
+  etag?: string;
+  lastModified?: string;
+  delayMs?: number;
+};
 type Read = { at: string; ifNoneMatch: string | null; ifModifiedSince: string | null; status: number };
 
 export async function startFeedServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -19,12 +26,22 @@ export async function startFeedServer(): Promise<{ url: string; close(): Promise
     const control = /^\/_feeds\/([\w.-]+)(\/reads)?$/.exec(url.pathname);
     if (control) {
       const name = control[1]!;
-      if (control[2]) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reads.get(name) ?? []));
+      if (control[2])
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(reads.get(name) ?? []));
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const f = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Partial<Feed>;
-        feeds.set(name, { status: f.status ?? 200, body: f.body ?? '', contentType: f.contentType ?? 'text/calendar; charset=utf-8', etag: f.etag, lastModified: f.lastModified, delayMs: f.delayMs });
+        feeds.set(name, {
+          status: f.status ?? 200,
+          body: f.body ?? '',
+          contentType: f.contentType ?? 'text/calendar; charset=utf-8',
+          etag: f.etag,
+          lastModified: f.lastModified,
+          delayMs: f.delayMs,
+        });
         res.writeHead(204).end();
       });
       return;
@@ -33,7 +50,16 @@ export async function startFeedServer(): Promise<{ url: string; close(): Promise
     const feed = feeds.get(name);
     const inm = req.headers['if-none-match'] ?? null;
     const ims = req.headers['if-modified-since'] ?? null;
-    const log = (status: number) => reads.set(name, [...(reads.get(name) ?? []), { at: new Date().toISOString(), ifNoneMatch: inm as string | null, ifModifiedSince: ims as string | null, status }]);
+    const log = (status: number) =>
+      reads.set(name, [
+        ...(reads.get(name) ?? []),
+        {
+          at: new Date().toISOString(),
+          ifNoneMatch: inm as string | null,
+          ifModifiedSince: ims as string | null,
+          status,
+        },
+      ]);
     if (!feed) {
       log(404);
       return void res.writeHead(404).end('not found');
@@ -41,7 +67,10 @@ export async function startFeedServer(): Promise<{ url: string; close(): Promise
     const headers: Record<string, string> = { 'content-type': feed.contentType };
     if (feed.etag) headers.etag = feed.etag;
     if (feed.lastModified) headers['last-modified'] = feed.lastModified;
-    if (feed.status === 200 && ((feed.etag && inm === feed.etag) || (!inm && feed.lastModified && ims === feed.lastModified))) {
+    if (
+      feed.status === 200 &&
+      ((feed.etag && inm === feed.etag) || (!inm && feed.lastModified && ims === feed.lastModified))
+    ) {
       log(304);
       return void res.writeHead(304, headers).end();
     }

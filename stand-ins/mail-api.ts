@@ -15,14 +15,17 @@ import type { AddressInfo } from 'node:net';
  */
 export type StandInMail = { authorization: string | null; from: string; to: string[]; subject: string; text: string };
 
-export async function startMailApiStandIn(opts: { hang?: boolean } = {}): Promise<{ url: string; mails: StandInMail[]; close: () => Promise<void> }> {
+export async function startMailApiStandIn(
+  opts: { hang?: boolean } = {},
+): Promise<{ url: string; mails: StandInMail[]; close: () => Promise<void> }> {
   const mails: StandInMail[] = [];
   let down = false;
   const server = steadyServer((req, res) => {
     let raw = '';
     req.on('data', (d: Buffer) => (raw += d));
     req.on('end', () => {
-      const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
       let body: Record<string, unknown> = {};
       try {
@@ -35,15 +38,32 @@ export async function startMailApiStandIn(opts: { hang?: boolean } = {}): Promis
         down = body.down === true;
         return json(200, { down });
       }
-      if (req.method !== 'POST' || path !== '/emails') return json(404, { statusCode: 404, name: 'not_found', message: 'Route not found' });
+      if (req.method !== 'POST' || path !== '/emails')
+        return json(404, { statusCode: 404, name: 'not_found', message: 'Route not found' });
       if (opts.hang) return; // never answered
       const authorization = req.headers.authorization ?? null;
       if (!authorization?.startsWith('Bearer ') || authorization.length <= 'Bearer '.length) {
-        return json(401, { statusCode: 401, name: 'missing_api_key', message: 'Missing API key in the authorization header' });
+        return json(401, {
+          statusCode: 401,
+          name: 'missing_api_key',
+          message: 'Missing API key in the authorization header',
+        });
       }
-      if (down) return json(503, { statusCode: 503, name: 'service_unavailable', message: 'We are experiencing an outage, try again later' });
+      if (down)
+        return json(503, {
+          statusCode: 503,
+          name: 'service_unavailable',
+          message: 'We are experiencing an outage, try again later',
+        });
       const { from, to, subject, text } = body as { from?: unknown; to?: unknown; subject?: unknown; text?: unknown };
-      if (typeof from !== 'string' || !from || !Array.isArray(to) || to.length === 0 || typeof subject !== 'string' || !subject) {
+      if (
+        typeof from !== 'string' ||
+        !from ||
+        !Array.isArray(to) ||
+        to.length === 0 ||
+        typeof subject !== 'string' ||
+        !subject
+      ) {
         return json(422, { statusCode: 422, name: 'validation_error', message: 'from, to and subject are required' });
       }
       mails.push({ authorization, from, to: to as string[], subject, text: typeof text === 'string' ? text : '' });

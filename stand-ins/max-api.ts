@@ -15,13 +15,20 @@ import type { AddressInfo } from 'node:net';
  *   Authorization header and the JSON body.
  */
 
-export const STAND_IN_BOT = { user_id: 5_550_001, name: 'Каспий — уведомления', username: 'kaspiy_alerts_bot', is_bot: true };
+export const STAND_IN_BOT = {
+  user_id: 5_550_001,
+  name: 'Каспий — уведомления',
+  username: 'kaspiy_alerts_bot',
+  is_bot: true,
+};
 
 export type RecordedRequest = { method: string; path: string; authorization: string | null; body: unknown };
 type Update = { seq: number; update: Record<string, unknown> };
 
 /** `failMessages`: the first so many POST /messages answer 503, as MAX does when it is overloaded. */
-export async function startMaxStandIn(opts: { failMessages?: number } = {}): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startMaxStandIn(
+  opts: { failMessages?: number } = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
   const requests: RecordedRequest[] = [];
   let messageCalls = 0;
   /** Per token: its updates in order, and the sequence number of the first one not yet acknowledged. */
@@ -37,18 +44,31 @@ export async function startMaxStandIn(opts: { failMessages?: number } = {}): Pro
     req.on('data', (d: Buffer) => (raw += d));
     req.on('end', () => void answer(raw).catch(() => res.writeHead(500).end()));
 
-    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
     async function answer(raw: string) {
       const url = new URL(req.url ?? '/', 'http://stand-in');
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : null;
       if (url.pathname === '/_stand-in/requests') return json(200, requests);
       if (url.pathname === '/_stand-in/start' && req.method === 'POST') {
-        const { token, payload, userId, chatId } = body as { token: string; payload: string; userId: number; chatId: number };
+        const { token, payload, userId, chatId } = body as {
+          token: string;
+          payload: string;
+          userId: number;
+          chatId: number;
+        };
         const bot = botOf(token);
         bot.updates.push({
           seq: ++bot.seq,
-          update: { update_type: 'bot_started', timestamp: Date.now(), chat_id: chatId, user: { user_id: userId, name: 'Хозяйка', is_bot: false }, payload, user_locale: 'ru' },
+          update: {
+            update_type: 'bot_started',
+            timestamp: Date.now(),
+            chat_id: chatId,
+            user: { user_id: userId, name: 'Хозяйка', is_bot: false },
+            payload,
+            user_locale: 'ru',
+          },
         });
         return json(200, { ok: true });
       }
@@ -65,16 +85,24 @@ export async function startMaxStandIn(opts: { failMessages?: number } = {}): Pro
         const marker = url.searchParams.get('marker');
         if (marker !== null) bot.acked = Math.max(bot.acked, Number(marker));
         const types = url.searchParams.get('types')?.split(',');
-        const pending = () => bot.updates.filter((u) => u.seq >= bot.acked && (!types || types.includes(String(u.update.update_type))));
+        const pending = () =>
+          bot.updates.filter((u) => u.seq >= bot.acked && (!types || types.includes(String(u.update.update_type))));
         const deadline = Date.now() + Number(url.searchParams.get('timeout') ?? 30) * 1000;
         while (pending().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         const page = pending().slice(0, Number(url.searchParams.get('limit') ?? 100));
         return json(200, { updates: page.map((u) => u.update), marker: (page.at(-1)?.seq ?? bot.seq) + 1 });
       }
       if (req.method === 'POST' && url.pathname === '/messages') {
-        if (++messageCalls <= (opts.failMessages ?? 0)) return json(503, { code: 'service.unavailable', message: 'Try again later' });
-        if (!url.searchParams.get('user_id') && !url.searchParams.get('chat_id')) return json(400, { code: 'proto.payload', message: 'user_id or chat_id required' });
-        return json(200, { message: { recipient: { user_id: Number(url.searchParams.get('user_id')) }, body: { mid: `mid.${requests.length}`, text: (body as { text?: string } | null)?.text } } });
+        if (++messageCalls <= (opts.failMessages ?? 0))
+          return json(503, { code: 'service.unavailable', message: 'Try again later' });
+        if (!url.searchParams.get('user_id') && !url.searchParams.get('chat_id'))
+          return json(400, { code: 'proto.payload', message: 'user_id or chat_id required' });
+        return json(200, {
+          message: {
+            recipient: { user_id: Number(url.searchParams.get('user_id')) },
+            body: { mid: `mid.${requests.length}`, text: (body as { text?: string } | null)?.text },
+          },
+        });
       }
       return json(404, { code: 'not.found', message: 'Path not found' });
     }
@@ -84,9 +112,10 @@ export async function startMaxStandIn(opts: { failMessages?: number } = {}): Pro
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -20,10 +20,24 @@ type Payment = {
   metadata: Record<string, string>;
   created_at: string;
 };
-type Refund = { id: string; payment_id: string; status: 'succeeded'; amount: Amount; description: string; created_at: string };
+type Refund = {
+  id: string;
+  payment_id: string;
+  status: 'succeeded';
+  amount: Amount;
+  description: string;
+  created_at: string;
+};
 export type LoggedReceipt = { kind: 'payment' | 'refund' | 'settlement'; paymentId: string; receipt: unknown };
 /** A create as the shop asked for it: the path, its Idempotence-Key, the amount, and what it made (or why not). */
-export type LoggedCall = { path: string; key: string; amount?: string; paymentId?: string; id?: string; error?: string };
+export type LoggedCall = {
+  path: string;
+  key: string;
+  amount?: string;
+  paymentId?: string;
+  id?: string;
+  error?: string;
+};
 
 export type YooKassaStandIn = {
   /** The API's base, as YOOKASSA_API_URL: http://127.0.0.1:PORT/v3 */
@@ -39,13 +53,21 @@ export type YooKassaStandIn = {
   close(): Promise<void>;
 };
 
-export type StandInOptions = { port?: number; host?: string; shopId?: string; secretKey?: string; notifyUrl?: string; log?: (line: string) => void };
+export type StandInOptions = {
+  port?: number;
+  host?: string;
+  shopId?: string;
+  secretKey?: string;
+  notifyUrl?: string;
+  log?: (line: string) => void;
+};
 
 const json = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify(body));
 };
-const error = (res: ServerResponse, status: number, code: string, description: string) => json(res, status, { type: 'error', code, description });
+const error = (res: ServerResponse, status: number, code: string, description: string) =>
+  json(res, status, { type: 'error', code, description });
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -69,17 +91,33 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
   const failingRefunds = new Set<string>();
   const log = opts.log ?? (() => {});
   let base = '';
-  const state: YooKassaStandIn = { apiUrl: '', shopId, secretKey, payments, refunds, receipts, calls, notifyUrl: opts.notifyUrl, close: async () => {} };
+  const state: YooKassaStandIn = {
+    apiUrl: '',
+    shopId,
+    secretKey,
+    payments,
+    refunds,
+    receipts,
+    calls,
+    notifyUrl: opts.notifyUrl,
+    close: async () => {},
+  };
   // Tests may make the API fail: 'down' answers 503 to every API call, as an outage would.
   let outage = false;
 
-  const authorized = (req: IncomingMessage) => req.headers.authorization === `Basic ${Buffer.from(`${shopId}:${secretKey}`).toString('base64')}`;
+  const authorized = (req: IncomingMessage) =>
+    req.headers.authorization === `Basic ${Buffer.from(`${shopId}:${secretKey}`).toString('base64')}`;
 
   /** ЮKassa tells the shop; a shop that does not answer is its own problem (ЮKassa retries, we need not). */
   async function notify(event: string, object: unknown) {
     if (!state.notifyUrl) return;
     try {
-      await fetch(state.notifyUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'notification', event, object }), signal: AbortSignal.timeout(10_000) });
+      await fetch(state.notifyUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'notification', event, object }),
+        signal: AbortSignal.timeout(10_000),
+      });
     } catch (err) {
       log(`notification ${event} not delivered: ${err instanceof Error ? err.message : err}`);
     }
@@ -93,10 +131,17 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
   }
 
   /** A create with an Idempotence-Key seen before answers the same object, as ЮKassa does. */
-  // biome-ignore lint/suspicious/noExplicitAny: the shop's request JSON, read field by field as the real API reads it
-  function idempotent(req: IncomingMessage, res: ServerResponse, path: string, body: Record<string, any>, make: () => unknown) {
+  function idempotent(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    // biome-ignore lint/suspicious/noExplicitAny: the shop's request JSON, read field by field as the real API reads it
+    body: Record<string, any>,
+    make: () => unknown,
+  ) {
     const key = req.headers['idempotence-key'];
-    if (typeof key !== 'string' || !key) return error(res, 400, 'invalid_request', 'Idempotence-Key header is required');
+    if (typeof key !== 'string' || !key)
+      return error(res, 400, 'invalid_request', 'Idempotence-Key header is required');
     if (!byKey.has(key)) byKey.set(key, make());
     const made = byKey.get(key);
     const call: LoggedCall = { path, key, amount: body.amount?.value, paymentId: body.payment_id };
@@ -116,8 +161,10 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
     let m: RegExpMatchArray | null;
     if (req.method === 'POST' && path === '/payments') {
       return idempotent(req, res, path, body, () => {
-        if (!body.amount?.value || !body.confirmation?.return_url) return new Error('amount and confirmation.return_url are required');
-        if (!body.receipt?.items?.length) return new Error('receipt is required («Чеки от ЮKassa» are on for this shop)');
+        if (!body.amount?.value || !body.confirmation?.return_url)
+          return new Error('amount and confirmation.return_url are required');
+        if (!body.receipt?.items?.length)
+          return new Error('receipt is required («Чеки от ЮKassa» are on for this shop)');
         const id = randomUUID();
         const payment: Payment = {
           id,
@@ -125,7 +172,11 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
           paid: false,
           amount: body.amount,
           description: body.description ?? '',
-          confirmation: { type: 'redirect', confirmation_url: `${base}/pay/${id}`, return_url: body.confirmation.return_url },
+          confirmation: {
+            type: 'redirect',
+            confirmation_url: `${base}/pay/${id}`,
+            return_url: body.confirmation.return_url,
+          },
           metadata: body.metadata ?? {},
           created_at: new Date().toISOString(),
         };
@@ -141,16 +192,32 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
     }
     if (req.method === 'POST' && path === '/refunds') {
       if (failingRefunds.has(body.payment_id)) {
-        calls.push({ path, key: String(req.headers['idempotence-key'] ?? ''), amount: body.amount?.value, paymentId: body.payment_id, error: 'down' });
+        calls.push({
+          path,
+          key: String(req.headers['idempotence-key'] ?? ''),
+          amount: body.amount?.value,
+          paymentId: body.payment_id,
+          error: 'down',
+        });
         return error(res, 503, 'internal_server_error', 'Refunds of this payment are down on purpose');
       }
       return idempotent(req, res, path, body, () => {
         const p = payments.get(body.payment_id);
         if (!p || p.status !== 'succeeded') return new Error('Only a succeeded payment can be refunded');
         // As ЮKassa: the refunds of a payment, together, never exceed it.
-        const before = [...refunds.values()].filter((r) => r.payment_id === p.id).reduce((sum, r) => sum + Math.round(Number(r.amount.value) * 100), 0);
-        if (before + Math.round(Number(body.amount?.value) * 100) > Math.round(Number(p.amount.value) * 100)) return new Error('Refund amount exceeds what is left of the payment');
-        const refund: Refund = { id: randomUUID(), payment_id: p.id, status: 'succeeded', amount: body.amount, description: body.description ?? '', created_at: new Date().toISOString() };
+        const before = [...refunds.values()]
+          .filter((r) => r.payment_id === p.id)
+          .reduce((sum, r) => sum + Math.round(Number(r.amount.value) * 100), 0);
+        if (before + Math.round(Number(body.amount?.value) * 100) > Math.round(Number(p.amount.value) * 100))
+          return new Error('Refund amount exceeds what is left of the payment');
+        const refund: Refund = {
+          id: randomUUID(),
+          payment_id: p.id,
+          status: 'succeeded',
+          amount: body.amount,
+          description: body.description ?? '',
+          created_at: new Date().toISOString(),
+        };
         refunds.set(refund.id, refund);
         receipts.push({ kind: 'refund', paymentId: p.id, receipt: body.receipt });
         log(`refund ${refund.id} of payment ${p.id}: ${body.amount.value}`);
@@ -165,7 +232,11 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
     if (req.method === 'POST' && path === '/receipts') {
       return idempotent(req, res, path, body, () => {
         const id = randomUUID();
-        receipts.push({ kind: 'settlement', paymentId: body.payment_id, receipt: { customer: body.customer, items: body.items, settlements: body.settlements } });
+        receipts.push({
+          kind: 'settlement',
+          paymentId: body.payment_id,
+          receipt: { customer: body.customer, items: body.items, settlements: body.settlements },
+        });
         return { id, type: body.type, status: 'succeeded', payment_id: body.payment_id };
       });
     }
@@ -179,8 +250,12 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
 <title>Оплата — ЮKassa (демо)</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;background:#f3f4f8;margin:0;display:grid;place-items:center;min-height:100vh}main{background:#fff;border-radius:16px;padding:24px;max-width:360px;width:calc(100% - 32px);box-shadow:0 4px 24px #0001}h1{font-size:20px;margin:0 0 4px}.sum{font-size:32px;font-weight:700;margin:12px 0}button{display:block;width:100%;padding:14px;border:0;border-radius:10px;font-size:17px;margin-top:10px;cursor:pointer}.pay{background:#7d4cff;color:#fff}.cancel{background:#eceef3}</style></head>
 <body><main><h1>ЮKassa · демо-оплата</h1><p>${escapeHtml(p.description)}</p><p class="sum">${escapeHtml(p.amount.value.replace('.', ','))} ₽</p>
-${done ? `<p>Платёж уже ${p.status === 'succeeded' ? 'оплачен' : 'отменён'}.</p><p><a href="${escapeHtml(p.confirmation.return_url)}">Вернуться на сайт</a></p>` : `<form method="post" action="/pay/${p.id}/succeed"><button class="pay" type="submit">Оплатить</button></form>
-<form method="post" action="/pay/${p.id}/cancel"><button class="cancel" type="submit">Отменить</button></form>`}
+${
+  done
+    ? `<p>Платёж уже ${p.status === 'succeeded' ? 'оплачен' : 'отменён'}.</p><p><a href="${escapeHtml(p.confirmation.return_url)}">Вернуться на сайт</a></p>`
+    : `<form method="post" action="/pay/${p.id}/succeed"><button class="pay" type="submit">Оплатить</button></form>
+<form method="post" action="/pay/${p.id}/cancel"><button class="cancel" type="submit">Отменить</button></form>`
+}
 <p style="color:#667;font-size:13px">Это тестовая страница: деньги не списываются.</p></main></body></html>`;
   }
 
@@ -208,7 +283,8 @@ ${done ? `<p>Платёж уже ${p.status === 'succeeded' ? 'оплачен' :
           }
           return json(res, 200, p);
         }
-        if (req.method === 'GET' && path === '/_log') return json(res, 200, { payments: [...payments.values()], refunds: [...refunds.values()], receipts, calls });
+        if (req.method === 'GET' && path === '/_log')
+          return json(res, 200, { payments: [...payments.values()], refunds: [...refunds.values()], receipts, calls });
         if (req.method === 'POST' && path === '/_fail-refunds') {
           const body = (await readJson(req)) as { paymentId?: string; fail?: boolean };
           if (body.paymentId && body.fail === false) failingRefunds.delete(body.paymentId);
@@ -234,9 +310,10 @@ ${done ? `<p>Платёж уже ${p.status === 'succeeded' ? 'оплачен' :
   const port = typeof address === 'object' && address ? address.port : opts.port;
   base = `http://${opts.host ?? '127.0.0.1'}:${port}`;
   state.apiUrl = `${base}/v3`;
-  state.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return state;
 }

@@ -15,10 +15,18 @@ const KEY = Symbol.for('kaspiy.yookassa.stand-in');
 const shared = globalThis as unknown as { [KEY]?: Shared };
 
 export default async function setup(project: TestProject) {
-  const entry = (shared[KEY] ??= { standIn: startYooKassaStandIn({ shopId: 'test-shop', secretKey: 'test_secret_key' }), users: 0 });
+  const entry = (shared[KEY] ??= {
+    standIn: startYooKassaStandIn({ shopId: 'test-shop', secretKey: 'test_secret_key' }),
+    users: 0,
+  });
   entry.users += 1;
   const standIn = await entry.standIn;
-  project.provide('yookassa', { apiUrl: standIn.apiUrl, shopId: standIn.shopId, secretKey: standIn.secretKey, base: standIn.apiUrl.replace(/\/v3$/, '') });
+  project.provide('yookassa', {
+    apiUrl: standIn.apiUrl,
+    shopId: standIn.shopId,
+    secretKey: standIn.secretKey,
+    base: standIn.apiUrl.replace(/\/v3$/, ''),
+  });
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;

@@ -1,5 +1,13 @@
 import type { LiveSession, SessionUser } from './queries/sessions.ts';
-import type { ClientAddressPort, DatabasePort, FeedFetchPort, MailerPort, MediaPort, RebuildPort, SitePort } from './platform/ports.ts';
+import type {
+  ClientAddressPort,
+  DatabasePort,
+  FeedFetchPort,
+  MailerPort,
+  MediaPort,
+  RebuildPort,
+  SitePort,
+} from './platform/ports.ts';
 
 /**
  * What every route may use: the storage ports (filled by each platform entry in

@@ -46,12 +46,17 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
   // the same run.
   const third = env.SUBREQUESTS_PER_RUN ? Math.max(1, Math.floor(env.SUBREQUESTS_PER_RUN / 3)) : undefined;
   if (jobs.push || jobs.pull) {
-    const [feeds, avito] = await Promise.allSettled([jobs.pull ? syncAllFeeds(env) : Promise.resolve([]), pullAvito(env, { staleOnly: !jobs.pull, limit: third })]);
+    const [feeds, avito] = await Promise.allSettled([
+      jobs.pull ? syncAllFeeds(env) : Promise.resolve([]),
+      pullAvito(env, { staleOnly: !jobs.pull, limit: third }),
+    ]);
     if (feeds.status === 'rejected') console.error('Calendar sync failed', forLog(feeds.reason));
     else logFailures('Calendar sync', feeds.value);
     if (avito.status === 'rejected') console.error('Reading Avito failed', forLog(avito.reason));
     else logFailures('Reading Avito', avito.value);
-    const read = (feeds.status === 'fulfilled' && feeds.value.length > 0) || (avito.status === 'fulfilled' && avito.value.length > 0);
+    const read =
+      (feeds.status === 'fulfilled' && feeds.value.length > 0) ||
+      (avito.status === 'fulfilled' && avito.value.length > 0);
     if (read) await alertNewConflicts(env).catch((err) => console.error('Finding conflicts failed', forLog(err)));
   }
   if (jobs.upkeep) {
@@ -69,16 +74,27 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
       queueStayMessages(env),
       forgetOldAudit(env, now() - AUDIT_KEPT_MS),
     ]);
-    if (stayMessages.status === 'rejected') console.error('Queueing guests’ reminders and review requests failed', forLog(stayMessages.reason));
-    else if (stayMessages.value.reminders || stayMessages.value.reviews) console.log(`Guest messages queued: ${stayMessages.value.reminders} reminder(s), ${stayMessages.value.reviews} review request(s)`);
+    if (stayMessages.status === 'rejected')
+      console.error('Queueing guests’ reminders and review requests failed', forLog(stayMessages.reason));
+    else if (stayMessages.value.reminders || stayMessages.value.reviews)
+      console.log(
+        `Guest messages queued: ${stayMessages.value.reminders} reminder(s), ${stayMessages.value.reviews} review request(s)`,
+      );
     if (payments.status === 'rejected') console.error('Prepayment schedule failed', forLog(payments.reason));
-    else if (payments.value.expired || payments.value.receipts) console.log(`Holds expired: ${payments.value.expired}; settlement receipts sent: ${payments.value.receipts}`);
+    else if (payments.value.expired || payments.value.receipts)
+      console.log(`Holds expired: ${payments.value.expired}; settlement receipts sent: ${payments.value.receipts}`);
     if (forgotten.status === 'rejected') console.error('Erasing old booking requests failed', forLog(forgotten.reason));
-    else if (forgotten.value.count > 0) console.log(`Personal data erased from ${forgotten.value.count} booking request(s) older than ${forgotten.value.years} years`);
+    else if (forgotten.value.count > 0)
+      console.log(
+        `Personal data erased from ${forgotten.value.count} booking request(s) older than ${forgotten.value.years} years`,
+      );
   }
   if (jobs.push) {
     await Promise.all([
-      pushAvito(env, { limit: third }).then((r) => logFailures('Sending to Avito', r), (err) => console.error('Sending to Avito failed', forLog(err))),
+      pushAvito(env, { limit: third }).then(
+        (r) => logFailures('Sending to Avito', r),
+        (err) => console.error('Sending to Avito failed', forLog(err)),
+      ),
       drainOutbox(env, { limit: third }).catch((err) => console.error('The outbox could not be sent', forLog(err))),
     ]);
   }

@@ -11,11 +11,15 @@ export default {
     const path = new URL(req.url).pathname;
     if (req.method === 'PUT') {
       // The answer's own headers, as our worker made them (bench/control-answer.ts).
-      answers.set(path, { body: await req.arrayBuffer(), headers: JSON.parse(req.headers.get('x-answer-headers') ?? '[]') });
+      answers.set(path, {
+        body: await req.arrayBuffer(),
+        headers: JSON.parse(req.headers.get('x-answer-headers') ?? '[]'),
+      });
       return new Response(null, { status: 204 });
     }
     const answer = answers.get(path);
-    if (!answer) return new Response(padding, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+    if (!answer)
+      return new Response(padding, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
     return new Response(answer.body, { headers: answer.headers });
   },
 };

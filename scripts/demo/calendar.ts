@@ -22,7 +22,8 @@ export function demoSeasons(index: number, pricePerNight: number, today = todayI
   // Every other of the first cabins is cheaper until spring: their cards say «от N ₽».
   if (index % 2 === 0) {
     const end = [addDays(today, 100), high.start].sort()[0]!;
-    if (end > addDays(today, 7)) seasons.push({ start: today, end, pricePerNight: round500(pricePerNight * 0.8), minNights: 1 });
+    if (end > addDays(today, 7))
+      seasons.push({ start: today, end, pricePerNight: round500(pricePerNight * 0.8), minNights: 1 });
   }
   seasons.push({ ...high, pricePerNight: round500(pricePerNight * 1.4), minNights: 3 });
   return seasons;
@@ -53,7 +54,27 @@ export const demoFeedIcs = (today = todayInMoscow()) => exportCalendar(demoFeedE
 export function demoBookings(index: number, today = todayInMoscow()) {
   if (index !== 1) return [];
   return [
-    { checkIn: addDays(today, 20), checkOut: addDays(today, 23), guests: 2, name: 'Мадина Гасанова', phone: '+7 928 123-45-67', email: 'madina@example.ru', comment: 'Приедем на машине', channel: 'whatsapp' as const, status: 'confirmed' as const },
-    { checkIn: addDays(today, 30), checkOut: addDays(today, 34), guests: 3, name: 'Игорь Смирнов', phone: '+7 916 765-43-21', email: '', comment: 'Можно ли раньше заехать?', channel: 'phone' as const, status: 'new' as const },
+    {
+      checkIn: addDays(today, 20),
+      checkOut: addDays(today, 23),
+      guests: 2,
+      name: 'Мадина Гасанова',
+      phone: '+7 928 123-45-67',
+      email: 'madina@example.ru',
+      comment: 'Приедем на машине',
+      channel: 'whatsapp' as const,
+      status: 'confirmed' as const,
+    },
+    {
+      checkIn: addDays(today, 30),
+      checkOut: addDays(today, 34),
+      guests: 3,
+      name: 'Игорь Смирнов',
+      phone: '+7 916 765-43-21',
+      email: '',
+      comment: 'Можно ли раньше заехать?',
+      channel: 'phone' as const,
+      status: 'new' as const,
+    },
   ];
 }

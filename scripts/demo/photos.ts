@@ -50,7 +50,14 @@ const toRgb = (hex: string): RGB => {
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 };
 const toHex = (c: RGB) =>
-  '#' + c.map((v) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0')).join('');
+  '#' +
+  c
+    .map((v) =>
+      Math.max(0, Math.min(255, Math.round(v)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('');
 /** Linear blend of two hex colours. */
 function mix(a: string, b: string, t: number): string {
   const x = toRgb(a);
@@ -80,14 +87,19 @@ function newId(ctx: Ctx, prefix: string): string {
 type Stop = [offset: number, color: string, opacity?: number];
 const stopsSvg = (stops: readonly Stop[]) =>
   stops
-    .map(([o, c, a]) => `<stop offset="${f1(o * 100)}%" stop-color="${c}"${a === undefined ? '' : ` stop-opacity="${a.toFixed(3)}"`}/>`)
+    .map(
+      ([o, c, a]) =>
+        `<stop offset="${f1(o * 100)}%" stop-color="${c}"${a === undefined ? '' : ` stop-opacity="${a.toFixed(3)}"`}/>`,
+    )
     .join('');
 
 /** Linear gradient (bounding-box units unless `user`); returns `url(#id)`. */
 function lin(ctx: Ctx, stops: readonly Stop[], x1 = 0, y1 = 0, x2 = 0, y2 = 1, user = false): string {
   const id = newId(ctx, 'l');
   const units = user ? ' gradientUnits="userSpaceOnUse"' : '';
-  ctx.defs.push(`<linearGradient id="${id}" x1="${f1(x1)}" y1="${f1(y1)}" x2="${f1(x2)}" y2="${f1(y2)}"${units}>${stopsSvg(stops)}</linearGradient>`);
+  ctx.defs.push(
+    `<linearGradient id="${id}" x1="${f1(x1)}" y1="${f1(y1)}" x2="${f1(x2)}" y2="${f1(y2)}"${units}>${stopsSvg(stops)}</linearGradient>`,
+  );
   return `url(#${id})`;
 }
 
@@ -108,7 +120,12 @@ function soft(ctx: Ctx, color: string, core = 0.35): string {
     id = newId(ctx, 's');
     ctx.soft.set(key, id);
     ctx.defs.push(
-      `<radialGradient id="${id}">${stopsSvg([[0, color, 1], [core, color, 0.92], [(core + 1) / 2, color, 0.45], [1, color, 0]])}</radialGradient>`,
+      `<radialGradient id="${id}">${stopsSvg([
+        [0, color, 1],
+        [core, color, 0.92],
+        [(core + 1) / 2, color, 0.45],
+        [1, color, 0],
+      ])}</radialGradient>`,
     );
   }
   return `url(#${id})`;
@@ -143,7 +160,11 @@ function ridge(r: Rand, x0: number, x1: number, yBase: number, amp: number, wave
   return out;
 }
 /** Closes a ridge down to `bottom` as a fillable polygon. */
-const ridgeFill = (top: V2[], bottom: number): V2[] => [...top, [top[top.length - 1]![0], bottom], [top[0]![0], bottom]];
+const ridgeFill = (top: V2[], bottom: number): V2[] => [
+  ...top,
+  [top[top.length - 1]![0], bottom],
+  [top[0]![0], bottom],
+];
 
 /** A closed organic blob (foliage, clouds): a smooth path through jittered points on an ellipse. */
 function blob(r: Rand, cx: number, cy: number, rx: number, ry: number, bumps = 10, rough = 0.16): string {
@@ -171,9 +192,44 @@ function daySky(ctx: Ctx, horizon: number): { svg: string; sky: Sky } {
   const top = vary(r, r.pick(['#5b8fc6', '#6a9ccf', '#7aa8d2', '#4f87c2', '#86adcf', '#6d98c0']), 8);
   const hz = vary(r, r.pick(['#e3ecef', '#eef0e8', '#f3ece0', '#dde8ee', '#e8ebe6']), 5);
   const sky: Sky = { top, horizon: hz, sunX: r.range(0.05, 0.95) * W, sunY: r.range(-0.2, 0.15) * H };
-  let svg = rect(0, 0, W, horizon + 2, lin(ctx, [[0, top], [0.55, mix(top, hz, 0.5)], [0.85, mix(top, hz, 0.85)], [1, hz]], 0, 0, 0, horizon, true));
+  let svg = rect(
+    0,
+    0,
+    W,
+    horizon + 2,
+    lin(
+      ctx,
+      [
+        [0, top],
+        [0.55, mix(top, hz, 0.5)],
+        [0.85, mix(top, hz, 0.85)],
+        [1, hz],
+      ],
+      0,
+      0,
+      0,
+      horizon,
+      true,
+    ),
+  );
   // sun bloom, usually just outside the frame
-  svg += rect(0, 0, W, horizon, rad(ctx, [[0, '#fffcf0', 0.9], [0.3, '#fff7e4', 0.35], [1, '#fff7e4', 0]], sky.sunX, sky.sunY, W * 0.5));
+  svg += rect(
+    0,
+    0,
+    W,
+    horizon,
+    rad(
+      ctx,
+      [
+        [0, '#fffcf0', 0.9],
+        [0.3, '#fff7e4', 0.35],
+        [1, '#fff7e4', 0],
+      ],
+      sky.sunX,
+      sky.sunY,
+      W * 0.5,
+    ),
+  );
   svg += clouds(ctx, horizon, '#ffffff', mix('#bcc7d2', top, 0.3), r.pick([0.2, 0.6, 1, 1.4]));
   return { svg, sky };
 }
@@ -185,7 +241,14 @@ function clouds(ctx: Ctx, horizon: number, light: string, dark: string, amount: 
   const streaks = r.int(0, 4);
   for (let i = 0; i < streaks; i++) {
     const w = r.range(250, 700);
-    s += ell(r.range(0, W), horizon * r.range(0.05, 0.7), w, w * r.range(0.02, 0.05), soft(ctx, light, 0.1), fo(r.range(0.25, 0.55)));
+    s += ell(
+      r.range(0, W),
+      horizon * r.range(0.05, 0.7),
+      w,
+      w * r.range(0.02, 0.05),
+      soft(ctx, light, 0.1),
+      fo(r.range(0.25, 0.55)),
+    );
   }
   const n = Math.round(r.range(2, 6) * amount);
   const items: [number, number][] = [];
@@ -222,7 +285,16 @@ function cloud(ctx: Ctx, cx: number, cy: number, w: number, h: number, light: st
 }
 
 /** A far, flat bank of cloud near the horizon. */
-function cloudBank(ctx: Ctx, cx: number, cy: number, w: number, h: number, light: string, dark: string, o: number): string {
+function cloudBank(
+  ctx: Ctx,
+  cx: number,
+  cy: number,
+  w: number,
+  h: number,
+  light: string,
+  dark: string,
+  o: number,
+): string {
   const r = ctx.r;
   let s = '';
   const n = r.int(4, 8);
@@ -235,12 +307,39 @@ function cloudBank(ctx: Ctx, cx: number, cy: number, w: number, h: number, light
   return s;
 }
 
-type SeaOpts = { horizon: number; bottom: number; far: string; near: string; sunX: number; glint: string; glintAmount: number; haze: string };
+type SeaOpts = {
+  horizon: number;
+  bottom: number;
+  far: string;
+  near: string;
+  sunX: number;
+  glint: string;
+  glintAmount: number;
+  haze: string;
+};
 
 function sea(ctx: Ctx, o: SeaOpts): string {
   const r = ctx.r;
   const depth = o.bottom - o.horizon;
-  let s = rect(0, o.horizon, W, depth + 2, lin(ctx, [[0, o.far], [0.3, mix(o.far, o.near, 0.55)], [1, o.near]], 0, o.horizon, 0, o.horizon + Math.max(depth, 250), true));
+  let s = rect(
+    0,
+    o.horizon,
+    W,
+    depth + 2,
+    lin(
+      ctx,
+      [
+        [0, o.far],
+        [0.3, mix(o.far, o.near, 0.55)],
+        [1, o.near],
+      ],
+      0,
+      o.horizon,
+      0,
+      o.horizon + Math.max(depth, 250),
+      true,
+    ),
+  );
   // wave streaks: perspective spacing, wider and thicker towards the viewer
   const light = shade(o.far, 0.4);
   const dark = shade(o.near, -0.3);
@@ -249,7 +348,14 @@ function sea(ctx: Ctx, o: SeaOpts): string {
     const t = r.next() ** 1.6;
     const rx = 30 + t * r.range(120, 420);
     const ry = 0.7 + t * r.range(1.5, 5);
-    s += ell(r.range(-50, W + 50), o.horizon + 3 + t * depth, rx, ry, r.chance(0.5) ? light : dark, fo(r.range(0.1, 0.3) * (0.6 + t)));
+    s += ell(
+      r.range(-50, W + 50),
+      o.horizon + 3 + t * depth,
+      rx,
+      ry,
+      r.chance(0.5) ? light : dark,
+      fo(r.range(0.1, 0.3) * (0.6 + t)),
+    );
   }
   // sun glitter
   const g = Math.round(depth * 0.6 * o.glintAmount);
@@ -260,8 +366,28 @@ function sea(ctx: Ctx, o: SeaOpts): string {
     s += ell(x, o.horizon + 2 + t * depth, 3 + t * r.range(8, 36), 0.7 + t * 2, o.glint, fo(r.range(0.35, 0.9)));
   }
   // haze at the horizon and a crisp-ish horizon line
-  s += rect(0, o.horizon - 8, W, depth * 0.25 + 8, lin(ctx, [[0, o.haze, 0.8], [0.1, o.haze, 0.45], [1, o.haze, 0]]));
-  s += rect(0, o.horizon - 1, W, 2.5, lin(ctx, [[0, shade(o.far, -0.15), 0], [0.5, shade(o.far, -0.15), 0.5], [1, shade(o.far, -0.15), 0]]));
+  s += rect(
+    0,
+    o.horizon - 8,
+    W,
+    depth * 0.25 + 8,
+    lin(ctx, [
+      [0, o.haze, 0.8],
+      [0.1, o.haze, 0.45],
+      [1, o.haze, 0],
+    ]),
+  );
+  s += rect(
+    0,
+    o.horizon - 1,
+    W,
+    2.5,
+    lin(ctx, [
+      [0, shade(o.far, -0.15), 0],
+      [0.5, shade(o.far, -0.15), 0.5],
+      [1, shade(o.far, -0.15), 0],
+    ]),
+  );
   return s;
 }
 
@@ -276,13 +402,24 @@ function farCoast(ctx: Ctx, horizon: number, color: string): string {
     const edge = left ? (x1 - x) / len : (x - x0) / len;
     return [x, horizon - (horizon - y) * Math.min(1, edge * 2.2)];
   });
-  return poly(ridgeFill(top, horizon + 1), lin(ctx, [[0, color, 0.85], [1, color, 0.6]]));
+  return poly(
+    ridgeFill(top, horizon + 1),
+    lin(ctx, [
+      [0, color, 0.85],
+      [1, color, 0.6],
+    ]),
+  );
 }
 
 type Sand = { light: string; mid: string; dark: string; wet: string };
 function sand(r: Rand): Sand {
   const light = vary(r, r.pick(['#eadcbd', '#e8d5b0', '#efe0c2', '#e3d2ad', '#e6d8bb']), 6);
-  return { light, mid: mix(light, '#c9a878', 0.42), dark: mix(light, '#a08460', 0.6), wet: mix(light, '#8f7d62', 0.45) };
+  return {
+    light,
+    mid: mix(light, '#c9a878', 0.42),
+    dark: mix(light, '#a08460', 0.6),
+    wet: mix(light, '#8f7d62', 0.45),
+  };
 }
 
 /** Beach from the water's edge down: shallow film, foam lines, wet band, dry sand with faint ripples. */
@@ -290,7 +427,23 @@ function beach(ctx: Ctx, edge: number, sd: Sand, seaNear: string): string {
   const r = ctx.r;
   const top = ridge(r, -20, W + 20, edge, r.range(4, 12), 700, 20);
   const span = H - edge;
-  let s = poly(ridgeFill(top, H + 2), lin(ctx, [[0, sd.wet], [0.14, mix(sd.wet, sd.light, 0.55)], [0.32, sd.light], [1, sd.mid]], 0, edge, 0, H, true));
+  let s = poly(
+    ridgeFill(top, H + 2),
+    lin(
+      ctx,
+      [
+        [0, sd.wet],
+        [0.14, mix(sd.wet, sd.light, 0.55)],
+        [0.32, sd.light],
+        [1, sd.mid],
+      ],
+      0,
+      edge,
+      0,
+      H,
+      true,
+    ),
+  );
   // the last wash of water over the wet sand
   const wash = ridge(r, -20, W + 20, edge + span * r.range(0.04, 0.1), r.range(4, 10), 450, 20);
   s += poly([...top, ...wash.slice().reverse()], mix(seaNear, '#ffffff', 0.45), fo(0.4));
@@ -303,11 +456,23 @@ function beach(ctx: Ctx, edge: number, sd: Sand, seaNear: string): string {
     const t = r.next();
     const y = edge + span * (0.18 + t * 0.82);
     const x0 = r.range(-100, W);
-    s += polyline(ridge(r, x0, x0 + 80 + t * 300, y, 1.5 + t * 3, 60 + t * 100, 10), sd.dark, 1 + t * 2.5, so(0.07 + t * 0.09));
+    s += polyline(
+      ridge(r, x0, x0 + 80 + t * 300, y, 1.5 + t * 3, 60 + t * 100, 10),
+      sd.dark,
+      1 + t * 2.5,
+      so(0.07 + t * 0.09),
+    );
   }
   for (let i = 0; i < 70; i++) {
     const t = r.next();
-    s += ell(r.range(0, W), edge + span * (0.12 + t * 0.88), 1 + t * 3, 0.7 + t * 1.8, r.chance(0.5) ? '#ffffff' : sd.dark, fo(r.range(0.2, 0.5)));
+    s += ell(
+      r.range(0, W),
+      edge + span * (0.12 + t * 0.88),
+      1 + t * 3,
+      0.7 + t * 1.8,
+      r.chance(0.5) ? '#ffffff' : sd.dark,
+      fo(r.range(0.2, 0.5)),
+    );
   }
   return s;
 }
@@ -325,7 +490,15 @@ function grassTuft(r: Rand, x: number, y: number, size: number, color: string, o
 }
 
 /** A dune rising towards one side of the frame, with marram grass. */
-function dune(ctx: Ctx, yBase: number, left: boolean, widthFrac: number, peak: number, sd: Sand, grass: string): string {
+function dune(
+  ctx: Ctx,
+  yBase: number,
+  left: boolean,
+  widthFrac: number,
+  peak: number,
+  sd: Sand,
+  grass: string,
+): string {
   const r = ctx.r;
   const wD = W * widthFrac;
   const wob = ridge(r, -20, wD + 40, 0, peak * 0.08, 260, 14);
@@ -335,9 +508,41 @@ function dune(ctx: Ctx, yBase: number, left: boolean, widthFrac: number, peak: n
     const xx = left ? x : W - x;
     return [xx, yBase + 10 - peak * e + w * e];
   });
-  let s = poly(ridgeFill(top, H + 2), lin(ctx, [[0, shade(sd.light, 0.12)], [0.35, sd.light], [1, sd.mid]], 0, yBase - peak, 0, H, true));
+  let s = poly(
+    ridgeFill(top, H + 2),
+    lin(
+      ctx,
+      [
+        [0, shade(sd.light, 0.12)],
+        [0.35, sd.light],
+        [1, sd.mid],
+      ],
+      0,
+      yBase - peak,
+      0,
+      H,
+      true,
+    ),
+  );
   // lee-side shadow down the face
-  s += poly(ridgeFill(top.map(([x, y]): V2 => [x, y + 6]), H + 2), lin(ctx, [[0, sd.dark, 0], [0.5, sd.dark, 0.12], [1, sd.dark, 0.3]], left ? 1 : 0, 0, left ? 0 : 1, 0));
+  s += poly(
+    ridgeFill(
+      top.map(([x, y]): V2 => [x, y + 6]),
+      H + 2,
+    ),
+    lin(
+      ctx,
+      [
+        [0, sd.dark, 0],
+        [0.5, sd.dark, 0.12],
+        [1, sd.dark, 0.3],
+      ],
+      left ? 1 : 0,
+      0,
+      left ? 0 : 1,
+      0,
+    ),
+  );
   const tufts = r.int(10, 22);
   for (let k = 0; k < tufts; k++) {
     const p = top[Math.floor(r.range(0, top.length * 0.75))]!;
@@ -370,7 +575,15 @@ function tree(ctx: Ctx, kind: TreeKind, x: number, yb: number, h: number, g: Gre
   const lean = r.range(-0.06, 0.06) * h;
   const trunkTop = kind === 'pine' ? 0.72 : kind === 'poplar' ? 0.3 : 0.5;
   const tw = h * (kind === 'poplar' ? 0.018 : 0.026);
-  let s = poly([[x - tw, yb], [x + tw, yb], [x + lean + tw * 0.5, yb - h * trunkTop], [x + lean - tw * 0.5, yb - h * trunkTop]], g.trunk);
+  let s = poly(
+    [
+      [x - tw, yb],
+      [x + tw, yb],
+      [x + lean + tw * 0.5, yb - h * trunkTop],
+      [x + lean - tw * 0.5, yb - h * trunkTop],
+    ],
+    g.trunk,
+  );
   const crowns: [number, number, number, number][] = []; // cx, cy, rx, ry
   if (kind === 'pine') {
     // Eldar/Scots pine: a tall trunk with flat clouds of needles at the top
@@ -386,7 +599,13 @@ function tree(ctx: Ctx, kind: TreeKind, x: number, yb: number, h: number, g: Gre
   } else if (kind === 'poplar') {
     const rx = h * r.range(0.08, 0.11);
     crowns.push([x + lean, yb - h * 0.58, rx, h * 0.4]);
-    for (let i = 0; i < 3; i++) crowns.push([x + lean * (1 + i * 0.1) + r.range(-0.4, 0.4) * rx, yb - h * (0.4 + i * 0.2), rx * r.range(0.75, 1), h * r.range(0.14, 0.22)]);
+    for (let i = 0; i < 3; i++)
+      crowns.push([
+        x + lean * (1 + i * 0.1) + r.range(-0.4, 0.4) * rx,
+        yb - h * (0.4 + i * 0.2),
+        rx * r.range(0.75, 1),
+        h * r.range(0.14, 0.22),
+      ]);
   } else {
     const n = r.int(3, 5);
     for (let i = 0; i < n; i++) {
@@ -395,10 +614,24 @@ function tree(ctx: Ctx, kind: TreeKind, x: number, yb: number, h: number, g: Gre
     }
   }
   for (const [cx, cy, rx, ry] of crowns) s += path(blob(r, cx, cy, rx, ry, kind === 'poplar' ? 16 : 11, 0.14), g.dark);
-  for (const [cx, cy, rx, ry] of crowns) s += path(blob(r, cx - rx * 0.12, cy - ry * 0.14, rx * 0.82, ry * 0.78, 10, 0.18), g.mid);
+  for (const [cx, cy, rx, ry] of crowns)
+    s += path(blob(r, cx - rx * 0.12, cy - ry * 0.14, rx * 0.82, ry * 0.78, 10, 0.18), g.mid);
   for (const [cx, cy, rx, ry] of crowns) {
     const k = r.int(1, 3);
-    for (let i = 0; i < k; i++) s += path(blob(r, cx - rx * r.range(0.1, 0.45), cy - ry * r.range(0.2, 0.5), rx * r.range(0.25, 0.4), ry * r.range(0.2, 0.35), 8, 0.2), g.light, fo(0.8));
+    for (let i = 0; i < k; i++)
+      s += path(
+        blob(
+          r,
+          cx - rx * r.range(0.1, 0.45),
+          cy - ry * r.range(0.2, 0.5),
+          rx * r.range(0.25, 0.4),
+          ry * r.range(0.2, 0.35),
+          8,
+          0.2,
+        ),
+        g.light,
+        fo(0.8),
+      );
   }
   return s;
 }
@@ -411,9 +644,28 @@ type Win = { glassTop: string; glassBottom: string; frame: string };
 function windowSvg(ctx: Ctx, x: number, y: number, w: number, h: number, win: Win, mullions = true): string {
   const fw = Math.max(3, w * 0.07);
   let s = rect(x - fw, y - fw, w + fw * 2, h + fw * 2, win.frame);
-  s += rect(x, y, w, h, lin(ctx, [[0, win.glassTop], [1, win.glassBottom]]));
-  s += poly([[x + w * 0.15, y + h], [x + w * 0.55, y], [x + w * 0.75, y], [x + w * 0.35, y + h]], '#ffffff', fo(0.12));
-  if (mullions) s += rect(x + w / 2 - fw * 0.35, y, fw * 0.7, h, win.frame) + rect(x, y + h * 0.42, w, fw * 0.6, win.frame);
+  s += rect(
+    x,
+    y,
+    w,
+    h,
+    lin(ctx, [
+      [0, win.glassTop],
+      [1, win.glassBottom],
+    ]),
+  );
+  s += poly(
+    [
+      [x + w * 0.15, y + h],
+      [x + w * 0.55, y],
+      [x + w * 0.75, y],
+      [x + w * 0.35, y + h],
+    ],
+    '#ffffff',
+    fo(0.12),
+  );
+  if (mullions)
+    s += rect(x + w / 2 - fw * 0.35, y, fw * 0.7, h, win.frame) + rect(x, y + h * 0.42, w, fw * 0.6, win.frame);
   s += rect(x - fw * 1.3, y + h + fw * 0.6, w + fw * 2.6, fw * 1.2, shade(win.frame, -0.1));
   return s;
 }
@@ -421,7 +673,11 @@ function windowSvg(ctx: Ctx, x: number, y: number, w: number, h: number, win: Wi
 /** A gabled cabin in a light oblique view: front gable plus a receding side wall in shade. */
 function cabin(ctx: Ctx, xc: number, yb: number, w: number, sky: Sky, sunLeft: boolean): string {
   const r = ctx.r;
-  const wall = vary(r, r.pick(['#a87a50', '#b98a5c', '#8d6440', '#e9e2d3', '#d7cbb4', '#9fb5b4', '#c9b48d', '#b9c8c6']), 8);
+  const wall = vary(
+    r,
+    r.pick(['#a87a50', '#b98a5c', '#8d6440', '#e9e2d3', '#d7cbb4', '#9fb5b4', '#c9b48d', '#b9c8c6']),
+    8,
+  );
   const roof = vary(r, r.pick(['#4a4d52', '#6b3f33', '#3f5a55', '#5a5247', '#7a4a3a', '#556070']), 6);
   const trim = r.pick(['#f2eee6', '#ece6da', shade(wall, -0.35)]);
   const hWall = w * r.range(0.42, 0.58);
@@ -439,31 +695,99 @@ function cabin(ctx: Ctx, xc: number, yb: number, w: number, sky: Sky, sunLeft: b
   const win: Win = { glassTop: mix(sky.top, '#ffffff', 0.35), glassBottom: shade(sky.top, -0.45), frame: trim };
   let s = ell(xc + ox * 0.5, yb + 6, w * 0.8 + Math.abs(ox) * 0.5, w * 0.09, soft(ctx, '#3b3326', 0.2), fo(0.45));
   // side wall with planks and a window, drawn in the wall's own sheared space
-  s += poly([[xs, yb], [xs, yt], [xs + ox, yt + oy], [xs + ox, yb + oy]], shade(wall, -0.3));
+  s += poly(
+    [
+      [xs, yb],
+      [xs, yt],
+      [xs + ox, yt + oy],
+      [xs + ox, yb + oy],
+    ],
+    shade(wall, -0.3),
+  );
   const k = oy / ox;
   let sideIn = '';
   for (let y = yt + 12; y < yb; y += 13) sideIn += rect(Math.min(0, ox), y, Math.abs(ox), 1.3, '#000000', fo(0.12));
   const sw = Math.abs(ox) * 0.28;
   const sx = side > 0 ? Math.abs(ox) * 0.45 : -Math.abs(ox) * 0.45 - sw;
-  sideIn += windowSvg(ctx, sx, yt + hWall * 0.28, sw, hWall * 0.36, { ...win, glassTop: shade(win.glassTop, -0.2), frame: shade(trim, -0.25) }, false);
+  sideIn += windowSvg(
+    ctx,
+    sx,
+    yt + hWall * 0.28,
+    sw,
+    hWall * 0.36,
+    { ...win, glassTop: shade(win.glassTop, -0.2), frame: shade(trim, -0.25) },
+    false,
+  );
   s += `<g transform="matrix(1 ${k.toFixed(4)} 0 1 0 ${f1(-xs * k)})">${sideIn}</g>`;
   // roof plane
   const eave: V2 = side > 0 ? [x1 + ov, yt + ov * 0.55] : [x0 - ov, yt + ov * 0.55];
-  s += poly([apex, eave, [eave[0] + ox, eave[1] + oy], [apex[0] + ox, apex[1] + oy]], lin(ctx, [[0, shade(roof, 0.18)], [1, shade(roof, -0.1)]]));
+  s += poly(
+    [apex, eave, [eave[0] + ox, eave[1] + oy], [apex[0] + ox, apex[1] + oy]],
+    lin(ctx, [
+      [0, shade(roof, 0.18)],
+      [1, shade(roof, -0.1)],
+    ]),
+  );
   for (let i = 1; i < 9; i++) {
     const t = i / 9;
-    s += line([apex[0] + ox * t, apex[1] + oy * t], [eave[0] + ox * t, eave[1] + oy * t], shade(roof, -0.3), 2, so(0.45));
+    s += line(
+      [apex[0] + ox * t, apex[1] + oy * t],
+      [eave[0] + ox * t, eave[1] + oy * t],
+      shade(roof, -0.3),
+      2,
+      so(0.45),
+    );
   }
   s += line(eave, [eave[0] + ox, eave[1] + oy], shade(roof, -0.4), 4);
   // front gable wall with planks
   const front: V2[] = [[x0, yb], [x0, yt], apex, [x1, yt], [x1, yb]];
-  s += poly(front, lin(ctx, [[0, shade(wall, 0.1)], [1, shade(wall, -0.06)]], 0, 0, 1, 0));
+  s += poly(
+    front,
+    lin(
+      ctx,
+      [
+        [0, shade(wall, 0.1)],
+        [1, shade(wall, -0.06)],
+      ],
+      0,
+      0,
+      1,
+      0,
+    ),
+  );
   const clipId = newId(ctx, 'c');
   ctx.defs.push(`<clipPath id="${clipId}"><polygon points="${pts(front)}"/></clipPath>`);
   let planks = '';
   for (let y = apex[1] + 14; y < yb; y += 13) planks += rect(x0, y, w, 1.3, '#000000', fo(0.13));
-  planks += poly([[x0, yt + 16], [xc, apex[1] + 22], [x1, yt + 16], [x1, yt], [xc, apex[1]], [x0, yt]], '#000000', fo(0.16));
-  planks += rect(x0, apex[1], w, yb - apex[1], lin(ctx, [[0, '#fff4dc', sunLeft ? 0.14 : 0], [1, '#fff4dc', sunLeft ? 0 : 0.14]], 0, 0, 1, 0));
+  planks += poly(
+    [
+      [x0, yt + 16],
+      [xc, apex[1] + 22],
+      [x1, yt + 16],
+      [x1, yt],
+      [xc, apex[1]],
+      [x0, yt],
+    ],
+    '#000000',
+    fo(0.16),
+  );
+  planks += rect(
+    x0,
+    apex[1],
+    w,
+    yb - apex[1],
+    lin(
+      ctx,
+      [
+        [0, '#fff4dc', sunLeft ? 0.14 : 0],
+        [1, '#fff4dc', sunLeft ? 0 : 0.14],
+      ],
+      0,
+      0,
+      1,
+      0,
+    ),
+  );
   s += `<g clip-path="url(#${clipId})">${planks}</g>`;
   s += polyline([[x0 - ov, yt + ov * 0.55], apex, [x1 + ov, yt + ov * 0.55]], trim, w * 0.025);
   if (r.chance(0.6)) {
@@ -475,8 +799,26 @@ function cabin(ctx: Ctx, xc: number, yb: number, w: number, sky: Sky, sunLeft: b
   const doorX = xc + r.range(-0.25, 0.1) * w;
   const doorH = hWall * 0.72;
   s += rect(doorX - 4, yb - doorH - 4, doorW + 8, doorH + 4, trim);
-  s += rect(doorX, yb - doorH, doorW, doorH, lin(ctx, [[0, shade(wall, -0.35)], [1, shade(wall, -0.5)]]));
-  s += rect(doorX + doorW * 0.2, yb - doorH * 0.85, doorW * 0.6, doorH * 0.35, lin(ctx, [[0, win.glassTop], [1, win.glassBottom]]));
+  s += rect(
+    doorX,
+    yb - doorH,
+    doorW,
+    doorH,
+    lin(ctx, [
+      [0, shade(wall, -0.35)],
+      [1, shade(wall, -0.5)],
+    ]),
+  );
+  s += rect(
+    doorX + doorW * 0.2,
+    yb - doorH * 0.85,
+    doorW * 0.6,
+    doorH * 0.35,
+    lin(ctx, [
+      [0, win.glassTop],
+      [1, win.glassBottom],
+    ]),
+  );
   s += ell(doorX + doorW * 0.82, yb - doorH * 0.45, 3, 3, '#d9c9a0');
   const ww = w * 0.2;
   for (const wx of [x0 + w * 0.08, x1 - w * 0.08 - ww]) {
@@ -504,19 +846,62 @@ function apartments(ctx: Ctx, x0: number, yb: number, w: number, floors: number,
   const oy = -w * 0.07;
   const xs = side > 0 ? x0 + w : x0;
   let s = ell(x0 + w / 2, yb, w * 0.7, 30, soft(ctx, '#3b3326', 0.2), fo(0.35));
-  s += poly([[xs, yb], [xs, yt], [xs + ox, yt + oy], [xs + ox, yb + oy]], shade(wall, -0.28));
-  s += poly([[x0, yt], [x0 + w, yt], [x0 + w + ox, yt + oy], [x0 + ox, yt + oy]], shade(wall, -0.1));
-  s += rect(x0, yt, w, h, lin(ctx, [[0, shade(wall, 0.06)], [1, shade(wall, -0.06)]], 0, 0, 1, 0));
+  s += poly(
+    [
+      [xs, yb],
+      [xs, yt],
+      [xs + ox, yt + oy],
+      [xs + ox, yb + oy],
+    ],
+    shade(wall, -0.28),
+  );
+  s += poly(
+    [
+      [x0, yt],
+      [x0 + w, yt],
+      [x0 + w + ox, yt + oy],
+      [x0 + ox, yt + oy],
+    ],
+    shade(wall, -0.1),
+  );
+  s += rect(
+    x0,
+    yt,
+    w,
+    h,
+    lin(
+      ctx,
+      [
+        [0, shade(wall, 0.06)],
+        [1, shade(wall, -0.06)],
+      ],
+      0,
+      0,
+      1,
+      0,
+    ),
+  );
   s += rect(x0 - 4, yt - 8, w + 8, 10, shade(wall, -0.15));
   const cols = Math.max(3, Math.round(w / r.range(95, 130)));
   const cw = w / cols;
-  const glass = lin(ctx, [[0, mix(sky.top, '#ffffff', 0.3)], [1, shade(sky.top, -0.5)]]);
+  const glass = lin(ctx, [
+    [0, mix(sky.top, '#ffffff', 0.3)],
+    [1, shade(sky.top, -0.5)],
+  ]);
   for (let f = 0; f < floors; f++) {
     const fy = yt + 24 + f * fh;
     for (let c = 0; c < cols; c++) {
       const cx = x0 + c * cw;
       s += rect(cx + cw * 0.18, fy + fh * 0.1, cw * 0.64, fh * 0.62, glass);
-      if (r.chance(0.25)) s += rect(cx + cw * 0.18, fy + fh * 0.1, cw * r.range(0.2, 0.4), fh * 0.62, mix(accent, '#ffffff', 0.5), fo(0.85));
+      if (r.chance(0.25))
+        s += rect(
+          cx + cw * 0.18,
+          fy + fh * 0.1,
+          cw * r.range(0.2, 0.4),
+          fh * 0.62,
+          mix(accent, '#ffffff', 0.5),
+          fo(0.85),
+        );
       s += rect(cx + cw * 0.08, fy + fh * 0.7, cw * 0.84, fh * 0.07, shade(wall, -0.05));
       s += rect(cx + cw * 0.08, fy + fh * 0.77, cw * 0.84, fh * 0.05, '#000000', fo(0.15));
       s += rect(cx + cw * 0.1, fy + fh * 0.5, cw * 0.8, fh * 0.2, accent, fo(0.55));
@@ -589,7 +974,13 @@ function jetty(ctx: Ctx, horizon: number, seaBottom: number, sky: Sky): string {
     const t = (i / boards) ** 1.8;
     s += line(P(bx0, t), P(bx1, t), shade(wood, -0.35), 0.6 + t * 3, so(0.6));
   }
-  s += poly([P(bx0, 0), P(bx1, 0), P(bx1, 1), P(bx0, 1)], lin(ctx, [[0, '#ffffff', 0.15], [1, '#000000', 0.1]]));
+  s += poly(
+    [P(bx0, 0), P(bx1, 0), P(bx1, 1), P(bx0, 1)],
+    lin(ctx, [
+      [0, '#ffffff', 0.15],
+      [1, '#000000', 0.1],
+    ]),
+  );
   return s;
 }
 
@@ -602,13 +993,31 @@ function sceneSea(ctx: Ctx): Scene {
   if (r.chance(0.55)) s += farCoast(ctx, horizon, mix(sky.horizon, '#6f8796', 0.45));
   const variant = r.pick(['beach', 'beach', 'open', 'jetty'] as const);
   const edge = variant === 'beach' ? H * r.range(0.8, 0.92) : H + 30;
-  s += sea(ctx, { horizon, bottom: Math.min(edge + 20, H), far: sp.far, near: sp.near, sunX: sky.sunX, glint: '#fffdf2', glintAmount: r.range(0.4, 1), haze: sky.horizon });
+  s += sea(ctx, {
+    horizon,
+    bottom: Math.min(edge + 20, H),
+    far: sp.far,
+    near: sp.near,
+    sunX: sky.sunX,
+    glint: '#fffdf2',
+    glintAmount: r.range(0.4, 1),
+    haze: sky.horizon,
+  });
   const boats = r.int(0, 2);
   for (let i = 0; i < boats; i++) {
     const bx = r.range(0.1, 0.9) * W;
     const by = horizon + r.range(3, 20);
     const bs = r.range(8, 20);
-    s += poly([[bx - bs, by], [bx + bs, by], [bx + bs * 0.7, by + bs * 0.3], [bx - bs * 0.8, by + bs * 0.3]], '#f2f2ee') + rect(bx - bs * 0.3, by - bs * 0.5, bs * 0.6, bs * 0.5, '#dfe3e4');
+    s +=
+      poly(
+        [
+          [bx - bs, by],
+          [bx + bs, by],
+          [bx + bs * 0.7, by + bs * 0.3],
+          [bx - bs * 0.8, by + bs * 0.3],
+        ],
+        '#f2f2ee',
+      ) + rect(bx - bs * 0.3, by - bs * 0.5, bs * 0.6, bs * 0.5, '#dfe3e4');
   }
   if (variant === 'beach') s += beach(ctx, edge, sand(r), sp.near);
   if (variant === 'jetty') s += jetty(ctx, horizon, H, sky);
@@ -628,11 +1037,35 @@ function parasol(ctx: Ctx, x: number, y: number, sc: number, c1: string, c2: str
   const lx = x + r.range(-0.9, 0.2) * R;
   const lw = R * 1.3;
   const lc = r.pick(['#f4f1ea', '#e9dcc4', c2]);
-  s += ell(lx + lw * 0.55 + sunDx * 20 * sc, y + R * 0.3, lw * 0.7, R * 0.08, soft(ctx, shade(sd.dark, -0.3), 0.3), fo(0.4));
-  s += rect(lx, y + R * 0.18, R * 0.04, R * 0.12, '#7d6a55') + rect(lx + lw, y + R * 0.18, R * 0.04, R * 0.12, '#7d6a55');
-  s += poly([[lx, y + R * 0.05], [lx + lw, y + R * 0.05], [lx + lw * 1.06, y + R * 0.2], [lx - lw * 0.04, y + R * 0.2]], shade(lc, 0.05));
+  s += ell(
+    lx + lw * 0.55 + sunDx * 20 * sc,
+    y + R * 0.3,
+    lw * 0.7,
+    R * 0.08,
+    soft(ctx, shade(sd.dark, -0.3), 0.3),
+    fo(0.4),
+  );
+  s +=
+    rect(lx, y + R * 0.18, R * 0.04, R * 0.12, '#7d6a55') + rect(lx + lw, y + R * 0.18, R * 0.04, R * 0.12, '#7d6a55');
+  s += poly(
+    [
+      [lx, y + R * 0.05],
+      [lx + lw, y + R * 0.05],
+      [lx + lw * 1.06, y + R * 0.2],
+      [lx - lw * 0.04, y + R * 0.2],
+    ],
+    shade(lc, 0.05),
+  );
   s += rect(lx - lw * 0.04, y + R * 0.2, lw * 1.1, R * 0.04, shade(lc, -0.2));
-  s += poly([[lx + lw, y + R * 0.05], [lx + lw * 1.25, y - R * 0.28], [lx + lw * 1.33, y - R * 0.22], [lx + lw * 1.08, y + R * 0.2]], shade(lc, -0.1));
+  s += poly(
+    [
+      [lx + lw, y + R * 0.05],
+      [lx + lw * 1.25, y - R * 0.28],
+      [lx + lw * 1.33, y - R * 0.22],
+      [lx + lw * 1.08, y + R * 0.2],
+    ],
+    shade(lc, -0.1),
+  );
   // pole and canopy
   s += line([x, y], [tx, ty], '#8a7158', Math.max(2, 6 * sc));
   const segs = 8;
@@ -641,10 +1074,34 @@ function parasol(ctx: Ctx, x: number, y: number, sc: number, c1: string, c2: str
     const a0 = Math.PI + (i / segs) * Math.PI;
     const a1 = Math.PI + ((i + 1) / segs) * Math.PI;
     const col = i % 2 ? c1 : c2;
-    s += poly([[tx, ty - R * 0.3], [tx + Math.cos(a0) * R, rim - Math.sin(a0) * R * 0.12], [tx + Math.cos(a1) * R, rim - Math.sin(a1) * R * 0.12]], shade(col, (i / segs - 0.5) * -0.25));
+    s += poly(
+      [
+        [tx, ty - R * 0.3],
+        [tx + Math.cos(a0) * R, rim - Math.sin(a0) * R * 0.12],
+        [tx + Math.cos(a1) * R, rim - Math.sin(a1) * R * 0.12],
+      ],
+      shade(col, (i / segs - 0.5) * -0.25),
+    );
   }
   s += `<path d="M${f1(tx - R)},${f1(rim)} Q${f1(tx)},${f1(rim + 28 * sc)} ${f1(tx + R)},${f1(rim)}" fill="none" stroke="${shade(c2, -0.25)}" stroke-width="${f1(3 * sc)}"/>`;
-  s += poly([[tx, ty - R * 0.3], [tx - R, rim], [tx + R, rim]], lin(ctx, [[0, '#000000', sunDx < 0 ? 0 : 0.15], [1, '#000000', sunDx < 0 ? 0.15 : 0]], 0, 0, 1, 0));
+  s += poly(
+    [
+      [tx, ty - R * 0.3],
+      [tx - R, rim],
+      [tx + R, rim],
+    ],
+    lin(
+      ctx,
+      [
+        [0, '#000000', sunDx < 0 ? 0 : 0.15],
+        [1, '#000000', sunDx < 0 ? 0.15 : 0],
+      ],
+      0,
+      0,
+      1,
+      0,
+    ),
+  );
   return s;
 }
 
@@ -658,17 +1115,43 @@ function sceneBeach(ctx: Ctx): Scene {
   let s = skySvg;
   if (r.chance(0.4)) s += farCoast(ctx, horizon, mix(sky.horizon, '#6f8796', 0.45));
   const edge = horizon + (H - horizon) * r.range(0.2, 0.36);
-  s += sea(ctx, { horizon, bottom: edge + 20, far: sp.far, near: mix(sp.near, sp.far, 0.3), sunX: sky.sunX, glint: '#fffdf2', glintAmount: r.range(0.3, 0.8), haze: sky.horizon });
+  s += sea(ctx, {
+    horizon,
+    bottom: edge + 20,
+    far: sp.far,
+    near: mix(sp.near, sp.far, 0.3),
+    sunX: sky.sunX,
+    glint: '#fffdf2',
+    glintAmount: r.range(0.3, 0.8),
+    haze: sky.horizon,
+  });
   s += beach(ctx, edge, sd, sp.near);
   const duneLeft = r.chance(0.5);
-  if (r.chance(0.7)) s += dune(ctx, edge + (H - edge) * r.range(0.25, 0.45), duneLeft, r.range(0.3, 0.5), r.range(120, 260), sd, mix(g.mid, '#a59a5c', 0.35));
+  if (r.chance(0.7))
+    s += dune(
+      ctx,
+      edge + (H - edge) * r.range(0.25, 0.45),
+      duneLeft,
+      r.range(0.3, 0.5),
+      r.range(120, 260),
+      sd,
+      mix(g.mid, '#a59a5c', 0.35),
+    );
   const sunDx = sky.sunX < W / 2 ? 1 : -1;
-  const cols = r.pick([['#f2efe6', '#2f6f8a'], ['#f4efe4', '#c8553d'], ['#efe9dc', '#d9a441'], ['#f2efe6', '#5d8a6a'], ['#e9e2d2', '#d8cdb8'], ['#f2efe6', '#4a7fa6']] as const);
+  const cols = r.pick([
+    ['#f2efe6', '#2f6f8a'],
+    ['#f4efe4', '#c8553d'],
+    ['#efe9dc', '#d9a441'],
+    ['#f2efe6', '#5d8a6a'],
+    ['#e9e2d2', '#d8cdb8'],
+    ['#f2efe6', '#4a7fa6'],
+  ] as const);
   const items: { x: number; y: number }[] = [];
   const n = r.int(1, 4);
   for (let i = 0; i < n; i++) items.push({ x: r.range(0.08, 0.92) * W, y: edge + (H - edge) * r.range(0.3, 0.8) });
   items.sort((a, b) => a.y - b.y);
-  for (const it of items) s += parasol(ctx, it.x, it.y, 0.4 + ((it.y - edge) / (H - edge)) * 1.2, cols[0], cols[1], sd, sunDx);
+  for (const it of items)
+    s += parasol(ctx, it.x, it.y, 0.4 + ((it.y - edge) / (H - edge)) * 1.2, cols[0], cols[1], sd, sunDx);
   s += birds(ctx, horizon);
   return { svg: s, warmth: r.range(0.05, 0.35) };
 }
@@ -683,19 +1166,71 @@ function sceneSunset(ctx: Ctx): Scene {
   const sunX = r.range(0.25, 0.75) * W;
   const sunR = r.range(26, 50);
   const sunY = horizon - r.range(-sunR * 0.5, sunR * 3);
-  let s = rect(0, 0, W, horizon + 2, lin(ctx, [[0, top], [0.45, mid], [0.8, low], [1, hor]], 0, 0, 0, horizon, true));
-  s += rect(0, 0, W, horizon, rad(ctx, [[0, '#fff1c8', 0.95], [0.15, '#ffd08a', 0.6], [1, '#ff9d5c', 0]], sunX, sunY, W * 0.55, horizon * 0.9));
+  let s = rect(
+    0,
+    0,
+    W,
+    horizon + 2,
+    lin(
+      ctx,
+      [
+        [0, top],
+        [0.45, mid],
+        [0.8, low],
+        [1, hor],
+      ],
+      0,
+      0,
+      0,
+      horizon,
+      true,
+    ),
+  );
+  s += rect(
+    0,
+    0,
+    W,
+    horizon,
+    rad(
+      ctx,
+      [
+        [0, '#fff1c8', 0.95],
+        [0.15, '#ffd08a', 0.6],
+        [1, '#ff9d5c', 0],
+      ],
+      sunX,
+      sunY,
+      W * 0.55,
+      horizon * 0.9,
+    ),
+  );
   s += clouds(ctx, horizon, mix(low, '#ffe6c0', 0.45), mix(top, mid, 0.45), r.range(0.5, 1.2));
   s += ell(sunX, sunY, sunR * 1.25, sunR * 1.25, soft(ctx, '#fff6dc', 0.72));
   const far = mix(mix(low, mid, 0.4), hor, 0.3);
   const near = shade(mix(top, '#2a3550', 0.4), -0.1);
   const edge = r.chance(0.75) ? H * r.range(0.82, 0.93) : H + 30;
-  s += sea(ctx, { horizon, bottom: Math.min(edge + 20, H), far, near, sunX, glint: '#ffd9a0', glintAmount: r.range(1.3, 2.2), haze: mix(hor, low, 0.4) });
+  s += sea(ctx, {
+    horizon,
+    bottom: Math.min(edge + 20, H),
+    far,
+    near,
+    sunX,
+    glint: '#ffd9a0',
+    glintAmount: r.range(1.3, 2.2),
+    haze: mix(hor, low, 0.4),
+  });
   if (r.chance(0.5)) s += farCoast(ctx, horizon, mix(top, mid, 0.45));
   if (edge < H) {
     const dark = mix('#3a2f3a', low, 0.12);
     const topEdge = ridge(r, -20, W + 20, edge, r.range(4, 12), 700, 20);
-    s += poly(ridgeFill(topEdge, H + 2), lin(ctx, [[0, mix(dark, low, 0.35)], [0.3, mix(dark, low, 0.15)], [1, dark]]));
+    s += poly(
+      ridgeFill(topEdge, H + 2),
+      lin(ctx, [
+        [0, mix(dark, low, 0.35)],
+        [0.3, mix(dark, low, 0.15)],
+        [1, dark],
+      ]),
+    );
     s += polyline(topEdge, hor, 8, so(0.2)) + polyline(topEdge, hor, 2.5, so(0.6));
     const sil: Greens = { dark, mid: dark, light: shade(dark, 0.03), trunk: dark };
     const n = r.int(0, 3);
@@ -718,42 +1253,111 @@ function sceneCabin(ctx: Ctx): Scene {
   const g = greens(r);
   let s = skySvg;
   const groundY = horizon + H * r.range(0.04, 0.09);
-  s += sea(ctx, { horizon, bottom: groundY + 20, far: sp.far, near: sp.near, sunX: sky.sunX, glint: '#fffdf2', glintAmount: 0.4, haze: sky.horizon });
+  s += sea(ctx, {
+    horizon,
+    bottom: groundY + 20,
+    far: sp.far,
+    near: sp.near,
+    sunX: sky.sunX,
+    glint: '#fffdf2',
+    glintAmount: 0.4,
+    haze: sky.horizon,
+  });
   const grassy = r.chance(0.55);
   const groundCol = grassy ? mix(mix(g.light, sd.light, 0.5), '#c8c49a', 0.3) : sd.light;
   // far tree line, hazed, and a haze band fusing its foot
   const gFar = hazed(g, sky.horizon, 0.45);
   const farKind = r.pick(['pine', 'round', 'poplar'] as const);
   for (let x = -40; x < W + 40; x += r.range(30, 90)) {
-    if (r.chance(0.85)) s += tree(ctx, r.chance(0.7) ? farKind : r.pick(['pine', 'round', 'poplar'] as const), x, groundY + 8, H * r.range(0.06, 0.17), gFar);
+    if (r.chance(0.85))
+      s += tree(
+        ctx,
+        r.chance(0.7) ? farKind : r.pick(['pine', 'round', 'poplar'] as const),
+        x,
+        groundY + 8,
+        H * r.range(0.06, 0.17),
+        gFar,
+      );
   }
-  s += rect(0, groundY - H * 0.08, W, H * 0.1, lin(ctx, [[0, sky.horizon, 0], [1, sky.horizon, 0.45]]));
+  s += rect(
+    0,
+    groundY - H * 0.08,
+    W,
+    H * 0.1,
+    lin(ctx, [
+      [0, sky.horizon, 0],
+      [1, sky.horizon, 0.45],
+    ]),
+  );
   const groundTop = ridge(r, -20, W + 20, groundY, 5, 600, 20);
-  s += poly(ridgeFill(groundTop, H + 2), lin(ctx, [[0, shade(groundCol, -0.08)], [0.25, groundCol], [1, shade(groundCol, -0.1)]], 0, groundY, 0, H, true));
+  s += poly(
+    ridgeFill(groundTop, H + 2),
+    lin(
+      ctx,
+      [
+        [0, shade(groundCol, -0.08)],
+        [0.25, groundCol],
+        [1, shade(groundCol, -0.1)],
+      ],
+      0,
+      groundY,
+      0,
+      H,
+      true,
+    ),
+  );
   // ground texture: flattened patches of lighter and darker ground
   for (let i = 0; i < 26; i++) {
     const t = r.next();
     const y = groundY + (H - groundY) * (0.05 + t * 0.95);
     const rx = 60 + t * 260 * r.range(0.5, 1.2);
-    s += ell(r.range(-50, W + 50), y, rx, rx * (0.08 + t * 0.1), soft(ctx, r.chance(0.5) ? shade(groundCol, 0.12) : shade(groundCol, -0.12), 0.2), fo(0.7));
+    s += ell(
+      r.range(-50, W + 50),
+      y,
+      rx,
+      rx * (0.08 + t * 0.1),
+      soft(ctx, r.chance(0.5) ? shade(groundCol, 0.12) : shade(groundCol, -0.12), 0.2),
+      fo(0.7),
+    );
   }
   const sunLeft = sky.sunX < W / 2;
   const apt = r.chance(0.2);
   if (apt) {
     const w = W * r.range(0.4, 0.6);
-    s += apartments(ctx, r.range(0.05, 0.95 - w / W) * W, groundY + H * r.range(0.25, 0.35), w, r.int(5, 8), sky, sunLeft);
+    s += apartments(
+      ctx,
+      r.range(0.05, 0.95 - w / W) * W,
+      groundY + H * r.range(0.25, 0.35),
+      w,
+      r.int(5, 8),
+      sky,
+      sunLeft,
+    );
   }
   const treeKind = r.pick(['pine', 'round', 'poplar'] as const);
   const nTrees = r.int(2, 5);
   const gMid = hazed(g, sky.horizon, 0.15);
-  for (let i = 0; i < nTrees; i++) s += tree(ctx, r.chance(0.7) ? treeKind : 'round', r.range(0, W), groundY + H * r.range(0.1, 0.18), H * r.range(0.35, 0.55), gMid);
+  for (let i = 0; i < nTrees; i++)
+    s += tree(
+      ctx,
+      r.chance(0.7) ? treeKind : 'round',
+      r.range(0, W),
+      groundY + H * r.range(0.1, 0.18),
+      H * r.range(0.35, 0.55),
+      gMid,
+    );
   // grass (or sparse dune grass) in depth order around the main cabin
   const mainY = apt ? groundY : H * r.range(0.78, 0.86);
   const tufts: [number, number, number, string][] = [];
   const nTufts = grassy ? 60 : 18;
   for (let i = 0; i < nTufts; i++) {
     const y = groundY + (H - groundY) * r.range(0.15, 1);
-    tufts.push([r.range(0, W), y, (6 + ((y - groundY) / (H - groundY)) * 45) * r.range(0.6, 1.2), grassy ? mix(g.mid, g.dark, r.next()) : mix(mix(g.mid, '#a59a5c', 0.4), sd.dark, r.next() * 0.5)]);
+    tufts.push([
+      r.range(0, W),
+      y,
+      (6 + ((y - groundY) / (H - groundY)) * 45) * r.range(0.6, 1.2),
+      grassy ? mix(g.mid, g.dark, r.next()) : mix(mix(g.mid, '#a59a5c', 0.4), sd.dark, r.next() * 0.5),
+    ]);
   }
   tufts.sort((a, b) => a[1] - b[1]);
   for (const [x, y, size, c] of tufts) if (y < mainY) s += grassTuft(r, x, y, size, c, 0.8);
@@ -761,12 +1365,33 @@ function sceneCabin(ctx: Ctx): Scene {
     if (r.chance(0.4)) s += cabin(ctx, r.chance(0.5) ? W * 0.18 : W * 0.82, groundY + H * 0.18, W * 0.15, sky, sunLeft);
     const cx = W * r.range(0.38, 0.62);
     // a sandy path from the porch towards the viewer
-    if (grassy) s += poly([[cx - W * 0.05, mainY + 30], [cx + W * 0.05, mainY + 30], [cx + W * 0.1 + r.range(-60, 120), H + 5], [cx - W * 0.1 + r.range(-120, 60), H + 5]], lin(ctx, [[0, sd.light, 0.7], [1, sd.mid, 0.9]]));
+    if (grassy)
+      s += poly(
+        [
+          [cx - W * 0.05, mainY + 30],
+          [cx + W * 0.05, mainY + 30],
+          [cx + W * 0.1 + r.range(-60, 120), H + 5],
+          [cx - W * 0.1 + r.range(-120, 60), H + 5],
+        ],
+        lin(ctx, [
+          [0, sd.light, 0.7],
+          [1, sd.mid, 0.9],
+        ]),
+      );
     s += cabin(ctx, cx, mainY, W * r.range(0.26, 0.36), sky, sunLeft);
   }
   for (const [x, y, size, c] of tufts) if (y >= mainY) s += grassTuft(r, x, y, size, c, 0.8);
-  if (!grassy) s += dune(ctx, H * 0.9, r.chance(0.5), r.range(0.25, 0.4), r.range(60, 140), sd, mix(g.mid, '#a59a5c', 0.4));
-  if (r.chance(0.6)) s += tree(ctx, treeKind, r.chance(0.5) ? r.range(-0.04, 0.06) * W : r.range(0.94, 1.04) * W, H + 20, H * r.range(0.85, 1.15), g);
+  if (!grassy)
+    s += dune(ctx, H * 0.9, r.chance(0.5), r.range(0.25, 0.4), r.range(60, 140), sd, mix(g.mid, '#a59a5c', 0.4));
+  if (r.chance(0.6))
+    s += tree(
+      ctx,
+      treeKind,
+      r.chance(0.5) ? r.range(-0.04, 0.06) * W : r.range(0.94, 1.04) * W,
+      H + 20,
+      H * r.range(0.85, 1.15),
+      g,
+    );
   return { svg: s, warmth: r.range(0.05, 0.35) };
 }
 
@@ -777,7 +1402,16 @@ function sceneTerrace(ctx: Ctx): Scene {
   const sp = seaPalette(r, sky);
   const deckFar = H * r.range(0.6, 0.7);
   let s = skySvg;
-  s += sea(ctx, { horizon, bottom: deckFar, far: sp.far, near: sp.near, sunX: sky.sunX, glint: '#fffdf2', glintAmount: 0.7, haze: sky.horizon });
+  s += sea(ctx, {
+    horizon,
+    bottom: deckFar,
+    far: sp.far,
+    near: sp.near,
+    sunX: sky.sunX,
+    glint: '#fffdf2',
+    glintAmount: 0.7,
+    haze: sky.horizon,
+  });
   if (r.chance(0.5)) s += beach(ctx, horizon + (deckFar - horizon) * r.range(0.55, 0.8), sand(r), sp.near);
   const wood = vary(r, r.pick(['#a77b52', '#b58b60', '#8f6a4a', '#c49c70', '#9c7b5c', '#a89078']), 8);
   const rail = r.chance(0.5) ? vary(r, '#f0ece4', 4) : shade(wood, -0.05);
@@ -793,7 +1427,17 @@ function sceneTerrace(ctx: Ctx): Scene {
     deck += poly([a, b, [xb + pw, H], [xb, H]], shade(vary(r, wood, 7), r.range(-0.05, 0.05)));
     deck += line(a, [xb, H], shade(wood, -0.45), 2.5, so(0.55));
   }
-  deck += rect(0, deckFar, W, H - deckFar, lin(ctx, [[0, '#000000', 0.14], [0.4, '#000000', 0], [1, '#000000', 0.22]]));
+  deck += rect(
+    0,
+    deckFar,
+    W,
+    H - deckFar,
+    lin(ctx, [
+      [0, '#000000', 0.14],
+      [0.4, '#000000', 0],
+      [1, '#000000', 0.22],
+    ]),
+  );
   s += deck;
   // railing, its shadows falling towards us (the sun is beyond it)
   const railTop = deckFar - (deckFar - horizon) * r.range(0.35, 0.55);
@@ -802,21 +1446,69 @@ function sceneTerrace(ctx: Ctx): Scene {
   const skew = r.range(-120, 120);
   let rs = '';
   let shadows = '';
-  const postGrad = lin(ctx, [[0, shade(rail, 0.05)], [1, shade(rail, -0.18)]], 0, 0, 1, 0);
+  const postGrad = lin(
+    ctx,
+    [
+      [0, shade(rail, 0.05)],
+      [1, shade(rail, -0.18)],
+    ],
+    0,
+    0,
+    1,
+    0,
+  );
   const glass = r.chance(0.3);
   if (glass) {
-    rs += rect(0, railTop, W, deckFar - railTop, lin(ctx, [[0, '#e8f3f3', 0.28], [1, '#d5e6e8', 0.18]]));
-    for (let x = r.range(-100, 0); x < W; x += r.range(220, 300)) rs += poly([[x + 30, deckFar], [x + 90, railTop], [x + 110, railTop], [x + 50, deckFar]], '#ffffff', fo(0.12));
+    rs += rect(
+      0,
+      railTop,
+      W,
+      deckFar - railTop,
+      lin(ctx, [
+        [0, '#e8f3f3', 0.28],
+        [1, '#d5e6e8', 0.18],
+      ]),
+    );
+    for (let x = r.range(-100, 0); x < W; x += r.range(220, 300))
+      rs += poly(
+        [
+          [x + 30, deckFar],
+          [x + 90, railTop],
+          [x + 110, railTop],
+          [x + 50, deckFar],
+        ],
+        '#ffffff',
+        fo(0.12),
+      );
   } else {
     for (let x = -gap; x < W + gap; x += gap) {
       rs += rect(x, railTop, bw, deckFar - railTop, postGrad);
-      shadows += poly([[x, deckFar], [x + bw, deckFar], [x + bw + skew, deckFar + 160], [x + skew, deckFar + 160]], '#2e241a', fo(0.13));
+      shadows += poly(
+        [
+          [x, deckFar],
+          [x + bw, deckFar],
+          [x + bw + skew, deckFar + 160],
+          [x + skew, deckFar + 160],
+        ],
+        '#2e241a',
+        fo(0.13),
+      );
     }
   }
   s += shadows;
   const postGap = glass ? r.range(240, 320) : gap * r.int(5, 8);
-  for (let x = r.range(0, postGap); x < W; x += postGap) rs += rect(x - 8, railTop - 14, bw + 16, deckFar - railTop + 14, shade(rail, -0.08));
-  rs += rect(0, railTop - 16, W, 18, lin(ctx, [[0, shade(rail, 0.15)], [1, shade(rail, -0.1)]]));
+  for (let x = r.range(0, postGap); x < W; x += postGap)
+    rs += rect(x - 8, railTop - 14, bw + 16, deckFar - railTop + 14, shade(rail, -0.08));
+  rs += rect(
+    0,
+    railTop - 16,
+    W,
+    18,
+    lin(ctx, [
+      [0, shade(rail, 0.15)],
+      [1, shade(rail, -0.1)],
+    ]),
+  );
   rs += rect(0, railTop + 2, W, 5, '#000000', fo(0.15));
   rs += rect(0, deckFar - 16, W, 16, shade(rail, -0.12));
   s += rs;
@@ -829,12 +1521,29 @@ function sceneTerrace(ctx: Ctx): Scene {
   s += chair(tx - r.range(190, 260), ty + 10, chairCol, cushion, 1);
   s += table(ctx, tx, ty, chairCol);
   s += chair(tx + r.range(190, 260), ty + 10, chairCol, cushion, -1);
-  if (r.chance(0.7)) s += plant(ctx, r.chance(0.5) ? r.range(0.03, 0.14) * W : r.range(0.86, 0.97) * W, H * r.range(0.8, 0.92), r.range(0.9, 1.3));
+  if (r.chance(0.7))
+    s += plant(
+      ctx,
+      r.chance(0.5) ? r.range(0.03, 0.14) * W : r.range(0.86, 0.97) * W,
+      H * r.range(0.8, 0.92),
+      r.range(0.9, 1.3),
+    );
   // the edge of a pergola / awning overhead, for depth
   if (r.chance(0.4)) {
     const aw = vary(r, r.pick(['#efe6d6', '#d9c3a0', '#b7c9c9']), 6);
     const y0 = r.range(0.04, 0.1) * H;
-    s += poly([[0, 0], [W, 0], [W, y0], [0, y0 + r.range(-20, 20)]], lin(ctx, [[0, shade(aw, -0.25)], [1, aw]]));
+    s += poly(
+      [
+        [0, 0],
+        [W, 0],
+        [W, y0],
+        [0, y0 + r.range(-20, 20)],
+      ],
+      lin(ctx, [
+        [0, shade(aw, -0.25)],
+        [1, aw],
+      ]),
+    );
     for (let x = r.range(0, 120); x < W; x += 120) s += rect(x, y0 - 4, 14, 8, shade(aw, -0.35));
   } else if (r.chance(0.5)) {
     // festoon lights strung across the top of the frame
@@ -858,14 +1567,50 @@ function chair(x: number, y: number, col: string, cushion: string, facing: numbe
   const legH = 110;
   const leg = shade(col, -0.2);
   let s = rect(x - w / 2, y - legH, 8, legH, leg) + rect(x + w / 2 - 8, y - legH, 8, legH, leg);
-  s += rect(x - w / 2 + 18 * facing, y - legH, 7, legH - 16, shade(leg, -0.2)) + rect(x + w / 2 - 25 + 18 * facing, y - legH, 7, legH - 16, shade(leg, -0.2));
-  s += poly([[x - w / 2, y - legH], [x + w / 2, y - legH], [x + w / 2 + 20 * facing, y - legH - 30], [x - w / 2 + 20 * facing, y - legH - 30]], shade(col, 0.05));
+  s +=
+    rect(x - w / 2 + 18 * facing, y - legH, 7, legH - 16, shade(leg, -0.2)) +
+    rect(x + w / 2 - 25 + 18 * facing, y - legH, 7, legH - 16, shade(leg, -0.2));
+  s += poly(
+    [
+      [x - w / 2, y - legH],
+      [x + w / 2, y - legH],
+      [x + w / 2 + 20 * facing, y - legH - 30],
+      [x - w / 2 + 20 * facing, y - legH - 30],
+    ],
+    shade(col, 0.05),
+  );
   s += rect(x - w / 2, y - legH, w, 12, shade(col, -0.1));
-  s += poly([[x - w / 2 + 8, y - legH - 6], [x + w / 2 - 8, y - legH - 6], [x + w / 2 + 12 * facing, y - legH - 28], [x - w / 2 + 28 * facing, y - legH - 28]], cushion);
+  s += poly(
+    [
+      [x - w / 2 + 8, y - legH - 6],
+      [x + w / 2 - 8, y - legH - 6],
+      [x + w / 2 + 12 * facing, y - legH - 28],
+      [x - w / 2 + 28 * facing, y - legH - 28],
+    ],
+    cushion,
+  );
   const bx = x + 24 * facing;
-  s += poly([[bx - w / 2, y - legH - 30], [bx + w / 2, y - legH - 30], [bx + w / 2 + 14 * facing, y - legH - 170], [bx - w / 2 + 14 * facing, y - legH - 170]], shade(col, -0.08));
-  for (let i = 1; i < 4; i++) s += rect(bx - w / 2 + 6, y - legH - 30 - (140 * i) / 4, w - 12, 3, shade(col, -0.25), fo(0.5));
-  s += poly([[bx - w / 2 + 10, y - legH - 36], [bx + w / 2 - 10, y - legH - 36], [bx + w / 2 + 8 * facing, y - legH - 140], [bx - w / 2 + 8 * facing, y - legH - 140]], shade(cushion, -0.05), fo(0.92));
+  s += poly(
+    [
+      [bx - w / 2, y - legH - 30],
+      [bx + w / 2, y - legH - 30],
+      [bx + w / 2 + 14 * facing, y - legH - 170],
+      [bx - w / 2 + 14 * facing, y - legH - 170],
+    ],
+    shade(col, -0.08),
+  );
+  for (let i = 1; i < 4; i++)
+    s += rect(bx - w / 2 + 6, y - legH - 30 - (140 * i) / 4, w - 12, 3, shade(col, -0.25), fo(0.5));
+  s += poly(
+    [
+      [bx - w / 2 + 10, y - legH - 36],
+      [bx + w / 2 - 10, y - legH - 36],
+      [bx + w / 2 + 8 * facing, y - legH - 140],
+      [bx - w / 2 + 8 * facing, y - legH - 140],
+    ],
+    shade(cushion, -0.05),
+    fo(0.92),
+  );
   return s;
 }
 
@@ -874,15 +1619,29 @@ function table(ctx: Ctx, x: number, y: number, col: string): string {
   const R = 120;
   const th = 125;
   let s = rect(x - 6, y - th, 12, th, shade(col, -0.3)) + ell(x, y - 2, 50, 10, shade(col, -0.3));
-  s += ell(x, y - th + 6, R, 26, shade(col, -0.25)) + ell(x, y - th, R, 26, lin(ctx, [[0, shade(col, 0.1)], [1, shade(col, -0.05)]]));
+  s +=
+    ell(x, y - th + 6, R, 26, shade(col, -0.25)) +
+    ell(
+      x,
+      y - th,
+      R,
+      26,
+      lin(ctx, [
+        [0, shade(col, 0.1)],
+        [1, shade(col, -0.05)],
+      ]),
+    );
   const gx = x - r.range(30, 70);
-  s += rect(gx - 9, y - th - 44, 18, 40, '#e8f0f0', fo(0.55)) + rect(gx - 9, y - th - 24, 18, 20, r.pick(['#e3b04b', '#c44e3a', '#f0e0b0']), fo(0.75));
+  s +=
+    rect(gx - 9, y - th - 44, 18, 40, '#e8f0f0', fo(0.55)) +
+    rect(gx - 9, y - th - 24, 18, 20, r.pick(['#e3b04b', '#c44e3a', '#f0e0b0']), fo(0.75));
   const cx = x + r.range(10, 60);
   s += rect(cx - 12, y - th - 22, 24, 20, '#f6f3ee') + ell(cx, y - th - 22, 12, 4, '#6b4a32');
   if (r.chance(0.6)) {
     const bx = x + r.range(-20, 20);
     s += ell(bx, y - th - 6, 34, 10, '#d9d2c4');
-    for (let i = 0; i < 4; i++) s += ell(bx - 18 + i * 12, y - th - 14 - (i % 2) * 4, 9, 9, r.pick(['#e08a3a', '#c9452e', '#9bb24a', '#e6c14a']));
+    for (let i = 0; i < 4; i++)
+      s += ell(bx - 18 + i * 12, y - th - 14 - (i % 2) * 4, 9, 9, r.pick(['#e08a3a', '#c9452e', '#9bb24a', '#e6c14a']));
   }
   return s;
 }
@@ -891,14 +1650,35 @@ function plant(ctx: Ctx, x: number, y: number, sc: number): string {
   const r = ctx.r;
   const pot = vary(r, r.pick(['#b8704c', '#d9d2c6', '#6d6f70', '#c7a27a']), 6);
   const g = greens(r);
-  let s = poly([[x - 45 * sc, y - 90 * sc], [x + 45 * sc, y - 90 * sc], [x + 32 * sc, y], [x - 32 * sc, y]], lin(ctx, [[0, shade(pot, 0.1)], [1, shade(pot, -0.2)]], 0, 0, 1, 0));
+  let s = poly(
+    [
+      [x - 45 * sc, y - 90 * sc],
+      [x + 45 * sc, y - 90 * sc],
+      [x + 32 * sc, y],
+      [x - 32 * sc, y],
+    ],
+    lin(
+      ctx,
+      [
+        [0, shade(pot, 0.1)],
+        [1, shade(pot, -0.2)],
+      ],
+      0,
+      0,
+      1,
+      0,
+    ),
+  );
   s += rect(x - 49 * sc, y - 100 * sc, 98 * sc, 14 * sc, shade(pot, -0.05));
   for (let i = 0; i < 16; i++) {
     const a = r.range(-1.3, 1.3);
     const len = r.range(70, 150) * sc;
     const lx = x + Math.sin(a) * len;
     const ly = y - 100 * sc - Math.cos(a) * len;
-    s += path(`M${f1(x)},${f1(y - 95 * sc)} Q${f1(x + Math.sin(a) * len * 0.2 - 20 * sc)},${f1(ly + 40 * sc)} ${f1(lx)},${f1(ly)} Q${f1(x + Math.sin(a) * len * 0.6 + 20 * sc)},${f1(ly + 50 * sc)} ${f1(x)},${f1(y - 95 * sc)}Z`, r.pick([g.mid, g.dark, g.light]));
+    s += path(
+      `M${f1(x)},${f1(y - 95 * sc)} Q${f1(x + Math.sin(a) * len * 0.2 - 20 * sc)},${f1(ly + 40 * sc)} ${f1(lx)},${f1(ly)} Q${f1(x + Math.sin(a) * len * 0.6 + 20 * sc)},${f1(ly + 50 * sc)} ${f1(x)},${f1(y - 95 * sc)}Z`,
+      r.pick([g.mid, g.dark, g.light]),
+    );
   }
   return s;
 }
@@ -923,15 +1703,64 @@ function sceneInterior(ctx: Ctx): Scene {
   const accent = vary(r, r.pick(['#2f6f8a', '#4f8a86', '#c98a5a', '#7d9a7a', '#d1a55b', '#8aa2b8']), 8);
   let s = '';
   // walls, ceiling
-  s += rect(bx0, by0, bw, bh, lin(ctx, [[0, shade(wallCol, 0.04)], [1, shade(wallCol, -0.06)]]));
-  s += poly([[bx0, by0], [bx0, by1], P(bx0, by1, S), P(bx0, by0, S)], lin(ctx, [[0, shade(wallCol, -0.16)], [1, shade(wallCol, -0.05)]], 0, 0, 1, 0));
-  s += poly([[bx1, by0], [bx1, by1], P(bx1, by1, S), P(bx1, by0, S)], lin(ctx, [[0, shade(wallCol, -0.02)], [1, shade(wallCol, -0.12)]], 0, 0, 1, 0));
-  s += poly([[bx0, by0], [bx1, by0], P(bx1, by0, S), P(bx0, by0, S)], lin(ctx, [[0, shade(wallCol, 0.1)], [1, shade(wallCol, -0.04)]], 0, 1, 0, 0));
+  s += rect(
+    bx0,
+    by0,
+    bw,
+    bh,
+    lin(ctx, [
+      [0, shade(wallCol, 0.04)],
+      [1, shade(wallCol, -0.06)],
+    ]),
+  );
+  s += poly(
+    [[bx0, by0], [bx0, by1], P(bx0, by1, S), P(bx0, by0, S)],
+    lin(
+      ctx,
+      [
+        [0, shade(wallCol, -0.16)],
+        [1, shade(wallCol, -0.05)],
+      ],
+      0,
+      0,
+      1,
+      0,
+    ),
+  );
+  s += poly(
+    [[bx1, by0], [bx1, by1], P(bx1, by1, S), P(bx1, by0, S)],
+    lin(
+      ctx,
+      [
+        [0, shade(wallCol, -0.02)],
+        [1, shade(wallCol, -0.12)],
+      ],
+      0,
+      0,
+      1,
+      0,
+    ),
+  );
+  s += poly(
+    [[bx0, by0], [bx1, by0], P(bx1, by0, S), P(bx0, by0, S)],
+    lin(
+      ctx,
+      [
+        [0, shade(wallCol, 0.1)],
+        [1, shade(wallCol, -0.04)],
+      ],
+      0,
+      1,
+      0,
+      0,
+    ),
+  );
   if (lined) {
     // vertical boards on the back wall, converging boards on the side walls and ceiling
     const boardW = r.range(26, 38);
     let boards = '';
-    for (let x = bx0 + boardW; x < bx1; x += boardW) boards += line([x, by0], [x, by1], shade(wallCol, -0.35), 1.4, so(0.45));
+    for (let x = bx0 + boardW; x < bx1; x += boardW)
+      boards += line([x, by0], [x, by1], shade(wallCol, -0.35), 1.4, so(0.45));
     for (let i = 1; i < 26; i++) {
       const sj = 1 + (i / 26) ** 1.5 * (S - 1);
       boards += line(P(bx0, by0, sj), P(bx0, by1, sj), shade(wallCol, -0.35), sj * 1.2, so(0.4));
@@ -946,7 +1775,41 @@ function sceneInterior(ctx: Ctx): Scene {
     s += boards;
   }
   // soft shading in the corners
-  s += rect(bx0, by0, 40, bh, lin(ctx, [[0, '#000000', 0.08], [1, '#000000', 0]], 0, 0, 1, 0)) + rect(bx1 - 40, by0, 40, bh, lin(ctx, [[0, '#000000', 0], [1, '#000000', 0.08]], 0, 0, 1, 0));
+  s +=
+    rect(
+      bx0,
+      by0,
+      40,
+      bh,
+      lin(
+        ctx,
+        [
+          [0, '#000000', 0.08],
+          [1, '#000000', 0],
+        ],
+        0,
+        0,
+        1,
+        0,
+      ),
+    ) +
+    rect(
+      bx1 - 40,
+      by0,
+      40,
+      bh,
+      lin(
+        ctx,
+        [
+          [0, '#000000', 0],
+          [1, '#000000', 0.08],
+        ],
+        0,
+        0,
+        1,
+        0,
+      ),
+    );
   // wooden floor: planks converge on V
   const floorPoly: V2[] = [[bx0, by1], [bx1, by1], P(bx1, by1, S), P(bx0, by1, S)];
   s += poly(floorPoly, woodCol);
@@ -961,7 +1824,14 @@ function sceneInterior(ctx: Ctx): Scene {
       s += line(P(xa, by1, sj), P(xb, by1, sj), shade(woodCol, -0.35), 1 + sj * 0.4, so(0.35));
     }
   }
-  s += poly(floorPoly, lin(ctx, [[0, '#000000', 0.2], [0.5, '#000000', 0.02], [1, '#000000', 0.12]]));
+  s += poly(
+    floorPoly,
+    lin(ctx, [
+      [0, '#000000', 0.2],
+      [0.5, '#000000', 0.02],
+      [1, '#000000', 0.12],
+    ]),
+  );
   // skirting
   s += rect(bx0, by1 - 12, bw, 12, shade(wallCol, 0.1));
   s += poly([[bx0, by1 - 12], [bx0, by1], P(bx0, by1, S), P(bx0, by1 - 12, S)], shade(wallCol, -0.05));
@@ -972,32 +1842,83 @@ function sceneInterior(ctx: Ctx): Scene {
   const wx = Math.max(bx0 + bw * 0.05, Math.min(bx0 + bw * r.range(0.06, 0.94) - winW / 2, bx1 - bw * 0.05 - winW));
   const wy = by0 + bh * r.range(0.12, 0.2);
   const wh = bh * r.range(0.5, 0.62);
-  s += poly([[wx, by1], [wx + winW, by1], P(wx + winW + 60, by1, 2.6), P(wx - 60, by1, 2.6)], lin(ctx, [[0, '#fff6de', 0.45], [1, '#fff6de', 0]], 0, by1, 0, P(0, by1, 2.6)[1], true));
+  s += poly(
+    [[wx, by1], [wx + winW, by1], P(wx + winW + 60, by1, 2.6), P(wx - 60, by1, 2.6)],
+    lin(
+      ctx,
+      [
+        [0, '#fff6de', 0.45],
+        [1, '#fff6de', 0],
+      ],
+      0,
+      by1,
+      0,
+      P(0, by1, 2.6)[1],
+      true,
+    ),
+  );
   s += rect(wx - 14, wy - 14, winW + 28, wh + 28, shade(wallCol, 0.12));
   s += rect(wx - 20, wy + wh + 6, winW + 40, 14, shade(wallCol, -0.1));
   s += miniView(ctx, wx, wy, winW, wh);
-  s += rect(wx + winW / 2 - 5, wy, 10, wh, '#f5f2ec') + rect(wx, wy, winW, 10, '#f5f2ec') + rect(wx, wy + wh - 10, winW, 10, '#f5f2ec');
+  s +=
+    rect(wx + winW / 2 - 5, wy, 10, wh, '#f5f2ec') +
+    rect(wx, wy, winW, 10, '#f5f2ec') +
+    rect(wx, wy + wh - 10, winW, 10, '#f5f2ec');
   s += ell(wx + winW / 2, wy + wh / 2, winW * 1.1, wh * 0.95, soft(ctx, '#fff8e6', 0.2), fo(0.3));
   // curtains
   const cur = vary(r, r.pick(['#f3efe6', '#e8dccb', accent, '#dfe6e6']), 5);
   for (const side of [-1, 1]) {
     const cw = 60 + r.range(0, 40);
     const cx0 = side < 0 ? wx - cw - 10 : wx + winW + 10;
-    const folds = lin(ctx, [[0, shade(cur, -0.1)], [0.25, shade(cur, 0.08)], [0.5, shade(cur, -0.08)], [0.75, shade(cur, 0.06)], [1, shade(cur, -0.12)]], 0, 0, 1, 0);
+    const folds = lin(
+      ctx,
+      [
+        [0, shade(cur, -0.1)],
+        [0.25, shade(cur, 0.08)],
+        [0.5, shade(cur, -0.08)],
+        [0.75, shade(cur, 0.06)],
+        [1, shade(cur, -0.12)],
+      ],
+      0,
+      0,
+      1,
+      0,
+    );
     s += rect(cx0, wy - 30, cw, wh + bh * 0.12, folds, fo(0.95));
   }
   s += rect(wx - 110, wy - 36, winW + 220, 6, '#8a7a68');
 
   // furniture: boxes in the room's one-point perspective
   const fabric = vary(r, r.pick(['#f2eee7', '#e9e3d8', '#dcd6cc']), 4);
-  const box = (x0: number, x1: number, yT: number, yB: number, s0: number, s1: number, c: string, topC = shade(c, 0.1)) => {
+  const box = (
+    x0: number,
+    x1: number,
+    yT: number,
+    yB: number,
+    s0: number,
+    s1: number,
+    c: string,
+    topC = shade(c, 0.1),
+  ) => {
     let o = '';
     if (x0 > V[0]) o += poly([P(x0, yT, s0), P(x0, yB, s0), P(x0, yB, s1), P(x0, yT, s1)], shade(c, -0.15));
     if (x1 < V[0]) o += poly([P(x1, yT, s0), P(x1, yB, s0), P(x1, yB, s1), P(x1, yT, s1)], shade(c, -0.15));
     if (yT > V[1]) o += poly([P(x0, yT, s0), P(x1, yT, s0), P(x1, yT, s1), P(x0, yT, s1)], topC);
     const a = P(x0, yT, s1);
     const b = P(x1, yB, s1);
-    return o + rect(a[0], a[1], b[0] - a[0], b[1] - a[1], lin(ctx, [[0, c], [1, shade(c, -0.12)]]));
+    return (
+      o +
+      rect(
+        a[0],
+        a[1],
+        b[0] - a[0],
+        b[1] - a[1],
+        lin(ctx, [
+          [0, c],
+          [1, shade(c, -0.12)],
+        ]),
+      )
+    );
   };
   const roundBox = (x0: number, y0: number, x1: number, y1: number, sc: number, fill: string) => {
     const a = P(x0, y0, sc);
@@ -1012,18 +1933,50 @@ function sceneInterior(ctx: Ctx): Scene {
     const len = r.range(0.55, 0.85);
     if (r.chance(0.6)) {
       const rug = vary(r, r.pick(['#d9cdb8', '#c4b59c', '#e4dccd', '#b7a78f', mix(accent, '#e4dccd', 0.6)]), 6);
-      furn += poly([P(x0 - 90, by1, 1.3), P(x1 + 90, by1, 1.3), P(x1 + 90, by1, 1.3 + len * 1.3), P(x0 - 90, by1, 1.3 + len * 1.3)], rug, fo(0.92));
+      furn += poly(
+        [
+          P(x0 - 90, by1, 1.3),
+          P(x1 + 90, by1, 1.3),
+          P(x1 + 90, by1, 1.3 + len * 1.3),
+          P(x0 - 90, by1, 1.3 + len * 1.3),
+        ],
+        rug,
+        fo(0.92),
+      );
     }
     const fc = P((x0 + x1) / 2, by1, 1.05 + len);
-    furn += ell(fc[0], fc[1], (P(x1, by1, 1.05 + len)[0] - P(x0, by1, 1.05 + len)[0]) * 0.62, 40, soft(ctx, '#3a2e22', 0.4), fo(0.35));
+    furn += ell(
+      fc[0],
+      fc[1],
+      (P(x1, by1, 1.05 + len)[0] - P(x0, by1, 1.05 + len)[0]) * 0.62,
+      40,
+      soft(ctx, '#3a2e22', 0.4),
+      fo(0.35),
+    );
     furn += box(x0 - 6, x1 + 6, by1 - bh * 0.42, by1, 1.0, 1.03, shade(woodCol, -0.1));
     furn += box(x0, x1, by1 - bh * 0.17, by1, 1.03, 1.03 + len, shade(woodCol, -0.15));
     furn += box(x0 + 4, x1 - 4, by1 - bh * 0.24, by1 - bh * 0.17, 1.03, 1.03 + len, fabric, shade(fabric, 0.06));
     const pw = (x1 - x0 - 30) / 2;
-    for (let i = 0; i < 2; i++) furn += roundBox(x0 + 10 + i * (pw + 10), by1 - bh * 0.31, x0 + 10 + i * (pw + 10) + pw, by1 - bh * 0.22, 1.06, shade(fabric, 0.06));
+    for (let i = 0; i < 2; i++)
+      furn += roundBox(
+        x0 + 10 + i * (pw + 10),
+        by1 - bh * 0.31,
+        x0 + 10 + i * (pw + 10) + pw,
+        by1 - bh * 0.22,
+        1.06,
+        shade(fabric, 0.06),
+      );
     const bl = vary(r, accent, 6);
     furn += box(x0, x1, by1 - bh * 0.245, by1 - bh * 0.13, 1.03 + len * 0.45, 1.04 + len, bl, shade(bl, 0.12));
-    furn += poly([P(x0, by1 - bh * 0.245, 1.03 + len * 0.45), P(x1, by1 - bh * 0.245, 1.03 + len * 0.45), P(x1, by1 - bh * 0.245, 1.03 + len * 0.55), P(x0, by1 - bh * 0.245, 1.03 + len * 0.55)], shade(bl, 0.25));
+    furn += poly(
+      [
+        P(x0, by1 - bh * 0.245, 1.03 + len * 0.45),
+        P(x1, by1 - bh * 0.245, 1.03 + len * 0.45),
+        P(x1, by1 - bh * 0.245, 1.03 + len * 0.55),
+        P(x0, by1 - bh * 0.245, 1.03 + len * 0.55),
+      ],
+      shade(bl, 0.25),
+    );
     const nx0 = x1 + 30;
     if (nx0 + 90 < bx1) {
       furn += box(nx0, nx0 + 80, by1 - bh * 0.2, by1, 1.02, 1.15, shade(woodCol, -0.05));
@@ -1039,22 +1992,41 @@ function sceneInterior(ctx: Ctx): Scene {
     const sofa = vary(r, r.pick(['#d8cfc0', '#8fa3a6', '#b9a58a', '#6f8a99', '#c8b8a0', accent]), 6);
     const sd = 0.18;
     const rugC = vary(r, r.pick(['#d9cdb8', '#c4b59c', '#e4dccd', '#b7a78f']), 6);
-    furn += poly([P(x0 - 40, by1, 1.3), P(x1 + 40, by1, 1.3), P(x1 + 40, by1, 2.6), P(x0 - 40, by1, 2.6)], rugC, fo(0.9));
+    furn += poly(
+      [P(x0 - 40, by1, 1.3), P(x1 + 40, by1, 1.3), P(x1 + 40, by1, 2.6), P(x0 - 40, by1, 2.6)],
+      rugC,
+      fo(0.9),
+    );
     const fc = P((x0 + x1) / 2, by1, 1.02 + sd);
     furn += ell(fc[0], fc[1], swid * 0.7, 30, soft(ctx, '#3a2e22', 0.4), fo(0.3));
     furn += box(x0, x1, by1 - bh * 0.34, by1 - bh * 0.04, 1.0, 1.05, sofa);
     furn += box(x0, x1, by1 - bh * 0.15, by1 - bh * 0.03, 1.05, 1.02 + sd, sofa, shade(sofa, 0.12));
     furn += box(x0 - 24, x0 + 20, by1 - bh * 0.22, by1 - bh * 0.03, 1.0, 1.02 + sd, shade(sofa, -0.04));
     furn += box(x1 - 20, x1 + 24, by1 - bh * 0.22, by1 - bh * 0.03, 1.0, 1.02 + sd, shade(sofa, -0.04));
-    furn += box(x0 + 10, x0 + 18, by1 - bh * 0.03, by1, 1.1, 1.12, '#4a3a2c') + box(x1 - 18, x1 - 10, by1 - bh * 0.03, by1, 1.1, 1.12, '#4a3a2c');
+    furn +=
+      box(x0 + 10, x0 + 18, by1 - bh * 0.03, by1, 1.1, 1.12, '#4a3a2c') +
+      box(x1 - 18, x1 - 10, by1 - bh * 0.03, by1, 1.1, 1.12, '#4a3a2c');
     for (let i = 0; i < 3; i++) {
       const cx = x0 + 30 + (i * (swid - 60)) / 2.2;
-      furn += roundBox(cx, by1 - bh * 0.3, cx + swid * 0.18, by1 - bh * 0.17, 1.07, r.pick([fabric, accent, shade(sofa, 0.2)]));
+      furn += roundBox(
+        cx,
+        by1 - bh * 0.3,
+        cx + swid * 0.18,
+        by1 - bh * 0.17,
+        1.07,
+        r.pick([fabric, accent, shade(sofa, 0.2)]),
+      );
     }
     const tx0 = x0 + swid * 0.2;
     const tx1 = x1 - swid * 0.2;
     furn += box(tx0, tx1, by1 - bh * 0.12, by1 - bh * 0.1, 1.6, 2.0, shade(woodCol, -0.1));
-    for (const [lx, ls] of [[tx0 + 5, 1.62], [tx1 - 15, 1.62], [tx0 + 5, 1.95], [tx1 - 15, 1.95]] as const) furn += box(lx, lx + 10, by1 - bh * 0.1, by1, ls, ls + 0.03, shade(woodCol, -0.3));
+    for (const [lx, ls] of [
+      [tx0 + 5, 1.62],
+      [tx1 - 15, 1.62],
+      [tx0 + 5, 1.95],
+      [tx1 - 15, 1.95],
+    ] as const)
+      furn += box(lx, lx + 10, by1 - bh * 0.1, by1, ls, ls + 0.03, shade(woodCol, -0.3));
     const vase = P(tx0 + (tx1 - tx0) * 0.4, by1 - bh * 0.12, 1.8);
     furn += rect(vase[0] - 10, vase[1] - 46, 20, 46, '#f4f1ea') + grassTuft(r, vase[0], vase[1] - 40, 60, '#8b8a5a');
     furn += lamp(ctx, P(x1 + 70 < bx1 ? x1 + 60 : x0 - 60, by1, 1.1), bh * 0.8, accent, true);
@@ -1067,11 +2039,28 @@ function sceneInterior(ctx: Ctx): Scene {
     const py = by0 + bh * 0.22;
     s += rect(pX + 5, py + 7, pw, ph, '#000000', fo(0.12));
     s += rect(pX, py, pw, ph, shade(woodCol, -0.25)) + rect(pX + 8, py + 8, pw - 16, ph - 16, '#f4efe4');
-    s += rect(pX + 16, py + 16, pw - 32, (ph - 32) * 0.5, mix(accent, '#ffffff', 0.5)) + rect(pX + 16, py + 16 + (ph - 32) * 0.5, pw - 32, (ph - 32) * 0.5, mix('#d9c39a', '#ffffff', 0.3));
+    s +=
+      rect(pX + 16, py + 16, pw - 32, (ph - 32) * 0.5, mix(accent, '#ffffff', 0.5)) +
+      rect(pX + 16, py + 16 + (ph - 32) * 0.5, pw - 32, (ph - 32) * 0.5, mix('#d9c39a', '#ffffff', 0.3));
   }
   s += furn;
   // warm light from the window
-  s += rect(0, 0, W, H, rad(ctx, [[0, '#fff1d0', 0.25], [1, '#fff1d0', 0]], wx + winW / 2, wy + wh / 2, W * 0.7));
+  s += rect(
+    0,
+    0,
+    W,
+    H,
+    rad(
+      ctx,
+      [
+        [0, '#fff1d0', 0.25],
+        [1, '#fff1d0', 0],
+      ],
+      wx + winW / 2,
+      wy + wh / 2,
+      W * 0.7,
+    ),
+  );
   return { svg: s, warmth: r.range(0.3, 0.6) };
 }
 
@@ -1080,10 +2069,36 @@ function miniView(ctx: Ctx, x: number, y: number, w: number, h: number): string 
   const hz = y + h * r.range(0.4, 0.6);
   const skyC = vary(r, '#a4c4dc', 8);
   const seaC = vary(r, '#6a9fac', 8);
-  let s = rect(x, y, w, hz - y, lin(ctx, [[0, skyC], [1, '#f0f4f2']]));
-  s += rect(x, hz, w, y + h - hz, lin(ctx, [[0, mix(seaC, '#eef3f2', 0.4)], [1, seaC]]));
+  let s = rect(
+    x,
+    y,
+    w,
+    hz - y,
+    lin(ctx, [
+      [0, skyC],
+      [1, '#f0f4f2'],
+    ]),
+  );
+  s += rect(
+    x,
+    hz,
+    w,
+    y + h - hz,
+    lin(ctx, [
+      [0, mix(seaC, '#eef3f2', 0.4)],
+      [1, seaC],
+    ]),
+  );
   if (r.chance(0.5)) s += rect(x, y + h * 0.85, w, h * 0.15, '#e9dcbe');
-  for (let i = 0; i < 3; i++) s += ell(x + r.range(0, w), y + r.range(0.05, 0.3) * h, r.range(30, 70), r.range(8, 16), soft(ctx, '#ffffff', 0.3), fo(0.8));
+  for (let i = 0; i < 3; i++)
+    s += ell(
+      x + r.range(0, w),
+      y + r.range(0.05, 0.3) * h,
+      r.range(30, 70),
+      r.range(8, 16),
+      soft(ctx, '#ffffff', 0.3),
+      fo(0.8),
+    );
   return s + rect(x, y, w, h, '#ffffff', fo(0.2));
 }
 
@@ -1094,8 +2109,21 @@ function lamp(ctx: Ctx, base: V2, h: number, accent: string, floor = false): str
   const top = y - h;
   let s = ell(x, top + shadeH * 0.5, shadeW * 2.6, shadeW * 2.2, soft(ctx, '#ffd89a', 0.1), fo(0.5));
   s += rect(x - 2.5, top + shadeH * 0.5, 5, h - shadeH * 0.5, '#4a3d30');
-  s += floor ? ell(x, y, 36, 8, '#4a3d30') : ell(x, y - 4, 18, 6, mix(accent, '#ffffff', 0.2)) + rect(x - 16, y - 40, 32, 36, mix(accent, '#ffffff', 0.2));
-  s += poly([[x - shadeW * 0.35, top], [x + shadeW * 0.35, top], [x + shadeW * 0.5, top + shadeH], [x - shadeW * 0.5, top + shadeH]], lin(ctx, [[0, '#fff3d6'], [1, '#f4d9a8']]));
+  s += floor
+    ? ell(x, y, 36, 8, '#4a3d30')
+    : ell(x, y - 4, 18, 6, mix(accent, '#ffffff', 0.2)) + rect(x - 16, y - 40, 32, 36, mix(accent, '#ffffff', 0.2));
+  s += poly(
+    [
+      [x - shadeW * 0.35, top],
+      [x + shadeW * 0.35, top],
+      [x + shadeW * 0.5, top + shadeH],
+      [x - shadeW * 0.5, top + shadeH],
+    ],
+    lin(ctx, [
+      [0, '#fff3d6'],
+      [1, '#f4d9a8'],
+    ]),
+  );
   return s;
 }
 
@@ -1175,7 +2203,8 @@ function finish(rgb: Uint8Array, warmth: number): void {
 export async function makeDemoPhoto(seed: number, kind: PhotoKind): Promise<Uint8Array> {
   const { svg, warmth } = buildSvg(seed, kind);
   const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  if (info.width !== W || info.height !== H || info.channels !== 3) throw new Error(`unexpected raster ${info.width}x${info.height}x${info.channels}`);
+  if (info.width !== W || info.height !== H || info.channels !== 3)
+    throw new Error(`unexpected raster ${info.width}x${info.height}x${info.channels}`);
   finish(data, warmth);
   const out = await sharp(data, { raw: { width: W, height: H, channels: 3 } })
     .jpeg({ quality: 78, progressive: true, mozjpeg: true })
@@ -1215,17 +2244,25 @@ if (import.meta.main) {
       if (i < 2) await writeFile(`${dir}/${kind}-${i + 1}.jpg`, jpg);
       console.log(`${kind} #${i + 1}  ${(jpg.byteLength / 1024).toFixed(0)} KB  ${dt.toFixed(0)} ms`);
       const idx = tiles.length;
-      tiles.push({ input: await sharp(jpg).resize(tw, th).toBuffer(), left: (idx % cols) * tw, top: Math.floor(idx / cols) * th });
+      tiles.push({
+        input: await sharp(jpg).resize(tw, th).toBuffer(),
+        left: (idx % cols) * tw,
+        top: Math.floor(idx / cols) * th,
+      });
     }
   }
   const again = await makeDemoPhoto(7919, kinds[0]!);
   const first = await makeDemoPhoto(7919, kinds[0]!);
   const deterministic = Buffer.compare(Buffer.from(again), Buffer.from(first)) === 0;
-  await sharp({ create: { width: tw * cols, height: th * Math.ceil(tiles.length / cols), channels: 3, background: '#ffffff' } })
+  await sharp({
+    create: { width: tw * cols, height: th * Math.ceil(tiles.length / cols), channels: 3, background: '#ffffff' },
+  })
     .composite(tiles)
     .png()
     .toFile(`${dir}/contact-sheet.png`);
   const n = tiles.length;
-  console.log(`${n} photos: avg ${(total / n).toFixed(0)} ms wall (${(cpu / n).toFixed(0)} ms CPU incl. libvips threads), avg ${(bytes / n / 1024).toFixed(0)} KB, max ${(max / 1024).toFixed(0)} KB, deterministic: ${deterministic}`);
+  console.log(
+    `${n} photos: avg ${(total / n).toFixed(0)} ms wall (${(cpu / n).toFixed(0)} ms CPU incl. libvips threads), avg ${(bytes / n / 1024).toFixed(0)} KB, max ${(max / 1024).toFixed(0)} KB, deterministic: ${deterministic}`,
+  );
   console.log(`-> ${dir}/contact-sheet.png`);
 }

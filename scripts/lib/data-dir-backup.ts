@@ -16,7 +16,14 @@ export type ManifestFile = { path: string; size: number; sha256: string };
  * manifest.json, written last: a folder (or a remote copy) without it is not a finished backup.
  * `files` (absent in backups made before it existed) lets a restore check every byte it brings back.
  */
-export type Manifest = { kind: typeof KIND; createdAt: string; database: string; photos: number; bytes: number; files?: ManifestFile[] };
+export type Manifest = {
+  kind: typeof KIND;
+  createdAt: string;
+  database: string;
+  photos: number;
+  bytes: number;
+  files?: ManifestFile[];
+};
 export const MANIFEST = 'manifest.json';
 
 /** Size and SHA-256 of a file, read as a stream (the database may be large). */
@@ -30,7 +37,8 @@ export async function digestFile(file: string): Promise<{ size: number; sha256: 
 export async function readManifest(from: string): Promise<Manifest> {
   const text = await readFile(path.join(from, MANIFEST), 'utf8').catch(() => null);
   const manifest = text === null ? null : (JSON.parse(text) as Manifest);
-  if (manifest?.kind !== KIND || manifest.database !== DB_FILE) throw new Error(`${from} is not a finished self-hosted backup (no ${KIND} ${MANIFEST})`);
+  if (manifest?.kind !== KIND || manifest.database !== DB_FILE)
+    throw new Error(`${from} is not a finished self-hosted backup (no ${KIND} ${MANIFEST})`);
   return manifest;
 }
 
@@ -40,7 +48,9 @@ export async function verifyBackup(from: string, manifest: Manifest): Promise<vo
     const got = await digestFile(path.join(from, f.path)).catch(() => null);
     if (!got) throw new Error(`${f.path} is missing from the backup ${from}`);
     if (got.size !== f.size || got.sha256 !== f.sha256) {
-      throw new Error(`${f.path} in the backup ${from} is damaged (${got.size} bytes, expected ${f.size}; SHA-256 differs): take another backup`);
+      throw new Error(
+        `${f.path} in the backup ${from} is damaged (${got.size} bytes, expected ${f.size}; SHA-256 differs): take another backup`,
+      );
     }
   }
 }
@@ -53,9 +63,14 @@ const stampNow = () => new Date().toISOString().slice(0, 23).replace(/[:T.]/g, '
  * the photos (written once under new keys, never changed, so a copy after the database holds
  * every photo it names). The built site is not kept: the server rebuilds it from the data.
  */
-export async function backupDataDir(dataDir: string, outRoot: string, opts: { keep?: number } = {}): Promise<{ dir: string; manifest: Manifest }> {
+export async function backupDataDir(
+  dataDir: string,
+  outRoot: string,
+  opts: { keep?: number } = {},
+): Promise<{ dir: string; manifest: Manifest }> {
   const dbFile = path.join(dataDir, DB_FILE);
-  if (!(await stat(dbFile).catch(() => null))?.isFile()) throw new Error(`No database at ${dbFile}: is DATA_DIR right?`);
+  if (!(await stat(dbFile).catch(() => null))?.isFile())
+    throw new Error(`No database at ${dbFile}: is DATA_DIR right?`);
   const dir = path.join(outRoot, `${stampNow()}-self-hosted`);
   await mkdir(path.join(dir, MEDIA), { recursive: true });
   const db = new DatabaseSync(dbFile, { timeout: 10_000 });
@@ -77,7 +92,14 @@ export async function backupDataDir(dataDir: string, outRoot: string, opts: { ke
     photos += 1;
     bytes += s.size;
   }
-  const manifest: Manifest = { kind: KIND, createdAt: new Date().toISOString(), database: DB_FILE, photos, bytes, files };
+  const manifest: Manifest = {
+    kind: KIND,
+    createdAt: new Date().toISOString(),
+    database: DB_FILE,
+    photos,
+    bytes,
+    files,
+  };
   await writeFile(path.join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   if (opts.keep) await pruneBackups(outRoot, opts.keep);
   return { dir, manifest };
@@ -113,6 +135,7 @@ export async function restoreDataDir(from: string, dataDir: string, opts: { forc
   for (const suffix of ['', '-wal', '-shm']) await rm(`${target}${suffix}`, { force: true });
   await rm(path.join(dataDir, 'site'), { recursive: true, force: true });
   await copyFile(path.join(from, manifest.database), target);
-  for (const name of await readdir(path.join(from, MEDIA))) await copyFile(path.join(from, MEDIA, name), path.join(dataDir, MEDIA, name));
+  for (const name of await readdir(path.join(from, MEDIA)))
+    await copyFile(path.join(from, MEDIA, name), path.join(dataDir, MEDIA, name));
   return manifest;
 }

@@ -7,7 +7,10 @@ export type LocalBindings = { DB: D1Database; MEDIA: R2Bucket };
  * Runs `use` with the local D1 and R2 that `wrangler dev --persist-to <persistTo>` uses
  * (default .wrangler/state), then lets them go.
  */
-export async function withLocalBindings<T>(persistTo: string | undefined, use: (env: LocalBindings) => Promise<T>): Promise<T> {
+export async function withLocalBindings<T>(
+  persistTo: string | undefined,
+  use: (env: LocalBindings) => Promise<T>,
+): Promise<T> {
   // Loaded only here: a self-hosted backup on a VPS (every night) never needs wrangler.
   const { getPlatformProxy } = await import('wrangler');
   const proxy = await getPlatformProxy<LocalBindings>({

@@ -13,7 +13,12 @@ const HASH = /'sha256-[A-Za-z0-9+/]+=*'/g;
 export function ownHashesOnly(html: string): string {
   const meta = META.exec(html);
   if (!meta) return html;
-  const own = new Set([...html.matchAll(INLINE)].map((m) => `'sha256-${createHash('sha256').update(m[2]!).digest('base64')}'`));
-  const policy = meta[1]!.replace(HASH, (hash) => (own.has(hash) ? hash : '')).replace(/ {2,}/g, ' ').replace(/ ;/g, ';');
+  const own = new Set(
+    [...html.matchAll(INLINE)].map((m) => `'sha256-${createHash('sha256').update(m[2]!).digest('base64')}'`),
+  );
+  const policy = meta[1]!
+    .replace(HASH, (hash) => (own.has(hash) ? hash : ''))
+    .replace(/ {2,}/g, ' ')
+    .replace(/ ;/g, ';');
   return html.replace(meta[0], `<meta http-equiv="content-security-policy" content="${policy}">`);
 }

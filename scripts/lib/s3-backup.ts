@@ -13,8 +13,14 @@ const SUFFIX = '-self-hosted';
 const PARALLEL = 4;
 
 const typeOf = (file: string) =>
-  ({ jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', json: 'application/json', sqlite: 'application/vnd.sqlite3' })[file.split('.').pop()!] ??
-  'application/octet-stream';
+  ({
+    jpg: 'image/jpeg',
+    png: 'image/png',
+    gif: 'image/gif',
+    webp: 'image/webp',
+    json: 'application/json',
+    sqlite: 'application/vnd.sqlite3',
+  })[file.split('.').pop()!] ?? 'application/octet-stream';
 
 /** Runs `work` over `items`, a few at a time; the first failure stops the rest. */
 async function eachLimited<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
@@ -35,10 +41,15 @@ async function eachLimited<T>(items: T[], work: (item: T) => Promise<void>): Pro
 /** Uploads a finished local backup folder; manifest.json last. */
 export async function uploadBackup(store: S3Store, dir: string): Promise<{ name: string; manifest: Manifest }> {
   const manifest = await readManifest(dir);
-  if (!manifest.files) throw new S3BackupError(`в ${dir} нет списка файлов в manifest.json (копия старого образца): сделайте новую копию.`);
+  if (!manifest.files)
+    throw new S3BackupError(
+      `в ${dir} нет списка файлов в manifest.json (копия старого образца): сделайте новую копию.`,
+    );
   const name = path.basename(dir);
   const base = `${store.settings.prefix}${name}/`;
-  await eachLimited(manifest.files, async (f) => store.put(`${base}${f.path}`, await readFile(path.join(dir, f.path)), typeOf(f.path)));
+  await eachLimited(manifest.files, async (f) =>
+    store.put(`${base}${f.path}`, await readFile(path.join(dir, f.path)), typeOf(f.path)),
+  );
   await store.put(`${base}${MANIFEST}`, await readFile(path.join(dir, MANIFEST)), typeOf(MANIFEST));
   return { name, manifest };
 }
@@ -76,7 +87,9 @@ export async function pruneRemoteBackups(store: S3Store, keep: number): Promise<
   const leftovers = newest ? unfinished.filter((n) => n < newest) : [];
   // Manifests first: if deleting stops half way, what is left no longer counts as a backup.
   await store.deleteMany(old.map((n) => `${store.settings.prefix}${n}/${MANIFEST}`));
-  await store.deleteMany([...old, ...leftovers].flatMap((n) => keysOf.get(n)!.filter((k) => !k.endsWith(`/${n}/${MANIFEST}`))));
+  await store.deleteMany(
+    [...old, ...leftovers].flatMap((n) => keysOf.get(n)!.filter((k) => !k.endsWith(`/${n}/${MANIFEST}`))),
+  );
   return [...old, ...leftovers].sort();
 }
 
@@ -84,25 +97,46 @@ export async function pruneRemoteBackups(store: S3Store, keep: number): Promise<
  * Downloads a finished backup (`latest` or a folder name) into `to` and checks every file
  * against the manifest's sizes and SHA-256. Returns the folder name and its manifest.
  */
-export async function downloadBackup(store: S3Store, which: string, to: string): Promise<{ name: string; manifest: Manifest }> {
+export async function downloadBackup(
+  store: S3Store,
+  which: string,
+  to: string,
+): Promise<{ name: string; manifest: Manifest }> {
   const { finished, unfinished } = await listRemoteBackups(store);
   const name = which === 'latest' ? finished.at(-1) : which;
-  if (!name) throw new S3BackupError(`в ${store.where} нет ни одной законченной копии (с ${MANIFEST}). Проверьте BACKUP_S3_BUCKET и BACKUP_S3_PREFIX.`);
+  if (!name)
+    throw new S3BackupError(
+      `в ${store.where} нет ни одной законченной копии (с ${MANIFEST}). Проверьте BACKUP_S3_BUCKET и BACKUP_S3_PREFIX.`,
+    );
   if (!finished.includes(name)) {
-    const why = unfinished.includes(name) ? `у неё нет ${MANIFEST}: она не догрузилась или удаляется` : 'такой копии нет';
-    throw new S3BackupError(`копию ${name} из ${store.where} восстановить нельзя: ${why}. Законченные копии: ${finished.join(', ') || 'нет'}.`);
+    const why = unfinished.includes(name)
+      ? `у неё нет ${MANIFEST}: она не догрузилась или удаляется`
+      : 'такой копии нет';
+    throw new S3BackupError(
+      `копию ${name} из ${store.where} восстановить нельзя: ${why}. Законченные копии: ${finished.join(', ') || 'нет'}.`,
+    );
   }
   const base = `${store.settings.prefix}${name}/`;
   const manifestBytes = await store.get(`${base}${MANIFEST}`);
-  if (!manifestBytes) throw new S3BackupError(`${MANIFEST} копии ${name} пропал из хранилища, пока шла загрузка: возьмите другую копию.`);
+  if (!manifestBytes)
+    throw new S3BackupError(`${MANIFEST} копии ${name} пропал из хранилища, пока шла загрузка: возьмите другую копию.`);
   await mkdir(path.join(to, 'media'), { recursive: true });
   await writeFile(path.join(to, MANIFEST), manifestBytes);
   const manifest = await readManifest(to);
-  if (!manifest.files) throw new S3BackupError(`в ${MANIFEST} копии ${name} нет списка файлов: проверить её нечем, возьмите другую копию.`);
+  if (!manifest.files)
+    throw new S3BackupError(
+      `в ${MANIFEST} копии ${name} нет списка файлов: проверить её нечем, возьмите другую копию.`,
+    );
   await eachLimited(manifest.files, async (f) => {
-    if (!/^(kaspiy\.sqlite|media\/[A-Za-z0-9._-]+)$/.test(f.path) || f.path.includes('..')) throw new S3BackupError(`${MANIFEST} копии ${name} называет чужой файл ${f.path}: такую копию не восстанавливаем.`);
+    if (!/^(kaspiy\.sqlite|media\/[A-Za-z0-9._-]+)$/.test(f.path) || f.path.includes('..'))
+      throw new S3BackupError(
+        `${MANIFEST} копии ${name} называет чужой файл ${f.path}: такую копию не восстанавливаем.`,
+      );
     const bytes = await store.get(`${base}${f.path}`);
-    if (!bytes) throw new S3BackupError(`в копии ${name} нет файла ${f.path}, хотя он есть в ${MANIFEST}: возьмите другую копию.`);
+    if (!bytes)
+      throw new S3BackupError(
+        `в копии ${name} нет файла ${f.path}, хотя он есть в ${MANIFEST}: возьмите другую копию.`,
+      );
     await writeFile(path.join(to, f.path), bytes);
   });
   await verifyBackup(to, manifest).catch((err: Error) => {

@@ -23,7 +23,8 @@ import { staticSite } from '../../worker/platform/node/static-site.ts';
 /** Exit code for a problem the owner must fix (systemd: RestartPreventExitStatus=78, no crash loop). */
 const EX_CONFIG = 78;
 /** What to free on a full disk (docs/operations.md «Health checks»). */
-const FREE_SPACE = 'Free space: old backups (/var/backups/kaspiy), the journal (journalctl --vacuum-size=200M), apt-get clean';
+const FREE_SPACE =
+  'Free space: old backups (/var/backups/kaspiy), the journal (journalctl --vacuum-size=200M), apt-get clean';
 
 function fail(message: string): never {
   console.error(`\n✖ ${message}\n`);
@@ -47,7 +48,9 @@ try {
   mkdirSync(dataDir, { recursive: true });
   accessSync(dataDir, constants.W_OK);
 } catch (err) {
-  fail(`DATA_DIR ${dataDir} cannot be written by this user (${(err as NodeJS.ErrnoException).code}). Create it and give the server's user write access (e.g. chown kaspiy ${dataDir}).`);
+  fail(
+    `DATA_DIR ${dataDir} cannot be written by this user (${(err as NodeJS.ErrnoException).code}). Create it and give the server's user write access (e.g. chown kaspiy ${dataDir}).`,
+  );
 }
 const siteDir = path.join(dataDir, 'site');
 
@@ -88,7 +91,10 @@ const server = await startNodeServer({
   siteUrl,
   trustedProxy: env.TRUSTED_PROXY === '1',
   adminPassword: env.ADMIN_PASSWORD || undefined,
-  rebuild: { request: () => rebuilder.request(), status: async () => ({ ...rebuilder.status, compressing: compression.busy() }) },
+  rebuild: {
+    request: () => rebuilder.request(),
+    status: async () => ({ ...rebuilder.status, compressing: compression.busy() }),
+  },
   bindings: {
     SITE_URL: siteUrl,
     TELEGRAM_BOT_TOKEN: env.TELEGRAM_BOT_TOKEN,
@@ -106,8 +112,13 @@ const server = await startNodeServer({
   if (err.code === 'EADDRINUSE') fail(`Port ${port} on ${host} is taken by another program. Set PORT to a free one.`);
   if (err.code === 'EACCES') fail(`Port ${port} needs privileges; use a port above 1024 behind the proxy.`);
   // Not a broken database: moving it away (the advice below) would lose nothing but help nothing.
-  if (isStorageFull(err)) fail(`The disk under DATA_DIR ${dataDir} is full (${err.message}); nothing was changed. ${FREE_SPACE}, then start again.`);
-  fail(`The database in ${dataDir} could not be opened: ${err.message}. Restore the last backup (npm run restore) or move the file away to start empty.`);
+  if (isStorageFull(err))
+    fail(
+      `The disk under DATA_DIR ${dataDir} is full (${err.message}); nothing was changed. ${FREE_SPACE}, then start again.`,
+    );
+  fail(
+    `The database in ${dataDir} could not be opened: ${err.message}. Restore the last backup (npm run restore) or move the file away to start empty.`,
+  );
 });
 apiUrl = server.url;
 
@@ -124,10 +135,13 @@ process.once('SIGINT', () => void stop('SIGINT'));
 // The first admin (the owner) is made now from ADMIN_PASSWORD (existing accounts are left as they
 // are), so the variable can be removed from the settings after the first start.
 if (!(await ensureOwner(server.storage.bindings))) {
-  console.warn('⚠ No admin account yet and no ADMIN_PASSWORD: set ADMIN_PASSWORD to create the first admin (nobody can sign in until then).');
+  console.warn(
+    '⚠ No admin account yet and no ADMIN_PASSWORD: set ADMIN_PASSWORD to create the first admin (nobody can sign in until then).',
+  );
 }
 // Loaded only when asked for: the demo's photos bring sharp and libvips, which would stay in memory.
-if (env.SEED_DEMO === '1' && (await (await import('../seed.ts')).seedIfEmpty(server.storage.bindings))) console.log('• Demo content added to the empty database.');
+if (env.SEED_DEMO === '1' && (await (await import('../seed.ts')).seedIfEmpty(server.storage.bindings)))
+  console.log('• Demo content added to the empty database.');
 
 if (!(await hasBuild(siteDir))) {
   await writePlaceholder(siteDir);
@@ -135,7 +149,9 @@ if (!(await hasBuild(siteDir))) {
   await rebuilder.request();
   if (rebuilder.status.state === 'failed') {
     const why = rebuilder.status.cause ? `the disk is full. ${FREE_SPACE}; the build is tried again by itself.\n` : '';
-    console.error(`✖ The site build failed; the placeholder page serves until an edit rebuilds it: ${why}\n${rebuilder.status.error}`);
+    console.error(
+      `✖ The site build failed; the placeholder page serves until an edit rebuilds it: ${why}\n${rebuilder.status.error}`,
+    );
   }
 } else if ((await builtVersion()) < (await getContentVersion(server.storage.bindings))) {
   // An edit whose build was cut short by the last stop (or a restored database): the site that
@@ -156,6 +172,9 @@ console.log(`
 
 /** The content version of the site on disk (-1 when build.json is unreadable). */
 async function builtVersion(): Promise<number> {
-  const info = await readFile(path.join(siteDir, 'build.json'), 'utf8').then((t) => JSON.parse(t) as { contentVersion?: unknown }, () => null);
+  const info = await readFile(path.join(siteDir, 'build.json'), 'utf8').then(
+    (t) => JSON.parse(t) as { contentVersion?: unknown },
+    () => null,
+  );
   return Number.isInteger(info?.contentVersion) ? (info!.contentVersion as number) : -1;
 }

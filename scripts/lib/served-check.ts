@@ -35,7 +35,9 @@ export function untilServedBy(siteUrl: string, timeoutMs = SERVED_TIMEOUT_MS) {
         await new Promise((r) => setTimeout(r, 100));
       }
       // wrangler is down or restarting: the build goes live anyway, as it did before this check.
-      console.error(`[build] wrangler dev did not serve the new files within ${timeoutMs / 1000} s; the site goes live without waiting.`);
+      console.error(
+        `[build] wrangler dev did not serve the new files within ${timeoutMs / 1000} s; the site goes live without waiting.`,
+      );
     } finally {
       // Not at once: a file removed while wrangler lists the directory stops its watcher (ENOENT).
       setTimeout(() => void rm(file, { force: true }), STALE_GRACE_MS).unref();

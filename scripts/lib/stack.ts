@@ -17,7 +17,12 @@ import { CHANNEL_PUSH_EVERY_MS } from '../../schema/channels.ts';
  * The Avito account of the local stand-in: in «Площадки» these keys connect, and listings
  * 4000001–4000030 are the owner's (docs/development.md «Stand-ins»).
  */
-export const DEMO_AVITO = { clientId: 'demo-avito-client', clientSecret: 'demo-avito-secret', userId: 100500, items: Array.from({ length: 30 }, (_, i) => 4_000_001 + i) };
+export const DEMO_AVITO = {
+  clientId: 'demo-avito-client',
+  clientSecret: 'demo-avito-secret',
+  userId: 100500,
+  items: Array.from({ length: 30 }, (_, i) => 4_000_001 + i),
+};
 
 export type StackOptions = {
   port: number;
@@ -31,7 +36,14 @@ export type StackOptions = {
   log?: (line: string) => void;
 };
 
-export type Stack = { url: string; rebuildUrl: string; yookassaUrl: string; avitoUrl: string; rebuild: () => Promise<void>; stop: () => Promise<void> };
+export type Stack = {
+  url: string;
+  rebuildUrl: string;
+  yookassaUrl: string;
+  avitoUrl: string;
+  rebuild: () => Promise<void>;
+  stop: () => Promise<void>;
+};
 
 /**
  * Where a stack on `port` answers: the site, its rebuild service (port + 1), the ЮKassa stand-in
@@ -60,7 +72,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   log('• Applying database migrations and checking demo content…');
   // The demo's calendar feed is served by the rebuild service below, on this machine.
-  if (await seedLocal(persistTo, { demoFeedUrl: `http://127.0.0.1:${rebuildPort}${DEMO_FEED_PATH}` })) log('  demo content added');
+  if (await seedLocal(persistTo, { demoFeedUrl: `http://127.0.0.1:${rebuildPort}${DEMO_FEED_PATH}` }))
+    log('  demo content added');
 
   // wrangler needs the assets directory to exist before the first build.
   if (!(await hasBuild(opts.assetsDir))) await writePlaceholder(opts.assetsDir);
@@ -80,7 +93,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   // Locally, payments go to a ЮKassa stand-in on this machine (its page «pays» without money), so
   // prepayment can be switched on and tried in the panel; production sets the real shop's keys.
-  const yookassa = await startYooKassaStandIn({ port: yookassaPort, notifyUrl: `${url}/api/payments/yookassa`, log: (line) => log(`  ЮKassa (демо): ${line}`) });
+  const yookassa = await startYooKassaStandIn({
+    port: yookassaPort,
+    notifyUrl: `${url}/api/payments/yookassa`,
+    log: (line) => log(`  ЮKassa (демо): ${line}`),
+  });
 
   // Avito's API likewise: a stand-in on this machine with one demo account (DEMO_AVITO), so the
   // channel can be connected and tried in «Площадки»; production talks to api.avito.ru.
@@ -89,18 +106,40 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   log(`• Starting the worker on ${url}…`);
   const args = [
-    'dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--persist-to', persistTo,
-    '--assets', opts.assetsDir, '--show-interactive-dev-session=false', '--log-level', 'warn',
-    '--var', `REBUILD_HOOK_URL:${rebuildUrl}`, '--var', `ADMIN_PASSWORD:${opts.adminPassword}`,
+    'dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(opts.port),
+    '--persist-to',
+    persistTo,
+    '--assets',
+    opts.assetsDir,
+    '--show-interactive-dev-session=false',
+    '--log-level',
+    'warn',
+    '--var',
+    `REBUILD_HOOK_URL:${rebuildUrl}`,
+    '--var',
+    `ADMIN_PASSWORD:${opts.adminPassword}`,
     // A calendar feed served on this machine can be tried locally; production refuses loopback.
-    '--var', 'ALLOW_LOOPBACK_FEEDS:1',
+    '--var',
+    'ALLOW_LOOPBACK_FEEDS:1',
     // The readable API reference at /api/reference, for developers; production answers 404 there.
-    '--var', 'API_REFERENCE:1',
-    '--var', `YOOKASSA_API_URL:${yookassa.apiUrl}`, '--var', `YOOKASSA_SHOP_ID:${yookassa.shopId}`, '--var', `YOOKASSA_SECRET_KEY:${yookassa.secretKey}`,
-    '--var', `AVITO_API_URL:${avito.apiUrl}`,
+    '--var',
+    'API_REFERENCE:1',
+    '--var',
+    `YOOKASSA_API_URL:${yookassa.apiUrl}`,
+    '--var',
+    `YOOKASSA_SHOP_ID:${yookassa.shopId}`,
+    '--var',
+    `YOOKASSA_SECRET_KEY:${yookassa.secretKey}`,
+    '--var',
+    `AVITO_API_URL:${avito.apiUrl}`,
     // The links in the guests' e-mails (their booking's page) point here; the schedule's reminders
     // have no request to take the address from. An e-mail goes once MAIL_API_KEY is in .dev.vars.
-    '--var', `SITE_URL:${url}`,
+    '--var',
+    `SITE_URL:${url}`,
     // The Cron Trigger's schedule, run by the tick below through wrangler's /__scheduled.
     '--test-scheduled',
     ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
@@ -128,7 +167,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   };
   let ready = false;
   wrangler = launch();
-  const exited = new Promise<never>((_, reject) => wrangler.once('exit', (code) => reject(new Error(`wrangler dev exited (${code})`))));
+  const exited = new Promise<never>((_, reject) =>
+    wrangler.once('exit', (code) => reject(new Error(`wrangler dev exited (${code})`))),
+  );
   await Promise.race([waitFor(`${url}/api/build-info`), exited]);
   ready = true;
 
@@ -156,7 +197,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       await gone;
     }
   };
-  return { url, rebuildUrl, yookassaUrl: yookassa.apiUrl.replace(/\/v3$/, ''), avitoUrl: avito.apiUrl, rebuild: rebuilder.request, stop };
+  return {
+    url,
+    rebuildUrl,
+    yookassaUrl: yookassa.apiUrl.replace(/\/v3$/, ''),
+    avitoUrl: avito.apiUrl,
+    rebuild: rebuilder.request,
+    stop,
+  };
 }
 
 /**
@@ -168,7 +216,10 @@ export const PLACEHOLDER_PAGE = `<!doctype html><html lang="ru"><head><meta char
 
 export async function writePlaceholder(dir: string) {
   await mkdir(dir, { recursive: true });
-  const exists = await stat(path.join(dir, 'index.html')).then(() => true, () => false);
+  const exists = await stat(path.join(dir, 'index.html')).then(
+    () => true,
+    () => false,
+  );
   if (!exists) await writeFile(path.join(dir, 'index.html'), PLACEHOLDER_PAGE);
   await writeFile(path.join(dir, '404.html'), PLACEHOLDER_PAGE);
 }

@@ -18,10 +18,19 @@ export const quietEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 /** Runs a project binary (wrangler, astro, …) to completion; rejects with its output on failure. */
 export function run(bin: string, args: string[], opts: SpawnOptions & { quiet?: boolean } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(BIN, bin), args, { cwd: ROOT, env: quietEnv(), stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    const child = spawn(path.join(BIN, bin), args, {
+      cwd: ROOT,
+      env: quietEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...opts,
+    });
     const output = collectOutput(child, opts.quiet);
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(output.text()) : reject(new Error(`${bin} ${args.join(' ')} exited ${code}\n${output.text().slice(-4000)}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(output.text())
+        : reject(new Error(`${bin} ${args.join(' ')} exited ${code}\n${output.text().slice(-4000)}`)),
+    );
   });
 }
 

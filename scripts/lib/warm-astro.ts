@@ -155,7 +155,11 @@ const alive = (child: ChildProcess) => child.exitCode === null && !child.killed;
 
 /** Whether the process, its IPC channel and its output pipes keep this one's event loop alive. */
 function hold(child: ChildProcess, held: boolean) {
-  for (const handle of [child, child.channel, child.stdout, child.stderr] as ({ ref?: () => void; unref?: () => void } | null | undefined)[]) {
+  for (const handle of [child, child.channel, child.stdout, child.stderr] as (
+    | { ref?: () => void; unref?: () => void }
+    | null
+    | undefined
+  )[]) {
     if (held) handle?.ref?.();
     else handle?.unref?.();
   }

@@ -38,11 +38,16 @@ function Gate() {
   }, [notify]);
 
   if (state.status === 'checking') return <Loading />;
-  if (state.status === 'signedOut') return <LoginForm onLogin={login} ended={state.ended} onStart={() => void loadPanel()} />;
+  if (state.status === 'signedOut')
+    return <LoginForm onLogin={login} ended={state.ended} onStart={() => void loadPanel()} />;
   return (
     <PanelLoadFailure>
       <Suspense fallback={<Loading />}>
-        <Panel me={{ username: state.username, role: state.role, twoFactor: state.twoFactor }} onLogout={logout} onAccountSaved={refresh} />
+        <Panel
+          me={{ username: state.username, role: state.role, twoFactor: state.twoFactor }}
+          onLogout={logout}
+          onAccountSaved={refresh}
+        />
       </Suspense>
     </PanelLoadFailure>
   );
@@ -65,7 +70,9 @@ class PanelLoadFailure extends Component<{ children: ReactNode }, { error: unkno
     const notLoaded = /dynamically imported module|importing a module script failed|error loading/i.test(String(error));
     return (
       <div className="admin-loading admin-failure" role="alert">
-        <p>{notLoaded ? `Не удалось загрузить панель. ${OFFLINE_MESSAGE}` : 'Что-то пошло не так. Обновите страницу.'}</p>
+        <p>
+          {notLoaded ? `Не удалось загрузить панель. ${OFFLINE_MESSAGE}` : 'Что-то пошло не так. Обновите страницу.'}
+        </p>
         <button type="button" className="btn btn--primary" onClick={() => location.reload()}>
           Обновить страницу
         </button>

@@ -68,7 +68,9 @@ export function Checklist() {
   return (
     <section className="group checklist" aria-labelledby="checklist-title">
       <div className="checklist__head">
-        <h2 className="group__title" id="checklist-title">С чего начать</h2>
+        <h2 className="group__title" id="checklist-title">
+          С чего начать
+        </h2>
         <p className="hint">{left === 0 ? 'Всё готово' : `Осталось шагов: ${left} из ${list.items.length}`}</p>
       </div>
       <ol className="checklist__items">

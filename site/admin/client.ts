@@ -53,7 +53,10 @@ async function errorText(res: { status: number; statusText: string; json(): Prom
  * Runs a typed client call: resolves with its success body, throws ApiError otherwise and
  * SessionEndedError (after telling the session) on 401.
  */
-export async function call<R extends AnyResponse>(request: Promise<R>, opts: { auth?: boolean } = {}): Promise<SuccessBody<R>> {
+export async function call<R extends AnyResponse>(
+  request: Promise<R>,
+  opts: { auth?: boolean } = {},
+): Promise<SuccessBody<R>> {
   let res: R;
   try {
     res = await request;
@@ -74,7 +77,12 @@ export async function call<R extends AnyResponse>(request: Promise<R>, opts: { a
  * (a refusal, the database busy, the disk full: 503 and 507 say what to do; a bare 500 does not).
  */
 export function describeError(err: unknown, specMessage: string): string {
-  if (err instanceof ApiError && err.status !== 0 && serverSaysWhy(err.status, err.message) && !err.message.startsWith('API Error')) {
+  if (
+    err instanceof ApiError &&
+    err.status !== 0 &&
+    serverSaysWhy(err.status, err.message) &&
+    !err.message.startsWith('API Error')
+  ) {
     return `${specMessage}: ${err.message}`;
   }
   if (err instanceof ApiError && err.status === 0) return `${specMessage}. ${OFFLINE_MESSAGE}`;

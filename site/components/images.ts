@@ -77,11 +77,15 @@ async function probe(url: string, attempts = 3): Promise<{ width: number; height
     const head = await fetch(url, { method: 'HEAD' }).catch(() => null);
     const missing = head !== null && (head.status === 404 || head.status === 410);
     if (missing || (head?.ok && attempt >= attempts)) {
-      console.warn(`[images] ${url} ${missing ? 'is missing' : 'is not a readable image'}: using the fallback photo (${problem instanceof Error ? problem.message : problem})`);
+      console.warn(
+        `[images] ${url} ${missing ? 'is missing' : 'is not a readable image'}: using the fallback photo (${problem instanceof Error ? problem.message : problem})`,
+      );
       return null;
     }
     if (attempt >= attempts) {
-      throw new Error(`[images] cannot read ${url}: ${problem instanceof Error ? problem.message : problem}`, { cause: problem });
+      throw new Error(`[images] cannot read ${url}: ${problem instanceof Error ? problem.message : problem}`, {
+        cause: problem,
+      });
     }
     await new Promise((r) => setTimeout(r, 400 * attempt));
   }
@@ -91,15 +95,25 @@ async function probe(url: string, attempts = 3): Promise<{ width: number; height
  * What Astro reads for a photo, its size, and its photoKey: what names its optimised files
  * (image-service.ts), the same whichever host the build reads it from.
  */
-async function resolve(src: PhotoSource): Promise<{ src: PhotoSource; photoKey: string; width: number; height: number }> {
-  const builtInPhoto = (image: AstroImage) => ({ src: image, photoKey: image.src, width: image.width, height: image.height });
+async function resolve(
+  src: PhotoSource,
+): Promise<{ src: PhotoSource; photoKey: string; width: number; height: number }> {
+  const builtInPhoto = (image: AstroImage) => ({
+    src: image,
+    photoKey: image.src,
+    width: image.width,
+    height: image.height,
+  });
   if (typeof src !== 'string') return builtInPhoto(src);
   const url = remoteUrl(src);
   const size = await remoteSize(url);
   return size ? { src: url, photoKey: new URL(url).pathname, ...size } : builtInPhoto(fallbackPhoto);
 }
 
-export async function optimize(source: PhotoSource, { widths, aspect, quality = 50, webpSet = true }: OptimizeOptions): Promise<OptimizedPhoto> {
+export async function optimize(
+  source: PhotoSource,
+  { widths, aspect, quality = 50, webpSet = true }: OptimizeOptions,
+): Promise<OptimizedPhoto> {
   const img = await resolve(source);
   const natural = img.width / img.height;
   const ratio = aspect ?? natural;
@@ -115,7 +129,14 @@ export async function optimize(source: PhotoSource, { widths, aspect, quality = 
   if (avifWidths.length === 0) avifWidths.push(Math.min(list[0]!, AVIF_MAX_WIDTH));
   const avifWidth = avifWidths[avifWidths.length - 1]!;
   const [avif, webp] = await Promise.all([
-    getImage({ ...base, width: avifWidth, height: Math.round(avifWidth / ratio), widths: avifWidths, format: 'avif', quality }),
+    getImage({
+      ...base,
+      width: avifWidth,
+      height: Math.round(avifWidth / ratio),
+      widths: avifWidths,
+      format: 'avif',
+      quality,
+    }),
     getImage({ ...base, widths: webpSet ? list : undefined, format: 'webp', quality: Math.min(90, quality + 22) }),
   ]);
   return { src: webp.src, srcset: webp.srcSet.attribute, avif: avif.srcSet.attribute, width, height };
@@ -124,6 +145,14 @@ export async function optimize(source: PhotoSource, { widths, aspect, quality = 
 /** A JPEG for link previews (WhatsApp, Telegram, VK read JPEG best): 1200×630. */
 export async function ogImage(source: PhotoSource): Promise<{ src: string; width: number; height: number }> {
   const img = await resolve(source);
-  const out = await getImage({ src: img.src, photoKey: img.photoKey, width: 1200, height: 630, fit: 'cover', format: 'jpg', quality: 78 });
+  const out = await getImage({
+    src: img.src,
+    photoKey: img.photoKey,
+    width: 1200,
+    height: 630,
+    fit: 'cover',
+    format: 'jpg',
+    quality: 78,
+  });
   return { src: out.src, width: 1200, height: 630 };
 }

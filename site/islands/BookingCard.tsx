@@ -16,7 +16,14 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
 import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../../schema/format.ts';
-import { NO_STAY, pickDay, stayRules, type Availability, type StayRules, type StaySelection } from '../lib/stay-picker.ts';
+import {
+  NO_STAY,
+  pickDay,
+  stayRules,
+  type Availability,
+  type StayRules,
+  type StaySelection,
+} from '../lib/stay-picker.ts';
 import { bookingMessage, bookingStay, whatsappLink } from '../lib/whatsapp.ts';
 import { channelLink, offeredChannels, type ChannelSettings } from '../lib/channels.ts';
 import { iconCheck, iconClock, iconWhatsapp, iconX } from '../components/icons.ts';
@@ -32,7 +39,14 @@ import { useIslandReady } from './useIslandReady.ts';
 
 adoptStyles(cardCss);
 
-const EMPTY_DRAFT: Omit<BookingDraft, 'channel'> = { name: '', phone: '', email: '', comment: '', consent: false, website: '' };
+const EMPTY_DRAFT: Omit<BookingDraft, 'channel'> = {
+  name: '',
+  phone: '',
+  email: '',
+  comment: '',
+  consent: false,
+  website: '',
+};
 const NO_PROMO: PromoState = { text: '', applied: null, note: null, checking: false };
 const PROMO_UNCHECKED = 'Не удалось проверить промокод. Проверьте интернет и нажмите «Применить» ещё раз.';
 
@@ -110,7 +124,12 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
     const asked = stayFromAddress(window.location.search);
     const chosen = Number(guestsRef.current?.value);
     const wanted = chosen !== Math.min(2, cabin.maxGuests) ? chosen : (asked?.guests ?? chosen);
-    const woke = wanted >= 1 && wanted <= cabin.maxGuests ? wanted : asked && asked.guests > cabin.maxGuests ? cabin.maxGuests : null;
+    const woke =
+      wanted >= 1 && wanted <= cabin.maxGuests
+        ? wanted
+        : asked && asked.guests > cabin.maxGuests
+          ? cabin.maxGuests
+          : null;
     if (woke !== null) {
       setGuests(woke);
       // The field is uncontrolled (a choice made before the card woke up must survive hydration):
@@ -158,20 +177,40 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   const extras = rules?.extras ?? [];
   // The optional extras ticked that the cabin still offers (the server adds the mandatory ones).
   const chosen = ticked.filter((t) => extras.some((e) => e.id === t && !e.mandatory));
-  const quote = rules && stay.checkIn && stay.checkOut ? rules.quote(stay.checkIn, stay.checkOut, guests, chosen) : null;
+  const quote =
+    rules && stay.checkIn && stay.checkOut ? rules.quote(stay.checkIn, stay.checkOut, guests, chosen) : null;
   // With a code applied, the server's quote for exactly this stay, these guests and extras is the price.
-  const ask: QuoteAsk | null = quote && stay.checkIn && stay.checkOut && promo.applied ? { cabinId: cabin.id, checkIn: stay.checkIn, checkOut: stay.checkOut, guests, extras: chosen, promo: promo.applied } : null;
+  const ask: QuoteAsk | null =
+    quote && stay.checkIn && stay.checkOut && promo.applied
+      ? {
+          cabinId: cabin.id,
+          checkIn: stay.checkIn,
+          checkOut: stay.checkOut,
+          guests,
+          extras: chosen,
+          promo: promo.applied,
+        }
+      : null;
   const askKey = ask ? quoteUrl(ask) : null;
   const quoted = askKey !== null && server?.key === askKey ? server.quote : null;
   const pricing = askKey !== null && quoted === null;
   const priced = quoted ?? quote;
-  const details = { arrival: stay.checkIn, departure: stay.checkOut, guests, total: priced?.total ?? null, lines: priced?.lines ?? null };
+  const details = {
+    arrival: stay.checkIn,
+    departure: stay.checkOut,
+    guests,
+    total: priced?.total ?? null,
+    lines: priced?.lines ?? null,
+  };
   // With prepayment on, what the guest pays now: the server's own rule (it computes it again).
   const prepayment =
-    rules?.bookingMode === 'prepayment' && rules.prepayment && quote && priced ? prepaymentKopecks(priced, quote.parts[0]?.pricePerNight ?? cabin.pricePerNight, rules.prepayment) : null;
+    rules?.bookingMode === 'prepayment' && rules.prepayment && quote && priced
+      ? prepaymentKopecks(priced, quote.parts[0]?.pricePerNight ?? cabin.pricePerNight, rules.prepayment)
+      : null;
   // A code typed but not checked yet (the one refused stays out of the price and is not asked again).
   const typedCode = promo.text.trim();
-  const promoUnchecked = typedCode !== '' && typedCode !== promo.applied && !(promo.note?.refused && promo.note.text === typedCode);
+  const promoUnchecked =
+    typedCode !== '' && typedCode !== promo.applied && !(promo.note?.refused && promo.note.text === typedCode);
 
   // The dates, guests or extras changed with a code applied: the server prices them again.
   useEffect(() => {
@@ -181,7 +220,12 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
       (answer) => {
         if (answer.ok) setServer({ key: askKey, quote: answer.quote });
         // Not for these dates, say: why, beside the field; the price without it.
-        else setPromo((p) => ({ ...p, applied: null, note: { text: ask.promo, error: answer.refused ?? PROMO_UNCHECKED, refused: answer.refused !== null } }));
+        else
+          setPromo((p) => ({
+            ...p,
+            applied: null,
+            note: { text: ask.promo, error: answer.refused ?? PROMO_UNCHECKED, refused: answer.refused !== null },
+          }));
       },
       () => {},
     );
@@ -196,7 +240,14 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
       return 'applied';
     }
     if (!stay.checkIn || !stay.checkOut || promo.checking) return 'failed';
-    const asked: QuoteAsk = { cabinId: cabin.id, checkIn: stay.checkIn, checkOut: stay.checkOut, guests, extras: chosen, promo: code };
+    const asked: QuoteAsk = {
+      cabinId: cabin.id,
+      checkIn: stay.checkIn,
+      checkOut: stay.checkOut,
+      guests,
+      extras: chosen,
+      promo: code,
+    };
     setPromo((p) => ({ ...p, checking: true }));
     const answer = await askQuote(asked);
     if (answer.ok) {
@@ -204,7 +255,12 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
       setPromo((p) => ({ ...p, checking: false, applied: code, note: null }));
       return 'applied';
     }
-    setPromo((p) => ({ ...p, checking: false, applied: null, note: { text: code, error: answer.refused ?? PROMO_UNCHECKED, refused: answer.refused !== null } }));
+    setPromo((p) => ({
+      ...p,
+      checking: false,
+      applied: null,
+      note: { text: code, error: answer.refused ?? PROMO_UNCHECKED, refused: answer.refused !== null },
+    }));
     return answer.refused !== null ? 'refused' : 'failed';
   }
   const picked = bookingStay(cabin, details);
@@ -223,21 +279,36 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
 
   return (
     <>
-      <section className="card booking" id="booking" aria-labelledby={`${id}-title`} data-ready={ready ? '' : undefined}>
-        <h2 className="visually-hidden" id={`${id}-title`}>Бронирование</h2>
+      <section
+        className="card booking"
+        id="booking"
+        aria-labelledby={`${id}-title`}
+        data-ready={ready ? '' : undefined}
+      >
+        <h2 className="visually-hidden" id={`${id}-title`}>
+          Бронирование
+        </h2>
         <p className="booking__price">
           <span className="price">{formatPrice(cabin.pricePerNight)}</span> <span className="muted">за ночь</span>
         </p>
         {priceFrom !== null && <p className="price-from booking__from">от {formatPrice(priceFrom)} в некоторые даты</p>}
         {returned && (
-          <Suspense fallback={<p className="hint booking__loading" role="status">Проверяем оплату…</p>}>
+          <Suspense
+            fallback={
+              <p className="hint booking__loading" role="status">
+                Проверяем оплату…
+              </p>
+            }
+          >
             <PaymentReturn id={returned.id} token={returned.token} />
           </Suspense>
         )}
         <div className="booking__fields">
           {(['checkIn', 'checkOut'] as const).map((which) => (
             <div className="field" key={which}>
-              <span className="label" id={`${id}-${which}-label`}>{which === 'checkIn' ? 'Заезд' : 'Выезд'}</span>
+              <span className="label" id={`${id}-${which}-label`}>
+                {which === 'checkIn' ? 'Заезд' : 'Выезд'}
+              </span>
               <button
                 type="button"
                 className="input booking__date"
@@ -255,23 +326,40 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
             </div>
           ))}
           <div className="field booking__guests">
-            <label className="label" htmlFor={`${id}-guests`}>Гости</label>
-            <select className="input" id={`${id}-guests`} ref={guestsRef} defaultValue={guests} onChange={(e) => setGuests(Number(e.target.value))}>
+            <label className="label" htmlFor={`${id}-guests`}>
+              Гости
+            </label>
+            <select
+              className="input"
+              id={`${id}-guests`}
+              ref={guestsRef}
+              defaultValue={guests}
+              onChange={(e) => setGuests(Number(e.target.value))}
+            >
               {Array.from({ length: cabin.maxGuests }, (_, i) => i + 1).map((n) => (
-                <option key={n} value={n}>{formatGuests(n)}</option>
+                <option key={n} value={n}>
+                  {formatGuests(n)}
+                </option>
               ))}
             </select>
           </div>
         </div>
         {gone && !quote && (
-          <p className="alert alert--warning booking__gone" role="alert">Даты из поиска уже заняты или не подходят по минимальному сроку. Выберите другие в календаре.</p>
+          <p className="alert alert--warning booking__gone" role="alert">
+            Даты из поиска уже заняты или не подходят по минимальному сроку. Выберите другие в календаре.
+          </p>
         )}
         {open && (
           <div className="booking__calendar" id={calendarId} role="group" aria-label="Календарь свободных дат">
             {free.status === 'error' ? (
               <div className="booking__calendar-error" role="alert">
-                <p>Не удалось загрузить свободные даты. Проверьте интернет и попробуйте ещё раз, или просто спросите в чате.</p>
-                <button type="button" className="btn btn--secondary" onClick={() => void loadFree()}>Повторить</button>
+                <p>
+                  Не удалось загрузить свободные даты. Проверьте интернет и попробуйте ещё раз, или просто спросите в
+                  чате.
+                </p>
+                <button type="button" className="btn btn--secondary" onClick={() => void loadFree()}>
+                  Повторить
+                </button>
               </div>
             ) : rules ? (
               <Suspense fallback={<p className="hint booking__loading">Загружаем календарь…</p>}>
@@ -286,17 +374,32 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
                   }}
                 />
                 <div className="booking__calendar-foot">
-                  <p className="hint" aria-live="polite">{hint}</p>
+                  <p className="hint" aria-live="polite">
+                    {hint}
+                  </p>
                   {(stay.checkIn || stay.checkOut) && (
-                    <button type="button" className="btn btn--ghost" onClick={() => { setSent(null); setStay(NO_STAY); }}>Сбросить</button>
+                    <button
+                      type="button"
+                      className="btn btn--ghost"
+                      onClick={() => {
+                        setSent(null);
+                        setStay(NO_STAY);
+                      }}
+                    >
+                      Сбросить
+                    </button>
                   )}
                   {quote && (
-                    <button type="button" className="btn btn--secondary" onClick={() => setOpen(false)}>Готово</button>
+                    <button type="button" className="btn btn--secondary" onClick={() => setOpen(false)}>
+                      Готово
+                    </button>
                   )}
                 </div>
               </Suspense>
             ) : (
-              <p className="hint booking__loading" role="status">Загружаем свободные даты…</p>
+              <p className="hint booking__loading" role="status">
+                Загружаем свободные даты…
+              </p>
             )}
           </div>
         )}
@@ -306,9 +409,13 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
               id={id}
               extras={extras}
               ticked={chosen}
-              onTick={(extra, on) => setTicked((t) => (on ? [...t.filter((x) => x !== extra), extra] : t.filter((x) => x !== extra)))}
+              onTick={(extra, on) =>
+                setTicked((t) => (on ? [...t.filter((x) => x !== extra), extra] : t.filter((x) => x !== extra)))
+              }
               promo={promo}
-              onPromoText={(text) => setPromo((p) => ({ ...p, text, note: null, applied: text.trim() ? p.applied : null }))}
+              onPromoText={(text) =>
+                setPromo((p) => ({ ...p, text, note: null, applied: text.trim() ? p.applied : null }))
+              }
               onApply={() => void applyPromo()}
               promoInput={promoInput}
             />
@@ -317,7 +424,14 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
         {picked && priced ? (
           // The server's lines: nights by date and season, the guests beyond the price, the discount,
           // the code, the extras, the cleaning fee, the tourist tax.
-          <PriceLines lines={priced.lines} total={picked.total} className="booking__sum" totalClassName="booking__total" live pending={pricing}>
+          <PriceLines
+            lines={priced.lines}
+            total={picked.total}
+            className="booking__sum"
+            totalClassName="booking__total"
+            live
+            pending={pricing}
+          >
             {prepayment !== null && (
               <div className="booking__prepay">
                 <dt>Предоплата сейчас</dt>
@@ -326,18 +440,29 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
             )}
           </PriceLines>
         ) : (
-          <p className="hint booking__hint">Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.</p>
+          <p className="hint booking__hint">
+            Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.
+          </p>
         )}
         {sent ? (
-          <div className={`alert ${sent.paymentError ? 'alert--warning' : 'alert--success'} booking__sent`} role="status">
+          <div
+            className={`alert ${sent.paymentError ? 'alert--warning' : 'alert--success'} booking__sent`}
+            role="status"
+          >
             {sent.paymentError ? (
-              <p>{sent.paymentError}. Номер заявки: №{sent.id}.</p>
+              <p>
+                {sent.paymentError}. Номер заявки: №{sent.id}.
+              </p>
             ) : (
-              <p>Заявка №{sent.id} принята. Мы свяжемся с вами в ближайшее время{draft.channel === 'phone' ? ' по телефону' : ''}.</p>
+              <p>
+                Заявка №{sent.id} принята. Мы свяжемся с вами в ближайшее время
+                {draft.channel === 'phone' ? ' по телефону' : ''}.
+              </p>
             )}
             {sent.guestUrl ? (
               <p>
-                Всё о заявке — статус, стоимость, условия отмены — на <a href={sent.guestUrl}>странице вашего бронирования</a>. Сохраните ссылку: она только ваша.
+                Всё о заявке — статус, стоимость, условия отмены — на{' '}
+                <a href={sent.guestUrl}>странице вашего бронирования</a>. Сохраните ссылку: она только ваша.
               </p>
             ) : null}
             <p>Чтобы не ждать, напишите нам или позвоните: номер заявки уже в сообщении.</p>
@@ -345,14 +470,22 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
               {offered
                 .filter((c) => c.id !== 'whatsapp')
                 .map((c) => (
-                  <a key={c.id} className="btn btn--secondary" href={channelLink(c.id, reach, message)} {...(c.id === 'phone' ? {} : { target: '_blank', rel: 'noopener noreferrer' })}>
+                  <a
+                    key={c.id}
+                    className="btn btn--secondary"
+                    href={channelLink(c.id, reach, message)}
+                    {...(c.id === 'phone' ? {} : { target: '_blank', rel: 'noopener noreferrer' })}
+                  >
                     {c.id === 'phone' ? 'Позвонить' : `Написать в ${c.label}`}
                   </a>
                 ))}
             </div>
           </div>
         ) : (
-          picked && quote && stay.checkIn && stay.checkOut && (
+          picked &&
+          quote &&
+          stay.checkIn &&
+          stay.checkOut && (
             <Suspense fallback={<p className="hint booking__loading">Загружаем форму заявки…</p>}>
               <BookingRequest
                 id={id}
@@ -373,7 +506,11 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
                 promoUnchecked={promoUnchecked}
                 onCheckPromo={applyPromo}
                 onPromoRefused={(reason) => {
-                  setPromo((p) => ({ ...p, applied: null, note: { text: p.applied ?? p.text.trim(), error: reason, refused: true } }));
+                  setPromo((p) => ({
+                    ...p,
+                    applied: null,
+                    note: { text: p.applied ?? p.text.trim(), error: reason, refused: true },
+                  }));
                   promoInput.current?.scrollIntoView({ block: 'center' });
                 }}
                 pricing={pricing}
@@ -388,25 +525,40 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
         <p className="hint booking__note">Нажимая кнопку, вы перейдете в WhatsApp для оформления бронирования.</p>
         <h3 className="booking__rules-title">Правила дома</h3>
         <ul className="booking__rules">
-          <li><Icon svg={iconClock} />Заезд после {checkIn}</li>
-          <li><Icon svg={iconClock} />Выезд до {checkOut}</li>
-          <li><Icon svg={iconX} />Курение запрещено</li>
-          <li><Icon svg={iconX} />Без вечеринок и мероприятий</li>
-          <li><Icon svg={iconCheck} />Можно с питомцами</li>
+          <li>
+            <Icon svg={iconClock} />
+            Заезд после {checkIn}
+          </li>
+          <li>
+            <Icon svg={iconClock} />
+            Выезд до {checkOut}
+          </li>
+          <li>
+            <Icon svg={iconX} />
+            Курение запрещено
+          </li>
+          <li>
+            <Icon svg={iconX} />
+            Без вечеринок и мероприятий
+          </li>
+          <li>
+            <Icon svg={iconCheck} />
+            Можно с питомцами
+          </li>
         </ul>
       </section>
       {/* In a display: contents wrapper, so this always-visible bar does not wake the island. */}
       <div className="contents">
-      <div className="book-bar arrives-whole" aria-hidden="true">
-        <p className="book-bar__price">
-          <span className="price">{formatPrice(picked ? picked.total : cabin.pricePerNight)}</span>
-          <span className="muted">{picked ? ` за ${formatNights(picked.nights)}` : ' за ночь'}</span>
-        </p>
-        <a className="btn btn--whatsapp" href={href} target="_blank" rel="noopener noreferrer" tabIndex={-1}>
-          <Icon svg={iconWhatsapp} />
-          Забронировать
-        </a>
-      </div>
+        <div className="book-bar arrives-whole" aria-hidden="true">
+          <p className="book-bar__price">
+            <span className="price">{formatPrice(picked ? picked.total : cabin.pricePerNight)}</span>
+            <span className="muted">{picked ? ` за ${formatNights(picked.nights)}` : ' за ночь'}</span>
+          </p>
+          <a className="btn btn--whatsapp" href={href} target="_blank" rel="noopener noreferrer" tabIndex={-1}>
+            <Icon svg={iconWhatsapp} />
+            Забронировать
+          </a>
+        </div>
       </div>
     </>
   );

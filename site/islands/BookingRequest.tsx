@@ -23,15 +23,32 @@ export { StayOptions } from './StayOptions.tsx';
 adoptStyles(controlsCss);
 adoptStyles(requestCss);
 
-export type BookingDraft = { name: string; phone: string; email: string; comment: string; consent: boolean; channel: BookingChannel; website: string };
+export type BookingDraft = {
+  name: string;
+  phone: string;
+  email: string;
+  comment: string;
+  consent: boolean;
+  channel: BookingChannel;
+  website: string;
+};
 
-const SEND_FAILED = 'Не удалось отправить заявку. Проверьте интернет и попробуйте ещё раз: всё, что вы ввели, сохранено.';
+const SEND_FAILED =
+  'Не удалось отправить заявку. Проверьте интернет и попробуйте ещё раз: всё, что вы ввели, сохранено.';
 /** The server's reasons a promo code does not apply (GET /api/quote and POST /api/bookings give the same). */
-const PROMO_REASONS: ReadonlySet<string> = new Set([MSG.promoNotFound, MSG.promoNotYet, MSG.promoExpired, MSG.promoUsedUp, MSG.promoNotForDates, MSG.promoCodeInvalid]);
+const PROMO_REASONS: ReadonlySet<string> = new Set([
+  MSG.promoNotFound,
+  MSG.promoNotYet,
+  MSG.promoExpired,
+  MSG.promoUsedUp,
+  MSG.promoNotForDates,
+  MSG.promoCodeInvalid,
+]);
 /** What a press of «Отправить» that checked the code first says: nothing was sent yet. */
 const PROMO_CHECKED = {
   applied: 'Промокод применён, итог пересчитан. Проверьте стоимость и отправьте заявку ещё раз.',
-  refused: 'Промокод не подошёл, причина — у поля «Промокод». Итог посчитан без него: отправьте заявку ещё раз или исправьте промокод.',
+  refused:
+    'Промокод не подошёл, причина — у поля «Промокод». Итог посчитан без него: отправьте заявку ещё раз или исправьте промокод.',
   failed: 'Не удалось проверить промокод. Проверьте интернет и попробуйте ещё раз: всё, что вы ввели, сохранено.',
 } as const;
 /** Whether a press of «Отправить» checked the code first, and what came of it (the card's answer). */
@@ -75,7 +92,23 @@ interface Props {
   pricing: boolean;
 }
 
-export default function BookingRequest({ id, cabinId, stay, channels, draft, onDraft, prepayment, onSent, onTaken, extras, promo, promoUnchecked, onCheckPromo, onPromoRefused, pricing }: Props) {
+export default function BookingRequest({
+  id,
+  cabinId,
+  stay,
+  channels,
+  draft,
+  onDraft,
+  prepayment,
+  onSent,
+  onTaken,
+  extras,
+  promo,
+  promoUnchecked,
+  onCheckPromo,
+  onPromoRefused,
+  pricing,
+}: Props) {
   const [sending, setSending] = useState(false);
   const [checking, setChecking] = useState(false);
   // ЮKassa's page for this guest's held nights: coming back from it (the Back button) shows a
@@ -87,7 +120,14 @@ export default function BookingRequest({ id, cabinId, stay, channels, draft, onD
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (sending || pricing) return;
-    const parsed = bookingSubmitSchema.safeParse({ cabinId, ...stay, ...draft, consent: draft.consent || undefined, extras: [...extras], promo });
+    const parsed = bookingSubmitSchema.safeParse({
+      cabinId,
+      ...stay,
+      ...draft,
+      consent: draft.consent || undefined,
+      extras: [...extras],
+      promo,
+    });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? MSG.badInput);
       return;
@@ -103,7 +143,11 @@ export default function BookingRequest({ id, cabinId, stay, channels, draft, onD
       return;
     }
     try {
-      const res = await fetch('/api/bookings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(parsed.data) });
+      const res = await fetch('/api/bookings', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(parsed.data),
+      });
       const body = (await res.json().catch(() => null)) as (BookingAnswer & { error?: string }) | null;
       if (res.status === 201 && body?.payment?.confirmationUrl) {
         // The nights are held for this guest; ЮKassa's page takes the payment and sends them back.
@@ -134,54 +178,141 @@ export default function BookingRequest({ id, cabinId, stay, channels, draft, onD
     <form className="booking__request" onSubmit={submit} noValidate aria-labelledby={`${id}-request`}>
       {prepayment === null ? (
         <>
-          <h3 className="booking__request-title" id={`${id}-request`}>Заявка на эти даты</h3>
+          <h3 className="booking__request-title" id={`${id}-request`}>
+            Заявка на эти даты
+          </h3>
           <p className="hint">Оставьте имя и телефон: заявка сохранится у нас, даже если мессенджер не откроется.</p>
         </>
       ) : (
         <>
-          <h3 className="booking__request-title" id={`${id}-request`}>Бронирование на эти даты</h3>
-          <p className="hint">Оставьте имя и телефон и внесите предоплату {formatKopecks(prepayment)}: бронирование подтвердится сразу, остаток — при заезде. Пока вы платите, даты держим за вами.</p>
+          <h3 className="booking__request-title" id={`${id}-request`}>
+            Бронирование на эти даты
+          </h3>
+          <p className="hint">
+            Оставьте имя и телефон и внесите предоплату {formatKopecks(prepayment)}: бронирование подтвердится сразу,
+            остаток — при заезде. Пока вы платите, даты держим за вами.
+          </p>
         </>
       )}
       <div className="field">
-        <label className="label" htmlFor={`${id}-name`}>Имя <span className="req">*</span></label>
-        <input className="input" id={`${id}-name`} name="name" autoComplete="name" maxLength={100} required value={draft.name} onChange={(e) => set('name', e.target.value)} />
+        <label className="label" htmlFor={`${id}-name`}>
+          Имя <span className="req">*</span>
+        </label>
+        <input
+          className="input"
+          id={`${id}-name`}
+          name="name"
+          autoComplete="name"
+          maxLength={100}
+          required
+          value={draft.name}
+          onChange={(e) => set('name', e.target.value)}
+        />
       </div>
       <div className="field">
-        <label className="label" htmlFor={`${id}-phone`}>Телефон <span className="req">*</span></label>
-        <input className="input" id={`${id}-phone`} name="phone" type="tel" inputMode="tel" autoComplete="tel" maxLength={30} required placeholder="+7 900 000-00-00" value={draft.phone} onChange={(e) => set('phone', e.target.value)} />
+        <label className="label" htmlFor={`${id}-phone`}>
+          Телефон <span className="req">*</span>
+        </label>
+        <input
+          className="input"
+          id={`${id}-phone`}
+          name="phone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          maxLength={30}
+          required
+          placeholder="+7 900 000-00-00"
+          value={draft.phone}
+          onChange={(e) => set('phone', e.target.value)}
+        />
       </div>
       <div className="field">
-        <label className="label" htmlFor={`${id}-email`}>E-mail</label>
-        <input className="input" id={`${id}-email`} name="email" type="email" inputMode="email" autoComplete="email" maxLength={200} value={draft.email} onChange={(e) => set('email', e.target.value)} />
+        <label className="label" htmlFor={`${id}-email`}>
+          E-mail
+        </label>
+        <input
+          className="input"
+          id={`${id}-email`}
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          maxLength={200}
+          value={draft.email}
+          onChange={(e) => set('email', e.target.value)}
+        />
       </div>
       <div className="field">
-        <label className="label" htmlFor={`${id}-comment`}>Комментарий</label>
-        <textarea className="input" id={`${id}-comment`} name="comment" rows={2} maxLength={1000} value={draft.comment} onChange={(e) => set('comment', e.target.value)} />
+        <label className="label" htmlFor={`${id}-comment`}>
+          Комментарий
+        </label>
+        <textarea
+          className="input"
+          id={`${id}-comment`}
+          name="comment"
+          rows={2}
+          maxLength={1000}
+          value={draft.comment}
+          onChange={(e) => set('comment', e.target.value)}
+        />
       </div>
       <fieldset className="field booking__channels">
         <legend className="label">Как с вами связаться</legend>
         {channels.map(({ id: value, label }) => (
           <label className="check" key={value}>
-            <input type="radio" name="channel" value={value} checked={draft.channel === value} onChange={() => set('channel', value)} />
+            <input
+              type="radio"
+              name="channel"
+              value={value}
+              checked={draft.channel === value}
+              onChange={() => set('channel', value)}
+            />
             <span>{label}</span>
           </label>
         ))}
       </fieldset>
       <label className="check">
-        <input type="checkbox" name="consent" checked={draft.consent} onChange={(e) => set('consent', e.target.checked)} required />
+        <input
+          type="checkbox"
+          name="consent"
+          checked={draft.consent}
+          onChange={(e) => set('consent', e.target.checked)}
+          required
+        />
         <ConsentText />
       </label>
       <div className="hp" aria-hidden="true">
         <label htmlFor={`${id}-website`}>Не заполняйте это поле</label>
-        <input id={`${id}-website`} name="website" tabIndex={-1} autoComplete="off" value={draft.website} onChange={(e) => set('website', e.target.value)} />
+        <input
+          id={`${id}-website`}
+          name="website"
+          tabIndex={-1}
+          autoComplete="off"
+          value={draft.website}
+          onChange={(e) => set('website', e.target.value)}
+        />
       </div>
-      {error && <p className="alert" role="alert">{error}</p>}
+      {error && (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      )}
       {payUrl ? (
-        <a className="btn btn--primary btn--block" href={payUrl}>Перейти к оплате</a>
+        <a className="btn btn--primary btn--block" href={payUrl}>
+          Перейти к оплате
+        </a>
       ) : (
         <button type="submit" className="btn btn--primary btn--block" disabled={sending || pricing}>
-          {checking ? 'Проверяем промокод…' : prepayment === null ? (sending ? 'Отправляем…' : 'Отправить заявку') : sending ? 'Переходим к оплате…' : `Оплатить ${formatKopecks(prepayment)}`}
+          {checking
+            ? 'Проверяем промокод…'
+            : prepayment === null
+              ? sending
+                ? 'Отправляем…'
+                : 'Отправить заявку'
+              : sending
+                ? 'Переходим к оплате…'
+                : `Оплатить ${formatKopecks(prepayment)}`}
         </button>
       )}
     </form>

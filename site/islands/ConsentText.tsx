@@ -4,8 +4,14 @@ export function ConsentText() {
   return (
     <span>
       Я согласен на{' '}
-      <a href="/consent" target="_blank" rel="noopener">обработку персональных данных</a> <span className="req">*</span>{' '}
-      (<a href="/privacy" target="_blank" rel="noopener">политика конфиденциальности</a>)
+      <a href="/consent" target="_blank" rel="noopener">
+        обработку персональных данных
+      </a>{' '}
+      <span className="req">*</span> (
+      <a href="/privacy" target="_blank" rel="noopener">
+        политика конфиденциальности
+      </a>
+      )
     </span>
   );
 }

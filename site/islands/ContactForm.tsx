@@ -15,7 +15,11 @@ import { ConsentText } from './ConsentText.tsx';
 const SENT = 'Сообщение отправлено! Мы свяжемся с вами в ближайшее время.';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-type Status = { kind: 'idle' } | { kind: 'sending' } | { kind: 'error'; message: string } | { kind: 'sent'; link: string; blocked: boolean };
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'sending' }
+  | { kind: 'error'; message: string }
+  | { kind: 'sent'; link: string; blocked: boolean };
 
 /** The messengers the form can open: WhatsApp (the spec's), and Telegram when the owner has it. */
 type Messenger = 'whatsapp' | 'telegram';
@@ -80,26 +84,78 @@ export default function ContactForm({ phone, telegramUsername = '' }: { phone: s
 
   const sending = status.kind === 'sending';
   return (
-    <form className="card contact-form" ref={form} onSubmit={submit} noValidate aria-labelledby={`${id}-t`} data-ready={ready ? '' : undefined}>
+    <form
+      className="card contact-form"
+      ref={form}
+      onSubmit={submit}
+      noValidate
+      aria-labelledby={`${id}-t`}
+      data-ready={ready ? '' : undefined}
+    >
       <h2 id={`${id}-t`}>Напишите нам</h2>
       <p className="hint">Ответим в WhatsApp или по e-mail, обычно в течение часа.</p>
       <div className="contact-form__row">
         <div className="field">
-          <label className="label" htmlFor={`${id}-name`}>Имя <span className="req">*</span></label>
-          <input className="input" id={`${id}-name`} name="name" autoComplete="name" maxLength={100} required value={name} onChange={(e) => setName(e.target.value)} />
+          <label className="label" htmlFor={`${id}-name`}>
+            Имя <span className="req">*</span>
+          </label>
+          <input
+            className="input"
+            id={`${id}-name`}
+            name="name"
+            autoComplete="name"
+            maxLength={100}
+            required
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
         </div>
         <div className="field">
-          <label className="label" htmlFor={`${id}-email`}>Email <span className="req">*</span></label>
-          <input className="input" id={`${id}-email`} name="email" type="email" autoComplete="email" maxLength={200} required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <label className="label" htmlFor={`${id}-email`}>
+            Email <span className="req">*</span>
+          </label>
+          <input
+            className="input"
+            id={`${id}-email`}
+            name="email"
+            type="email"
+            autoComplete="email"
+            maxLength={200}
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </div>
       </div>
       <div className="field">
-        <label className="label" htmlFor={`${id}-phone`}>Телефон <span className="hint">(необязательно)</span></label>
-        <input className="input" id={`${id}-phone`} name="phone" type="tel" autoComplete="tel" maxLength={40} value={tel} onChange={(e) => setTel(e.target.value)} />
+        <label className="label" htmlFor={`${id}-phone`}>
+          Телефон <span className="hint">(необязательно)</span>
+        </label>
+        <input
+          className="input"
+          id={`${id}-phone`}
+          name="phone"
+          type="tel"
+          autoComplete="tel"
+          maxLength={40}
+          value={tel}
+          onChange={(e) => setTel(e.target.value)}
+        />
       </div>
       <div className="field">
-        <label className="label" htmlFor={`${id}-msg`}>Сообщение <span className="req">*</span></label>
-        <textarea className="input" id={`${id}-msg`} name="message" rows={5} maxLength={2000} required value={message} onChange={(e) => setMessage(e.target.value)} />
+        <label className="label" htmlFor={`${id}-msg`}>
+          Сообщение <span className="req">*</span>
+        </label>
+        <textarea
+          className="input"
+          id={`${id}-msg`}
+          name="message"
+          rows={5}
+          maxLength={2000}
+          required
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+        />
       </div>
       {messengers.length > 1 && (
         <fieldset className="field contact-form__via">
@@ -114,19 +170,33 @@ export default function ContactForm({ phone, telegramUsername = '' }: { phone: s
       )}
       <div className="field">
         <label className="check">
-          <input type="checkbox" name="consent" checked={consent} onChange={(e) => setConsent(e.target.checked)} required />
+          <input
+            type="checkbox"
+            name="consent"
+            checked={consent}
+            onChange={(e) => setConsent(e.target.checked)}
+            required
+          />
           <ConsentText />
         </label>
       </div>
       {status.kind === 'error' && (
-        <p className="alert" role="alert">{status.message}</p>
+        <p className="alert" role="alert">
+          {status.message}
+        </p>
       )}
       {status.kind === 'sent' && (
         <div className="alert alert--success" role="alert">
-          <p><Icon svg={iconCheck} /> {SENT}</p>
+          <p>
+            <Icon svg={iconCheck} /> {SENT}
+          </p>
           {status.blocked && (
             <p>
-              Если {via === 'telegram' ? 'Telegram' : 'WhatsApp'} не открылся, <a href={status.link} target="_blank" rel="noopener noreferrer">откройте чат по ссылке</a>.
+              Если {via === 'telegram' ? 'Telegram' : 'WhatsApp'} не открылся,{' '}
+              <a href={status.link} target="_blank" rel="noopener noreferrer">
+                откройте чат по ссылке
+              </a>
+              .
             </p>
           )}
         </div>

@@ -54,8 +54,12 @@ export function PayRest({ page, api }: { page: GuestPageAnswer; api: string }) {
     return (
       <div className="guest__actions">
         <p className="hint">{`Платёж на ${formatKopecks(page.pendingPayment.amount)} начат, но ещё не завершён.`}</p>
-        <a className="btn btn--primary" href={page.pendingPayment.confirmationUrl}>Вернуться к оплате</a>
-        <button type="button" className="btn btn--secondary" onClick={reload}>Проверить оплату</button>
+        <a className="btn btn--primary" href={page.pendingPayment.confirmationUrl}>
+          Вернуться к оплате
+        </a>
+        <button type="button" className="btn btn--secondary" onClick={reload}>
+          Проверить оплату
+        </button>
       </div>
     );
   }
@@ -76,7 +80,11 @@ export function PayRest({ page, api }: { page: GuestPageAnswer; api: string }) {
       <button type="button" className="btn btn--primary btn--lg" disabled={busy} onClick={() => void pay()}>
         {busy ? 'Переходим к оплате…' : `Оплатить остаток ${formatKopecks(page.due)}`}
       </button>
-      {error ? <p className="alert" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -113,16 +121,26 @@ export function CancelActions({ page, api }: { page: GuestPageAnswer; api: strin
                 : 'Вы ничего не платили: просто освободим даты.'}
           </p>
           <div className="guest__actions">
-            <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void confirm()}>{busy ? 'Отменяем…' : 'Да, отменить'}</button>
-            <button type="button" className="btn btn--secondary" disabled={busy} onClick={() => setAsking(false)}>Нет, оставить</button>
+            <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void confirm()}>
+              {busy ? 'Отменяем…' : 'Да, отменить'}
+            </button>
+            <button type="button" className="btn btn--secondary" disabled={busy} onClick={() => setAsking(false)}>
+              Нет, оставить
+            </button>
           </div>
         </div>
       ) : (
         <p>
-          <button type="button" className="btn btn--secondary" onClick={() => setAsking(true)}>Отменить бронирование</button>
+          <button type="button" className="btn btn--secondary" onClick={() => setAsking(true)}>
+            Отменить бронирование
+          </button>
         </p>
       )}
-      {error ? <p className="alert" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      ) : null}
     </>
   );
 }
@@ -147,7 +165,11 @@ export function Review({ token }: { token: string }) {
       </section>
     );
   }
-  const loading = <p className="hint" role="status">Загружаем форму отзыва…</p>;
+  const loading = (
+    <p className="hint" role="status">
+      Загружаем форму отзыва…
+    </p>
+  );
   return (
     <section className="guest__review" id="review" aria-label="Отзыв о проживании">
       {ready ? (

@@ -17,7 +17,12 @@ export function Pager({ page, pages, window, onPage, label }: Props) {
     <>
       {pages > 1 && (
         <nav className="pager" aria-label={label}>
-          <button type="button" className="btn btn--secondary pager__step" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          <button
+            type="button"
+            className="btn btn--secondary pager__step"
+            disabled={page <= 1}
+            onClick={() => onPage(page - 1)}
+          >
             <Icon svg={iconChevronLeft} />
             Назад
           </button>
@@ -36,7 +41,12 @@ export function Pager({ page, pages, window, onPage, label }: Props) {
               </li>
             ))}
           </ol>
-          <button type="button" className="btn btn--secondary pager__step" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+          <button
+            type="button"
+            className="btn btn--secondary pager__step"
+            disabled={page >= pages}
+            onClick={() => onPage(page + 1)}
+          >
             Далее
             <Icon svg={iconChevronRight} />
           </button>

@@ -33,7 +33,8 @@ type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 
 
 const POLL_MS = 3000;
 const POLL_TIMES = 20;
-const READ_FAILED = 'Не удалось узнать, как прошла оплата. Проверьте интернет и нажмите «Проверить ещё раз». Если деньги списались, бронирование не потеряется.';
+const READ_FAILED =
+  'Не удалось узнать, как прошла оплата. Проверьте интернет и нажмите «Проверить ещё раз». Если деньги списались, бронирование не потеряется.';
 
 /** Still waiting for ЮKassa's word: the payment may be paid a moment later. */
 const waiting = (b: Status) => b.status === 'awaiting_payment';
@@ -49,7 +50,10 @@ export default function PaymentReturn({ id, token }: { id: number; token: string
       if (!res.ok || !body) throw new Error(body?.error ?? READ_FAILED);
       setState({ kind: 'ready', booking: body });
     } catch (err) {
-      setState({ kind: 'error', message: err instanceof Error && err.message !== 'Failed to fetch' ? err.message : READ_FAILED });
+      setState({
+        kind: 'error',
+        message: err instanceof Error && err.message !== 'Failed to fetch' ? err.message : READ_FAILED,
+      });
     }
   }
 
@@ -68,12 +72,19 @@ export default function PaymentReturn({ id, token }: { id: number; token: string
     return () => clearTimeout(timer);
   }, [pending, polls]);
 
-  if (state.kind === 'loading') return <p className="hint booking__status" role="status">Проверяем оплату…</p>;
+  if (state.kind === 'loading')
+    return (
+      <p className="hint booking__status" role="status">
+        Проверяем оплату…
+      </p>
+    );
   if (state.kind === 'error') {
     return (
       <div className="alert booking__status" role="alert">
         <p>{state.message}</p>
-        <button type="button" className="btn btn--secondary" onClick={() => void read()}>Проверить ещё раз</button>
+        <button type="button" className="btn btn--secondary" onClick={() => void read()}>
+          Проверить ещё раз
+        </button>
       </div>
     );
   }
@@ -86,13 +97,23 @@ export default function PaymentReturn({ id, token }: { id: number; token: string
     return (
       <div className="alert alert--success booking__status" role="status">
         <h3 className="booking__status-title">Бронирование подтверждено</h3>
-        <p>Бронирование №{b.id}: {stay}.</p>
-        {b.lines && b.lines.length > 0 && (
-          <PriceLines lines={b.lines} total={b.total} className="booking__sum booking__sum--paid" totalClassName="booking__total" />
-        )}
-        {b.payment?.status === 'succeeded' && <p>Предоплата {paid} получена, остаток — при заезде. Чек пришёл на ваш телефон или почту.</p>}
         <p>
-          Как добраться, оплата остатка и отмена — на <a href={`/b/${token}`}>странице вашего бронирования</a>: ссылка на неё придёт и в письме. Если планы изменятся, напишите нам.
+          Бронирование №{b.id}: {stay}.
+        </p>
+        {b.lines && b.lines.length > 0 && (
+          <PriceLines
+            lines={b.lines}
+            total={b.total}
+            className="booking__sum booking__sum--paid"
+            totalClassName="booking__total"
+          />
+        )}
+        {b.payment?.status === 'succeeded' && (
+          <p>Предоплата {paid} получена, остаток — при заезде. Чек пришёл на ваш телефон или почту.</p>
+        )}
+        <p>
+          Как добраться, оплата остатка и отмена — на <a href={`/b/${token}`}>странице вашего бронирования</a>: ссылка
+          на неё придёт и в письме. Если планы изменятся, напишите нам.
         </p>
       </div>
     );
@@ -102,13 +123,30 @@ export default function PaymentReturn({ id, token }: { id: number; token: string
     return (
       <div className="alert alert--warning booking__status" role="status">
         <h3 className="booking__status-title">Ждём оплату</h3>
-        <p>Бронирование №{b.id}: {stay}. {until && `Даты держим за вами до ${until} по Москве.`}</p>
-        <p>{polls < POLL_TIMES ? 'Если вы уже оплатили, подождите немного: страница обновится сама.' : 'Оплата пока не поступила.'}</p>
+        <p>
+          Бронирование №{b.id}: {stay}. {until && `Даты держим за вами до ${until} по Москве.`}
+        </p>
+        <p>
+          {polls < POLL_TIMES
+            ? 'Если вы уже оплатили, подождите немного: страница обновится сама.'
+            : 'Оплата пока не поступила.'}
+        </p>
         <div className="booking__channels-go">
           {b.payment?.confirmationUrl && (
-            <a className="btn btn--primary" href={b.payment.confirmationUrl}>Оплатить {paid}</a>
+            <a className="btn btn--primary" href={b.payment.confirmationUrl}>
+              Оплатить {paid}
+            </a>
           )}
-          <button type="button" className="btn btn--secondary" onClick={() => { setPolls(0); void read(); }}>Проверить ещё раз</button>
+          <button
+            type="button"
+            className="btn btn--secondary"
+            onClick={() => {
+              setPolls(0);
+              void read();
+            }}
+          >
+            Проверить ещё раз
+          </button>
         </div>
       </div>
     );
@@ -129,7 +167,9 @@ export default function PaymentReturn({ id, token }: { id: number; token: string
   if (b.status === 'new') {
     return (
       <div className="alert alert--success booking__status" role="status">
-        <p>Заявка №{b.id} принята: {stay}. Мы свяжемся с вами и подтвердим бронирование.</p>
+        <p>
+          Заявка №{b.id} принята: {stay}. Мы свяжемся с вами и подтвердим бронирование.
+        </p>
       </div>
     );
   }

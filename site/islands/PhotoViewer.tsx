@@ -29,7 +29,11 @@ interface Props {
   name: string;
 }
 
-const urls = (srcset: string) => srcset.split(',').map((c) => c.trim().split(/\s+/)[0]!).filter(Boolean);
+const urls = (srcset: string) =>
+  srcset
+    .split(',')
+    .map((c) => c.trim().split(/\s+/)[0]!)
+    .filter(Boolean);
 
 /** The photos the page shows, from their links, in data-viewer order. */
 function pagePhotos(): ViewerPhoto[] {
@@ -113,48 +117,77 @@ export default function PhotoViewer({ more, name }: Props) {
 
   return (
     <>
-    {wake}
-    <div className="viewer" ref={dialog} role="dialog" aria-modal="true" aria-label={`Фото: ${name}`} tabIndex={-1}>
-      <div className="viewer__bar">
-        <p className="viewer__counter" aria-live="polite">{counterText(index, count)}</p>
-        <button type="button" className="btn btn--icon viewer__btn" onClick={close} aria-label="Закрыть" data-autofocus>
-          <Icon svg={iconClose} />
-        </button>
-      </div>
-      <div className="viewer__stage" onTouchStart={onTouchStart} onTouchEnd={onTouchEnd} onClick={(e) => e.target === e.currentTarget && close()}>
-        <img
-          key={photo.srcset}
-          className="viewer__img"
-          src={list[list.length - 1]}
-          srcSet={photo.srcset}
-          sizes="100vw"
-          width={photo.width}
-          height={photo.height}
-          alt={`${name}, фото ${index + 1} из ${count}`}
-        />
+      {wake}
+      <div className="viewer" ref={dialog} role="dialog" aria-modal="true" aria-label={`Фото: ${name}`} tabIndex={-1}>
+        <div className="viewer__bar">
+          <p className="viewer__counter" aria-live="polite">
+            {counterText(index, count)}
+          </p>
+          <button
+            type="button"
+            className="btn btn--icon viewer__btn"
+            onClick={close}
+            aria-label="Закрыть"
+            data-autofocus
+          >
+            <Icon svg={iconClose} />
+          </button>
+        </div>
+        <div
+          className="viewer__stage"
+          onTouchStart={onTouchStart}
+          onTouchEnd={onTouchEnd}
+          onClick={(e) => e.target === e.currentTarget && close()}
+        >
+          <img
+            key={photo.srcset}
+            className="viewer__img"
+            src={list[list.length - 1]}
+            srcSet={photo.srcset}
+            sizes="100vw"
+            width={photo.width}
+            height={photo.height}
+            alt={`${name}, фото ${index + 1} из ${count}`}
+          />
+          {count > 1 && (
+            <>
+              <button
+                type="button"
+                className="btn btn--icon viewer__btn viewer__nav viewer__nav--prev"
+                onClick={() => go(-1)}
+                aria-label="Предыдущее фото"
+              >
+                <Icon svg={iconChevronLeft} />
+              </button>
+              <button
+                type="button"
+                className="btn btn--icon viewer__btn viewer__nav viewer__nav--next"
+                onClick={() => go(1)}
+                aria-label="Следующее фото"
+              >
+                <Icon svg={iconChevronRight} />
+              </button>
+            </>
+          )}
+        </div>
         {count > 1 && (
-          <>
-            <button type="button" className="btn btn--icon viewer__btn viewer__nav viewer__nav--prev" onClick={() => go(-1)} aria-label="Предыдущее фото">
-              <Icon svg={iconChevronLeft} />
-            </button>
-            <button type="button" className="btn btn--icon viewer__btn viewer__nav viewer__nav--next" onClick={() => go(1)} aria-label="Следующее фото">
-              <Icon svg={iconChevronRight} />
-            </button>
-          </>
+          <ul className="viewer__thumbs" aria-label="Все фото">
+            {photos.map((p, i) => (
+              <li key={p.srcset}>
+                <button
+                  type="button"
+                  className="viewer__thumb"
+                  aria-current={i === index ? 'true' : undefined}
+                  aria-label={`Фото ${i + 1}`}
+                  onClick={() => setIndex(i)}
+                >
+                  <img src={urls(p.srcset)[0]} alt="" width={96} height={64} loading="lazy" />
+                </button>
+              </li>
+            ))}
+          </ul>
         )}
       </div>
-      {count > 1 && (
-        <ul className="viewer__thumbs" aria-label="Все фото">
-          {photos.map((p, i) => (
-            <li key={p.srcset}>
-              <button type="button" className="viewer__thumb" aria-current={i === index ? 'true' : undefined} aria-label={`Фото ${i + 1}`} onClick={() => setIndex(i)}>
-                <img src={urls(p.srcset)[0]} alt="" width={96} height={64} loading="lazy" />
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
     </>
   );
 }

@@ -6,7 +6,15 @@ import type { ReactNode } from 'react';
 import { formatPrice, formatLineAmount } from '../../schema/format.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
 
-export function PriceLines({ lines, total, className, totalClassName, live = false, pending = false, children }: {
+export function PriceLines({
+  lines,
+  total,
+  className,
+  totalClassName,
+  live = false,
+  pending = false,
+  children,
+}: {
   lines: readonly PriceLine[];
   total: number;
   className: string;

@@ -28,13 +28,25 @@ export function ReviewCard({ review, preview, more, headingLevel: H = 'h3' }: Pr
 }
 
 /** Author initial, name, date and stars: the same head on a review card and in the modal. */
-export function ReviewHead({ review, as: Wrap, nameAs: N }: { review: PublicReview; as: 'header' | 'div'; nameAs: 'h2' | 'h3' | 'p' }) {
+export function ReviewHead({
+  review,
+  as: Wrap,
+  nameAs: N,
+}: {
+  review: PublicReview;
+  as: 'header' | 'div';
+  nameAs: 'h2' | 'h3' | 'p';
+}) {
   return (
     <Wrap className="review-card__head arrives-whole">
-      <span className="avatar" aria-hidden="true">{initial(review.name)}</span>
+      <span className="avatar" aria-hidden="true">
+        {initial(review.name)}
+      </span>
       <div className="review-card__who">
         <N className="review-card__name">{review.name}</N>
-        <time className="review-card__date" dateTime={review.created_at}>{formatDate(review.created_at)}</time>
+        <time className="review-card__date" dateTime={review.created_at}>
+          {formatDate(review.created_at)}
+        </time>
         {review.verifiedStay ? <span className="review-card__verified">{VERIFIED_STAY_LABEL}</span> : null}
       </div>
       <Stars rating={review.rating} />

@@ -40,7 +40,9 @@ export default function ReviewForm() {
   if (done) {
     return (
       <div className="card review-thanks" ref={thanks} tabIndex={-1} role="status">
-        <span className="review-thanks__icon"><Icon svg={iconCheck} /></span>
+        <span className="review-thanks__icon">
+          <Icon svg={iconCheck} />
+        </span>
         <h2>Спасибо за отзыв!</h2>
         <p>Ваш отзыв отправлен на модерацию и появится на сайте после проверки.</p>
         <button
@@ -60,31 +62,31 @@ export default function ReviewForm() {
   // In a display: contents wrapper: the island wakes (hydrates) when the button is reached.
   return (
     <>
-    <span className="wake" data-wake="review-form" hidden />
-    <div className="contents">
-      <button
-        type="button"
-        className="btn btn--primary btn--lg review-toggle"
-        aria-expanded={open}
-        aria-controls={`${id}-form`}
-        onPointerEnter={() => void loadFields()}
-        onFocus={() => void loadFields()}
-        onClick={() => {
-          setMounted(true);
-          setOpen((o) => !o);
-        }}
-      >
-        <Icon svg={open ? iconClose : iconEdit} />
-        {open ? 'Скрыть форму' : 'Оставить отзыв'}
-      </button>
-      <div id={`${id}-form`} hidden={!open} ref={box}>
-        {mounted && (
-          <Suspense fallback={<div className="spinner" role="status" aria-label="Загрузка формы" />}>
-            <ReviewFormFields id={id} onDone={() => setDone(true)} />
-          </Suspense>
-        )}
+      <span className="wake" data-wake="review-form" hidden />
+      <div className="contents">
+        <button
+          type="button"
+          className="btn btn--primary btn--lg review-toggle"
+          aria-expanded={open}
+          aria-controls={`${id}-form`}
+          onPointerEnter={() => void loadFields()}
+          onFocus={() => void loadFields()}
+          onClick={() => {
+            setMounted(true);
+            setOpen((o) => !o);
+          }}
+        >
+          <Icon svg={open ? iconClose : iconEdit} />
+          {open ? 'Скрыть форму' : 'Оставить отзыв'}
+        </button>
+        <div id={`${id}-form`} hidden={!open} ref={box}>
+          {mounted && (
+            <Suspense fallback={<div className="spinner" role="status" aria-label="Загрузка формы" />}>
+              <ReviewFormFields id={id} onDone={() => setDone(true)} />
+            </Suspense>
+          )}
+        </div>
       </div>
-    </div>
     </>
   );
 }

@@ -3,7 +3,13 @@
 // when the visitor opens it (ReviewForm.tsx). Checked with the same zod schema as the server,
 // itself loaded on first use.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { DEFAULT_RATING, RATING_MAX, REVIEW_COMMENT_MAX, REVIEW_COUNTER_WARNING_BELOW, CAPTCHA } from '../../schema/constants.ts';
+import {
+  DEFAULT_RATING,
+  RATING_MAX,
+  REVIEW_COMMENT_MAX,
+  REVIEW_COUNTER_WARNING_BELOW,
+  CAPTCHA,
+} from '../../schema/constants.ts';
 import { MSG } from '../../schema/messages.ts';
 import { createCaptcha, isCaptchaSolved, type CaptchaQuestion } from '../lib/captcha.ts';
 import { countOf } from '../../schema/format.ts';
@@ -112,16 +118,44 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
   return (
     <>
       <form className="card review-form" ref={formRef} onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
-        <h2 className="review-form__title" id={`${id}-title`}>Новый отзыв</h2>
-        <p className="hint">Поля со звёздочкой <span className="req">*</span> обязательны. Отзыв появится после проверки.</p>
+        <h2 className="review-form__title" id={`${id}-title`}>
+          Новый отзыв
+        </h2>
+        <p className="hint">
+          Поля со звёздочкой <span className="req">*</span> обязательны. Отзыв появится после проверки.
+        </p>
         <div className="review-form__row">
           <div className="field">
-            <label className="label" htmlFor={`${id}-name`}>Имя <span className="req">*</span></label>
-            <input className="input" id={`${id}-name`} name="name" autoComplete="name" maxLength={100} required value={name} onChange={(e) => setName(e.target.value)} />
+            <label className="label" htmlFor={`${id}-name`}>
+              Имя <span className="req">*</span>
+            </label>
+            <input
+              className="input"
+              id={`${id}-name`}
+              name="name"
+              autoComplete="name"
+              maxLength={100}
+              required
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
           </div>
           <div className="field">
-            <label className="label" htmlFor={`${id}-email`}>Email <span className="req">*</span></label>
-            <input className="input" id={`${id}-email`} name="email" type="email" autoComplete="email" inputMode="email" maxLength={200} required value={email} onChange={(e) => setEmail(e.target.value)} />
+            <label className="label" htmlFor={`${id}-email`}>
+              Email <span className="req">*</span>
+            </label>
+            <input
+              className="input"
+              id={`${id}-email`}
+              name="email"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              maxLength={200}
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
             <span className="hint">Не публикуется</span>
           </div>
         </div>
@@ -130,7 +164,14 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
           <div className="rating-input__stars">
             {Array.from({ length: RATING_MAX }, (_, i) => i + 1).map((n) => (
               <label key={n} className={n <= rating ? 'is-on' : undefined}>
-                <input type="radio" name="rating" value={n} checked={rating === n} onChange={() => setRating(n)} className="visually-hidden" />
+                <input
+                  type="radio"
+                  name="rating"
+                  value={n}
+                  checked={rating === n}
+                  onChange={() => setRating(n)}
+                  className="visually-hidden"
+                />
                 <Icon svg={n <= rating ? iconStarFilled : iconStarEmpty} />
                 <span className="visually-hidden">{countOf(n, ['звезда', 'звезды', 'звёзд'])}</span>
               </label>
@@ -138,7 +179,9 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
           </div>
         </fieldset>
         <div className="field">
-          <label className="label" htmlFor={`${id}-comment`}>Отзыв <span className="req">*</span></label>
+          <label className="label" htmlFor={`${id}-comment`}>
+            Отзыв <span className="req">*</span>
+          </label>
           <textarea
             className="input"
             id={`${id}-comment`}
@@ -150,7 +193,10 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
             aria-describedby={`${id}-counter`}
             onChange={(e) => setComment(e.target.value.slice(0, REVIEW_COMMENT_MAX))}
           />
-          <span id={`${id}-counter`} className={remaining < REVIEW_COUNTER_WARNING_BELOW ? 'counter counter--warn' : 'counter'}>
+          <span
+            id={`${id}-counter`}
+            className={remaining < REVIEW_COUNTER_WARNING_BELOW ? 'counter counter--warn' : 'counter'}
+          >
             Осталось {countOf(remaining, ['символ', 'символа', 'символов'])}
           </span>
         </div>
@@ -159,7 +205,9 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
             Решите пример, чтобы мы знали, что вы не робот <span className="req">*</span>
           </label>
           <div className="captcha__row">
-            <span className="captcha__question" aria-live="polite">{captcha ? captcha.text : '… = ?'}</span>
+            <span className="captcha__question" aria-live="polite">
+              {captcha ? captcha.text : '… = ?'}
+            </span>
             <input
               className={`input captcha__input${answer ? (solved ? ' input--valid' : '') : ''}`}
               id={`${id}-captcha`}
@@ -175,26 +223,48 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
                 <Icon svg={solved ? iconCheck : iconX} label={solved ? 'Верно' : 'Неверно'} />
               </span>
             )}
-            <button type="button" className="btn btn--icon btn--ghost" onClick={refreshCaptcha} aria-label="Другой пример">
+            <button
+              type="button"
+              className="btn btn--icon btn--ghost"
+              onClick={refreshCaptcha}
+              aria-label="Другой пример"
+            >
               <Icon svg={iconRefresh} />
             </button>
           </div>
         </div>
         <div className="field">
           <label className="check">
-            <input type="checkbox" name="consent" checked={consent} onChange={(e) => setConsent(e.target.checked)} required />
+            <input
+              type="checkbox"
+              name="consent"
+              checked={consent}
+              onChange={(e) => setConsent(e.target.checked)}
+              required
+            />
             <ConsentText />
           </label>
         </div>
         <div className="hp" aria-hidden="true">
           <label htmlFor={`${id}-website`}>Не заполняйте это поле</label>
-          <input id={`${id}-website`} name="website" tabIndex={-1} autoComplete="off" value={website} onChange={(e) => setWebsite(e.target.value)} />
+          <input
+            id={`${id}-website`}
+            name="website"
+            tabIndex={-1}
+            autoComplete="off"
+            value={website}
+            onChange={(e) => setWebsite(e.target.value)}
+          />
         </div>
         {error && (
-          <p className="alert" role="alert">{error}</p>
+          <p className="alert" role="alert">
+            {error}
+          </p>
         )}
         {!solved && !error && (
-          <p className="hint review-form__gate" id={`${id}-gate`}>{MSG.captchaUnsolved}</p>
+          <p className="hint review-form__gate" id={`${id}-gate`}>
+            {MSG.captchaUnsolved}
+          </p>
         )}
         <button
           type="submit"

@@ -32,11 +32,25 @@ export function ReviewModal({ review, onClose }: { review: PublicReview; onClose
         pressedOutside.current = false;
       }}
     >
-      <div className="modal review-modal" ref={ref} role="dialog" aria-modal="true" aria-labelledby={`${id}-t`} tabIndex={-1}>
-        <button type="button" className="btn btn--icon btn--ghost modal__close" onClick={onClose} aria-label="Закрыть окно">
+      <div
+        className="modal review-modal"
+        ref={ref}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-t`}
+        tabIndex={-1}
+      >
+        <button
+          type="button"
+          className="btn btn--icon btn--ghost modal__close"
+          onClick={onClose}
+          aria-label="Закрыть окно"
+        >
           <Icon svg={iconClose} />
         </button>
-        <h2 className="modal__title" id={`${id}-t`}>Полный отзыв</h2>
+        <h2 className="modal__title" id={`${id}-t`}>
+          Полный отзыв
+        </h2>
         <ReviewHead review={review} as="div" nameAs="p" />
         <p className="review-modal__text">{review.comment}</p>
         <div className="modal__actions">

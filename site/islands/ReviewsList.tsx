@@ -37,13 +37,18 @@ export default function ReviewsList({ reviews }: { reviews: PublicReview[] }) {
 
   const goTo = (n: number) => {
     setPage(n);
-    top.current?.scrollIntoView({ behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
+    top.current?.scrollIntoView({
+      behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth',
+      block: 'start',
+    });
   };
 
   if (reviews.length === 0) {
     return (
       <div className="empty">
-        <span className="empty__icon"><Icon svg={iconStarEmpty} /></span>
+        <span className="empty__icon">
+          <Icon svg={iconStarEmpty} />
+        </span>
         <h2>Пока нет отзывов</h2>
         <p className="muted">Станьте первым, кто оставит отзыв!</p>
       </div>
@@ -53,30 +58,36 @@ export default function ReviewsList({ reviews }: { reviews: PublicReview[] }) {
   return (
     // The list sits in a display: contents wrapper: it wakes (hydrates) on interaction or ?open=.
     <>
-    <span className="wake" data-wake="reviews" hidden />
-    <div className="contents">
-    <div className="reviews-list" ref={top}>
-      <div className="reviews-grid arrives-whole">
-        {current.items.map((review) => (
-          <ReviewCard
-            key={review.id}
-            review={review}
-            preview={REVIEW_CARD_PREVIEW_CHARS}
-            headingLevel="h3"
-            more={(truncated) =>
-              truncated && (
-                <button type="button" className="link-btn" onClick={() => setOpen(review)}>
-                  Читать полностью<span className="visually-hidden">: отзыв {review.name}</span>
-                </button>
-              )
-            }
+      <span className="wake" data-wake="reviews" hidden />
+      <div className="contents">
+        <div className="reviews-list" ref={top}>
+          <div className="reviews-grid arrives-whole">
+            {current.items.map((review) => (
+              <ReviewCard
+                key={review.id}
+                review={review}
+                preview={REVIEW_CARD_PREVIEW_CHARS}
+                headingLevel="h3"
+                more={(truncated) =>
+                  truncated && (
+                    <button type="button" className="link-btn" onClick={() => setOpen(review)}>
+                      Читать полностью<span className="visually-hidden">: отзыв {review.name}</span>
+                    </button>
+                  )
+                }
+              />
+            ))}
+          </div>
+          <Pager
+            page={current.page}
+            pages={current.pages}
+            window={current.window}
+            onPage={goTo}
+            label="Страницы отзывов"
           />
-        ))}
+          {open && <ReviewModal review={open} onClose={() => setOpen(null)} />}
+        </div>
       </div>
-      <Pager page={current.page} pages={current.pages} window={current.window} onPage={goTo} label="Страницы отзывов" />
-      {open && <ReviewModal review={open} onClose={() => setOpen(null)} />}
-    </div>
-    </div>
     </>
   );
 }

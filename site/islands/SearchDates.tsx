@@ -21,17 +21,30 @@ export default function SearchDates({ form }: { form: HTMLFormElement }) {
   // Every day from today (Moscow) to 365 days ahead may start a stay; nothing is busy here.
   const rules = useMemo(() => {
     const today = todayInMoscow();
-    return stayRules({ from: today, to: addDays(today, SEARCH_HORIZON_DAYS + 1), busy: [], seasons: [], pricePerNight: 0, minNights: 1 });
+    return stayRules({
+      from: today,
+      to: addDays(today, SEARCH_HORIZON_DAYS + 1),
+      busy: [],
+      seasons: [],
+      pricePerNight: 0,
+      minNights: 1,
+    });
   }, []);
   const fields = () =>
-    [form.querySelector<HTMLInputElement>('[name="checkIn"]'), form.querySelector<HTMLInputElement>('[name="checkOut"]')] as const;
+    [
+      form.querySelector<HTMLInputElement>('[name="checkIn"]'),
+      form.querySelector<HTMLInputElement>('[name="checkOut"]'),
+    ] as const;
 
   useEffect(() => {
     const [checkIn, checkOut] = fields();
     if (!checkIn || !checkOut) return;
     // Dates chosen before the picker woke are kept.
     const from = isIsoDate(checkIn.value) ? checkIn.value : null;
-    setStay({ checkIn: from, checkOut: from && isIsoDate(checkOut.value) && checkOut.value > from ? checkOut.value : null });
+    setStay({
+      checkIn: from,
+      checkOut: from && isIsoDate(checkOut.value) && checkOut.value > from ? checkOut.value : null,
+    });
     const show = (e: Event) => {
       e.preventDefault();
       setOpen(true);
@@ -73,8 +86,12 @@ export default function SearchDates({ form }: { form: HTMLFormElement }) {
           <Suspense fallback={<p className="hint">Загружаем календарь…</p>}>
             <StayCalendar rules={rules} selection={stay} onPick={pick} />
           </Suspense>
-          <p className="hint" aria-live="polite">{stay.checkIn ? (stay.checkOut ? '' : 'Выберите дату выезда') : 'Выберите дату заезда'}</p>
-          <button type="button" className="btn btn--secondary" onClick={() => setOpen(false)}>Закрыть</button>
+          <p className="hint" aria-live="polite">
+            {stay.checkIn ? (stay.checkOut ? '' : 'Выберите дату выезда') : 'Выберите дату заезда'}
+          </p>
+          <button type="button" className="btn btn--secondary" onClick={() => setOpen(false)}>
+            Закрыть
+          </button>
         </div>
       )}
     </>

@@ -16,7 +16,8 @@ adoptStyles(calendarCss);
 
 // The widget speaks JS Dates; a stay speaks `YYYY-MM-DD`. The two meet here only, on the
 // browser's own calendar date at noon, so no time zone can move a day.
-const toDay = (d: Date): IsoDate => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+const toDay = (d: Date): IsoDate =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 const fromDay = (day: IsoDate): Date => {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   return new Date(y, m - 1, d, 12);

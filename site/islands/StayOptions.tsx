@@ -46,7 +46,13 @@ export function StayOptions({ id, extras, ticked, onTick, promo, onPromoText, on
           <legend className="label">Дополнительные услуги</legend>
           {optional.map((e) => (
             <label className="check booking__extra" key={e.id}>
-              <input type="checkbox" name="extras" value={e.id} checked={ticked.includes(e.id)} onChange={(ev) => onTick(e.id, ev.target.checked)} />
+              <input
+                type="checkbox"
+                name="extras"
+                value={e.id}
+                checked={ticked.includes(e.id)}
+                onChange={(ev) => onTick(e.id, ev.target.checked)}
+              />
               <span>{extraOffer(e)}</span>
             </label>
           ))}
@@ -54,7 +60,9 @@ export function StayOptions({ id, extras, ticked, onTick, promo, onPromoText, on
       )}
       {included.length > 0 && (
         <div className="booking__included">
-          <p className="label" id={`${id}-included`}>Входит в стоимость</p>
+          <p className="label" id={`${id}-included`}>
+            Входит в стоимость
+          </p>
           <ul aria-labelledby={`${id}-included`}>
             {included.map((e) => (
               <li key={e.id}>{extraOffer(e)}</li>
@@ -70,7 +78,9 @@ export function StayOptions({ id, extras, ticked, onTick, promo, onPromoText, on
           onApply();
         }}
       >
-        <label className="label" htmlFor={`${id}-promo`}>Промокод</label>
+        <label className="label" htmlFor={`${id}-promo`}>
+          Промокод
+        </label>
         <div className="booking__promo-row">
           <input
             className="input"

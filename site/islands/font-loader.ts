@@ -32,7 +32,14 @@ try {
     void load();
   } else {
     addEventListener('load', () => {
-      setTimeout(() => load().then((faces) => faces.length > 2 && localStorage.setItem(KEY, FONTS_VERSION), () => {}), AFTER_LOAD_MS);
+      setTimeout(
+        () =>
+          load().then(
+            (faces) => faces.length > 2 && localStorage.setItem(KEY, FONTS_VERSION),
+            () => {},
+          ),
+        AFTER_LOAD_MS,
+      );
     });
   }
 } catch {

@@ -14,7 +14,9 @@ for (const root of document.querySelectorAll<HTMLElement>('[data-gallery]')) {
   const start = () =>
     Promise.all([
       import(/* @vite-ignore */ rotation) as Promise<Rotation>,
-      fetch(rest).then((res) => (res.ok ? (res.json() as Promise<{ items: string[] }>) : Promise.reject(new Error(String(res.status))))),
+      fetch(rest).then((res) =>
+        res.ok ? (res.json() as Promise<{ items: string[] }>) : Promise.reject(new Error(String(res.status))),
+      ),
     ])
       .then(([m, { items }]) => m.showRest(root, items))
       .catch(() => {});

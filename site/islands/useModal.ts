@@ -25,7 +25,9 @@ export function useModal(ref: RefObject<HTMLElement | null>, open: boolean, onCl
         return;
       }
       if (e.key !== 'Tab' || !root) return;
-      const items = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+      const items = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+        (el) => el.offsetParent !== null || el === document.activeElement,
+      );
       if (items.length === 0) {
         e.preventDefault();
         return;

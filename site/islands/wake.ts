@@ -22,7 +22,8 @@ export function wakeOnInteraction(name: string, targets: string, { now = false }
   const near = (e: Event) => {
     if ((e.target as Element | null)?.closest?.(targets)) wakeUp();
   };
-  for (const type of ['pointerover', 'touchstart', 'focusin']) document.addEventListener(type, near, { capture: true, passive: true });
+  for (const type of ['pointerover', 'touchstart', 'focusin'])
+    document.addEventListener(type, near, { capture: true, passive: true });
   holdClicks(name, targets, wakeUp);
 }
 

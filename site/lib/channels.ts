@@ -5,7 +5,12 @@ import { BOOKING_CHANNEL_LABELS, type BookingChannel } from '../../schema/bookin
 import { telHref } from './site.ts';
 import { whatsappLink, whatsappNumber } from './whatsapp.ts';
 
-export type ChannelSettings = { phone: string; telegramUsername: string; maxLink: string; bookingChannels: readonly BookingChannel[] };
+export type ChannelSettings = {
+  phone: string;
+  telegramUsername: string;
+  maxLink: string;
+  bookingChannels: readonly BookingChannel[];
+};
 export type OfferedChannel = { id: BookingChannel; label: string };
 /** What a link needs: where each channel reaches the owner. */
 export type ChannelAddresses = Omit<ChannelSettings, 'bookingChannels'>;
@@ -16,7 +21,10 @@ const usable = (c: BookingChannel, s: ChannelSettings) =>
 /** The channels the owner chose that can work, in the owner's order; WhatsApp if none can. */
 export function offeredChannels(s: ChannelSettings): OfferedChannel[] {
   const ids = s.bookingChannels.filter((c) => usable(c, s));
-  return (ids.length ? ids : (['whatsapp'] as BookingChannel[])).map((id) => ({ id, label: BOOKING_CHANNEL_LABELS[id] }));
+  return (ids.length ? ids : (['whatsapp'] as BookingChannel[])).map((id) => ({
+    id,
+    label: BOOKING_CHANNEL_LABELS[id],
+  }));
 }
 
 /** A link that opens the channel, with the message where the channel takes one. */

@@ -34,7 +34,9 @@ export const loadPrices = once(async (): Promise<Map<number, { min: number; max:
  * The cabin's prices for the pages: the lowest a night costs (shown as «от N ₽» only when a
  * season is cheaper than the price per night) and the highest.
  */
-export async function cabinPrices(cabin: Pick<Cabin, 'id' | 'pricePerNight'>): Promise<{ from: number | null; min: number; max: number }> {
+export async function cabinPrices(
+  cabin: Pick<Cabin, 'id' | 'pricePerNight'>,
+): Promise<{ from: number | null; min: number; max: number }> {
   const range = (await loadPrices()).get(cabin.id) ?? { min: cabin.pricePerNight, max: cabin.pricePerNight };
   return { ...range, from: range.min < cabin.pricePerNight ? range.min : null };
 }

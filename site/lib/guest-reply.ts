@@ -21,7 +21,12 @@ export type ReplyLink = {
 const LABELS: Record<ReplyWay, string> = { whatsapp: 'WhatsApp', sms: 'SMS', telegram: 'Telegram', call: 'Позвонить' };
 
 /** Which way answers the channel the guest picked; MAX has no link by phone number, so SMS. */
-const WAY_OF: Record<BookingChannel, ReplyWay> = { whatsapp: 'whatsapp', telegram: 'telegram', max: 'sms', phone: 'call' };
+const WAY_OF: Record<BookingChannel, ReplyWay> = {
+  whatsapp: 'whatsapp',
+  telegram: 'telegram',
+  max: 'sms',
+  phone: 'call',
+};
 
 /** sms:+79281234567?body=… (the international form every phone's messages app reads). */
 export function smsLink(phone: string, text: string): string {
@@ -40,7 +45,8 @@ export function guestReplyLinks(guest: { phone: string; channel: string }, text:
   };
   const chosen = WAY_OF[guest.channel as BookingChannel] ?? 'whatsapp';
   // After a call, a text the guest can keep: SMS reaches every phone.
-  const rest: ReplyWay[] = chosen === 'call' ? ['sms', 'whatsapp', 'telegram'] : ['whatsapp', 'sms', 'telegram', 'call'];
+  const rest: ReplyWay[] =
+    chosen === 'call' ? ['sms', 'whatsapp', 'telegram'] : ['whatsapp', 'sms', 'telegram', 'call'];
   const order: ReplyWay[] = [chosen, ...rest.filter((w) => w !== chosen)];
   return order.map((way) => ({
     way,
@@ -55,6 +61,14 @@ export function guestReplyLinks(guest: { phone: string; channel: string }, text:
  * The words of the reply, the request's news in plain facts; once confirmed, also the check-in
  * time, the address and the link to the guest's own page (`origin`: the site's address).
  */
-export function guestReplyText(b: GuestMessageBooking & { guestToken?: string | null }, place: GuestMessagePlace, origin: string): string {
-  return guestMessage(b, place, b.status === 'confirmed' && b.guestToken ? guestPageUrl(origin, b.guestToken) : undefined);
+export function guestReplyText(
+  b: GuestMessageBooking & { guestToken?: string | null },
+  place: GuestMessagePlace,
+  origin: string,
+): string {
+  return guestMessage(
+    b,
+    place,
+    b.status === 'confirmed' && b.guestToken ? guestPageUrl(origin, b.guestToken) : undefined,
+  );
 }

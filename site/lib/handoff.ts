@@ -14,7 +14,10 @@ export function openParam(search: string): number | null {
 }
 
 /** The review a ?open= id names: one of the page's reviews, or a built-in sample (negative ids). */
-export function findReview<T extends { id: number }>(reviews: readonly T[], id: number | null): T | PublicReview | null {
+export function findReview<T extends { id: number }>(
+  reviews: readonly T[],
+  id: number | null,
+): T | PublicReview | null {
   if (id === null) return null;
   return reviews.find((r) => r.id === id) ?? SAMPLE_REVIEWS.find((r) => r.id === id) ?? null;
 }

@@ -51,9 +51,16 @@ export function galleryMarkup(galleryImages: readonly string[]): Promise<Gallery
 
 async function makeGalleryMarkup(galleryImages: readonly string[]): Promise<GalleryMarkup> {
   const photos = galleryPhotos(galleryImages);
-  const optimized = await Promise.all(photos.map((src) => optimize(src, { widths: [400, 800], aspect: 4 / 3, webpSet: false })));
+  const optimized = await Promise.all(
+    photos.map((src) => optimize(src, { widths: [400, 800], aspect: 4 / 3, webpSet: false })),
+  );
   const items = optimized.map((p, i) => itemHtml(p, i, photos.length));
   const rest = items.slice(GALLERY_GROUP_SIZE);
   const version = createHash('sha256').update(rest.join('')).digest('hex').slice(0, 10);
-  return { count: photos.length, first: items.slice(0, GALLERY_GROUP_SIZE).join(''), rest, restUrl: `/home-gallery.json?v=${version}` };
+  return {
+    count: photos.length,
+    first: items.slice(0, GALLERY_GROUP_SIZE).join(''),
+    rest,
+    restUrl: `/home-gallery.json?v=${version}`,
+  };
 }

@@ -13,12 +13,17 @@ export type InlineScript = { code: string; hash: `sha256-${string}` };
 /** Each script is compiled once per build, not once per page that carries it (thousands of pages at 1,500 cabins). */
 const once = oncePerKey();
 
-const withHash = (code: string): InlineScript => ({ code, hash: `sha256-${createHash('sha256').update(code).digest('base64')}` });
+const withHash = (code: string): InlineScript => ({
+  code,
+  hash: `sha256-${createHash('sha256').update(code).digest('base64')}`,
+});
 
 /** `source` (a module's text, from a `?raw` import) as an IIFE that leaves its exports on `globalName`. */
 export function compileInline(source: string, globalName: string): Promise<string> {
   return once(`global:${globalName}`, () =>
-    transform(source, { loader: 'ts', format: 'iife', globalName, minify: true, target: 'es2020' }).then((r) => r.code.trim()),
+    transform(source, { loader: 'ts', format: 'iife', globalName, minify: true, target: 'es2020' }).then((r) =>
+      r.code.trim(),
+    ),
   );
 }
 
@@ -28,7 +33,9 @@ export function compileInline(source: string, globalName: string): Promise<strin
  */
 export function selfRunningScript(source: string, define: Record<string, string> = {}): Promise<InlineScript> {
   return once(`self:${source}\0${JSON.stringify(define)}`, () =>
-    transform(source, { loader: 'ts', format: 'iife', minify: true, target: 'es2020', define }).then((r) => withHash(r.code.trim())),
+    transform(source, { loader: 'ts', format: 'iife', minify: true, target: 'es2020', define }).then((r) =>
+      withHash(r.code.trim()),
+    ),
   );
 }
 
@@ -41,8 +48,14 @@ export function bundledScript(entry: string): Promise<InlineScript> {
   return once(`bundle:${entry}`, () => {
     const file = path.resolve(entry);
     if (!existsSync(file)) throw new Error(`${file} not found: the site is built from the project's folder`);
-    return build({ entryPoints: [file], bundle: true, write: false, format: 'iife', minify: true, target: 'es2020' })
-      .then((r) => withHash(r.outputFiles[0]!.text.trim().replace(/^"use strict";/, '')));
+    return build({
+      entryPoints: [file],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      minify: true,
+      target: 'es2020',
+    }).then((r) => withHash(r.outputFiles[0]!.text.trim().replace(/^"use strict";/, '')));
   });
 }
 

@@ -31,19 +31,29 @@ const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(va
  */
 const cabinKeys = once(async () => {
   const cabins = await loadCabins();
-  return new Map(await Promise.all(cabins.map(async (cabin) => [cabin.id, digest({ cabin, prices: await cabinPrices(cabin) })] as const)));
+  return new Map(
+    await Promise.all(
+      cabins.map(async (cabin) => [cabin.id, digest({ cabin, prices: await cabinPrices(cabin) })] as const),
+    ),
+  );
 });
 
 /** /cabin/{id}: one page per active cabin. */
 export const cabinPages = once(async (): Promise<KeyedPage<{ cabin: Cabin }>[]> => {
   const keys = await cabinKeys();
-  return (await loadCabins()).filter((c) => c.active).map((cabin) => ({ path: `/cabin/${cabin.id}`, key: keys.get(cabin.id)!, props: { cabin } }));
+  return (await loadCabins())
+    .filter((c) => c.active)
+    .map((cabin) => ({ path: `/cabin/${cabin.id}`, key: keys.get(cabin.id)!, props: { cabin } }));
 });
 
 /** /shell/cards/{id}: the card /search fills in, one per listed cabin. */
 export const cardPages = once(async (): Promise<KeyedPage<{ cabin: Cabin }>[]> => {
   const keys = await cabinKeys();
-  return (await loadCabins()).map((cabin) => ({ path: `/shell/cards/${cabin.id}`, key: keys.get(cabin.id)!, props: { cabin } }));
+  return (await loadCabins()).map((cabin) => ({
+    path: `/shell/cards/${cabin.id}`,
+    key: keys.get(cabin.id)!,
+    props: { cabin },
+  }));
 });
 
 /**
@@ -92,12 +102,17 @@ const liveManifest = once(async (): Promise<PagesManifest | null> => {
 });
 
 /** The pages of a route this build renders: all of them, or in a partial build those whose key changed. */
-export async function toRender<P>(pages: KeyedPage<P>[], param: string): Promise<{ params: Record<string, string>; props: P }[]> {
+export async function toRender<P>(
+  pages: KeyedPage<P>[],
+  param: string,
+): Promise<{ params: Record<string, string>; props: P }[]> {
   const live = await liveManifest();
-  return pages
-    .filter((p) => !live || live.pages[p.path] !== p.key)
-    // Each keyed route's one parameter is its address's last segment ([id], [page]).
-    .map((p) => ({ params: { [param]: p.path.slice(p.path.lastIndexOf('/') + 1) }, props: p.props }));
+  return (
+    pages
+      .filter((p) => !live || live.pages[p.path] !== p.key)
+      // Each keyed route's one parameter is its address's last segment ([id], [page]).
+      .map((p) => ({ params: { [param]: p.path.slice(p.path.lastIndexOf('/') + 1) }, props: p.props }))
+  );
 }
 
 /** The manifest of this build: every keyed page's key, whether or not it was rendered now. */

@@ -62,7 +62,12 @@ export const registryLd = (registry: { number: string; url: string }) => ({
  * One cabin: a VacationRental (a LodgingBusiness) containing the Accommodation that is let
  * as a whole, with occupancy, rooms, amenities, stay times and photos.
  */
-export function vacationRentalLd(ctx: LdContext, cabin: CabinLdInput, images: string[], prices?: { min: number; max: number }) {
+export function vacationRentalLd(
+  ctx: LdContext,
+  cabin: CabinLdInput,
+  images: string[],
+  prices?: { min: number; max: number },
+) {
   // The range of a night's price over the seasons ahead, or the one price per night.
   const range = prices && prices.min !== prices.max ? `${prices.min}–${prices.max}` : String(cabin.pricePerNight);
   const url = abs(ctx.origin, `/cabin/${cabin.id}`);
@@ -101,7 +106,13 @@ export function ldJson(data: unknown): string {
 }
 
 /** A review as search engines read it; one sent through the post-stay link says its author stayed. */
-export type ReviewLdInput = { name: string; rating: number; comment: string; created_at: string; verifiedStay?: boolean };
+export type ReviewLdInput = {
+  name: string;
+  rating: number;
+  comment: string;
+  created_at: string;
+  verifiedStay?: boolean;
+};
 
 const REVIEWS_LD_MAX = 20;
 
@@ -120,7 +131,13 @@ export function reviewsLd(origin: string, businessName: string, reviews: readonl
     '@type': 'LodgingBusiness',
     '@id': `${abs(origin, '/')}#business`,
     name: businessName,
-    aggregateRating: { '@type': 'AggregateRating', ratingValue: Math.round(average * 10) / 10, reviewCount: reviews.length, bestRating, worstRating: 1 },
+    aggregateRating: {
+      '@type': 'AggregateRating',
+      ratingValue: Math.round(average * 10) / 10,
+      reviewCount: reviews.length,
+      bestRating,
+      worstRating: 1,
+    },
     // The newest reviews only: the page's weight stays the same however many there are; the average counts them all.
     review: reviews.slice(0, REVIEWS_LD_MAX).map((r) => ({
       '@type': 'Review',

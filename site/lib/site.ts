@@ -48,7 +48,8 @@ export function telHref(phone: string): string {
   return `tel:${digits}`;
 }
 
-const pick = (...values: (string | undefined | null)[]): string => values.map((v) => v?.trim() ?? '').find(Boolean) ?? '';
+const pick = (...values: (string | undefined | null)[]): string =>
+  values.map((v) => v?.trim() ?? '').find(Boolean) ?? '';
 
 export function siteInfo(s: SiteSettings): SiteInfo {
   const name = pick(s.siteName, DEFAULT_SETTINGS.siteName);

@@ -3,7 +3,16 @@
 // `YYYY-MM-DD` strings, so the calendar widget only draws what these functions decide.
 import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { NO_CHARGES, type BookingMode, type Prepayment, type StayCharges } from '../../schema/payment-options.ts';
-import { quoteStay, WEEKEND_NIGHTS_DEFAULT, type DatePrice, type Discount, type Extra, type PricingRules, type Quote, type SeasonRates } from '../../schema/pricing.ts';
+import {
+  quoteStay,
+  WEEKEND_NIGHTS_DEFAULT,
+  type DatePrice,
+  type Discount,
+  type Extra,
+  type PricingRules,
+  type Quote,
+  type SeasonRates,
+} from '../../schema/pricing.ts';
 
 /** GET /api/cabins/{id}/availability. */
 export type Availability = {
@@ -62,7 +71,8 @@ export function stayRules(a: Availability) {
   /** A free night from today up to the horizon. */
   const canCheckIn = (day: IsoDate) => day >= today && day < a.to && !busy.has(day);
   /** The minimum stay of a check-in: its season's, else the cabin's. */
-  const minNights = (checkIn: IsoDate) => quoteStay(pricing, { checkIn, checkOut: addDays(checkIn, 1), guests: 1, today }).minNights;
+  const minNights = (checkIn: IsoDate) =>
+    quoteStay(pricing, { checkIn, checkOut: addDays(checkIn, 1), guests: 1, today }).minNights;
   /** The latest departure from a check-in: the morning the next busy night starts (or the horizon). */
   const lastCheckOut = (checkIn: IsoDate): IsoDate => {
     let end = lastCheckOutCache.get(checkIn);
@@ -74,12 +84,28 @@ export function stayRules(a: Availability) {
     return end;
   };
   const canCheckOut = (checkIn: IsoDate, day: IsoDate) =>
-    canCheckIn(checkIn) && day > checkIn && day <= lastCheckOut(checkIn) && nightsBetween(checkIn, day) >= minNights(checkIn);
+    canCheckIn(checkIn) &&
+    day > checkIn &&
+    day <= lastCheckOut(checkIn) &&
+    nightsBetween(checkIn, day) >= minNights(checkIn);
   /** The stay's price for these guests with the mandatory extras and those ticked (a promo code is priced by the server). */
-  const quote = (checkIn: IsoDate, checkOut: IsoDate, guests = 1, extras: readonly number[] = []): Quote => quoteStay(pricing, { checkIn, checkOut, guests, extras, today });
+  const quote = (checkIn: IsoDate, checkOut: IsoDate, guests = 1, extras: readonly number[] = []): Quote =>
+    quoteStay(pricing, { checkIn, checkOut, guests, extras, today });
 
   // The cabin's extras (the availability lists only this cabin's): the card ticks the optional ones.
-  return { today, to: a.to, isBusy, canCheckIn, canCheckOut, minNights, lastCheckOut, quote, extras: pricing.extras, bookingMode: a.bookingMode ?? 'request', prepayment: a.prepayment ?? null };
+  return {
+    today,
+    to: a.to,
+    isBusy,
+    canCheckIn,
+    canCheckOut,
+    minNights,
+    lastCheckOut,
+    quote,
+    extras: pricing.extras,
+    bookingMode: a.bookingMode ?? 'request',
+    prepayment: a.prepayment ?? null,
+  };
 }
 
 /**

@@ -7,11 +7,23 @@ import type { PriceLine } from '../../schema/payment-options.ts';
 export type ServerQuote = { nights: number; total: number; lines: PriceLine[]; minNights: number; extras: number[] };
 
 /** A stay as asked of the server: the optional extras ticked and the code as typed. */
-export type QuoteAsk = { cabinId: number; checkIn: string; checkOut: string; guests: number; extras: readonly number[]; promo: string };
+export type QuoteAsk = {
+  cabinId: number;
+  checkIn: string;
+  checkOut: string;
+  guests: number;
+  extras: readonly number[];
+  promo: string;
+};
 
 /** The address of GET /api/quote; the same question gives the same address (it serves as its key). */
 export function quoteUrl(ask: QuoteAsk): string {
-  const q = new URLSearchParams({ cabinId: String(ask.cabinId), checkIn: ask.checkIn, checkOut: ask.checkOut, guests: String(ask.guests) });
+  const q = new URLSearchParams({
+    cabinId: String(ask.cabinId),
+    checkIn: ask.checkIn,
+    checkOut: ask.checkOut,
+    guests: String(ask.guests),
+  });
   if (ask.extras.length) q.set('extras', [...ask.extras].sort((a, b) => a - b).join(','));
   if (ask.promo) q.set('promo', ask.promo);
   return `/api/quote?${q}`;
@@ -29,7 +41,10 @@ export async function askQuote(ask: QuoteAsk, signal?: AbortSignal): Promise<Quo
     const res = await fetch(quoteUrl(ask), { signal });
     const body = (await res.json().catch(() => null)) as (ServerQuote & { error?: string }) | null;
     if (res.ok && body && Array.isArray(body.lines) && typeof body.total === 'number') return { ok: true, quote: body };
-    return { ok: false, refused: res.status >= 400 && res.status < 500 && res.status !== 429 && body?.error ? body.error : null };
+    return {
+      ok: false,
+      refused: res.status >= 400 && res.status < 500 && res.status !== 429 && body?.error ? body.error : null,
+    };
   } catch (err) {
     if (signal?.aborted) throw err;
     return { ok: false, refused: null };

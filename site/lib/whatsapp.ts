@@ -68,7 +68,13 @@ export function bookingStay(cabin: BookingCabin, details: BookingDetails = {}): 
   if (!Number.isInteger(guests) || guests < 1 || guests > cabin.maxGuests) return null;
   const nights = nightsBetween(arrival, departure);
   if (nights === null) return null;
-  return { arrival: arrival.trim(), departure: departure.trim(), guests, nights, total: total ?? nights * cabin.pricePerNight };
+  return {
+    arrival: arrival.trim(),
+    departure: departure.trim(),
+    guests,
+    nights,
+    total: total ?? nights * cabin.pricePerNight,
+  };
 }
 
 /**
@@ -99,14 +105,18 @@ function messageLines(lines: readonly PriceLine[], nights: number, pricePerNight
  *   Подскажите, пожалуйста, какие даты свободны?
  */
 export function bookingMessage(cabin: BookingCabin, details?: BookingDetails): string {
-  const lines = [`Здравствуйте! Хочу забронировать «${cabin.name.trim()}» (${formatPrice(cabin.pricePerNight)} за ночь).`];
+  const lines = [
+    `Здравствуйте! Хочу забронировать «${cabin.name.trim()}» (${formatPrice(cabin.pricePerNight)} за ночь).`,
+  ];
   const stay = bookingStay(cabin, details);
   if (stay) {
     lines.push(
       `Заезд: ${formatDate(stay.arrival)}`,
       `Выезд: ${formatDate(stay.departure)}`,
       `Гостей: ${stay.guests}`,
-      ...messageLines(details?.lines ?? [], stay.nights, cabin.pricePerNight).map((l) => `${l.label}: ${formatLineAmount(l.amount)}`),
+      ...messageLines(details?.lines ?? [], stay.nights, cabin.pricePerNight).map(
+        (l) => `${l.label}: ${formatLineAmount(l.amount)}`,
+      ),
       `Итого за ${formatNights(stay.nights)}: ${formatPrice(stay.total)}`,
       'Подскажите, пожалуйста, свободны ли эти даты?',
     );

@@ -3,4 +3,5 @@
 import type { APIRoute } from 'astro';
 import { buildManifest } from '../lib/page-keys.ts';
 
-export const GET: APIRoute = async () => new Response(JSON.stringify(await buildManifest()), { headers: { 'content-type': 'application/json' } });
+export const GET: APIRoute = async () =>
+  new Response(JSON.stringify(await buildManifest()), { headers: { 'content-type': 'application/json' } });

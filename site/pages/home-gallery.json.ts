@@ -7,5 +7,7 @@ import { galleryMarkup } from '../lib/home-gallery.ts';
 
 export const GET: APIRoute = async () => {
   const { rest } = await galleryMarkup((await loadSettings()).galleryImages);
-  return new Response(JSON.stringify({ items: rest }), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+  return new Response(JSON.stringify({ items: rest }), {
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
 };

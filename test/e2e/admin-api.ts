@@ -12,9 +12,16 @@ export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, u
   });
   if (!login.ok) throw new Error(`test login failed: ${login.status}`);
   // With two-factor on, a right password answers 200 without a session: say so, not a 401 later.
-  const answer = (await login.clone().json().catch(() => null)) as { success?: boolean; needsCode?: boolean } | null;
-  if (answer?.success === false) throw new Error(`test login gave no session${answer.needsCode ? ': two-factor is on for this account' : ''}`);
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const answer = (await login
+    .clone()
+    .json()
+    .catch(() => null)) as { success?: boolean; needsCode?: boolean } | null;
+  if (answer?.success === false)
+    throw new Error(`test login gave no session${answer.needsCode ? ': two-factor is on for this account' : ''}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const send = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${baseURL}/api${path}`, {
       method,

@@ -15,8 +15,19 @@ export async function axeViolations(page: Page, selector?: string): Promise<stri
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(AXE, 'utf8'));
   return page.evaluate(
     async ([tags, within]) => {
-      const axe = (window as unknown as { axe: { run: (ctx: Element | Document, o: unknown) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-      const { violations } = await axe.run(within ? document.querySelector(within)! : document, { runOnly: { type: 'tag', values: tags } });
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (
+              ctx: Element | Document,
+              o: unknown,
+            ) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
+          };
+        }
+      ).axe;
+      const { violations } = await axe.run(within ? document.querySelector(within)! : document, {
+        runOnly: { type: 'tag', values: tags },
+      });
       return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
     },
     [WCAG, selector ?? null] as const,

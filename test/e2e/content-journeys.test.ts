@@ -8,4 +8,5 @@
 // picked up by its name. One journey alone: `npx vitest run --project e2e-content -t '<its describe>'`.
 const journeys = import.meta.glob(['./admin/*.journey.ts', './content/*.journey.ts'], { eager: true });
 
-if (Object.keys(journeys).length === 0) throw new Error('no content journeys found in test/e2e/admin and test/e2e/content');
+if (Object.keys(journeys).length === 0)
+  throw new Error('no content journeys found in test/e2e/admin and test/e2e/content');

@@ -38,7 +38,16 @@ declare module 'vitest' {
 // contract tests run, and every e2e file first waits for it (wait-for-stack.ts).
 type Shared = { stack: Promise<Stack>; where: Where; users: number };
 /** What the tests are told before the stack is up: every address follows from the port. */
-type Where = { port: number; persistTo: string; assetsDir: string; readyFile: string; maxApiUrl: string; telegramApiUrl: string; mailApiUrl: string; closeStandIns: () => Promise<unknown> };
+type Where = {
+  port: number;
+  persistTo: string;
+  assetsDir: string;
+  readyFile: string;
+  maxApiUrl: string;
+  telegramApiUrl: string;
+  mailApiUrl: string;
+  closeStandIns: () => Promise<unknown>;
+};
 const KEY = Symbol.for('kaspiy.e2e.stack');
 const shared = globalThis as unknown as { [KEY]?: Promise<Shared> };
 
@@ -54,7 +63,13 @@ async function prepare(): Promise<Where> {
   const telegram = await startTelegramStandIn();
   const mail = await startMailApiStandIn();
   return {
-    port, persistTo, assetsDir, readyFile, maxApiUrl: max.url, telegramApiUrl: telegram.url, mailApiUrl: mail.url,
+    port,
+    persistTo,
+    assetsDir,
+    readyFile,
+    maxApiUrl: max.url,
+    telegramApiUrl: telegram.url,
+    mailApiUrl: mail.url,
     closeStandIns: () => Promise.all([max.close(), telegram.close(), mail.close()]),
   };
 }
@@ -72,17 +87,26 @@ async function startE2eStack(w: Where): Promise<Stack> {
       assetsDir: w.assetsDir,
       adminPassword: E2E_ADMIN_PASSWORD,
       vars: {
-        MAX_API_URL: w.maxApiUrl, TELEGRAM_API_URL: w.telegramApiUrl, TELEGRAM_BOT_TOKEN: '100200:e2e-token', TELEGRAM_CHAT_ID: '4242',
+        MAX_API_URL: w.maxApiUrl,
+        TELEGRAM_API_URL: w.telegramApiUrl,
+        TELEGRAM_BOT_TOKEN: '100200:e2e-token',
+        TELEGRAM_CHAT_ID: '4242',
         // E-mail as on Workers: the guests' messages (test/e2e/content/guest-page.journey.ts reads
         // them) and, with MAIL_TO, the owner's alerts beside Telegram's; no journey counts those.
-        MAIL_API_URL: `${w.mailApiUrl}/emails`, MAIL_API_KEY: 're_e2e_key', MAIL_FROM: 'Каспий <site@kaspiy.test>', MAIL_TO: E2E_OWNER_EMAIL,
+        MAIL_API_URL: `${w.mailApiUrl}/emails`,
+        MAIL_API_KEY: 're_e2e_key',
+        MAIL_FROM: 'Каспий <site@kaspiy.test>',
+        MAIL_TO: E2E_OWNER_EMAIL,
       },
       log: () => {},
     });
     await writeFile(w.readyFile, JSON.stringify({ ok: true }));
     return { ...stack, stop: () => stack.stop().finally(w.closeStandIns) };
   } catch (err) {
-    await writeFile(w.readyFile, JSON.stringify({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
+    await writeFile(
+      w.readyFile,
+      JSON.stringify({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+    );
     await w.closeStandIns();
     throw err;
   }

@@ -13,7 +13,10 @@ describe('the local run', () => {
   });
 
   it('should answer the health check with the live build, uncached', async () => {
-    const [health, built] = await Promise.all([fetch(`${baseURL}/api/health`), fetch(`${baseURL}/build.json`).then((r) => r.json())]);
+    const [health, built] = await Promise.all([
+      fetch(`${baseURL}/api/health`),
+      fetch(`${baseURL}/build.json`).then((r) => r.json()),
+    ]);
     expect(health.status).toBe(200);
     expect(health.headers.get('cache-control')).toBe('no-store');
     const { contentVersion, builtAt } = built as { contentVersion: number; builtAt: string };

@@ -64,11 +64,15 @@ beforeAll(async () => {
 
 describe('the built site', () => {
   it('should be a complete, fresh build to scan (the scan cannot pass on an empty directory)', async () => {
-    const info = JSON.parse(await readFile(path.join(DIST, 'build.json'), 'utf8')) as { contentVersion: number; builtAt: string };
+    const info = JSON.parse(await readFile(path.join(DIST, 'build.json'), 'utf8')) as {
+      contentVersion: number;
+      builtAt: string;
+    };
     expect(Number.isInteger(info.contentVersion)).toBe(true);
     expect(Date.now() - Date.parse(info.builtAt)).toBeLessThan(6 * 60 * 60 * 1000);
     const rels = files.map((f) => f.rel);
-    for (const page of ['index.html', '404.html', 'cabins.html', 'contacts.html', 'reviews.html']) expect(rels).toContain(page);
+    for (const page of ['index.html', '404.html', 'cabins.html', 'contacts.html', 'reviews.html'])
+      expect(rels).toContain(page);
     expect(rels.some((r) => r.startsWith('cabin/'))).toBe(true);
     expect(rels.some((r) => r.startsWith('_astro/') && r.endsWith('.js'))).toBe(true);
     expect(files.length).toBeGreaterThan(20);
@@ -88,16 +92,32 @@ describe('the built site', () => {
       'test-password-1',
       'pbkdf2-sha256$',
     ];
-    const found = files.flatMap(({ rel, text }) => forbidden.filter((s) => text.includes(s)).map((s) => `${rel}: ${s}`));
+    const found = files.flatMap(({ rel, text }) =>
+      forbidden.filter((s) => text.includes(s)).map((s) => `${rel}: ${s}`),
+    );
     expect(found).toEqual([]);
   });
 
   it('should recognise the admin path written as an address, and only then (self-check of the scan)', () => {
     const asUrl = addressOf('admin');
-    for (const text of ['<a href="/admin">', "fetch('/admin/')", 'url(/admin)', '`/admin?x`', '"https://kaspiy-dom.ru/admin"', 'Disallow: /admin']) {
+    for (const text of [
+      '<a href="/admin">',
+      "fetch('/admin/')",
+      'url(/admin)',
+      '`/admin?x`',
+      '"https://kaspiy-dom.ru/admin"',
+      'Disallow: /admin',
+    ]) {
       expect(asUrl.test(text), text).toBe(true);
     }
-    for (const text of ["'/api/admin/login'", '/shell/admin', 'admin', '"/administrator"', 'adminPathInvalid', '/admin-panel']) {
+    for (const text of [
+      "'/api/admin/login'",
+      '/shell/admin',
+      'admin',
+      '"/administrator"',
+      'adminPathInvalid',
+      '/admin-panel',
+    ]) {
       expect(asUrl.test(text), text).toBe(false);
     }
   });
@@ -117,7 +137,13 @@ describe('the built site', () => {
   it('should have no page at the admin path, which the asset layer would serve to anyone', async () => {
     for (const adminPath of adminPaths) {
       for (const rel of [adminPath, `${adminPath}.html`, path.join(adminPath, 'index.html')]) {
-        expect(await stat(path.join(DIST, rel)).then(() => true, () => false), rel).toBe(false);
+        expect(
+          await stat(path.join(DIST, rel)).then(
+            () => true,
+            () => false,
+          ),
+          rel,
+        ).toBe(false);
       }
     }
   });

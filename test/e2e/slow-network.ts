@@ -16,8 +16,14 @@ export interface SlowNetwork {
 export async function startSlowNetwork(target: string, { chunkBytes = 150, pauseMs = 10 } = {}): Promise<SlowNetwork> {
   const server: Server = createServer((req, res) => {
     void (async () => {
-      const upstream = await fetch(new URL(req.url ?? '/', target), { headers: { 'accept-encoding': 'identity' }, redirect: 'manual' });
-      res.writeHead(upstream.status, Object.fromEntries([...upstream.headers].filter(([name]) => !BODY_HEADERS.has(name))));
+      const upstream = await fetch(new URL(req.url ?? '/', target), {
+        headers: { 'accept-encoding': 'identity' },
+        redirect: 'manual',
+      });
+      res.writeHead(
+        upstream.status,
+        Object.fromEntries([...upstream.headers].filter(([name]) => !BODY_HEADERS.has(name))),
+      );
       const body = Buffer.from(await upstream.arrayBuffer());
       if (!upstream.headers.get('content-type')?.startsWith('text/html')) return void res.end(body);
       for (let at = 0; at < body.length && !res.destroyed; at += chunkBytes) {
@@ -34,6 +40,10 @@ export async function startSlowNetwork(target: string, { chunkBytes = 150, pause
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

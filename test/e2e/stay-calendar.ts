@@ -16,7 +16,10 @@ export async function dayButton(page: Page, day: string) {
     const firstShown = await calendar.locator('.rdp-day:not(.rdp-outside)[data-day]').first().getAttribute('data-day');
     const way = firstShown && day < firstShown ? /предыдущему месяцу/i : /следующему месяцу/i;
     await calendar.getByRole('button', { name: way }).click();
-    await page.waitForFunction((before) => document.querySelector('.stay-calendar .rdp-caption_label')?.textContent !== before, month);
+    await page.waitForFunction(
+      (before) => document.querySelector('.stay-calendar .rdp-caption_label')?.textContent !== before,
+      month,
+    );
   }
   await cell.waitFor();
   return cell;

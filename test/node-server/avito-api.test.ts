@@ -60,7 +60,10 @@ async function failure(p: Promise<unknown>): Promise<AvitoError> {
   throw new Error('the call succeeded');
 }
 
-const log = (clientId: string) => avito.requests.filter((r) => r.clientId === clientId).map((r) => `${r.method} ${r.path.replace(/\/v1\/accounts\/\d+\/items\/\d+/, '')} ${r.status}`);
+const log = (clientId: string) =>
+  avito.requests
+    .filter((r) => r.clientId === clientId)
+    .map((r) => `${r.method} ${r.path.replace(/\/v1\/accounts\/\d+\/items\/\d+/, '')} ${r.status}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Avito API client against the stand-in', () => {
@@ -77,7 +80,12 @@ describe('Avito API client against the stand-in', () => {
     await pullBookings(acc, store, item, '2026-07-01', '2026-08-31');
     expect(avito.tokensIssuedTo(acc.clientId)).toBe(1);
     expect(store.current?.expiresAt).toBeGreaterThanOrEqual(before + 3600_000);
-    expect(log(acc.clientId)).toEqual(['POST /token 200', 'POST /core/bookings 200', 'POST /realty/prices 200', 'GET /realty/bookings 200']);
+    expect(log(acc.clientId)).toEqual([
+      'POST /token 200',
+      'POST /core/bookings 200',
+      'POST /realty/prices 200',
+      'GET /realty/bookings 200',
+    ]);
   });
 
   it('should get a new token when the stored one has less than a minute left', async () => {
@@ -111,7 +119,12 @@ describe('Avito API client against the stand-in', () => {
     const store = memoryTokenStore({ token: stale.token, expiresAt: Date.now() + 3600_000 });
     stores.push(store);
     await pushBusy(acc, store, item, [{ start: '2026-09-01', end: '2026-09-03' }]);
-    expect(log(acc.clientId)).toEqual(['POST /token 200', 'POST /core/bookings 401', 'POST /token 200', 'POST /core/bookings 200']);
+    expect(log(acc.clientId)).toEqual([
+      'POST /token 200',
+      'POST /core/bookings 401',
+      'POST /token 200',
+      'POST /core/bookings 200',
+    ]);
     expect(store.current?.token).not.toBe(stale.token);
     expect(avito.pushedBusy(item).count).toBe(1);
   });
@@ -125,7 +138,12 @@ describe('Avito API client against the stand-in', () => {
     expect(err.retryable).toBe(false);
     expect(err.status).toBe(401);
     expect(err.reason).toContain('ключ отозван — создайте новый в личном кабинете Авито');
-    expect(log(acc.clientId)).toEqual(['POST /token 200', 'POST /core/bookings 200', 'POST /core/bookings 401', 'POST /token 401']);
+    expect(log(acc.clientId)).toEqual([
+      'POST /token 200',
+      'POST /core/bookings 200',
+      'POST /core/bookings 401',
+      'POST /token 401',
+    ]);
   });
 
   it('should tell the owner the keys were not accepted when they are wrong', async () => {
@@ -136,7 +154,9 @@ describe('Avito API client against the stand-in', () => {
       expect(err.kind).toBe('keys');
       expect(err.status).toBe(401);
       expect(err.retryable).toBe(false);
-      expect(err.reason).toBe('Авито не приняло ключи: проверьте Client ID и Client Secret в личном кабинете Авито (раздел «Для профессионалов» → API)');
+      expect(err.reason).toBe(
+        'Авито не приняло ключи: проверьте Client ID и Client Secret в личном кабинете Авито (раздел «Для профессионалов» → API)',
+      );
     }
     const unknown = await failure(getToken({ ...acc, clientId: 'nobody-knows-me' }));
     expect(unknown.status).toBe(400);
@@ -144,17 +164,23 @@ describe('Avito API client against the stand-in', () => {
     expect(store.current).toBeNull();
   });
 
-  it('should name the listing when it is another account\'s (403) or does not exist (404)', async () => {
+  it("should name the listing when it is another account's (403) or does not exist (404)", async () => {
     const mine = account();
     const theirs = account();
     const foreign = await failure(pushBusy(mine.acc, mine.store, theirs.item, []));
     expect(foreign.status).toBe(403);
     expect(foreign.retryable).toBe(false);
-    expect(foreign.reason).toMatch(new RegExp(`^Авито не нашло объявление ${theirs.item} в этом аккаунте: проверьте номер объявления \\(access denied`));
+    expect(foreign.reason).toMatch(
+      new RegExp(
+        `^Авито не нашло объявление ${theirs.item} в этом аккаунте: проверьте номер объявления \\(access denied`,
+      ),
+    );
     const missing = await failure(pullBookings(mine.acc, mine.store, 424242, '2026-07-01', '2026-07-31'));
     expect(missing.status).toBe(404);
     expect(missing.kind).toBe('item');
-    expect(missing.reason).toBe('Авито не нашло объявление 424242 в этом аккаунте: проверьте номер объявления (item not found)');
+    expect(missing.reason).toBe(
+      'Авито не нашло объявление 424242 в этом аккаунте: проверьте номер объявления (item not found)',
+    );
     expect(avito.pushedBusy(theirs.item).count).toBe(0);
   });
 
@@ -191,7 +217,9 @@ describe('Avito API client against the stand-in', () => {
     const dates = await failure(pushBusy(acc, store, item, [{ start: '2026-07-05', end: '2026-07-05' }]));
     expect(dates.kind).toBe('input');
     expect(dates.retryable).toBe(false);
-    const price = await failure(pushPrices(acc, store, item, [{ start: '2026-07-01', end: '2026-07-31', pricePerNight: 4999.5, minNights: 1 }]));
+    const price = await failure(
+      pushPrices(acc, store, item, [{ start: '2026-07-01', end: '2026-07-31', pricePerNight: 4999.5, minNights: 1 }]),
+    );
     expect(price.kind).toBe('input');
     const itemId = await failure(pushBusy(acc, store, -1, []));
     expect(itemId.reason).toContain('проверьте номер объявления');
@@ -200,20 +228,57 @@ describe('Avito API client against the stand-in', () => {
 
   it('should pull active and pending bookings in the window, not canceled ones, keeping a status it does not know', async () => {
     const { acc, store, item } = account();
-    const active = avito.addBooking(item, { check_in: '2026-07-03', check_out: '2026-07-06', guest_count: 3, base_price: 15000, contact: { name: 'Анна', phone: '+79990001122' } });
+    const active = avito.addBooking(item, {
+      check_in: '2026-07-03',
+      check_out: '2026-07-06',
+      guest_count: 3,
+      base_price: 15000,
+      contact: { name: 'Анна', phone: '+79990001122' },
+    });
     const pending = avito.addBooking(item, { check_in: '2026-07-10', check_out: '2026-07-12', status: 'pending' });
     const canceled = avito.addBooking(item, { check_in: '2026-07-15', check_out: '2026-07-17' });
     avito.cancelBooking(item, canceled.avito_booking_id);
     avito.addBooking(item, { check_in: '2026-09-01', check_out: '2026-09-04' });
     // Ends on the window's first day: the departure day is not a night in it.
     avito.addBooking(item, { check_in: '2026-06-25', check_out: '2026-07-01' });
-    const odd = avito.addBooking(item, { check_in: '2026-07-20', check_out: '2026-07-21', status: 'on_moderation', payment_link: 'https://example' });
+    const odd = avito.addBooking(item, {
+      check_in: '2026-07-20',
+      check_out: '2026-07-21',
+      status: 'on_moderation',
+      payment_link: 'https://example',
+    });
 
     const got = await pullBookings(acc, store, item, '2026-07-01', '2026-07-31');
     expect(got).toEqual([
-      { id: active.avito_booking_id, status: 'active', checkIn: '2026-07-03', checkOut: '2026-07-06', guests: 3, nights: 3, price: 15000, name: 'Анна', phone: '+79990001122' },
-      { id: pending.avito_booking_id, status: 'pending', checkIn: '2026-07-10', checkOut: '2026-07-12', guests: 2, nights: 2, price: 5000 },
-      { id: odd.avito_booking_id, status: 'on_moderation', checkIn: '2026-07-20', checkOut: '2026-07-21', guests: 2, nights: 1, price: 5000 },
+      {
+        id: active.avito_booking_id,
+        status: 'active',
+        checkIn: '2026-07-03',
+        checkOut: '2026-07-06',
+        guests: 3,
+        nights: 3,
+        price: 15000,
+        name: 'Анна',
+        phone: '+79990001122',
+      },
+      {
+        id: pending.avito_booking_id,
+        status: 'pending',
+        checkIn: '2026-07-10',
+        checkOut: '2026-07-12',
+        guests: 2,
+        nights: 2,
+        price: 5000,
+      },
+      {
+        id: odd.avito_booking_id,
+        status: 'on_moderation',
+        checkIn: '2026-07-20',
+        checkOut: '2026-07-21',
+        guests: 2,
+        nights: 1,
+        price: 5000,
+      },
     ]);
     expect(avito.requests.at(-1)?.query).toBe('?date_start=2026-07-01&date_end=2026-07-31&with_unpaid=true');
   });
@@ -223,7 +288,13 @@ describe('Avito API client against the stand-in', () => {
     await pushBusy(acc, store, item, []);
     avito.fail('rate', { times: 1, clientId: acc.clientId });
     const err = await failure(pushBusy(acc, store, item, []));
-    expect(err).toMatchObject({ kind: 'rate', status: 429, retryable: true, retryAfterMs: 1000, reason: 'Авито просит реже обращаться к нему: повторим позже' });
+    expect(err).toMatchObject({
+      kind: 'rate',
+      status: 429,
+      retryable: true,
+      retryAfterMs: 1000,
+      reason: 'Авито просит реже обращаться к нему: повторим позже',
+    });
     await pushBusy(acc, store, item, []);
     expect(avito.pushedBusy(item).count).toBe(2);
   });
@@ -232,7 +303,12 @@ describe('Avito API client against the stand-in', () => {
     const { acc, store, item } = account();
     avito.fail('down', { times: 1, clientId: acc.clientId });
     const atToken = await failure(pushBusy(acc, store, item, []));
-    expect(atToken).toMatchObject({ kind: 'down', status: 503, retryable: true, reason: 'Авито не отвечает (ошибка 503): повторим позже' });
+    expect(atToken).toMatchObject({
+      kind: 'down',
+      status: 503,
+      retryable: true,
+      reason: 'Авито не отвечает (ошибка 503): повторим позже',
+    });
     expect(store.current).toBeNull();
     await pushBusy(acc, store, item, []);
     avito.fail('down', { times: 1, clientId: acc.clientId });
@@ -246,7 +322,12 @@ describe('Avito API client against the stand-in', () => {
     await pushBusy(acc, store, item, []);
     avito.fail('garbage', { times: 1, clientId: acc.clientId });
     const err = await failure(pullBookings(acc, store, item, '2026-07-01', '2026-07-31'));
-    expect(err).toMatchObject({ kind: 'garbage', status: 200, retryable: true, reason: 'Авито ответило непонятно: повторим позже' });
+    expect(err).toMatchObject({
+      kind: 'garbage',
+      status: 200,
+      retryable: true,
+      reason: 'Авито ответило непонятно: повторим позже',
+    });
   });
 
   it('should give up on a slow answer at the timeout passed and make it retryable', async () => {
@@ -268,7 +349,11 @@ describe('Avito API client against the stand-in', () => {
     await new Promise<void>((r) => closed.close(() => r()));
     const { acc, store, item } = account();
     const err = await failure(pushBusy({ ...acc, apiUrl: `http://127.0.0.1:${port}` }, store, item, []));
-    expect(err).toMatchObject({ kind: 'network', retryable: true, reason: 'Авито не отвечает (нет связи с сервером): повторим позже' });
+    expect(err).toMatchObject({
+      kind: 'network',
+      retryable: true,
+      reason: 'Авито не отвечает (нет связи с сервером): повторим позже',
+    });
   });
 
   it('should retry an item call only once even when every new token is refused by the item call', async () => {
@@ -281,7 +366,13 @@ describe('Avito API client against the stand-in', () => {
         calls.push(`${req.method} ${req.url?.split('?')[0]}`);
         res.setHeader('content-type', 'application/json');
         if (req.url === '/token') {
-          res.end(JSON.stringify({ access_token: `tok-${randomBytes(8).toString('hex')}`, expires_in: 3600, token_type: 'Bearer' }));
+          res.end(
+            JSON.stringify({
+              access_token: `tok-${randomBytes(8).toString('hex')}`,
+              expires_in: 3600,
+              token_type: 'Bearer',
+            }),
+          );
         } else {
           res.writeHead(401).end(JSON.stringify({ error: { code: 401, message: `no: ${req.headers.authorization}` } }));
         }
@@ -289,14 +380,24 @@ describe('Avito API client against the stand-in', () => {
     });
     await new Promise<void>((r) => echo.listen(0, '127.0.0.1', () => r()));
     try {
-      const acc: AvitoAccount = { clientId: 'echo', clientSecret: `echo-secret-${randomBytes(6).toString('hex')}`, userId: 5, apiUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}` };
+      const acc: AvitoAccount = {
+        clientId: 'echo',
+        clientSecret: `echo-secret-${randomBytes(6).toString('hex')}`,
+        userId: 5,
+        apiUrl: `http://127.0.0.1:${(echo.address() as AddressInfo).port}`,
+      };
       secrets.push(acc.clientSecret);
       const store = memoryTokenStore();
       stores.push(store);
       const err = await failure(pushBusy(acc, store, 77, []));
       expect(err).toMatchObject({ kind: 'revoked', status: 401, retryable: false });
       expect(err.reason).toContain('ключ отозван');
-      expect(calls).toEqual(['POST /token', 'POST /core/v1/accounts/5/items/77/bookings', 'POST /token', 'POST /core/v1/accounts/5/items/77/bookings']);
+      expect(calls).toEqual([
+        'POST /token',
+        'POST /core/v1/accounts/5/items/77/bookings',
+        'POST /token',
+        'POST /core/v1/accounts/5/items/77/bookings',
+      ]);
       // Avito echoed the Bearer token: the message says *** instead.
       expect(err.message).toContain('no: Bearer ***');
     } finally {
@@ -307,17 +408,33 @@ describe('Avito API client against the stand-in', () => {
 });
 
 describe('Avito stand-in', () => {
-  const item = (userId: number, itemId: number) => `${avito.apiUrl}/core/v1/accounts/${userId}/items/${itemId}/bookings`;
+  const item = (userId: number, itemId: number) =>
+    `${avito.apiUrl}/core/v1/accounts/${userId}/items/${itemId}/bookings`;
 
   it('should refuse an item call without a Bearer token, or with one it did not issue', async () => {
     const { acc, item: itemId } = account();
     const body = JSON.stringify({ bookings: [], source: 'kaspiy' });
-    const none = await fetch(item(acc.userId, itemId), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const none = await fetch(item(acc.userId, itemId), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(none.status).toBe(401);
     expect(await none.json()).toEqual({ error: { code: 401, message: 'authorization required: Bearer token' } });
-    const basic = await fetch(item(acc.userId, itemId), { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${btoa(`${acc.clientId}:${acc.clientSecret}`)}` }, body });
+    const basic = await fetch(item(acc.userId, itemId), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${btoa(`${acc.clientId}:${acc.clientSecret}`)}`,
+      },
+      body,
+    });
     expect(basic.status).toBe(401);
-    const made = await fetch(item(acc.userId, itemId), { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer made-up' }, body });
+    const made = await fetch(item(acc.userId, itemId), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer made-up' },
+      body,
+    });
     expect(made.status).toBe(401);
     expect(avito.pushedBusy(itemId).count).toBe(0);
   });
@@ -327,7 +444,11 @@ describe('Avito stand-in', () => {
     const asJson = await fetch(`${avito.apiUrl}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: acc.clientId, client_secret: acc.clientSecret }),
+      body: JSON.stringify({
+        grant_type: 'client_credentials',
+        client_id: acc.clientId,
+        client_secret: acc.clientSecret,
+      }),
     });
     expect(asJson.status).toBe(400);
     const grant = await fetch(`${avito.apiUrl}/token`, {
@@ -345,7 +466,11 @@ describe('Avito stand-in', () => {
     const { token } = (await getToken(acc)) satisfies StoredToken;
     await store.set({ token, expiresAt: Date.now() + 3600_000 });
     const send = (body: unknown, path = item(acc.userId, itemId)) =>
-      fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+      fetch(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
     const bad = [
       { bookings: [{ date_start: '2026-07-05', date_end: '2026-07-01', type: 'manual' }], source: 'kaspiy' },
       { bookings: [{ date_start: '2026-13-01', date_end: '2026-13-05', type: 'manual' }], source: 'kaspiy' },
@@ -358,9 +483,18 @@ describe('Avito stand-in', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(await res.json()).toMatchObject({ error: { code: 400, message: expect.any(String) } });
     }
-    const prices = await send({ prices: [{ date_from: '2026-07-01', date_to: '2026-07-31', night_price: 4999.5, minimal_duration: 1 }] }, item(acc.userId, itemId).replace('/core/', '/realty/').replace(/bookings$/, 'prices'));
+    const prices = await send(
+      { prices: [{ date_from: '2026-07-01', date_to: '2026-07-31', night_price: 4999.5, minimal_duration: 1 }] },
+      item(acc.userId, itemId)
+        .replace('/core/', '/realty/')
+        .replace(/bookings$/, 'prices'),
+    );
     expect(prices.status).toBe(400);
-    const text = await fetch(item(acc.userId, itemId), { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${token}` }, body: 'hello' });
+    const text = await fetch(item(acc.userId, itemId), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: `Bearer ${token}` },
+      body: 'hello',
+    });
     expect(text.status).toBe(400);
     expect(avito.pushedBusy(itemId).count).toBe(0);
     expect(avito.pushedPrices(itemId).count).toBe(0);
@@ -371,11 +505,32 @@ describe('Avito stand-in', () => {
 
   it('should offer its controls over HTTP for tests that cannot call it', async () => {
     const c = avito.controlUrl;
-    const post = (path: string, body: unknown = {}) => fetch(`${c}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const acc: AvitoAccount = { clientId: 'http-client', clientSecret: 'http-secret-0001', userId: 99_001, apiUrl: avito.apiUrl };
+    const post = (path: string, body: unknown = {}) =>
+      fetch(`${c}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const acc: AvitoAccount = {
+      clientId: 'http-client',
+      clientSecret: 'http-secret-0001',
+      userId: 99_001,
+      apiUrl: avito.apiUrl,
+    };
     secrets.push(acc.clientSecret);
-    expect((await post('/clients', { clientId: acc.clientId, clientSecret: acc.clientSecret, userId: acc.userId, items: [990_011] })).status).toBe(201);
-    const added = (await (await post('/items/990011/bookings', { check_in: '2026-07-01', check_out: '2026-07-04', status: 'pending' })).json()) as { avito_booking_id: number };
+    expect(
+      (
+        await post('/clients', {
+          clientId: acc.clientId,
+          clientSecret: acc.clientSecret,
+          userId: acc.userId,
+          items: [990_011],
+        })
+      ).status,
+    ).toBe(201);
+    const added = (await (
+      await post('/items/990011/bookings', { check_in: '2026-07-01', check_out: '2026-07-04', status: 'pending' })
+    ).json()) as { avito_booking_id: number };
     const store = memoryTokenStore();
     expect(await pullBookings(acc, store, 990_011, '2026-07-01', '2026-07-31')).toHaveLength(1);
     const del = await fetch(`${c}/items/990011/bookings/${added.avito_booking_id}`, { method: 'DELETE' });
@@ -383,8 +538,14 @@ describe('Avito stand-in', () => {
     expect(await pullBookings(acc, store, 990_011, '2026-07-01', '2026-07-31')).toEqual([]);
 
     await pushBusy(acc, store, 990_011, [{ start: '2026-07-01', end: '2026-07-02' }]);
-    const pushed = (await (await fetch(`${c}/items/990011/pushed`)).json()) as { busy: { last: unknown; count: number }; prices: { count: number } };
-    expect(pushed.busy).toMatchObject({ count: 1, last: [{ date_start: '2026-07-01', date_end: '2026-07-02', type: 'manual' }] });
+    const pushed = (await (await fetch(`${c}/items/990011/pushed`)).json()) as {
+      busy: { last: unknown; count: number };
+      prices: { count: number };
+    };
+    expect(pushed.busy).toMatchObject({
+      count: 1,
+      last: [{ date_start: '2026-07-01', date_end: '2026-07-02', type: 'manual' }],
+    });
     expect(pushed.prices.count).toBe(0);
 
     expect((await post('/fail', { mode: 'down', times: 1, clientId: acc.clientId })).status).toBe(200);
@@ -392,11 +553,16 @@ describe('Avito stand-in', () => {
     expect((await post('/clients/http-client/revoke')).status).toBe(200);
     expect((await failure(pushBusy(acc, store, 990_011, []))).kind).toBe('revoked');
 
-    const logged = (await (await fetch(`${c}/log?clientId=http-client`)).json()) as { tokensIssued: number; requests: { status: number }[] };
+    const logged = (await (await fetch(`${c}/log?clientId=http-client`)).json()) as {
+      tokensIssued: number;
+      requests: { status: number }[];
+    };
     expect(logged.tokensIssued).toBe(1);
     expect(logged.requests.map((r) => r.status)).toEqual([200, 200, 200, 200, 503, 401, 401]);
     expect((await post('/reset', { clientId: acc.clientId })).status).toBe(200);
-    expect(((await (await fetch(`${c}/log?clientId=http-client`)).json()) as { requests: unknown[] }).requests).toEqual([]);
+    expect(((await (await fetch(`${c}/log?clientId=http-client`)).json()) as { requests: unknown[] }).requests).toEqual(
+      [],
+    );
     expect((await post('/fail', { mode: 'sideways' })).status).toBe(400);
   });
 });

@@ -16,22 +16,38 @@ import { startNodeServer, type NodeServer } from '../../worker/platform/node/ser
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'backup-s3-test-password';
 const BUCKET = 'kaspiy-backups';
-const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9]);
+const JPEG = new Uint8Array([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9,
+]);
 
 type Result = { code: number; stdout: string; stderr: string };
 /** The project's scripts as docs/operations.md and the nightly timer run them, with the given settings; never throws. */
 const script = (name: string, args: string[], env: Record<string, string>) =>
   new Promise<Result>((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, 'scripts', `${name}.ts`), ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'scripts', `${name}.ts`), ...args],
+      { cwd: ROOT, env: { ...process.env, ...env } },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 
 const start = (dataDir: string) =>
-  startNodeServer({ dataDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: PASSWORD, shutdownGraceMs: 500 });
+  startNodeServer({
+    dataDir,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    adminPassword: PASSWORD,
+    shutdownGraceMs: 500,
+  });
 
 async function signIn(url: string) {
-  const res = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
+  const res = await fetch(`${url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+  });
   expect(res.status).toBe(200);
   return res.headers.getSetCookie()[0]!.split(';')[0]!;
 }
@@ -61,7 +77,13 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
 
   beforeAll(async () => {
     tmp = await mkdtemp(path.join(tmpdir(), 'kaspiy-backup-s3-'));
-    s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: path.join(tmp, 's3'), configureBuckets: [{ name: BUCKET }] });
+    s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory: path.join(tmp, 's3'),
+      configureBuckets: [{ name: BUCKET }],
+    });
     const { port } = await s3.run();
     endpoint = `http://127.0.0.1:${port}`;
 
@@ -77,7 +99,12 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     const cabin = await fetch(`${s.url}/api/cabins`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Домик в облаке', description: 'Проверка', pricePerNight: 5100, images: [imageUrl] }),
+      body: JSON.stringify({
+        name: 'Домик в облаке',
+        description: 'Проверка',
+        pricePerNight: 5100,
+        images: [imageUrl],
+      }),
     });
     expect(cabin.status).toBe(201);
     const { id: cabinId } = (await cabin.json()) as { id: number };
@@ -85,7 +112,19 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     const booking = await fetch(`${s.url}/api/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.7' },
-      body: JSON.stringify({ cabinId, checkIn, checkOut: addDays(checkIn, 3), guests: 1, name: 'Ирина Волкова', phone: '+7 928 000-11-22', email: '', comment: '', consent: true, channel: 'phone', website: '' }),
+      body: JSON.stringify({
+        cabinId,
+        checkIn,
+        checkOut: addDays(checkIn, 3),
+        guests: 1,
+        name: 'Ирина Волкова',
+        phone: '+7 928 000-11-22',
+        email: '',
+        comment: '',
+        consent: true,
+        channel: 'phone',
+        website: '',
+      }),
     });
     expect(booking.status).toBe(201);
   });
@@ -103,7 +142,11 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     const [folder] = await readdir(out);
     expect(backup.stdout).toContain(`Копия ${folder} выгружена`);
     expect(await remoteKeys('kaspiy')).toEqual(
-      expect.arrayContaining([`kaspiy/${folder}/kaspiy.sqlite`, `kaspiy/${folder}/manifest.json`, expect.stringMatching(new RegExp(`^kaspiy/${folder}/media/.+\\.jpg$`))]),
+      expect.arrayContaining([
+        `kaspiy/${folder}/kaspiy.sqlite`,
+        `kaspiy/${folder}/manifest.json`,
+        expect.stringMatching(new RegExp(`^kaspiy/${folder}/media/.+\\.jpg$`)),
+      ]),
     );
 
     // The server and its disk are gone: only the bucket is left. On the new machine the settings
@@ -111,7 +154,12 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     await rm(out, { recursive: true, force: true });
     const fresh = path.join(tmp, 'fresh');
     const envFile = path.join(tmp, 'kaspiy.env');
-    await writeFile(envFile, `PORT=3000\n# off-site\n${Object.entries(settings('kaspiy')).map(([k, v]) => `${k}=${v}`).join('\n')}\n`);
+    await writeFile(
+      envFile,
+      `PORT=3000\n# off-site\n${Object.entries(settings('kaspiy'))
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n')}\n`,
+    );
     const restore = await script('restore', ['s3://latest', '--data-dir', fresh, '--env-file', envFile], {});
     expect(restore.stderr).toBe('');
     expect(restore.code).toBe(0);
@@ -119,13 +167,18 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
 
     const restored = await start(fresh);
     servers.push(restored);
-    const cabins = (await fetch(`${restored.url}/api/cabins`).then((r) => r.json())) as { name: string; images: string[] }[];
+    const cabins = (await fetch(`${restored.url}/api/cabins`).then((r) => r.json())) as {
+      name: string;
+      images: string[];
+    }[];
     expect(cabins.map((c) => c.name)).toEqual(['Домик в облаке']);
     const photo = await fetch(`${restored.url}${cabins[0]!.images[0]}`);
     expect(photo.status).toBe(200);
     expect(new Uint8Array(await photo.arrayBuffer())).toEqual(JPEG);
     const cookie = await signIn(restored.url);
-    const bookings = (await fetch(`${restored.url}/api/admin/bookings`, { headers: { cookie } }).then((r) => r.json())) as unknown;
+    const bookings = (await fetch(`${restored.url}/api/admin/bookings`, { headers: { cookie } }).then((r) =>
+      r.json(),
+    )) as unknown;
     expect(JSON.stringify(bookings)).toContain('Ирина Волкова');
   });
 
@@ -135,12 +188,22 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     // The example's commented lines, uncommented and filled in as docs/operations.md says.
     const example = await readFile(path.join(ROOT, 'deploy/kaspiy.env.example'), 'utf8');
     const mine = settings('nightly', { BACKUP_S3_KEEP: '3' });
-    const filled = example.replace(/^#(BACKUP_S3_\w+)=.*$/gm, (_, name: string) => `${name}=${mine[name as keyof typeof mine] ?? 'ru-central1'}`);
+    const filled = example.replace(
+      /^#(BACKUP_S3_\w+)=.*$/gm,
+      (_, name: string) => `${name}=${mine[name as keyof typeof mine] ?? 'ru-central1'}`,
+    );
     const env = parseEnv(filled) as Record<string, string>;
-    expect(Object.keys(env).filter((k) => k.startsWith('BACKUP_S3_')).sort()).toEqual([...Object.keys(mine), 'BACKUP_S3_REGION'].sort());
+    expect(
+      Object.keys(env)
+        .filter((k) => k.startsWith('BACKUP_S3_'))
+        .sort(),
+    ).toEqual([...Object.keys(mine), 'BACKUP_S3_REGION'].sort());
     // ExecStart as systemd runs it, with the server's folders replaced by the test's.
     const out = path.join(tmp, 'nightly');
-    const args = /^ExecStart=\S+ scripts\/backup\.ts (.+)$/m.exec(unit)![1]!.split(' ').map((a) => ({ '/var/lib/kaspiy': live(), '/var/backups/kaspiy': out })[a] ?? a);
+    const args = /^ExecStart=\S+ scripts\/backup\.ts (.+)$/m
+      .exec(unit)![1]!
+      .split(' ')
+      .map((a) => ({ '/var/lib/kaspiy': live(), '/var/backups/kaspiy': out })[a] ?? a);
     const r = await script('backup', args, env);
     expect(r.code, r.stderr).toBe(0);
     expect(await remoteFolders('nightly', 'manifest.json')).toEqual(await readdir(out));
@@ -149,7 +212,11 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
   it('should keep only the newest BACKUP_S3_KEEP backups in the bucket and every local one', async () => {
     const out = path.join(tmp, 'rotated');
     for (let i = 0; i < 3; i++) {
-      const r = await script('backup', ['--data-dir', live(), '--out', out], settings('rotated', { BACKUP_S3_KEEP: '2' }));
+      const r = await script(
+        'backup',
+        ['--data-dir', live(), '--out', out],
+        settings('rotated', { BACKUP_S3_KEEP: '2' }),
+      );
       expect(r.code, r.stderr).toBe(0);
     }
     const local = (await readdir(out)).sort();
@@ -166,7 +233,11 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     const { port } = closed.address() as AddressInfo;
     closed.close();
     const out = path.join(tmp, 'down');
-    const r = await script('backup', ['--data-dir', live(), '--out', out], settings('down', { BACKUP_S3_ENDPOINT: `http://127.0.0.1:${port}` }));
+    const r = await script(
+      'backup',
+      ['--data-dir', live(), '--out', out],
+      settings('down', { BACKUP_S3_ENDPOINT: `http://127.0.0.1:${port}` }),
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Копия не выгружена');
     expect(r.stderr).toContain(`не удалось связаться с хранилищем http://127.0.0.1:${port}`);
@@ -178,7 +249,11 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
 
   it('should report a wrong access key (403), exit non-zero and keep the local backup', async () => {
     const out = path.join(tmp, 'denied');
-    const r = await script('backup', ['--data-dir', live(), '--out', out], settings('denied', { BACKUP_S3_ACCESS_KEY_ID: 'NOT-A-KEY' }));
+    const r = await script(
+      'backup',
+      ['--data-dir', live(), '--out', out],
+      settings('denied', { BACKUP_S3_ACCESS_KEY_ID: 'NOT-A-KEY' }),
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('хранилище отказало в доступе');
     expect(r.stderr).toContain('403 InvalidAccessKeyId');
@@ -190,7 +265,10 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
 
   it('should refuse half the settings with a message naming what is missing, keeping the local backup', async () => {
     const out = path.join(tmp, 'half');
-    const r = await script('backup', ['--data-dir', live(), '--out', out], { BACKUP_S3_ENDPOINT: endpoint, BACKUP_S3_BUCKET: BUCKET });
+    const r = await script('backup', ['--data-dir', live(), '--out', out], {
+      BACKUP_S3_ENDPOINT: endpoint,
+      BACKUP_S3_BUCKET: BUCKET,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Не заданы BACKUP_S3_ACCESS_KEY_ID, BACKUP_S3_SECRET_ACCESS_KEY');
     expect(await readdir(out)).toHaveLength(1);
@@ -198,10 +276,13 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
 
   it('should not restore a backup whose upload was cut short (no manifest), and take the newest finished one as latest', async () => {
     const out = path.join(tmp, 'cut');
-    for (let i = 0; i < 2; i++) expect((await script('backup', ['--data-dir', live(), '--out', out], settings('cut'))).code).toBe(0);
+    for (let i = 0; i < 2; i++)
+      expect((await script('backup', ['--data-dir', live(), '--out', out], settings('cut'))).code).toBe(0);
     const [older, newer] = (await readdir(out)).sort();
     // The newer upload stopped before its manifest went up.
-    expect((await aws.fetch(`${endpoint}/${BUCKET}/cut/${newer}/manifest.json`, { method: 'DELETE' })).status).toBe(204);
+    expect((await aws.fetch(`${endpoint}/${BUCKET}/cut/${newer}/manifest.json`, { method: 'DELETE' })).status).toBe(
+      204,
+    );
 
     const target = path.join(tmp, 'cut-target');
     const refused = await script('restore', [`s3://${newer}`, '--data-dir', target], settings('cut'));

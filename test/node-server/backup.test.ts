@@ -11,15 +11,29 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'backup-test-password';
 const run = promisify(execFile);
 /** The project's scripts as docs/operations.md runs them (npm run backup / restore -- …). */
-const script = (name: string, args: string[]) => run(process.execPath, [path.join(ROOT, 'scripts', `${name}.ts`), ...args], { cwd: ROOT });
+const script = (name: string, args: string[]) =>
+  run(process.execPath, [path.join(ROOT, 'scripts', `${name}.ts`), ...args], { cwd: ROOT });
 
-const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9]);
+const JPEG = new Uint8Array([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9,
+]);
 
 const start = (dataDir: string) =>
-  startNodeServer({ dataDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: PASSWORD, shutdownGraceMs: 500 });
+  startNodeServer({
+    dataDir,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    adminPassword: PASSWORD,
+    shutdownGraceMs: 500,
+  });
 
 async function signIn(url: string) {
-  const res = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
+  const res = await fetch(`${url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+  });
   expect(res.status).toBe(200);
   return res.headers.getSetCookie()[0]!.split(';')[0]!;
 }
@@ -48,7 +62,12 @@ describe('backups of a self-hosted DATA_DIR', () => {
     const cabin = await fetch(`${live.url}/api/cabins`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Домик из резервной копии', description: 'Проверка', pricePerNight: 5100, images: [imageUrl] }),
+      body: JSON.stringify({
+        name: 'Домик из резервной копии',
+        description: 'Проверка',
+        pricePerNight: 5100,
+        images: [imageUrl],
+      }),
     });
     expect(cabin.status).toBe(201);
 
@@ -62,7 +81,10 @@ describe('backups of a self-hosted DATA_DIR', () => {
     await script('restore', [path.join(out, folder!), '--data-dir', fresh]);
     const restored = await start(fresh);
     servers.push(restored);
-    const cabins = (await fetch(`${restored.url}/api/cabins`).then((r) => r.json())) as { name: string; images: string[] }[];
+    const cabins = (await fetch(`${restored.url}/api/cabins`).then((r) => r.json())) as {
+      name: string;
+      images: string[];
+    }[];
     expect(cabins.map((c) => c.name)).toEqual(['Домик из резервной копии']);
     const photo = await fetch(`${restored.url}${cabins[0]!.images[0]}`);
     expect(photo.status).toBe(200);
@@ -74,7 +96,10 @@ describe('backups of a self-hosted DATA_DIR', () => {
   it('should refuse to restore over a DATA_DIR that has a database, unless told to', async () => {
     const out = path.join(tmp, 'backups');
     const [folder] = await readdir(out);
-    const err = await script('restore', [path.join(out, folder!), '--data-dir', path.join(tmp, 'live')]).then(() => null, (e: { code: number; stderr: string }) => e);
+    const err = await script('restore', [path.join(out, folder!), '--data-dir', path.join(tmp, 'live')]).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(err?.code).toBe(1);
     expect(err?.stderr).toContain('--force');
   });
@@ -87,7 +112,10 @@ describe('backups of a self-hosted DATA_DIR', () => {
     const [photo] = await readdir(path.join(damaged, 'media'));
     await writeFile(path.join(damaged, 'media', photo!), 'not the photo');
     const target = path.join(tmp, 'damaged-target');
-    const err = await script('restore', [damaged, '--data-dir', target]).then(() => null, (e: { code: number; stderr: string }) => e);
+    const err = await script('restore', [damaged, '--data-dir', target]).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(err?.code).toBe(1);
     expect(err?.stderr).toContain(`media/${photo} in the backup ${damaged} is damaged`);
     expect(existsSync(path.join(target, 'kaspiy.sqlite'))).toBe(false);
@@ -95,7 +123,8 @@ describe('backups of a self-hosted DATA_DIR', () => {
 
   it('should keep only the newest backups with --keep', async () => {
     const out = path.join(tmp, 'rotated');
-    for (let i = 0; i < 3; i++) await script('backup', ['--data-dir', path.join(tmp, 'live'), '--out', out, '--keep', '2']);
+    for (let i = 0; i < 3; i++)
+      await script('backup', ['--data-dir', path.join(tmp, 'live'), '--out', out, '--keep', '2']);
     expect(await readdir(out)).toHaveLength(2);
   });
 });

@@ -49,66 +49,101 @@ async function caddyfileFor(port: number): Promise<string> {
 const uris = () => [...log.matchAll(/"uri": "([^"]*)"/g)].map((m) => m[1]!);
 const handled = () => log.split('\n').filter((l) => l.includes('handled request')).length;
 
-describe.skipIf(!HAS_CADDY)(`Caddy's log of the deploy kit${HAS_CADDY ? '' : ` (skipped: ${CADDY} is missing; apt-get install caddy)`}`, () => {
-  beforeAll(async () => {
-    tmp = await mkdtemp(path.join(tmpdir(), 'caddy-log-'));
-    // The stand-in for the Node server: a redirect that names the admin path, a dropped
-    // connection (as while the server restarts), else a plain page with a session cookie.
-    upstream = createServer((req, res) => {
-      if (req.url === `/${ADMIN_PATH}`) return void res.writeHead(301, { location: `/${ADMIN_PATH}/` }).end();
-      if (req.url?.includes(FAILED_TOKEN)) return void req.socket.destroy();
-      res.setHeader('set-cookie', 'kaspiy_admin=session-cookie; HttpOnly');
-      res.end('ok');
-    }).listen(0, '127.0.0.1');
-    await once(upstream, 'listening');
-    const port = await freePort();
-    const config = path.join(tmp, 'Caddyfile');
-    await writeFile(config, await caddyfileFor(port));
-    caddy = spawn(CADDY, ['run', '--config', config, '--adapter', 'caddyfile'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH, HOME: tmp, XDG_DATA_HOME: tmp, XDG_CONFIG_HOME: tmp, KASPIY_PORT: String((upstream.address() as AddressInfo).port) },
+describe.skipIf(!HAS_CADDY)(
+  `Caddy's log of the deploy kit${HAS_CADDY ? '' : ` (skipped: ${CADDY} is missing; apt-get install caddy)`}`,
+  () => {
+    beforeAll(async () => {
+      tmp = await mkdtemp(path.join(tmpdir(), 'caddy-log-'));
+      // The stand-in for the Node server: a redirect that names the admin path, a dropped
+      // connection (as while the server restarts), else a plain page with a session cookie.
+      upstream = createServer((req, res) => {
+        if (req.url === `/${ADMIN_PATH}`) return void res.writeHead(301, { location: `/${ADMIN_PATH}/` }).end();
+        if (req.url?.includes(FAILED_TOKEN)) return void req.socket.destroy();
+        res.setHeader('set-cookie', 'kaspiy_admin=session-cookie; HttpOnly');
+        res.end('ok');
+      }).listen(0, '127.0.0.1');
+      await once(upstream, 'listening');
+      const port = await freePort();
+      const config = path.join(tmp, 'Caddyfile');
+      await writeFile(config, await caddyfileFor(port));
+      caddy = spawn(CADDY, ['run', '--config', config, '--adapter', 'caddyfile'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          PATH: process.env.PATH,
+          HOME: tmp,
+          XDG_DATA_HOME: tmp,
+          XDG_CONFIG_HOME: tmp,
+          KASPIY_PORT: String((upstream.address() as AddressInfo).port),
+        },
+      });
+      for (const stream of [caddy.stdout!, caddy.stderr!]) stream.on('data', (d: Buffer) => (log += d.toString()));
+      base = `http://127.0.0.1:${port}`;
+      await until(
+        'Caddy to answer',
+        () =>
+          fetch(`${base}/`).then(
+            (r) => (r.ok ? true : undefined),
+            () => undefined,
+          ),
+        15_000,
+      );
     });
-    for (const stream of [caddy.stdout!, caddy.stderr!]) stream.on('data', (d: Buffer) => (log += d.toString()));
-    base = `http://127.0.0.1:${port}`;
-    await until('Caddy to answer', () => fetch(`${base}/`).then((r) => (r.ok ? true : undefined), () => undefined), 15_000);
-  });
 
-  afterAll(async () => {
-    if (caddy && caddy.exitCode === null) {
-      caddy.kill('SIGTERM');
-      await once(caddy, 'exit');
-    }
-    upstream?.close();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      if (caddy && caddy.exitCode === null) {
+        caddy.kill('SIGTERM');
+        await once(caddy, 'exit');
+      }
+      upstream?.close();
+      if (tmp) await rm(tmp, { recursive: true, force: true });
+    });
 
-  it('should write no guest token, query string, admin path or Referer to the journal, and still show the public pages', async () => {
-    const requests = [
-      `/b/${GUEST_TOKEN}`,
-      `/api/guest/${GUEST_TOKEN}/stay.ics`,
-      `/api/ical/${ICAL_TOKEN}.ics`,
-      `/cabin/1?token=${QUERY_SECRET}`,
-      `/${ADMIN_PATH}/`,
-      `/${ADMIN_PATH}`,
-      `/${ADMIN_PATH}.`,
-      `//${ADMIN_PATH}`,
-      `/b/${FAILED_TOKEN}`,
-      ...RESERVED_PATHS.map((p) => `/${p}`),
-    ];
-    const before = handled();
-    for (const uri of requests) {
-      const res = await fetch(`${base}${uri}`, { redirect: 'manual', headers: { referer: `${base}/b/${REFERER_TOKEN}`, cookie: 'kaspiy_admin=session-cookie' } });
-      await res.arrayBuffer();
-    }
-    await until('Caddy to log every request', () => (handled() - before >= requests.length ? true : undefined), 10_000);
+    it('should write no guest token, query string, admin path or Referer to the journal, and still show the public pages', async () => {
+      const requests = [
+        `/b/${GUEST_TOKEN}`,
+        `/api/guest/${GUEST_TOKEN}/stay.ics`,
+        `/api/ical/${ICAL_TOKEN}.ics`,
+        `/cabin/1?token=${QUERY_SECRET}`,
+        `/${ADMIN_PATH}/`,
+        `/${ADMIN_PATH}`,
+        `/${ADMIN_PATH}.`,
+        `//${ADMIN_PATH}`,
+        `/b/${FAILED_TOKEN}`,
+        ...RESERVED_PATHS.map((p) => `/${p}`),
+      ];
+      const before = handled();
+      for (const uri of requests) {
+        const res = await fetch(`${base}${uri}`, {
+          redirect: 'manual',
+          headers: { referer: `${base}/b/${REFERER_TOKEN}`, cookie: 'kaspiy_admin=session-cookie' },
+        });
+        await res.arrayBuffer();
+      }
+      await until(
+        'Caddy to log every request',
+        () => (handled() - before >= requests.length ? true : undefined),
+        10_000,
+      );
 
-    for (const secret of [GUEST_TOKEN, FAILED_TOKEN, ICAL_TOKEN, QUERY_SECRET, ADMIN_PATH, REFERER_TOKEN, 'session-cookie']) expect(log).not.toContain(secret);
-    const seen = uris();
-    expect(seen).toEqual(expect.arrayContaining(['/b/…', '/api/guest/…/stay.ics', '/api/ical/…', '/cabin/1?…', '/…/', '/…', '//…']));
-    // The request the server dropped (Caddy's «Сайт перезапускается» page) is hidden as well.
-    expect(log).toMatch(/"uri": "\/b\/…"[^\n]*"status": 503/);
-    // Every first segment the admin path may never take is the public site's, shown as it is.
-    expect(seen).toEqual(expect.arrayContaining(RESERVED_PATHS.map((p) => `/${p}`)));
-    expect(seen).toContain('/cabins');
-  });
-});
+      for (const secret of [
+        GUEST_TOKEN,
+        FAILED_TOKEN,
+        ICAL_TOKEN,
+        QUERY_SECRET,
+        ADMIN_PATH,
+        REFERER_TOKEN,
+        'session-cookie',
+      ])
+        expect(log).not.toContain(secret);
+      const seen = uris();
+      expect(seen).toEqual(
+        expect.arrayContaining(['/b/…', '/api/guest/…/stay.ics', '/api/ical/…', '/cabin/1?…', '/…/', '/…', '//…']),
+      );
+      // The request the server dropped (Caddy's «Сайт перезапускается» page) is hidden as well.
+      expect(log).toMatch(/"uri": "\/b\/…"[^\n]*"status": 503/);
+      // Every first segment the admin path may never take is the public site's, shown as it is.
+      expect(seen).toEqual(expect.arrayContaining(RESERVED_PATHS.map((p) => `/${p}`)));
+      expect(seen).toContain('/cabins');
+    });
+  },
+);

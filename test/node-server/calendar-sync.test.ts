@@ -35,7 +35,11 @@ let dataDir: string;
 let cookie = '';
 
 const api = async (method: string, p: string, body?: unknown) => {
-  const res = await fetch(`${server.url}/api${p}`, { method, headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${server.url}/api${p}`, {
+    method,
+    headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.status, json: (await res.json()) as never };
 };
 
@@ -45,11 +49,20 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`;
   dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-sync-'));
   server = await startNodeServer({
-    dataDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: 'sync-test-password', shutdownGraceMs: 500,
+    dataDir,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    adminPassword: 'sync-test-password',
+    shutdownGraceMs: 500,
     // As `npm start` allows: a feed served on this machine may be tried.
     bindings: { ALLOW_LOOPBACK_FEEDS: '1' },
   });
-  const login = await fetch(`${server.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'sync-test-password' }) });
+  const login = await fetch(`${server.url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'sync-test-password' }),
+  });
   cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
 });
 afterAll(async () => {
@@ -63,7 +76,8 @@ type Result = { name: string; ok: boolean; events: number; error: string | null 
 
 describe('importing calendars over real HTTP (self-hosted server)', () => {
   it('should import a good feed and tell each failing one why, in Russian, within the limits', async () => {
-    const cabin = (await api('POST', '/cabins', { name: 'Домик', description: 'У моря', pricePerNight: 4000 })).json as { id: number };
+    const cabin = (await api('POST', '/cabins', { name: 'Домик', description: 'У моря', pricePerNight: 4000 }))
+      .json as { id: number };
     const feeds = [
       ['Суточно', '/sutochno.ics'],
       ['Пропал', '/gone.ics'],
@@ -80,12 +94,17 @@ describe('importing calendars over real HTTP (self-hosted server)', () => {
     const results = Object.fromEntries((sync.json as { results: Result[] }).results.map((r) => [r.name, r]));
     expect(results['Суточно']).toMatchObject({ ok: true, events: 2, error: null });
     expect(results['Пропал']).toMatchObject({ ok: false, error: 'Не удалось загрузить календарь: сервер ответил 404' });
-    expect(results['Огромный']).toMatchObject({ ok: false, error: 'Календарь больше 5 МБ: такой не загружается. Прежние даты сохранены' });
+    expect(results['Огромный']).toMatchObject({
+      ok: false,
+      error: 'Календарь больше 5 МБ: такой не загружается. Прежние даты сохранены',
+    });
     expect(results['Молчит']).toMatchObject({ ok: false, error: 'Сервер календаря не ответил за 10 секунд' });
     expect(results['В сеть']!.ok).toBe(false);
     expect(results['В сеть']!.error).toContain('внутреннюю сеть');
 
-    const availability = (await (await fetch(`${server.url}/api/cabins/${cabin.id}/availability`)).json()) as { busy: { start: string; end: string }[] };
+    const availability = (await (await fetch(`${server.url}/api/cabins/${cabin.id}/availability`)).json()) as {
+      busy: { start: string; end: string }[];
+    };
     expect(availability.busy).toEqual([{ start: '2027-07-01', end: '2027-07-10' }]);
 
     // The platform breaks: the last good import stays, the error shows.
@@ -95,7 +114,10 @@ describe('importing calendars over real HTTP (self-hosted server)', () => {
     const sutochno = again.results.find((r) => r.name === 'Суточно')!;
     expect(sutochno.ok).toBe(false);
     expect(sutochno.error).toMatch(/^Календарь не читается/);
-    const calendar = (await api('GET', `/admin/cabins/${cabin.id}/calendar`)).json as { busy: { source: string; label: string }[]; feeds: { name: string; lastError: string | null; lastSuccessAt: string | null; eventCount: number }[] };
+    const calendar = (await api('GET', `/admin/cabins/${cabin.id}/calendar`)).json as {
+      busy: { source: string; label: string }[];
+      feeds: { name: string; lastError: string | null; lastSuccessAt: string | null; eventCount: number }[];
+    };
     expect(calendar.busy.map((b) => b.label)).toEqual(['Суточно', 'Суточно']);
     const stored = calendar.feeds.find((f) => f.name === 'Суточно')!;
     expect(stored.eventCount).toBe(2);

@@ -25,24 +25,39 @@ let cookie = '';
 
 const start = () =>
   startNodeServer({
-    dataDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: 'schedule-test-password', shutdownGraceMs: 500,
-    bindings: { AVITO_API_URL: avito.apiUrl }, scheduleTickMs: TICK_MS,
+    dataDir,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    adminPassword: 'schedule-test-password',
+    shutdownGraceMs: 500,
+    bindings: { AVITO_API_URL: avito.apiUrl },
+    scheduleTickMs: TICK_MS,
   });
 const api = async (method: string, p: string, body?: unknown) => {
-  const res = await fetch(`${server.url}/api${p}`, { method, headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${server.url}/api${p}`, {
+    method,
+    headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 };
 const pushedBusy = () => avito.pushedBusy(ACCOUNT.items[0]!).last;
 const sameAs = (want: unknown) => () => (JSON.stringify(pushedBusy()) === JSON.stringify(want) ? true : undefined);
 
-const until = <T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000) => untilWithin(what, read, timeoutMs);
+const until = <T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000) =>
+  untilWithin(what, read, timeoutMs);
 
 beforeAll(async () => {
   avito = await startAvitoStandIn();
   avito.addClient(ACCOUNT);
   dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-channels-'));
   server = await start();
-  const login = await fetch(`${server.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'schedule-test-password' }) });
+  const login = await fetch(`${server.url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'schedule-test-password' }),
+  });
   cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
 });
 afterAll(async () => {
@@ -51,15 +66,30 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-describe('Avito on the self-hosted server\'s own schedule', () => {
+describe("Avito on the self-hosted server's own schedule", () => {
   it('should send a block to Avito by itself, read an Avito booking by itself, and send a change made while the server was down once it is back', async () => {
-    const cabin = await api('POST', '/cabins', { name: 'Домик', description: 'У моря', pricePerNight: 5000, maxGuests: 4 });
+    const cabin = await api('POST', '/cabins', {
+      name: 'Домик',
+      description: 'У моря',
+      pricePerNight: 5000,
+      maxGuests: 4,
+    });
     expect(cabin.status).toBe(201);
     const id = cabin.json.id as number;
-    expect((await api('PUT', '/admin/channels/avito', { clientId: ACCOUNT.clientId, clientSecret: ACCOUNT.clientSecret, userId: ACCOUNT.userId })).status).toBe(200);
+    expect(
+      (
+        await api('PUT', '/admin/channels/avito', {
+          clientId: ACCOUNT.clientId,
+          clientSecret: ACCOUNT.clientSecret,
+          userId: ACCOUNT.userId,
+        })
+      ).status,
+    ).toBe(200);
     expect((await api('PUT', `/admin/cabins/${id}/channels`, { avitoItemId: ACCOUNT.items[0] })).status).toBe(200);
 
-    expect((await api('POST', `/admin/cabins/${id}/blocks`, { start: day(4), end: day(6), note: 'Звонок' })).status).toBe(201);
+    expect(
+      (await api('POST', `/admin/cabins/${id}/blocks`, { start: day(4), end: day(6), note: 'Звонок' })).status,
+    ).toBe(201);
     await until('the block at Avito', sameAs([{ date_start: day(4), date_end: day(6), type: 'manual' }]));
 
     // A booking made on Avito: busy here at the fifth tick at the latest (the pull's period).
@@ -72,9 +102,20 @@ describe('Avito on the self-hosted server\'s own schedule', () => {
     // Down: another process (a restore, a script) closes nights in the database meanwhile.
     await server.close();
     const db = new DatabaseSync(path.join(dataDir, 'kaspiy.sqlite'));
-    db.prepare("INSERT INTO calendar_blocks (cabin_id, start, \"end\", note, created_at) VALUES (?, ?, ?, '', ?)").run(id, day(20), day(23), new Date().toISOString());
+    db.prepare('INSERT INTO calendar_blocks (cabin_id, start, "end", note, created_at) VALUES (?, ?, ?, \'\', ?)').run(
+      id,
+      day(20),
+      day(23),
+      new Date().toISOString(),
+    );
     db.close();
     server = await start();
-    await until('the block made while down at Avito', sameAs([{ date_start: day(4), date_end: day(6), type: 'manual' }, { date_start: day(20), date_end: day(23), type: 'manual' }]));
+    await until(
+      'the block made while down at Avito',
+      sameAs([
+        { date_start: day(4), date_end: day(6), type: 'manual' },
+        { date_start: day(20), date_end: day(23), type: 'manual' },
+      ]),
+    );
   });
 });

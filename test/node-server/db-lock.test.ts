@@ -62,7 +62,12 @@ beforeAll(async () => {
   await mkdir(path.join(siteDir, 'cabins'), { recursive: true });
   await writeFile(path.join(siteDir, 'cabins', 'index.html'), '<!doctype html><title>Домики</title><h1>Домики</h1>');
   server = await startNodeServer({
-    dataDir, siteDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', shutdownGraceMs: 500,
+    dataDir,
+    siteDir,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    shutdownGraceMs: 500,
     staticFiles: staticSite({ root: siteDir, https: false }),
   });
 });
@@ -81,7 +86,13 @@ describe('a database locked by another connection (self-hosted server)', () => {
     const write = timed(`${server.url}/api/reviews`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: server.url },
-      body: JSON.stringify({ name: 'Анна', email: 'anna@example.ru', rating: 5, comment: 'Отличный домик у моря, спасибо!', consent: true }),
+      body: JSON.stringify({
+        name: 'Анна',
+        email: 'anna@example.ru',
+        rating: 5,
+        comment: 'Отличный домик у моря, спасибо!',
+        consent: true,
+      }),
     }).then((r) => ({ ...r, heldFor: performance.now() - lock.state.lockedAt }));
     await new Promise((r) => setTimeout(r, 300)); // the write is now waiting for the lock
 
@@ -111,14 +122,17 @@ describe('a database locked by another connection (self-hosted server)', () => {
   });
 });
 
-describe('the SQLite port under another connection\'s lock', () => {
+describe("the SQLite port under another connection's lock", () => {
   it('should run a batch whole and once after the lock is gone, answer reads meanwhile, and refuse the whole batch when the lock outlasts the wait', async () => {
     const file = path.join(dataDir, 'batch.sqlite');
     const db = openSqlite(file, { busyWaitMs: 5000 });
     db.exec('CREATE TABLE stays (name TEXT NOT NULL UNIQUE)');
     await db.prepare('INSERT INTO stays (name) VALUES (?)').bind('первая').run();
     const insert = (name: string | null) => db.prepare('INSERT INTO stays (name) VALUES (?)').bind(name);
-    const names = async () => ((await db.prepare('SELECT name FROM stays ORDER BY rowid').all()).results as { name: string }[]).map((r) => r.name);
+    const names = async () =>
+      ((await db.prepare('SELECT name FROM stays ORDER BY rowid').all()).results as { name: string }[]).map(
+        (r) => r.name,
+      );
 
     // Waits, then goes in whole and exactly once (the retries did not repeat any part of it).
     let lock = await holdLock(file, 1500);
@@ -142,7 +156,9 @@ describe('the SQLite port under another connection\'s lock', () => {
     const impatient = openSqlite(file, { busyWaitMs: 300 });
     lock = await holdLock(file, 2000);
     const insertImpatient = (name: string) => impatient.prepare('INSERT INTO stays (name) VALUES (?)').bind(name);
-    await expect(impatient.batch([insertImpatient('пятая'), insertImpatient('шестая')])).rejects.toBeInstanceOf(DatabaseBusyError);
+    await expect(impatient.batch([insertImpatient('пятая'), insertImpatient('шестая')])).rejects.toBeInstanceOf(
+      DatabaseBusyError,
+    );
     await expect(insertImpatient('седьмая').run()).rejects.toBeInstanceOf(DatabaseBusyError);
     await lock.released;
     expect(await names()).toEqual(['первая', 'вторая', 'третья']);

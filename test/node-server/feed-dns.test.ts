@@ -21,7 +21,8 @@ const reached: string[] = [];
 let platformPort = 0;
 const platform = createServer((req, res) => {
   reached.push(req.url ?? '');
-  if (req.url === '/to-inside.ics') return res.writeHead(302, { location: `http://inside.example:${platformPort}/sutochno.ics` }).end();
+  if (req.url === '/to-inside.ics')
+    return res.writeHead(302, { location: `http://inside.example:${platformPort}/sutochno.ics` }).end();
   res.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8' }).end(SUTOCHNO);
 });
 
@@ -38,7 +39,8 @@ const nameServer = dns2.createUDPServer((request, send) => {
   const turns = answers[name] ?? [];
   const n = (asked[name] = (asked[name] ?? 0) + 1);
   if (question.type === dns2.Packet.TYPE.A) {
-    for (const address of turns[Math.min(n, turns.length) - 1] ?? []) response.answers.push(dns2.Packet.createResourceFromQuestion(question, { ttl: 0, address }));
+    for (const address of turns[Math.min(n, turns.length) - 1] ?? [])
+      response.answers.push(dns2.Packet.createResourceFromQuestion(question, { ttl: 0, address }));
   }
   send(response);
 });
@@ -51,23 +53,44 @@ let local: NodeServer;
 
 async function start(name: string, allowLoopback: boolean, resolve: (h: string) => Promise<string[]>) {
   const server = await startNodeServer({
-    dataDir: path.join(dataDir, name), migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: 'dns-test-password', shutdownGraceMs: 500,
+    dataDir: path.join(dataDir, name),
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    adminPassword: 'dns-test-password',
+    shutdownGraceMs: 500,
     bindings: { FEED_FETCH: nodeFeedFetch({ resolve }), ...(allowLoopback ? { ALLOW_LOOPBACK_FEEDS: '1' } : {}) },
   });
-  const login = await fetch(`${server.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'dns-test-password' }) });
+  const login = await fetch(`${server.url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'dns-test-password' }),
+  });
   const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
   const api = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${server.url}/api${p}`, { method, headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${server.url}/api${p}`, {
+      method,
+      headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, json: (await res.json()) as never };
   };
-  const cabin = (await api('POST', '/cabins', { name: 'Домик', description: 'У моря', pricePerNight: 4000 })).json as { id: number };
+  const cabin = (await api('POST', '/cabins', { name: 'Домик', description: 'У моря', pricePerNight: 4000 })).json as {
+    id: number;
+  };
   /** Saves these feeds for the cabin and imports them now: each feed's result by name. */
   const sync = async (feeds: Record<string, string>) => {
-    const put = await api('PUT', `/admin/cabins/${cabin.id}/feeds`, { feeds: Object.entries(feeds).map(([n, url]) => ({ name: n, url })) });
+    const put = await api('PUT', `/admin/cabins/${cabin.id}/feeds`, {
+      feeds: Object.entries(feeds).map(([n, url]) => ({ name: n, url })),
+    });
     expect(put.status).toBe(200);
     const res = await api('POST', '/admin/calendar-sync');
     expect(res.status).toBe(200);
-    return Object.fromEntries((res.json as { results: { name: string; ok: boolean; events: number; error: string | null }[] }).results.map((r) => [r.name, r]));
+    return Object.fromEntries(
+      (res.json as { results: { name: string; ok: boolean; events: number; error: string | null }[] }).results.map(
+        (r) => [r.name, r],
+      ),
+    );
   };
   return Object.assign(server, { sync });
 }
@@ -136,7 +159,7 @@ describe('calendar feeds checked after DNS (self-hosted server)', () => {
     expect(reached).toEqual(['/sutochno.ics']);
   });
 
-  it('should check a redirect\'s host after DNS the same way', async () => {
+  it("should check a redirect's host after DNS the same way", async () => {
     answers['feeds.example'] = [['127.0.0.1']];
     answers['inside.example'] = [['192.168.1.5']];
     reached.length = 0;
@@ -150,9 +173,15 @@ describe('the feed fetch port with the system resolver', () => {
   it('should refuse localhost unless loopback is allowed, and fetch it where it is', async () => {
     const fetchFeed = nodeFeedFetch();
     const init = { signal: AbortSignal.timeout(10_000), headers: {} };
-    await expect(fetchFeed(new URL(feedAt('localhost')), { ...init, allowLoopback: false })).rejects.toBeInstanceOf(FeedAddressRefused);
-    await expect(fetchFeed(new URL(feedAt('127.0.0.1')), { ...init, allowLoopback: false })).rejects.toBeInstanceOf(FeedAddressRefused);
-    await expect(fetchFeed(new URL(feedAt('[::ffff:127.0.0.1]')), { ...init, allowLoopback: true })).rejects.toBeInstanceOf(FeedAddressRefused);
+    await expect(fetchFeed(new URL(feedAt('localhost')), { ...init, allowLoopback: false })).rejects.toBeInstanceOf(
+      FeedAddressRefused,
+    );
+    await expect(fetchFeed(new URL(feedAt('127.0.0.1')), { ...init, allowLoopback: false })).rejects.toBeInstanceOf(
+      FeedAddressRefused,
+    );
+    await expect(
+      fetchFeed(new URL(feedAt('[::ffff:127.0.0.1]')), { ...init, allowLoopback: true }),
+    ).rejects.toBeInstanceOf(FeedAddressRefused);
     const res = await fetchFeed(new URL(feedAt('localhost')), { ...init, allowLoopback: true });
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('BEGIN:VCALENDAR');

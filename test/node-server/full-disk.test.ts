@@ -28,7 +28,9 @@ const DISK_MB = 32;
 const PHOTO_BYTES = 2 * 1024 * 1024;
 /** What the nearly full disk keeps free: room for an edit, not for a build. */
 const NEARLY_FULL_FREE = 384 * 1024;
-const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9]);
+const JPEG = new Uint8Array([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9,
+]);
 
 /** A small real filesystem, or why there can be none here (mount is root's). */
 async function mountSmallDisk(): Promise<string | Error> {
@@ -44,7 +46,10 @@ async function mountSmallDisk(): Promise<string | Error> {
 }
 
 const disk = await mountSmallDisk();
-const skipReason = disk instanceof Error ? ` (SKIPPED: a small real filesystem needs \`mount -t tmpfs\`, which needs root (in a container, one allowed to mount): ${disk.message})` : '';
+const skipReason =
+  disk instanceof Error
+    ? ` (SKIPPED: a small real filesystem needs \`mount -t tmpfs\`, which needs root (in a container, one allowed to mount): ${disk.message})`
+    : '';
 if (skipReason) console.warn(`full-disk.test.ts${skipReason}`);
 const dataDir = disk instanceof Error ? '' : disk;
 const siteDir = path.join(dataDir, 'site');
@@ -52,7 +57,11 @@ const stagingDir = path.join(dataDir, '.site-staging');
 const filler = path.join(dataDir, 'filler');
 
 const free = async () => Number((await statfs(dataDir)).bavail) * Number((await statfs(dataDir)).bsize);
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 /** Grows the filler file until the disk keeps only `keep` bytes (0: until the kernel refuses a byte more). */
 async function fill(keep = 0): Promise<void> {
@@ -97,8 +106,14 @@ const rebuilder = createRebuilder({
   render,
 });
 
-const api = (p: string, init: RequestInit = {}) => fetch(`${server.url}${p}`, { ...init, headers: { cookie, ...init.headers } });
-const putTitle = (heroTitle: string) => api('/api/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ heroTitle }) });
+const api = (p: string, init: RequestInit = {}) =>
+  fetch(`${server.url}${p}`, { ...init, headers: { cookie, ...init.headers } });
+const putTitle = (heroTitle: string) =>
+  api('/api/settings', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ heroTitle }),
+  });
 const heroTitle = async () => ((await (await api('/api/settings')).json()) as { heroTitle: string }).heroTitle;
 const upload = () => {
   const form = new FormData();
@@ -113,7 +128,19 @@ describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk 
     fetch(`${server.url}/api/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ cabinId, checkIn, checkOut: addDays(checkIn, 2), guests: 2, name, phone: '+7 928 111-22-33', email: '', comment: 'Будем к вечеру', consent: true, channel: 'phone', website: '' }),
+      body: JSON.stringify({
+        cabinId,
+        checkIn,
+        checkOut: addDays(checkIn, 2),
+        guests: 2,
+        name,
+        phone: '+7 928 111-22-33',
+        email: '',
+        comment: 'Будем к вечеру',
+        consent: true,
+        channel: 'phone',
+        website: '',
+      }),
     });
 
   beforeAll(async () => {
@@ -133,11 +160,32 @@ describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk 
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'admin', password: PASSWORD }),
     });
-    cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    cabinId = (await createCabin(server.storage.bindings, { name: 'Домик у моря', description: 'У самого моря', pricePerNight: 7000, bedrooms: 1, bathrooms: 1, maxGuests: 4, amenities: [], images: [], location: '', distanceToSea: '', featured: false, active: true })).id;
+    cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    cabinId = (
+      await createCabin(server.storage.bindings, {
+        name: 'Домик у моря',
+        description: 'У самого моря',
+        pricePerNight: 7000,
+        bedrooms: 1,
+        bathrooms: 1,
+        maxGuests: 4,
+        amenities: [],
+        images: [],
+        location: '',
+        distanceToSea: '',
+        featured: false,
+        active: true,
+      })
+    ).id;
     // The site as it is live before the disk fills.
     expect((await putTitle('Прежний заголовок')).status).toBe(200);
-    await vi.waitFor(() => expect(rebuilder.status).toMatchObject({ state: 'idle', builtVersion: expect.any(Number) }), { timeout: 15_000 });
+    await vi.waitFor(
+      () => expect(rebuilder.status).toMatchObject({ state: 'idle', builtVersion: expect.any(Number) }),
+      { timeout: 15_000 },
+    );
     await rebuilder.idle();
   }, 60_000);
 
@@ -166,7 +214,10 @@ describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk 
       errors.mockRestore();
     }
     expect(rebuilder.status.cause).toBe(MSG.buildStorageFull);
-    const publish = (await (await api('/api/admin/publish')).json()) as { upToDate: boolean; builder: { state: string; cause: string | null } };
+    const publish = (await (await api('/api/admin/publish')).json()) as {
+      upToDate: boolean;
+      builder: { state: string; cause: string | null };
+    };
     expect(publish).toMatchObject({ upToDate: false, builder: { state: 'failed', cause: MSG.buildStorageFull } });
     const health = await fetch(`${server.url}/api/health`);
     expect(health.status).toBe(503);
@@ -222,8 +273,12 @@ describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk 
 
     it('should have npm run serve refuse to start on the full disk with what to free, not with advice to move the database away', async () => {
       const { code, out } = await new Promise<{ code: number; out: string }>((resolve) =>
-        execFile(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], { cwd: ROOT, env: { ...process.env, PORT: '0', DATA_DIR: path.join(dataDir, 'second') }, timeout: 30_000 }, (err, stdout, stderr) =>
-          resolve({ code: typeof err?.code === 'number' ? err.code : 0, out: stdout + stderr }),
+        execFile(
+          process.execPath,
+          [path.join(ROOT, 'scripts/serve.ts')],
+          { cwd: ROOT, env: { ...process.env, PORT: '0', DATA_DIR: path.join(dataDir, 'second') }, timeout: 30_000 },
+          (err, stdout, stderr) =>
+            resolve({ code: typeof err?.code === 'number' ? err.code : 0, out: stdout + stderr }),
         ),
       );
       expect(code).toBe(78);
@@ -249,7 +304,9 @@ describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk 
       expect(taken.status).toBe(201);
       const after = await listBookings(server.storage.bindings);
       expect(after).toHaveLength(2);
-      expect(after).toEqual(expect.arrayContaining([...bookings, expect.objectContaining({ name: 'Мадина Гасанова' })]));
+      expect(after).toEqual(
+        expect.arrayContaining([...bookings, expect.objectContaining({ name: 'Мадина Гасанова' })]),
+      );
     });
   });
 
@@ -274,7 +331,10 @@ describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk 
       port.exec('PRAGMA wal_checkpoint(TRUNCATE)');
       await fill();
 
-      const fsError = await writeFile(path.join(dir, 'page.html'), randomBytes(64 * 1024)).then(() => null, (e: unknown) => e);
+      const fsError = await writeFile(path.join(dir, 'page.html'), randomBytes(64 * 1024)).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(fsError).toMatchObject({ code: 'ENOSPC' });
       expect(isStorageFull(fsError)).toBe(true);
 
@@ -287,13 +347,22 @@ describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk 
       expect(sqliteError).toMatchObject({ errcode: 13 });
       expect(isStorageFull(sqliteError)).toBe(true);
 
-      const portError = await port.prepare('INSERT INTO t VALUES (?)').bind('x'.repeat(64 * 1024)).run().then(() => null, (e: unknown) => e);
+      const portError = await port
+        .prepare('INSERT INTO t VALUES (?)')
+        .bind('x'.repeat(64 * 1024))
+        .run()
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
       expect(portError).toBeInstanceOf(Error);
       expect(isStorageFull(portError)).toBe(true);
       // As drizzle passes it on.
       expect(isStorageFull(new Error('Failed query: insert into "t"', { cause: portError }))).toBe(true);
       // What the Astro child process printed when it ran out of room (a message, no code).
-      expect(isStorageFull(new Error(`astro build exited 1\n[WARN] a warning\n${(fsError as Error).message}`))).toBe(true);
+      expect(isStorageFull(new Error(`astro build exited 1\n[WARN] a warning\n${(fsError as Error).message}`))).toBe(
+        true,
+      );
     });
 
     it('should not take other faults for a full disk', async () => {

@@ -48,9 +48,13 @@ async function smtpSink(port: number) {
 function mailText(raw: string): string {
   const [head, ...rest] = raw.split('\r\n\r\n');
   const body = rest.join('\r\n\r\n');
-  if (/content-transfer-encoding: base64/i.test(head!)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (/content-transfer-encoding: base64/i.test(head!))
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (/content-transfer-encoding: quoted-printable/i.test(head!)) {
-    return Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+    return Buffer.from(
+      body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
   }
   return body;
 }
@@ -89,27 +93,62 @@ async function start(name: string, bindings: Partial<Bindings>, scheduleTickMs?:
 
 /** The owner's session on a server. */
 async function ownerApi(url: string) {
-  const login = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
+  const login = await fetch(`${url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+  });
   const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
   // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer as the shape it expects; callers that care name T
   return async <T = any>(method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${p}`, { method, headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${url}/api${p}`, {
+      method,
+      headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, json: (await res.json()) as T };
   };
 }
 
 /** A guest's request with an e-mail, as a visitor sends it. */
 async function request(s: NodeServer, email: string) {
-  const cabin = await createCabin(s.storage.bindings, { name: 'Домик у моря', description: 'У самого моря', pricePerNight: 7000, bedrooms: 1, bathrooms: 1, maxGuests: 4, amenities: [], images: [], location: '', distanceToSea: '', featured: false, active: true });
+  const cabin = await createCabin(s.storage.bindings, {
+    name: 'Домик у моря',
+    description: 'У самого моря',
+    pricePerNight: 7000,
+    bedrooms: 1,
+    bathrooms: 1,
+    maxGuests: 4,
+    amenities: [],
+    images: [],
+    location: '',
+    distanceToSea: '',
+    featured: false,
+    active: true,
+  });
   const checkIn = addDays(todayInMoscow(), 30);
   const res = await fetch(`${s.url}/api/bookings`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.40' },
-    body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut: addDays(checkIn, 2), guests: 2, name: 'Мадина Гасанова', phone: '+7 928 123-45-67', email, comment: '', consent: true, channel: 'whatsapp', website: '' }),
+    body: JSON.stringify({
+      cabinId: cabin.id,
+      checkIn,
+      checkOut: addDays(checkIn, 2),
+      guests: 2,
+      name: 'Мадина Гасанова',
+      phone: '+7 928 123-45-67',
+      email,
+      comment: '',
+      consent: true,
+      channel: 'whatsapp',
+      website: '',
+    }),
   });
   expect(res.status).toBe(201);
   const { id } = (await res.json()) as { id: number };
-  const token = (await s.storage.bindings.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?').bind(id).first<{ t: string }>())!.t;
+  const token = (await s.storage.bindings.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?')
+    .bind(id)
+    .first<{ t: string }>())!.t;
   return { id, token };
 }
 
@@ -122,7 +161,9 @@ describe('a guest’s e-mails on the self-hosted server', () => {
     let api = await ownerApi(first.url);
     const confirmed = await api('PUT', `/admin/bookings/${id}`, { status: 'confirmed' });
     expect(confirmed.json).toMatchObject({ status: 'confirmed', confirmationMail: 'failed' });
-    const [failed] = (await api<{ lastError: string; sentAt: string | null }[]>('GET', `/admin/bookings/${id}/messages`)).json;
+    const [failed] = (
+      await api<{ lastError: string; sentAt: string | null }[]>('GET', `/admin/bookings/${id}/messages`)
+    ).json;
     expect(failed).toMatchObject({ sentAt: null, lastError: expect.stringContaining('ECONNREFUSED') });
 
     // The site restarts meanwhile; the mail server comes back.
@@ -134,7 +175,11 @@ describe('a guest’s e-mails on the self-hosted server', () => {
     vi.setSystemTime(Date.now() + 2 * 60_000);
     const second = await start('smtp', { MAILER: smtpMailer(smtpUrl) }, 100);
 
-    const mail = await until('the confirmation by SMTP', () => smtp.mails.find((m) => m.to.includes('madina@example.ru')), 10_000);
+    const mail = await until(
+      'the confirmation by SMTP',
+      () => smtp.mails.find((m) => m.to.includes('madina@example.ru')),
+      10_000,
+    );
     expect(mail.raw).toMatch(/^To: madina@example\.ru/m);
     const text = mailText(mail.raw);
     expect(text).toContain('Здравствуйте, Мадина!');
@@ -143,36 +188,66 @@ describe('a guest’s e-mails on the self-hosted server', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(smtp.mails.filter((m) => m.to.includes('madina@example.ru'))).toHaveLength(1);
     api = await ownerApi(second.url);
-    const [sent] = (await api<{ sentAt: string | null; attempts: number; lastError: string | null }[]>('GET', `/admin/bookings/${id}/messages`)).json;
+    const [sent] = (
+      await api<{ sentAt: string | null; attempts: number; lastError: string | null }[]>(
+        'GET',
+        `/admin/bookings/${id}/messages`,
+      )
+    ).json;
     expect(sent).toMatchObject({ sentAt: expect.any(String), attempts: 2, lastError: null });
   });
 
   it('should send through the HTTP mail API without SMTP_URL, as the API expects, with its refusal and its silence as errors, and alert the owner by e-mail only with MAIL_TO', async () => {
     const standIn = await startMailApiStandIn();
     closers.push(standIn.close);
-    const env = { MAIL_API_KEY: 'key-1', MAIL_FROM: 'Каспий <site@kaspiy.example>', MAIL_API_URL: `${standIn.url}/emails` };
+    const env = {
+      MAIL_API_KEY: 'key-1',
+      MAIL_FROM: 'Каспий <site@kaspiy.example>',
+      MAIL_API_URL: `${standIn.url}/emails`,
+    };
     expect(mailApiMailer({ MAIL_FROM: 'site@kaspiy.example' })).toBeUndefined();
     const mailer = nodeMailer(env)!;
     await mailer.send({ to: 'guest@example.ru', subject: 'Скоро заезд', text: 'Ждём вас' });
-    expect(standIn.mails).toEqual([{ authorization: 'Bearer key-1', from: 'Каспий <site@kaspiy.example>', to: ['guest@example.ru'], subject: 'Скоро заезд', text: 'Ждём вас' }]);
+    expect(standIn.mails).toEqual([
+      {
+        authorization: 'Bearer key-1',
+        from: 'Каспий <site@kaspiy.example>',
+        to: ['guest@example.ru'],
+        subject: 'Скоро заезд',
+        text: 'Ждём вас',
+      },
+    ]);
     await expect(mailer.send({ subject: 'Новая заявка', text: '…' })).rejects.toThrow('MAIL_TO is not set');
     await fetch(`${standIn.url}/_stand-in/outage`, { method: 'POST', body: JSON.stringify({ down: true }) });
-    await expect(mailer.send({ to: 'guest@example.ru', subject: 'Скоро заезд', text: 'Ждём вас' })).rejects.toThrow(/^Mail API answered 503: \{"statusCode":503/);
+    await expect(mailer.send({ to: 'guest@example.ru', subject: 'Скоро заезд', text: 'Ждём вас' })).rejects.toThrow(
+      /^Mail API answered 503: \{"statusCode":503/,
+    );
     await fetch(`${standIn.url}/_stand-in/outage`, { method: 'POST', body: JSON.stringify({ down: false }) });
     const silent = await startMailApiStandIn({ hang: true });
     closers.push(silent.close);
     const started = Date.now();
-    await expect(mailApiMailer({ ...env, MAIL_API_URL: `${silent.url}/emails` }, { timeoutMs: 300 })!.send({ to: 'guest@example.ru', subject: 'x', text: 'y' })).rejects.toThrow();
+    await expect(
+      mailApiMailer({ ...env, MAIL_API_URL: `${silent.url}/emails` }, { timeoutMs: 300 })!.send({
+        to: 'guest@example.ru',
+        subject: 'x',
+        text: 'y',
+      }),
+    ).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(3000);
 
     // A server whose mail API knows no owner's address: the guest is e-mailed, the owner is not.
     const s = await start('api', { MAILER: mailer });
     const { id, token } = await request(s, 'anna@example.ru');
     const api = await ownerApi(s.url);
-    expect((await api('PUT', `/admin/bookings/${id}`, { status: 'confirmed' })).json).toMatchObject({ confirmationMail: 'sent' });
+    expect((await api('PUT', `/admin/bookings/${id}`, { status: 'confirmed' })).json).toMatchObject({
+      confirmationMail: 'sent',
+    });
     const toGuest = standIn.mails.find((m) => m.to.includes('anna@example.ru'));
     expect(toGuest?.text).toContain(`${SITE}/b/${token}`);
-    const channels = await s.storage.bindings.DB.prepare('SELECT channel, kind FROM outbox').all<{ channel: string; kind: string | null }>();
+    const channels = await s.storage.bindings.DB.prepare('SELECT channel, kind FROM outbox').all<{
+      channel: string;
+      kind: string | null;
+    }>();
     expect(channels.results).toEqual([{ channel: 'email', kind: 'confirmation' }]);
 
     const withOwner = nodeMailer({ ...env, MAIL_TO: 'owner@kaspiy.example' })!;

@@ -31,18 +31,26 @@ const rebuilder = createRebuilder({
   retryDelaysMs: [],
   build: async () => {
     builds++;
-    const { contentVersion } = (await (await fetch(`${server.url}/api/build-info`)).json()) as { contentVersion: number };
+    const { contentVersion } = (await (await fetch(`${server.url}/api/build-info`)).json()) as {
+      contentVersion: number;
+    };
     if (failing) {
       const warnings = Array.from({ length: 30 }, (_, i) => `[WARN] [vite] warning ${i + 1} of 30`).join('\n');
-      throw new Error(`${warnings}\nBuilding static entrypoints...\nError [ERR_MODULE_NOT_FOUND]: Cannot find package '@oslojs/encoding'`);
+      throw new Error(
+        `${warnings}\nBuilding static entrypoints...\nError [ERR_MODULE_NOT_FOUND]: Cannot find package '@oslojs/encoding'`,
+      );
     }
-    await writeFile(path.join(siteDir, 'build.json'), JSON.stringify({ contentVersion, builtAt: new Date().toISOString() }));
+    await writeFile(
+      path.join(siteDir, 'build.json'),
+      JSON.stringify({ contentVersion, builtAt: new Date().toISOString() }),
+    );
     await writeFile(path.join(siteDir, 'index.html'), '<!doctype html><title>Каспий</title><h1>Дом у моря</h1>');
     return { contentVersion, ms: 1 };
   },
 });
 
-const api = (p: string, init: RequestInit = {}) => fetch(`${server.url}${p}`, { ...init, headers: { cookie, ...init.headers } });
+const api = (p: string, init: RequestInit = {}) =>
+  fetch(`${server.url}${p}`, { ...init, headers: { cookie, ...init.headers } });
 const health = async () => {
   const res = await fetch(`${server.url}/api/health`);
   return { status: res.status, body: (await res.json()) as { ok: boolean; error?: string; contentVersion?: number } };
@@ -50,8 +58,10 @@ const health = async () => {
 /** `npm run health` (the deploy kit's watchdog) against a server: its exit code and what it printed. */
 const healthCheck = (url: string) =>
   new Promise<{ code: number; out: string }>((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, 'scripts/health-check.ts'), '--url', url, '--timeout', '2'], (err, stdout, stderr) =>
-      resolve({ code: typeof err?.code === 'number' ? err.code : 0, out: stdout + stderr }),
+    execFile(
+      process.execPath,
+      [path.join(ROOT, 'scripts/health-check.ts'), '--url', url, '--timeout', '2'],
+      (err, stdout, stderr) => resolve({ code: typeof err?.code === 'number' ? err.code : 0, out: stdout + stderr }),
     );
   });
 
@@ -80,7 +90,10 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username: 'admin', password: PASSWORD }),
   });
-  cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 });
 
 afterAll(async () => {
@@ -111,12 +124,21 @@ describe('the self-hosted server’s health check', () => {
   it('should answer 503 after an edit whose build failed, and show the cause, not the warnings, in the panel', async () => {
     failing = true;
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const edit = await api('/api/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ heroTitle: 'Новый заголовок' }) });
+    const edit = await api('/api/settings', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ heroTitle: 'Новый заголовок' }),
+    });
     expect(edit.status).toBe(200);
     await vi.waitFor(() => expect(rebuilder.status.state).toBe('failed'), { timeout: 5000 });
     errors.mockRestore();
     expect(await health()).toEqual({ status: 503, body: { ok: false, error: MSG.healthBuildFailed } });
-    const publish = (await (await api('/api/admin/publish')).json()) as { upToDate: boolean; liveVersion: number; contentVersion: number; builder: { state: string; error: string } };
+    const publish = (await (await api('/api/admin/publish')).json()) as {
+      upToDate: boolean;
+      liveVersion: number;
+      contentVersion: number;
+      builder: { state: string; error: string };
+    };
     expect(publish).toMatchObject({ upToDate: false, liveVersion: 0, contentVersion: 1, builder: { state: 'failed' } });
     expect(publish.builder.error).toContain("Cannot find package '@oslojs/encoding'");
     expect(publish.builder.error).not.toContain('warning 1 of 30');
@@ -148,7 +170,10 @@ describe('the self-hosted server’s health check', () => {
     await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
     const { port } = hung.address() as { port: number };
     try {
-      expect(await healthCheck(`http://127.0.0.1:${port}`)).toMatchObject({ code: 2, out: expect.stringContaining('did not answer') });
+      expect(await healthCheck(`http://127.0.0.1:${port}`)).toMatchObject({
+        code: 2,
+        out: expect.stringContaining('did not answer'),
+      });
     } finally {
       hung.close();
     }

@@ -37,9 +37,19 @@ describe('owner notices in MAX on the self-hosted server', () => {
     });
     closers.push(() => server.close());
     // The bot as «Проверить подключение» leaves it once the owner pressed «Начать».
-    await saveMaxBot(server.storage.bindings, { token: TOKEN, name: 'Каспий', username: 'kaspiy_alerts_bot', payload: 'p', userId: OWNER_ID, chatId: 1, connectedAt: new Date().toISOString() });
+    await saveMaxBot(server.storage.bindings, {
+      token: TOKEN,
+      name: 'Каспий',
+      username: 'kaspiy_alerts_bot',
+      payload: 'p',
+      userId: OWNER_ID,
+      chatId: 1,
+      connectedAt: new Date().toISOString(),
+    });
     const messages = async () =>
-      ((await (await fetch(`${max.url}/_stand-in/requests`)).json()) as Recorded[]).filter((r) => r.method === 'POST' && r.path.startsWith('/messages'));
+      ((await (await fetch(`${max.url}/_stand-in/requests`)).json()) as Recorded[]).filter(
+        (r) => r.method === 'POST' && r.path.startsWith('/messages'),
+      );
     return { server, messages };
   }
 
@@ -49,7 +59,13 @@ describe('owner notices in MAX on the self-hosted server', () => {
     const res = await fetch(`${server.url}/api/reviews`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.40' },
-      body: JSON.stringify({ name: 'Тимур', email: 'timur@example.ru', rating: 5, comment: 'Тихо, чисто, море рядом', consent: true }),
+      body: JSON.stringify({
+        name: 'Тимур',
+        email: 'timur@example.ru',
+        rating: 5,
+        comment: 'Тихо, чисто, море рядом',
+        consent: true,
+      }),
     });
     expect(res.status).toBe(201);
     expect(Date.now() - started).toBeLessThan(1000);

@@ -46,7 +46,8 @@ async function writeFromAnotherConnection(sql: string, params: (string | number)
   await worker.terminate();
 }
 
-const busyOf = async (id: number) => (JSON.parse((await get(`/api/cabins/${id}/availability`)).body) as { busy: { start: string; end: string }[] }).busy;
+const busyOf = async (id: number) =>
+  (JSON.parse((await get(`/api/cabins/${id}/availability`)).body) as { busy: { start: string; end: string }[] }).busy;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-memory-'));
@@ -55,11 +56,24 @@ beforeAll(async () => {
   await writeFile(path.join(siteDir, 'cabins.html'), PAGE('Первая сборка. '));
   await writeFile(path.join(siteDir, 'build.json'), '{"contentVersion":1}');
   server = await startNodeServer({
-    dataDir, siteDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', shutdownGraceMs: 500,
+    dataDir,
+    siteDir,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    shutdownGraceMs: 500,
     staticFiles: staticSite({ root: siteDir, https: false }),
   });
   // A description long enough that the catalogue's answer is compressed (over 1 KB).
-  cabinId = (await createCabin(server.storage.bindings, { name: 'Домик у моря', description: 'Домик у самой воды. '.repeat(60), pricePerNight: 5000, images: [], amenities: [] } as never)).id;
+  cabinId = (
+    await createCabin(server.storage.bindings, {
+      name: 'Домик у моря',
+      description: 'Домик у самой воды. '.repeat(60),
+      pricePerNight: 5000,
+      images: [],
+      amenities: [],
+    } as never)
+  ).id;
 });
 afterAll(async () => {
   await server?.close();
@@ -71,7 +85,10 @@ describe('answers kept in memory by the self-hosted server', () => {
     const start = addDays(todayInMoscow(), 10);
     expect(await busyOf(cabinId)).toEqual([]);
     expect(await busyOf(cabinId)).toEqual([]); // asked twice: the second answer is the kept one
-    await writeFromAnotherConnection('INSERT INTO calendar_blocks (cabin_id, start, "end", note, created_at) VALUES (?, ?, ?, ?, ?)', [cabinId, start, addDays(start, 2), 'ремонт', new Date().toISOString()]);
+    await writeFromAnotherConnection(
+      'INSERT INTO calendar_blocks (cabin_id, start, "end", note, created_at) VALUES (?, ?, ?, ?, ?)',
+      [cabinId, start, addDays(start, 2), 'ремонт', new Date().toISOString()],
+    );
     expect(await busyOf(cabinId)).toEqual([{ start, end: addDays(start, 2) }]);
   });
 
@@ -84,7 +101,10 @@ describe('answers kept in memory by the self-hosted server', () => {
     await quiet();
     expect(await busyOf(cabinId)).not.toContainEqual({ start, end: addDays(start, 3) });
     expect(await busyOf(cabinId)).not.toContainEqual({ start, end: addDays(start, 3) });
-    await writeFromAnotherConnection('INSERT INTO calendar_blocks (cabin_id, start, "end", note, created_at) VALUES (?, ?, ?, ?, ?)', [cabinId, start, addDays(start, 3), 'гости', new Date().toISOString()]);
+    await writeFromAnotherConnection(
+      'INSERT INTO calendar_blocks (cabin_id, start, "end", note, created_at) VALUES (?, ?, ?, ?, ?)',
+      [cabinId, start, addDays(start, 3), 'гости', new Date().toISOString()],
+    );
     expect(await busyOf(cabinId)).toContainEqual({ start, end: addDays(start, 3) });
   });
 
@@ -157,8 +177,16 @@ describe('answers kept in memory by the self-hosted server', () => {
 
   it('should keep one answer per encoding: a browser that takes only gzip never gets brotli', async () => {
     const answers = [];
-    for (const encoding of ['br', 'gzip', '', 'br', 'gzip', '']) answers.push(await get('/api/cabins', encoding ? { 'accept-encoding': encoding } : {}));
-    expect(answers.map((a) => a.headers['content-encoding'])).toEqual(['br', 'gzip', undefined, 'br', 'gzip', undefined]);
+    for (const encoding of ['br', 'gzip', '', 'br', 'gzip', ''])
+      answers.push(await get('/api/cabins', encoding ? { 'accept-encoding': encoding } : {}));
+    expect(answers.map((a) => a.headers['content-encoding'])).toEqual([
+      'br',
+      'gzip',
+      undefined,
+      'br',
+      'gzip',
+      undefined,
+    ]);
     expect(JSON.parse(answers[5]!.body)[0].name).toBe('Домик у моря');
   });
 });

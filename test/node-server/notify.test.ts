@@ -26,7 +26,11 @@ function smtpSink() {
       let raw = '';
       stream.on('data', (d: Buffer) => (raw += d.toString('utf8')));
       stream.on('end', () => {
-        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw });
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+        });
         done();
       });
     },
@@ -42,29 +46,48 @@ async function listen(server: Server | SMTPServer): Promise<number> {
   return (s.address() as AddressInfo).port;
 }
 
-
 /** The text body of a single-part message, decoded from base64 when it was sent so. */
 function mailText(raw: string): string {
   const [head, ...rest] = raw.split('\r\n\r\n');
   const body = rest.join('\r\n\r\n');
-  return /content-transfer-encoding: base64/i.test(head!) ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : body;
+  return /content-transfer-encoding: base64/i.test(head!)
+    ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+    : body;
 }
 
 const OWNER_PASSWORD = 'notify-test-password';
 
 /** The owner's session on a server: signs in, then calls the admin API with the cookie. */
 async function ownerApi(url: string) {
-  const login = await fetch(`${url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: OWNER_PASSWORD }) });
+  const login = await fetch(`${url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: OWNER_PASSWORD }),
+  });
   const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
   return async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${p}`, { method, headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${url}/api${p}`, {
+      method,
+      headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, json: (await res.json()) as Record<string, unknown> & Record<string, unknown>[] };
   };
 }
 
-const review = { name: 'Марина Соколова', email: 'marina@example.ru', rating: 5, comment: 'Чудесный домик, море в двух шагах', consent: true };
+const review = {
+  name: 'Марина Соколова',
+  email: 'marina@example.ru',
+  rating: 5,
+  comment: 'Чудесный домик, море в двух шагах',
+  consent: true,
+};
 const postReview = (url: string, body = review, ip = '203.0.113.7') =>
-  fetch(`${url}/api/reviews`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-real-ip': ip }, body: JSON.stringify(body) });
+  fetch(`${url}/api/reviews`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-real-ip': ip },
+    body: JSON.stringify(body),
+  });
 
 const until = <T>(what: string, read: () => T | undefined, timeoutMs = 15_000) => untilWithin(what, read, timeoutMs);
 
@@ -103,7 +126,10 @@ describe('owner notifications on the self-hosted server', () => {
    * A server whose notifications go to a local Bot API stand-in (failing its first `failFirst`
    * calls) and to a real SMTP server, or, with `smtp: 'down'`, to a port where nothing listens.
    */
-  async function startNotifying(name: string, { failFirst = 0, smtp: mode = 'up' }: { failFirst?: number; smtp?: 'up' | 'down' } = {}) {
+  async function startNotifying(
+    name: string,
+    { failFirst = 0, smtp: mode = 'up' }: { failFirst?: number; smtp?: 'up' | 'down' } = {},
+  ) {
     const bot = await startTelegramStandIn({ failFirst });
     closers.push(bot.close);
     const smtp = smtpSink();
@@ -151,13 +177,38 @@ describe('owner notifications on the self-hosted server', () => {
 
   it('should tell the owner of a new booking request by Telegram and e-mail, answering the visitor at once while the Bot API fails and delivering on a retry', async () => {
     const { s, bot, smtp } = await startNotifying('booking', { failFirst: 2 });
-    const cabin = await createCabin(s.storage.bindings, { name: 'Домик у моря', description: 'У самого моря', pricePerNight: 7000, bedrooms: 1, bathrooms: 1, maxGuests: 4, amenities: [], images: [], location: '', distanceToSea: '', featured: false, active: true });
+    const cabin = await createCabin(s.storage.bindings, {
+      name: 'Домик у моря',
+      description: 'У самого моря',
+      pricePerNight: 7000,
+      bedrooms: 1,
+      bathrooms: 1,
+      maxGuests: 4,
+      amenities: [],
+      images: [],
+      location: '',
+      distanceToSea: '',
+      featured: false,
+      active: true,
+    });
     const checkIn = addDays(todayInMoscow(), 40);
     const started = Date.now();
     const res = await fetch(`${s.url}/api/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.9' },
-      body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut: addDays(checkIn, 2), guests: 3, name: 'Ольга Петрова', phone: '+7 928 111-22-33', email: '', comment: 'Будем к вечеру', consent: true, channel: 'phone', website: '' }),
+      body: JSON.stringify({
+        cabinId: cabin.id,
+        checkIn,
+        checkOut: addDays(checkIn, 2),
+        guests: 3,
+        name: 'Ольга Петрова',
+        phone: '+7 928 111-22-33',
+        email: '',
+        comment: 'Будем к вечеру',
+        consent: true,
+        channel: 'phone',
+        website: '',
+      }),
     });
     expect(res.status).toBe(201);
     // The visitor is answered at once, while the Bot API is still failing.
@@ -167,7 +218,15 @@ describe('owner notifications on the self-hosted server', () => {
     const message = await until('the retried Telegram message', () => bot.messages[0], 20_000);
     expect(bot.calls()).toBe(3);
     expect(message.body.text).toContain(`Новая заявка №${id}`);
-    for (const part of ['«Домик у моря»', 'Ольга Петрова, +7 928 111-22-33', 'Ночей: 2, гостей: 3', 'Итого: 14\u00a0000\u00a0₽', 'Связь: Звонок', 'Будем к вечеру', '«Заявки»']) {
+    for (const part of [
+      '«Домик у моря»',
+      'Ольга Петрова, +7 928 111-22-33',
+      'Ночей: 2, гостей: 3',
+      'Итого: 14\u00a0000\u00a0₽',
+      'Связь: Звонок',
+      'Будем к вечеру',
+      '«Заявки»',
+    ]) {
       expect(message.body.text).toContain(part);
     }
     const mail = await until('the e-mail', () => smtp.mails[0]);
@@ -193,12 +252,37 @@ describe('owner notifications on the self-hosted server', () => {
 
   /** A cabin and a guest's request for it with an e-mail, as a visitor sends it. */
   async function requestWithEmail(s: NodeServer) {
-    const cabin = await createCabin(s.storage.bindings, { name: 'Домик у моря', description: 'У самого моря', pricePerNight: 7000, bedrooms: 1, bathrooms: 1, maxGuests: 4, amenities: [], images: [], location: '', distanceToSea: '', featured: false, active: true });
+    const cabin = await createCabin(s.storage.bindings, {
+      name: 'Домик у моря',
+      description: 'У самого моря',
+      pricePerNight: 7000,
+      bedrooms: 1,
+      bathrooms: 1,
+      maxGuests: 4,
+      amenities: [],
+      images: [],
+      location: '',
+      distanceToSea: '',
+      featured: false,
+      active: true,
+    });
     const checkIn = addDays(todayInMoscow(), 50);
     const res = await fetch(`${s.url}/api/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.20' },
-      body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut: addDays(checkIn, 3), guests: 2, name: 'Мадина Гасанова', phone: '+7 928 123-45-67', email: 'madina@example.ru', comment: '', consent: true, channel: 'whatsapp', website: '' }),
+      body: JSON.stringify({
+        cabinId: cabin.id,
+        checkIn,
+        checkOut: addDays(checkIn, 3),
+        guests: 2,
+        name: 'Мадина Гасанова',
+        phone: '+7 928 123-45-67',
+        email: 'madina@example.ru',
+        comment: '',
+        consent: true,
+        channel: 'whatsapp',
+        website: '',
+      }),
     });
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: number };
@@ -219,8 +303,14 @@ describe('owner notifications on the self-hosted server', () => {
     expect(mail.to).toEqual(['madina@example.ru']);
     // The owner's template («Настройки»; the default here) with the link to the guest's page.
     const text = mailText(mail.raw).replace(/\u00a0/g, ' ');
-    const token = (await s.storage.bindings.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?').bind(id).first<{ t: string }>())!.t;
-    for (const part of ['Здравствуйте, Мадина!', 'Ваше бронирование подтверждено: «Домик у моря», заезд', `https://kaspiy.example/b/${token}`]) {
+    const token = (await s.storage.bindings.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?')
+      .bind(id)
+      .first<{ t: string }>())!.t;
+    for (const part of [
+      'Здравствуйте, Мадина!',
+      'Ваше бронирование подтверждено: «Домик у моря», заезд',
+      `https://kaspiy.example/b/${token}`,
+    ]) {
       expect(text).toContain(part);
     }
     // The owner's list, read again as after a reload, still says the mail went.
@@ -238,7 +328,9 @@ describe('owner notifications on the self-hosted server', () => {
     expect(confirmed.json).toMatchObject({ id, status: 'confirmed', confirmationMail: 'failed' });
     expect(smtp.mails).toEqual([]);
     // Confirmed for real: its nights are busy for the next visitor.
-    const availability = (await (await fetch(`${s.url}/api/cabins/${cabin.id}/availability`)).json()) as { busy: { start: string; end: string }[] };
+    const availability = (await (await fetch(`${s.url}/api/cabins/${cabin.id}/availability`)).json()) as {
+      busy: { start: string; end: string }[];
+    };
     expect(availability.busy).toContainEqual({ start: checkIn, end: addDays(checkIn, 3) });
     const list = await api('GET', '/admin/bookings');
     expect(list.json.find((b) => b.id === id)).toMatchObject({ status: 'confirmed', confirmationMail: 'failed' });
@@ -246,12 +338,37 @@ describe('owner notifications on the self-hosted server', () => {
 
   it('should e-mail nobody when the guest left no e-mail', async () => {
     const { s, smtp } = await startNotifying('guest-no-mail');
-    const cabin = await createCabin(s.storage.bindings, { name: 'Домик', description: 'У моря', pricePerNight: 5000, bedrooms: 1, bathrooms: 1, maxGuests: 2, amenities: [], images: [], location: '', distanceToSea: '', featured: false, active: true });
+    const cabin = await createCabin(s.storage.bindings, {
+      name: 'Домик',
+      description: 'У моря',
+      pricePerNight: 5000,
+      bedrooms: 1,
+      bathrooms: 1,
+      maxGuests: 2,
+      amenities: [],
+      images: [],
+      location: '',
+      distanceToSea: '',
+      featured: false,
+      active: true,
+    });
     const checkIn = addDays(todayInMoscow(), 60);
     const res = await fetch(`${s.url}/api/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.21' },
-      body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut: addDays(checkIn, 1), guests: 1, name: 'Игорь', phone: '+7 916 765-43-21', email: '', comment: '', consent: true, channel: 'phone', website: '' }),
+      body: JSON.stringify({
+        cabinId: cabin.id,
+        checkIn,
+        checkOut: addDays(checkIn, 1),
+        guests: 1,
+        name: 'Игорь',
+        phone: '+7 916 765-43-21',
+        email: '',
+        comment: '',
+        consent: true,
+        channel: 'phone',
+        website: '',
+      }),
     });
     const { id } = (await res.json()) as { id: number };
     const api = await ownerApi(s.url);

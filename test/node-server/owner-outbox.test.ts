@@ -34,20 +34,42 @@ let dataDir: string;
 let server: NodeServer | undefined;
 const start = (tickMs?: number) =>
   startNodeServer({
-    dataDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: PASSWORD, shutdownGraceMs: 100, trustedProxy: true,
-    bindings: { TELEGRAM_BOT_TOKEN: '42:outbox', TELEGRAM_CHAT_ID: '7', TELEGRAM_API_URL: `http://127.0.0.1:${(bot.address() as AddressInfo).port}` },
+    dataDir,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    adminPassword: PASSWORD,
+    shutdownGraceMs: 100,
+    trustedProxy: true,
+    bindings: {
+      TELEGRAM_BOT_TOKEN: '42:outbox',
+      TELEGRAM_CHAT_ID: '7',
+      TELEGRAM_API_URL: `http://127.0.0.1:${(bot.address() as AddressInfo).port}`,
+    },
     ...(tickMs ? { scheduleTickMs: tickMs } : {}),
   });
 const outbox = () => {
   const db = new DatabaseSync(path.join(dataDir, 'kaspiy.sqlite'));
   try {
-    return db.prepare('SELECT channel, subject, attempts, sent_at AS sentAt, given_up_at AS givenUpAt, last_error AS lastError FROM outbox').all() as { channel: string; subject: string; attempts: number; sentAt: number | null; givenUpAt: number | null; lastError: string | null }[];
+    return db
+      .prepare(
+        'SELECT channel, subject, attempts, sent_at AS sentAt, given_up_at AS givenUpAt, last_error AS lastError FROM outbox',
+      )
+      .all() as {
+      channel: string;
+      subject: string;
+      attempts: number;
+      sentAt: number | null;
+      givenUpAt: number | null;
+      lastError: string | null;
+    }[];
   } finally {
     db.close();
   }
 };
 
-const until = <T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000) => untilWithin(what, read, timeoutMs);
+const until = <T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000) =>
+  untilWithin(what, read, timeoutMs);
 
 beforeAll(async () => {
   bot.listen(0, '127.0.0.1');
@@ -61,15 +83,21 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-describe('the owner\'s messages are kept until sent', () => {
-  it('should keep a new review\'s notice through a restart in the middle of its tries and hours of outage, then deliver it once', async () => {
+describe("the owner's messages are kept until sent", () => {
+  it("should keep a new review's notice through a restart in the middle of its tries and hours of outage, then deliver it once", async () => {
     // Only Date is faked: the server's timers and sockets run as usual, its clock can be moved.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     server = await start();
     const review = await fetch(`${server.url}/api/reviews`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.9' },
-      body: JSON.stringify({ name: 'Ольга', email: 'olga@example.ru', rating: 5, comment: 'Прекрасный отдых у моря', consent: true }),
+      body: JSON.stringify({
+        name: 'Ольга',
+        email: 'olga@example.ru',
+        rating: 5,
+        comment: 'Прекрасный отдых у моря',
+        consent: true,
+      }),
     });
     expect(review.status).toBe(201);
     // The first try fails; the server stops while it waits to try again.

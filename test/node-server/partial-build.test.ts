@@ -23,7 +23,14 @@ const warm = warmAstro({ idleMs: 5_000 });
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-partial-'));
-  server = await startNodeServer({ dataDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: PASSWORD, shutdownGraceMs: 500 });
+  server = await startNodeServer({
+    dataDir,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    adminPassword: PASSWORD,
+    shutdownGraceMs: 500,
+  });
   await seedIfEmpty(server.storage.bindings);
   const login = await fetch(`${server.url}/api/admin/login`, {
     method: 'POST',
@@ -31,7 +38,10 @@ beforeAll(async () => {
     body: JSON.stringify({ username: 'admin', password: PASSWORD }),
   });
   expect(login.status).toBe(200);
-  cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 });
 afterAll(async () => {
   warm.close();
@@ -40,10 +50,21 @@ afterAll(async () => {
 });
 
 const build = (outDir: string, extra: Partial<BuildOptions> = {}) =>
-  buildSite({ apiUrl: server.url, outDir, stagingDir: `${outDir}-staging`, quiet: true, render: warm.render, ...extra });
+  buildSite({
+    apiUrl: server.url,
+    outDir,
+    stagingDir: `${outDir}-staging`,
+    quiet: true,
+    render: warm.render,
+    ...extra,
+  });
 
 async function edit(route: string, body: unknown) {
-  const res = await fetch(`${server.url}/api${route}`, { method: 'PUT', headers: { 'content-type': 'application/json', origin: server.url, cookie }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}/api${route}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', origin: server.url, cookie },
+    body: JSON.stringify(body),
+  });
   expect(res.status, await res.clone().text()).toBe(200);
 }
 
@@ -62,13 +83,22 @@ async function expectSameSite(partialDir: string, label: string) {
   const differ = [...a].filter(([f, bytes]) => !bytes.equals(b.get(f)!)).map(([f]) => f);
   expect(differ).toEqual([]);
   // Every kind of page is in the comparison.
-  for (const kind of ['index.html', 'cabins.html', 'cabins/2.html', 'reviews.html', 'contacts.html', 'sitemap.xml', 'build-pages.json']) expect(a.has(kind), kind).toBe(true);
+  for (const kind of [
+    'index.html',
+    'cabins.html',
+    'cabins/2.html',
+    'reviews.html',
+    'contacts.html',
+    'sitemap.xml',
+    'build-pages.json',
+  ])
+    expect(a.has(kind), kind).toBe(true);
   expect([...a.keys()].some((f) => /^cabin\/\d+\.html$/.test(f))).toBe(true);
   expect([...a.keys()].some((f) => /^shell\/cards\/\d+\.html$/.test(f))).toBe(true);
 }
 
 describe('A rebuild after an edit', () => {
-  it('should render only the edited cabin\'s pages, drop a hidden cabin\'s, and leave the same site a full build makes', async () => {
+  it("should render only the edited cabin's pages, drop a hidden cabin's, and leave the same site a full build makes", async () => {
     const live = path.join(dataDir, 'site');
     const first = await build(live);
     expect(first.partial).toBe(false);
@@ -103,11 +133,20 @@ describe('A rebuild after an edit', () => {
     const live = path.join(dataDir, 'site');
     const [cabin] = (await (await fetch(`${server.url}/api/cabins`)).json()) as { id: number }[];
     // Another cabin's page than the one edited below (that one is rendered anyway).
-    const victim = (await listFiles(live)).find((f) => /^cabin\/\d+\.html$/.test(f) && f !== `cabin/${cabin!.id}.html`)!;
+    const victim = (await listFiles(live)).find(
+      (f) => /^cabin\/\d+\.html$/.test(f) && f !== `cabin/${cabin!.id}.html`,
+    )!;
     await rm(path.join(live, victim));
     await edit(`/cabins/${cabin!.id}`, { pricePerNight: 12_345 });
     // Through the rebuild service, whose state the panel shows.
-    const rebuilder = createRebuilder({ apiUrl: server.url, outDir: live, stagingDir: `${live}-staging`, render: warm.render, settleMs: 0, retryDelaysMs: [] });
+    const rebuilder = createRebuilder({
+      apiUrl: server.url,
+      outDir: live,
+      stagingDir: `${live}-staging`,
+      render: warm.render,
+      settleMs: 0,
+      retryDelaysMs: [],
+    });
     await rebuilder.request();
     expect(rebuilder.status).toMatchObject({ state: 'idle', lastBuildPartial: false });
     expect(rebuilder.status.fallback).toContain(victim);

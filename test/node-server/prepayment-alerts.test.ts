@@ -18,7 +18,7 @@ import { startTelegramStandIn, type TelegramMessage } from '../../stand-ins/tele
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAX_TOKEN = 'prepayment-alerts-max-token';
 
-describe('a prepayment paid on ЮKassa\'s page, on the self-hosted server', () => {
+describe("a prepayment paid on ЮKassa's page, on the self-hosted server", () => {
   const closers: (() => Promise<unknown>)[] = [];
   let telegram: TelegramMessage[] = [];
   let server: NodeServer;
@@ -44,31 +44,67 @@ describe('a prepayment paid on ЮKassa\'s page, on the self-hosted server', () =
       trustedProxy: true,
       shutdownGraceMs: 500,
       bindings: {
-        TELEGRAM_BOT_TOKEN: '123:abc', TELEGRAM_CHAT_ID: '42', TELEGRAM_API_URL: bot.url,
+        TELEGRAM_BOT_TOKEN: '123:abc',
+        TELEGRAM_CHAT_ID: '42',
+        TELEGRAM_API_URL: bot.url,
         MAX_API_URL: max.url,
-        YOOKASSA_API_URL: yookassa.apiUrl, YOOKASSA_SHOP_ID: yookassa.shopId, YOOKASSA_SECRET_KEY: yookassa.secretKey,
+        YOOKASSA_API_URL: yookassa.apiUrl,
+        YOOKASSA_SHOP_ID: yookassa.shopId,
+        YOOKASSA_SECRET_KEY: yookassa.secretKey,
       },
     });
     closers.push(() => server.close());
     yookassa.notifyUrl = `${server.url}/api/payments/yookassa`;
     const env = server.storage.bindings;
-    await saveMaxBot(env, { token: MAX_TOKEN, name: 'Каспий', username: 'kaspiy_alerts_bot', payload: 'p', userId: 777, chatId: 1, connectedAt: new Date().toISOString() });
-    await updateSettings(env, { bookingMode: 'prepayment', prepayment: { kind: 'percent', percent: 20 }, cleaningFee: 1000, touristTax: { enabled: true, ratePercent: 2, minPerNight: 100 } });
+    await saveMaxBot(env, {
+      token: MAX_TOKEN,
+      name: 'Каспий',
+      username: 'kaspiy_alerts_bot',
+      payload: 'p',
+      userId: 777,
+      chatId: 1,
+      connectedAt: new Date().toISOString(),
+    });
+    await updateSettings(env, {
+      bookingMode: 'prepayment',
+      prepayment: { kind: 'percent', percent: 20 },
+      cleaningFee: 1000,
+      touristTax: { enabled: true, ratePercent: 2, minPerNight: 100 },
+    });
   });
   afterAll(async () => {
     for (const close of closers.splice(0).reverse()) await close();
   });
 
   it('should confirm the booking by itself and tell the owner in Telegram and MAX', async () => {
-    const cabin = await createCabin(server.storage.bindings, { name: 'Домик у моря', description: 'У воды', pricePerNight: 5000, images: [], amenities: [] } as never);
+    const cabin = await createCabin(server.storage.bindings, {
+      name: 'Домик у моря',
+      description: 'У воды',
+      pricePerNight: 5000,
+      images: [],
+      amenities: [],
+    } as never);
     const checkIn = addDays(todayInMoscow(), 20);
     const res = await fetch(`${server.url}/api/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.77' },
-      body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut: addDays(checkIn, 2), guests: 2, name: 'Мадина', phone: '+7 928 111-22-33', consent: true, channel: 'whatsapp' }),
+      body: JSON.stringify({
+        cabinId: cabin.id,
+        checkIn,
+        checkOut: addDays(checkIn, 2),
+        guests: 2,
+        name: 'Мадина',
+        phone: '+7 928 111-22-33',
+        consent: true,
+        channel: 'whatsapp',
+      }),
     });
     expect(res.status).toBe(201);
-    const started = (await res.json()) as { id: number; total: number; payment: { amount: number; confirmationUrl: string } };
+    const started = (await res.json()) as {
+      id: number;
+      total: number;
+      payment: { amount: number; confirmationUrl: string };
+    };
     // 2 × 5 000 + 1 000 cleaning + 2 % tax (200) = 11 200; 20 % of it.
     expect(started.total).toBe(11200);
     expect(started.payment.amount).toBe(224000);
@@ -76,22 +112,41 @@ describe('a prepayment paid on ЮKassa\'s page, on the self-hosted server', () =
     // The guest presses «Оплатить» on the payment page and is sent back to the cabin.
     const paid = await fetch(`${started.payment.confirmationUrl}/succeed`, { method: 'POST', redirect: 'manual' });
     expect(paid.status).toBe(303);
-    expect(paid.headers.get('location')).toMatch(new RegExp(`/cabin/${cabin.id}\\?booking=${started.id}&token=[0-9a-f]{36}#booking$`));
+    expect(paid.headers.get('location')).toMatch(
+      new RegExp(`/cabin/${cabin.id}\\?booking=${started.id}&token=[0-9a-f]{36}#booking$`),
+    );
 
-    const row = await server.storage.db.prepare('SELECT status FROM bookings WHERE id = ?').bind(started.id).first<{ status: string }>();
+    const row = await server.storage.db
+      .prepare('SELECT status FROM bookings WHERE id = ?')
+      .bind(started.id)
+      .first<{ status: string }>();
     expect(row?.status).toBe('confirmed');
     const deadline = Date.now() + 10_000;
     const maxMessages = async () =>
-      ((await (await fetch(`${maxUrl}/_stand-in/requests`)).json()) as { method: string; path: string; body: { text?: string } | null }[]).filter((r) => r.method === 'POST' && r.path.startsWith('/messages'));
+      (
+        (await (await fetch(`${maxUrl}/_stand-in/requests`)).json()) as {
+          method: string;
+          path: string;
+          body: { text?: string } | null;
+        }[]
+      ).filter((r) => r.method === 'POST' && r.path.startsWith('/messages'));
     let inMax: string[] = [];
     while (Date.now() < deadline) {
       inMax = (await maxMessages()).map((m) => m.body?.text ?? '');
-      if (telegram.some((m) => m.body.text.includes('Оплачена предоплата')) && inMax.some((t) => t.includes('Оплачена предоплата'))) break;
+      if (
+        telegram.some((m) => m.body.text.includes('Оплачена предоплата')) &&
+        inMax.some((t) => t.includes('Оплачена предоплата'))
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(telegram.map((m) => m.body.text)).toContainEqual(expect.stringContaining(`Оплачена предоплата 2\u00a0240\u00a0₽: бронирование №${started.id} подтверждено`));
+    expect(telegram.map((m) => m.body.text)).toContainEqual(
+      expect.stringContaining(`Оплачена предоплата 2\u00a0240\u00a0₽: бронирование №${started.id} подтверждено`),
+    );
     expect(inMax).toContainEqual(expect.stringContaining(`бронирование №${started.id} подтверждено`));
     // The receipt went with the payment, to the guest's phone.
-    expect(yookassa.receipts.find((r) => r.kind === 'payment')?.receipt).toMatchObject({ customer: { phone: '79281112233' } });
+    expect(yookassa.receipts.find((r) => r.kind === 'payment')?.receipt).toMatchObject({
+      customer: { phone: '79281112233' },
+    });
   }, 30_000);
 });

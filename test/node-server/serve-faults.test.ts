@@ -11,7 +11,11 @@ const run = promisify(execFile);
 /** `npm run serve` as the owner starts it; resolves with its exit code and output. */
 async function serve(env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], { cwd: ROOT, env: { ...process.env, PORT: '0', ...env }, timeout: 30_000 });
+    const { stdout, stderr } = await run(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', ...env },
+      timeout: 30_000,
+    });
     return { code: 0, out: stdout + stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -39,7 +43,10 @@ describe('npm run serve refuses to start on a problem only the owner can fix, pl
   it('should say that the database cannot be opened, point to the backups, and exit 78', async () => {
     const dataDir = path.join(tmp, 'corrupt');
     await run('mkdir', ['-p', dataDir]);
-    await writeFile(path.join(dataDir, 'kaspiy.sqlite'), 'this is not a SQLite database at all, just text '.repeat(100));
+    await writeFile(
+      path.join(dataDir, 'kaspiy.sqlite'),
+      'this is not a SQLite database at all, just text '.repeat(100),
+    );
     const { code, out } = await serve({ DATA_DIR: dataDir });
     expect(code).toBe(78);
     expect(out).toContain('could not be opened');

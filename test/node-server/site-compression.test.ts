@@ -9,8 +9,12 @@ import { siteCompression } from '../../worker/platform/node/site-compression.ts'
 // that changed many pages (a change every page shows) sends them live with a quick brotli twin and
 // brings each to the best quality right after; every twin is its page's bytes all along.
 
-const PAGE = (title: string) => `<!doctype html><html lang="ru"><title>${title}</title><p>${`Домик «${title}» у моря, ${title.length} шагов до пляжа. `.repeat(300)}</p></html>`;
-const best = (body: Buffer) => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+const PAGE = (title: string) =>
+  `<!doctype html><html lang="ru"><title>${title}</title><p>${`Домик «${title}» у моря, ${title.length} шагов до пляжа. `.repeat(300)}</p></html>`;
+const best = (body: Buffer) =>
+  brotliCompressSync(body, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
 
 let tmp: string;
 beforeAll(async () => {
@@ -22,7 +26,12 @@ describe('The twins of a build', () => {
   it('should send many changed pages live with quick twins of the same bytes, and make every twin the best one right after', async () => {
     const staging = path.join(tmp, 'staging');
     const live = path.join(tmp, 'site');
-    const pages = { 'index.html': PAGE('Главная'), 'cabin/1.html': PAGE('Первый'), 'cabin/2.html': PAGE('Второй'), 'shell/cards/1.html': PAGE('Карточка') };
+    const pages = {
+      'index.html': PAGE('Главная'),
+      'cabin/1.html': PAGE('Первый'),
+      'cabin/2.html': PAGE('Второй'),
+      'shell/cards/1.html': PAGE('Карточка'),
+    };
     for (const [rel, body] of Object.entries(pages)) {
       await mkdir(path.dirname(path.join(staging, rel)), { recursive: true });
       await writeFile(path.join(staging, rel), body);
@@ -38,13 +47,16 @@ describe('The twins of a build', () => {
     // The page made once per site got the best twin at once; the others a quick, larger one.
     expect((await brOf(staging, 'index.html')).equals(best(Buffer.from(pages['index.html'])))).toBe(true);
     for (const rel of ['cabin/1.html', 'cabin/2.html', 'shell/cards/1.html']) {
-      expect((await brOf(staging, rel)).length, rel).toBeGreaterThan(best(Buffer.from(pages[rel as keyof typeof pages])).length);
+      expect((await brOf(staging, rel)).length, rel).toBeGreaterThan(
+        best(Buffer.from(pages[rel as keyof typeof pages])).length,
+      );
     }
 
     await rename(staging, live);
     twins.afterLive(live);
     await twins.idle();
-    for (const [rel, body] of Object.entries(pages)) expect((await brOf(live, rel)).equals(best(Buffer.from(body))), rel).toBe(true);
+    for (const [rel, body] of Object.entries(pages))
+      expect((await brOf(live, rel)).equals(best(Buffer.from(body))), rel).toBe(true);
     // Its work folder beside the site is gone.
     expect(await readdir(tmp)).toEqual(['site']);
   });

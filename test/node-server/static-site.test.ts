@@ -11,13 +11,15 @@ import { rawRequest } from './raw-request.ts';
 // written here (no Astro build), precompressed as after every build, with the real _headers file.
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const PAGE = (title: string) => `<!doctype html><html lang="ru"><title>${title}</title><p>${'Домики у моря. '.repeat(200)}</p></html>`;
+const PAGE = (title: string) =>
+  `<!doctype html><html lang="ru"><title>${title}</title><p>${'Домики у моря. '.repeat(200)}</p></html>`;
 
 let tmp: string;
 let siteDir: string;
 let server: NodeServer;
 
-const raw = (pathname: string, headers: Record<string, string> = {}, method = 'GET') => rawRequest(server.url, pathname, headers, method);
+const raw = (pathname: string, headers: Record<string, string> = {}, method = 'GET') =>
+  rawRequest(server.url, pathname, headers, method);
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'kaspiy-static-'));
@@ -77,10 +79,19 @@ describe('the built site served from disk', () => {
   it('should answer extensionless addresses as the Workers assets binding does', async () => {
     expect((await raw('/')).body.toString()).toBe(PAGE('Главная'));
     expect((await raw('/cabin/3')).body.toString()).toBe(PAGE('Домик 3'));
-    for (const [from, to] of [['/cabins/', '/cabins'], ['/cabins.html', '/cabins'], ['/index.html', '/'], ['/index', '/'], ['/cabin/3.html?x=1', '/cabin/3?x=1']]) {
+    for (const [from, to] of [
+      ['/cabins/', '/cabins'],
+      ['/cabins.html', '/cabins'],
+      ['/index.html', '/'],
+      ['/index', '/'],
+      ['/cabin/3.html?x=1', '/cabin/3?x=1'],
+    ]) {
       const res = await raw(from!);
       expect(res.status, from).toBe(307);
-      expect(new URL(res.headers.location as string).pathname + new URL(res.headers.location as string).search, from).toBe(to);
+      expect(
+        new URL(res.headers.location as string).pathname + new URL(res.headers.location as string).search,
+        from,
+      ).toBe(to);
     }
   });
 

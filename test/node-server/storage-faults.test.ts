@@ -12,24 +12,41 @@ import { startNodeServer, type NodeServer } from '../../worker/platform/node/ser
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'storage-faults-1';
 /** The first bytes of a JPEG: the upload route tells the type by them. */
-const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9]);
+const JPEG = new Uint8Array([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9,
+]);
 
 let tmp: string;
 let server: NodeServer;
 let cookie: string;
 
-const api = (p: string, init: RequestInit = {}) => fetch(`${server.url}${p}`, { ...init, headers: { cookie, ...init.headers } });
-const putTitle = (heroTitle: string) => api('/api/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ heroTitle }) });
+const api = (p: string, init: RequestInit = {}) =>
+  fetch(`${server.url}${p}`, { ...init, headers: { cookie, ...init.headers } });
+const putTitle = (heroTitle: string) =>
+  api('/api/settings', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ heroTitle }),
+  });
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'kaspiy-storage-faults-'));
-  server = await startNodeServer({ dataDir: tmp, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: PASSWORD });
+  server = await startNodeServer({
+    dataDir: tmp,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    adminPassword: PASSWORD,
+  });
   const login = await fetch(`${server.url}/api/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username: 'admin', password: PASSWORD }),
   });
-  cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
 });
 
 afterAll(async () => {

@@ -17,7 +17,14 @@ let server: NodeServer;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-warm-astro-'));
-  server = await startNodeServer({ dataDir, migrationsDir: path.join(ROOT, 'migrations'), port: 0, host: '127.0.0.1', adminPassword: PASSWORD, shutdownGraceMs: 500 });
+  server = await startNodeServer({
+    dataDir,
+    migrationsDir: path.join(ROOT, 'migrations'),
+    port: 0,
+    host: '127.0.0.1',
+    adminPassword: PASSWORD,
+    shutdownGraceMs: 500,
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -37,10 +44,21 @@ const gone = (pid: number) => {
 
 async function setHeroTitle(heroTitle: string) {
   const headers = { 'content-type': 'application/json', origin: server.url };
-  const login = await fetch(`${server.url}/api/admin/login`, { method: 'POST', headers, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
+  const login = await fetch(`${server.url}/api/admin/login`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+  });
   expect(login.status).toBe(200);
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const res = await fetch(`${server.url}/api/settings`, { method: 'PUT', headers: { ...headers, cookie }, body: JSON.stringify({ heroTitle }) });
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const res = await fetch(`${server.url}/api/settings`, {
+    method: 'PUT',
+    headers: { ...headers, cookie },
+    body: JSON.stringify({ heroTitle }),
+  });
   expect(res.status).toBe(200);
 }
 
@@ -109,7 +127,9 @@ describe('Astro kept loaded between rebuilds', () => {
   it('should end a failed build with its cause and leave no process behind', async () => {
     const warm = warmAstro();
     // Nothing listens on port 9: the pages cannot read the content.
-    const err = (await warm.render(path.join(dataDir, 'failed'), envFor('http://127.0.0.1:9'), opts).catch((e: Error) => e)) as Error;
+    const err = (await warm
+      .render(path.join(dataDir, 'failed'), envFor('http://127.0.0.1:9'), opts)
+      .catch((e: Error) => e)) as Error;
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toMatch(/^astro build failed\n/);
     expect(errorTail(err.message)).toMatch(/fetch failed|ECONNREFUSED/);

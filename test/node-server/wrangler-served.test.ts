@@ -33,7 +33,8 @@ beforeAll(async () => {
   await writeFile(path.join(site, 'index.html'), '<!doctype html><title>Каспий</title>');
   await writeFile(path.join(site, 'build.json'), JSON.stringify({ contentVersion: version, builtAt: null }));
   api = createServer((req, res) => {
-    if (req.url === '/api/build-info') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ contentVersion: version }));
+    if (req.url === '/api/build-info')
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ contentVersion: version }));
     else res.writeHead(404).end();
   });
   await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
@@ -43,13 +44,28 @@ beforeAll(async () => {
   // Run from the temporary folder, so wrangler reads no wrangler.toml and keeps its state there.
   wrangler = spawn(
     path.join(ROOT, 'node_modules/.bin/wrangler'),
-    ['dev', '--assets', site, '--ip', '127.0.0.1', '--port', String(port), '--compatibility-date', '2025-01-01', '--show-interactive-dev-session=false', '--log-level', 'warn'],
+    [
+      'dev',
+      '--assets',
+      site,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--compatibility-date',
+      '2025-01-01',
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      'warn',
+    ],
     { cwd: dir, env: quietEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const output = collectOutput(wrangler, true);
   await Promise.race([
     waitFor(`${siteUrl}/build.json`, 60_000),
-    new Promise((_, reject) => wrangler!.once('exit', (code) => reject(new Error(`wrangler dev exited (${code})\n${output.text()}`)))),
+    new Promise((_, reject) =>
+      wrangler!.once('exit', (code) => reject(new Error(`wrangler dev exited (${code})\n${output.text()}`))),
+    ),
   ]);
 }, 90_000);
 
@@ -66,8 +82,14 @@ afterAll(async () => {
 /** The version wrangler serves in build.json right now. */
 const servedVersion = () =>
   fetch(`${siteUrl}/build.json`, { cache: 'no-store' })
-    .then((r) => (r.ok ? (r.json() as Promise<{ contentVersion: number }>) : null), () => null)
-    .then((b) => b?.contentVersion ?? null, () => null);
+    .then(
+      (r) => (r.ok ? (r.json() as Promise<{ contentVersion: number }>) : null),
+      () => null,
+    )
+    .then(
+      (b) => b?.contentVersion ?? null,
+      () => null,
+    );
 
 describe('a build served by wrangler dev', () => {
   it('should serve a page new in a build before build.json names its version, and take its check file away after', async () => {
@@ -95,12 +117,21 @@ describe('a build served by wrangler dev', () => {
           render: async (out) => {
             await mkdir(path.join(out, 'cabin', String(cabin)), { recursive: true });
             await writeFile(path.join(out, 'index.html'), `<!doctype html><title>Каспий ${expected}</title>`);
-            await writeFile(path.join(out, 'cabin', String(cabin), 'index.html'), `<!doctype html><title>Домик ${cabin}</title>`);
+            await writeFile(
+              path.join(out, 'cabin', String(cabin), 'index.html'),
+              `<!doctype html><title>Домик ${cabin}</title>`,
+            );
           },
           beforeVersion: untilServedBy(siteUrl),
         });
         expect(result.contentVersion).toBe(expected);
-        expect(await until('build.json to say the new version', async () => ((await servedVersion()) === expected ? true : undefined), 20_000)).toBe(true);
+        expect(
+          await until(
+            'build.json to say the new version',
+            async () => ((await servedVersion()) === expected ? true : undefined),
+            20_000,
+          ),
+        ).toBe(true);
       } finally {
         stop = true;
       }

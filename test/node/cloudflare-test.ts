@@ -60,7 +60,10 @@ export async function stopFileServer(): Promise<void> {
 }
 
 function running(): FileServer {
-  if (!current) throw new Error('no server for this test file: test/node/file-server.ts starts it (a setup file of the node-api project)');
+  if (!current)
+    throw new Error(
+      'no server for this test file: test/node/file-server.ts starts it (a setup file of the node-api project)',
+    );
   return current;
 }
 
@@ -82,7 +85,12 @@ export async function applyD1Migrations(): Promise<void> {}
  * reads it: the answer counts even when the server answered early (413) and closed while the
  * rest of the body was still being sent (fetch would report that as a failed request).
  */
-function sendBody(url: URL, method: string, headers: Headers, body: Uint8Array | ReadableStream<Uint8Array>): Promise<Response> {
+function sendBody(
+  url: URL,
+  method: string,
+  headers: Headers,
+  body: Uint8Array | ReadableStream<Uint8Array>,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     let answered = false;
     const req = httpRequest(url, { method, headers: Object.fromEntries(headers), agent: false }, (res) => {
@@ -91,9 +99,15 @@ function sendBody(url: URL, method: string, headers: Headers, body: Uint8Array |
       res.on('data', (d: Buffer) => chunks.push(d));
       res.on('end', () => {
         const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) for (const one of [v].flat()) if (one !== undefined) h.append(k, one);
+        for (const [k, v] of Object.entries(res.headers))
+          for (const one of [v].flat()) if (one !== undefined) h.append(k, one);
         const status = res.statusCode ?? 500;
-        resolve(new Response(status === 204 || status === 304 || method === 'HEAD' ? null : Buffer.concat(chunks), { status, headers: h }));
+        resolve(
+          new Response(status === 204 || status === 304 || method === 'HEAD' ? null : Buffer.concat(chunks), {
+            status,
+            headers: h,
+          }),
+        );
       });
       res.on('error', reject);
     });
@@ -128,7 +142,10 @@ function sendBody(url: URL, method: string, headers: Headers, body: Uint8Array |
 /** A request to the running server: the test's host and scheme go as the proxy's headers. */
 export const SELF = {
   async fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-    const original = new Request(input, init?.body instanceof ReadableStream ? { ...init, duplex: 'half' } as RequestInit : init);
+    const original = new Request(
+      input,
+      init?.body instanceof ReadableStream ? ({ ...init, duplex: 'half' } as RequestInit) : init,
+    );
     const asked = new URL(original.url);
     const headers = new Headers(original.headers);
     headers.set('x-forwarded-host', asked.host);

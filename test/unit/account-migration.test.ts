@@ -17,20 +17,33 @@ describe('the account migration', () => {
     const at = all.findIndex((m) => m.name === '0010_account.sql');
     expect(at).toBeGreaterThan(0);
     for (const { statements } of all.slice(0, at)) db.exec(statements.join('\n'));
-    db.prepare("INSERT INTO admin_account (id, username, password_hash, admin_path) VALUES (1, 'хозяин', 'pbkdf2-sha256$1000$c2FsdA==$aGFzaA==', 'tayna-42')").run();
+    db.prepare(
+      "INSERT INTO admin_account (id, username, password_hash, admin_path) VALUES (1, 'хозяин', 'pbkdf2-sha256$1000$c2FsdA==$aGFzaA==', 'tayna-42')",
+    ).run();
     db.prepare("INSERT INTO admin_sessions (token_hash, created_at, expires_at) VALUES ('abc', 1, 2)").run();
 
     db.exec('BEGIN');
     for (const { statements } of all.slice(at)) db.exec(statements.join('\n'));
     db.exec('COMMIT');
 
-    expect(db.prepare('SELECT id, username, password_hash, role, totp_secret, recovery_codes FROM users').all()).toEqual([
-      { id: 1, username: 'хозяин', password_hash: 'pbkdf2-sha256$1000$c2FsdA==$aGFzaA==', role: 'owner', totp_secret: null, recovery_codes: '[]' },
+    expect(
+      db.prepare('SELECT id, username, password_hash, role, totp_secret, recovery_codes FROM users').all(),
+    ).toEqual([
+      {
+        id: 1,
+        username: 'хозяин',
+        password_hash: 'pbkdf2-sha256$1000$c2FsdA==$aGFzaA==',
+        role: 'owner',
+        totp_secret: null,
+        recovery_codes: '[]',
+      },
     ]);
     expect(db.prepare('SELECT * FROM admin_account').all()).toEqual([{ id: 1, admin_path: 'tayna-42' }]);
     expect(db.prepare('SELECT count(*) AS n FROM admin_sessions').get()).toEqual({ n: 0 });
     // A new person gets the next id, never the owner's.
-    db.prepare("INSERT INTO users (username, password_hash, role, created_at) VALUES ('manager', 'x', 'manager', 1)").run();
+    db.prepare(
+      "INSERT INTO users (username, password_hash, role, created_at) VALUES ('manager', 'x', 'manager', 1)",
+    ).run();
     expect(db.prepare("SELECT id FROM users WHERE username = 'manager'").get()).toEqual({ id: 2 });
   });
 

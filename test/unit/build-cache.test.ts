@@ -18,7 +18,8 @@ let tmp = '';
 
 beforeAll(async () => {
   api = createServer((req, res) => {
-    if (req.url === '/api/build-info') res.writeHead(200, { 'content-type': 'application/json' }).end('{"contentVersion":3}');
+    if (req.url === '/api/build-info')
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"contentVersion":3}');
     else res.writeHead(404).end();
   });
   await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
@@ -60,7 +61,9 @@ describe("Astro's cache for the sites being built", () => {
   });
 
   it("should keep Astro's usual cache for the project's own dist, which hosted CI keeps between deploys", () => {
-    expect(astroCacheDir(path.join(ROOT, 'dist'), path.join(ROOT, 'node_modules/.cache/site-staging/dist'))).toBe(path.join(ROOT, 'node_modules/.astro'));
+    expect(astroCacheDir(path.join(ROOT, 'dist'), path.join(ROOT, 'node_modules/.cache/site-staging/dist'))).toBe(
+      path.join(ROOT, 'node_modules/.astro'),
+    );
   });
 
   it('should have the Astro config build with the cache it is given', async () => {

@@ -27,7 +27,9 @@ async function tree(dir: string, prefix = ''): Promise<Record<string, string>> {
       Object.assign(out, await tree(dir, rel));
     } else {
       const file = path.join(dir, rel);
-      const hash = createHash('sha256').update(await readFile(file)).digest('hex');
+      const hash = createHash('sha256')
+        .update(await readFile(file))
+        .digest('hex');
       out[rel] = `${hash} ${(await stat(file)).mtimeMs}`;
     }
   }
@@ -43,10 +45,17 @@ beforeEach(async () => {
   await mkdir(path.join(outDir, '_astro'), { recursive: true });
   await writeFile(path.join(outDir, 'index.html'), '<!doctype html><title>Каспий</title><h1>Живой сайт</h1>');
   await writeFile(path.join(outDir, '404.html'), '<!doctype html><title>Страница не найдена</title>');
-  await writeFile(path.join(outDir, 'build.json'), JSON.stringify({ contentVersion: 7, builtAt: '2031-01-01T00:00:00.000Z' }));
-  await writeFile(path.join(outDir, '_astro', 'photo.avif'), new Uint8Array([0, 0, 0, 0x20, 0x66, 0x74, 0x79, 0x70, 0xff, 0x00]));
+  await writeFile(
+    path.join(outDir, 'build.json'),
+    JSON.stringify({ contentVersion: 7, builtAt: '2031-01-01T00:00:00.000Z' }),
+  );
+  await writeFile(
+    path.join(outDir, '_astro', 'photo.avif'),
+    new Uint8Array([0, 0, 0, 0x20, 0x66, 0x74, 0x79, 0x70, 0xff, 0x00]),
+  );
   const old = new Date('2031-01-01T00:00:00Z');
-  for (const f of ['index.html', '404.html', 'build.json', '_astro/photo.avif']) await utimes(path.join(outDir, f), old, old);
+  for (const f of ['index.html', '404.html', 'build.json', '_astro/photo.avif'])
+    await utimes(path.join(outDir, f), old, old);
 });
 
 afterEach(async () => {
@@ -58,7 +67,11 @@ afterEach(async () => {
 
 /** Where buildSite would stage this outDir: it must not even be created when the API fails. */
 const stagingOf = (dir: string) => path.join(ROOT, 'node_modules/.cache/site-staging', path.basename(dir));
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 /** A local API that answers every request with the given status and body. */
 async function brokenApi(status: number, body: string, type = 'application/json'): Promise<string> {
@@ -74,15 +87,18 @@ describe('buildSite against an API it cannot use', () => {
     ['answering 500 with a JSON error (D1 down)', () => brokenApi(500, '{"error":"Внутренняя ошибка сервера"}')],
     ['answering 502 with an HTML page', () => brokenApi(502, '<html><body>Bad gateway</body></html>', 'text/html')],
     ['answering 200 with something that is not the build info', () => brokenApi(200, '{"hello":"world"}')],
-  ])('should reject when the API is %s, before Astro starts, and leave the live site byte for byte as it was', async (_, start) => {
-    const apiUrl = await start();
-    const before = await tree(outDir);
-    const started = Date.now();
-    await expect(buildSite({ apiUrl, outDir, quiet: true })).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(await tree(outDir)).toEqual(before);
-    expect(await exists(stagingOf(outDir))).toBe(false);
-  });
+  ])(
+    'should reject when the API is %s, before Astro starts, and leave the live site byte for byte as it was',
+    async (_, start) => {
+      const apiUrl = await start();
+      const before = await tree(outDir);
+      const started = Date.now();
+      await expect(buildSite({ apiUrl, outDir, quiet: true })).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await tree(outDir)).toEqual(before);
+      expect(await exists(stagingOf(outDir))).toBe(false);
+    },
+  );
 });
 
 describe('the rebuild service when the build fails', () => {
@@ -91,7 +107,13 @@ describe('the rebuild service when the build fails', () => {
     const before = await tree(outDir);
     const rebuilder = createRebuilder({ apiUrl: 'http://127.0.0.1:1', outDir, retryDelaysMs: [] });
     await rebuilder.request();
-    expect(rebuilder.status).toMatchObject({ state: 'failed', cause: null, lastSuccessAt: null, lastBuildMs: null, builtVersion: null });
+    expect(rebuilder.status).toMatchObject({
+      state: 'failed',
+      cause: null,
+      lastSuccessAt: null,
+      lastBuildMs: null,
+      builtVersion: null,
+    });
     expect(rebuilder.status.error).toEqual(expect.stringMatching(/fetch failed|ECONNREFUSED/));
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('build failed'));
     expect(logged).toHaveBeenCalledWith(expect.stringContaining(rebuilder.status.error!));
@@ -105,7 +127,11 @@ describe('the rebuild service when the build fails', () => {
     servers.push(server);
     const hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rebuild`;
 
-    const accepted = await fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"version":1}' });
+    const accepted = await fetch(hook, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"version":1}',
+    });
     expect(accepted.status).toBe(202);
     await accepted.arrayBuffer();
     await rebuilder.request();
@@ -124,12 +150,22 @@ describe('a failed rebuild tells its cause and tries again', () => {
   /** Astro's output as a failed build ends: its warnings first, the cause last. */
   const failure = () =>
     new Error(
-      ['astro build exited 1', ...Array.from({ length: 30 }, (_, i) => `[WARN] [vite] warning number ${i}`), 'error   ENOSPC: no space left on device, write', '  at writeFile (node:fs)'].join('\n'),
+      [
+        'astro build exited 1',
+        ...Array.from({ length: 30 }, (_, i) => `[WARN] [vite] warning number ${i}`),
+        'error   ENOSPC: no space left on device, write',
+        '  at writeFile (node:fs)',
+      ].join('\n'),
     );
 
   it('should keep the end of the error, where the cause is, in the status and the whole of it in the log', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const rebuilder = createRebuilder({ apiUrl: 'http://127.0.0.1:1', outDir, retryDelaysMs: [], build: async () => Promise.reject(failure()) });
+    const rebuilder = createRebuilder({
+      apiUrl: 'http://127.0.0.1:1',
+      outDir,
+      retryDelaysMs: [],
+      build: async () => Promise.reject(failure()),
+    });
     await rebuilder.request();
     expect(rebuilder.status.state).toBe('failed');
     expect(rebuilder.status.error).toContain('ENOSPC: no space left on device');
@@ -162,7 +198,9 @@ describe('a failed rebuild tells its cause and tries again', () => {
     await rebuilder.request();
     expect(calls).toBe(4);
     fail = false;
-    await vi.waitFor(() => expect(rebuilder.status).toMatchObject({ state: 'idle', error: null, builtVersion: 7 }), { timeout: 2000 });
+    await vi.waitFor(() => expect(rebuilder.status).toMatchObject({ state: 'idle', error: null, builtVersion: 7 }), {
+      timeout: 2000,
+    });
     expect(calls).toBe(5);
   });
 

@@ -10,7 +10,21 @@ import { MSG } from '../../schema/messages.ts';
 const valid = { name: 'Домик у моря', description: 'Тёплый домик', pricePerNight: 5000 };
 const corpus: [string, unknown][] = [
   ['the minimum', valid],
-  ['every field', { ...valid, location: 'Каспийск', distanceToSea: '50 м', bedrooms: 2, bathrooms: 1, maxGuests: 4, amenities: ['Wi-Fi'], images: ['/media/a.jpg', 'https://example.com/b.jpg'], featured: true, active: false }],
+  [
+    'every field',
+    {
+      ...valid,
+      location: 'Каспийск',
+      distanceToSea: '50 м',
+      bedrooms: 2,
+      bathrooms: 1,
+      maxGuests: 4,
+      amenities: ['Wi-Fi'],
+      images: ['/media/a.jpg', 'https://example.com/b.jpg'],
+      featured: true,
+      active: false,
+    },
+  ],
   ['padded text', { ...valid, name: '  Домик  ' }],
   ['no name', { description: 'x', pricePerNight: 1 }],
   ['blank name', { ...valid, name: '   ' }],
@@ -43,6 +57,8 @@ describe('cabin schemas', () => {
   });
 
   it('should refuse a cabin with no name in the SPEC words', () => {
-    expect(answer(cabinCreateSchema.safeParse({ description: 'x', pricePerNight: 1 }))).toEqual({ error: MSG.cabinNameRequired });
+    expect(answer(cabinCreateSchema.safeParse({ description: 'x', pricePerNight: 1 }))).toEqual({
+      error: MSG.cabinNameRequired,
+    });
   });
 });

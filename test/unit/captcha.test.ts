@@ -67,7 +67,10 @@ describe('captcha', () => {
 
   it('should write the question with the real plus, minus and times signs', () => {
     // Random values pick: op index, then a, then b.
-    const seq = (...v: number[]) => () => v.shift() ?? 0;
+    const seq =
+      (...v: number[]) =>
+      () =>
+        v.shift() ?? 0;
     expect(createCaptcha(seq(0, 0.3, 0.2)).text).toBe('7 + 5 = ?');
     expect(createCaptcha(seq(0.5, 0.45, 0.3)).text).toBe('23 \u2212 4 = ?');
     expect(createCaptcha(seq(0.9, 0.55, 0.25)).text).toBe('6 \u00d7 3 = ?');

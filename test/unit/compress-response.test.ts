@@ -3,10 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { compressResponse } from '../../worker/platform/node/compress-response.ts';
 import { chooseEncoding } from '../../worker/platform/node/static-site.ts';
 
-const catalogue = JSON.stringify(Array.from({ length: 15 }, (_, i) => ({ id: i + 1, name: `Домик ${i + 1}`, description: 'Уютный домик у самого моря. '.repeat(20) })));
+const catalogue = JSON.stringify(
+  Array.from({ length: 15 }, (_, i) => ({
+    id: i + 1,
+    name: `Домик ${i + 1}`,
+    description: 'Уютный домик у самого моря. '.repeat(20),
+  })),
+);
 const json = (body: string, headers: Record<string, string> = {}) =>
   new Response(body, { headers: { 'content-type': 'application/json', etag: '"v1"', ...headers } });
-const get = (acceptEncoding?: string) => new Request('http://127.0.0.1/api/cabins', { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+const get = (acceptEncoding?: string) =>
+  new Request('http://127.0.0.1/api/cabins', { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
 
 describe('the self-hosted server compressing what the app answers', () => {
   it.each([
@@ -22,7 +29,10 @@ describe('the self-hosted server compressing what the app answers', () => {
   });
 
   it('should send brotli or gzip of the same bytes, with its own length and validator, varying by Accept-Encoding', async () => {
-    for (const [accept, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    for (const [accept, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
       const res = await compressResponse(get(accept), json(catalogue));
       expect(res.headers.get('content-encoding')).toBe(accept);
       expect(res.headers.get('vary')).toContain('accept-encoding');
@@ -35,10 +45,24 @@ describe('the self-hosted server compressing what the app answers', () => {
   });
 
   it('should compress a large answer (search at 1,500 cabins, ~650 KB) in either encoding to the same bytes', async () => {
-    const lines = [{ kind: 'nights', label: '4 400 ₽ × 3 ночи', amount: 13200 }, { kind: 'extra', label: 'Постельное бельё × 2 гост.', amount: 600 }];
-    const search = JSON.stringify({ results: Array.from({ length: 1500 }, (_, i) => ({ id: i + 1, name: `Домик «Ракушка» · №${i + 1}`, nights: 3, total: 13800, lines })) });
+    const lines = [
+      { kind: 'nights', label: '4 400 ₽ × 3 ночи', amount: 13200 },
+      { kind: 'extra', label: 'Постельное бельё × 2 гост.', amount: 600 },
+    ];
+    const search = JSON.stringify({
+      results: Array.from({ length: 1500 }, (_, i) => ({
+        id: i + 1,
+        name: `Домик «Ракушка» · №${i + 1}`,
+        nights: 3,
+        total: 13800,
+        lines,
+      })),
+    });
     expect(Buffer.byteLength(search)).toBeGreaterThan(300 * 1024);
-    for (const [accept, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    for (const [accept, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
       const res = await compressResponse(get(accept), json(search));
       expect(res.headers.get('content-encoding')).toBe(accept);
       const body = Buffer.from(await res.arrayBuffer());
@@ -63,9 +87,17 @@ describe('the self-hosted server compressing what the app answers', () => {
   });
 
   it('should keep the status and headers of an error', async () => {
-    const res = await compressResponse(get('br'), new Response(JSON.stringify({ error: 'ошибка '.repeat(300) }), { status: 400, headers: { 'content-type': 'application/json', 'x-kept': '1' } }));
+    const res = await compressResponse(
+      get('br'),
+      new Response(JSON.stringify({ error: 'ошибка '.repeat(300) }), {
+        status: 400,
+        headers: { 'content-type': 'application/json', 'x-kept': '1' },
+      }),
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get('x-kept')).toBe('1');
-    expect(JSON.parse(brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString('utf8')).error).toMatch(/^ошибка/);
+    expect(JSON.parse(brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString('utf8')).error).toMatch(
+      /^ошибка/,
+    );
   });
 });

@@ -10,21 +10,34 @@ import { pendingMigrations } from '../../worker/platform/node/migrate.ts';
 
 async function migrated(): Promise<DatabaseSync> {
   const db = new DatabaseSync(':memory:');
-  for (const { statements } of await pendingMigrations(path.join(import.meta.dirname, '../../migrations'), [])) db.exec(statements.join('\n'));
+  for (const { statements } of await pendingMigrations(path.join(import.meta.dirname, '../../migrations'), []))
+    db.exec(statements.join('\n'));
   return db;
 }
-const token = (db: DatabaseSync) => (db.prepare('SELECT token FROM data_stamp WHERE id = 1').get() as { token: string } | undefined)?.token;
+const token = (db: DatabaseSync) =>
+  (db.prepare('SELECT token FROM data_stamp WHERE id = 1').get() as { token: string } | undefined)?.token;
 
 describe('data stamp', () => {
   it('should renew on insert, update and delete in every table except those public reads never read', async () => {
     const db = await migrated();
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((t) => t.name);
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as {
+        name: string;
+      }[]
+    ).map((t) => t.name);
     // The stamp's own triggers: other triggers guard data (one keeps a cabin that has bookings).
-    const triggers = db.prepare("SELECT tbl_name AS tbl, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'data_stamp_%'").all() as { tbl: string; sql: string }[];
+    const triggers = db
+      .prepare("SELECT tbl_name AS tbl, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'data_stamp_%'")
+      .all() as { tbl: string; sql: string }[];
     expect(tables.length).toBeGreaterThan(10);
     for (const table of tables) {
-      const on = triggers.filter((t) => t.tbl === table).map((t) => /AFTER (INSERT|UPDATE|DELETE)/.exec(t.sql)?.[1]).sort();
-      expect(on, table).toEqual((UNSTAMPED_TABLES as readonly string[]).includes(table) ? [] : ['DELETE', 'INSERT', 'UPDATE']);
+      const on = triggers
+        .filter((t) => t.tbl === table)
+        .map((t) => /AFTER (INSERT|UPDATE|DELETE)/.exec(t.sql)?.[1])
+        .sort();
+      expect(on, table).toEqual(
+        (UNSTAMPED_TABLES as readonly string[]).includes(table) ? [] : ['DELETE', 'INSERT', 'UPDATE'],
+      );
     }
   });
 
@@ -32,7 +45,9 @@ describe('data stamp', () => {
     const db = await migrated();
     const first = token(db);
     expect(first).toMatch(/^[0-9a-f]{16}$/);
-    const upsert = db.prepare("INSERT INTO settings (key, value) VALUES ('heroTitle', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+    const upsert = db.prepare(
+      "INSERT INTO settings (key, value) VALUES ('heroTitle', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    );
     upsert.run('"А"');
     const second = token(db);
     upsert.run('"Б"');

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, addMonths, isIsoDate, nextDayStartInMoscow, nightsBetween, nightsOf, rangesOverlap, todayInMoscow } from '../../schema/dates.ts';
+import {
+  addDays,
+  addMonths,
+  isIsoDate,
+  nextDayStartInMoscow,
+  nightsBetween,
+  nightsOf,
+  rangesOverlap,
+  todayInMoscow,
+} from '../../schema/dates.ts';
 
 describe('stay dates as YYYY-MM-DD strings', () => {
   it.each([
@@ -37,9 +46,12 @@ describe('stay dates as YYYY-MM-DD strings', () => {
     expect(rangesOverlap('2026-07-02', '2026-07-03', '2026-07-01', '2026-07-09')).toBe(true);
   });
 
-  it.each(['2027-02-29', '2026-13-01', '2026-04-31', '2026-7-1', '2026-07-01T00:00', '', 20260701, null])('should refuse %s as a date', (v) => {
-    expect(isIsoDate(v)).toBe(false);
-  });
+  it.each(['2027-02-29', '2026-13-01', '2026-04-31', '2026-7-1', '2026-07-01T00:00', '', 20260701, null])(
+    'should refuse %s as a date',
+    (v) => {
+      expect(isIsoDate(v)).toBe(false);
+    },
+  );
 
   it('should accept 29 February of a leap year', () => {
     expect(isIsoDate('2028-02-29')).toBe(true);

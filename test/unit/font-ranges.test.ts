@@ -44,6 +44,8 @@ describe('the favicon written into every page', () => {
     const uri = svgDataUri(svg);
     // No character that would end the attribute or the URL (colours are #0b5f6e): all escaped.
     expect(uri).not.toMatch(/["#<>]/);
-    expect(decodeURIComponent(uri.slice('data:image/svg+xml,'.length))).toBe(svg.trim().replace(/\s+/g, ' ').replaceAll('"', "'"));
+    expect(decodeURIComponent(uri.slice('data:image/svg+xml,'.length))).toBe(
+      svg.trim().replace(/\s+/g, ' ').replaceAll('"', "'"),
+    );
   });
 });

@@ -49,10 +49,23 @@ describe('formatDate', () => {
   });
 
   it('should use every month in the genitive', () => {
-    const months = Array.from({ length: 12 }, (_, i) => formatDate(`2026-${String(i + 1).padStart(2, '0')}-10`).split(' ')[1]);
+    const months = Array.from(
+      { length: 12 },
+      (_, i) => formatDate(`2026-${String(i + 1).padStart(2, '0')}-10`).split(' ')[1],
+    );
     expect(months).toEqual([
-      'января', 'февраля', 'марта', 'апреля', 'мая', 'июня',
-      'июля', 'августа', 'сентября', 'октября', 'ноября', 'декабря',
+      'января',
+      'февраля',
+      'марта',
+      'апреля',
+      'мая',
+      'июня',
+      'июля',
+      'августа',
+      'сентября',
+      'октября',
+      'ноября',
+      'декабря',
     ]);
   });
 

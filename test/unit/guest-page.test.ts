@@ -1,7 +1,13 @@
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { cancelTerms, DEFAULT_MESSAGES, messagesSchema, renderTemplate, type GuestPageAnswer } from '../../schema/guest-page.ts';
+import {
+  cancelTerms,
+  DEFAULT_MESSAGES,
+  messagesSchema,
+  renderTemplate,
+  type GuestPageAnswer,
+} from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import { CancelActions, PayRest, Review } from '../../site/islands/GuestPage.tsx';
 import { cancelArea, payArea, reviewArea } from '../../worker/pages/guest-html.ts';
@@ -14,25 +20,56 @@ describe('cancellation terms', () => {
   const stay = { status: 'confirmed', checkIn: '2027-07-20', total: 40_000 };
 
   it('should give back everything paid up to the last free day, and keep the percentage of the total after it, never more than was paid', () => {
-    expect(cancelTerms(policy, stay, 1_200_000, '2027-07-13')).toMatchObject({ allowed: true, free: true, freeUntil: '2027-07-13', refund: 1_200_000, kept: 0 });
+    expect(cancelTerms(policy, stay, 1_200_000, '2027-07-13')).toMatchObject({
+      allowed: true,
+      free: true,
+      freeUntil: '2027-07-13',
+      refund: 1_200_000,
+      kept: 0,
+    });
     // 30 % of 40 000 ₽ = 12 000 ₽ kept of 40 000 ₽ paid.
-    expect(cancelTerms(policy, stay, 4_000_000, '2027-07-14')).toMatchObject({ allowed: true, free: false, freeUntil: null, refund: 2_800_000, kept: 1_200_000 });
+    expect(cancelTerms(policy, stay, 4_000_000, '2027-07-14')).toMatchObject({
+      allowed: true,
+      free: false,
+      freeUntil: null,
+      refund: 2_800_000,
+      kept: 1_200_000,
+    });
     // Only 5 000 ₽ paid: all of it kept, nothing back.
     expect(cancelTerms(policy, stay, 500_000, '2027-07-19')).toMatchObject({ allowed: true, refund: 0, kept: 500_000 });
   });
 
   it('should refuse on the day of arrival and after, and for a stay that no longer stands', () => {
-    expect(cancelTerms(policy, stay, 0, '2027-07-20')).toMatchObject({ allowed: false, reason: MSG.guestCancelArrived });
-    expect(cancelTerms(policy, { ...stay, status: 'cancelled' }, 0, '2027-07-01')).toMatchObject({ allowed: false, reason: MSG.guestCancelAlready, refund: 0 });
-    expect(cancelTerms(policy, { ...stay, status: 'declined' }, 0, '2027-07-01')).toMatchObject({ allowed: false, reason: MSG.guestCancelStatus });
+    expect(cancelTerms(policy, stay, 0, '2027-07-20')).toMatchObject({
+      allowed: false,
+      reason: MSG.guestCancelArrived,
+    });
+    expect(cancelTerms(policy, { ...stay, status: 'cancelled' }, 0, '2027-07-01')).toMatchObject({
+      allowed: false,
+      reason: MSG.guestCancelAlready,
+      refund: 0,
+    });
+    expect(cancelTerms(policy, { ...stay, status: 'declined' }, 0, '2027-07-01')).toMatchObject({
+      allowed: false,
+      reason: MSG.guestCancelStatus,
+    });
   });
 });
 
 describe('message templates', () => {
-  const facts = { name: 'Мадина Алиева', cabinName: 'Домик у моря', checkIn: '2027-07-10', checkOut: '2027-07-14', link: 'https://kaspiy.ru/b/abc' };
+  const facts = {
+    name: 'Мадина Алиева',
+    cabinName: 'Домик у моря',
+    checkIn: '2027-07-10',
+    checkOut: '2027-07-14',
+    link: 'https://kaspiy.ru/b/abc',
+  };
 
   it('should fill every placeholder: the first name, the cabin, the dates in Russian, the link', () => {
-    const { subject, text } = renderTemplate({ subject: 'Скоро заезд: {домик}, {заезд}', body: '{имя}, ждём вас с {заезд} по {выезд}: {ссылка}' }, facts);
+    const { subject, text } = renderTemplate(
+      { subject: 'Скоро заезд: {домик}, {заезд}', body: '{имя}, ждём вас с {заезд} по {выезд}: {ссылка}' },
+      facts,
+    );
     expect(subject).toBe('Скоро заезд: Домик у моря, 10 июля 2027');
     expect(text).toBe('Мадина, ждём вас с 10 июля 2027 по 14 июля 2027: https://kaspiy.ru/b/abc');
   });
@@ -45,13 +82,16 @@ describe('message templates', () => {
 
   it('should refuse a template with a placeholder that does not exist, and take the defaults', () => {
     expect(messagesSchema.safeParse(DEFAULT_MESSAGES).success).toBe(true);
-    const typo = messagesSchema.safeParse({ ...DEFAULT_MESSAGES, reminder: { ...DEFAULT_MESSAGES.reminder, body: 'Ждём вас, {имя}! {сылка}' } });
+    const typo = messagesSchema.safeParse({
+      ...DEFAULT_MESSAGES,
+      reminder: { ...DEFAULT_MESSAGES.reminder, body: 'Ждём вас, {имя}! {сылка}' },
+    });
     expect(typo.success).toBe(false);
     expect(typo.error?.issues[0]?.message).toBe(MSG.messagePlaceholderUnknown);
   });
 });
 
-describe('the page\'s buttons, written by the server and hydrated by the island', () => {
+describe("the page's buttons, written by the server and hydrated by the island", () => {
   const confirmed: GuestPageAnswer = {
     id: 12,
     status: 'confirmed',
@@ -65,7 +105,14 @@ describe('the page\'s buttons, written by the server and hydrated by the island'
     paid: 450000,
     due: 1050000,
     canPay: true,
-    cancel: { allowed: true, freeUntil: '2027-07-13', free: true, refund: 450000, kept: 0, policy: { freeUntilDays: 7, keepPercent: 30 } },
+    cancel: {
+      allowed: true,
+      freeUntil: '2027-07-13',
+      free: true,
+      refund: 450000,
+      kept: 0,
+      policy: { freeUntilDays: 7, keepPercent: 30 },
+    },
     refunded: 0,
     checkInTime: '14:00',
     checkOutTime: '12:00',
@@ -74,8 +121,27 @@ describe('the page\'s buttons, written by the server and hydrated by the island'
   };
   const pages: [string, GuestPageAnswer][] = [
     ['the rest to pay', confirmed],
-    ['a payment started', { ...confirmed, status: 'awaiting_payment', canPay: false, pendingPayment: { amount: 450000, confirmationUrl: 'https://yoomoney.ru/checkout/payments/v2/contract?orderId=2f1a&x=1' } }],
-    ['nothing to pay, and cancelling refused', { ...confirmed, due: 0, canPay: false, cancel: { ...confirmed.cancel, allowed: false, reason: MSG.guestCancelArrived } }],
+    [
+      'a payment started',
+      {
+        ...confirmed,
+        status: 'awaiting_payment',
+        canPay: false,
+        pendingPayment: {
+          amount: 450000,
+          confirmationUrl: 'https://yoomoney.ru/checkout/payments/v2/contract?orderId=2f1a&x=1',
+        },
+      },
+    ],
+    [
+      'nothing to pay, and cancelling refused',
+      {
+        ...confirmed,
+        due: 0,
+        canPay: false,
+        cancel: { ...confirmed.cancel, allowed: false, reason: MSG.guestCancelArrived },
+      },
+    ],
     ['a request', { ...confirmed, status: 'new', paid: 0, canPay: false, cancel: { ...confirmed.cancel, refund: 0 } }],
   ];
   const api = '/api/guest/abc';
@@ -86,7 +152,7 @@ describe('the page\'s buttons, written by the server and hydrated by the island'
     expect(renderToString(createElement(CancelActions, { page, api }))).toBe(await cancelArea(page));
   });
 
-  it('should show the review form\'s placeholder until the form\'s script has come, as the server does', async () => {
+  it("should show the review form's placeholder until the form's script has come, as the server does", async () => {
     expect(renderToString(createElement(Review, { token: 'abc' }))).toBe(await reviewArea());
   });
 

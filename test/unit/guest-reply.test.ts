@@ -2,9 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { confirmationSubject, guestMessage, type GuestMessageBooking } from '../../schema/guest-message.ts';
 import { guestReplyLinks, guestReplyText } from '../../site/lib/guest-reply.ts';
 
-const place = { siteName: 'Каспий Домики', checkInTime: '14:00', checkOutTime: '12:00', address: 'Каспийск, ул. Приморская, 12' };
+const place = {
+  siteName: 'Каспий Домики',
+  checkInTime: '14:00',
+  checkOutTime: '12:00',
+  address: 'Каспийск, ул. Приморская, 12',
+};
 const request: GuestMessageBooking = {
-  id: 7, status: 'new', cabinName: 'Домик у моря', checkIn: '2026-12-20', checkOut: '2026-12-23', nights: 3, guests: 2, total: 37500, name: 'Мадина Гасанова',
+  id: 7,
+  status: 'new',
+  cabinName: 'Домик у моря',
+  checkIn: '2026-12-20',
+  checkOut: '2026-12-23',
+  nights: 3,
+  guests: 2,
+  total: 37500,
+  name: 'Мадина Гасанова',
 };
 /** Every no-break space as a plain one, to read the text as a person does. */
 const plain = (s: string) => s.replace(/\u00a0/g, ' ');
@@ -23,7 +36,16 @@ describe('the owner’s message to a guest', () => {
   });
 
   it('should carry the payment link, its amount and when the held dates go free, for a request the owner asked to pay', () => {
-    const held = { ...request, status: 'awaiting_payment', holdUntil: '2026-11-25T13:35:00.000Z', payment: { amount: 1125050, status: 'pending', confirmationUrl: 'https://yoomoney.ru/checkout/payments/v2/contract?orderId=2f1' } };
+    const held = {
+      ...request,
+      status: 'awaiting_payment',
+      holdUntil: '2026-11-25T13:35:00.000Z',
+      payment: {
+        amount: 1125050,
+        status: 'pending',
+        confirmationUrl: 'https://yoomoney.ru/checkout/payments/v2/contract?orderId=2f1',
+      },
+    };
     expect(plain(guestMessage(held, place))).toBe(
       [
         'Здравствуйте, Мадина!',
@@ -36,7 +58,9 @@ describe('the owner’s message to a guest', () => {
       ].join('\n'),
     );
     // A payment already made (or cancelled) is no longer offered.
-    expect(guestMessage({ ...held, payment: { ...held.payment, status: 'succeeded' } }, place)).not.toContain('оплатить:');
+    expect(guestMessage({ ...held, payment: { ...held.payment, status: 'succeeded' } }, place)).not.toContain(
+      'оплатить:',
+    );
   });
 
   it('should add the check-in and check-out times and the address once confirmed', () => {
@@ -57,7 +81,9 @@ describe('the owner’s message to a guest', () => {
 
   it('should give a confirmed stay’s one-tap reply its number, dates, nights, total, check-in time and the guest’s page', () => {
     const token = 'a1'.repeat(18);
-    const text = plain(guestReplyText({ ...request, status: 'confirmed', guestToken: token }, place, 'https://kaspiy.ru/'));
+    const text = plain(
+      guestReplyText({ ...request, status: 'confirmed', guestToken: token }, place, 'https://kaspiy.ru/'),
+    );
     expect(text).toBe(
       [
         'Здравствуйте, Мадина!',
@@ -93,7 +119,12 @@ describe('the reply links of a request', () => {
 
   it('should open the guest’s own channel first, with the message, then the others', () => {
     const links = guestReplyLinks({ phone: '+7 928 123-45-67', channel: 'whatsapp' }, text);
-    expect(links.map((l) => [l.label, l.chosen])).toEqual([['WhatsApp', true], ['SMS', false], ['Telegram', false], ['Позвонить', false]]);
+    expect(links.map((l) => [l.label, l.chosen])).toEqual([
+      ['WhatsApp', true],
+      ['SMS', false],
+      ['Telegram', false],
+      ['Позвонить', false],
+    ]);
     expect(links[0]!.href).toBe(`https://wa.me/79281234567?text=${encodeURIComponent(text)}`);
     expect(new URL(links[0]!.href).searchParams.get('text')).toBe(text);
     expect(links[1]!.href).toBe(`sms:+79281234567?body=${encodeURIComponent(text)}`);
@@ -102,11 +133,18 @@ describe('the reply links of a request', () => {
   });
 
   it('should put Telegram or a call first when the guest chose it, and SMS for MAX (no link by phone)', () => {
-    expect(guestReplyLinks({ phone: '8 916 765-43-21', channel: 'telegram' }, text)[0]).toMatchObject({ way: 'telegram', chosen: true, href: 'https://t.me/+79167654321' });
+    expect(guestReplyLinks({ phone: '8 916 765-43-21', channel: 'telegram' }, text)[0]).toMatchObject({
+      way: 'telegram',
+      chosen: true,
+      href: 'https://t.me/+79167654321',
+    });
     const call = guestReplyLinks({ phone: '8 916 765-43-21', channel: 'phone' }, text);
     expect(call.map((l) => l.way)).toEqual(['call', 'sms', 'whatsapp', 'telegram']);
     expect(call[0]).toMatchObject({ chosen: true, href: 'tel:+79167654321' });
-    expect(guestReplyLinks({ phone: '8 916 765-43-21', channel: 'max' }, text)[0]).toMatchObject({ way: 'sms', chosen: false });
+    expect(guestReplyLinks({ phone: '8 916 765-43-21', channel: 'max' }, text)[0]).toMatchObject({
+      way: 'sms',
+      chosen: false,
+    });
   });
 
   it('should offer nothing once the guest’s personal data is deleted', () => {

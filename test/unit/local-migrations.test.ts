@@ -13,7 +13,9 @@ describe('the local D1 migrations of npm start', () => {
   const dirs: string[] = [];
   afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
-  it('should create every table, record each file as wrangler does, apply nothing twice and leave wrangler nothing to apply', { timeout: 60_000 }, async () => {
+  it('should create every table, record each file as wrangler does, apply nothing twice and leave wrangler nothing to apply', {
+    timeout: 60_000,
+  }, async () => {
     const persistTo = await mkdtemp(path.join(tmpdir(), 'kaspiy локальная база '));
     dirs.push(persistTo);
     const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
@@ -21,13 +23,18 @@ describe('the local D1 migrations of npm start', () => {
     const { first, second, tables } = await withLocalBindings(persistTo, async ({ DB }) => ({
       first: await applyLocalD1Migrations(DB),
       second: await applyLocalD1Migrations(DB),
-      tables: (await DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all<{ name: string }>()).results.map((r) => r.name),
+      tables: (
+        await DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all<{ name: string }>()
+      ).results.map((r) => r.name),
     }));
     expect(first).toEqual(files);
     expect(second).toEqual([]);
     expect(tables).toEqual(expect.arrayContaining(['d1_migrations', 'cabins', 'bookings', 'reviews', 'settings']));
 
-    const out = await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], { quiet: true, env: { ...process.env, CI: 'true' } });
+    const out = await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], {
+      quiet: true,
+      env: { ...process.env, CI: 'true' },
+    });
     expect(out).toContain('No migrations to apply');
   });
 });

@@ -17,8 +17,12 @@ describe('extractMapSrc', () => {
   });
 
   it('should accept other Yandex and Google map addresses', () => {
-    expect(extractMapSrc(frame('https://yandex.com/map-widget/v1/-/CDaBcD'))).toBe('https://yandex.com/map-widget/v1/-/CDaBcD');
-    expect(extractMapSrc(frame('https://api-maps.yandex.ru/frame/v1/-/CBuQy0F'))).toBe('https://api-maps.yandex.ru/frame/v1/-/CBuQy0F');
+    expect(extractMapSrc(frame('https://yandex.com/map-widget/v1/-/CDaBcD'))).toBe(
+      'https://yandex.com/map-widget/v1/-/CDaBcD',
+    );
+    expect(extractMapSrc(frame('https://api-maps.yandex.ru/frame/v1/-/CBuQy0F'))).toBe(
+      'https://api-maps.yandex.ru/frame/v1/-/CBuQy0F',
+    );
     expect(extractMapSrc(frame('https://maps.google.com/maps?q=Kaspiysk&output=embed'))).toBe(
       'https://maps.google.com/maps?q=Kaspiysk&output=embed',
     );

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { etagMatches, memoryAnswers, type MemoryAnswer } from '../../worker/platform/kept-answers.ts';
 import { oncePerTurn } from '../../worker/platform/node/memory-answers.ts';
 
-const answer = (bytes: number): MemoryAnswer => ({ headers: ['content-type', 'text/plain'], body: new Uint8Array(bytes), etag: null, stamp: 's' });
+const answer = (bytes: number): MemoryAnswer => ({
+  headers: ['content-type', 'text/plain'],
+  body: new Uint8Array(bytes),
+  etag: null,
+  stamp: 's',
+});
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('answers kept in memory (both servers)', () => {

@@ -26,7 +26,8 @@ async function tempDir(prefix: string) {
 /** A folder of the migrations that came before this one: the database of a site not yet updated. */
 async function migrationsBefore(): Promise<string> {
   const dir = await tempDir('kaspiy-migrations-before-');
-  for (const f of (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql') && f < MIGRATION)) await copyFile(path.join(MIGRATIONS_DIR, f), path.join(dir, f));
+  for (const f of (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql') && f < MIGRATION))
+    await copyFile(path.join(MIGRATIONS_DIR, f), path.join(dir, f));
   return dir;
 }
 
@@ -46,10 +47,11 @@ const SEED = [
 /** What a database must still hold, and refuse, after the migration; `run` runs one statement. */
 async function expectKept(run: (sql: string) => Promise<unknown[]>, before: unknown[]) {
   expect(await run('SELECT * FROM payments ORDER BY id')).toEqual(before);
-  expect(await run("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payments' AND name NOT LIKE 'sqlite_%' ORDER BY name")).toEqual([
-    { name: 'payments_booking_idx' },
-    { name: 'payments_money_idx' },
-  ]);
+  expect(
+    await run(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payments' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    ),
+  ).toEqual([{ name: 'payments_booking_idx' }, { name: 'payments_money_idx' }]);
   await expect(run('DELETE FROM bookings WHERE id = 10')).rejects.toThrow(/FOREIGN KEY/i);
   await expect(run('DELETE FROM cabins WHERE id = 1')).rejects.toThrow(/cabin has bookings/);
   await expect(run('DELETE FROM cabins WHERE id = 2')).rejects.toThrow(/cabin has bookings/);

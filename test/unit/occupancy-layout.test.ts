@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { busyNights, dayHead, monthSpans, placeRanges, type OccupancyRange } from '../../site/admin/calendar/occupancy.ts';
+import {
+  busyNights,
+  dayHead,
+  monthSpans,
+  placeRanges,
+  type OccupancyRange,
+} from '../../site/admin/calendar/occupancy.ts';
 
-const range = (start: string, end: string, kind: OccupancyRange['kind'], label = ''): OccupancyRange => ({ start, end, kind, label });
+const range = (start: string, end: string, kind: OccupancyRange['kind'], label = ''): OccupancyRange => ({
+  start,
+  end,
+  kind,
+  label,
+});
 
 describe('«Шахматка»: where each range sits on a cabin’s row', () => {
   it('should keep busy ranges on the top lane and put a request that overlaps them below, so none hides another', () => {
@@ -18,13 +29,20 @@ describe('«Шахматка»: where each range sits on a cabin’s row', () =>
   });
 
   it('should clip a range to the window and leave one outside it out', () => {
-    const { placed, lanes } = placeRanges([range('2026-11-28', '2026-12-03', 'feed', 'Авито'), range('2026-12-20', '2026-12-22', 'block')], '2026-12-01', 14);
+    const { placed, lanes } = placeRanges(
+      [range('2026-11-28', '2026-12-03', 'feed', 'Авито'), range('2026-12-20', '2026-12-22', 'block')],
+      '2026-12-01',
+      14,
+    );
     expect(lanes).toBe(1);
     expect(placed.map((p) => [p.range.label, p.col, p.span])).toEqual([['Авито', 0, 2]]);
   });
 
   it('should count a request’s nights as free for closing, and the others as busy', () => {
-    const busy = busyNights([range('2026-12-03', '2026-12-05', 'booking'), range('2026-12-07', '2026-12-08', 'request')]);
+    const busy = busyNights([
+      range('2026-12-03', '2026-12-05', 'booking'),
+      range('2026-12-07', '2026-12-08', 'request'),
+    ]);
     expect([...busy]).toEqual(['2026-12-03', '2026-12-04']);
   });
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ownHashesOnly } from '../../scripts/lib/page-csp.ts';
 
 const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-const page = (policy: string, body: string) => `<!DOCTYPE html><html><head><meta http-equiv="content-security-policy" content="${policy}"></head><body>${body}</body></html>`;
+const page = (policy: string, body: string) =>
+  `<!DOCTYPE html><html><head><meta http-equiv="content-security-policy" content="${policy}"></head><body>${body}</body></html>`;
 const policyOf = (html: string) => /content="([^"]*)"/.exec(html)![1]!;
 
 describe("a page's CSP lists its own inline scripts and styles only", () => {
@@ -16,7 +17,9 @@ describe("a page's CSP lists its own inline scripts and styles only", () => {
   );
 
   it('should keep the hashes of what the page holds and drop every other one', () => {
-    expect(policyOf(ownHashesOnly(html))).toBe(`default-src 'self';script-src 'self' ${hash(own)};style-src 'self' ${hash(css)};style-src-attr 'unsafe-inline'`);
+    expect(policyOf(ownHashesOnly(html))).toBe(
+      `default-src 'self';script-src 'self' ${hash(own)};style-src 'self' ${hash(css)};style-src-attr 'unsafe-inline'`,
+    );
   });
 
   it('should leave a page without a CSP, or whose hashes are all its own, as it is', () => {

@@ -121,7 +121,15 @@ describe('paginate', () => {
 
   it('should handle an empty list', () => {
     expect(paginate([], 1, REVIEWS_PAGE_SIZE)).toEqual({
-      items: [], page: 1, pages: 1, from: 0, to: 0, total: 0, window: [1], hasPrev: false, hasNext: false,
+      items: [],
+      page: 1,
+      pages: 1,
+      from: 0,
+      to: 0,
+      total: 0,
+      window: [1],
+      hasPrev: false,
+      hasNext: false,
     });
   });
 });

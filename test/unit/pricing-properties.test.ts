@@ -2,7 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, nightsBetween, nightsOf } from '../../schema/dates.ts';
 import { formatNights, formatPrice } from '../../schema/format.ts';
-import { nightParts, nightPrice, quoteMany, quoteStay, type Discount, type Extra, type PricingRules, type StayAsk } from '../../schema/pricing.ts';
+import {
+  nightParts,
+  nightPrice,
+  quoteMany,
+  quoteStay,
+  type Discount,
+  type Extra,
+  type PricingRules,
+  type StayAsk,
+} from '../../schema/pricing.ts';
 
 // Property tests of the one pricing function: for random cabins, rules, stays and
 // guests, the lines sum to the total, no total falls below zero, amounts are whole roubles, and
@@ -13,21 +22,59 @@ const date = (maxDays = 500) => fc.integer({ min: 0, max: maxDays }).map((n) => 
 const price = fc.integer({ min: 0, max: 50_000 });
 
 /** Seasons that never overlap: sorted cut points taken pairwise. */
-const seasons = fc.uniqueArray(fc.integer({ min: 0, max: 500 }), { maxLength: 8 }).map((cuts) => [...cuts].sort((a, b) => a - b)).chain((cuts) =>
-  fc.tuple(...Array.from({ length: Math.floor(cuts.length / 2) }, () => fc.tuple(price, fc.option(fc.integer({ min: 1, max: 60_000 }), { nil: null }), fc.integer({ min: 1, max: 14 })))).map((rates) =>
-    rates
-      .map(([pricePerNight, weekendPricePerNight, minNights], i) => ({ start: addDays(DAY0, cuts[2 * i]!), end: addDays(DAY0, cuts[2 * i + 1]!), pricePerNight, weekendPricePerNight, minNights }))
-      .filter((s) => s.start < s.end),
-  ),
-);
+const seasons = fc
+  .uniqueArray(fc.integer({ min: 0, max: 500 }), { maxLength: 8 })
+  .map((cuts) => [...cuts].sort((a, b) => a - b))
+  .chain((cuts) =>
+    fc
+      .tuple(
+        ...Array.from({ length: Math.floor(cuts.length / 2) }, () =>
+          fc.tuple(
+            price,
+            fc.option(fc.integer({ min: 1, max: 60_000 }), { nil: null }),
+            fc.integer({ min: 1, max: 14 }),
+          ),
+        ),
+      )
+      .map((rates) =>
+        rates
+          .map(([pricePerNight, weekendPricePerNight, minNights], i) => ({
+            start: addDays(DAY0, cuts[2 * i]!),
+            end: addDays(DAY0, cuts[2 * i + 1]!),
+            pricePerNight,
+            weekendPricePerNight,
+            minNights,
+          }))
+          .filter((s) => s.start < s.end),
+      ),
+  );
 
 const discount: fc.Arbitrary<Discount> = fc.oneof(
-  fc.record({ kind: fc.constant('longStay' as const), minNights: fc.integer({ min: 1, max: 30 }), percent: fc.integer({ min: 1, max: 100 }) }),
-  fc.record({ kind: fc.constant('earlyBooking' as const), minDaysAhead: fc.integer({ min: 0, max: 200 }), percent: fc.integer({ min: 1, max: 100 }) }),
-  fc.record({ kind: fc.constant('lastMinute' as const), maxDaysAhead: fc.integer({ min: 0, max: 30 }), percent: fc.integer({ min: 1, max: 100 }) }),
+  fc.record({
+    kind: fc.constant('longStay' as const),
+    minNights: fc.integer({ min: 1, max: 30 }),
+    percent: fc.integer({ min: 1, max: 100 }),
+  }),
+  fc.record({
+    kind: fc.constant('earlyBooking' as const),
+    minDaysAhead: fc.integer({ min: 0, max: 200 }),
+    percent: fc.integer({ min: 1, max: 100 }),
+  }),
+  fc.record({
+    kind: fc.constant('lastMinute' as const),
+    maxDaysAhead: fc.integer({ min: 0, max: 30 }),
+    percent: fc.integer({ min: 1, max: 100 }),
+  }),
 );
 const extra = (id: number): fc.Arbitrary<Extra> =>
-  fc.record({ id: fc.constant(id), name: fc.constantFrom('Баня', 'Трансфер', 'Завтрак', 'Бельё'), price: fc.integer({ min: 0, max: 20_000 }), per: fc.constantFrom('stay', 'night', 'guest', 'guestNight'), mandatory: fc.boolean(), cabinIds: fc.constant(null) });
+  fc.record({
+    id: fc.constant(id),
+    name: fc.constantFrom('Баня', 'Трансфер', 'Завтрак', 'Бельё'),
+    price: fc.integer({ min: 0, max: 20_000 }),
+    per: fc.constantFrom('stay', 'night', 'guest', 'guestNight'),
+    mandatory: fc.boolean(),
+    cabinIds: fc.constant(null),
+  });
 
 const rules: fc.Arbitrary<PricingRules> = fc.record({
   cabin: fc.record({
@@ -44,21 +91,39 @@ const rules: fc.Arbitrary<PricingRules> = fc.record({
   extras: fc.tuple(extra(1), extra(2), extra(3)).map((xs) => xs),
   charges: fc.record({
     cleaningFee: fc.integer({ min: 0, max: 5000 }),
-    touristTax: fc.record({ enabled: fc.boolean(), ratePercent: fc.constantFrom(1, 2, 2.5, 5), minPerNight: fc.integer({ min: 0, max: 200 }) }),
+    touristTax: fc.record({
+      enabled: fc.boolean(),
+      ratePercent: fc.constantFrom(1, 2, 2.5, 5),
+      minPerNight: fc.integer({ min: 0, max: 200 }),
+    }),
   }),
 });
 
-const ask: fc.Arbitrary<StayAsk> = fc.record({
-  checkIn: date(440),
-  nights: fc.integer({ min: 1, max: 60 }),
-  guests: fc.integer({ min: 1, max: 12 }),
-  extras: fc.subarray([1, 2, 3]),
-  promo: fc.option(fc.oneof(
-    fc.record({ code: fc.constant('LETO'), percent: fc.integer({ min: 1, max: 100 }), amount: fc.constant(null) }),
-    fc.record({ code: fc.constant('MINUS'), percent: fc.constant(null), amount: fc.integer({ min: 1, max: 500_000 }) }),
-  ), { nil: null }),
-  ahead: fc.integer({ min: 0, max: 300 }),
-}).map(({ checkIn, nights, ahead, ...rest }) => ({ ...rest, checkIn, checkOut: addDays(checkIn, nights), today: addDays(checkIn, -ahead) }));
+const ask: fc.Arbitrary<StayAsk> = fc
+  .record({
+    checkIn: date(440),
+    nights: fc.integer({ min: 1, max: 60 }),
+    guests: fc.integer({ min: 1, max: 12 }),
+    extras: fc.subarray([1, 2, 3]),
+    promo: fc.option(
+      fc.oneof(
+        fc.record({ code: fc.constant('LETO'), percent: fc.integer({ min: 1, max: 100 }), amount: fc.constant(null) }),
+        fc.record({
+          code: fc.constant('MINUS'),
+          percent: fc.constant(null),
+          amount: fc.integer({ min: 1, max: 500_000 }),
+        }),
+      ),
+      { nil: null },
+    ),
+    ahead: fc.integer({ min: 0, max: 300 }),
+  })
+  .map(({ checkIn, nights, ahead, ...rest }) => ({
+    ...rest,
+    checkIn,
+    checkOut: addDays(checkIn, nights),
+    today: addDays(checkIn, -ahead),
+  }));
 
 describe('prices: properties of the one pricing function', () => {
   it('should give lines of whole roubles that sum to the total, which is never negative', () => {
@@ -73,7 +138,9 @@ describe('prices: properties of the one pricing function', () => {
           else expect(l.amount).toBeGreaterThanOrEqual(0);
         }
         // The accommodation after discounts is never below zero: a code cannot eat the extras.
-        const lodging = q.lines.filter((l) => ['nights', 'extraGuests', 'discount', 'promo'].includes(l.kind)).reduce((s, l) => s + l.amount, 0);
+        const lodging = q.lines
+          .filter((l) => ['nights', 'extraGuests', 'discount', 'promo'].includes(l.kind))
+          .reduce((s, l) => s + l.amount, 0);
         expect(lodging).toBeGreaterThanOrEqual(0);
         expect(q.lines.filter((l) => l.kind === 'discount').length).toBeLessThanOrEqual(1);
       }),
@@ -108,13 +175,22 @@ describe('prices: properties of the one pricing function', () => {
 describe('prices: many cabins at once (search)', () => {
   // Cabins as pricingRules gives them: each its own rates, seasons and dates, one discounts list,
   // one charges object and the same extras for all; some cabins copies of others (by value).
-  const cabins = fc.tuple(fc.array(rules, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { minLength: 1, maxLength: 12 })).map(([sets, picks]) => {
-    const [{ discounts, extras, charges }] = sets as [PricingRules];
-    return picks.map((p): PricingRules => {
-      const r = sets[p % sets.length]!;
-      return { cabin: { ...r.cabin, weekendNights: [...r.cabin.weekendNights] }, seasons: r.seasons.map((s) => ({ ...s })), datePrices: r.datePrices.map((d) => ({ ...d })), discounts, extras, charges };
+  const cabins = fc
+    .tuple(fc.array(rules, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { minLength: 1, maxLength: 12 }))
+    .map(([sets, picks]) => {
+      const [{ discounts, extras, charges }] = sets as [PricingRules];
+      return picks.map((p): PricingRules => {
+        const r = sets[p % sets.length]!;
+        return {
+          cabin: { ...r.cabin, weekendNights: [...r.cabin.weekendNights] },
+          seasons: r.seasons.map((s) => ({ ...s })),
+          datePrices: r.datePrices.map((d) => ({ ...d })),
+          discounts,
+          extras,
+          charges,
+        };
+      });
     });
-  });
 
   it('should give every cabin the quote quoteStay gives it, alone, for each stay asked', () => {
     fc.assert(
@@ -134,18 +210,35 @@ describe('prices: many cabins at once (search)', () => {
 
   it('should tell apart cabins that differ in a single rule, and share the quote of equal ones', () => {
     const base: PricingRules = {
-      cabin: { pricePerNight: 5000, weekendPricePerNight: null, weekendNights: [5, 6], minNights: 1, baseGuests: 2, extraGuestPerNight: 100 },
-      seasons: [{ start: '2027-06-01', end: '2027-09-01', pricePerNight: 8000, weekendPricePerNight: 8500, minNights: 2 }],
+      cabin: {
+        pricePerNight: 5000,
+        weekendPricePerNight: null,
+        weekendNights: [5, 6],
+        minNights: 1,
+        baseGuests: 2,
+        extraGuestPerNight: 100,
+      },
+      seasons: [
+        { start: '2027-06-01', end: '2027-09-01', pricePerNight: 8000, weekendPricePerNight: 8500, minNights: 2 },
+      ],
       datePrices: [{ date: '2027-07-02', price: 6000 }],
       discounts: [],
       extras: [{ id: 1, name: 'Бельё', price: 300, per: 'guest', mandatory: true, cabinIds: null }],
       charges: { cleaningFee: 0, touristTax: { enabled: false, ratePercent: 2, minPerNight: 100 } },
     };
     // Thursday to Sunday, in the season (a single date on the Friday) and after it.
-    const stays = [['2027-07-01', '2027-07-04'], ['2027-10-07', '2027-10-10']] as const;
+    const stays = [
+      ['2027-07-01', '2027-07-04'],
+      ['2027-10-07', '2027-10-10'],
+    ] as const;
     const same = { guests: 3, today: '2027-01-01' };
     const quotes = quoteMany(same);
-    const copy = quotes({ ...base, cabin: { ...base.cabin, weekendNights: [5, 6] }, seasons: [{ ...base.seasons[0]! }], datePrices: [{ ...base.datePrices[0]! }] });
+    const copy = quotes({
+      ...base,
+      cabin: { ...base.cabin, weekendNights: [5, 6] },
+      seasons: [{ ...base.seasons[0]! }],
+      datePrices: [{ ...base.datePrices[0]! }],
+    });
     const basePrice = quotes(base);
     for (const [checkIn, checkOut] of stays) expect(copy(checkIn, checkOut)).toBe(basePrice(checkIn, checkOut));
     const season = base.seasons[0]!;
@@ -179,21 +272,46 @@ describe('prices: many cabins at once (search)', () => {
 
 describe('prices: what an owner sets', () => {
   const base: PricingRules = {
-    cabin: { pricePerNight: 5000, weekendPricePerNight: 7000, weekendNights: [5, 6], minNights: 1, baseGuests: 2, extraGuestPerNight: 500 },
+    cabin: {
+      pricePerNight: 5000,
+      weekendPricePerNight: 7000,
+      weekendNights: [5, 6],
+      minNights: 1,
+      baseGuests: 2,
+      extraGuestPerNight: 500,
+    },
     seasons: [],
     datePrices: [{ date: '2027-12-31', price: 15000 }],
-    discounts: [{ kind: 'longStay', minNights: 7, percent: 10 }, { kind: 'longStay', minNights: 14, percent: 15 }, { kind: 'earlyBooking', minDaysAhead: 60, percent: 5 }],
-    extras: [{ id: 1, name: 'Баня', price: 2000, per: 'stay', mandatory: false, cabinIds: null }, { id: 2, name: 'Бельё', price: 300, per: 'guest', mandatory: true, cabinIds: null }],
+    discounts: [
+      { kind: 'longStay', minNights: 7, percent: 10 },
+      { kind: 'longStay', minNights: 14, percent: 15 },
+      { kind: 'earlyBooking', minDaysAhead: 60, percent: 5 },
+    ],
+    extras: [
+      { id: 1, name: 'Баня', price: 2000, per: 'stay', mandatory: false, cabinIds: null },
+      { id: 2, name: 'Бельё', price: 300, per: 'guest', mandatory: true, cabinIds: null },
+    ],
     charges: { cleaningFee: 1000, touristTax: { enabled: false, ratePercent: 2, minPerNight: 100 } },
   };
 
   it('should price a Thursday-to-Sunday stay for 4 with the weekend, extra guests, the баня and a code', () => {
     // 2027-07-01 is a Thursday: Thu 5 000, Fri and Sat 7 000.
-    const q = quoteStay(base, { checkIn: '2027-07-01', checkOut: '2027-07-04', guests: 4, extras: [1], promo: { code: 'LETO', percent: 10, amount: null }, today: '2027-06-20' });
+    const q = quoteStay(base, {
+      checkIn: '2027-07-01',
+      checkOut: '2027-07-04',
+      guests: 4,
+      extras: [1],
+      promo: { code: 'LETO', percent: 10, amount: null },
+      today: '2027-06-20',
+    });
     expect(q.lines).toEqual([
       { kind: 'nights', label: `${formatPrice(5000)} × ${formatNights(1)}`, amount: 5000 },
       { kind: 'nights', label: `${formatPrice(7000)} × ${formatNights(2)}`, amount: 14000 },
-      { kind: 'extraGuests', label: `Дополнительные гости: 2 × ${formatPrice(500)} × ${formatNights(3)}`, amount: 3000 },
+      {
+        kind: 'extraGuests',
+        label: `Дополнительные гости: 2 × ${formatPrice(500)} × ${formatNights(3)}`,
+        amount: 3000,
+      },
       { kind: 'promo', label: 'Промокод LETO 10\u00a0%', amount: -2200 },
       { kind: 'extra', label: 'Баня', amount: 2000 },
       { kind: 'extra', label: 'Бельё × 4 гост.', amount: 1200 },
@@ -204,12 +322,23 @@ describe('prices: what an owner sets', () => {
 
   it('should let the largest discount win and name it, and let a single date override every rule', () => {
     const q = quoteStay(base, { checkIn: '2027-12-20', checkOut: '2028-01-05', guests: 2, today: '2027-12-01' });
-    expect(q.lines.filter((l) => l.kind === 'discount')).toEqual([{ kind: 'discount', label: 'Скидка за долгое проживание 15\u00a0%', amount: expect.any(Number) }]);
+    expect(q.lines.filter((l) => l.kind === 'discount')).toEqual([
+      { kind: 'discount', label: 'Скидка за долгое проживание 15\u00a0%', amount: expect.any(Number) },
+    ]);
     expect(nightPrice('2027-12-31', base)).toBe(15000);
   });
 
   it('should never let an amount code take the stay below zero', () => {
-    const q = quoteStay({ ...base, extras: [] }, { checkIn: '2027-07-05', checkOut: '2027-07-06', guests: 1, promo: { code: 'ALL', percent: null, amount: 1_000_000 }, today: '2027-07-01' });
+    const q = quoteStay(
+      { ...base, extras: [] },
+      {
+        checkIn: '2027-07-05',
+        checkOut: '2027-07-06',
+        guests: 1,
+        promo: { code: 'ALL', percent: null, amount: 1_000_000 },
+        today: '2027-07-01',
+      },
+    );
     expect(q.lines.find((l) => l.kind === 'promo')!.amount).toBe(-5000);
     expect(q.total).toBe(1000);
   });

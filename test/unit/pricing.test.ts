@@ -10,14 +10,34 @@ import { quoteStay as quoteByRules, WEEKEND_NIGHTS_DEFAULT, type SeasonRates } f
 type PricedSeason = Omit<SeasonRates, 'weekendPricePerNight'>;
 
 /** A cabin priced by its price and seasons alone: no weekends, single dates, guests, discounts or charges. */
-function quoteStay(base: { pricePerNight: number; minNights: number }, seasons: PricedSeason[], checkIn: string, checkOut: string) {
-  const cabin = { ...base, weekendPricePerNight: null, weekendNights: WEEKEND_NIGHTS_DEFAULT, baseGuests: 1, extraGuestPerNight: 0 };
-  const { extras: _, ...quote } = quoteByRules({ cabin, seasons, datePrices: [], discounts: [], extras: [], charges: NO_CHARGES }, { checkIn, checkOut, guests: 1, today: checkIn });
+function quoteStay(
+  base: { pricePerNight: number; minNights: number },
+  seasons: PricedSeason[],
+  checkIn: string,
+  checkOut: string,
+) {
+  const cabin = {
+    ...base,
+    weekendPricePerNight: null,
+    weekendNights: WEEKEND_NIGHTS_DEFAULT,
+    baseGuests: 1,
+    extraGuestPerNight: 0,
+  };
+  const { extras: _, ...quote } = quoteByRules(
+    { cabin, seasons, datePrices: [], discounts: [], extras: [], charges: NO_CHARGES },
+    { checkIn, checkOut, guests: 1, today: checkIn },
+  );
   return quote;
 }
 
-function nightByNight(base: { pricePerNight: number; minNights: number }, seasons: PricedSeason[], checkIn: string, checkOut: string) {
-  const priceOf = (night: string) => seasons.find((s) => s.start <= night && night < s.end)?.pricePerNight ?? base.pricePerNight;
+function nightByNight(
+  base: { pricePerNight: number; minNights: number },
+  seasons: PricedSeason[],
+  checkIn: string,
+  checkOut: string,
+) {
+  const priceOf = (night: string) =>
+    seasons.find((s) => s.start <= night && night < s.end)?.pricePerNight ?? base.pricePerNight;
   const parts: { start: string; end: string; nights: number; pricePerNight: number }[] = [];
   for (const night of nightsOf(checkIn, checkOut)) {
     const last = parts.at(-1);
@@ -27,7 +47,12 @@ function nightByNight(base: { pricePerNight: number; minNights: number }, season
     } else parts.push({ start: night, end: addDays(night, 1), nights: 1, pricePerNight: priceOf(night) });
   }
   const total = parts.reduce((n, p) => n + p.nights * p.pricePerNight, 0);
-  return { nights: nightsOf(checkIn, checkOut).length, total, minNights: seasons.find((s) => s.start <= checkIn && checkIn < s.end)?.minNights ?? base.minNights, parts };
+  return {
+    nights: nightsOf(checkIn, checkOut).length,
+    total,
+    minNights: seasons.find((s) => s.start <= checkIn && checkIn < s.end)?.minNights ?? base.minNights,
+    parts,
+  };
 }
 
 describe('quoteStay: a stay priced season by season', () => {
@@ -62,7 +87,12 @@ describe('quoteStay: a stay priced season by season', () => {
         const start = at + rand(4);
         const end = start + 1 + rand(8);
         // Equal prices side by side too: their nights join one part.
-        seasons.push({ start: d(start), end: d(end), pricePerNight: [4000, 5000, 6000][rand(3)]!, minNights: 1 + rand(4) });
+        seasons.push({
+          start: d(start),
+          end: d(end),
+          pricePerNight: [4000, 5000, 6000][rand(3)]!,
+          minNights: 1 + rand(4),
+        });
         at = end;
       }
       seasons.sort(() => rand(2) - 0.5);

@@ -7,10 +7,46 @@ import { PROMO_CODE_PATTERN, promoCodeKey } from '../../schema/promo-code.ts';
 
 /** What each key of a Russian keyboard types on the QWERTY layout, written out key by key (with and without Shift). */
 const KEYS: Readonly<Record<string, string>> = {
-  ё: '`', й: 'q', ц: 'w', у: 'e', к: 'r', е: 't', н: 'y', г: 'u', ш: 'i', щ: 'o', з: 'p', х: '[', ъ: ']',
-  ф: 'a', ы: 's', в: 'd', а: 'f', п: 'g', р: 'h', о: 'j', л: 'k', д: 'l', ж: ';', э: "'",
-  я: 'z', ч: 'x', с: 'c', м: 'v', и: 'b', т: 'n', ь: 'm', б: ',', ю: '.',
-  Ё: '~', Х: '{', Ъ: '}', Ж: ':', Э: '"', Б: '<', Ю: '>',
+  ё: '`',
+  й: 'q',
+  ц: 'w',
+  у: 'e',
+  к: 'r',
+  е: 't',
+  н: 'y',
+  г: 'u',
+  ш: 'i',
+  щ: 'o',
+  з: 'p',
+  х: '[',
+  ъ: ']',
+  ф: 'a',
+  ы: 's',
+  в: 'd',
+  а: 'f',
+  п: 'g',
+  р: 'h',
+  о: 'j',
+  л: 'k',
+  д: 'l',
+  ж: ';',
+  э: "'",
+  я: 'z',
+  ч: 'x',
+  с: 'c',
+  м: 'v',
+  и: 'b',
+  т: 'n',
+  ь: 'm',
+  б: ',',
+  ю: '.',
+  Ё: '~',
+  Х: '{',
+  Ъ: '}',
+  Ж: ':',
+  Э: '"',
+  Б: '<',
+  Ю: '>',
 };
 const toQwerty = new Map<string, string>();
 const toJcuken = new Map<string, string>();
@@ -26,14 +62,37 @@ for (const [ru, en] of Object.entries(KEYS)) {
 /** A code typed with the wrong layout on: the guest presses the keys of each letter as the code shows it. */
 const typedOnOtherLayout = (code: string) => [...code].map((ch) => toQwerty.get(ch) ?? toJcuken.get(ch) ?? ch).join('');
 
-const LOOK_ALIKE: Readonly<Record<string, string>> = { С: 'C', А: 'A', Е: 'E', О: 'O', Р: 'P', К: 'K', М: 'M', Т: 'T', Х: 'X', Н: 'H', В: 'B' };
-const lookAlikeOf = new Map(Object.entries(LOOK_ALIKE).flatMap(([ru, en]) => [[ru, en], [en, ru], [ru.toLowerCase(), en.toLowerCase()], [en.toLowerCase(), ru.toLowerCase()]]));
+const LOOK_ALIKE: Readonly<Record<string, string>> = {
+  С: 'C',
+  А: 'A',
+  Е: 'E',
+  О: 'O',
+  Р: 'P',
+  К: 'K',
+  М: 'M',
+  Т: 'T',
+  Х: 'X',
+  Н: 'H',
+  В: 'B',
+};
+const lookAlikeOf = new Map(
+  Object.entries(LOOK_ALIKE).flatMap(([ru, en]) => [
+    [ru, en],
+    [en, ru],
+    [ru.toLowerCase(), en.toLowerCase()],
+    [en.toLowerCase(), ru.toLowerCase()],
+  ]),
+);
 
-const CODE_CHARS = [...'АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюяABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'];
+const CODE_CHARS = [
+  ...'АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюяABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_',
+];
 /** A code as the owner may write it. */
 const code = fc.array(fc.constantFrom(...CODE_CHARS), { minLength: 3, maxLength: 20 }).map((chars) => chars.join(''));
 /** A code and, for each of its letters, whether the guest types the look-alike letter of the other alphabet. */
-const codeWithSwaps = code.chain((c) => fc.tuple(fc.constant(c), fc.array(fc.boolean(), { minLength: c.length, maxLength: c.length })));
+const codeWithSwaps = code.chain((c) =>
+  fc.tuple(fc.constant(c), fc.array(fc.boolean(), { minLength: c.length, maxLength: c.length })),
+);
 
 describe('promo code key', () => {
   it.each([
@@ -44,7 +103,7 @@ describe('promo code key', () => {
     ['"ЫГЬЬУК" for "SUMMER", typed on the Russian layout', 'ЫГЬЬУК', 'SUMMER'],
     ['"summer" in lower case', 'summer', 'SUMMER'],
     ['«хлеб» typed on the QWERTY layout, its х and б on punctuation keys', '[kt,', 'ХЛЕБ'],
-  ])('should match %s to the owner\'s code', (_, typed, saved) => {
+  ])("should match %s to the owner's code", (_, typed, saved) => {
     expect(promoCodeKey(typed)).toBe(promoCodeKey(saved));
   });
 
@@ -59,13 +118,16 @@ describe('promo code key', () => {
 
   it('should allow Russian and Latin letters, digits, «-» and «_», 3 to 20 of them', () => {
     for (const ok of ['ЛЕТО', 'лето-2027', 'SUMMER_10', 'KACПИЙ10', 'ёлка']) expect(ok).toMatch(PROMO_CODE_PATTERN);
-    for (const bad of ['ЛЕ', 'ЛЕТО 10', 'LETO!', 'ЛЕТО10ЛЕТО10ЛЕТО10ЛЕТО', 'ΛΕΤΟ']) expect(bad).not.toMatch(PROMO_CODE_PATTERN);
+    for (const bad of ['ЛЕ', 'ЛЕТО 10', 'LETO!', 'ЛЕТО10ЛЕТО10ЛЕТО10ЛЕТО', 'ΛΕΤΟ'])
+      expect(bad).not.toMatch(PROMO_CODE_PATTERN);
   });
 
   it('should be its own key: the key of a key is the same key', () => {
-    fc.assert(fc.property(fc.oneof(code, fc.string({ unit: 'binary', maxLength: 30 })), (s) => {
-      expect(promoCodeKey(promoCodeKey(s))).toBe(promoCodeKey(s));
-    }));
+    fc.assert(
+      fc.property(fc.oneof(code, fc.string({ unit: 'binary', maxLength: 30 })), (s) => {
+        expect(promoCodeKey(promoCodeKey(s))).toBe(promoCodeKey(s));
+      }),
+    );
   });
 
   it('should not tell upper and lower case apart', () => {

@@ -7,7 +7,14 @@ import type { PriceLine } from '../../schema/payment-options.ts';
 // its discount and code as one, each extra as a service of its own, in kopecks that add up to
 // exactly what is paid.
 
-const stay = (lines: PriceLine[]) => ({ email: 'a@example.ru', phone: '', checkIn: '2027-07-01', checkOut: '2027-07-04', total: lines.reduce((s, l) => s + l.amount, 0), lines });
+const stay = (lines: PriceLine[]) => ({
+  email: 'a@example.ru',
+  phone: '',
+  checkIn: '2027-07-01',
+  checkOut: '2027-07-04',
+  total: lines.reduce((s, l) => s + l.amount, 0),
+  lines,
+});
 
 describe('receipt items of a priced stay', () => {
   it('should give the accommodation less the code, then each extra and the fee, each its share of a part payment', () => {
@@ -32,13 +39,17 @@ describe('receipt items of a priced stay', () => {
       amount: fc.integer({ min: 1, max: 200_000 }),
     });
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 8 }), fc.double({ min: 0.01, max: 1, noNaN: true }), (lines, share) => {
-        const s = stay(lines);
-        const kopecks = Math.max(100, Math.round(s.total * 100 * share));
-        const items = stayItems(s, 'Домик', kopecks);
-        expect(items.reduce((sum, i) => sum + i.kopecks, 0)).toBe(kopecks);
-        for (const i of items) expect(i.kopecks).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 8 }),
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        (lines, share) => {
+          const s = stay(lines);
+          const kopecks = Math.max(100, Math.round(s.total * 100 * share));
+          const items = stayItems(s, 'Домик', kopecks);
+          expect(items.reduce((sum, i) => sum + i.kopecks, 0)).toBe(kopecks);
+          for (const i of items) expect(i.kopecks).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 300 },
     );
   });

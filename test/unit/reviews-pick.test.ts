@@ -23,12 +23,20 @@ describe('pickRandomReviews', () => {
   it('should pick only approved reviews', () => {
     const mixed = [review(1, false), review(2), review(3, false), review(4), review(5, false), review(6)];
     for (let seed = 1; seed <= 50; seed++) {
-      expect(pickRandomReviews(mixed, seeded(seed)).map((r) => r.id).sort()).toEqual([2, 4, 6]);
+      expect(
+        pickRandomReviews(mixed, seeded(seed))
+          .map((r) => r.id)
+          .sort(),
+      ).toEqual([2, 4, 6]);
     }
   });
 
   it('should return fewer when fewer approved reviews exist', () => {
-    expect(pickRandomReviews([review(1), review(2, false), review(3)], seeded(1)).map((r) => r.id).sort()).toEqual([1, 3]);
+    expect(
+      pickRandomReviews([review(1), review(2, false), review(3)], seeded(1))
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([1, 3]);
     expect(pickRandomReviews([review(1, false)], seeded(1))).toEqual([]);
     expect(pickRandomReviews([], seeded(1))).toEqual([]);
   });

@@ -17,17 +17,49 @@ function plainJson({ checkIn, checkOut, nights, guests, results, others }: Searc
     const at = texts.indexOf(text);
     return { ...r, lineSet: at >= 0 ? at : texts.push(text) - 1 };
   });
-  return { checkIn, checkOut, nights, guests, lineSets: texts.map((t) => JSON.parse(t) as SearchAnswerJson['lineSets'][number]), results: written, others };
+  return {
+    checkIn,
+    checkOut,
+    nights,
+    guests,
+    lineSets: texts.map((t) => JSON.parse(t) as SearchAnswerJson['lineSets'][number]),
+    results: written,
+    others,
+  };
 }
 
 const text = fc.string({ unit: 'grapheme', maxLength: 30 });
-const line: fc.Arbitrary<PriceLine> = fc.record({ kind: fc.constantFrom('nights', 'extraGuests', 'discount', 'promo', 'extra', 'fee', 'tax'), label: text, amount: fc.integer({ min: -100_000, max: 100_000 }) });
+const line: fc.Arbitrary<PriceLine> = fc.record({
+  kind: fc.constantFrom('nights', 'extraGuests', 'discount', 'promo', 'extra', 'fee', 'tax'),
+  label: text,
+  amount: fc.integer({ min: -100_000, max: 100_000 }),
+});
 const date = fc.constantFrom('2027-07-01', '2027-07-04');
 const answer: fc.Arbitrary<SearchAnswer> = fc
   .record({
     lists: fc.array(fc.array(line, { maxLength: 6 }), { minLength: 1, maxLength: 4 }),
-    results: fc.array(fc.record({ id: fc.nat(), name: fc.oneof(text, fc.string({ unit: 'binary', maxLength: 10 })), total: fc.nat(), list: fc.nat() }), { maxLength: 20 }),
-    others: fc.array(fc.record({ id: fc.nat(), name: text, reason: fc.constantFrom('busy' as const, 'minNights' as const), minNights: fc.nat(), nearest: fc.option(fc.record({ checkIn: date, checkOut: date, total: fc.nat() }), { nil: undefined }) }, { requiredKeys: ['id', 'name', 'reason', 'minNights'] }), { maxLength: 5 }),
+    results: fc.array(
+      fc.record({
+        id: fc.nat(),
+        name: fc.oneof(text, fc.string({ unit: 'binary', maxLength: 10 })),
+        total: fc.nat(),
+        list: fc.nat(),
+      }),
+      { maxLength: 20 },
+    ),
+    others: fc.array(
+      fc.record(
+        {
+          id: fc.nat(),
+          name: text,
+          reason: fc.constantFrom('busy' as const, 'minNights' as const),
+          minNights: fc.nat(),
+          nearest: fc.option(fc.record({ checkIn: date, checkOut: date, total: fc.nat() }), { nil: undefined }),
+        },
+        { requiredKeys: ['id', 'name', 'reason', 'minNights'] },
+      ),
+      { maxLength: 5 },
+    ),
     guests: fc.integer({ min: 1, max: 50 }),
   })
   .map(({ lists, results, others, guests }) => ({
@@ -43,7 +75,13 @@ const answer: fc.Arbitrary<SearchAnswer> = fc
     guests,
     // Results that share a list share the very array, as quoteMany gives it; the second half of
     // the lists are equal copies of the first (two rule sets may give equal lines).
-    results: results.map(({ id, name, total, list }) => ({ id, name, nights: 3, total, lines: lists[list % lists.length]! })),
+    results: results.map(({ id, name, total, list }) => ({
+      id,
+      name,
+      nights: 3,
+      total,
+      lines: lists[list % lists.length]!,
+    })),
     others,
   }));
 
@@ -58,12 +96,34 @@ describe('search: the answer written as bytes', () => {
   });
 
   it('should write an answer with no results, and names that need escaping', () => {
-    const empty: SearchAnswer = { checkIn: '2027-07-01', checkOut: '2027-07-04', nights: 3, guests: 2, results: [], others: [] };
-    expect(new TextDecoder().decode(searchAnswerBytes(empty))).toBe('{"checkIn":"2027-07-01","checkOut":"2027-07-04","nights":3,"guests":2,"lineSets":[],"results":[],"others":[]}');
+    const empty: SearchAnswer = {
+      checkIn: '2027-07-01',
+      checkOut: '2027-07-04',
+      nights: 3,
+      guests: 2,
+      results: [],
+      others: [],
+    };
+    expect(new TextDecoder().decode(searchAnswerBytes(empty))).toBe(
+      '{"checkIn":"2027-07-01","checkOut":"2027-07-04","nights":3,"guests":2,"lineSets":[],"results":[],"others":[]}',
+    );
     const lines: PriceLine[] = [{ kind: 'nights', label: '5\u00a0000\u00a0₽ × 3 ночи', amount: 15000 }];
-    const odd: SearchAnswer = { ...empty, results: [{ id: 1, name: 'Домик "у моря"\\\n\u2028🏠\ud800', nights: 3, total: 15000, lines }, { id: 2, name: '', nights: 3, total: 15000, lines }] };
+    const odd: SearchAnswer = {
+      ...empty,
+      results: [
+        { id: 1, name: 'Домик "у моря"\\\n\u2028🏠\ud800', nights: 3, total: 15000, lines },
+        { id: 2, name: '', nights: 3, total: 15000, lines },
+      ],
+    };
     // One list, named by both results.
-    expect(JSON.parse(new TextDecoder().decode(searchAnswerBytes(odd)))).toEqual({ ...empty, lineSets: [lines], results: [{ id: 1, name: odd.results[0]!.name, nights: 3, total: 15000, lineSet: 0 }, { id: 2, name: '', nights: 3, total: 15000, lineSet: 0 }] });
+    expect(JSON.parse(new TextDecoder().decode(searchAnswerBytes(odd)))).toEqual({
+      ...empty,
+      lineSets: [lines],
+      results: [
+        { id: 1, name: odd.results[0]!.name, nights: 3, total: 15000, lineSet: 0 },
+        { id: 2, name: '', nights: 3, total: 15000, lineSet: 0 },
+      ],
+    });
     expect(Buffer.from(searchAnswerBytes(odd)).equals(Buffer.from(JSON.stringify(plainJson(odd))))).toBe(true);
   });
 });

@@ -6,7 +6,12 @@ import { SAMPLE_REVIEWS } from '../../site/lib/reviews-pick.ts';
 import { ldJson, lodgingBusinessLd, vacationRentalLd } from '../../site/lib/seo.ts';
 import { siteInfo } from '../../site/lib/site.ts';
 
-const ctx = { origin: 'https://kaspiy.example', site: siteInfo(DEFAULT_SETTINGS), checkInTime: '14:00', checkOutTime: '12:00' };
+const ctx = {
+  origin: 'https://kaspiy.example',
+  site: siteInfo(DEFAULT_SETTINGS),
+  checkInTime: '14:00',
+  checkOutTime: '12:00',
+};
 const cabin = {
   id: 7,
   name: 'Домик «Дюна»',
@@ -41,7 +46,9 @@ describe('structured data', () => {
 
   it('should give the price range of the seasons ahead, or the one price per night', () => {
     expect(vacationRentalLd(ctx, cabin, []).priceRange).toBe(`${cabin.pricePerNight} RUB за ночь`);
-    expect(vacationRentalLd(ctx, cabin, [], { min: cabin.pricePerNight, max: cabin.pricePerNight }).priceRange).toBe(`${cabin.pricePerNight} RUB за ночь`);
+    expect(vacationRentalLd(ctx, cabin, [], { min: cabin.pricePerNight, max: cabin.pricePerNight }).priceRange).toBe(
+      `${cabin.pricePerNight} RUB за ночь`,
+    );
     expect(vacationRentalLd(ctx, cabin, [], { min: 4500, max: 9000 }).priceRange).toBe('4500–9000 RUB за ночь');
   });
 
@@ -53,7 +60,12 @@ describe('structured data', () => {
 
   it('should describe the business with its contacts', () => {
     const ld = lodgingBusinessLd(ctx, 'https://kaspiy.example/_astro/hero.jpg');
-    expect(ld).toMatchObject({ '@type': 'LodgingBusiness', name: DEFAULT_SETTINGS.siteName, telephone: DEFAULT_SETTINGS.phone, url: 'https://kaspiy.example/' });
+    expect(ld).toMatchObject({
+      '@type': 'LodgingBusiness',
+      name: DEFAULT_SETTINGS.siteName,
+      telephone: DEFAULT_SETTINGS.phone,
+      url: 'https://kaspiy.example/',
+    });
   });
 
   it('should never let text close the script tag', () => {

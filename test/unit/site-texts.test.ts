@@ -3,7 +3,14 @@ import { DEFAULT_SETTINGS, CONTACT_PAGE_DEFAULTS } from '../../schema/defaults.t
 import { initial } from '../../schema/format.ts';
 import { pageRange } from '../../site/lib/pager.ts';
 import { contactPage, siteInfo, telHref } from '../../site/lib/site.ts';
-import { availableText, counterText, metaDescription, pageOfText, rangeText, upToGuests } from '../../site/lib/texts.ts';
+import {
+  availableText,
+  counterText,
+  metaDescription,
+  pageOfText,
+  rangeText,
+  upToGuests,
+} from '../../site/lib/texts.ts';
 
 const NBSP = '\u00a0';
 const plain = (s: string) => s.replaceAll(NBSP, ' ');

@@ -9,7 +9,10 @@ const day = (n: number) => addDays(today, n);
 const availability: Availability = {
   from: today,
   to: day(365),
-  busy: [{ start: day(10), end: day(12) }, { start: day(20), end: day(21) }],
+  busy: [
+    { start: day(10), end: day(12) },
+    { start: day(20), end: day(21) },
+  ],
   seasons: [{ start: day(30), end: day(40), pricePerNight: 9000, minNights: 3 }],
   pricePerNight: 5000,
   minNights: 2,
@@ -47,7 +50,10 @@ describe('the booking card picks a stay', () => {
   it('should price every night at its own season', () => {
     const q = rules.quote(day(28), day(32));
     expect(q.total).toBe(2 * 5000 + 2 * 9000);
-    expect(q.parts.map((p) => [p.nights, p.pricePerNight])).toEqual([[2, 5000], [2, 9000]]);
+    expect(q.parts.map((p) => [p.nights, p.pricePerNight])).toEqual([
+      [2, 5000],
+      [2, 9000],
+    ]);
   });
 
   it('should set the check-in, then the check-out, move an earlier check-in, undo, and start again', () => {
@@ -68,6 +74,9 @@ describe('the booking card picks a stay', () => {
     const fresher = stayRules({ ...availability, busy: [...availability.busy, { start: day(6), end: day(7) }] });
     expect(stillFree(fresher, { checkIn: day(3), checkOut: day(10) })).toEqual({ checkIn: day(3), checkOut: null });
     expect(stillFree(fresher, { checkIn: day(6), checkOut: day(9) })).toEqual(NO_STAY);
-    expect(stillFree(fresher, { checkIn: day(12), checkOut: day(15) })).toEqual({ checkIn: day(12), checkOut: day(15) });
+    expect(stillFree(fresher, { checkIn: day(12), checkOut: day(15) })).toEqual({
+      checkIn: day(12),
+      checkOut: day(15),
+    });
   });
 });

@@ -95,7 +95,9 @@ describe('bookingMessage', () => {
   it("should carry the calendar's total when seasons price the nights", () => {
     const text = bookingMessage(cabin, { arrival: '2026-06-28', departure: '2026-07-02', guests: 2, total: 58_000 });
     expect(text).toContain(`Итого за 4${NB}ночи: 58${NB}000${NB}₽`);
-    expect(bookingStay(cabin, { arrival: '2026-06-28', departure: '2026-07-02', guests: 2, total: 58_000 })?.total).toBe(58_000);
+    expect(
+      bookingStay(cabin, { arrival: '2026-06-28', departure: '2026-07-02', guests: 2, total: 58_000 })?.total,
+    ).toBe(58_000);
   });
 
   it('should name the cleaning fee and the tourist tax before the total, as the booking card shows them', () => {
@@ -103,7 +105,13 @@ describe('bookingMessage', () => {
       cleaningFee: 1500,
       touristTax: { enabled: true, ratePercent: 2, minPerNight: 100 },
     });
-    const text = bookingMessage(cabin, { arrival: '2026-03-05', departure: '2026-03-08', guests: 2, total: lines.total, lines: lines.lines });
+    const text = bookingMessage(cabin, {
+      arrival: '2026-03-05',
+      departure: '2026-03-08',
+      guests: 2,
+      total: lines.total,
+      lines: lines.lines,
+    });
     expect(text.split('\n').slice(4, 7)).toEqual([
       `Уборка: 1${NB}500${NB}₽`,
       `Туристический налог 2${NB}%: 750${NB}₽`,
@@ -158,7 +166,12 @@ describe('contactMessage', () => {
   it('should list name, e-mail, phone and message', () => {
     const link = whatsappLink(
       '+7 (928) 555-12-34',
-      contactMessage({ name: ' Ирина ', email: 'irina@example.ru', phone: '+7 900 000-00-00', message: 'Свободен ли домик на май?' }),
+      contactMessage({
+        name: ' Ирина ',
+        email: 'irina@example.ru',
+        phone: '+7 900 000-00-00',
+        message: 'Свободен ли домик на май?',
+      }),
     );
     expect(decode(link).text).toBe(
       [
@@ -172,9 +185,16 @@ describe('contactMessage', () => {
   });
 
   it('should omit a blank phone', () => {
-    const expected = ['Здравствуйте! Сообщение с сайта.', 'Имя: Ирина', 'E-mail: irina@example.ru', 'Сообщение: Добрый день'].join('\n');
+    const expected = [
+      'Здравствуйте! Сообщение с сайта.',
+      'Имя: Ирина',
+      'E-mail: irina@example.ru',
+      'Сообщение: Добрый день',
+    ].join('\n');
     for (const phone of ['', '   ', null, undefined]) {
-      expect(contactMessage({ name: 'Ирина', email: 'irina@example.ru', phone, message: 'Добрый день' })).toBe(expected);
+      expect(contactMessage({ name: 'Ирина', email: 'irina@example.ru', phone, message: 'Добрый день' })).toBe(
+        expected,
+      );
     }
   });
 });

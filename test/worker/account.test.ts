@@ -42,7 +42,8 @@ const useClock = (ms = T0) => {
 const codeAt = (secret: string, ms = Date.now()) =>
   new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: ms });
 
-const signIn = (body: Record<string, unknown>, opts: RequestOptions = {}) => jsonRequest('POST', '/api/admin/login', body, opts);
+const signIn = (body: Record<string, unknown>, opts: RequestOptions = {}) =>
+  jsonRequest('POST', '/api/admin/login', body, opts);
 const owner = { username: ADMIN_USERNAME, password: ADMIN_PASSWORD };
 
 async function json<T>(res: Response, status = 200): Promise<T> {
@@ -53,14 +54,17 @@ async function json<T>(res: Response, status = 200): Promise<T> {
 
 /** Sets up and turns on two-factor sign-in for the session's person; answers the secret and the recovery codes. */
 async function turnOnTwoFactor(cookie: string, password = ADMIN_PASSWORD) {
-  const { secret, otpauthUrl } = await json<{ secret: string; otpauthUrl: string }>(await send('POST', '/api/admin/2fa/setup', { cookie }));
+  const { secret, otpauthUrl } = await json<{ secret: string; otpauthUrl: string }>(
+    await send('POST', '/api/admin/2fa/setup', { cookie }),
+  );
   const { recoveryCodes } = await json<{ recoveryCodes: string[] }>(
     await jsonRequest('POST', '/api/admin/2fa/enable', { code: codeAt(secret), password }, { cookie }),
   );
   return { secret, otpauthUrl, recoveryCodes };
 }
 
-const audit = async (cookie: string, query = '') => json<AuditEntry[]>(await send('GET', `/api/admin/audit${query}`, { cookie }));
+const audit = async (cookie: string, query = '') =>
+  json<AuditEntry[]>(await send('GET', `/api/admin/audit${query}`, { cookie }));
 const sessionStatus = async (cookie: string) => (await send('GET', '/api/admin/session', { cookie })).status;
 
 describe('two-factor sign-in', () => {
@@ -68,26 +72,60 @@ describe('two-factor sign-in', () => {
     useClock();
     const cookie = await login();
     const other = await login();
-    const { secret, otpauthUrl } = await json<{ secret: string; otpauthUrl: string }>(await send('POST', '/api/admin/2fa/setup', { cookie }));
+    const { secret, otpauthUrl } = await json<{ secret: string; otpauthUrl: string }>(
+      await send('POST', '/api/admin/2fa/setup', { cookie }),
+    );
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     const url = new URL(otpauthUrl);
     expect(url.protocol).toBe('otpauth:');
     expect(url.host).toBe('totp');
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ secret, algorithm: 'SHA1', digits: '6', period: '30' });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      secret,
+      algorithm: 'SHA1',
+      digits: '6',
+      period: '30',
+    });
     expect(decodeURIComponent(url.pathname)).toContain(ADMIN_USERNAME);
 
     // Not on yet: sign-in asks for no code until the first code confirms the app holds the secret.
     expect(await json(await signIn(owner))).toEqual({ success: true, expiresAt: expect.any(Number) });
     await expectNoChange(async () => {
-      await expectError(await jsonRequest('POST', '/api/admin/2fa/enable', { code: codeAt(secret, T0 + 5 * STEP_MS), password: ADMIN_PASSWORD }, { cookie }), 400, MSG.codeWrong);
-      await expectError(await jsonRequest('POST', '/api/admin/2fa/enable', { code: codeAt(secret), password: 'not-the-password' }, { cookie }), 400, MSG.currentPasswordWrong);
+      await expectError(
+        await jsonRequest(
+          'POST',
+          '/api/admin/2fa/enable',
+          { code: codeAt(secret, T0 + 5 * STEP_MS), password: ADMIN_PASSWORD },
+          { cookie },
+        ),
+        400,
+        MSG.codeWrong,
+      );
+      await expectError(
+        await jsonRequest(
+          'POST',
+          '/api/admin/2fa/enable',
+          { code: codeAt(secret), password: 'not-the-password' },
+          { cookie },
+        ),
+        400,
+        MSG.currentPasswordWrong,
+      );
     });
-    const enabled = await json<{ recoveryCodes: string[] }>(await jsonRequest('POST', '/api/admin/2fa/enable', { code: codeAt(secret), password: ADMIN_PASSWORD }, { cookie }));
+    const enabled = await json<{ recoveryCodes: string[] }>(
+      await jsonRequest(
+        'POST',
+        '/api/admin/2fa/enable',
+        { code: codeAt(secret), password: ADMIN_PASSWORD },
+        { cookie },
+      ),
+    );
     expect(enabled.recoveryCodes).toHaveLength(10);
     expect(new Set(enabled.recoveryCodes).size).toBe(10);
     for (const code of enabled.recoveryCodes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
     // Kept hashed; the session in use goes on, another one (perhaps not the owner's) ends.
-    const stored = (await env.DB.prepare('SELECT totp_secret, totp_pending_secret, recovery_codes FROM users WHERE id = 1').first<Record<string, string>>())!;
+    const stored = (await env.DB.prepare(
+      'SELECT totp_secret, totp_pending_secret, recovery_codes FROM users WHERE id = 1',
+    ).first<Record<string, string>>())!;
     expect(stored.totp_secret).toBe(secret);
     expect(stored.totp_pending_secret).toBeNull();
     for (const code of enabled.recoveryCodes) expect(stored.recovery_codes).not.toContain(code.replace('-', ''));
@@ -103,7 +141,11 @@ describe('two-factor sign-in', () => {
     expect(await json(wrongPassword, 401)).toEqual({ success: false, error: MSG.loginFailed });
 
     // The code that turned it on was spent with it.
-    expect(await json(await signIn({ ...owner, code: codeAt(secret) }), 401)).toEqual({ success: false, needsCode: true, error: MSG.codeWrong });
+    expect(await json(await signIn({ ...owner, code: codeAt(secret) }), 401)).toEqual({
+      success: false,
+      needsCode: true,
+      error: MSG.codeWrong,
+    });
     vi.setSystemTime(T0 + STEP_MS);
     const code = codeAt(secret);
     const signedIn = await signIn({ ...owner, code: ` ${code.slice(0, 3)} ${code.slice(3)} ` });
@@ -128,7 +170,9 @@ describe('two-factor sign-in', () => {
     vi.setSystemTime(T0 + STEP_MS);
 
     for (let i = 0; i < LOGIN_THROTTLE.code.free; i++) {
-      expect((await signIn({ ...owner, code: String(100000 + i) }, { ip: freshIp() })).status, `guess ${i + 1}`).toBe(401);
+      expect((await signIn({ ...owner, code: String(100000 + i) }, { ip: freshIp() })).status, `guess ${i + 1}`).toBe(
+        401,
+      );
     }
     await expectNoChange(async () => {
       const refused = await signIn({ ...owner, code: codeAt(secret) }, { ip: freshIp() });
@@ -143,11 +187,15 @@ describe('two-factor sign-in', () => {
     const byRecovery = await signIn({ ...owner, code: typed });
     expect(await json(byRecovery)).toEqual({ success: true, expiresAt: expect.any(Number) });
     expect((await signIn({ ...owner, code: recoveryCodes[0] })).status).toBe(401);
-    const left = (await env.DB.prepare('SELECT recovery_codes FROM users WHERE id = 1').first<{ recovery_codes: string }>())!.recovery_codes;
+    const left = (await env.DB.prepare('SELECT recovery_codes FROM users WHERE id = 1').first<{
+      recovery_codes: string;
+    }>())!.recovery_codes;
     expect(JSON.parse(left)).toHaveLength(9);
     const entries = await audit(sessionCookieFrom(byRecovery)!, '?kind=account');
     expect(entries.map((e) => e.description)).toContain('Вход по коду восстановления');
-    expect(entries.filter((e) => e.description === 'Неверный код' && e.outcome === 'failed').length).toBeGreaterThanOrEqual(LOGIN_THROTTLE.code.free);
+    expect(
+      entries.filter((e) => e.description === 'Неверный код' && e.outcome === 'failed').length,
+    ).toBeGreaterThanOrEqual(LOGIN_THROTTLE.code.free);
   });
 
   it('should give new recovery codes for old with the password and a code, each old one then refused, and never with the cookie alone', async () => {
@@ -155,7 +203,8 @@ describe('two-factor sign-in', () => {
     const cookie = await login();
     const { secret, recoveryCodes: old } = await turnOnTwoFactor(cookie);
     vi.setSystemTime(T0 + STEP_MS);
-    const renew = (body: Record<string, unknown>) => jsonRequest('POST', '/api/admin/2fa/recovery-codes', body, { cookie });
+    const renew = (body: Record<string, unknown>) =>
+      jsonRequest('POST', '/api/admin/2fa/recovery-codes', body, { cookie });
     await expectNoChange(async () => {
       await expectError(await renew({ password: ADMIN_PASSWORD }), 400, MSG.codeRequired);
       await expectError(await renew({ code: codeAt(secret) }), 400, MSG.currentPasswordRequired);
@@ -164,20 +213,29 @@ describe('two-factor sign-in', () => {
     });
 
     // A recovery code is a code too: the person who spent some of the paper renews it with one of them.
-    const { recoveryCodes } = await json<{ recoveryCodes: string[] }>(await renew({ code: old[0], password: ADMIN_PASSWORD }));
+    const { recoveryCodes } = await json<{ recoveryCodes: string[] }>(
+      await renew({ code: old[0], password: ADMIN_PASSWORD }),
+    );
     expect(recoveryCodes).toHaveLength(10);
     expect(new Set(recoveryCodes).size).toBe(10);
     for (const code of recoveryCodes) expect(old).not.toContain(code);
     // Every old code is refused at sign-in, each new one is taken once.
-    for (const code of [old[1]!, old[9]!]) expect((await signIn({ ...owner, code }, { ip: freshIp() })).status, code).toBe(401);
+    for (const code of [old[1]!, old[9]!])
+      expect((await signIn({ ...owner, code }, { ip: freshIp() })).status, code).toBe(401);
     expect(await json(await signIn({ ...owner, code: recoveryCodes[4] }))).toMatchObject({ success: true });
     expect((await signIn({ ...owner, code: recoveryCodes[4] }, { ip: freshIp() })).status).toBe(401);
     expect((await audit(cookie, '?kind=account')).map((e) => e.description)).toContain('Новые коды восстановления');
 
     // With two-factor off there is nothing to renew.
     vi.setSystemTime(T0 + 3 * STEP_MS);
-    expect(await json(await jsonRequest('POST', '/api/admin/2fa/disable', { code: codeAt(secret) }, { cookie }))).toEqual({ success: true });
-    await expectError(await renew({ code: codeAt(secret, T0 + 4 * STEP_MS), password: ADMIN_PASSWORD }), 409, MSG.twoFactorOff);
+    expect(
+      await json(await jsonRequest('POST', '/api/admin/2fa/disable', { code: codeAt(secret) }, { cookie })),
+    ).toEqual({ success: true });
+    await expectError(
+      await renew({ code: codeAt(secret, T0 + 4 * STEP_MS), password: ADMIN_PASSWORD }),
+      409,
+      MSG.twoFactorOff,
+    );
   });
 
   it('should not turn off, nor let the login or password change, with a stolen session cookie alone', async () => {
@@ -187,21 +245,69 @@ describe('two-factor sign-in', () => {
     vi.setSystemTime(T0 + STEP_MS);
     await expectNoChange(async () => {
       await expectError(await jsonRequest('POST', '/api/admin/2fa/disable', {}, { cookie }), 400, MSG.codeRequired);
-      await expectError(await jsonRequest('POST', '/api/admin/2fa/disable', { code: '000000' }, { cookie }), 400, MSG.codeWrong);
-      await expectError(await jsonRequest('POST', '/api/admin/2fa/disable', { code: 'aaaaa-aaaaa' }, { cookie }), 400, MSG.codeWrong);
+      await expectError(
+        await jsonRequest('POST', '/api/admin/2fa/disable', { code: '000000' }, { cookie }),
+        400,
+        MSG.codeWrong,
+      );
+      await expectError(
+        await jsonRequest('POST', '/api/admin/2fa/disable', { code: 'aaaaa-aaaaa' }, { cookie }),
+        400,
+        MSG.codeWrong,
+      );
       const change = { username: 'thief', newPassword: 'thief-password', currentPassword: ADMIN_PASSWORD };
       await expectError(await jsonRequest('PUT', '/api/admin/credentials', change, { cookie }), 400, MSG.codeRequired);
-      await expectError(await jsonRequest('PUT', '/api/admin/credentials', { ...change, code: '000000' }, { cookie }), 400, MSG.codeWrong);
-      await expectError(await jsonRequest('PUT', '/api/admin/credentials', { ...change, currentPassword: 'guess-1', code: codeAt(secret) }, { cookie }), 400, MSG.currentPasswordWrong);
+      await expectError(
+        await jsonRequest('PUT', '/api/admin/credentials', { ...change, code: '000000' }, { cookie }),
+        400,
+        MSG.codeWrong,
+      );
+      await expectError(
+        await jsonRequest(
+          'PUT',
+          '/api/admin/credentials',
+          { ...change, currentPassword: 'guess-1', code: codeAt(secret) },
+          { cookie },
+        ),
+        400,
+        MSG.currentPasswordWrong,
+      );
     });
     // The owner, with the password and a code, may.
-    const changed = await jsonRequest('PUT', '/api/admin/credentials', { username: ADMIN_USERNAME, newPassword: 'new-password-9', currentPassword: ADMIN_PASSWORD, code: codeAt(secret) }, { cookie });
+    const changed = await jsonRequest(
+      'PUT',
+      '/api/admin/credentials',
+      {
+        username: ADMIN_USERNAME,
+        newPassword: 'new-password-9',
+        currentPassword: ADMIN_PASSWORD,
+        code: codeAt(secret),
+      },
+      { cookie },
+    );
     expect(await json(changed)).toEqual({ success: true, username: ADMIN_USERNAME, passwordChanged: true });
-    expect(await json(await jsonRequest('POST', '/api/admin/2fa/disable', { code: recoveryCodes[3] }, { cookie }))).toEqual({ success: true });
+    expect(
+      await json(await jsonRequest('POST', '/api/admin/2fa/disable', { code: recoveryCodes[3] }, { cookie })),
+    ).toEqual({ success: true });
     expect(await json(await send('GET', '/api/admin/session', { cookie }))).toMatchObject({ twoFactor: false });
-    expect(await json(await signIn({ username: ADMIN_USERNAME, password: 'new-password-9' }))).toMatchObject({ success: true });
-    await expectError(await jsonRequest('POST', '/api/admin/2fa/disable', { code: codeAt(secret) }, { cookie }), 409, MSG.twoFactorOff);
-    await expectError(await jsonRequest('POST', '/api/admin/2fa/enable', { code: codeAt(secret), password: 'new-password-9' }, { cookie }), 409, MSG.twoFactorNotSetUp);
+    expect(await json(await signIn({ username: ADMIN_USERNAME, password: 'new-password-9' }))).toMatchObject({
+      success: true,
+    });
+    await expectError(
+      await jsonRequest('POST', '/api/admin/2fa/disable', { code: codeAt(secret) }, { cookie }),
+      409,
+      MSG.twoFactorOff,
+    );
+    await expectError(
+      await jsonRequest(
+        'POST',
+        '/api/admin/2fa/enable',
+        { code: codeAt(secret), password: 'new-password-9' },
+        { cookie },
+      ),
+      409,
+      MSG.twoFactorNotSetUp,
+    );
   });
 });
 
@@ -222,7 +328,15 @@ describe('sessions', () => {
     expect(list).toHaveLength(3);
     expect(list.filter((s) => s.current).map((s) => s.userAgent)).toEqual(['Mozilla/5.0 (iPhone) Safari']);
     for (const s of list) {
-      expect(s).toEqual({ id: expect.any(Number), username: ADMIN_USERNAME, userAgent: expect.any(String), ip: '203.0.113.9', createdAt: expect.any(Number), lastSeenAt: expect.any(Number), current: expect.any(Boolean) });
+      expect(s).toEqual({
+        id: expect.any(Number),
+        username: ADMIN_USERNAME,
+        userAgent: expect.any(String),
+        ip: '203.0.113.9',
+        createdAt: expect.any(Number),
+        lastSeenAt: expect.any(Number),
+        current: expect.any(Boolean),
+      });
     }
     const text = JSON.stringify(list);
     for (const cookie of [phone, laptop, tablet]) expect(text).not.toContain(cookie.split('=')[1]!);
@@ -233,60 +347,172 @@ describe('sessions', () => {
     expect(await sessionStatus(laptop)).toBe(200);
     vi.setSystemTime(T0 + 2 * 60_000 + 30_000);
     expect(await sessionStatus(laptop)).toBe(200);
-    const seen = (await json<SessionView[]>(await send('GET', '/api/admin/sessions', { cookie: phone }))).find((s) => s.id === idOf('Windows'))!;
+    const seen = (await json<SessionView[]>(await send('GET', '/api/admin/sessions', { cookie: phone }))).find(
+      (s) => s.id === idOf('Windows'),
+    )!;
     expect(seen.lastSeenAt).toBe(T0 + 2 * 60_000);
 
-    expect(await json(await send('DELETE', `/api/admin/sessions/${idOf('Windows')}`, { cookie: phone }))).toEqual({ success: true });
+    expect(await json(await send('DELETE', `/api/admin/sessions/${idOf('Windows')}`, { cookie: phone }))).toEqual({
+      success: true,
+    });
     expect(await sessionStatus(laptop)).toBe(401);
-    await expectError(await send('DELETE', `/api/admin/sessions/${idOf('Windows')}`, { cookie: phone }), 404, MSG.sessionNotFound);
-    expect(await json(await send('DELETE', '/api/admin/sessions', { cookie: phone }))).toEqual({ success: true, ended: 1 });
+    await expectError(
+      await send('DELETE', `/api/admin/sessions/${idOf('Windows')}`, { cookie: phone }),
+      404,
+      MSG.sessionNotFound,
+    );
+    expect(await json(await send('DELETE', '/api/admin/sessions', { cookie: phone }))).toEqual({
+      success: true,
+      ended: 1,
+    });
     expect(await sessionStatus(tablet)).toBe(401);
     expect(await sessionStatus(phone)).toBe(200);
 
     const another = await login();
-    const changed = await jsonRequest('PUT', '/api/admin/credentials', { username: ADMIN_USERNAME, newPassword: 'changed-pass-1', currentPassword: ADMIN_PASSWORD }, { cookie: phone });
+    const changed = await jsonRequest(
+      'PUT',
+      '/api/admin/credentials',
+      { username: ADMIN_USERNAME, newPassword: 'changed-pass-1', currentPassword: ADMIN_PASSWORD },
+      { cookie: phone },
+    );
     expect(changed.status).toBe(200);
     expect(await sessionStatus(another)).toBe(401);
     expect(await sessionStatus(phone)).toBe(200);
-    expect((await json<SessionView[]>(await send('GET', '/api/admin/sessions', { cookie: phone }))).map((s) => s.current)).toEqual([true]);
+    expect(
+      (await json<SessionView[]>(await send('GET', '/api/admin/sessions', { cookie: phone }))).map((s) => s.current),
+    ).toEqual([true]);
   });
 });
 
 describe('a manager', () => {
   it('should handle requests but get 403 «Недостаточно прав» on the owner’s routes, every refusal recorded, and be ended by the owner', async () => {
     const ownerCookie = await login();
-    const created = await json<UserView>(await jsonRequest('POST', '/api/admin/users', { username: 'menedzher', password: 'manager-pass-1', role: 'manager' }, { cookie: ownerCookie }), 201);
-    expect(created).toEqual({ id: expect.any(Number), username: 'menedzher', role: 'manager', twoFactor: false, createdAt: expect.any(Number) });
-    await expectError(await jsonRequest('POST', '/api/admin/users', { username: 'menedzher', password: 'other-pass-1', role: 'manager' }, { cookie: ownerCookie }), 409, MSG.usernameTaken);
-    await expectError(await jsonRequest('POST', '/api/admin/users', { username: 'kto-to', password: 'other-pass-1', role: 'admin' }, { cookie: ownerCookie }), 400, MSG.roleInvalid);
-    expect((await json<UserView[]>(await send('GET', '/api/admin/users', { cookie: ownerCookie }))).map((u) => [u.username, u.role])).toEqual([
+    const created = await json<UserView>(
+      await jsonRequest(
+        'POST',
+        '/api/admin/users',
+        { username: 'menedzher', password: 'manager-pass-1', role: 'manager' },
+        { cookie: ownerCookie },
+      ),
+      201,
+    );
+    expect(created).toEqual({
+      id: expect.any(Number),
+      username: 'menedzher',
+      role: 'manager',
+      twoFactor: false,
+      createdAt: expect.any(Number),
+    });
+    await expectError(
+      await jsonRequest(
+        'POST',
+        '/api/admin/users',
+        { username: 'menedzher', password: 'other-pass-1', role: 'manager' },
+        { cookie: ownerCookie },
+      ),
+      409,
+      MSG.usernameTaken,
+    );
+    await expectError(
+      await jsonRequest(
+        'POST',
+        '/api/admin/users',
+        { username: 'kto-to', password: 'other-pass-1', role: 'admin' },
+        { cookie: ownerCookie },
+      ),
+      400,
+      MSG.roleInvalid,
+    );
+    expect(
+      (await json<UserView[]>(await send('GET', '/api/admin/users', { cookie: ownerCookie }))).map((u) => [
+        u.username,
+        u.role,
+      ]),
+    ).toEqual([
       [ADMIN_USERNAME, 'owner'],
       ['menedzher', 'manager'],
     ]);
     const manager = await login({ username: 'menedzher', password: 'manager-pass-1' });
-    expect(await json(await send('GET', '/api/admin/session', { cookie: manager }))).toMatchObject({ username: 'menedzher', role: 'manager' });
+    expect(await json(await send('GET', '/api/admin/session', { cookie: manager }))).toMatchObject({
+      username: 'menedzher',
+      role: 'manager',
+    });
 
     // What a manager does: requests, the calendar, reviews, the site's texts.
     const cabin = await seedCabin();
     const booking = await json<{ id: number }>(await jsonRequest('POST', '/api/bookings', validBooking(cabin.id)), 201);
-    expect((await jsonRequest('PUT', `/api/admin/bookings/${booking.id}`, { status: 'confirmed' }, { cookie: manager })).status).toBe(200);
+    expect(
+      (await jsonRequest('PUT', `/api/admin/bookings/${booking.id}`, { status: 'confirmed' }, { cookie: manager }))
+        .status,
+    ).toBe(200);
     expect((await send('GET', '/api/admin/occupancy', { cookie: manager })).status).toBe(200);
     expect((await send('GET', '/api/admin/channels', { cookie: manager })).status).toBe(200);
-    expect((await jsonRequest('PUT', '/api/settings', { heroTitle: 'Море рядом' }, { cookie: manager })).status).toBe(200);
+    expect((await jsonRequest('PUT', '/api/settings', { heroTitle: 'Море рядом' }, { cookie: manager })).status).toBe(
+      200,
+    );
     // A form that sends back a payment setting unchanged still saves.
-    expect((await jsonRequest('PUT', '/api/settings', { heroTitle: 'Море совсем рядом', bookingMode: 'request' }, { cookie: manager })).status).toBe(200);
+    expect(
+      (
+        await jsonRequest(
+          'PUT',
+          '/api/settings',
+          { heroTitle: 'Море совсем рядом', bookingMode: 'request' },
+          { cookie: manager },
+        )
+      ).status,
+    ).toBe(200);
 
     const refused: [string, () => Promise<Response>][] = [
-      ['the booking mode', () => jsonRequest('PUT', '/api/settings', { heroTitle: 'Тихо', bookingMode: 'prepayment' }, { cookie: manager })],
-      ['the cancellation policy', () => jsonRequest('PUT', '/api/settings', { cancellation: { freeUntilDays: 0, keepPercent: 100 } }, { cookie: manager })],
+      [
+        'the booking mode',
+        () =>
+          jsonRequest('PUT', '/api/settings', { heroTitle: 'Тихо', bookingMode: 'prepayment' }, { cookie: manager }),
+      ],
+      [
+        'the cancellation policy',
+        () =>
+          jsonRequest(
+            'PUT',
+            '/api/settings',
+            { cancellation: { freeUntilDays: 0, keepPercent: 100 } },
+            { cookie: manager },
+          ),
+      ],
       ['a refund', () => send('POST', `/api/admin/bookings/${booking.id}/refund`, { cookie: manager })],
-      ['connecting Avito', () => jsonRequest('PUT', '/api/admin/channels/avito', { clientId: 'a', clientSecret: 'b', userId: 1 }, { cookie: manager })],
+      [
+        'connecting Avito',
+        () =>
+          jsonRequest(
+            'PUT',
+            '/api/admin/channels/avito',
+            { clientId: 'a', clientSecret: 'b', userId: 1 },
+            { cookie: manager },
+          ),
+      ],
       ['disconnecting Avito', () => send('DELETE', '/api/admin/channels/avito', { cookie: manager })],
-      ['a cabin’s Avito listing', () => jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/channels`, { avitoItemId: null }, { cookie: manager })],
-      ['a cabin’s calendar feeds', () => jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/feeds`, { feeds: [] }, { cookie: manager })],
-      ['the MAX bot', () => jsonRequest('PUT', '/api/admin/max', { token: 'stolen-token-0123456789' }, { cookie: manager })],
+      [
+        'a cabin’s Avito listing',
+        () => jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/channels`, { avitoItemId: null }, { cookie: manager }),
+      ],
+      [
+        'a cabin’s calendar feeds',
+        () => jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/feeds`, { feeds: [] }, { cookie: manager }),
+      ],
+      [
+        'the MAX bot',
+        () => jsonRequest('PUT', '/api/admin/max', { token: 'stolen-token-0123456789' }, { cookie: manager }),
+      ],
       ['the people', () => send('GET', '/api/admin/users', { cookie: manager })],
-      ['adding a person', () => jsonRequest('POST', '/api/admin/users', { username: 'drug', password: 'friend-pass-1', role: 'owner' }, { cookie: manager })],
+      [
+        'adding a person',
+        () =>
+          jsonRequest(
+            'POST',
+            '/api/admin/users',
+            { username: 'drug', password: 'friend-pass-1', role: 'owner' },
+            { cookie: manager },
+          ),
+      ],
       ['deleting the owner', () => send('DELETE', '/api/admin/users/1', { cookie: manager })],
       ['the admin path', () => jsonRequest('PUT', '/api/admin/path', { path: 'moy-vhod' }, { cookie: manager })],
       ['everyone’s sessions', () => send('GET', '/api/admin/sessions?all=1', { cookie: manager })],
@@ -301,19 +527,31 @@ describe('a manager', () => {
     }
     // Another person's session is not theirs to end.
     const ownerSessions = await json<SessionView[]>(await send('GET', '/api/admin/sessions', { cookie: ownerCookie }));
-    await expectError(await send('DELETE', `/api/admin/sessions/${ownerSessions[0]!.id}`, { cookie: manager }), 404, MSG.sessionNotFound);
+    await expectError(
+      await send('DELETE', `/api/admin/sessions/${ownerSessions[0]!.id}`, { cookie: manager }),
+      404,
+      MSG.sessionNotFound,
+    );
 
     // The owner sees everyone's sessions and ends the manager's.
     const all = await json<SessionView[]>(await send('GET', '/api/admin/sessions?all=1', { cookie: ownerCookie }));
     const managers = all.filter((s) => s.username === 'menedzher');
     expect(managers).toHaveLength(1);
-    expect(await json(await send('DELETE', `/api/admin/sessions/${managers[0]!.id}`, { cookie: ownerCookie }))).toEqual({ success: true });
+    expect(await json(await send('DELETE', `/api/admin/sessions/${managers[0]!.id}`, { cookie: ownerCookie }))).toEqual(
+      { success: true },
+    );
     expect(await sessionStatus(manager)).toBe(401);
 
     // «Журнал»: both people's writes, each refusal, no secret.
     const entries = await audit(ownerCookie);
     const confirm = entries.find((e) => e.action === 'PUT /api/admin/bookings/:id' && e.actor === 'menedzher');
-    expect(confirm).toMatchObject({ outcome: 'ok', kind: 'bookings', target: String(booking.id), before: { status: 'new' }, after: { status: 'confirmed' } });
+    expect(confirm).toMatchObject({
+      outcome: 'ok',
+      kind: 'bookings',
+      target: String(booking.id),
+      before: { status: 'new' },
+      after: { status: 'confirmed' },
+    });
     expect(entries.find((e) => e.action === 'POST /api/admin/users' && e.outcome === 'ok')).toMatchObject({
       actor: ADMIN_USERNAME,
       target: String(created.id),
@@ -327,19 +565,42 @@ describe('a manager', () => {
     });
     const denied = entries.filter((e) => e.actor === 'menedzher' && e.outcome === 'denied');
     expect(denied).toHaveLength(refused.length);
-    expect(denied.find((e) => e.action === 'PUT /api/settings' && (e.after as { bookingMode?: string })?.bookingMode === 'prepayment')).toBeDefined();
-    expect(denied.map((e) => e.action)).toEqual(expect.arrayContaining(['PUT /api/admin/channels/avito', 'POST /api/admin/bookings/:id/refund', 'GET /api/admin/audit', 'GET /api/admin/users']));
-    expect(entries.filter((e) => e.action === 'POST /api/admin/login' && e.outcome === 'ok').map((e) => e.actor).sort()).toEqual([ADMIN_USERNAME, 'menedzher']);
+    expect(
+      denied.find(
+        (e) => e.action === 'PUT /api/settings' && (e.after as { bookingMode?: string })?.bookingMode === 'prepayment',
+      ),
+    ).toBeDefined();
+    expect(denied.map((e) => e.action)).toEqual(
+      expect.arrayContaining([
+        'PUT /api/admin/channels/avito',
+        'POST /api/admin/bookings/:id/refund',
+        'GET /api/admin/audit',
+        'GET /api/admin/users',
+      ]),
+    );
+    expect(
+      entries
+        .filter((e) => e.action === 'POST /api/admin/login' && e.outcome === 'ok')
+        .map((e) => e.actor)
+        .sort(),
+    ).toEqual([ADMIN_USERNAME, 'menedzher']);
     const everything = JSON.stringify(entries);
-    for (const secret of [ADMIN_PASSWORD, 'manager-pass-1', 'stolen-token-0123456789']) expect(everything).not.toContain(secret);
+    for (const secret of [ADMIN_PASSWORD, 'manager-pass-1', 'stolen-token-0123456789'])
+      expect(everything).not.toContain(secret);
     for (const cookie of [ownerCookie, manager]) expect(everything).not.toContain(cookie.split('=')[1]!);
 
     // The person goes, with their sessions; the last owner stays.
     const again = await login({ username: 'menedzher', password: 'manager-pass-1' });
-    expect(await json(await send('DELETE', `/api/admin/users/${created.id}`, { cookie: ownerCookie }))).toEqual({ success: true });
+    expect(await json(await send('DELETE', `/api/admin/users/${created.id}`, { cookie: ownerCookie }))).toEqual({
+      success: true,
+    });
     expect(await sessionStatus(again)).toBe(401);
     expect((await signIn({ username: 'menedzher', password: 'manager-pass-1' })).status).toBe(401);
-    await expectError(await send('DELETE', `/api/admin/users/${created.id}`, { cookie: ownerCookie }), 404, MSG.userNotFound);
+    await expectError(
+      await send('DELETE', `/api/admin/users/${created.id}`, { cookie: ownerCookie }),
+      404,
+      MSG.userNotFound,
+    );
     await expectNoChange(async () => {
       await expectError(await send('DELETE', '/api/admin/users/1', { cookie: ownerCookie }), 409, MSG.lastOwner);
     });
@@ -352,51 +613,109 @@ describe('the record', () => {
     useClock(new Date('2031-04-10T20:50:00Z').getTime());
     const cookie = await login();
     const cabin = await seedCabin();
-    expect((await jsonRequest('PUT', `/api/cabins/${cabin.id}`, { name: 'Дом с верандой' }, { cookie })).status).toBe(200);
+    expect((await jsonRequest('PUT', `/api/cabins/${cabin.id}`, { name: 'Дом с верандой' }, { cookie })).status).toBe(
+      200,
+    );
     expect((await jsonRequest('PUT', '/api/settings', { heroTitle: 'Весна на Каспии' }, { cookie })).status).toBe(200);
     vi.setSystemTime(new Date('2031-04-10T21:10:00Z').getTime());
-    expect((await jsonRequest('POST', '/api/admin/users', { username: 'pomoshnik', password: 'helper-pass-1', role: 'manager' }, { cookie })).status).toBe(201);
+    expect(
+      (
+        await jsonRequest(
+          'POST',
+          '/api/admin/users',
+          { username: 'pomoshnik', password: 'helper-pass-1', role: 'manager' },
+          { cookie },
+        )
+      ).status,
+    ).toBe(201);
     expect((await send('DELETE', `/api/cabins/${cabin.id}`, { cookie })).status).toBe(200);
 
     const entries = await audit(cookie);
     expect(entries.map((e) => e.id)).toEqual([...entries.map((e) => e.id)].sort((a, b) => b - a));
     expect(entries.find((e) => e.action === 'PUT /api/cabins/:id')).toMatchObject({
-      actor: ADMIN_USERNAME, kind: 'cabins', target: String(cabin.id), outcome: 'ok', before: { name: 'Домик у моря' }, after: { name: 'Дом с верандой' },
+      actor: ADMIN_USERNAME,
+      kind: 'cabins',
+      target: String(cabin.id),
+      outcome: 'ok',
+      before: { name: 'Домик у моря' },
+      after: { name: 'Дом с верандой' },
     });
-    expect(entries.find((e) => e.action === 'PUT /api/settings')).toMatchObject({ kind: 'settings', before: { heroTitle: expect.any(String) }, after: { heroTitle: 'Весна на Каспии' } });
-    expect(entries.find((e) => e.action === 'DELETE /api/cabins/:id')).toMatchObject({ before: { id: cabin.id, name: 'Дом с верандой' } });
-    expect(entries[0]).toMatchObject({ at: expect.any(Number), ip: expect.any(String), description: expect.any(String) });
+    expect(entries.find((e) => e.action === 'PUT /api/settings')).toMatchObject({
+      kind: 'settings',
+      before: { heroTitle: expect.any(String) },
+      after: { heroTitle: 'Весна на Каспии' },
+    });
+    expect(entries.find((e) => e.action === 'DELETE /api/cabins/:id')).toMatchObject({
+      before: { id: cabin.id, name: 'Дом с верандой' },
+    });
+    expect(entries[0]).toMatchObject({
+      at: expect.any(Number),
+      ip: expect.any(String),
+      description: expect.any(String),
+    });
 
-    expect((await audit(cookie, '?kind=cabins')).map((e) => e.action)).toEqual(['DELETE /api/cabins/:id', 'PUT /api/cabins/:id']);
-    expect((await audit(cookie, '?actor=pomoshnik'))).toEqual([]);
+    expect((await audit(cookie, '?kind=cabins')).map((e) => e.action)).toEqual([
+      'DELETE /api/cabins/:id',
+      'PUT /api/cabins/:id',
+    ]);
+    expect(await audit(cookie, '?actor=pomoshnik')).toEqual([]);
     expect((await audit(cookie, `?actor=${ADMIN_USERNAME}`)).length).toBe(entries.length);
     // Days are Moscow's: 10 April holds the changes before midnight there only.
-    expect((await audit(cookie, '?from=2031-04-10&to=2031-04-10')).map((e) => e.action).sort()).toEqual(['POST /api/admin/login', 'PUT /api/cabins/:id', 'PUT /api/settings']);
-    expect((await audit(cookie, '?from=2031-04-12'))).toEqual([]);
+    expect((await audit(cookie, '?from=2031-04-10&to=2031-04-10')).map((e) => e.action).sort()).toEqual([
+      'POST /api/admin/login',
+      'PUT /api/cabins/:id',
+      'PUT /api/settings',
+    ]);
+    expect(await audit(cookie, '?from=2031-04-12')).toEqual([]);
     const first = await audit(cookie, '?limit=2');
     const next = await audit(cookie, `?limit=2&before=${first[1]!.id}`);
     expect(first.map((e) => e.id)).toEqual(entries.slice(0, 2).map((e) => e.id));
     expect(next.map((e) => e.id)).toEqual(entries.slice(2, 4).map((e) => e.id));
     await expectError(await send('GET', '/api/admin/audit?kind=everything', { cookie }), 400);
-    await expectError(await send('GET', '/api/admin/audit?from=2031-04-12&to=2031-04-10', { cookie }), 400, MSG.datesOrder);
+    await expectError(
+      await send('GET', '/api/admin/audit?from=2031-04-12&to=2031-04-10', { cookie }),
+      400,
+      MSG.datesOrder,
+    );
 
     const count = async () => (await env.DB.prepare('SELECT count(*) AS n FROM audit_log').first<{ n: number }>())!.n;
     const before = await count();
-    for (const [method, path] of [['DELETE', '/api/admin/audit'], ['PUT', '/api/admin/audit'], ['POST', '/api/admin/audit'], ['DELETE', `/api/admin/audit/${entries[0]!.id}`], ['PUT', `/api/admin/audit/${entries[0]!.id}`]]) {
-      await expectError(await jsonRequest(method!, path!, method === 'DELETE' ? undefined : { actor: 'никто' }, { cookie }), 404);
+    for (const [method, path] of [
+      ['DELETE', '/api/admin/audit'],
+      ['PUT', '/api/admin/audit'],
+      ['POST', '/api/admin/audit'],
+      ['DELETE', `/api/admin/audit/${entries[0]!.id}`],
+      ['PUT', `/api/admin/audit/${entries[0]!.id}`],
+    ]) {
+      await expectError(
+        await jsonRequest(method!, path!, method === 'DELETE' ? undefined : { actor: 'никто' }, { cookie }),
+        404,
+      );
     }
     expect(await count()).toBe(before);
   });
 
   it('should forget entries older than the cutoff the schedule gives, and only those', async () => {
-    const entry = { actorId: 1, actor: ADMIN_USERNAME, ip: '203.0.113.1', action: 'PUT /api/settings', kind: 'settings' as const, description: 'Изменены настройки' };
+    const entry = {
+      actorId: 1,
+      actor: ADMIN_USERNAME,
+      ip: '203.0.113.1',
+      action: 'PUT /api/settings',
+      kind: 'settings' as const,
+      description: 'Изменены настройки',
+    };
     useClock(new Date('2030-01-01T00:00:00Z').getTime());
     await recordAudit(env, entry);
     vi.setSystemTime(new Date('2030-06-01T00:00:00Z').getTime());
     await recordAudit(env, { ...entry, after: { password: 'p', nested: [{ apiKey: 'k', ok: 1 }], vatCode: 1 } });
     expect(await forgetOldAudit(env, new Date('2030-03-01T00:00:00Z').getTime())).toBe(1);
     const rows = (await env.DB.prepare('SELECT at, after FROM audit_log').all<{ at: number; after: string }>()).results;
-    expect(rows).toEqual([{ at: new Date('2030-06-01T00:00:00Z').getTime(), after: JSON.stringify({ password: '***', nested: [{ apiKey: '***', ok: 1 }], vatCode: 1 }) }]);
+    expect(rows).toEqual([
+      {
+        at: new Date('2030-06-01T00:00:00Z').getTime(),
+        after: JSON.stringify({ password: '***', nested: [{ apiKey: '***', ok: 1 }], vatCode: 1 }),
+      },
+    ]);
   });
 });
 
@@ -404,7 +723,18 @@ describe('the role table', () => {
   it('should classify every admin route the API serves, and no route it does not serve', async () => {
     expect((await sessionRoutes()).map((r) => r.key).sort()).toEqual(Object.keys(ROUTE_RULES).sort());
     // The owner's alone, by docs/api.md: payment, channel and account settings, people, credentials, the admin path.
-    for (const key of ['POST /api/admin/bookings/:id/refund', 'PUT /api/admin/channels/avito', 'DELETE /api/admin/channels/avito', 'PUT /api/admin/cabins/:id/channels', 'GET /api/admin/users', 'POST /api/admin/users', 'DELETE /api/admin/users/:id', 'PUT /api/admin/path', 'PUT /api/admin/max', 'GET /api/admin/audit']) {
+    for (const key of [
+      'POST /api/admin/bookings/:id/refund',
+      'PUT /api/admin/channels/avito',
+      'DELETE /api/admin/channels/avito',
+      'PUT /api/admin/cabins/:id/channels',
+      'GET /api/admin/users',
+      'POST /api/admin/users',
+      'DELETE /api/admin/users/:id',
+      'PUT /api/admin/path',
+      'PUT /api/admin/max',
+      'GET /api/admin/audit',
+    ]) {
       expect(ROUTE_RULES[key]?.access, key).toBe('owner');
     }
   });

@@ -67,7 +67,9 @@ describe('password hashing', () => {
     expect(await verifyPassword(ADMIN_PASSWORD, owner.password_hash)).toBe(true);
     // A second call finds the owner instead of making another.
     expect(await ensureOwner(env)).toBe(true);
-    expect((await env.DB.prepare("SELECT count(*) AS n FROM users WHERE role = 'owner'").first<{ n: number }>())!.n).toBe(1);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM users WHERE role = 'owner'").first<{ n: number }>())!.n,
+    ).toBe(1);
   });
 
   it('should create no account, so nobody can sign in, without ADMIN_PASSWORD', async () => {
@@ -78,7 +80,9 @@ describe('password hashing', () => {
 
 describe('sign-in', () => {
   it('should sign in with the right login and password and answer success', async () => {
-    const res = await client({ ip: freshIp() }).api.admin.login.$post({ json: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } });
+    const res = await client({ ip: freshIp() }).api.admin.login.$post({
+      json: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toEqual({ success: true, expiresAt: expect.any(Number) });
@@ -95,7 +99,10 @@ describe('sign-in', () => {
     expect(res.status).toBe(200);
     const [line] = res.headers.getSetCookie();
     expect(line).toMatch(new RegExp(`^${SESSION_COOKIE}=[0-9a-f]{64};`));
-    const attrs = line!.split(';').slice(1).map((a) => a.trim().toLowerCase());
+    const attrs = line!
+      .split(';')
+      .slice(1)
+      .map((a) => a.trim().toLowerCase());
     expect(attrs).toContain('httponly');
     expect(attrs).toContain('samesite=strict');
     expect(attrs).toContain('path=/api');
@@ -104,13 +111,23 @@ describe('sign-in', () => {
   });
 
   it('should leave out Secure on http://localhost as well', async () => {
-    const res = await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, { host: 'http://localhost' });
+    const res = await jsonRequest(
+      'POST',
+      '/api/admin/login',
+      { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      { host: 'http://localhost' },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()[0]!.toLowerCase()).not.toMatch(/;\s*secure/);
   });
 
   it('should mark the cookie Secure and send HSTS over https, on localhost too (a server behind its proxy)', async () => {
-    const res = await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, { host: 'https://localhost:3443' });
+    const res = await jsonRequest(
+      'POST',
+      '/api/admin/login',
+      { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+      { host: 'https://localhost:3443' },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()[0]!.toLowerCase()).toMatch(/;\s*secure/);
     expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
@@ -124,7 +141,10 @@ describe('sign-in', () => {
       { host: 'https://kaspiy-dom.ru' },
     );
     expect(res.status).toBe(200);
-    const attrs = res.headers.getSetCookie()[0]!.split(';').map((a) => a.trim().toLowerCase());
+    const attrs = res.headers
+      .getSetCookie()[0]!
+      .split(';')
+      .map((a) => a.trim().toLowerCase());
     expect(attrs).toContain('secure');
     expect(attrs).toContain('httponly');
     expect(attrs).toContain('samesite=strict');
@@ -182,11 +202,21 @@ describe('login throttling', () => {
     expect(LOGIN_THROTTLE.address.free).toBe(10);
     const ip = freshIp();
     for (let i = 1; i <= 10; i++) {
-      const res = await jsonRequest('POST', '/api/admin/login', { username: `nobody-${i}`, password: `wrong-${i}` }, { ip });
+      const res = await jsonRequest(
+        'POST',
+        '/api/admin/login',
+        { username: `nobody-${i}`, password: `wrong-${i}` },
+        { ip },
+      );
       expect(res.status, `failure ${i}`).toBe(401);
     }
     await expectNoChange(async () => {
-      const res = await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, { ip });
+      const res = await jsonRequest(
+        'POST',
+        '/api/admin/login',
+        { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+        { ip },
+      );
       await expectError(res, 429, MSG.loginThrottled);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(res.headers.getSetCookie()).toEqual([]);
@@ -200,11 +230,19 @@ describe('login throttling', () => {
     vi.setSystemTime(start);
     const ip = freshIp();
     for (let i = 0; i < LOGIN_THROTTLE.address.free; i++) {
-      expect((await jsonRequest('POST', '/api/admin/login', { username: `nobody-${i}`, password: 'nope' }, { ip })).status).toBe(401);
+      expect(
+        (await jsonRequest('POST', '/api/admin/login', { username: `nobody-${i}`, password: 'nope' }, { ip })).status,
+      ).toBe(401);
     }
-    expect((await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, { ip })).status).toBe(429);
+    expect(
+      (await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, { ip }))
+        .status,
+    ).toBe(429);
     vi.setSystemTime(start + LOGIN_THROTTLE.address.firstWaitMs - 1000);
-    expect((await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, { ip })).status).toBe(429);
+    expect(
+      (await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, { ip }))
+        .status,
+    ).toBe(429);
     vi.setSystemTime(start + LOGIN_THROTTLE.address.firstWaitMs + 1000);
     await login({ ip });
   });
@@ -213,7 +251,10 @@ describe('login throttling', () => {
     const ip = freshIp();
     for (let round = 0; round < 2; round++) {
       for (let i = 0; i < LOGIN_THROTTLE.login.free - 1; i++) {
-        expect((await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: 'nope' }, { ip })).status).toBe(401);
+        expect(
+          (await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: 'nope' }, { ip }))
+            .status,
+        ).toBe(401);
       }
       await login({ ip });
     }
@@ -227,14 +268,24 @@ describe('session', () => {
     const res = await client({ cookie }).api.admin.session.$get();
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toEqual({ authenticated: true, username: ADMIN_USERNAME, role: 'owner', twoFactor: false, expiresAt: expect.any(Number) });
+    expect(body).toEqual({
+      authenticated: true,
+      username: ADMIN_USERNAME,
+      role: 'owner',
+      twoFactor: false,
+      expiresAt: expect.any(Number),
+    });
     expect(body.expiresAt).toBeGreaterThanOrEqual(before + ADMIN_SESSION_MS);
     expect(body.expiresAt).toBeLessThanOrEqual(Date.now() + ADMIN_SESSION_MS);
   });
 
   it('should refuse an unknown or empty session cookie with 401', async () => {
     await login();
-    await expectError(await send('GET', '/api/admin/session', { cookie: `${SESSION_COOKIE}=${'0'.repeat(64)}` }), 401, MSG.unauthorized);
+    await expectError(
+      await send('GET', '/api/admin/session', { cookie: `${SESSION_COOKIE}=${'0'.repeat(64)}` }),
+      401,
+      MSG.unauthorized,
+    );
     await expectError(await send('GET', '/api/admin/session', { cookie: `${SESSION_COOKIE}=` }), 401, MSG.unauthorized);
     await expectError(await send('GET', '/api/admin/session', { cookie: 'other=1' }), 401, MSG.unauthorized);
   });
@@ -255,7 +306,10 @@ describe('session', () => {
     await expectError(await send('GET', '/api/admin/session', { cookie }), 401, MSG.unauthorized);
     await expectError(await send('GET', '/api/admin/cabins', { cookie }), 401, MSG.unauthorized);
     await expectNoChange(async () => {
-      await expectError(await jsonRequest('POST', '/api/cabins', { name: 'x', description: 'y', pricePerNight: 1 }, { cookie }), 401);
+      await expectError(
+        await jsonRequest('POST', '/api/cabins', { name: 'x', description: 'y', pricePerNight: 1 }, { cookie }),
+        401,
+      );
     });
   });
 
@@ -280,7 +334,12 @@ describe('session', () => {
     const { id: userId } = (await env.DB.prepare('SELECT id FROM users').first<{ id: number }>())!;
     const { token, expiresAt } = await createSession(env, { userId });
     expect(expiresAt).toBe(start + ADMIN_SESSION_MS);
-    expect(await findSession(env, token)).toMatchObject({ createdAt: start, expiresAt, lastSeenAt: start, user: { id: userId, username: ADMIN_USERNAME, role: 'owner' } });
+    expect(await findSession(env, token)).toMatchObject({
+      createdAt: start,
+      expiresAt,
+      lastSeenAt: start,
+      user: { id: userId, username: ADMIN_USERNAME, role: 'owner' },
+    });
     vi.setSystemTime(expiresAt);
     expect(await findSession(env, token)).toBeUndefined();
     // Expired rows are swept when the next session is made.
@@ -323,7 +382,9 @@ describe('credentials change', () => {
   it('should change login and password, stop the old password working and end other sessions', async () => {
     const cookie = await login();
     const other = await login();
-    const res = await client({ cookie }).api.admin.credentials.$put({ json: { username: 'owner', password: 'new-password-2', currentPassword: ADMIN_PASSWORD } });
+    const res = await client({ cookie }).api.admin.credentials.$put({
+      json: { username: 'owner', password: 'new-password-2', currentPassword: ADMIN_PASSWORD },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true, username: 'owner', passwordChanged: true });
 
@@ -337,16 +398,27 @@ describe('credentials change', () => {
 
     const old = await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD });
     expect(old.status).toBe(401);
-    const oldPasswordNewLogin = await jsonRequest('POST', '/api/admin/login', { username: 'owner', password: ADMIN_PASSWORD });
+    const oldPasswordNewLogin = await jsonRequest('POST', '/api/admin/login', {
+      username: 'owner',
+      password: ADMIN_PASSWORD,
+    });
     expect(oldPasswordNewLogin.status).toBe(401);
-    const oldLoginNewPassword = await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: 'new-password-2' });
+    const oldLoginNewPassword = await jsonRequest('POST', '/api/admin/login', {
+      username: ADMIN_USERNAME,
+      password: 'new-password-2',
+    });
     expect(oldLoginNewPassword.status).toBe(401);
     await login({ username: 'owner', password: 'new-password-2' });
   });
 
   it('should accept the new password under the form name newPassword too', async () => {
     const cookie = await login();
-    const res = await jsonRequest('PUT', '/api/admin/credentials', { username: ADMIN_USERNAME, newPassword: 'another-pass-3', currentPassword: ADMIN_PASSWORD }, { cookie });
+    const res = await jsonRequest(
+      'PUT',
+      '/api/admin/credentials',
+      { username: ADMIN_USERNAME, newPassword: 'another-pass-3', currentPassword: ADMIN_PASSWORD },
+      { cookie },
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true, username: ADMIN_USERNAME, passwordChanged: true });
     await login({ password: 'another-pass-3' });
@@ -365,20 +437,38 @@ describe('credentials change', () => {
     const row = await adminRow();
     expect(row.username).toBe('keeper');
     expect(row.password_hash).toBe(hashBefore);
-    expect((await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD })).status).toBe(401);
+    expect(
+      (await jsonRequest('POST', '/api/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD })).status,
+    ).toBe(401);
     await login({ username: 'keeper', password: ADMIN_PASSWORD });
     expect(await sessionStatus(cookie)).toBe(200);
   });
 
   it.each([
-    ['a login of 2 characters', { username: 'ab', password: 'long-enough-1', currentPassword: ADMIN_PASSWORD }, MSG.usernameInvalid],
+    [
+      'a login of 2 characters',
+      { username: 'ab', password: 'long-enough-1', currentPassword: ADMIN_PASSWORD },
+      MSG.usernameInvalid,
+    ],
     ['a login of 51 characters', { username: 'a'.repeat(51), currentPassword: ADMIN_PASSWORD }, MSG.usernameInvalid],
     ['a missing login', { password: 'long-enough-1', currentPassword: ADMIN_PASSWORD }, MSG.usernameInvalid],
     ['a login as a number', { username: 12345, currentPassword: ADMIN_PASSWORD }, MSG.usernameInvalid],
-    ['a password of 7 characters', { username: 'owner', password: 'short-7', currentPassword: ADMIN_PASSWORD }, MSG.passwordTooShort],
-    ['a password of 501 characters', { username: 'owner', password: 'p'.repeat(501), currentPassword: ADMIN_PASSWORD }, MSG.tooLong],
+    [
+      'a password of 7 characters',
+      { username: 'owner', password: 'short-7', currentPassword: ADMIN_PASSWORD },
+      MSG.passwordTooShort,
+    ],
+    [
+      'a password of 501 characters',
+      { username: 'owner', password: 'p'.repeat(501), currentPassword: ADMIN_PASSWORD },
+      MSG.tooLong,
+    ],
     ['no current password', { username: 'owner', password: 'long-enough-1' }, MSG.currentPasswordRequired],
-    ['a wrong current password', { username: 'owner', password: 'long-enough-1', currentPassword: 'not-the-password' }, MSG.currentPasswordWrong],
+    [
+      'a wrong current password',
+      { username: 'owner', password: 'long-enough-1', currentPassword: 'not-the-password' },
+      MSG.currentPasswordWrong,
+    ],
     ['malformed JSON', '{"username":', MSG.badJson],
   ] as [string, unknown, string][])('should refuse %s with 400 and change nothing', async (_, body, message) => {
     const cookie = await login();
@@ -413,7 +503,19 @@ describe('admin path', () => {
     expect(await getAdminPath(env)).toBe('panel-42');
   });
 
-  const reserved = ['api', 'cabins', 'cabin', 'media', 'contacts', 'reviews', 'shell', 'assets', 'fonts', 'API', 'Cabins'];
+  const reserved = [
+    'api',
+    'cabins',
+    'cabin',
+    'media',
+    'contacts',
+    'reviews',
+    'shell',
+    'assets',
+    'fonts',
+    'API',
+    'Cabins',
+  ];
   it.each(reserved)('should refuse the reserved path %s with 400', async (path) => {
     const cookie = await login();
     await expectNoChange(async () => {
@@ -422,7 +524,9 @@ describe('admin path', () => {
   });
 
   it('should keep every reserved path that fits the pattern refused', () => {
-    expect(RESERVED_PATHS).toEqual(expect.arrayContaining(['api', 'media', 'cabins', 'cabin', 'contacts', 'reviews', 'shell']));
+    expect(RESERVED_PATHS).toEqual(
+      expect.arrayContaining(['api', 'media', 'cabins', 'cabin', 'contacts', 'reviews', 'shell']),
+    );
   });
 
   it.each([

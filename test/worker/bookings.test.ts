@@ -6,13 +6,39 @@ import { MSG } from '../../schema/messages.ts';
 import { parseFeed } from '../../worker/calendar/ical.ts';
 import { forgetOldBookings } from '../../worker/queries/bookings.ts';
 import { retentionCutoff } from '../../worker/scheduled.ts';
-import { expectError, expectNoChange, freshIp, jsonRequest, login, resetDataWithAdmin, seedCabin, send, validBooking } from './helpers.ts';
+import {
+  expectError,
+  expectNoChange,
+  freshIp,
+  jsonRequest,
+  login,
+  resetDataWithAdmin,
+  seedCabin,
+  send,
+  validBooking,
+} from './helpers.ts';
 
 const day = (n: number) => addDays(todayInMoscow(), n);
 
 beforeEach(resetDataWithAdmin);
 
-type Row = { id: number; cabinId: number; cabinName: string; checkIn: string; checkOut: string; nights: number; guests: number; total: number; name: string; phone: string; email: string; comment: string; channel: string; status: string; createdAt: string };
+type Row = {
+  id: number;
+  cabinId: number;
+  cabinName: string;
+  checkIn: string;
+  checkOut: string;
+  nights: number;
+  guests: number;
+  total: number;
+  name: string;
+  phone: string;
+  email: string;
+  comment: string;
+  channel: string;
+  status: string;
+  createdAt: string;
+};
 
 const book = (body: Record<string, unknown>, ip = freshIp()) => jsonRequest('POST', '/api/bookings', body, { ip });
 async function list(cookie: string): Promise<Row[]> {
@@ -20,9 +46,14 @@ async function list(cookie: string): Promise<Row[]> {
   expect(res.status).toBe(200);
   return (await res.json()) as Row[];
 }
-const decide = (cookie: string, id: number, status: string) => jsonRequest('PUT', `/api/admin/bookings/${id}`, { status }, { cookie });
+const decide = (cookie: string, id: number, status: string) =>
+  jsonRequest('PUT', `/api/admin/bookings/${id}`, { status }, { cookie });
 async function busyOf(cabinId: number) {
-  return ((await (await send('GET', `/api/cabins/${cabinId}/availability`)).json()) as { busy: { start: string; end: string }[] }).busy;
+  return (
+    (await (await send('GET', `/api/cabins/${cabinId}/availability`)).json()) as {
+      busy: { start: string; end: string }[];
+    }
+  ).busy;
 }
 
 describe('a booking request: POST /api/bookings', () => {
@@ -31,19 +62,38 @@ describe('a booking request: POST /api/bookings', () => {
     const cookie = await login();
     // Two nights at the base price, then two in a season at 8 000 ₽.
     const seasons = [{ start: day(62), end: day(90), pricePerNight: 8000, minNights: 1 }];
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(200);
-    const res = await book(validBooking(cabin.id, { checkIn: day(60), checkOut: day(64), guests: 4, channel: 'telegram', total: undefined }));
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(
+      200,
+    );
+    const res = await book(
+      validBooking(cabin.id, { checkIn: day(60), checkOut: day(64), guests: 4, channel: 'telegram', total: undefined }),
+    );
     expect(res.status).toBe(201);
     const answer = (await res.json()) as { id: number; nights: number; total: number };
     // The guest's own page comes with every booking, a request too.
     expect(answer).toEqual({
-      id: answer.id, nights: 4, total: 2 * 5000 + 2 * 8000, lines: [expect.objectContaining({ amount: 10000 }), expect.objectContaining({ amount: 16000 })],
+      id: answer.id,
+      nights: 4,
+      total: 2 * 5000 + 2 * 8000,
+      lines: [expect.objectContaining({ amount: 10000 }), expect.objectContaining({ amount: 16000 })],
       guestUrl: expect.stringMatching(/^\/b\/[0-9a-f]{36}$/),
     });
     const [row] = await list(cookie);
     expect(row).toMatchObject({
-      id: answer.id, cabinId: cabin.id, cabinName: cabin.name, checkIn: day(60), checkOut: day(64), nights: 4, guests: 4, total: 26000,
-      name: 'Анна', phone: '+7 928 555-12-34', email: 'anna@example.ru', comment: 'Приедем поздно вечером', channel: 'telegram', status: 'new',
+      id: answer.id,
+      cabinId: cabin.id,
+      cabinName: cabin.name,
+      checkIn: day(60),
+      checkOut: day(64),
+      nights: 4,
+      guests: 4,
+      total: 26000,
+      name: 'Анна',
+      phone: '+7 928 555-12-34',
+      email: 'anna@example.ru',
+      comment: 'Приедем поздно вечером',
+      channel: 'telegram',
+      status: 'new',
     });
     // A request is not a booking: its nights stay free until the owner confirms it.
     expect(await busyOf(cabin.id)).toEqual([]);
@@ -83,10 +133,20 @@ describe('a booking request: POST /api/bookings', () => {
     const hidden = await seedCabin({ active: false });
     const cookie = await login();
     const seasons = [{ start: day(50), end: day(80), pricePerNight: 9000, minNights: 4 }];
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons, minNights: 2 }, { cookie })).status).toBe(200);
+    expect(
+      (await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons, minNights: 2 }, { cookie })).status,
+    ).toBe(200);
     await expectNoChange(async () => {
-      await expectError(await book(validBooking(cabin.id, { checkIn: day(60), checkOut: day(63) })), 400, MSG.bookingTooShort);
-      await expectError(await book(validBooking(cabin.id, { checkIn: day(20), checkOut: day(21) })), 400, MSG.bookingTooShort);
+      await expectError(
+        await book(validBooking(cabin.id, { checkIn: day(60), checkOut: day(63) })),
+        400,
+        MSG.bookingTooShort,
+      );
+      await expectError(
+        await book(validBooking(cabin.id, { checkIn: day(20), checkOut: day(21) })),
+        400,
+        MSG.bookingTooShort,
+      );
       await expectError(await book(validBooking(hidden.id)), 404, MSG.cabinNotFound);
       await expectError(await book(validBooking(987654)), 404, MSG.cabinNotFound);
     });
@@ -97,8 +157,13 @@ describe('a booking request: POST /api/bookings', () => {
   it('should answer 409 for nights a block or a confirmed booking holds, and allow a stay ending the morning one begins', async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    expect((await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(30), end: day(33) }, { cookie })).status).toBe(201);
-    await expectNoChange(async () => expectError(await book(validBooking(cabin.id, { checkIn: day(32), checkOut: day(35) })), 409, MSG.bookingNotFree));
+    expect(
+      (await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(30), end: day(33) }, { cookie }))
+        .status,
+    ).toBe(201);
+    await expectNoChange(async () =>
+      expectError(await book(validBooking(cabin.id, { checkIn: day(32), checkOut: day(35) })), 409, MSG.bookingNotFree),
+    );
     expect((await book(validBooking(cabin.id, { checkIn: day(27), checkOut: day(30) }))).status).toBe(201);
     expect((await book(validBooking(cabin.id, { checkIn: day(33), checkOut: day(36) }))).status).toBe(201);
   });
@@ -115,7 +180,9 @@ describe('a booking request: POST /api/bookings', () => {
 describe("the owner's decisions: PUT /api/admin/bookings/:id", () => {
   it('should keep 100 concurrent requests for the same nights, and let exactly one of them be confirmed', async () => {
     const cabin = await seedCabin();
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => book(validBooking(cabin.id, { name: `Гость ${i}` }))));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => book(validBooking(cabin.id, { name: `Гость ${i}` }))),
+    );
     expect(answers.map((r) => r.status)).toEqual(Array(100).fill(201));
     const cookie = await login();
     const rows = await list(cookie);
@@ -143,11 +210,18 @@ describe("the owner's decisions: PUT /api/admin/bookings/:id", () => {
     expect(confirmed.status).toBe(200);
     expect(((await confirmed.json()) as Row).status).toBe('confirmed');
     const { checkIn, checkOut } = validBooking(cabin.id);
-    const calendar = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as { exportUrl: string; busy: { start: string; source: string; label: string }[] };
-    expect(calendar.busy).toEqual([expect.objectContaining({ start: checkIn, source: 'booking', label: 'Секретный Гость' })]);
+    const calendar = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as {
+      exportUrl: string;
+      busy: { start: string; source: string; label: string }[];
+    };
+    expect(calendar.busy).toEqual([
+      expect.objectContaining({ start: checkIn, source: 'booking', label: 'Секретный Гость' }),
+    ]);
     const ics = await (await send('GET', new URL(calendar.exportUrl).pathname)).text();
     expect(ics).not.toContain('Секретный');
-    expect(parseFeed(ics, day(0), day(400)).map(({ start, end }) => ({ start, end }))).toEqual([{ start: checkIn, end: checkOut }]);
+    expect(parseFeed(ics, day(0), day(400)).map(({ start, end }) => ({ start, end }))).toEqual([
+      { start: checkIn, end: checkOut },
+    ]);
     // A request for those nights now meets a 409.
     await expectError(await book(validBooking(cabin.id)), 409, MSG.bookingNotFree);
     expect((await decide(cookie, id, 'cancelled')).status).toBe(200);
@@ -173,7 +247,16 @@ describe("the owner's decisions: PUT /api/admin/bookings/:id", () => {
     const cookie = await login();
     const { id } = (await (await book(validBooking(cabin.id))).json()) as { id: number };
     const { checkIn } = validBooking(cabin.id);
-    expect((await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: checkIn, end: addDays(checkIn, 1) }, { cookie })).status).toBe(201);
+    expect(
+      (
+        await jsonRequest(
+          'POST',
+          `/api/admin/cabins/${cabin.id}/blocks`,
+          { start: checkIn, end: addDays(checkIn, 1) },
+          { cookie },
+        )
+      ).status,
+    ).toBe(201);
     await expectError(await decide(cookie, id, 'confirmed'), 409, MSG.bookingNotFree);
     expect((await list(cookie))[0]!.status).toBe('new');
   });
@@ -192,15 +275,27 @@ describe('personal data past its retention', () => {
   it('should erase the name, phone, e-mail and comment of requests older than 3 years whose stay is over, and nothing else', async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    for (const name of ['Старая', 'Старая, но впереди', 'Свежая']) expect((await book(validBooking(cabin.id, { name }))).status).toBe(201);
+    for (const name of ['Старая', 'Старая, но впереди', 'Свежая'])
+      expect((await book(validBooking(cabin.id, { name }))).status).toBe(201);
     const fourYearsAgo = new Date(Date.now() - 4 * 365 * 86_400_000).toISOString();
-    await env.DB.prepare("UPDATE bookings SET created_at = ?, check_in = '2022-07-01', check_out = '2022-07-05' WHERE name = 'Старая'").bind(fourYearsAgo).run();
-    await env.DB.prepare("UPDATE bookings SET created_at = ? WHERE name = 'Старая, но впереди'").bind(fourYearsAgo).run();
+    await env.DB.prepare(
+      "UPDATE bookings SET created_at = ?, check_in = '2022-07-01', check_out = '2022-07-05' WHERE name = 'Старая'",
+    )
+      .bind(fourYearsAgo)
+      .run();
+    await env.DB.prepare("UPDATE bookings SET created_at = ? WHERE name = 'Старая, но впереди'")
+      .bind(fourYearsAgo)
+      .run();
     expect(await forgetOldBookings(env, retentionCutoff(3), todayInMoscow())).toBe(1);
     const rows = await list(cookie);
     const old = rows.find((r) => r.checkIn === '2022-07-01')!;
     expect(old).toMatchObject({ name: '', phone: '', email: '', comment: '', checkOut: '2022-07-05', status: 'new' });
-    expect(rows.filter((r) => r.phone === '+7 928 555-12-34').map((r) => r.name).sort()).toEqual(['Свежая', 'Старая, но впереди']);
+    expect(
+      rows
+        .filter((r) => r.phone === '+7 928 555-12-34')
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['Свежая', 'Старая, но впереди']);
     // Run again: nothing more to erase.
     expect(await forgetOldBookings(env, retentionCutoff(3), todayInMoscow())).toBe(0);
     // A period of 5 years keeps a request of 4 years ago.

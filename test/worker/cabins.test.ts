@@ -74,7 +74,11 @@ describe('public cabin routes', () => {
 
   it('should page the list, 100 cabins a page, with the count and a link to the next page', async () => {
     // Straight into the database: one query per cabin through HTTP would only slow the test.
-    const created = await Promise.all(Array.from({ length: API_CABINS_PAGE_SIZE + 1 }, (_, i) => createCabin(env, sampleCabin({ name: `Домик ${i + 1}` }))));
+    const created = await Promise.all(
+      Array.from({ length: API_CABINS_PAGE_SIZE + 1 }, (_, i) =>
+        createCabin(env, sampleCabin({ name: `Домик ${i + 1}` })),
+      ),
+    );
     await seedCabin({ name: 'Скрытый', active: false });
     const ids = created.map((c) => c.id).sort((a, b) => a - b);
 
@@ -136,12 +140,24 @@ describe('admin cabin routes', () => {
     const res = await client({ cookie }).api.cabins.$post({ json: input });
     expect(res.status).toBe(201);
     const cabin = await res.json();
-    expect(cabin).toEqual({ id: expect.any(Number), weekendPricePerNight: null, weekendNights: [5, 6], baseGuests: null, extraGuestPerNight: 0, ...input });
+    expect(cabin).toEqual({
+      id: expect.any(Number),
+      weekendPricePerNight: null,
+      weekendNights: [5, 6],
+      baseGuests: null,
+      extraGuestPerNight: 0,
+      ...input,
+    });
   });
 
   it('should trim the name and description', async () => {
     const cookie = await login();
-    const res = await jsonRequest('POST', '/api/cabins', sampleCabin({ name: '  Домик  ', description: ' Описание ' }), { cookie });
+    const res = await jsonRequest(
+      'POST',
+      '/api/cabins',
+      sampleCabin({ name: '  Домик  ', description: ' Описание ' }),
+      { cookie },
+    );
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ name: 'Домик', description: 'Описание' });
   });
@@ -149,7 +165,10 @@ describe('admin cabin routes', () => {
   it('should keep the other fields on a partial update', async () => {
     const cookie = await login();
     const cabin = await seedCabin({ bedrooms: 3, featured: true, amenities: ['Терраса'] });
-    const res = await client({ cookie }).api.cabins[':id'].$put({ param: { id: String(cabin.id) }, json: { pricePerNight: 7000 } });
+    const res = await client({ cookie }).api.cabins[':id'].$put({
+      param: { id: String(cabin.id) },
+      json: { pricePerNight: 7000 },
+    });
     expect(res.status).toBe(200);
     const expected = { ...cabin, pricePerNight: 7000 };
     expect(await res.json()).toEqual(expected);
@@ -188,7 +207,11 @@ describe('admin cabin routes', () => {
     const cookie = await login();
     await seedCabin();
     await expectNoChange(async () => {
-      await expectError(await jsonRequest('PUT', '/api/cabins/999999', { name: 'x' }, { cookie }), 404, MSG.cabinNotFound);
+      await expectError(
+        await jsonRequest('PUT', '/api/cabins/999999', { name: 'x' }, { cookie }),
+        404,
+        MSG.cabinNotFound,
+      );
       await expectError(await send('DELETE', '/api/cabins/999999', { cookie }), 404, MSG.cabinNotFound);
     });
   });
@@ -238,13 +261,16 @@ describe('cabin input the API refuses', () => {
     ['a name of 121 characters', { name: long(121) }, MSG.tooLong],
     ['a price as a string', { pricePerNight: 'дорого' }, MSG.cabinPriceInvalid],
     ['featured as a number', { featured: 1 }, undefined],
-  ] as [string, unknown, string | undefined][])('should refuse to update a cabin with %s (400) and keep it', async (_, body, message) => {
-    const cookie = await login();
-    const cabin = await seedCabin();
-    await expectNoChange(async () => {
-      await expectError(await jsonRequest('PUT', `/api/cabins/${cabin.id}`, body, { cookie }), 400, message);
-    });
-  });
+  ] as [string, unknown, string | undefined][])(
+    'should refuse to update a cabin with %s (400) and keep it',
+    async (_, body, message) => {
+      const cookie = await login();
+      const cabin = await seedCabin();
+      await expectNoChange(async () => {
+        await expectError(await jsonRequest('PUT', `/api/cabins/${cabin.id}`, body, { cookie }), 400, message);
+      });
+    },
+  );
 
   it('should refuse malformed JSON with 400 and the JSON message', async () => {
     const cookie = await login();
@@ -270,7 +296,9 @@ describe('cabin input the API refuses', () => {
   it('should refuse a JSON body over 256 KB with 413', async () => {
     const cookie = await login();
     await expectNoChange(async () => {
-      const res = await jsonRequest('POST', '/api/cabins', sampleCabin({ description: 'x'.repeat(300 * 1024) }), { cookie });
+      const res = await jsonRequest('POST', '/api/cabins', sampleCabin({ description: 'x'.repeat(300 * 1024) }), {
+        cookie,
+      });
       await expectError(res, 413);
     });
   });

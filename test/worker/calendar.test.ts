@@ -22,16 +22,36 @@ type Availability = {
 async function calendarOf(cookie: string, cabinId: number) {
   const res = await send('GET', `/api/admin/cabins/${cabinId}/calendar`, { cookie });
   expect(res.status).toBe(200);
-  return (await res.json()) as { exportUrl: string; busy: { start: string; end: string; source: string; label: string }[]; feeds: { id: number; lastError: string | null; eventCount: number }[]; seasons: unknown[] };
+  return (await res.json()) as {
+    exportUrl: string;
+    busy: { start: string; end: string; source: string; label: string }[];
+    feeds: { id: number; lastError: string | null; eventCount: number }[];
+    seasons: unknown[];
+  };
 }
 
 describe('the visitor calendar: GET /api/cabins/:id/availability', () => {
   it('should give busy nights (merged, without names or sources), the seasons, the base price and minimum stay', async () => {
     const cabin = await seedCabin({ pricePerNight: 5000 });
     const cookie = await login();
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: [{ start: day(30), end: day(60), pricePerNight: 8000, minNights: 3 }], minNights: 2 }, { cookie })).status).toBe(200);
-    for (const [start, end, note] of [[day(5), day(8), 'Звонок Ивана'], [day(8), day(10), 'Ремонт'], [day(20), day(21), '']] as const) {
-      expect((await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start, end, note }, { cookie })).status).toBe(201);
+    expect(
+      (
+        await jsonRequest(
+          'PUT',
+          `/api/admin/cabins/${cabin.id}/seasons`,
+          { seasons: [{ start: day(30), end: day(60), pricePerNight: 8000, minNights: 3 }], minNights: 2 },
+          { cookie },
+        )
+      ).status,
+    ).toBe(200);
+    for (const [start, end, note] of [
+      [day(5), day(8), 'Звонок Ивана'],
+      [day(8), day(10), 'Ремонт'],
+      [day(20), day(21), ''],
+    ] as const) {
+      expect(
+        (await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start, end, note }, { cookie })).status,
+      ).toBe(201);
     }
     const res = await send('GET', `/api/cabins/${cabin.id}/availability`);
     expect(res.status).toBe(200);
@@ -41,8 +61,13 @@ describe('the visitor calendar: GET /api/cabins/:id/availability', () => {
     expect(text).not.toContain('Ремонт');
     const a = JSON.parse(text) as Availability;
     expect(a.from).toBe(todayInMoscow());
-    expect(a.busy).toEqual([{ start: day(5), end: day(10) }, { start: day(20), end: day(21) }]);
-    expect(a.seasons).toEqual([{ start: day(30), end: day(60), pricePerNight: 8000, minNights: 3, weekendPricePerNight: null }]);
+    expect(a.busy).toEqual([
+      { start: day(5), end: day(10) },
+      { start: day(20), end: day(21) },
+    ]);
+    expect(a.seasons).toEqual([
+      { start: day(30), end: day(60), pricePerNight: 8000, minNights: 3, weekendPricePerNight: null },
+    ]);
     expect(a.pricePerNight).toBe(5000);
     expect(a.minNights).toBe(2);
   });
@@ -64,7 +89,9 @@ describe('price ranges for the pages: GET /api/prices', () => {
       { start: day(10), end: day(20), pricePerNight: 4500, minNights: 1 },
       { start: day(40), end: day(70), pricePerNight: 9000, minNights: 3 },
     ];
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(200);
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(
+      200,
+    );
     const res = await send('GET', '/api/prices');
     expect(res.status).toBe(200);
     const { prices } = (await res.json()) as { prices: { cabinId: number; min: number; max: number }[] };
@@ -77,9 +104,27 @@ describe('price ranges for the pages: GET /api/prices', () => {
     const cabin = await seedCabin({ pricePerNight: 6000, weekendPricePerNight: 8000 });
     const cookie = await login();
     const seasons = [{ start: day(10), end: day(20), pricePerNight: 5000, minNights: 1, weekendPricePerNight: 7000 }];
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(200);
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/date-prices`, { prices: [{ date: day(30), price: 12000 }, { date: day(31), price: 3900 }] }, { cookie })).status).toBe(200);
-    const { prices } = (await (await send('GET', '/api/prices')).json()) as { prices: { cabinId: number; min: number; max: number }[] };
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await jsonRequest(
+          'PUT',
+          `/api/admin/cabins/${cabin.id}/date-prices`,
+          {
+            prices: [
+              { date: day(30), price: 12000 },
+              { date: day(31), price: 3900 },
+            ],
+          },
+          { cookie },
+        )
+      ).status,
+    ).toBe(200);
+    const { prices } = (await (await send('GET', '/api/prices')).json()) as {
+      prices: { cabinId: number; min: number; max: number }[];
+    };
     expect(prices.find((p) => p.cabinId === cabin.id)).toEqual({ cabinId: cabin.id, min: 3900, max: 12000 });
   });
 });
@@ -88,23 +133,54 @@ describe('the owner calendar', () => {
   it('should leave seasons that are over out of the calendar, so the list saves back as it was loaded', async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: [{ start: day(10), end: day(20), pricePerNight: 7000, minNights: 2 }] }, { cookie })).status).toBe(200);
+    expect(
+      (
+        await jsonRequest(
+          'PUT',
+          `/api/admin/cabins/${cabin.id}/seasons`,
+          { seasons: [{ start: day(10), end: day(20), pricePerNight: 7000, minNights: 2 }] },
+          { cookie },
+        )
+      ).status,
+    ).toBe(200);
     // A season that ended yesterday, as time leaves one behind.
-    await env.DB.prepare('INSERT INTO seasons (cabin_id, start, "end", price_per_night, min_nights) VALUES (?, ?, ?, 5000, 1)').bind(cabin.id, day(-30), day(0)).run();
-    const cal = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as { seasons: { start: string; end: string; pricePerNight: number; minNights: number }[]; minNights: number };
+    await env.DB.prepare(
+      'INSERT INTO seasons (cabin_id, start, "end", price_per_night, min_nights) VALUES (?, ?, ?, 5000, 1)',
+    )
+      .bind(cabin.id, day(-30), day(0))
+      .run();
+    const cal = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as {
+      seasons: { start: string; end: string; pricePerNight: number; minNights: number }[];
+      minNights: number;
+    };
     expect(cal.seasons.map((s) => s.start)).toEqual([day(10)]);
     // Sent back exactly as loaded, each row with its id and cabinId.
     expect(Object.keys(cal.seasons[0]!)).toEqual(expect.arrayContaining(['id', 'cabinId']));
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: cal.seasons, minNights: cal.minNights }, { cookie })).status).toBe(200);
-    const again = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as typeof cal;
-    expect(again.seasons.map(({ start, end, pricePerNight, minNights }) => ({ start, end, pricePerNight, minNights }))).toEqual([{ start: day(10), end: day(20), pricePerNight: 7000, minNights: 2 }]);
+    expect(
+      (
+        await jsonRequest(
+          'PUT',
+          `/api/admin/cabins/${cabin.id}/seasons`,
+          { seasons: cal.seasons, minNights: cal.minNights },
+          { cookie },
+        )
+      ).status,
+    ).toBe(200);
+    const again = (await (
+      await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })
+    ).json()) as typeof cal;
+    expect(
+      again.seasons.map(({ start, end, pricePerNight, minNights }) => ({ start, end, pricePerNight, minNights })),
+    ).toEqual([{ start: day(10), end: day(20), pricePerNight: 7000, minNights: 2 }]);
   });
 
   it("should keep a season's rows to its own cabin whatever cabinId the body carries", async () => {
     const [a, b] = [await seedCabin(), await seedCabin()];
     const cookie = await login();
     const season = { id: 999, cabinId: b.id, start: day(10), end: day(20), pricePerNight: 7000, minNights: 2 };
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${a.id}/seasons`, { seasons: [season] }, { cookie })).status).toBe(200);
+    expect(
+      (await jsonRequest('PUT', `/api/admin/cabins/${a.id}/seasons`, { seasons: [season] }, { cookie })).status,
+    ).toBe(200);
     expect((await calendarOf(cookie, a.id)).seasons).toHaveLength(1);
     expect((await calendarOf(cookie, b.id)).seasons).toHaveLength(0);
   });
@@ -112,8 +188,24 @@ describe('the owner calendar', () => {
   it('should show every busy range with its source and let the owner remove a block', async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    const block = (await (await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(3), end: day(6), note: 'Бронь по телефону' }, { cookie })).json()) as { id: number };
-    expect((await calendarOf(cookie, cabin.id)).busy).toEqual([{ start: day(3), end: day(6), source: 'block', id: block.id, label: 'Бронь по телефону', key: `block-${block.id}` }]);
+    const block = (await (
+      await jsonRequest(
+        'POST',
+        `/api/admin/cabins/${cabin.id}/blocks`,
+        { start: day(3), end: day(6), note: 'Бронь по телефону' },
+        { cookie },
+      )
+    ).json()) as { id: number };
+    expect((await calendarOf(cookie, cabin.id)).busy).toEqual([
+      {
+        start: day(3),
+        end: day(6),
+        source: 'block',
+        id: block.id,
+        label: 'Бронь по телефону',
+        key: `block-${block.id}`,
+      },
+    ]);
     expect((await send('DELETE', `/api/admin/blocks/${block.id}`, { cookie })).status).toBe(200);
     expect((await calendarOf(cookie, cabin.id)).busy).toEqual([]);
     await expectError(await send('DELETE', `/api/admin/blocks/${block.id}`, { cookie }), 404, MSG.blockNotFound);
@@ -123,10 +215,22 @@ describe('the owner calendar', () => {
     const cabin = await seedCabin();
     const cookie = await login();
     const v0 = await getContentVersion(env);
-    expect((await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(3), end: day(6) }, { cookie })).status).toBe(201);
+    expect(
+      (await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(3), end: day(6) }, { cookie }))
+        .status,
+    ).toBe(201);
     await new Promise((r) => setTimeout(r, 50));
     expect(await getContentVersion(env)).toBe(v0);
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: [{ start: day(1), end: day(9), pricePerNight: 3000 }] }, { cookie })).status).toBe(200);
+    expect(
+      (
+        await jsonRequest(
+          'PUT',
+          `/api/admin/cabins/${cabin.id}/seasons`,
+          { seasons: [{ start: day(1), end: day(9), pricePerNight: 3000 }] },
+          { cookie },
+        )
+      ).status,
+    ).toBe(200);
     for (let i = 0; i < 40 && (await getContentVersion(env)) === v0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(await getContentVersion(env)).toBe(v0 + 1);
   });
@@ -143,28 +247,71 @@ describe('the owner calendar', () => {
     const cookie = await login();
     // The owner's form is told which field is wrong.
     const field = message === MSG.dateRangeInvalid || message === MSG.datePast ? 'Окончание' : 'Начало';
-    await expectNoChange(async () => expectError(await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, body, { cookie }), 400, `${field}: ${message}`));
+    await expectNoChange(async () =>
+      expectError(
+        await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, body, { cookie }),
+        400,
+        `${field}: ${message}`,
+      ),
+    );
   });
 
   it.each([
-    ['overlapping seasons', [{ start: day(10), end: day(20), pricePerNight: 5000 }, { start: day(19), end: day(30), pricePerNight: 6000 }], MSG.seasonsOverlap],
+    [
+      'overlapping seasons',
+      [
+        { start: day(10), end: day(20), pricePerNight: 5000 },
+        { start: day(19), end: day(30), pricePerNight: 6000 },
+      ],
+      MSG.seasonsOverlap,
+    ],
     ['a negative price', [{ start: day(10), end: day(20), pricePerNight: -1 }], MSG.seasonPriceInvalid],
-    ['a minimum stay of 0 nights', [{ start: day(10), end: day(20), pricePerNight: 5000, minNights: 0 }], MSG.minNightsInvalid],
+    [
+      'a minimum stay of 0 nights',
+      [{ start: day(10), end: day(20), pricePerNight: 5000, minNights: 0 }],
+      MSG.minNightsInvalid,
+    ],
     ['reversed dates', [{ start: day(20), end: day(10), pricePerNight: 5000 }], MSG.dateRangeInvalid],
   ])('should refuse %s (400) and keep the seasons as they were', async (_, seasons, message) => {
     const cabin = await seedCabin();
     const cookie = await login();
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons: [{ start: day(1), end: day(5), pricePerNight: 4000 }] }, { cookie })).status).toBe(200);
-    const field = ({ [MSG.seasonPriceInvalid]: 'Сезон 1, цена за ночь', [MSG.minNightsInvalid]: 'Сезон 1, минимальный срок', [MSG.dateRangeInvalid]: 'Сезон 1, окончание' } as Record<string, string>)[message];
+    expect(
+      (
+        await jsonRequest(
+          'PUT',
+          `/api/admin/cabins/${cabin.id}/seasons`,
+          { seasons: [{ start: day(1), end: day(5), pricePerNight: 4000 }] },
+          { cookie },
+        )
+      ).status,
+    ).toBe(200);
+    const field = (
+      {
+        [MSG.seasonPriceInvalid]: 'Сезон 1, цена за ночь',
+        [MSG.minNightsInvalid]: 'Сезон 1, минимальный срок',
+        [MSG.dateRangeInvalid]: 'Сезон 1, окончание',
+      } as Record<string, string>
+    )[message];
     // Which season and field is wrong; the overlap message names the seasons itself.
-    await expectNoChange(async () => expectError(await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie }), 400, field ? `${field}: ${message}` : message));
+    await expectNoChange(async () =>
+      expectError(
+        await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie }),
+        400,
+        field ? `${field}: ${message}` : message,
+      ),
+    );
   });
 
   it('should allow seasons that touch (one ends the day the next begins)', async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    const seasons = [{ start: day(10), end: day(20), pricePerNight: 5000 }, { start: day(20), end: day(30), pricePerNight: 6000 }];
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(200);
+    const seasons = [
+      { start: day(10), end: day(20), pricePerNight: 5000 },
+      { start: day(20), end: day(30), pricePerNight: 6000 },
+    ];
+    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(
+      200,
+    );
   });
 
   it.each([
@@ -178,15 +325,34 @@ describe('the owner calendar', () => {
   ])('should refuse a feed with %s (400) and change nothing', async (_, url, message) => {
     const cabin = await seedCabin();
     const cookie = await login();
-    await expectNoChange(async () => expectError(await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/feeds`, { feeds: [{ name: 'Авито', url }] }, { cookie }), 400, `Календарь 1, адрес: ${message}`));
+    await expectNoChange(async () =>
+      expectError(
+        await jsonRequest(
+          'PUT',
+          `/api/admin/cabins/${cabin.id}/feeds`,
+          { feeds: [{ name: 'Авито', url }] },
+          { cookie },
+        ),
+        400,
+        `Календарь 1, адрес: ${message}`,
+      ),
+    );
   });
 
-  it('should keep a feed\'s last good import and show its error in Russian when a sync fails', async () => {
+  it("should keep a feed's last good import and show its error in Russian when a sync fails", async () => {
     const cabin = await seedCabin();
     const cookie = await login();
     // A feed saved while it worked, with its import; now its address answers nothing.
-    const feed = await env.DB.prepare("INSERT INTO calendar_feeds (cabin_id, name, url, event_count, last_success_at) VALUES (?, 'Суточно', 'https://sutochno.invalid/cal.ics', 1, '2026-01-01T00:00:00.000Z') RETURNING id").bind(cabin.id).first<{ id: number }>();
-    await env.DB.prepare("INSERT INTO feed_events (feed_id, cabin_id, uid, start, end) VALUES (?, ?, 'x@sutochno', ?, ?)").bind(feed!.id, cabin.id, day(40), day(44)).run();
+    const feed = await env.DB.prepare(
+      "INSERT INTO calendar_feeds (cabin_id, name, url, event_count, last_success_at) VALUES (?, 'Суточно', 'https://sutochno.invalid/cal.ics', 1, '2026-01-01T00:00:00.000Z') RETURNING id",
+    )
+      .bind(cabin.id)
+      .first<{ id: number }>();
+    await env.DB.prepare(
+      "INSERT INTO feed_events (feed_id, cabin_id, uid, start, end) VALUES (?, ?, 'x@sutochno', ?, ?)",
+    )
+      .bind(feed!.id, cabin.id, day(40), day(44))
+      .run();
     const res = await send('POST', '/api/admin/calendar-sync', { cookie });
     expect(res.status).toBe(200);
     const { results } = (await res.json()) as { results: { ok: boolean; error: string }[] };
@@ -196,19 +362,40 @@ describe('the owner calendar', () => {
     const cal = await calendarOf(cookie, cabin.id);
     expect(cal.feeds[0]!.lastError).toBe(results[0]!.error);
     expect(cal.feeds[0]!.eventCount).toBe(1);
-    expect(cal.busy).toEqual([{ start: day(40), end: day(44), source: 'feed', id: expect.any(Number), label: 'Суточно', key: `feed-${feed!.id}-x@sutochno`, feedId: feed!.id }]);
+    expect(cal.busy).toEqual([
+      {
+        start: day(40),
+        end: day(44),
+        source: 'feed',
+        id: expect.any(Number),
+        label: 'Суточно',
+        key: `feed-${feed!.id}-x@sutochno`,
+        feedId: feed!.id,
+      },
+    ]);
   });
 });
 
 describe('the iCal export: GET /api/ical/{token}.ics', () => {
-  it('should give the owner\'s busy nights as RFC 5545 all-day events without guest data, and round-trip through the import', async () => {
+  it("should give the owner's busy nights as RFC 5545 all-day events without guest data, and round-trip through the import", async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(3), end: day(6), note: 'Иванов +7 900 000-00-00' }, { cookie });
+    await jsonRequest(
+      'POST',
+      `/api/admin/cabins/${cabin.id}/blocks`,
+      { start: day(3), end: day(6), note: 'Иванов +7 900 000-00-00' },
+      { cookie },
+    );
     await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(6), end: day(7) }, { cookie });
     // An imported event must not be exported back (platforms would echo each other).
-    const feed = await env.DB.prepare("INSERT INTO calendar_feeds (cabin_id, name, url) VALUES (?, 'Авито', 'https://avito.invalid/a.ics') RETURNING id").bind(cabin.id).first<{ id: number }>();
-    await env.DB.prepare("INSERT INTO feed_events (feed_id, cabin_id, uid, start, end) VALUES (?, ?, 'a@avito', ?, ?)").bind(feed!.id, cabin.id, day(50), day(52)).run();
+    const feed = await env.DB.prepare(
+      "INSERT INTO calendar_feeds (cabin_id, name, url) VALUES (?, 'Авито', 'https://avito.invalid/a.ics') RETURNING id",
+    )
+      .bind(cabin.id)
+      .first<{ id: number }>();
+    await env.DB.prepare("INSERT INTO feed_events (feed_id, cabin_id, uid, start, end) VALUES (?, ?, 'a@avito', ?, ?)")
+      .bind(feed!.id, cabin.id, day(50), day(52))
+      .run();
 
     const { exportUrl } = await calendarOf(cookie, cabin.id);
     const path = new URL(exportUrl).pathname;
@@ -245,7 +432,9 @@ describe('the iCal export: GET /api/ical/{token}.ics', () => {
     const cabin = await seedCabin();
     const cookie = await login();
     const before = new URL((await calendarOf(cookie, cabin.id)).exportUrl).pathname;
-    const renewed = (await (await send('POST', `/api/admin/cabins/${cabin.id}/ical-token`, { cookie })).json()) as { exportUrl: string };
+    const renewed = (await (await send('POST', `/api/admin/cabins/${cabin.id}/ical-token`, { cookie })).json()) as {
+      exportUrl: string;
+    };
     const after = new URL(renewed.exportUrl).pathname;
     expect(after).not.toBe(before);
     await expectError(await send('GET', before), 404);
@@ -264,6 +453,8 @@ describe('calendar admin routes need a session', () => {
     ['POST', '/api/admin/calendar-sync'],
     ['POST', '/api/admin/cabins/1/ical-token'],
   ])('should answer %s %s with 401 when signed out', async (method, path) => {
-    await expectNoChange(async () => expectError(await (method === 'GET' ? send(method, path) : jsonRequest(method, path, {})), 401, MSG.unauthorized));
+    await expectNoChange(async () =>
+      expectError(await (method === 'GET' ? send(method, path) : jsonRequest(method, path, {})), 401, MSG.unauthorized),
+    );
   });
 });

@@ -101,206 +101,603 @@ type RouteSpec = {
 
 const ROUTES: RouteSpec[] = [
   { method: 'GET', pattern: '/api/cabins', admin: false, path: () => '/api/cabins', query: () => ({ page: '1' }) },
-  { method: 'GET', pattern: '/api/cabins/:id', admin: false, path: () => `/api/cabins/${s.cabin}`, withId: (id) => `/api/cabins/${id}` },
   {
-    method: 'POST', pattern: '/api/cabins', admin: true, path: () => '/api/cabins', body: 'json',
+    method: 'GET',
+    pattern: '/api/cabins/:id',
+    admin: false,
+    path: () => `/api/cabins/${s.cabin}`,
+    withId: (id) => `/api/cabins/${id}`,
+  },
+  {
+    method: 'POST',
+    pattern: '/api/cabins',
+    admin: true,
+    path: () => '/api/cabins',
+    body: 'json',
     valid: () => ({ ...sampleCabin(), bedrooms: 2, bathrooms: 1, maxGuests: 4, featured: true, active: true }),
     freeText: ['name', 'description', 'location', 'distanceToSea'],
   },
   {
-    method: 'PUT', pattern: '/api/cabins/:id', admin: true, path: () => `/api/cabins/${s.cabin}`, withId: (id) => `/api/cabins/${id}`,
-    body: 'json', valid: () => ({ ...sampleCabin(), bedrooms: 2, featured: false }), freeText: ['name', 'description', 'location', 'distanceToSea'],
+    method: 'PUT',
+    pattern: '/api/cabins/:id',
+    admin: true,
+    path: () => `/api/cabins/${s.cabin}`,
+    withId: (id) => `/api/cabins/${id}`,
+    body: 'json',
+    valid: () => ({ ...sampleCabin(), bedrooms: 2, featured: false }),
+    freeText: ['name', 'description', 'location', 'distanceToSea'],
   },
-  { method: 'DELETE', pattern: '/api/cabins/:id', admin: true, path: () => `/api/cabins/${s.cabin}`, withId: (id) => `/api/cabins/${id}` },
+  {
+    method: 'DELETE',
+    pattern: '/api/cabins/:id',
+    admin: true,
+    path: () => `/api/cabins/${s.cabin}`,
+    withId: (id) => `/api/cabins/${id}`,
+  },
   { method: 'GET', pattern: '/api/reviews/approved', admin: false, path: () => '/api/reviews/approved' },
   { method: 'GET', pattern: '/api/reviews', admin: true, path: () => '/api/reviews' },
-  { method: 'POST', pattern: '/api/reviews', admin: false, path: () => '/api/reviews', body: 'json', valid: () => validReview({ website: '' }), freeText: ['name', 'comment'], strict: ['email', 'website'] },
   {
-    method: 'PUT', pattern: '/api/reviews/:id', admin: true, path: () => `/api/reviews/${s.review}`, withId: (id) => `/api/reviews/${id}`,
-    body: 'json', valid: () => ({ name: 'Мария', email: 'maria@example.ru', rating: 4, comment: 'Исправленный отзыв', approved: true }),
-    freeText: ['name', 'comment'], strict: ['email'],
+    method: 'POST',
+    pattern: '/api/reviews',
+    admin: false,
+    path: () => '/api/reviews',
+    body: 'json',
+    valid: () => validReview({ website: '' }),
+    freeText: ['name', 'comment'],
+    strict: ['email', 'website'],
   },
-  { method: 'DELETE', pattern: '/api/reviews/:id', admin: true, path: () => `/api/reviews/${s.review}`, withId: (id) => `/api/reviews/${id}` },
+  {
+    method: 'PUT',
+    pattern: '/api/reviews/:id',
+    admin: true,
+    path: () => `/api/reviews/${s.review}`,
+    withId: (id) => `/api/reviews/${id}`,
+    body: 'json',
+    valid: () => ({
+      name: 'Мария',
+      email: 'maria@example.ru',
+      rating: 4,
+      comment: 'Исправленный отзыв',
+      approved: true,
+    }),
+    freeText: ['name', 'comment'],
+    strict: ['email'],
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/reviews/:id',
+    admin: true,
+    path: () => `/api/reviews/${s.review}`,
+    withId: (id) => `/api/reviews/${id}`,
+  },
   { method: 'GET', pattern: '/api/settings', admin: false, path: () => '/api/settings' },
   {
-    method: 'PUT', pattern: '/api/settings', admin: true, path: () => '/api/settings', body: 'json',
+    method: 'PUT',
+    pattern: '/api/settings',
+    admin: true,
+    path: () => '/api/settings',
+    body: 'json',
     valid: () => ({
-      siteName: 'Каспий', phone: '+7 900 000-00-00', email: 'info@example.ru', address: 'Каспийск', footerDescription: 'Описание',
-      footerPhone: '+7 900 000-00-01', footerEmail: 'foot@example.ru', footerAddress: 'Каспийск, 1', mapEmbedCode: '',
-      ownerName: 'ИП Иванов', heroTitle: 'Море', heroSubtitle: 'Рядом', whyChooseUsTitle: 'Почему мы', whyChooseUsSubtitle: 'Потому что',
-      whyChooseUsFeatures: [{ title: 'Чисто', description: 'Всегда' }], galleryImages: ['/media/abc.jpg'],
-      checkInTime: '14:00', checkOutTime: '12:00', contactInfo: { phone: '+7 900 000-00-02', email: 'ci@example.ru' },
+      siteName: 'Каспий',
+      phone: '+7 900 000-00-00',
+      email: 'info@example.ru',
+      address: 'Каспийск',
+      footerDescription: 'Описание',
+      footerPhone: '+7 900 000-00-01',
+      footerEmail: 'foot@example.ru',
+      footerAddress: 'Каспийск, 1',
+      mapEmbedCode: '',
+      ownerName: 'ИП Иванов',
+      heroTitle: 'Море',
+      heroSubtitle: 'Рядом',
+      whyChooseUsTitle: 'Почему мы',
+      whyChooseUsSubtitle: 'Потому что',
+      whyChooseUsFeatures: [{ title: 'Чисто', description: 'Всегда' }],
+      galleryImages: ['/media/abc.jpg'],
+      checkInTime: '14:00',
+      checkOutTime: '12:00',
+      contactInfo: { phone: '+7 900 000-00-02', email: 'ci@example.ru' },
     }),
     freeText: [
-      'siteName', 'phone', 'address', 'footerDescription', 'footerPhone', 'footerAddress', 'mapEmbedCode', 'ownerName',
-      'heroTitle', 'heroSubtitle', 'whyChooseUsTitle', 'whyChooseUsSubtitle',
+      'siteName',
+      'phone',
+      'address',
+      'footerDescription',
+      'footerPhone',
+      'footerAddress',
+      'mapEmbedCode',
+      'ownerName',
+      'heroTitle',
+      'heroSubtitle',
+      'whyChooseUsTitle',
+      'whyChooseUsSubtitle',
     ],
     strict: ['email', 'footerEmail', 'checkInTime', 'checkOutTime'],
   },
   {
-    method: 'POST', pattern: '/api/admin/login', admin: false, path: () => '/api/admin/login', body: 'json',
-    valid: () => ({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }), freeText: ['username', 'password'],
+    method: 'POST',
+    pattern: '/api/admin/login',
+    admin: false,
+    path: () => '/api/admin/login',
+    body: 'json',
+    valid: () => ({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+    freeText: ['username', 'password'],
   },
   { method: 'POST', pattern: '/api/admin/logout', admin: false, path: () => '/api/admin/logout', body: 'ignored' },
   { method: 'GET', pattern: '/api/admin/session', admin: true, path: () => '/api/admin/session' },
   { method: 'GET', pattern: '/api/admin/cabins', admin: true, path: () => '/api/admin/cabins' },
   { method: 'GET', pattern: '/api/admin/settings', admin: true, path: () => '/api/admin/settings' },
   { method: 'GET', pattern: '/api/admin/path', admin: true, path: () => '/api/admin/path' },
-  { method: 'PUT', pattern: '/api/admin/path', admin: true, path: () => '/api/admin/path', body: 'json', valid: () => ({ path: 'admin' }), strict: ['path'] },
   {
-    method: 'PUT', pattern: '/api/admin/credentials', admin: true, path: () => '/api/admin/credentials', body: 'json',
-    valid: () => ({ username: ADMIN_USERNAME, password: '', currentPassword: ADMIN_PASSWORD }), freeText: ['username', 'password', 'currentPassword'],
+    method: 'PUT',
+    pattern: '/api/admin/path',
+    admin: true,
+    path: () => '/api/admin/path',
+    body: 'json',
+    valid: () => ({ path: 'admin' }),
+    strict: ['path'],
+  },
+  {
+    method: 'PUT',
+    pattern: '/api/admin/credentials',
+    admin: true,
+    path: () => '/api/admin/credentials',
+    body: 'json',
+    valid: () => ({ username: ADMIN_USERNAME, password: '', currentPassword: ADMIN_PASSWORD }),
+    freeText: ['username', 'password', 'currentPassword'],
   },
   { method: 'GET', pattern: '/api/admin/publish', admin: true, path: () => '/api/admin/publish' },
   { method: 'POST', pattern: '/api/upload', admin: true, path: () => '/api/upload', body: 'multipart' },
   { method: 'GET', pattern: '/api/build-info', admin: false, path: () => '/api/build-info' },
   { method: 'GET', pattern: '/api/health', admin: false, path: () => '/api/health', usual: [200, 503] },
   { method: 'POST', pattern: '/api/admin/publish', admin: true, path: () => '/api/admin/publish' },
-  { method: 'GET', pattern: '/api/cabins/:id/availability', admin: false, path: () => `/api/cabins/${s.cabin}/availability`, withId: (id) => `/api/cabins/${id}/availability` },
+  {
+    method: 'GET',
+    pattern: '/api/cabins/:id/availability',
+    admin: false,
+    path: () => `/api/cabins/${s.cabin}/availability`,
+    withId: (id) => `/api/cabins/${id}/availability`,
+  },
   { method: 'GET', pattern: '/api/prices', admin: false, path: () => '/api/prices' },
   {
-    method: 'GET', pattern: '/api/search', admin: false, path: () => `/api/search?${new URLSearchParams({ checkIn: inDays(30), checkOut: inDays(33), guests: '2' })}`,
+    method: 'GET',
+    pattern: '/api/search',
+    admin: false,
+    path: () => `/api/search?${new URLSearchParams({ checkIn: inDays(30), checkOut: inDays(33), guests: '2' })}`,
     query: () => ({ checkIn: inDays(30), checkOut: inDays(33), guests: '2' }),
   },
   {
-    method: 'GET', pattern: '/api/admin/occupancy', admin: true, path: () => '/api/admin/occupancy',
+    method: 'GET',
+    pattern: '/api/admin/occupancy',
+    admin: true,
+    path: () => '/api/admin/occupancy',
     query: () => ({ from: inDays(0), days: '31' }),
   },
   {
-    method: 'POST', pattern: '/api/bookings', admin: false, path: () => '/api/bookings', body: 'json', valid: () => validBooking(s.cabin),
-    freeText: ['name', 'comment'], strict: ['checkIn', 'checkOut', 'phone', 'email', 'channel', 'website'],
+    method: 'POST',
+    pattern: '/api/bookings',
+    admin: false,
+    path: () => '/api/bookings',
+    body: 'json',
+    valid: () => validBooking(s.cabin),
+    freeText: ['name', 'comment'],
+    strict: ['checkIn', 'checkOut', 'phone', 'email', 'channel', 'website'],
   },
   { method: 'GET', pattern: '/api/admin/bookings', admin: true, path: () => '/api/admin/bookings' },
   {
-    method: 'PUT', pattern: '/api/admin/bookings/:id', admin: true, path: () => `/api/admin/bookings/${s.booking}`, withId: (id) => `/api/admin/bookings/${id}`,
-    body: 'json', valid: () => ({ status: 'declined' }), strict: ['status'],
+    method: 'PUT',
+    pattern: '/api/admin/bookings/:id',
+    admin: true,
+    path: () => `/api/admin/bookings/${s.booking}`,
+    withId: (id) => `/api/admin/bookings/${id}`,
+    body: 'json',
+    valid: () => ({ status: 'declined' }),
+    strict: ['status'],
   },
-  { method: 'DELETE', pattern: '/api/admin/bookings/:id', admin: true, path: () => '/api/admin/bookings/999999', withId: (id) => `/api/admin/bookings/${id}` },
+  {
+    method: 'DELETE',
+    pattern: '/api/admin/bookings/:id',
+    admin: true,
+    path: () => '/api/admin/bookings/999999',
+    withId: (id) => `/api/admin/bookings/${id}`,
+  },
   // Prepayment. Here the worker runs without ЮKassa's keys: a notification is then a 404
   // and a payment link a 400 that says why; test/worker/payments.test.ts runs them with the keys.
   {
-    method: 'GET', pattern: '/api/bookings/:id/status', admin: false, path: () => `/api/bookings/${s.booking}/status?token=${'0'.repeat(36)}`,
-    withId: (id) => `/api/bookings/${id}/status?token=${'0'.repeat(36)}`, query: () => ({ token: '0'.repeat(36) }), usual: [404],
+    method: 'GET',
+    pattern: '/api/bookings/:id/status',
+    admin: false,
+    path: () => `/api/bookings/${s.booking}/status?token=${'0'.repeat(36)}`,
+    withId: (id) => `/api/bookings/${id}/status?token=${'0'.repeat(36)}`,
+    query: () => ({ token: '0'.repeat(36) }),
+    usual: [404],
   },
   {
-    method: 'POST', pattern: '/api/payments/yookassa', admin: false, path: () => '/api/payments/yookassa', body: 'json',
-    valid: () => ({ type: 'notification', event: 'payment.succeeded', object: { id: '2f1e3c4d-000f-5000-9000-1b2c3d4e5f60' } }), strict: ['type', 'object'], freeText: ['event'], usual: [404],
+    method: 'POST',
+    pattern: '/api/payments/yookassa',
+    admin: false,
+    path: () => '/api/payments/yookassa',
+    body: 'json',
+    valid: () => ({
+      type: 'notification',
+      event: 'payment.succeeded',
+      object: { id: '2f1e3c4d-000f-5000-9000-1b2c3d4e5f60' },
+    }),
+    strict: ['type', 'object'],
+    freeText: ['event'],
+    usual: [404],
   },
   { method: 'GET', pattern: '/api/admin/payments', admin: true, path: () => '/api/admin/payments' },
   // Owner alerts in MAX, against the MAX stand-in of the global setup.
   { method: 'GET', pattern: '/api/admin/max', admin: true, path: () => '/api/admin/max' },
-  { method: 'PUT', pattern: '/api/admin/max', admin: true, path: () => '/api/admin/max', body: 'json', valid: () => ({ token: 'corpus-token-0123456789abcdef' }) },
-  { method: 'DELETE', pattern: '/api/admin/max', admin: true, path: () => '/api/admin/max' },
-  { method: 'POST', pattern: '/api/admin/max/check', admin: true, path: () => '/api/admin/max/check', body: 'ignored', usual: [409] },
-  { method: 'POST', pattern: '/api/admin/max/test', admin: true, path: () => '/api/admin/max/test', body: 'ignored', usual: [409] },
-  { method: 'POST', pattern: '/api/admin/bookings/:id/payment-link', admin: true, path: () => `/api/admin/bookings/${s.booking}/payment-link`, withId: (id) => `/api/admin/bookings/${id}/payment-link`, body: 'ignored', usual: [400] },
-  { method: 'POST', pattern: '/api/admin/bookings/:id/refund', admin: true, path: () => `/api/admin/bookings/${s.booking}/refund`, withId: (id) => `/api/admin/bookings/${id}/refund`, body: 'ignored', usual: [409] },
-  // A booking's messages to its guest: the seeded one has none (no mail here), so «Отправить снова» finds nothing.
-  { method: 'GET', pattern: '/api/admin/bookings/:id/messages', admin: true, path: () => `/api/admin/bookings/${s.booking}/messages`, withId: (id) => `/api/admin/bookings/${id}/messages` },
   {
-    method: 'POST', pattern: '/api/admin/bookings/:id/messages/:kind/retry', admin: true, path: () => `/api/admin/bookings/${s.booking}/messages/confirmation/retry`,
-    withId: (id) => `/api/admin/bookings/${id}/messages/confirmation/retry`, body: 'ignored', usual: [404],
+    method: 'PUT',
+    pattern: '/api/admin/max',
+    admin: true,
+    path: () => '/api/admin/max',
+    body: 'json',
+    valid: () => ({ token: 'corpus-token-0123456789abcdef' }),
+  },
+  { method: 'DELETE', pattern: '/api/admin/max', admin: true, path: () => '/api/admin/max' },
+  {
+    method: 'POST',
+    pattern: '/api/admin/max/check',
+    admin: true,
+    path: () => '/api/admin/max/check',
+    body: 'ignored',
+    usual: [409],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/max/test',
+    admin: true,
+    path: () => '/api/admin/max/test',
+    body: 'ignored',
+    usual: [409],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/bookings/:id/payment-link',
+    admin: true,
+    path: () => `/api/admin/bookings/${s.booking}/payment-link`,
+    withId: (id) => `/api/admin/bookings/${id}/payment-link`,
+    body: 'ignored',
+    usual: [400],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/bookings/:id/refund',
+    admin: true,
+    path: () => `/api/admin/bookings/${s.booking}/refund`,
+    withId: (id) => `/api/admin/bookings/${id}/refund`,
+    body: 'ignored',
+    usual: [409],
+  },
+  // A booking's messages to its guest: the seeded one has none (no mail here), so «Отправить снова» finds nothing.
+  {
+    method: 'GET',
+    pattern: '/api/admin/bookings/:id/messages',
+    admin: true,
+    path: () => `/api/admin/bookings/${s.booking}/messages`,
+    withId: (id) => `/api/admin/bookings/${id}/messages`,
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/bookings/:id/messages/:kind/retry',
+    admin: true,
+    path: () => `/api/admin/bookings/${s.booking}/messages/confirmation/retry`,
+    withId: (id) => `/api/admin/bookings/${id}/messages/confirmation/retry`,
+    body: 'ignored',
+    usual: [404],
   },
   { method: 'GET', pattern: '/api/ical/:file', admin: false, path: () => s.icalPath },
-  { method: 'GET', pattern: '/api/admin/cabins/:id/calendar', admin: true, path: () => `/api/admin/cabins/${s.cabin}/calendar`, withId: (id) => `/api/admin/cabins/${id}/calendar` },
   {
-    method: 'PUT', pattern: '/api/admin/cabins/:id/seasons', admin: true, path: () => `/api/admin/cabins/${s.cabin}/seasons`, withId: (id) => `/api/admin/cabins/${id}/seasons`,
-    body: 'json', valid: () => ({ seasons: [{ start: inDays(30), end: inDays(60), pricePerNight: 7000, minNights: 3 }], minNights: 2 }), strict: ['seasons', 'minNights'],
+    method: 'GET',
+    pattern: '/api/admin/cabins/:id/calendar',
+    admin: true,
+    path: () => `/api/admin/cabins/${s.cabin}/calendar`,
+    withId: (id) => `/api/admin/cabins/${id}/calendar`,
   },
   {
-    method: 'POST', pattern: '/api/admin/cabins/:id/blocks', admin: true, path: () => `/api/admin/cabins/${s.cabin}/blocks`, withId: (id) => `/api/admin/cabins/${id}/blocks`,
-    body: 'json', valid: () => ({ start: inDays(10), end: inDays(12), note: 'Ремонт' }), freeText: ['note'], strict: ['start', 'end'],
+    method: 'PUT',
+    pattern: '/api/admin/cabins/:id/seasons',
+    admin: true,
+    path: () => `/api/admin/cabins/${s.cabin}/seasons`,
+    withId: (id) => `/api/admin/cabins/${id}/seasons`,
+    body: 'json',
+    valid: () => ({
+      seasons: [{ start: inDays(30), end: inDays(60), pricePerNight: 7000, minNights: 3 }],
+      minNights: 2,
+    }),
+    strict: ['seasons', 'minNights'],
   },
-  { method: 'DELETE', pattern: '/api/admin/blocks/:id', admin: true, path: () => '/api/admin/blocks/999999', withId: (id) => `/api/admin/blocks/${id}` },
   {
-    method: 'PUT', pattern: '/api/admin/cabins/:id/feeds', admin: true, path: () => `/api/admin/cabins/${s.cabin}/feeds`, withId: (id) => `/api/admin/cabins/${id}/feeds`,
-    body: 'json', valid: () => ({ feeds: [{ name: 'Суточно', url: 'https://sutochno.example/calendar/1.ics' }] }), strict: ['feeds'],
+    method: 'POST',
+    pattern: '/api/admin/cabins/:id/blocks',
+    admin: true,
+    path: () => `/api/admin/cabins/${s.cabin}/blocks`,
+    withId: (id) => `/api/admin/cabins/${id}/blocks`,
+    body: 'json',
+    valid: () => ({ start: inDays(10), end: inDays(12), note: 'Ремонт' }),
+    freeText: ['note'],
+    strict: ['start', 'end'],
   },
-  { method: 'POST', pattern: '/api/admin/calendar-sync', admin: true, path: () => '/api/admin/calendar-sync', body: 'ignored' },
-  { method: 'POST', pattern: '/api/admin/cabins/:id/ical-token', admin: true, path: () => `/api/admin/cabins/${s.cabin}/ical-token`, withId: (id) => `/api/admin/cabins/${id}/ical-token`, body: 'ignored' },
+  {
+    method: 'DELETE',
+    pattern: '/api/admin/blocks/:id',
+    admin: true,
+    path: () => '/api/admin/blocks/999999',
+    withId: (id) => `/api/admin/blocks/${id}`,
+  },
+  {
+    method: 'PUT',
+    pattern: '/api/admin/cabins/:id/feeds',
+    admin: true,
+    path: () => `/api/admin/cabins/${s.cabin}/feeds`,
+    withId: (id) => `/api/admin/cabins/${id}/feeds`,
+    body: 'json',
+    valid: () => ({ feeds: [{ name: 'Суточно', url: 'https://sutochno.example/calendar/1.ics' }] }),
+    strict: ['feeds'],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/calendar-sync',
+    admin: true,
+    path: () => '/api/admin/calendar-sync',
+    body: 'ignored',
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/cabins/:id/ical-token',
+    admin: true,
+    path: () => `/api/admin/cabins/${s.cabin}/ical-token`,
+    withId: (id) => `/api/admin/cabins/${id}/ical-token`,
+    body: 'ignored',
+  },
   // Channels, against the Avito stand-in of the global setup: the corpus's keys are no
   // account there, so a well-formed connection is Avito's refusal (400).
   { method: 'GET', pattern: '/api/admin/channels', admin: true, path: () => '/api/admin/channels' },
   {
-    method: 'PUT', pattern: '/api/admin/channels/avito', admin: true, path: () => '/api/admin/channels/avito', body: 'json',
-    valid: () => ({ clientId: 'corpus-client', clientSecret: 'corpus-secret', userId: 123456 }), strict: ['clientId', 'clientSecret', 'userId'], usual: [400],
+    method: 'PUT',
+    pattern: '/api/admin/channels/avito',
+    admin: true,
+    path: () => '/api/admin/channels/avito',
+    body: 'json',
+    valid: () => ({ clientId: 'corpus-client', clientSecret: 'corpus-secret', userId: 123456 }),
+    strict: ['clientId', 'clientSecret', 'userId'],
+    usual: [400],
   },
   { method: 'DELETE', pattern: '/api/admin/channels/avito', admin: true, path: () => '/api/admin/channels/avito' },
   {
-    method: 'PUT', pattern: '/api/admin/cabins/:id/channels', admin: true, path: () => `/api/admin/cabins/${s.cabin}/channels`, withId: (id) => `/api/admin/cabins/${id}/channels`,
+    method: 'PUT',
+    pattern: '/api/admin/cabins/:id/channels',
+    admin: true,
+    path: () => `/api/admin/cabins/${s.cabin}/channels`,
+    withId: (id) => `/api/admin/cabins/${id}/channels`,
     // Avito is not connected here: a well-formed listing is a 409 that says so; null unlinks (200).
-    body: 'json', valid: () => ({ avitoItemId: 4_000_001 }), strict: ['avitoItemId'], nullable: ['avitoItemId'], usual: [409],
+    body: 'json',
+    valid: () => ({ avitoItemId: 4_000_001 }),
+    strict: ['avitoItemId'],
+    nullable: ['avitoItemId'],
+    usual: [409],
   },
-  { method: 'POST', pattern: '/api/admin/channels/sync', admin: true, path: () => '/api/admin/channels/sync', body: 'ignored' },
+  {
+    method: 'POST',
+    pattern: '/api/admin/channels/sync',
+    admin: true,
+    path: () => '/api/admin/channels/sync',
+    body: 'ignored',
+  },
   { method: 'GET', pattern: '/api/admin/conflicts', admin: true, path: () => '/api/admin/conflicts' },
   { method: 'GET', pattern: '/api/admin/channels/stays', admin: true, path: () => '/api/admin/channels/stays' },
-  { method: 'POST', pattern: '/api/admin/feeds/:cabinId/:index/accept-empty', admin: true, path: () => `/api/admin/feeds/${s.cabin}/0/accept-empty`, body: 'ignored', usual: [404] },
+  {
+    method: 'POST',
+    pattern: '/api/admin/feeds/:cabinId/:index/accept-empty',
+    admin: true,
+    path: () => `/api/admin/feeds/${s.cabin}/0/accept-empty`,
+    body: 'ignored',
+    usual: [404],
+  },
   // Pricing.
   { method: 'GET', pattern: '/api/admin/pricing', admin: true, path: () => '/api/admin/pricing' },
   {
-    method: 'PUT', pattern: '/api/admin/pricing', admin: true, path: () => '/api/admin/pricing', body: 'json',
-    valid: () => ({ discounts: [{ kind: 'longStay', minNights: 7, percent: 10 }], extras: [{ name: 'Баня', price: 2000, per: 'stay', mandatory: false }] }), strict: ['discounts', 'extras'],
+    method: 'PUT',
+    pattern: '/api/admin/pricing',
+    admin: true,
+    path: () => '/api/admin/pricing',
+    body: 'json',
+    valid: () => ({
+      discounts: [{ kind: 'longStay', minNights: 7, percent: 10 }],
+      extras: [{ name: 'Баня', price: 2000, per: 'stay', mandatory: false }],
+    }),
+    strict: ['discounts', 'extras'],
   },
   { method: 'GET', pattern: '/api/admin/promo-codes', admin: true, path: () => '/api/admin/promo-codes' },
   {
-    method: 'PUT', pattern: '/api/admin/promo-codes', admin: true, path: () => '/api/admin/promo-codes', body: 'json',
-    valid: () => ({ codes: [{ code: 'LETO', percent: 10, maxUses: 5 }] }), strict: ['codes'],
+    method: 'PUT',
+    pattern: '/api/admin/promo-codes',
+    admin: true,
+    path: () => '/api/admin/promo-codes',
+    body: 'json',
+    valid: () => ({ codes: [{ code: 'LETO', percent: 10, maxUses: 5 }] }),
+    strict: ['codes'],
   },
-  { method: 'GET', pattern: '/api/admin/cabins/:id/date-prices', admin: true, path: () => `/api/admin/cabins/${s.cabin}/date-prices`, withId: (id) => `/api/admin/cabins/${id}/date-prices` },
   {
-    method: 'PUT', pattern: '/api/admin/cabins/:id/date-prices', admin: true, path: () => `/api/admin/cabins/${s.cabin}/date-prices`, withId: (id) => `/api/admin/cabins/${id}/date-prices`,
-    body: 'json', valid: () => ({ prices: [{ date: inDays(40), price: 9000 }] }), strict: ['prices'],
+    method: 'GET',
+    pattern: '/api/admin/cabins/:id/date-prices',
+    admin: true,
+    path: () => `/api/admin/cabins/${s.cabin}/date-prices`,
+    withId: (id) => `/api/admin/cabins/${id}/date-prices`,
   },
   {
-    method: 'GET', pattern: '/api/quote', admin: false, path: () => `/api/quote?${new URLSearchParams({ cabinId: String(s.cabin), checkIn: inDays(30), checkOut: inDays(33), guests: '2' })}`,
+    method: 'PUT',
+    pattern: '/api/admin/cabins/:id/date-prices',
+    admin: true,
+    path: () => `/api/admin/cabins/${s.cabin}/date-prices`,
+    withId: (id) => `/api/admin/cabins/${id}/date-prices`,
+    body: 'json',
+    valid: () => ({ prices: [{ date: inDays(40), price: 9000 }] }),
+    strict: ['prices'],
+  },
+  {
+    method: 'GET',
+    pattern: '/api/quote',
+    admin: false,
+    path: () =>
+      `/api/quote?${new URLSearchParams({ cabinId: String(s.cabin), checkIn: inDays(30), checkOut: inDays(33), guests: '2' })}`,
     query: () => ({ cabinId: String(s.cabin), checkIn: inDays(30), checkOut: inDays(33), guests: '2' }),
   },
   // The guest's own page: the token is the only key; one nobody holds is a 404 (guest.test.ts uses real ones).
-  { method: 'GET', pattern: '/api/guest/:token', admin: false, path: () => `/api/guest/${'0'.repeat(36)}`, usual: [404] },
-  { method: 'POST', pattern: '/api/guest/:token/pay', admin: false, path: () => `/api/guest/${'0'.repeat(36)}/pay`, body: 'ignored', usual: [404] },
-  { method: 'POST', pattern: '/api/guest/:token/cancel', admin: false, path: () => `/api/guest/${'0'.repeat(36)}/cancel`, body: 'ignored', usual: [404] },
-  { method: 'GET', pattern: '/api/guest/:token/stay.ics', admin: false, path: () => `/api/guest/${'0'.repeat(36)}/stay.ics`, usual: [404] },
-  { method: 'GET', pattern: '/api/admin/cabins/:id/instructions', admin: true, path: () => `/api/admin/cabins/${s.cabin}/instructions`, withId: (id) => `/api/admin/cabins/${id}/instructions` },
   {
-    method: 'PUT', pattern: '/api/admin/cabins/:id/instructions', admin: true, path: () => `/api/admin/cabins/${s.cabin}/instructions`, withId: (id) => `/api/admin/cabins/${id}/instructions`,
-    body: 'json', valid: () => ({ text: 'Ключ в сейфе у калитки' }), freeText: ['text'],
+    method: 'GET',
+    pattern: '/api/guest/:token',
+    admin: false,
+    path: () => `/api/guest/${'0'.repeat(36)}`,
+    usual: [404],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/guest/:token/pay',
+    admin: false,
+    path: () => `/api/guest/${'0'.repeat(36)}/pay`,
+    body: 'ignored',
+    usual: [404],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/guest/:token/cancel',
+    admin: false,
+    path: () => `/api/guest/${'0'.repeat(36)}/cancel`,
+    body: 'ignored',
+    usual: [404],
+  },
+  {
+    method: 'GET',
+    pattern: '/api/guest/:token/stay.ics',
+    admin: false,
+    path: () => `/api/guest/${'0'.repeat(36)}/stay.ics`,
+    usual: [404],
+  },
+  {
+    method: 'GET',
+    pattern: '/api/admin/cabins/:id/instructions',
+    admin: true,
+    path: () => `/api/admin/cabins/${s.cabin}/instructions`,
+    withId: (id) => `/api/admin/cabins/${id}/instructions`,
+  },
+  {
+    method: 'PUT',
+    pattern: '/api/admin/cabins/:id/instructions',
+    admin: true,
+    path: () => `/api/admin/cabins/${s.cabin}/instructions`,
+    withId: (id) => `/api/admin/cabins/${id}/instructions`,
+    body: 'json',
+    valid: () => ({ text: 'Ключ в сейфе у калитки' }),
+    freeText: ['text'],
   },
   // The owner's account: people, sessions, two-factor sign-in (off here: enabling is
   // refused without a set-up, disabling without it on) and the record.
   { method: 'GET', pattern: '/api/admin/users', admin: true, path: () => '/api/admin/users' },
   {
-    method: 'POST', pattern: '/api/admin/users', admin: true, path: () => '/api/admin/users', body: 'json',
-    valid: () => ({ username: 'corpus-manager', password: 'long-enough-1', role: 'manager' }), freeText: ['username', 'password'], strict: ['role'], usual: [201],
+    method: 'POST',
+    pattern: '/api/admin/users',
+    admin: true,
+    path: () => '/api/admin/users',
+    body: 'json',
+    valid: () => ({ username: 'corpus-manager', password: 'long-enough-1', role: 'manager' }),
+    freeText: ['username', 'password'],
+    strict: ['role'],
+    usual: [201],
   },
-  { method: 'DELETE', pattern: '/api/admin/users/:id', admin: true, path: () => '/api/admin/users/999999', withId: (id) => `/api/admin/users/${id}` },
-  { method: 'GET', pattern: '/api/admin/sessions', admin: true, path: () => '/api/admin/sessions', query: () => ({ all: '1' }) },
-  { method: 'DELETE', pattern: '/api/admin/sessions/:id', admin: true, path: () => '/api/admin/sessions/999999', withId: (id) => `/api/admin/sessions/${id}` },
+  {
+    method: 'DELETE',
+    pattern: '/api/admin/users/:id',
+    admin: true,
+    path: () => '/api/admin/users/999999',
+    withId: (id) => `/api/admin/users/${id}`,
+  },
+  {
+    method: 'GET',
+    pattern: '/api/admin/sessions',
+    admin: true,
+    path: () => '/api/admin/sessions',
+    query: () => ({ all: '1' }),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/admin/sessions/:id',
+    admin: true,
+    path: () => '/api/admin/sessions/999999',
+    withId: (id) => `/api/admin/sessions/${id}`,
+  },
   { method: 'DELETE', pattern: '/api/admin/sessions', admin: true, path: () => '/api/admin/sessions' },
   { method: 'POST', pattern: '/api/admin/2fa/setup', admin: true, path: () => '/api/admin/2fa/setup', body: 'ignored' },
   {
-    method: 'POST', pattern: '/api/admin/2fa/enable', admin: true, path: () => '/api/admin/2fa/enable', body: 'json',
-    valid: () => ({ code: '123456', password: ADMIN_PASSWORD }), freeText: ['code', 'password'], usual: [409],
+    method: 'POST',
+    pattern: '/api/admin/2fa/enable',
+    admin: true,
+    path: () => '/api/admin/2fa/enable',
+    body: 'json',
+    valid: () => ({ code: '123456', password: ADMIN_PASSWORD }),
+    freeText: ['code', 'password'],
+    usual: [409],
   },
-  { method: 'POST', pattern: '/api/admin/2fa/disable', admin: true, path: () => '/api/admin/2fa/disable', body: 'json', valid: () => ({ code: '123456' }), freeText: ['code'], usual: [409] },
   {
-    method: 'POST', pattern: '/api/admin/2fa/recovery-codes', admin: true, path: () => '/api/admin/2fa/recovery-codes', body: 'json',
-    valid: () => ({ code: '123456', password: ADMIN_PASSWORD }), freeText: ['code', 'password'], usual: [409],
+    method: 'POST',
+    pattern: '/api/admin/2fa/disable',
+    admin: true,
+    path: () => '/api/admin/2fa/disable',
+    body: 'json',
+    valid: () => ({ code: '123456' }),
+    freeText: ['code'],
+    usual: [409],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/2fa/recovery-codes',
+    admin: true,
+    path: () => '/api/admin/2fa/recovery-codes',
+    body: 'json',
+    valid: () => ({ code: '123456', password: ADMIN_PASSWORD }),
+    freeText: ['code', 'password'],
+    usual: [409],
   },
   {
     // `actor` takes any login, so it is no part of the hostile query; `from` and `to` take any real date.
-    method: 'GET', pattern: '/api/admin/audit', admin: true, path: () => '/api/admin/audit',
+    method: 'GET',
+    pattern: '/api/admin/audit',
+    admin: true,
+    path: () => '/api/admin/audit',
     query: () => ({ kind: 'bookings', from: inDays(-30), to: inDays(0), before: '1000', limit: '20' }),
   },
   { method: 'GET', pattern: '/api/admin/checklist', admin: true, path: () => '/api/admin/checklist' },
-  { method: 'PUT', pattern: '/api/admin/checklist', admin: true, path: () => '/api/admin/checklist', body: 'json', valid: () => ({ dismissed: false }), strict: ['dismissed'] },
+  {
+    method: 'PUT',
+    pattern: '/api/admin/checklist',
+    admin: true,
+    path: () => '/api/admin/checklist',
+    body: 'json',
+    valid: () => ({ dismissed: false }),
+    strict: ['dismissed'],
+  },
   { method: 'GET', pattern: '/api/admin/demo', admin: true, path: () => '/api/admin/demo' },
   // The owner's numbers: a period is required, so the usual path carries one.
-  ...['summary', 'tourist-tax', 'bookings.csv', 'bookings.xlsx'].map((name): RouteSpec => ({
-    method: 'GET', pattern: `/api/admin/reports/${name}`, admin: true, path: () => `/api/admin/reports/${name}?from=${inDays(-30)}&to=${inDays(0)}`,
-    query: () => ({ from: inDays(-30), to: inDays(0) }),
-  })),
+  ...['summary', 'tourist-tax', 'bookings.csv', 'bookings.xlsx'].map(
+    (name): RouteSpec => ({
+      method: 'GET',
+      pattern: `/api/admin/reports/${name}`,
+      admin: true,
+      path: () => `/api/admin/reports/${name}?from=${inDays(-30)}&to=${inDays(0)}`,
+      query: () => ({ from: inDays(-30), to: inDays(0) }),
+    }),
+  ),
   { method: 'DELETE', pattern: '/api/admin/demo', admin: true, path: () => '/api/admin/demo' },
-  { method: 'GET', pattern: '/media/:key', admin: false, path: () => '/media/11111111-2222-3333-4444-555555555555.jpg' },
+  {
+    method: 'GET',
+    pattern: '/media/:key',
+    admin: false,
+    path: () => '/media/11111111-2222-3333-4444-555555555555.jpg',
+  },
 ];
 
 const routeName = (r: RouteSpec) => `${r.method} ${r.pattern}`;
@@ -322,7 +719,6 @@ const HUGE_JSON = (() => {
   bytes.set(enc.encode('"}'), TEN_MB_PLUS_ONE - 2);
   return bytes;
 })();
-
 
 /** A multipart upload whose JPEG file alone is 10 MB + 1 byte. */
 const HUGE_UPLOAD = (() => {
@@ -401,7 +797,10 @@ const MALFORMED_JSON: [string, string | Uint8Array<ArrayBuffer>][] = [
   ['a comment', '{/* x */}'],
   ['a raw control character in a string', '{"name":"a\u0001b"}'],
   ['a NUL byte', '\u0000'],
-  ['bytes that are not UTF-8', new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc0, 0xaf, 0x22, 0x7d])],
+  [
+    'bytes that are not UTF-8',
+    new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc0, 0xaf, 0x22, 0x7d]),
+  ],
   ['an overlong UTF-8 slash', new Uint8Array([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0x22, 0x7d])],
 ];
 
@@ -423,7 +822,11 @@ const WRONG_CONTENT_TYPES: (string | null)[] = [
 // ---------------------------------------------------------------------------------------------
 // Sending and checking.
 
-function request(method: string, path: string, opts: { role: Role | string; body?: Body; type?: string | null; headers?: Record<string, string> }) {
+function request(
+  method: string,
+  path: string,
+  opts: { role: Role | string; body?: Body; type?: string | null; headers?: Record<string, string> },
+) {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.type) headers['content-type'] = opts.type;
   const cookie = opts.role === 'admin' ? s.cookie : opts.role === 'visitor' ? undefined : opts.role;
@@ -441,7 +844,8 @@ async function problem(res: Response, c: Case): Promise<string | null> {
   const text = await res.text();
   const brief = `${res.status} ${text.slice(0, 160)}`;
   if (!c.status.includes(res.status)) return `status ${brief} (want ${c.status.join('/')})`;
-  if (!/^application\/json\b/.test(res.headers.get('content-type') ?? '')) return `not JSON: ${res.headers.get('content-type')} ${brief}`;
+  if (!/^application\/json\b/.test(res.headers.get('content-type') ?? ''))
+    return `not JSON: ${res.headers.get('content-type')} ${brief}`;
   let body: Record<string, unknown>;
   try {
     body = JSON.parse(text) as Record<string, unknown>;
@@ -451,7 +855,8 @@ async function problem(res: Response, c: Case): Promise<string | null> {
   if (res.status >= 400) {
     if (/\bat .+:\d+:\d+|node_modules|\.ts\b|Error:/.test(text)) return `leaks internals ${brief}`;
     // One of ours, or one of ours after the name of the field (the owner's calendar forms).
-    const own = (e: string) => OWN_MESSAGES.has(e) || [...OWN_MESSAGES].some((m) => e.endsWith(`: ${m}`) && e.length - m.length <= 42);
+    const own = (e: string) =>
+      OWN_MESSAGES.has(e) || [...OWN_MESSAGES].some((m) => e.endsWith(`: ${m}`) && e.length - m.length <= 42);
     if (typeof body.error !== 'string' || !own(body.error)) return `error text is not one of ours: ${brief}`;
     if (c.error !== undefined && body.error !== c.error) return `error «${body.error}», want «${c.error}»`;
     // `success` (login) and `ok` (health) go with the error by contract.
@@ -496,7 +901,13 @@ function wrongTypes(v: unknown): unknown[] {
 function jsonCorpus(r: RouteSpec, role: Role): Case[] {
   const valid = r.valid!();
   const path = r.path();
-  const refused = (label: string, body: Body, status: number, error?: string, type: string | null = 'application/json'): Case => {
+  const refused = (
+    label: string,
+    body: Body,
+    status: number,
+    error?: string,
+    type: string | null = 'application/json',
+  ): Case => {
     const visitor = role === 'visitor' && r.admin;
     return {
       label,
@@ -519,7 +930,13 @@ function jsonCorpus(r: RouteSpec, role: Role): Case[] {
   for (const cut of [1, Math.floor(validText.length / 3), Math.floor(validText.length / 2), validText.length - 1]) {
     cases.push(refused(`JSON truncated at ${cut} of ${validText.length}`, validText.slice(0, cut), 400, MSG.badJson));
   }
-  cases.push(refused('JSON truncated inside a Cyrillic character', enc.encode(validText).slice(0, enc.encode(validText).indexOf(0xd0) + 1), 400));
+  cases.push(
+    refused(
+      'JSON truncated inside a Cyrillic character',
+      enc.encode(validText).slice(0, enc.encode(validText).indexOf(0xd0) + 1),
+      400,
+    ),
+  );
 
   // JSON, but not an object (100,000 nested arrays parse: V8 has no depth limit to trip).
   for (const whole of [null, [], 42, 'x', true, [valid]]) {
@@ -528,7 +945,8 @@ function jsonCorpus(r: RouteSpec, role: Role): Case[] {
   cases.push(refused('100,000 nested arrays', '['.repeat(100_000) + ']'.repeat(100_000), 400));
   for (const [key, value] of Object.entries(valid)) {
     if (!r.nullable?.includes(key)) cases.push(refused(`${key}: null`, json(mutate(valid, key, null)), 400));
-    for (const wrong of wrongTypes(value)) cases.push(refused(`${key}: ${json(wrong)}`, json(mutate(valid, key, wrong)), 400));
+    for (const wrong of wrongTypes(value))
+      cases.push(refused(`${key}: ${json(wrong)}`, json(mutate(valid, key, wrong)), 400));
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       for (const inner of Object.keys(value)) {
         cases.push(refused(`${key}.${inner}: 42`, json(mutate(valid, key, { ...value, [inner]: 42 })), 400));
@@ -546,9 +964,13 @@ function jsonCorpus(r: RouteSpec, role: Role): Case[] {
       cases.push(refused(`${key}: -1`, json(mutate(valid, key, -1)), 400));
     }
   }
-  cases.push(refused('a body of 300 KB', json({ ...valid, padding: 'x'.repeat(300 * 1024) }), 413, MSG.requestTooLarge));
+  cases.push(
+    refused('a body of 300 KB', json({ ...valid, padding: 'x'.repeat(300 * 1024) }), 413, MSG.requestTooLarge),
+  );
   cases.push(refused('a body of 10 MB + 1 byte', HUGE_JSON, 413, MSG.requestTooLarge));
-  cases.push(refused('a stream of 10 MB + 1 byte without Content-Length', streamOf(HUGE_JSON), 413, MSG.requestTooLarge));
+  cases.push(
+    refused('a stream of 10 MB + 1 byte without Content-Length', streamOf(HUGE_JSON), 413, MSG.requestTooLarge),
+  );
 
   // Hostile text where the route wants something stricter (e-mail, time, path, image address).
   for (const key of r.strict ?? []) {
@@ -558,7 +980,8 @@ function jsonCorpus(r: RouteSpec, role: Role): Case[] {
   }
   // Text that is not well-formed Unicode, in a free-text field.
   for (const key of r.freeText ?? []) {
-    for (const [label, text] of LONE_SURROGATES) cases.push(refused(`${key}: ${label}`, json(mutate(valid, key, text)), 400, MSG.badText));
+    for (const [label, text] of LONE_SURROGATES)
+      cases.push(refused(`${key}: ${label}`, json(mutate(valid, key, text)), 400, MSG.badText));
   }
   return cases;
 }
@@ -574,28 +997,138 @@ const uploadCases = (role: Role): Case[] => {
   const svg = enc.encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script></svg>');
   const text = (t: string) => enc.encode(t);
   return [
-    c('a renamed SVG (photo.jpg, image/jpeg)', multipartBody(svg, 'photo.jpg', 'image/jpeg'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a renamed SVG with an XML prolog (photo.png)', multipartBody(text(`<?xml version="1.0"?>${new TextDecoder().decode(svg)}`), 'photo.png', 'image/png'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('an SVG after a BOM', multipartBody(new Uint8Array([0xef, 0xbb, 0xbf, ...svg]), 'photo.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('an SVG after whitespace', multipartBody(text(`\n\n  ${new TextDecoder().decode(svg)}`), 'photo.webp', 'image/webp'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a gzipped SVG', multipartBody(new Uint8Array([0x1f, 0x8b, 0x08, 0x00, ...svg]), 'photo.svgz', 'image/svg+xml'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('HTML named .gif', multipartBody(text('<!doctype html><script>alert(1)</script>'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('HTML before a GIF header', multipartBody(text('<script>alert(1)</script>GIF89a'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a GIF header one byte short', multipartBody(text('GIF89'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a made-up GIF version', multipartBody(text('GIF90a<script>'), 'a.gif', 'image/gif'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c(
+      'a renamed SVG (photo.jpg, image/jpeg)',
+      multipartBody(svg, 'photo.jpg', 'image/jpeg'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
+    c(
+      'a renamed SVG with an XML prolog (photo.png)',
+      multipartBody(text(`<?xml version="1.0"?>${new TextDecoder().decode(svg)}`), 'photo.png', 'image/png'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
+    c(
+      'an SVG after a BOM',
+      multipartBody(new Uint8Array([0xef, 0xbb, 0xbf, ...svg]), 'photo.gif', 'image/gif'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
+    c(
+      'an SVG after whitespace',
+      multipartBody(text(`\n\n  ${new TextDecoder().decode(svg)}`), 'photo.webp', 'image/webp'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
+    c(
+      'a gzipped SVG',
+      multipartBody(new Uint8Array([0x1f, 0x8b, 0x08, 0x00, ...svg]), 'photo.svgz', 'image/svg+xml'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
+    c(
+      'HTML named .gif',
+      multipartBody(text('<!doctype html><script>alert(1)</script>'), 'a.gif', 'image/gif'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
+    c(
+      'HTML before a GIF header',
+      multipartBody(text('<script>alert(1)</script>GIF89a'), 'a.gif', 'image/gif'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
+    c(
+      'a GIF header one byte short',
+      multipartBody(text('GIF89'), 'a.gif', 'image/gif'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
+    c(
+      'a made-up GIF version',
+      multipartBody(text('GIF90a<script>'), 'a.gif', 'image/gif'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
     c('two bytes of a JPEG', multipartBody(new Uint8Array([0xff, 0xd8]), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a PNG signature one byte short', multipartBody(PNG.slice(0, 7), 'a.png', 'image/png'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a RIFF that is not WebP', multipartBody(text('RIFF\u0000\u0000\u0000\u0000AVI LIST'), 'a.webp', 'image/webp'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c(
+      'a PNG signature one byte short',
+      multipartBody(PNG.slice(0, 7), 'a.png', 'image/png'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
+    c(
+      'a RIFF that is not WebP',
+      multipartBody(text('RIFF\u0000\u0000\u0000\u0000AVI LIST'), 'a.webp', 'image/webp'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
     c('a PDF', multipartBody(text('%PDF-1.7\n<script>'), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('a ZIP', multipartBody(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0]), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('an ELF binary', multipartBody(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1]), 'a.jpg'), MULTIPART_TYPE, 415, MSG.uploadType),
-    c('an SVG with a traversal file name', multipartBody(svg, '../../../media/x.jpg', 'image/jpeg'), MULTIPART_TYPE, 415, MSG.uploadType),
+    c(
+      'a ZIP',
+      multipartBody(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0]), 'a.jpg'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
+    c(
+      'an ELF binary',
+      multipartBody(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1]), 'a.jpg'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
+    c(
+      'an SVG with a traversal file name',
+      multipartBody(svg, '../../../media/x.jpg', 'image/jpeg'),
+      MULTIPART_TYPE,
+      415,
+      MSG.uploadType,
+    ),
     c('an empty file', multipartBody(new Uint8Array(0)), MULTIPART_TYPE, 400, MSG.uploadMissing),
-    c('the file in another field', multipartBody(JPEG, 'a.jpg', 'image/jpeg', 'file'), MULTIPART_TYPE, 400, MSG.uploadMissing),
-    c('the image field as text', text(`--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="image"\r\n\r\nGIF89a<script>\r\n--${MULTIPART_BOUNDARY}--\r\n`), MULTIPART_TYPE, 400, MSG.uploadMissing),
-    c('a body cut in the middle of the file', multipartBody(JPEG).slice(0, 120), MULTIPART_TYPE, 400, MSG.uploadMissing),
+    c(
+      'the file in another field',
+      multipartBody(JPEG, 'a.jpg', 'image/jpeg', 'file'),
+      MULTIPART_TYPE,
+      400,
+      MSG.uploadMissing,
+    ),
+    c(
+      'the image field as text',
+      text(
+        `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="image"\r\n\r\nGIF89a<script>\r\n--${MULTIPART_BOUNDARY}--\r\n`,
+      ),
+      MULTIPART_TYPE,
+      400,
+      MSG.uploadMissing,
+    ),
+    c(
+      'a body cut in the middle of the file',
+      multipartBody(JPEG).slice(0, 120),
+      MULTIPART_TYPE,
+      400,
+      MSG.uploadMissing,
+    ),
     c('a body without the closing boundary', multipartBody(JPEG).slice(0, -8), MULTIPART_TYPE, 400, MSG.uploadMissing),
-    c('another boundary than the body has', multipartBody(JPEG), 'multipart/form-data; boundary=other', 400, MSG.uploadMissing),
+    c(
+      'another boundary than the body has',
+      multipartBody(JPEG),
+      'multipart/form-data; boundary=other',
+      400,
+      MSG.uploadMissing,
+    ),
     c('no boundary', multipartBody(JPEG), 'multipart/form-data', 400, MSG.uploadMissing),
     c('JSON under a multipart type', text('{"image":"GIF89a"}'), MULTIPART_TYPE, 400, MSG.uploadMissing),
     c('no body', null, MULTIPART_TYPE, 400, MSG.uploadMissing),
@@ -605,15 +1138,43 @@ const uploadCases = (role: Role): Case[] => {
     c('no content type', multipartBody(JPEG), null, 415, MSG.uploadMissing),
     c('a file of 10 MB + 1 byte', HUGE_UPLOAD, MULTIPART_TYPE, 413, MSG.uploadTooLarge),
     c('a body over the limit', HUGER_UPLOAD, MULTIPART_TYPE, 413, MSG.uploadTooLarge),
-    c('a body over the limit as a stream without Content-Length', streamOf(HUGER_UPLOAD), MULTIPART_TYPE, 413, MSG.uploadTooLarge),
+    c(
+      'a body over the limit as a stream without Content-Length',
+      streamOf(HUGER_UPLOAD),
+      MULTIPART_TYPE,
+      413,
+      MSG.uploadTooLarge,
+    ),
   ];
 };
 
 /** Ids that are not a positive integer of ours. */
 const HOSTILE_IDS = [
-  '0', '-1', '1.0', '1e2', '0x1', '01', '%201', '1%20', '1%00', '%00', '%D9%A1', '%EF%BC%91', '1%3BDROP%20TABLE%20cabins',
-  "1'%20OR%20'1'%3D'1", '99999999999', '9'.repeat(1000), '%3Cscript%3E', '..%2F1', '%2e%2e%2f1', 'null', 'undefined', '%F0%9F%98%80',
-  '%E2%80%AE1', '%ED%A0%80', '%C0%AF',
+  '0',
+  '-1',
+  '1.0',
+  '1e2',
+  '0x1',
+  '01',
+  '%201',
+  '1%20',
+  '1%00',
+  '%00',
+  '%D9%A1',
+  '%EF%BC%91',
+  '1%3BDROP%20TABLE%20cabins',
+  "1'%20OR%20'1'%3D'1",
+  '99999999999',
+  '9'.repeat(1000),
+  '%3Cscript%3E',
+  '..%2F1',
+  '%2e%2e%2f1',
+  'null',
+  'undefined',
+  '%F0%9F%98%80',
+  '%E2%80%AE1',
+  '%ED%A0%80',
+  '%C0%AF',
 ];
 
 function idCases(r: RouteSpec, role: Role): Case[] {
@@ -638,7 +1199,13 @@ function wrongMethodCases(r: RouteSpec, role: Role): Case[] {
   return METHODS.filter((m) => !taken.has(m)).map((m) => {
     // PUT /api/reviews/approved is PUT /api/reviews/:id with the id «approved»: that route refuses it.
     const other = ROUTES.find((o) => o.method === m && matches(o.pattern, r.path()));
-    const status = other ? (role === 'visitor' && other.admin ? [401] : [400]) : role === 'visitor' && adminArea ? [401] : [404];
+    const status = other
+      ? role === 'visitor' && other.admin
+        ? [401]
+        : [400]
+      : role === 'visitor' && adminArea
+        ? [401]
+        : [404];
     return { label: `method ${m}`, send: () => request(m, r.path(), { role }), status };
   });
 }
@@ -669,15 +1236,35 @@ function queryCases(r: RouteSpec, role: Role): Case[] {
     for (const [label, value] of bad) {
       const query = { ...valid, [key]: value };
       // A valid value among the hostile ones (occupancy takes any real date as its start).
-      if (r.pattern === '/api/admin/occupancy' && key === 'from' && /^\d{4}-\d{2}-\d{2}$/.test(value) && value !== '2027-02-30') continue;
-      if (r.pattern === '/api/admin/audit' && (key === 'from' || key === 'to') && /^\d{4}-\d{2}-\d{2}$/.test(value) && value !== '2027-02-30') continue;
+      if (
+        r.pattern === '/api/admin/occupancy' &&
+        key === 'from' &&
+        /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+        value !== '2027-02-30'
+      )
+        continue;
+      if (
+        r.pattern === '/api/admin/audit' &&
+        (key === 'from' || key === 'to') &&
+        /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+        value !== '2027-02-30'
+      )
+        continue;
       // A report takes any real period up to 3 years: a start 400 days back is one.
       if (r.pattern.startsWith('/api/admin/reports/') && key === 'from' && value === inDays(-400)) continue;
-      cases.push({ label: `${key}: ${label}`, send: () => request('GET', path(query), { role }), status: visitor ? [401] : [400] });
+      cases.push({
+        label: `${key}: ${label}`,
+        send: () => request('GET', path(query), { role }),
+        status: visitor ? [401] : [400],
+      });
     }
     if (r.pattern === '/api/search') {
       const { [key]: _, ...rest } = valid;
-      cases.push({ label: `${key} missing`, send: () => request('GET', path(rest), { role }), status: visitor ? [401] : [400] });
+      cases.push({
+        label: `${key} missing`,
+        send: () => request('GET', path(rest), { role }),
+        status: visitor ? [401] : [400],
+      });
     }
   }
   return cases;
@@ -703,7 +1290,10 @@ function readHeaderCases(r: RouteSpec, role: Role): Case[] {
     label: `header ${json(h)}`,
     send: () => request('GET', r.path(), { role, headers: h }),
     status: visitor ? [401] : (r.usual ?? [200]),
-    raw: r.pattern.startsWith('/media/') || r.pattern.startsWith('/api/ical/') || /^\/api\/admin\/reports\/bookings\./.test(r.pattern),
+    raw:
+      r.pattern.startsWith('/media/') ||
+      r.pattern.startsWith('/api/ical/') ||
+      /^\/api\/admin\/reports\/bookings\./.test(r.pattern),
   }));
 }
 
@@ -713,21 +1303,39 @@ beforeAll(async () => {
   await resetDataWithAdmin();
   const cabin = await seedCabin();
   const review = await seedReview({ approved: true });
-  await env.MEDIA.put('11111111-2222-3333-4444-555555555555.jpg', JPEG, { httpMetadata: { contentType: 'image/jpeg' } });
+  await env.MEDIA.put('11111111-2222-3333-4444-555555555555.jpg', JPEG, {
+    httpMetadata: { contentType: 'image/jpeg' },
+  });
   const cookie = await login();
   const loggedOutCookie = await login();
   expect((await send('POST', '/api/admin/logout', { cookie: loggedOutCookie })).status).toBe(200);
   const expired = await createSession(env, { userId: 1 });
-  await env.DB.prepare('UPDATE admin_sessions SET expires_at = ? WHERE token_hash = ?').bind(Date.now() - 1, await sha256Hex(expired.token)).run();
-  const calendar = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as { exportUrl: string };
+  await env.DB.prepare('UPDATE admin_sessions SET expires_at = ? WHERE token_hash = ?')
+    .bind(Date.now() - 1, await sha256Hex(expired.token))
+    .run();
+  const calendar = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as {
+    exportUrl: string;
+  };
   const icalPath = new URL(calendar.exportUrl).pathname;
   // The export notes its version (ETag, Last-Modified) at its first read after a change: read once
   // here, so the corpus's reads of it find nothing to note.
   expect((await send('GET', icalPath)).status).toBe(200);
-  const booked = await send('POST', '/api/bookings', { body: JSON.stringify(validBooking(cabin.id)), headers: { 'content-type': 'application/json' } });
+  const booked = await send('POST', '/api/bookings', {
+    body: JSON.stringify(validBooking(cabin.id)),
+    headers: { 'content-type': 'application/json' },
+  });
   expect(booked.status).toBe(201);
   const booking = ((await booked.json()) as { id: number }).id;
-  s = { cookie, cabin: cabin.id, review: review.id, expiredCookie: `kaspiy_admin=${expired.token}`, loggedOutCookie, token: cookie.split('=')[1]!, icalPath, booking };
+  s = {
+    cookie,
+    cabin: cabin.id,
+    review: review.id,
+    expiredCookie: `kaspiy_admin=${expired.token}`,
+    loggedOutCookie,
+    token: cookie.split('=')[1]!,
+    icalPath,
+    booking,
+  };
 });
 
 describe('the corpus covers the router', () => {
@@ -736,7 +1344,9 @@ describe('the corpus covers the router', () => {
     // end to end (test/e2e/public/search.test.ts); its query is the schema of GET /api/search, here.
     // GET /b/{token} is the guest's page, written from what GET /api/guest/{token} answers (test/worker/guest-page.test.ts).
     const PAGES = new Set(['/*', '/search', '/b/:token{[0-9a-f]{36}}']);
-    const served = new Set(app.routes.filter((r) => r.method !== 'ALL' && !PAGES.has(r.path)).map((r) => `${r.method} ${r.path}`));
+    const served = new Set(
+      app.routes.filter((r) => r.method !== 'ALL' && !PAGES.has(r.path)).map((r) => `${r.method} ${r.path}`),
+    );
     expect([...served].sort()).toEqual(ROUTES.map(routeName).sort());
   });
 });
@@ -749,15 +1359,21 @@ describe.each(ROUTES.map((r) => [routeName(r), r] as const))('bad input to %s', 
   });
 
   if (r.body === 'json') {
-    it.each(roles)('should refuse broken JSON, wrong types, nulls, huge and malformed text (as %s) with a JSON 4xx and change nothing', async (role) => {
-      await expectEveryAnswer(jsonCorpus(r, role));
-    });
+    it.each(roles)(
+      'should refuse broken JSON, wrong types, nulls, huge and malformed text (as %s) with a JSON 4xx and change nothing',
+      async (role) => {
+        await expectEveryAnswer(jsonCorpus(r, role));
+      },
+    );
   }
 
   if (r.body === 'multipart') {
-    it.each(roles)('should refuse renamed SVGs, non-images, broken and oversized multipart bodies (as %s) and store nothing', async (role) => {
-      await expectEveryAnswer(uploadCases(role));
-    });
+    it.each(roles)(
+      'should refuse renamed SVGs, non-images, broken and oversized multipart bodies (as %s) and store nothing',
+      async (role) => {
+        await expectEveryAnswer(uploadCases(role));
+      },
+    );
   }
 
   if (r.withId) {
@@ -767,9 +1383,12 @@ describe.each(ROUTES.map((r) => [routeName(r), r] as const))('bad input to %s', 
   }
 
   if (r.query) {
-    it.each(roles)('should refuse missing, malformed, out-of-range and hostile query parameters (as %s) with a JSON 400 and change nothing', async (role) => {
-      await expectEveryAnswer(queryCases(r, role));
-    });
+    it.each(roles)(
+      'should refuse missing, malformed, out-of-range and hostile query parameters (as %s) with a JSON 400 and change nothing',
+      async (role) => {
+        await expectEveryAnswer(queryCases(r, role));
+      },
+    );
   }
 
   if (r.method === 'GET') {
@@ -821,8 +1440,17 @@ describe('a logout, which reads no body and ends only a session it knows', () =>
       ['text', 'x', 'text/plain'],
     ];
     for (const [label, body, type] of bodies) {
-      for (const cookie of [undefined, s.loggedOutCookie, `kaspiy_admin=${'f'.repeat(64)}`, "kaspiy_admin=' OR 1=1 --"]) {
-        const res = await send('POST', '/api/admin/logout', { cookie, body, headers: type ? { 'content-type': type } : {} });
+      for (const cookie of [
+        undefined,
+        s.loggedOutCookie,
+        `kaspiy_admin=${'f'.repeat(64)}`,
+        "kaspiy_admin=' OR 1=1 --",
+      ]) {
+        const res = await send('POST', '/api/admin/logout', {
+          cookie,
+          body,
+          headers: type ? { 'content-type': type } : {},
+        });
         expect(res.status, `${label} with ${cookie ?? 'no cookie'}`).toBe(200);
         expect(await res.json()).toEqual({ success: true });
       }
@@ -836,26 +1464,52 @@ describe('hostile text that is valid input', () => {
   const wrap = (text: string) => `«${text}»`;
 
   it.each(HOSTILE_TEXT)('should store a review with %s verbatim, as text', async (_, text) => {
-    const res = await send('POST', '/api/reviews', { body: json(validReview({ name: wrap(text).slice(0, 100), comment: wrap(text) })), headers: { 'content-type': 'application/json' } });
+    const res = await send('POST', '/api/reviews', {
+      body: json(validReview({ name: wrap(text).slice(0, 100), comment: wrap(text) })),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     const { id } = (await res.json()) as { id: number };
-    const row = await env.DB.prepare('SELECT name, comment, approved FROM reviews WHERE id = ?').bind(id).first<{ name: string; comment: string; approved: number }>();
+    const row = await env.DB.prepare('SELECT name, comment, approved FROM reviews WHERE id = ?')
+      .bind(id)
+      .first<{ name: string; comment: string; approved: number }>();
     expect(row).toEqual({ name: wrap(text).slice(0, 100), comment: wrap(text), approved: 0 });
     // And the admin reads back exactly the same characters through JSON.
-    const list = (await (await request('GET', '/api/reviews', { role: 'admin' })).json()) as { id: number; comment: string }[];
+    const list = (await (await request('GET', '/api/reviews', { role: 'admin' })).json()) as {
+      id: number;
+      comment: string;
+    }[];
     expect(list.find((r) => r.id === id)?.comment).toBe(wrap(text));
   });
 
   it.each(HOSTILE_TEXT)('should store a cabin created and edited with %s verbatim', async (_, text) => {
-    const fields = { name: wrap(text), description: wrap(text), location: wrap(text), distanceToSea: wrap(text).slice(0, 60), amenities: [wrap(text).slice(0, 60)] };
-    const created = await request('POST', '/api/cabins', { role: 'admin', body: json({ ...sampleCabin(), ...fields }), type: 'application/json' });
+    const fields = {
+      name: wrap(text),
+      description: wrap(text),
+      location: wrap(text),
+      distanceToSea: wrap(text).slice(0, 60),
+      amenities: [wrap(text).slice(0, 60)],
+    };
+    const created = await request('POST', '/api/cabins', {
+      role: 'admin',
+      body: json({ ...sampleCabin(), ...fields }),
+      type: 'application/json',
+    });
     expect(created.status, await created.clone().text()).toBe(201);
     const { id } = (await created.json()) as { id: number };
     const read = async () =>
-      env.DB.prepare('SELECT name, description, location, distance_to_sea AS distanceToSea, amenities FROM cabins WHERE id = ?').bind(id).first<Record<string, string>>();
+      env.DB.prepare(
+        'SELECT name, description, location, distance_to_sea AS distanceToSea, amenities FROM cabins WHERE id = ?',
+      )
+        .bind(id)
+        .first<Record<string, string>>();
     expect(await read()).toEqual({ ...fields, amenities: JSON.stringify(fields.amenities) });
 
-    const edited = await request('PUT', `/api/cabins/${id}`, { role: 'admin', body: json({ name: `${wrap(text)}!` }), type: 'application/json' });
+    const edited = await request('PUT', `/api/cabins/${id}`, {
+      role: 'admin',
+      body: json({ name: `${wrap(text)}!` }),
+      type: 'application/json',
+    });
     expect(edited.status).toBe(200);
     expect((await read())!.name).toBe(`${wrap(text)}!`);
     expect(((await (await send('GET', `/api/cabins/${id}`)).json()) as { name: string }).name).toBe(`${wrap(text)}!`);
@@ -865,11 +1519,18 @@ describe('hostile text that is valid input', () => {
     const saved = await request('PUT', '/api/settings', {
       role: 'admin',
       type: 'application/json',
-      body: json({ heroTitle: wrap(text), footerDescription: wrap(text), contactInfo: { address: wrap(text) }, whyChooseUsFeatures: [{ title: wrap(text), description: wrap(text) }] }),
+      body: json({
+        heroTitle: wrap(text),
+        footerDescription: wrap(text),
+        contactInfo: { address: wrap(text) },
+        whyChooseUsFeatures: [{ title: wrap(text), description: wrap(text) }],
+      }),
     });
     expect(saved.status, await saved.clone().text()).toBe(200);
     const stored = Object.fromEntries(
-      ((await env.DB.prepare('SELECT key, value FROM settings').all<{ key: string; value: string }>()).results).map((r) => [r.key, JSON.parse(r.value)]),
+      (await env.DB.prepare('SELECT key, value FROM settings').all<{ key: string; value: string }>()).results.map(
+        (r) => [r.key, JSON.parse(r.value)],
+      ),
     );
     expect(stored).toMatchObject({
       heroTitle: wrap(text),
@@ -880,29 +1541,54 @@ describe('hostile text that is valid input', () => {
     const pub = (await (await send('GET', '/api/settings')).json()) as { heroTitle: string };
     expect(pub.heroTitle).toBe(wrap(text));
 
-    const moderated = await request('PUT', `/api/reviews/${s.review}`, { role: 'admin', type: 'application/json', body: json({ comment: wrap(text) }) });
+    const moderated = await request('PUT', `/api/reviews/${s.review}`, {
+      role: 'admin',
+      type: 'application/json',
+      body: json({ comment: wrap(text) }),
+    });
     expect(moderated.status).toBe(200);
-    expect((await env.DB.prepare('SELECT comment FROM reviews WHERE id = ?').bind(s.review).first<{ comment: string }>())!.comment).toBe(wrap(text));
+    expect(
+      (await env.DB.prepare('SELECT comment FROM reviews WHERE id = ?').bind(s.review).first<{ comment: string }>())!
+        .comment,
+    ).toBe(wrap(text));
   });
 
-  it.each(HOSTILE_TEXT)('should take %s as a login name verbatim and refuse it as a wrong login with 401', async (_, text) => {
-    const before = await snapshot();
-    const res = await send('POST', '/api/admin/login', { body: json({ username: wrap(text), password: wrap(text) }), headers: { 'content-type': 'application/json' } });
-    expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ success: false, error: MSG.loginFailed });
-    expect(res.headers.getSetCookie()).toEqual([]);
-    expect(await snapshot()).toEqual(before);
-  });
+  it.each(HOSTILE_TEXT)(
+    'should take %s as a login name verbatim and refuse it as a wrong login with 401',
+    async (_, text) => {
+      const before = await snapshot();
+      const res = await send('POST', '/api/admin/login', {
+        body: json({ username: wrap(text), password: wrap(text) }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ success: false, error: MSG.loginFailed });
+      expect(res.headers.getSetCookie()).toEqual([]);
+      expect(await snapshot()).toEqual(before);
+    },
+  );
 
   it('should store a hostile admin login name verbatim, and sign in with exactly it', async () => {
     const username = 'адм\u202Ein<script>\u0000😀';
     try {
-      const res = await request('PUT', '/api/admin/credentials', { role: 'admin', type: 'application/json', body: json({ username, currentPassword: ADMIN_PASSWORD }) });
+      const res = await request('PUT', '/api/admin/credentials', {
+        role: 'admin',
+        type: 'application/json',
+        body: json({ username, currentPassword: ADMIN_PASSWORD }),
+      });
       expect(res.status).toBe(200);
-      expect((await env.DB.prepare('SELECT username FROM users WHERE id = 1').first<{ username: string }>())!.username).toBe(username);
-      const ok = await send('POST', '/api/admin/login', { body: json({ username, password: ADMIN_PASSWORD }), headers: { 'content-type': 'application/json' } });
+      expect(
+        (await env.DB.prepare('SELECT username FROM users WHERE id = 1').first<{ username: string }>())!.username,
+      ).toBe(username);
+      const ok = await send('POST', '/api/admin/login', {
+        body: json({ username, password: ADMIN_PASSWORD }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(ok.status).toBe(200);
-      const without = await send('POST', '/api/admin/login', { body: json({ username: username.replace('\u0000', ''), password: ADMIN_PASSWORD }), headers: { 'content-type': 'application/json' } });
+      const without = await send('POST', '/api/admin/login', {
+        body: json({ username: username.replace('\u0000', ''), password: ADMIN_PASSWORD }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(without.status).toBe(401);
     } finally {
       await env.DB.prepare('UPDATE users SET username = ? WHERE id = 1').bind(ADMIN_USERNAME).run();
@@ -922,13 +1608,42 @@ describe('media keys', () => {
   });
 
   const KEYS = [
-    '..%2Fsecret.txt', '..%2F..%2Fsecret.txt', '%2e%2e%2fsecret.txt', '%2E%2E%2Fup.jpg', '..%2Fup.jpg', '%252e%252e%252fsecret.txt',
-    '..%5Csecret.txt', '%2e%2e%5cup.jpg', 'private%2Fa.jpg', 'private/a.jpg', 'private%5Ca.jpg', '%2Fprivate%2Fa.jpg',
-    '%2F%2Fevil.example%2Fa.jpg', 'http:%2F%2Fevil.example%2Fa.jpg', 'https://evil.example/a.jpg', 'file:%2F%2F%2Fetc%2Fpasswd',
-    '%C0%AE%C0%AE%2Fsecret.txt', '%E2%80%A4%E2%80%A4%2Fsecret.txt', 'secret.txt', 'a.svg', 'a.svg%00.jpg', 'a.jpg%00.svg', '%00',
-    'a.jpg%0D%0ASet-Cookie:%20x=1', '.jpg', 'x.JPG', 'x.jpeg', 'x.jpg.html', `${'a'.repeat(5000)}.jpg`, '%E2%80%AEgpj.jpg', '%F0%9F%98%80.jpg',
-    '%ED%A0%80.jpg', '11111111-2222-3333-4444-555555555555.jpg%2F..%2F..%2Fsecret.txt', '11111111-2222-3333-4444-555555555555.jpg/extra',
-    '11111111-2222-3333-4444-555555555555.jpg;.html', '11111111-2222-3333-4444-555555555555.jpg%3F.html',
+    '..%2Fsecret.txt',
+    '..%2F..%2Fsecret.txt',
+    '%2e%2e%2fsecret.txt',
+    '%2E%2E%2Fup.jpg',
+    '..%2Fup.jpg',
+    '%252e%252e%252fsecret.txt',
+    '..%5Csecret.txt',
+    '%2e%2e%5cup.jpg',
+    'private%2Fa.jpg',
+    'private/a.jpg',
+    'private%5Ca.jpg',
+    '%2Fprivate%2Fa.jpg',
+    '%2F%2Fevil.example%2Fa.jpg',
+    'http:%2F%2Fevil.example%2Fa.jpg',
+    'https://evil.example/a.jpg',
+    'file:%2F%2F%2Fetc%2Fpasswd',
+    '%C0%AE%C0%AE%2Fsecret.txt',
+    '%E2%80%A4%E2%80%A4%2Fsecret.txt',
+    'secret.txt',
+    'a.svg',
+    'a.svg%00.jpg',
+    'a.jpg%00.svg',
+    '%00',
+    'a.jpg%0D%0ASet-Cookie:%20x=1',
+    '.jpg',
+    'x.JPG',
+    'x.jpeg',
+    'x.jpg.html',
+    `${'a'.repeat(5000)}.jpg`,
+    '%E2%80%AEgpj.jpg',
+    '%F0%9F%98%80.jpg',
+    '%ED%A0%80.jpg',
+    '11111111-2222-3333-4444-555555555555.jpg%2F..%2F..%2Fsecret.txt',
+    '11111111-2222-3333-4444-555555555555.jpg/extra',
+    '11111111-2222-3333-4444-555555555555.jpg;.html',
+    '11111111-2222-3333-4444-555555555555.jpg%3F.html',
   ];
 
   it('should answer every traversal, encoded slash and absolute address under /media/ with a JSON 404, never an object', async () => {
@@ -967,14 +1682,30 @@ describe('a polyglot upload', () => {
    * did, no script could run and it would have no origin).
    */
   it.each([
-    ['GIF header followed by HTML', enc.encode('GIF89a\u0001\u0000\u0001\u0000\u0000\u0000\u0000;<html><body><script>alert(document.domain)</script></body></html>'), 'gif', 'image/gif'],
-    ['JPEG signature followed by HTML', new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...enc.encode('<script>alert(1)</script>')]), 'jpg', 'image/jpeg'],
+    [
+      'GIF header followed by HTML',
+      enc.encode(
+        'GIF89a\u0001\u0000\u0001\u0000\u0000\u0000\u0000;<html><body><script>alert(document.domain)</script></body></html>',
+      ),
+      'gif',
+      'image/gif',
+    ],
+    [
+      'JPEG signature followed by HTML',
+      new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...enc.encode('<script>alert(1)</script>')]),
+      'jpg',
+      'image/jpeg',
+    ],
     ['GIF named .html and declared text/html', GIF, 'gif', 'image/gif'],
   ])('should store a %s as an image only, and serve it so it can never run', async (label, bytes, ext, mime) => {
     const res = await request('POST', '/api/upload', {
       role: 'admin',
       type: MULTIPART_TYPE,
-      body: multipartBody(bytes, label.includes('.html') ? 'page.html' : 'photo.gif', label.includes('.html') ? 'text/html' : 'image/gif'),
+      body: multipartBody(
+        bytes,
+        label.includes('.html') ? 'page.html' : 'photo.gif',
+        label.includes('.html') ? 'text/html' : 'image/gif',
+      ),
     });
     expect(res.status).toBe(201);
     const { imageUrl } = (await res.json()) as { imageUrl: string };

@@ -64,9 +64,15 @@ function bucketFailingAt(method: 'get' | 'put', message: string): R2Bucket {
 
 /** Photos that cabins or the gallery name but the bucket does not hold. */
 async function danglingPhotos(): Promise<string[]> {
-  const cabins = (await env.DB.prepare('SELECT images FROM cabins').all<{ images: string }>()).results.flatMap((r) => JSON.parse(r.images) as string[]);
-  const gallery = await env.DB.prepare("SELECT value FROM settings WHERE key = 'galleryImages'").first<{ value: string }>();
-  const named = [...cabins, ...(gallery ? (JSON.parse(gallery.value) as string[]) : [])].filter((u) => u.startsWith('/media/'));
+  const cabins = (await env.DB.prepare('SELECT images FROM cabins').all<{ images: string }>()).results.flatMap(
+    (r) => JSON.parse(r.images) as string[],
+  );
+  const gallery = await env.DB.prepare("SELECT value FROM settings WHERE key = 'galleryImages'").first<{
+    value: string;
+  }>();
+  const named = [...cabins, ...(gallery ? (JSON.parse(gallery.value) as string[]) : [])].filter((u) =>
+    u.startsWith('/media/'),
+  );
   const held = new Set((await env.MEDIA.list()).objects.map((o) => `/media/${o.key}`));
   return named.filter((u) => !held.has(u));
 }
@@ -75,7 +81,9 @@ async function danglingPhotos(): Promise<string[]> {
 async function seedPhotos(cookie: string) {
   await env.MEDIA.put(PHOTO_KEY, JPEG, { httpMetadata: { contentType: 'image/jpeg' } });
   await seedCabin({ images: [`/media/${PHOTO_KEY}`] });
-  expect((await jsonRequest('PUT', '/api/settings', { galleryImages: [`/media/${PHOTO_KEY}`] }, { cookie })).status).toBe(200);
+  expect(
+    (await jsonRequest('PUT', '/api/settings', { galleryImages: [`/media/${PHOTO_KEY}`] }, { cookie })).status,
+  ).toBe(200);
   expect(await danglingPhotos()).toEqual([]);
 }
 
@@ -139,7 +147,11 @@ describe('an upload interrupted mid-body', () => {
       },
     });
     const res = await direct(
-      new Request(url('/api/cabins'), { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: breaking }),
+      new Request(url('/api/cabins'), {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: breaking,
+      }),
     );
     await expectError(res, 400, MSG.badJson);
     expect(await snapshot()).toEqual(before);
@@ -153,14 +165,20 @@ describe('an upload interrupted mid-body', () => {
     const form = new FormData();
     form.append('image', new File([JPEG], 'photo.jpg', { type: 'image/jpeg' }));
     const before = await snapshot();
-    const res = await direct(new Request(url('/api/upload'), { method: 'POST', headers: { cookie }, body: form }), { MEDIA: failingBucket });
+    const res = await direct(new Request(url('/api/upload'), { method: 'POST', headers: { cookie }, body: form }), {
+      MEDIA: failingBucket,
+    });
     await expectError(res, 500, MSG.serverError);
     expect(await snapshot()).toEqual(before);
     expect(await danglingPhotos()).toEqual([]);
-    expect(logged).toHaveBeenCalledWith('Unhandled error', 'POST', '/api/upload', expect.objectContaining({ message: expect.stringContaining('R2 put failed') }));
+    expect(logged).toHaveBeenCalledWith(
+      'Unhandled error',
+      'POST',
+      '/api/upload',
+      expect.objectContaining({ message: expect.stringContaining('R2 put failed') }),
+    );
   });
 });
-
 
 /** Whether an «Unhandled error» log line carries the D1 error (drizzle wraps it as the cause). */
 function loggedD1Error(calls: unknown[][]): boolean {
@@ -177,38 +195,71 @@ describe('D1 failing', () => {
     ['GET /api/settings', () => new Request(url('/api/settings'))],
     ['GET /api/reviews/approved', () => new Request(url('/api/reviews/approved'))],
     ['GET /api/build-info', () => new Request(url('/api/build-info'))],
-    ['POST /api/reviews', () => new Request(url('/api/reviews'), { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': '203.0.113.7' }, body: JSON.stringify(validReview()) })],
-    ['POST /api/admin/login', () => new Request(url('/api/admin/login'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'x' }) })],
-    ['POST /api/admin/logout', (cookie) => new Request(url('/api/admin/logout'), { method: 'POST', headers: { cookie } })],
+    [
+      'POST /api/reviews',
+      () =>
+        new Request(url('/api/reviews'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'cf-connecting-ip': '203.0.113.7' },
+          body: JSON.stringify(validReview()),
+        }),
+    ],
+    [
+      'POST /api/admin/login',
+      () =>
+        new Request(url('/api/admin/login'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: 'admin', password: 'x' }),
+        }),
+    ],
+    [
+      'POST /api/admin/logout',
+      (cookie) => new Request(url('/api/admin/logout'), { method: 'POST', headers: { cookie } }),
+    ],
     ['GET /api/admin/session', (cookie) => new Request(url('/api/admin/session'), { headers: { cookie } })],
-    ['PUT /api/settings', (cookie) => new Request(url('/api/settings'), { method: 'PUT', headers: { cookie, 'content-type': 'application/json' }, body: '{"heroTitle":"x"}' })],
-    ['POST /api/upload', (cookie) => {
-      const form = new FormData();
-      form.append('image', new File([JPEG], 'a.jpg', { type: 'image/jpeg' }));
-      return new Request(url('/api/upload'), { method: 'POST', headers: { cookie }, body: form });
-    }],
+    [
+      'PUT /api/settings',
+      (cookie) =>
+        new Request(url('/api/settings'), {
+          method: 'PUT',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: '{"heroTitle":"x"}',
+        }),
+    ],
+    [
+      'POST /api/upload',
+      (cookie) => {
+        const form = new FormData();
+        form.append('image', new File([JPEG], 'a.jpg', { type: 'image/jpeg' }));
+        return new Request(url('/api/upload'), { method: 'POST', headers: { cookie }, body: form });
+      },
+    ],
   ];
 
   describe.each(['reject', 'throw'] as const)('with every call that %ss', (mode) => {
-    it.each(calls)('should answer %s with a JSON 500, security headers and a logged error, promptly', async (_, make) => {
-      const session = await createSession(env, { userId: 1 });
-      const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-      const before = await snapshot();
-      const started = Date.now();
-      const res = await Promise.race([
-        direct(make(`${SESSION_COOKIE}=${session.token}`), { DB: failingD1(mode) }),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the worker hung')), 5000)),
-      ]);
-      expect(Date.now() - started).toBeLessThan(5000);
-      const body = await expectError(res, 500, MSG.serverError);
-      expect(JSON.stringify(body)).not.toMatch(/D1_ERROR|Network|at .+:\d+/);
-      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-      expect(res.headers.get('cache-control')).toBe('no-store');
-      expect(loggedD1Error(logged.mock.calls), 'the D1 error is logged').toBe(true);
-      // The real database and bucket saw nothing (the upload is refused before R2 is touched).
-      expect(await snapshot()).toEqual(before);
-    });
+    it.each(calls)(
+      'should answer %s with a JSON 500, security headers and a logged error, promptly',
+      async (_, make) => {
+        const session = await createSession(env, { userId: 1 });
+        const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+        const before = await snapshot();
+        const started = Date.now();
+        const res = await Promise.race([
+          direct(make(`${SESSION_COOKIE}=${session.token}`), { DB: failingD1(mode) }),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the worker hung')), 5000)),
+        ]);
+        expect(Date.now() - started).toBeLessThan(5000);
+        const body = await expectError(res, 500, MSG.serverError);
+        expect(JSON.stringify(body)).not.toMatch(/D1_ERROR|Network|at .+:\d+/);
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        expect(loggedD1Error(logged.mock.calls), 'the D1 error is logged').toBe(true);
+        // The real database and bucket saw nothing (the upload is refused before R2 is touched).
+        expect(await snapshot()).toEqual(before);
+      },
+    );
   });
 
   it('should still serve photos from R2 while D1 is down', async () => {
@@ -235,6 +286,11 @@ describe('R2 failing', () => {
     const res = await direct(new Request(url(`/media/${PHOTO_KEY}`)), { MEDIA: failingBucket });
     await expectError(res, 500, MSG.serverError);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(logged).toHaveBeenCalledWith('Unhandled error', 'GET', `/media/${PHOTO_KEY}`, expect.objectContaining({ message: 'R2 get failed' }));
+    expect(logged).toHaveBeenCalledWith(
+      'Unhandled error',
+      'GET',
+      `/media/${PHOTO_KEY}`,
+      expect.objectContaining({ message: 'R2 get failed' }),
+    );
   });
 });

@@ -14,7 +14,12 @@ const MASKED = 'ical.avito.ru/…a1b2';
 async function ownerAddsFeed() {
   const owner = await login();
   const cabin = await seedCabin();
-  const saved = await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/feeds`, { feeds: [{ name: 'Авито', url: FEED_URL }] }, { cookie: owner });
+  const saved = await jsonRequest(
+    'PUT',
+    `/api/admin/cabins/${cabin.id}/feeds`,
+    { feeds: [{ name: 'Авито', url: FEED_URL }] },
+    { cookie: owner },
+  );
   expect(saved.status).toBe(200);
   // The owner's own answer shows the address as typed.
   expect(((await saved.json()) as { feeds: { url: string }[] }).feeds[0]!.url).toBe(FEED_URL);
@@ -26,14 +31,19 @@ async function ownerAddsFeed() {
 describe('imported calendars’ addresses', () => {
   it('should show the owner the whole address and a manager only its host and last 4 characters', async () => {
     const { owner, manager, cabin } = await ownerAddsFeed();
-    const ownersView = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie: owner })).json()) as { feeds: { name: string; url: string }[] };
+    const ownersView = (await (
+      await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie: owner })
+    ).json()) as { feeds: { name: string; url: string }[] };
     expect(ownersView.feeds).toEqual([expect.objectContaining({ name: 'Авито', url: FEED_URL })]);
 
     for (const path of [`/api/admin/cabins/${cabin.id}/calendar`, '/api/admin/channels']) {
       const res = await send('GET', path, { cookie: manager });
       expect(res.status, path).toBe(200);
       expect(await res.clone().text(), path).not.toContain(TOKEN);
-      if (path.endsWith('/calendar')) expect(((await res.json()) as { feeds: { url: string }[] }).feeds).toEqual([expect.objectContaining({ name: 'Авито', url: MASKED })]);
+      if (path.endsWith('/calendar'))
+        expect(((await res.json()) as { feeds: { url: string }[] }).feeds).toEqual([
+          expect.objectContaining({ name: 'Авито', url: MASKED }),
+        ]);
     }
   });
 
@@ -44,14 +54,21 @@ describe('imported calendars’ addresses', () => {
     const text = await res.clone().text();
     expect(text).not.toContain(TOKEN);
     const entries = (await res.json()) as { action: string; after?: { feeds: { name: string; url: string }[] } }[];
-    expect(entries.find((e) => e.action === 'PUT /api/admin/cabins/:id/feeds')?.after).toEqual({ feeds: [{ name: 'Авито', url: MASKED }] });
-    const stored = await env.DB.prepare('SELECT before, after FROM audit_log').all<{ before: string | null; after: string | null }>();
+    expect(entries.find((e) => e.action === 'PUT /api/admin/cabins/:id/feeds')?.after).toEqual({
+      feeds: [{ name: 'Авито', url: MASKED }],
+    });
+    const stored = await env.DB.prepare('SELECT before, after FROM audit_log').all<{
+      before: string | null;
+      after: string | null;
+    }>();
     expect(JSON.stringify(stored.results)).not.toContain(TOKEN);
   });
 
   it('should hide an address an older «Журнал» entry kept in clear', async () => {
     const owner = await login();
-    await env.DB.prepare("INSERT INTO audit_log (at, actor_id, actor, ip, action, kind, description, target, outcome, after) VALUES (?, 1, 'admin', '203.0.113.9', 'PUT /api/admin/cabins/:id/feeds', 'channels', 'Изменены календари площадок', '1', 'ok', ?)")
+    await env.DB.prepare(
+      "INSERT INTO audit_log (at, actor_id, actor, ip, action, kind, description, target, outcome, after) VALUES (?, 1, 'admin', '203.0.113.9', 'PUT /api/admin/cabins/:id/feeds', 'channels', 'Изменены календари площадок', '1', 'ok', ?)",
+    )
       .bind(Date.now(), JSON.stringify({ feeds: [{ name: 'Авито', url: FEED_URL }] }))
       .run();
     const text = await (await send('GET', '/api/admin/audit', { cookie: owner })).text();

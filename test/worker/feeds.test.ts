@@ -20,28 +20,61 @@ const ymd = (d: string) => d.replaceAll('-', '');
 /** A feed of all-day stays, as Суточно or Avito export them. */
 const ics = (stays: [string, string, string?][]) =>
   [
-    'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Sutochno.ru//Calendar//RU',
-    ...stays.flatMap(([start, end, uid]) => ['BEGIN:VEVENT', `UID:${uid ?? `${start}@sutochno.ru`}`, `DTSTART;VALUE=DATE:${ymd(start)}`, `DTEND;VALUE=DATE:${ymd(end)}`, 'SUMMARY:Забронировано', 'END:VEVENT']),
-    'END:VCALENDAR', '',
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Sutochno.ru//Calendar//RU',
+    ...stays.flatMap(([start, end, uid]) => [
+      'BEGIN:VEVENT',
+      `UID:${uid ?? `${start}@sutochno.ru`}`,
+      `DTSTART;VALUE=DATE:${ymd(start)}`,
+      `DTEND;VALUE=DATE:${ymd(end)}`,
+      'SUMMARY:Забронировано',
+      'END:VEVENT',
+    ]),
+    'END:VCALENDAR',
+    '',
   ].join('\r\n');
 
 /** A unique name per test and runtime: both runtimes' runs share nothing but the server. */
 const feedName = () => `f-${crypto.randomUUID()}.ics`;
-async function serve(name: string, feed: { body: string; status?: number; etag?: string; lastModified?: string; contentType?: string }) {
+async function serve(
+  name: string,
+  feed: { body: string; status?: number; etag?: string; lastModified?: string; contentType?: string },
+) {
   expect((await fetch(`${feedsUrl}/_feeds/${name}`, { method: 'PUT', body: JSON.stringify(feed) })).status).toBe(204);
 }
-const reads = async (name: string) => (await (await fetch(`${feedsUrl}/_feeds/${name}/reads`)).json()) as { ifNoneMatch: string | null; ifModifiedSince: string | null; status: number }[];
+const reads = async (name: string) =>
+  (await (await fetch(`${feedsUrl}/_feeds/${name}/reads`)).json()) as {
+    ifNoneMatch: string | null;
+    ifModifiedSince: string | null;
+    status: number;
+  }[];
 
 async function withFeed(cookie: string, cabinId: number, name: string, label = 'Суточно') {
-  expect((await jsonRequest('PUT', `/api/admin/cabins/${cabinId}/feeds`, { feeds: [{ name: label, url: `${feedsUrl}/${name}` }] }, { cookie })).status).toBe(200);
+  expect(
+    (
+      await jsonRequest(
+        'PUT',
+        `/api/admin/cabins/${cabinId}/feeds`,
+        { feeds: [{ name: label, url: `${feedsUrl}/${name}` }] },
+        { cookie },
+      )
+    ).status,
+  ).toBe(200);
 }
 const sync = async (cookie: string) => {
   const res = await send('POST', '/api/admin/calendar-sync', { cookie });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { results: { ok: boolean; error: string | null; events: number; notModified?: boolean }[] }).results;
+  return (
+    (await res.json()) as { results: { ok: boolean; error: string | null; events: number; notModified?: boolean }[] }
+  ).results;
 };
 async function busy(cabinId: number) {
-  return ((await (await send('GET', `/api/cabins/${cabinId}/availability`)).json()) as { busy: { start: string; end: string }[] }).busy;
+  return (
+    (await (await send('GET', `/api/cabins/${cabinId}/availability`)).json()) as {
+      busy: { start: string; end: string }[];
+    }
+  ).busy;
 }
 
 describe('iCal feeds: read often without being cut off', () => {
@@ -65,7 +98,12 @@ describe('iCal feeds: read often without being cut off', () => {
     const cookie = await login();
     const cabin = await seedCabin();
     const name = feedName();
-    await serve(name, { body: ics([[day(5), day(8), 'booking-12@kaspiy'], [day(10), day(12), 'abc@realtycalendar.ru']]) });
+    await serve(name, {
+      body: ics([
+        [day(5), day(8), 'booking-12@kaspiy'],
+        [day(10), day(12), 'abc@realtycalendar.ru'],
+      ]),
+    });
     await withFeed(cookie, cabin.id, name, 'RealtyCalendar');
     expect((await sync(cookie))[0]).toMatchObject({ ok: true, events: 1 });
     expect(await busy(cabin.id)).toEqual([{ start: day(10), end: day(12) }]);
@@ -81,20 +119,33 @@ describe('iCal feeds: a feed that empties out never frees every night at once', 
     const cookie = await login();
     const cabin = await seedCabin({ name: 'Домик у моря' });
     const name = feedName();
-    await serve(name, { body: ics([[day(5), day(8)], [day(20), day(25)]]) });
+    await serve(name, {
+      body: ics([
+        [day(5), day(8)],
+        [day(20), day(25)],
+      ]),
+    });
     await withFeed(cookie, cabin.id, name);
     expect((await sync(cookie))[0]!.ok).toBe(true);
 
     await serve(name, broken);
     const sent: { subject: string; text: string }[] = [];
-    const owner = { ...(env as unknown as Bindings), MAILER: { send: async (m: { subject: string; text: string }) => void sent.push(m) } };
+    const owner = {
+      ...(env as unknown as Bindings),
+      MAILER: { send: async (m: { subject: string; text: string }) => void sent.push(m) },
+    };
     await runSchedule(owner, { push: false, pull: true, upkeep: false });
     await runSchedule(owner, { push: false, pull: true, upkeep: false });
-    expect(await busy(cabin.id)).toEqual([{ start: day(5), end: day(8) }, { start: day(20), end: day(25) }]);
+    expect(await busy(cabin.id)).toEqual([
+      { start: day(5), end: day(8) },
+      { start: day(20), end: day(25) },
+    ]);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.subject).toBe('Календарь «Суточно» домика «Домик у моря» не обновился');
     expect(sent[0]!.text).toContain('по-прежнему заняты');
-    const feed = ((await (await send('GET', '/api/admin/channels', { cookie })).json()) as ChannelsAnswer).cabins.find((c) => c.id === cabin.id)!.feeds[0]!;
+    const feed = ((await (await send('GET', '/api/admin/channels', { cookie })).json()) as ChannelsAnswer).cabins.find(
+      (c) => c.id === cabin.id,
+    )!.feeds[0]!;
     expect(feed.error).toBeTruthy();
     expect(feed.emptyHeld).toBe(broken.body === ics([]));
   });
@@ -106,8 +157,16 @@ describe('iCal feeds: a feed that empties out never frees every night at once', 
     await serve(name, { body: ics([[day(5), day(8)]]) });
     await withFeed(cookie, cabin.id, name);
     await sync(cookie);
-    await expectError(await send('POST', `/api/admin/feeds/${cabin.id}/0/accept-empty`, { cookie }), 409, MSG.feedNotHeld);
-    await expectError(await send('POST', `/api/admin/feeds/${cabin.id}/3/accept-empty`, { cookie }), 404, MSG.feedNotFound);
+    await expectError(
+      await send('POST', `/api/admin/feeds/${cabin.id}/0/accept-empty`, { cookie }),
+      409,
+      MSG.feedNotHeld,
+    );
+    await expectError(
+      await send('POST', `/api/admin/feeds/${cabin.id}/3/accept-empty`, { cookie }),
+      404,
+      MSG.feedNotFound,
+    );
 
     await serve(name, { body: ics([]) });
     expect((await sync(cookie))[0]).toMatchObject({ ok: false, error: FEED_EMPTY_HELD });
@@ -125,7 +184,9 @@ describe('iCal feeds: a feed that empties out never frees every night at once', 
     await serve(name, { body: ics([[day(5), day(8)]]) });
     await withFeed(cookie, cabin.id, name);
     await sync(cookie);
-    await serve(name, { body: ics([[day(5), day(8)]]).replace('END:VCALENDAR', `X-PAD:${'x'.repeat(5 * 1024 * 1024)}\r\nEND:VCALENDAR`) });
+    await serve(name, {
+      body: ics([[day(5), day(8)]]).replace('END:VCALENDAR', `X-PAD:${'x'.repeat(5 * 1024 * 1024)}\r\nEND:VCALENDAR`),
+    });
     const [result] = await sync(cookie);
     expect(result).toMatchObject({ ok: false });
     expect(result!.error).toMatch(/больше 5 МБ/);
@@ -133,11 +194,13 @@ describe('iCal feeds: a feed that empties out never frees every night at once', 
   });
 });
 
-describe('our export: answers the platforms\' conditional reads', () => {
+describe("our export: answers the platforms' conditional reads", () => {
   it('should answer 304 to its own ETag or Last-Modified until a night changes', async () => {
     const cookie = await login();
     const cabin = await seedCabin();
-    const { exportUrl } = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as { exportUrl: string };
+    const { exportUrl } = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as {
+      exportUrl: string;
+    };
     const path = new URL(exportUrl).pathname;
     const first = await send('GET', path);
     expect(first.status).toBe(200);
@@ -149,7 +212,10 @@ describe('our export: answers the platforms\' conditional reads', () => {
     // The same body twice (no DTSTAMP of "now" in it).
     expect(await (await send('GET', path)).text()).toBe(await first.text());
 
-    expect((await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(3), end: day(4) }, { cookie })).status).toBe(201);
+    expect(
+      (await jsonRequest('POST', `/api/admin/cabins/${cabin.id}/blocks`, { start: day(3), end: day(4) }, { cookie }))
+        .status,
+    ).toBe(201);
     const changed = await send('GET', path, { headers: { 'if-none-match': etag } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);

@@ -10,7 +10,18 @@ import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { enqueue } from '../../worker/queries/outbox.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
 import type { StandInMail } from '../../stand-ins/mail-api.ts';
-import { expectError, expectNoChange, freshIp, login, resetDataWithAdmin, seedCabin, validBooking, validReview, callWith, jsonOf } from './helpers.ts';
+import {
+  expectError,
+  expectNoChange,
+  freshIp,
+  login,
+  resetDataWithAdmin,
+  seedCabin,
+  validBooking,
+  validReview,
+  callWith,
+  jsonOf,
+} from './helpers.ts';
 import type { GuestMessageView } from '../../worker/routes/guest-messages.ts';
 
 /**
@@ -24,7 +35,12 @@ const mailApi = inject('mailApiUrl');
 const yk = inject('yookassa');
 const SITE = 'https://kaspiy.example';
 const MAIL: Partial<Bindings> = {
-  MAILER: mailApiMailer({ MAIL_API_KEY: 'test-mail-key', MAIL_FROM: 'Каспий <site@kaspiy.example>', MAIL_TO: 'owner@kaspiy.example', MAIL_API_URL: `${mailApi}/emails` }),
+  MAILER: mailApiMailer({
+    MAIL_API_KEY: 'test-mail-key',
+    MAIL_FROM: 'Каспий <site@kaspiy.example>',
+    MAIL_TO: 'owner@kaspiy.example',
+    MAIL_API_URL: `${mailApi}/emails`,
+  }),
   SITE_URL: SITE,
 };
 const bindings = () => ({ ...env, ...MAIL }) as Bindings;
@@ -34,9 +50,18 @@ const call = callWith(MAIL);
 const json = jsonOf;
 
 /** The stand-in's own controls: what it accepted (for one address), and an outage. */
-const mailsTo = async (to: string) => ((await (await fetch(`${mailApi}/_stand-in/mails`)).json()) as StandInMail[]).filter((m) => m.to.includes(to));
+const mailsTo = async (to: string) =>
+  ((await (await fetch(`${mailApi}/_stand-in/mails`)).json()) as StandInMail[]).filter((m) => m.to.includes(to));
 const outage = async (down: boolean) =>
-  expect((await fetch(`${mailApi}/_stand-in/outage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ down }) })).status).toBe(200);
+  expect(
+    (
+      await fetch(`${mailApi}/_stand-in/outage`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ down }),
+      })
+    ).status,
+  ).toBe(200);
 
 /** The subjects of what one guest was sent, in order. */
 const subjectsTo = async (to: string) => (await mailsTo(to)).map((m) => m.subject);
@@ -48,21 +73,29 @@ let guests = 0;
 const guestEmail = () => `guest${++guests}.${Math.random().toString(36).slice(2, 8)}@example.ru`;
 
 type Message = GuestMessageView;
-const messagesOf = async (cookie: string, id: number) => json<Message[]>(await call('GET', `/api/admin/bookings/${id}/messages`, { cookie }), 200);
-const tokenOf = async (id: number) => (await env.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?').bind(id).first<{ t: string }>())!.t;
+const messagesOf = async (cookie: string, id: number) =>
+  json<Message[]>(await call('GET', `/api/admin/bookings/${id}/messages`, { cookie }), 200);
+const tokenOf = async (id: number) =>
+  (await env.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?').bind(id).first<{ t: string }>())!.t;
 
 /** A request as a visitor sends it, then confirmed by the owner: the owner's answer. */
 async function confirmedStay(cookie: string, overrides: Record<string, unknown> = {}) {
   const cabin = await seedCabin({ name: 'Домик у моря', pricePerNight: 5000 });
   const email = guestEmail();
-  const { id } = await json<{ id: number }>(await call('POST', '/api/bookings', { body: validBooking(cabin.id, { name: 'Мадина Гасанова', email, ...overrides }) }), 201);
+  const { id } = await json<{ id: number }>(
+    await call('POST', '/api/bookings', {
+      body: validBooking(cabin.id, { name: 'Мадина Гасанова', email, ...overrides }),
+    }),
+    201,
+  );
   const answer = await json<{ status: string; confirmationMail: string; checkIn: IsoDate; checkOut: IsoDate }>(
     await call('PUT', `/api/admin/bookings/${id}`, { cookie, body: { status: 'confirmed' } }),
     200,
   );
   return { id, email, answer, token: await tokenOf(id) };
 }
-const cancel = async (cookie: string, id: number) => json(await call('PUT', `/api/admin/bookings/${id}`, { cookie, body: { status: 'cancelled' } }), 200);
+const cancel = async (cookie: string, id: number) =>
+  json(await call('PUT', `/api/admin/bookings/${id}`, { cookie, body: { status: 'cancelled' } }), 200);
 
 /** Moves the clock to noon in Moscow of `date` (vi.setSystemTime moves the server's clock too, on both runtimes). */
 const clockAt = (date: IsoDate) => vi.setSystemTime(new Date(`${date}T09:00:00Z`));
@@ -81,7 +114,11 @@ describe('the confirmation e-mail', () => {
     const cookie = await login();
     const messages = {
       ...DEFAULT_MESSAGES,
-      confirmation: { enabled: true, subject: 'Ждём вас в «{домик}»', body: '{имя}, всё готово: {заезд} — {выезд}.\nСтраница брони: {ссылка}' },
+      confirmation: {
+        enabled: true,
+        subject: 'Ждём вас в «{домик}»',
+        body: '{имя}, всё готово: {заезд} — {выезд}.\nСтраница брони: {ссылка}',
+      },
     };
     await json(await call('PUT', '/api/settings', { cookie, body: { messages } }), 200);
 
@@ -113,7 +150,11 @@ describe('the confirmation e-mail', () => {
       givenUpAt: null,
     });
     // Sent once: «Отправить снова» has nothing to do.
-    await expectError(await call('POST', `/api/admin/bookings/${id}/messages/confirmation/retry`, { cookie }), 409, MSG.messageAlreadySent);
+    await expectError(
+      await call('POST', `/api/admin/bookings/${id}/messages/confirmation/retry`, { cookie }),
+      409,
+      MSG.messageAlreadySent,
+    );
   });
 
   it('should send nothing to a guest who left no e-mail or when the owner switched the confirmation off, and show a booking’s messages to the owner alone', async () => {
@@ -122,7 +163,13 @@ describe('the confirmation e-mail', () => {
     expect(answer.confirmationMail).toBe('');
     expect(await messagesOf(cookie, id)).toEqual([]);
 
-    await json(await call('PUT', '/api/settings', { cookie, body: { messages: { ...DEFAULT_MESSAGES, confirmation: { ...DEFAULT_MESSAGES.confirmation, enabled: false } } } }), 200);
+    await json(
+      await call('PUT', '/api/settings', {
+        cookie,
+        body: { messages: { ...DEFAULT_MESSAGES, confirmation: { ...DEFAULT_MESSAGES.confirmation, enabled: false } } },
+      }),
+      200,
+    );
     const off = await confirmedStay(cookie);
     expect(off.answer.confirmationMail).toBe('');
     expect(await mailsTo(off.email)).toEqual([]);
@@ -130,24 +177,47 @@ describe('the confirmation e-mail', () => {
 
     await expectError(await call('GET', `/api/admin/bookings/${id}/messages`), 401);
     await expectError(await call('GET', '/api/admin/bookings/999999/messages', { cookie }), 404, MSG.bookingNotFound);
-    await expectError(await call('POST', `/api/admin/bookings/${id}/messages/confirmation/retry`, { cookie }), 404, MSG.messageNotFound);
-    await expectError(await call('POST', `/api/admin/bookings/${id}/messages/welcome/retry`, { cookie }), 400, MSG.messageNotFound);
+    await expectError(
+      await call('POST', `/api/admin/bookings/${id}/messages/confirmation/retry`, { cookie }),
+      404,
+      MSG.messageNotFound,
+    );
+    await expectError(
+      await call('POST', `/api/admin/bookings/${id}/messages/welcome/retry`, { cookie }),
+      400,
+      MSG.messageNotFound,
+    );
   });
 
   it('should confirm the booking while the mail server is down, show why the e-mail did not go, and send it once the schedule runs with the server back', async () => {
     const cookie = await login();
     const cabin = await seedCabin({ name: 'Домик у моря' });
     const email = guestEmail();
-    const { id } = await json<{ id: number }>(await call('POST', '/api/bookings', { body: validBooking(cabin.id, { email }) }), 201);
+    const { id } = await json<{ id: number }>(
+      await call('POST', '/api/bookings', { body: validBooking(cabin.id, { email }) }),
+      201,
+    );
     await outage(true);
 
-    const answer = await json(await call('PUT', `/api/admin/bookings/${id}`, { cookie, body: { status: 'confirmed' } }), 200);
+    const answer = await json(
+      await call('PUT', `/api/admin/bookings/${id}`, { cookie, body: { status: 'confirmed' } }),
+      200,
+    );
     expect(answer).toMatchObject({ status: 'confirmed', confirmationMail: 'failed' });
     // Confirmed for real: its nights are busy for the next visitor.
-    const { busy } = await json<{ busy: { start: string; end: string }[] }>(await call('GET', `/api/cabins/${cabin.id}/availability`), 200);
+    const { busy } = await json<{ busy: { start: string; end: string }[] }>(
+      await call('GET', `/api/cabins/${cabin.id}/availability`),
+      200,
+    );
     expect(busy).toEqual([{ start: answer.checkIn, end: answer.checkOut }]);
     const [failed] = await messagesOf(cookie, id);
-    expect(failed).toMatchObject({ kind: 'confirmation', sentAt: null, attempts: 1, lastError: expect.stringContaining('503'), givenUpAt: null });
+    expect(failed).toMatchObject({
+      kind: 'confirmation',
+      sentAt: null,
+      attempts: 1,
+      lastError: expect.stringContaining('503'),
+      givenUpAt: null,
+    });
     expect(Date.parse(failed!.nextAttemptAt!)).toBeGreaterThan(Date.now());
 
     await outage(false);
@@ -157,7 +227,12 @@ describe('the confirmation e-mail', () => {
     const mails = await mailsTo(email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain(`${SITE}/b/${await tokenOf(id)}`);
-    expect((await messagesOf(cookie, id))[0]).toMatchObject({ sentAt: expect.any(String), attempts: 2, lastError: null, nextAttemptAt: null });
+    expect((await messagesOf(cookie, id))[0]).toMatchObject({
+      sentAt: expect.any(String),
+      attempts: 2,
+      lastError: null,
+      nextAttemptAt: null,
+    });
     minutesLater(5);
     await schedule();
     expect(await mailsTo(email)).toHaveLength(1);
@@ -200,9 +275,13 @@ describe('the reminder before arrival and the review request after departure', (
     await schedule();
 
     expect((await mailsTo(stay.email)).filter((m) => REMINDER.test(m.subject))).toEqual([
-      expect.objectContaining({ subject: `Скоро заезд: Домик у моря, ${formatDate(checkIn)}`, text: expect.stringContaining(`${SITE}/b/${stay.token}`) }),
+      expect.objectContaining({
+        subject: `Скоро заезд: Домик у моря, ${formatDate(checkIn)}`,
+        text: expect.stringContaining(`${SITE}/b/${stay.token}`),
+      }),
     ]);
-    for (const gone of [cancelledBefore, cancelledAfter]) expect((await subjectsTo(gone.email)).filter((s) => REMINDER.test(s))).toEqual([]);
+    for (const gone of [cancelledBefore, cancelledAfter])
+      expect((await subjectsTo(gone.email)).filter((s) => REMINDER.test(s))).toEqual([]);
     expect((await messagesOf(cookie, cancelledAfter.id)).find((m) => m.kind === 'reminder')).toMatchObject({
       sentAt: null,
       givenUpAt: expect.any(String),
@@ -221,9 +300,13 @@ describe('the reminder before arrival and the review request after departure', (
     await schedule();
     await schedule();
     expect((await mailsTo(stay.email)).filter((m) => REVIEW.test(m.subject))).toEqual([
-      expect.objectContaining({ subject: 'Как вам отдых в «Домик у моря»?', text: expect.stringContaining(`${SITE}/b/${stay.token}#review`) }),
+      expect.objectContaining({
+        subject: 'Как вам отдых в «Домик у моря»?',
+        text: expect.stringContaining(`${SITE}/b/${stay.token}#review`),
+      }),
     ]);
-    for (const gone of [cancelledBefore, cancelledAfter]) expect((await subjectsTo(gone.email)).filter((s) => REVIEW.test(s))).toEqual([]);
+    for (const gone of [cancelledBefore, cancelledAfter])
+      expect((await subjectsTo(gone.email)).filter((s) => REVIEW.test(s))).toEqual([]);
     cookie = await login();
     expect((await messagesOf(cookie, stay.id)).map((m) => [m.kind, m.sentAt !== null])).toEqual([
       ['confirmation', true],
@@ -241,21 +324,27 @@ describe('reviews of verified stays: POST /api/reviews with stayToken', () => {
     const cancelled = await confirmedStay(cookie);
     const late = await confirmedStay(cookie);
     await cancel(cookie, cancelled.id);
-    const review = (token: string, ip = freshIp()) => call('POST', '/api/reviews', { ip, body: validReview({ stayToken: token, name: 'Мадина' }) });
+    const review = (token: string, ip = freshIp()) =>
+      call('POST', '/api/reviews', { ip, body: validReview({ stayToken: token, name: 'Мадина' }) });
 
     await expectNoChange(async () => {
       await expectError(await review(stay.token), 400, MSG.stayReviewTooEarly);
       await expectError(await review('0'.repeat(36)), 400, MSG.stayTokenInvalid);
       await expectError(await review('not-a-token'), 400, MSG.stayTokenInvalid);
       await expectError(await review(cancelled.token), 400, MSG.stayTokenInvalid);
-      await expectError(await call('POST', '/api/reviews', { body: validReview({ stayToken: stay.token, website: 'spam.example' }) }), 400, MSG.honeypot);
+      await expectError(
+        await call('POST', '/api/reviews', { body: validReview({ stayToken: stay.token, website: 'spam.example' }) }),
+        400,
+        MSG.honeypot,
+      );
     });
 
     vi.useFakeTimers({ toFake: ['Date'] });
     clockAt(stay.answer.checkOut);
     // A family on one address: the others' reviews used up its limit, the guest's link still works.
     const ip = freshIp();
-    for (let i = 0; i < REVIEW_THROTTLE.max; i++) await json(await call('POST', '/api/reviews', { ip, body: validReview() }), 201);
+    for (let i = 0; i < REVIEW_THROTTLE.max; i++)
+      await json(await call('POST', '/api/reviews', { ip, body: validReview() }), 201);
     await expectError(await call('POST', '/api/reviews', { ip, body: validReview() }), 429, MSG.reviewThrottled);
     const taken = await json<{ id: number; approved: boolean }>(await review(stay.token, ip), 201);
     expect(taken).toMatchObject({ approved: false });
@@ -263,13 +352,18 @@ describe('reviews of verified stays: POST /api/reviews with stayToken', () => {
     // Two sends at once (a double tap): one review.
     const statuses = (await Promise.all([review(raced.token), review(raced.token)])).map((r) => r.status).sort();
     expect(statuses).toEqual([201, 409]);
-    const rows = await env.DB.prepare('SELECT booking_id AS bookingId, verified_stay AS verified FROM reviews WHERE booking_id IS NOT NULL ORDER BY booking_id').all();
+    const rows = await env.DB.prepare(
+      'SELECT booking_id AS bookingId, verified_stay AS verified FROM reviews WHERE booking_id IS NOT NULL ORDER BY booking_id',
+    ).all();
     expect(rows.results).toEqual([
       { bookingId: stay.id, verified: 1 },
       { bookingId: raced.id, verified: 1 },
     ]);
 
-    const admin = await json<{ id: number; verifiedStay: boolean; approved: boolean }[]>(await call('GET', '/api/reviews', { cookie: await login() }), 200);
+    const admin = await json<{ id: number; verifiedStay: boolean; approved: boolean }[]>(
+      await call('GET', '/api/reviews', { cookie: await login() }),
+      200,
+    );
     expect(admin.find((r) => r.id === taken.id)).toMatchObject({ verifiedStay: true, approved: false });
     expect(await json<unknown[]>(await call('GET', '/api/reviews/approved'), 200)).toEqual([]);
     await json(await call('PUT', `/api/reviews/${taken.id}`, { cookie: await login(), body: { approved: true } }), 200);
@@ -292,18 +386,37 @@ describe('the e-mail of a payment given back by itself', () => {
     YOOKASSA_API_URL: yk.apiUrl,
     YOOKASSA_SHOP_ID: yk.shopId,
     YOOKASSA_SECRET_KEY: yk.secretKey,
-    MAILER: mailApiMailer({ MAIL_API_KEY: 'test-mail-key', MAIL_FROM: 'Каспий <site@kaspiy.example>', MAIL_API_URL: `${mailApi}/emails` }),
+    MAILER: mailApiMailer({
+      MAIL_API_KEY: 'test-mail-key',
+      MAIL_FROM: 'Каспий <site@kaspiy.example>',
+      MAIL_API_URL: `${mailApi}/emails`,
+    }),
   };
   const pay = callWith({ ...MAIL, ...SHOP });
   const paid = async (paymentId: string) => {
     expect((await fetch(`${yk.base}/_payments/${paymentId}/succeed`, { method: 'POST' })).status).toBe(200);
-    return json<{ outcome: string }>(await pay('POST', '/api/payments/yookassa', { body: { type: 'notification', event: 'payment.succeeded', object: { id: paymentId } } }), 200);
+    return json<{ outcome: string }>(
+      await pay('POST', '/api/payments/yookassa', {
+        body: { type: 'notification', event: 'payment.succeeded', object: { id: paymentId } },
+      }),
+      200,
+    );
   };
   const paymentsOf = (bookingId: number) =>
-    env.DB.prepare("SELECT id, kind FROM payments WHERE booking_id = ? ORDER BY kind = 'balance', created_at").bind(bookingId).all<{ id: string; kind: string }>().then((r) => r.results);
+    env.DB.prepare("SELECT id, kind FROM payments WHERE booking_id = ? ORDER BY kind = 'balance', created_at")
+      .bind(bookingId)
+      .all<{ id: string; kind: string }>()
+      .then((r) => r.results);
   const bookStay = async (from: number, email: string) => {
     const { id, guestUrl } = await json<{ id: number; guestUrl: string }>(
-      await pay('POST', '/api/bookings', { body: validBooking((await seedCabin({ name: 'Домик у моря', pricePerNight: 5000 })).id, { name: 'Мадина Гасанова', email, checkIn: day(from), checkOut: day(from + 3) }) }),
+      await pay('POST', '/api/bookings', {
+        body: validBooking((await seedCabin({ name: 'Домик у моря', pricePerNight: 5000 })).id, {
+          name: 'Мадина Гасанова',
+          email,
+          checkIn: day(from),
+          checkOut: day(from + 3),
+        }),
+      }),
       201,
     );
     return { id, page: `/api/guest/${guestUrl.slice(3)}` };
@@ -311,7 +424,13 @@ describe('the e-mail of a payment given back by itself', () => {
 
   it('should tell the guest of a prepayment that came after the booking was cancelled and of the rest paid after it, keep the e-mail while the mail server is down, and list it in the booking’s messages', async () => {
     const cookie = await login();
-    await json(await pay('PUT', '/api/settings', { cookie, body: { bookingMode: 'prepayment', prepayment: { kind: 'percent', percent: 30 }, holdMinutes: 30 } }), 200);
+    await json(
+      await pay('PUT', '/api/settings', {
+        cookie,
+        body: { bookingMode: 'prepayment', prepayment: { kind: 'percent', percent: 30 }, holdMinutes: 30 },
+      }),
+      200,
+    );
 
     // The guest cancelled the booking waiting for its prepayment, then paid on ЮKassa's page.
     const first = guestEmail();
@@ -322,7 +441,9 @@ describe('the e-mail of a payment given back by itself', () => {
     expect(mail!.subject).toMatch(new RegExp(`^Оплата возвращена: бронирование №${early.id}`));
     expect(mail!.text).toContain('пришла, когда бронь была уже отменена');
     expect(mail!.text).toMatch(/Мы вернули предоплату 4\s500\s₽/);
-    expect(await messagesOf(cookie, early.id)).toMatchObject([{ kind: 'refund', recipient: first, sentAt: expect.any(String), attempts: 1 }]);
+    expect(await messagesOf(cookie, early.id)).toMatchObject([
+      { kind: 'refund', recipient: first, sentAt: expect.any(String), attempts: 1 },
+    ]);
 
     // Confirmed and prepaid; the guest starts paying the rest, the owner cancels meanwhile, the
     // rest comes while the mail server is down.
@@ -334,7 +455,13 @@ describe('the e-mail of a payment given back by itself', () => {
     await outage(true);
     expect(await paid((await paymentsOf(late.id))[1]!.id)).toMatchObject({ outcome: 'refunded' });
     const kept = (await messagesOf(cookie, late.id)).find((m) => m.kind === 'refund');
-    expect(kept).toMatchObject({ recipient: second, sentAt: null, attempts: 1, lastError: expect.stringContaining('503'), givenUpAt: null });
+    expect(kept).toMatchObject({
+      recipient: second,
+      sentAt: null,
+      attempts: 1,
+      lastError: expect.stringContaining('503'),
+      givenUpAt: null,
+    });
     expect(kept!.text).toContain('Оплата остатка по брони');
 
     // The mail server back: the schedule sends it, once, though the booking stays cancelled.
@@ -345,7 +472,11 @@ describe('the e-mail of a payment given back by itself', () => {
     const refunds = (await mailsTo(second)).filter((m) => m.subject.startsWith('Оплата возвращена'));
     expect(refunds).toHaveLength(1);
     expect(refunds[0]!.text).toMatch(/Мы вернули этот платёж 10\s500\s₽/);
-    expect((await messagesOf(cookie, late.id)).find((m) => m.kind === 'refund')).toMatchObject({ sentAt: expect.any(String), attempts: 2, lastError: null });
+    expect((await messagesOf(cookie, late.id)).find((m) => m.kind === 'refund')).toMatchObject({
+      sentAt: expect.any(String),
+      attempts: 2,
+      lastError: null,
+    });
     minutesLater(5);
     await runSchedule({ ...bindings(), ...SHOP } as Bindings, { push: true, pull: false, upkeep: true });
     expect((await mailsTo(second)).filter((m) => m.subject.startsWith('Оплата возвращена'))).toHaveLength(1);
@@ -362,10 +493,15 @@ describe('the outbox within a Worker’s outbound requests', () => {
     const alerts = async (count: number, subject: string) => {
       // Five at a time (D1 binds at most 100 values a statement), held by nobody (a lease already
       // over: one ending this very millisecond still holds it).
-      for (let i = 0; i < count; i += 5) await enqueue(env, Array(Math.min(5, count - i)).fill('email'), { subject, text: 'Новая заявка' }, -1);
+      for (let i = 0; i < count; i += 5)
+        await enqueue(env, Array(Math.min(5, count - i)).fill('email'), { subject, text: 'Новая заявка' }, -1);
     };
     const tried = async (subject: string) =>
-      (await env.DB.prepare('SELECT count(*) AS n FROM outbox WHERE subject = ? AND (sent_at IS NOT NULL OR attempts > 0)').bind(subject).first<{ n: number }>())!.n;
+      (await env.DB.prepare(
+        'SELECT count(*) AS n FROM outbox WHERE subject = ? AND (sent_at IS NOT NULL OR attempts > 0)',
+      )
+        .bind(subject)
+        .first<{ n: number }>())!.n;
     await alerts(20, `Пакет ${mark}`);
     // The Cloudflare entry's budget (45 a run on the Free plan's 50): 15 for the outbox.
     const worker = { ...bindings(), SUBREQUESTS_PER_RUN: 45 };

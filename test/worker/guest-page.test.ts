@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { formatLineAmount, formatPrice, formatStayDates } from '../../schema/format.ts';
-import { GUEST_PAGE_DATA_ID, GUEST_PAGE_DAYS_AFTER_DEPARTURE, GUEST_PAGE_MARKER, type GuestPageAnswer } from '../../schema/guest-page.ts';
+import {
+  GUEST_PAGE_DATA_ID,
+  GUEST_PAGE_DAYS_AFTER_DEPARTURE,
+  GUEST_PAGE_MARKER,
+  type GuestPageAnswer,
+} from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
 import type { Bindings } from '../../worker/env.ts';
@@ -16,7 +21,8 @@ import { countingDb } from './stays.ts';
  * 404 page's heading and text as site/pages/404.astro marks them.
  */
 const SHELL = `<!doctype html><title>Ваше бронирование</title><main><section class="container guest">${GUEST_PAGE_MARKER}</section></main><script type="module" src="/_astro/guest.js"></script>`;
-const NOT_FOUND = '<!doctype html><title>Страница не найдена — Каспий</title><h1 data-nf-title>Страница не найдена</h1><p class="muted" data-nf-text>Похоже, ссылка устарела.</p>';
+const NOT_FOUND =
+  '<!doctype html><title>Страница не найдена — Каспий</title><h1 data-nf-title>Страница не найдена</h1><p class="muted" data-nf-text>Похоже, ссылка устарела.</p>';
 /** The site's files, and which of them the server read. */
 function site() {
   const read: string[] = [];
@@ -31,14 +37,23 @@ function site() {
 }
 
 const yk = inject('yookassa');
-const SHOP: Partial<Bindings> = { YOOKASSA_API_URL: yk.apiUrl, YOOKASSA_SHOP_ID: yk.shopId, YOOKASSA_SECRET_KEY: yk.secretKey };
+const SHOP: Partial<Bindings> = {
+  YOOKASSA_API_URL: yk.apiUrl,
+  YOOKASSA_SHOP_ID: yk.shopId,
+  YOOKASSA_SECRET_KEY: yk.secretKey,
+};
 const call = callWith(SHOP);
 const day = (n: number) => addDays(todayInMoscow(), n);
 const flat = (s: string) => s.replace(/\s+/g, ' ');
 /** The page's text as a reader sees it: tags gone, entities of the escaped texts read back. */
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
 const textOf = (html: string) =>
-  flat(html.replace(/<script\b[\s\S]*?<\/script>/g, '').replace(/<[^>]+>/g, ' ').replace(/&(?:#(\d+)|(\w+));/g, (m, n, name) => (n ? String.fromCharCode(Number(n)) : (ENTITIES[name] ?? m))));
+  flat(
+    html
+      .replace(/<script\b[\s\S]*?<\/script>/g, '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&(?:#(\d+)|(\w+));/g, (m, n, name) => (n ? String.fromCharCode(Number(n)) : (ENTITIES[name] ?? m))),
+  );
 
 async function openPage(path: string, bindings: Partial<Bindings> = {}) {
   const files = site();
@@ -49,12 +64,24 @@ async function openPage(path: string, bindings: Partial<Bindings> = {}) {
 beforeEach(resetDataWithAdmin);
 afterEach(() => vi.useRealTimers());
 
-describe('GET /b/{token}: the guest\'s page, whole in the first HTML', () => {
-  it('should show the booking\'s number, status, every price line, what was paid and what is left, the way there and the terms before any script, with the island\'s data beside them', async () => {
+describe("GET /b/{token}: the guest's page, whole in the first HTML", () => {
+  it("should show the booking's number, status, every price line, what was paid and what is left, the way there and the terms before any script, with the island's data beside them", async () => {
     const cabin = await seedCabin({ pricePerNight: 5000, name: 'Домик у моря' });
     const cookie = await login();
-    await jsonOf(await call('PUT', '/api/settings', { cookie, body: { bookingMode: 'prepayment', prepayment: { kind: 'percent', percent: 30 }, holdMinutes: 30 } }), 200);
-    await jsonOf(await call('PUT', `/api/admin/cabins/${cabin.id}/instructions`, { cookie, body: { text: 'Ключ в сейфе у калитки, код 4512 </script><b>' } }), 200);
+    await jsonOf(
+      await call('PUT', '/api/settings', {
+        cookie,
+        body: { bookingMode: 'prepayment', prepayment: { kind: 'percent', percent: 30 }, holdMinutes: 30 },
+      }),
+      200,
+    );
+    await jsonOf(
+      await call('PUT', `/api/admin/cabins/${cabin.id}/instructions`, {
+        cookie,
+        body: { text: 'Ключ в сейфе у калитки, код 4512 </script><b>' },
+      }),
+      200,
+    );
     const booked = await jsonOf<{ id: number; guestUrl: string; payment: { confirmationUrl: string } }>(
       await call('POST', '/api/bookings', { body: validBooking(cabin.id, { checkIn: day(30), checkOut: day(33) }) }),
       201,
@@ -91,7 +118,9 @@ describe('GET /b/{token}: the guest\'s page, whole in the first HTML', () => {
     expect(html).toContain(`href="/api/guest/${token}/stay.ics"`);
 
     // The island's data: the API's answer, in a block no text can close early.
-    const block = new RegExp(`<script type="application/json" id="${GUEST_PAGE_DATA_ID}">([\\s\\S]*?)</script>`).exec(html);
+    const block = new RegExp(`<script type="application/json" id="${GUEST_PAGE_DATA_ID}">([\\s\\S]*?)</script>`).exec(
+      html,
+    );
     expect(block).not.toBeNull();
     expect(JSON.parse(block![1]!)).toEqual(answer);
     expect(html).not.toContain('код 4512 </script>');
@@ -101,7 +130,10 @@ describe('GET /b/{token}: the guest\'s page, whole in the first HTML', () => {
 
   it('should say a request waits for the owner and that the stay is cancelled, with what went back', async () => {
     const cabin = await seedCabin({ pricePerNight: 5000 });
-    const booked = await jsonOf<{ guestUrl: string }>(await call('POST', '/api/bookings', { body: validBooking(cabin.id) }), 201);
+    const booked = await jsonOf<{ guestUrl: string }>(
+      await call('POST', '/api/bookings', { body: validBooking(cabin.id) }),
+      201,
+    );
     const request = textOf((await openPage(booked.guestUrl)).html);
     expect(request).toContain('Заявка отправлена: ждёт подтверждения');
     expect(request).toContain(flat(`Осталось оплатить ${formatPrice(15000)}`));
@@ -117,7 +149,10 @@ describe('GET /b/{token}: the guest\'s page, whole in the first HTML', () => {
 
   it('should answer the 404 page with no booking in it for a token it does not know or no longer serves, after the same reads as for one it does', async () => {
     const cabin = await seedCabin({ pricePerNight: 5000, name: 'Домик у моря' });
-    const booked = await jsonOf<{ id: number; guestUrl: string }>(await call('POST', '/api/bookings', { body: validBooking(cabin.id, { checkIn: day(5), checkOut: day(8) }) }), 201);
+    const booked = await jsonOf<{ id: number; guestUrl: string }>(
+      await call('POST', '/api/bookings', { body: validBooking(cabin.id, { checkIn: day(5), checkOut: day(8) }) }),
+      201,
+    );
     const counted = countingDb();
     const known = await openPage(booked.guestUrl, counted.env);
     const knownTrips = counted.roundTrips;
@@ -137,8 +172,11 @@ describe('GET /b/{token}: the guest\'s page, whole in the first HTML', () => {
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.headers.get('x-robots-tag')).toContain('noindex');
-      expect(textOf(html)).toContain(`Бронирование не найдено ${MSG.guestPageNotFound}. Проверьте ссылку из письма или напишите нам.`);
-      for (const data of ['Домик у моря', `№${booked.id}`, GUEST_PAGE_DATA_ID, 'Стоимость и оплата']) expect(html).not.toContain(data);
+      expect(textOf(html)).toContain(
+        `Бронирование не найдено ${MSG.guestPageNotFound}. Проверьте ссылку из письма или напишите нам.`,
+      );
+      for (const data of ['Домик у моря', `№${booked.id}`, GUEST_PAGE_DATA_ID, 'Стоимость и оплата'])
+        expect(html).not.toContain(data);
     }
   });
 });

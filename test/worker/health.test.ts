@@ -23,7 +23,8 @@ const BUILT_AT = '2026-11-20T09:30:00.000Z';
 const site = (version: number | null): SitePort => ({
   fetch: async (input) => {
     const path = new URL(input instanceof Request ? input.url : input).pathname;
-    if (path === '/build.json' && version !== null) return Response.json({ contentVersion: version, builtAt: BUILT_AT });
+    if (path === '/build.json' && version !== null)
+      return Response.json({ contentVersion: version, builtAt: BUILT_AT });
     return new Response('<!doctype html><title>Сайт готовится</title>', { status: 404 });
   },
 });
@@ -42,10 +43,28 @@ describe('GET /api/health', () => {
   /** [what, the live site's version against the content's (2), the builder's state, status, body] */
   const cases: [string, number | null, BuilderStatus | null, number, unknown][] = [
     ['the site is current', 2, null, 200, { ok: true, contentVersion: 2, builtAt: BUILT_AT }],
-    ['an edit is being built (the previous site serves)', 1, { state: 'building' }, 200, { ok: true, contentVersion: 1, builtAt: BUILT_AT }],
-    ['an older build failed but the site has caught up since', 2, { state: 'failed', error: 'x' }, 200, { ok: true, contentVersion: 2, builtAt: BUILT_AT }],
+    [
+      'an edit is being built (the previous site serves)',
+      1,
+      { state: 'building' },
+      200,
+      { ok: true, contentVersion: 1, builtAt: BUILT_AT },
+    ],
+    [
+      'an older build failed but the site has caught up since',
+      2,
+      { state: 'failed', error: 'x' },
+      200,
+      { ok: true, contentVersion: 2, builtAt: BUILT_AT },
+    ],
     ['no site has been built yet', null, { state: 'building' }, 503, { ok: false, error: MSG.healthNoSite }],
-    ['the last build failed and the site is behind', 1, { state: 'failed', error: 'Cannot find package' }, 503, { ok: false, error: MSG.healthBuildFailed }],
+    [
+      'the last build failed and the site is behind',
+      1,
+      { state: 'failed', error: 'Cannot find package' },
+      503,
+      { ok: false, error: MSG.healthBuildFailed },
+    ],
   ];
 
   it.each(cases)('should tell the truth when %s', async (_, live, state, status, body) => {
@@ -56,7 +75,10 @@ describe('GET /api/health', () => {
 
   it('should answer 503 with the reason, and log it, when the database does not answer', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    expect(await health({ DB: failingD1('reject'), ASSETS: site(2) })).toEqual({ status: 503, body: { ok: false, error: MSG.healthDatabase } });
+    expect(await health({ DB: failingD1('reject'), ASSETS: site(2) })).toEqual({
+      status: 503,
+      body: { ok: false, error: MSG.healthDatabase },
+    });
     expect(logged).toHaveBeenCalled();
   });
 
@@ -95,13 +117,19 @@ describe('POST /api/admin/publish («Повторить»)', () => {
     await waitOnExecutionContext(ctx);
     expect(res.status).toBe(202);
     expect(asked).toEqual([version]);
-    expect((await send('GET', '/api/build-info').then((r) => r.json())) as unknown).toEqual({ contentVersion: version });
+    expect((await send('GET', '/api/build-info').then((r) => r.json())) as unknown).toEqual({
+      contentVersion: version,
+    });
   });
 
   it('should say why where nothing can rebuild from the panel', async () => {
     const cookie = await login();
     const ctx = createExecutionContext();
-    const res = await app.fetch(new Request(url('/api/admin/publish'), { method: 'POST', headers: { cookie } }), { ...env, REBUILD: undefined }, ctx);
+    const res = await app.fetch(
+      new Request(url('/api/admin/publish'), { method: 'POST', headers: { cookie } }),
+      { ...env, REBUILD: undefined },
+      ctx,
+    );
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({ error: MSG.publishUnavailable });
   });

@@ -25,8 +25,29 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 
 // Children before their parents: the foreign keys, and the trigger that keeps a cabin with bookings.
 const TABLES = [
-  'payments', 'bookings', 'feed_events', 'calendar_feeds', 'calendar_blocks', 'seasons', 'cabin_calendars', 'channel_stays', 'channel_links',
-  'cabins', 'reviews', 'settings', 'admin_account', 'admin_sessions', 'known_devices', 'users', 'audit_log', 'rate_limits', 'site_state', 'avito_account', 'conflict_alerts', 'outbox', 'promo_codes',
+  'payments',
+  'bookings',
+  'feed_events',
+  'calendar_feeds',
+  'calendar_blocks',
+  'seasons',
+  'cabin_calendars',
+  'channel_stays',
+  'channel_links',
+  'cabins',
+  'reviews',
+  'settings',
+  'admin_account',
+  'admin_sessions',
+  'known_devices',
+  'users',
+  'audit_log',
+  'rate_limits',
+  'site_state',
+  'avito_account',
+  'conflict_alerts',
+  'outbox',
+  'promo_codes',
 ] as const;
 
 export async function resetData(): Promise<void> {
@@ -45,8 +66,15 @@ export async function seedAdmin(): Promise<void> {
 }
 
 /** Another person who signs in (a manager, by default), with the same cheap hash; answers their id. */
-export async function seedUser(username: string, password: string, role: 'owner' | 'manager' = 'manager', id?: number): Promise<number> {
-  const row = await env.DB.prepare('INSERT INTO users (id, username, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id')
+export async function seedUser(
+  username: string,
+  password: string,
+  role: 'owner' | 'manager' = 'manager',
+  id?: number,
+): Promise<number> {
+  const row = await env.DB.prepare(
+    'INSERT INTO users (id, username, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id',
+  )
     .bind(id ?? null, username, await hashPassword(password, 1000), role, Date.now())
     .first<{ id: number }>();
   return row!.id;
@@ -90,22 +118,40 @@ function headersFor(opts: RequestOptions = {}, extra: Record<string, string> = {
   return h;
 }
 
-type Contract = { routes: { method: string; path: string; pattern: RegExp; params: number }[]; schemaOf: (method: string, path: string, status: number) => ValidateFunction | undefined };
+type Contract = {
+  routes: { method: string; path: string; pattern: RegExp; params: number }[];
+  schemaOf: (method: string, path: string, status: number) => ValidateFunction | undefined;
+};
 let contract: Promise<Contract> | undefined;
 
 /** The app's OpenAPI document (the one /api/openapi.json serves), its answers' schemas compiled as asked. */
 async function loadContract(): Promise<Contract> {
-  const doc = (await openApiDocument(app)) as unknown as { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>> };
+  const doc = (await openApiDocument(app)) as unknown as {
+    paths: Record<
+      string,
+      Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>
+    >;
+  };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema(doc, 'openapi');
   const routes = Object.entries(doc.paths)
-    .flatMap(([path, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), path, pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`), params: path.split('{').length - 1 })))
+    .flatMap(([path, item]) =>
+      Object.keys(item).map((method) => ({
+        method: method.toUpperCase(),
+        path,
+        pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`),
+        params: path.split('{').length - 1,
+      })),
+    )
     // A fixed segment wins over a parameter (/api/reviews/approved, not /api/reviews/{id}).
     .sort((a, b) => a.params - b.params);
   const schemaOf = (method: string, path: string, status: number) => {
-    if (!doc.paths[path]?.[method.toLowerCase()]?.responses?.[status]?.content?.['application/json']?.schema) return undefined;
-    return ajv.getSchema(`openapi#/paths/${path.replaceAll('/', '~1')}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`);
+    if (!doc.paths[path]?.[method.toLowerCase()]?.responses?.[status]?.content?.['application/json']?.schema)
+      return undefined;
+    return ajv.getSchema(
+      `openapi#/paths/${path.replaceAll('/', '~1')}/${method.toLowerCase()}/responses/${status}/content/application~1json/schema`,
+    );
   };
   return { routes, schemaOf };
 }
@@ -132,8 +178,15 @@ export async function expectAsDocumented(anyCase: string, path: string, res: Res
     throw new Error(`${method} ${pathname} answered ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`);
   }
   if (!validate(body)) {
-    const where = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
-    throw new Error(`${method} ${pathname} → ${res.status} does not match the OpenAPI document (${method} ${route.path}): ${where.join('; ')}\nbody: ${text.slice(0, 300)}`);
+    const where = (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+      );
+    throw new Error(
+      `${method} ${pathname} → ${res.status} does not match the OpenAPI document (${method} ${route.path}): ${where.join('; ')}\nbody: ${text.slice(0, 300)}`,
+    );
   }
   return res;
 }
@@ -142,12 +195,25 @@ export async function expectAsDocumented(anyCase: string, path: string, res: Res
 export const url = (path: string, origin = ORIGIN) => new URL(path, origin).href;
 
 /** Any request through the worker's real fetch handler. */
-export async function send(method: string, path: string, opts: RequestOptions & { body?: BodyInit | null; host?: string } = {}) {
-  return expectAsDocumented(method, path, await SELF.fetch(url(path, opts.host), { method, headers: headersFor(opts), body: opts.body ?? null }));
+export async function send(
+  method: string,
+  path: string,
+  opts: RequestOptions & { body?: BodyInit | null; host?: string } = {},
+) {
+  return expectAsDocumented(
+    method,
+    path,
+    await SELF.fetch(url(path, opts.host), { method, headers: headersFor(opts), body: opts.body ?? null }),
+  );
 }
 
 /** A JSON request. A string body is sent as is (for malformed JSON); anything else is stringified. */
-export async function jsonRequest(method: string, path: string, body?: unknown, opts: RequestOptions & { host?: string } = {}) {
+export async function jsonRequest(
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: RequestOptions & { host?: string } = {},
+) {
   const init: RequestInit = {
     method,
     headers: headersFor(opts, { 'content-type': 'application/json' }),
@@ -161,7 +227,11 @@ export const client = (opts: RequestOptions = {}) =>
   hc<AppType>(ORIGIN, {
     fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
       const target = input instanceof Request ? input.url : String(input);
-      return expectAsDocumented(init?.method ?? (input instanceof Request ? input.method : 'GET'), target, await SELF.fetch(input, init));
+      return expectAsDocumented(
+        init?.method ?? (input instanceof Request ? input.method : 'GET'),
+        target,
+        await SELF.fetch(input, init),
+      );
     },
     headers: () => Object.fromEntries(headersFor(opts).entries()),
   });
@@ -176,9 +246,7 @@ export function sessionCookieFrom(res: { headers: Headers }): string | undefined
 }
 
 /** Signs in through the API and returns the `Cookie` header value of the new session. */
-export async function login(
-  opts: { username?: string; password?: string; ip?: string } = {},
-): Promise<string> {
+export async function login(opts: { username?: string; password?: string; ip?: string } = {}): Promise<string> {
   const res = await jsonRequest(
     'POST',
     '/api/admin/login',
@@ -206,7 +274,9 @@ export const sampleCabin = (overrides: Partial<CabinInput> = {}): CabinInput => 
 export const seedCabin = (overrides: Partial<CabinInput> = {}) => createCabin(env, sampleCabin(overrides));
 
 /** A review written straight through the query layer, approved if asked. */
-export async function seedReview(overrides: { name?: string; email?: string; rating?: number; comment?: string; approved?: boolean } = {}) {
+export async function seedReview(
+  overrides: { name?: string; email?: string; rating?: number; comment?: string; approved?: boolean } = {},
+) {
   const { approved, ...fields } = overrides;
   const review = await submitReview(env, {
     name: 'Анна',
@@ -263,7 +333,9 @@ export async function snapshot() {
     admin: await rows('SELECT * FROM admin_account'),
     users: await rows('SELECT * FROM users ORDER BY id'),
     // Not when a session was last seen, nor from where: any signed-in request renews those once a minute.
-    sessions: await rows('SELECT id, token_hash, user_id, created_at, expires_at, user_agent FROM admin_sessions ORDER BY id'),
+    sessions: await rows(
+      'SELECT id, token_hash, user_id, created_at, expires_at, user_agent FROM admin_sessions ORDER BY id',
+    ),
     calendars: await rows('SELECT * FROM cabin_calendars ORDER BY cabin_id'),
     seasons: await rows('SELECT * FROM seasons ORDER BY id'),
     blocks: await rows('SELECT * FROM calendar_blocks ORDER BY id'),
@@ -299,10 +371,21 @@ export async function expectError(res: Response, status: number, message?: strin
 }
 
 // Smallest files that pass the byte sniffing: the signature and a few bytes more.
-export const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9]);
-export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+export const JPEG = new Uint8Array([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9,
+]);
+export const PNG = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+]);
 export const GIF = new TextEncoder().encode('GIF89a\x01\x00\x01\x00\x00\x00\x00;');
-export const WEBP = new Uint8Array([...new TextEncoder().encode('RIFF'), 0x1a, 0, 0, 0, ...new TextEncoder().encode('WEBPVP8 ')]);
+export const WEBP = new Uint8Array([
+  ...new TextEncoder().encode('RIFF'),
+  0x1a,
+  0,
+  0,
+  0,
+  ...new TextEncoder().encode('WEBPVP8 '),
+]);
 
 export const MULTIPART_BOUNDARY = 'kaspiy-boundary-7d1f';
 /** The content type that goes with `multipartBody`. */
@@ -312,9 +395,16 @@ export const MULTIPART_TYPE = `multipart/form-data; boundary=${MULTIPART_BOUNDAR
  * A multipart body of one file, built by hand: FormData cannot send a truncated body, a body
  * streamed in pieces or an exact byte count, which the corpus and fault tests need.
  */
-export function multipartBody(file: Uint8Array, name = 'photo.jpg', type = 'image/jpeg', field = 'image'): Uint8Array<ArrayBuffer> {
+export function multipartBody(
+  file: Uint8Array,
+  name = 'photo.jpg',
+  type = 'image/jpeg',
+  field = 'image',
+): Uint8Array<ArrayBuffer> {
   const enc = new TextEncoder();
-  const head = enc.encode(`--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`);
+  const head = enc.encode(
+    `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`,
+  );
   const tail = enc.encode(`\r\n--${MULTIPART_BOUNDARY}--\r\n`);
   const out = new Uint8Array(head.length + file.length + tail.length);
   out.set(head);
@@ -377,7 +467,11 @@ export function callWith(extra: Partial<Bindings> | (() => Partial<Bindings>)) {
     const ctx = createExecutionContext();
     const bindings = opts.bindings ?? (typeof extra === 'function' ? extra() : extra);
     const res = await app.fetch(
-      new Request(new URL(path, ORIGIN), { method, headers, body: opts.body === undefined ? null : JSON.stringify(opts.body) }),
+      new Request(new URL(path, ORIGIN), {
+        method,
+        headers,
+        body: opts.body === undefined ? null : JSON.stringify(opts.body),
+      }),
       { ...env, ...bindings } as Bindings,
       ctx,
     );

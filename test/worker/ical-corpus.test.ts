@@ -15,19 +15,42 @@ afterEach(() => vi.useRealTimers());
 const feedsUrl = inject('feedsUrl');
 
 describe('iCal corpus, imported through the app', () => {
-  it.each(ICAL_CORPUS.map((c) => [`${c.platform} (${c.file}, from ${c.from})`, c] as const))('should make busy the nights a person expects from %s', async (_, c) => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    // Noon in Moscow on the window's first day.
-    vi.setSystemTime(new Date(`${c.from}T09:00:00Z`));
-    const name = `corpus-${crypto.randomUUID()}.ics`;
-    expect((await fetch(`${feedsUrl}/_feeds/${name}`, { method: 'PUT', body: JSON.stringify({ body: readCorpusFile(c.file) }) })).status).toBe(204);
-    const cookie = await login();
-    const cabin = await seedCabin();
-    expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/feeds`, { feeds: [{ name: c.platform, url: `${feedsUrl}/${name}` }] }, { cookie })).status).toBe(200);
-    const sync = (await (await send('POST', '/api/admin/calendar-sync', { cookie })).json()) as { results: { ok: boolean; error: string | null }[] };
-    expect(sync.results).toMatchObject([{ ok: true, error: null }]);
-    const { busy } = (await (await send('GET', `/api/cabins/${cabin.id}/availability`)).json()) as { busy: { start: string; end: string }[] };
-    // The public calendar merges touching ranges and looks 12 months ahead: compared within the case's window.
-    expect(mergeRanges(busy, c.from, c.to)).toEqual(mergeRanges(c.expected, c.from, c.to));
-  });
+  it.each(ICAL_CORPUS.map((c) => [`${c.platform} (${c.file}, from ${c.from})`, c] as const))(
+    'should make busy the nights a person expects from %s',
+    async (_, c) => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      // Noon in Moscow on the window's first day.
+      vi.setSystemTime(new Date(`${c.from}T09:00:00Z`));
+      const name = `corpus-${crypto.randomUUID()}.ics`;
+      expect(
+        (
+          await fetch(`${feedsUrl}/_feeds/${name}`, {
+            method: 'PUT',
+            body: JSON.stringify({ body: readCorpusFile(c.file) }),
+          })
+        ).status,
+      ).toBe(204);
+      const cookie = await login();
+      const cabin = await seedCabin();
+      expect(
+        (
+          await jsonRequest(
+            'PUT',
+            `/api/admin/cabins/${cabin.id}/feeds`,
+            { feeds: [{ name: c.platform, url: `${feedsUrl}/${name}` }] },
+            { cookie },
+          )
+        ).status,
+      ).toBe(200);
+      const sync = (await (await send('POST', '/api/admin/calendar-sync', { cookie })).json()) as {
+        results: { ok: boolean; error: string | null }[];
+      };
+      expect(sync.results).toMatchObject([{ ok: true, error: null }]);
+      const { busy } = (await (await send('GET', `/api/cabins/${cabin.id}/availability`)).json()) as {
+        busy: { start: string; end: string }[];
+      };
+      // The public calendar merges touching ranges and looks 12 months ahead: compared within the case's window.
+      expect(mergeRanges(busy, c.from, c.to)).toEqual(mergeRanges(c.expected, c.from, c.to));
+    },
+  );
 });

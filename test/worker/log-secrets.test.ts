@@ -20,8 +20,13 @@ const failingAssets = { fetch: () => Promise.reject(new Error('the site files ca
 async function printed(act: () => Promise<void>): Promise<string> {
   const lines: string[] = [];
   const show = (v: unknown): string =>
-    v instanceof Error ? `${v.stack ?? v.message} ${show(v.cause)}` : typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
-  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(show).join(' ')));
+    v instanceof Error
+      ? `${v.stack ?? v.message} ${show(v.cause)}`
+      : typeof v === 'string'
+        ? v
+        : (JSON.stringify(v) ?? String(v));
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const)
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(show).join(' ')));
   await act();
   vi.restoreAllMocks();
   return lines.join('\n');
@@ -30,7 +35,12 @@ async function printed(act: () => Promise<void>): Promise<string> {
 describe('the server log keeps no secret', () => {
   it.each([
     ['a guest’s page data while the database is down', 'GET', `/api/guest/${GUEST_TOKEN}`, '/api/guest/…'],
-    ['a guest’s cancellation while the database is down', 'POST', `/api/guest/${GUEST_TOKEN}/cancel`, '/api/guest/…/cancel'],
+    [
+      'a guest’s cancellation while the database is down',
+      'POST',
+      `/api/guest/${GUEST_TOKEN}/cancel`,
+      '/api/guest/…/cancel',
+    ],
   ])('should log %s without the guest’s token', async (_, method, path, shown) => {
     const log = await printed(async () => {
       await expectError(await call(method, path, { bindings: { DB: failingD1('reject') } }), 500, MSG.serverError);
@@ -41,7 +51,11 @@ describe('the server log keeps no secret', () => {
 
   it('should log a guest’s page that failed to open as /b/…, without the token', async () => {
     const log = await printed(async () => {
-      await expectError(await call('GET', `/b/${GUEST_TOKEN}`, { bindings: { ASSETS: failingAssets } }), 500, MSG.serverError);
+      await expectError(
+        await call('GET', `/b/${GUEST_TOKEN}`, { bindings: { ASSETS: failingAssets } }),
+        500,
+        MSG.serverError,
+      );
     });
     expect(log).toContain('Unhandled error GET /b/…');
     expect(log).not.toContain(GUEST_TOKEN);
@@ -52,8 +66,22 @@ describe('the server log keeps no secret', () => {
     expect((await jsonRequest('PUT', '/api/admin/path', { path: ADMIN_PATH }, { cookie })).status).toBe(200);
     const session = await createSession(env, { userId: 1 });
     const log = await printed(async () => {
-      await expectError(await call('GET', `/${ADMIN_PATH}`, { bindings: { ASSETS: failingAssets }, cookie: `${SESSION_COOKIE}=${session.token}` }), 500, MSG.serverError);
-      await expectError(await call('GET', '/api/admin/session', { bindings: { DB: failingD1('reject') }, cookie: `${SESSION_COOKIE}=${session.token}` }), 500, MSG.serverError);
+      await expectError(
+        await call('GET', `/${ADMIN_PATH}`, {
+          bindings: { ASSETS: failingAssets },
+          cookie: `${SESSION_COOKIE}=${session.token}`,
+        }),
+        500,
+        MSG.serverError,
+      );
+      await expectError(
+        await call('GET', '/api/admin/session', {
+          bindings: { DB: failingD1('reject') },
+          cookie: `${SESSION_COOKIE}=${session.token}`,
+        }),
+        500,
+        MSG.serverError,
+      );
     });
     expect(log).toContain('Unhandled error GET /…');
     expect(log).toContain('Unhandled error GET /api/admin/session');

@@ -34,7 +34,8 @@ const useClock = (ms = T0) => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(ms);
 };
-const signIn = (body: Record<string, unknown>, opts: RequestOptions & { host?: string } = {}) => jsonRequest('POST', '/api/admin/login', body, opts);
+const signIn = (body: Record<string, unknown>, opts: RequestOptions & { host?: string } = {}) =>
+  jsonRequest('POST', '/api/admin/login', body, opts);
 const owner = { username: ADMIN_USERNAME, password: ADMIN_PASSWORD };
 const wrong = (i: number) => ({ username: ADMIN_USERNAME, password: `wrong-password-${i}` });
 const retryAfter = (res: Response) => Number(res.headers.get('retry-after'));
@@ -82,7 +83,8 @@ describe('a login’s wrong passwords', () => {
   it('should stay counted when another person signs in well from the same address', async () => {
     await seedUser('manager', 'manager-password-1');
     const ip = freshIp();
-    for (let i = 1; i < LOGIN_THROTTLE.login.free; i++) expect((await signIn(wrong(i), { ip })).status, `guess ${i}`).toBe(401);
+    for (let i = 1; i < LOGIN_THROTTLE.login.free; i++)
+      expect((await signIn(wrong(i), { ip })).status, `guess ${i}`).toBe(401);
     await login({ username: 'manager', password: 'manager-password-1', ip });
     expect((await signIn(wrong(LOGIN_THROTTLE.login.free), { ip })).status).toBe(401);
     await expectError(await signIn(owner, { ip }), 429, MSG.loginThrottled);
@@ -90,7 +92,8 @@ describe('a login’s wrong passwords', () => {
   });
 
   it('should cost the same writes for a login nobody has, and keep nothing of what was typed as the login', async () => {
-    const count = async (table: string) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
+    const count = async (table: string) =>
+      (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
     const writes = async (body: Record<string, unknown>) => {
       const before = { audit: await count('audit_log'), limits: await count('rate_limits') };
       expect((await signIn(body, { ip: freshIp() })).status).toBe(401);
@@ -104,7 +107,11 @@ describe('a login’s wrong passwords', () => {
       (await env.DB.prepare('SELECT * FROM rate_limits').all()).results,
     ]);
     expect(everything).not.toMatch(/secret-typed/i);
-    const failed = (await env.DB.prepare("SELECT actor, description, outcome FROM audit_log WHERE outcome = 'failed' ORDER BY id").all()).results;
+    const failed = (
+      await env.DB.prepare(
+        "SELECT actor, description, outcome FROM audit_log WHERE outcome = 'failed' ORDER BY id",
+      ).all()
+    ).results;
     expect(failed).toEqual([
       { actor: '—', description: 'Неизвестный логин', outcome: 'failed' },
       { actor: ADMIN_USERNAME, description: 'Неверный пароль', outcome: 'failed' },
@@ -115,9 +122,17 @@ describe('a login’s wrong passwords', () => {
 
 describe('an address’s wrong sign-ins', () => {
   it('should count the IPv6 addresses of one /64 together, and not another /64', async () => {
-    const [a, b, c, elsewhere] = ['2001:db8:5:7::1', '2001:db8:5:7:ffff:1:2:3', '2001:db8:5:7:abcd::9', '2001:db8:5:8::1'];
+    const [a, b, c, elsewhere] = [
+      '2001:db8:5:7::1',
+      '2001:db8:5:7:ffff:1:2:3',
+      '2001:db8:5:7:abcd::9',
+      '2001:db8:5:8::1',
+    ];
     for (let i = 0; i < LOGIN_THROTTLE.address.free; i++) {
-      expect((await signIn({ username: `nobody-${i}`, password: 'guess-1234' }, { ip: i % 2 ? a : b })).status, `guess ${i + 1}`).toBe(401);
+      expect(
+        (await signIn({ username: `nobody-${i}`, password: 'guess-1234' }, { ip: i % 2 ? a : b })).status,
+        `guess ${i + 1}`,
+      ).toBe(401);
     }
     await expectError(await signIn(owner, { ip: c }), 429, MSG.loginThrottled);
     expect((await signIn(owner, { ip: elsewhere })).status).toBe(200);
@@ -125,7 +140,14 @@ describe('an address’s wrong sign-ins', () => {
 
   it('should count an IPv4 address written as IPv6 as that IPv4 address', async () => {
     for (let i = 0; i < LOGIN_THROTTLE.address.free; i++) {
-      expect((await signIn({ username: `nobody-${i}`, password: 'guess-1234' }, { ip: i % 2 ? '203.0.113.7' : '::ffff:203.0.113.7' })).status).toBe(401);
+      expect(
+        (
+          await signIn(
+            { username: `nobody-${i}`, password: 'guess-1234' },
+            { ip: i % 2 ? '203.0.113.7' : '::ffff:203.0.113.7' },
+          )
+        ).status,
+      ).toBe(401);
     }
     expect((await signIn(owner, { ip: '203.0.113.7' })).status).toBe(429);
   });
@@ -137,8 +159,18 @@ describe('the device cookie', () => {
     const first = await signIn(owner, { ip: freshIp() });
     expect(first.status).toBe(200);
     const line = deviceLine(first)!;
-    const attrs = line.split(';').slice(1).map((a) => a.trim().toLowerCase());
-    expect(attrs).toEqual(expect.arrayContaining(['httponly', 'samesite=strict', 'path=/api/admin/login', `max-age=${DEVICE_COOKIE_MS / 1000}`]));
+    const attrs = line
+      .split(';')
+      .slice(1)
+      .map((a) => a.trim().toLowerCase());
+    expect(attrs).toEqual(
+      expect.arrayContaining([
+        'httponly',
+        'samesite=strict',
+        'path=/api/admin/login',
+        `max-age=${DEVICE_COOKIE_MS / 1000}`,
+      ]),
+    );
     expect(attrs).not.toContain('secure');
     const phone = deviceCookie(first)!;
     const token = phone.split('=')[1]!;
@@ -161,7 +193,8 @@ describe('the device cookie', () => {
     expect((await signIn(owner, { ip: freshIp(), cookie: phone })).status).toBe(429);
 
     // The phone's own wrong guesses are held by a count of its own.
-    for (let i = 1; i <= LOGIN_THROTTLE.device.free; i++) expect((await signIn(wrong(60 + i), { ip: freshIp(), cookie: renewed })).status).toBe(401);
+    for (let i = 1; i <= LOGIN_THROTTLE.device.free; i++)
+      expect((await signIn(wrong(60 + i), { ip: freshIp(), cookie: renewed })).status).toBe(401);
     await expectError(await signIn(owner, { ip: freshIp(), cookie: renewed }), 429, MSG.loginThrottled);
     vi.setSystemTime(T0 + LOGIN_THROTTLE.device.firstWaitMs);
     expect((await signIn(owner, { ip: freshIp(), cookie: renewed })).status).toBe(200);
@@ -169,11 +202,16 @@ describe('the device cookie', () => {
 
   it('should not open another person’s login, and be Secure over https', async () => {
     await seedUser('manager', 'manager-password-1');
-    const managerBrowser = deviceCookie(await signIn({ username: 'manager', password: 'manager-password-1' }, { ip: freshIp() }))!;
+    const managerBrowser = deviceCookie(
+      await signIn({ username: 'manager', password: 'manager-password-1' }, { ip: freshIp() }),
+    )!;
     for (let i = 1; i <= LOGIN_THROTTLE.login.free; i++) await signIn(wrong(i), { ip: freshIp() });
     expect((await signIn(owner, { ip: freshIp(), cookie: managerBrowser })).status).toBe(429);
 
-    const overHttps = await signIn({ username: 'manager', password: 'manager-password-1' }, { ip: freshIp(), host: 'https://kaspiy.example' });
+    const overHttps = await signIn(
+      { username: 'manager', password: 'manager-password-1' },
+      { ip: freshIp(), host: 'https://kaspiy.example' },
+    );
     expect(overHttps.status).toBe(200);
     expect(deviceLine(overHttps)!.toLowerCase()).toMatch(/;\s*secure/);
   });
@@ -182,7 +220,8 @@ describe('the device cookie', () => {
     // A device cookie lifts only the login's count: the address's counts the phone's sign-ins too.
     const ip = freshIp();
     const phone = deviceCookie(await signIn(owner, { ip }))!;
-    for (let i = 0; i < LOGIN_THROTTLE.address.free; i++) await signIn({ username: `nobody-${i}`, password: 'guess-1234' }, { ip });
+    for (let i = 0; i < LOGIN_THROTTLE.address.free; i++)
+      await signIn({ username: `nobody-${i}`, password: 'guess-1234' }, { ip });
     await expectError(await signIn(owner, { ip, cookie: phone }), 429, MSG.loginThrottled);
   });
 });
@@ -196,7 +235,16 @@ describe('two-factor codes', () => {
     useClock();
     const cookie = await login();
     const setup = (await (await send('POST', '/api/admin/2fa/setup', { cookie })).json()) as { secret: string };
-    expect((await jsonRequest('POST', '/api/admin/2fa/enable', { code: codeAt(setup.secret), password: ADMIN_PASSWORD }, { cookie })).status).toBe(200);
+    expect(
+      (
+        await jsonRequest(
+          'POST',
+          '/api/admin/2fa/enable',
+          { code: codeAt(setup.secret), password: ADMIN_PASSWORD },
+          { cookie },
+        )
+      ).status,
+    ).toBe(200);
     let t = T0 + 30_000;
     vi.setSystemTime(t);
     const guess = (n: number) => signIn({ ...owner, code: String(100000 + n) }, { ip: freshIp() });
@@ -226,16 +274,25 @@ describe('promo codes and prices per address', () => {
     const stay = { cabinId: cabin.id, checkIn: day(20), checkOut: day(23), guests: 2 };
     const ip = '2001:db8:77:1::1';
     const half = PROMO_THROTTLE.free / 2;
-    for (let i = 0; i < half; i++) await expectError(await quote({ ...stay, promo: `GUESS${i}` }, ip), 400, MSG.promoNotFound);
+    for (let i = 0; i < half; i++)
+      await expectError(await quote({ ...stay, promo: `GUESS${i}` }, ip), 400, MSG.promoNotFound);
     // Another address of the same /64, by booking.
     for (let i = 0; i < half; i++) {
       const booking = validBooking(cabin.id, { checkIn: stay.checkIn, checkOut: stay.checkOut, promo: `TRY${i}` });
-      await expectError(await jsonRequest('POST', '/api/bookings', booking, { ip: `2001:db8:77:1::${i + 2}` }), 400, MSG.promoNotFound);
+      await expectError(
+        await jsonRequest('POST', '/api/bookings', booking, { ip: `2001:db8:77:1::${i + 2}` }),
+        400,
+        MSG.promoNotFound,
+      );
     }
     const refused = await quote({ ...stay, promo: 'GUESSX' }, ip);
     await expectError(refused, 429, MSG.promoThrottled);
     expect(retryAfter(refused)).toBe(seconds(PROMO_THROTTLE.firstWaitMs));
-    await expectError(await jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { promo: 'TRYX' }), { ip }), 429, MSG.promoThrottled);
+    await expectError(
+      await jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { promo: 'TRYX' }), { ip }),
+      429,
+      MSG.promoThrottled,
+    );
     expect((await quote(stay, ip)).status).toBe(200);
     expect((await jsonRequest('POST', '/api/bookings', validBooking(cabin.id), { ip })).status).toBe(201);
     await expectError(await quote({ ...stay, promo: 'GUESSY' }, freshIp()), 400, MSG.promoNotFound);
@@ -244,7 +301,10 @@ describe('promo codes and prices per address', () => {
   it('should not count a code that applies, nor a refusal that is not about the code', async () => {
     const cookie = await login();
     const cabin = await seedCabin({ pricePerNight: 5000, maxGuests: 2 });
-    expect((await jsonRequest('PUT', '/api/admin/promo-codes', { codes: [{ code: 'LETO', percent: 10 }] }, { cookie })).status).toBe(200);
+    expect(
+      (await jsonRequest('PUT', '/api/admin/promo-codes', { codes: [{ code: 'LETO', percent: 10 }] }, { cookie }))
+        .status,
+    ).toBe(200);
     const stay = { cabinId: cabin.id, checkIn: day(20), checkOut: day(23), guests: 2 };
     const ip = freshIp();
     for (let i = 0; i <= PROMO_THROTTLE.free; i++) {
@@ -252,7 +312,8 @@ describe('promo codes and prices per address', () => {
       await expectError(await quote({ ...stay, guests: 5, promo: 'GUESS' }, ip), 400, MSG.bookingTooManyGuests);
     }
     // None of those used the address's free wrong codes up.
-    for (let i = 0; i < PROMO_THROTTLE.free; i++) await expectError(await quote({ ...stay, promo: `GUESS${i}` }, ip), 400, MSG.promoNotFound);
+    for (let i = 0; i < PROMO_THROTTLE.free; i++)
+      await expectError(await quote({ ...stay, promo: `GUESS${i}` }, ip), 400, MSG.promoNotFound);
     await expectError(await quote({ ...stay, promo: 'LETO' }, ip), 429, MSG.promoThrottled);
   });
 
@@ -261,7 +322,9 @@ describe('promo codes and prices per address', () => {
     const cabin = await seedCabin();
     const stay = { cabinId: cabin.id, checkIn: day(20), checkOut: day(23), guests: 2 };
     const ip = freshIp();
-    const statuses = (await Promise.all(Array.from({ length: QUOTE_THROTTLE.max }, () => quote(stay, ip)))).map((r) => r.status);
+    const statuses = (await Promise.all(Array.from({ length: QUOTE_THROTTLE.max }, () => quote(stay, ip)))).map(
+      (r) => r.status,
+    );
     expect(statuses.every((s) => s === 200)).toBe(true);
     const refused = await quote(stay, ip);
     await expectError(refused, 429, MSG.quoteThrottled);

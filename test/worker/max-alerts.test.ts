@@ -22,7 +22,11 @@ async function sentWith(token: string): Promise<Recorded[]> {
 }
 /** The owner opens the bot by a start link and presses «Начать». */
 const pressStart = (token: string, payload: string, who = OWNER) =>
-  standIn('/_stand-in/start', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, payload, ...who }) });
+  standIn('/_stand-in/start', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, payload, ...who }),
+  });
 
 const newToken = () => `tok-${crypto.randomUUID()}`;
 const payloadOf = (link: string) => new URL(link).searchParams.get('start')!;
@@ -75,17 +79,29 @@ describe('MAX alerts: the admin side', () => {
   it('should say nothing is set up before a token is saved', async () => {
     const cookie = await login();
     expect(await status(await send('GET', '/api/admin/max', { cookie }))).toEqual({
-      configured: false, tokenEnding: null, botName: null, botUsername: null, link: null, connected: false, connectedAt: null,
+      configured: false,
+      tokenEnding: null,
+      botName: null,
+      botUsername: null,
+      link: null,
+      connected: false,
+      connectedAt: null,
     });
     await expectError(await send('POST', '/api/admin/max/check', { cookie }), 409, MSG.maxNotConfigured);
     await expectError(await send('POST', '/api/admin/max/test', { cookie }), 409, MSG.maxNotConnected);
   });
 
-  it('should connect the owner: token → the bot\'s start link → «Начать» → check → «Подключено» → a test message', async () => {
+  it("should connect the owner: token → the bot's start link → «Начать» → check → «Подключено» → a test message", async () => {
     const cookie = await login();
     const token = newToken();
     const set = await status(await jsonRequest('PUT', '/api/admin/max', { token }, { cookie }));
-    expect(set).toMatchObject({ configured: true, tokenEnding: token.slice(-4), botUsername: STAND_IN_USERNAME, botName: 'Каспий — уведомления', connected: false });
+    expect(set).toMatchObject({
+      configured: true,
+      tokenEnding: token.slice(-4),
+      botUsername: STAND_IN_USERNAME,
+      botName: 'Каспий — уведомления',
+      connected: false,
+    });
     // The link opens the bot from GET /me with a secret payload MAX hands back on «Начать».
     expect(set.link).toMatch(new RegExp(`^https://max\\.ru/${STAND_IN_USERNAME}\\?start=[0-9a-f]{48}$`));
     expect(await status(await send('GET', '/api/admin/max', { cookie }))).toEqual(set);
@@ -111,7 +127,9 @@ describe('MAX alerts: the admin side', () => {
 
     // Every call carried the token in the Authorization header, none in the address.
     const calls = await sentWith(token);
-    expect(calls.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual(expect.arrayContaining(['GET /me', 'GET /updates', 'POST /messages']));
+    expect(calls.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual(
+      expect.arrayContaining(['GET /me', 'GET /updates', 'POST /messages']),
+    );
     for (const r of calls) expect(r.path).not.toContain(token);
   });
 
@@ -120,7 +138,11 @@ describe('MAX alerts: the admin side', () => {
     const good = await connect(cookie);
     const res = await jsonRequest('PUT', '/api/admin/max', { token: `bad-${crypto.randomUUID()}` }, { cookie });
     await expectError(res, 400, MSG.maxTokenRejected);
-    expect(await status(await send('GET', '/api/admin/max', { cookie }))).toMatchObject({ configured: true, connected: true, tokenEnding: good.slice(-4) });
+    expect(await status(await send('GET', '/api/admin/max', { cookie }))).toMatchObject({
+      configured: true,
+      connected: true,
+      tokenEnding: good.slice(-4),
+    });
   });
 
   it.each([
@@ -142,14 +164,21 @@ describe('MAX alerts: the admin side', () => {
     const other = await status(await jsonRequest('PUT', '/api/admin/max', { token: newToken() }, { cookie }));
     expect(other).toMatchObject({ connected: false, connectedAt: null });
     expect(other.link).not.toBe(again.link);
-    expect(await status(await send('DELETE', '/api/admin/max', { cookie }))).toMatchObject({ configured: false, link: null });
+    expect(await status(await send('DELETE', '/api/admin/max', { cookie }))).toMatchObject({
+      configured: false,
+      link: null,
+    });
     expect((await status(await send('GET', '/api/admin/max', { cookie }))).configured).toBe(false);
   });
 
   it('should never give the token to the public settings, the admin settings or the status', async () => {
     const cookie = await login();
     const token = await connect(cookie);
-    for (const [path, c] of [['/api/settings', undefined], ['/api/admin/settings', cookie], ['/api/admin/max', cookie]] as const) {
+    for (const [path, c] of [
+      ['/api/settings', undefined],
+      ['/api/admin/settings', cookie],
+      ['/api/admin/max', cookie],
+    ] as const) {
       const res = await send('GET', path, { cookie: c });
       expect(res.status).toBe(200);
       expect(await res.text()).not.toContain(token);
@@ -162,7 +191,11 @@ describe('MAX alerts: what the owner is told', () => {
     const cookie = await login();
     const token = await connect(cookie);
     const cabin = await seedCabin({ name: 'Домик у маяка' });
-    const res = await jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { name: 'Зарина', phone: '+7 928 111-22-33' }));
+    const res = await jsonRequest(
+      'POST',
+      '/api/bookings',
+      validBooking(cabin.id, { name: 'Зарина', phone: '+7 928 111-22-33' }),
+    );
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: number };
     const notice = await until('the booking notice in MAX', async () =>

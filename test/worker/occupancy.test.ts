@@ -33,14 +33,21 @@ describe('GET /api/admin/occupancy: the owner’s «Шахматка»', () => {
       days: 20,
       cabins: [
         {
-          id: a.id, name: 'Первый', active: true,
+          id: a.id,
+          name: 'Первый',
+          active: true,
           ranges: [
             { start: day(1), end: day(2), kind: 'booking', label: 'Ольга', bookingId: stay },
             { start: day(5), end: day(8), kind: 'request', label: 'Пётр', bookingId: request },
             { start: day(12), end: day(14), kind: 'feed', label: 'Авито' },
           ],
         },
-        { id: b.id, name: 'Второй', active: false, ranges: [{ start: day(10), end: day(21), kind: 'block', label: 'Покраска', blockId }] },
+        {
+          id: b.id,
+          name: 'Второй',
+          active: false,
+          ranges: [{ start: day(10), end: day(21), kind: 'block', label: 'Покраска', blockId }],
+        },
       ],
     });
   });
@@ -49,18 +56,22 @@ describe('GET /api/admin/occupancy: the owner’s «Шахматка»', () => {
     const cookie = await login();
     const cabin = await seedCabin();
     const declined = await booking(cookie, cabin.id, day(3), day(5), false);
-    expect((await jsonRequest('PUT', `/api/admin/bookings/${declined}`, { status: 'declined' }, { cookie })).status).toBe(200);
+    expect(
+      (await jsonRequest('PUT', `/api/admin/bookings/${declined}`, { status: 'declined' }, { cookie })).status,
+    ).toBe(200);
     const answer = (await (await occupancy(cookie)).json()) as OccupancyAnswer;
     expect(answer).toMatchObject({ from: day(0), days: 31 });
     expect(answer.cabins[0]!.ranges).toEqual([]);
   });
 
-  it('should clip a stay running off the window\'s end, and take one day or 92', async () => {
+  it("should clip a stay running off the window's end, and take one day or 92", async () => {
     const cookie = await login();
     const cabin = await seedCabin();
     const stay = await booking(cookie, cabin.id, day(4), day(9), true, 'Ольга');
     const one = (await (await occupancy(cookie, `?from=${day(5)}&days=1`)).json()) as OccupancyAnswer;
-    expect(one.cabins[0]!.ranges).toEqual([{ start: day(5), end: day(6), kind: 'booking', label: 'Ольга', bookingId: stay }]);
+    expect(one.cabins[0]!.ranges).toEqual([
+      { start: day(5), end: day(6), kind: 'booking', label: 'Ольга', bookingId: stay },
+    ]);
     const most = await occupancy(cookie, `?from=${day(0)}&days=${OCCUPANCY_MAX_DAYS}`);
     expect(most.status).toBe(200);
     expect(((await most.json()) as OccupancyAnswer).days).toBe(92);

@@ -3,12 +3,28 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { CHECKLIST, type ChecklistAnswer } from '../../schema/onboarding.ts';
 import { recordDemo } from '../../worker/queries/demo.ts';
 import { updateSettings } from '../../worker/queries/settings.ts';
-import { ADMIN_PASSWORD, expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, seedReview, send, validBooking } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  expectError,
+  jsonRequest,
+  login,
+  resetDataWithAdmin,
+  seedCabin,
+  seedReview,
+  send,
+  validBooking,
+} from './helpers.ts';
 
 // The owner's first hour: «С чего начать» read from the data, and «Убрать демо-данные»,
 // which takes away what the seeding made and the owner did not change, and nothing else.
 
-const DEMO_SETTINGS = { phone: '+7 (928) 555-12-34', email: 'info@kaspiy-dom.ru', address: 'Каспийск, ул. Приморская, 12', mapEmbedCode: '', registryNumber: 'С052024000123' };
+const DEMO_SETTINGS = {
+  phone: '+7 (928) 555-12-34',
+  email: 'info@kaspiy-dom.ru',
+  address: 'Каспийск, ул. Приморская, 12',
+  mapEmbedCode: '',
+  registryNumber: 'С052024000123',
+};
 
 /** A small demo as scripts/seed.ts makes one: three cabins (two with photos in the bucket), a review, a booking, the demo's contacts. */
 async function seedDemo() {
@@ -42,19 +58,42 @@ describe('«С чего начать» and «Убрать демо-данные�
     const first = await checklist(cookie);
     expect(first.items.map((i) => i.key)).toEqual(CHECKLIST.map((c) => c.key));
     expect(first.dismissed).toBe(false);
-    expect(done(first)).toMatchObject({ contacts: false, cabins: false, payments: false, registry: false, calendar: false });
+    expect(done(first)).toMatchObject({
+      contacts: false,
+      cabins: false,
+      payments: false,
+      registry: false,
+      calendar: false,
+    });
     expect(first.demo).toEqual({ cabins: 3, reviews: 1, bookings: 1, photos: 2, settings: 4 });
 
     // The owner's own contacts with a map, a register number, a choice of how guests book.
-    const own = { phone: '+7 900 111-22-33', email: 'owner@example.ru', address: 'Дербент, ул. Морская, 1', registryNumber: 'С05202500777', mapEmbedCode: '<iframe src="https://yandex.ru/map-widget/v1/?ll=48.3%2C42.0&z=13"></iframe>', bookingMode: 'request' };
+    const own = {
+      phone: '+7 900 111-22-33',
+      email: 'owner@example.ru',
+      address: 'Дербент, ул. Морская, 1',
+      registryNumber: 'С05202500777',
+      mapEmbedCode: '<iframe src="https://yandex.ru/map-widget/v1/?ll=48.3%2C42.0&z=13"></iframe>',
+      bookingMode: 'request',
+    };
     expect((await jsonRequest('PUT', '/api/settings', own, { cookie })).status).toBe(200);
     // A cabin of their own with a photo.
     await seedCabin({ name: 'Мой домик', images: ['/media/own.jpg'] });
-    expect(done(await checklist(cookie))).toMatchObject({ contacts: true, cabins: true, payments: true, registry: true });
+    expect(done(await checklist(cookie))).toMatchObject({
+      contacts: true,
+      cabins: true,
+      payments: true,
+      registry: true,
+    });
 
     // Still the password the server was set up with (ADMIN_PASSWORD) until the owner changes it.
     expect(done(await checklist(cookie))).toMatchObject({ password: false, twoFactor: false });
-    const changed = await jsonRequest('PUT', '/api/admin/credentials', { username: 'admin', currentPassword: ADMIN_PASSWORD, newPassword: 'a-new-long-password-7' }, { cookie });
+    const changed = await jsonRequest(
+      'PUT',
+      '/api/admin/credentials',
+      { username: 'admin', currentPassword: ADMIN_PASSWORD, newPassword: 'a-new-long-password-7' },
+      { cookie },
+    );
     expect(changed.status).toBe(200);
     expect(done(await checklist(cookie))).toMatchObject({ password: true });
 
@@ -83,7 +122,8 @@ describe('«С чего начать» and «Убрать демо-данные�
     expect(removed.status).toBe(200);
     expect(await removed.json()).toEqual({ removed: { cabins: 1, reviews: 1, bookings: 1, photos: 1, settings: 3 } });
 
-    const ids = async (table: string) => (await env.DB.prepare(`SELECT id FROM ${table} ORDER BY id`).all<{ id: number }>()).results.map((r) => r.id);
+    const ids = async (table: string) =>
+      (await env.DB.prepare(`SELECT id FROM ${table} ORDER BY id`).all<{ id: number }>()).results.map((r) => r.id);
     expect(await ids('cabins')).toEqual([a.id, c.id, mine.id]);
     expect((await ids('bookings')).includes(realId)).toBe(true);
     expect(await ids('reviews')).toEqual([myReview.id]);
@@ -108,13 +148,21 @@ describe('«С чего начать» and «Убрать демо-данные�
     // The owner tried a payment link on the demo's request; ЮKassa's payment was never finished.
     await env.DB.prepare(
       "INSERT INTO payments (id, booking_id, amount, status, created_at, updated_at) VALUES ('pay-demo', ?, 405000, 'canceled', '2026-05-01T09:00:00.000Z', '2026-05-01T09:00:00.000Z')",
-    ).bind(booking).run();
-    expect(await (await send('GET', '/api/admin/demo', { cookie })).json()).toEqual({ demo: { cabins: 2, reviews: 1, bookings: 0, photos: 1, settings: 4 } });
+    )
+      .bind(booking)
+      .run();
+    expect(await (await send('GET', '/api/admin/demo', { cookie })).json()).toEqual({
+      demo: { cabins: 2, reviews: 1, bookings: 0, photos: 1, settings: 4 },
+    });
     const removed = await send('DELETE', '/api/admin/demo', { cookie });
     expect(removed.status).toBe(200);
     expect(await removed.json()).toEqual({ removed: { cabins: 2, reviews: 1, bookings: 0, photos: 1, settings: 4 } });
     expect((await env.DB.prepare('SELECT id FROM cabins').all<{ id: number }>()).results).toEqual([{ id: b.id }]);
-    expect(await env.DB.prepare('SELECT booking_id FROM payments').all().then((r) => r.results)).toEqual([{ booking_id: booking }]);
+    expect(
+      await env.DB.prepare('SELECT booking_id FROM payments')
+        .all()
+        .then((r) => r.results),
+    ).toEqual([{ booking_id: booking }]);
   });
 
   it.each([

@@ -25,7 +25,9 @@ function servedRoutes(): string[] {
 }
 
 const documented = (doc: Document) =>
-  Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)).sort();
+  Object.entries(doc.paths)
+    .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+    .sort();
 
 describe('GET /api/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document, public and cacheable briefly', async () => {
@@ -41,7 +43,12 @@ describe('GET /api/openapi.json', () => {
     expect(valid).toBe(true);
     // Every schema in it compiles, its references resolved (what a client generator does first).
     ajv.addSchema(doc, 'openapi');
-    for (const [path, item] of Object.entries(doc.paths)) for (const method of Object.keys(item)) expect(() => ajv.getSchema(`openapi#/paths/${path.replaceAll('/', '~1')}/${method}`), `${method} ${path}`).not.toThrow();
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const method of Object.keys(item))
+        expect(
+          () => ajv.getSchema(`openapi#/paths/${path.replaceAll('/', '~1')}/${method}`),
+          `${method} ${path}`,
+        ).not.toThrow();
   });
 
   it('has every route the app serves, with the same method and path, and nothing else', async () => {
@@ -58,7 +65,10 @@ describe('GET /api/openapi.json', () => {
     const doc = await jsonOf<Document>(await send('GET', '/api/openapi.json'), 200);
     const lacking = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item)
-        .filter(([, op]) => !op.summary || op.tags?.length !== 1 || !Object.keys(op.responses ?? {}).some((s) => s.startsWith('2')))
+        .filter(
+          ([, op]) =>
+            !op.summary || op.tags?.length !== 1 || !Object.keys(op.responses ?? {}).some((s) => s.startsWith('2')),
+        )
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
     expect(lacking).toEqual([]);

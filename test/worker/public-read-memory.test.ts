@@ -56,10 +56,15 @@ function memoryBeforeApp(opts: { stampRead?: () => Promise<unknown> } = {}) {
   const later: Promise<unknown>[] = [];
   const fetch = async (path: string, init?: RequestInit) => {
     const req = new Request(url(path), init);
-    const res = await answer(req, bindings, (work) => later.push(work), (given) => {
-      seen.app += 1;
-      return app.fetch(req, given, ctx);
-    });
+    const res = await answer(
+      req,
+      bindings,
+      (work) => later.push(work),
+      (given) => {
+        seen.app += 1;
+        return app.fetch(req, given, ctx);
+      },
+    );
     // What the memory does after answering (the moment the answer stops being true) is done here.
     await Promise.all(later.splice(0));
     return res;
@@ -73,7 +78,15 @@ describe('the Worker keeping answers to public reads', () => {
     clockOn();
     const { fetch, seen } = memoryBeforeApp();
     const { checkIn, checkOut } = validBooking(cabin.id);
-    const reads = ['/api/cabins', `/api/cabins/${cabin.id}`, `/api/cabins/${cabin.id}/availability`, `/api/search?checkIn=${checkIn}&checkOut=${checkOut}&guests=2`, '/api/prices', '/api/reviews/approved', '/api/settings'];
+    const reads = [
+      '/api/cabins',
+      `/api/cabins/${cabin.id}`,
+      `/api/cabins/${cabin.id}/availability`,
+      `/api/search?checkIn=${checkIn}&checkOut=${checkOut}&guests=2`,
+      '/api/prices',
+      '/api/reviews/approved',
+      '/api/settings',
+    ];
     for (const path of reads) {
       const first = await fetch(path);
       expect(first.status, path).toBe(200);
@@ -104,7 +117,10 @@ describe('the Worker keeping answers to public reads', () => {
     const db = counted.env.DB;
     const bindings = {
       ...counted.env,
-      DB: { prepare: (sql: string) => ((clockReads += /min\("hold_until"\)/.test(sql) ? 1 : 0), db.prepare(sql)), batch: db.batch.bind(db) } as typeof env.DB,
+      DB: {
+        prepare: (sql: string) => ((clockReads += /min\("hold_until"\)/.test(sql) ? 1 : 0), db.prepare(sql)),
+        batch: db.batch.bind(db),
+      } as typeof env.DB,
     };
     const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
     const later: Promise<unknown>[] = [];
@@ -113,10 +129,15 @@ describe('the Worker keeping answers to public reads', () => {
     const search = async (from: number) => {
       const req = new Request(url(`/api/search?checkIn=${day(from)}&checkOut=${day(from + 3)}&guests=2`));
       const before = counted.roundTrips - clockReads;
-      const res = await answer(req, bindings, (work) => later.push(work), (given) => {
-        appRuns += 1;
-        return app.fetch(req, given, ctx);
-      });
+      const res = await answer(
+        req,
+        bindings,
+        (work) => later.push(work),
+        (given) => {
+          appRuns += 1;
+          return app.fetch(req, given, ctx);
+        },
+      );
       const roundTrips = counted.roundTrips - clockReads - before;
       await Promise.all(later.splice(0));
       return { status: res.status, text: await res.text(), roundTrips };
@@ -139,7 +160,11 @@ describe('the Worker keeping answers to public reads', () => {
     expect(appRuns).toBe(2);
 
     // Another writer fills the stay searched for: once the second is over, the search shows it.
-    await env.DB.prepare("INSERT INTO calendar_blocks (cabin_id, start, \"end\", note, created_at) VALUES (?, ?, ?, '', '2030-01-01T00:00:00.000Z')").bind(cabin.id, day(30), day(33)).run();
+    await env.DB.prepare(
+      "INSERT INTO calendar_blocks (cabin_id, start, \"end\", note, created_at) VALUES (?, ?, ?, '', '2030-01-01T00:00:00.000Z')",
+    )
+      .bind(cabin.id, day(30), day(33))
+      .run();
     clockOn(STAMP_TRUST_MS);
     const after = await search(30);
     expect(after.text).not.toBe(first.text);
@@ -152,9 +177,18 @@ describe('the Worker keeping answers to public reads', () => {
     const path = `/api/cabins/${cabin.id}/availability`;
     const writes = [
       ['UPDATE cabins SET price_per_night = price_per_night + 1', []],
-      ["INSERT INTO calendar_blocks (cabin_id, start, \"end\", note, created_at) VALUES (?, '2030-01-01', '2030-01-03', '', '2030-01-01T00:00:00.000Z')", [cabin.id]],
-      ["INSERT INTO settings (key, value) VALUES ('heroTitle', '\"А\"') ON CONFLICT (key) DO UPDATE SET value = excluded.value", []],
-      ["INSERT INTO settings (key, value) VALUES ('heroTitle', '\"Б\"') ON CONFLICT (key) DO UPDATE SET value = excluded.value", []],
+      [
+        "INSERT INTO calendar_blocks (cabin_id, start, \"end\", note, created_at) VALUES (?, '2030-01-01', '2030-01-03', '', '2030-01-01T00:00:00.000Z')",
+        [cabin.id],
+      ],
+      [
+        "INSERT INTO settings (key, value) VALUES ('heroTitle', '\"А\"') ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [],
+      ],
+      [
+        "INSERT INTO settings (key, value) VALUES ('heroTitle', '\"Б\"') ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [],
+      ],
       ['DELETE FROM calendar_blocks', []],
     ] as const;
     clockOn();
@@ -163,7 +197,9 @@ describe('the Worker keeping answers to public reads', () => {
       const before = seen.app;
       await fetch(path);
       expect(seen.app, `kept before: ${sql}`).toBe(before);
-      await env.DB.prepare(sql).bind(...args).run();
+      await env.DB.prepare(sql)
+        .bind(...args)
+        .run();
       clockOn(STAMP_TRUST_MS);
       await fetch(path);
       expect(seen.app, `after: ${sql}`).toBe(before + 1);
@@ -211,8 +247,10 @@ describe('the Worker keeping answers to public reads', () => {
     clockOn();
     const { fetch, forgetStamp } = memoryBeforeApp();
     const path = '/api/cabins';
-    const names = async (init?: RequestInit) => ((await (await fetch(path, init)).json()) as { name: string }[]).map((c) => c.name);
-    const rename = (name: string) => env.DB.prepare('UPDATE cabins SET name = ? WHERE id = ?').bind(name, cabin.id).run();
+    const names = async (init?: RequestInit) =>
+      ((await (await fetch(path, init)).json()) as { name: string }[]).map((c) => c.name);
+    const rename = (name: string) =>
+      env.DB.prepare('UPDATE cabins SET name = ? WHERE id = ?').bind(name, cabin.id).run();
     await names();
 
     await rename('Другой писатель');
@@ -224,7 +262,11 @@ describe('the Worker keeping answers to public reads', () => {
 
     // The owner's save through this isolate (any request that may write).
     const cookie = await login();
-    const res = await fetch(`/api/cabins/${cabin.id}`, { method: 'PUT', headers: { cookie, 'content-type': 'application/json', 'cf-connecting-ip': '198.51.100.7' }, body: JSON.stringify({ name: 'Сохранено владельцем' }) });
+    const res = await fetch(`/api/cabins/${cabin.id}`, {
+      method: 'PUT',
+      headers: { cookie, 'content-type': 'application/json', 'cf-connecting-ip': '198.51.100.7' },
+      body: JSON.stringify({ name: 'Сохранено владельцем' }),
+    });
     expect(res.status).toBe(200);
     expect(await names()).toEqual(['Сохранено владельцем']);
 
@@ -256,7 +298,15 @@ describe('the Worker keeping answers to public reads', () => {
     await vi.waitFor(() => expect(release).not.toBe(undefined));
     holding = false;
     const cookie = await login();
-    expect((await fetch(`/api/cabins/${cabin.id}`, { method: 'PUT', headers: { cookie, 'content-type': 'application/json', 'cf-connecting-ip': '198.51.100.8' }, body: JSON.stringify({ name: 'Новое имя' }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`/api/cabins/${cabin.id}`, {
+          method: 'PUT',
+          headers: { cookie, 'content-type': 'application/json', 'cf-connecting-ip': '198.51.100.8' },
+          body: JSON.stringify({ name: 'Новое имя' }),
+        })
+      ).status,
+    ).toBe(200);
     release!();
     expect(await names(await slowRead), 'the read that began before the save').toEqual(['Домик у моря']);
     expect(await names(await fetch(path)), 'the next read').toEqual(['Новое имя']);

@@ -86,7 +86,9 @@ describe('public reads after the data changed behind the API', () => {
     await env.DB.prepare(
       `INSERT INTO bookings (cabin_id, check_in, check_out, nights, guests, total, name, phone, channel, status, hold_until, created_at, updated_at)
        VALUES (?, ?, ?, 3, 2, 13500, 'Анна', '+79285551234', 'whatsapp', 'awaiting_payment', ?, ?, ?)`,
-    ).bind(cabin.id, checkIn, checkOut, holdUntil, new Date(start).toISOString(), new Date(start).toISOString()).run();
+    )
+      .bind(cabin.id, checkIn, checkOut, holdUntil, new Date(start).toISOString(), new Date(start).toISOString())
+      .run();
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(start);
     expect(taken(await readTwice<Busy>(`/api/cabins/${cabin.id}/availability`), checkIn, checkOut)).toBe(true);

@@ -47,7 +47,15 @@ describe('review queries', () => {
     const list = await listApprovedReviews(env);
     expect(list.map((r) => r.name)).toEqual(['Новый', 'Старый']);
     for (const r of list) expect(r).not.toHaveProperty('email');
-    expect(list[0]).toEqual({ id: fresh.id, name: 'Новый', rating: 5, comment: fresh.comment, approved: true, created_at: fresh.created_at, verifiedStay: false });
+    expect(list[0]).toEqual({
+      id: fresh.id,
+      name: 'Новый',
+      rating: 5,
+      comment: fresh.comment,
+      approved: true,
+      created_at: fresh.created_at,
+      verifiedStay: false,
+    });
   });
 
   it('should approve, hide and delete a review', async () => {
@@ -66,7 +74,9 @@ describe('review queries', () => {
     expect(await hit(env, 'k2', windowMs)).toBe(1);
     expect(await hits(env, 'k1', windowMs)).toBe(2);
     // Move the window's start into the past: the next hit opens a new window.
-    await env.DB.prepare('UPDATE rate_limits SET window_start = window_start - ? WHERE key = ?').bind(windowMs, 'k1').run();
+    await env.DB.prepare('UPDATE rate_limits SET window_start = window_start - ? WHERE key = ?')
+      .bind(windowMs, 'k1')
+      .run();
     expect(await hits(env, 'k1', windowMs)).toBe(0);
     expect(await hit(env, 'k1', windowMs)).toBe(1);
   });
@@ -99,7 +109,15 @@ describe('public review routes', () => {
     expect(text).not.toContain('@example.ru');
     const list = JSON.parse(text) as Partial<Review>[];
     expect(list).toEqual([
-      { id: shown.id, name: 'Одобренный', rating: 5, comment: shown.comment, approved: true, created_at: shown.created_at, verifiedStay: false },
+      {
+        id: shown.id,
+        name: 'Одобренный',
+        rating: 5,
+        comment: shown.comment,
+        approved: true,
+        created_at: shown.created_at,
+        verifiedStay: false,
+      },
     ]);
     expect(list[0]).not.toHaveProperty('email');
     expect(list[0]).not.toHaveProperty('bookingId');
@@ -172,7 +190,8 @@ describe('public review routes', () => {
 
   it('should accept reviews from the same address again after the hour has passed', async () => {
     const ip = freshIp();
-    for (let i = 0; i < 5; i++) expect((await jsonRequest('POST', '/api/reviews', validReview(), { ip })).status).toBe(201);
+    for (let i = 0; i < 5; i++)
+      expect((await jsonRequest('POST', '/api/reviews', validReview(), { ip })).status).toBe(201);
     expect((await jsonRequest('POST', '/api/reviews', validReview(), { ip })).status).toBe(429);
     await env.DB.prepare('UPDATE rate_limits SET window_start = window_start - ? WHERE key = ?')
       .bind(REVIEW_THROTTLE.windowMs, `review:${ip}`)
@@ -182,7 +201,8 @@ describe('public review routes', () => {
 
   it('should not count refused (invalid) reviews against the address', async () => {
     const ip = freshIp();
-    for (let i = 0; i < 6; i++) expect((await jsonRequest('POST', '/api/reviews', validReview({ rating: 0 }), { ip })).status).toBe(400);
+    for (let i = 0; i < 6; i++)
+      expect((await jsonRequest('POST', '/api/reviews', validReview({ rating: 0 }), { ip })).status).toBe(400);
     expect((await jsonRequest('POST', '/api/reviews', validReview(), { ip })).status).toBe(201);
   });
 });
@@ -202,7 +222,10 @@ describe('review moderation', () => {
   it('should approve a review so it shows publicly, then hide it again', async () => {
     const cookie = await login();
     const review = await seedReview();
-    const approve = await client({ cookie }).api.reviews[':id'].$put({ param: { id: String(review.id) }, json: { approved: true } });
+    const approve = await client({ cookie }).api.reviews[':id'].$put({
+      param: { id: String(review.id) },
+      json: { approved: true },
+    });
     expect(approve.status).toBe(200);
     expect(await approve.json()).toEqual({ ...review, approved: true });
     const shown = (await (await send('GET', '/api/reviews/approved')).json()) as Review[];
@@ -219,7 +242,11 @@ describe('review moderation', () => {
     const moderate = async (method: string, id: number, body?: unknown) => {
       const ctx = createExecutionContext();
       const headers = { cookie, origin: ORIGIN, ...(body ? { 'content-type': 'application/json' } : {}) };
-      const res = await app.fetch(new Request(`${ORIGIN}/api/reviews/${id}`, { method, headers, body: body ? JSON.stringify(body) : null }), env, ctx);
+      const res = await app.fetch(
+        new Request(`${ORIGIN}/api/reviews/${id}`, { method, headers, body: body ? JSON.stringify(body) : null }),
+        env,
+        ctx,
+      );
       await waitOnExecutionContext(ctx);
       expect(res.status).toBe(200);
       return getContentVersion(env);
@@ -260,7 +287,11 @@ describe('review moderation', () => {
     const cookie = await login();
     await seedReview();
     await expectNoChange(async () => {
-      await expectError(await jsonRequest('PUT', '/api/reviews/999999', { approved: true }, { cookie }), 404, MSG.reviewNotFound);
+      await expectError(
+        await jsonRequest('PUT', '/api/reviews/999999', { approved: true }, { cookie }),
+        404,
+        MSG.reviewNotFound,
+      );
       await expectError(await send('DELETE', '/api/reviews/999999', { cookie }), 404, MSG.reviewNotFound);
     });
   });
@@ -271,13 +302,16 @@ describe('review moderation', () => {
     ['rating 6', { rating: 6 }, MSG.reviewRatingInvalid],
     ['a comment of 1001 characters', { comment: 'о'.repeat(1001) }, MSG.reviewTooLong],
     ['malformed JSON', '{"approved": tru', MSG.badJson],
-  ] as [string, unknown, string][])('should refuse a moderation with %s (400) and keep the review', async (_, body, message) => {
-    const cookie = await login();
-    const review = await seedReview();
-    await expectNoChange(async () => {
-      await expectError(await jsonRequest('PUT', `/api/reviews/${review.id}`, body, { cookie }), 400, message);
-    });
-  });
+  ] as [string, unknown, string][])(
+    'should refuse a moderation with %s (400) and keep the review',
+    async (_, body, message) => {
+      const cookie = await login();
+      const review = await seedReview();
+      await expectNoChange(async () => {
+        await expectError(await jsonRequest('PUT', `/api/reviews/${review.id}`, body, { cookie }), 400, message);
+      });
+    },
+  );
 
   it('should answer 400 for a review id that is not a number', async () => {
     const cookie = await login();

@@ -26,7 +26,12 @@ async function found(checkIn: string, checkOut: string, guests: number | string 
 }
 
 const seasons = (cookie: string, cabinId: number, list: unknown[], minNights?: number) =>
-  jsonRequest('PUT', `/api/admin/cabins/${cabinId}/seasons`, { seasons: list, ...(minNights ? { minNights } : {}) }, { cookie });
+  jsonRequest(
+    'PUT',
+    `/api/admin/cabins/${cabinId}/seasons`,
+    { seasons: list, ...(minNights ? { minNights } : {}) },
+    { cookie },
+  );
 
 describe('GET /api/search: every cabin free for the dates and guests', () => {
   it('should list the free cabins that take the guests, cheapest total first, priced season by season', async () => {
@@ -36,13 +41,37 @@ describe('GET /api/search: every cabin free for the dates and guests', () => {
     const seasonal = await seedCabin({ name: 'Сезонный', pricePerNight: 5000, maxGuests: 6 });
     await seedCabin({ name: 'Маленький', pricePerNight: 1000, maxGuests: 2 });
     // Two nights at the base price, then one in a season at 8 000 ₽.
-    expect((await seasons(cookie, seasonal.id, [{ start: day(32), end: day(60), pricePerNight: 8000, minNights: 1 }])).status).toBe(200);
+    expect(
+      (await seasons(cookie, seasonal.id, [{ start: day(32), end: day(60), pricePerNight: 8000, minNights: 1 }]))
+        .status,
+    ).toBe(200);
     const answer = await found(day(30), day(33), 3);
     expect(answer).toMatchObject({ checkIn: day(30), checkOut: day(33), nights: 3, guests: 3, others: [] });
     expect(answer.results.map((r) => ({ ...r, lines: linesOf(answer, r) }))).toEqual([
-      { id: cheap.id, name: 'Дешёвый', nights: 3, total: 12000, lineSet: expect.any(Number), lines: [expect.objectContaining({ kind: 'nights', amount: 12000 })] },
-      { id: seasonal.id, name: 'Сезонный', nights: 3, total: 2 * 5000 + 8000, lineSet: expect.any(Number), lines: [expect.objectContaining({ amount: 10000 }), expect.objectContaining({ amount: 8000 })] },
-      { id: dear.id, name: 'Дорогой', nights: 3, total: 27000, lineSet: expect.any(Number), lines: [expect.objectContaining({ amount: 27000 })] },
+      {
+        id: cheap.id,
+        name: 'Дешёвый',
+        nights: 3,
+        total: 12000,
+        lineSet: expect.any(Number),
+        lines: [expect.objectContaining({ kind: 'nights', amount: 12000 })],
+      },
+      {
+        id: seasonal.id,
+        name: 'Сезонный',
+        nights: 3,
+        total: 2 * 5000 + 8000,
+        lineSet: expect.any(Number),
+        lines: [expect.objectContaining({ amount: 10000 }), expect.objectContaining({ amount: 8000 })],
+      },
+      {
+        id: dear.id,
+        name: 'Дорогой',
+        nights: 3,
+        total: 27000,
+        lineSet: expect.any(Number),
+        lines: [expect.objectContaining({ amount: 27000 })],
+      },
     ]);
   });
 
@@ -53,7 +82,11 @@ describe('GET /api/search: every cabin free for the dates and guests', () => {
     const answer = await found(day(30), day(33));
     const nights = (amount: number) => [expect.objectContaining({ kind: 'nights', amount })];
     expect(answer.lineSets).toEqual([nights(12000), nights(15000)]);
-    expect(answer.results.map((r) => [r.id, r.lineSet])).toEqual([[first.id, 0], [second.id, 0], [dearer.id, 1]]);
+    expect(answer.results.map((r) => [r.id, r.lineSet])).toEqual([
+      [first.id, 0],
+      [second.id, 0],
+      [dearer.id, 1],
+    ]);
   });
 
   it('should leave out, with the reason, a cabin busy by a confirmed booking, a block or an imported event, but not by a request', async () => {
@@ -87,12 +120,20 @@ describe('GET /api/search: every cabin free for the dates and guests', () => {
   it("should set apart a cabin whose minimum stay is longer, with the season's minimum", async () => {
     const cookie = await login();
     const cabin = await seedCabin({ name: 'От пяти ночей' });
-    expect((await seasons(cookie, cabin.id, [{ start: day(60), end: day(90), pricePerNight: 6000, minNights: 5 }])).status).toBe(200);
+    expect(
+      (await seasons(cookie, cabin.id, [{ start: day(60), end: day(90), pricePerNight: 6000, minNights: 5 }])).status,
+    ).toBe(200);
     const answer = await found(day(61), day(64));
     expect(answer.results).toEqual([]);
     // The nearest three nights that begin outside the season: a night at the base price, two in it.
     expect(answer.others).toEqual([
-      { id: cabin.id, name: 'От пяти ночей', reason: 'minNights', minNights: 5, nearest: { checkIn: day(59), checkOut: day(62), total: 4500 + 2 * 6000 } },
+      {
+        id: cabin.id,
+        name: 'От пяти ночей',
+        reason: 'minNights',
+        minNights: 5,
+        nearest: { checkIn: day(59), checkOut: day(62), total: 4500 + 2 * 6000 },
+      },
     ]);
     // Outside the season the base minimum (1) applies.
     expect((await found(day(20), day(23))).results.map((r) => r.id)).toEqual([cabin.id]);

@@ -21,7 +21,8 @@ const SHELL = '<!doctype html><title>admin shell</title>';
 const assetsWithShell = {
   fetch: (input: RequestInfo | URL, init?: RequestInit) => {
     const u = new URL(input instanceof Request ? input.url : String(input));
-    if (u.pathname.startsWith('/shell/admin')) return Promise.resolve(new Response(SHELL, { headers: { 'content-type': 'text/html; charset=utf-8' } }));
+    if (u.pathname.startsWith('/shell/admin'))
+      return Promise.resolve(new Response(SHELL, { headers: { 'content-type': 'text/html; charset=utf-8' } }));
     return env.ASSETS.fetch(input as never, init as never);
   },
 } as Fetcher;
@@ -34,7 +35,11 @@ const failingDb = new Proxy({} as D1Database, {
 
 async function direct(origin: string, path: string, init: RequestInit = {}, bindings: Partial<typeof env> = {}) {
   const ctx = createExecutionContext();
-  const res = await app.fetch(new Request(new URL(path, origin), init), { ...env, ASSETS: assetsWithShell, ...bindings }, ctx);
+  const res = await app.fetch(
+    new Request(new URL(path, origin), init),
+    { ...env, ASSETS: assetsWithShell, ...bindings },
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   await res.clone().arrayBuffer();
   return res;
@@ -46,23 +51,53 @@ const CLASSES: [string, number, (origin: string, cookie: string) => Promise<Resp
   ['API JSON for the admin', 200, (o, cookie) => direct(o, '/api/admin/session', { headers: { cookie } })],
   ['API error 400', 400, (o) => direct(o, '/api/cabins/abc')],
   ['API error 401', 401, (o) => direct(o, '/api/admin/path')],
-  ['API error 403', 403, (o) => direct(o, '/api/reviews', { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' })],
+  [
+    'API error 403',
+    403,
+    (o) =>
+      direct(o, '/api/reviews', {
+        method: 'POST',
+        headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+        body: '{}',
+      }),
+  ],
   ['API error 404', 404, (o) => direct(o, '/api/nope')],
-  ['API error 413', 413, (o) => direct(o, '/api/reviews', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(300 * 1024) })],
-  ['API error 415', 415, (o) => direct(o, '/api/reviews', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' })],
-  ['API error 500', 500, async (o) => {
-    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
-    try {
-      return await direct(o, '/api/cabins', {}, { DB: failingDb });
-    } finally {
-      quiet.mockRestore();
-    }
-  }],
+  [
+    'API error 413',
+    413,
+    (o) =>
+      direct(o, '/api/reviews', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'x'.repeat(300 * 1024),
+      }),
+  ],
+  [
+    'API error 415',
+    415,
+    (o) => direct(o, '/api/reviews', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }),
+  ],
+  [
+    'API error 500',
+    500,
+    async (o) => {
+      const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+      try {
+        return await direct(o, '/api/cabins', {}, { DB: failingDb });
+      } finally {
+        quiet.mockRestore();
+      }
+    },
+  ],
   ['media 200', 200, (o) => direct(o, `/media/${PHOTO}`)],
-  ['media 304', 304, async (o) => {
-    const etag = (await direct(o, `/media/${PHOTO}`)).headers.get('etag')!;
-    return direct(o, `/media/${PHOTO}`, { headers: { 'if-none-match': etag } });
-  }],
+  [
+    'media 304',
+    304,
+    async (o) => {
+      const etag = (await direct(o, `/media/${PHOTO}`)).headers.get('etag')!;
+      return direct(o, `/media/${PHOTO}`, { headers: { 'if-none-match': etag } });
+    },
+  ],
   ['media 404', 404, (o) => direct(o, '/media/00000000-0000-0000-0000-000000000000.jpg')],
   ['media 404 for a nested path', 404, (o) => direct(o, '/media/a/b.jpg')],
   ['404 page', 404, (o) => direct(o, '/no-such-page')],
@@ -110,7 +145,8 @@ describe.each(CLASSES)('%s', (name, status, call) => {
     const cookie = await setUp();
     const hsts = (await call(REAL, cookie)).headers.get('strict-transport-security') ?? '';
     expect(Number(/max-age=(\d+)/.exec(hsts)?.[1] ?? 0)).toBeGreaterThanOrEqual(31_536_000);
-    for (const origin of LOCAL) expect((await call(origin, cookie)).headers.get('strict-transport-security'), origin).toBeNull();
+    for (const origin of LOCAL)
+      expect((await call(origin, cookie)).headers.get('strict-transport-security'), origin).toBeNull();
   });
 });
 
@@ -147,7 +183,13 @@ describe('media responses', () => {
     // An object put in the bucket by hand or by a tampered restore, not by the upload route.
     const key = '99999999-8888-7777-6666-555555555555.jpg';
     await env.MEDIA.put(key, '<script>alert(1)</script>', {
-      httpMetadata: { contentType: 'text/html; charset=utf-8', contentDisposition: 'inline; filename="x.html"', contentEncoding: 'identity', contentLanguage: 'en', cacheControl: 'no-cache' },
+      httpMetadata: {
+        contentType: 'text/html; charset=utf-8',
+        contentDisposition: 'inline; filename="x.html"',
+        contentEncoding: 'identity',
+        contentLanguage: 'en',
+        cacheControl: 'no-cache',
+      },
     });
     const res = await direct(LOCAL[0]!, `/media/${key}`);
     expect(res.status).toBe(200);
@@ -162,7 +204,12 @@ describe('media responses', () => {
   it('should ignore malformed revalidation headers instead of failing (R2 would throw on them)', async () => {
     await setUp();
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const odd: Record<string, string>[] = [{ 'if-none-match': '"' }, { 'if-match': 'garbage' }, { 'if-modified-since': 'yesterday' }, { 'if-unmodified-since': '1990' }];
+    const odd: Record<string, string>[] = [
+      { 'if-none-match': '"' },
+      { 'if-match': 'garbage' },
+      { 'if-modified-since': 'yesterday' },
+      { 'if-unmodified-since': '1990' },
+    ];
     for (const headers of odd) {
       const res = await direct(LOCAL[0]!, `/media/${PHOTO}`, { headers });
       expect(res.status, JSON.stringify(headers)).toBe(200);

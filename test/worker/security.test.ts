@@ -83,7 +83,11 @@ describe('admin routes without a session', () => {
     await expectNoChange(async () => {
       await expectError(await jsonRequest('POST', '/api/cabins', '{broken', {}), 401, MSG.unauthorized);
       await expectError(await jsonRequest('PUT', '/api/cabins/abc', {}, {}), 401, MSG.unauthorized);
-      await expectError(await send('POST', '/api/upload', { body: 'x', headers: { 'content-type': 'text/plain' } }), 401, MSG.unauthorized);
+      await expectError(
+        await send('POST', '/api/upload', { body: 'x', headers: { 'content-type': 'text/plain' } }),
+        401,
+        MSG.unauthorized,
+      );
       await expectError(await jsonRequest('PUT', `/api/reviews/${ids.review}`, '{', {}), 401, MSG.unauthorized);
     });
   });
@@ -94,13 +98,27 @@ describe('cross-origin writes', () => {
 
   it.each([
     ['a JSON cabin create', (_: Ids, o: RequestOptions) => jsonRequest('POST', '/api/cabins', sampleCabin(), o)],
-    ['a JSON settings save', (_: Ids, o: RequestOptions) => jsonRequest('PUT', '/api/settings', { heroTitle: 'CSRF' }, o)],
-    ['a multipart upload', (_: Ids, o: RequestOptions) => uploadRequest({ bytes: JPEG, name: 'a.jpg', type: 'image/jpeg' }, o)],
+    [
+      'a JSON settings save',
+      (_: Ids, o: RequestOptions) => jsonRequest('PUT', '/api/settings', { heroTitle: 'CSRF' }, o),
+    ],
+    [
+      'a multipart upload',
+      (_: Ids, o: RequestOptions) => uploadRequest({ bytes: JPEG, name: 'a.jpg', type: 'image/jpeg' }, o),
+    ],
     ['a cabin delete', (ids: Ids, o: RequestOptions) => send('DELETE', `/api/cabins/${ids.cabin}`, o)],
-    ['a credentials change', (_: Ids, o: RequestOptions) => jsonRequest('PUT', '/api/admin/credentials', { username: 'evil1', password: 'evil-password' }, o)],
+    [
+      'a credentials change',
+      (_: Ids, o: RequestOptions) =>
+        jsonRequest('PUT', '/api/admin/credentials', { username: 'evil1', password: 'evil-password' }, o),
+    ],
     ['a logout', (_: Ids, o: RequestOptions) => send('POST', '/api/admin/logout', o)],
     ['a review', (_: Ids, o: RequestOptions) => jsonRequest('POST', '/api/reviews', validReview(), o)],
-    ['a plain-text form post', (_: Ids, o: RequestOptions) => send('POST', '/api/cabins', { ...o, body: 'name=x', headers: { 'content-type': 'text/plain' } })],
+    [
+      'a plain-text form post',
+      (_: Ids, o: RequestOptions) =>
+        send('POST', '/api/cabins', { ...o, body: 'name=x', headers: { 'content-type': 'text/plain' } }),
+    ],
   ])('should refuse %s from another origin with 403, even when signed in', async (_, call) => {
     const ids = await seedAll();
     await expectNoChange(async () => {
@@ -111,7 +129,12 @@ describe('cross-origin writes', () => {
   it('should refuse a login from another origin with 403 and set no cookie', async () => {
     await seedAll();
     await expectNoChange(async () => {
-      const res = await jsonRequest('POST', '/api/admin/login', { username: 'admin', password: 'test-password-1' }, { origin: evil });
+      const res = await jsonRequest(
+        'POST',
+        '/api/admin/login',
+        { username: 'admin', password: 'test-password-1' },
+        { origin: evil },
+      );
       await expectError(res, 403, MSG.forbiddenOrigin);
       expect(res.headers.getSetCookie()).toEqual([]);
     });
@@ -126,15 +149,26 @@ describe('cross-origin writes', () => {
   ] as [string, RequestOptions][])('should refuse a write with %s (403)', async (_, extra) => {
     const cookie = await login();
     await expectNoChange(async () => {
-      await expectError(await jsonRequest('POST', '/api/cabins', sampleCabin(), { cookie, ...extra }), 403, MSG.forbiddenOrigin);
+      await expectError(
+        await jsonRequest('POST', '/api/cabins', sampleCabin(), { cookie, ...extra }),
+        403,
+        MSG.forbiddenOrigin,
+      );
     });
   });
 
   it('should accept a same-origin write, JSON and multipart', async () => {
     const cookie = await login();
-    const created = await jsonRequest('POST', '/api/cabins', sampleCabin(), { cookie, origin: ORIGIN, headers: { 'sec-fetch-site': 'same-origin' } });
+    const created = await jsonRequest('POST', '/api/cabins', sampleCabin(), {
+      cookie,
+      origin: ORIGIN,
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
     expect(created.status).toBe(201);
-    const uploaded = await uploadRequest({ bytes: JPEG, name: 'a.jpg', type: 'image/jpeg' }, { cookie, origin: ORIGIN });
+    const uploaded = await uploadRequest(
+      { bytes: JPEG, name: 'a.jpg', type: 'image/jpeg' },
+      { cookie, origin: ORIGIN },
+    );
     expect(uploaded.status).toBe(201);
     expect((await env.MEDIA.list()).objects).toHaveLength(1);
   });
@@ -164,7 +198,14 @@ describe('security headers and unknown API paths', () => {
     expect(csp).toContain("object-src 'none'");
     expect(csp).not.toContain('frame-src');
     // Headers that only mean something for a document are left to documents.
-    for (const name of ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-xss-protection', 'x-download-options', 'x-dns-prefetch-control', 'x-permitted-cross-domain-policies']) {
+    for (const name of [
+      'cross-origin-opener-policy',
+      'origin-agent-cluster',
+      'x-xss-protection',
+      'x-download-options',
+      'x-dns-prefetch-control',
+      'x-permitted-cross-domain-policies',
+    ]) {
       expect(res.headers.get(name), name).toBeNull();
     }
   };
@@ -207,33 +248,80 @@ describe('security headers and unknown API paths', () => {
     await expectError(res, 404, MSG.notFound);
   });
 
-  it.each(['/api/admin', '/api/admin/nope'])('should answer %s with 401 to strangers and 404 JSON to the admin', async (path) => {
-    await expectError(await send('GET', path), 401, MSG.unauthorized);
-    const cookie = await login();
-    await expectError(await send('GET', path, { cookie }), 404, MSG.notFound);
-  });
+  it.each(['/api/admin', '/api/admin/nope'])(
+    'should answer %s with 401 to strangers and 404 JSON to the admin',
+    async (path) => {
+      await expectError(await send('GET', path), 401, MSG.unauthorized);
+      const cookie = await login();
+      await expectError(await send('GET', path, { cookie }), 404, MSG.notFound);
+    },
+  );
 });
 
 describe('bad input never causes a 500', () => {
   type Bad = [string, (cookie: string, ids: Ids) => Promise<Response>];
   const bad: Bad[] = [
-    ['deeply nested JSON', (c) => jsonRequest('POST', '/api/cabins', '['.repeat(5000) + ']'.repeat(5000), { cookie: c })],
-    ['a huge number as price', (c) => jsonRequest('POST', '/api/cabins', '{"name":"x","description":"y","pricePerNight":1e400}', { cookie: c })],
-    ['an object where a string belongs', (c) => jsonRequest('PUT', '/api/settings', { contactInfo: { phone: { a: 1 } } }, { cookie: c })],
+    [
+      'deeply nested JSON',
+      (c) => jsonRequest('POST', '/api/cabins', '['.repeat(5000) + ']'.repeat(5000), { cookie: c }),
+    ],
+    [
+      'a huge number as price',
+      (c) => jsonRequest('POST', '/api/cabins', '{"name":"x","description":"y","pricePerNight":1e400}', { cookie: c }),
+    ],
+    [
+      'an object where a string belongs',
+      (c) => jsonRequest('PUT', '/api/settings', { contactInfo: { phone: { a: 1 } } }, { cookie: c }),
+    ],
     ['contactInfo as a string', (c) => jsonRequest('PUT', '/api/settings', { contactInfo: 'x' }, { cookie: c })],
-    ['images as a list of numbers', (c, ids) => jsonRequest('PUT', `/api/cabins/${ids.cabin}`, { images: [1, 2] }, { cookie: c })],
-    ['a lone surrogate in a review', () => jsonRequest('POST', '/api/reviews', '{"name":"\\ud800","email":"a@b.ru","comment":"x","consent":true,"rating":"x"}')],
+    [
+      'images as a list of numbers',
+      (c, ids) => jsonRequest('PUT', `/api/cabins/${ids.cabin}`, { images: [1, 2] }, { cookie: c }),
+    ],
+    [
+      'a lone surrogate in a review',
+      () =>
+        jsonRequest(
+          'POST',
+          '/api/reviews',
+          '{"name":"\\ud800","email":"a@b.ru","comment":"x","consent":true,"rating":"x"}',
+        ),
+    ],
     ['a BOM before the JSON', (c) => jsonRequest('POST', '/api/cabins', '\ufeff{"name":1}', { cookie: c })],
     ['an empty JSON body', (c, ids) => jsonRequest('PUT', `/api/cabins/${ids.cabin}`, '', { cookie: c })],
-    ['JSON content type with form data', (c) => send('PUT', '/api/settings', { cookie: c, body: 'a=1&b=2', headers: { 'content-type': 'application/json' } })],
+    [
+      'JSON content type with form data',
+      (c) =>
+        send('PUT', '/api/settings', { cookie: c, body: 'a=1&b=2', headers: { 'content-type': 'application/json' } }),
+    ],
     ['an id beyond 32 bits', (c) => send('DELETE', '/api/cabins/99999999999999999999', { cookie: c })],
     ['an id with a unicode digit', () => send('GET', '/api/cabins/%D9%A1')],
     ['a percent-encoded id', () => send('GET', '/api/cabins/%31%00')],
-    ['an upload with a bogus boundary', (c) => send('POST', '/api/upload', { cookie: c, body: 'xx', headers: { 'content-type': 'multipart/form-data; boundary=' } })],
-    ['an upload with no boundary', (c) => send('POST', '/api/upload', { cookie: c, body: 'xx', headers: { 'content-type': 'multipart/form-data' } })],
-    ['a login with a 1 MB password', () => jsonRequest('POST', '/api/admin/login', { username: 'admin', password: 'p'.repeat(1024 * 1024) })],
-    ['a login with extra fields', () => jsonRequest('POST', '/api/admin/login', { username: ['admin'], password: { $ne: '' } })],
-    ['a review with an object e-mail', () => jsonRequest('POST', '/api/reviews', validReview({ email: { toString: 'x' } }))],
+    [
+      'an upload with a bogus boundary',
+      (c) =>
+        send('POST', '/api/upload', {
+          cookie: c,
+          body: 'xx',
+          headers: { 'content-type': 'multipart/form-data; boundary=' },
+        }),
+    ],
+    [
+      'an upload with no boundary',
+      (c) => send('POST', '/api/upload', { cookie: c, body: 'xx', headers: { 'content-type': 'multipart/form-data' } }),
+    ],
+    [
+      'a login with a 1 MB password',
+      () => jsonRequest('POST', '/api/admin/login', { username: 'admin', password: 'p'.repeat(1024 * 1024) }),
+    ],
+    [
+      'a login with extra fields',
+      () => jsonRequest('POST', '/api/admin/login', { username: ['admin'], password: { $ne: '' } }),
+    ],
+    [
+      'a review with an object e-mail',
+      () => jsonRequest('POST', '/api/reviews', validReview({ email: { toString: 'x' } })),
+    ],
     ['credentials as an array', (c) => jsonRequest('PUT', '/api/admin/credentials', [], { cookie: c })],
     ['an admin path as null', (c) => jsonRequest('PUT', '/api/admin/path', { path: null }, { cookie: c })],
     ['a malformed cookie', () => send('GET', '/api/admin/session', { cookie: 'kaspiy_admin=%E0%A4%A' })],
@@ -256,7 +344,12 @@ describe('odd but harmless input', () => {
   it('should ignore __proto__ and constructor keys in a settings save', async () => {
     const cookie = await login();
     await expectNoChange(async () => {
-      const res = await jsonRequest('PUT', '/api/settings', '{"__proto__":{"heroTitle":"x"},"constructor":{"prototype":{"y":1}}}', { cookie });
+      const res = await jsonRequest(
+        'PUT',
+        '/api/settings',
+        '{"__proto__":{"heroTitle":"x"},"constructor":{"prototype":{"y":1}}}',
+        { cookie },
+      );
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ heroTitle: expect.not.stringMatching(/^x$/) });
     });
@@ -292,24 +385,34 @@ describe('publish state', () => {
     const headers = { cookie, 'content-type': 'application/json', 'cf-connecting-ip': '203.0.113.9' };
     expect(await getContentVersion(env)).toBe(0);
 
-    const refused = await direct(new Request(url('/api/cabins'), { method: 'POST', headers, body: JSON.stringify({ name: '' }) }));
+    const refused = await direct(
+      new Request(url('/api/cabins'), { method: 'POST', headers, body: JSON.stringify({ name: '' }) }),
+    );
     expect(refused.status).toBe(400);
     expect(await getContentVersion(env)).toBe(0);
 
-    const unauthorised = await direct(new Request(url('/api/settings'), { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const unauthorised = await direct(
+      new Request(url('/api/settings'), { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' }),
+    );
     expect(unauthorised.status).toBe(401);
     expect(await getContentVersion(env)).toBe(0);
 
-    const created = await direct(new Request(url('/api/cabins'), { method: 'POST', headers, body: JSON.stringify(sampleCabin()) }));
+    const created = await direct(
+      new Request(url('/api/cabins'), { method: 'POST', headers, body: JSON.stringify(sampleCabin()) }),
+    );
     expect(created.status).toBe(201);
     expect(await getContentVersion(env)).toBe(1);
 
-    const saved = await direct(new Request(url('/api/settings'), { method: 'PUT', headers, body: JSON.stringify({ heroTitle: 'Новый' }) }));
+    const saved = await direct(
+      new Request(url('/api/settings'), { method: 'PUT', headers, body: JSON.stringify({ heroTitle: 'Новый' }) }),
+    );
     expect(saved.status).toBe(200);
     expect(await getContentVersion(env)).toBe(2);
 
     // A visitor's review waits for moderation: nothing public changed.
-    const review = await direct(new Request(url('/api/reviews'), { method: 'POST', headers, body: JSON.stringify(validReview()) }));
+    const review = await direct(
+      new Request(url('/api/reviews'), { method: 'POST', headers, body: JSON.stringify(validReview()) }),
+    );
     expect(review.status).toBe(201);
     expect(await getContentVersion(env)).toBe(2);
 

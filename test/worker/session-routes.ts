@@ -30,16 +30,20 @@ export async function sessionRoutes(): Promise<SessionRoute[]> {
     if (r.method === 'ALL') continue;
     const key = `${r.method} ${r.path}`;
     keys.add(key);
-    if (r.name === 'requireAdmin' || key in ROUTE_RULES || (r.path.startsWith('/api/admin/') && !PUBLIC_ADMIN.has(key))) guarded.add(key);
+    if (r.name === 'requireAdmin' || key in ROUTE_RULES || (r.path.startsWith('/api/admin/') && !PUBLIC_ADMIN.has(key)))
+      guarded.add(key);
   }
-  const routes = [...keys].filter((k) => guarded.has(k)).map((key) => {
-    const [method, pattern] = key.split(' ') as [string, string];
-    return { key, method, pattern, path: fill(pattern) };
-  });
+  const routes = [...keys]
+    .filter((k) => guarded.has(k))
+    .map((key) => {
+      const [method, pattern] = key.split(' ') as [string, string];
+      return { key, method, pattern, path: fill(pattern) };
+    });
   // A sample that misses its route's pattern would test the /api/admin catch-all instead of the route.
   for (const { key, method, pattern, path } of routes) {
     const probe = new Hono().on(method, pattern, (c) => c.text('hit'));
-    if ((await probe.request(path, { method })).status !== 200) throw new Error(`${path} does not reach ${key}: add a sample for its parameters`);
+    if ((await probe.request(path, { method })).status !== 200)
+      throw new Error(`${path} does not reach ${key}: add a sample for its parameters`);
   }
   return routes.map(({ key, method, path }) => ({ key, method, path }));
 }

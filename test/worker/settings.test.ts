@@ -28,7 +28,12 @@ describe('settings queries', () => {
   it('should merge a partial update and keep the other stored fields', async () => {
     await updateSettings(env, { heroTitle: 'Первый', checkInTime: '15:00' });
     const after = await updateSettings(env, { heroSubtitle: 'Второй' });
-    expect(after).toMatchObject({ heroTitle: 'Первый', heroSubtitle: 'Второй', checkInTime: '15:00', checkOutTime: '12:00' });
+    expect(after).toMatchObject({
+      heroTitle: 'Первый',
+      heroSubtitle: 'Второй',
+      checkInTime: '15:00',
+      checkOutTime: '12:00',
+    });
     expect(await readStoredSettings(env)).toEqual({
       heroTitle: 'Первый',
       heroSubtitle: 'Второй',
@@ -73,9 +78,17 @@ describe('settings routes', () => {
     const res = await client({ cookie }).api.settings.$put({ json: { heroSubtitle: 'Новый подзаголовок' } });
     expect(res.status).toBe(200);
     const saved = await res.json();
-    expect(saved).toMatchObject({ heroTitle: 'Старый заголовок', heroSubtitle: 'Новый подзаголовок', galleryImages: ['/media/a.jpg'] });
+    expect(saved).toMatchObject({
+      heroTitle: 'Старый заголовок',
+      heroSubtitle: 'Новый подзаголовок',
+      galleryImages: ['/media/a.jpg'],
+    });
     const pub = await getJson<Settings>('/api/settings');
-    expect(pub).toMatchObject({ heroTitle: 'Старый заголовок', heroSubtitle: 'Новый подзаголовок', galleryImages: ['/media/a.jpg'] });
+    expect(pub).toMatchObject({
+      heroTitle: 'Старый заголовок',
+      heroSubtitle: 'Новый подзаголовок',
+      galleryImages: ['/media/a.jpg'],
+    });
   });
 
   it('should save the contacts tab (contactInfo plus top-level fields) with top-level winning on read', async () => {
@@ -93,8 +106,17 @@ describe('settings routes', () => {
     );
     expect(res.status).toBe(200);
     const pub = await getJson<Settings>('/api/settings');
-    expect(pub).toMatchObject({ phone: '+7 999 999-99-99', siteName: 'Каспий-Дом', email: 'nested@example.ru', footerPhone: '+7 800' });
-    expect(pub.contactInfo).toMatchObject({ phone: '+7 999 999-99-99', siteName: 'Каспий-Дом', email: 'nested@example.ru' });
+    expect(pub).toMatchObject({
+      phone: '+7 999 999-99-99',
+      siteName: 'Каспий-Дом',
+      email: 'nested@example.ru',
+      footerPhone: '+7 800',
+    });
+    expect(pub.contactInfo).toMatchObject({
+      phone: '+7 999 999-99-99',
+      siteName: 'Каспий-Дом',
+      email: 'nested@example.ru',
+    });
   });
 
   it('should save the whole settings object sent back by the panel, ignoring unknown keys', async () => {
@@ -104,12 +126,22 @@ describe('settings routes', () => {
     const res = await jsonRequest(
       'PUT',
       '/api/settings',
-      { ...current, whyChooseUsTitle: 'Почему мы', whyChooseUsSubtitle: 'Коротко', whyChooseUsFeatures: features, unknownKey: 1 },
+      {
+        ...current,
+        whyChooseUsTitle: 'Почему мы',
+        whyChooseUsSubtitle: 'Коротко',
+        whyChooseUsFeatures: features,
+        unknownKey: 1,
+      },
       { cookie },
     );
     expect(res.status).toBe(200);
     const s = await getSettings(env);
-    expect(s).toMatchObject({ whyChooseUsTitle: 'Почему мы', whyChooseUsSubtitle: 'Коротко', whyChooseUsFeatures: features });
+    expect(s).toMatchObject({
+      whyChooseUsTitle: 'Почему мы',
+      whyChooseUsSubtitle: 'Коротко',
+      whyChooseUsFeatures: features,
+    });
     expect(s).not.toHaveProperty('unknownKey');
     expect(await env.DB.prepare("SELECT 1 FROM settings WHERE key = 'unknownKey'").first()).toBeNull();
   });
@@ -162,18 +194,25 @@ describe('settings routes', () => {
     ['a gallery image with a script scheme', { galleryImages: ['javascript:alert(1)'] }, undefined],
     ['malformed JSON', '{"heroTitle": ', MSG.badJson],
     ['a JSON array', '[]', undefined],
-  ] as [string, unknown, string | undefined][])('should refuse settings with %s (400) and change nothing', async (_, body, message) => {
-    const cookie = await login();
-    await updateSettings(env, { heroTitle: 'Как было', contactInfo: { phone: '+7 1' } });
-    await expectNoChange(async () => {
-      await expectError(await jsonRequest('PUT', '/api/settings', body, { cookie }), 400, message);
-    });
-  });
+  ] as [string, unknown, string | undefined][])(
+    'should refuse settings with %s (400) and change nothing',
+    async (_, body, message) => {
+      const cookie = await login();
+      await updateSettings(env, { heroTitle: 'Как было', contactInfo: { phone: '+7 1' } });
+      await expectNoChange(async () => {
+        await expectError(await jsonRequest('PUT', '/api/settings', body, { cookie }), 400, message);
+      });
+    },
+  );
 
   it('should refuse settings sent without a JSON content type (415)', async () => {
     const cookie = await login();
     await expectNoChange(async () => {
-      const res = await send('PUT', '/api/settings', { cookie, body: '{"heroTitle":"x"}', headers: { 'content-type': 'text/plain' } });
+      const res = await send('PUT', '/api/settings', {
+        cookie,
+        body: '{"heroTitle":"x"}',
+        headers: { 'content-type': 'text/plain' },
+      });
       await expectError(res, 415);
     });
   });
@@ -182,10 +221,23 @@ describe('settings routes', () => {
 describe('messengers for booking requests', () => {
   it('should save the Telegram username as pasted, the MAX link and the channels, and show them to visitors', async () => {
     const cookie = await login();
-    const res = await jsonRequest('PUT', '/api/settings', { telegramUsername: 'https://t.me/kaspiy_dom', maxLink: 'https://max.ru/u/kaspiy', bookingChannels: ['telegram', 'phone'] }, { cookie });
+    const res = await jsonRequest(
+      'PUT',
+      '/api/settings',
+      {
+        telegramUsername: 'https://t.me/kaspiy_dom',
+        maxLink: 'https://max.ru/u/kaspiy',
+        bookingChannels: ['telegram', 'phone'],
+      },
+      { cookie },
+    );
     expect(res.status).toBe(200);
     const pub = await getJson<Settings>('/api/settings');
-    expect(pub).toMatchObject({ telegramUsername: 'kaspiy_dom', maxLink: 'https://max.ru/u/kaspiy', bookingChannels: ['telegram', 'phone'] });
+    expect(pub).toMatchObject({
+      telegramUsername: 'kaspiy_dom',
+      maxLink: 'https://max.ru/u/kaspiy',
+      bookingChannels: ['telegram', 'phone'],
+    });
   });
 
   it.each([
@@ -195,7 +247,9 @@ describe('messengers for booking requests', () => {
     ['an unknown channel', { bookingChannels: ['viber'] }, MSG.badInput],
   ])('should refuse %s and change nothing', async (_, body, message) => {
     const cookie = await login();
-    await expectNoChange(async () => expectError(await jsonRequest('PUT', '/api/settings', body, { cookie }), 400, message));
+    await expectNoChange(async () =>
+      expectError(await jsonRequest('PUT', '/api/settings', body, { cookie }), 400, message),
+    );
   });
 });
 
@@ -206,7 +260,13 @@ describe('the retention of booking requests', () => {
     expect((await jsonRequest('PUT', '/api/settings', { bookingRetentionYears: 5 }, { cookie })).status).toBe(200);
     expect((await getJson<Settings>('/api/settings')).bookingRetentionYears).toBe(5);
     for (const bad of [0, 11, 2.5, '3']) {
-      await expectNoChange(async () => expectError(await jsonRequest('PUT', '/api/settings', { bookingRetentionYears: bad }, { cookie }), 400, MSG.retentionInvalid));
+      await expectNoChange(async () =>
+        expectError(
+          await jsonRequest('PUT', '/api/settings', { bookingRetentionYears: bad }, { cookie }),
+          400,
+          MSG.retentionInvalid,
+        ),
+      );
     }
   });
 });
@@ -217,7 +277,10 @@ describe('the register of classified accommodation (the legal lines)', () => {
     expect(await getJson<Settings>('/api/settings')).toMatchObject({ registryNumber: '', registryUrl: '' });
     const entry = { registryNumber: ' С052024000123 ', registryUrl: 'https://tourism.gov.ru/reestr/123' };
     expect((await jsonRequest('PUT', '/api/settings', entry, { cookie })).status).toBe(200);
-    expect(await getJson<Settings>('/api/settings')).toMatchObject({ registryNumber: 'С052024000123', registryUrl: 'https://tourism.gov.ru/reestr/123' });
+    expect(await getJson<Settings>('/api/settings')).toMatchObject({
+      registryNumber: 'С052024000123',
+      registryUrl: 'https://tourism.gov.ru/reestr/123',
+    });
   });
 
   it.each([
@@ -227,6 +290,8 @@ describe('the register of classified accommodation (the legal lines)', () => {
     ['a number of 61 characters', { registryNumber: '1'.repeat(61) }, MSG.tooLong],
   ])('should refuse %s and change nothing', async (_, body, message) => {
     const cookie = await login();
-    await expectNoChange(async () => expectError(await jsonRequest('PUT', '/api/settings', body, { cookie }), 400, message));
+    await expectNoChange(async () =>
+      expectError(await jsonRequest('PUT', '/api/settings', body, { cookie }), 400, message),
+    );
   });
 });

@@ -12,18 +12,32 @@ export async function block(cookie: string, cabinId: number, start: string, end:
 }
 
 export async function feedEvent(cabinId: number, start: string, end: string, name = 'Суточно') {
-  const feed = await env.DB.prepare("INSERT INTO calendar_feeds (cabin_id, name, url) VALUES (?, ?, 'https://sutochno.invalid/cal.ics') RETURNING id")
+  const feed = await env.DB.prepare(
+    "INSERT INTO calendar_feeds (cabin_id, name, url) VALUES (?, ?, 'https://sutochno.invalid/cal.ics') RETURNING id",
+  )
     .bind(cabinId, name)
     .first<{ id: number }>();
-  await env.DB.prepare('INSERT INTO feed_events (feed_id, cabin_id, uid, start, "end") VALUES (?, ?, ?, ?, ?)').bind(feed!.id, cabinId, `${start}@x`, start, end).run();
+  await env.DB.prepare('INSERT INTO feed_events (feed_id, cabin_id, uid, start, "end") VALUES (?, ?, ?, ?, ?)')
+    .bind(feed!.id, cabinId, `${start}@x`, start, end)
+    .run();
 }
 
 /** A request sent by a visitor and, when asked, confirmed by the owner. */
-export async function booking(cookie: string, cabinId: number, checkIn: string, checkOut: string, confirm = true, name = 'Анна') {
+export async function booking(
+  cookie: string,
+  cabinId: number,
+  checkIn: string,
+  checkOut: string,
+  confirm = true,
+  name = 'Анна',
+) {
   const res = await jsonRequest('POST', '/api/bookings', validBooking(cabinId, { checkIn, checkOut, name }));
   expect(res.status).toBe(201);
   const id = ((await res.json()) as { id: number }).id;
-  if (confirm) expect((await jsonRequest('PUT', `/api/admin/bookings/${id}`, { status: 'confirmed' }, { cookie })).status).toBe(200);
+  if (confirm)
+    expect((await jsonRequest('PUT', `/api/admin/bookings/${id}`, { status: 'confirmed' }, { cookie })).status).toBe(
+      200,
+    );
   return id;
 }
 

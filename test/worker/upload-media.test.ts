@@ -68,7 +68,11 @@ describe('image upload', () => {
     const bytes = new Uint8Array(UPLOAD_MAX_BYTES + 1);
     bytes.set(JPEG);
     await expectNoChange(async () => {
-      await expectError(await uploadRequest({ bytes, name: 'big.jpg', type: 'image/jpeg' }, { cookie }), 413, MSG.uploadTooLarge);
+      await expectError(
+        await uploadRequest({ bytes, name: 'big.jpg', type: 'image/jpeg' }, { cookie }),
+        413,
+        MSG.uploadTooLarge,
+      );
     });
   });
 
@@ -77,7 +81,11 @@ describe('image upload', () => {
     const bytes = new Uint8Array(UPLOAD_MAX_BYTES + 512 * 1024);
     bytes.set(JPEG);
     await expectNoChange(async () => {
-      await expectError(await uploadRequest({ bytes, name: 'huge.jpg', type: 'image/jpeg' }, { cookie }), 413, MSG.uploadTooLarge);
+      await expectError(
+        await uploadRequest({ bytes, name: 'huge.jpg', type: 'image/jpeg' }, { cookie }),
+        413,
+        MSG.uploadTooLarge,
+      );
     });
   });
 
@@ -89,7 +97,12 @@ describe('image upload', () => {
       'logo.svg',
       'image/svg+xml',
     ],
-    ['an SVG named .png', new TextEncoder().encode('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>'), 'logo.png', 'image/png'],
+    [
+      'an SVG named .png',
+      new TextEncoder().encode('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>'),
+      'logo.png',
+      'image/png',
+    ],
     ['an HTML page', new TextEncoder().encode('<!doctype html><script>alert(1)</script>'), 'page.gif', 'image/gif'],
     ['a PDF', new TextEncoder().encode('%PDF-1.7\n'), 'doc.jpg', 'image/jpeg'],
   ])('should refuse %s with 415 and store nothing', async (_, bytes, name, type) => {
@@ -108,7 +121,11 @@ describe('image upload', () => {
         MSG.uploadMissing,
       );
       await expectError(
-        await send('POST', '/api/upload', { cookie, body: '{"image":"x"}', headers: { 'content-type': 'application/json' } }),
+        await send('POST', '/api/upload', {
+          cookie,
+          body: '{"image":"x"}',
+          headers: { 'content-type': 'application/json' },
+        }),
         415,
         MSG.uploadMissing,
       );
@@ -118,8 +135,16 @@ describe('image upload', () => {
   it('should refuse a form without the image field, or with an empty file, with 400', async () => {
     const cookie = await login();
     await expectNoChange(async () => {
-      await expectError(await uploadRequest({ bytes: JPEG, name: 'a.jpg', type: 'image/jpeg' }, { cookie, field: 'file' }), 400, MSG.uploadMissing);
-      await expectError(await uploadRequest({ bytes: new Uint8Array(0), name: 'a.jpg', type: 'image/jpeg' }, { cookie }), 400, MSG.uploadMissing);
+      await expectError(
+        await uploadRequest({ bytes: JPEG, name: 'a.jpg', type: 'image/jpeg' }, { cookie, field: 'file' }),
+        400,
+        MSG.uploadMissing,
+      );
+      await expectError(
+        await uploadRequest({ bytes: new Uint8Array(0), name: 'a.jpg', type: 'image/jpeg' }, { cookie }),
+        400,
+        MSG.uploadMissing,
+      );
       const form = new FormData();
       form.append('image', 'not a file');
       await expectError(await send('POST', '/api/upload', { cookie, body: form }), 400, MSG.uploadMissing);
@@ -154,12 +179,16 @@ describe('media serving', () => {
   });
 
   it('should answer 304 to a revalidation with the same etag', async () => {
-    await env.MEDIA.put('11111111-2222-3333-4444-555555555555.jpg', JPEG, { httpMetadata: { contentType: 'image/jpeg' } });
+    await env.MEDIA.put('11111111-2222-3333-4444-555555555555.jpg', JPEG, {
+      httpMetadata: { contentType: 'image/jpeg' },
+    });
     const first = await send('GET', '/media/11111111-2222-3333-4444-555555555555.jpg');
     expect(first.status).toBe(200);
     await first.arrayBuffer();
     const etag = first.headers.get('etag')!;
-    const again = await send('GET', '/media/11111111-2222-3333-4444-555555555555.jpg', { headers: { 'if-none-match': etag } });
+    const again = await send('GET', '/media/11111111-2222-3333-4444-555555555555.jpg', {
+      headers: { 'if-none-match': etag },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -173,7 +202,9 @@ describe('media serving', () => {
   ])('should answer 404 JSON for %s', async (_, path) => {
     // An object that exists in the bucket under an odd name is still never served.
     await env.MEDIA.put('a.svg', '<svg/>', { httpMetadata: { contentType: 'image/svg+xml' } });
-    await env.MEDIA.put('11111111-2222-3333-4444-555555555555.jpg', JPEG, { httpMetadata: { contentType: 'image/jpeg' } });
+    await env.MEDIA.put('11111111-2222-3333-4444-555555555555.jpg', JPEG, {
+      httpMetadata: { contentType: 'image/jpeg' },
+    });
     const res = await send('GET', path);
     await expectError(res, 404, MSG.notFound);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');

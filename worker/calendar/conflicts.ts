@@ -35,7 +35,9 @@ const stayOf = (r: Claim): ConflictStay => ({
 export const conflictKey = (cabinId: number, a: Claim, b: Claim) => [cabinId, ...[a.key, b.key].sort()].join('|');
 
 /** The ranges in conflict among these (one cabin or many), each pair once, with its key. */
-export function conflictsAmong(ranges: Claim[]): { cabinId: number; start: string; end: string; a: Claim; b: Claim; key: string }[] {
+export function conflictsAmong(
+  ranges: Claim[],
+): { cabinId: number; start: string; end: string; a: Claim; b: Claim; key: string }[] {
   const byCabin = new Map<number, Claim[]>();
   for (const r of ranges) if (originOf(r)) byCabin.set(r.cabinId, [...(byCabin.get(r.cabinId) ?? []), r]);
   const out: ReturnType<typeof conflictsAmong> = [];
@@ -45,7 +47,14 @@ export function conflictsAmong(ranges: Claim[]): { cabinId: number; start: strin
       for (let j = i + 1; j < sorted.length && sorted[j]!.start < sorted[i]!.end; j++) {
         const [a, b] = [sorted[i]!, sorted[j]!];
         if (originOf(a) === originOf(b)) continue;
-        out.push({ cabinId, start: b.start, end: a.end < b.end ? a.end : b.end, a, b, key: conflictKey(cabinId, a, b) });
+        out.push({
+          cabinId,
+          start: b.start,
+          end: a.end < b.end ? a.end : b.end,
+          a,
+          b,
+          key: conflictKey(cabinId, a, b),
+        });
       }
     }
   }
@@ -68,8 +77,10 @@ export async function findConflicts(env: DbEnv, cabinId?: number): Promise<(Conf
 
 function stayText(s: ConflictStay): string {
   const dates = `${formatDate(s.start)} — ${formatDate(s.end)}`;
-  if (s.kind === 'booking' || s.kind === 'hold') return `бронирование №${s.bookingId} на сайте (${s.label || 'без имени'}), ${dates}`;
-  if (s.kind === 'channel') return `${s.label}: ${dates}${s.guests ? `, гостей: ${s.guests}` : ''}${s.price ? `, ${formatPrice(s.price)}` : ''}`;
+  if (s.kind === 'booking' || s.kind === 'hold')
+    return `бронирование №${s.bookingId} на сайте (${s.label || 'без имени'}), ${dates}`;
+  if (s.kind === 'channel')
+    return `${s.label}: ${dates}${s.guests ? `, гостей: ${s.guests}` : ''}${s.price ? `, ${formatPrice(s.price)}` : ''}`;
   return `календарь «${s.label}», ${dates}`;
 }
 
@@ -80,14 +91,28 @@ function stayText(s: ConflictStay): string {
  */
 export async function alertNewConflicts(env: Bindings): Promise<(Conflict & { key: string })[]> {
   const all = await findConflicts(env);
-  const fresh = await claimNewConflicts(env, all.map((c) => c.key));
+  const fresh = await claimNewConflicts(
+    env,
+    all.map((c) => c.key),
+  );
   const news = all.filter((c) => fresh.has(c.key));
   if (news.length) {
-    const lines = news.flatMap((c) => [`«${c.cabinName}», ночи ${formatDate(c.start)} — ${formatDate(c.end)}:`, ...c.stays.map((s) => `• ${stayText(s)}`), '']);
+    const lines = news.flatMap((c) => [
+      `«${c.cabinName}», ночи ${formatDate(c.start)} — ${formatDate(c.end)}:`,
+      ...c.stays.map((s) => `• ${stayText(s)}`),
+      '',
+    ]);
     const site = env.SITE_URL ? [`Шахматка: ${env.SITE_URL.replace(/\/$/, '')} → админ-панель → «Календарь»`] : [];
     await notifyOwner(env, {
-      subject: news.length === 1 ? `Двойное бронирование: «${news[0]!.cabinName}», ${formatDate(news[0]!.start)}` : `Двойные бронирования: ${news.length}`,
-      text: [...lines, 'Ничего не отменено автоматически: свяжитесь с гостями и решите, кто заселится, затем отмените лишнее бронирование на его площадке.', ...site].join('\n'),
+      subject:
+        news.length === 1
+          ? `Двойное бронирование: «${news[0]!.cabinName}», ${formatDate(news[0]!.start)}`
+          : `Двойные бронирования: ${news.length}`,
+      text: [
+        ...lines,
+        'Ничего не отменено автоматически: свяжитесь с гостями и решите, кто заселится, затем отмените лишнее бронирование на его площадке.',
+        ...site,
+      ].join('\n'),
     });
   }
   return all;

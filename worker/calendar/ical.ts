@@ -189,11 +189,24 @@ function fastForward(event: ICAL.Event, before: IsoDate): ICAL.Time | undefined 
 }
 
 const upper = (comp: ICAL.Component, name: string) => String(comp.getFirstPropertyValue(name) ?? '').toUpperCase();
-const isBusy = (comp: ICAL.Component) => upper(comp, 'status') !== 'CANCELLED' && upper(comp, 'transp') !== 'TRANSPARENT';
+const isBusy = (comp: ICAL.Component) =>
+  upper(comp, 'status') !== 'CANCELLED' && upper(comp, 'transp') !== 'TRANSPARENT';
 const durationDays = (e: ICAL.Event) => Math.max(0, Math.ceil(e.duration.toSeconds() / 86_400));
 const sequence = (c: ICAL.Component) => Number(c.getFirstPropertyValue('sequence') ?? 0) || 0;
 const byNights = (a: BusyEvent, b: BusyEvent) =>
-  a.start < b.start ? -1 : a.start > b.start ? 1 : a.end < b.end ? -1 : a.end > b.end ? 1 : a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0;
+  a.start < b.start
+    ? -1
+    : a.start > b.start
+      ? 1
+      : a.end < b.end
+        ? -1
+        : a.end > b.end
+          ? 1
+          : a.uid < b.uid
+            ? -1
+            : a.uid > b.uid
+              ? 1
+              : 0;
 
 /** Where the nights found go: clipped to the window, each series' same nights once. */
 type Sink = (uid: string, start: ICAL.Time, end: ICAL.Time, seen?: Set<string>) => void;
@@ -210,7 +223,14 @@ function readSingle(vevent: ICAL.Component, uid: string, add: Sink): void {
  * the rule (RRULE, RDATE, EXDATE) from just before the window to its end, and gives each
  * occurrence its override's dates and status where there is one.
  */
-function readSeries(uid: string, master: ICAL.Component, overrides: ICAL.Component[], window: { from: IsoDate; to: IsoDate }, budget: Budget, add: Sink): void {
+function readSeries(
+  uid: string,
+  master: ICAL.Component,
+  overrides: ICAL.Component[],
+  window: { from: IsoDate; to: IsoDate },
+  budget: Budget,
+  add: Sink,
+): void {
   // A cancelled master cancels the whole series, its overrides with it.
   if (upper(master, 'status') === 'CANCELLED') return;
   // Of two overrides of one occurrence the higher SEQUENCE wins: it is related last.
@@ -229,7 +249,8 @@ function readSeries(uid: string, master: ICAL.Component, overrides: ICAL.Compone
   if (!event.isRecurring()) {
     const d = event.getOccurrenceDetails(event.startDate);
     if (d.item !== event) met.add(d.item);
-    if (d.item !== event ? isBusy(d.item.component) : masterBusy) add(uid, d.startDate, d.item !== event ? d.endDate : (event.endDate ?? event.startDate));
+    if (d.item !== event ? isBusy(d.item.component) : masterBusy)
+      add(uid, d.startDate, d.item !== event ? d.endDate : (event.endDate ?? event.startDate));
     readUnmet();
     return;
   }
@@ -249,10 +270,12 @@ function readSeries(uid: string, master: ICAL.Component, overrides: ICAL.Compone
   const exdates = master.getAllProperties('exdate').flatMap((p) => p.getValues() as ICAL.Time[]);
   const exDays = new Set(exdates.filter((x) => x.isDate).map(dateOf));
   const exTimes = new Set(exdates.filter((x) => !x.isDate).map((x) => x.toUnixTime()));
-  const excluded = (t: ICAL.Time) => (exDays.size > 0 && exDays.has(dateOf(t))) || (exTimes.size > 0 && exTimes.has(t.toUnixTime()));
+  const excluded = (t: ICAL.Time) =>
+    (exDays.size > 0 && exDays.has(dateOf(t))) || (exTimes.size > 0 && exTimes.has(t.toUnixTime()));
   const seen = new Set<string>();
   for (const p of periods) {
-    if (masterBusy && !excluded(p.start) && !(p.start.toString() in event.exceptions)) add(ownId(p.start), p.start, p.getEnd(), seen);
+    if (masterBusy && !excluded(p.start) && !(p.start.toString() in event.exceptions))
+      add(ownId(p.start), p.start, p.getEnd(), seen);
   }
 
   meterRules(master, () => spendOnEvent(budget));
@@ -318,7 +341,8 @@ export function parseFeed(text: string, from: IsoDate, to: IsoDate): BusyEvent[]
   const budget: Budget = { event: MAX_EVENT_STEPS, feed: MAX_FEED_STEPS, zones: MAX_ZONE_STEPS };
   // The feed's own VTIMEZONEs are read by ical.js from this tree, not registered globally (one
   // feed's zone never changes another's); their rules are metered too.
-  for (const tz of root.getAllSubcomponents('vtimezone')) for (const part of tz.getAllSubcomponents()) meterRules(part, () => spendOnZone(budget));
+  for (const tz of root.getAllSubcomponents('vtimezone'))
+    for (const part of tz.getAllSubcomponents()) meterRules(part, () => spendOnZone(budget));
 
   const out: BusyEvent[] = [];
   const add: Sink = (uid, start, end, seen) => {

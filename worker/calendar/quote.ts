@@ -11,7 +11,14 @@ import { getCabin } from '../queries/cabins.ts';
 import { checkPromo, pricingRules } from '../queries/pricing.ts';
 
 type DbEnv = { DB: DatabasePort };
-export type StayRequest = { cabinId: number; checkIn: IsoDate; checkOut: IsoDate; guests: number; extras?: readonly number[]; promo?: string | null };
+export type StayRequest = {
+  cabinId: number;
+  checkIn: IsoDate;
+  checkOut: IsoDate;
+  guests: number;
+  extras?: readonly number[];
+  promo?: string | null;
+};
 export type Priced = { cabin: Cabin; rules: PricingRules; quote: Quote; promo: PromoTerms | null };
 /**
  * Why a stay was not priced, for the routes to answer as HTTP (worker/routes/price-refusal.ts):
@@ -29,7 +36,8 @@ export async function priceRequest(env: DbEnv, req: StayRequest): Promise<PriceA
   if (req.guests > cabin.maxGuests) return { ok: false, reason: 'guests', error: MSG.bookingTooManyGuests };
   const rules = (await pricingRules(env, req.checkIn, req.checkOut, [cabin.id])).get(cabin.id)!;
   const offered = new Set(rules.extras.map((e) => e.id));
-  if ((req.extras ?? []).some((id) => !offered.has(id))) return { ok: false, reason: 'extra', error: MSG.extraNotFound };
+  if ((req.extras ?? []).some((id) => !offered.has(id)))
+    return { ok: false, reason: 'extra', error: MSG.extraNotFound };
   const today = todayInMoscow(now());
   let promo: PromoTerms | null = null;
   if (req.promo?.trim()) {
@@ -37,6 +45,13 @@ export async function priceRequest(env: DbEnv, req: StayRequest): Promise<PriceA
     if (!checked.ok) return { ok: false, reason: 'promo', error: checked.error };
     promo = checked.terms;
   }
-  const quote = quoteStay(rules, { checkIn: req.checkIn, checkOut: req.checkOut, guests: req.guests, extras: req.extras ?? [], promo, today });
+  const quote = quoteStay(rules, {
+    checkIn: req.checkIn,
+    checkOut: req.checkOut,
+    guests: req.guests,
+    extras: req.extras ?? [],
+    promo,
+    today,
+  });
   return { ok: true, priced: { cabin, rules, quote, promo } };
 }

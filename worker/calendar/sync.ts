@@ -5,20 +5,37 @@ import type { Bindings } from '../env.ts';
 import { notifyOwner } from '../notify/owner.ts';
 import { FeedAddressRefused, type FeedFetchPort } from '../platform/ports.ts';
 import { forLog } from '../lib/for-log.ts';
-import { futureEventCount, horizon, listFeeds, noteFeedAlerted, storeFeedError, storeImport, storeNotModified } from '../queries/calendar.ts';
+import {
+  futureEventCount,
+  horizon,
+  listFeeds,
+  noteFeedAlerted,
+  storeFeedError,
+  storeImport,
+  storeNotModified,
+} from '../queries/calendar.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { FeedRefusedError, parseFeed } from './ical.ts';
 
 type SyncEnv = Bindings;
 /** Where an alert to the owner goes once the feed's result is stored: awaited in the schedule, after the answer in a request. */
 export type Later = (label: string, task: Promise<unknown>) => void;
-export type FeedResult = { id: number; cabinId: number; name: string; ok: boolean; events: number; error: string | null; notModified?: boolean };
+export type FeedResult = {
+  id: number;
+  cabinId: number;
+  name: string;
+  ok: boolean;
+  events: number;
+  error: string | null;
+  notModified?: boolean;
+};
 
 class FeedError extends Error {}
 
 /** Whether this host may be fetched: never inside the network; loopback only where allowed (local runs). */
 export function feedUrlRefusal(url: URL, allowLoopback: boolean): string | null {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'Адрес календаря должен начинаться с http:// или https://';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return 'Адрес календаря должен начинаться с http:// или https://';
   const kind = feedHostKind(url.hostname);
   if (kind === 'internal' || (kind === 'loopback' && !allowLoopback)) return MSG.feedUrlInternal;
   return null;
@@ -41,7 +58,13 @@ type Downloaded = { notModified: true } | ({ notModified: false; text: string } 
  * it asks If-None-Match / If-Modified-Since, so a platform that throttles frequent readers
  * answers 304 and keeps answering.
  */
-async function download(address: string, allowLoopback: boolean, fetchFeed: FeedFetchPort, timeoutMs: number, known: Validators): Promise<Downloaded> {
+async function download(
+  address: string,
+  allowLoopback: boolean,
+  fetchFeed: FeedFetchPort,
+  timeoutMs: number,
+  known: Validators,
+): Promise<Downloaded> {
   const signal = AbortSignal.timeout(timeoutMs);
   let url = new URL(address);
   const headers: Record<string, string> = { accept: 'text/calendar, */*;q=0.5', 'user-agent': 'Kaspiy-Calendar/1.0' };
@@ -90,7 +113,12 @@ async function download(address: string, allowLoopback: boolean, fetchFeed: Feed
         bytes.set(c, at);
         at += c.byteLength;
       }
-      return { notModified: false, text: new TextDecoder('utf-8').decode(bytes), etag: res.headers.get('etag'), lastModified: res.headers.get('last-modified') };
+      return {
+        notModified: false,
+        text: new TextDecoder('utf-8').decode(bytes),
+        etag: res.headers.get('etag'),
+        lastModified: res.headers.get('last-modified'),
+      };
     }
   } catch (err) {
     if (err instanceof FeedError) throw err;
@@ -109,10 +137,21 @@ const OUR_UID = /@kaspiy(?:#|$)/;
  * too, until the owner accepts the empty calendar: a broken export link must never free every
  * night at once. The owner is alerted once of each new error of a feed that worked before.
  */
-export async function syncFeed(env: SyncEnv, feed: CalendarFeed, timeoutMs = FEED_TIMEOUT_MS, later?: Later): Promise<FeedResult> {
+export async function syncFeed(
+  env: SyncEnv,
+  feed: CalendarFeed,
+  timeoutMs = FEED_TIMEOUT_MS,
+  later?: Later,
+): Promise<FeedResult> {
   const base = { id: feed.id, cabinId: feed.cabinId, name: feed.name };
   try {
-    const got = await download(feed.url, env.ALLOW_LOOPBACK_FEEDS === '1', env.FEED_FETCH ?? platformFetch, timeoutMs, feed);
+    const got = await download(
+      feed.url,
+      env.ALLOW_LOOPBACK_FEEDS === '1',
+      env.FEED_FETCH ?? platformFetch,
+      timeoutMs,
+      feed,
+    );
     if (got.notModified) {
       await storeNotModified(env, feed.id);
       return { ...base, ok: true, events: feed.eventCount, error: null, notModified: true };
@@ -123,7 +162,9 @@ export async function syncFeed(env: SyncEnv, feed: CalendarFeed, timeoutMs = FEE
       events = parseFeed(got.text, from, to).filter((e) => !OUR_UID.test(e.uid));
     } catch (err) {
       if (err instanceof FeedRefusedError) throw new FeedError(`${err.message}. Прежние даты сохранены`);
-      throw new FeedError(`Календарь не читается: ${err instanceof Error ? err.message.slice(0, 200) : 'неизвестный формат'}. Прежние даты сохранены`);
+      throw new FeedError(
+        `Календарь не читается: ${err instanceof Error ? err.message.slice(0, 200) : 'неизвестный формат'}. Прежние даты сохранены`,
+      );
     }
     if (events.length === 0 && (await futureEventCount(env, feed.id, from)) > 0) throw new FeedError(FEED_EMPTY_HELD);
     await storeImport(env, feed, events, got);
@@ -145,10 +186,17 @@ export async function syncFeed(env: SyncEnv, feed: CalendarFeed, timeoutMs = FEE
 async function alertFeedError(env: Bindings, feed: CalendarFeed, error: string) {
   await noteFeedAlerted(env, feed.id, error);
   const cabin = await getCabin(env, feed.cabinId);
-  const site = env.SITE_URL ? [``, `Календарь домика: ${env.SITE_URL.replace(/\/$/, '')} → админ-панель → «Календарь» → «Площадки»`] : [];
+  const site = env.SITE_URL
+    ? [``, `Календарь домика: ${env.SITE_URL.replace(/\/$/, '')} → админ-панель → «Календарь» → «Площадки»`]
+    : [];
   await notifyOwner(env, {
     subject: `Календарь «${feed.name}» домика «${cabin?.name ?? feed.cabinId}» не обновился`,
-    text: [error, '', 'Даты из этого календаря, загруженные раньше, по-прежнему заняты на сайте. Проверьте ссылку на календарь на площадке.', ...site].join('\n'),
+    text: [
+      error,
+      '',
+      'Даты из этого календаря, загруженные раньше, по-прежнему заняты на сайте. Проверьте ссылку на календарь на площадке.',
+      ...site,
+    ].join('\n'),
   });
 }
 
@@ -156,10 +204,16 @@ async function alertFeedError(env: Bindings, feed: CalendarFeed, error: string) 
  * Imports every feed of every cabin, a few at a time. The one function behind «Синхронизировать
  * сейчас», the Cron Trigger on Workers and the timer of the Node server.
  */
-export async function syncAllFeeds(env: SyncEnv, cabinId?: number, timeoutMs = FEED_TIMEOUT_MS, later?: Later): Promise<FeedResult[]> {
+export async function syncAllFeeds(
+  env: SyncEnv,
+  cabinId?: number,
+  timeoutMs = FEED_TIMEOUT_MS,
+  later?: Later,
+): Promise<FeedResult[]> {
   const feeds = await listFeeds(env, cabinId);
   const results: FeedResult[] = [];
-  for (let i = 0; i < feeds.length; i += 4) results.push(...(await Promise.all(feeds.slice(i, i + 4).map((f) => syncFeed(env, f, timeoutMs, later)))));
+  for (let i = 0; i < feeds.length; i += 4)
+    results.push(...(await Promise.all(feeds.slice(i, i + 4).map((f) => syncFeed(env, f, timeoutMs, later)))));
   return results;
 }
 

@@ -29,7 +29,13 @@ export type AvitoCallOptions = { timeoutMs?: number };
 /** Busy nights: `end` is the departure day, not busy itself (YYYY-MM-DD both). */
 export type BusyRange = { start: string; end: string; comment?: string };
 /** A period's price: `start`..`end` both included, as Avito's date_from/date_to; whole roubles. */
-export type PriceRange = { start: string; end: string; pricePerNight: number; minNights: number; extraGuestFee?: number };
+export type PriceRange = {
+  start: string;
+  end: string;
+  pricePerNight: number;
+  minNights: number;
+  extraGuestFee?: number;
+};
 /** Avito's own word for a booking; one we do not know is kept as Avito wrote it. */
 export type AvitoBookingStatus = 'active' | 'pending' | 'canceled' | (string & {});
 /** A booking made on Avito. `checkOut` is the departure day; `price` in roubles. `canceled` holds no nights. */
@@ -89,7 +95,10 @@ export class AvitoError extends Error {
   readonly retryAfterMs?: number;
   /** For the owner, in Russian: what went wrong and what to do. */
   readonly reason: string;
-  constructor(message: string, o: { kind: AvitoErrorKind; reason: string; retryable: boolean; status?: number; retryAfterMs?: number }) {
+  constructor(
+    message: string,
+    o: { kind: AvitoErrorKind; reason: string; retryable: boolean; status?: number; retryAfterMs?: number },
+  ) {
     super(message);
     this.name = 'AvitoError';
     this.kind = o.kind;
@@ -121,7 +130,9 @@ const bookingSchema = z.looseObject({
   guest_count: z.number(),
   nights: z.number(),
   base_price: z.number(),
-  contact: z.looseObject({ name: z.string().nullish(), email: z.string().nullish(), phone: z.string().nullish() }).nullish(),
+  contact: z
+    .looseObject({ name: z.string().nullish(), email: z.string().nullish(), phone: z.string().nullish() })
+    .nullish(),
 });
 // One booking we cannot read fails the whole answer (retryable): dropping it would leave its
 // nights free here, which is worse than trying again later.
@@ -129,7 +140,9 @@ const bookingsSchema = z.looseObject({ bookings: z.array(bookingSchema) });
 
 /** Avito's error answers: `{ error: { code, message } }` on the item calls, OAuth's `{ error, error_description }` at /token. */
 const errorSchema = z.looseObject({
-  error: z.union([z.string(), z.looseObject({ code: z.unknown().optional(), message: z.string().optional() })]).optional(),
+  error: z
+    .union([z.string(), z.looseObject({ code: z.unknown().optional(), message: z.string().optional() })])
+    .optional(),
   error_description: z.string().optional(),
   message: z.string().optional(),
 });
@@ -141,7 +154,8 @@ type Op = { account: AvitoAccount; signal: AbortSignal; timeoutMs: number; secre
 
 function startOp(account: AvitoAccount, options: AvitoCallOptions | undefined): Op {
   const asked = options?.timeoutMs;
-  const timeoutMs = asked !== undefined && Number.isFinite(asked) && asked > 0 ? Math.min(asked, AVITO_TIMEOUT_MS) : AVITO_TIMEOUT_MS;
+  const timeoutMs =
+    asked !== undefined && Number.isFinite(asked) && asked > 0 ? Math.min(asked, AVITO_TIMEOUT_MS) : AVITO_TIMEOUT_MS;
   return { account, signal: AbortSignal.timeout(timeoutMs), timeoutMs, secrets: [account.clientSecret] };
 }
 
@@ -160,10 +174,21 @@ function fail(op: Op, message: string, o: ConstructorParameters<typeof AvitoErro
 
 type Answer = { status: number; headers: Headers; text: string };
 
-async function exchange(op: Op, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+async function exchange(
+  op: Op,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Answer> {
   const where = `${method} ${path.split('?')[0]}`;
   try {
-    const res = await fetch(`${op.account.apiUrl}${path}`, { method, headers: { accept: 'application/json', ...headers }, body, signal: op.signal });
+    const res = await fetch(`${op.account.apiUrl}${path}`, {
+      method,
+      headers: { accept: 'application/json', ...headers },
+      body,
+      signal: op.signal,
+    });
     // Read inside the deadline too: an answer whose body stalls is as slow as one that never starts.
     const text = await res.text();
     return { status: res.status, headers: res.headers, text };
@@ -177,7 +202,11 @@ async function exchange(op: Op, method: 'GET' | 'POST', path: string, headers: R
         reason: `Авито не отвечает (нет ответа за ${String(seconds).replace('.', ',')} с): повторим позже`,
       });
     }
-    throw fail(op, `Avito could not be reached for ${where}: ${what}`, { kind: 'network', retryable: true, reason: 'Авито не отвечает (нет связи с сервером): повторим позже' });
+    throw fail(op, `Avito could not be reached for ${where}: ${what}`, {
+      kind: 'network',
+      retryable: true,
+      reason: 'Авито не отвечает (нет связи с сервером): повторим позже',
+    });
   }
 }
 
@@ -194,7 +223,11 @@ function avitoMessage(text: string): string | undefined {
   const parsed = errorSchema.safeParse(parseJson(text));
   if (!parsed.success) return undefined;
   const { error, error_description, message } = parsed.data;
-  const said = error_description ?? (typeof error === 'object' ? error.message : undefined) ?? message ?? (typeof error === 'string' ? error : undefined);
+  const said =
+    error_description ??
+    (typeof error === 'object' ? error.message : undefined) ??
+    message ??
+    (typeof error === 'string' ? error : undefined);
   return said?.trim().slice(0, 200) || undefined;
 }
 
@@ -212,13 +245,17 @@ const snippet = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 300)
 function transient(op: Op, where: string, a: Answer): AvitoError | undefined {
   if (a.status === 429) {
     const after = retryAfterMs(a.headers.get('retry-after'));
-    return fail(op, `Avito answered 429 to ${where}${after === undefined ? '' : ` (retry after ${after} ms)`}: ${snippet(a.text)}`, {
-      kind: 'rate',
-      status: 429,
-      retryable: true,
-      retryAfterMs: after,
-      reason: 'Авито просит реже обращаться к нему: повторим позже',
-    });
+    return fail(
+      op,
+      `Avito answered 429 to ${where}${after === undefined ? '' : ` (retry after ${after} ms)`}: ${snippet(a.text)}`,
+      {
+        kind: 'rate',
+        status: 429,
+        retryable: true,
+        retryAfterMs: after,
+        reason: 'Авито просит реже обращаться к нему: повторим позже',
+      },
+    );
   }
   if (a.status >= 500) {
     return fail(op, `Avito answered ${a.status} to ${where}: ${snippet(a.text)}`, {
@@ -246,7 +283,12 @@ function read<T>(op: Op, where: string, a: Answer, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw garbage(op, where, a, `has an unexpected shape (${issue ? `${issue.path.join('.') || 'answer'}: ${issue.message}` : 'unknown'})`);
+    throw garbage(
+      op,
+      where,
+      a,
+      `has an unexpected shape (${issue ? `${issue.path.join('.') || 'answer'}: ${issue.message}` : 'unknown'})`,
+    );
   }
   return parsed.data;
 }
@@ -258,7 +300,11 @@ function read<T>(op: Op, where: string, a: Answer, schema: z.ZodType<T>): T {
 async function requestToken(op: Op, renewing: boolean): Promise<StoredToken> {
   const where = 'POST /token';
   const { clientId, clientSecret } = op.account;
-  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }).toString();
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: clientId,
+    client_secret: clientSecret,
+  }).toString();
   const a = await exchange(op, 'POST', '/token', { 'content-type': 'application/x-www-form-urlencoded' }, body);
   const busy = transient(op, where, a);
   if (busy) throw busy;
@@ -301,7 +347,15 @@ async function currentToken(op: Op, store: TokenStore): Promise<string> {
   return fresh.token;
 }
 
-async function itemCall<T>(op: Op, store: TokenStore, itemId: number, method: 'GET' | 'POST', path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+async function itemCall<T>(
+  op: Op,
+  store: TokenStore,
+  itemId: number,
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  schema: z.ZodType<T>,
+): Promise<T> {
   const where = `${method} ${path.split('?')[0]}`;
   let token = await currentToken(op, store);
   for (let attempt = 1; ; attempt++) {
@@ -353,28 +407,45 @@ function badInput(op: Op, message: string, reason: string): AvitoError {
 
 function checkItem(op: Op, itemId: number) {
   if (!Number.isSafeInteger(itemId) || itemId <= 0) {
-    throw badInput(op, `Not an Avito item id: ${String(itemId)}`, `Номер объявления Авито «${String(itemId)}» неверный: проверьте номер объявления`);
+    throw badInput(
+      op,
+      `Not an Avito item id: ${String(itemId)}`,
+      `Номер объявления Авито «${String(itemId)}» неверный: проверьте номер объявления`,
+    );
   }
   const { userId } = op.account;
   if (!Number.isSafeInteger(userId) || userId <= 0) {
-    throw badInput(op, `Not an Avito user id: ${String(userId)}`, `Номер профиля Авито «${String(userId)}» неверный: проверьте его ${KEYS_PLACE}`);
+    throw badInput(
+      op,
+      `Not an Avito user id: ${String(userId)}`,
+      `Номер профиля Авито «${String(userId)}» неверный: проверьте его ${KEYS_PLACE}`,
+    );
   }
 }
 
 function checkPeriod(op: Op, what: string, start: string, end: string, endMayEqualStart: boolean) {
   const ok = isIsoDate(start) && isIsoDate(end) && (endMayEqualStart ? end >= start : end > start);
   if (!ok) {
-    throw badInput(op, `Bad ${what} period ${JSON.stringify(start)}..${JSON.stringify(end)}`, `Сайт подготовил для Авито неверные даты (${start} — ${end}): сообщите разработчику сайта`);
+    throw badInput(
+      op,
+      `Bad ${what} period ${JSON.stringify(start)}..${JSON.stringify(end)}`,
+      `Сайт подготовил для Авито неверные даты (${start} — ${end}): сообщите разработчику сайта`,
+    );
   }
 }
 
 function checkWhole(op: Op, what: string, n: number, min: number) {
   if (!Number.isSafeInteger(n) || n < min) {
-    throw badInput(op, `Bad ${what}: ${String(n)}`, `Сайт подготовил для Авито неверное значение (${what}: ${String(n)}): сообщите разработчику сайта`);
+    throw badInput(
+      op,
+      `Bad ${what}: ${String(n)}`,
+      `Сайт подготовил для Авито неверное значение (${what}: ${String(n)}): сообщите разработчику сайта`,
+    );
   }
 }
 
-const itemPath = (op: Op, api: 'core' | 'realty', itemId: number, tail: string) => `/${api}/v1/accounts/${op.account.userId}/items/${itemId}/${tail}`;
+const itemPath = (op: Op, api: 'core' | 'realty', itemId: number, tail: string) =>
+  `/${api}/v1/accounts/${op.account.userId}/items/${itemId}/${tail}`;
 
 // ——— The API
 
@@ -384,19 +455,36 @@ export async function getToken(account: AvitoAccount, options?: AvitoCallOptions
 }
 
 /** The listing's busy nights as we know them: the whole list replaces what we pushed before (an empty one frees all). */
-export async function pushBusy(account: AvitoAccount, store: TokenStore, itemId: number, ranges: BusyRange[], options?: AvitoCallOptions): Promise<void> {
+export async function pushBusy(
+  account: AvitoAccount,
+  store: TokenStore,
+  itemId: number,
+  ranges: BusyRange[],
+  options?: AvitoCallOptions,
+): Promise<void> {
   const op = startOp(account, options);
   checkItem(op, itemId);
   for (const r of ranges) checkPeriod(op, 'busy', r.start, r.end, false);
   const body = {
-    bookings: ranges.map((r) => ({ date_start: r.start, date_end: r.end, type: 'manual' as const, ...(r.comment ? { comment: r.comment } : {}) })),
+    bookings: ranges.map((r) => ({
+      date_start: r.start,
+      date_end: r.end,
+      type: 'manual' as const,
+      ...(r.comment ? { comment: r.comment } : {}),
+    })),
     source: BUSY_SOURCE,
   };
   await itemCall(op, store, itemId, 'POST', itemPath(op, 'core', itemId, 'bookings'), body, successSchema);
 }
 
 /** The listing's prices by period: whole roubles a night and the shortest stay in nights. */
-export async function pushPrices(account: AvitoAccount, store: TokenStore, itemId: number, prices: PriceRange[], options?: AvitoCallOptions): Promise<void> {
+export async function pushPrices(
+  account: AvitoAccount,
+  store: TokenStore,
+  itemId: number,
+  prices: PriceRange[],
+  options?: AvitoCallOptions,
+): Promise<void> {
   const op = startOp(account, options);
   checkItem(op, itemId);
   for (const p of prices) {
@@ -421,12 +509,27 @@ export async function pushPrices(account: AvitoAccount, store: TokenStore, itemI
  * Bookings made on Avito for the listing that touch `from`..`to` (YYYY-MM-DD), unpaid ones
  * (`pending`) included. Statuses are passed on as Avito gives them: a `canceled` one holds no nights.
  */
-export async function pullBookings(account: AvitoAccount, store: TokenStore, itemId: number, from: string, to: string, options?: AvitoCallOptions): Promise<AvitoBooking[]> {
+export async function pullBookings(
+  account: AvitoAccount,
+  store: TokenStore,
+  itemId: number,
+  from: string,
+  to: string,
+  options?: AvitoCallOptions,
+): Promise<AvitoBooking[]> {
   const op = startOp(account, options);
   checkItem(op, itemId);
   checkPeriod(op, 'bookings window', from, to, true);
   const query = new URLSearchParams({ date_start: from, date_end: to, with_unpaid: 'true' });
-  const answer = await itemCall(op, store, itemId, 'GET', `${itemPath(op, 'realty', itemId, 'bookings')}?${query}`, undefined, bookingsSchema);
+  const answer = await itemCall(
+    op,
+    store,
+    itemId,
+    'GET',
+    `${itemPath(op, 'realty', itemId, 'bookings')}?${query}`,
+    undefined,
+    bookingsSchema,
+  );
   return answer.bookings.map((b) => ({
     id: b.avito_booking_id,
     status: b.status,

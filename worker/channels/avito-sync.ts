@@ -3,7 +3,14 @@
 // (a Cron Trigger every minute on Workers, a timer on Node) pushes what changed each minute and
 // pulls every 5 minutes; «Синхронизировать сейчас» does both at once. Nothing here runs inside a
 // visitor's request: a slow or broken Avito never holds a page, a search or a booking.
-import { AVITO_TIMEOUT_MS, CHANNEL_HORIZON_DAYS, CHANNEL_PULL_EVERY_MS, channelBackoffMs, type AvitoConnect, type ChannelResult } from '../../schema/channels.ts';
+import {
+  AVITO_TIMEOUT_MS,
+  CHANNEL_HORIZON_DAYS,
+  CHANNEL_PULL_EVERY_MS,
+  channelBackoffMs,
+  type AvitoConnect,
+  type ChannelResult,
+} from '../../schema/channels.ts';
 import { addDays, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import type { ChannelLink } from '../../schema/tables.ts';
 import type { Bindings } from '../env.ts';
@@ -23,7 +30,17 @@ import {
   setAvitoAccountError,
   setAvitoToken,
 } from '../queries/channels.ts';
-import { AvitoError, avitoApiUrl, getToken, pullBookings, pushBusy, pushPrices, type AvitoAccount, type PriceRange, type TokenStore } from './avito-api.ts';
+import {
+  AvitoError,
+  avitoApiUrl,
+  getToken,
+  pullBookings,
+  pushBusy,
+  pushPrices,
+  type AvitoAccount,
+  type PriceRange,
+  type TokenStore,
+} from './avito-api.ts';
 
 /** Cabins exchanged at once: Avito answers each in well under a second; 150 cabins take a few seconds. */
 const AT_ONCE = 4;
@@ -36,7 +53,12 @@ type Connected = { account: AvitoAccount; store: TokenStore };
 async function connected(env: Bindings): Promise<Connected | null> {
   const row = await getAvitoAccount(env);
   if (!row) return null;
-  const account = { clientId: row.clientId, clientSecret: row.clientSecret, userId: row.userId, apiUrl: avitoApiUrl(env) };
+  const account = {
+    clientId: row.clientId,
+    clientSecret: row.clientSecret,
+    userId: row.userId,
+    apiUrl: avitoApiUrl(env),
+  };
   let token = row.accessToken && row.tokenExpiresAt ? { token: row.accessToken, expiresAt: row.tokenExpiresAt } : null;
   const store: TokenStore = {
     get: async () => token,
@@ -49,13 +71,17 @@ async function connected(env: Bindings): Promise<Connected | null> {
 }
 
 /** The owner's words for a failure that is not Avito's own (our database, a bug). */
-const reasonOf = (err: unknown) => (err instanceof AvitoError ? err.reason : 'Не удалось обменяться данными с Авито: повторим позже');
+const reasonOf = (err: unknown) =>
+  err instanceof AvitoError ? err.reason : 'Не удалось обменяться данными с Авито: повторим позже';
 
 /**
  * Checks the keys with Avito (a token by client credentials) and stores them only if Avito gave
  * one. Answers the refusal in the owner's words otherwise; nothing is stored then.
  */
-export async function connectAvito(env: Bindings, input: AvitoConnect): Promise<{ ok: true } | { ok: false; status: 400 | 502; error: string }> {
+export async function connectAvito(
+  env: Bindings,
+  input: AvitoConnect,
+): Promise<{ ok: true } | { ok: false; status: 400 | 502; error: string }> {
   const account = { ...input, apiUrl: avitoApiUrl(env) };
   try {
     const token = await getToken(account, { timeoutMs: AVITO_TIMEOUT_MS });
@@ -68,7 +94,10 @@ export async function connectAvito(env: Bindings, input: AvitoConnect): Promise<
 }
 
 /** Whether Avito knows this listing in the owner's account: one read of its bookings. */
-export async function checkAvitoItem(env: Bindings, itemId: number): Promise<{ ok: true } | { ok: false; status: 400 | 409 | 502; error: string }> {
+export async function checkAvitoItem(
+  env: Bindings,
+  itemId: number,
+): Promise<{ ok: true } | { ok: false; status: 400 | 409 | 502; error: string }> {
   const c = await connected(env);
   if (!c) return { ok: false, status: 409, error: 'Сначала подключите аккаунт Авито' };
   const today = todayInMoscow(now());
@@ -94,26 +123,47 @@ export function pricePeriods(rules: PricingRules, from: IsoDate, to: IsoDate): P
     const pricePerNight = nightPrice(night, rules, dates);
     const minNights = seasonOf(night, rules.seasons)?.minNights ?? rules.cabin.minNights;
     const last = out.at(-1);
-    if (last && last.pricePerNight === pricePerNight && last.minNights === minNights && addDays(last.end, 1) === night) last.end = night;
+    if (last && last.pricePerNight === pricePerNight && last.minNights === minNights && addDays(last.end, 1) === night)
+      last.end = night;
     else out.push({ start: night, end: night, pricePerNight, minNights, ...extraGuestFee });
   }
   return out;
 }
 
-type Plan = { link: ChannelLink; name: string; busy: BusyRange[]; prices: PriceRange[]; busyDigest: string; pricesDigest: string };
+type Plan = {
+  link: ChannelLink;
+  name: string;
+  busy: BusyRange[];
+  prices: PriceRange[];
+  busyDigest: string;
+  pricesDigest: string;
+};
 
 /** What every linked cabin should show on Avito now: its busy nights (not Avito's own stays) and prices. One query per kind. */
 async function plans(env: Bindings, links: ChannelLink[]): Promise<Plan[]> {
   if (links.length === 0) return [];
   const from = todayInMoscow(now());
   const to = addDays(from, CHANNEL_HORIZON_DAYS);
-  const [busy, rulesOf, names] = await Promise.all([busyRanges(env, from, to), pricingRules(env, from, to), listCabinNames(env)]);
+  const [busy, rulesOf, names] = await Promise.all([
+    busyRanges(env, from, to),
+    pricingRules(env, from, to),
+    listCabinNames(env),
+  ]);
   return links.map((link) => {
-    const own = busy.filter((r) => r.cabinId === link.cabinId && !(r.source === 'channel' && r.key.startsWith('avito-')));
+    const own = busy.filter(
+      (r) => r.cabinId === link.cabinId && !(r.source === 'channel' && r.key.startsWith('avito-')),
+    );
     const merged = mergeRanges(own, from, to);
     const rules = rulesOf.get(link.cabinId);
     const periods = rules ? pricePeriods(rules, from, to) : [];
-    return { link, name: names.get(link.cabinId) ?? '', busy: merged, prices: periods, busyDigest: JSON.stringify(merged), pricesDigest: JSON.stringify(periods) };
+    return {
+      link,
+      name: names.get(link.cabinId) ?? '',
+      busy: merged,
+      prices: periods,
+      busyDigest: JSON.stringify(merged),
+      pricesDigest: JSON.stringify(periods),
+    };
   });
 }
 
@@ -132,12 +182,25 @@ async function warmToken(c: Connected, timeoutMs: number) {
 }
 
 /** No token to be had: every cabin's exchange fails with that cause (null when there is one). */
-async function tokenRefused(env: Bindings, c: Connected, timeoutMs: number, todo: { link: ChannelLink; name: string }[]): Promise<ChannelResult[] | null> {
+async function tokenRefused(
+  env: Bindings,
+  c: Connected,
+  timeoutMs: number,
+  todo: { link: ChannelLink; name: string }[],
+): Promise<ChannelResult[] | null> {
   try {
     await warmToken(c, timeoutMs);
     return null;
   } catch (err) {
-    return Promise.all(todo.map(async ({ link, name }) => ({ cabinId: link.cabinId, channel: 'avito', name, ok: false, error: await failed(env, link, err) })));
+    return Promise.all(
+      todo.map(async ({ link, name }) => ({
+        cabinId: link.cabinId,
+        channel: 'avito',
+        name,
+        ok: false,
+        error: await failed(env, link, err),
+      })),
+    );
   }
 }
 
@@ -163,7 +226,8 @@ async function failed(env: Bindings, link: ChannelLink, err: unknown): Promise<s
   if (!(err instanceof AvitoError)) console.error('Avito exchange failed', link.cabinId, forLog(err));
   const retryAfter = err instanceof AvitoError ? err.retryAfterMs : undefined;
   await recordLinkFailure(env, link.cabinId, reason, now() + channelBackoffMs(link.failures + 1, retryAfter));
-  if (err instanceof AvitoError && (err.kind === 'revoked' || err.kind === 'keys')) await setAvitoAccountError(env, reason);
+  if (err instanceof AvitoError && (err.kind === 'revoked' || err.kind === 'keys'))
+    await setAvitoAccountError(env, reason);
   return reason;
 }
 
@@ -178,11 +242,18 @@ export async function pushAvito(env: Bindings, opts: RunOptions = {}): Promise<C
   const c = await connected(env);
   if (!c) return [];
   const links = (await listLinks(env, opts.cabinId)).filter((l) => due(l, opts));
-  const changed = (await plans(env, links)).filter((p) => opts.now || p.busyDigest !== p.link.pushedBusy || p.pricesDigest !== p.link.pushedPrices);
+  const changed = (await plans(env, links)).filter(
+    (p) => opts.now || p.busyDigest !== p.link.pushedBusy || p.pricesDigest !== p.link.pushedPrices,
+  );
   const todo = longestWaiting(changed, (p) => p.link.lastPushAt, opts.limit);
   if (todo.length === 0) return [];
   const timeoutMs = opts.timeoutMs ?? AVITO_TIMEOUT_MS;
-  const refused = await tokenRefused(env, c, timeoutMs, todo.map((p) => ({ link: p.link, name: p.name })));
+  const refused = await tokenRefused(
+    env,
+    c,
+    timeoutMs,
+    todo.map((p) => ({ link: p.link, name: p.name })),
+  );
   if (refused) return refused;
   const results = await inTurns(todo, async (p): Promise<ChannelResult> => {
     const base = { cabinId: p.link.cabinId, channel: 'avito', name: p.name };
@@ -214,21 +285,43 @@ export async function pullAvito(env: Bindings, opts: RunOptions = {}): Promise<C
   const c = await connected(env);
   if (!c) return [];
   const staleBefore = new Date(now() - CHANNEL_PULL_EVERY_MS + 30_000).toISOString();
-  const wanted = (await listLinks(env, opts.cabinId)).filter((l) => due(l, opts) && (!opts.staleOnly || !l.lastPullAt || l.lastPullAt < staleBefore));
+  const wanted = (await listLinks(env, opts.cabinId)).filter(
+    (l) => due(l, opts) && (!opts.staleOnly || !l.lastPullAt || l.lastPullAt < staleBefore),
+  );
   const links = longestWaiting(wanted, (l) => l.lastPullAt, opts.limit);
   if (links.length === 0) return [];
   const names = await listCabinNames(env);
   const today = todayInMoscow(now());
   const timeoutMs = opts.timeoutMs ?? AVITO_TIMEOUT_MS;
-  const refused = await tokenRefused(env, c, timeoutMs, links.map((link) => ({ link, name: names.get(link.cabinId) ?? '' })));
+  const refused = await tokenRefused(
+    env,
+    c,
+    timeoutMs,
+    links.map((link) => ({ link, name: names.get(link.cabinId) ?? '' })),
+  );
   if (refused) return refused;
   const results = await inTurns(links, async (link): Promise<ChannelResult> => {
     const base = { cabinId: link.cabinId, channel: 'avito', name: names.get(link.cabinId) ?? '' };
     try {
-      const bookings = await pullBookings(c.account, c.store, link.avitoItemId, addDays(today, -PULL_BACK_DAYS), addDays(today, CHANNEL_HORIZON_DAYS), { timeoutMs });
+      const bookings = await pullBookings(
+        c.account,
+        c.store,
+        link.avitoItemId,
+        addDays(today, -PULL_BACK_DAYS),
+        addDays(today, CHANNEL_HORIZON_DAYS),
+        { timeoutMs },
+      );
       const stays = bookings
         .filter((b) => b.status !== 'canceled' && b.checkIn < b.checkOut && b.checkOut > today)
-        .map((b) => ({ externalId: String(b.id), start: b.checkIn, end: b.checkOut, guests: b.guests, price: b.price, status: String(b.status), guestName: b.name ?? '' }));
+        .map((b) => ({
+          externalId: String(b.id),
+          start: b.checkIn,
+          end: b.checkOut,
+          guests: b.guests,
+          price: b.price,
+          status: String(b.status),
+          guestName: b.name ?? '',
+        }));
       await replaceChannelStays(env, link.cabinId, 'avito', stays);
       return { ...base, ok: true, error: null, detail: `бронирований на Авито: ${stays.length}` };
     } catch (err) {

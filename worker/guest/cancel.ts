@@ -20,23 +20,42 @@ type Later = (label: string, task: Promise<unknown>) => void;
 /** The terms are worked out again when a payment or another tab changed the booking meanwhile, this many times at most. */
 const ATTEMPTS = 3;
 
-export async function cancelAsGuest(env: Bindings, token: string, first: GuestLookup, today: string, later: Later): Promise<CancelResult> {
+export async function cancelAsGuest(
+  env: Bindings,
+  token: string,
+  first: GuestLookup,
+  today: string,
+  later: Later,
+): Promise<CancelResult> {
   let l: GuestLookup | undefined = first;
   for (let attempt = 0; attempt < ATTEMPTS && l; attempt++) {
     const b = l.booking;
     // Already cancelled here: the same answer as the first time, nothing asked again.
-    if (b.status === 'cancelled' && b.cancelledBy === 'guest') return { ok: true, answer: { status: 'cancelled', refunded: moneyOf(l.payments).refunded } };
+    if (b.status === 'cancelled' && b.cancelledBy === 'guest')
+      return { ok: true, answer: { status: 'cancelled', refunded: moneyOf(l.payments).refunded } };
     const { paid } = moneyOf(l.payments);
     const terms = cancelTerms(l.settings.cancellation, b, paid, today);
     if (!terms.allowed) return { ok: false, status: 409, error: terms.reason ?? MSG.guestCancelStatus };
     const paidCount = l.payments.filter((p) => p.status === 'succeeded').length;
-    const cancelled = await cancelByGuest(env, { id: b.id, status: b.status, paidCount, today }, splitRefund(l.payments, terms.refund));
+    const cancelled = await cancelByGuest(
+      env,
+      { id: b.id, status: b.status, paidCount, today },
+      splitRefund(l.payments, terms.refund),
+    );
     if (cancelled) {
       const failed = await sendPlannedRefunds(env, await paymentsInOrder(env, b.id), cancelled, l.cabinName);
       const { refunded } = moneyOf(await paymentsInOrder(env, b.id));
-      const notice = guestCancelNotice(cancelled, l.cabinName, { paid, refund: terms.refund, kept: terms.kept, refundFailed: failed > 0 }, env.SITE_URL);
+      const notice = guestCancelNotice(
+        cancelled,
+        l.cabinName,
+        { paid, refund: terms.refund, kept: terms.kept, refundFailed: failed > 0 },
+        env.SITE_URL,
+      );
       later('Guest cancellation notice', notifyOwner(env, notice));
-      return { ok: true, answer: { status: 'cancelled', refunded, ...(failed ? { refundError: MSG.guestRefundFailed } : {}) } };
+      return {
+        ok: true,
+        answer: { status: 'cancelled', refunded, ...(failed ? { refundError: MSG.guestRefundFailed } : {}) },
+      };
     }
     // Another tab cancelled first, or a payment came in, or the owner moved it: read again.
     l = await guestLookup(env, token);

@@ -13,7 +13,8 @@ const stayLines = (b: StayFacts, cabinName: string) => [
   `Итого за проживание: ${formatPrice(b.total)}`,
   ...(b.name || b.phone ? [[b.name, b.phone].filter(Boolean).join(', ')] : []),
 ];
-const toPanel = (siteUrl?: string) => (siteUrl ? ['', `Подробности: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Заявки»`] : []);
+const toPanel = (siteUrl?: string) =>
+  siteUrl ? ['', `Подробности: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Заявки»`] : [];
 
 /** The guest cancelled on their page: the nights are free again; what goes back and what the policy kept. */
 export function guestCancelNotice(
@@ -25,19 +26,38 @@ export function guestCancelNotice(
   const lines = [...stayLines(b, cabinName), ''];
   if (money.paid <= 0) lines.push('Оплаты не было: возвращать нечего.');
   else {
-    lines.push(`Оплачено: ${formatKopecks(money.paid)}. Возврат гостю по условиям отмены: ${formatKopecks(money.refund)}.`);
-    if (money.kept > 0) lines.push(`Остаётся у вас: ${formatKopecks(money.kept)}. Вернуть и это можно в «Заявках» кнопкой «Вернуть предоплату».`);
+    lines.push(
+      `Оплачено: ${formatKopecks(money.paid)}. Возврат гостю по условиям отмены: ${formatKopecks(money.refund)}.`,
+    );
+    if (money.kept > 0)
+      lines.push(
+        `Остаётся у вас: ${formatKopecks(money.kept)}. Вернуть и это можно в «Заявках» кнопкой «Вернуть предоплату».`,
+      );
   }
-  if (money.refundFailed) lines.push('ЮKassa не приняла возврат с первого раза: сервер повторяет его сам каждые 15 минут.');
+  if (money.refundFailed)
+    lines.push('ЮKassa не приняла возврат с первого раза: сервер повторяет его сам каждые 15 минут.');
   lines.push('Даты снова свободны.', ...toPanel(siteUrl));
-  return { subject: `Гость отменил бронирование №${b.id}: ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}`, text: lines.join('\n') };
+  return {
+    subject: `Гость отменил бронирование №${b.id}: ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}`,
+    text: lines.join('\n'),
+  };
 }
 
 /** The guest paid the rest from their page; the booking stays confirmed. */
-export function balancePaidNotice(b: StayFacts, cabinName: string, kopecks: number, paidInAll: number, siteUrl?: string): OwnerNotice {
+export function balancePaidNotice(
+  b: StayFacts,
+  cabinName: string,
+  kopecks: number,
+  paidInAll: number,
+  siteUrl?: string,
+): OwnerNotice {
   return {
     subject: `Оплачен остаток ${formatKopecks(kopecks)}: бронирование №${b.id}`,
-    text: [...stayLines(b, cabinName), `Оплачено всего: ${formatKopecks(paidInAll)} из ${formatPrice(b.total)}`, ...toPanel(siteUrl)].join('\n'),
+    text: [
+      ...stayLines(b, cabinName),
+      `Оплачено всего: ${formatKopecks(paidInAll)} из ${formatPrice(b.total)}`,
+      ...toPanel(siteUrl),
+    ].join('\n'),
   };
 }
 
@@ -45,6 +65,10 @@ export function balancePaidNotice(b: StayFacts, cabinName: string, kopecks: numb
 export function lateBalanceNotice(b: StayFacts, cabinName: string, kopecks: number, siteUrl?: string): OwnerNotice {
   return {
     subject: `Оплата остатка по брони №${b.id} пришла после отмены: ${formatKopecks(kopecks)} возвращены гостю`,
-    text: [...stayLines(b, cabinName), 'Бронирование уже было отменено, поэтому оплата возвращена автоматически.', ...toPanel(siteUrl)].join('\n'),
+    text: [
+      ...stayLines(b, cabinName),
+      'Бронирование уже было отменено, поэтому оплата возвращена автоматически.',
+      ...toPanel(siteUrl),
+    ].join('\n'),
   };
 }

@@ -53,7 +53,16 @@ export function guestPageAnswer(l: GuestLookup, today: string, shopConfigured: b
     canReview: confirmed && today >= b.checkOut && !l.reviewed,
     reviewed: l.reviewed,
   };
-  if (pending && (b.status === 'awaiting_payment' || (confirmed && pending.kind === 'balance'))) page.pendingPayment = { amount: pending.amount, confirmationUrl: pending.confirmationUrl };
-  if (confirmed) page.instructions = { address: s.address, mapUrl: mapUrlOf(s), text: l.instructions, phone: s.phone, email: s.email, siteName: s.siteName };
+  if (pending && (b.status === 'awaiting_payment' || (confirmed && pending.kind === 'balance')))
+    page.pendingPayment = { amount: pending.amount, confirmationUrl: pending.confirmationUrl };
+  if (confirmed)
+    page.instructions = {
+      address: s.address,
+      mapUrl: mapUrlOf(s),
+      text: l.instructions,
+      phone: s.phone,
+      email: s.email,
+      siteName: s.siteName,
+    };
   return page;
 }

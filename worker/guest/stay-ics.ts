@@ -34,7 +34,10 @@ export function stayCalendar(e: StayEvent, stampMs: number): string {
   ev.updatePropertyWithValue('dtend', ICAL.Time.fromDateString(e.checkOut));
   ev.updatePropertyWithValue('summary', [e.cabinName, e.siteName.trim()].filter(Boolean).join(' — '));
   if (e.address.trim()) ev.updatePropertyWithValue('location', e.address.trim());
-  ev.updatePropertyWithValue('description', [`Заезд с ${e.checkInTime}, выезд до ${e.checkOutTime}.`, `Страница бронирования: ${e.pageUrl}`].join('\n'));
+  ev.updatePropertyWithValue(
+    'description',
+    [`Заезд с ${e.checkInTime}, выезд до ${e.checkOutTime}.`, `Страница бронирования: ${e.pageUrl}`].join('\n'),
+  );
   ev.updatePropertyWithValue('url', e.pageUrl);
   ev.updatePropertyWithValue('status', e.status);
   ev.updatePropertyWithValue('transp', 'OPAQUE');

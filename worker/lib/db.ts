@@ -24,7 +24,10 @@ export type Db = ReturnType<typeof makeDb>;
  * short-lived objects for every row: for search's 1,500 cabins, 5 MB of garbage a request.
  * `select` must select exactly `columns` (no joins, no nested objects, no SQL expressions).
  */
-export async function plainRows<C extends Record<string, Column>, R>(columns: C, select: (columns: C) => PromiseLike<R[]> & { values(): Promise<unknown[][]> }): Promise<R[]> {
+export async function plainRows<C extends Record<string, Column>, R>(
+  columns: C,
+  select: (columns: C) => PromiseLike<R[]> & { values(): Promise<unknown[][]> },
+): Promise<R[]> {
   const fields = Object.entries(columns);
   const values = await select(columns).values();
   return values.map((value) => {
@@ -44,7 +47,12 @@ export async function plainRows<C extends Record<string, Column>, R>(columns: C,
  * table in such an insert, so the values follow the table's own column order; a column not given
  * is NULL (an autoincrement id takes the next).
  */
-export function insertWhen<T extends SQLiteTable>(db: Db, table: T, values: Partial<Record<keyof T['$inferInsert'], unknown>>, when: SQL) {
+export function insertWhen<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  values: Partial<Record<keyof T['$inferInsert'], unknown>>,
+  when: SQL,
+) {
   const list = sql.join(
     Object.keys(getTableColumns(table)).map((field) => sql`${(values as Record<string, unknown>)[field] ?? null}`),
     sql`, `,

@@ -32,7 +32,12 @@ export function handleError(err: Error, c: Context) {
   // A full disk is the owner's to fix, not a fault of the request: a plain message, the
   // owner's (what to free) or a visitor's (their form keeps what they typed).
   if (isStorageFull(err)) {
-    console.error('STORAGE FULL: nothing was saved; free space on the server', c.req.method, pathForLog(c.req.path), forLog(err));
+    console.error(
+      'STORAGE FULL: nothing was saved; free space on the server',
+      c.req.method,
+      pathForLog(c.req.path),
+      forLog(err),
+    );
     return apiError(c, 507, byOwner(c) ? MSG.storageFullAdmin : MSG.storageFull);
   }
   console.error('Unhandled error', c.req.method, pathForLog(c.req.path), forLog(err));

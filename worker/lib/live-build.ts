@@ -13,7 +13,10 @@ export async function readLiveBuild(env: Pick<Bindings, 'ASSETS'>, requestUrl: s
     if (!res.ok) return null;
     const info = (await res.json()) as { contentVersion?: unknown; builtAt?: unknown };
     if (!Number.isInteger(info.contentVersion)) return null;
-    return { contentVersion: info.contentVersion as number, builtAt: typeof info.builtAt === 'string' ? info.builtAt : null };
+    return {
+      contentVersion: info.contentVersion as number,
+      builtAt: typeof info.builtAt === 'string' ? info.builtAt : null,
+    };
   } catch {
     return null;
   }

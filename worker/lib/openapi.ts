@@ -56,30 +56,52 @@ function success(answer: Answer | undefined) {
   if (!answer) return { description: 'Успех' };
   if ('_zod' in answer) return { description: 'Успех', content: { 'application/json': { schema: output(answer) } } };
   const media = answer.media ?? 'application/json';
-  return { description: answer.description, content: { [media]: answer.schema ? { schema: output(answer.schema) } : {} } };
+  return {
+    description: answer.description,
+    content: { [media]: answer.schema ? { schema: output(answer.schema) } : {} },
+  };
 }
 
 /** The documenting middleware of one resource: `const doc = docs('Домики')`, then `doc('Список', {...})` on each route. */
-export const docs = (tag: string) => (summary: string, opts: DocOptions = {}) => {
-  const refusals = [...(opts.admin ? [401, 403] : []), ...(opts.errors ?? [])];
-  return describeRoute({
-    tags: [tag],
-    summary,
-    ...(opts.description ? { description: opts.description } : {}),
-    ...(opts.admin ? { security: [{ session: [] }] } : {}),
-    ...(opts.body ? { requestBody: { required: true, content: { [opts.body.media]: { schema: resolver(opts.body.schema as never) } } } } : {}),
-    responses: {
-      [opts.status ?? 200]: success(opts.answer),
-      ...Object.fromEntries(refusals.map((s) => [s, errorJson(REFUSALS[s] ?? 'Ошибка')])),
-      ...Object.fromEntries(Object.entries(opts.other ?? {}).map(([s, answer]) => [s, { ...success(answer), description: REFUSALS[Number(s)] ?? 'Ответ' }])),
-    },
-  });
-};
+export const docs =
+  (tag: string) =>
+  (summary: string, opts: DocOptions = {}) => {
+    const refusals = [...(opts.admin ? [401, 403] : []), ...(opts.errors ?? [])];
+    return describeRoute({
+      tags: [tag],
+      summary,
+      ...(opts.description ? { description: opts.description } : {}),
+      ...(opts.admin ? { security: [{ session: [] }] } : {}),
+      ...(opts.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { [opts.body.media]: { schema: resolver(opts.body.schema as never) } },
+            },
+          }
+        : {}),
+      responses: {
+        [opts.status ?? 200]: success(opts.answer),
+        ...Object.fromEntries(refusals.map((s) => [s, errorJson(REFUSALS[s] ?? 'Ошибка')])),
+        ...Object.fromEntries(
+          Object.entries(opts.other ?? {}).map(([s, answer]) => [
+            s,
+            { ...success(answer), description: REFUSALS[Number(s)] ?? 'Ответ' },
+          ]),
+        ),
+      },
+    });
+  };
 
 /** Every route may answer these: a fault, a busy database, a full disk. */
-const ALWAYS = { 500: errorJson('Ошибка сервера'), 503: errorJson(REFUSALS[503]!), 507: errorJson('Нет места на диске') };
+const ALWAYS = {
+  500: errorJson('Ошибка сервера'),
+  503: errorJson(REFUSALS[503]!),
+  507: errorJson('Нет места на диске'),
+};
 
 /** The document of an app whose routes carry `doc(...)`. */
+// biome-ignore lint/suspicious/noExplicitAny: any app of ours, whatever its bindings and routes
 export async function openApiDocument(app: Hono<any, any, any>) {
   const { $schema: _, ...errorSchema } = z.toJSONSchema(errorAnswer, { target: 'draft-2020-12' });
   return generateSpecs(app, {
@@ -87,7 +109,8 @@ export async function openApiDocument(app: Hono<any, any, any>) {
       info: {
         title: '«Каспий» API',
         version: '1',
-        description: 'Сайт аренды домиков: публичные чтения, заявки гостей, панель владельца. Все ошибки: `{ error }` с текстом для человека.',
+        description:
+          'Сайт аренды домиков: публичные чтения, заявки гостей, панель владельца. Все ошибки: `{ error }` с текстом для человека.',
       },
       components: {
         schemas: { Error: errorSchema as never },
@@ -97,6 +120,11 @@ export async function openApiDocument(app: Hono<any, any, any>) {
     // /api/openapi.json and the reports' .csv and .xlsx are routes, not static files.
     excludeStaticFile: false,
     defaultValidationErrorResponse: errorJson(REFUSALS[400]!),
-    defaultOptions: { GET: { responses: ALWAYS }, POST: { responses: ALWAYS }, PUT: { responses: ALWAYS }, DELETE: { responses: ALWAYS } },
+    defaultOptions: {
+      GET: { responses: ALWAYS },
+      POST: { responses: ALWAYS },
+      PUT: { responses: ALWAYS },
+      DELETE: { responses: ALWAYS },
+    },
   });
 }

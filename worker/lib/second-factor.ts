@@ -14,7 +14,11 @@ import { isAppCode, recoveryCodeHash, totpStep } from './totp.ts';
  * The second factor of a person with two-factor sign-in on: a code of their app not used before
  * (its step is spent) or a recovery code not yet spent (it is spent now). Null for anything else.
  */
-export async function checkSecondFactor(env: { DB: DatabasePort }, user: User, code: string): Promise<'app' | 'recovery' | null> {
+export async function checkSecondFactor(
+  env: { DB: DatabasePort },
+  user: User,
+  code: string,
+): Promise<'app' | 'recovery' | null> {
   if (!user.totpSecret) return null;
   if (isAppCode(code)) {
     const step = totpStep(user.totpSecret, code);
@@ -31,7 +35,10 @@ const guessKey = (userId: number) => `verify:${userId}`;
  * from any address, before it is checked: past the free ones each try waits, longer after every
  * wrong one (LOGIN_THROTTLE.code), so a code's million values cannot be tried. The 429 says how long.
  */
-export async function guessThrottled(c: Context<AppEnv>, userId: number): Promise<ReturnType<typeof apiError<429>> | undefined> {
+export async function guessThrottled(
+  c: Context<AppEnv>,
+  userId: number,
+): Promise<ReturnType<typeof apiError<429>> | undefined> {
   const wait = await guessWait(c.env, [{ key: guessKey(userId), schedule: LOGIN_THROTTLE.code }]);
   return wait === undefined ? undefined : tooManyGuesses(c, wait, MSG.codeThrottled);
 }

@@ -8,7 +8,14 @@ import { sha256Hex } from './password.ts';
 // either side of now for a phone's clock that drifts.
 
 const totpOf = (secret: string, label = '') =>
-  new Totp({ issuer: TOTP.issuer, label, algorithm: TOTP.algorithm, digits: TOTP.digits, period: TOTP.periodSeconds, secret: Secret.fromBase32(secret) });
+  new Totp({
+    issuer: TOTP.issuer,
+    label,
+    algorithm: TOTP.algorithm,
+    digits: TOTP.digits,
+    period: TOTP.periodSeconds,
+    secret: Secret.fromBase32(secret),
+  });
 
 /** A new random secret, base32 as authenticator apps take it typed in. */
 export const newTotpSecret = (): string => new Secret({ size: TOTP.secretBytes }).base32;
@@ -46,7 +53,8 @@ function randomLetters(n: number): string {
   const limit = 256 - (256 % ALPHABET.length);
   let out = '';
   while (out.length < n) {
-    for (const b of crypto.getRandomValues(new Uint8Array(n))) if (b < limit && out.length < n) out += ALPHABET[b % ALPHABET.length];
+    for (const b of crypto.getRandomValues(new Uint8Array(n)))
+      if (b < limit && out.length < n) out += ALPHABET[b % ALPHABET.length];
   }
   return out;
 }

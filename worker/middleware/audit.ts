@@ -42,13 +42,22 @@ const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD' && met
 
 /** Canonical JSON (keys sorted), so two equal values compare equal whatever order their keys came in. */
 const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+  JSON.stringify(v, (_, x) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b)))
+      : x,
+  );
 
 /** Only the fields the write carried, of an object it replaced (a settings save names a few). */
 function beforeOf(before: unknown, after: unknown, method: string): unknown {
   if (before === undefined || before === null) return undefined;
-  if (method === 'DELETE' || !after || typeof after !== 'object' || Array.isArray(after) || typeof before !== 'object') return before;
-  return Object.fromEntries(Object.keys(after).filter((k) => k in before).map((k) => [k, (before as Record<string, unknown>)[k]]));
+  if (method === 'DELETE' || !after || typeof after !== 'object' || Array.isArray(after) || typeof before !== 'object')
+    return before;
+  return Object.fromEntries(
+    Object.keys(after)
+      .filter((k) => k in before)
+      .map((k) => [k, (before as Record<string, unknown>)[k]]),
+  );
 }
 
 /**
@@ -75,7 +84,9 @@ export async function guardAndRecord(c: Context<AppEnv>, next: Next): Promise<Re
       target,
       outcome,
       ...fields,
-    }).catch((err) => console.error('The record of an admin action could not be written', route.method, route.path, forLog(err)));
+    }).catch((err) =>
+      console.error('The record of an admin action could not be written', route.method, route.path, forLog(err)),
+    );
 
   if (user.role !== 'owner' && rule?.access !== 'staff') {
     await record('denied');
@@ -91,7 +102,9 @@ export async function guardAndRecord(c: Context<AppEnv>, next: Next): Promise<Re
     const current = (before ?? {}) as Record<string, unknown>;
     c.set('guardBody', (body) => {
       if (!body || typeof body !== 'object') return undefined;
-      const changes = fields.some((f) => f in body && canonical((body as Record<string, unknown>)[f]) !== canonical(current[f]));
+      const changes = fields.some(
+        (f) => f in body && canonical((body as Record<string, unknown>)[f]) !== canonical(current[f]),
+      );
       if (!changes) return undefined;
       refusedBody = body;
       return apiError(c, 403, MSG.forbidden);
@@ -100,16 +113,24 @@ export async function guardAndRecord(c: Context<AppEnv>, next: Next): Promise<Re
 
   await next();
   // Refused inside the route (a field of the owner's, everyone's sessions): denied too.
-  if (c.res.status === 403 && user.role !== 'owner') return void (await record('denied', refusedBody === undefined ? {} : { after: refusedBody }));
+  if (c.res.status === 403 && user.role !== 'owner')
+    return void (await record('denied', refusedBody === undefined ? {} : { after: refusedBody }));
   const after = write ? (c.req.valid('json' as never) as unknown) : undefined;
   if (c.get('auditFailed')) return void (await record('failed', { after }));
   if (!write || c.res.status >= 400) return;
-  await record('ok', { before: beforeOf(before, after, c.req.method), after, target: target ?? (await createdId(c.res)) });
+  await record('ok', {
+    before: beforeOf(before, after, c.req.method),
+    after,
+    target: target ?? (await createdId(c.res)),
+  });
 }
 
 /** The id a create answered with (201 `{ id }`), so the record names what was made. */
 async function createdId(res: Response): Promise<string | null> {
   if (res.status !== 201 || !/^application\/json/.test(res.headers.get('content-type') ?? '')) return null;
-  const body = (await res.clone().json().catch(() => null)) as { id?: unknown } | null;
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { id?: unknown } | null;
   return typeof body?.id === 'number' ? String(body.id) : null;
 }

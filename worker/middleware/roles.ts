@@ -32,8 +32,18 @@ export type RouteRule = {
   ownerFields?: readonly string[];
 };
 
-const staff = (kind: AuditKind, label: string, more: Partial<RouteRule> = {}): RouteRule => ({ access: 'staff', kind, label, ...more });
-const owner = (kind: AuditKind, label: string, more: Partial<RouteRule> = {}): RouteRule => ({ access: 'owner', kind, label, ...more });
+const staff = (kind: AuditKind, label: string, more: Partial<RouteRule> = {}): RouteRule => ({
+  access: 'staff',
+  kind,
+  label,
+  ...more,
+});
+const owner = (kind: AuditKind, label: string, more: Partial<RouteRule> = {}): RouteRule => ({
+  access: 'owner',
+  kind,
+  label,
+  ...more,
+});
 
 const idOf = (p: Params) => {
   const id = Number(p.id);
@@ -80,7 +90,9 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'POST /api/admin/users': owner('account', 'Добавлен пользователь'),
   'DELETE /api/admin/users/:id': owner('account', 'Удалён пользователь'),
   'GET /api/admin/path': owner('account', 'Адрес панели'),
-  'PUT /api/admin/path': owner('account', 'Смена адреса панели', { before: async (env) => ({ path: await getAdminPath(env) }) }),
+  'PUT /api/admin/path': owner('account', 'Смена адреса панели', {
+    before: async (env) => ({ path: await getAdminPath(env) }),
+  }),
   'GET /api/admin/audit': owner('account', 'Журнал'),
 
   'GET /api/admin/cabins': staff('cabins', 'Список домиков'),
@@ -134,7 +146,10 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'DELETE /api/reviews/:id': staff('reviews', 'Удалён отзыв', { before: reviewBefore }),
 
   'GET /api/admin/settings': staff('settings', 'Настройки'),
-  'PUT /api/settings': staff('settings', 'Изменены настройки', { before: (env) => getSettings(env), ownerFields: OWNER_SETTINGS }),
+  'PUT /api/settings': staff('settings', 'Изменены настройки', {
+    before: (env) => getSettings(env),
+    ownerFields: OWNER_SETTINGS,
+  }),
 
   // The owner's numbers: figures without a guest's name a manager may read; the
   // accountant's files name guests and their phones, so they are the owner's.

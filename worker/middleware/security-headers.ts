@@ -35,7 +35,12 @@ export const securityHeaders = secureHeaders(options);
  */
 export const apiHeaders = secureHeaders({
   ...options,
-  contentSecurityPolicy: { defaultSrc: ["'none'"], objectSrc: ["'none'"], baseUri: ["'none'"], frameAncestors: ["'none'"] },
+  contentSecurityPolicy: {
+    defaultSrc: ["'none'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    frameAncestors: ["'none'"],
+  },
   crossOriginOpenerPolicy: false,
   originAgentCluster: false,
   xDnsPrefetchControl: false,
@@ -52,6 +57,10 @@ export const apiHeaders = secureHeaders({
  * against 50–70 ms without the two headers (bench/speed-changes.md). The admin shell and the
  * API keep both.
  */
-export const publicPageHeaders = secureHeaders({ ...options, crossOriginOpenerPolicy: false, originAgentCluster: false });
+export const publicPageHeaders = secureHeaders({
+  ...options,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+});
 /** The same, but a header the handler set itself wins (media sets a stricter CSP). */
 export const securityHeadersKeepOwn = secureHeaders({ ...options, overwrite: false });

@@ -16,7 +16,10 @@ const DRAIN_BATCH = 25;
  * meanwhile, or one that has failed for days, is given up and logged. Each message is one outbound
  * request: `limit` holds a run to its share of a Worker's (the rest go in the next minutes).
  */
-export async function drainOutbox(env: Bindings, opts: { limit?: number } = {}): Promise<{ sent: number; failed: number }> {
+export async function drainOutbox(
+  env: Bindings,
+  opts: { limit?: number } = {},
+): Promise<{ sent: number; failed: number }> {
   const due = await dueMessages(env, Math.min(DRAIN_BATCH, opts.limit ?? DRAIN_BATCH));
   if (due.length === 0) return { sent: 0, failed: 0 };
   const forOwner = due.some((r) => r.bookingId === null);
@@ -48,8 +51,16 @@ export async function drainOutbox(env: Bindings, opts: { limit?: number } = {}):
     } catch (err) {
       failed++;
       const tooOld = now() - row.createdAt > OUTBOX_GIVE_UP_MS;
-      console.error(`Owner notification by ${row.channel} failed again (try ${row.attempts + 1})${tooOld ? ', given up after 3 days' : ''}:`, messageOf(err));
-      await markFailed(env, row.id, messageOf(err), tooOld ? { giveUp: true } : { retryAt: now() + outboxRetryMs(row.attempts + 1) });
+      console.error(
+        `Owner notification by ${row.channel} failed again (try ${row.attempts + 1})${tooOld ? ', given up after 3 days' : ''}:`,
+        messageOf(err),
+      );
+      await markFailed(
+        env,
+        row.id,
+        messageOf(err),
+        tooOld ? { giveUp: true } : { retryAt: now() + outboxRetryMs(row.attempts + 1) },
+      );
     }
   }
   return { sent, failed };

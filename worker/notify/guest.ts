@@ -22,12 +22,19 @@ export const GUEST_LEASE_MS = 2 * CONFIRMATION_MAIL_TIMEOUT_MS;
  * The public address the guest's links point at: SITE_URL, else the address of the request that
  * made the message, when there is one (the schedule has none).
  */
-export const messageOrigin = (env: Pick<Bindings, 'SITE_URL'>, requestOrigin?: string): string | undefined => env.SITE_URL?.trim() || requestOrigin || undefined;
+export const messageOrigin = (env: Pick<Bindings, 'SITE_URL'>, requestOrigin?: string): string | undefined =>
+  env.SITE_URL?.trim() || requestOrigin || undefined;
 
 /** One try, bounded in time: a mail server that hangs is a failed try, not a stuck owner or schedule. */
-async function sendWithin(mailer: MailerPort, message: { to: string; subject: string; text: string }, timeoutMs: number): Promise<void> {
+async function sendWithin(
+  mailer: MailerPort,
+  message: { to: string; subject: string; text: string },
+  timeoutMs: number,
+): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs)),
+  );
   try {
     await Promise.race([mailer.send(message), late]);
   } finally {
@@ -39,15 +46,29 @@ async function sendWithin(mailer: MailerPort, message: { to: string; subject: st
  * One try of a guest's message held by this sender: noted as sent, or as failed with the cause
  * and the next try after the backoff (given up after days, like the owner's alerts).
  */
-export async function attempt(env: Bindings, mailer: MailerPort, row: Pick<OutboxRow, 'id' | 'attempts' | 'createdAt' | 'bookingId' | 'kind'>, message: { to: string; subject: string; text: string }, timeoutMs: number): Promise<boolean> {
+export async function attempt(
+  env: Bindings,
+  mailer: MailerPort,
+  row: Pick<OutboxRow, 'id' | 'attempts' | 'createdAt' | 'bookingId' | 'kind'>,
+  message: { to: string; subject: string; text: string },
+  timeoutMs: number,
+): Promise<boolean> {
   try {
     await sendWithin(mailer, message, timeoutMs);
     await markSent(env, row.id);
     return true;
   } catch (err) {
     const tooOld = now() - row.createdAt > OUTBOX_GIVE_UP_MS;
-    console.error(`The ${row.kind} e-mail of booking ${row.bookingId} failed (try ${row.attempts + 1})${tooOld ? ', given up after 3 days' : ', kept for the schedule'}:`, messageOf(err));
-    await markFailed(env, row.id, messageOf(err), tooOld ? { giveUp: true } : { retryAt: now() + outboxRetryMs(row.attempts + 1) });
+    console.error(
+      `The ${row.kind} e-mail of booking ${row.bookingId} failed (try ${row.attempts + 1})${tooOld ? ', given up after 3 days' : ', kept for the schedule'}:`,
+      messageOf(err),
+    );
+    await markFailed(
+      env,
+      row.id,
+      messageOf(err),
+      tooOld ? { giveUp: true } : { retryAt: now() + outboxRetryMs(row.attempts + 1) },
+    );
     return false;
   }
 }
@@ -74,12 +95,18 @@ export async function mailConfirmation(
     if (!messages.confirmation.enabled) return '';
     const site = messageOrigin(env, origin);
     if (!site) {
-      console.error(`The confirmation e-mail of booking ${booking.id} was not sent: SITE_URL is not set, and its link needs the site's address`);
+      console.error(
+        `The confirmation e-mail of booking ${booking.id} was not sent: SITE_URL is not set, and its link needs the site's address`,
+      );
       return '';
     }
     const words = guestMail('confirmation', messages, { ...booking, guestToken: booking.guestToken, cabinName }, site);
     const fresh = { recipient: booking.email, ...words };
-    const kept = await enqueueGuestMessage(env, { bookingId: booking.id, kind: 'confirmation', ...fresh }, GUEST_LEASE_MS);
+    const kept = await enqueueGuestMessage(
+      env,
+      { bookingId: booking.id, kind: 'confirmation', ...fresh },
+      GUEST_LEASE_MS,
+    );
     let row = kept && { id: kept.id, attempts: 0, createdAt: now() };
     if (!row) {
       // Confirmed before (cancelled and confirmed again): once sent it is not sent twice; one that
@@ -90,7 +117,13 @@ export async function mailConfirmation(
       if ((await rearmMessage(env, before.id, GUEST_LEASE_MS, fresh)) === null) return 'failed';
       row = before;
     }
-    const sent = await attempt(env, mailer, { ...row, bookingId: booking.id, kind: 'confirmation' }, { to: booking.email, ...words }, timeoutMs);
+    const sent = await attempt(
+      env,
+      mailer,
+      { ...row, bookingId: booking.id, kind: 'confirmation' },
+      { to: booking.email, ...words },
+      timeoutMs,
+    );
     return sent ? 'sent' : 'failed';
   } catch (err) {
     console.error(`The confirmation e-mail of booking ${booking.id} failed:`, messageOf(err));
@@ -106,7 +139,12 @@ export type MessageStay = { status: string; checkIn: IsoDate; checkOut: IsoDate 
  * is no longer confirmed (cancelled meanwhile; not asked of a refund's message), the reminder's
  * arrival day has come, or the review link has expired. Said in Russian: the owner reads it in the booking's messages.
  */
-export function whyNotSend(row: Pick<OutboxRow, 'kind'>, stay: MessageStay | undefined, today: IsoDate, mailer: MailerPort | undefined): string | null {
+export function whyNotSend(
+  row: Pick<OutboxRow, 'kind'>,
+  stay: MessageStay | undefined,
+  today: IsoDate,
+  mailer: MailerPort | undefined,
+): string | null {
   if (!mailer) return MSG.mailNotConfigured;
   // A refund's message is about a booking that no longer stands: it goes whatever came after.
   if (row.kind === 'refund') return null;
@@ -120,13 +158,23 @@ export function whyNotSend(row: Pick<OutboxRow, 'kind'>, stay: MessageStay | und
  * Sends one due message to a guest that this sender has claimed (the schedule's drain, the
  * owner's «Отправить снова»): given up with the reason when it must not go any more.
  */
-export async function sendGuestMessage(env: Bindings, row: OutboxRow, stay: MessageStay | undefined): Promise<'sent' | 'failed' | 'given up'> {
+export async function sendGuestMessage(
+  env: Bindings,
+  row: OutboxRow,
+  stay: MessageStay | undefined,
+): Promise<'sent' | 'failed' | 'given up'> {
   const why = whyNotSend(row, stay, todayInMoscow(now()), env.MAILER);
   if (why || !row.recipient) {
     console.log(`The ${row.kind} e-mail of booking ${row.bookingId} given up: ${why ?? 'no address'}`);
     await markFailed(env, row.id, why ?? MSG.messageNotFound, { giveUp: true });
     return 'given up';
   }
-  const sent = await attempt(env, env.MAILER!, row, { to: row.recipient, subject: row.subject, text: row.text }, CONFIRMATION_MAIL_TIMEOUT_MS);
+  const sent = await attempt(
+    env,
+    env.MAILER!,
+    row,
+    { to: row.recipient, subject: row.subject, text: row.text },
+    CONFIRMATION_MAIL_TIMEOUT_MS,
+  );
   return sent ? 'sent' : 'failed';
 }

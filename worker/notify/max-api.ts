@@ -43,7 +43,10 @@ async function call<S extends z.ZodType>(
       signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
     });
   } catch (err) {
-    throw new MaxApiError(0, `MAX ${method} ${path} did not answer: ${err instanceof Error ? err.message : String(err)}`);
+    throw new MaxApiError(
+      0,
+      `MAX ${method} ${path} did not answer: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const text = await res.text();
   if (!res.ok) throw new MaxApiError(res.status, `MAX ${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);

@@ -7,7 +7,10 @@ import type { OwnerNotice } from './owner.ts';
 const stars = (n: number) => '★'.repeat(n) + '☆'.repeat(Math.max(0, 5 - n));
 
 /** A new review waiting for moderation; the text is the visitor's own, sent as plain text. */
-export function reviewNotice(review: Pick<Review, 'id' | 'name' | 'email' | 'rating' | 'comment'> & Partial<Pick<Review, 'bookingId'>>, siteUrl?: string): OwnerNotice {
+export function reviewNotice(
+  review: Pick<Review, 'id' | 'name' | 'email' | 'rating' | 'comment'> & Partial<Pick<Review, 'bookingId'>>,
+  siteUrl?: string,
+): OwnerNotice {
   const lines = [`${review.name} <${review.email}>`, stars(review.rating), '', review.comment];
   // Sent through the link after departure: the owner knows whose stay it is about.
   if (review.bookingId) lines.splice(2, 0, `Гость проживал(а): бронирование №${review.bookingId}`);
@@ -17,7 +20,10 @@ export function reviewNotice(review: Pick<Review, 'id' | 'name' | 'email' | 'rat
 
 /** A new booking request: everything the owner needs to call the guest back. */
 export function bookingNotice(
-  b: Pick<Booking, 'id' | 'checkIn' | 'checkOut' | 'nights' | 'guests' | 'total' | 'name' | 'phone' | 'email' | 'comment' | 'channel'>,
+  b: Pick<
+    Booking,
+    'id' | 'checkIn' | 'checkOut' | 'nights' | 'guests' | 'total' | 'name' | 'phone' | 'email' | 'comment' | 'channel'
+  >,
   cabinName: string,
   siteUrl?: string,
   /** 'awaiting_payment': a booking with prepayment whose guest is on the payment page now. */
@@ -35,12 +41,21 @@ export function bookingNotice(
   ];
   if (b.comment) lines.push('', b.comment);
   if (status === 'awaiting_payment') {
-    lines.push('', 'Гость перешёл к предоплате: даты держатся за ним, пока он платит. Бронирование подтвердится само, когда придёт оплата.');
+    lines.push(
+      '',
+      'Гость перешёл к предоплате: даты держатся за ним, пока он платит. Бронирование подтвердится само, когда придёт оплата.',
+    );
     if (siteUrl) lines.push('', `Подробности: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Заявки»`);
-    return { subject: `Новое бронирование №${b.id} ждёт оплаты: ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}`, text: lines.join('\n') };
+    return {
+      subject: `Новое бронирование №${b.id} ждёт оплаты: ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}`,
+      text: lines.join('\n'),
+    };
   }
   if (siteUrl) lines.push('', `Подтвердить или отклонить: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Заявки»`);
-  return { subject: `Новая заявка №${b.id}: ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}`, text: lines.join('\n') };
+  return {
+    subject: `Новая заявка №${b.id}: ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}`,
+    text: lines.join('\n'),
+  };
 }
 
 type StayFacts = Pick<Booking, 'id' | 'checkIn' | 'checkOut' | 'nights' | 'guests' | 'total' | 'name' | 'phone'>;
@@ -49,7 +64,8 @@ const stayLines = (b: StayFacts, cabinName: string) => [
   `Итого за проживание: ${formatPrice(b.total)}`,
   ...(b.phone ? [`${b.name}, ${b.phone}`] : []),
 ];
-const toPanel = (siteUrl?: string) => (siteUrl ? ['', `Подробности: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Заявки»`] : []);
+const toPanel = (siteUrl?: string) =>
+  siteUrl ? ['', `Подробности: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Заявки»`] : [];
 
 /** A prepayment came in: the booking is confirmed by itself. */
 export function paidNotice(b: StayFacts, cabinName: string, kopecks: number, siteUrl?: string): OwnerNotice {
@@ -71,8 +87,11 @@ export function holdExpiredNotice(b: StayFacts, cabinName: string, siteUrl?: str
 export function lateRefundNotice(b: StayFacts, cabinName: string, kopecks: number, siteUrl?: string): OwnerNotice {
   return {
     subject: `Оплата по брони №${b.id} пришла после окончания брони: ${formatKopecks(kopecks)} возвращены гостю`,
-    text: [...stayLines(b, cabinName), 'Даты не были за гостем, поэтому предоплата возвращена автоматически. Свяжитесь с гостем, если даты ещё свободны.', ...toPanel(siteUrl)]
-      .join('\n'),
+    text: [
+      ...stayLines(b, cabinName),
+      'Даты не были за гостем, поэтому предоплата возвращена автоматически. Свяжитесь с гостем, если даты ещё свободны.',
+      ...toPanel(siteUrl),
+    ].join('\n'),
   };
 }
 
@@ -80,7 +99,13 @@ export function lateRefundNotice(b: StayFacts, cabinName: string, kopecks: numbe
  * The guest's e-mail about a payment given back by itself: the prepayment that came after the
  * hold ran out (or after the booking was cancelled), or the rest paid after the booking was cancelled.
  */
-export function lateRefundGuestMail(b: StayFacts & { status: string }, cabinName: string, kopecks: number, siteName: string, paid: 'prepayment' | 'balance' = 'prepayment'): OwnerNotice {
+export function lateRefundGuestMail(
+  b: StayFacts & { status: string },
+  cabinName: string,
+  kopecks: number,
+  siteName: string,
+  paid: 'prepayment' | 'balance' = 'prepayment',
+): OwnerNotice {
   const stay = `№${b.id} («${cabinName}», ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)})`;
   const came =
     paid === 'balance'
@@ -94,8 +119,12 @@ export function lateRefundGuestMail(b: StayFacts & { status: string }, cabinName
       b.name ? `Здравствуйте, ${b.name.trim().split(/\s+/)[0]}!` : 'Здравствуйте!',
       came,
       `Мы вернули ${paid === 'balance' ? 'этот платёж' : 'предоплату'} ${formatKopecks(kopecks)} на вашу карту или счёт: обычно деньги приходят в течение нескольких дней.`,
-      paid === 'balance' ? 'Если это ошибка или остались вопросы, напишите нам.' : 'Если хотите, забронируйте другие даты на сайте или напишите нам.',
+      paid === 'balance'
+        ? 'Если это ошибка или остались вопросы, напишите нам.'
+        : 'Если хотите, забронируйте другие даты на сайте или напишите нам.',
       siteName.trim(),
-    ].filter(Boolean).join('\n'),
+    ]
+      .filter(Boolean)
+      .join('\n'),
   };
 }

@@ -29,7 +29,12 @@ export const messageOf = messageForLog;
  * Tries a few times at once. Before each retry `mine` says whether the message is still this
  * sender's: a server that restarted meanwhile, or the schedule, may have taken it over.
  */
-async function withRetries(channel: string, send: () => Promise<void>, backoffMs: readonly number[], mine: () => Promise<boolean>): Promise<{ ok: true } | { ok: false; error: string } | { ok: false; handedOver: true }> {
+async function withRetries(
+  channel: string,
+  send: () => Promise<void>,
+  backoffMs: readonly number[],
+  mine: () => Promise<boolean>,
+): Promise<{ ok: true } | { ok: false; error: string } | { ok: false; handedOver: true }> {
   for (let attempt = 1; ; attempt++) {
     if (attempt > 1 && !(await mine().catch(() => false))) return { ok: false, handedOver: true };
     try {
@@ -37,7 +42,10 @@ async function withRetries(channel: string, send: () => Promise<void>, backoffMs
       return { ok: true };
     } catch (err) {
       const last = attempt === NOTIFY_ATTEMPTS;
-      console.error(`Owner notification by ${channel} failed (attempt ${attempt} of ${NOTIFY_ATTEMPTS})${last ? ', kept in the outbox for the schedule' : ''}:`, messageOf(err));
+      console.error(
+        `Owner notification by ${channel} failed (attempt ${attempt} of ${NOTIFY_ATTEMPTS})${last ? ', kept in the outbox for the schedule' : ''}:`,
+        messageOf(err),
+      );
       if (last) return { ok: false, error: messageOf(err) };
       await sleep(backoffMs[attempt - 1] ?? backoffMs.at(-1) ?? 0);
     }
@@ -50,7 +58,11 @@ async function sendTelegram(env: Bindings, notice: OwnerNotice): Promise<void> {
   const res = await fetch(`${base}/bot${env.TELEGRAM_BOT_TOKEN}/sendMessage`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ chat_id: env.TELEGRAM_CHAT_ID, text: `${notice.subject}\n\n${notice.text}`, disable_web_page_preview: true }),
+    body: JSON.stringify({
+      chat_id: env.TELEGRAM_CHAT_ID,
+      text: `${notice.subject}\n\n${notice.text}`,
+      disable_web_page_preview: true,
+    }),
     signal: AbortSignal.timeout(10_000),
   });
   const body = await res.text();
@@ -70,7 +82,9 @@ export async function ownerChannels(env: Bindings): Promise<Map<Channel, Sender>
   if (env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_CHAT_ID) out.set('telegram', (n) => sendTelegram(env, n));
   const mailer = env.MAILER;
   if (mailer && mailer.reachesOwner !== false) out.set('email', (n) => mailer.send(n));
-  const max = await readMaxBot(env).catch((err) => void console.error('Owner notification by MAX: the bot could not be read:', messageOf(err)));
+  const max = await readMaxBot(env).catch(
+    (err) => void console.error('Owner notification by MAX: the bot could not be read:', messageOf(err)),
+  );
   if (max && max.userId !== null) {
     const userId = max.userId;
     out.set('max', (n) => sendMaxMessage(env, max.token, userId, `${n.subject}\n\n${n.text}`));
@@ -86,7 +100,11 @@ export const CHANNEL_NAMES: Record<Channel, string> = { telegram: 'Telegram', em
  * tries it again (drainOutbox), across restarts and outages of hours. Resolves when the tries at
  * once are done and never throws, so it can run in waitUntil after the visitor has the answer.
  */
-export async function notifyOwner(env: Bindings, notice: OwnerNotice, opts: { backoffMs?: readonly number[] } = {}): Promise<void> {
+export async function notifyOwner(
+  env: Bindings,
+  notice: OwnerNotice,
+  opts: { backoffMs?: readonly number[] } = {},
+): Promise<void> {
   const channels = await ownerChannels(env);
   if (channels.size === 0) return;
   const names = [...channels.keys()];
@@ -95,7 +113,13 @@ export async function notifyOwner(env: Bindings, notice: OwnerNotice, opts: { ba
     console.error('Owner notification could not be kept in the outbox; trying at once only:', messageOf(err));
     return null;
   });
-  await tryOwnerNow(env, channels, { rows: names.map((channel, i) => ({ channel, id: kept?.ids[i] })), lease: kept?.lease }, notice, opts.backoffMs);
+  await tryOwnerNow(
+    env,
+    channels,
+    { rows: names.map((channel, i) => ({ channel, id: kept?.ids[i] })), lease: kept?.lease },
+    notice,
+    opts.backoffMs,
+  );
 }
 
 /** How long a transition's own messages are held while it tries them at once (see FIRST_LEASE_MS). */
@@ -108,7 +132,13 @@ export type KeptOwnerRows = { rows: { channel: Channel; id?: number }[]; lease?:
  * Tries the owner's kept rows at once, a few times each, and notes each outcome; one that still
  * fails stays for the schedule. Never throws.
  */
-export async function tryOwnerNow(env: Bindings, channels: Map<Channel, Sender>, kept: KeptOwnerRows, notice: OwnerNotice, backoffMs: readonly number[] = BACKOFF_MS): Promise<void> {
+export async function tryOwnerNow(
+  env: Bindings,
+  channels: Map<Channel, Sender>,
+  kept: KeptOwnerRows,
+  notice: OwnerNotice,
+  backoffMs: readonly number[] = BACKOFF_MS,
+): Promise<void> {
   await Promise.all(
     kept.rows.map(async ({ channel, id }) => {
       const send = channels.get(channel);
@@ -116,9 +146,10 @@ export async function tryOwnerNow(env: Bindings, channels: Map<Channel, Sender>,
       const mine = async () => (kept.lease !== undefined && id !== undefined ? stillHeld(env, id, kept.lease) : true);
       const result = await withRetries(CHANNEL_NAMES[channel], () => send(notice), backoffMs, mine);
       if (id === undefined || 'handedOver' in result) return;
-      await (result.ok ? markSent(env, id) : markFailed(env, id, result.error, { retryAt: now() + outboxRetryMs(NOTIFY_ATTEMPTS) })).catch((err) =>
-        console.error('Outbox could not note a try:', messageOf(err)),
-      );
+      await (result.ok
+        ? markSent(env, id)
+        : markFailed(env, id, result.error, { retryAt: now() + outboxRetryMs(NOTIFY_ATTEMPTS) })
+      ).catch((err) => console.error('Outbox could not note a try:', messageOf(err)));
     }),
   );
 }

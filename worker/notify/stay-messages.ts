@@ -22,19 +22,36 @@ export async function queueStayMessages(env: Bindings): Promise<{ reminders: num
   if (!messages.reminder.enabled && !messages.review.enabled) return none;
   const origin = messageOrigin(env);
   if (!origin) {
-    console.warn('Reminders and review requests to guests wait: SITE_URL is not set, and their links need the site’s address');
+    console.warn(
+      'Reminders and review requests to guests wait: SITE_URL is not set, and their links need the site’s address',
+    );
     return none;
   }
   const today = todayInMoscow(now());
   const queue = async (kind: MessageKind, stays: Awaited<ReturnType<typeof staysDue>>) =>
     enqueueGuestMessages(
       env,
-      stays.map((s) => ({ bookingId: s.id, kind, recipient: s.email, ...guestMail(kind, messages as MessageSettings, { ...s, guestToken: s.guestToken! }, origin) })),
+      stays.map((s) => ({
+        bookingId: s.id,
+        kind,
+        recipient: s.email,
+        ...guestMail(kind, messages as MessageSettings, { ...s, guestToken: s.guestToken! }, origin),
+      })),
     );
   const [reminders, reviews] = await Promise.all([
-    messages.reminder.enabled ? staysDue(env, 'reminder', 'checkIn', addDays(today, 1), addDays(today, messages.reminder.daysBefore)).then((s) => queue('reminder', s)) : 0,
+    messages.reminder.enabled
+      ? staysDue(env, 'reminder', 'checkIn', addDays(today, 1), addDays(today, messages.reminder.daysBefore)).then(
+          (s) => queue('reminder', s),
+        )
+      : 0,
     messages.review.enabled
-      ? staysDue(env, 'review', 'checkOut', addDays(today, -GUEST_PAGE_DAYS_AFTER_DEPARTURE), addDays(today, -messages.review.daysAfter)).then((s) => queue('review', s))
+      ? staysDue(
+          env,
+          'review',
+          'checkOut',
+          addDays(today, -GUEST_PAGE_DAYS_AFTER_DEPARTURE),
+          addDays(today, -messages.review.daysAfter),
+        ).then((s) => queue('review', s))
       : 0,
   ]);
   return { reminders, reviews };

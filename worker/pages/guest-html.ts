@@ -28,7 +28,9 @@ export function payArea(page: GuestPageAnswer): Promise<string> {
     );
   }
   if (!page.canPay) return str('');
-  return str(html`<div class="guest__actions"><button type="button" class="btn btn--primary btn--lg">Оплатить остаток ${formatKopecks(page.due)}</button></div>`);
+  return str(
+    html`<div class="guest__actions"><button type="button" class="btn btn--primary btn--lg">Оплатить остаток ${formatKopecks(page.due)}</button></div>`,
+  );
 }
 
 /** Why the stay cannot be cancelled, or «Отменить бронирование»: the island's CancelActions before a tap. */
@@ -40,10 +42,13 @@ export function cancelArea(page: GuestPageAnswer): Promise<string> {
 
 /** Where the review form comes once its script has loaded: the island's Review before that. */
 export const reviewArea = (): Promise<string> =>
-  str(html`<section class="guest__review" id="review" aria-label="Отзыв о проживании"><p class="hint" role="status">Загружаем форму отзыва…</p></section>`);
+  str(
+    html`<section class="guest__review" id="review" aria-label="Отзыв о проживании"><p class="hint" role="status">Загружаем форму отзыва…</p></section>`,
+  );
 
 /** A place the island hydrates; `display: contents`, so the page lays out as if it were not there. */
-const island = async (name: string, inner: Promise<string>) => html`<div class="guest__island" data-guest-island="${name}">${raw(await inner)}</div>`;
+const island = async (name: string, inner: Promise<string>) =>
+  html`<div class="guest__island" data-guest-island="${name}">${raw(await inner)}</div>`;
 
 /**
  * The page's data for the island, in a data block no browser runs (so no CSP hash is needed):
@@ -72,11 +77,15 @@ export async function guestPageHtml(page: GuestPageAnswer, api: string): Promise
       ${island('pay', payArea(page))}
     </section>
     ${page.instructions ? arrival(page, api, page.instructions) : ''}
-    ${status === 'cancelled' ? cancelled(page) : html`<section class="card guest__card" aria-labelledby="guest-cancel">
+    ${
+      status === 'cancelled'
+        ? cancelled(page)
+        : html`<section class="card guest__card" aria-labelledby="guest-cancel">
       <h2 id="guest-cancel">Условия отмены</h2>
       <p>${cancelPolicyText(page.cancel.policy, page.cancel.freeUntil)}</p>
       ${island('cancel', cancelArea(page))}
-    </section>`}
+    </section>`
+    }
     ${page.reviewed ? reviewThanks() : page.canReview ? island('review', reviewArea()) : ''}
     ${raw(pageData(page))}`);
 }

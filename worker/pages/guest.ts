@@ -27,12 +27,19 @@ export async function guestPage(c: Context<AppEnv>): Promise<Response> {
     currentStay(c, token),
   ]);
   const [page, notFound] = await Promise.all([shell.ok ? shell.text() : null, missing.ok ? missing.text() : null]);
-  const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' };
+  const headers = {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-robots-tag': 'noindex, nofollow',
+  };
   if (!stay || page === null) return new Response(notFoundBody(notFound), { status: 404, headers });
   const answer = guestPageAnswer(stay, guestToday(), yookassaOf(c.env) !== null);
   const body = await guestPageHtml(answer, `/api/guest/${token}`);
   // A function, so no `$&` in the owner's or the guest's text is read as a pattern.
-  return new Response(page.replace(GUEST_PAGE_MARKER, () => body), { status: 200, headers });
+  return new Response(
+    page.replace(GUEST_PAGE_MARKER, () => body),
+    { status: 200, headers },
+  );
 }
 
 /** The site's 404 page, saying what is not found here: the booking, and what to do. */
@@ -40,5 +47,8 @@ function notFoundBody(page: string | null): string {
   if (page === null) return 'Страница не найдена';
   return page
     .replaceAll('Страница не найдена', 'Бронирование не найдено')
-    .replace(/(<p\b[^>]*\bdata-nf-text[^>]*>)[\s\S]*?(<\/p>)/, `$1${MSG.guestPageNotFound}. Проверьте ссылку из письма или напишите нам.$2`);
+    .replace(
+      /(<p\b[^>]*\bdata-nf-text[^>]*>)[\s\S]*?(<\/p>)/,
+      `$1${MSG.guestPageNotFound}. Проверьте ссылку из письма или напишите нам.$2`,
+    );
 }

@@ -1,6 +1,15 @@
 import type { Context } from 'hono';
 import { html, raw } from 'hono/html';
-import { countOf, FORMS, formatGuests, formatLineAmount, formatNights, formatPrice, formatStayDates, plural } from '../../schema/format.ts';
+import {
+  countOf,
+  FORMS,
+  formatGuests,
+  formatLineAmount,
+  formatNights,
+  formatPrice,
+  formatStayDates,
+  plural,
+} from '../../schema/format.ts';
 import { escapeHtml } from '../../schema/html.ts';
 import { SEARCH_MARKERS as M } from '../../schema/search-page.ts';
 import { SEARCH_PAGE_SIZE, searchQuerySchema, type SearchAnswer } from '../../schema/search.ts';
@@ -19,12 +28,23 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
   if (!shell.ok) return c.notFound();
   const page = await shell.text();
   const query = new URL(c.req.url).searchParams;
-  const typed = { checkIn: query.get('checkIn') ?? '', checkOut: query.get('checkOut') ?? '', guests: query.get('guests') ?? '2' };
+  const typed = {
+    checkIn: query.get('checkIn') ?? '',
+    checkOut: query.get('checkOut') ?? '',
+    guests: query.get('guests') ?? '2',
+  };
   const fill = (values: Record<keyof typeof M, string>, status: 200 | 400) =>
-    new Response(Object.entries(values).reduce((out, [key, value]) => out.replaceAll(M[key as keyof typeof M], value), page), {
-      status,
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': status === 200 ? 'public, max-age=60' : 'no-store', 'x-robots-tag': 'noindex' },
-    });
+    new Response(
+      Object.entries(values).reduce((out, [key, value]) => out.replaceAll(M[key as keyof typeof M], value), page),
+      {
+        status,
+        headers: {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': status === 200 ? 'public, max-age=60' : 'no-store',
+          'x-robots-tag': 'noindex',
+        },
+      },
+    );
   const attr = (v: string) => escapeHtml(v.slice(0, 40));
 
   // The page with only the form: nothing asked yet, or a query typed by hand that makes no sense.
@@ -35,11 +55,19 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
     return fill(
       {
         ...typed,
-        checkIn: attr(typed.checkIn), checkOut: attr(typed.checkOut), guests: attr(typed.guests),
-        title: 'Поиск по датам', heading: 'Поиск по датам',
+        checkIn: attr(typed.checkIn),
+        checkOut: attr(typed.checkOut),
+        guests: attr(typed.guests),
+        title: 'Поиск по датам',
+        heading: 'Поиск по датам',
         error: asked ? await str(html`<p class="error-text" role="alert">${message}</p>`) : '',
-        results: asked ? '' : await str(html`<p class="muted">Укажите даты заезда и выезда и число гостей — покажем всё, что свободно.</p>`),
-        stayPrice: '', stayQuery: '',
+        results: asked
+          ? ''
+          : await str(
+              html`<p class="muted">Укажите даты заезда и выезда и число гостей — покажем всё, что свободно.</p>`,
+            ),
+        stayPrice: '',
+        stayQuery: '',
       },
       asked ? 400 : 200,
     );
@@ -54,7 +82,9 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
   const dates = formatStayDates(q.checkIn, q.checkOut);
   return fill(
     {
-      checkIn: q.checkIn, checkOut: q.checkOut, guests: String(q.guests),
+      checkIn: q.checkIn,
+      checkOut: q.checkOut,
+      guests: String(q.guests),
       title: escapeHtml(`Свободно ${dates} · ${formatGuests(q.guests)}`),
       heading: 'Свободно на ваши даты',
       error: '',
@@ -63,7 +93,8 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
         ${cards.length > 0 ? html`<div class="grid">${raw(cards.join(''))}</div>` : html`<div class="empty"><h2>На эти даты всё занято</h2><p class="muted">Попробуйте сдвинуть даты — ниже ближайшие свободные — или напишите нам: подскажем, что освободится.</p><a class="btn btn--primary" href="/contacts">Контакты</a></div>`}
         ${pages > 1 ? pager(q, pageNo, pages) : ''}
         ${answer.others.length > 0 && pageNo === 1 ? others(answer, q.guests) : ''}`),
-      stayPrice: '', stayQuery: '',
+      stayPrice: '',
+      stayQuery: '',
     },
     200,
   );
@@ -74,16 +105,24 @@ const str = async (h: ReturnType<typeof html>) => (await h).toString();
 const stayQuery = (s: { checkIn: string; checkOut: string }, guests: number) =>
   `?${new URLSearchParams({ checkIn: s.checkIn, checkOut: s.checkOut, guests: String(guests) })}`;
 /** A cabin's page opened at its booking card, the stay picked there (site/islands/BookingCard.tsx). */
-const stayLink = (id: number, s: { checkIn: string; checkOut: string }, guests: number) => `/cabin/${id}${stayQuery(s, guests)}#booking`;
+const stayLink = (id: number, s: { checkIn: string; checkOut: string }, guests: number) =>
+  `/cabin/${id}${stayQuery(s, guests)}#booking`;
 
 /** One prebuilt card, with the stay's price and dates; the first loads its photo at once. */
-async function card(c: Context<AppEnv>, r: SearchAnswer['results'][number], q: { checkIn: string; checkOut: string; guests: number }, first: boolean) {
+async function card(
+  c: Context<AppEnv>,
+  r: SearchAnswer['results'][number],
+  q: { checkIn: string; checkOut: string; guests: number },
+  first: boolean,
+) {
   const res = await c.env.ASSETS.fetch(new URL(`/shell/cards/${r.id}`, c.req.url));
   // A cabin added since the last build has no card yet: its name and price still show.
   // Astro writes every page as a document (a doctype and its CSP <meta>): only the card is kept.
   let body = res.ok
     ? (await res.text()).replace(/^[\s\S]*?(?=<article\b)/, '')
-    : await str(html`<article class="card card--link cabin-card"><div class="card__body"><p class="price">${raw(M.stayPrice)}</p><h2 class="card__title"><a class="stretched" href="/cabin/${r.id}${raw(M.stayQuery)}">${r.name}</a></h2></div></article>`);
+    : await str(
+        html`<article class="card card--link cabin-card"><div class="card__body"><p class="price">${raw(M.stayPrice)}</p><h2 class="card__title"><a class="stretched" href="/cabin/${r.id}${raw(M.stayQuery)}">${r.name}</a></h2></div></article>`,
+      );
   if (first) body = body.replace('loading="lazy"', 'loading="eager" fetchpriority="high"');
   return body
     .replace(M.stayPrice, await str(html`${formatNights(r.nights)} · ${formatPrice(r.total)}${extras(r.lines)}`))
@@ -93,12 +132,15 @@ async function card(c: Context<AppEnv>, r: SearchAnswer['results'][number], q: {
 /** The lines beyond the nights inside a stay's total, named as on the booking card: «вкл. уборка 1 500 ₽, скидка … −2 200 ₽». */
 function extras(lines: SearchAnswer['results'][number]['lines']) {
   const named = lines.filter((l) => l.kind !== 'nights');
-  return named.length === 0 ? '' : html` <small class="price__extras">вкл. ${named.map((l) => `${l.label.toLocaleLowerCase('ru-RU')} ${formatLineAmount(l.amount)}`).join(', ')}</small>`;
+  return named.length === 0
+    ? ''
+    : html` <small class="price__extras">вкл. ${named.map((l) => `${l.label.toLocaleLowerCase('ru-RU')} ${formatLineAmount(l.amount)}`).join(', ')}</small>`;
 }
 
 function summary(answer: SearchAnswer, dates: string) {
   const n = answer.results.length;
-  const free = n === 0 ? 'Свободных нет' : `${plural(n, ['Свободен', 'Свободно', 'Свободно'])} ${countOf(n, FORMS.objects)}`;
+  const free =
+    n === 0 ? 'Свободных нет' : `${plural(n, ['Свободен', 'Свободно', 'Свободно'])} ${countOf(n, FORMS.objects)}`;
   return `${free} на ${dates}, ${formatNights(answer.nights)} · ${formatGuests(answer.guests)}`;
 }
 
@@ -118,9 +160,11 @@ function others(answer: SearchAnswer, guests: number) {
         (o) => html`<li>
           <span class="search-others__name">${o.name}</span>
           <span class="search-others__why">${o.reason === 'busy' ? 'Занято в эти даты' : `В эти даты — от ${formatNights(o.minNights)}`}</span>
-          ${o.nearest
-            ? html`<a href="${stayLink(o.id, o.nearest, guests)}">Ближайшие свободные: ${formatStayDates(o.nearest.checkIn, o.nearest.checkOut)} · ${formatPrice(o.nearest.total)}</a>`
-            : html`<a href="/cabin/${o.id}">Посмотреть свободные даты</a>`}
+          ${
+            o.nearest
+              ? html`<a href="${stayLink(o.id, o.nearest, guests)}">Ближайшие свободные: ${formatStayDates(o.nearest.checkIn, o.nearest.checkOut)} · ${formatPrice(o.nearest.total)}</a>`
+              : html`<a href="/cabin/${o.id}">Посмотреть свободные даты</a>`
+          }
         </li>`,
       )}
     </ul>`;

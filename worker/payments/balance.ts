@@ -46,6 +46,12 @@ export async function startBalance(
     `balance-${b.id}-${Date.parse(b.createdAt)}-${paid}-${tries}`,
   );
   const confirmationUrl = payment.confirmation?.confirmation_url ?? '';
-  await storeBalancePayment(env, { id: payment.id, bookingId: b.id, amount: due, status: payment.status, confirmationUrl });
+  await storeBalancePayment(env, {
+    id: payment.id,
+    bookingId: b.id,
+    amount: due,
+    status: payment.status,
+    confirmationUrl,
+  });
   return { confirmationUrl, amount: due };
 }

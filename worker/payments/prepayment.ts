@@ -85,12 +85,18 @@ const detached: Later = (label, task) => void task.catch((err) => console.error(
  * (never thrown). The messages, kept by the same batch, are tried through `later`, so ЮKassa (or
  * the guest's page) gets its answer without waiting for Telegram, MAX or the mail server.
  */
-export async function applyPayment(env: Bindings, row: Payment, answer: YooPayment, later: Later = detached): Promise<PaymentOutcome> {
+export async function applyPayment(
+  env: Bindings,
+  row: Payment,
+  answer: YooPayment,
+  later: Later = detached,
+): Promise<PaymentOutcome> {
   if (answer.status === row.status) return 'unchanged';
   const booking = await getBooking(env, row.bookingId);
   if (!booking) return 'unchanged';
   // Paid for a hold: the calendars of other platforms are read again before the batch decides.
-  if (answer.status === 'succeeded' && row.kind !== 'balance' && booking.status === 'awaiting_payment') await recheckFeeds(env, booking.cabinId, later);
+  if (answer.status === 'succeeded' && row.kind !== 'balance' && booking.status === 'awaiting_payment')
+    await recheckFeeds(env, booking.cabinId, later);
   const cabinName = (await getCabin(env, booking.cabinId))?.name ?? '';
   const { settled, send } = await settlePayment(env, row, answer.status, booking, cabinName);
   switch (settled.outcome) {
@@ -107,7 +113,10 @@ export async function applyPayment(env: Bindings, row: Payment, answer: YooPayme
       try {
         await sendPlannedRefund(env, settled.payment, settled.booking, cabinName);
       } catch (err) {
-        console.error(`The automatic refund of payment ${row.id} (booking ${booking.id}) failed; the schedule asks again:`, messageForLog(err));
+        console.error(
+          `The automatic refund of payment ${row.id} (booking ${booking.id}) failed; the schedule asks again:`,
+          messageForLog(err),
+        );
       }
       later('Late payment notices', send());
       return 'refunded';

@@ -17,10 +17,12 @@ export function receiptPhone(phone: string): string {
 }
 
 /** The guest the receipt goes to: the e-mail when they left one, else the phone. */
-const customerOf = (b: Pick<Booking, 'email' | 'phone'>) => (b.email ? { email: b.email } : { phone: receiptPhone(b.phone) });
+const customerOf = (b: Pick<Booking, 'email' | 'phone'>) =>
+  b.email ? { email: b.email } : { phone: receiptPhone(b.phone) };
 
 /** «Проживание: «Домик у моря», 20–23 декабря 2026» (ЮKassa keeps 128 characters). */
-const stayItem = (b: Pick<Booking, 'checkIn' | 'checkOut'>, cabinName: string) => `Проживание: «${cabinName}», ${formatStayDates(b.checkIn, b.checkOut)}`.slice(0, 128);
+const stayItem = (b: Pick<Booking, 'checkIn' | 'checkOut'>, cabinName: string) =>
+  `Проживание: «${cabinName}», ${formatStayDates(b.checkIn, b.checkOut)}`.slice(0, 128);
 
 type Stay = Pick<Booking, 'email' | 'phone' | 'checkIn' | 'checkOut' | 'total'> & { lines?: Booking['lines'] };
 
@@ -35,7 +37,12 @@ const LODGING = new Set(['nights', 'extraGuests', 'discount', 'promo']);
 export function stayItems(b: Stay, cabinName: string, kopecks: number): { description: string; kopecks: number }[] {
   const lodging = (b.lines ?? []).filter((l) => LODGING.has(l.kind)).reduce((sum, l) => sum + l.amount, 0);
   const parts = b.lines?.length
-    ? [{ description: stayItem(b, cabinName), roubles: lodging }, ...b.lines.filter((l) => !LODGING.has(l.kind)).map((l) => ({ description: l.label.slice(0, 128), roubles: l.amount }))]
+    ? [
+        { description: stayItem(b, cabinName), roubles: lodging },
+        ...b.lines
+          .filter((l) => !LODGING.has(l.kind))
+          .map((l) => ({ description: l.label.slice(0, 128), roubles: l.amount })),
+      ]
     : [{ description: stayItem(b, cabinName), roubles: b.total }];
   const whole = parts.filter((p) => p.roubles > 0);
   const total = whole.reduce((sum, p) => sum + p.roubles, 0);
@@ -53,15 +60,34 @@ export function stayItems(b: Stay, cabinName: string, kopecks: number): { descri
   return shares.filter((p) => p.kopecks > 0).map(({ description, kopecks: k }) => ({ description, kopecks: k }));
 }
 
-const items = (b: Stay, cabinName: string, kopecks: number, vat: number, mode: ReceiptItem['payment_mode']): ReceiptItem[] =>
-  stayItems(b, cabinName, kopecks).map((i) => ({ description: i.description, quantity: '1.00', amount: rub(i.kopecks), vat_code: vat, payment_mode: mode, payment_subject: 'service' }));
+const items = (
+  b: Stay,
+  cabinName: string,
+  kopecks: number,
+  vat: number,
+  mode: ReceiptItem['payment_mode'],
+): ReceiptItem[] =>
+  stayItems(b, cabinName, kopecks).map((i) => ({
+    description: i.description,
+    quantity: '1.00',
+    amount: rub(i.kopecks),
+    vat_code: vat,
+    payment_mode: mode,
+    payment_subject: 'service',
+  }));
 
 /**
  * The receipt of a payment before the stay (the prepayment, the rest paid from the guest's page)
  * and of its refund: partial, or full when the payment is the whole stay's price. A refund of a
  * part of a payment (a guest's cancellation) keeps its payment's mode: `paymentKopecks`.
  */
-export function prepaymentReceipt(b: Stay, cabinName: string, kopecks: number, vatCode: VatCode, paymentKopecks = kopecks): Receipt {
+export function prepaymentReceipt(
+  b: Stay,
+  cabinName: string,
+  kopecks: number,
+  vatCode: VatCode,
+  paymentKopecks = kopecks,
+): Receipt {
   const mode = paymentKopecks >= b.total * 100 ? 'full_prepayment' : 'partial_prepayment';
   return { customer: customerOf(b), items: items(b, cabinName, kopecks, VAT_CODES[vatCode].prepaymentCode, mode) };
 }

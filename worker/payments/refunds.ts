@@ -64,13 +64,25 @@ function shopOf(env: Bindings): YooKassa {
 /** The key of a payment's refund: the payment, and what had gone back of it before (none: the first refund). */
 const refundKey = (p: Pick<Payment, 'id'>, before: number) => (before ? `refund-${p.id}-${before}` : `refund-${p.id}`);
 
-const DESCRIPTIONS: Record<string, string> = { guest: 'Возврат при отмене', owner: 'Возврат предоплаты', late: 'Возврат предоплаты' };
+const DESCRIPTIONS: Record<string, string> = {
+  guest: 'Возврат при отмене',
+  owner: 'Возврат предоплаты',
+  late: 'Возврат предоплаты',
+};
 
 /**
  * Asks ЮKassa for one refund of `amount` of payment `p`, with its receipt: the stay's items scaled
  * to the refund, in the payment's own payment_mode (a part or the whole of the price).
  */
-async function askRefund(env: Bindings, p: Payment, amount: number, before: number, b: Booking, cabinName: string, reason: string) {
+async function askRefund(
+  env: Bindings,
+  p: Payment,
+  amount: number,
+  before: number,
+  b: Booking,
+  cabinName: string,
+  reason: string,
+) {
   const { vatCode } = await getSettings(env);
   return createRefund(
     shopOf(env),
@@ -96,14 +108,22 @@ export async function sendPlannedRefund(env: Bindings, p: Payment, b: Booking, c
  * The refunds decided for a booking's payments (the guest's cancellation) asked of ЮKassa. One
  * that fails stays written down for the schedule; answers how many failed.
  */
-export async function sendPlannedRefunds(env: Bindings, payments: readonly Payment[], b: Booking, cabinName: string): Promise<number> {
+export async function sendPlannedRefunds(
+  env: Bindings,
+  payments: readonly Payment[],
+  b: Booking,
+  cabinName: string,
+): Promise<number> {
   let failed = 0;
   for (const p of payments) {
     try {
       await sendPlannedRefund(env, p, b, cabinName);
     } catch (err) {
       failed += 1;
-      console.error(`The refund of payment ${p.id} (booking ${b.id}) failed; the schedule asks again:`, err instanceof Error ? err.message : err);
+      console.error(
+        `The refund of payment ${p.id} (booking ${b.id}) failed; the schedule asks again:`,
+        err instanceof Error ? err.message : err,
+      );
     }
   }
   return failed;
@@ -117,7 +137,12 @@ export async function sendPlannedRefunds(env: Bindings, payments: readonly Payme
  * nothing changed, the owner may press again or refund in ЮKassa's own account. Answers the
  * payments refunded; throws when ЮKassa fails (what went through stays recorded).
  */
-export async function refundRest(env: Bindings, payments: readonly Payment[], b: Booking, cabinName: string): Promise<string[]> {
+export async function refundRest(
+  env: Bindings,
+  payments: readonly Payment[],
+  b: Booking,
+  cabinName: string,
+): Promise<string[]> {
   const refunded: string[] = [];
   for (let p of payments) {
     if (p.status !== 'succeeded') continue;
@@ -130,7 +155,12 @@ export async function refundRest(env: Bindings, payments: readonly Payment[], b:
     const left = p.amount - before;
     if (left <= 0) continue;
     const refund = await askRefund(env, p, left, before, b, cabinName, 'owner');
-    await setRefundMade(env, p.id, { refundId: refund.id, refundStatus: refund.status, refundAmount: p.amount, refundReason: 'owner' });
+    await setRefundMade(env, p.id, {
+      refundId: refund.id,
+      refundStatus: refund.status,
+      refundAmount: p.amount,
+      refundReason: 'owner',
+    });
     if (!refunded.includes(p.id)) refunded.push(p.id);
   }
   return refunded;
@@ -145,7 +175,10 @@ export async function retryRefunds(env: Bindings): Promise<number> {
       await sendPlannedRefund(env, payment, booking, cabinName);
       sent += 1;
     } catch (err) {
-      console.error(`The refund of payment ${payment.id} (booking ${booking.id}) failed again (tried again next time):`, err instanceof Error ? err.message : err);
+      console.error(
+        `The refund of payment ${payment.id} (booking ${booking.id}) failed again (tried again next time):`,
+        err instanceof Error ? err.message : err,
+      );
     }
   }
   return sent;

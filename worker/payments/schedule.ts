@@ -28,13 +28,22 @@ export async function runPaymentSchedule(env: Bindings): Promise<{ expired: numb
     try {
       await createReceipt(
         shop,
-        { ...settlementReceipt(booking, cabinName, payment.amount, vatCode), payment_id: payment.id, type: 'payment', send: true, settlements: [{ type: 'prepayment', amount: rub(payment.amount) }] },
+        {
+          ...settlementReceipt(booking, cabinName, payment.amount, vatCode),
+          payment_id: payment.id,
+          type: 'payment',
+          send: true,
+          settlements: [{ type: 'prepayment', amount: rub(payment.amount) }],
+        },
         `settlement-${payment.id}`,
       );
       await setSettlementReceipt(env, payment.id, 'sent');
       receipts += 1;
     } catch (err) {
-      console.error(`The settlement receipt of payment ${payment.id} failed (tried again next time):`, err instanceof Error ? err.message : err);
+      console.error(
+        `The settlement receipt of payment ${payment.id} failed (tried again next time):`,
+        err instanceof Error ? err.message : err,
+      );
     }
   }
   return { expired: expired.length, receipts };

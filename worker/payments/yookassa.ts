@@ -14,7 +14,11 @@ export type YooKassa = { shopId: string; secretKey: string; apiUrl: string };
 /** The shop's settings, or null when its secrets are not set (prepayment cannot be switched on). */
 export function yookassaOf(env: Bindings): YooKassa | null {
   if (!env.YOOKASSA_SHOP_ID || !env.YOOKASSA_SECRET_KEY) return null;
-  return { shopId: env.YOOKASSA_SHOP_ID, secretKey: env.YOOKASSA_SECRET_KEY, apiUrl: (env.YOOKASSA_API_URL || DEFAULT_API).replace(/\/+$/, '') };
+  return {
+    shopId: env.YOOKASSA_SHOP_ID,
+    secretKey: env.YOOKASSA_SECRET_KEY,
+    apiUrl: (env.YOOKASSA_API_URL || DEFAULT_API).replace(/\/+$/, ''),
+  };
 }
 
 const amountSchema = z.object({ value: z.string(), currency: z.string() });
@@ -61,18 +65,31 @@ export class YooKassaError extends Error {
   }
 }
 
-async function call<T>(shop: YooKassa, method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, body?: unknown, idempotenceKey?: string): Promise<T> {
+async function call<T>(
+  shop: YooKassa,
+  method: 'GET' | 'POST',
+  path: string,
+  schema: z.ZodType<T>,
+  body?: unknown,
+  idempotenceKey?: string,
+): Promise<T> {
   const headers: Record<string, string> = { authorization: `Basic ${btoa(`${shop.shopId}:${shop.secretKey}`)}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (idempotenceKey) headers['idempotence-key'] = idempotenceKey;
   let res: Response;
   try {
-    res = await fetch(`${shop.apiUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(`${shop.apiUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
   } catch (err) {
     throw new YooKassaError(`ЮKassa did not answer ${method} ${path}: ${err instanceof Error ? err.message : err}`);
   }
   const text = await res.text();
-  if (!res.ok) throw new YooKassaError(`ЮKassa answered ${res.status} to ${method} ${path}: ${text.slice(0, 300)}`, res.status);
+  if (!res.ok)
+    throw new YooKassaError(`ЮKassa answered ${res.status} to ${method} ${path}: ${text.slice(0, 300)}`, res.status);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -80,12 +97,18 @@ async function call<T>(shop: YooKassa, method: 'GET' | 'POST', path: string, sch
     throw new YooKassaError(`ЮKassa's answer to ${method} ${path} is not JSON`);
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new YooKassaError(`ЮKassa's answer to ${method} ${path} has an unexpected shape: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new YooKassaError(
+      `ЮKassa's answer to ${method} ${path} has an unexpected shape: ${parsed.error.issues[0]?.message}`,
+    );
   return parsed.data;
 }
 
 /** Kopecks as ЮKassa's amount: «1500.00» roubles. */
-export const rub = (kopecks: number): Amount => ({ value: `${Math.floor(kopecks / 100)}.${String(kopecks % 100).padStart(2, '0')}`, currency: 'RUB' });
+export const rub = (kopecks: number): Amount => ({
+  value: `${Math.floor(kopecks / 100)}.${String(kopecks % 100).padStart(2, '0')}`,
+  currency: 'RUB',
+});
 /** ЮKassa's amount back to kopecks. */
 export const kopecksOf = (amount: Amount): number => Math.round(Number(amount.value) * 100);
 
@@ -98,11 +121,25 @@ export type CreatePayment = {
   receipt: Receipt;
 };
 
-export const createPayment = (shop: YooKassa, body: CreatePayment, key: string) => call(shop, 'POST', '/payments', paymentSchema, body, key);
-export const getPayment = (shop: YooKassa, id: string) => call(shop, 'GET', `/payments/${encodeURIComponent(id)}`, paymentSchema);
-export const createRefund = (shop: YooKassa, body: { payment_id: string; amount: Amount; description: string; receipt: Receipt }, key: string) =>
-  call(shop, 'POST', '/refunds', refundSchema, body, key);
-export const getRefund = (shop: YooKassa, id: string) => call(shop, 'GET', `/refunds/${encodeURIComponent(id)}`, refundSchema);
+export const createPayment = (shop: YooKassa, body: CreatePayment, key: string) =>
+  call(shop, 'POST', '/payments', paymentSchema, body, key);
+export const getPayment = (shop: YooKassa, id: string) =>
+  call(shop, 'GET', `/payments/${encodeURIComponent(id)}`, paymentSchema);
+export const createRefund = (
+  shop: YooKassa,
+  body: { payment_id: string; amount: Amount; description: string; receipt: Receipt },
+  key: string,
+) => call(shop, 'POST', '/refunds', refundSchema, body, key);
+export const getRefund = (shop: YooKassa, id: string) =>
+  call(shop, 'GET', `/refunds/${encodeURIComponent(id)}`, refundSchema);
 /** A receipt of its own: the settlement at check-in that offsets the prepayment. */
-export const createReceipt = (shop: YooKassa, body: Receipt & { payment_id: string; type: 'payment'; send: true; settlements: { type: 'prepayment'; amount: Amount }[] }, key: string) =>
-  call(shop, 'POST', '/receipts', receiptAnswerSchema, body, key);
+export const createReceipt = (
+  shop: YooKassa,
+  body: Receipt & {
+    payment_id: string;
+    type: 'payment';
+    send: true;
+    settlements: { type: 'prepayment'; amount: Amount }[];
+  },
+  key: string,
+) => call(shop, 'POST', '/receipts', receiptAnswerSchema, body, key);

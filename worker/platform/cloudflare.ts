@@ -30,7 +30,12 @@ const publicReads = publicReadMemory();
 export default {
   fetch(req, env, ctx) {
     const bindings = workerBindings(env);
-    return publicReads(req, bindings, (work) => ctx.waitUntil(work), (env) => app.fetch(req, env, ctx));
+    return publicReads(
+      req,
+      bindings,
+      (work) => ctx.waitUntil(work),
+      (env) => app.fetch(req, env, ctx),
+    );
   },
   /** The Cron Trigger (wrangler.toml), every minute: Avito sent to, calendars and Avito read, old personal data erased (worker/scheduled.ts). */
   scheduled(controller, env, ctx) {

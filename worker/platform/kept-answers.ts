@@ -6,7 +6,8 @@
  * The app's public reads that every visitor asks alike: the catalogue, a cabin, its free dates,
  * prices, approved reviews, public settings, search. Nothing signed in, nothing that writes.
  */
-export const PUBLIC_API_READS = /^\/api\/(?:cabins(?:\/\d+(?:\/availability)?)?|search|prices|reviews\/approved|settings)$/;
+export const PUBLIC_API_READS =
+  /^\/api\/(?:cabins(?:\/\d+(?:\/availability)?)?|search|prices|reviews\/approved|settings)$/;
 
 /**
  * The longest a kept public read stands with the data unchanged. Free dates also move with the
@@ -31,7 +32,9 @@ export function stillTrueAt(answer: ClockedAnswer, at: number): boolean {
 
 /** Whether the app's answer is one every visitor gets alike: a 200 with no cookie, not private. */
 export function mayKeep(res: Response): boolean {
-  return res.status === 200 && !res.headers.has('set-cookie') && !/\bprivate\b/.test(res.headers.get('cache-control') ?? '');
+  return (
+    res.status === 200 && !res.headers.has('set-cookie') && !/\bprivate\b/.test(res.headers.get('cache-control') ?? '')
+  );
 }
 
 /**

@@ -37,7 +37,8 @@ const SQLITE_FULL = 13;
  * The same, as text: what a child process (the site build) printed, or an error that lost its
  * code on the way: Node's ENOSPC/EDQUOT, SQLite's message, D1's size limit.
  */
-const FULL_TEXT = /\bENOSPC\b|no space left on device|\bEDQUOT\b|disk quota exceeded|database or disk is full|\bSQLITE_FULL\b|maximum (?:DB|database) size/i;
+const FULL_TEXT =
+  /\bENOSPC\b|no space left on device|\bEDQUOT\b|disk quota exceeded|database or disk is full|\bSQLITE_FULL\b|maximum (?:DB|database) size/i;
 
 /**
  * Whether an error means the storage has no room left: the disk under the self-hosted DATA_DIR
@@ -88,7 +89,10 @@ export type ClientAddressPort = (req: Request) => string | undefined;
  * HTTP mail API, worker/platform/mail-api.ts): to the owner, or to `to` (the messages to a guest).
  * `reachesOwner: false`: it knows no owner's address, so it carries only the guests' mail.
  */
-export type MailerPort = { send(message: { subject: string; text: string; to?: string }): Promise<void>; reachesOwner?: boolean };
+export type MailerPort = {
+  send(message: { subject: string; text: string; to?: string }): Promise<void>;
+  reachesOwner?: boolean;
+};
 
 /**
  * Fetches one hop of an imported calendar (redirect: manual; the caller checks every hop and
@@ -96,7 +100,10 @@ export type MailerPort = { send(message: { subject: string; text: string; to?: s
  * server's resolves the host first and connects only to an address it checked; it rejects with
  * FeedAddressRefused when the name answers inside the network (or on loopback, unless allowed).
  */
-export type FeedFetchPort = (url: URL, init: { signal: AbortSignal; headers: Record<string, string>; allowLoopback: boolean }) => Promise<Response>;
+export type FeedFetchPort = (
+  url: URL,
+  init: { signal: AbortSignal; headers: Record<string, string>; allowLoopback: boolean },
+) => Promise<Response>;
 
 /** The feed's host resolved to an address inside the network: nothing was sent to it. */
 export class FeedAddressRefused extends Error {

@@ -2,7 +2,16 @@ import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { readDataStamp } from '../queries/data-stamp.ts';
 import { publicReadsChangeAt } from '../queries/public-reads.ts';
-import { clocked, etagMatches, headerList, mayKeep, memoryAnswers, PUBLIC_API_READS, stillTrueAt, type ClockedAnswer } from './kept-answers.ts';
+import {
+  clocked,
+  etagMatches,
+  headerList,
+  mayKeep,
+  memoryAnswers,
+  PUBLIC_API_READS,
+  stillTrueAt,
+  type ClockedAnswer,
+} from './kept-answers.ts';
 
 /** An isolate has 128 MB; the public reads of even 1,500 cabins take a few hundred KB. */
 const MEMORY = { maxBytes: 8 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
@@ -44,7 +53,13 @@ export function publicReadMemory() {
   };
   const currentStamp = async (req: Request, env: StampedEnv): Promise<string | null> => {
     const at = now();
-    if (trusted && !/\bno-cache\b/.test(req.headers.get('cache-control') ?? '') && at >= trusted.readAt && at < trusted.readAt + STAMP_TRUST_MS) return trusted.stamp;
+    if (
+      trusted &&
+      !/\bno-cache\b/.test(req.headers.get('cache-control') ?? '') &&
+      at >= trusted.readAt &&
+      at < trusted.readAt + STAMP_TRUST_MS
+    )
+      return trusted.stamp;
     const began = era;
     const stamp = await readDataStamp(env).catch(() => null);
     if (era === began) trusted = stamp === null ? null : { stamp, readAt: at };
@@ -114,7 +129,14 @@ export function publicReadMemory() {
     // the answer is one more query, so it is asked after the visitor has the answer.
     waitUntil(
       publicReadsChangeAt(env, madeAt).then(
-        (changesAt) => memory.set(key, { headers: headerList(res.headers), body, etag: res.headers.get('etag'), stamp: keptUnder, ...clocked(madeAt, changesAt) }),
+        (changesAt) =>
+          memory.set(key, {
+            headers: headerList(res.headers),
+            body,
+            etag: res.headers.get('etag'),
+            stamp: keptUnder,
+            ...clocked(madeAt, changesAt),
+          }),
         () => {},
       ),
     );

@@ -26,6 +26,9 @@ export async function accountFacts(env: Bindings): Promise<AccountFacts> {
   if (known?.hash === digest) return { passwordChanged: !known.same, twoFactor };
   const same = await verifyPassword(env.ADMIN_PASSWORD, owner.passwordHash);
   const value = JSON.stringify({ hash: digest, same });
-  await db.insert(siteState).values({ key: CHECKED, value }).onConflictDoUpdate({ target: siteState.key, set: { value } });
+  await db
+    .insert(siteState)
+    .values({ key: CHECKED, value })
+    .onConflictDoUpdate({ target: siteState.key, set: { value } });
   return { passwordChanged: !same, twoFactor };
 }

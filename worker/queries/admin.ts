@@ -10,7 +10,11 @@ type DbEnv = { DB: DatabasePort };
 
 /** The admin path as stored, the default until the owner changes it. */
 export async function getAdminPath(env: DbEnv): Promise<string> {
-  const row = await getDb(env).select({ adminPath: adminAccount.adminPath }).from(adminAccount).where(eq(adminAccount.id, 1)).get();
+  const row = await getDb(env)
+    .select({ adminPath: adminAccount.adminPath })
+    .from(adminAccount)
+    .where(eq(adminAccount.id, 1))
+    .get();
   return row?.adminPath ?? DEFAULT_ADMIN_PATH;
 }
 

@@ -1,5 +1,11 @@
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
-import { AUDIT_PAGE, type AuditEntry, type AuditKind, type AuditOutcome, type AuditQuery } from '../../schema/account.ts';
+import {
+  AUDIT_PAGE,
+  type AuditEntry,
+  type AuditKind,
+  type AuditOutcome,
+  type AuditQuery,
+} from '../../schema/account.ts';
 import { addDays, nextDayStartInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { auditLog } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';

@@ -38,27 +38,51 @@ export async function nightsTaken(env: DbEnv, cabinId: number, checkIn: string, 
   return Boolean(row?.taken);
 }
 
-type BookingInput = Pick<BookingSubmit, 'cabinId' | 'checkIn' | 'checkOut' | 'guests' | 'name' | 'phone' | 'email' | 'comment' | 'channel'>;
+type BookingInput = Pick<
+  BookingSubmit,
+  'cabinId' | 'checkIn' | 'checkOut' | 'guests' | 'name' | 'phone' | 'email' | 'comment' | 'channel'
+>;
 /** What a booking keeps of its pricing beyond its lines: the code it used (its use counted) and the extras priced in. */
 export type StoredPricing = { promoCode: string | null; extras: number[] };
 const NO_PRICING: StoredPricing = { promoCode: null, extras: [] };
 
 /** Stores a request as «Новая» with the server's nights, lines and total, and its guest's page (the token). */
-export async function createBooking(env: DbEnv, input: BookingInput, quote: Quote, pricing: StoredPricing = NO_PRICING): Promise<Booking> {
+export async function createBooking(
+  env: DbEnv,
+  input: BookingInput,
+  quote: Quote,
+  pricing: StoredPricing = NO_PRICING,
+): Promise<Booking> {
   const at = nowIso();
   const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
   const [row] = await getDb(env)
     .insert(bookings)
     .values({
-      cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel, nights: quote.nights, total: quote.total, lines: quote.lines, ...pricing,
-      status: 'new', guestToken: newGuestToken(), createdAt: at, updatedAt: at,
+      cabinId,
+      checkIn,
+      checkOut,
+      guests,
+      name,
+      phone,
+      email,
+      comment,
+      channel,
+      nights: quote.nights,
+      total: quote.total,
+      lines: quote.lines,
+      ...pricing,
+      status: 'new',
+      guestToken: newGuestToken(),
+      createdAt: at,
+      updatedAt: at,
     })
     .returning();
   return row!;
 }
 
 /** A secret for the guest's browser to read its booking by (bookings.guest_token): the guest's page /b/{token}, 144 random bits. */
-export const newGuestToken = () => [...crypto.getRandomValues(new Uint8Array(18))].map((b) => b.toString(16).padStart(2, '0')).join('');
+export const newGuestToken = () =>
+  [...crypto.getRandomValues(new Uint8Array(18))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
  * Stores a booking with prepayment as «Ждёт оплаты», its nights held until `holdUntil`, and counts
@@ -66,7 +90,13 @@ export const newGuestToken = () => [...crypto.getRandomValues(new Uint8Array(18)
  * left: SQLite and D1 run one write at a time, so of two guests racing for the same nights (or a
  * code's last use) exactly one holds them. Undefined when either was taken (the caller asks which).
  */
-export async function holdBooking(env: DbEnv, input: BookingInput, quote: Quote, holdUntil: string, pricing: StoredPricing = NO_PRICING): Promise<Booking | undefined> {
+export async function holdBooking(
+  env: DbEnv,
+  input: BookingInput,
+  quote: Quote,
+  holdUntil: string,
+  pricing: StoredPricing = NO_PRICING,
+): Promise<Booking | undefined> {
   const db = getDb(env);
   const at = nowIso();
   const token = newGuestToken();
@@ -76,14 +106,46 @@ export async function holdBooking(env: DbEnv, input: BookingInput, quote: Quote,
     ? sql`exists (select 1 from promo_codes p where p.code = ${code} and (p.max_uses is null or p.uses < p.max_uses))`
     : sql`1`;
   const row = {
-    cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel, nights: quote.nights, total: quote.total,
-    lines: JSON.stringify(quote.lines), promoCode: code, promoClaimed: code ? 1 : 0, extras: JSON.stringify(pricing.extras),
-    status: 'awaiting_payment', holdUntil, guestToken: token, confirmationMail: '', createdAt: at, updatedAt: at,
+    cabinId,
+    checkIn,
+    checkOut,
+    guests,
+    name,
+    phone,
+    email,
+    comment,
+    channel,
+    nights: quote.nights,
+    total: quote.total,
+    lines: JSON.stringify(quote.lines),
+    promoCode: code,
+    promoClaimed: code ? 1 : 0,
+    extras: JSON.stringify(pricing.extras),
+    status: 'awaiting_payment',
+    holdUntil,
+    guestToken: token,
+    confirmationMail: '',
+    createdAt: at,
+    updatedAt: at,
   };
   const [, [held]] = await db.batch([
-    insertWhen(db, bookings, row, sql`not ${nightsBusy(sql`${cabinId}`, sql`${checkIn}`, sql`${checkOut}`)} and ${usable}`),
+    insertWhen(
+      db,
+      bookings,
+      row,
+      sql`not ${nightsBusy(sql`${cabinId}`, sql`${checkIn}`, sql`${checkOut}`)} and ${usable}`,
+    ),
     db.select().from(bookings).where(eq(bookings.guestToken, token)),
-    ...(code ? [db.update(promoCodes).set({ uses: sql`${promoCodes.uses} + 1` }).where(sql`${promoCodes.code} = ${code} and exists (select 1 from bookings b where b.guest_token = ${token})`)] : []),
+    ...(code
+      ? [
+          db
+            .update(promoCodes)
+            .set({ uses: sql`${promoCodes.uses} + 1` })
+            .where(
+              sql`${promoCodes.code} = ${code} and exists (select 1 from bookings b where b.guest_token = ${token})`,
+            ),
+        ]
+      : []),
   ]);
   return held;
 }
@@ -102,7 +164,13 @@ export async function holdRequest(env: DbEnv, id: number, holdUntil: string): Pr
     claimPromoWhen(env, id, sql`exists (select 1 from bookings where ${where})`),
     db
       .update(bookings)
-      .set({ status: 'awaiting_payment', holdUntil, promoClaimed: sql`${bookings.promoCode} is not null`, guestToken: sql`coalesce(${bookings.guestToken}, ${token})`, updatedAt: nowIso() })
+      .set({
+        status: 'awaiting_payment',
+        holdUntil,
+        promoClaimed: sql`${bookings.promoCode} is not null`,
+        guestToken: sql`coalesce(${bookings.guestToken}, ${token})`,
+        updatedAt: nowIso(),
+      })
       .where(where)
       .returning(),
   ]);
@@ -120,14 +188,24 @@ export async function cancelPaid(env: DbEnv, id: number): Promise<Booking | unde
   const at = nowIso();
   const [row] = await getDb(env)
     .update(bookings)
-    .set({ status: 'cancelled', holdUntil: null, cancelledBy: sql`coalesce(${bookings.cancelledBy}, 'owner')`, cancelledAt: sql`coalesce(${bookings.cancelledAt}, ${at})`, updatedAt: at })
+    .set({
+      status: 'cancelled',
+      holdUntil: null,
+      cancelledBy: sql`coalesce(${bookings.cancelledBy}, 'owner')`,
+      cancelledAt: sql`coalesce(${bookings.cancelledAt}, ${at})`,
+      updatedAt: at,
+    })
     .where(eq(bookings.id, id))
     .returning();
   return row;
 }
 
 export async function bookingByGuestToken(env: DbEnv, id: number, token: string): Promise<Booking | undefined> {
-  return getDb(env).select().from(bookings).where(and(eq(bookings.id, id), eq(bookings.guestToken, token))).get();
+  return getDb(env)
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.id, id), eq(bookings.guestToken, token)))
+    .get();
 }
 
 /** Every request, newest first, with its cabin's name. */
@@ -161,21 +239,37 @@ export type StatusResult = { ok: true; booking: Booking } | { ok: false; reason:
 export async function setBookingStatus(env: DbEnv, id: number, status: OwnerStatus): Promise<StatusResult> {
   const before = await getBooking(env, id);
   if (!before) return { ok: false, reason: 'missing' };
-  if (status === 'new' || !FROM[status].includes(before.status as BookingStatus)) return { ok: false, reason: 'transition' };
+  if (status === 'new' || !FROM[status].includes(before.status as BookingStatus))
+    return { ok: false, reason: 'transition' };
   const db = getDb(env);
-  const from = sql.join(FROM[status].map((s) => sql`${s}`), sql`, `);
+  const from = sql.join(
+    FROM[status].map((s) => sql`${s}`),
+    sql`, `,
+  );
   const free =
     status === 'confirmed'
       ? sql`and not ${nightsBusy(sql`bookings.cabin_id`, sql`bookings.check_in`, sql`bookings.check_out`, sql`bookings.id`)}`
       : sql``;
   const at = nowIso();
   // Who cancelled and when, for «Заявки» and the guest's page; confirmed again, it is no longer cancelled.
-  const cancelled = status === 'cancelled' ? { cancelledBy: 'owner', cancelledAt: at } : status === 'confirmed' ? { cancelledBy: null, cancelledAt: null } : {};
+  const cancelled =
+    status === 'cancelled'
+      ? { cancelledBy: 'owner', cancelledAt: at }
+      : status === 'confirmed'
+        ? { cancelledBy: null, cancelledAt: null }
+        : {};
   const where = sql`bookings.id = ${id} and bookings.status in (${from}) ${free}`;
   // Confirmed by the owner: the code's use is counted now (a request does not use up a limited code).
   const claimed = status === 'confirmed' ? { promoClaimed: sql`${bookings.promoCode} is not null` } : {};
-  const move = db.update(bookings).set({ status, ...cancelled, ...claimed, updatedAt: at }).where(where).returning();
-  const [row] = status === 'confirmed' ? (await db.batch([claimPromoWhen(env, id, sql`exists (select 1 from bookings where ${where})`), move]))[1] : await move;
+  const move = db
+    .update(bookings)
+    .set({ status, ...cancelled, ...claimed, updatedAt: at })
+    .where(where)
+    .returning();
+  const [row] =
+    status === 'confirmed'
+      ? (await db.batch([claimPromoWhen(env, id, sql`exists (select 1 from bookings where ${where})`), move]))[1]
+      : await move;
   if (row) return { ok: true, booking: row };
   // Nothing changed: another tab moved it first, or (confirming) its nights are taken.
   const after = await getBooking(env, id);
@@ -185,7 +279,11 @@ export async function setBookingStatus(env: DbEnv, id: number, status: OwnerStat
 }
 
 /** Keeps whether the guest's confirmation e-mail went, for «Заявки» after a reload. */
-export async function setConfirmationMail(env: DbEnv, id: number, confirmationMail: string): Promise<Booking | undefined> {
+export async function setConfirmationMail(
+  env: DbEnv,
+  id: number,
+  confirmationMail: string,
+): Promise<Booking | undefined> {
   const [row] = await getDb(env).update(bookings).set({ confirmationMail }).where(eq(bookings.id, id)).returning();
   return row;
 }
@@ -205,9 +303,20 @@ export async function deleteBooking(env: DbEnv, id: number): Promise<'deleted' |
   return (await getBooking(env, id)) ? 'paid' : 'missing';
 }
 
-const staysColumns = { id: bookings.id, cabinId: bookings.cabinId, start: bookings.checkIn, end: bookings.checkOut, name: bookings.name, status: bookings.status };
+const staysColumns = {
+  id: bookings.id,
+  cabinId: bookings.cabinId,
+  start: bookings.checkIn,
+  end: bookings.checkOut,
+  name: bookings.name,
+  status: bookings.status,
+};
 const touching = (from: string, to: string, cabinId?: number) =>
-  and(cabinId === undefined ? undefined : eq(bookings.cabinId, cabinId), lt(bookings.checkIn, to), gt(bookings.checkOut, from));
+  and(
+    cabinId === undefined ? undefined : eq(bookings.cabinId, cabinId),
+    lt(bookings.checkIn, to),
+    gt(bookings.checkOut, from),
+  );
 
 /** Stays of one status touching [from, to), of one cabin or of every cabin: new ones are requests on the owner's chart. */
 export async function staysByStatus(env: DbEnv, status: BookingStatus, from: string, to: string, cabinId?: number) {
@@ -215,7 +324,10 @@ export async function staysByStatus(env: DbEnv, status: BookingStatus, from: str
 }
 /** staysByStatus's query, not yet run: for a route that reads all it needs in one batch. */
 export const staysByStatusQuery = (env: DbEnv, status: BookingStatus, from: string, to: string, cabinId?: number) =>
-  getDb(env).select(staysColumns).from(bookings).where(and(eq(bookings.status, status), touching(from, to, cabinId)));
+  getDb(env)
+    .select(staysColumns)
+    .from(bookings)
+    .where(and(eq(bookings.status, status), touching(from, to, cabinId)));
 
 /**
  * The stays whose nights are busy (nightsBusy's bookings, as rows): confirmed ones, and holds
@@ -227,7 +339,10 @@ export async function busyStays(env: DbEnv, from: string, to: string, cabinId?: 
 /** busyStays's query, not yet run (the clock read now): for a batch. */
 export function busyStaysQuery(env: DbEnv, from: string, to: string, cabinId?: number) {
   const held = and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, nowIso()));
-  return getDb(env).select(staysColumns).from(bookings).where(and(or(eq(bookings.status, 'confirmed'), held), touching(from, to, cabinId)));
+  return getDb(env)
+    .select(staysColumns)
+    .from(bookings)
+    .where(and(or(eq(bookings.status, 'confirmed'), held), touching(from, to, cabinId)));
 }
 
 /** When the next payment hold runs out (its nights free again with no write), or null: none is held. */

@@ -12,10 +12,20 @@ export async function listCabins(env: DbEnv, opts: { includeInactive?: boolean }
 }
 
 /** One page of the active cabins (pages from 1, `pageSize` each) and how many there are in all. */
-export async function listCabinsPage(env: DbEnv, page: number, pageSize: number): Promise<{ cabins: Cabin[]; total: number }> {
+export async function listCabinsPage(
+  env: DbEnv,
+  page: number,
+  pageSize: number,
+): Promise<{ cabins: Cabin[]; total: number }> {
   const db = getDb(env);
   const [rows, [counted]] = await Promise.all([
-    db.select().from(cabins).where(eq(cabins.active, true)).orderBy(asc(cabins.id)).limit(pageSize).offset((page - 1) * pageSize),
+    db
+      .select()
+      .from(cabins)
+      .where(eq(cabins.active, true))
+      .orderBy(asc(cabins.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     db.select({ n: count() }).from(cabins).where(eq(cabins.active, true)),
   ]);
   return { cabins: rows, total: counted?.n ?? 0 };

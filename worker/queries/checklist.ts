@@ -41,7 +41,12 @@ export async function readChecklist(env: Bindings, account: AccountFacts): Promi
     return value !== '' && value !== demoValue(field);
   };
   // The demo's own feed, on a demo cabin still as seeded, is not the owner's.
-  const demoFeeds = demoCabins.size ? await db.select({ n: count() }).from(calendarFeeds).where(inArray(calendarFeeds.cabinId, [...demoCabins])) : [{ n: 0 }];
+  const demoFeeds = demoCabins.size
+    ? await db
+        .select({ n: count() })
+        .from(calendarFeeds)
+        .where(inArray(calendarFeeds.cabinId, [...demoCabins]))
+    : [{ n: 0 }];
   const storedKeys = new Set(stored.map((r) => r.key));
   const done: Record<ChecklistKey, boolean> = {
     password: account.passwordChanged,
@@ -53,10 +58,17 @@ export async function readChecklist(env: Bindings, account: AccountFacts): Promi
     calendar: feeds[0]!.n - demoFeeds[0]!.n > 0 || avito[0]!.n > 0,
     // The owner chose how guests book: the choice was saved at least once.
     payments: storedKeys.has('bookingMode'),
-    alerts: (max?.userId ?? null) !== null || Boolean(env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_CHAT_ID) || Boolean(env.MAILER?.reachesOwner ?? false),
+    alerts:
+      (max?.userId ?? null) !== null ||
+      Boolean(env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_CHAT_ID) ||
+      Boolean(env.MAILER?.reachesOwner ?? false),
     registry: own('registryNumber'),
   };
-  return { items: CHECKLIST.map(({ key }) => ({ key, done: done[key] })), dismissed: dismissed?.value === 'true', demo };
+  return {
+    items: CHECKLIST.map(({ key }) => ({ key, done: done[key] })),
+    dismissed: dismissed?.value === 'true',
+    demo,
+  };
 }
 
 export async function setChecklistDismissed(env: DbEnv, dismissed: boolean): Promise<void> {

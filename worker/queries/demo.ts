@@ -15,10 +15,14 @@ export async function fingerprint(row: unknown): Promise<string> {
   return [...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-const byId = async <T extends { id: number }>(rows: T[]) => Object.fromEntries(await Promise.all(rows.map(async (r) => [String(r.id), await fingerprint(r)] as const)));
+const byId = async <T extends { id: number }>(rows: T[]) =>
+  Object.fromEntries(await Promise.all(rows.map(async (r) => [String(r.id), await fingerprint(r)] as const)));
 
 /** Written by the seeding once the demo is in: what it put there, as it put it. */
-export async function recordDemo(env: DbEnv, made: { bookings: number[]; photos: string[]; settings: SettingsUpdate }): Promise<void> {
+export async function recordDemo(
+  env: DbEnv,
+  made: { bookings: number[]; photos: string[]; settings: SettingsUpdate },
+): Promise<void> {
   const db = getDb(env);
   const record: DemoRecord = {
     cabins: await byId(await db.select().from(cabins)),
@@ -27,7 +31,10 @@ export async function recordDemo(env: DbEnv, made: { bookings: number[]; photos:
     photos: made.photos,
     settings: made.settings as Record<string, unknown>,
   };
-  await db.insert(siteState).values({ key: KEY, value: JSON.stringify(record) }).onConflictDoUpdate({ target: siteState.key, set: { value: JSON.stringify(record) } });
+  await db
+    .insert(siteState)
+    .values({ key: KEY, value: JSON.stringify(record) })
+    .onConflictDoUpdate({ target: siteState.key, set: { value: JSON.stringify(record) } });
 }
 
 async function readRecord(env: DbEnv): Promise<DemoRecord | null> {
@@ -40,7 +47,14 @@ async function readRecord(env: DbEnv): Promise<DemoRecord | null> {
   }
 }
 
-export type DemoLeft = { record: DemoRecord; cabins: number[]; reviews: number[]; bookings: number[]; photos: string[]; settings: SettingsUpdate };
+export type DemoLeft = {
+  record: DemoRecord;
+  cabins: number[];
+  reviews: number[];
+  bookings: number[];
+  photos: string[];
+  settings: SettingsUpdate;
+};
 
 /** What of the demo is still as seeded: cabins and reviews the owner has not changed, the demo's bookings, photos no kept cabin shows, and contact settings still the demo's. */
 export async function demoLeft(env: DbEnv): Promise<DemoLeft | null> {
@@ -50,19 +64,46 @@ export async function demoLeft(env: DbEnv): Promise<DemoLeft | null> {
   const ids = (o: Record<string, string>) => Object.keys(o).map(Number);
   const demoIds = ids(record.cabins);
   const [cabinRows, allCabins, reviewRows, bookingRows, stored] = await Promise.all([
-    ids(record.cabins).length ? db.select().from(cabins).where(inArray(cabins.id, ids(record.cabins))) : [],
+    ids(record.cabins).length
+      ? db
+          .select()
+          .from(cabins)
+          .where(inArray(cabins.id, ids(record.cabins)))
+      : [],
     db.select({ id: cabins.id, images: cabins.images }).from(cabins),
-    ids(record.reviews).length ? db.select().from(reviews).where(inArray(reviews.id, ids(record.reviews))) : [],
+    ids(record.reviews).length
+      ? db
+          .select()
+          .from(reviews)
+          .where(inArray(reviews.id, ids(record.reviews)))
+      : [],
     record.bookings.length
-      ? db.select({ id: bookings.id, cabinId: bookings.cabinId, paid: sql<number>`exists (select 1 from payments p where p.booking_id = bookings.id)` }).from(bookings).where(inArray(bookings.id, record.bookings))
+      ? db
+          .select({
+            id: bookings.id,
+            cabinId: bookings.cabinId,
+            paid: sql<number>`exists (select 1 from payments p where p.booking_id = bookings.id)`,
+          })
+          .from(bookings)
+          .where(inArray(bookings.id, record.bookings))
       : [],
     readStoredSettings(env),
   ]);
   const unchanged = async <T extends { id: number }>(rows: T[], prints: Record<string, string>) =>
-    (await Promise.all(rows.map(async (r) => ((await fingerprint(r)) === prints[String(r.id)] ? r.id : null)))).filter((id): id is number => id !== null);
+    (await Promise.all(rows.map(async (r) => ((await fingerprint(r)) === prints[String(r.id)] ? r.id : null)))).filter(
+      (id): id is number => id !== null,
+    );
   // A demo cabin that holds a booking of a real guest (not one the demo made) is the owner's now: it stays, with its bookings.
   const realBookings = demoIds.length
-    ? await db.select({ cabinId: bookings.cabinId }).from(bookings).where(and(inArray(bookings.cabinId, demoIds), record.bookings.length ? notInArray(bookings.id, record.bookings) : sql`1`))
+    ? await db
+        .select({ cabinId: bookings.cabinId })
+        .from(bookings)
+        .where(
+          and(
+            inArray(bookings.cabinId, demoIds),
+            record.bookings.length ? notInArray(bookings.id, record.bookings) : sql`1`,
+          ),
+        )
     : [];
   // A demo booking someone started paying for (a payment link tried out) is a record of money: it stays, and so does its cabin.
   const paidDemo = bookingRows.filter((b) => b.paid);
@@ -74,7 +115,12 @@ export async function demoLeft(env: DbEnv): Promise<DemoLeft | null> {
   for (const field of DEMO_CONTACT_FIELDS) {
     const now = (stored as Record<string, unknown>)[field];
     const empty = field === 'galleryImages' ? [] : '';
-    if (now !== undefined && JSON.stringify(now) === JSON.stringify(record.settings[field]) && JSON.stringify(now) !== JSON.stringify(empty)) (settings as Record<string, unknown>)[field] = empty;
+    if (
+      now !== undefined &&
+      JSON.stringify(now) === JSON.stringify(record.settings[field]) &&
+      JSON.stringify(now) !== JSON.stringify(empty)
+    )
+      (settings as Record<string, unknown>)[field] = empty;
     else if (field === 'galleryImages' && Array.isArray(now)) for (const src of now) shown.add(String(src));
   }
   return {
@@ -91,7 +137,13 @@ export async function demoLeft(env: DbEnv): Promise<DemoLeft | null> {
 export async function demoSummary(env: DbEnv, known?: DemoLeft | null): Promise<DemoSummary | null> {
   const left = known === undefined ? await demoLeft(env) : known;
   if (!left) return null;
-  const summary = { cabins: left.cabins.length, reviews: left.reviews.length, bookings: left.bookings.length, photos: left.photos.length, settings: Object.keys(left.settings).length };
+  const summary = {
+    cabins: left.cabins.length,
+    reviews: left.reviews.length,
+    bookings: left.bookings.length,
+    photos: left.photos.length,
+    settings: Object.keys(left.settings).length,
+  };
   return Object.values(summary).some((n) => n > 0) ? summary : null;
 }
 
@@ -115,5 +167,11 @@ export async function removeDemo(env: DbEnv & { MEDIA: MediaPort }): Promise<Dem
     const key = src.replace(/^\/media\//, '');
     await env.MEDIA.delete(key).catch((err) => console.error(`Demo photo ${key} could not be removed:`, err));
   }
-  return { cabins: left.cabins.length, reviews: left.reviews.length, bookings: left.bookings.length, photos: left.photos.length, settings: Object.keys(left.settings).length };
+  return {
+    cabins: left.cabins.length,
+    reviews: left.reviews.length,
+    bookings: left.bookings.length,
+    photos: left.photos.length,
+    settings: Object.keys(left.settings).length,
+  };
 }

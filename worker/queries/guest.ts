@@ -2,7 +2,15 @@
 // cancellation, the balance payment and the refunds the page and the owner plan.
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Settings } from '../../schema/settings.ts';
-import { bookings, cabinInstructions, cabins, payments, reviews, type Booking, type Payment } from '../../schema/tables.ts';
+import {
+  bookings,
+  cabinInstructions,
+  cabins,
+  payments,
+  reviews,
+  type Booking,
+  type Payment,
+} from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -34,14 +42,38 @@ const cabinOf = (token: string) => sql`(select b.cabin_id from bookings b where 
 export async function guestLookup(env: DbEnv, token: string): Promise<GuestLookup | undefined> {
   const db = getDb(env);
   const [row, paid, settings, instructions, review] = await Promise.all([
-    db.select({ booking: bookings, cabinName: cabins.name }).from(bookings).innerJoin(cabins, eq(bookings.cabinId, cabins.id)).where(eq(bookings.guestToken, token)).get(),
-    db.select().from(payments).where(sql`${payments.bookingId} = ${bookingOf(token)}`).orderBy(sql`${payments.kind} = 'balance'`, asc(payments.createdAt)),
+    db
+      .select({ booking: bookings, cabinName: cabins.name })
+      .from(bookings)
+      .innerJoin(cabins, eq(bookings.cabinId, cabins.id))
+      .where(eq(bookings.guestToken, token))
+      .get(),
+    db
+      .select()
+      .from(payments)
+      .where(sql`${payments.bookingId} = ${bookingOf(token)}`)
+      .orderBy(sql`${payments.kind} = 'balance'`, asc(payments.createdAt)),
     getSettings(env),
-    db.select({ text: cabinInstructions.text }).from(cabinInstructions).where(sql`${cabinInstructions.cabinId} = ${cabinOf(token)}`).get(),
-    db.select({ id: reviews.id }).from(reviews).where(sql`${reviews.bookingId} = ${bookingOf(token)}`).get(),
+    db
+      .select({ text: cabinInstructions.text })
+      .from(cabinInstructions)
+      .where(sql`${cabinInstructions.cabinId} = ${cabinOf(token)}`)
+      .get(),
+    db
+      .select({ id: reviews.id })
+      .from(reviews)
+      .where(sql`${reviews.bookingId} = ${bookingOf(token)}`)
+      .get(),
   ]);
   if (!row) return undefined;
-  return { booking: row.booking, cabinName: row.cabinName, payments: paid, settings, instructions: instructions?.text ?? '', reviewed: Boolean(review) };
+  return {
+    booking: row.booking,
+    cabinName: row.cabinName,
+    payments: paid,
+    settings,
+    instructions: instructions?.text ?? '',
+    reviewed: Boolean(review),
+  };
 }
 
 /** A refund decided for a payment: what goes back of it, in kopecks. */
@@ -65,10 +97,21 @@ export async function cancelByGuest(
       and (select count(*) from payments p where p.booking_id = bookings.id and p.status = 'succeeded') = ${expected.paidCount}`;
   // A hold cancelled before it was paid gives its code's use back, as one that runs out does.
   const unpaidHold = expected.status === 'awaiting_payment';
-  const release = releasePromoWhen(env, expected.id, sql`${unpaidHold ? 1 : 0} and exists (select 1 from bookings where ${asRead})`);
+  const release = releasePromoWhen(
+    env,
+    expected.id,
+    sql`${unpaidHold ? 1 : 0} and exists (select 1 from bookings where ${asRead})`,
+  );
   const cancel = db
     .update(bookings)
-    .set({ status: 'cancelled', cancelledBy: 'guest', cancelledAt: stamp, holdUntil: null, ...(unpaidHold ? { promoClaimed: false } : {}), updatedAt: stamp })
+    .set({
+      status: 'cancelled',
+      cancelledBy: 'guest',
+      cancelledAt: stamp,
+      holdUntil: null,
+      ...(unpaidHold ? { promoClaimed: false } : {}),
+      updatedAt: stamp,
+    })
     .where(asRead)
     .returning();
   const plans = shares.map((s) =>
@@ -83,14 +126,27 @@ export async function cancelByGuest(
 }
 
 /** A payment of the rest, as ЮKassa created it; a repeat of the same id changes nothing. */
-export async function storeBalancePayment(env: DbEnv, p: Pick<Payment, 'id' | 'bookingId' | 'amount' | 'status' | 'confirmationUrl'>): Promise<void> {
+export async function storeBalancePayment(
+  env: DbEnv,
+  p: Pick<Payment, 'id' | 'bookingId' | 'amount' | 'status' | 'confirmationUrl'>,
+): Promise<void> {
   const t = at();
-  await getDb(env).insert(payments).values({ ...p, kind: 'balance', createdAt: t, updatedAt: t }).onConflictDoNothing();
+  await getDb(env)
+    .insert(payments)
+    .values({ ...p, kind: 'balance', createdAt: t, updatedAt: t })
+    .onConflictDoNothing();
 }
 
 /** ЮKassa took a refund: its id and status, and all that has gone back of the payment by now. */
-export async function setRefundMade(env: DbEnv, id: string, r: { refundId: string; refundStatus: string; refundAmount: number; refundReason?: string }): Promise<void> {
-  await getDb(env).update(payments).set({ ...r, updatedAt: at() }).where(eq(payments.id, id));
+export async function setRefundMade(
+  env: DbEnv,
+  id: string,
+  r: { refundId: string; refundStatus: string; refundAmount: number; refundReason?: string },
+): Promise<void> {
+  await getDb(env)
+    .update(payments)
+    .set({ ...r, updatedAt: at() })
+    .where(eq(payments.id, id));
 }
 
 /** Refunds decided and not yet taken by ЮKassa (it failed when asked): the schedule asks again. */
@@ -105,7 +161,11 @@ export async function refundsToRetry(env: DbEnv) {
 
 /** A booking's payments, prepayment first, then by when each was made (the order refunds are split in). */
 export async function paymentsInOrder(env: DbEnv, bookingId: number): Promise<Payment[]> {
-  return getDb(env).select().from(payments).where(eq(payments.bookingId, bookingId)).orderBy(sql`${payments.kind} = 'balance'`, asc(payments.createdAt));
+  return getDb(env)
+    .select()
+    .from(payments)
+    .where(eq(payments.bookingId, bookingId))
+    .orderBy(sql`${payments.kind} = 'balance'`, asc(payments.createdAt));
 }
 
 export async function cabinExists(env: DbEnv, id: number): Promise<boolean> {
@@ -113,7 +173,15 @@ export async function cabinExists(env: DbEnv, id: number): Promise<boolean> {
 }
 
 export async function getInstructions(env: DbEnv, cabinId: number): Promise<string> {
-  return (await getDb(env).select({ text: cabinInstructions.text }).from(cabinInstructions).where(eq(cabinInstructions.cabinId, cabinId)).get())?.text ?? '';
+  return (
+    (
+      await getDb(env)
+        .select({ text: cabinInstructions.text })
+        .from(cabinInstructions)
+        .where(eq(cabinInstructions.cabinId, cabinId))
+        .get()
+    )?.text ?? ''
+  );
 }
 
 export async function setInstructions(env: DbEnv, cabinId: number, text: string): Promise<string> {

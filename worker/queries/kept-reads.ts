@@ -7,7 +7,8 @@ import type { DatabasePort } from '../platform/ports.ts';
 type DbEnv = Pick<Bindings, 'DB' | 'DATA_STAMP_SEEN'>;
 
 /** The data stamp's query (worker/queries/data-stamp.ts), not yet run: the first of a batch that keeps reads. */
-export const dataStampQuery = (env: DbEnv) => getDb(env).select({ token: dataStamp.token }).from(dataStamp).where(eq(dataStamp.id, 1));
+export const dataStampQuery = (env: DbEnv) =>
+  getDb(env).select({ token: dataStamp.token }).from(dataStamp).where(eq(dataStamp.id, 1));
 
 /**
  * What a route made from reads that change only with the data (1,500 cabins' rows, the
@@ -32,7 +33,9 @@ export function keptPerDatabase<T>() {
       // Taken now: what the queries' condition compares with is what value() may give.
       const held = memory.get(env.DB);
       return {
-        changed: held ? sql`not exists (select 1 from ${dataStamp} where ${dataStamp.id} = 1 and ${dataStamp.token} = ${held.stamp})` : (undefined as SQL | undefined),
+        changed: held
+          ? sql`not exists (select 1 from ${dataStamp} where ${dataStamp.id} = 1 and ${dataStamp.token} = ${held.stamp})`
+          : (undefined as SQL | undefined),
         /** The kept value when the stamp read in the batch is the one it was kept under, else `make()` of the rows just read, kept. */
         value(stampRows: { token: string }[], make: () => T): T {
           const stamp = stampRows[0]?.token ?? null;

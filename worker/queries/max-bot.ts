@@ -48,11 +48,21 @@ export async function forgetMaxBot(env: DbEnv): Promise<void> {
 }
 
 /** A fresh start-link secret: 24 random bytes in hex (MAX takes up to 128 such characters). */
-export const newStartPayload = () => [...crypto.getRandomValues(new Uint8Array(24))].map((b) => b.toString(16).padStart(2, '0')).join('');
+export const newStartPayload = () =>
+  [...crypto.getRandomValues(new Uint8Array(24))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 /** What the panel may see: whether a token is set (its last 4 characters), never the token. */
 export function maxStatus(bot: MaxBot | null): MaxStatus {
-  if (!bot) return { configured: false, tokenEnding: null, botName: null, botUsername: null, link: null, connected: false, connectedAt: null };
+  if (!bot)
+    return {
+      configured: false,
+      tokenEnding: null,
+      botName: null,
+      botUsername: null,
+      link: null,
+      connected: false,
+      connectedAt: null,
+    };
   return {
     configured: true,
     // A short token would give too much of itself away in 4 characters.

@@ -15,7 +15,10 @@ type DbEnv = { DB: DatabasePort };
 export async function occupancy(env: DbEnv, from: IsoDate, days: number): Promise<OccupancyAnswer> {
   const to = addDays(from, days);
   const { cabins: rows, busy, requests } = await occupancyReads(env, from, to);
-  const clip = (r: { start: IsoDate; end: IsoDate }) => ({ start: r.start < from ? from : r.start, end: r.end > to ? to : r.end });
+  const clip = (r: { start: IsoDate; end: IsoDate }) => ({
+    start: r.start < from ? from : r.start,
+    end: r.end > to ? to : r.end,
+  });
   const ranges = new Map<number, OccupancyRange[]>(rows.map((c) => [c.id, []]));
   // Stays whose nights another stay also claims (an overbooking), in red on the chart.
   const clashing = new Set(conflictsAmong(busy).flatMap((c) => [`${c.cabinId}|${c.a.key}`, `${c.cabinId}|${c.b.key}`]));
@@ -31,10 +34,14 @@ export async function occupancy(env: DbEnv, from: IsoDate, days: number): Promis
     if (clashing.has(`${r.cabinId}|${r.key}`)) range.conflict = true;
     ranges.get(r.cabinId)?.push(range);
   }
-  for (const r of requests) ranges.get(r.cabinId)?.push({ ...clip(r), kind: 'request', label: r.name, bookingId: r.id });
+  for (const r of requests)
+    ranges.get(r.cabinId)?.push({ ...clip(r), kind: 'request', label: r.name, bookingId: r.id });
   return {
     from,
     days,
-    cabins: rows.map((c) => ({ ...c, ranges: ranges.get(c.id)!.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)) })),
+    cabins: rows.map((c) => ({
+      ...c,
+      ranges: ranges.get(c.id)!.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)),
+    })),
   };
 }

@@ -12,7 +12,12 @@ type DbEnv = { DB: DatabasePort };
  * Puts a message in the outbox for each channel, held by the caller until `lease` (ms) while it
  * tries at once; the lease is also the caller's mark (see stillHeld).
  */
-export async function enqueue(env: DbEnv, channels: string[], message: { subject: string; text: string }, leaseMs: number): Promise<{ ids: number[]; lease: number }> {
+export async function enqueue(
+  env: DbEnv,
+  channels: string[],
+  message: { subject: string; text: string },
+  leaseMs: number,
+): Promise<{ ids: number[]; lease: number }> {
   const at = now();
   const lease = at + leaseMs;
   const rows = await getDb(env)
@@ -24,7 +29,11 @@ export async function enqueue(env: DbEnv, channels: string[], message: { subject
 
 /** Whether the message is still unsent and held under this lease: nobody else took it over meanwhile. */
 export async function stillHeld(env: DbEnv, id: number, lease: number): Promise<boolean> {
-  const row = await getDb(env).select({ id: outbox.id }).from(outbox).where(and(eq(outbox.id, id), eq(outbox.leaseUntil, lease), isNull(outbox.sentAt))).get();
+  const row = await getDb(env)
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(eq(outbox.id, id), eq(outbox.leaseUntil, lease), isNull(outbox.sentAt)))
+    .get();
   return !!row;
 }
 
@@ -34,7 +43,14 @@ export async function dueMessages(env: DbEnv, limit: number): Promise<OutboxRow[
   return getDb(env)
     .select()
     .from(outbox)
-    .where(and(isNull(outbox.sentAt), isNull(outbox.givenUpAt), lte(outbox.nextAttemptAt, at), or(isNull(outbox.leaseUntil), lt(outbox.leaseUntil, at))))
+    .where(
+      and(
+        isNull(outbox.sentAt),
+        isNull(outbox.givenUpAt),
+        lte(outbox.nextAttemptAt, at),
+        or(isNull(outbox.leaseUntil), lt(outbox.leaseUntil, at)),
+      ),
+    )
     .orderBy(asc(outbox.id))
     .limit(limit);
 }
@@ -45,13 +61,23 @@ export async function claim(env: DbEnv, id: number, leaseMs: number): Promise<bo
   const rows = await getDb(env)
     .update(outbox)
     .set({ leaseUntil: at + leaseMs })
-    .where(and(eq(outbox.id, id), isNull(outbox.sentAt), isNull(outbox.givenUpAt), or(isNull(outbox.leaseUntil), lt(outbox.leaseUntil, at))))
+    .where(
+      and(
+        eq(outbox.id, id),
+        isNull(outbox.sentAt),
+        isNull(outbox.givenUpAt),
+        or(isNull(outbox.leaseUntil), lt(outbox.leaseUntil, at)),
+      ),
+    )
     .returning({ id: outbox.id });
   return rows.length > 0;
 }
 
 export async function markSent(env: DbEnv, id: number) {
-  await getDb(env).update(outbox).set({ sentAt: now(), leaseUntil: null, lastError: null, attempts: sql`${outbox.attempts} + 1` }).where(eq(outbox.id, id));
+  await getDb(env)
+    .update(outbox)
+    .set({ sentAt: now(), leaseUntil: null, lastError: null, attempts: sql`${outbox.attempts} + 1` })
+    .where(eq(outbox.id, id));
 }
 
 /** A failed try: the cause, and when to try again (or never, `giveUp`). */
@@ -75,7 +101,10 @@ export async function markFailed(env: DbEnv, id: number, error: string, next: { 
 export async function forgetOldMessages(env: DbEnv, before: number): Promise<number> {
   const db = getDb(env);
   const [owners, erased] = await Promise.all([
-    db.delete(outbox).where(and(isNull(outbox.bookingId), or(lt(outbox.sentAt, before), lt(outbox.givenUpAt, before)))).returning({ id: outbox.id }),
+    db
+      .delete(outbox)
+      .where(and(isNull(outbox.bookingId), or(lt(outbox.sentAt, before), lt(outbox.givenUpAt, before))))
+      .returning({ id: outbox.id }),
     db
       .delete(outbox)
       .where(inArray(outbox.bookingId, db.select({ id: bookings.id }).from(bookings).where(eq(bookings.email, ''))))
@@ -86,13 +115,23 @@ export async function forgetOldMessages(env: DbEnv, before: number): Promise<num
 
 // ——— The messages to a guest: one row per booking and kind, kept as the booking's record.
 
-export type GuestMessageInput = { bookingId: number; kind: GuestMessageKind; recipient: string; subject: string; text: string };
+export type GuestMessageInput = {
+  bookingId: number;
+  kind: GuestMessageKind;
+  recipient: string;
+  subject: string;
+  text: string;
+};
 
 /**
  * Keeps a message to a guest, due now; held by the caller for `leaseMs` when it tries at once.
  * Undefined when the booking already has this message (each goes once per booking).
  */
-export async function enqueueGuestMessage(env: DbEnv, m: GuestMessageInput, leaseMs?: number): Promise<{ id: number; lease: number | null } | undefined> {
+export async function enqueueGuestMessage(
+  env: DbEnv,
+  m: GuestMessageInput,
+  leaseMs?: number,
+): Promise<{ id: number; lease: number | null } | undefined> {
   const at = now();
   const lease = leaseMs === undefined ? null : at + leaseMs;
   const [row] = await getDb(env)
@@ -115,8 +154,16 @@ export async function enqueueGuestMessages(env: DbEnv, list: GuestMessageInput[]
   return rows.length;
 }
 
-export async function guestMessageOf(env: DbEnv, bookingId: number, kind: GuestMessageKind): Promise<OutboxRow | undefined> {
-  return getDb(env).select().from(outbox).where(and(eq(outbox.bookingId, bookingId), eq(outbox.kind, kind))).get();
+export async function guestMessageOf(
+  env: DbEnv,
+  bookingId: number,
+  kind: GuestMessageKind,
+): Promise<OutboxRow | undefined> {
+  return getDb(env)
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.bookingId, bookingId), eq(outbox.kind, kind)))
+    .get();
 }
 
 /** A booking's messages, in the order they were made. */
@@ -129,7 +176,12 @@ export async function guestMessagesOf(env: DbEnv, bookingId: number): Promise<Ou
  * `fresh` replaces its words (the owner's template as it is now). False when it was sent
  * meanwhile or someone holds it this moment.
  */
-export async function rearmMessage(env: DbEnv, id: number, leaseMs: number, fresh?: Pick<GuestMessageInput, 'recipient' | 'subject' | 'text'>): Promise<number | null> {
+export async function rearmMessage(
+  env: DbEnv,
+  id: number,
+  leaseMs: number,
+  fresh?: Pick<GuestMessageInput, 'recipient' | 'subject' | 'text'>,
+): Promise<number | null> {
   const at = now();
   const lease = at + leaseMs;
   const rows = await getDb(env)
@@ -156,7 +208,13 @@ const STAYS_PER_RUN = 200;
  * Confirmed stays with an e-mail and no `kind` message yet whose `field` (arrival or departure)
  * falls within [from, to]: the ones the schedule's reminder or review request is due for.
  */
-export async function staysDue(env: DbEnv, kind: MessageKind, field: 'checkIn' | 'checkOut', from: IsoDate, to: IsoDate) {
+export async function staysDue(
+  env: DbEnv,
+  kind: MessageKind,
+  field: 'checkIn' | 'checkOut',
+  from: IsoDate,
+  to: IsoDate,
+) {
   if (from > to) return [];
   const column = bookings[field];
   return getDb(env)
@@ -172,7 +230,16 @@ export async function staysDue(env: DbEnv, kind: MessageKind, field: 'checkIn' |
     .from(bookings)
     .innerJoin(cabins, eq(cabins.id, bookings.cabinId))
     .leftJoin(outbox, and(eq(outbox.bookingId, bookings.id), eq(outbox.kind, kind)))
-    .where(and(eq(bookings.status, 'confirmed'), ne(bookings.email, ''), isNotNull(bookings.guestToken), gte(column, from), lte(column, to), isNull(outbox.id)))
+    .where(
+      and(
+        eq(bookings.status, 'confirmed'),
+        ne(bookings.email, ''),
+        isNotNull(bookings.guestToken),
+        gte(column, from),
+        lte(column, to),
+        isNull(outbox.id),
+      ),
+    )
     .orderBy(asc(bookings.id))
     .limit(STAYS_PER_RUN);
 }

@@ -8,9 +8,15 @@ type DbEnv = { DB: DatabasePort };
 const at = () => new Date(now()).toISOString();
 
 /** A payment as ЮKassa created it; a repeat of the same id (an idempotent retry) changes nothing. */
-export async function storePayment(env: DbEnv, p: Pick<Payment, 'id' | 'bookingId' | 'amount' | 'status' | 'confirmationUrl'>): Promise<void> {
+export async function storePayment(
+  env: DbEnv,
+  p: Pick<Payment, 'id' | 'bookingId' | 'amount' | 'status' | 'confirmationUrl'>,
+): Promise<void> {
   const t = at();
-  await getDb(env).insert(payments).values({ ...p, createdAt: t, updatedAt: t }).onConflictDoNothing();
+  await getDb(env)
+    .insert(payments)
+    .values({ ...p, createdAt: t, updatedAt: t })
+    .onConflictDoNothing();
 }
 
 export async function getPaymentRow(env: DbEnv, id: string): Promise<Payment | undefined> {
@@ -31,11 +37,22 @@ export async function allPayments(env: DbEnv): Promise<Payment[]> {
   return getDb(env).select().from(payments).orderBy(desc(payments.createdAt));
 }
 
-export async function setRefund(env: DbEnv, id: string, refund: { refundId: string; refundStatus: string; refundReason?: string }): Promise<void> {
-  await getDb(env).update(payments).set({ ...refund, updatedAt: at() }).where(eq(payments.id, id));
+export async function setRefund(
+  env: DbEnv,
+  id: string,
+  refund: { refundId: string; refundStatus: string; refundReason?: string },
+): Promise<void> {
+  await getDb(env)
+    .update(payments)
+    .set({ ...refund, updatedAt: at() })
+    .where(eq(payments.id, id));
 }
 
-export async function setSettlementReceipt(env: DbEnv, id: string, settlementReceipt: 'sent' | 'failed'): Promise<void> {
+export async function setSettlementReceipt(
+  env: DbEnv,
+  id: string,
+  settlementReceipt: 'sent' | 'failed',
+): Promise<void> {
   await getDb(env).update(payments).set({ settlementReceipt, updatedAt: at() }).where(eq(payments.id, id));
 }
 

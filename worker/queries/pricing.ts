@@ -3,9 +3,25 @@ import type { BatchResponse } from 'drizzle-orm/batch';
 import { addDays, type IsoDate } from '../../schema/dates.ts';
 import type { PromoInput } from '../../schema/pricing-input.ts';
 import { promoCodeKey } from '../../schema/promo-code.ts';
-import { extrasFor, WEEKEND_NIGHTS_DEFAULT, type Discount, type Extra, type PricingRules, type PromoTerms } from '../../schema/pricing.ts';
+import {
+  extrasFor,
+  WEEKEND_NIGHTS_DEFAULT,
+  type Discount,
+  type Extra,
+  type PricingRules,
+  type PromoTerms,
+} from '../../schema/pricing.ts';
 import { MSG } from '../../schema/messages.ts';
-import { cabinCalendars, cabins, datePrices, extras, promoCodes, seasons, siteState, type Cabin } from '../../schema/tables.ts';
+import {
+  cabinCalendars,
+  cabins,
+  datePrices,
+  extras,
+  promoCodes,
+  seasons,
+  siteState,
+  type Cabin,
+} from '../../schema/tables.ts';
 import { getDb } from '../lib/db.ts';
 import { groupBy } from '../lib/group-by.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -20,7 +36,11 @@ export async function listDiscounts(env: DbEnv): Promise<Discount[]> {
   return discountsFrom(await discountsQuery(env).get());
 }
 
-const discountsQuery = (env: DbEnv, where?: SQL) => getDb(env).select().from(siteState).where(and(eq(siteState.key, DISCOUNTS_KEY), where));
+const discountsQuery = (env: DbEnv, where?: SQL) =>
+  getDb(env)
+    .select()
+    .from(siteState)
+    .where(and(eq(siteState.key, DISCOUNTS_KEY), where));
 function discountsFrom(row: { value: string } | undefined): Discount[] {
   try {
     return row ? (JSON.parse(row.value) as Discount[]) : [];
@@ -33,7 +53,8 @@ export async function listExtras(env: DbEnv): Promise<Extra[]> {
   return extrasFrom(await extrasQuery(env));
 }
 
-const extrasQuery = (env: DbEnv, where?: SQL) => getDb(env).select().from(extras).where(where).orderBy(asc(extras.position), asc(extras.id));
+const extrasQuery = (env: DbEnv, where?: SQL) =>
+  getDb(env).select().from(extras).where(where).orderBy(asc(extras.position), asc(extras.id));
 const extrasFrom = (rows: (typeof extras.$inferSelect)[]): Extra[] =>
   rows.map(({ position: _p, per, ...e }) => ({ ...e, per: per as Extra['per'], cabinIds: e.cabinIds ?? null }));
 
@@ -41,17 +62,28 @@ const extrasFrom = (rows: (typeof extras.$inferSelect)[]): Extra[] =>
  * Sets the discounts and the extras as whole lists, in one batch: an extra sent with its id keeps
  * it (bookings name their extras by id), new ones get one, those left out go.
  */
-export async function savePricing(env: DbEnv, body: { discounts: Discount[]; extras: (Omit<Extra, 'id'> & { id?: number })[] }): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function savePricing(
+  env: DbEnv,
+  body: { discounts: Discount[]; extras: (Omit<Extra, 'id'> & { id?: number })[] },
+): Promise<{ ok: true } | { ok: false; error: string }> {
   const db = getDb(env);
   const current = new Set((await db.select({ id: extras.id }).from(extras)).map((r) => r.id));
   if (body.extras.some((e) => e.id !== undefined && !current.has(e.id))) return { ok: false, error: MSG.extraNotFound };
   const kept = new Set(body.extras.flatMap((e) => (e.id === undefined ? [] : [e.id])));
   const gone = [...current].filter((id) => !kept.has(id));
   const statements = [
-    db.insert(siteState).values({ key: DISCOUNTS_KEY, value: JSON.stringify(body.discounts) }).onConflictDoUpdate({ target: siteState.key, set: { value: JSON.stringify(body.discounts) } }),
+    db
+      .insert(siteState)
+      .values({ key: DISCOUNTS_KEY, value: JSON.stringify(body.discounts) })
+      .onConflictDoUpdate({ target: siteState.key, set: { value: JSON.stringify(body.discounts) } }),
     ...(gone.length ? [db.delete(extras).where(inArray(extras.id, gone))] : []),
     ...body.extras.map(({ id, ...e }, position) =>
-      id === undefined ? db.insert(extras).values({ ...e, position }) : db.update(extras).set({ ...e, position }).where(eq(extras.id, id)),
+      id === undefined
+        ? db.insert(extras).values({ ...e, position })
+        : db
+            .update(extras)
+            .set({ ...e, position })
+            .where(eq(extras.id, id)),
     ),
   ];
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
@@ -59,11 +91,20 @@ export async function savePricing(env: DbEnv, body: { discounts: Discount[]; ext
 }
 
 export async function listDatePrices(env: DbEnv, cabinId: number) {
-  return getDb(env).select({ date: datePrices.date, price: datePrices.price }).from(datePrices).where(eq(datePrices.cabinId, cabinId)).orderBy(asc(datePrices.date));
+  return getDb(env)
+    .select({ date: datePrices.date, price: datePrices.price })
+    .from(datePrices)
+    .where(eq(datePrices.cabinId, cabinId))
+    .orderBy(asc(datePrices.date));
 }
 
 /** Replaces a cabin's single nights' prices from `from` on; past ones are left as they were. */
-export async function replaceDatePrices(env: DbEnv, cabinId: number, prices: { date: IsoDate; price: number }[], from: IsoDate) {
+export async function replaceDatePrices(
+  env: DbEnv,
+  cabinId: number,
+  prices: { date: IsoDate; price: number }[],
+  from: IsoDate,
+) {
   const db = getDb(env);
   const statements = [
     db.delete(datePrices).where(and(eq(datePrices.cabinId, cabinId), gte(datePrices.date, from))),
@@ -72,7 +113,10 @@ export async function replaceDatePrices(env: DbEnv, cabinId: number, prices: { d
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
 }
 
-export type CabinPriceFields = Pick<Cabin, 'id' | 'pricePerNight' | 'weekendPricePerNight' | 'weekendNights' | 'baseGuests' | 'extraGuestPerNight' | 'maxGuests'>;
+export type CabinPriceFields = Pick<
+  Cabin,
+  'id' | 'pricePerNight' | 'weekendPricePerNight' | 'weekendNights' | 'baseGuests' | 'extraGuestPerNight' | 'maxGuests'
+>;
 
 /** The columns of a cabin that its rules take (cabinRates), for a select of cabins to be priced. */
 export const cabinPriceColumns = {
@@ -90,9 +134,17 @@ export const cabinPriceColumns = {
  * per kind of data (cabins, seasons, single dates, minimum stays, discounts, extras, settings),
  * whatever the number of cabins, for search as for one booking, all in one batch.
  */
-export async function pricingRules(env: DbEnv, from: IsoDate, to: IsoDate, cabinIds?: number[]): Promise<Map<number, PricingRules>> {
+export async function pricingRules(
+  env: DbEnv,
+  from: IsoDate,
+  to: IsoDate,
+  cabinIds?: number[],
+): Promise<Map<number, PricingRules>> {
   const [cabinRows, ...rest] = await getDb(env).batch([
-    getDb(env).select(cabinPriceColumns).from(cabins).where(cabinIds ? inArray(cabins.id, cabinIds) : undefined),
+    getDb(env)
+      .select(cabinPriceColumns)
+      .from(cabins)
+      .where(cabinIds ? inArray(cabins.id, cabinIds) : undefined),
     ...pricingDataQueries(env),
     ...pricingRangeQueries(env, from, to, cabinIds),
   ]);
@@ -105,8 +157,16 @@ export async function pricingRules(env: DbEnv, from: IsoDate, to: IsoDate, cabin
  * pricingRules for cabin rows the caller reads itself: everything else is read here, in one
  * batch, then each row's rules are made in memory.
  */
-export async function pricingRulesOf(env: DbEnv, from: IsoDate, to: IsoDate, cabinIds?: number[]): Promise<(cabin: CabinPriceFields) => PricingRules> {
-  const [minStays, discountRow, extraRows, settingRows, seasonRows, dateRows] = await getDb(env).batch([...pricingDataQueries(env), ...pricingRangeQueries(env, from, to, cabinIds)]);
+export async function pricingRulesOf(
+  env: DbEnv,
+  from: IsoDate,
+  to: IsoDate,
+  cabinIds?: number[],
+): Promise<(cabin: CabinPriceFields) => PricingRules> {
+  const [minStays, discountRow, extraRows, settingRows, seasonRows, dateRows] = await getDb(env).batch([
+    ...pricingDataQueries(env),
+    ...pricingRangeQueries(env, from, to, cabinIds),
+  ]);
   return rulesFrom(pricingDataFrom([minStays, discountRow, extraRows, settingRows]), [seasonRows, dateRows]);
 }
 
@@ -118,7 +178,10 @@ export async function pricingRulesOf(env: DbEnv, from: IsoDate, to: IsoDate, cab
 export function pricingDataQueries(env: DbEnv, where?: SQL) {
   const db = getDb(env);
   return [
-    db.select({ cabinId: cabinCalendars.cabinId, minNights: cabinCalendars.minNights }).from(cabinCalendars).where(where),
+    db
+      .select({ cabinId: cabinCalendars.cabinId, minNights: cabinCalendars.minNights })
+      .from(cabinCalendars)
+      .where(where),
     discountsQuery(env, where),
     extrasQuery(env, where),
     settingsQuery(env, where),
@@ -128,10 +191,17 @@ export function pricingDataQueries(env: DbEnv, where?: SQL) {
 /** The rules' data for stays touching [from, to) (seasons, single dates), not yet read: for a batch. */
 export function pricingRangeQueries(env: DbEnv, from: IsoDate, to: IsoDate, cabinIds?: number[]) {
   const db = getDb(env);
-  const only = <C extends typeof seasons.cabinId | typeof datePrices.cabinId>(column: C) => (cabinIds ? inArray(column, cabinIds) : undefined);
+  const only = <C extends typeof seasons.cabinId | typeof datePrices.cabinId>(column: C) =>
+    cabinIds ? inArray(column, cabinIds) : undefined;
   return [
-    db.select().from(seasons).where(and(only(seasons.cabinId), lt(seasons.start, to), gt(seasons.end, from))),
-    db.select().from(datePrices).where(and(only(datePrices.cabinId), gte(datePrices.date, from), lt(datePrices.date, to))),
+    db
+      .select()
+      .from(seasons)
+      .where(and(only(seasons.cabinId), lt(seasons.start, to), gt(seasons.end, from))),
+    db
+      .select()
+      .from(datePrices)
+      .where(and(only(datePrices.cabinId), gte(datePrices.date, from), lt(datePrices.date, to))),
   ] as const;
 }
 
@@ -151,7 +221,9 @@ export type PricingData = {
   plainBySignature: Map<string, PricingRules>;
 };
 
-export function pricingDataFrom([minStays, discountRows, extraRows, settingRows]: BatchResponse<ReturnType<typeof pricingDataQueries>>): PricingData {
+export function pricingDataFrom([minStays, discountRows, extraRows, settingRows]: BatchResponse<
+  ReturnType<typeof pricingDataQueries>
+>): PricingData {
   return {
     minOf: new Map(minStays.map((m) => [m.cabinId, m.minNights])),
     discounts: discountsFrom(discountRows[0]),
@@ -163,14 +235,21 @@ export function pricingDataFrom([minStays, discountRows, extraRows, settingRows]
 }
 
 /** Each cabin's rules, made in memory from the data and the rows of pricingRangeQueries. */
-export function rulesFrom(data: PricingData, [seasonRows, dateRows]: BatchResponse<ReturnType<typeof pricingRangeQueries>>): (cabin: CabinPriceFields) => PricingRules {
+export function rulesFrom(
+  data: PricingData,
+  [seasonRows, dateRows]: BatchResponse<ReturnType<typeof pricingRangeQueries>>,
+): (cabin: CabinPriceFields) => PricingRules {
   const { minOf, discounts, allExtras, charges, plainRules, plainBySignature } = data;
   // Grouped once by cabin: at 1,500 cabins a filter per cabin would read every row 1,500 times.
   const seasonsOf = groupBy(seasonRows, (r) => r.cabinId);
   const datesOf = groupBy(dateRows, (r) => r.cabinId);
   const everywhere = allExtras.filter((e) => e.cabinIds === null);
   const someCabins = allExtras.filter((e) => e.cabinIds !== null);
-  const make = (c: CabinPriceFields, seasons: PricingRules['seasons'], datePrices: PricingRules['datePrices']): PricingRules => ({
+  const make = (
+    c: CabinPriceFields,
+    seasons: PricingRules['seasons'],
+    datePrices: PricingRules['datePrices'],
+  ): PricingRules => ({
     cabin: cabinRates(c, minOf.get(c.id) ?? 1),
     seasons,
     datePrices,
@@ -219,7 +298,12 @@ export async function replacePromoCodes(env: DbEnv, codes: PromoInput[]) {
   const gone = current.filter((c) => !wanted.has(c.code)).map((c) => c.code);
   const statements = [
     ...(gone.length ? [db.delete(promoCodes).where(inArray(promoCodes.code, gone))] : []),
-    ...codes.map((c) => db.insert(promoCodes).values(c).onConflictDoUpdate({ target: promoCodes.code, set: { ...c, code: undefined } })),
+    ...codes.map((c) =>
+      db
+        .insert(promoCodes)
+        .values(c)
+        .onConflictDoUpdate({ target: promoCodes.code, set: { ...c, code: undefined } }),
+    ),
   ];
   if (statements.length) await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   return listPromoCodes(env);
@@ -230,14 +314,19 @@ export async function replacePromoCodes(env: DbEnv, codes: PromoInput[]) {
  * guest's words. Its uses are checked here; one is counted when a booking is held for payment or confirmed
  * (worker/transitions/promo.ts).
  */
-export async function checkPromo(env: DbEnv, typed: string, stay: { checkIn: IsoDate; checkOut: IsoDate; today: IsoDate }): Promise<{ ok: true; terms: PromoTerms } | { ok: false; error: string }> {
+export async function checkPromo(
+  env: DbEnv,
+  typed: string,
+  stay: { checkIn: IsoDate; checkOut: IsoDate; today: IsoDate },
+): Promise<{ ok: true; terms: PromoTerms } | { ok: false; error: string }> {
   const row = await findPromo(env, typed);
   if (!row) return { ok: false, error: MSG.promoNotFound };
   if (row.validFrom && stay.today < row.validFrom) return { ok: false, error: MSG.promoNotYet };
   if (row.validTo && stay.today > row.validTo) return { ok: false, error: MSG.promoExpired };
   if (row.maxUses !== null && row.uses >= row.maxUses) return { ok: false, error: MSG.promoUsedUp };
   // Every night of the stay within the code's stay dates (stayTo: the last night it covers).
-  if ((row.stayFrom && stay.checkIn < row.stayFrom) || (row.stayTo && stay.checkOut > addDays(row.stayTo, 1))) return { ok: false, error: MSG.promoNotForDates };
+  if ((row.stayFrom && stay.checkIn < row.stayFrom) || (row.stayTo && stay.checkOut > addDays(row.stayTo, 1)))
+    return { ok: false, error: MSG.promoNotForDates };
   return { ok: true, terms: { code: row.code, percent: row.percent, amount: row.amount } };
 }
 

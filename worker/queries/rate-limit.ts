@@ -74,5 +74,8 @@ export async function countGuess(env: DbEnv, key: string, s: GuessSchedule): Pro
 
 /** Takes back one guess counted by countGuess (it turned out not to be a wrong one); earlier ones stay. */
 export async function uncountGuess(env: DbEnv, key: string): Promise<void> {
-  await getDb(env).update(rateLimits).set({ count: sql`max(${rateLimits.count} - 1, 0)` }).where(sql`${rateLimits.key} = ${key}`);
+  await getDb(env)
+    .update(rateLimits)
+    .set({ count: sql`max(${rateLimits.count} - 1, 0)` })
+    .where(sql`${rateLimits.key} = ${key}`);
 }

@@ -35,7 +35,9 @@ export type BookingFileRow = {
  * One query.
  */
 export async function bookingFileRows(env: DbEnv, q: ReportQuery): Promise<BookingFileRow[]> {
-  return getDb(env).all<BookingFileRow>(sql`select b.id as id, b.status as status, c.name as cabin, b.check_in as checkIn, b.check_out as checkOut,
+  return getDb(
+    env,
+  ).all<BookingFileRow>(sql`select b.id as id, b.status as status, c.name as cabin, b.check_in as checkIn, b.check_out as checkOut,
       b.nights as nights, b.guests as guests, b.total as total, coalesce(${linesSum(sql`b`, sql`('tax')`)}, 0) as tax,
       ${paidOf(sql`b`)} as paid, ${refundedOf(sql`b`)} as refunded,
       coalesce((select group_concat(p.id, ', ') from payments p where p.booking_id = b.id and p.status = 'succeeded'), '') as paymentIds,

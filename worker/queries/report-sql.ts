@@ -52,4 +52,5 @@ export const refundedOf = (booking: SQL): SQL =>
 export const earliestArrival = (from: IsoDate): IsoDate => addDays(from, -BOOKING_MAX_NIGHTS);
 
 /** Whole days between two `YYYY-MM-DD` SQL values. */
-export const daysBetween = (start: SQL, end: SQL): SQL => sql`cast(round(julianday(${end}) - julianday(${start})) as integer)`;
+export const daysBetween = (start: SQL, end: SQL): SQL =>
+  sql`cast(round(julianday(${end}) - julianday(${start})) as integer)`;

@@ -1,6 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { nightsBetween, type IsoDate } from '../../schema/dates.ts';
-import { periodEnd, periodMonths, yearBefore, type CabinFigures, type ChannelNights, type MonthFigures, type ReportFigures, type ReportQuery, type ReportSummary } from '../../schema/reports.ts';
+import {
+  periodEnd,
+  periodMonths,
+  yearBefore,
+  type CabinFigures,
+  type ChannelNights,
+  type MonthFigures,
+  type ReportFigures,
+  type ReportQuery,
+  type ReportSummary,
+} from '../../schema/reports.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { earliestArrival, monthsCte, paidOf, refundedOf } from './report-sql.ts';
@@ -80,7 +90,14 @@ const arrivalsSql = (from: IsoDate, to: IsoDate) => sql`with a as materialized (
   select 'lead', null, null, 0, 0, 0, 0, 0, 0, (select avg(d) from (select d from leads order by d
     limit 2 - (select count(*) from leads) % 2 offset ((select count(*) from leads) - 1) / 2))`;
 
-type Arrivals = { confirmed: number; cancelled: number; expected: number; nights: number; paid: number; refunded: number };
+type Arrivals = {
+  confirmed: number;
+  cancelled: number;
+  expected: number;
+  nights: number;
+  paid: number;
+  refunded: number;
+};
 type CabinRow = { id: number; name: string; active: number | boolean };
 type Part<K extends string> = { part: K; cabinId: number; month: string };
 
@@ -93,7 +110,9 @@ async function figures(env: DbEnv, q: ReportQuery, cabinRows: CabinRow[]): Promi
   const { from, to } = q;
   const end = periodEnd(to);
   const [nightRows, arrivalRows] = await Promise.all([
-    db.all<Part<'cabin' | 'month'> & { channel: string; name: string; nights: number; activeNights: number }>(nightsSql(from, end)),
+    db.all<Part<'cabin' | 'month'> & { channel: string; name: string; nights: number; activeNights: number }>(
+      nightsSql(from, end),
+    ),
     db.all<Part<'cabin' | 'month' | 'lead'> & Arrivals & { median: number | null }>(arrivalsSql(from, to)),
   ]);
   const byCabinNights = nightRows.filter((r) => r.part === 'cabin');
@@ -111,8 +130,15 @@ async function figures(env: DbEnv, q: ReportQuery, cabinRows: CabinRow[]): Promi
     const available = c.active ? days : 0;
     const a = arrivalsOf.get(c.id);
     return {
-      cabinId: c.id, name: c.name, active: Boolean(c.active), nights, available, occupancy: c.active ? share(nights, available) : null,
-      bookings: a?.confirmed ?? 0, revenue: a?.expected ?? 0, paid: roubles(a?.paid ?? 0),
+      cabinId: c.id,
+      name: c.name,
+      active: Boolean(c.active),
+      nights,
+      available,
+      occupancy: c.active ? share(nights, available) : null,
+      bookings: a?.confirmed ?? 0,
+      revenue: a?.expected ?? 0,
+      paid: roubles(a?.paid ?? 0),
     };
   });
 
@@ -123,7 +149,11 @@ async function figures(env: DbEnv, q: ReportQuery, cabinRows: CabinRow[]): Promi
     monthNights.set(r.month, (monthNights.get(r.month) ?? 0) + Number(r.activeNights));
     const key = `${r.channel}|${r.name}`;
     const channel: ChannelNights['channel'] = r.channel === 'site' ? 'site' : r.channel === 'feed' ? 'feed' : 'avito';
-    const entry = channels.get(key) ?? { channel, name: r.channel === 'site' ? SITE_NAME : r.channel === 'feed' ? r.name : (CHANNEL_NAMES[r.channel] ?? r.channel), nights: 0 };
+    const entry = channels.get(key) ?? {
+      channel,
+      name: r.channel === 'site' ? SITE_NAME : r.channel === 'feed' ? r.name : (CHANNEL_NAMES[r.channel] ?? r.channel),
+      nights: 0,
+    };
     entry.nights += Number(r.nights);
     channels.set(key, entry);
   }
@@ -131,7 +161,14 @@ async function figures(env: DbEnv, q: ReportQuery, cabinRows: CabinRow[]): Promi
     const nights = monthNights.get(month) ?? 0;
     const available = active.length * monthDays;
     const a = monthArrivals.get(month);
-    return { month, nights, available, occupancy: share(nights, available), revenue: a?.expected ?? 0, paid: roubles(a?.paid ?? 0) };
+    return {
+      month,
+      nights,
+      available,
+      occupancy: share(nights, available),
+      revenue: a?.expected ?? 0,
+      paid: roubles(a?.paid ?? 0),
+    };
   });
 
   const sum = (key: keyof Arrivals) => byCabinArrivals.reduce((s, r) => s + Number(r[key]), 0);
@@ -144,11 +181,18 @@ async function figures(env: DbEnv, q: ReportQuery, cabinRows: CabinRow[]): Promi
   const median = lead[0]?.median;
   const order: Record<ChannelNights['channel'], number> = { site: 0, avito: 1, feed: 2 };
   return {
-    from, to, cabins: active.length, days,
-    occupancy: share(activeSold, nightsAvailable), nightsSold, nightsAvailable,
+    from,
+    to,
+    cabins: active.length,
+    days,
+    occupancy: share(activeSold, nightsAvailable),
+    nightsSold,
+    nightsAvailable,
     revenue: { paid: roubles(sum('paid')), expected: sum('expected'), refunded: roubles(sum('refunded')) },
     adr: sum('nights') > 0 ? Math.round(sum('expected') / sum('nights')) : null,
-    nightsByChannel: [...channels.values()].sort((a, b) => order[a.channel] - order[b.channel] || b.nights - a.nights || a.name.localeCompare(b.name, 'ru')),
+    nightsByChannel: [...channels.values()].sort(
+      (a, b) => order[a.channel] - order[b.channel] || b.nights - a.nights || a.name.localeCompare(b.name, 'ru'),
+    ),
     leadTimeDays: median === null || median === undefined ? null : Math.round(median * 10) / 10,
     cancellations: { count: cancelled, share: share(cancelled, confirmed + cancelled) },
     bookings: confirmed,

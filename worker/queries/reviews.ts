@@ -43,18 +43,35 @@ export async function submitReview(env: DbEnv, input: ReviewSubmit): Promise<Rev
 
 /** The booking a review link's token belongs to: what decides whether its review is taken. */
 export async function stayOfToken(env: DbEnv, token: string) {
-  return getDb(env).select({ id: bookings.id, status: bookings.status, checkOut: bookings.checkOut }).from(bookings).where(eq(bookings.guestToken, token)).get();
+  return getDb(env)
+    .select({ id: bookings.id, status: bookings.status, checkOut: bookings.checkOut })
+    .from(bookings)
+    .where(eq(bookings.guestToken, token))
+    .get();
 }
 
 /**
  * A review of a stay, through the guest's link: marked verified, unapproved like any other.
  * Undefined when the booking has one already: the unique booking_id keeps one of two racing.
  */
-export async function submitStayReview(env: DbEnv, input: ReviewSubmit, bookingId: number): Promise<Review | undefined> {
+export async function submitStayReview(
+  env: DbEnv,
+  input: ReviewSubmit,
+  bookingId: number,
+): Promise<Review | undefined> {
   const { name, email, rating, comment } = input;
   const [row] = await getDb(env)
     .insert(reviews)
-    .values({ name, email, rating, comment, approved: false, created_at: new Date(now()).toISOString(), bookingId, verifiedStay: true })
+    .values({
+      name,
+      email,
+      rating,
+      comment,
+      approved: false,
+      created_at: new Date(now()).toISOString(),
+      bookingId,
+      verifiedStay: true,
+    })
     .onConflictDoNothing()
     .returning();
   return row;

@@ -1,5 +1,11 @@
 import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
-import { SEARCH_HORIZON_DAYS, SEARCH_NEAREST_DAYS, type SearchAnswer, type SearchQuery, type SearchStay } from '../../schema/search.ts';
+import {
+  SEARCH_HORIZON_DAYS,
+  SEARCH_NEAREST_DAYS,
+  type SearchAnswer,
+  type SearchQuery,
+  type SearchStay,
+} from '../../schema/search.ts';
 import { quoteMany, type PricingRules } from '../../schema/pricing.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
 import { now } from '../lib/clock.ts';
@@ -34,7 +40,8 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
   for (let d = 1; d <= SEARCH_NEAREST_DAYS; d++) {
     for (const shift of [-d, d]) {
       const checkIn = addDays(q.checkIn, shift);
-      if (checkIn >= today && checkIn <= latestCheckIn) candidates.push({ checkIn, checkOut: addDays(checkIn, nights) });
+      if (checkIn >= today && checkIn <= latestCheckIn)
+        candidates.push({ checkIn, checkOut: addDays(checkIn, nights) });
     }
   }
 
@@ -64,7 +71,13 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
       nearest = { ...stay, total: alt.total };
       break;
     }
-    others.push({ id: cabin.id, name: cabin.name, reason: free ? 'minNights' : 'busy', minNights: quote.minNights, ...(nearest ? { nearest } : {}) });
+    others.push({
+      id: cabin.id,
+      name: cabin.name,
+      reason: free ? 'minNights' : 'busy',
+      minNights: quote.minNights,
+      ...(nearest ? { nearest } : {}),
+    });
   }
   results.sort((a, b) => a.total - b.total || a.id - b.id);
   return { checkIn: q.checkIn, checkOut: q.checkOut, nights, guests: q.guests, results, others };

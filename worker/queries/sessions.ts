@@ -106,7 +106,10 @@ export async function listSessions(env: DbEnv, currentId: number, userId: number
 }
 
 /** Whose a live session is and where it was used from, for «Журнал» when it is ended. */
-export async function sessionOwner(env: DbEnv, id: number): Promise<{ username: string; userAgent: string; ip: string } | undefined> {
+export async function sessionOwner(
+  env: DbEnv,
+  id: number,
+): Promise<{ username: string; userAgent: string; ip: string } | undefined> {
   return getDb(env)
     .select({ username: users.username, userAgent: adminSessions.userAgent, ip: adminSessions.ip })
     .from(adminSessions)

@@ -39,7 +39,10 @@ export async function getSettings(env: DbEnv): Promise<Settings> {
 }
 
 /** The charges every total carries beyond the nights: the cleaning fee and the tourist tax. */
-export const chargesOf = (s: Pick<Settings, 'cleaningFee' | 'touristTax'>): StayCharges => ({ cleaningFee: s.cleaningFee, touristTax: s.touristTax });
+export const chargesOf = (s: Pick<Settings, 'cleaningFee' | 'touristTax'>): StayCharges => ({
+  cleaningFee: s.cleaningFee,
+  touristTax: s.touristTax,
+});
 
 export type PublicSettings = Settings & { mapSrc: string | null };
 

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { periodEnd, periodMonths, quarterLabel, quarterOf, type ReportQuery, type TaxCabin, type TaxFigures, type TouristTaxReport } from '../../schema/reports.ts';
+import {
+  periodEnd,
+  periodMonths,
+  quarterLabel,
+  quarterOf,
+  type ReportQuery,
+  type TaxCabin,
+  type TaxFigures,
+  type TouristTaxReport,
+} from '../../schema/reports.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { daysBetween, earliestArrival, LODGING_KINDS, lineKind, monthsCte } from './report-sql.ts';
@@ -17,7 +26,9 @@ export async function touristTaxReport(env: DbEnv, q: ReportQuery): Promise<Tour
   const { from, to } = q;
   const end = periodEnd(to);
   const kind = lineKind(sql`l.value`);
-  const rows = await getDb(env).all<{ month: string; cabinId: number; name: string } & TaxFigures>(sql`with recursive ${monthsCte(from, end)},
+  const rows = await getDb(env).all<
+    { month: string; cabinId: number; name: string } & TaxFigures
+  >(sql`with recursive ${monthsCte(from, end)},
     taxed as (
       select b.id, b.cabin_id, b.check_in as ci, b.check_out as co, ${daysBetween(sql`b.check_in`, sql`b.check_out`)} as n,
         sum(case when ${kind} = 'tax' then json_extract(l.value, '$.amount') else 0 end) as tax,
@@ -35,17 +46,32 @@ export async function touristTaxReport(env: DbEnv, q: ReportQuery): Promise<Tour
     from spread s join cabins c on c.id = s.cabin_id
     group by s.month, s.cabin_id order by s.month, c.name, s.cabin_id`);
 
-  const months = periodMonths(q).map(({ month }) => group(month, rows.filter((r) => r.month === month)));
+  const months = periodMonths(q).map(({ month }) =>
+    group(
+      month,
+      rows.filter((r) => r.month === month),
+    ),
+  );
   const quarters = [...new Set(months.map((m) => quarterOf(m.month)))].map((quarter) => ({
     quarter,
     label: quarterLabel(quarter),
-    ...group(quarter, rows.filter((r) => quarterOf(r.month) === quarter)),
+    ...group(
+      quarter,
+      rows.filter((r) => quarterOf(r.month) === quarter),
+    ),
   }));
   return { from, to, months, quarters: quarters.map(({ month: _, ...q }) => q), total: add(rows) };
 }
 
 const add = (rows: readonly TaxFigures[]): TaxFigures =>
-  rows.reduce((s, r) => ({ nights: s.nights + Number(r.nights), taxable: s.taxable + Number(r.taxable), tax: s.tax + Number(r.tax) }), { nights: 0, taxable: 0, tax: 0 });
+  rows.reduce(
+    (s, r) => ({
+      nights: s.nights + Number(r.nights),
+      taxable: s.taxable + Number(r.taxable),
+      tax: s.tax + Number(r.tax),
+    }),
+    { nights: 0, taxable: 0, tax: 0 },
+  );
 
 /** The rows of a month or a quarter, by cabin, and their sum. */
 function group(month: string, rows: readonly ({ cabinId: number; name: string } & TaxFigures)[]) {

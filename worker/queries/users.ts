@@ -10,7 +10,13 @@ import type { DatabasePort } from '../platform/ports.ts';
 type DbEnv = { DB: DatabasePort; ADMIN_PASSWORD?: string };
 export type User = typeof users.$inferSelect;
 
-export const userView = (u: User): UserView => ({ id: u.id, username: u.username, role: u.role, twoFactor: u.totpSecret !== null, createdAt: u.createdAt });
+export const userView = (u: User): UserView => ({
+  id: u.id,
+  username: u.username,
+  role: u.role,
+  twoFactor: u.totpSecret !== null,
+  createdAt: u.createdAt,
+});
 
 /**
  * The first owner, made from the ADMIN_PASSWORD secret while nobody can sign in yet (login
@@ -43,7 +49,10 @@ export async function listUsers(env: DbEnv): Promise<UserView[]> {
 }
 
 /** A new person; undefined when the login is taken. */
-export async function createUser(env: DbEnv, input: { username: string; passwordHash: string; role: Role }): Promise<User | undefined> {
+export async function createUser(
+  env: DbEnv,
+  input: { username: string; passwordHash: string; role: Role },
+): Promise<User | undefined> {
   const [row] = await getDb(env)
     .insert(users)
     .values({ ...input, createdAt: now() })
@@ -59,12 +68,19 @@ export async function createUser(env: DbEnv, input: { username: string; password
 export async function deleteUser(env: DbEnv, id: number): Promise<'deleted' | 'missing' | 'lastOwner'> {
   const db = getDb(env);
   const [, deleted] = await db.batch([
-    db.delete(adminSessions).where(
-      and(eq(adminSessions.userId, id), sql`((SELECT role FROM users WHERE id = ${id}) <> 'owner' OR (SELECT count(*) FROM users WHERE role = 'owner') > 1)`),
-    ),
+    db
+      .delete(adminSessions)
+      .where(
+        and(
+          eq(adminSessions.userId, id),
+          sql`((SELECT role FROM users WHERE id = ${id}) <> 'owner' OR (SELECT count(*) FROM users WHERE role = 'owner') > 1)`,
+        ),
+      ),
     db
       .delete(users)
-      .where(and(eq(users.id, id), or(ne(users.role, 'owner'), sql`(SELECT count(*) FROM users WHERE role = 'owner') > 1`)))
+      .where(
+        and(eq(users.id, id), or(ne(users.role, 'owner'), sql`(SELECT count(*) FROM users WHERE role = 'owner') > 1`)),
+      )
       .returning({ id: users.id }),
   ]);
   if (deleted.length > 0) return 'deleted';
@@ -83,14 +99,24 @@ export async function setCredentials(
   newPasswordHash: string | null,
 ): Promise<'ok' | 'taken'> {
   const db = getDb(env);
-  const taken = await db.select({ id: users.id }).from(users).where(and(eq(users.username, username), ne(users.id, userId))).get();
+  const taken = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.username, username), ne(users.id, userId)))
+    .get();
   if (taken) return 'taken';
-  const update = db.update(users).set(newPasswordHash ? { username, passwordHash: newPasswordHash } : { username }).where(eq(users.id, userId));
+  const update = db
+    .update(users)
+    .set(newPasswordHash ? { username, passwordHash: newPasswordHash } : { username })
+    .where(eq(users.id, userId));
   if (!newPasswordHash) {
     await update;
     return 'ok';
   }
-  await db.batch([update, db.delete(adminSessions).where(and(eq(adminSessions.userId, userId), ne(adminSessions.id, keepSessionId)))]);
+  await db.batch([
+    update,
+    db.delete(adminSessions).where(and(eq(adminSessions.userId, userId), ne(adminSessions.id, keepSessionId))),
+  ]);
   return 'ok';
 }
 
@@ -105,7 +131,14 @@ export async function setPendingSecret(env: DbEnv, userId: number, secret: strin
  * before, perhaps by someone else, should not outlive the change). False when the pending
  * secret changed meanwhile.
  */
-export async function enableTwoFactor(env: DbEnv, userId: number, keepSessionId: number, secret: string, step: number, recoveryHashes: string[]): Promise<boolean> {
+export async function enableTwoFactor(
+  env: DbEnv,
+  userId: number,
+  keepSessionId: number,
+  secret: string,
+  step: number,
+  recoveryHashes: string[],
+): Promise<boolean> {
   const db = getDb(env);
   const [enabled] = await db.batch([
     db
@@ -113,9 +146,15 @@ export async function enableTwoFactor(env: DbEnv, userId: number, keepSessionId:
       .set({ totpSecret: secret, totpPendingSecret: null, totpLastStep: step, recoveryCodes: recoveryHashes })
       .where(and(eq(users.id, userId), eq(users.totpPendingSecret, secret), isNull(users.totpSecret)))
       .returning({ id: users.id }),
-    db.delete(adminSessions).where(
-      and(eq(adminSessions.userId, userId), ne(adminSessions.id, keepSessionId), sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND totp_secret = ${secret})`),
-    ),
+    db
+      .delete(adminSessions)
+      .where(
+        and(
+          eq(adminSessions.userId, userId),
+          ne(adminSessions.id, keepSessionId),
+          sql`EXISTS (SELECT 1 FROM users WHERE id = ${userId} AND totp_secret = ${secret})`,
+        ),
+      ),
   ]);
   return enabled.length > 0;
 }
@@ -124,7 +163,12 @@ export async function enableTwoFactor(env: DbEnv, userId: number, keepSessionId:
  * New recovery codes in place of all the old ones (spent or not), while two-factor sign-in is on
  * with the same secret: false when it was turned off meanwhile.
  */
-export async function replaceRecoveryCodes(env: DbEnv, userId: number, secret: string, recoveryHashes: string[]): Promise<boolean> {
+export async function replaceRecoveryCodes(
+  env: DbEnv,
+  userId: number,
+  secret: string,
+  recoveryHashes: string[],
+): Promise<boolean> {
   const rows = await getDb(env)
     .update(users)
     .set({ recoveryCodes: recoveryHashes })
@@ -134,7 +178,10 @@ export async function replaceRecoveryCodes(env: DbEnv, userId: number, secret: s
 }
 
 export async function disableTwoFactor(env: DbEnv, userId: number): Promise<void> {
-  await getDb(env).update(users).set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null, recoveryCodes: [] }).where(eq(users.id, userId));
+  await getDb(env)
+    .update(users)
+    .set({ totpSecret: null, totpPendingSecret: null, totpLastStep: null, recoveryCodes: [] })
+    .where(eq(users.id, userId));
 }
 
 /**
@@ -145,7 +192,13 @@ export async function spendTotpStep(env: DbEnv, userId: number, secret: string, 
   const rows = await getDb(env)
     .update(users)
     .set({ totpLastStep: step })
-    .where(and(eq(users.id, userId), eq(users.totpSecret, secret), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+    .where(
+      and(
+        eq(users.id, userId),
+        eq(users.totpSecret, secret),
+        or(isNull(users.totpLastStep), lt(users.totpLastStep, step)),
+      ),
+    )
     .returning({ id: users.id });
   return rows.length > 0;
 }

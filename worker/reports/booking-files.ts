@@ -3,7 +3,12 @@
 // columns makes both, so they never differ.
 import { Workbook } from 'excel-builder-vanilla';
 import { strToU8, zipSync } from 'fflate';
-import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, type BookingStatus } from '../../schema/booking-options.ts';
+import {
+  BOOKING_CHANNEL_LABELS,
+  BOOKING_STATUS_LABELS,
+  type BookingChannel,
+  type BookingStatus,
+} from '../../schema/booking-options.ts';
 import type { BookingFileRow } from '../queries/report-rows.ts';
 
 type Cell = string | number;
@@ -73,12 +78,16 @@ export async function bookingsXlsx(rows: readonly BookingFileRow[]): Promise<Uin
   sheet.setColumns(COLUMNS.map((c) => ({ width: c.width })));
   sheet.setData([
     COLUMNS.map((c) => ({ value: c.title, metadata: { style: bold.id } })),
-    ...rows.map((r) => COLUMNS.map((c) => {
-      const v = cellOf(c, r);
-      return typeof v === 'number' ? v : xmlText(v);
-    })),
+    ...rows.map((r) =>
+      COLUMNS.map((c) => {
+        const v = cellOf(c, r);
+        return typeof v === 'number' ? v : xmlText(v);
+      }),
+    ),
   ]);
   workbook.addWorksheet(sheet);
   const files = await workbook.generateFiles();
-  return zipSync(Object.fromEntries(Object.entries(files).map(([path, xml]) => [path.replace(/^\//, ''), strToU8(xml)]))) as Uint8Array<ArrayBuffer>;
+  return zipSync(
+    Object.fromEntries(Object.entries(files).map(([path, xml]) => [path.replace(/^\//, ''), strToU8(xml)])),
+  ) as Uint8Array<ArrayBuffer>;
 }

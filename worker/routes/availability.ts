@@ -20,34 +20,49 @@ const doc = docs('Домики');
  * base price and minimum stay, the charges beyond the nights and how a stay is booked (a
  * request, or a booking with prepayment). Small, and cacheable for a minute.
  */
-export const availabilityRoutes = new Hono<AppEnv>().get('/:id/availability', doc('Занятые ночи на 12 месяцев и всё, чем карточка считает цену', { answer: availabilityAnswer, errors: [404] }), validate('param', idParam), async (c) => {
-  const id = c.req.valid('param').id;
-  const cabin = await getCabin(c.env, id);
-  if (!cabin || !cabin.active) return apiError(c, 404, MSG.cabinNotFound);
-  const { from, to } = horizon();
-  const [busy, rulesOf, site] = await Promise.all([sourcedBusy(c.env, id, from, to), pricingRules(c.env, from, to, [id]), getSettings(c.env)]);
-  const rules = rulesOf.get(id)!;
-  c.header('cache-control', 'public, max-age=60');
-  return c.json({
-    from,
-    to,
-    busy: mergeRanges(busy, from, to),
-    seasons: rules.seasons.map(({ start, end, pricePerNight, minNights, weekendPricePerNight }) => ({ start, end, pricePerNight, minNights, weekendPricePerNight: weekendPricePerNight ?? null })),
-    pricePerNight: cabin.pricePerNight,
-    minNights: rules.cabin.minNights,
-    // Everything else the card prices with, by the same function as the server (schema/pricing.ts
-    // quoteStay): weekends, single dates, the guests the price includes, discounts, extras, and the
-    // fee and the tax every stay carries. A promo code is priced by GET /api/quote alone.
-    weekendPricePerNight: rules.cabin.weekendPricePerNight,
-    weekendNights: rules.cabin.weekendNights,
-    baseGuests: rules.cabin.baseGuests,
-    extraGuestPerNight: rules.cabin.extraGuestPerNight,
-    datePrices: rules.datePrices.map(({ date, price }) => ({ date, price })),
-    discounts: rules.discounts,
-    extras: rules.extras,
-    charges: rules.charges,
-    // With prepayment on (and the shop's keys set), the card's last step is «Оплатить N ₽».
-    bookingMode: site.bookingMode === 'prepayment' && yookassaOf(c.env) ? 'prepayment' : 'request',
-    prepayment: site.prepayment,
-  });
-});
+export const availabilityRoutes = new Hono<AppEnv>().get(
+  '/:id/availability',
+  doc('Занятые ночи на 12 месяцев и всё, чем карточка считает цену', { answer: availabilityAnswer, errors: [404] }),
+  validate('param', idParam),
+  async (c) => {
+    const id = c.req.valid('param').id;
+    const cabin = await getCabin(c.env, id);
+    if (!cabin || !cabin.active) return apiError(c, 404, MSG.cabinNotFound);
+    const { from, to } = horizon();
+    const [busy, rulesOf, site] = await Promise.all([
+      sourcedBusy(c.env, id, from, to),
+      pricingRules(c.env, from, to, [id]),
+      getSettings(c.env),
+    ]);
+    const rules = rulesOf.get(id)!;
+    c.header('cache-control', 'public, max-age=60');
+    return c.json({
+      from,
+      to,
+      busy: mergeRanges(busy, from, to),
+      seasons: rules.seasons.map(({ start, end, pricePerNight, minNights, weekendPricePerNight }) => ({
+        start,
+        end,
+        pricePerNight,
+        minNights,
+        weekendPricePerNight: weekendPricePerNight ?? null,
+      })),
+      pricePerNight: cabin.pricePerNight,
+      minNights: rules.cabin.minNights,
+      // Everything else the card prices with, by the same function as the server (schema/pricing.ts
+      // quoteStay): weekends, single dates, the guests the price includes, discounts, extras, and the
+      // fee and the tax every stay carries. A promo code is priced by GET /api/quote alone.
+      weekendPricePerNight: rules.cabin.weekendPricePerNight,
+      weekendNights: rules.cabin.weekendNights,
+      baseGuests: rules.cabin.baseGuests,
+      extraGuestPerNight: rules.cabin.extraGuestPerNight,
+      datePrices: rules.datePrices.map(({ date, price }) => ({ date, price })),
+      discounts: rules.discounts,
+      extras: rules.extras,
+      charges: rules.charges,
+      // With prepayment on (and the shop's keys set), the card's last step is «Оплатить N ₽».
+      bookingMode: site.bookingMode === 'prepayment' && yookassaOf(c.env) ? 'prepayment' : 'request',
+      prepayment: site.prepayment,
+    });
+  },
+);

@@ -47,7 +47,8 @@ const doc = docs('Бронирования');
 const guestUrlOf = (b: Pick<Booking, 'guestToken'>) => `${GUEST_PAGE_PATH}${b.guestToken ?? ''}`;
 
 /** The public address the guest returns to from ЮKassa: SITE_URL, else the one they came by. */
-const originOf = (c: { env: { SITE_URL?: string }; req: { url: string } }) => c.env.SITE_URL || new URL(c.req.url).origin;
+const originOf = (c: { env: { SITE_URL?: string }; req: { url: string } }) =>
+  c.env.SITE_URL || new URL(c.req.url).origin;
 
 /**
  * A visitor's booking (issues 11 and 17): checked against the calendar's rules and priced by the
@@ -60,86 +61,129 @@ const originOf = (c: { env: { SITE_URL?: string }; req: { url: string } }) => c.
  * kept as a request and the card says so. The owner is told after the answer.
  */
 export const bookingRoutes = new Hono<AppEnv>()
-  .post('/', doc('Заявка гостя или бронь с предоплатой', { status: 201, answer: bookingCreatedAnswer, errors: [404, 409, 429] }), jsonBody, validate('json', bookingSubmitSchema), async (c) => {
-    const { website: _, consent: __, ...input } = c.req.valid('json');
-    const count = await hit(c.env, `booking:${clientIp(c)}`, BOOKING_THROTTLE.windowMs);
-    if (count > BOOKING_THROTTLE.max) return apiError(c, 429, MSG.bookingThrottled);
-    const result = await priceForVisitor(c, input);
-    if (!result.ok) return refusePrice(c, result);
-    const { cabin, quote, promo } = result.priced;
-    if (quote.nights < quote.minNights) return apiError(c, 400, MSG.bookingTooShort);
-    const settings = await getSettings(c.env);
-    const answer = { nights: quote.nights, total: quote.total, lines: quote.lines };
-    const stored = { promoCode: promo?.code ?? null, extras: quote.extras };
+  .post(
+    '/',
+    doc('Заявка гостя или бронь с предоплатой', { status: 201, answer: bookingCreatedAnswer, errors: [404, 409, 429] }),
+    jsonBody,
+    validate('json', bookingSubmitSchema),
+    async (c) => {
+      const { website: _, consent: __, ...input } = c.req.valid('json');
+      const count = await hit(c.env, `booking:${clientIp(c)}`, BOOKING_THROTTLE.windowMs);
+      if (count > BOOKING_THROTTLE.max) return apiError(c, 429, MSG.bookingThrottled);
+      const result = await priceForVisitor(c, input);
+      if (!result.ok) return refusePrice(c, result);
+      const { cabin, quote, promo } = result.priced;
+      if (quote.nights < quote.minNights) return apiError(c, 400, MSG.bookingTooShort);
+      const settings = await getSettings(c.env);
+      const answer = { nights: quote.nights, total: quote.total, lines: quote.lines };
+      const stored = { promoCode: promo?.code ?? null, extras: quote.extras };
 
-    if (settings.bookingMode === 'prepayment' && yookassaOf(c.env)) {
-      // Held for payment, a code's use is counted with the hold, in one batch: of two guests racing
-      // for its last use exactly one gets it; a hold that ends unpaid gives it back. A request counts
-      // it only when the owner confirms it (setBookingStatus).
-      await recheckFeeds(c.env, cabin.id, (label, task) => afterResponse(c, label, task));
-      const held = await holdBooking(c.env, input, quote, holdUntilOf(settings.holdMinutes, now()), stored);
-      if (!held) {
-        const taken = await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut);
-        return taken || !promo ? apiError(c, 409, MSG.bookingNotFree) : apiError(c, 400, MSG.promoUsedUp);
+      if (settings.bookingMode === 'prepayment' && yookassaOf(c.env)) {
+        // Held for payment, a code's use is counted with the hold, in one batch: of two guests racing
+        // for its last use exactly one gets it; a hold that ends unpaid gives it back. A request counts
+        // it only when the owner confirms it (setBookingStatus).
+        await recheckFeeds(c.env, cabin.id, (label, task) => afterResponse(c, label, task));
+        const held = await holdBooking(c.env, input, quote, holdUntilOf(settings.holdMinutes, now()), stored);
+        if (!held) {
+          const taken = await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut);
+          return taken || !promo ? apiError(c, 409, MSG.bookingNotFree) : apiError(c, 400, MSG.promoUsedUp);
+        }
+        let payment: PaymentStart | null = null;
+        try {
+          payment = await startPayment(c.env, held, cabin.name, {
+            ...settings,
+            firstNightPrice: quote.parts[0]?.pricePerNight ?? cabin.pricePerNight,
+            origin: originOf(c),
+          });
+        } catch (err) {
+          console.error(
+            `Prepayment of booking ${held.id} could not be created; kept as a request:`,
+            err instanceof Error ? err.message : err,
+          );
+        }
+        if (payment) {
+          afterResponse(
+            c,
+            'Booking notification',
+            notifyOwner(c.env, bookingNotice(held, cabin.name, c.env.SITE_URL, 'awaiting_payment')),
+          );
+          return c.json({ id: held.id, ...answer, guestUrl: guestUrlOf(held), payment }, 201);
+        }
+        // ЮKassa is down: the guest's booking is not lost, it becomes a request the owner answers.
+        const request = (await revertHold(c.env, held.id)) ?? held;
+        afterResponse(
+          c,
+          'Booking notification',
+          notifyOwner(c.env, bookingNotice(request, cabin.name, c.env.SITE_URL)),
+        );
+        return c.json(
+          { id: request.id, ...answer, guestUrl: guestUrlOf(request), paymentError: MSG.paymentUnavailable },
+          201,
+        );
       }
-      let payment: PaymentStart | null = null;
-      try {
-        payment = await startPayment(c.env, held, cabin.name, { ...settings, firstNightPrice: quote.parts[0]?.pricePerNight ?? cabin.pricePerNight, origin: originOf(c) });
-      } catch (err) {
-        console.error(`Prepayment of booking ${held.id} could not be created; kept as a request:`, err instanceof Error ? err.message : err);
-      }
-      if (payment) {
-        afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(held, cabin.name, c.env.SITE_URL, 'awaiting_payment')));
-        return c.json({ id: held.id, ...answer, guestUrl: guestUrlOf(held), payment }, 201);
-      }
-      // ЮKassa is down: the guest's booking is not lost, it becomes a request the owner answers.
-      const request = (await revertHold(c.env, held.id)) ?? held;
-      afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(request, cabin.name, c.env.SITE_URL)));
-      return c.json({ id: request.id, ...answer, guestUrl: guestUrlOf(request), paymentError: MSG.paymentUnavailable }, 201);
-    }
 
-    if (await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut)) return apiError(c, 409, MSG.bookingNotFree);
-    const booking = await createBooking(c.env, input, quote, stored);
-    afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(booking, cabin.name, c.env.SITE_URL)));
-    return c.json({ id: booking.id, ...answer, guestUrl: guestUrlOf(booking) }, 201);
-  })
+      if (await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut))
+        return apiError(c, 409, MSG.bookingNotFree);
+      const booking = await createBooking(c.env, input, quote, stored);
+      afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(booking, cabin.name, c.env.SITE_URL)));
+      return c.json({ id: booking.id, ...answer, guestUrl: guestUrlOf(booking) }, 201);
+    },
+  )
   /**
    * Where a booking with prepayment stands, for the guest back from ЮKassa's page (the return
    * address carries the booking's secret token). While it waits for the payment the payment is
    * read back from ЮKassa, so the page is right even before ЮKassa's notification arrives.
    */
-  .get('/:id/status', doc('Состояние брони после возврата со страницы оплаты (по секрету брони)', { errors: [404] }), validate('param', idParam), validate('query', z.object({ token: z.string({ error: MSG.bookingAccessDenied }).regex(/^[0-9a-f]{36}$/, MSG.bookingAccessDenied) })), async (c) => {
-    const id = c.req.valid('param').id;
-    const token = c.req.valid('query').token;
-    let booking = await bookingByGuestToken(c.env, id, token);
-    if (!booking) return apiError(c, 404, MSG.bookingNotFound);
-    let [payment] = await paymentsOf(c.env, id);
-    const shop = yookassaOf(c.env);
-    if (payment && shop && booking.status === 'awaiting_payment') {
-      try {
-        await applyPayment(c.env, payment, await getPayment(shop, payment.id), (label, task) => afterResponse(c, label, task));
-        booking = (await bookingByGuestToken(c.env, id, token)) ?? booking;
-        [payment] = await paymentsOf(c.env, id);
-      } catch (err) {
-        console.error(`Payment ${payment.id} could not be read back:`, err instanceof Error ? err.message : err);
+  .get(
+    '/:id/status',
+    doc('Состояние брони после возврата со страницы оплаты (по секрету брони)', { errors: [404] }),
+    validate('param', idParam),
+    validate(
+      'query',
+      z.object({
+        token: z.string({ error: MSG.bookingAccessDenied }).regex(/^[0-9a-f]{36}$/, MSG.bookingAccessDenied),
+      }),
+    ),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      const token = c.req.valid('query').token;
+      let booking = await bookingByGuestToken(c.env, id, token);
+      if (!booking) return apiError(c, 404, MSG.bookingNotFound);
+      let [payment] = await paymentsOf(c.env, id);
+      const shop = yookassaOf(c.env);
+      if (payment && shop && booking.status === 'awaiting_payment') {
+        try {
+          await applyPayment(c.env, payment, await getPayment(shop, payment.id), (label, task) =>
+            afterResponse(c, label, task),
+          );
+          booking = (await bookingByGuestToken(c.env, id, token)) ?? booking;
+          [payment] = await paymentsOf(c.env, id);
+        } catch (err) {
+          console.error(`Payment ${payment.id} could not be read back:`, err instanceof Error ? err.message : err);
+        }
       }
-    }
-    return c.json({
-      id: booking.id,
-      cabinId: booking.cabinId,
-      status: booking.status,
-      checkIn: booking.checkIn,
-      checkOut: booking.checkOut,
-      nights: booking.nights,
-      guests: booking.guests,
-      total: booking.total,
-      lines: booking.lines,
-      holdUntil: booking.holdUntil,
-      payment: payment
-        ? { amount: payment.amount, status: payment.status, confirmationUrl: payment.status === 'pending' ? payment.confirmationUrl : '', refunded: payment.refundStatus === 'succeeded' || payment.refundStatus === 'pending' }
-        : null,
-    });
-  });
+      return c.json({
+        id: booking.id,
+        cabinId: booking.cabinId,
+        status: booking.status,
+        checkIn: booking.checkIn,
+        checkOut: booking.checkOut,
+        nights: booking.nights,
+        guests: booking.guests,
+        total: booking.total,
+        lines: booking.lines,
+        holdUntil: booking.holdUntil,
+        payment: payment
+          ? {
+              amount: payment.amount,
+              status: payment.status,
+              confirmationUrl: payment.status === 'pending' ? payment.confirmationUrl : '',
+              refunded: payment.refundStatus === 'succeeded' || payment.refundStatus === 'pending',
+            }
+          : null,
+      });
+    },
+  );
 
 /** The owner's «Заявки»: every request, and the decisions on them, checked on the server. */
 export const bookingAdminRoutes = new Hono<AppEnv>()
@@ -163,7 +207,15 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
           ...moneyOf(own),
           refundable: own.reduce((sum, x) => sum + (x.status === 'succeeded' ? x.amount - refundedOf(x) : 0), 0),
           payment: p
-            ? { id: p.id, amount: p.amount, status: p.status, confirmationUrl: p.confirmationUrl, refundStatus: p.refundStatus, refundReason: p.refundReason, settlementReceipt: p.settlementReceipt }
+            ? {
+                id: p.id,
+                amount: p.amount,
+                status: p.status,
+                confirmationUrl: p.confirmationUrl,
+                refundStatus: p.refundStatus,
+                refundReason: p.refundReason,
+                settlementReceipt: p.settlementReceipt,
+              }
             : null,
         };
       }),
@@ -171,22 +223,42 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
   })
   // A confirmation changes only free dates, which the booking card reads live: no rebuild. It
   // also e-mails the guest where it can, and answers with whether that went (confirmationMail).
-  .put('/bookings/:id', doc('Сменить статус заявки', { admin: true, errors: [404, 409] }), requireAdmin, validate('param', idParam), jsonBody, validate('json', bookingStatusSchema), async (c) => {
-    const result = await setBookingStatus(c.env, c.req.valid('param').id, c.req.valid('json').status);
-    if (result.ok && result.booking.status === 'confirmed') {
-      // The guest's e-mailed confirmation, where there is SMTP; whatever it does, the booking stays confirmed.
-      const cabin = await getCabin(c.env, result.booking.cabinId);
-      const mail = await mailConfirmation(c.env, result.booking, cabin?.name ?? '', undefined, new URL(c.req.url).origin);
-      if (mail) return c.json((await setConfirmationMail(c.env, result.booking.id, mail)) ?? result.booking);
-    }
-    if (result.ok) return c.json(result.booking);
-    if (result.reason === 'missing') return apiError(c, 404, MSG.bookingNotFound);
-    return apiError(c, 409, result.reason === 'taken' ? MSG.bookingNotFree : MSG.bookingTransition);
-  })
-  .delete('/bookings/:id', doc('Удалить заявку', { admin: true, answer: successAnswer, errors: [404, 409] }), requireAdmin, validate('param', idParam), async (c) => {
-    const result = await deleteBooking(c.env, c.req.valid('param').id);
-    if (result === 'missing') return apiError(c, 404, MSG.bookingNotFound);
-    // Paid for: kept for the tax office, whoever asks; the owner cancels it instead.
-    if (result === 'paid') return apiError(c, 409, MSG.bookingHasPayments);
-    return c.json({ success: true });
-  });
+  .put(
+    '/bookings/:id',
+    doc('Сменить статус заявки', { admin: true, errors: [404, 409] }),
+    requireAdmin,
+    validate('param', idParam),
+    jsonBody,
+    validate('json', bookingStatusSchema),
+    async (c) => {
+      const result = await setBookingStatus(c.env, c.req.valid('param').id, c.req.valid('json').status);
+      if (result.ok && result.booking.status === 'confirmed') {
+        // The guest's e-mailed confirmation, where there is SMTP; whatever it does, the booking stays confirmed.
+        const cabin = await getCabin(c.env, result.booking.cabinId);
+        const mail = await mailConfirmation(
+          c.env,
+          result.booking,
+          cabin?.name ?? '',
+          undefined,
+          new URL(c.req.url).origin,
+        );
+        if (mail) return c.json((await setConfirmationMail(c.env, result.booking.id, mail)) ?? result.booking);
+      }
+      if (result.ok) return c.json(result.booking);
+      if (result.reason === 'missing') return apiError(c, 404, MSG.bookingNotFound);
+      return apiError(c, 409, result.reason === 'taken' ? MSG.bookingNotFree : MSG.bookingTransition);
+    },
+  )
+  .delete(
+    '/bookings/:id',
+    doc('Удалить заявку', { admin: true, answer: successAnswer, errors: [404, 409] }),
+    requireAdmin,
+    validate('param', idParam),
+    async (c) => {
+      const result = await deleteBooking(c.env, c.req.valid('param').id);
+      if (result === 'missing') return apiError(c, 404, MSG.bookingNotFound);
+      // Paid for: kept for the tax office, whoever asks; the owner cancels it instead.
+      if (result === 'paid') return apiError(c, 409, MSG.bookingHasPayments);
+      return c.json({ success: true });
+    },
+  );

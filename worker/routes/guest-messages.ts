@@ -53,21 +53,33 @@ const RETRY_LEASE_MS = 60_000;
  * when, what failed and why, and «Отправить снова» for one that did not go.
  */
 export const guestMessageRoutes = new Hono<AppEnv>()
-  .get('/bookings/:id/messages', doc('Письма гостю по брони и их состояние', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), async (c) => {
-    const id = c.req.valid('param').id;
-    if (!(await getBooking(c.env, id))) return apiError(c, 404, MSG.bookingNotFound);
-    return c.json((await guestMessagesOf(c.env, id)).map(view));
-  })
+  .get(
+    '/bookings/:id/messages',
+    doc('Письма гостю по брони и их состояние', { admin: true, errors: [404] }),
+    requireAdmin,
+    validate('param', idParam),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      if (!(await getBooking(c.env, id))) return apiError(c, 404, MSG.bookingNotFound);
+      return c.json((await guestMessagesOf(c.env, id)).map(view));
+    },
+  )
   // Made due again and tried at once; the answer is the message after that try.
-  .post('/bookings/:id/messages/:kind/retry', doc('Отправить письмо гостю ещё раз', { admin: true, errors: [404, 409] }), requireAdmin, validate('param', messageParam), async (c) => {
-    const { id, kind } = c.req.valid('param');
-    const booking = await getBooking(c.env, id);
-    if (!booking) return apiError(c, 404, MSG.bookingNotFound);
-    const row = await guestMessageOf(c.env, id, kind);
-    if (!row) return apiError(c, 404, MSG.messageNotFound);
-    if (row.sentAt !== null) return apiError(c, 409, MSG.messageAlreadySent);
-    if (!c.env.MAILER) return apiError(c, 409, MSG.mailNotConfigured);
-    // Someone is sending it this very moment (the schedule): the answer tells how that went.
-    if ((await rearmMessage(c.env, row.id, RETRY_LEASE_MS)) !== null) await sendGuestMessage(c.env, row, booking);
-    return c.json(view((await guestMessageOf(c.env, id, kind))!));
-  });
+  .post(
+    '/bookings/:id/messages/:kind/retry',
+    doc('Отправить письмо гостю ещё раз', { admin: true, errors: [404, 409] }),
+    requireAdmin,
+    validate('param', messageParam),
+    async (c) => {
+      const { id, kind } = c.req.valid('param');
+      const booking = await getBooking(c.env, id);
+      if (!booking) return apiError(c, 404, MSG.bookingNotFound);
+      const row = await guestMessageOf(c.env, id, kind);
+      if (!row) return apiError(c, 404, MSG.messageNotFound);
+      if (row.sentAt !== null) return apiError(c, 409, MSG.messageAlreadySent);
+      if (!c.env.MAILER) return apiError(c, 409, MSG.mailNotConfigured);
+      // Someone is sending it this very moment (the schedule): the answer tells how that went.
+      if ((await rearmMessage(c.env, row.id, RETRY_LEASE_MS)) !== null) await sendGuestMessage(c.env, row, booking);
+      return c.json(view((await guestMessageOf(c.env, id, kind))!));
+    },
+  );

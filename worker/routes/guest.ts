@@ -47,12 +47,22 @@ export const guestRoutes = new Hono<AppEnv>()
     if (due <= 0) return apiError(c, 409, MSG.guestNothingDue);
     if (l.booking.status !== 'confirmed') return apiError(c, 409, MSG.guestPayNotConfirmed);
     if (!yookassaOf(c.env)) return apiError(c, 503, MSG.guestPayUnavailable);
-    const pending = l.payments.find((p) => p.kind === 'balance' && p.status === 'pending' && p.amount === due && p.confirmationUrl);
+    const pending = l.payments.find(
+      (p) => p.kind === 'balance' && p.status === 'pending' && p.amount === due && p.confirmationUrl,
+    );
     if (pending) return c.json({ confirmationUrl: pending.confirmationUrl, amount: pending.amount });
     try {
-      return c.json(await startBalance(c.env, l.booking, l.cabinName, l.payments, due, { vatCode: l.settings.vatCode, origin: originOf(c) }));
+      return c.json(
+        await startBalance(c.env, l.booking, l.cabinName, l.payments, due, {
+          vatCode: l.settings.vatCode,
+          origin: originOf(c),
+        }),
+      );
     } catch (err) {
-      console.error(`The balance payment of booking ${l.booking.id} could not be created:`, err instanceof Error ? err.message : err);
+      console.error(
+        `The balance payment of booking ${l.booking.id} could not be created:`,
+        err instanceof Error ? err.message : err,
+      );
       return apiError(c, 502, MSG.guestPayUnavailable);
     }
   })
@@ -65,25 +75,40 @@ export const guestRoutes = new Hono<AppEnv>()
     return c.json(result.answer);
   })
   /** The stay as one all-day event, for the guest's calendar. */
-  .get('/:token/stay.ics', doc('Проживание как событие календаря', { answer: { description: 'Одно событие на весь день', media: 'text/calendar' }, errors: [404] }), async (c) => {
-    const token = c.req.param('token');
-    const l = await current(c, token);
-    if (!l) return notFound(c);
-    const { booking: b, settings: s } = l;
-    const body = stayCalendar(
-      {
-        id: b.id,
-        cabinName: l.cabinName,
-        siteName: s.siteName,
-        checkIn: b.checkIn,
-        checkOut: b.checkOut,
-        checkInTime: s.checkInTime,
-        checkOutTime: s.checkOutTime,
-        address: s.address,
-        pageUrl: guestPageUrl(originOf(c), token),
-        status: b.status === 'confirmed' ? 'CONFIRMED' : b.status === 'new' || b.status === 'awaiting_payment' ? 'TENTATIVE' : 'CANCELLED',
-      },
-      now(),
-    );
-    return c.body(body, 200, { 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': `attachment; filename="stay-${b.id}.ics"` });
-  });
+  .get(
+    '/:token/stay.ics',
+    doc('Проживание как событие календаря', {
+      answer: { description: 'Одно событие на весь день', media: 'text/calendar' },
+      errors: [404],
+    }),
+    async (c) => {
+      const token = c.req.param('token');
+      const l = await current(c, token);
+      if (!l) return notFound(c);
+      const { booking: b, settings: s } = l;
+      const body = stayCalendar(
+        {
+          id: b.id,
+          cabinName: l.cabinName,
+          siteName: s.siteName,
+          checkIn: b.checkIn,
+          checkOut: b.checkOut,
+          checkInTime: s.checkInTime,
+          checkOutTime: s.checkOutTime,
+          address: s.address,
+          pageUrl: guestPageUrl(originOf(c), token),
+          status:
+            b.status === 'confirmed'
+              ? 'CONFIRMED'
+              : b.status === 'new' || b.status === 'awaiting_payment'
+                ? 'TENTATIVE'
+                : 'CANCELLED',
+        },
+        now(),
+      );
+      return c.body(body, 200, {
+        'content-type': 'text/calendar; charset=utf-8',
+        'content-disposition': `attachment; filename="stay-${b.id}.ics"`,
+      });
+    },
+  );

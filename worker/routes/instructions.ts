@@ -17,13 +17,27 @@ const doc = docs('Письма гостям');
  * page once their stay is confirmed, never in a public read; so a change needs no rebuild.
  */
 export const instructionsAdminRoutes = new Hono<AppEnv>()
-  .get('/cabins/:id/instructions', doc('Как добраться и заселиться: текст для подтверждённых гостей', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), async (c) => {
-    const id = c.req.valid('param').id;
-    if (!(await cabinExists(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
-    return c.json({ text: await getInstructions(c.env, id) });
-  })
-  .put('/cabins/:id/instructions', doc('Изменить инструкции для гостей', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), jsonBody, validate('json', instructionsSchema), async (c) => {
-    const id = c.req.valid('param').id;
-    if (!(await cabinExists(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
-    return c.json({ text: await setInstructions(c.env, id, c.req.valid('json').text) });
-  });
+  .get(
+    '/cabins/:id/instructions',
+    doc('Как добраться и заселиться: текст для подтверждённых гостей', { admin: true, errors: [404] }),
+    requireAdmin,
+    validate('param', idParam),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      if (!(await cabinExists(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
+      return c.json({ text: await getInstructions(c.env, id) });
+    },
+  )
+  .put(
+    '/cabins/:id/instructions',
+    doc('Изменить инструкции для гостей', { admin: true, errors: [404] }),
+    requireAdmin,
+    validate('param', idParam),
+    jsonBody,
+    validate('json', instructionsSchema),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      if (!(await cabinExists(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
+      return c.json({ text: await setInstructions(c.env, id, c.req.valid('json').text) });
+    },
+  );

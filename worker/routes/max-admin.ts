@@ -44,25 +44,42 @@ async function findOwnerStart(c: Context<AppEnv>, bot: MaxBot): Promise<MaxUpdat
  * works the same on Workers and on a home server) and from then on notifyOwner writes there.
  */
 export const maxAdminRoutes = new Hono<AppEnv>()
-  .get('/', doc('Бот MAX: подключён ли', { admin: true }), requireAdmin, async (c) => c.json(maxStatus(await readMaxBot(c.env))))
-  .put('/', doc('Подключить бота MAX по токену', { admin: true, errors: [502] }), requireAdmin, jsonBody, validate('json', maxTokenSchema), async (c) => {
-    const { token } = c.req.valid('json');
-    let me;
-    try {
-      me = await getMaxBot(c.env, token);
-    } catch (err) {
-      return maxFailure(c, err);
-    }
-    if (!me.username) return apiError(c, 400, MSG.maxBotNoUsername);
-    const current = await readMaxBot(c.env);
-    // The same token saved again keeps its connection; a new one starts over with a new link.
-    const keep = current?.token === token && current.username === me.username;
-    const bot: MaxBot = keep
-      ? { ...current, name: me.name ?? me.first_name ?? me.username }
-      : { token, name: me.name ?? me.first_name ?? me.username, username: me.username, payload: newStartPayload(), userId: null, chatId: null, connectedAt: null };
-    await saveMaxBot(c.env, bot);
-    return c.json(maxStatus(bot));
-  })
+  .get('/', doc('Бот MAX: подключён ли', { admin: true }), requireAdmin, async (c) =>
+    c.json(maxStatus(await readMaxBot(c.env))),
+  )
+  .put(
+    '/',
+    doc('Подключить бота MAX по токену', { admin: true, errors: [502] }),
+    requireAdmin,
+    jsonBody,
+    validate('json', maxTokenSchema),
+    async (c) => {
+      const { token } = c.req.valid('json');
+      let me;
+      try {
+        me = await getMaxBot(c.env, token);
+      } catch (err) {
+        return maxFailure(c, err);
+      }
+      if (!me.username) return apiError(c, 400, MSG.maxBotNoUsername);
+      const current = await readMaxBot(c.env);
+      // The same token saved again keeps its connection; a new one starts over with a new link.
+      const keep = current?.token === token && current.username === me.username;
+      const bot: MaxBot = keep
+        ? { ...current, name: me.name ?? me.first_name ?? me.username }
+        : {
+            token,
+            name: me.name ?? me.first_name ?? me.username,
+            username: me.username,
+            payload: newStartPayload(),
+            userId: null,
+            chatId: null,
+            connectedAt: null,
+          };
+      await saveMaxBot(c.env, bot);
+      return c.json(maxStatus(bot));
+    },
+  )
   .delete('/', doc('Забыть бота MAX', { admin: true }), requireAdmin, async (c) => {
     await forgetMaxBot(c.env);
     return c.json(maxStatus(null));
@@ -80,7 +97,12 @@ export const maxAdminRoutes = new Hono<AppEnv>()
     // The token may have changed while MAX was being asked: only the same bot is connected.
     const now = await readMaxBot(c.env);
     if (!now || now.token !== bot.token || now.payload !== bot.payload) return apiError(c, 409, MSG.maxNotConfigured);
-    const connected: MaxBot = { ...now, userId: start.user!.user_id, chatId: start.chat_id ?? null, connectedAt: new Date().toISOString() };
+    const connected: MaxBot = {
+      ...now,
+      userId: start.user!.user_id,
+      chatId: start.chat_id ?? null,
+      connectedAt: new Date().toISOString(),
+    };
     await saveMaxBot(c.env, connected);
     return c.json(maxStatus(connected));
   })
@@ -89,7 +111,12 @@ export const maxAdminRoutes = new Hono<AppEnv>()
     if (!bot || bot.userId === null) return apiError(c, 409, MSG.maxNotConnected);
     const { siteName } = await getSettings(c.env);
     try {
-      await sendMaxMessage(c.env, bot.token, bot.userId, `Проверка связи: сюда будут приходить уведомления сайта «${siteName}» о новых заявках и отзывах.`);
+      await sendMaxMessage(
+        c.env,
+        bot.token,
+        bot.userId,
+        `Проверка связи: сюда будут приходить уведомления сайта «${siteName}» о новых заявках и отзывах.`,
+      );
     } catch (err) {
       return maxFailure(c, err);
     }

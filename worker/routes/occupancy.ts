@@ -11,7 +11,13 @@ import { docs } from '../lib/openapi.ts';
 const doc = docs('Поиск');
 
 /** The owner's «Шахматка»: every cabin against the days, each night marked by what holds it. */
-export const occupancyRoutes = new Hono<AppEnv>().get('/occupancy', doc('Шахматка: занятость всех домиков по дням', { admin: true }), requireAdmin, validate('query', occupancyQuerySchema), async (c) => {
-  const q = c.req.valid('query');
-  return c.json(await occupancy(c.env, q.from ?? todayInMoscow(now()), q.days ?? OCCUPANCY_DEFAULT_DAYS));
-});
+export const occupancyRoutes = new Hono<AppEnv>().get(
+  '/occupancy',
+  doc('Шахматка: занятость всех домиков по дням', { admin: true }),
+  requireAdmin,
+  validate('query', occupancyQuerySchema),
+  async (c) => {
+    const q = c.req.valid('query');
+    return c.json(await occupancy(c.env, q.from ?? todayInMoscow(now()), q.days ?? OCCUPANCY_DEFAULT_DAYS));
+  },
+);

@@ -18,10 +18,23 @@ const doc = docs('Панель');
  * changed (and publishes the site without it).
  */
 export const onboardingRoutes = new Hono<AppEnv>()
-  .get('/checklist', doc('Первые шаги владельца', { admin: true }), requireAdmin, async (c) => c.json(await readChecklist(c.env, await accountFacts(c.env))))
-  .put('/checklist', doc('Отметить шаг', { admin: true }), requireAdmin, jsonBody, validate('json', checklistUpdateSchema), async (c) => {
-    await setChecklistDismissed(c.env, c.req.valid('json').dismissed);
-    return c.json(await readChecklist(c.env, await accountFacts(c.env)));
-  })
-  .get('/demo', doc('Что осталось от демо-данных', { admin: true }), requireAdmin, async (c) => c.json({ demo: await demoSummary(c.env) }))
-  .delete('/demo', doc('Удалить демо-данные', { admin: true }), requireAdmin, publishOnSuccess, async (c) => c.json({ removed: await removeDemo(c.env) }));
+  .get('/checklist', doc('Первые шаги владельца', { admin: true }), requireAdmin, async (c) =>
+    c.json(await readChecklist(c.env, await accountFacts(c.env))),
+  )
+  .put(
+    '/checklist',
+    doc('Отметить шаг', { admin: true }),
+    requireAdmin,
+    jsonBody,
+    validate('json', checklistUpdateSchema),
+    async (c) => {
+      await setChecklistDismissed(c.env, c.req.valid('json').dismissed);
+      return c.json(await readChecklist(c.env, await accountFacts(c.env)));
+    },
+  )
+  .get('/demo', doc('Что осталось от демо-данных', { admin: true }), requireAdmin, async (c) =>
+    c.json({ demo: await demoSummary(c.env) }),
+  )
+  .delete('/demo', doc('Удалить демо-данные', { admin: true }), requireAdmin, publishOnSuccess, async (c) =>
+    c.json({ removed: await removeDemo(c.env) }),
+  );

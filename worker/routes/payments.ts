@@ -46,94 +46,137 @@ const notificationSchema = z.object({
  * from ЮKassa's API with our keys and only that answer is acted on, so a forged or replayed
  * notification changes nothing; one for a payment (or refund) we never made is a 404.
  */
-export const paymentRoutes = new Hono<AppEnv>().post('/yookassa', doc('Уведомление ЮKassa о платеже (проверяется чтением платежа из ЮKassa)'), jsonBody, validate('json', notificationSchema), async (c) => {
-  const { event, object } = c.req.valid('json');
-  const shop = yookassaOf(c.env);
-  if (!shop) return apiError(c, 404, MSG.paymentNotFound);
-  if (event.startsWith('refund.')) {
-    const row = await paymentByRefund(c.env, object.id);
-    if (!row) {
-      // A payment refunded twice (a late cancellation's part, then the owner's «Вернуть») names
-      // only its latest refund. The earlier one, of a payment of ours and read back as such, has
-      // nothing to change, and a 404 would have ЮKassa send it again for a day. ЮKassa is asked
-      // only about a payment we know: a forged notice cannot make us call it at will.
-      const ours = object.payment_id ? await getPaymentRow(c.env, object.payment_id) : undefined;
-      const refund = ours ? await getRefund(shop, object.id).catch(() => null) : null;
-      if (ours && refund?.payment_id === ours.id) return c.json({ ok: true });
-      return apiError(c, 404, MSG.paymentNotFound);
+export const paymentRoutes = new Hono<AppEnv>().post(
+  '/yookassa',
+  doc('Уведомление ЮKassa о платеже (проверяется чтением платежа из ЮKassa)'),
+  jsonBody,
+  validate('json', notificationSchema),
+  async (c) => {
+    const { event, object } = c.req.valid('json');
+    const shop = yookassaOf(c.env);
+    if (!shop) return apiError(c, 404, MSG.paymentNotFound);
+    if (event.startsWith('refund.')) {
+      const row = await paymentByRefund(c.env, object.id);
+      if (!row) {
+        // A payment refunded twice (a late cancellation's part, then the owner's «Вернуть») names
+        // only its latest refund. The earlier one, of a payment of ours and read back as such, has
+        // nothing to change, and a 404 would have ЮKassa send it again for a day. ЮKassa is asked
+        // only about a payment we know: a forged notice cannot make us call it at will.
+        const ours = object.payment_id ? await getPaymentRow(c.env, object.payment_id) : undefined;
+        const refund = ours ? await getRefund(shop, object.id).catch(() => null) : null;
+        if (ours && refund?.payment_id === ours.id) return c.json({ ok: true });
+        return apiError(c, 404, MSG.paymentNotFound);
+      }
+      const refund = await getRefund(shop, object.id);
+      if (refund.payment_id === row.id && refund.status !== row.refundStatus)
+        await setRefund(c.env, row.id, { refundId: refund.id, refundStatus: refund.status });
+      return c.json({ ok: true });
     }
-    const refund = await getRefund(shop, object.id);
-    if (refund.payment_id === row.id && refund.status !== row.refundStatus) await setRefund(c.env, row.id, { refundId: refund.id, refundStatus: refund.status });
-    return c.json({ ok: true });
-  }
-  const row = await getPaymentRow(c.env, object.id);
-  if (!row) return apiError(c, 404, MSG.paymentNotFound);
-  // ЮKassa could not be read back: 503, and ЮKassa sends the notification again later.
-  const answer = await getPayment(shop, row.id).catch((err: unknown) => {
-    console.error(`Payment ${row.id} could not be read back for its notification; ЮKassa will send it again:`, messageForLog(err));
-    return null;
-  });
-  if (!answer) return apiError(c, 503, MSG.paymentReadBackFailed);
-  const outcome = await applyPayment(c.env, row, answer, (label, task) => afterResponse(c, label, task));
-  return c.json({ ok: true, outcome });
-});
+    const row = await getPaymentRow(c.env, object.id);
+    if (!row) return apiError(c, 404, MSG.paymentNotFound);
+    // ЮKassa could not be read back: 503, and ЮKassa sends the notification again later.
+    const answer = await getPayment(shop, row.id).catch((err: unknown) => {
+      console.error(
+        `Payment ${row.id} could not be read back for its notification; ЮKassa will send it again:`,
+        messageForLog(err),
+      );
+      return null;
+    });
+    if (!answer) return apiError(c, 503, MSG.paymentReadBackFailed);
+    const outcome = await applyPayment(c.env, row, answer, (label, task) => afterResponse(c, label, task));
+    return c.json({ ok: true, outcome });
+  },
+);
 
 /** The owner's side of prepayment: whether it can be on, a payment link for a request, a refund. */
 export const paymentAdminRoutes = new Hono<AppEnv>()
-  .get('/payments', doc('Подключена ли ЮKassa', { admin: true }), requireAdmin, (c) => c.json({ configured: yookassaOf(c.env) !== null }))
+  .get('/payments', doc('Подключена ли ЮKassa', { admin: true }), requireAdmin, (c) =>
+    c.json({ configured: yookassaOf(c.env) !== null }),
+  )
   /**
    * A payment link for a request received as «Заявка» (one tap in «Заявки»): the other platforms'
    * calendars are read again, the nights are held as for a guest paying on the site, and the link
    * goes into the reply to the guest.
    */
-  .post('/bookings/:id/payment-link', doc('Ссылка на оплату для новой заявки', { admin: true, errors: [404, 409, 502] }), requireAdmin, validate('param', idParam), async (c) => {
-    if (!yookassaOf(c.env)) return apiError(c, 400, MSG.paymentsNotConfigured);
-    const id = c.req.valid('param').id;
-    const before = await getBooking(c.env, id);
-    if (!before) return apiError(c, 404, MSG.bookingNotFound);
-    if (before.status !== 'new') return apiError(c, 409, MSG.paymentLinkTransition);
-    await recheckFeeds(c.env, before.cabinId, (label, task) => afterResponse(c, label, task));
-    const settings = await getSettings(c.env);
-    const held = await holdRequest(c.env, id, holdUntilOf(settings.holdMinutes, now()));
-    if (!held.ok) return apiError(c, held.reason === 'missing' ? 404 : 409, held.reason === 'taken' ? MSG.bookingNotFree : held.reason === 'missing' ? MSG.bookingNotFound : MSG.paymentLinkTransition);
-    const cabin = await getCabin(c.env, held.booking.cabinId);
-    const { checkIn, checkOut, cabinId } = held.booking;
-    const rules = (await pricingRules(c.env, checkIn, checkOut, [cabinId])).get(cabinId);
-    try {
-      const payment = await startPayment(c.env, held.booking, cabin?.name ?? '', {
-        ...settings,
-        firstNightPrice: rules ? nightPrice(checkIn, rules) : (cabin?.pricePerNight ?? 0),
-        origin: c.env.SITE_URL || new URL(c.req.url).origin,
-      });
-      return c.json({ booking: held.booking, payment });
-    } catch (err) {
-      console.error(`The payment link of booking ${id} could not be created:`, err instanceof Error ? err.message : err);
-      await revertHold(c.env, id);
-      return apiError(c, 502, MSG.paymentUnavailable);
-    }
-  })
+  .post(
+    '/bookings/:id/payment-link',
+    doc('Ссылка на оплату для новой заявки', { admin: true, errors: [404, 409, 502] }),
+    requireAdmin,
+    validate('param', idParam),
+    async (c) => {
+      if (!yookassaOf(c.env)) return apiError(c, 400, MSG.paymentsNotConfigured);
+      const id = c.req.valid('param').id;
+      const before = await getBooking(c.env, id);
+      if (!before) return apiError(c, 404, MSG.bookingNotFound);
+      if (before.status !== 'new') return apiError(c, 409, MSG.paymentLinkTransition);
+      await recheckFeeds(c.env, before.cabinId, (label, task) => afterResponse(c, label, task));
+      const settings = await getSettings(c.env);
+      const held = await holdRequest(c.env, id, holdUntilOf(settings.holdMinutes, now()));
+      if (!held.ok)
+        return apiError(
+          c,
+          held.reason === 'missing' ? 404 : 409,
+          held.reason === 'taken'
+            ? MSG.bookingNotFree
+            : held.reason === 'missing'
+              ? MSG.bookingNotFound
+              : MSG.paymentLinkTransition,
+        );
+      const cabin = await getCabin(c.env, held.booking.cabinId);
+      const { checkIn, checkOut, cabinId } = held.booking;
+      const rules = (await pricingRules(c.env, checkIn, checkOut, [cabinId])).get(cabinId);
+      try {
+        const payment = await startPayment(c.env, held.booking, cabin?.name ?? '', {
+          ...settings,
+          firstNightPrice: rules ? nightPrice(checkIn, rules) : (cabin?.pricePerNight ?? 0),
+          origin: c.env.SITE_URL || new URL(c.req.url).origin,
+        });
+        return c.json({ booking: held.booking, payment });
+      } catch (err) {
+        console.error(
+          `The payment link of booking ${id} could not be created:`,
+          err instanceof Error ? err.message : err,
+        );
+        await revertHold(c.env, id);
+        return apiError(c, 502, MSG.paymentUnavailable);
+      }
+    },
+  )
   /**
    * «Вернуть предоплату»: what is left of each paid payment goes back through ЮKassa, with its
    * receipt, and the booking is cancelled. After a guest's cancellation that is the part the
    * policy kept; a refund written down and not yet taken by ЮKassa is asked for first.
    */
-  .post('/bookings/:id/refund', doc('Вернуть оплату', { admin: true, errors: [404, 409, 502] }), requireAdmin, validate('param', idParam), async (c) => {
-    const id = c.req.valid('param').id;
-    const booking = await getBooking(c.env, id);
-    if (!booking) return apiError(c, 404, MSG.bookingNotFound);
-    const payments = await paymentsInOrder(c.env, id);
-    const owed = payments.some((p) => p.status === 'succeeded' && (p.amount > refundedOf(p) || (!p.refundId && (p.refundAmount ?? 0) > 0)));
-    if (!owed) return apiError(c, 409, MSG.paymentNothingPaid);
-    if (!yookassaOf(c.env)) return apiError(c, 400, MSG.paymentsNotConfigured);
-    const cabin = await getCabin(c.env, booking.cabinId);
-    let refunded: string[];
-    try {
-      refunded = await refundRest(c.env, payments, booking, cabin?.name ?? '');
-    } catch (err) {
-      console.error(`A refund of booking ${id} failed:`, err instanceof Error ? err.message : err);
-      return apiError(c, 502, MSG.paymentRefundFailed);
-    }
-    await cancelPaid(c.env, id);
-    const after = await paymentsInOrder(c.env, id);
-    return c.json({ booking: await getBooking(c.env, id), payment: after.find((p) => p.id === refunded[0]) ?? null, payments: after, ...moneyOf(after) });
-  });
+  .post(
+    '/bookings/:id/refund',
+    doc('Вернуть оплату', { admin: true, errors: [404, 409, 502] }),
+    requireAdmin,
+    validate('param', idParam),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      const booking = await getBooking(c.env, id);
+      if (!booking) return apiError(c, 404, MSG.bookingNotFound);
+      const payments = await paymentsInOrder(c.env, id);
+      const owed = payments.some(
+        (p) => p.status === 'succeeded' && (p.amount > refundedOf(p) || (!p.refundId && (p.refundAmount ?? 0) > 0)),
+      );
+      if (!owed) return apiError(c, 409, MSG.paymentNothingPaid);
+      if (!yookassaOf(c.env)) return apiError(c, 400, MSG.paymentsNotConfigured);
+      const cabin = await getCabin(c.env, booking.cabinId);
+      let refunded: string[];
+      try {
+        refunded = await refundRest(c.env, payments, booking, cabin?.name ?? '');
+      } catch (err) {
+        console.error(`A refund of booking ${id} failed:`, err instanceof Error ? err.message : err);
+        return apiError(c, 502, MSG.paymentRefundFailed);
+      }
+      await cancelPaid(c.env, id);
+      const after = await paymentsInOrder(c.env, id);
+      return c.json({
+        booking: await getBooking(c.env, id),
+        payment: after.find((p) => p.id === refunded[0]) ?? null,
+        payments: after,
+        ...moneyOf(after),
+      });
+    },
+  );

@@ -3,7 +3,13 @@ import { BOOKING_MAX_NIGHTS } from '../../schema/booking-options.ts';
 import { QUOTE_THROTTLE } from '../../schema/constants.ts';
 import { nightsBetween, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
-import { datePricesBodySchema, pricingBodySchema, pricingFieldName, promoCodesBodySchema, quoteQuerySchema } from '../../schema/pricing-input.ts';
+import {
+  datePricesBodySchema,
+  pricingBodySchema,
+  pricingFieldName,
+  promoCodesBodySchema,
+  quoteQuerySchema,
+} from '../../schema/pricing-input.ts';
 import { priceForVisitor } from '../calendar/promo-limit.ts';
 import type { AppEnv } from '../env.ts';
 import { clientAddressKey } from '../lib/client-ip.ts';
@@ -14,7 +20,15 @@ import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { getCabin } from '../queries/cabins.ts';
-import { listDatePrices, listDiscounts, listExtras, listPromoCodes, replaceDatePrices, replacePromoCodes, savePricing } from '../queries/pricing.ts';
+import {
+  listDatePrices,
+  listDiscounts,
+  listExtras,
+  listPromoCodes,
+  replaceDatePrices,
+  replacePromoCodes,
+  savePricing,
+} from '../queries/pricing.ts';
 import { hit } from '../queries/rate-limit.ts';
 import { idParam } from './params.ts';
 import { refusePrice } from './price-refusal.ts';
@@ -29,28 +43,59 @@ const doc = docs('Цены');
  * price POST /bookings stores.
  */
 export const pricingAdminRoutes = new Hono<AppEnv>()
-  .get('/pricing', doc('Скидки и доп. услуги', { admin: true }), requireAdmin, async (c) => c.json({ discounts: await listDiscounts(c.env), extras: await listExtras(c.env) }))
-  .put('/pricing', doc('Заменить скидки и доп. услуги', { admin: true }), requireAdmin, jsonBody, validate('json', pricingBodySchema, pricingFieldName), async (c) => {
-    const saved = await savePricing(c.env, c.req.valid('json'));
-    if (!saved.ok) return apiError(c, 400, saved.error);
-    return c.json({ discounts: await listDiscounts(c.env), extras: await listExtras(c.env) });
-  })
-  .get('/promo-codes', doc('Промокоды (с числом использований)', { admin: true }), requireAdmin, async (c) => c.json({ codes: await listPromoCodes(c.env) }))
-  .put('/promo-codes', doc('Заменить промокоды', { admin: true }), requireAdmin, jsonBody, validate('json', promoCodesBodySchema, pricingFieldName), async (c) =>
-    c.json({ codes: await replacePromoCodes(c.env, c.req.valid('json').codes) }),
+  .get('/pricing', doc('Скидки и доп. услуги', { admin: true }), requireAdmin, async (c) =>
+    c.json({ discounts: await listDiscounts(c.env), extras: await listExtras(c.env) }),
   )
-  .get('/cabins/:id/date-prices', doc('Цены на отдельные даты', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), async (c) => {
-    const id = c.req.valid('param').id;
-    if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
-    return c.json({ prices: await listDatePrices(c.env, id) });
-  })
+  .put(
+    '/pricing',
+    doc('Заменить скидки и доп. услуги', { admin: true }),
+    requireAdmin,
+    jsonBody,
+    validate('json', pricingBodySchema, pricingFieldName),
+    async (c) => {
+      const saved = await savePricing(c.env, c.req.valid('json'));
+      if (!saved.ok) return apiError(c, 400, saved.error);
+      return c.json({ discounts: await listDiscounts(c.env), extras: await listExtras(c.env) });
+    },
+  )
+  .get('/promo-codes', doc('Промокоды (с числом использований)', { admin: true }), requireAdmin, async (c) =>
+    c.json({ codes: await listPromoCodes(c.env) }),
+  )
+  .put(
+    '/promo-codes',
+    doc('Заменить промокоды', { admin: true }),
+    requireAdmin,
+    jsonBody,
+    validate('json', promoCodesBodySchema, pricingFieldName),
+    async (c) => c.json({ codes: await replacePromoCodes(c.env, c.req.valid('json').codes) }),
+  )
+  .get(
+    '/cabins/:id/date-prices',
+    doc('Цены на отдельные даты', { admin: true, errors: [404] }),
+    requireAdmin,
+    validate('param', idParam),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
+      return c.json({ prices: await listDatePrices(c.env, id) });
+    },
+  )
   // A single night's price can be the cabin's lowest or highest («от N ₽» on the pages): it publishes.
-  .put('/cabins/:id/date-prices', doc('Заменить цены на отдельные даты', { admin: true, errors: [404] }), requireAdmin, validate('param', idParam), jsonBody, validate('json', datePricesBodySchema, pricingFieldName), publishOnSuccess, async (c) => {
-    const id = c.req.valid('param').id;
-    if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
-    await replaceDatePrices(c.env, id, c.req.valid('json').prices, todayInMoscow(now()));
-    return c.json({ prices: await listDatePrices(c.env, id) });
-  });
+  .put(
+    '/cabins/:id/date-prices',
+    doc('Заменить цены на отдельные даты', { admin: true, errors: [404] }),
+    requireAdmin,
+    validate('param', idParam),
+    jsonBody,
+    validate('json', datePricesBodySchema, pricingFieldName),
+    publishOnSuccess,
+    async (c) => {
+      const id = c.req.valid('param').id;
+      if (!(await getCabin(c.env, id))) return apiError(c, 404, MSG.cabinNotFound);
+      await replaceDatePrices(c.env, id, c.req.valid('json').prices, todayInMoscow(now()));
+      return c.json({ prices: await listDatePrices(c.env, id) });
+    },
+  );
 
 /** Every price one address asks for counts (QUOTE_THROTTLE): plenty for a guest tapping dates, not for a script. */
 const quoteLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -63,13 +108,25 @@ const quoteLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
  * GET /api/quote: the price of a stay with the extras ticked and the code typed; a code that does
  * not apply is a 400 saying why, and too many of those from one address a 429 (priceForVisitor).
  */
-export const quoteRoutes = new Hono<AppEnv>().get('/', doc('Расчёт стоимости проживания (тот же, что у заявки)', { answer: quoteAnswer, errors: [404, 429] }), quoteLimit, validate('query', quoteQuerySchema), async (c) => {
-  const q = c.req.valid('query');
-  if (q.checkOut <= q.checkIn) return apiError(c, 400, MSG.dateRangeInvalid);
-  if (q.checkIn < todayInMoscow(now())) return apiError(c, 400, MSG.bookingCheckInPast);
-  if (nightsBetween(q.checkIn, q.checkOut) > BOOKING_MAX_NIGHTS) return apiError(c, 400, MSG.bookingTooLong);
-  const result = await priceForVisitor(c, { ...q, extras: q.extras ?? [] });
-  if (!result.ok) return refusePrice(c, result);
-  const { quote } = result.priced;
-  return c.json({ nights: quote.nights, total: quote.total, lines: quote.lines, minNights: quote.minNights, extras: quote.extras });
-});
+export const quoteRoutes = new Hono<AppEnv>().get(
+  '/',
+  doc('Расчёт стоимости проживания (тот же, что у заявки)', { answer: quoteAnswer, errors: [404, 429] }),
+  quoteLimit,
+  validate('query', quoteQuerySchema),
+  async (c) => {
+    const q = c.req.valid('query');
+    if (q.checkOut <= q.checkIn) return apiError(c, 400, MSG.dateRangeInvalid);
+    if (q.checkIn < todayInMoscow(now())) return apiError(c, 400, MSG.bookingCheckInPast);
+    if (nightsBetween(q.checkIn, q.checkOut) > BOOKING_MAX_NIGHTS) return apiError(c, 400, MSG.bookingTooLong);
+    const result = await priceForVisitor(c, { ...q, extras: q.extras ?? [] });
+    if (!result.ok) return refusePrice(c, result);
+    const { quote } = result.priced;
+    return c.json({
+      nights: quote.nights,
+      total: quote.total,
+      lines: quote.lines,
+      minNights: quote.minNights,
+      extras: quote.extras,
+    });
+  },
+);

@@ -20,17 +20,50 @@ const attachment = (name: string) => `attachment; filename="${name}"`;
  * owner's alone (worker/middleware/roles.ts).
  */
 export const reportRoutes = new Hono<AppEnv>()
-  .get('/reports/summary', doc('Сводка за период: загрузка, выручка', { admin: true }), requireAdmin, validate('query', reportQuerySchema), async (c) => c.json(await reportSummary(c.env, c.req.valid('query'))))
-  .get('/reports/tourist-tax', doc('Туристический налог по месяцам', { admin: true }), requireAdmin, validate('query', reportQuerySchema), async (c) => c.json(await touristTaxReport(c.env, c.req.valid('query'))))
-  .get('/reports/bookings.csv', doc('Брони за период, CSV', { admin: true, answer: { description: 'Таблица CSV', media: 'text/csv' } }), requireAdmin, validate('query', reportQuerySchema), async (c) => {
-    const q = c.req.valid('query');
-    return c.body(bookingsCsv(await bookingFileRows(c.env, q)), 200, {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': attachment(fileName(q.from, q.to, 'csv')),
-    });
-  })
-  .get('/reports/bookings.xlsx', doc('Брони за период, Excel', { admin: true, answer: { description: 'Книга Excel', media: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } }), requireAdmin, validate('query', reportQuerySchema), async (c) => {
-    const q = c.req.valid('query');
-    const bytes = await bookingsXlsx(await bookingFileRows(c.env, q));
-    return c.body(bytes, 200, { 'content-type': XLSX_TYPE, 'content-disposition': attachment(fileName(q.from, q.to, 'xlsx')) });
-  });
+  .get(
+    '/reports/summary',
+    doc('Сводка за период: загрузка, выручка', { admin: true }),
+    requireAdmin,
+    validate('query', reportQuerySchema),
+    async (c) => c.json(await reportSummary(c.env, c.req.valid('query'))),
+  )
+  .get(
+    '/reports/tourist-tax',
+    doc('Туристический налог по месяцам', { admin: true }),
+    requireAdmin,
+    validate('query', reportQuerySchema),
+    async (c) => c.json(await touristTaxReport(c.env, c.req.valid('query'))),
+  )
+  .get(
+    '/reports/bookings.csv',
+    doc('Брони за период, CSV', { admin: true, answer: { description: 'Таблица CSV', media: 'text/csv' } }),
+    requireAdmin,
+    validate('query', reportQuerySchema),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.body(bookingsCsv(await bookingFileRows(c.env, q)), 200, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': attachment(fileName(q.from, q.to, 'csv')),
+      });
+    },
+  )
+  .get(
+    '/reports/bookings.xlsx',
+    doc('Брони за период, Excel', {
+      admin: true,
+      answer: {
+        description: 'Книга Excel',
+        media: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      },
+    }),
+    requireAdmin,
+    validate('query', reportQuerySchema),
+    async (c) => {
+      const q = c.req.valid('query');
+      const bytes = await bookingsXlsx(await bookingFileRows(c.env, q));
+      return c.body(bytes, 200, {
+        'content-type': XLSX_TYPE,
+        'content-disposition': attachment(fileName(q.from, q.to, 'xlsx')),
+      });
+    },
+  );

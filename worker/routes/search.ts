@@ -14,8 +14,14 @@ const doc = docs('Поиск');
  * availability of one cabin. Each distinct list of price lines is written once, in `lineSets`,
  * and a result names its list by index (SearchAnswerJson; worker/queries/search.ts writes the bytes).
  */
-export const searchRoutes = new Hono<AppEnv>().get('/', doc('Свободные домики на даты и число гостей', { answer: searchAnswer }), validate('query', searchQuerySchema), async (c) => {
-  const answer = await searchStays(c.env, c.req.valid('query'));
-  c.header('cache-control', 'public, max-age=60');
-  return c.body(searchAnswerBytes(answer), 200, { 'content-type': 'application/json' }) as unknown as Response & TypedResponse<SearchAnswerJson, 200, 'json'>;
-});
+export const searchRoutes = new Hono<AppEnv>().get(
+  '/',
+  doc('Свободные домики на даты и число гостей', { answer: searchAnswer }),
+  validate('query', searchQuerySchema),
+  async (c) => {
+    const answer = await searchStays(c.env, c.req.valid('query'));
+    c.header('cache-control', 'public, max-age=60');
+    return c.body(searchAnswerBytes(answer), 200, { 'content-type': 'application/json' }) as unknown as Response &
+      TypedResponse<SearchAnswerJson, 200, 'json'>;
+  },
+);

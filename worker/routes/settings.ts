@@ -15,9 +15,17 @@ const doc = docs('Настройки');
 
 export const settingsRoutes = new Hono<AppEnv>()
   .get('/', doc('Публичные настройки сайта'), async (c) => c.json(await getPublicSettings(c.env)))
-  .put('/', doc('Изменить настройки', { admin: true }), requireAdmin, jsonBody, validate('json', settingsUpdateSchema), publishOnSuccess, async (c) => {
-    const patch = c.req.valid('json');
-    // Prepayment takes money through ЮKassa: without its keys it cannot be on, and the owner is told why.
-    if (patch.bookingMode === 'prepayment' && !yookassaOf(c.env)) return apiError(c, 400, MSG.paymentsNotConfigured);
-    return c.json(await updateSettings(c.env, patch));
-  });
+  .put(
+    '/',
+    doc('Изменить настройки', { admin: true }),
+    requireAdmin,
+    jsonBody,
+    validate('json', settingsUpdateSchema),
+    publishOnSuccess,
+    async (c) => {
+      const patch = c.req.valid('json');
+      // Prepayment takes money through ЮKassa: without its keys it cannot be on, and the owner is told why.
+      if (patch.bookingMode === 'prepayment' && !yookassaOf(c.env)) return apiError(c, 400, MSG.paymentsNotConfigured);
+      return c.json(await updateSettings(c.env, patch));
+    },
+  );

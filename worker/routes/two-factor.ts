@@ -9,7 +9,13 @@ import { newRecoveryCodes, newTotpSecret, otpauthUrl, recoveryCodeHash, totpStep
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
-import { disableTwoFactor, enableTwoFactor, getUser, replaceRecoveryCodes, setPendingSecret } from '../queries/users.ts';
+import {
+  disableTwoFactor,
+  enableTwoFactor,
+  getUser,
+  replaceRecoveryCodes,
+  setPendingSecret,
+} from '../queries/users.ts';
 import { docs } from '../lib/openapi.ts';
 
 const doc = docs('Учётные записи');
@@ -30,54 +36,84 @@ export const twoFactorRoutes = new Hono<AppEnv>()
     return c.json({ secret, otpauthUrl: otpauthUrl(secret, me.username) });
   })
   // The password too: with a stolen session cookie alone nobody can tie the account to their own phone.
-  .post('/2fa/enable', doc('Включить 2FA кодом из приложения', { admin: true }), requireAdmin, jsonBody, validate('json', twoFactorEnableSchema), async (c) => {
-    const { code, password } = c.req.valid('json');
-    const me = await getUser(c.env, c.get('user')!.id);
-    if (!me) return apiError(c, 401, MSG.unauthorized);
-    if (me.totpSecret) return apiError(c, 409, MSG.twoFactorAlreadyOn);
-    const pending = me.totpPendingSecret;
-    if (!pending) return apiError(c, 409, MSG.twoFactorNotSetUp);
-    const throttled = await guessThrottled(c, me.id);
-    if (throttled) return throttled;
-    if (!(await verifyPassword(password, me.passwordHash))) {
-      c.set('auditFailed', true);
-      return apiError(c, 400, MSG.currentPasswordWrong);
-    }
-    const step = totpStep(pending, code);
-    if (step === null) {
-      c.set('auditFailed', true);
-      return apiError(c, 400, MSG.codeWrong);
-    }
-    const recoveryCodes = newRecoveryCodes();
-    const hashes = await Promise.all(recoveryCodes.map(recoveryCodeHash));
-    if (!(await enableTwoFactor(c.env, me.id, c.get('session')!.id, pending, step, hashes))) return apiError(c, 409, MSG.twoFactorNotSetUp);
-    await guessedRight(c.env, me.id);
-    return c.json({ recoveryCodes });
-  })
+  .post(
+    '/2fa/enable',
+    doc('Включить 2FA кодом из приложения', { admin: true }),
+    requireAdmin,
+    jsonBody,
+    validate('json', twoFactorEnableSchema),
+    async (c) => {
+      const { code, password } = c.req.valid('json');
+      const me = await getUser(c.env, c.get('user')!.id);
+      if (!me) return apiError(c, 401, MSG.unauthorized);
+      if (me.totpSecret) return apiError(c, 409, MSG.twoFactorAlreadyOn);
+      const pending = me.totpPendingSecret;
+      if (!pending) return apiError(c, 409, MSG.twoFactorNotSetUp);
+      const throttled = await guessThrottled(c, me.id);
+      if (throttled) return throttled;
+      if (!(await verifyPassword(password, me.passwordHash))) {
+        c.set('auditFailed', true);
+        return apiError(c, 400, MSG.currentPasswordWrong);
+      }
+      const step = totpStep(pending, code);
+      if (step === null) {
+        c.set('auditFailed', true);
+        return apiError(c, 400, MSG.codeWrong);
+      }
+      const recoveryCodes = newRecoveryCodes();
+      const hashes = await Promise.all(recoveryCodes.map(recoveryCodeHash));
+      if (!(await enableTwoFactor(c.env, me.id, c.get('session')!.id, pending, step, hashes)))
+        return apiError(c, 409, MSG.twoFactorNotSetUp);
+      await guessedRight(c.env, me.id);
+      return c.json({ recoveryCodes });
+    },
+  )
   // The password and a code (from the app, or one of the recovery codes, which this replaces).
-  .post('/2fa/recovery-codes', doc('Новые коды восстановления', { admin: true }), requireAdmin, jsonBody, validate('json', recoveryCodesSchema), async (c) => {
-    const { code, password } = c.req.valid('json');
-    const me = await getUser(c.env, c.get('user')!.id);
-    if (!me) return apiError(c, 401, MSG.unauthorized);
-    if (!me.totpSecret) return apiError(c, 409, MSG.twoFactorOff);
-    const refused = await refusedProof(c, me, password, code);
-    if (refused) return refused;
-    const recoveryCodes = newRecoveryCodes();
-    if (!(await replaceRecoveryCodes(c.env, me.id, me.totpSecret, await Promise.all(recoveryCodes.map(recoveryCodeHash))))) return apiError(c, 409, MSG.twoFactorOff);
-    return c.json({ recoveryCodes });
-  })
-  .post('/2fa/disable', doc('Выключить 2FA', { admin: true }), requireAdmin, jsonBody, validate('json', twoFactorCodeSchema), async (c) => {
-    const { code } = c.req.valid('json');
-    const me = await getUser(c.env, c.get('user')!.id);
-    if (!me) return apiError(c, 401, MSG.unauthorized);
-    if (!me.totpSecret) return apiError(c, 409, MSG.twoFactorOff);
-    const throttled = await guessThrottled(c, me.id);
-    if (throttled) return throttled;
-    if (!(await checkSecondFactor(c.env, me, code))) {
-      c.set('auditFailed', true);
-      return apiError(c, 400, MSG.codeWrong);
-    }
-    await disableTwoFactor(c.env, me.id);
-    await guessedRight(c.env, me.id);
-    return c.json({ success: true as const });
-  });
+  .post(
+    '/2fa/recovery-codes',
+    doc('Новые коды восстановления', { admin: true }),
+    requireAdmin,
+    jsonBody,
+    validate('json', recoveryCodesSchema),
+    async (c) => {
+      const { code, password } = c.req.valid('json');
+      const me = await getUser(c.env, c.get('user')!.id);
+      if (!me) return apiError(c, 401, MSG.unauthorized);
+      if (!me.totpSecret) return apiError(c, 409, MSG.twoFactorOff);
+      const refused = await refusedProof(c, me, password, code);
+      if (refused) return refused;
+      const recoveryCodes = newRecoveryCodes();
+      if (
+        !(await replaceRecoveryCodes(
+          c.env,
+          me.id,
+          me.totpSecret,
+          await Promise.all(recoveryCodes.map(recoveryCodeHash)),
+        ))
+      )
+        return apiError(c, 409, MSG.twoFactorOff);
+      return c.json({ recoveryCodes });
+    },
+  )
+  .post(
+    '/2fa/disable',
+    doc('Выключить 2FA', { admin: true }),
+    requireAdmin,
+    jsonBody,
+    validate('json', twoFactorCodeSchema),
+    async (c) => {
+      const { code } = c.req.valid('json');
+      const me = await getUser(c.env, c.get('user')!.id);
+      if (!me) return apiError(c, 401, MSG.unauthorized);
+      if (!me.totpSecret) return apiError(c, 409, MSG.twoFactorOff);
+      const throttled = await guessThrottled(c, me.id);
+      if (throttled) return throttled;
+      if (!(await checkSecondFactor(c.env, me, code))) {
+        c.set('auditFailed', true);
+        return apiError(c, 400, MSG.codeWrong);
+      }
+      await disableTwoFactor(c.env, me.id);
+      await guessedRight(c.env, me.id);
+      return c.json({ success: true as const });
+    },
+  );

@@ -27,7 +27,8 @@ export const uploadRoutes = new Hono<AppEnv>().post(
   requireAdmin,
   (c, next) => uploadLimit(c, next),
   async (c) => {
-    if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) return apiError(c, 415, MSG.uploadMissing);
+    if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? ''))
+      return apiError(c, 415, MSG.uploadMissing);
     let form: FormData;
     try {
       form = await c.req.formData();

@@ -15,8 +15,10 @@ import { releasePromoWhen } from './promo.ts';
 /** The holds ended, and a task that tries the owner's messages at once. */
 export type Ended = { bookings: Booking[]; send: () => Promise<void> };
 
-const held = (id: number): SQL => sql`exists (select 1 from bookings b where b.id = ${id} and b.status = 'awaiting_payment')`;
-const ranOut = (id: number, at: string): SQL => sql`exists (select 1 from bookings b where b.id = ${id} and b.status = 'awaiting_payment' and b.hold_until < ${at})`;
+const held = (id: number): SQL =>
+  sql`exists (select 1 from bookings b where b.id = ${id} and b.status = 'awaiting_payment')`;
+const ranOut = (id: number, at: string): SQL =>
+  sql`exists (select 1 from bookings b where b.id = ${id} and b.status = 'awaiting_payment' and b.hold_until < ${at})`;
 
 /**
  * Every hold whose time has ran out becomes «Бронь истекла» (its nights are already free by the
@@ -29,7 +31,13 @@ export async function expireHolds(env: Bindings, id?: number): Promise<Ended> {
     .select({ booking: bookings, cabinName: cabins.name })
     .from(bookings)
     .innerJoin(cabins, eq(cabins.id, bookings.cabinId))
-    .where(and(eq(bookings.status, 'awaiting_payment'), lt(bookings.holdUntil, at), id === undefined ? undefined : eq(bookings.id, id)));
+    .where(
+      and(
+        eq(bookings.status, 'awaiting_payment'),
+        lt(bookings.holdUntil, at),
+        id === undefined ? undefined : eq(bookings.id, id),
+      ),
+    );
   if (due.length === 0) return { bookings: [], send: async () => {} };
   const reach = await reachOf(env);
   const kept: KeptMessages[] = [];
@@ -38,7 +46,13 @@ export async function expireHolds(env: Bindings, id?: number): Promise<Ended> {
     const when = ranOut(b.id, at);
     kept.push(keepWhen(env, when, [{ to: 'owner', notice: holdExpiredNotice(b, cabinName, env.SITE_URL) }], reach));
     writes.push(releasePromoWhen(env, b.id, when));
-    writes.push(db.update(bookings).set({ status: 'expired', promoClaimed: false, updatedAt: at }).where(sql`bookings.id = ${b.id} and bookings.status = 'awaiting_payment' and bookings.hold_until < ${at}`).returning());
+    writes.push(
+      db
+        .update(bookings)
+        .set({ status: 'expired', promoClaimed: false, updatedAt: at })
+        .where(sql`bookings.id = ${b.id} and bookings.status = 'awaiting_payment' and bookings.hold_until < ${at}`)
+        .returning(),
+    );
   }
   return runEnding(env, kept, writes, reach);
 }
@@ -49,16 +63,27 @@ export async function revertHold(env: Bindings, id: number): Promise<Booking | u
   const when = held(id);
   const [, rows] = await db.batch([
     releasePromoWhen(env, id, when),
-    db.update(bookings).set({ status: 'new', holdUntil: null, promoClaimed: false, updatedAt: nowIso() }).where(and(eq(bookings.id, id), eq(bookings.status, 'awaiting_payment'))).returning(),
+    db
+      .update(bookings)
+      .set({ status: 'new', holdUntil: null, promoClaimed: false, updatedAt: nowIso() })
+      .where(and(eq(bookings.id, id), eq(bookings.status, 'awaiting_payment')))
+      .returning(),
   ]);
   return rows[0];
 }
 
-async function runEnding(env: Bindings, kept: KeptMessages[], writes: unknown[], reach: Awaited<ReturnType<typeof reachOf>>): Promise<Ended> {
+async function runEnding(
+  env: Bindings,
+  kept: KeptMessages[],
+  writes: unknown[],
+  reach: Awaited<ReturnType<typeof reachOf>>,
+): Promise<Ended> {
   // Each booking's messages, then its writes: a message's condition is read before its booking moves.
   const statements: unknown[] = [];
   kept.forEach((k, i) => statements.push(...statementsOf(k), writes[2 * i], writes[2 * i + 1]));
-  const results = (await getDb(env).batch(statements as unknown as Parameters<ReturnType<typeof getDb>['batch']>[0])) as unknown as unknown[];
+  const results = (await getDb(env).batch(
+    statements as unknown as Parameters<ReturnType<typeof getDb>['batch']>[0],
+  )) as unknown as unknown[];
   const ended: Booking[] = [];
   const sends: (() => Promise<unknown>)[] = [];
   let i = 0;

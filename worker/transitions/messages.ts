@@ -10,30 +10,85 @@ import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { getDb, insertWhen } from '../lib/db.ts';
 import { attempt, CONFIRMATION_MAIL_TIMEOUT_MS } from '../notify/guest.ts';
-import { OWNER_FIRST_LEASE_MS, ownerChannels, tryOwnerNow, type Channel, type OwnerNotice, type Sender } from '../notify/owner.ts';
+import {
+  OWNER_FIRST_LEASE_MS,
+  ownerChannels,
+  tryOwnerNow,
+  type Channel,
+  type OwnerNotice,
+  type Sender,
+} from '../notify/owner.ts';
 import type { MailerPort } from '../platform/ports.ts';
 
 export type OwnerMessage = { to: 'owner'; notice: OwnerNotice };
-export type GuestMessage = { to: 'guest'; bookingId: number; kind: GuestMessageKind; event?: string; recipient: string; subject: string; text: string };
+export type GuestMessage = {
+  to: 'guest';
+  bookingId: number;
+  kind: GuestMessageKind;
+  event?: string;
+  recipient: string;
+  subject: string;
+  text: string;
+};
 export type Message = OwnerMessage | GuestMessage;
 
 /** Where a message can go now: the owner's channels that are set, and mail to guests. Read before the batch. */
 export type Reach = { owner: Map<Channel, Sender>; mailer?: MailerPort };
-export const reachOf = async (env: Bindings): Promise<Reach> => ({ owner: await ownerChannels(env), mailer: env.MAILER });
+export const reachOf = async (env: Bindings): Promise<Reach> => ({
+  owner: await ownerChannels(env),
+  mailer: env.MAILER,
+});
 
-type Row = { channel: string; subject: string; text: string; bookingId: number | null; kind: string | null; recipient: string | null; event: string };
+type Row = {
+  channel: string;
+  subject: string;
+  text: string;
+  bookingId: number | null;
+  kind: string | null;
+  recipient: string | null;
+  event: string;
+};
 
 function rowsOf(m: Message, reach: Reach): Row[] {
-  if (m.to === 'owner') return [...reach.owner.keys()].map((channel) => ({ channel, ...m.notice, bookingId: null, kind: null, recipient: null, event: '' }));
+  if (m.to === 'owner')
+    return [...reach.owner.keys()].map((channel) => ({
+      channel,
+      ...m.notice,
+      bookingId: null,
+      kind: null,
+      recipient: null,
+      event: '',
+    }));
   if (!reach.mailer || !m.recipient) return [];
-  return [{ channel: 'email', subject: m.subject, text: m.text, bookingId: m.bookingId, kind: m.kind, recipient: m.recipient, event: m.event ?? '' }];
+  return [
+    {
+      channel: 'email',
+      subject: m.subject,
+      text: m.text,
+      bookingId: m.bookingId,
+      kind: m.kind,
+      recipient: m.recipient,
+      event: m.event ?? '',
+    },
+  ];
 }
 
 /** A transition's messages as statements for its batch, and what to try once the batch is written. */
-export type KeptMessages = { statements: ReturnType<typeof insertRowWhen>[]; rows: { row: Row; message: Message }[]; lease: number };
+export type KeptMessages = {
+  statements: ReturnType<typeof insertRowWhen>[];
+  rows: { row: Row; message: Message }[];
+  lease: number;
+};
 
 function insertRowWhen(env: Bindings, row: Row, when: SQL, at: number, lease: number) {
-  return insertWhen(getDb(env), outbox, { ...row, attempts: 0, nextAttemptAt: at, leaseUntil: lease, createdAt: at }, when).onConflictDoNothing().returning({ id: outbox.id });
+  return insertWhen(
+    getDb(env),
+    outbox,
+    { ...row, attempts: 0, nextAttemptAt: at, leaseUntil: lease, createdAt: at },
+    when,
+  )
+    .onConflictDoNothing()
+    .returning({ id: outbox.id });
 }
 
 /**
@@ -56,20 +111,30 @@ export const statementsOf = (...groups: KeptMessages[]) => groups.flatMap((g) =>
  * owner's by their channels, a guest's by mail. Answers, per guest message kind, whether it went.
  * Never throws: a row that fails stays in the outbox for the schedule.
  */
-export async function sendKept(env: Bindings, kept: KeptMessages, results: readonly { id: number }[][], reach: Reach): Promise<Map<string, boolean>> {
+export async function sendKept(
+  env: Bindings,
+  kept: KeptMessages,
+  results: readonly { id: number }[][],
+  reach: Reach,
+): Promise<Map<string, boolean>> {
   const went = new Map<string, boolean>();
   const tries: Promise<unknown>[] = [];
   const owner = new Map<OwnerNotice, { channel: Channel; id: number }[]>();
   kept.rows.forEach(({ row, message }, i) => {
     const id = results[i]?.[0]?.id;
     if (id === undefined) return;
-    if (message.to === 'owner') owner.set(message.notice, [...(owner.get(message.notice) ?? []), { channel: row.channel as Channel, id }]);
+    if (message.to === 'owner')
+      owner.set(message.notice, [...(owner.get(message.notice) ?? []), { channel: row.channel as Channel, id }]);
     else if (reach.mailer) {
       const createdAt = now();
       tries.push(
-        attempt(env, reach.mailer, { id, attempts: 0, createdAt, bookingId: message.bookingId, kind: message.kind }, { to: message.recipient, subject: message.subject, text: message.text }, CONFIRMATION_MAIL_TIMEOUT_MS).then((ok) =>
-          went.set(message.kind, ok),
-        ),
+        attempt(
+          env,
+          reach.mailer,
+          { id, attempts: 0, createdAt, bookingId: message.bookingId, kind: message.kind },
+          { to: message.recipient, subject: message.subject, text: message.text },
+          CONFIRMATION_MAIL_TIMEOUT_MS,
+        ).then((ok) => went.set(message.kind, ok)),
       );
     }
   });

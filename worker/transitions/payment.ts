@@ -40,11 +40,20 @@ export type SettleResult = { settled: Settled; send: () => Promise<void> };
 
 const NOTHING: SettleResult = { settled: { outcome: 'unchanged' }, send: async () => {} };
 
-type Context = { booking: Booking; cabinName: string; settings: Settings; reach: Reach; siteUrl?: string; origin?: string };
+type Context = {
+  booking: Booking;
+  cabinName: string;
+  settings: Settings;
+  reach: Reach;
+  siteUrl?: string;
+  origin?: string;
+};
 
 /** The payment is still in the status this caller read it in: the one condition every write of the batch carries. */
-const stillAt = (p: Payment): SQL => sql`exists (select 1 from payments p where p.id = ${p.id} and p.status = ${p.status})`;
-const bookingIs = (id: number, status: string): SQL => sql`exists (select 1 from bookings b where b.id = ${id} and b.status = ${status})`;
+const stillAt = (p: Payment): SQL =>
+  sql`exists (select 1 from payments p where p.id = ${p.id} and p.status = ${p.status})`;
+const bookingIs = (id: number, status: string): SQL =>
+  sql`exists (select 1 from bookings b where b.id = ${id} and b.status = ${status})`;
 /** The booking waits for this payment, its hold stands and its nights are free: a payment now confirms it. */
 const confirmable = (id: number, at: string): SQL =>
   sql`exists (select 1 from bookings b where b.id = ${id} and b.status = 'awaiting_payment' and b.hold_until > ${at}
@@ -54,10 +63,17 @@ function confirmationMessages(ctx: Context, p: Payment): Message[] {
   const { booking: b, cabinName, settings } = ctx;
   const out: Message[] = [{ to: 'owner', notice: paidNotice(b, cabinName, p.amount, ctx.siteUrl) }];
   if (b.email && b.guestToken && settings.messages.confirmation.enabled && ctx.origin) {
-    const words = guestMail('confirmation', settings.messages, { ...b, guestToken: b.guestToken, cabinName }, ctx.origin);
+    const words = guestMail(
+      'confirmation',
+      settings.messages,
+      { ...b, guestToken: b.guestToken, cabinName },
+      ctx.origin,
+    );
     out.push({ to: 'guest', bookingId: b.id, kind: 'confirmation', recipient: b.email, ...words });
   } else if (b.email && settings.messages.confirmation.enabled && !ctx.origin) {
-    console.error(`The confirmation e-mail of booking ${b.id} was not sent: SITE_URL is not set, and its link needs the site's address`);
+    console.error(
+      `The confirmation e-mail of booking ${b.id} was not sent: SITE_URL is not set, and its link needs the site's address`,
+    );
   }
   return out;
 }
@@ -66,7 +82,10 @@ function confirmationMessages(ctx: Context, p: Payment): Message[] {
 function lateMessages(ctx: Context, p: Payment, status: string): Message[] {
   const { booking: b, cabinName, settings } = ctx;
   const kind = p.kind === 'balance' ? 'balance' : 'prepayment';
-  const owner = kind === 'balance' ? lateBalanceNotice(b, cabinName, p.amount, ctx.siteUrl) : lateRefundNotice(b, cabinName, p.amount, ctx.siteUrl);
+  const owner =
+    kind === 'balance'
+      ? lateBalanceNotice(b, cabinName, p.amount, ctx.siteUrl)
+      : lateRefundNotice(b, cabinName, p.amount, ctx.siteUrl);
   const guest = lateRefundGuestMail({ ...b, status }, cabinName, p.amount, settings.siteName, kind);
   return [
     { to: 'owner', notice: owner },
@@ -104,13 +123,19 @@ function paidPrepayment(env: Bindings, ctx: Context, p: Payment) {
   const lateMsgs = keepWhen(env, sql`${moves} and not ${ok}`, lateMessages(ctx, p, lateStatus), ctx.reach);
   const writes = [
     releasePromoWhen(env, b.id, sql`${moves} and not ${ok} and ${waiting}`),
-    db.update(bookings).set({ status: 'expired', promoClaimed: false, updatedAt: at }).where(sql`bookings.id = ${b.id} and bookings.status = 'awaiting_payment' and ${moves} and not ${ok}`).returning(),
+    db
+      .update(bookings)
+      .set({ status: 'expired', promoClaimed: false, updatedAt: at })
+      .where(sql`bookings.id = ${b.id} and bookings.status = 'awaiting_payment' and ${moves} and not ${ok}`)
+      .returning(),
     // The payment moves last; whether it goes back is decided on the booking as it is in this batch.
     paidMove(env, p, ok, at),
     db
       .update(bookings)
       .set({ status: 'confirmed', holdUntil: null, updatedAt: at })
-      .where(sql`bookings.id = ${b.id} and ${ok} and exists (select 1 from payments p where p.id = ${p.id} and p.status = 'succeeded' and p.refund_amount is null and p.refund_id is null)`)
+      .where(
+        sql`bookings.id = ${b.id} and ${ok} and exists (select 1 from payments p where p.id = ${p.id} and p.status = 'succeeded' and p.refund_amount is null and p.refund_id is null)`,
+      )
       .returning(),
   ] as const;
   return { writes, kept: [confirmMsgs, lateMsgs] as const };
@@ -134,7 +159,13 @@ async function run(env: Bindings, kept: readonly KeptMessages[], writes: readonl
  * Acts on ЮKassa's answer `status` about payment `p` (as read by this caller, with its booking),
  * in one batch. Answers what happened and a task that tries the kept messages at once.
  */
-export async function settlePayment(env: Bindings, p: Payment, status: string, booking: Booking, cabinName: string): Promise<SettleResult> {
+export async function settlePayment(
+  env: Bindings,
+  p: Payment,
+  status: string,
+  booking: Booking,
+  cabinName: string,
+): Promise<SettleResult> {
   if (status === p.status) return NOTHING;
   const settings = await getSettings(env);
   const reach = await reachOf(env);
@@ -153,25 +184,47 @@ export async function settlePayment(env: Bindings, p: Payment, status: string, b
     const standing = bookingIs(booking.id, 'confirmed');
     // What the guest will have paid in all with this payment, for the owner's message.
     const paidInAll = moneyOf(await paymentsInOrder(env, booking.id)).paid + p.amount;
-    const paidMsgs = keepWhen(env, sql`${moves} and ${standing}`, [{ to: 'owner', notice: balancePaidNotice(booking, cabinName, p.amount, paidInAll, env.SITE_URL) }], reach);
+    const paidMsgs = keepWhen(
+      env,
+      sql`${moves} and ${standing}`,
+      [{ to: 'owner', notice: balancePaidNotice(booking, cabinName, p.amount, paidInAll, env.SITE_URL) }],
+      reach,
+    );
     const lateMsgs = keepWhen(env, sql`${moves} and not ${standing}`, lateMessages(ctx, p, booking.status), reach);
     kept = [paidMsgs, lateMsgs];
-    writes = [
-      paidMove(env, p, standing, at),
-    ];
+    writes = [paidMove(env, p, standing, at)];
     shape = 'balance';
   } else if (status === 'canceled' && p.kind !== 'balance') {
     const waiting = bookingIs(booking.id, 'awaiting_payment');
-    const expiredMsgs = keepWhen(env, sql`${moves} and ${waiting}`, [{ to: 'owner', notice: holdExpiredNotice(booking, cabinName, env.SITE_URL) }], reach);
+    const expiredMsgs = keepWhen(
+      env,
+      sql`${moves} and ${waiting}`,
+      [{ to: 'owner', notice: holdExpiredNotice(booking, cabinName, env.SITE_URL) }],
+      reach,
+    );
     kept = [expiredMsgs];
     writes = [
       releasePromoWhen(env, booking.id, sql`${moves} and ${waiting}`),
-      db.update(bookings).set({ status: 'expired', promoClaimed: false, updatedAt: at }).where(sql`bookings.id = ${booking.id} and bookings.status = 'awaiting_payment' and ${moves}`).returning(),
-      db.update(payments).set({ status, updatedAt: at }).where(sql`payments.id = ${p.id} and payments.status = ${p.status}`).returning(),
+      db
+        .update(bookings)
+        .set({ status: 'expired', promoClaimed: false, updatedAt: at })
+        .where(sql`bookings.id = ${booking.id} and bookings.status = 'awaiting_payment' and ${moves}`)
+        .returning(),
+      db
+        .update(payments)
+        .set({ status, updatedAt: at })
+        .where(sql`payments.id = ${p.id} and payments.status = ${p.status}`)
+        .returning(),
     ];
     shape = 'canceled';
   } else {
-    writes = [db.update(payments).set({ status, updatedAt: at }).where(sql`payments.id = ${p.id} and payments.status = ${p.status}`).returning()];
+    writes = [
+      db
+        .update(payments)
+        .set({ status, updatedAt: at })
+        .where(sql`payments.id = ${p.id} and payments.status = ${p.status}`)
+        .returning(),
+    ];
     shape = 'other';
   }
 
@@ -194,7 +247,14 @@ export async function settlePayment(env: Bindings, p: Payment, status: string, b
   if (shape === 'balance') {
     const payment = (rows[0] as Payment[])[0];
     if (!payment) return NOTHING;
-    return { settled: { outcome: payment.refundReason === 'late' && payment.refundAmount !== null ? 'refund' : 'paid', booking, payment }, send };
+    return {
+      settled: {
+        outcome: payment.refundReason === 'late' && payment.refundAmount !== null ? 'refund' : 'paid',
+        booking,
+        payment,
+      },
+      send,
+    };
   }
   if (shape === 'canceled') {
     const [, expired, moved] = rows as [unknown, Booking[], Payment[]];

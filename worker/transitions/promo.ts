@@ -15,11 +15,15 @@ export const releasePromoWhen = (env: DbEnv, id: number, when: SQL) =>
   getDb(env)
     .update(promoCodes)
     .set({ uses: sql`max(${promoCodes.uses} - 1, 0)` })
-    .where(sql`${promoCodes.code} = (select b.promo_code from bookings b where b.id = ${id} and b.promo_claimed = 1) and ${when}`);
+    .where(
+      sql`${promoCodes.code} = (select b.promo_code from bookings b where b.id = ${id} and b.promo_claimed = 1) and ${when}`,
+    );
 
 /** Counts booking `id`'s use of its code, if not counted yet, when `when` holds (the owner confirms: counted even past its limit). */
 export const claimPromoWhen = (env: DbEnv, id: number, when: SQL) =>
   getDb(env)
     .update(promoCodes)
     .set({ uses: sql`${promoCodes.uses} + 1` })
-    .where(sql`${promoCodes.code} = (select b.promo_code from bookings b where b.id = ${id} and b.promo_claimed = 0) and ${when}`);
+    .where(
+      sql`${promoCodes.code} = (select b.promo_code from bookings b where b.id = ${id} and b.promo_claimed = 0) and ${when}`,
+    );

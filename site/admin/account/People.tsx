@@ -18,7 +18,15 @@ const ROLE_HINTS: Record<Role, string> = {
   owner: 'всё, включая оплату, площадки, людей и журнал',
 };
 
-export function People({ users, sessions, onChanged }: { users: UserView[]; sessions: SessionView[]; onChanged: () => Promise<void> }) {
+export function People({
+  users,
+  sessions,
+  onChanged,
+}: {
+  users: UserView[];
+  sessions: SessionView[];
+  onChanged: () => Promise<void>;
+}) {
   const me = useMe();
   const { busy, end } = useEndSession(onChanged);
   const [removing, setRemoving] = useState<number | null>(null);
@@ -52,8 +60,8 @@ export function People({ users, sessions, onChanged }: { users: UserView[]; sess
         Люди
       </h3>
       <p className="hint">
-        Менеджер входит со своим логином и паролем и видит заявки, шахматку, календарь и отзывы, но не меняет оплату, площадки и доступы. Кто что менял — во
-        вкладке «Журнал».
+        Менеджер входит со своим логином и паролем и видит заявки, шахматку, календарь и отзывы, но не меняет оплату,
+        площадки и доступы. Кто что менял — во вкладке «Журнал».
       </p>
       <ul className="people-list">
         {users.map((u) => {
@@ -83,7 +91,13 @@ export function People({ users, sessions, onChanged }: { users: UserView[]; sess
                   <p className="person__meta">Сейчас не в панели</p>
                 ))}
               {!self && (
-                <button type="button" className="btn btn--danger person__remove" disabled={removing === u.id} aria-busy={removing === u.id} onClick={() => void remove(u)}>
+                <button
+                  type="button"
+                  className="btn btn--danger person__remove"
+                  disabled={removing === u.id}
+                  aria-busy={removing === u.id}
+                  onClick={() => void remove(u)}
+                >
                   <Icon name="trash" /> Удалить<span className="visually-hidden"> {u.username}</span>
                 </button>
               )}
@@ -134,7 +148,14 @@ function AddPerson({ onAdded }: { onAdded: () => Promise<void> }) {
   }
 
   return (
-    <form ref={form} className="people__add" onSubmit={submit} noValidate autoComplete="off" aria-labelledby="people-add-title">
+    <form
+      ref={form}
+      className="people__add"
+      onSubmit={submit}
+      noValidate
+      autoComplete="off"
+      aria-labelledby="people-add-title"
+    >
       <h4 className="people__add-title" id="people-add-title">
         Добавить человека
       </h4>
@@ -155,7 +176,15 @@ function AddPerson({ onAdded }: { onAdded: () => Promise<void> }) {
         </Field>
         <Field label="Пароль" error={errors.password} hint="Не короче 8 символов" required>
           {(p) => (
-            <input {...p} className="input" type="password" name="new-person-password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            <input
+              {...p}
+              className="input"
+              type="password"
+              name="new-person-password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
           )}
         </Field>
       </div>

@@ -15,7 +15,9 @@ export function useEndSession(onEnded: () => Promise<void>) {
     setBusy(s.id);
     try {
       await call(client().admin.sessions[':id'].$delete({ param: { id: String(s.id) } }));
-      notify.success(whose ? `Сеанс ${whose} завершён: ${deviceName(s.userAgent)}` : `Сеанс завершён: ${deviceName(s.userAgent)}`);
+      notify.success(
+        whose ? `Сеанс ${whose} завершён: ${deviceName(s.userAgent)}` : `Сеанс завершён: ${deviceName(s.userAgent)}`,
+      );
       await onEnded();
     } catch (err) {
       if (!(err instanceof SessionEndedError)) notify.error(describeError(err, 'Не удалось завершить сеанс'));
@@ -95,7 +97,13 @@ export function Sessions({ sessions, onChanged }: { sessions: SessionView[]; onC
         ))}
       </ul>
       {others > 0 && (
-        <button type="button" className="btn btn--danger" disabled={ending} aria-busy={ending} onClick={() => void endOthers()}>
+        <button
+          type="button"
+          className="btn btn--danger"
+          disabled={ending}
+          aria-busy={ending}
+          onClick={() => void endOthers()}
+        >
           Завершить все другие
         </button>
       )}

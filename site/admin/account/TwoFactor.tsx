@@ -21,7 +21,8 @@ const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
 function fieldOf(err: unknown): FieldErrors | null {
   if (!(err instanceof ApiError) || err.status !== 400) return null;
   if (err.message === MSG.codeWrong || err.message === MSG.codeRequired) return { code: err.message };
-  if (err.message === MSG.currentPasswordWrong || err.message === MSG.currentPasswordRequired) return { password: err.message };
+  if (err.message === MSG.currentPasswordWrong || err.message === MSG.currentPasswordRequired)
+    return { password: err.message };
   return null;
 }
 
@@ -36,7 +37,8 @@ export function TwoFactor({ onChanged }: { onChanged: () => void }) {
     try {
       setStage({ step: 'setup', setup: await call(client().admin['2fa'].setup.$post()) });
     } catch (err) {
-      if (!(err instanceof SessionEndedError)) notify.error(describeError(err, 'Не удалось начать настройку входа с кодом'));
+      if (!(err instanceof SessionEndedError))
+        notify.error(describeError(err, 'Не удалось начать настройку входа с кодом'));
     } finally {
       setBusy(false);
     }
@@ -72,10 +74,16 @@ export function TwoFactor({ onChanged }: { onChanged: () => void }) {
             <Icon name="x" /> Выключен: в панель входят по одному паролю.
           </p>
           <p className="hint">
-            С кодом вход надёжнее: после пароля панель спросит 6 цифр из приложения на вашем телефоне (Яндекс Ключ, Google Authenticator и другие). Узнав
-            пароль, без телефона никто не войдёт.
+            С кодом вход надёжнее: после пароля панель спросит 6 цифр из приложения на вашем телефоне (Яндекс Ключ,
+            Google Authenticator и другие). Узнав пароль, без телефона никто не войдёт.
           </p>
-          <button type="button" className="btn btn--primary" onClick={() => void start()} disabled={busy} aria-busy={busy}>
+          <button
+            type="button"
+            className="btn btn--primary"
+            onClick={() => void start()}
+            disabled={busy}
+            aria-busy={busy}
+          >
             {busy ? 'Подготовка…' : 'Включить вход с кодом'}
           </button>
         </>
@@ -90,16 +98,26 @@ function QrCode({ text }: { text: string }) {
   useEffect(() => {
     let alive = true;
     import('qrcode')
-      .then((qr) => qr.toString(text, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } }))
+      .then((qr) =>
+        qr.toString(text, {
+          type: 'svg',
+          margin: 2,
+          errorCorrectionLevel: 'M',
+          color: { dark: '#000000', light: '#ffffff' },
+        }),
+      )
       .then((svg) => alive && setSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`))
       .catch(() => alive && setSrc(''));
     return () => {
       alive = false;
     };
   }, [text]);
-  if (src === '') return <p className="alert alert--warning">QR-код не загрузился: введите ключ в приложении вручную.</p>;
+  if (src === '')
+    return <p className="alert alert--warning">QR-код не загрузился: введите ключ в приложении вручную.</p>;
   if (src === null) return <div className="two-factor__qr two-factor__qr--loading" aria-hidden="true" />;
-  return <img className="two-factor__qr" src={src} width={200} height={200} alt="QR-код для приложения-аутентификатора" />;
+  return (
+    <img className="two-factor__qr" src={src} width={200} height={200} alt="QR-код для приложения-аутентификатора" />
+  );
 }
 
 /**
@@ -120,7 +138,8 @@ function useCodeAndPassword(opts: {
   const form = useRef<HTMLFormElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
   const notify = useNotify();
-  const focus = (wrong: FieldErrors) => (wrong.code ? codeInput.current : form.current?.querySelector<HTMLElement>('[name="password"]'))?.focus();
+  const focus = (wrong: FieldErrors) =>
+    (wrong.code ? codeInput.current : form.current?.querySelector<HTMLElement>('[name="password"]'))?.focus();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -153,7 +172,15 @@ function useCodeAndPassword(opts: {
   return { code, setCode, password, setPassword, errors, busy, form, codeInput, submit };
 }
 
-function SetupForm({ setup, onCancel, onEnabled }: { setup: Setup; onCancel: () => void; onEnabled: (codes: string[]) => void }) {
+function SetupForm({
+  setup,
+  onCancel,
+  onEnabled,
+}: {
+  setup: Setup;
+  onCancel: () => void;
+  onEnabled: (codes: string[]) => void;
+}) {
   const { code, setCode, password, setPassword, errors, busy, form, codeInput, submit } = useCodeAndPassword({
     send: (json) => call(client().admin['2fa'].enable.$post({ json })),
     onCodes: onEnabled,
@@ -167,9 +194,21 @@ function SetupForm({ setup, onCancel, onEnabled }: { setup: Setup; onCancel: () 
         <li>
           Откройте на телефоне приложение-аутентификатор (Яндекс Ключ, Google Authenticator) и отсканируйте QR-код.
           <QrCode text={setup.otpauthUrl} />
-          <Field label="Ключ для ввода вручную" hint="Если QR-код не сканируется: добавьте в приложении аккаунт «Каспий» и введите этот ключ.">
+          <Field
+            label="Ключ для ввода вручную"
+            hint="Если QR-код не сканируется: добавьте в приложении аккаунт «Каспий» и введите этот ключ."
+          >
             {/* A text area, so the 32 letters wrap on a narrow phone instead of hiding past the edge. */}
-            {(p) => <textarea {...p} className="input input--code two-factor__secret" readOnly rows={2} value={grouped(setup.secret)} onFocus={(e) => e.currentTarget.select()} />}
+            {(p) => (
+              <textarea
+                {...p}
+                className="input input--code two-factor__secret"
+                readOnly
+                rows={2}
+                value={grouped(setup.secret)}
+                onFocus={(e) => e.currentTarget.select()}
+              />
+            )}
           </Field>
         </li>
         <li>
@@ -192,7 +231,15 @@ function SetupForm({ setup, onCancel, onEnabled }: { setup: Setup; onCancel: () 
             </Field>
             <Field label="Ваш пароль" error={errors.password} required>
               {(p) => (
-                <input {...p} className="input" type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+                <input
+                  {...p}
+                  className="input"
+                  type="password"
+                  name="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
               )}
             </Field>
           </div>
@@ -237,15 +284,16 @@ function RecoveryCodes({ codes, renewed = false, onDone }: { codes: string[]; re
   return (
     <div className="two-factor__codes">
       <p className="two-factor__state two-factor__state--on" tabIndex={-1} ref={heading}>
-        <Icon name="check" /> {renewed ? 'Новые коды восстановления готовы: прежние больше не действуют' : 'Вход с кодом включён'}
+        <Icon name="check" />{' '}
+        {renewed ? 'Новые коды восстановления готовы: прежние больше не действуют' : 'Вход с кодом включён'}
       </p>
       <div className="alert alert--warning" role="note">
         <p>
           <strong>Сохраните коды восстановления сейчас: больше они не покажутся.</strong>
         </p>
         <p>
-          Если телефона с приложением не будет под рукой, войдите с одним из этих кодов вместо 6 цифр. Каждый код работает один раз. Храните их отдельно от
-          телефона: запишите на бумаге или в менеджере паролей.
+          Если телефона с приложением не будет под рукой, войдите с одним из этих кодов вместо 6 цифр. Каждый код
+          работает один раз. Храните их отдельно от телефона: запишите на бумаге или в менеджере паролей.
         </p>
       </div>
       <ol className="two-factor__list" ref={list} aria-label="Коды восстановления">
@@ -330,10 +378,29 @@ function RenewForm({ onRenewed }: { onRenewed: (codes: string[]) => void }) {
     <details className="two-factor__more">
       <summary>Новые коды восстановления</summary>
       <form ref={form} onSubmit={submit} noValidate aria-label="Новые коды восстановления">
-        <p className="hint">Прежние коды перестанут действовать. Понадобятся код из приложения (или один из прежних кодов восстановления) и ваш пароль.</p>
-        <CodeField label="Код для подтверждения" value={code} onChange={setCode} error={errors.code} inputRef={codeInput} />
+        <p className="hint">
+          Прежние коды перестанут действовать. Понадобятся код из приложения (или один из прежних кодов восстановления)
+          и ваш пароль.
+        </p>
+        <CodeField
+          label="Код для подтверждения"
+          value={code}
+          onChange={setCode}
+          error={errors.code}
+          inputRef={codeInput}
+        />
         <Field label="Ваш пароль" error={errors.password} required>
-          {(p) => <input {...p} className="input" type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              className="input"
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
         </Field>
         <button type="submit" className="btn btn--secondary" disabled={busy} aria-busy={busy}>
           {busy ? 'Проверка…' : 'Получить новые коды'}

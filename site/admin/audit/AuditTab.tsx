@@ -12,7 +12,10 @@ import { changesOf, fieldLabel, targetText } from './changes.ts';
 type Filters = { actor: string; kind: '' | AuditKind; from: string; to: string };
 const NO_FILTERS: Filters = { actor: '', kind: '', from: '', to: '' };
 
-type List = { status: 'loading' } | { status: 'error'; error: string } | { status: 'loaded'; entries: AuditEntry[]; more: boolean };
+type List =
+  | { status: 'loading' }
+  | { status: 'error'; error: string }
+  | { status: 'loaded'; entries: AuditEntry[]; more: boolean };
 
 const OUTCOMES = { denied: 'Отказано', failed: 'Не удалось' } as const;
 
@@ -71,7 +74,15 @@ export function AuditTab() {
 
   const set = (change: Partial<Filters>) => setFilters((f) => ({ ...f, ...change }));
   // People removed since keep their entries: whoever the shown entries name can be picked too.
-  const actors = [...new Set([...people.map((p) => p.username), ...(list.status === 'loaded' ? list.entries.map((e) => e.actor) : []), filters.actor].filter(Boolean))];
+  const actors = [
+    ...new Set(
+      [
+        ...people.map((p) => p.username),
+        ...(list.status === 'loaded' ? list.entries.map((e) => e.actor) : []),
+        filters.actor,
+      ].filter(Boolean),
+    ),
+  ];
   const filtered = Object.values(filters).some(Boolean);
 
   return (
@@ -92,7 +103,12 @@ export function AuditTab() {
           </Field>
           <Field label="Раздел">
             {(p) => (
-              <select {...p} className="input" value={filters.kind} onChange={(e) => set({ kind: e.target.value as Filters['kind'] })}>
+              <select
+                {...p}
+                className="input"
+                value={filters.kind}
+                onChange={(e) => set({ kind: e.target.value as Filters['kind'] })}
+              >
                 <option value="">Все разделы</option>
                 {(Object.entries(AUDIT_KINDS) as [AuditKind, string][]).map(([k, label]) => (
                   <option key={k} value={k}>
@@ -103,10 +119,28 @@ export function AuditTab() {
             )}
           </Field>
           <Field label="С даты">
-            {(p) => <input {...p} className="input" type="date" value={filters.from} max={filters.to || undefined} onChange={(e) => set({ from: e.target.value })} />}
+            {(p) => (
+              <input
+                {...p}
+                className="input"
+                type="date"
+                value={filters.from}
+                max={filters.to || undefined}
+                onChange={(e) => set({ from: e.target.value })}
+              />
+            )}
           </Field>
           <Field label="По дату">
-            {(p) => <input {...p} className="input" type="date" value={filters.to} min={filters.from || undefined} onChange={(e) => set({ to: e.target.value })} />}
+            {(p) => (
+              <input
+                {...p}
+                className="input"
+                type="date"
+                value={filters.to}
+                min={filters.from || undefined}
+                onChange={(e) => set({ to: e.target.value })}
+              />
+            )}
           </Field>
         </div>
         {filtered && (
@@ -130,7 +164,13 @@ export function AuditTab() {
             </ol>
             {list.more && (
               <div className="audit__more">
-                <button type="button" className="btn btn--secondary" onClick={() => void showMore()} disabled={more === 'busy'} aria-busy={more === 'busy'}>
+                <button
+                  type="button"
+                  className="btn btn--secondary"
+                  onClick={() => void showMore()}
+                  disabled={more === 'busy'}
+                  aria-busy={more === 'busy'}
+                >
                   {more === 'busy' ? 'Загрузка…' : 'Показать ещё'}
                 </button>
                 {more !== 'idle' && more !== 'busy' && (
@@ -158,7 +198,8 @@ function AuditRow({ entry: e }: { entry: AuditEntry }) {
           {target && <span className="audit-entry__target"> · {target}</span>}
         </p>
         <p className="audit-entry__meta">
-          <time dateTime={new Date(e.at).toISOString()}>{moscowMoment(e.at)}</time> · <b>{e.actor}</b> · {e.ip || 'адрес неизвестен'} · {AUDIT_KINDS[e.kind] ?? e.kind}
+          <time dateTime={new Date(e.at).toISOString()}>{moscowMoment(e.at)}</time> · <b>{e.actor}</b> ·{' '}
+          {e.ip || 'адрес неизвестен'} · {AUDIT_KINDS[e.kind] ?? e.kind}
         </p>
         {changes.length > 0 && (
           <details className="audit-entry__changes">

@@ -30,7 +30,11 @@ const FIELD_LABELS: Record<string, string> = {
   userAgent: 'Устройство',
   ip: 'Адрес',
 };
-const VALUE_LABELS: Record<string, Record<string, string>> = { status: BOOKING_STATUS_LABELS, role: ROLE_LABELS, bookingMode: { request: 'заявка', prepayment: 'с предоплатой' } };
+const VALUE_LABELS: Record<string, Record<string, string>> = {
+  status: BOOKING_STATUS_LABELS,
+  role: ROLE_LABELS,
+  bookingMode: { request: 'заявка', prepayment: 'с предоплатой' },
+};
 
 export const fieldLabel = (field: string): string => FIELD_LABELS[field] ?? field;
 
@@ -57,11 +61,23 @@ export function changesOf(entry: Pick<AuditEntry, 'before' | 'after'>): Change[]
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
     return keys
       .filter((k) => !same(before[k], after[k]))
-      .map((k) => ({ field: k, ...(k in before ? { before: shortValue(before[k], k) } : {}), ...(k in after ? { after: shortValue(after[k], k) } : {}) }));
+      .map((k) => ({
+        field: k,
+        ...(k in before ? { before: shortValue(before[k], k) } : {}),
+        ...(k in after ? { after: shortValue(after[k], k) } : {}),
+      }));
   }
-  if (isRecord(after) && before === undefined) return Object.entries(after).map(([k, v]) => ({ field: k, after: shortValue(v, k) }));
-  if (isRecord(before) && after === undefined) return Object.entries(before).map(([k, v]) => ({ field: k, before: shortValue(v, k) }));
-  return [{ field: '', ...(before === undefined ? {} : { before: shortValue(before) }), ...(after === undefined ? {} : { after: shortValue(after) }) }];
+  if (isRecord(after) && before === undefined)
+    return Object.entries(after).map(([k, v]) => ({ field: k, after: shortValue(v, k) }));
+  if (isRecord(before) && after === undefined)
+    return Object.entries(before).map(([k, v]) => ({ field: k, before: shortValue(v, k) }));
+  return [
+    {
+      field: '',
+      ...(before === undefined ? {} : { before: shortValue(before) }),
+      ...(after === undefined ? {} : { after: shortValue(after) }),
+    },
+  ];
 }
 
 const TARGETS: readonly [RegExp, string][] = [

@@ -14,7 +14,8 @@ const loadMessages = (id: number) => call(client().admin.bookings[':id'].message
 function stateText(m: Message): string {
   if (m.sentAt) return `отправлено ${receivedAt(m.sentAt)}`;
   if (m.givenUpAt) return `не отправлено${m.lastError ? `: ${m.lastError}` : ''}`;
-  if (m.lastError) return `не отправлено (${m.lastError}); попробуем ещё раз${m.nextAttemptAt ? ` в ${receivedAt(m.nextAttemptAt)}` : ''}`;
+  if (m.lastError)
+    return `не отправлено (${m.lastError}); попробуем ещё раз${m.nextAttemptAt ? ` в ${receivedAt(m.nextAttemptAt)}` : ''}`;
   return 'отправляется';
 }
 
@@ -35,7 +36,9 @@ export function BookingMessages({ bookingId }: { bookingId: number }) {
   async function retry(kind: GuestMessageKind) {
     setBusy(kind);
     try {
-      await call(client().admin.bookings[':id'].messages[':kind'].retry.$post({ param: { id: String(bookingId), kind } }));
+      await call(
+        client().admin.bookings[':id'].messages[':kind'].retry.$post({ param: { id: String(bookingId), kind } }),
+      );
       notify.success('Письмо отправлено ещё раз');
     } catch (err) {
       notify.error(describeError(err, 'Не удалось отправить письмо'));
@@ -46,11 +49,24 @@ export function BookingMessages({ bookingId }: { bookingId: number }) {
   }
 
   return (
-    <details className="reply__text" onToggle={(e) => (e.currentTarget.open && list === null ? void read() : undefined)}>
+    <details
+      className="reply__text"
+      onToggle={(e) => (e.currentTarget.open && list === null ? void read() : undefined)}
+    >
       <summary>Письма гостю</summary>
-      {error ? <p className="error-text" role="alert">{error}</p> : null}
-      {list === null && !error ? <p className="hint" role="status">Загружаем…</p> : null}
-      {list && list.length === 0 ? <p className="hint">Писем пока не было: они уходят, если гость оставил e-mail.</p> : null}
+      {error ? (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {list === null && !error ? (
+        <p className="hint" role="status">
+          Загружаем…
+        </p>
+      ) : null}
+      {list && list.length === 0 ? (
+        <p className="hint">Писем пока не было: они уходят, если гость оставил e-mail.</p>
+      ) : null}
       {list && list.length > 0 ? (
         <ul className="booking-messages">
           {list.map((m) => (
@@ -59,8 +75,16 @@ export function BookingMessages({ bookingId }: { bookingId: number }) {
               {!m.sentAt && m.lastError ? (
                 <>
                   {' '}
-                  <button type="button" className="btn btn--ghost btn--sm" disabled={busy === m.kind} onClick={() => void retry(m.kind as GuestMessageKind)}>
-                    Отправить ещё раз<span className="visually-hidden">: {GUEST_MESSAGE_LABELS[m.kind as GuestMessageKind] ?? m.kind}</span>
+                  <button
+                    type="button"
+                    className="btn btn--ghost btn--sm"
+                    disabled={busy === m.kind}
+                    onClick={() => void retry(m.kind as GuestMessageKind)}
+                  >
+                    Отправить ещё раз
+                    <span className="visually-hidden">
+                      : {GUEST_MESSAGE_LABELS[m.kind as GuestMessageKind] ?? m.kind}
+                    </span>
                   </button>
                 </>
               ) : null}

@@ -1,7 +1,21 @@
 // One booking request in «Заявки» as the owner reads it on a phone in the morning: what, when,
 // who and how to reach them (a tap calls), and the decisions its status allows.
-import { BOOKING_CHANNEL_LABELS, BOOKING_STATUS_LABELS, type BookingChannel, type BookingStatus, type OwnerStatus } from '../../../schema/booking-options.ts';
-import { formatGuests, formatMoscowTime, formatNights, formatPrice, MONTHS_GENITIVE, SITE_UTC_OFFSET_MINUTES, formatStayDates } from '../../../schema/format.ts';
+import {
+  BOOKING_CHANNEL_LABELS,
+  BOOKING_STATUS_LABELS,
+  type BookingChannel,
+  type BookingStatus,
+  type OwnerStatus,
+} from '../../../schema/booking-options.ts';
+import {
+  formatGuests,
+  formatMoscowTime,
+  formatNights,
+  formatPrice,
+  MONTHS_GENITIVE,
+  SITE_UTC_OFFSET_MINUTES,
+  formatStayDates,
+} from '../../../schema/format.ts';
 import { formatKopecks } from '../../../schema/payment-options.ts';
 import { telHref } from '../../lib/site.ts';
 import { call, client } from '../client.ts';
@@ -56,7 +70,8 @@ export function paymentText(b: Pick<Booking, 'payment' | 'holdUntil' | 'status'>
   const p = b.payment;
   if (!p) return null;
   const amount = `Предоплата ${formatKopecks(p.amount)}`;
-  if (p.refundStatus === 'succeeded') return `${amount} возвращена гостю${p.refundReason === 'late' ? ' (оплачена после окончания брони)' : ''}`;
+  if (p.refundStatus === 'succeeded')
+    return `${amount} возвращена гостю${p.refundReason === 'late' ? ' (оплачена после окончания брони)' : ''}`;
   if (p.refundStatus === 'pending') return `${amount}: возврат в обработке`;
   if (p.status === 'succeeded') return `${amount} оплачена`;
   if (p.status === 'canceled') return `${amount} не оплачена`;
@@ -68,7 +83,8 @@ export function paymentText(b: Pick<Booking, 'payment' | 'holdUntil' | 'status'>
 export const refundable = (b: Pick<Booking, 'refundable'>) => b.refundable > 0;
 
 /** «Вернуть предоплату» while the booking stands; after a guest's late cancellation, what the policy kept: «Вернуть 6 000 ₽». */
-export const refundLabel = (b: Pick<Booking, 'refundable' | 'status'>) => (b.status === 'cancelled' ? `Вернуть ${formatKopecks(b.refundable)}` : 'Вернуть предоплату');
+export const refundLabel = (b: Pick<Booking, 'refundable' | 'status'>) =>
+  b.status === 'cancelled' ? `Вернуть ${formatKopecks(b.refundable)}` : 'Вернуть предоплату';
 
 /**
  * Whether «Удалить» applies: only to a booking nobody started paying for (a spam request). Records
@@ -80,7 +96,12 @@ export const deletable = (b: Pick<Booking, 'payment'>) => b.payment === null;
 /** Over every payment of the booking: «Оплачено 20 000 ₽, возвращено 14 000 ₽». Null when nothing was paid. */
 export function moneyText(b: Pick<Booking, 'paid' | 'refunded'>): string | null {
   if (b.paid <= 0 && b.refunded <= 0) return null;
-  return [b.paid > 0 ? `Оплачено ${formatKopecks(b.paid)}` : '', b.refunded > 0 ? `возвращено ${formatKopecks(b.refunded)}` : ''].filter(Boolean).join(', ');
+  return [
+    b.paid > 0 ? `Оплачено ${formatKopecks(b.paid)}` : '',
+    b.refunded > 0 ? `возвращено ${formatKopecks(b.refunded)}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 type RowProps = {
@@ -98,7 +119,17 @@ type RowProps = {
   onRefund: (b: Booking) => void;
 };
 
-export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemove, payments, onPaymentLink, onRefund }: RowProps) {
+export function BookingRow({
+  booking: b,
+  focused,
+  busy,
+  place,
+  onDecide,
+  onRemove,
+  payments,
+  onPaymentLink,
+  onRefund,
+}: RowProps) {
   const status = b.status as BookingStatus;
   const paid = paymentText(b);
   // A prepayment that was paid and is still held: shown green, and «Вернуть предоплату» applies.
@@ -113,13 +144,16 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
           <h3 className="booking-item__title" id={`booking-${b.id}`}>
             №{b.id} · {b.cabinName}
           </h3>
-          <span className={`badge ${BADGE[status] ?? 'badge--muted'}`}>{BOOKING_STATUS_LABELS[status] ?? b.status}</span>
+          <span className={`badge ${BADGE[status] ?? 'badge--muted'}`}>
+            {BOOKING_STATUS_LABELS[status] ?? b.status}
+          </span>
         </header>
         <p className="booking-item__stay">
           <Icon name="calendar" /> <b>{formatStayDates(b.checkIn, b.checkOut)}</b>
         </p>
         <p className="booking-item__facts">
-          {formatNights(b.nights)} · {formatGuests(b.guests)} · <b className="booking-item__total">{formatPrice(b.total)}</b>
+          {formatNights(b.nights)} · {formatGuests(b.guests)} ·{' '}
+          <b className="booking-item__total">{formatPrice(b.total)}</b>
         </p>
         {paid && (
           <p className={`booking-item__payment${kept ? ' booking-item__payment--paid' : ''}`}>
@@ -127,8 +161,14 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
           </p>
         )}
         {/* The sums over every payment, where they say more than the last payment's line: a second payment, a refund. */}
-        {money && (b.refunded > 0 || (b.payment !== null && b.paid !== b.payment.amount)) && <p className="booking-item__payment">{money}</p>}
-        {b.cancelledBy === 'guest' && <p className="booking-item__payment">Отменил гость на своей странице{b.cancelledAt ? `, ${receivedAt(b.cancelledAt)}` : ''}</p>}
+        {money && (b.refunded > 0 || (b.payment !== null && b.paid !== b.payment.amount)) && (
+          <p className="booking-item__payment">{money}</p>
+        )}
+        {b.cancelledBy === 'guest' && (
+          <p className="booking-item__payment">
+            Отменил гость на своей странице{b.cancelledAt ? `, ${receivedAt(b.cancelledAt)}` : ''}
+          </p>
+        )}
         {b.phone ? (
           <div className="booking-item__who">
             <span className="booking-item__name">{b.name}</span>
@@ -152,13 +192,22 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
         {place && b.phone && <GuestReply booking={b} place={place} />}
         {b.phone && (
           <p className="booking-item__meta">
-            <a className="booking-item__guest-page" href={b.guestUrl} target="_blank" rel="noopener noreferrer">Страница гостя</a>: статус, оплата и отмена — ссылку можно отправить гостю
+            <a className="booking-item__guest-page" href={b.guestUrl} target="_blank" rel="noopener noreferrer">
+              Страница гостя
+            </a>
+            : статус, оплата и отмена — ссылку можно отправить гостю
           </p>
         )}
         {b.email && <BookingMessages bookingId={b.id} />}
         <div className="booking-item__actions">
           {ACTIONS[status]?.map((a) => (
-            <button key={a.to} type="button" className={`btn btn--sm ${a.kind}`} disabled={busy} onClick={() => onDecide(b, a.to)}>
+            <button
+              key={a.to}
+              type="button"
+              className={`btn btn--sm ${a.kind}`}
+              disabled={busy}
+              onClick={() => onDecide(b, a.to)}
+            >
               {a.label}
               <span className="visually-hidden">
                 {' '}
@@ -167,13 +216,19 @@ export function BookingRow({ booking: b, focused, busy, place, onDecide, onRemov
             </button>
           ))}
           {status === 'new' && payments && (
-            <button type="button" className="btn btn--sm btn--secondary" disabled={busy} onClick={() => onPaymentLink(b)}>
+            <button
+              type="button"
+              className="btn btn--sm btn--secondary"
+              disabled={busy}
+              onClick={() => onPaymentLink(b)}
+            >
               Отправить ссылку на оплату<span className="visually-hidden"> по заявке №{b.id}</span>
             </button>
           )}
           {kept && owner && (
             <button type="button" className="btn btn--sm btn--secondary" disabled={busy} onClick={() => onRefund(b)}>
-              {refundLabel(b)}<span className="visually-hidden"> по заявке №{b.id}</span>
+              {refundLabel(b)}
+              <span className="visually-hidden"> по заявке №{b.id}</span>
             </button>
           )}
           {deletable(b) && (

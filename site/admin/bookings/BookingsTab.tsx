@@ -4,7 +4,15 @@
 // message, shown as it is, and the list is read again so it shows what the server holds.
 import { useEffect, useState } from 'react';
 import type { BookingStatus, OwnerStatus } from '../../../schema/booking-options.ts';
-import { BookingRow, countNew, loadBookings, moneyText, paymentText, refundLabel, type Booking } from './BookingRow.tsx';
+import {
+  BookingRow,
+  countNew,
+  loadBookings,
+  moneyText,
+  paymentText,
+  refundLabel,
+  type Booking,
+} from './BookingRow.tsx';
 import { formatKopecks } from '../../../schema/payment-options.ts';
 import { ChannelStays } from './ChannelStays.tsx';
 import { formatMoscowTime, formatStayDates } from '../../../schema/format.ts';
@@ -106,9 +114,16 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       if (!ok) return;
     }
     await act(b, `Не удалось изменить заявку №${b.id}`, async () => {
-      const updated = await call(client().admin.bookings[':id'].$put({ param: { id: String(b.id) }, json: { status: to } }));
+      const updated = await call(
+        client().admin.bookings[':id'].$put({ param: { id: String(b.id) }, json: { status: to } }),
+      );
       change((list) => list.map((x) => (x.id === b.id ? { ...x, ...updated } : x)));
-      const mail = updated.confirmationMail === 'sent' ? '. Гостю отправлено письмо' : updated.confirmationMail === 'failed' ? '. Письмо гостю не отправлено' : '';
+      const mail =
+        updated.confirmationMail === 'sent'
+          ? '. Гостю отправлено письмо'
+          : updated.confirmationMail === 'failed'
+            ? '. Письмо гостю не отправлено'
+            : '';
       notify.success(`Заявка №${b.id} ${DONE[to] ?? 'обновлена'}${to === 'confirmed' ? mail : ''}`);
     });
   }
@@ -119,10 +134,14 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
    */
   async function paymentLink(b: Booking) {
     await act(b, `Не удалось создать ссылку на оплату по заявке №${b.id}`, async () => {
-      const { payment } = await call(client().admin.bookings[':id']['payment-link'].$post({ param: { id: String(b.id) } }));
+      const { payment } = await call(
+        client().admin.bookings[':id']['payment-link'].$post({ param: { id: String(b.id) } }),
+      );
       // The row as the server now holds it (status, payment), read again without a spinner.
       await reload(true);
-      notify.success(`Ссылка на оплату по заявке №${b.id} готова: отправьте её гостю, даты держим до ${formatMoscowTime(payment.holdUntil)}`);
+      notify.success(
+        `Ссылка на оплату по заявке №${b.id} готова: отправьте её гостю, даты держим до ${formatMoscowTime(payment.holdUntil)}`,
+      );
     });
   }
 
@@ -138,7 +157,11 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
     if (!ok) return;
     await act(b, `Не удалось вернуть предоплату по заявке №${b.id}`, async () => {
       await call(client().admin.bookings[':id'].refund.$post({ param: { id: String(b.id) } }));
-      notify.success(b.status === 'cancelled' ? `Деньги по заявке №${b.id} возвращены гостю` : `Предоплата по заявке №${b.id} возвращена, бронирование отменено`);
+      notify.success(
+        b.status === 'cancelled'
+          ? `Деньги по заявке №${b.id} возвращены гостю`
+          : `Предоплата по заявке №${b.id} возвращена, бронирование отменено`,
+      );
       await reload(true);
     });
   }
@@ -163,7 +186,13 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       {all.length > 0 && (
         <div className="segmented" role="group" aria-label="Какие заявки показать">
           {FILTERS.map((f) => (
-            <button key={f.id} type="button" className="segmented__btn" aria-pressed={filter === f.id} onClick={() => setFilter(f.id)}>
+            <button
+              key={f.id}
+              type="button"
+              className="segmented__btn"
+              aria-pressed={filter === f.id}
+              onClick={() => setFilter(f.id)}
+            >
               {f.label} <span className="segmented__count">{all.filter((b) => matches(b, f.id)).length}</span>
             </button>
           ))}
@@ -171,12 +200,25 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       )}
       {shown.length === 0 ? (
         <p className="empty">
-          {all.length === 0 ? 'Заявок пока нет. Они появятся здесь, когда гость выберет даты на странице домика.' : 'Таких заявок нет.'}
+          {all.length === 0
+            ? 'Заявок пока нет. Они появятся здесь, когда гость выберет даты на странице домика.'
+            : 'Таких заявок нет.'}
         </p>
       ) : (
         <ul className="booking-list">
           {shown.map((b) => (
-            <BookingRow key={b.id} booking={b} focused={focusId === b.id} busy={busy === b.id} place={place} onDecide={(x, to) => void decide(x, to)} onRemove={(x) => void remove(x)} payments={payments} onPaymentLink={(x) => void paymentLink(x)} onRefund={(x) => void refund(x)} />
+            <BookingRow
+              key={b.id}
+              booking={b}
+              focused={focusId === b.id}
+              busy={busy === b.id}
+              place={place}
+              onDecide={(x, to) => void decide(x, to)}
+              onRemove={(x) => void remove(x)}
+              payments={payments}
+              onPaymentLink={(x) => void paymentLink(x)}
+              onRefund={(x) => void refund(x)}
+            />
           ))}
         </ul>
       )}

@@ -43,7 +43,11 @@ export function GuestReply({ booking: b, place }: { booking: Booking; place: Gue
             data-way={l.way}
             {...(l.href.startsWith('https:') ? { target: '_blank', rel: 'noopener' } : {})}
             // Telegram by number takes no text: the message goes to the clipboard, ready to paste.
-            onClick={l.way === 'telegram' ? () => void copy(text).then((ok) => ok && notify.info('Текст скопирован: вставьте его в чат')) : undefined}
+            onClick={
+              l.way === 'telegram'
+                ? () => void copy(text).then((ok) => ok && notify.info('Текст скопирован: вставьте его в чат'))
+                : undefined
+            }
           >
             <Icon name={ICON[l.way]} /> {l.label}
             {l.chosen && <span className="reply__chosen">выбрал гость</span>}

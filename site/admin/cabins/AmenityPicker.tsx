@@ -5,12 +5,21 @@ import { Icon } from '../ui/Icon.tsx';
 const SUGGESTED: readonly string[] = AMENITY_SUGGESTIONS;
 
 /** Amenities chosen from SPEC.md's suggestion list or typed by the owner. */
-export function AmenityPicker({ value, onChange, error }: { value: string[]; onChange: (v: string[]) => void; error?: string }) {
+export function AmenityPicker({
+  value,
+  onChange,
+  error,
+}: {
+  value: string[];
+  onChange: (v: string[]) => void;
+  error?: string;
+}) {
   const [custom, setCustom] = useState('');
   const inputId = useId();
   const errorId = useId();
   const has = (a: string) => value.some((v) => v.toLowerCase() === a.toLowerCase());
-  const toggle = (a: string) => onChange(has(a) ? value.filter((v) => v.toLowerCase() !== a.toLowerCase()) : [...value, a]);
+  const toggle = (a: string) =>
+    onChange(has(a) ? value.filter((v) => v.toLowerCase() !== a.toLowerCase()) : [...value, a]);
   const others = value.filter((v) => !SUGGESTED.some((s) => s.toLowerCase() === v.toLowerCase()));
 
   function addCustom() {

@@ -42,7 +42,6 @@ export type CabinDraft = { cabinId: number | null; values: CabinFormValues };
 
 const MAX_IMAGES = 30;
 
-
 const byDay = (days: readonly number[]) => [...days].sort((a, b) => a - b);
 
 export function formValues(cabin?: Cabin): CabinFormValues {
@@ -186,7 +185,11 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
     }
   }
 
-  const text = (key: 'name' | 'location' | 'distanceToSea', label: string, opts: { required?: boolean; hint?: string; placeholder?: string } = {}) => (
+  const text = (
+    key: 'name' | 'location' | 'distanceToSea',
+    label: string,
+    opts: { required?: boolean; hint?: string; placeholder?: string } = {},
+  ) => (
     <Field label={label} error={errors[key]} required={opts.required} hint={opts.hint}>
       {(p) => (
         <input
@@ -203,21 +206,43 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
   const count = (key: 'bedrooms' | 'bathrooms' | 'maxGuests', label: string) => (
     <Field label={label} error={errors[key]}>
       {(p) => (
-        <input {...p} className="input" type="number" inputMode="numeric" min={1} max={100} step={1} value={values[key]} onChange={(e) => set(key, e.target.value)} />
+        <input
+          {...p}
+          className="input"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={100}
+          step={1}
+          value={values[key]}
+          onChange={(e) => set(key, e.target.value)}
+        />
       )}
     </Field>
   );
 
   return (
-    <Dialog title={cabin ? 'Редактировать домик' : 'Добавить домик'} onRequestClose={() => void requestClose()} className="modal--form">
+    <Dialog
+      title={cabin ? 'Редактировать домик' : 'Добавить домик'}
+      onRequestClose={() => void requestClose()}
+      className="modal--form"
+    >
       <form ref={formRef} className="cabin-form" onSubmit={submit} noValidate>
         {restored && dirty && (
-          <p className="alert alert--info">Восстановлены несохранённые изменения. Нажмите «Сохранить», чтобы опубликовать их.</p>
+          <p className="alert alert--info">
+            Восстановлены несохранённые изменения. Нажмите «Сохранить», чтобы опубликовать их.
+          </p>
         )}
         {text('name', 'Название', { required: true })}
         <Field label="Описание" error={errors.description} required>
           {(p) => (
-            <textarea {...p} className="input" rows={5} value={values.description} onChange={(e) => set('description', e.target.value)} />
+            <textarea
+              {...p}
+              className="input"
+              rows={5}
+              value={values.description}
+              onChange={(e) => set('description', e.target.value)}
+            />
           )}
         </Field>
         <div className="form-grid">
@@ -244,7 +269,11 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
         <fieldset className="cabin-pricing">
           <legend className="cabin-pricing__title">Выходные и гости</legend>
           <div className="form-grid">
-            <Field label="Цена в выходные, ₽ за ночь" error={errors.weekendPricePerNight} hint="Пусто — выходные по обычной цене">
+            <Field
+              label="Цена в выходные, ₽ за ночь"
+              error={errors.weekendPricePerNight}
+              hint="Пусто — выходные по обычной цене"
+            >
               {(p) => (
                 <input
                   {...p}
@@ -259,12 +288,35 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
             </Field>
             <Field label="Гостей в цене" error={errors.baseGuests} hint="Пусто — цена за всех, сколько вмещает домик">
               {(p) => (
-                <input {...p} className="input" type="number" inputMode="numeric" min={1} max={100} step={1} value={values.baseGuests} placeholder="Все" onChange={(e) => set('baseGuests', e.target.value)} />
+                <input
+                  {...p}
+                  className="input"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={100}
+                  step={1}
+                  value={values.baseGuests}
+                  placeholder="Все"
+                  onChange={(e) => set('baseGuests', e.target.value)}
+                />
               )}
             </Field>
-            <Field label="Доплата за каждого следующего гостя, ₽ за ночь" error={errors.extraGuestPerNight} hint="Пусто или 0 — без доплаты">
+            <Field
+              label="Доплата за каждого следующего гостя, ₽ за ночь"
+              error={errors.extraGuestPerNight}
+              hint="Пусто или 0 — без доплаты"
+            >
               {(p) => (
-                <input {...p} className="input" inputMode="numeric" autoComplete="off" value={values.extraGuestPerNight} placeholder="0" onChange={(e) => set('extraGuestPerNight', e.target.value)} />
+                <input
+                  {...p}
+                  className="input"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  value={values.extraGuestPerNight}
+                  placeholder="0"
+                  onChange={(e) => set('extraGuestPerNight', e.target.value)}
+                />
               )}
             </Field>
           </div>
@@ -276,7 +328,16 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
                   <input
                     type="checkbox"
                     checked={values.weekendNights.includes(d.day)}
-                    onChange={(e) => set('weekendNights', byDay(e.target.checked ? [...values.weekendNights, d.day] : values.weekendNights.filter((n) => n !== d.day)))}
+                    onChange={(e) =>
+                      set(
+                        'weekendNights',
+                        byDay(
+                          e.target.checked
+                            ? [...values.weekendNights, d.day]
+                            : values.weekendNights.filter((n) => n !== d.day),
+                        ),
+                      )
+                    }
                   />
                   <span>
                     {d.short}
@@ -297,7 +358,12 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
         <fieldset className="switches">
           <legend className="visually-hidden">Показ на сайте</legend>
           <label className="switch">
-            <input type="checkbox" role="switch" checked={values.active} onChange={(e) => set('active', e.target.checked)} />
+            <input
+              type="checkbox"
+              role="switch"
+              checked={values.active}
+              onChange={(e) => set('active', e.target.checked)}
+            />
             <span className="switch__track" aria-hidden="true" />
             <span>
               <strong>Активен</strong>
@@ -305,7 +371,12 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
             </span>
           </label>
           <label className="switch">
-            <input type="checkbox" role="switch" checked={values.featured} onChange={(e) => set('featured', e.target.checked)} />
+            <input
+              type="checkbox"
+              role="switch"
+              checked={values.featured}
+              onChange={(e) => set('featured', e.target.checked)}
+            />
             <span className="switch__track" aria-hidden="true" />
             <span>
               <strong>Рекомендуемый</strong>
@@ -317,7 +388,13 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
         <fieldset className="photos-field">
           <legend className="label">Фотографии</legend>
           <p className="hint">Первое фото — обложка в каталоге. Порядок меняется стрелками или перетаскиванием.</p>
-          <PhotoUploader images={values.images} onChange={setImages} max={MAX_IMAGES} onBusyChange={setUploading} label="Фотографии домика" />
+          <PhotoUploader
+            images={values.images}
+            onChange={setImages}
+            max={MAX_IMAGES}
+            onBusyChange={setUploading}
+            label="Фотографии домика"
+          />
           {errors.images && <span className="error-text">{errors.images}</span>}
         </fieldset>
 

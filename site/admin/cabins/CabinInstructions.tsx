@@ -14,7 +14,13 @@ export function CabinInstructions({ cabin, onClose }: { cabin: { id: number; nam
   const { state, reload } = useLoad(() => call(client().admin.cabins[':id'].instructions.$get({ param })));
   return (
     <Dialog title={`Для гостей: «${cabin.name}»`} onRequestClose={onClose} className="modal--form">
-      {state.status === 'loading' ? <Loading /> : state.status === 'error' ? <LoadError error={state.error} onRetry={() => void reload()} /> : <InstructionsForm cabinId={cabin.id} saved={state.data.text} onClose={onClose} />}
+      {state.status === 'loading' ? (
+        <Loading />
+      ) : state.status === 'error' ? (
+        <LoadError error={state.error} onRetry={() => void reload()} />
+      ) : (
+        <InstructionsForm cabinId={cabin.id} saved={state.data.text} onClose={onClose} />
+      )}
     </Dialog>
   );
 }
@@ -46,12 +52,27 @@ function InstructionsForm({ cabinId, saved, onClose }: { cabinId: number; saved:
         error={error}
         hint="Видна только гостю с подтверждённым бронированием, на его странице: время заезда, где ключи, Wi-Fi, парковка, как найти вход"
       >
-        {(p) => <textarea {...p} className="input" rows={8} maxLength={INSTRUCTIONS_MAX_LENGTH} value={text} onChange={(e) => setText(e.target.value)} />}
+        {(p) => (
+          <textarea
+            {...p}
+            className="input"
+            rows={8}
+            maxLength={INSTRUCTIONS_MAX_LENGTH}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+        )}
       </Field>
-      <p className="hint">{text.length} из {INSTRUCTIONS_MAX_LENGTH}</p>
+      <p className="hint">
+        {text.length} из {INSTRUCTIONS_MAX_LENGTH}
+      </p>
       <div className="modal__actions">
-        <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>Отмена</button>
-        <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy}>{busy ? 'Сохранение...' : 'Сохранить'}</button>
+        <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
+          Отмена
+        </button>
+        <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy}>
+          {busy ? 'Сохранение...' : 'Сохранить'}
+        </button>
       </div>
     </form>
   );

@@ -90,20 +90,39 @@ export function CabinsTab() {
               <div className="cabin-row__body">
                 <h3 className="cabin-row__name">{c.name}</h3>
                 <p className="cabin-row__price">{rub(c.pricePerNight)}</p>
-                {c.weekendPricePerNight != null && <p className="cabin-row__weekend">В выходные {rub(c.weekendPricePerNight)}</p>}
+                {c.weekendPricePerNight != null && (
+                  <p className="cabin-row__weekend">В выходные {rub(c.weekendPricePerNight)}</p>
+                )}
                 <p className="cabin-row__badges">
-                  {c.active ? <span className="badge badge--success">Активен</span> : <span className="badge badge--muted">Неактивен</span>}
+                  {c.active ? (
+                    <span className="badge badge--success">Активен</span>
+                  ) : (
+                    <span className="badge badge--muted">Неактивен</span>
+                  )}
                   {c.featured && <span className="badge badge--accent">Рекомендуемый</span>}
                 </p>
               </div>
               <div className="cabin-row__actions">
-                <button type="button" className="btn btn--secondary btn--sm" onClick={() => setEditing({ cabinId: c.id })}>
+                <button
+                  type="button"
+                  className="btn btn--secondary btn--sm"
+                  onClick={() => setEditing({ cabinId: c.id })}
+                >
                   <Icon name="edit" /> Изменить<span className="visually-hidden"> «{c.name}»</span>
                 </button>
-                <button type="button" className="btn btn--secondary btn--sm" onClick={() => setInstructing({ id: c.id, name: c.name })}>
+                <button
+                  type="button"
+                  className="btn btn--secondary btn--sm"
+                  onClick={() => setInstructing({ id: c.id, name: c.name })}
+                >
                   Для гостей<span className="visually-hidden"> «{c.name}»</span>
                 </button>
-                <button type="button" className="btn btn--danger btn--sm" onClick={() => void remove(c)} disabled={deleting === c.id}>
+                <button
+                  type="button"
+                  className="btn btn--danger btn--sm"
+                  onClick={() => void remove(c)}
+                  disabled={deleting === c.id}
+                >
                   <Icon name="trash" /> Удалить<span className="visually-hidden"> «{c.name}»</span>
                 </button>
               </div>

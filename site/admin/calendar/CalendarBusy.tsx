@@ -24,7 +24,15 @@ export function sourceText(r: Range): string {
   return `Из календаря: ${r.label}`;
 }
 
-export function CalendarBusy({ cabinId, cal, reload }: { cabinId: number; cal: Calendar; reload: () => Promise<void> }) {
+export function CalendarBusy({
+  cabinId,
+  cal,
+  reload,
+}: {
+  cabinId: number;
+  cal: Calendar;
+  reload: () => Promise<void>;
+}) {
   const today = todayInMoscow();
   const [block, setBlock] = useState(EMPTY);
   const [busy, setBusy] = useState(false);
@@ -89,8 +97,14 @@ export function CalendarBusy({ cabinId, cal, reload }: { cabinId: number; cal: C
                 <p className="busy-list__source">{sourceText(r)}</p>
               </div>
               {r.source === 'block' && (
-                <button type="button" className="btn btn--secondary btn--sm" disabled={removing === r.id} onClick={() => void remove(r)}>
-                  <Icon name="trash" /> Открыть<span className="visually-hidden"> даты {rangeText(r.start, r.end)}</span>
+                <button
+                  type="button"
+                  className="btn btn--secondary btn--sm"
+                  disabled={removing === r.id}
+                  onClick={() => void remove(r)}
+                >
+                  <Icon name="trash" /> Открыть
+                  <span className="visually-hidden"> даты {rangeText(r.start, r.end)}</span>
                 </button>
               )}
             </li>
@@ -101,28 +115,55 @@ export function CalendarBusy({ cabinId, cal, reload }: { cabinId: number; cal: C
         <h4 className="calendar-form__title" id="block-title">
           Закрыть даты вручную
         </h4>
-        <p className="hint">Забронировали по телефону или ремонт? Закройте эти ночи. Выезд — день, когда ночь уже свободна.</p>
+        <p className="hint">
+          Забронировали по телефону или ремонт? Закройте эти ночи. Выезд — день, когда ночь уже свободна.
+        </p>
         <div className="form-grid">
           <div className="field">
             <label className="label" htmlFor="block-start">
               Заезд (первая ночь)
             </label>
-            <input id="block-start" className="input" type="date" min={today} value={block.start} onChange={(e) => setStart(e.target.value)} />
+            <input
+              id="block-start"
+              className="input"
+              type="date"
+              min={today}
+              value={block.start}
+              onChange={(e) => setStart(e.target.value)}
+            />
           </div>
           <div className="field">
             <label className="label" htmlFor="block-end">
               Выезд
             </label>
-            <input id="block-end" className="input" type="date" min={block.start ? addDays(block.start, 1) : today} value={block.end} onChange={(e) => setBlock((b) => ({ ...b, end: e.target.value }))} />
+            <input
+              id="block-end"
+              className="input"
+              type="date"
+              min={block.start ? addDays(block.start, 1) : today}
+              value={block.end}
+              onChange={(e) => setBlock((b) => ({ ...b, end: e.target.value }))}
+            />
           </div>
           <div className="field">
             <label className="label" htmlFor="block-note">
               Заметка (видите только вы)
             </label>
-            <input id="block-note" className="input" maxLength={200} value={block.note} onChange={(e) => setBlock((b) => ({ ...b, note: e.target.value }))} />
+            <input
+              id="block-note"
+              className="input"
+              maxLength={200}
+              value={block.note}
+              onChange={(e) => setBlock((b) => ({ ...b, note: e.target.value }))}
+            />
           </div>
         </div>
-        <button type="submit" className="btn btn--primary" disabled={busy || !block.start || !block.end} aria-busy={busy}>
+        <button
+          type="submit"
+          className="btn btn--primary"
+          disabled={busy || !block.start || !block.end}
+          aria-busy={busy}
+        >
           <Icon name="calendar" /> {busy ? 'Сохранение...' : 'Закрыть даты'}
         </button>
       </form>

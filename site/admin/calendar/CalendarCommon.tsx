@@ -5,21 +5,34 @@ import { formatNights, formatStayDates } from '../../../schema/format.ts';
 import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { useNotify } from '../ui/Notice.tsx';
 
-export const loadCalendar = (id: number) => call(client().admin.cabins[':id'].calendar.$get({ param: { id: String(id) } }));
+export const loadCalendar = (id: number) =>
+  call(client().admin.cabins[':id'].calendar.$get({ param: { id: String(id) } }));
 export type Calendar = Awaited<ReturnType<typeof loadCalendar>>;
-export const loadDatePrices = (id: number) => call(client().admin.cabins[':id']['date-prices'].$get({ param: { id: String(id) } }));
+export const loadDatePrices = (id: number) =>
+  call(client().admin.cabins[':id']['date-prices'].$get({ param: { id: String(id) } }));
 
 /** The sections whose unsaved rows would be lost when another cabin is chosen. */
 export type DirtySection = 'seasons' | 'datePrices' | 'feeds';
 /** How the owner names each of those sections. */
-export const SECTION_NAMES: Record<DirtySection, string> = { seasons: '«Сезонные цены»', datePrices: '«Цены на отдельные даты»', feeds: '«Импорт календарей»' };
+export const SECTION_NAMES: Record<DirtySection, string> = {
+  seasons: '«Сезонные цены»',
+  datePrices: '«Цены на отдельные даты»',
+  feeds: '«Импорт календарей»',
+};
 export type OnDirty = (section: DirtySection, dirty: boolean) => void;
 
 /** Nights [start, end) in Russian, `end` being the departure day: «5–8 марта 2027, 3 ночи». */
-export const rangeText = (start: string, end: string) => `${formatStayDates(start, end)}, ${formatNights(nightsBetween(start, end))}`;
+export const rangeText = (start: string, end: string) =>
+  `${formatStayDates(start, end)}, ${formatNights(nightsBetween(start, end))}`;
 
 /** A moment as the owner reads it on the coast: «24 ноября, 17:53 (мск)». */
-const moscow = new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Moscow' });
+const moscow = new Intl.DateTimeFormat('ru-RU', {
+  day: 'numeric',
+  month: 'long',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'Europe/Moscow',
+});
 export const moscowTime = (iso: string) => `${moscow.format(new Date(iso))} (мск)`;
 
 /** Tells the owner what went wrong, with the server's Russian reason; silent when the session ended. */

@@ -18,11 +18,22 @@ type Row = { key: number; date: string; price: string };
 
 const FAILED = 'Не удалось сохранить цены на даты';
 
-export function CalendarDatePrices({ cabinId, prices, onSaved, onDirty }: { cabinId: number; prices: DatePrice[]; onSaved: (prices: DatePrice[]) => void; onDirty: OnDirty }) {
+export function CalendarDatePrices({
+  cabinId,
+  prices,
+  onSaved,
+  onDirty,
+}: {
+  cabinId: number;
+  prices: DatePrice[];
+  onSaved: (prices: DatePrice[]) => void;
+  onDirty: OnDirty;
+}) {
   const today = todayInMoscow();
   const nextKey = useRef(0);
   // Nights already past price nothing any more, and the server keeps them as they were.
-  const toRows = (list: DatePrice[]): Row[] => list.filter((p) => p.date >= today).map((p) => ({ key: nextKey.current++, date: p.date, price: String(p.price) }));
+  const toRows = (list: DatePrice[]): Row[] =>
+    list.filter((p) => p.date >= today).map((p) => ({ key: nextKey.current++, date: p.date, price: String(p.price) }));
   const [saved, setSaved] = useState(() => toRows(prices));
   const [rows, setRows] = useState(saved);
   const [busy, setBusy] = useState(false);
@@ -36,12 +47,15 @@ export function CalendarDatePrices({ cabinId, prices, onSaved, onDirty }: { cabi
   useEffect(() => onDirty('datePrices', dirty), [dirty, onDirty]);
   useEffect(() => () => onDirty('datePrices', false), [onDirty]);
 
-  const set = (key: number, patch: Partial<Row>) => setRows((list) => list.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const set = (key: number, patch: Partial<Row>) =>
+    setRows((list) => list.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
   function add() {
     setRows((list) => [...list, { key: nextKey.current++, date: '', price: '' }]);
     // The new row's date field, so the owner types on at once.
-    requestAnimationFrame(() => listRef.current?.querySelector<HTMLInputElement>('li:last-child input[type=date]')?.focus());
+    requestAnimationFrame(() =>
+      listRef.current?.querySelector<HTMLInputElement>('li:last-child input[type=date]')?.focus(),
+    );
   }
 
   async function save(e: FormEvent) {
@@ -50,7 +64,9 @@ export function CalendarDatePrices({ cabinId, prices, onSaved, onDirty }: { cabi
     setRefused(null);
     try {
       const body = { prices: rows.map((r) => ({ date: r.date, price: numberOf(r.price) })) };
-      const res = await call(client().admin.cabins[':id']['date-prices'].$put({ param: { id: String(cabinId) }, json: body }));
+      const res = await call(
+        client().admin.cabins[':id']['date-prices'].$put({ param: { id: String(cabinId) }, json: body }),
+      );
       const next = toRows(res.prices);
       setSaved(next);
       setRows(next);
@@ -79,7 +95,9 @@ export function CalendarDatePrices({ cabinId, prices, onSaved, onDirty }: { cabi
       <h3 className="group__title" id="date-prices-title">
         Цены на отдельные даты
       </h3>
-      <p className="hint">Новый год, праздники: цена этой ночи важнее сезона и выходных. Дата — день заезда на эту ночь.</p>
+      <p className="hint">
+        Новый год, праздники: цена этой ночи важнее сезона и выходных. Дата — день заезда на эту ночь.
+      </p>
       {rows.length === 0 ? (
         <p className="muted">Отдельных цен нет.</p>
       ) : (
@@ -111,7 +129,15 @@ export function CalendarDatePrices({ cabinId, prices, onSaved, onDirty }: { cabi
                       <label className="label" htmlFor={`date-price-${i}-price`}>
                         Цена, ₽
                       </label>
-                      <input id={`date-price-${i}-price`} className="input" type="number" inputMode="numeric" min={0} value={r.price} onChange={(e) => set(r.key, { price: e.target.value })} />
+                      <input
+                        id={`date-price-${i}-price`}
+                        className="input"
+                        type="number"
+                        inputMode="numeric"
+                        min={0}
+                        value={r.price}
+                        onChange={(e) => set(r.key, { price: e.target.value })}
+                      />
                     </div>
                   </div>
                 </fieldset>
@@ -121,8 +147,16 @@ export function CalendarDatePrices({ cabinId, prices, onSaved, onDirty }: { cabi
                   </p>
                 )}
                 <div className="season-list__foot">
-                  <span className="muted">{r.date && Number.isInteger(price) && price >= 0 ? `${nightName(r.date)}: ${formatPrice(price)}` : ''}</span>
-                  <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}>
+                  <span className="muted">
+                    {r.date && Number.isInteger(price) && price >= 0
+                      ? `${nightName(r.date)}: ${formatPrice(price)}`
+                      : ''}
+                  </span>
+                  <button
+                    type="button"
+                    className="btn btn--ghost btn--sm calendar-remove"
+                    onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}
+                  >
                     <Icon name="trash" /> Удалить<span className="visually-hidden"> дату {i + 1}</span>
                   </button>
                 </div>

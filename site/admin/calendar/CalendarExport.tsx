@@ -34,7 +34,15 @@ export function useCopy(input: RefObject<HTMLInputElement | null>, done: string)
   };
 }
 
-export function CalendarExport({ cabinId, url, onRenewed }: { cabinId: number; url: string; onRenewed: (url: string) => void }) {
+export function CalendarExport({
+  cabinId,
+  url,
+  onRenewed,
+}: {
+  cabinId: number;
+  url: string;
+  onRenewed: (url: string) => void;
+}) {
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const copy = useCopy(input, 'Адрес календаря скопирован');
@@ -71,26 +79,42 @@ export function CalendarExport({ cabinId, url, onRenewed }: { cabinId: number; u
         Экспорт календаря
       </h3>
       <p className="hint">
-        Вставьте этот адрес в Суточно, Авито, RealtyCalendar или Google Календарь (раздел импорта календаря iCal): там будут видны ваши бронирования и
-        закрытые вручную даты, без имён гостей. Даты, пришедшие из других календарей, в него не попадают.
+        Вставьте этот адрес в Суточно, Авито, RealtyCalendar или Google Календарь (раздел импорта календаря iCal): там
+        будут видны ваши бронирования и закрытые вручную даты, без имён гостей. Даты, пришедшие из других календарей, в
+        него не попадают.
       </p>
       <div className="field">
         <label className="label" htmlFor="export-url">
           Адрес календаря (iCal)
         </label>
-        <input id="export-url" ref={input} className="input input--code" readOnly value={url} onFocus={(e) => e.target.select()} />
+        <input
+          id="export-url"
+          ref={input}
+          className="input input--code"
+          readOnly
+          value={url}
+          onFocus={(e) => e.target.select()}
+        />
       </div>
       <div className="calendar-actions">
         <button type="button" className="btn btn--primary" onClick={() => void copy(url)}>
           Скопировать
         </button>
         {owner && (
-          <button type="button" className="btn btn--secondary" disabled={busy} aria-busy={busy} onClick={() => void renew()}>
+          <button
+            type="button"
+            className="btn btn--secondary"
+            disabled={busy}
+            aria-busy={busy}
+            onClick={() => void renew()}
+          >
             Новый адрес
           </button>
         )}
       </div>
-      {owner && <p className="hint">Новый адрес нужен, если старый попал к посторонним: старый сразу перестанет работать.</p>}
+      {owner && (
+        <p className="hint">Новый адрес нужен, если старый попал к посторонним: старый сразу перестанет работать.</p>
+      )}
     </section>
   );
 }

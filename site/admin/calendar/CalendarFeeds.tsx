@@ -20,16 +20,29 @@ const periods = (n: number) => `занятых периодов: ${n}`;
 
 /** A feed's state in one line. */
 function statusText(f: Feed): string {
-  const good = f.lastSuccessAt ? `Последняя удачная синхронизация ${moscowTime(f.lastSuccessAt)}, ${periods(f.eventCount)}` : '';
+  const good = f.lastSuccessAt
+    ? `Последняя удачная синхронизация ${moscowTime(f.lastSuccessAt)}, ${periods(f.eventCount)}`
+    : '';
   if (f.lastError) return `Ошибка: ${f.lastError}.${good ? ` ${good}.` : ' Ещё ни разу не загрузился.'}`;
   return good || 'Ещё не синхронизирован: нажмите «Синхронизировать сейчас».';
 }
 
-export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: number; cal: Calendar; reload: () => Promise<void>; onDirty: OnDirty }) {
+export function CalendarFeeds({
+  cabinId,
+  cal,
+  reload,
+  onDirty,
+}: {
+  cabinId: number;
+  cal: Calendar;
+  reload: () => Promise<void>;
+  onDirty: OnDirty;
+}) {
   // Where the calendars come from is a channel setting, the owner's; a manager still syncs.
   const owner = useIsOwner();
   const nextKey = useRef(0);
-  const toRows = (feeds: { name: string; url: string }[]): Row[] => feeds.map((f) => ({ key: nextKey.current++, name: f.name, url: f.url }));
+  const toRows = (feeds: { name: string; url: string }[]): Row[] =>
+    feeds.map((f) => ({ key: nextKey.current++, name: f.name, url: f.url }));
   const [saved, setSaved] = useState(() => toRows(cal.feeds));
   const [rows, setRows] = useState(saved);
   const [busy, setBusy] = useState<'save' | 'sync' | 'accept' | null>(null);
@@ -43,7 +56,8 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
   useEffect(() => onDirty('feeds', dirty), [dirty, onDirty]);
   useEffect(() => () => onDirty('feeds', false), [onDirty]);
 
-  const set = (key: number, patch: Partial<Row>) => setRows((list) => list.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const set = (key: number, patch: Partial<Row>) =>
+    setRows((list) => list.map((r) => (r.key === key ? { ...r, ...patch } : r)));
   // The server keeps a feed's import and status while its address stays.
   const status = (url: string) => cal.feeds.find((f) => f.url === url.trim());
 
@@ -51,7 +65,12 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
     e.preventDefault();
     setBusy('save');
     try {
-      const res = await call(client().admin.cabins[':id'].feeds.$put({ param: { id: String(cabinId) }, json: { feeds: rows.map(({ name, url }) => ({ name, url })) } }));
+      const res = await call(
+        client().admin.cabins[':id'].feeds.$put({
+          param: { id: String(cabinId) },
+          json: { feeds: rows.map(({ name, url }) => ({ name, url })) },
+        }),
+      );
       const next = toRows(res.feeds);
       setSaved(next);
       setRows(next);
@@ -72,7 +91,10 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
       const mine = all.filter((r) => r.cabinId === cabinId);
       setResults(mine);
       const bad = mine.filter((r) => !r.ok).length;
-      if (bad) notify.error(`Не загрузились календари: ${bad} из ${mine.length}. Причины указаны в разделе «Импорт календарей».`);
+      if (bad)
+        notify.error(
+          `Не загрузились календари: ${bad} из ${mine.length}. Причины указаны в разделе «Импорт календарей».`,
+        );
       else notify.success(`Календари синхронизированы: ${mine.length}`);
       await reload();
     } catch (err) {
@@ -94,7 +116,11 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
     if (!ok) return;
     setBusy('accept');
     try {
-      await call(client().admin.feeds[':cabinId'][':index']['accept-empty'].$post({ param: { cabinId: String(cabinId), index: String(cal.feeds.indexOf(f)) } }));
+      await call(
+        client().admin.feeds[':cabinId'][':index']['accept-empty'].$post({
+          param: { cabinId: String(cabinId), index: String(cal.feeds.indexOf(f)) },
+        }),
+      );
       notify.success(`Календарь «${f.name}» принят пустым: его прежние даты свободны`);
       await reload();
     } catch (err) {
@@ -110,8 +136,8 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
         Импорт календарей
       </h3>
       <p className="hint">
-        Вставьте ссылку на календарь iCal (.ics) из Суточно, Авито, RealtyCalendar или Google Календаря: занятые там даты станут заняты и здесь. Календари
-        обновляются сами каждые 5 минут.
+        Вставьте ссылку на календарь iCal (.ics) из Суточно, Авито, RealtyCalendar или Google Календаря: занятые там
+        даты станут заняты и здесь. Календари обновляются сами каждые 5 минут.
       </p>
       {rows.length === 0 ? (
         <p className="muted">Календари других площадок не подключены.</p>
@@ -128,13 +154,30 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
                       <label className="label" htmlFor={`feed-${i}-name`}>
                         Название
                       </label>
-                      <input id={`feed-${i}-name`} className="input" maxLength={60} placeholder="Суточно" value={r.name} onChange={(e) => set(r.key, { name: e.target.value })} />
+                      <input
+                        id={`feed-${i}-name`}
+                        className="input"
+                        maxLength={60}
+                        placeholder="Суточно"
+                        value={r.name}
+                        onChange={(e) => set(r.key, { name: e.target.value })}
+                      />
                     </div>
                     <div className="field">
                       <label className="label" htmlFor={`feed-${i}-url`}>
                         Ссылка на календарь
                       </label>
-                      <input id={`feed-${i}-url`} className="input" type="url" inputMode="url" autoComplete="off" spellCheck={false} placeholder="https://…" value={r.url} onChange={(e) => set(r.key, { url: e.target.value })} />
+                      <input
+                        id={`feed-${i}-url`}
+                        className="input"
+                        type="url"
+                        inputMode="url"
+                        autoComplete="off"
+                        spellCheck={false}
+                        placeholder="https://…"
+                        value={r.url}
+                        onChange={(e) => set(r.key, { url: e.target.value })}
+                      />
                     </div>
                   </div>
                 </fieldset>
@@ -144,12 +187,21 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
                   </p>
                 )}
                 {owner && s && s.lastError === FEED_EMPTY_HELD && (
-                  <button type="button" className="btn btn--secondary feed-list__accept" disabled={busy !== null} onClick={() => void acceptEmpty(s)}>
+                  <button
+                    type="button"
+                    className="btn btn--secondary feed-list__accept"
+                    disabled={busy !== null}
+                    onClick={() => void acceptEmpty(s)}
+                  >
                     Принять пустой календарь<span className="visually-hidden"> «{s.name}»</span>
                   </button>
                 )}
                 {owner && (
-                  <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}>
+                  <button
+                    type="button"
+                    className="btn btn--ghost btn--sm calendar-remove"
+                    onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}
+                  >
                     <Icon name="trash" /> Удалить<span className="visually-hidden"> календарь {r.name || i + 1}</span>
                   </button>
                 )}
@@ -160,19 +212,36 @@ export function CalendarFeeds({ cabinId, cal, reload, onDirty }: { cabinId: numb
       )}
       {owner ? (
         <>
-          <button type="button" className="btn btn--secondary" onClick={() => setRows((list) => [...list, { key: nextKey.current++, name: '', url: '' }])}>
+          <button
+            type="button"
+            className="btn btn--secondary"
+            onClick={() => setRows((list) => [...list, { key: nextKey.current++, name: '', url: '' }])}
+          >
             <Icon name="plus" /> Добавить календарь
           </button>
-          <FormFooter dirty={dirty} busy={busy === 'save'} label="Сохранить календари" onDiscard={() => setRows(saved)} />
+          <FormFooter
+            dirty={dirty}
+            busy={busy === 'save'}
+            label="Сохранить календари"
+            onDiscard={() => setRows(saved)}
+          />
         </>
       ) : (
         <OwnerOnly what="подключать календари площадок" />
       )}
       <div className="calendar-sync">
-        <button type="button" className="btn btn--secondary" disabled={busy !== null || dirty || saved.length === 0} aria-busy={busy === 'sync'} onClick={() => void sync()}>
+        <button
+          type="button"
+          className="btn btn--secondary"
+          disabled={busy !== null || dirty || saved.length === 0}
+          aria-busy={busy === 'sync'}
+          onClick={() => void sync()}
+        >
           <Icon name="refresh" /> {busy === 'sync' ? 'Синхронизация…' : 'Синхронизировать сейчас'}
         </button>
-        {dirty && saved.length + rows.length > 0 && <p className="hint">Сначала сохраните календари, потом синхронизируйте.</p>}
+        {dirty && saved.length + rows.length > 0 && (
+          <p className="hint">Сначала сохраните календари, потом синхронизируйте.</p>
+        )}
         {results && results.length > 0 && (
           <ul className="sync-results" aria-label="Итог синхронизации">
             {results.map((r) => (

@@ -11,9 +11,26 @@ import { Icon } from '../ui/Icon.tsx';
 import { WEEKDAYS, weekendNightsText } from '../ui/weekdays.ts';
 
 /** The cabin's own rates as GET /admin/cabins gives them. */
-export type CabinPrices = { pricePerNight: number; weekendPricePerNight: number | null; weekendNights: number[] | null };
+export type CabinPrices = {
+  pricePerNight: number;
+  weekendPricePerNight: number | null;
+  weekendNights: number[] | null;
+};
 
-const MONTHS = ['Январь', 'Февраль', 'Март', 'Апрель', 'Май', 'Июнь', 'Июль', 'Август', 'Сентябрь', 'Октябрь', 'Ноябрь', 'Декабрь'] as const;
+const MONTHS = [
+  'Январь',
+  'Февраль',
+  'Март',
+  'Апрель',
+  'Май',
+  'Июнь',
+  'Июль',
+  'Август',
+  'Сентябрь',
+  'Октябрь',
+  'Ноябрь',
+  'Декабрь',
+] as const;
 
 export type NightKind = 'date' | 'weekend' | 'season' | 'base';
 const KIND_TEXT: Record<NightKind, string> = {
@@ -24,11 +41,23 @@ const KIND_TEXT: Record<NightKind, string> = {
 };
 
 /** A night's price and the rule it comes from. */
-export function pricedNight(night: IsoDate, cabin: CabinPrices, seasons: readonly SeasonRates[], datePrices: readonly DatePrice[]): { price: number; kind: NightKind } {
+export function pricedNight(
+  night: IsoDate,
+  cabin: CabinPrices,
+  seasons: readonly SeasonRates[],
+  datePrices: readonly DatePrice[],
+): { price: number; kind: NightKind } {
   const weekendNights: readonly number[] = cabin.weekendNights ?? WEEKEND_NIGHTS_DEFAULT;
   // nightPrice reads only these fields; the others do not change a night's price.
   const rules = {
-    cabin: { pricePerNight: cabin.pricePerNight, weekendPricePerNight: cabin.weekendPricePerNight, weekendNights, minNights: 1, baseGuests: 1, extraGuestPerNight: 0 },
+    cabin: {
+      pricePerNight: cabin.pricePerNight,
+      weekendPricePerNight: cabin.weekendPricePerNight,
+      weekendNights,
+      minNights: 1,
+      baseGuests: 1,
+      extraGuestPerNight: 0,
+    },
     seasons,
     datePrices,
   };
@@ -45,7 +74,15 @@ const cellPrice = (n: number) => (n >= 100_000 ? `${formatNumber(Math.round(n / 
 
 const monthStart = (date: IsoDate) => `${date.slice(0, 7)}-01`;
 
-export function CalendarPrices({ cabin, seasons, datePrices }: { cabin: CabinPrices; seasons: readonly SeasonRates[]; datePrices: readonly DatePrice[] }) {
+export function CalendarPrices({
+  cabin,
+  seasons,
+  datePrices,
+}: {
+  cabin: CabinPrices;
+  seasons: readonly SeasonRates[];
+  datePrices: readonly DatePrice[];
+}) {
   const today = todayInMoscow();
   const first = monthStart(today);
   const last = monthStart(addMonths(today, CALENDAR_INPUT_MONTHS));
@@ -67,16 +104,27 @@ export function CalendarPrices({ cabin, seasons, datePrices }: { cabin: CabinPri
         Цены по дням
       </h3>
       <p className="hint">
-        Сколько стоит каждая ночь (дата — день заезда) по цене домика, выходным ({weekendNightsText(weekendNights)}), сезонам и отдельным датам. Меняются они в «Домиках» и в разделах ниже.
+        Сколько стоит каждая ночь (дата — день заезда) по цене домика, выходным ({weekendNightsText(weekendNights)}),
+        сезонам и отдельным датам. Меняются они в «Домиках» и в разделах ниже.
       </p>
       <div className="price-month__nav">
-        <button type="button" className="btn btn--secondary btn--icon" disabled={month <= first} onClick={() => setMonth(monthStart(addMonths(month, -1)))}>
+        <button
+          type="button"
+          className="btn btn--secondary btn--icon"
+          disabled={month <= first}
+          onClick={() => setMonth(monthStart(addMonths(month, -1)))}
+        >
           <Icon name="chevron-left" label="Предыдущий месяц" />
         </button>
         <p className="price-month__title" aria-live="polite">
           {title}
         </p>
-        <button type="button" className="btn btn--secondary btn--icon" disabled={month >= last} onClick={() => setMonth(monthStart(addMonths(month, 1)))}>
+        <button
+          type="button"
+          className="btn btn--secondary btn--icon"
+          disabled={month >= last}
+          onClick={() => setMonth(monthStart(addMonths(month, 1)))}
+        >
           <Icon name="chevron-right" label="Следующий месяц" />
         </button>
       </div>
@@ -101,16 +149,27 @@ export function CalendarPrices({ cabin, seasons, datePrices }: { cabin: CabinPri
                 if (night < today) {
                   return (
                     <td key={night} data-date={night} className="price-month__past">
-                      <span className="price-month__day" aria-hidden="true">{day}</span>
+                      <span className="price-month__day" aria-hidden="true">
+                        {day}
+                      </span>
                       <span className="visually-hidden">{when}: прошло</span>
                     </td>
                   );
                 }
                 const { price, kind } = pricedNight(night, cabin, seasons, datePrices);
                 return (
-                  <td key={night} data-date={night} data-kind={kind} className={`price-month__night price-month__night--${kind}${night === today ? ' is-today' : ''}`}>
-                    <span className="price-month__day" aria-hidden="true">{day}</span>
-                    <span className="price-month__price" aria-hidden="true">{cellPrice(price)}</span>
+                  <td
+                    key={night}
+                    data-date={night}
+                    data-kind={kind}
+                    className={`price-month__night price-month__night--${kind}${night === today ? ' is-today' : ''}`}
+                  >
+                    <span className="price-month__day" aria-hidden="true">
+                      {day}
+                    </span>
+                    <span className="price-month__price" aria-hidden="true">
+                      {cellPrice(price)}
+                    </span>
                     <span className="visually-hidden">
                       {when}: {formatPrice(price)}, {KIND_TEXT[kind]}
                     </span>
@@ -123,7 +182,8 @@ export function CalendarPrices({ cabin, seasons, datePrices }: { cabin: CabinPri
       </table>
       <ul className="price-month__legend" aria-label="Обозначения">
         <li>
-          <span className="price-month__swatch price-month__night--base" aria-hidden="true" /> Обычная цена: {formatPrice(cabin.pricePerNight)}
+          <span className="price-month__swatch price-month__night--base" aria-hidden="true" /> Обычная цена:{' '}
+          {formatPrice(cabin.pricePerNight)}
         </li>
         {cabin.weekendPricePerNight != null || seasons.some((s) => s.weekendPricePerNight != null) ? (
           <li>

@@ -12,9 +12,15 @@ import { useNotify } from '../ui/Notice.tsx';
 import { usePublish } from '../ui/PublishStatus.tsx';
 import { numberOf } from '../ui/numbers.ts';
 
-type Row = { key: number; start: string; end: string; pricePerNight: string; weekendPricePerNight: string; minNights: string };
+type Row = {
+  key: number;
+  start: string;
+  end: string;
+  pricePerNight: string;
+  weekendPricePerNight: string;
+  minNights: string;
+};
 type Saved = { seasons: Calendar['seasons']; minNights: number };
-
 
 /** The row's prices in words, once they are numbers: «9 500 ₽ за ночь, в выходные 11 000 ₽». */
 function seasonPriceText(price: number, weekend: number): string {
@@ -30,11 +36,23 @@ function rowProblem(rows: Row[], i: number): string | null {
   const r = rows[i]!;
   if (!r.start || !r.end) return null;
   if (r.end <= r.start) return 'Дата «по» должна быть позже даты «с»';
-  const other = rows.findIndex((s, j) => j !== i && s.start && s.end && s.start < s.end && s.start < r.end && r.start < s.end);
+  const other = rows.findIndex(
+    (s, j) => j !== i && s.start && s.end && s.start < s.end && s.start < r.end && r.start < s.end,
+  );
   return other === -1 ? null : `Пересекается с сезоном ${other + 1}`;
 }
 
-export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: number; cal: Calendar; onSaved: (saved: Saved) => void; onDirty: OnDirty }) {
+export function CalendarSeasons({
+  cabinId,
+  cal,
+  onSaved,
+  onDirty,
+}: {
+  cabinId: number;
+  cal: Calendar;
+  onSaved: (saved: Saved) => void;
+  onDirty: OnDirty;
+}) {
   const today = todayInMoscow();
   const nextKey = useRef(0);
   const toRows = (seasons: Calendar['seasons']): Row[] =>
@@ -63,7 +81,8 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
   useEffect(() => onDirty('seasons', dirty), [dirty, onDirty]);
   useEffect(() => () => onDirty('seasons', false), [onDirty]);
 
-  const set = (key: number, patch: Partial<Row>) => setRows((list) => list.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const set = (key: number, patch: Partial<Row>) =>
+    setRows((list) => list.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -83,7 +102,12 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
         weekendPricePerNight: r.weekendPricePerNight.trim() === '' ? null : numberOf(r.weekendPricePerNight),
         minNights: r.minNights.trim() === '' ? 1 : numberOf(r.minNights),
       }));
-      const res = await call(client().admin.cabins[':id'].seasons.$put({ param: { id: String(cabinId) }, json: { seasons, minNights: numberOf(minNights) } }));
+      const res = await call(
+        client().admin.cabins[':id'].seasons.$put({
+          param: { id: String(cabinId) },
+          json: { seasons, minNights: numberOf(minNights) },
+        }),
+      );
       const next = { rows: toRows(res.seasons), minNights: String(res.minNights) };
       setSaved(next);
       setRows(next.rows);
@@ -112,10 +136,20 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
         <label className="label" htmlFor="base-min">
           Минимум ночей вне сезонов
         </label>
-        <input id="base-min" className="input input--narrow" type="number" inputMode="numeric" min={1} max={365} value={minNights} onChange={(e) => setMinNights(e.target.value)} />
+        <input
+          id="base-min"
+          className="input input--narrow"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={365}
+          value={minNights}
+          onChange={(e) => setMinNights(e.target.value)}
+        />
       </div>
       <p className="hint">
-        В сезон каждая ночь стоит цену сезона (выходные — цену выходных сезона, если она указана), вне сезонов — цену домика. «По» — день выезда: эта ночь уже не в сезоне. Сезоны не должны пересекаться.
+        В сезон каждая ночь стоит цену сезона (выходные — цену выходных сезона, если она указана), вне сезонов — цену
+        домика. «По» — день выезда: эта ночь уже не в сезоне. Сезоны не должны пересекаться.
         {past > 0 && ` Прошедшие сезоны (${past}) не показаны: на цены они уже не влияют и при сохранении удаляются.`}
       </p>
       {rows.length === 0 ? (
@@ -135,19 +169,41 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
                       <label className="label" htmlFor={`season-${i}-start`}>
                         С
                       </label>
-                      <input id={`season-${i}-start`} className="input" type="date" value={r.start} aria-invalid={!!problem} onChange={(e) => set(r.key, { start: e.target.value })} />
+                      <input
+                        id={`season-${i}-start`}
+                        className="input"
+                        type="date"
+                        value={r.start}
+                        aria-invalid={!!problem}
+                        onChange={(e) => set(r.key, { start: e.target.value })}
+                      />
                     </div>
                     <div className="field">
                       <label className="label" htmlFor={`season-${i}-end`}>
                         По (день выезда)
                       </label>
-                      <input id={`season-${i}-end`} className="input" type="date" value={r.end} aria-invalid={!!problem} onChange={(e) => set(r.key, { end: e.target.value })} />
+                      <input
+                        id={`season-${i}-end`}
+                        className="input"
+                        type="date"
+                        value={r.end}
+                        aria-invalid={!!problem}
+                        onChange={(e) => set(r.key, { end: e.target.value })}
+                      />
                     </div>
                     <div className="field">
                       <label className="label" htmlFor={`season-${i}-price`}>
                         Цена за ночь, ₽
                       </label>
-                      <input id={`season-${i}-price`} className="input" type="number" inputMode="numeric" min={0} value={r.pricePerNight} onChange={(e) => set(r.key, { pricePerNight: e.target.value })} />
+                      <input
+                        id={`season-${i}-price`}
+                        className="input"
+                        type="number"
+                        inputMode="numeric"
+                        min={0}
+                        value={r.pricePerNight}
+                        onChange={(e) => set(r.key, { pricePerNight: e.target.value })}
+                      />
                     </div>
                     <div className="field">
                       <label className="label" htmlFor={`season-${i}-weekend`}>
@@ -178,7 +234,16 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
                       <label className="label" htmlFor={`season-${i}-min`}>
                         Минимум ночей
                       </label>
-                      <input id={`season-${i}-min`} className="input" type="number" inputMode="numeric" min={1} max={365} value={r.minNights} onChange={(e) => set(r.key, { minNights: e.target.value })} />
+                      <input
+                        id={`season-${i}-min`}
+                        className="input"
+                        type="number"
+                        inputMode="numeric"
+                        min={1}
+                        max={365}
+                        value={r.minNights}
+                        onChange={(e) => set(r.key, { minNights: e.target.value })}
+                      />
                     </div>
                   </div>
                 </fieldset>
@@ -189,7 +254,11 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
                 )}
                 <div className="season-list__foot">
                   <span className="muted">{seasonPriceText(price, numberOf(r.weekendPricePerNight))}</span>
-                  <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}>
+                  <button
+                    type="button"
+                    className="btn btn--ghost btn--sm calendar-remove"
+                    onClick={() => setRows((list) => list.filter((x) => x.key !== r.key))}
+                  >
                     <Icon name="trash" /> Удалить<span className="visually-hidden"> сезон {i + 1}</span>
                   </button>
                 </div>
@@ -198,7 +267,16 @@ export function CalendarSeasons({ cabinId, cal, onSaved, onDirty }: { cabinId: n
           })}
         </ul>
       )}
-      <button type="button" className="btn btn--secondary" onClick={() => setRows((list) => [...list, { key: nextKey.current++, start: '', end: '', pricePerNight: '', weekendPricePerNight: '', minNights: '1' }])}>
+      <button
+        type="button"
+        className="btn btn--secondary"
+        onClick={() =>
+          setRows((list) => [
+            ...list,
+            { key: nextKey.current++, start: '', end: '', pricePerNight: '', weekendPricePerNight: '', minNights: '1' },
+          ])
+        }
+      >
         <Icon name="plus" /> Добавить сезон
       </button>
       <FormFooter dirty={dirty} busy={busy} label="Сохранить сезоны" onDiscard={discard} />

@@ -34,7 +34,11 @@ export function CalendarTab() {
   const detail = useHashDetail();
   const cabinId = /^\d+$/.test(detail) ? Number(detail) : null;
   const view: View = detail === CHANNELS_DETAIL ? 'channels' : 'chart';
-  return <section className="tab calendar-tab">{cabinId === null ? <Views view={view} /> : <CabinView key="cabin" initial={cabinId} />}</section>;
+  return (
+    <section className="tab calendar-tab">
+      {cabinId === null ? <Views view={view} /> : <CabinView key="cabin" initial={cabinId} />}
+    </section>
+  );
 }
 
 /**
@@ -57,7 +61,11 @@ function Views({ view }: { view: View }) {
         <a className="segmented__btn" href={tabHref('calendar')} aria-current={view === 'chart' ? 'page' : undefined}>
           Шахматка
         </a>
-        <a className="segmented__btn" href={tabHref('calendar', CHANNELS_DETAIL)} aria-current={view === 'channels' ? 'page' : undefined}>
+        <a
+          className="segmented__btn"
+          href={tabHref('calendar', CHANNELS_DETAIL)}
+          aria-current={view === 'channels' ? 'page' : undefined}
+        >
           Площадки
           {list.length > 0 && (
             <span className="calendar-views__count">
@@ -69,11 +77,15 @@ function Views({ view }: { view: View }) {
       </nav>
       {view === 'chart' && list.length > 0 && (
         <p className="alert calendar-views__alert">
-          <b>Есть двойные бронирования ({list.length})</b>: одни и те же ночи заняты дважды, на шахматке они обведены красным.{' '}
-          <a href={tabHref('calendar', CHANNELS_DETAIL)}>Подробности в «Площадках»</a>
+          <b>Есть двойные бронирования ({list.length})</b>: одни и те же ночи заняты дважды, на шахматке они обведены
+          красным. <a href={tabHref('calendar', CHANNELS_DETAIL)}>Подробности в «Площадках»</a>
         </p>
       )}
-      {view === 'channels' ? <ChannelsView conflicts={list} onConflicts={(next) => conflicts.setData(() => next)} /> : <OccupancyChart />}
+      {view === 'channels' ? (
+        <ChannelsView conflicts={list} onConflicts={(next) => conflicts.setData(() => next)} />
+      ) : (
+        <OccupancyChart />
+      )}
     </>
   );
 }
@@ -86,7 +98,10 @@ function CabinView({ initial }: { initial: number }) {
   useEffect(() => setCabinId(initial), [initial]);
   const dirty = useRef(new Set<DirtySection>());
   const confirm = useConfirm();
-  const onDirty = useCallback((section: DirtySection, on: boolean) => void (on ? dirty.current.add(section) : dirty.current.delete(section)), []);
+  const onDirty = useCallback(
+    (section: DirtySection, on: boolean) => void (on ? dirty.current.add(section) : dirty.current.delete(section)),
+    [],
+  );
 
   const list = cabins.state.status === 'loaded' ? cabins.state.data : null;
   useEffect(() => {
@@ -120,7 +135,8 @@ function CabinView({ initial }: { initial: number }) {
   }
 
   if (cabins.state.status === 'loading') return <Loading />;
-  if (cabins.state.status === 'error') return <LoadError error={cabins.state.error} onRetry={() => void cabins.reload()} />;
+  if (cabins.state.status === 'error')
+    return <LoadError error={cabins.state.error} onRetry={() => void cabins.reload()} />;
   if (cabins.state.data.length === 0) return <p className="empty">Сначала добавьте домик во вкладке «Домики».</p>;
   return (
     <>
@@ -133,7 +149,12 @@ function CabinView({ initial }: { initial: number }) {
         <label className="label" htmlFor="calendar-cabin">
           Домик
         </label>
-        <select id="calendar-cabin" className="input" value={cabinId ?? ''} onChange={(e) => void choose(Number(e.target.value))}>
+        <select
+          id="calendar-cabin"
+          className="input"
+          value={cabinId ?? ''}
+          onChange={(e) => void choose(Number(e.target.value))}
+        >
           {cabins.state.data.map((c) => (
             <option key={c.id} value={c.id}>
               {c.name}
@@ -142,14 +163,38 @@ function CabinView({ initial }: { initial: number }) {
           ))}
         </select>
       </div>
-      {cabinId !== null && <CabinCalendar key={cabinId} cabinId={cabinId} cabin={cabins.state.data.find((c) => c.id === cabinId)} onDirty={onDirty} />}
+      {cabinId !== null && (
+        <CabinCalendar
+          key={cabinId}
+          cabinId={cabinId}
+          cabin={cabins.state.data.find((c) => c.id === cabinId)}
+          onDirty={onDirty}
+        />
+      )}
     </>
   );
 }
 
-function CabinCalendar({ cabinId, cabin, onDirty }: { cabinId: number; cabin?: CabinPrices; onDirty: (section: DirtySection, on: boolean) => void }) {
+function CabinCalendar({
+  cabinId,
+  cabin,
+  onDirty,
+}: {
+  cabinId: number;
+  cabin?: CabinPrices;
+  onDirty: (section: DirtySection, on: boolean) => void;
+}) {
   // The calendar and the single nights' prices together: «Цены по дням» needs both.
-  const { state, reload: load, setData } = useLoad(() => Promise.all([loadCalendar(cabinId), loadDatePrices(cabinId)]).then(([cal, dates]) => ({ ...cal, datePrices: dates.prices })));
+  const {
+    state,
+    reload: load,
+    setData,
+  } = useLoad(() =>
+    Promise.all([loadCalendar(cabinId), loadDatePrices(cabinId)]).then(([cal, dates]) => ({
+      ...cal,
+      datePrices: dates.prices,
+    })),
+  );
   // After a change the lists refresh quietly: the forms stay mounted with what the owner typed.
   const reload = useCallback(() => load(true), [load]);
   if (state.status === 'loading') return <Loading />;
@@ -159,10 +204,24 @@ function CabinCalendar({ cabinId, cabin, onDirty }: { cabinId: number; cabin?: C
     <>
       <CalendarBusy cabinId={cabinId} cal={cal} reload={reload} />
       {cabin && <CalendarPrices cabin={cabin} seasons={cal.seasons} datePrices={cal.datePrices} />}
-      <CalendarSeasons cabinId={cabinId} cal={cal} onDirty={onDirty} onSaved={(saved) => setData((c) => ({ ...c, ...saved }))} />
-      <CalendarDatePrices cabinId={cabinId} prices={cal.datePrices} onDirty={onDirty} onSaved={(datePrices) => setData((c) => ({ ...c, datePrices }))} />
+      <CalendarSeasons
+        cabinId={cabinId}
+        cal={cal}
+        onDirty={onDirty}
+        onSaved={(saved) => setData((c) => ({ ...c, ...saved }))}
+      />
+      <CalendarDatePrices
+        cabinId={cabinId}
+        prices={cal.datePrices}
+        onDirty={onDirty}
+        onSaved={(datePrices) => setData((c) => ({ ...c, datePrices }))}
+      />
       <CalendarFeeds cabinId={cabinId} cal={cal} reload={reload} onDirty={onDirty} />
-      <CalendarExport cabinId={cabinId} url={cal.exportUrl} onRenewed={(exportUrl) => setData((c) => ({ ...c, exportUrl }))} />
+      <CalendarExport
+        cabinId={cabinId}
+        url={cal.exportUrl}
+        onRenewed={(exportUrl) => setData((c) => ({ ...c, exportUrl }))}
+      />
     </>
   );
 }

@@ -33,11 +33,18 @@ import { OwnerOnly, useIsOwner } from '../ui/role.tsx';
 /** A refusal the owner should read beside the form (the server's or Avito's words), or null when a notice says it. */
 function refusal(err: unknown, what: string): string | null {
   if (err instanceof SessionEndedError) return null;
-  if (err instanceof ApiError && err.status >= 400 && err.status !== 401 && !err.message.startsWith('API Error')) return err.message;
+  if (err instanceof ApiError && err.status >= 400 && err.status !== 401 && !err.message.startsWith('API Error'))
+    return err.message;
   return describeError(err, what);
 }
 
-export function ChannelsView({ conflicts, onConflicts }: { conflicts: Conflict[]; onConflicts: (list: Conflict[]) => void }) {
+export function ChannelsView({
+  conflicts,
+  onConflicts,
+}: {
+  conflicts: Conflict[];
+  onConflicts: (list: Conflict[]) => void;
+}) {
   const { state, reload } = useLoad(loadChannels);
   // After a change the cards refresh quietly: the forms stay mounted with what the owner typed.
   const refresh = () => reload(true);
@@ -48,17 +55,21 @@ export function ChannelsView({ conflicts, onConflicts }: { conflicts: Conflict[]
     <div className="channels">
       <ConflictList conflicts={conflicts} />
       <AvitoAccount avito={data.avito} onChanged={refresh} />
-      <SyncAll cabins={data.cabins} onSynced={(answer) => {
-        onConflicts(answer.conflicts);
-        void refresh();
-      }} />
+      <SyncAll
+        cabins={data.cabins}
+        onSynced={(answer) => {
+          onConflicts(answer.conflicts);
+          void refresh();
+        }}
+      />
       <section className="channels__cabins" aria-labelledby="channels-cabins-title">
         <h3 className="group__title" id="channels-cabins-title">
           Домики на площадках
         </h3>
         <p className="hint channels__lead">
-          У каждого домика: его объявление на Авито, календари других площадок, которые читает сайт, и наша ссылка. Её вставляют в Суточно, RealtyCalendar и
-          другие площадки с импортом календаря, чтобы даты, занятые здесь, были заняты и там.
+          У каждого домика: его объявление на Авито, календари других площадок, которые читает сайт, и наша ссылка. Её
+          вставляют в Суточно, RealtyCalendar и другие площадки с импортом календаря, чтобы даты, занятые здесь, были
+          заняты и там.
         </p>
         {data.cabins.length === 0 ? (
           <p className="empty">Сначала добавьте домик во вкладке «Домики».</p>
@@ -80,15 +91,19 @@ export function ConflictList({ conflicts }: { conflicts: Conflict[] }) {
   return (
     <section className="conflicts" aria-labelledby="conflicts-title">
       <h3 className="conflicts__title" id="conflicts-title">
-        <Icon name="x" /> {conflicts.length === 1 ? 'Двойное бронирование' : `Двойные бронирования: ${conflicts.length}`}
+        <Icon name="x" />{' '}
+        {conflicts.length === 1 ? 'Двойное бронирование' : `Двойные бронирования: ${conflicts.length}`}
       </h3>
       <p>
-        Одни и те же ночи заняты дважды. Ничего не отменено само: свяжитесь с гостями, решите, кто заселится, и отмените лишнее бронирование там, где оно
-        сделано.
+        Одни и те же ночи заняты дважды. Ничего не отменено само: свяжитесь с гостями, решите, кто заселится, и отмените
+        лишнее бронирование там, где оно сделано.
       </p>
       <ul className="conflicts__list">
         {conflicts.map((c) => (
-          <li key={`${c.cabinId}-${c.start}-${c.stays.map((s) => `${s.kind}${s.bookingId ?? s.label}${s.start}`).join('-')}`} className="conflicts__item">
+          <li
+            key={`${c.cabinId}-${c.start}-${c.stays.map((s) => `${s.kind}${s.bookingId ?? s.label}${s.start}`).join('-')}`}
+            className="conflicts__item"
+          >
             <p className="conflicts__what">
               «{c.cabinName}»: {formatStayDates(c.start, c.end)}, {formatNights(nightsBetween(c.start, c.end))}
             </p>
@@ -173,11 +188,20 @@ function AvitoAccount({ avito, onChanged }: { avito: Channels['avito']; onChange
               <Icon name="x" /> {avito.error}
             </p>
           )}
-          <p className="hint">Брони с Авито занимают даты здесь, а ваши занятые даты и цены уходят на Авито. Какое объявление какому домику — ниже, в карточках домиков.</p>
+          <p className="hint">
+            Брони с Авито занимают даты здесь, а ваши занятые даты и цены уходят на Авито. Какое объявление какому
+            домику — ниже, в карточках домиков.
+          </p>
           {owner && (
             <>
               <div className="calendar-actions">
-                <button type="button" className="btn btn--danger" disabled={busy} aria-busy={busy} onClick={() => void disconnect()}>
+                <button
+                  type="button"
+                  className="btn btn--danger"
+                  disabled={busy}
+                  aria-busy={busy}
+                  onClick={() => void disconnect()}
+                >
                   Отключить
                 </button>
               </div>
@@ -196,7 +220,8 @@ function AvitoAccount({ avito, onChanged }: { avito: Channels['avito']; onChange
       ) : (
         <>
           <p className="hint">
-            Сайт будет читать брони с Авито и отправлять туда занятые даты и цены. Нужен профиль Авито с тарифом для профессионалов. Где взять ключи:
+            Сайт будет читать брони с Авито и отправлять туда занятые даты и цены. Нужен профиль Авито с тарифом для
+            профессионалов. Где взять ключи:
           </p>
           <ol className="channels__steps">
             <li>Откройте личный кабинет Авито на компьютере.</li>
@@ -250,15 +275,43 @@ function AvitoKeysForm({ label, onConnected }: { label: string; onConnected: () 
     <form className="channels__form" onSubmit={save} noValidate autoComplete="off">
       <div className="form-grid">
         <Field label="Client ID" error={errors.clientId || undefined}>
-          {(p) => <input {...p} className="input input--code" autoComplete="off" autoCapitalize="none" spellCheck={false} value={keys.clientId} onChange={(e) => set('clientId', e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              className="input input--code"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={keys.clientId}
+              onChange={(e) => set('clientId', e.target.value)}
+            />
+          )}
         </Field>
         <Field label="Client Secret" error={errors.clientSecret || undefined}>
           {(p) => (
-            <input {...p} className="input input--code" type="password" autoComplete="off" autoCapitalize="none" spellCheck={false} value={keys.clientSecret} onChange={(e) => set('clientSecret', e.target.value)} />
+            <input
+              {...p}
+              className="input input--code"
+              type="password"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={keys.clientSecret}
+              onChange={(e) => set('clientSecret', e.target.value)}
+            />
           )}
         </Field>
         <Field label="Номер профиля" error={errors.userId || undefined} hint="Цифры, они видны там же, в разделе «API»">
-          {(p) => <input {...p} className="input" inputMode="numeric" autoComplete="off" value={keys.userId} onChange={(e) => set('userId', e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              className="input"
+              inputMode="numeric"
+              autoComplete="off"
+              value={keys.userId}
+              onChange={(e) => set('userId', e.target.value)}
+            />
+          )}
         </Field>
       </div>
       <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy}>
@@ -292,7 +345,12 @@ function SyncAll({ cabins, onSynced }: { cabins: ChannelsCabin[]; onSynced: (ans
       const bad = all.filter((r) => !r.ok).length;
       if (all.length === 0) notify.info('Синхронизировать нечего: подключите Авито или календари площадок');
       else if (bad) notify.error(`Не получилось: ${bad} из ${all.length}. Причины — в итоге синхронизации.`);
-      else notify.success(res.later ? `Синхронизировано. Остальные объявления Авито (${res.later}) обновятся сами в ближайшие минуты` : 'Синхронизировано');
+      else
+        notify.success(
+          res.later
+            ? `Синхронизировано. Остальные объявления Авито (${res.later}) обновятся сами в ближайшие минуты`
+            : 'Синхронизировано',
+        );
     } catch (err) {
       failed(err, 'Не удалось синхронизировать');
     } finally {
@@ -303,7 +361,13 @@ function SyncAll({ cabins, onSynced }: { cabins: ChannelsCabin[]; onSynced: (ans
   // The results by cabin, in the cards' order.
   const byCabin = answer
     ? cabins
-        .map((c) => ({ cabin: c, lines: [...answer.avito.filter((r) => r.cabinId === c.id).map((r) => ({ ok: r.ok, text: avitoResultText(r) })), ...answer.feeds.filter((r) => r.cabinId === c.id).map((r) => ({ ok: r.ok, text: feedResultText(r) }))] }))
+        .map((c) => ({
+          cabin: c,
+          lines: [
+            ...answer.avito.filter((r) => r.cabinId === c.id).map((r) => ({ ok: r.ok, text: avitoResultText(r) })),
+            ...answer.feeds.filter((r) => r.cabinId === c.id).map((r) => ({ ok: r.ok, text: feedResultText(r) })),
+          ],
+        }))
         .filter((g) => g.lines.length > 0)
     : [];
 
@@ -313,8 +377,8 @@ function SyncAll({ cabins, onSynced }: { cabins: ChannelsCabin[]; onSynced: (ans
         Синхронизация
       </h3>
       <p className="hint">
-        Брони с Авито и календари площадок читаются сами каждые 5 минут, а ваши занятые даты и цены уходят на Авито в течение минуты. Кнопка обменивается
-        со всеми площадками прямо сейчас.
+        Брони с Авито и календари площадок читаются сами каждые 5 минут, а ваши занятые даты и цены уходят на Авито в
+        течение минуты. Кнопка обменивается со всеми площадками прямо сейчас.
       </p>
       <div className="calendar-sync">
         <button type="button" className="btn btn--primary" disabled={busy} aria-busy={busy} onClick={() => void sync()}>
@@ -357,7 +421,15 @@ function SyncAll({ cabins, onSynced }: { cabins: ChannelsCabin[]; onSynced: (ans
 }
 
 /** One cabin against every channel: Avito, each feed, our export address. */
-function CabinChannels({ cabin, connected, onChanged }: { cabin: ChannelsCabin; connected: boolean; onChanged: () => Promise<void> }) {
+function CabinChannels({
+  cabin,
+  connected,
+  onChanged,
+}: {
+  cabin: ChannelsCabin;
+  connected: boolean;
+  onChanged: () => Promise<void>;
+}) {
   const titleId = `channels-cabin-${cabin.id}`;
   return (
     <li className="channel-cabin">
@@ -392,7 +464,15 @@ function CabinChannels({ cabin, connected, onChanged }: { cabin: ChannelsCabin; 
 }
 
 /** The cabin's Avito listing: when it last sent and read, its error, and the form to link, change or unlink it. */
-function AvitoLink({ cabin, connected: avitoOn, onChanged }: { cabin: ChannelsCabin; connected: boolean; onChanged: () => Promise<void> }) {
+function AvitoLink({
+  cabin,
+  connected: avitoOn,
+  onChanged,
+}: {
+  cabin: ChannelsCabin;
+  connected: boolean;
+  onChanged: () => Promise<void>;
+}) {
   const linked = cabin.avitoItemId;
   // Which listing is which cabin is the owner's to change: a manager reads it.
   const owner = useIsOwner();
@@ -406,7 +486,8 @@ function AvitoLink({ cabin, connected: avitoOn, onChanged }: { cabin: ChannelsCa
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
 
-  const put = (avitoItemId: number | null) => call(client().admin.cabins[':id'].channels.$put({ param: { id: String(cabin.id) }, json: { avitoItemId } }));
+  const put = (avitoItemId: number | null) =>
+    call(client().admin.cabins[':id'].channels.$put({ param: { id: String(cabin.id) }, json: { avitoItemId } }));
 
   async function link(e: FormEvent) {
     e.preventDefault();
@@ -422,8 +503,12 @@ function AvitoLink({ cabin, connected: avitoOn, onChanged }: { cabin: ChannelsCa
     try {
       const res = await put(parsed.data.avitoItemId);
       const bad = res.results.filter((r) => !r.ok);
-      const said = res.results.map((r) => (r.ok ? r.detail : r.error)).filter(Boolean).join('; ');
-      if (bad.length) notify.error(`Объявление №${text} связано с «${cabin.name}», но обмен с Авито не удался: ${said}`);
+      const said = res.results
+        .map((r) => (r.ok ? r.detail : r.error))
+        .filter(Boolean)
+        .join('; ');
+      if (bad.length)
+        notify.error(`Объявление №${text} связано с «${cabin.name}», но обмен с Авито не удался: ${said}`);
       else notify.success(`Объявление №${text} связано с «${cabin.name}»${said ? `: ${said}` : ''}`);
       setItem('');
       setEditing(false);
@@ -483,7 +568,9 @@ function AvitoLink({ cabin, connected: avitoOn, onChanged }: { cabin: ChannelsCa
           <Icon name="x" /> {a.error}
         </p>
       )}
-      {!avitoOn && linked !== null && <p className="hint">Авито отключён: подключите его выше, чтобы обмен возобновился.</p>}
+      {!avitoOn && linked !== null && (
+        <p className="hint">Авито отключён: подключите его выше, чтобы обмен возобновился.</p>
+      )}
       {showForm && (
         <form className="channel__form" onSubmit={link} noValidate>
           <div className="field">
@@ -527,12 +614,23 @@ function AvitoLink({ cabin, connected: avitoOn, onChanged }: { cabin: ChannelsCa
       {linked !== null && owner && (
         <div className="calendar-actions">
           {connected && (
-            <button type="button" className="btn btn--secondary" aria-expanded={editing} onClick={() => setEditing((on) => !on)}>
+            <button
+              type="button"
+              className="btn btn--secondary"
+              aria-expanded={editing}
+              onClick={() => setEditing((on) => !on)}
+            >
               {editing ? 'Не менять' : 'Сменить'}
               <span className="visually-hidden"> объявление «{cabin.name}»</span>
             </button>
           )}
-          <button type="button" className="btn btn--secondary" disabled={busy !== null} aria-busy={busy === 'unlink'} onClick={() => void unlink()}>
+          <button
+            type="button"
+            className="btn btn--secondary"
+            disabled={busy !== null}
+            aria-busy={busy === 'unlink'}
+            onClick={() => void unlink()}
+          >
             Отвязать{of}
           </button>
         </div>
@@ -547,7 +645,15 @@ function AvitoLink({ cabin, connected: avitoOn, onChanged }: { cabin: ChannelsCa
 }
 
 /** One iCal feed: its last good read, its error and, when it came back empty, the owner's «yes, it is». */
-function FeedRow({ cabin, feed, onChanged }: { cabin: ChannelsCabin; feed: ChannelsCabin['feeds'][number]; onChanged: () => Promise<void> }) {
+function FeedRow({
+  cabin,
+  feed,
+  onChanged,
+}: {
+  cabin: ChannelsCabin;
+  feed: ChannelsCabin['feeds'][number];
+  onChanged: () => Promise<void>;
+}) {
   const owner = useIsOwner();
   const [busy, setBusy] = useState(false);
   const notify = useNotify();
@@ -565,7 +671,11 @@ function FeedRow({ cabin, feed, onChanged }: { cabin: ChannelsCabin; feed: Chann
     if (!ok) return;
     setBusy(true);
     try {
-      await call(client().admin.feeds[':cabinId'][':index']['accept-empty'].$post({ param: { cabinId: String(cabin.id), index: String(feed.index) } }));
+      await call(
+        client().admin.feeds[':cabinId'][':index']['accept-empty'].$post({
+          param: { cabinId: String(cabin.id), index: String(feed.index) },
+        }),
+      );
       notify.success(`Календарь «${feed.name}» принят пустым: его прежние даты свободны`);
       await onChanged();
     } catch (err) {
@@ -581,7 +691,9 @@ function FeedRow({ cabin, feed, onChanged }: { cabin: ChannelsCabin; feed: Chann
         {feed.error ? null : <Icon name={feed.lastSuccessAt ? 'check' : 'clock'} />}
         <span>
           <b>«{feed.name}»</b>:{' '}
-          {feed.lastSuccessAt ? `${feed.error ? 'последняя удачная загрузка' : 'загружен'} ${moscowTime(feed.lastSuccessAt)}` : 'ещё ни разу не загрузился'}
+          {feed.lastSuccessAt
+            ? `${feed.error ? 'последняя удачная загрузка' : 'загружен'} ${moscowTime(feed.lastSuccessAt)}`
+            : 'ещё ни разу не загрузился'}
         </span>
       </p>
       {feed.error && (
@@ -590,7 +702,13 @@ function FeedRow({ cabin, feed, onChanged }: { cabin: ChannelsCabin; feed: Chann
         </p>
       )}
       {feed.emptyHeld && owner && (
-        <button type="button" className="btn btn--secondary" disabled={busy} aria-busy={busy} onClick={() => void acceptEmpty()}>
+        <button
+          type="button"
+          className="btn btn--secondary"
+          disabled={busy}
+          aria-busy={busy}
+          onClick={() => void acceptEmpty()}
+        >
           Принять пустой календарь<span className="visually-hidden"> «{feed.name}»</span>
         </button>
       )}
@@ -611,7 +729,14 @@ function ExportLink({ cabin }: { cabin: ChannelsCabin }) {
             Наша ссылка для площадок<span className="visually-hidden"> «{cabin.name}»</span>
           </label>
           <div className="channel__row">
-            <input id={`${id}-url`} ref={input} className="input input--code" readOnly value={cabin.exportUrl} onFocus={(e) => e.target.select()} />
+            <input
+              id={`${id}-url`}
+              ref={input}
+              className="input input--code"
+              readOnly
+              value={cabin.exportUrl}
+              onFocus={(e) => e.target.select()}
+            />
             <button type="button" className="btn btn--secondary" onClick={() => void copy(cabin.exportUrl!)}>
               Скопировать<span className="visually-hidden"> ссылку «{cabin.name}»</span>
             </button>

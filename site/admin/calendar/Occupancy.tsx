@@ -11,7 +11,17 @@ import { formatStayDates, MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { OCCUPANCY_DEFAULT_DAYS } from '../../../schema/search.ts';
 import { rangeText, useFailure } from './CalendarCommon.tsx';
 import { guestsAndPrice } from './channels.ts';
-import { busyNights, dayHead, loadOccupancy, monthSpans, placeRanges, type Occupancy, type OccupancyCabin, type OccupancyRange, type Placed } from './occupancy.ts';
+import {
+  busyNights,
+  dayHead,
+  loadOccupancy,
+  monthSpans,
+  placeRanges,
+  type Occupancy,
+  type OccupancyCabin,
+  type OccupancyRange,
+  type Placed,
+} from './occupancy.ts';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -123,25 +133,44 @@ export function OccupancyChart() {
       </h3>
       <div className="occupancy__bar">
         <div className="occupancy__nav">
-          <button type="button" className="btn btn--secondary btn--icon" onClick={() => void show(PERIODS[period].step(from, -1), period)}>
+          <button
+            type="button"
+            className="btn btn--secondary btn--icon"
+            onClick={() => void show(PERIODS[period].step(from, -1), period)}
+          >
             <Icon name="chevron-left" label={period === 'month' ? 'Месяц назад' : '2 недели назад'} />
           </button>
           <p className="occupancy__range" aria-live="polite">
             {formatStayDates(from, to === from ? addDays(from, 1) : to).replace(/ \d{4}$/, '')}
           </p>
-          <button type="button" className="btn btn--secondary btn--icon" onClick={() => void show(PERIODS[period].step(from, 1), period)}>
+          <button
+            type="button"
+            className="btn btn--secondary btn--icon"
+            onClick={() => void show(PERIODS[period].step(from, 1), period)}
+          >
             <Icon name="chevron-right" label={period === 'month' ? 'Месяц вперёд' : '2 недели вперёд'} />
           </button>
         </div>
         <div className="occupancy__view">
           <div className="segmented occupancy__period" role="group" aria-label="Сколько дней показать">
             {(Object.keys(PERIODS) as Period[]).map((p) => (
-              <button key={p} type="button" className="segmented__btn" aria-pressed={period === p} onClick={() => void show(from, p)}>
+              <button
+                key={p}
+                type="button"
+                className="segmented__btn"
+                aria-pressed={period === p}
+                onClick={() => void show(from, p)}
+              >
                 {PERIODS[p].label}
               </button>
             ))}
           </div>
-          <button type="button" className="btn btn--ghost occupancy__today" disabled={from === today} onClick={() => void show(today, period)}>
+          <button
+            type="button"
+            className="btn btn--ghost occupancy__today"
+            disabled={from === today}
+            onClick={() => void show(today, period)}
+          >
             Сегодня
           </button>
         </div>
@@ -163,7 +192,14 @@ export function OccupancyChart() {
       {data.cabins.length === 0 ? (
         <p className="empty">Сначала добавьте домик во вкладке «Домики».</p>
       ) : (
-        <Chart data={data} today={today} pending={pending} pick={pick} onFree={tapFree} onBlock={(c, r) => void openBlock(c, r)} />
+        <Chart
+          data={data}
+          today={today}
+          pending={pending}
+          pick={pick}
+          onFree={tapFree}
+          onBlock={(c, r) => void openBlock(c, r)}
+        />
       )}
       <Legend />
       {closing && <CloseNights closing={closing} onDone={() => setClosing(null)} onClosed={() => void refresh()} />}
@@ -238,12 +274,25 @@ function Chart({ data, today, pending, pick, onFree, onBlock }: ChartProps) {
         {data.cabins.map((cabin) => {
           const { placed, lanes } = placeRanges(cabin.ranges, data.from, data.days);
           const busy = busyNights(cabin.ranges);
-          const covered = new Set(placed.filter((p) => p.lane === 0).flatMap((p) => Array.from({ length: p.span }, (_, i) => p.col + i)));
+          const covered = new Set(
+            placed.filter((p) => p.lane === 0).flatMap((p) => Array.from({ length: p.span }, (_, i) => p.col + i)),
+          );
           const top = row;
           row += lanes;
           return (
-            <div key={cabin.id} className="occupancy__cabin" role="group" aria-label={cabin.name} style={{ display: 'contents' }}>
-              <a className="occupancy__name" href={tabHref('calendar', cabin.id)} style={{ gridRow: `${top} / span ${lanes}` }} title={`Календарь домика «${cabin.name}»`}>
+            <div
+              key={cabin.id}
+              className="occupancy__cabin"
+              role="group"
+              aria-label={cabin.name}
+              style={{ display: 'contents' }}
+            >
+              <a
+                className="occupancy__name"
+                href={tabHref('calendar', cabin.id)}
+                style={{ gridRow: `${top} / span ${lanes}` }}
+                title={`Календарь домика «${cabin.name}»`}
+              >
                 <span className="occupancy__name-text">{cabin.name}</span>
                 {!cabin.active && <span className="occupancy__hidden">скрыт</span>}
               </a>
@@ -251,7 +300,8 @@ function Chart({ data, today, pending, pick, onFree, onBlock }: ChartProps) {
                 dates.map((date, col) => {
                   const cls = `occupancy__cell${dayHead(date).weekend ? ' is-weekend' : ''}${date === today ? ' is-today' : ''}`;
                   const at = { gridRow: top + lane, gridColumn: col + 2 };
-                  if (lane > 0 || covered.has(col) || busy.has(date)) return <span key={`${lane}-${date}`} className={cls} style={at} />;
+                  if (lane > 0 || covered.has(col) || busy.has(date))
+                    return <span key={`${lane}-${date}`} className={cls} style={at} />;
                   const picked = pick?.cabin.id === cabin.id && pick.first === date;
                   return (
                     <button
@@ -270,7 +320,14 @@ function Chart({ data, today, pending, pick, onFree, onBlock }: ChartProps) {
                 }),
               )}
               {placed.map((p) => (
-                <RangeBar key={`${p.lane}-${p.range.kind}-${p.range.bookingId ?? p.range.blockId ?? p.range.label}-${p.range.start}`} cabin={cabin} p={p} top={top} days={data.days} onBlock={onBlock} />
+                <RangeBar
+                  key={`${p.lane}-${p.range.kind}-${p.range.bookingId ?? p.range.blockId ?? p.range.label}-${p.range.start}`}
+                  cabin={cabin}
+                  p={p}
+                  top={top}
+                  days={data.days}
+                  onBlock={onBlock}
+                />
               ))}
             </div>
           );
@@ -280,7 +337,19 @@ function Chart({ data, today, pending, pick, onFree, onBlock }: ChartProps) {
   );
 }
 
-function RangeBar({ cabin, p, top, days, onBlock }: { cabin: OccupancyCabin; p: Placed; top: number; days: number; onBlock: ChartProps['onBlock'] }) {
+function RangeBar({
+  cabin,
+  p,
+  top,
+  days,
+  onBlock,
+}: {
+  cabin: OccupancyCabin;
+  p: Placed;
+  top: number;
+  days: number;
+  onBlock: ChartProps['onBlock'];
+}) {
   const r = p.range;
   // The server clips ranges to the window: one touching its edge may go on, so it is drawn running off.
   const clipped = `${p.col === 0 ? ' is-clipped-start' : ''}${p.col + p.span === days ? ' is-clipped-end' : ''}`;
@@ -332,7 +401,12 @@ function CloseNights({ closing, onDone, onClosed }: { closing: Closing; onDone: 
     e.preventDefault();
     setBusy(true);
     try {
-      await call(client().admin.cabins[':id'].blocks.$post({ param: { id: String(closing.cabin.id) }, json: { start: closing.start, end: closing.end, note } }));
+      await call(
+        client().admin.cabins[':id'].blocks.$post({
+          param: { id: String(closing.cabin.id) },
+          json: { start: closing.start, end: closing.end, note },
+        }),
+      );
       notify.success(`Закрыто: «${closing.cabin.name}», ${rangeText(closing.start, closing.end)}`);
       onDone();
       onClosed();
@@ -352,7 +426,15 @@ function CloseNights({ closing, onDone, onClosed }: { closing: Closing; onDone: 
           <label className="label" htmlFor="occupancy-note">
             Заметка (видите только вы)
           </label>
-          <input id="occupancy-note" className="input" maxLength={200} value={note} placeholder="Например: бронь по телефону" onChange={(e) => setNote(e.target.value)} data-autofocus />
+          <input
+            id="occupancy-note"
+            className="input"
+            maxLength={200}
+            value={note}
+            placeholder="Например: бронь по телефону"
+            onChange={(e) => setNote(e.target.value)}
+            data-autofocus
+          />
         </div>
         <div className="modal__actions">
           <button type="button" className="btn btn--secondary" onClick={onDone}>

@@ -14,11 +14,20 @@ export type ChannelsCabin = Channels['cabins'][number];
 export const loadConflicts = (): Promise<Conflict[]> => call(client().admin.conflicts.$get());
 
 /** One iCal feed's answer to «Синхронизировать сейчас». */
-export type FeedResult = { id: number; cabinId: number; name: string; ok: boolean; events: number; error: string | null; notModified?: boolean };
+export type FeedResult = {
+  id: number;
+  cabinId: number;
+  name: string;
+  ok: boolean;
+  events: number;
+  error: string | null;
+  notModified?: boolean;
+};
 /** `later`: listings left for the schedule's next minutes (a Worker's request may send only so many). */
 export type SyncAnswer = { avito: ChannelResult[]; feeds: FeedResult[]; conflicts: Conflict[]; later?: number };
 
-export const syncChannels = async (): Promise<SyncAnswer> => (await call(client().admin.channels.sync.$post())) as SyncAnswer;
+export const syncChannels = async (): Promise<SyncAnswer> =>
+  (await call(client().admin.channels.sync.$post())) as SyncAnswer;
 
 /** «2 гостя, 15 000 ₽»: what a platform told about its booking, the parts it gave. */
 export function guestsAndPrice(s: { guests?: number | null; price?: number | null }): string {
@@ -42,12 +51,16 @@ export function stayOrigin(s: ConflictStay): string {
 }
 
 /** A server's sentence continued after a colon: «Не удалось…» → «не удалось…» (not «API», not «Авито»). */
-const continued = (text: string) => (/^[А-ЯЁ][а-яё]/.test(text) && !text.startsWith('Авито') ? text[0]!.toLowerCase() + text.slice(1) : text);
+const continued = (text: string) =>
+  /^[А-ЯЁ][а-яё]/.test(text) && !text.startsWith('Авито') ? text[0]!.toLowerCase() + text.slice(1) : text;
 
 /** What one exchange with Avito came to: «Бронирований на Авито: 1», «Авито: отправлено занятых периодов: 3», or why not. */
 export function avitoResultText(r: ChannelResult): string {
   // «бронирований на Авито: 1» says the channel itself; «отправлено занятых периодов: 3» does not.
-  if (r.ok) return r.detail?.includes('Авито') ? r.detail[0]!.toUpperCase() + r.detail.slice(1) : `Авито: ${r.detail ?? 'готово'}`;
+  if (r.ok)
+    return r.detail?.includes('Авито')
+      ? r.detail[0]!.toUpperCase() + r.detail.slice(1)
+      : `Авито: ${r.detail ?? 'готово'}`;
   const why = r.error ?? 'не удалось';
   return why.startsWith('Авито') ? why : `Авито: ${continued(why)}`;
 }

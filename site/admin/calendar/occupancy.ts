@@ -22,8 +22,14 @@ export type Placed = { range: OccupancyRange; col: number; span: number; lane: n
  * Lays a cabin's ranges out on lanes so none hides another: busy ranges first, so they keep the
  * top lane, and a request that overlaps them (it is not busy yet) goes below.
  */
-export function placeRanges(ranges: OccupancyRange[], from: IsoDate, days: number): { placed: Placed[]; lanes: number } {
-  const order = [...ranges].sort((a, b) => Number(isBusyKind(b.kind)) - Number(isBusyKind(a.kind)) || a.start.localeCompare(b.start));
+export function placeRanges(
+  ranges: OccupancyRange[],
+  from: IsoDate,
+  days: number,
+): { placed: Placed[]; lanes: number } {
+  const order = [...ranges].sort(
+    (a, b) => Number(isBusyKind(b.kind)) - Number(isBusyKind(a.kind)) || a.start.localeCompare(b.start),
+  );
   const laneEnds: IsoDate[] = [];
   const placed: Placed[] = [];
   const last = addDays(from, days);
@@ -45,7 +51,20 @@ export function busyNights(ranges: OccupancyRange[]): Set<IsoDate> {
 }
 
 const WEEKDAYS = ['вс', 'пн', 'вт', 'ср', 'чт', 'пт', 'сб'] as const;
-const MONTHS = ['Январь', 'Февраль', 'Март', 'Апрель', 'Май', 'Июнь', 'Июль', 'Август', 'Сентябрь', 'Октябрь', 'Ноябрь', 'Декабрь'] as const;
+const MONTHS = [
+  'Январь',
+  'Февраль',
+  'Март',
+  'Апрель',
+  'Май',
+  'Июнь',
+  'Июль',
+  'Август',
+  'Сентябрь',
+  'Октябрь',
+  'Ноябрь',
+  'Декабрь',
+] as const;
 
 /** A column's heading: the day of the month and of the week, and whether it is Saturday or Sunday. */
 export function dayHead(date: IsoDate): { day: number; weekday: string; weekend: boolean } {

@@ -68,7 +68,12 @@ export function GalleryTab() {
   );
 
   const confirmRemove = () =>
-    confirm({ title: 'Удалить фото?', text: 'Фото исчезнет из галереи на главной странице.', confirmLabel: 'Удалить', danger: true });
+    confirm({
+      title: 'Удалить фото?',
+      text: 'Фото исчезнет из галереи на главной странице.',
+      confirmLabel: 'Удалить',
+      danger: true,
+    });
 
   if (state.status === 'loading' || (state.status === 'loaded' && images === null)) return <Loading />;
   if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;

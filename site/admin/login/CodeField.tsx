@@ -18,7 +18,16 @@ type Props = {
  * number pad (the phone offers the code itself with `one-time-code`), or, one tap away for someone
  * without their phone, a recovery code of letters and digits on the full keyboard.
  */
-export function CodeField({ value, onChange, error, label = 'Код из приложения', hint, autoFocus, required, inputRef }: Props) {
+export function CodeField({
+  value,
+  onChange,
+  error,
+  label = 'Код из приложения',
+  hint,
+  autoFocus,
+  required,
+  inputRef,
+}: Props) {
   const [recovery, setRecovery] = useState(false);
   const own = useRef<HTMLInputElement | null>(null);
   const setRef = (el: HTMLInputElement | null) => {
@@ -35,7 +44,11 @@ export function CodeField({ value, onChange, error, label = 'Код из при�
     <div className="code-field">
       <Field
         label={recovery ? 'Резервный код' : label}
-        hint={recovery ? 'Один из 10 кодов восстановления, например abcde-23456. Каждый код работает один раз.' : (hint ?? '6 цифр из приложения-аутентификатора')}
+        hint={
+          recovery
+            ? 'Один из 10 кодов восстановления, например abcde-23456. Каждый код работает один раз.'
+            : (hint ?? '6 цифр из приложения-аутентификатора')
+        }
         error={error}
         required={required}
       >

@@ -48,7 +48,10 @@ export function LoginForm({ onLogin, ended, onStart }: Props) {
     if (!parsed.ok) {
       setBusy(false);
       const errs = parsed.errors;
-      setErrors({ username: username.trim() ? '' : errs.username ?? '', password: password ? '' : errs.password ?? '' });
+      setErrors({
+        username: username.trim() ? '' : (errs.username ?? ''),
+        password: password ? '' : (errs.password ?? ''),
+      });
       focusFirstInvalid(form);
       return;
     }
@@ -98,11 +101,16 @@ export function LoginForm({ onLogin, ended, onStart }: Props) {
             Вы вышли из админ панели.
           </p>
         )}
-        <form className="login__form" onSubmit={submit} onFocus={() => {
+        <form
+          className="login__form"
+          onSubmit={submit}
+          onFocus={() => {
             void loadCheck().catch(() => undefined);
             void loadCodeField().catch(() => undefined);
             onStart?.();
-          }} noValidate>
+          }}
+          noValidate
+        >
           <Field label="Логин" error={errors.username || undefined} required>
             {(p) => (
               <input

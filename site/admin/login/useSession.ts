@@ -26,7 +26,11 @@ export function useSession() {
         // Read the body anyway: an unread response stays open in the browser, which then never
         // counts the page as loaded (Lighthouse waited out its time limit on the login page).
         await res.text().catch(() => '');
-        setState((s) => (s.status === 'signedIn' || reason === 'recheck' ? { status: 'signedOut', ended: 'expired' } : { status: 'signedOut' }));
+        setState((s) =>
+          s.status === 'signedIn' || reason === 'recheck'
+            ? { status: 'signedOut', ended: 'expired' }
+            : { status: 'signedOut' },
+        );
         return;
       }
       if (!res.ok) throw new ApiError(res.status, res.statusText);
@@ -43,7 +47,9 @@ export function useSession() {
 
   useEffect(() => {
     void check('load');
-    return onSessionEnded(() => setState((s) => (s.status === 'signedIn' ? { status: 'signedOut', ended: 'expired' } : s)));
+    return onSessionEnded(() =>
+      setState((s) => (s.status === 'signedIn' ? { status: 'signedOut', ended: 'expired' } : s)),
+    );
   }, [check]);
 
   // When the 30 minutes run out, ask the server (it is the authority) and act on its answer.

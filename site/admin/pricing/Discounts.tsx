@@ -16,7 +16,12 @@ const nightsFrom = (n: number) => countOf(n, ['ночи', 'ночей', 'ноч�
 
 /** Each kind as the owner chooses it, what its number means, and the rule in words. */
 const KINDS: Record<DiscountKind, { option: string; days: string; hint: string; rule: (n: number) => string }> = {
-  longStay: { option: 'За долгое проживание', days: 'От скольких ночей', hint: 'Например, 7 — скидка на неделю и дольше', rule: (n) => `при проживании от ${nightsFrom(n)}` },
+  longStay: {
+    option: 'За долгое проживание',
+    days: 'От скольких ночей',
+    hint: 'Например, 7 — скидка на неделю и дольше',
+    rule: (n) => `при проживании от ${nightsFrom(n)}`,
+  },
   earlyBooking: {
     option: 'За раннее бронирование',
     days: 'За сколько дней до заезда, не меньше',
@@ -32,7 +37,11 @@ const KINDS: Record<DiscountKind, { option: string; days: string; hint: string; 
 };
 
 export const discountValues = (list: readonly Discount[]): DiscountValues => ({
-  rows: list.map((d) => ({ kind: d.kind, days: String(d.kind === 'longStay' ? d.minNights : d.kind === 'earlyBooking' ? d.minDaysAhead : d.maxDaysAhead), percent: String(d.percent) })),
+  rows: list.map((d) => ({
+    kind: d.kind,
+    days: String(d.kind === 'longStay' ? d.minNights : d.kind === 'earlyBooking' ? d.minDaysAhead : d.maxDaysAhead),
+    percent: String(d.percent),
+  })),
 });
 
 /** The rows as the API takes them: an empty or unfinished number travels as null, which the server refuses in its words. */
@@ -54,8 +63,19 @@ function ruleText(r: DiscountRow): string {
   return `−${percent}\u00a0% ${KINDS[r.kind].rule(days)}`;
 }
 
-export function DiscountsForm({ saved, save }: { saved: DiscountValues; save: (v: DiscountValues) => Promise<unknown> }) {
-  const form = useListForm({ draft: 'discounts', saved, save, messages: { saved: 'Скидки сохранены', failed: 'Не удалось сохранить скидки' } });
+export function DiscountsForm({
+  saved,
+  save,
+}: {
+  saved: DiscountValues;
+  save: (v: DiscountValues) => Promise<unknown>;
+}) {
+  const form = useListForm({
+    draft: 'discounts',
+    saved,
+    save,
+    messages: { saved: 'Скидки сохранены', failed: 'Не удалось сохранить скидки' },
+  });
   return (
     <RowListForm
       form={form}
@@ -79,7 +99,12 @@ export function DiscountsForm({ saved, save }: { saved: DiscountValues; save: (v
             <label className="label" htmlFor={`discount-${i}-kind`}>
               Вид скидки
             </label>
-            <select id={`discount-${i}-kind`} className="input" value={r.kind} onChange={(e) => setRow({ kind: e.target.value as DiscountKind })}>
+            <select
+              id={`discount-${i}-kind`}
+              className="input"
+              value={r.kind}
+              onChange={(e) => setRow({ kind: e.target.value as DiscountKind })}
+            >
               {(Object.keys(KINDS) as DiscountKind[]).map((k) => (
                 <option key={k} value={k}>
                   {KINDS[k].option}
@@ -109,7 +134,16 @@ export function DiscountsForm({ saved, save }: { saved: DiscountValues; save: (v
             <label className="label" htmlFor={`discount-${i}-percent`}>
               Скидка, %
             </label>
-            <input id={`discount-${i}-percent`} className="input" type="number" inputMode="numeric" min={1} max={100} value={r.percent} onChange={(e) => setRow({ percent: e.target.value })} />
+            <input
+              id={`discount-${i}-percent`}
+              className="input"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={100}
+              value={r.percent}
+              onChange={(e) => setRow({ percent: e.target.value })}
+            />
           </div>
         </div>
       )}

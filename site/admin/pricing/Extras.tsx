@@ -7,26 +7,62 @@ import { numberOf } from '../ui/numbers.ts';
 import { RowListForm } from './RowListForm.tsx';
 import { useListForm } from './useListForm.ts';
 
-export type ExtraRow = { id?: number; name: string; price: string; per: ExtraPer; mandatory: boolean; cabinIds: number[] | null };
+export type ExtraRow = {
+  id?: number;
+  name: string;
+  price: string;
+  per: ExtraPer;
+  mandatory: boolean;
+  cabinIds: number[] | null;
+};
 export type ExtraValues = { rows: ExtraRow[] };
 export type CabinName = { id: number; name: string; active: boolean };
 
 export const extraValues = (list: readonly Extra[]): ExtraValues => ({
-  rows: list.map((e) => ({ id: e.id, name: e.name, price: String(e.price), per: e.per, mandatory: e.mandatory, cabinIds: e.cabinIds })),
+  rows: list.map((e) => ({
+    id: e.id,
+    name: e.name,
+    price: String(e.price),
+    per: e.per,
+    mandatory: e.mandatory,
+    cabinIds: e.cabinIds,
+  })),
 });
 
 /** The rows as the API takes them: an extra keeps its id, so bookings that name it still do. */
 export const extraPayload = (v: ExtraValues) =>
-  v.rows.map((r) => ({ ...(r.id === undefined ? {} : { id: r.id }), name: r.name, price: numberOf(r.price), per: r.per, mandatory: r.mandatory, cabinIds: r.cabinIds }));
+  v.rows.map((r) => ({
+    ...(r.id === undefined ? {} : { id: r.id }),
+    name: r.name,
+    price: numberOf(r.price),
+    per: r.per,
+    mandatory: r.mandatory,
+    cabinIds: r.cabinIds,
+  }));
 
 /** «Баня: 2 000 ₽ за проживание», once the name and the price are there. */
 function ruleText(r: ExtraRow): string {
   const price = numberOf(r.price);
-  return r.name.trim() && Number.isInteger(price) && price >= 0 ? `${r.name.trim()}: ${formatPrice(price)} ${EXTRA_PER_LABELS[r.per]}` : '';
+  return r.name.trim() && Number.isInteger(price) && price >= 0
+    ? `${r.name.trim()}: ${formatPrice(price)} ${EXTRA_PER_LABELS[r.per]}`
+    : '';
 }
 
-export function ExtrasForm({ saved, cabins, save }: { saved: ExtraValues; cabins: CabinName[]; save: (v: ExtraValues) => Promise<unknown> }) {
-  const form = useListForm({ draft: 'extras', saved, save, messages: { saved: 'Услуги сохранены', failed: 'Не удалось сохранить услуги' } });
+export function ExtrasForm({
+  saved,
+  cabins,
+  save,
+}: {
+  saved: ExtraValues;
+  cabins: CabinName[];
+  save: (v: ExtraValues) => Promise<unknown>;
+}) {
+  const form = useListForm({
+    draft: 'extras',
+    saved,
+    save,
+    messages: { saved: 'Услуги сохранены', failed: 'Не удалось сохранить услуги' },
+  });
   return (
     <RowListForm
       form={form}
@@ -54,19 +90,39 @@ export function ExtrasForm({ saved, cabins, save }: { saved: ExtraValues; cabins
                 <label className="label" htmlFor={`extra-${i}-name`}>
                   Название
                 </label>
-                <input id={`extra-${i}-name`} className="input" maxLength={60} placeholder="Баня" value={r.name} onChange={(e) => setRow({ name: e.target.value })} />
+                <input
+                  id={`extra-${i}-name`}
+                  className="input"
+                  maxLength={60}
+                  placeholder="Баня"
+                  value={r.name}
+                  onChange={(e) => setRow({ name: e.target.value })}
+                />
               </div>
               <div className="field">
                 <label className="label" htmlFor={`extra-${i}-price`}>
                   Цена, ₽
                 </label>
-                <input id={`extra-${i}-price`} className="input" type="number" inputMode="numeric" min={0} value={r.price} onChange={(e) => setRow({ price: e.target.value })} />
+                <input
+                  id={`extra-${i}-price`}
+                  className="input"
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  value={r.price}
+                  onChange={(e) => setRow({ price: e.target.value })}
+                />
               </div>
               <div className="field">
                 <label className="label" htmlFor={`extra-${i}-per`}>
                   Цена берётся
                 </label>
-                <select id={`extra-${i}-per`} className="input" value={r.per} onChange={(e) => setRow({ per: e.target.value as ExtraPer })}>
+                <select
+                  id={`extra-${i}-per`}
+                  className="input"
+                  value={r.per}
+                  onChange={(e) => setRow({ per: e.target.value as ExtraPer })}
+                >
                   {EXTRA_PER.map((p) => (
                     <option key={p} value={p}>
                       {EXTRA_PER_LABELS[p]}
@@ -82,11 +138,21 @@ export function ExtrasForm({ saved, cabins, save }: { saved: ExtraValues; cabins
             <fieldset className="pricing-form__cabins">
               <legend className="label">Для каких домиков</legend>
               <label className="check">
-                <input type="radio" name={`extra-${i}-for`} checked={r.cabinIds === null} onChange={() => setRow({ cabinIds: null })} />
+                <input
+                  type="radio"
+                  name={`extra-${i}-for`}
+                  checked={r.cabinIds === null}
+                  onChange={() => setRow({ cabinIds: null })}
+                />
                 <span>Для всех домиков</span>
               </label>
               <label className="check">
-                <input type="radio" name={`extra-${i}-for`} checked={r.cabinIds !== null} onChange={() => setRow({ cabinIds: chosen })} />
+                <input
+                  type="radio"
+                  name={`extra-${i}-for`}
+                  checked={r.cabinIds !== null}
+                  onChange={() => setRow({ cabinIds: chosen })}
+                />
                 <span>Только для выбранных</span>
               </label>
               {r.cabinIds !== null && (
@@ -97,7 +163,13 @@ export function ExtrasForm({ saved, cabins, save }: { saved: ExtraValues; cabins
                         <input
                           type="checkbox"
                           checked={chosen.includes(c.id)}
-                          onChange={(e) => setRow({ cabinIds: e.target.checked ? [...chosen, c.id].sort((a, b) => a - b) : chosen.filter((id) => id !== c.id) })}
+                          onChange={(e) =>
+                            setRow({
+                              cabinIds: e.target.checked
+                                ? [...chosen, c.id].sort((a, b) => a - b)
+                                : chosen.filter((id) => id !== c.id),
+                            })
+                          }
                         />
                         <span>
                           {c.name}
@@ -108,7 +180,9 @@ export function ExtrasForm({ saved, cabins, save }: { saved: ExtraValues; cabins
                   ))}
                 </ul>
               )}
-              {r.cabinIds !== null && chosen.length === 0 && <p className="hint">Отметьте домики: пока услуга не предлагается нигде.</p>}
+              {r.cabinIds !== null && chosen.length === 0 && (
+                <p className="hint">Отметьте домики: пока услуга не предлагается нигде.</p>
+              )}
             </fieldset>
           </>
         );

@@ -13,14 +13,20 @@ import { promoPayload, promoValues, PromoCodesForm, type PromoCode } from './Pro
 type Pricing = { discounts: Discount[]; extras: Extra[] };
 
 const loadAll = () =>
-  Promise.all([call(client().admin.pricing.$get()), call(client().admin['promo-codes'].$get()), call(client().admin.cabins.$get())]).then(([pricing, promos, cabins]) => ({
+  Promise.all([
+    call(client().admin.pricing.$get()),
+    call(client().admin['promo-codes'].$get()),
+    call(client().admin.cabins.$get()),
+  ]).then(([pricing, promos, cabins]) => ({
     pricing: pricing as Pricing,
     codes: promos.codes as PromoCode[],
     cabins: cabins.map((c): CabinName => ({ id: c.id, name: c.name, active: c.active })),
   }));
 
-const putPricing = async (body: { discounts: ReturnType<typeof discountPayload>; extras: ReturnType<typeof extraPayload> }) =>
-  (await call(client().admin.pricing.$put({ json: body }))) as Pricing;
+const putPricing = async (body: {
+  discounts: ReturnType<typeof discountPayload>;
+  extras: ReturnType<typeof extraPayload>;
+}) => (await call(client().admin.pricing.$put({ json: body }))) as Pricing;
 
 export function PricingSettings() {
   const { state, reload, setData } = useLoad(loadAll);
@@ -32,12 +38,16 @@ export function PricingSettings() {
   return (
     <div className="pricing-settings">
       <p className="tab__lead">
-        Скидки, услуги и промокоды действуют для всех домиков. Цены ночей (выходные, гости, сезоны, отдельные даты) задаются у каждого домика: в «Домиках» и в «Календаре».
+        Скидки, услуги и промокоды действуют для всех домиков. Цены ночей (выходные, гости, сезоны, отдельные даты)
+        задаются у каждого домика: в «Домиках» и в «Календаре».
       </p>
       <DiscountsForm
         saved={discountValues(pricing.discounts)}
         save={async (v) => {
-          const res = await putPricing({ discounts: discountPayload(v), extras: extraPayload(extraValues(pricing.extras)) });
+          const res = await putPricing({
+            discounts: discountPayload(v),
+            extras: extraPayload(extraValues(pricing.extras)),
+          });
           setPricing(res);
         }}
       />

@@ -16,7 +16,17 @@ export type PromoCode = {
   maxUses: number | null;
   uses?: number;
 };
-export type PromoRow = { code: string; percent: string; amount: string; validFrom: string; validTo: string; stayFrom: string; stayTo: string; maxUses: string; uses: number };
+export type PromoRow = {
+  code: string;
+  percent: string;
+  amount: string;
+  validFrom: string;
+  validTo: string;
+  stayFrom: string;
+  stayTo: string;
+  maxUses: string;
+  uses: number;
+};
 export type PromoValues = { rows: PromoRow[] };
 
 export const promoValues = (list: readonly PromoCode[]): PromoValues => ({
@@ -66,7 +76,12 @@ function valueText(r: PromoRow): string {
 }
 
 export function PromoCodesForm({ saved, save }: { saved: PromoValues; save: (v: PromoValues) => Promise<unknown> }) {
-  const form = useListForm({ draft: 'promoCodes', saved, save, messages: { saved: 'Промокоды сохранены', failed: 'Не удалось сохранить промокоды' } });
+  const form = useListForm({
+    draft: 'promoCodes',
+    saved,
+    save,
+    messages: { saved: 'Промокоды сохранены', failed: 'Не удалось сохранить промокоды' },
+  });
   return (
     <RowListForm
       form={form}
@@ -81,7 +96,17 @@ export function PromoCodesForm({ saved, save }: { saved: PromoValues; save: (v: 
         add: 'Добавить промокод',
         save: 'Сохранить промокоды',
       }}
-      newRow={() => ({ code: '', percent: '', amount: '', validFrom: '', validTo: '', stayFrom: '', stayTo: '', maxUses: '', uses: 0 })}
+      newRow={() => ({
+        code: '',
+        percent: '',
+        amount: '',
+        validFrom: '',
+        validTo: '',
+        stayFrom: '',
+        stayTo: '',
+        maxUses: '',
+        uses: 0,
+      })}
       firstFieldId={(i) => `promo-${i}-code`}
       rule={(r) => [valueText(r), usesText(r)].filter(Boolean).join(' · ')}
       fields={(r, i, setRow) => (
@@ -104,14 +129,24 @@ export function PromoCodesForm({ saved, save }: { saved: PromoValues; save: (v: 
                 onChange={(e) => setRow({ code: e.target.value })}
               />
               <span className="hint" id={`promo-${i}-code-hint`}>
-                Русские или латинские буквы и цифры, от 3 до 20. Гость может набрать код строчными буквами или в другой раскладке
+                Русские или латинские буквы и цифры, от 3 до 20. Гость может набрать код строчными буквами или в другой
+                раскладке
               </span>
             </div>
             <div className="field">
               <label className="label" htmlFor={`promo-${i}-max`}>
                 Сколько раз можно использовать
               </label>
-              <input id={`promo-${i}-max`} className="input" type="number" inputMode="numeric" min={1} placeholder="Без ограничений" value={r.maxUses} onChange={(e) => setRow({ maxUses: e.target.value })} />
+              <input
+                id={`promo-${i}-max`}
+                className="input"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                placeholder="Без ограничений"
+                value={r.maxUses}
+                onChange={(e) => setRow({ maxUses: e.target.value })}
+              />
             </div>
           </div>
           <div className="pricing-form__pairs">
@@ -121,13 +156,30 @@ export function PromoCodesForm({ saved, save }: { saved: PromoValues; save: (v: 
                 <label className="label" htmlFor={`promo-${i}-percent`}>
                   Процент
                 </label>
-                <input id={`promo-${i}-percent`} className="input" type="number" inputMode="numeric" min={1} max={100} value={r.percent} onChange={(e) => setRow({ percent: e.target.value })} />
+                <input
+                  id={`promo-${i}-percent`}
+                  className="input"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={100}
+                  value={r.percent}
+                  onChange={(e) => setRow({ percent: e.target.value })}
+                />
               </div>
               <div className="field">
                 <label className="label" htmlFor={`promo-${i}-amount`}>
                   Или сумма, ₽
                 </label>
-                <input id={`promo-${i}-amount`} className="input" type="number" inputMode="numeric" min={1} value={r.amount} onChange={(e) => setRow({ amount: e.target.value })} />
+                <input
+                  id={`promo-${i}-amount`}
+                  className="input"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  value={r.amount}
+                  onChange={(e) => setRow({ amount: e.target.value })}
+                />
               </div>
             </fieldset>
             <fieldset className="pricing-form__pair">
@@ -148,13 +200,25 @@ export function PromoCodesForm({ saved, save }: { saved: PromoValues; save: (v: 
 }
 
 /** One of the four date fields of a code. */
-function dateField(i: number, r: PromoRow, setRow: (patch: Partial<PromoRow>) => void, key: 'validFrom' | 'validTo' | 'stayFrom' | 'stayTo', label: string) {
+function dateField(
+  i: number,
+  r: PromoRow,
+  setRow: (patch: Partial<PromoRow>) => void,
+  key: 'validFrom' | 'validTo' | 'stayFrom' | 'stayTo',
+  label: string,
+) {
   return (
     <div className="field">
       <label className="label" htmlFor={`promo-${i}-${key}`}>
         {label}
       </label>
-      <input id={`promo-${i}-${key}`} className="input" type="date" value={r[key]} onChange={(e) => setRow({ [key]: e.target.value })} />
+      <input
+        id={`promo-${i}-${key}`}
+        className="input"
+        type="date"
+        value={r[key]}
+        onChange={(e) => setRow({ [key]: e.target.value })}
+      />
     </div>
   );
 }

@@ -37,7 +37,8 @@ export function RowListForm<R>(props: {
 }) {
   const { form, words } = props;
   const { values, update, dirty, discard, restored, busy, refused, formRef, submit } = form;
-  const set = (i: number) => (patch: Partial<R>) => update((v) => ({ rows: v.rows.map((r, n) => (n === i ? { ...r, ...patch } : r)) }));
+  const set = (i: number) => (patch: Partial<R>) =>
+    update((v) => ({ rows: v.rows.map((r, n) => (n === i ? { ...r, ...patch } : r)) }));
   const add = () => {
     update((v) => ({ rows: [...v.rows, props.newRow()] }));
     const index = values.rows.length;
@@ -45,7 +46,13 @@ export function RowListForm<R>(props: {
   };
 
   return (
-    <form ref={formRef} className="group calendar-section pricing-form" onSubmit={submit} noValidate aria-labelledby={props.titleId}>
+    <form
+      ref={formRef}
+      className="group calendar-section pricing-form"
+      onSubmit={submit}
+      noValidate
+      aria-labelledby={props.titleId}
+    >
       <h3 className="group__title" id={props.titleId}>
         {words.title}
       </h3>
@@ -65,7 +72,11 @@ export function RowListForm<R>(props: {
               </fieldset>
               <div className="season-list__foot">
                 <span className="pricing-form__rule">{props.rule(r)}</span>
-                <button type="button" className="btn btn--ghost btn--sm calendar-remove" onClick={() => update((v) => ({ rows: v.rows.filter((_, n) => n !== i) }))}>
+                <button
+                  type="button"
+                  className="btn btn--ghost btn--sm calendar-remove"
+                  onClick={() => update((v) => ({ rows: v.rows.filter((_, n) => n !== i) }))}
+                >
                   <Icon name="trash" /> Удалить
                   <span className="visually-hidden">
                     {' '}

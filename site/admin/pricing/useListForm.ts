@@ -49,7 +49,8 @@ export function useListForm<T extends object>(opts: {
 }
 
 /** A number field's text as the API takes it: empty is null (no limit, not set), anything else a number the server checks. */
-export const numberOrNull = (text: string): number | null => (text.trim() === '' ? null : Number(text.replace(/[\s\u00a0]/g, '')));
+export const numberOrNull = (text: string): number | null =>
+  text.trim() === '' ? null : Number(text.replace(/[\s\u00a0]/g, ''));
 
 /** A date field's text as the API takes it: empty is null. */
 export const dateOrNull = (text: string): string | null => (text === '' ? null : text);

@@ -7,7 +7,14 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { todayInMoscow } from '../../../schema/dates.ts';
 import { formatNumber, formatPrice, NBSP } from '../../../schema/format.ts';
 import { formatKopecks } from '../../../schema/payment-options.ts';
-import { PERIOD_KINDS, PERIOD_LABELS, reportQuerySchema, type PeriodKind, type ReportFigures, type ReportSummary } from '../../../schema/reports.ts';
+import {
+  PERIOD_KINDS,
+  PERIOD_LABELS,
+  reportQuerySchema,
+  type PeriodKind,
+  type ReportFigures,
+  type ReportSummary,
+} from '../../../schema/reports.ts';
 import { call, client } from '../client.ts';
 import { Field } from '../ui/Field.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
@@ -15,7 +22,8 @@ import { BarChart, ColumnChart, Figure, scaleTop, TableScroll } from './charts.t
 import { monthLabel, percent, periodLabel, presetPeriod, stepPeriod, type Period } from './period.ts';
 import { TouristTax } from './TouristTax.tsx';
 
-const loadSummary = (p: Period) => call(client().admin.reports.summary.$get({ query: { from: p.from, to: p.to } })) as Promise<ReportSummary>;
+const loadSummary = (p: Period) =>
+  call(client().admin.reports.summary.$get({ query: { from: p.from, to: p.to } })) as Promise<ReportSummary>;
 
 /** Roubles that may carry kopecks (what was paid): «1 234,50 ₽». */
 const money = (roubles: number) => formatKopecks(Math.round(roubles * 100));
@@ -39,8 +47,12 @@ export function ReportsTab({ owner }: { owner: boolean }) {
       {state.status === 'loaded' && <Figures s={state.data} />}
       {owner && (
         <section className="group report-files" aria-labelledby="report-files-title">
-          <h3 id="report-files-title" className="report-section__title">Файлы для бухгалтера</h3>
-          <p className="muted">Бронирования с заездом в этот период: суммы, оплаты и возвраты, номера платежей ЮKassa, гости.</p>
+          <h3 id="report-files-title" className="report-section__title">
+            Файлы для бухгалтера
+          </h3>
+          <p className="muted">
+            Бронирования с заездом в этот период: суммы, оплаты и возвраты, номера платежей ЮKassa, гости.
+          </p>
           <div className="report-files__links">
             <a className="btn btn--secondary" href={`/api/admin/reports/bookings.csv?${query}`} download>
               Скачать CSV
@@ -94,10 +106,21 @@ function PeriodPicker({ period, onChange }: { period: Period; onChange: (p: Peri
       {kind === 'custom' ? (
         <form className="report-period__custom" onSubmit={show} noValidate>
           <Field label="С">
-            {(p) => <input {...p} className="input" type="date" value={from} onChange={(e) => setFrom(e.target.value)} required />}
+            {(p) => (
+              <input
+                {...p}
+                className="input"
+                type="date"
+                value={from}
+                onChange={(e) => setFrom(e.target.value)}
+                required
+              />
+            )}
           </Field>
           <Field label="По" error={error}>
-            {(p) => <input {...p} className="input" type="date" value={to} onChange={(e) => setTo(e.target.value)} required />}
+            {(p) => (
+              <input {...p} className="input" type="date" value={to} onChange={(e) => setTo(e.target.value)} required />
+            )}
           </Field>
           <button type="submit" className="btn btn--primary">
             Показать
@@ -105,13 +128,23 @@ function PeriodPicker({ period, onChange }: { period: Period; onChange: (p: Peri
         </form>
       ) : (
         <div className="report-period__step">
-          <button type="button" className="btn btn--ghost report-period__arrow" aria-label="Предыдущий период" onClick={() => onChange(stepPeriod(period, -1))}>
+          <button
+            type="button"
+            className="btn btn--ghost report-period__arrow"
+            aria-label="Предыдущий период"
+            onClick={() => onChange(stepPeriod(period, -1))}
+          >
             ‹
           </button>
           <p className="report-period__label" aria-live="polite">
             {periodLabel(period)}
           </p>
-          <button type="button" className="btn btn--ghost report-period__arrow" aria-label="Следующий период" onClick={() => onChange(stepPeriod(period, 1))}>
+          <button
+            type="button"
+            className="btn btn--ghost report-period__arrow"
+            aria-label="Следующий период"
+            onClick={() => onChange(stepPeriod(period, 1))}
+          >
             ›
           </button>
         </div>
@@ -141,16 +174,42 @@ function Figures({ s }: { s: ReportSummary }) {
     <>
       <h3 className="visually-hidden">Главные цифры</h3>
       <ul className="report-cards">
-        <Card title="Загрузка" value={percent(s.occupancy)} detail={`${formatNumber(s.nightsSold)} ночей продано, домиков: ${s.cabins}`} before={percent(y.occupancy)} />
-        <Card title="Оплачено" value={money(s.revenue.paid)} detail={s.revenue.refunded > 0 ? `возвращено ${money(s.revenue.refunded)}` : undefined} before={money(y.revenue.paid)} />
-        <Card title="Ожидается" value={formatPrice(s.revenue.expected)} detail={`подтверждённых бронирований: ${s.bookings}`} before={formatPrice(y.revenue.expected)} />
-        <Card title="Средняя цена ночи" value={s.adr === null ? '—' : formatPrice(s.adr)} before={y.adr === null ? '—' : formatPrice(y.adr)} />
-        <Card title="Бронируют заранее" value={days(s.leadTimeDays)} detail="медиана, от заявки до заезда" before={days(y.leadTimeDays)} />
+        <Card
+          title="Загрузка"
+          value={percent(s.occupancy)}
+          detail={`${formatNumber(s.nightsSold)} ночей продано, домиков: ${s.cabins}`}
+          before={percent(y.occupancy)}
+        />
+        <Card
+          title="Оплачено"
+          value={money(s.revenue.paid)}
+          detail={s.revenue.refunded > 0 ? `возвращено ${money(s.revenue.refunded)}` : undefined}
+          before={money(y.revenue.paid)}
+        />
+        <Card
+          title="Ожидается"
+          value={formatPrice(s.revenue.expected)}
+          detail={`подтверждённых бронирований: ${s.bookings}`}
+          before={formatPrice(y.revenue.expected)}
+        />
+        <Card
+          title="Средняя цена ночи"
+          value={s.adr === null ? '—' : formatPrice(s.adr)}
+          before={y.adr === null ? '—' : formatPrice(y.adr)}
+        />
+        <Card
+          title="Бронируют заранее"
+          value={days(s.leadTimeDays)}
+          detail="медиана, от заявки до заезда"
+          before={days(y.leadTimeDays)}
+        />
         <Card title="Отмены" value={cancelled(s)} before={cancelled(y)} />
       </ul>
 
       <section className="group" aria-labelledby="report-channels-title">
-        <h3 id="report-channels-title" className="report-section__title">Ночи по каналам</h3>
+        <h3 id="report-channels-title" className="report-section__title">
+          Ночи по каналам
+        </h3>
         {s.nightsByChannel.length === 0 ? (
           <p className="muted">В этот период ночей не продано.</p>
         ) : (
@@ -158,7 +217,12 @@ function Figures({ s }: { s: ReportSummary }) {
             <table className="report-table">
               <caption className="visually-hidden">Проданные ночи по каналам</caption>
               <thead>
-                <tr><th scope="col">Канал</th><th scope="col">Ночей</th><th scope="col">Доля</th><th scope="col">Год назад</th></tr>
+                <tr>
+                  <th scope="col">Канал</th>
+                  <th scope="col">Ночей</th>
+                  <th scope="col">Доля</th>
+                  <th scope="col">Год назад</th>
+                </tr>
               </thead>
               <tbody>
                 {s.nightsByChannel.map((c) => {
@@ -179,7 +243,9 @@ function Figures({ s }: { s: ReportSummary }) {
       </section>
 
       <section className="group" aria-labelledby="report-months-title">
-        <h3 id="report-months-title" className="report-section__title">По месяцам</h3>
+        <h3 id="report-months-title" className="report-section__title">
+          По месяцам
+        </h3>
         <Figure
           caption="Загрузка по месяцам"
           chart={
@@ -187,14 +253,26 @@ function Figures({ s }: { s: ReportSummary }) {
               label={`Загрузка по месяцам, столбцы: ${s.byMonth.map((m) => `${monthLabel(m.month)} — ${percent(m.occupancy)}`).join('; ')}`}
               top={monthsTop}
               topText={percent(monthsTop)}
-              bars={s.byMonth.map((m) => ({ key: m.month, label: monthLabel(m.month, true), value: m.occupancy ?? 0, text: percent(m.occupancy) }))}
+              bars={s.byMonth.map((m) => ({
+                key: m.month,
+                label: monthLabel(m.month, true),
+                value: m.occupancy ?? 0,
+                text: percent(m.occupancy),
+              }))}
             />
           }
         >
           <table className="report-table">
             <caption className="visually-hidden">Загрузка и выручка по месяцам</caption>
             <thead>
-              <tr><th scope="col">Месяц</th><th scope="col">Ночей</th><th scope="col">Загрузка</th><th scope="col">Ожидается</th><th scope="col">Оплачено</th><th scope="col">Загрузка год назад</th></tr>
+              <tr>
+                <th scope="col">Месяц</th>
+                <th scope="col">Ночей</th>
+                <th scope="col">Загрузка</th>
+                <th scope="col">Ожидается</th>
+                <th scope="col">Оплачено</th>
+                <th scope="col">Загрузка год назад</th>
+              </tr>
             </thead>
             <tbody>
               {s.byMonth.map((m, i) => (
@@ -213,25 +291,43 @@ function Figures({ s }: { s: ReportSummary }) {
       </section>
 
       <section className="group" aria-labelledby="report-cabins-title">
-        <h3 id="report-cabins-title" className="report-section__title">По домикам</h3>
+        <h3 id="report-cabins-title" className="report-section__title">
+          По домикам
+        </h3>
         <Figure
           caption="Загрузка по домикам"
           chart={
             <BarChart
               label={`Загрузка по домикам, полосы: ${s.byCabin.map((c) => `${c.name} — ${c.active ? percent(c.occupancy) : 'не показывается на сайте'}`).join('; ')}`}
-              bars={s.byCabin.map((c) => ({ key: c.cabinId, label: c.name, value: c.occupancy ?? 0, text: c.active ? percent(c.occupancy) : 'скрыт', muted: !c.active }))}
+              bars={s.byCabin.map((c) => ({
+                key: c.cabinId,
+                label: c.name,
+                value: c.occupancy ?? 0,
+                text: c.active ? percent(c.occupancy) : 'скрыт',
+                muted: !c.active,
+              }))}
             />
           }
         >
           <table className="report-table">
             <caption className="visually-hidden">Загрузка и выручка по домикам</caption>
             <thead>
-              <tr><th scope="col">Домик</th><th scope="col">Ночей</th><th scope="col">Загрузка</th><th scope="col">Бронирований</th><th scope="col">Ожидается</th><th scope="col">Оплачено</th></tr>
+              <tr>
+                <th scope="col">Домик</th>
+                <th scope="col">Ночей</th>
+                <th scope="col">Загрузка</th>
+                <th scope="col">Бронирований</th>
+                <th scope="col">Ожидается</th>
+                <th scope="col">Оплачено</th>
+              </tr>
             </thead>
             <tbody>
               {s.byCabin.map((c) => (
                 <tr key={c.cabinId}>
-                  <th scope="row">{c.name}{!c.active && <small> (скрыт с сайта)</small>}</th>
+                  <th scope="row">
+                    {c.name}
+                    {!c.active && <small> (скрыт с сайта)</small>}
+                  </th>
                   <td>{formatNumber(c.nights)}</td>
                   <td>{percent(c.occupancy)}</td>
                   <td>{formatNumber(c.bookings)}</td>

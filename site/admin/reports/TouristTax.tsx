@@ -10,7 +10,8 @@ import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { TableScroll } from './charts.tsx';
 import { monthLabel, periodLabel, type Period } from './period.ts';
 
-const loadTax = (p: Period) => call(client().admin.reports['tourist-tax'].$get({ query: { from: p.from, to: p.to } })) as Promise<TouristTaxReport>;
+const loadTax = (p: Period) =>
+  call(client().admin.reports['tourist-tax'].$get({ query: { from: p.from, to: p.to } })) as Promise<TouristTaxReport>;
 
 /** Prints the tax report alone: the rest of the panel is hidden while the print dialog is open. */
 function printTax() {
@@ -37,7 +38,12 @@ export function TouristTax({ period }: { period: Period }) {
         <h3 id="tax-report-title" className="report-section__title">
           Туристический налог
         </h3>
-        <button type="button" className="btn btn--secondary no-print" onClick={printTax} disabled={state.status !== 'loaded'}>
+        <button
+          type="button"
+          className="btn btn--secondary no-print"
+          onClick={printTax}
+          disabled={state.status !== 'loaded'}
+        >
           Печать
         </button>
       </div>
@@ -51,15 +57,26 @@ export function TouristTax({ period }: { period: Period }) {
 
 function TaxTables({ report }: { report: TouristTaxReport }) {
   if (report.total.tax === 0) {
-    return <p className="muted">В этот период туристический налог не начислялся: у подтверждённых бронирований нет строки налога.</p>;
+    return (
+      <p className="muted">
+        В этот период туристический налог не начислялся: у подтверждённых бронирований нет строки налога.
+      </p>
+    );
   }
   return (
     <>
       <p className="tax-report__total">
-        Итого: налог <strong>{formatPrice(report.total.tax)}</strong> с {formatPrice(report.total.taxable)} за {formatNumber(report.total.nights)} ночей
+        Итого: налог <strong>{formatPrice(report.total.tax)}</strong> с {formatPrice(report.total.taxable)} за{' '}
+        {formatNumber(report.total.nights)} ночей
       </p>
-      <TaxTable caption="По кварталам" rows={report.quarters.map((q) => ({ key: q.quarter, label: q.label, figures: q, cabins: q.cabins }))} />
-      <TaxTable caption="По месяцам" rows={report.months.map((m) => ({ key: m.month, label: monthLabel(m.month), figures: m, cabins: m.cabins }))} />
+      <TaxTable
+        caption="По кварталам"
+        rows={report.quarters.map((q) => ({ key: q.quarter, label: q.label, figures: q, cabins: q.cabins }))}
+      />
+      <TaxTable
+        caption="По месяцам"
+        rows={report.months.map((m) => ({ key: m.month, label: monthLabel(m.month), figures: m, cabins: m.cabins }))}
+      />
     </>
   );
 }
@@ -73,7 +90,12 @@ function TaxTable({ caption, rows }: { caption: string; rows: Row[] }) {
       <table className="report-table tax-table">
         <caption>{caption}</caption>
         <thead>
-          <tr><th scope="col">Период и домик</th><th scope="col">Ночей</th><th scope="col">Стоимость проживания</th><th scope="col">Налог</th></tr>
+          <tr>
+            <th scope="col">Период и домик</th>
+            <th scope="col">Ночей</th>
+            <th scope="col">Стоимость проживания</th>
+            <th scope="col">Налог</th>
+          </tr>
         </thead>
         {rows.map((r) => (
           <tbody key={r.key}>
@@ -85,7 +107,9 @@ function TaxTable({ caption, rows }: { caption: string; rows: Row[] }) {
             </tr>
             {r.cabins.map((c) => (
               <tr key={c.cabinId}>
-                <th scope="row" className="tax-table__cabin">{c.name}</th>
+                <th scope="row" className="tax-table__cabin">
+                  {c.name}
+                </th>
                 <td>{formatNumber(c.nights)}</td>
                 <td>{formatPrice(c.taxable)}</td>
                 <td>{formatPrice(c.tax)}</td>

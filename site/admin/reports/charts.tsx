@@ -9,20 +9,37 @@ const BAR_COLOR = 'var(--c-primary)';
 const MUTED_COLOR = 'var(--c-field)';
 
 /** The top of a share's scale: the largest value rounded up to a tenth (10 % at least), so low figures still read. */
-export const scaleTop = (values: readonly number[]) => Math.min(1, Math.max(0.1, Math.ceil(Math.max(0, ...values) * 10) / 10));
+export const scaleTop = (values: readonly number[]) =>
+  Math.min(1, Math.max(0.1, Math.ceil(Math.max(0, ...values) * 10) / 10));
 
 /**
  * Columns side by side (a period's months): the share as the column's height against a scale up to
  * `top` (its line and value drawn), its text above it, the month under it. The viewBox keeps the
  * proportions whatever the width.
  */
-export function ColumnChart({ bars, label, top: topValue, topText }: { bars: readonly Bar[]; label: string; top: number; topText: string }) {
+export function ColumnChart({
+  bars,
+  label,
+  top: topValue,
+  topText,
+}: {
+  bars: readonly Bar[];
+  label: string;
+  top: number;
+  topText: string;
+}) {
   const w = 48;
   const h = 110;
   const width = Math.max(bars.length * w, w * 5);
   const top = 22;
   return (
-    <svg className="chart chart--columns" role="img" aria-label={label} viewBox={`0 0 ${width} ${h + top + 22}`} preserveAspectRatio="xMidYMid meet">
+    <svg
+      className="chart chart--columns"
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 ${width} ${h + top + 22}`}
+      preserveAspectRatio="xMidYMid meet"
+    >
       <line x1="0" x2={width} y1={top} y2={top} stroke="var(--c-line)" strokeWidth="1" strokeDasharray="3 3" />
       <text x={width} y={top - 5} textAnchor="end" className="chart__axis">
         {topText}
@@ -33,7 +50,14 @@ export function ColumnChart({ bars, label, top: topValue, topText }: { bars: rea
         const x = i * w + 8;
         return (
           <g key={b.key}>
-            <rect x={x} y={top + h - height} width={w - 16} height={height} rx="3" fill={b.muted ? MUTED_COLOR : BAR_COLOR} />
+            <rect
+              x={x}
+              y={top + h - height}
+              width={w - 16}
+              height={height}
+              rx="3"
+              fill={b.muted ? MUTED_COLOR : BAR_COLOR}
+            />
             <text x={x + (w - 16) / 2} y={top + h - height - 5} textAnchor="middle" className="chart__value">
               {b.text}
             </text>
@@ -56,7 +80,13 @@ export function BarChart({ bars, label }: { bars: readonly Bar[]; label: string 
   const barW = 200;
   const width = barW + 48;
   return (
-    <svg className="chart chart--bars" role="img" aria-label={label} viewBox={`0 0 ${width} ${Math.max(bars.length, 1) * row}`} preserveAspectRatio="xMinYMin meet">
+    <svg
+      className="chart chart--bars"
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 ${width} ${Math.max(bars.length, 1) * row}`}
+      preserveAspectRatio="xMinYMin meet"
+    >
       {bars.map((b, i) => {
         const y = i * row;
         const length = Math.max(0, Math.min(1, b.value)) * barW;

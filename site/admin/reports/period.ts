@@ -6,11 +6,27 @@ import { periodOf, SEASON_MONTHS, type PeriodKind, type ReportQuery } from '../.
 
 export type Period = ReportQuery & { kind: PeriodKind };
 
-const MONTHS = ['Январь', 'Февраль', 'Март', 'Апрель', 'Май', 'Июнь', 'Июль', 'Август', 'Сентябрь', 'Октябрь', 'Ноябрь', 'Декабрь'] as const;
+const MONTHS = [
+  'Январь',
+  'Февраль',
+  'Март',
+  'Апрель',
+  'Май',
+  'Июнь',
+  'Июль',
+  'Август',
+  'Сентябрь',
+  'Октябрь',
+  'Ноябрь',
+  'Декабрь',
+] as const;
 const MONTHS_SHORT = ['янв', 'фев', 'мар', 'апр', 'май', 'июн', 'июл', 'авг', 'сен', 'окт', 'ноя', 'дек'] as const;
 
 /** The preset period of `kind` holding `day`; a custom period keeps its dates. */
-export const presetPeriod = (kind: Exclude<PeriodKind, 'custom'>, day: IsoDate): Period => ({ kind, ...periodOf(kind, day) });
+export const presetPeriod = (kind: Exclude<PeriodKind, 'custom'>, day: IsoDate): Period => ({
+  kind,
+  ...periodOf(kind, day),
+});
 
 /** The period before (−1) or after (+1) a preset one: the month, season or year next to it. */
 export function stepPeriod(p: Period, dir: -1 | 1): Period {
@@ -22,10 +38,13 @@ export function stepPeriod(p: Period, dir: -1 | 1): Period {
 export function periodLabel(p: Period): string {
   const year = p.from.slice(0, 4);
   if (p.kind === 'month') return `${MONTHS[Number(p.from.slice(5, 7)) - 1]} ${year}`;
-  if (p.kind === 'season') return `Сезон ${year} (${MONTHS[SEASON_MONTHS.first - 1]!.toLowerCase()} — ${MONTHS[SEASON_MONTHS.last - 1]!.toLowerCase()})`;
+  if (p.kind === 'season')
+    return `Сезон ${year} (${MONTHS[SEASON_MONTHS.first - 1]!.toLowerCase()} — ${MONTHS[SEASON_MONTHS.last - 1]!.toLowerCase()})`;
   if (p.kind === 'year') return `${year}${NBSP}год`;
   const day = (d: IsoDate) => `${Number(d.slice(8))}${NBSP}${MONTHS_GENITIVE[Number(d.slice(5, 7)) - 1]}`;
-  return p.from.slice(0, 4) === p.to.slice(0, 4) ? `${day(p.from)} — ${day(p.to)} ${p.to.slice(0, 4)}` : `${day(p.from)} ${year} — ${day(p.to)} ${p.to.slice(0, 4)}`;
+  return p.from.slice(0, 4) === p.to.slice(0, 4)
+    ? `${day(p.from)} — ${day(p.to)} ${p.to.slice(0, 4)}`
+    : `${day(p.from)} ${year} — ${day(p.to)} ${p.to.slice(0, 4)}`;
 }
 
 /** «Июль 2025» of `2025-07`; `short`: «июл 25» for a chart's axis. */

@@ -40,7 +40,11 @@ export function ReviewsTab() {
       );
       setData((list) => list.map((r) => (r.id === review.id ? { ...r, ...updated } : r)));
       published();
-      notify.success(updated.approved ? `Отзыв «${review.name}» одобрен и появится на сайте` : `Отзыв «${review.name}» скрыт с сайта`);
+      notify.success(
+        updated.approved
+          ? `Отзыв «${review.name}» одобрен и появится на сайте`
+          : `Отзыв «${review.name}» скрыт с сайта`,
+      );
     } catch (err) {
       if (err instanceof SessionEndedError) return;
       console.error(err);
@@ -91,7 +95,13 @@ export function ReviewsTab() {
       )}
       <div className="segmented" role="group" aria-label="Какие отзывы показать">
         {filters.map((f) => (
-          <button key={f.id} type="button" className="segmented__btn" aria-pressed={filter === f.id} onClick={() => setFilter(f.id)}>
+          <button
+            key={f.id}
+            type="button"
+            className="segmented__btn"
+            aria-pressed={filter === f.id}
+            onClick={() => setFilter(f.id)}
+          >
             {f.label} <span className="segmented__count">{f.count}</span>
           </button>
         ))}
@@ -117,7 +127,11 @@ export function ReviewsTab() {
                       <time dateTime={r.created_at}>{formatDate(r.created_at)}</time>
                     </p>
                   </div>
-                  {r.approved ? <span className="badge badge--success">Одобрен</span> : <span className="badge badge--warning">На модерации</span>}
+                  {r.approved ? (
+                    <span className="badge badge--success">Одобрен</span>
+                  ) : (
+                    <span className="badge badge--warning">На модерации</span>
+                  )}
                 </header>
                 <p className="stars" role="img" aria-label={`Оценка ${r.rating} из ${RATING_MAX}`}>
                   {Array.from({ length: RATING_MAX }, (_, i) => (
@@ -135,7 +149,12 @@ export function ReviewsTab() {
                     {r.approved ? 'Скрыть' : 'Одобрить'}
                     <span className="visually-hidden"> отзыв «{r.name}»</span>
                   </button>
-                  <button type="button" className="btn btn--danger btn--sm" onClick={() => void remove(r)} disabled={busy === r.id}>
+                  <button
+                    type="button"
+                    className="btn btn--danger btn--sm"
+                    onClick={() => void remove(r)}
+                    disabled={busy === r.id}
+                  >
                     <Icon name="trash" /> Удалить<span className="visually-hidden"> отзыв «{r.name}»</span>
                   </button>
                 </div>
@@ -151,6 +170,11 @@ export function ReviewsTab() {
 function pendingLine(n: number): string {
   const mod10 = n % 10;
   const mod100 = n % 100;
-  const word = mod10 === 1 && mod100 !== 11 ? 'отзыв ждёт' : mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14) ? 'отзыва ждут' : 'отзывов ждут';
+  const word =
+    mod10 === 1 && mod100 !== 11
+      ? 'отзыв ждёт'
+      : mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)
+        ? 'отзыва ждут'
+        : 'отзывов ждут';
   return `${n} ${word} модерации.`;
 }

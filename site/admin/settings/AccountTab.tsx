@@ -38,7 +38,9 @@ function AccountSection({ onSaved }: { onSaved: () => void }) {
   const owner = useIsOwner();
   // The admin path is the owner's: a manager's form has only the login and password.
   const { state, reload, setData } = useLoad(() =>
-    owner ? call(client().admin.path.$get()).then((r): Account => ({ username, path: r.path })) : Promise.resolve<Account>({ username, path: '' }),
+    owner
+      ? call(client().admin.path.$get()).then((r): Account => ({ username, path: r.path }))
+      : Promise.resolve<Account>({ username, path: '' }),
   );
   if (state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
@@ -95,7 +97,12 @@ function AccountForm({ saved, owner, onSaved }: { saved: Account; owner: boolean
     e.preventDefault();
     // The login and password are sent only when one of them changes: the admin path alone needs no password.
     const credsChanged = password !== '' || values.username.trim() !== saved.username;
-    const creds = credentialsSchema.safeParse({ username: values.username, newPassword: password, currentPassword, code });
+    const creds = credentialsSchema.safeParse({
+      username: values.username,
+      newPassword: password,
+      currentPassword,
+      code,
+    });
     const path = owner ? adminPathSchema.safeParse({ path: values.path }) : ({ success: true, data: null } as const);
     const errs: FieldErrors = {
       ...(creds.success || !credsChanged ? {} : fieldErrors(creds.error)),
@@ -154,7 +161,11 @@ function AccountForm({ saved, owner, onSaved }: { saved: Account; owner: boolean
             />
           )}
         </Field>
-        <Field label="Новый пароль" error={errors.newPassword} hint="Оставьте пустым, чтобы не менять пароль. Не короче 8 символов.">
+        <Field
+          label="Новый пароль"
+          error={errors.newPassword}
+          hint="Оставьте пустым, чтобы не менять пароль. Не короче 8 символов."
+        >
           {(p) => (
             <input
               {...p}
@@ -183,7 +194,12 @@ function AccountForm({ saved, owner, onSaved }: { saved: Account; owner: boolean
           )}
         </Field>
         {twoFactor && (
-          <CodeField value={code} onChange={setCode} error={errors.code} hint="Нужен, чтобы сменить логин или пароль: 6 цифр из приложения." />
+          <CodeField
+            value={code}
+            onChange={setCode}
+            error={errors.code}
+            hint="Нужен, чтобы сменить логин или пароль: 6 цифр из приложения."
+          />
         )}
       </fieldset>
       {owner && (

@@ -11,7 +11,9 @@ const pick = (s: Settings): ContactInfo => Object.fromEntries(CONTACT_FIELDS.map
 
 /** «Контакты»: the nine contact fields of SPEC.md, saved together; then the messengers. */
 export function ContactsTab() {
-  const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then((s) => ({ contacts: pick(s), messengers: pickMessengers(s) })));
+  const { state, reload, setData } = useLoad(() =>
+    call(client().admin.settings.$get()).then((s) => ({ contacts: pick(s), messengers: pickMessengers(s) })),
+  );
   if (state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
   return (
@@ -64,7 +66,10 @@ function ContactsForm({ saved, onSaved }: { saved: ContactInfo; onSaved: (s: Con
       <fieldset className="group">
         <legend>Шапка и страница «Контакты»</legend>
         {input('siteName', 'Название сайта')}
-        {input('phone', 'Телефон в шапке сайта', { type: 'tel', hint: 'Номер для звонков; из него же строится ссылка на WhatsApp' })}
+        {input('phone', 'Телефон в шапке сайта', {
+          type: 'tel',
+          hint: 'Номер для звонков; из него же строится ссылка на WhatsApp',
+        })}
         {input('email', 'Email', { type: 'email' })}
         {input('address', 'Адрес')}
       </fieldset>
@@ -74,7 +79,15 @@ function ContactsForm({ saved, onSaved }: { saved: ContactInfo; onSaved: (s: Con
         {input('footerEmail', 'Email в подвале', { type: 'email' })}
         {input('footerAddress', 'Адрес в подвале')}
         <Field label="Описание в подвале" error={errors.footerDescription}>
-          {(p) => <textarea {...p} className="input" rows={3} value={values.footerDescription} onChange={(e) => set('footerDescription', e.target.value)} />}
+          {(p) => (
+            <textarea
+              {...p}
+              className="input"
+              rows={3}
+              value={values.footerDescription}
+              onChange={(e) => set('footerDescription', e.target.value)}
+            />
+          )}
         </Field>
       </fieldset>
       <fieldset className="group">

@@ -31,7 +31,13 @@ const pick = (s: Settings): GuestSettingsValues => ({ cancellation: s.cancellati
 const schema = z.object({ cancellation: cancellationSchema, messages: messagesSchema });
 
 /** The booking the previews are filled with. */
-const EXAMPLE = { name: 'Мадина', cabinName: 'Домик у моря', checkIn: '2027-07-10', checkOut: '2027-07-14', link: 'https://ваш-сайт.рф/b/…' };
+const EXAMPLE = {
+  name: 'Мадина',
+  cabinName: 'Домик у моря',
+  checkIn: '2027-07-10',
+  checkOut: '2027-07-14',
+  link: 'https://ваш-сайт.рф/b/…',
+};
 
 export function GuestSettings() {
   const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then(pick));
@@ -40,7 +46,13 @@ export function GuestSettings() {
   return <GuestSettingsForm saved={state.data} onSaved={(s) => setData(() => s)} />;
 }
 
-function GuestSettingsForm({ saved, onSaved }: { saved: GuestSettingsValues; onSaved: (s: GuestSettingsValues) => void }) {
+function GuestSettingsForm({
+  saved,
+  onSaved,
+}: {
+  saved: GuestSettingsValues;
+  onSaved: (s: GuestSettingsValues) => void;
+}) {
   const { values, update, dirty, discard, restored, errors, clearError, busy, formRef, submit } = useSettingsForm({
     draft: 'guests',
     saved,
@@ -68,25 +80,53 @@ function GuestSettingsForm({ saved, onSaved }: { saved: GuestSettingsValues; onS
       <RestoredDraft show={restored && dirty} />
       <fieldset className="group">
         <legend>Отмена бронирования</legend>
-        <p className="hint">Гость отменяет бронирование сам на своей странице; деньги возвращаются через ЮKassa автоматически. Вернуть больше можно из «Заявок».</p>
+        <p className="hint">
+          Гость отменяет бронирование сам на своей странице; деньги возвращаются через ЮKassa автоматически. Вернуть
+          больше можно из «Заявок».
+        </p>
         <div className="form-grid">
-          <Field label="Бесплатная отмена: за сколько дней до заезда" error={errors['cancellation.freeUntilDays']} hint="0 — бесплатно до дня заезда">
+          <Field
+            label="Бесплатная отмена: за сколько дней до заезда"
+            error={errors['cancellation.freeUntilDays']}
+            hint="0 — бесплатно до дня заезда"
+          >
             {(p) => (
-              <input {...p} className="input" type="number" inputMode="numeric" min={CANCELLATION_BOUNDS.freeUntilDays.min} max={CANCELLATION_BOUNDS.freeUntilDays.max}
-                value={shownNumber(policy.freeUntilDays)} onChange={(e) => setPolicy({ freeUntilDays: numberOf(e.target.value) })} />
+              <input
+                {...p}
+                className="input"
+                type="number"
+                inputMode="numeric"
+                min={CANCELLATION_BOUNDS.freeUntilDays.min}
+                max={CANCELLATION_BOUNDS.freeUntilDays.max}
+                value={shownNumber(policy.freeUntilDays)}
+                onChange={(e) => setPolicy({ freeUntilDays: numberOf(e.target.value) })}
+              />
             )}
           </Field>
-          <Field label="Позже удерживать, % стоимости" error={errors['cancellation.keepPercent']} hint="Не больше того, что гость заплатил">
+          <Field
+            label="Позже удерживать, % стоимости"
+            error={errors['cancellation.keepPercent']}
+            hint="Не больше того, что гость заплатил"
+          >
             {(p) => (
-              <input {...p} className="input" type="number" inputMode="numeric" min={0} max={100}
-                value={shownNumber(policy.keepPercent)} onChange={(e) => setPolicy({ keepPercent: numberOf(e.target.value) })} />
+              <input
+                {...p}
+                className="input"
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={100}
+                value={shownNumber(policy.keepPercent)}
+                onChange={(e) => setPolicy({ keepPercent: numberOf(e.target.value) })}
+              />
             )}
           </Field>
         </div>
         <p className="hint" aria-live="polite">
-          {/* biome-ignore lint/suspicious/noSuspiciousSemicolonInJsx: the semicolon belongs to the sentence */}
-          Пример: проживание за {formatPrice(example)} оплачено полностью. Отмена раньше чем за {shownNumber(policy.freeUntilDays) || 0} дн. до заезда — вернём {formatPrice(example)};
-          позже — вернём {formatPrice(example - Math.round((example * keep) / 100))}, удержим {formatPrice(Math.round((example * keep) / 100))}. После даты заезда отменить нельзя.
+          Пример: проживание за {formatPrice(example)} оплачено полностью. Отмена раньше чем за{' '}
+          {shownNumber(policy.freeUntilDays) || 0} дн. до заезда — вернём {formatPrice(example)}; позже — вернём{' '}
+          {formatPrice(example - Math.round((example * keep) / 100))}, удержим{' '}
+          {formatPrice(Math.round((example * keep) / 100))}. После даты заезда отменить нельзя.
         </p>
       </fieldset>
 
@@ -95,43 +135,90 @@ function GuestSettingsForm({ saved, onSaved }: { saved: GuestSettingsValues; onS
         <p className="hint">
           Уходят сами на e-mail гостя, если он его оставил. Подстановки:{' '}
           {PLACEHOLDERS.map((ph, i) => (
-            <span key={ph}>{i > 0 ? ', ' : ''}<code>{ph}</code> — {PLACEHOLDER_HINTS[ph]}</span>
-          ))}.
+            <span key={ph}>
+              {i > 0 ? ', ' : ''}
+              <code>{ph}</code> — {PLACEHOLDER_HINTS[ph]}
+            </span>
+          ))}
+          .
         </p>
         {MESSAGE_KINDS.map((kind) => {
           const t = values.messages[kind];
-          const preview = renderTemplate(t, kind === 'review' ? { ...EXAMPLE, link: `${EXAMPLE.link}#review` } : EXAMPLE);
+          const preview = renderTemplate(
+            t,
+            kind === 'review' ? { ...EXAMPLE, link: `${EXAMPLE.link}#review` } : EXAMPLE,
+          );
           return (
             <fieldset key={kind} className="group message-template">
               <legend>{MESSAGE_KIND_LABELS[kind]}</legend>
               <label className="check">
-                <input type="checkbox" checked={t.enabled} onChange={(e) => setMessage(kind, { enabled: e.target.checked })} /> Отправлять
+                <input
+                  type="checkbox"
+                  checked={t.enabled}
+                  onChange={(e) => setMessage(kind, { enabled: e.target.checked })}
+                />{' '}
+                Отправлять
               </label>
               {kind === 'reminder' ? (
                 <Field label="За сколько дней до заезда" error={errors['messages.reminder.daysBefore']}>
                   {(p) => (
-                    <input {...p} className="input" type="number" inputMode="numeric" min={REMINDER_DAYS_BEFORE_BOUNDS.min} max={REMINDER_DAYS_BEFORE_BOUNDS.max}
-                      value={shownNumber(values.messages.reminder.daysBefore)} onChange={(e) => setMessage('reminder', { daysBefore: numberOf(e.target.value) })} />
+                    <input
+                      {...p}
+                      className="input"
+                      type="number"
+                      inputMode="numeric"
+                      min={REMINDER_DAYS_BEFORE_BOUNDS.min}
+                      max={REMINDER_DAYS_BEFORE_BOUNDS.max}
+                      value={shownNumber(values.messages.reminder.daysBefore)}
+                      onChange={(e) => setMessage('reminder', { daysBefore: numberOf(e.target.value) })}
+                    />
                   )}
                 </Field>
               ) : null}
               {kind === 'review' ? (
                 <Field label="Через сколько дней после выезда" error={errors['messages.review.daysAfter']}>
                   {(p) => (
-                    <input {...p} className="input" type="number" inputMode="numeric" min={REVIEW_DAYS_AFTER_BOUNDS.min} max={REVIEW_DAYS_AFTER_BOUNDS.max}
-                      value={shownNumber(values.messages.review.daysAfter)} onChange={(e) => setMessage('review', { daysAfter: numberOf(e.target.value) })} />
+                    <input
+                      {...p}
+                      className="input"
+                      type="number"
+                      inputMode="numeric"
+                      min={REVIEW_DAYS_AFTER_BOUNDS.min}
+                      max={REVIEW_DAYS_AFTER_BOUNDS.max}
+                      value={shownNumber(values.messages.review.daysAfter)}
+                      onChange={(e) => setMessage('review', { daysAfter: numberOf(e.target.value) })}
+                    />
                   )}
                 </Field>
               ) : null}
               <Field label="Тема письма" error={errors[`messages.${kind}.subject`]}>
-                {(p) => <input {...p} className="input" maxLength={200} value={t.subject} onChange={(e) => setMessage(kind, { subject: e.target.value })} />}
+                {(p) => (
+                  <input
+                    {...p}
+                    className="input"
+                    maxLength={200}
+                    value={t.subject}
+                    onChange={(e) => setMessage(kind, { subject: e.target.value })}
+                  />
+                )}
               </Field>
               <Field label="Текст письма" error={errors[`messages.${kind}.body`]}>
-                {(p) => <textarea {...p} className="input" rows={7} maxLength={5000} value={t.body} onChange={(e) => setMessage(kind, { body: e.target.value })} />}
+                {(p) => (
+                  <textarea
+                    {...p}
+                    className="input"
+                    rows={7}
+                    maxLength={5000}
+                    value={t.body}
+                    onChange={(e) => setMessage(kind, { body: e.target.value })}
+                  />
+                )}
               </Field>
               <details className="message-preview">
                 <summary>Как увидит гость</summary>
-                <p><strong>{preview.subject}</strong></p>
+                <p>
+                  <strong>{preview.subject}</strong>
+                </p>
                 <p className="message-preview__text">{preview.text}</p>
               </details>
             </fieldset>

@@ -62,7 +62,11 @@ function MaxAlertsForm({ status, onStatus }: { status: MaxStatus; onStatus: (s: 
         const next = await call(client().admin.max.$put({ json: parsed.data }));
         setToken('');
         onStatus(next);
-        notify.success(next.connected ? 'Токен сохранён, бот MAX по-прежнему подключён' : 'Токен сохранён. Откройте бота по ссылке и нажмите «Начать»');
+        notify.success(
+          next.connected
+            ? 'Токен сохранён, бот MAX по-прежнему подключён'
+            : 'Токен сохранён. Откройте бота по ссылке и нажмите «Начать»',
+        );
       },
       'Не удалось сохранить токен',
       setTokenError,
@@ -118,10 +122,14 @@ function MaxAlertsForm({ status, onStatus }: { status: MaxStatus; onStatus: (s: 
         <a href="https://business.max.ru/self" target="_blank" rel="noopener noreferrer">
           business.max.ru
         </a>{' '}
-        («Чат-боты»), скопируйте его токен («⋮» → «Настройки») и вставьте сюда. Токен хранится только на сервере и на сайте не показывается.
+        («Чат-боты»), скопируйте его токен («⋮» → «Настройки») и вставьте сюда. Токен хранится только на сервере и на
+        сайте не показывается.
       </p>
 
-      <p className="max-alerts__state" data-max-state={status.connected ? 'connected' : status.configured ? 'waiting' : 'off'}>
+      <p
+        className="max-alerts__state"
+        data-max-state={status.connected ? 'connected' : status.configured ? 'waiting' : 'off'}
+      >
         {status.connected ? (
           <span className="badge badge--success">Подключено</span>
         ) : status.configured ? (
@@ -132,7 +140,9 @@ function MaxAlertsForm({ status, onStatus }: { status: MaxStatus; onStatus: (s: 
         {status.configured && (
           <>
             Бот «{status.botName}» (@{status.botUsername}){status.tokenEnding && <>, токен …{status.tokenEnding}</>}
-            {status.connected && status.connectedAt && <>, подключён {new Date(status.connectedAt).toLocaleDateString('ru-RU')}</>}
+            {status.connected && status.connectedAt && (
+              <>, подключён {new Date(status.connectedAt).toLocaleDateString('ru-RU')}</>
+            )}
           </>
         )}
       </p>
@@ -152,15 +162,33 @@ function MaxAlertsForm({ status, onStatus }: { status: MaxStatus; onStatus: (s: 
 
       {status.configured && (
         <div className="calendar-actions">
-          <button type="button" className={`btn ${status.connected ? 'btn--secondary' : 'btn--primary'}`} disabled={busy !== null} aria-busy={busy === 'check'} onClick={check}>
+          <button
+            type="button"
+            className={`btn ${status.connected ? 'btn--secondary' : 'btn--primary'}`}
+            disabled={busy !== null}
+            aria-busy={busy === 'check'}
+            onClick={check}
+          >
             Проверить подключение
           </button>
           {status.connected && (
-            <button type="button" className="btn btn--primary" disabled={busy !== null} aria-busy={busy === 'test'} onClick={test}>
+            <button
+              type="button"
+              className="btn btn--primary"
+              disabled={busy !== null}
+              aria-busy={busy === 'test'}
+              onClick={test}
+            >
               Отправить тестовое сообщение
             </button>
           )}
-          <button type="button" className="btn btn--danger" disabled={busy !== null} aria-busy={busy === 'remove'} onClick={() => void remove()}>
+          <button
+            type="button"
+            className="btn btn--danger"
+            disabled={busy !== null}
+            aria-busy={busy === 'remove'}
+            onClick={() => void remove()}
+          >
             Отключить
           </button>
         </div>

@@ -7,9 +7,16 @@ import { Field } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { useSettingsForm } from './useSettingsForm.ts';
 
-export const pickMessengers = (s: Settings): MessengerSettings => Object.fromEntries(MESSENGER_FIELDS.map((k) => [k, s[k]])) as MessengerSettings;
+export const pickMessengers = (s: Settings): MessengerSettings =>
+  Object.fromEntries(MESSENGER_FIELDS.map((k) => [k, s[k]])) as MessengerSettings;
 
-export function MessengersForm({ saved, onSaved }: { saved: MessengerSettings; onSaved: (s: MessengerSettings) => void }) {
+export function MessengersForm({
+  saved,
+  onSaved,
+}: {
+  saved: MessengerSettings;
+  onSaved: (s: MessengerSettings) => void;
+}) {
   const { values, update, dirty, discard, restored, errors, clearError, busy, formRef, submit } = useSettingsForm({
     draft: 'messengers',
     saved,
@@ -26,14 +33,19 @@ export function MessengersForm({ saved, onSaved }: { saved: MessengerSettings; o
     update({ bookingChannels: next });
     clearError('bookingChannels');
   };
-  const missing = (c: BookingChannel) => (c === 'telegram' && !values.telegramUsername.trim()) || (c === 'max' && !values.maxLink.trim());
+  const missing = (c: BookingChannel) =>
+    (c === 'telegram' && !values.telegramUsername.trim()) || (c === 'max' && !values.maxLink.trim());
 
   return (
     <form ref={formRef} className="tab tab-form" onSubmit={submit} noValidate aria-label="Мессенджеры">
       <RestoredDraft show={restored && dirty} />
       <fieldset className="group">
         <legend>Мессенджеры</legend>
-        <Field label="Telegram" error={errors.telegramUsername} hint="Имя пользователя, например kaspiy_dom (можно вставить ссылку t.me/…)">
+        <Field
+          label="Telegram"
+          error={errors.telegramUsername}
+          hint="Имя пользователя, например kaspiy_dom (можно вставить ссылку t.me/…)"
+        >
           {(p) => (
             <input
               {...p}
@@ -69,15 +81,27 @@ export function MessengersForm({ saved, onSaved }: { saved: MessengerSettings; o
           <legend className="label">Как гость может связаться после заявки</legend>
           {BOOKING_CHANNELS.map((c) => (
             <label key={c} className="check">
-              <input type="checkbox" checked={values.bookingChannels.includes(c)} onChange={(e) => toggle(c, e.target.checked)} />
+              <input
+                type="checkbox"
+                checked={values.bookingChannels.includes(c)}
+                onChange={(e) => toggle(c, e.target.checked)}
+              />
               <span>
                 {BOOKING_CHANNEL_LABELS[c]}
-                {missing(c) && values.bookingChannels.includes(c) ? ' (не будет показан, пока не заполнено поле выше)' : ''}
+                {missing(c) && values.bookingChannels.includes(c)
+                  ? ' (не будет показан, пока не заполнено поле выше)'
+                  : ''}
               </span>
             </label>
           ))}
-          <p className="hint" id="channels-hint">Заявка сохраняется на сайте в любом случае; выбранные способы гость увидит в карточке бронирования.</p>
-          {errors.bookingChannels && <p className="error-text" role="alert">{errors.bookingChannels}</p>}
+          <p className="hint" id="channels-hint">
+            Заявка сохраняется на сайте в любом случае; выбранные способы гость увидит в карточке бронирования.
+          </p>
+          {errors.bookingChannels && (
+            <p className="error-text" role="alert">
+              {errors.bookingChannels}
+            </p>
+          )}
         </fieldset>
       </fieldset>
       <FormFooter dirty={dirty} busy={busy} label="Сохранить мессенджеры" onDiscard={discard} />

@@ -3,7 +3,17 @@
 // nights are held, the cleaning fee and the tourist tax every total carries, and the VAT of the
 // receipts. Prepayment cannot be switched on while the server has no ЮKassa keys: the panel says
 // so before the owner tries, and the server refuses it too (400 with the same words).
-import { formatKopecks, HOLD_MINUTES_BOUNDS, PREPAYMENT_PERCENT_BOUNDS, prepaymentKopecks, priceStay, TOURIST_TAX_RATE_MAX, VAT_CODES, VAT_CODE_VALUES, type VatCode } from '../../../schema/payment-options.ts';
+import {
+  formatKopecks,
+  HOLD_MINUTES_BOUNDS,
+  PREPAYMENT_PERCENT_BOUNDS,
+  prepaymentKopecks,
+  priceStay,
+  TOURIST_TAX_RATE_MAX,
+  VAT_CODES,
+  VAT_CODE_VALUES,
+  type VatCode,
+} from '../../../schema/payment-options.ts';
 import { MSG } from '../../../schema/messages.ts';
 import { paymentSettingsSchema, type PaymentSettings, type Settings } from '../../../schema/settings.ts';
 import { formatPrice } from '../../../schema/format.ts';
@@ -25,7 +35,6 @@ const pick = (s: Settings): PaymentSettings => ({
   vatCode: s.vatCode,
 });
 
-
 export function PaymentSettingsSection() {
   const { state, reload, setData } = useLoad(() =>
     Promise.all([call(client().admin.settings.$get()).then(pick), call(client().admin.payments.$get())]),
@@ -36,7 +45,15 @@ export function PaymentSettingsSection() {
   return <PaymentSettingsForm saved={saved} configured={shop.configured} onSaved={(s) => setData(([, x]) => [s, x])} />;
 }
 
-function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSettings; configured: boolean; onSaved: (s: PaymentSettings) => void }) {
+function PaymentSettingsForm({
+  saved,
+  configured,
+  onSaved,
+}: {
+  saved: PaymentSettings;
+  configured: boolean;
+  onSaved: (s: PaymentSettings) => void;
+}) {
   const { values, update, dirty, discard, restored, errors, clearError, busy, formRef, submit } = useSettingsForm({
     draft: 'payments',
     saved,
@@ -58,13 +75,26 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
   // What a guest would see for three nights at 5 000 ₽: the owner checks the lines before saving.
   const example = priceStay([{ start: '', end: '', nights: 3, pricePerNight: 5000 }], {
     cleaningFee: Number.isNaN(values.cleaningFee) ? 0 : values.cleaningFee,
-    touristTax: { ...tax, ratePercent: Number.isNaN(tax.ratePercent) ? 0 : tax.ratePercent, minPerNight: Number.isNaN(tax.minPerNight) ? 0 : tax.minPerNight },
+    touristTax: {
+      ...tax,
+      ratePercent: Number.isNaN(tax.ratePercent) ? 0 : tax.ratePercent,
+      minPerNight: Number.isNaN(tax.minPerNight) ? 0 : tax.minPerNight,
+    },
   });
   const percent = values.prepayment.percent;
-  const examplePrepayment = Number.isNaN(percent) && values.prepayment.kind === 'percent' ? null : prepaymentKopecks(example, 5000, values.prepayment);
+  const examplePrepayment =
+    Number.isNaN(percent) && values.prepayment.kind === 'percent'
+      ? null
+      : prepaymentKopecks(example, 5000, values.prepayment);
 
   return (
-    <form ref={formRef} className="tab tab-form payment-settings" onSubmit={submit} noValidate aria-label="Бронирование и оплата">
+    <form
+      ref={formRef}
+      className="tab tab-form payment-settings"
+      onSubmit={submit}
+      noValidate
+      aria-label="Бронирование и оплата"
+    >
       <RestoredDraft show={restored && dirty} />
       <fieldset className="group" disabled={!owner}>
         <legend>Бронирование и оплата</legend>
@@ -72,34 +102,64 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
         <fieldset className="field">
           <legend className="label">Как гости бронируют</legend>
           <label className="check">
-            <input type="radio" name="bookingMode" checked={!prepaymentOn} onChange={() => set('bookingMode', 'request')} />
+            <input
+              type="radio"
+              name="bookingMode"
+              checked={!prepaymentOn}
+              onChange={() => set('bookingMode', 'request')}
+            />
             <span>
               <b>Заявка</b>: гость оставляет заявку, вы подтверждаете её в «Заявках»
             </span>
           </label>
           <label className="check">
-            <input type="radio" name="bookingMode" checked={prepaymentOn} disabled={!configured && !prepaymentOn} onChange={() => set('bookingMode', 'prepayment')} />
+            <input
+              type="radio"
+              name="bookingMode"
+              checked={prepaymentOn}
+              disabled={!configured && !prepaymentOn}
+              onChange={() => set('bookingMode', 'prepayment')}
+            />
             <span>
-              <b>Бронирование с предоплатой</b>: гость сразу платит предоплату через ЮKassa, и бронирование подтверждается само
+              <b>Бронирование с предоплатой</b>: гость сразу платит предоплату через ЮKassa, и бронирование
+              подтверждается само
             </span>
           </label>
-          {!configured && <p className="alert alert--warning payment-settings__keys" role="note">{MSG.paymentsNotConfigured}</p>}
+          {!configured && (
+            <p className="alert alert--warning payment-settings__keys" role="note">
+              {MSG.paymentsNotConfigured}
+            </p>
+          )}
           {errors.bookingMode && <p className="error-text">{errors.bookingMode}</p>}
         </fieldset>
 
         <fieldset className="field">
           <legend className="label">Предоплата</legend>
           <label className="check">
-            <input type="radio" name="prepaymentKind" checked={values.prepayment.kind === 'percent'} onChange={() => set('prepayment', { ...values.prepayment, kind: 'percent' }, 'prepayment.kind')} />
+            <input
+              type="radio"
+              name="prepaymentKind"
+              checked={values.prepayment.kind === 'percent'}
+              onChange={() => set('prepayment', { ...values.prepayment, kind: 'percent' }, 'prepayment.kind')}
+            />
             <span>Процент от суммы</span>
           </label>
           <label className="check">
-            <input type="radio" name="prepaymentKind" checked={values.prepayment.kind === 'firstNight'} onChange={() => set('prepayment', { ...values.prepayment, kind: 'firstNight' }, 'prepayment.kind')} />
+            <input
+              type="radio"
+              name="prepaymentKind"
+              checked={values.prepayment.kind === 'firstNight'}
+              onChange={() => set('prepayment', { ...values.prepayment, kind: 'firstNight' }, 'prepayment.kind')}
+            />
             <span>Стоимость первой ночи</span>
           </label>
         </fieldset>
         {values.prepayment.kind === 'percent' && (
-          <Field label="Процент предоплаты" error={errors['prepayment.percent'] ?? errors.prepayment} hint={`От ${PREPAYMENT_PERCENT_BOUNDS.min} до ${PREPAYMENT_PERCENT_BOUNDS.max} %`}>
+          <Field
+            label="Процент предоплаты"
+            error={errors['prepayment.percent'] ?? errors.prepayment}
+            hint={`От ${PREPAYMENT_PERCENT_BOUNDS.min} до ${PREPAYMENT_PERCENT_BOUNDS.max} %`}
+          >
             {(p) => (
               <input
                 {...p}
@@ -109,7 +169,9 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
                 min={PREPAYMENT_PERCENT_BOUNDS.min}
                 max={PREPAYMENT_PERCENT_BOUNDS.max}
                 value={shownNumber(percent)}
-                onChange={(e) => set('prepayment', { ...values.prepayment, percent: numberOf(e.target.value) }, 'prepayment.percent')}
+                onChange={(e) =>
+                  set('prepayment', { ...values.prepayment, percent: numberOf(e.target.value) }, 'prepayment.percent')
+                }
               />
             )}
           </Field>
@@ -120,14 +182,34 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
           hint={`Пока гость платит, эти ночи заняты для всех остальных. Не оплатил за это время — ночи снова свободны. От ${HOLD_MINUTES_BOUNDS.min} до ${HOLD_MINUTES_BOUNDS.max} минут.`}
         >
           {(p) => (
-            <input {...p} className="input input--time" type="number" inputMode="numeric" min={HOLD_MINUTES_BOUNDS.min} max={HOLD_MINUTES_BOUNDS.max} value={shownNumber(values.holdMinutes)} onChange={(e) => set('holdMinutes', numberOf(e.target.value))} />
+            <input
+              {...p}
+              className="input input--time"
+              type="number"
+              inputMode="numeric"
+              min={HOLD_MINUTES_BOUNDS.min}
+              max={HOLD_MINUTES_BOUNDS.max}
+              value={shownNumber(values.holdMinutes)}
+              onChange={(e) => set('holdMinutes', numberOf(e.target.value))}
+            />
           )}
         </Field>
-        <Field label="НДС в чеках" error={errors.vatCode} hint="Самозанятые, УСН и патент выбирают «Без НДС». Чеки отправляет ЮKassa («Чеки от ЮKassa»).">
+        <Field
+          label="НДС в чеках"
+          error={errors.vatCode}
+          hint="Самозанятые, УСН и патент выбирают «Без НДС». Чеки отправляет ЮKassa («Чеки от ЮKassa»)."
+        >
           {(p) => (
-            <select {...p} className="input" value={values.vatCode} onChange={(e) => set('vatCode', Number(e.target.value) as VatCode)}>
+            <select
+              {...p}
+              className="input"
+              value={values.vatCode}
+              onChange={(e) => set('vatCode', Number(e.target.value) as VatCode)}
+            >
               {VAT_CODE_VALUES.map((code) => (
-                <option key={code} value={code}>{VAT_CODES[code].label}</option>
+                <option key={code} value={code}>
+                  {VAT_CODES[code].label}
+                </option>
               ))}
             </select>
           )}
@@ -136,32 +218,83 @@ function PaymentSettingsForm({ saved, configured, onSaved }: { saved: PaymentSet
 
       <fieldset className="group" disabled={!owner}>
         <legend>Уборка и туристический налог</legend>
-        <Field label="Уборка, ₽ за проживание" error={errors.cleaningFee} hint="Добавляется к каждому бронированию одной строкой. 0 — без платы за уборку.">
+        <Field
+          label="Уборка, ₽ за проживание"
+          error={errors.cleaningFee}
+          hint="Добавляется к каждому бронированию одной строкой. 0 — без платы за уборку."
+        >
           {(p) => (
-            <input {...p} className="input input--time" type="number" inputMode="numeric" min={0} value={shownNumber(values.cleaningFee)} onChange={(e) => set('cleaningFee', numberOf(e.target.value))} />
+            <input
+              {...p}
+              className="input input--time"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              value={shownNumber(values.cleaningFee)}
+              onChange={(e) => set('cleaningFee', numberOf(e.target.value))}
+            />
           )}
         </Field>
         <label className="check">
-          <input type="checkbox" checked={tax.enabled} onChange={(e) => set('touristTax', { ...tax, enabled: e.target.checked }, 'touristTax.enabled')} />
+          <input
+            type="checkbox"
+            checked={tax.enabled}
+            onChange={(e) => set('touristTax', { ...tax, enabled: e.target.checked }, 'touristTax.enabled')}
+          />
           <span>Взимать туристический налог (для объектов из реестра; квартиры посуточно его не взимают)</span>
         </label>
         {tax.enabled && (
           <div className="form-grid">
-            <Field label="Ставка, %" error={errors['touristTax.ratePercent']} hint={`Ставку устанавливает ваш регион, не больше ${TOURIST_TAX_RATE_MAX} %`}>
+            <Field
+              label="Ставка, %"
+              error={errors['touristTax.ratePercent']}
+              hint={`Ставку устанавливает ваш регион, не больше ${TOURIST_TAX_RATE_MAX} %`}
+            >
               {(p) => (
-                <input {...p} className="input input--time" type="number" inputMode="decimal" step="0.01" min={0} max={TOURIST_TAX_RATE_MAX} value={shownNumber(tax.ratePercent)} onChange={(e) => set('touristTax', { ...tax, ratePercent: numberOf(e.target.value) }, 'touristTax.ratePercent')} />
+                <input
+                  {...p}
+                  className="input input--time"
+                  type="number"
+                  inputMode="decimal"
+                  step="0.01"
+                  min={0}
+                  max={TOURIST_TAX_RATE_MAX}
+                  value={shownNumber(tax.ratePercent)}
+                  onChange={(e) =>
+                    set('touristTax', { ...tax, ratePercent: numberOf(e.target.value) }, 'touristTax.ratePercent')
+                  }
+                />
               )}
             </Field>
-            <Field label="Минимум за ночь, ₽" error={errors['touristTax.minPerNight']} hint="Налог не меньше этой суммы за каждую ночь">
+            <Field
+              label="Минимум за ночь, ₽"
+              error={errors['touristTax.minPerNight']}
+              hint="Налог не меньше этой суммы за каждую ночь"
+            >
               {(p) => (
-                <input {...p} className="input input--time" type="number" inputMode="numeric" min={0} value={shownNumber(tax.minPerNight)} onChange={(e) => set('touristTax', { ...tax, minPerNight: numberOf(e.target.value) }, 'touristTax.minPerNight')} />
+                <input
+                  {...p}
+                  className="input input--time"
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  value={shownNumber(tax.minPerNight)}
+                  onChange={(e) =>
+                    set('touristTax', { ...tax, minPerNight: numberOf(e.target.value) }, 'touristTax.minPerNight')
+                  }
+                />
               )}
             </Field>
           </div>
         )}
         <div className="payment-settings__example" aria-live="polite">
           <p className="label">Так гость увидит 3 ночи по {formatPrice(5000)}:</p>
-          <PriceLines lines={example.lines} total={example.total} className="payment-settings__lines" totalClassName="payment-settings__total">
+          <PriceLines
+            lines={example.lines}
+            total={example.total}
+            className="payment-settings__lines"
+            totalClassName="payment-settings__total"
+          >
             {prepaymentOn && examplePrepayment !== null && (
               <div>
                 <dt>Предоплата</dt>

@@ -15,7 +15,16 @@ import { useIsOwner } from '../ui/role.tsx';
 
 type SiteTexts = Pick<
   Settings,
-  'heroTitle' | 'heroSubtitle' | 'whyChooseUsTitle' | 'whyChooseUsSubtitle' | 'whyChooseUsFeatures' | 'checkInTime' | 'checkOutTime' | 'bookingRetentionYears' | 'registryNumber' | 'registryUrl'
+  | 'heroTitle'
+  | 'heroSubtitle'
+  | 'whyChooseUsTitle'
+  | 'whyChooseUsSubtitle'
+  | 'whyChooseUsFeatures'
+  | 'checkInTime'
+  | 'checkOutTime'
+  | 'bookingRetentionYears'
+  | 'registryNumber'
+  | 'registryUrl'
 >;
 
 const pick = (s: Settings): SiteTexts => ({
@@ -52,10 +61,18 @@ export function SettingsTab() {
         <a className="segmented__btn" href={tabHref('settings')} aria-current={view === 'main' ? 'page' : undefined}>
           Основные
         </a>
-        <a className="segmented__btn" href={tabHref('settings', PRICING_DETAIL)} aria-current={view === PRICING_DETAIL ? 'page' : undefined}>
+        <a
+          className="segmented__btn"
+          href={tabHref('settings', PRICING_DETAIL)}
+          aria-current={view === PRICING_DETAIL ? 'page' : undefined}
+        >
           Цены и скидки
         </a>
-        <a className="segmented__btn" href={tabHref('settings', GUESTS_DETAIL)} aria-current={view === GUESTS_DETAIL ? 'page' : undefined}>
+        <a
+          className="segmented__btn"
+          href={tabHref('settings', GUESTS_DETAIL)}
+          aria-current={view === GUESTS_DETAIL ? 'page' : undefined}
+        >
           Гостям
         </a>
       </nav>
@@ -88,7 +105,10 @@ function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteT
     pick,
     // Blocks left completely empty are simply not kept.
     check: (v) =>
-      settingsUpdateSchema.safeParse({ ...v, whyChooseUsFeatures: v.whyChooseUsFeatures.filter((f) => f.title.trim() || f.description.trim()) }),
+      settingsUpdateSchema.safeParse({
+        ...v,
+        whyChooseUsFeatures: v.whyChooseUsFeatures.filter((f) => f.title.trim() || f.description.trim()),
+      }),
     payload: (data) => data,
     messages: { saved: 'Настройки сохранены!', failed: 'Ошибка при сохранении настроек' },
   });
@@ -98,13 +118,18 @@ function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteT
     clearError(key);
   };
   const setFeature = (i: number, change: Partial<Feature>) => {
-    update((v) => ({ ...v, whyChooseUsFeatures: v.whyChooseUsFeatures.map((f, n) => (n === i ? { ...f, ...change } : f)) }));
+    update((v) => ({
+      ...v,
+      whyChooseUsFeatures: v.whyChooseUsFeatures.map((f, n) => (n === i ? { ...f, ...change } : f)),
+    }));
     for (const k of Object.keys(change)) clearError(`whyChooseUsFeatures.${i}.${k}`);
   };
   const addFeature = () => {
     update((v) => ({ ...v, whyChooseUsFeatures: [...v.whyChooseUsFeatures, { title: '', description: '' }] }));
     const index = values.whyChooseUsFeatures.length;
-    requestAnimationFrame(() => formRef.current?.querySelector<HTMLInputElement>(`[data-feature-title="${index}"]`)?.focus());
+    requestAnimationFrame(() =>
+      formRef.current?.querySelector<HTMLInputElement>(`[data-feature-title="${index}"]`)?.focus(),
+    );
   };
   const removeFeature = (i: number) =>
     update((v) => ({ ...v, whyChooseUsFeatures: v.whyChooseUsFeatures.filter((_, n) => n !== i) }));
@@ -116,18 +141,30 @@ function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteT
   );
   const area = (key: 'heroSubtitle' | 'whyChooseUsSubtitle', label: string) => (
     <Field label={label} error={errors[key]}>
-      {(p) => <textarea {...p} className="input input--short" rows={2} value={values[key]} onChange={(e) => set(key, e.target.value)} />}
+      {(p) => (
+        <textarea
+          {...p}
+          className="input input--short"
+          rows={2}
+          value={values[key]}
+          onChange={(e) => set(key, e.target.value)}
+        />
+      )}
     </Field>
   );
   const time = (key: 'checkInTime' | 'checkOutTime', label: string, hint: string) => (
     <Field label={label} error={errors[key]} hint={hint}>
-      {(p) => <input
+      {(p) => (
+        <input
           {...p}
           className="input input--time"
           inputMode="numeric"
           maxLength={5}
           placeholder={key === 'checkInTime' ? '14:00' : '12:00'}
-          value={values[key]} onChange={(e) => set(key, e.target.value)} />}
+          value={values[key]}
+          onChange={(e) => set(key, e.target.value)}
+        />
+      )}
     </Field>
   );
 
@@ -151,15 +188,31 @@ function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteT
                 <legend className="feature__legend">Блок {i + 1}</legend>
                 <Field label="Заголовок блока" error={errors[`whyChooseUsFeatures.${i}.title`]}>
                   {(p) => (
-                    <input {...p} data-feature-title={i} className="input" value={f.title} onChange={(e) => setFeature(i, { title: e.target.value })} />
+                    <input
+                      {...p}
+                      data-feature-title={i}
+                      className="input"
+                      value={f.title}
+                      onChange={(e) => setFeature(i, { title: e.target.value })}
+                    />
                   )}
                 </Field>
                 <Field label="Описание блока" error={errors[`whyChooseUsFeatures.${i}.description`]}>
                   {(p) => (
-                    <textarea {...p} className="input input--short" rows={2} value={f.description} onChange={(e) => setFeature(i, { description: e.target.value })} />
+                    <textarea
+                      {...p}
+                      className="input input--short"
+                      rows={2}
+                      value={f.description}
+                      onChange={(e) => setFeature(i, { description: e.target.value })}
+                    />
                   )}
                 </Field>
-                <button type="button" className="btn btn--danger btn--sm feature__remove" onClick={() => removeFeature(i)}>
+                <button
+                  type="button"
+                  className="btn btn--danger btn--sm feature__remove"
+                  onClick={() => removeFeature(i)}
+                >
                   <Icon name="trash" /> Удалить блок<span className="visually-hidden"> {i + 1}</span>
                 </button>
               </fieldset>
@@ -167,7 +220,12 @@ function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteT
           ))}
         </ol>
         {errors.whyChooseUsFeatures && <p className="error-text">{errors.whyChooseUsFeatures}</p>}
-        <button type="button" className="btn btn--secondary btn--sm" onClick={addFeature} disabled={values.whyChooseUsFeatures.length >= MAX_FEATURES}>
+        <button
+          type="button"
+          className="btn btn--secondary btn--sm"
+          onClick={addFeature}
+          disabled={values.whyChooseUsFeatures.length >= MAX_FEATURES}
+        >
           <Icon name="plus" /> Добавить блок
         </button>
       </fieldset>
@@ -204,11 +262,35 @@ function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteT
 
       <fieldset className="group">
         <legend>Реестр средств размещения</legend>
-        <Field label="Номер в реестре" error={errors.registryNumber} hint="Номер записи в реестре классифицированных средств размещения: показывается в подвале сайта и на странице контактов">
-          {(p) => <input {...p} className="input" value={values.registryNumber} onChange={(e) => set('registryNumber', e.target.value)} />}
+        <Field
+          label="Номер в реестре"
+          error={errors.registryNumber}
+          hint="Номер записи в реестре классифицированных средств размещения: показывается в подвале сайта и на странице контактов"
+        >
+          {(p) => (
+            <input
+              {...p}
+              className="input"
+              value={values.registryNumber}
+              onChange={(e) => set('registryNumber', e.target.value)}
+            />
+          )}
         </Field>
-        <Field label="Ссылка на запись в реестре" error={errors.registryUrl} hint="Адрес страницы с вашей записью, начинается с https://">
-          {(p) => <input {...p} className="input" type="url" inputMode="url" value={values.registryUrl} onChange={(e) => set('registryUrl', e.target.value)} />}
+        <Field
+          label="Ссылка на запись в реестре"
+          error={errors.registryUrl}
+          hint="Адрес страницы с вашей записью, начинается с https://"
+        >
+          {(p) => (
+            <input
+              {...p}
+              className="input"
+              type="url"
+              inputMode="url"
+              value={values.registryUrl}
+              onChange={(e) => set('registryUrl', e.target.value)}
+            />
+          )}
         </Field>
       </fieldset>
 

@@ -36,13 +36,23 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
     <ConfirmContext.Provider value={ask}>
       {children}
       {open && (
-        <Dialog title={open.title} onRequestClose={() => answer(false)} alert describedBy={textId} className="modal--confirm">
+        <Dialog
+          title={open.title}
+          onRequestClose={() => answer(false)}
+          alert
+          describedBy={textId}
+          className="modal--confirm"
+        >
           <p id={textId}>{open.text}</p>
           <div className="modal__actions">
             <button type="button" className="btn btn--secondary" data-autofocus onClick={() => answer(false)}>
               {open.cancelLabel ?? 'Отмена'}
             </button>
-            <button type="button" className={`btn ${open.danger ? 'btn--danger-solid' : 'btn--primary'}`} onClick={() => answer(true)}>
+            <button
+              type="button"
+              className={`btn ${open.danger ? 'btn--danger-solid' : 'btn--primary'}`}
+              onClick={() => answer(true)}
+            >
               {open.confirmLabel}
             </button>
           </div>

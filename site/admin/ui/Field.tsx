@@ -47,7 +47,8 @@ export function Field({
         {label}
         {required && (
           <span className="req" aria-hidden="true">
-            {' '}*
+            {' '}
+            *
           </span>
         )}
       </label>

@@ -30,7 +30,15 @@ let nextKey = 1;
  * browser first (type by its bytes, size), then all upload in parallel with a progress bar each.
  * Photos can be reordered (the first is the cover) and removed.
  */
-export function PhotoUploader({ images, onChange, max, confirmRemove, onBusyChange, label, coverLabel = 'Обложка' }: Props) {
+export function PhotoUploader({
+  images,
+  onChange,
+  max,
+  confirmRemove,
+  onBusyChange,
+  label,
+  coverLabel = 'Обложка',
+}: Props) {
   const [items, setItems] = useState<Item[]>([]);
   const [dragOver, setDragOver] = useState(false);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
@@ -136,7 +144,12 @@ export function PhotoUploader({ images, onChange, max, confirmRemove, onBusyChan
                 <button type="button" className="photo__btn" onClick={() => move(i, i - 1)} disabled={i === 0}>
                   <Icon name="chevron-left" label={`Фото ${i + 1}: переместить раньше`} />
                 </button>
-                <button type="button" className="photo__btn" onClick={() => move(i, i + 1)} disabled={i === images.length - 1}>
+                <button
+                  type="button"
+                  className="photo__btn"
+                  onClick={() => move(i, i + 1)}
+                  disabled={i === images.length - 1}
+                >
                   <Icon name="chevron-right" label={`Фото ${i + 1}: переместить дальше`} />
                 </button>
                 <button type="button" className="photo__btn photo__btn--danger" onClick={() => void remove(i)}>
@@ -161,7 +174,12 @@ export function PhotoUploader({ images, onChange, max, confirmRemove, onBusyChan
         onDrop={onDrop}
       >
         <Icon name="upload" className="dropzone__icon" />
-        <button type="button" className="btn btn--secondary btn--sm" onClick={() => input.current?.click()} aria-describedby={hintId}>
+        <button
+          type="button"
+          className="btn btn--secondary btn--sm"
+          onClick={() => input.current?.click()}
+          aria-describedby={hintId}
+        >
           <Icon name="plus" /> Выбрать фото
         </button>
         <span className="dropzone__or">или перетащите файлы сюда</span>

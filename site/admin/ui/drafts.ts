@@ -6,7 +6,17 @@ import { useCallback, useSyncExternalStore } from 'react';
  * a draft is dropped only when it is saved or the owner chooses to discard it.
  * Kept in localStorage (never passwords: forms leave those out).
  */
-export type DraftKey = 'cabin' | 'contacts' | 'messengers' | 'settings' | 'payments' | 'discounts' | 'extras' | 'promoCodes' | 'account' | 'guests';
+export type DraftKey =
+  | 'cabin'
+  | 'contacts'
+  | 'messengers'
+  | 'settings'
+  | 'payments'
+  | 'discounts'
+  | 'extras'
+  | 'promoCodes'
+  | 'account'
+  | 'guests';
 
 export const DRAFT_LABELS: Record<DraftKey, string> = {
   cabin: 'Домики',
@@ -86,7 +96,11 @@ export function draftKeys(): DraftKey[] {
 
 /** The draft of one form, re-rendering when it changes. */
 export function useDraft<T>(key: DraftKey): [T | undefined, (value: T) => void, () => void] {
-  const value = useSyncExternalStore(subscribe, () => store[key] as T | undefined, () => undefined);
+  const value = useSyncExternalStore(
+    subscribe,
+    () => store[key] as T | undefined,
+    () => undefined,
+  );
   const set = useCallback((v: T) => setDraft(key, v), [key]);
   const clear = useCallback(() => clearDraft(key), [key]);
   return [value, set, clear];
@@ -94,6 +108,10 @@ export function useDraft<T>(key: DraftKey): [T | undefined, (value: T) => void, 
 
 /** Every form that holds a draft, re-rendering when that changes. */
 export function useDraftKeys(): DraftKey[] {
-  const snapshot = useSyncExternalStore(subscribe, () => store, () => ({}) as Store);
+  const snapshot = useSyncExternalStore(
+    subscribe,
+    () => store,
+    () => ({}) as Store,
+  );
   return Object.keys(snapshot) as DraftKey[];
 }

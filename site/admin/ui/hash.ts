@@ -16,7 +16,8 @@ export const hashTab = (): string => parts()[0];
 export const hashDetail = (): string => parts()[1];
 
 /** The address of a tab, or of something in it. */
-export const tabHref = (tab: string, detail?: string | number): string => (detail === undefined || detail === '' ? `#${tab}` : `#${tab}/${detail}`);
+export const tabHref = (tab: string, detail?: string | number): string =>
+  detail === undefined || detail === '' ? `#${tab}` : `#${tab}/${detail}`;
 
 /** hashDetail, kept current as the address changes (links, «Назад»). */
 export function useHashDetail(): string {

@@ -16,10 +16,15 @@ const MANAGER = 'manager-e2e';
 const MANAGER_PASSWORD = 'manager-pass-41';
 const STEP_MS = 30_000;
 /** The manager's phone, as its browser introduces itself. */
-const ANDROID_CHROME = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+const ANDROID_CHROME =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
 type Cabin = { id: number; name: string };
-type Availability = { busy: { start: string; end: string }[]; seasons: { start: string; end: string }[]; minNights: number };
+type Availability = {
+  busy: { start: string; end: string }[];
+  seasons: { start: string; end: string }[];
+  minNights: number;
+};
 
 /**
  * The authenticator app: the code of a 30-second step not used before (the server takes each step
@@ -68,20 +73,32 @@ async function ownerApi(baseURL: string, code: string) {
   });
   const body = (await res.json()) as { success: boolean };
   if (!body.success) return null;
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const send = (method: string, path: string, json?: unknown) =>
-    fetch(`${baseURL}/api${path}`, { method, headers: { cookie, ...(json === undefined ? {} : { 'content-type': 'application/json' }) }, body: json === undefined ? undefined : JSON.stringify(json) });
+    fetch(`${baseURL}/api${path}`, {
+      method,
+      headers: { cookie, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
   return { send };
 }
 
 /** The controls in the panel's main area smaller than a thumb (44 × 44 px), as «text width×height». */
 const smallTargets = (page: Page) =>
-  page.$$eval('#admin-main :is(button, a, summary, select, input:not([type=radio], [type=checkbox]), label.check)', (els) =>
-    els
-      .filter((el) => (el as HTMLElement).offsetParent !== null)
-      .map((el) => ({ text: ((el as HTMLElement).innerText || el.getAttribute('aria-label') || el.tagName).trim().slice(0, 40), box: el.getBoundingClientRect() }))
-      .filter(({ box }) => box.height < 44 || box.width < 44)
-      .map(({ text, box }) => `${text} ${Math.round(box.width)}×${Math.round(box.height)}`),
+  page.$$eval(
+    '#admin-main :is(button, a, summary, select, input:not([type=radio], [type=checkbox]), label.check)',
+    (els) =>
+      els
+        .filter((el) => (el as HTMLElement).offsetParent !== null)
+        .map((el) => ({
+          text: ((el as HTMLElement).innerText || el.getAttribute('aria-label') || el.tagName).trim().slice(0, 40),
+          box: el.getBoundingClientRect(),
+        }))
+        .filter(({ box }) => box.height < 44 || box.width < 44)
+        .map(({ text, box }) => `${text} ${Math.round(box.width)}×${Math.round(box.height)}`),
   );
 
 describe('the owner’s account as safe as a bank’s: sign-in with a code, a manager, «Журнал»', () => {
@@ -103,7 +120,8 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
       let signedIn: Awaited<ReturnType<typeof ownerApi>> = null;
       while (!signedIn && codes.length) signedIn = await ownerApi(baseURL, codes.shift()!);
       let off = 0;
-      while (signedIn && off !== 200 && codes.length) off = (await signedIn.send('POST', '/admin/2fa/disable', { code: codes.shift() })).status;
+      while (signedIn && off !== 200 && codes.length)
+        off = (await signedIn.send('POST', '/admin/2fa/disable', { code: codes.shift() })).status;
       if (off !== 200) console.error('account-2fa journey: two-factor sign-in could not be turned off', off);
       await signedIn?.send('POST', '/admin/logout');
       api = await adminApi(baseURL);
@@ -133,7 +151,11 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     const qr = owner.getByRole('img', { name: 'QR-код для приложения-аутентификатора' });
     await visible(qr);
     expect(await smallTargets(owner)).toEqual([]);
-    expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.src.startsWith('data:image/svg+xml'))).toBe(true);
+    expect(
+      await qr.evaluate(
+        (img: HTMLImageElement) => img.complete && img.naturalWidth > 0 && img.src.startsWith('data:image/svg+xml'),
+      ),
+    ).toBe(true);
 
     // A wrong code is refused under the field, in the server's words; the right one turns it on.
     await owner.getByLabel('Код из приложения').fill(app.wrong());
@@ -213,7 +235,9 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     await renew.getByLabel('Ваш пароль').fill(E2E_ADMIN_PASSWORD);
     await renew.getByRole('button', { name: 'Получить новые коды' }).click();
     await visible(owner.getByText('Новые коды восстановления готовы: прежние больше не действуют'));
-    const renewed = (await owner.getByRole('list', { name: 'Коды восстановления' }).getByRole('listitem').allInnerTexts()).map((t) => t.trim());
+    const renewed = (
+      await owner.getByRole('list', { name: 'Коды восстановления' }).getByRole('listitem').allInnerTexts()
+    ).map((t) => t.trim());
     expect(renewed).toHaveLength(10);
     for (const c of renewed) expect(recovery).not.toContain(c);
     expect(await axeViolations(owner, '#admin-main')).toEqual([]);
@@ -252,7 +276,19 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     const sent = await fetch(`${baseURL}/api/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ cabinId: cabin.id, checkIn: start, checkOut: addDays(start, nights), name: 'Гость Менеджера', phone: '+7 928 000-41-41', email: '', channel: 'phone', guests: 1, comment: '', consent: true, website: '' }),
+      body: JSON.stringify({
+        cabinId: cabin.id,
+        checkIn: start,
+        checkOut: addDays(start, nights),
+        name: 'Гость Менеджера',
+        phone: '+7 928 000-41-41',
+        email: '',
+        channel: 'phone',
+        guests: 1,
+        comment: '',
+        consent: true,
+        website: '',
+      }),
     });
     const booking = (await sent.json()) as { id: number; error?: string };
     expect(sent.status, booking.error).toBe(201);
@@ -265,10 +301,15 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     const labels = (await nav.getByRole('link').allInnerTexts()).map((t) => t.replace(/\d+\s*новых/, '').trim());
     expect(labels).toEqual(expect.arrayContaining(['Заявки', 'Календарь', 'Отзывы', 'Настройки', 'Аккаунт']));
     expect(labels).not.toContain('Журнал');
-    const ownerLabels = await owner.getByRole('navigation', { name: 'Разделы панели' }).getByRole('link').allInnerTexts();
+    const ownerLabels = await owner
+      .getByRole('navigation', { name: 'Разделы панели' })
+      .getByRole('link')
+      .allInnerTexts();
     expect(ownerLabels.at(-1)).toBe('Журнал');
     await gone(manager.getByRole('heading', { name: 'С чего начать' }));
-    const card = manager.locator('.booking-item').filter({ has: manager.getByRole('heading', { name: new RegExp(`^№${bookingId} ·`) }) });
+    const card = manager
+      .locator('.booking-item')
+      .filter({ has: manager.getByRole('heading', { name: new RegExp(`^№${bookingId} ·`) }) });
     await visible(card);
     await card.getByRole('button', { name: /Подтвердить/ }).click();
     await visible(notice(manager, `Заявка №${bookingId} подтверждена: эти ночи теперь заняты`));
@@ -309,7 +350,10 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     await visible(person.getByText('Сейчас не в панели'));
 
     // The manager's next tap lands on the sign-in screen.
-    await manager.getByRole('navigation', { name: 'Разделы панели' }).getByRole('link', { name: /Заявки/ }).click();
+    await manager
+      .getByRole('navigation', { name: 'Разделы панели' })
+      .getByRole('link', { name: /Заявки/ })
+      .click();
     await visible(manager.getByRole('button', { name: 'Войти' }));
     await visible(manager.getByText('Сеанс завершён.'));
   }, 120_000);
@@ -341,7 +385,13 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     // and their session ended.
     await owner.getByLabel('Кто', { exact: true }).selectOption(ADMIN_USERNAME);
     await owner.getByLabel('Раздел', { exact: true }).selectOption({ label: 'Аккаунт и вход' });
-    for (const what of [/Двухфакторный вход включён/, /Вход по коду восстановления/, /Добавлен пользователь/, /Сеанс завершён/, /Неверный код/]) {
+    for (const what of [
+      /Двухфакторный вход включён/,
+      /Вход по коду восстановления/,
+      /Добавлен пользователь/,
+      /Сеанс завершён/,
+      /Неверный код/,
+    ]) {
       await visible(entry(what));
     }
     const added = entry(/Добавлен пользователь/).first();
@@ -368,7 +418,9 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     if (first === 50) {
       await more.click();
       await expect.poll(() => rows.count()).toBeGreaterThan(50);
-      const times = await owner.locator('.audit-entry time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime')!));
+      const times = await owner
+        .locator('.audit-entry time')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('datetime')!));
       expect([...times].sort().reverse()).toEqual(times);
     } else {
       expect(first).toBeLessThan(50);

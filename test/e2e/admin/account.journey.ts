@@ -14,7 +14,11 @@ describe('the owner changes the account', () => {
       const api = await adminApi(baseURL, password).catch(() => null);
       if (!api) continue;
       await api.put('/admin/path', { path: 'admin' });
-      await api.put('/admin/credentials', { username: 'admin', newPassword: E2E_ADMIN_PASSWORD, currentPassword: password });
+      await api.put('/admin/credentials', {
+        username: 'admin',
+        newPassword: E2E_ADMIN_PASSWORD,
+        currentPassword: password,
+      });
       await api.logout();
       break;
     }

@@ -5,12 +5,18 @@ import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible } from './helpers.ts';
 
 type Cabin = { id: number; name: string; maxGuests: number };
-type Availability = { busy: { start: string; end: string }[]; seasons: { start: string; end: string; minNights: number | null }[]; minNights: number };
+type Availability = {
+  busy: { start: string; end: string }[];
+  seasons: { start: string; end: string; minNights: number | null }[];
+  minNights: number;
+};
 type Sent = { id: number; nights: number; total: number; checkIn: string; checkOut: string };
 
 /** «5 марта» as Chromium's Russian calendar writes it, for checking the panel's own dates. */
 const dayMonth = (date: string) =>
-  new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+  new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
 /** «5–8 марта 2027», «30 марта — 2 апреля 2027» or across the new year. */
 function expectedStay(checkIn: string, checkOut: string): string {
   const [y1, y2] = [checkIn.slice(0, 4), checkOut.slice(0, 4)];
@@ -20,7 +26,14 @@ function expectedStay(checkIn: string, checkOut: string): string {
 }
 /** «24 ноября, 16:05» in Moscow. */
 function expectedReceived(iso: string): string {
-  const parts = new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'Europe/Moscow' }).formatToParts(new Date(iso));
+  const parts = new Intl.DateTimeFormat('ru-RU', {
+    day: 'numeric',
+    month: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: 'Europe/Moscow',
+  }).formatToParts(new Date(iso));
   const part = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${part('day')} ${part('month')}, ${part('hour')}:${part('minute')}`;
 }
@@ -37,7 +50,8 @@ describe('the owner answers booking requests in «Заявки»', () => {
     await api.logout();
   });
 
-  const availability = async (cabinId: number) => (await (await fetch(`${baseURL}/api/cabins/${cabinId}/availability`)).json()) as Availability;
+  const availability = async (cabinId: number) =>
+    (await (await fetch(`${baseURL}/api/cabins/${cabinId}/availability`)).json()) as Availability;
 
   it('should show new requests with a count, confirm one (its nights turn busy), refuse a clash in Russian, decline, cancel and delete on a phone', async () => {
     const cabins = (await (await fetch(`${baseURL}/api/cabins`)).json()) as Cabin[];
@@ -54,12 +68,26 @@ describe('the owner answers booking requests in «Заявки»', () => {
     };
     while (!clear(start)) start = addDays(start, 1);
 
-    const send = async (name: string, checkIn: string, extra: { email: string; channel: string; guests: number }): Promise<Sent> => {
+    const send = async (
+      name: string,
+      checkIn: string,
+      extra: { email: string; channel: string; guests: number },
+    ): Promise<Sent> => {
       const checkOut = addDays(checkIn, nights);
       const res = await fetch(`${baseURL}/api/bookings`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut, name, phone: '+7 928 000-11-22', comment: `Комментарий: ${name}`, consent: true, website: '', ...extra }),
+        body: JSON.stringify({
+          cabinId: cabin.id,
+          checkIn,
+          checkOut,
+          name,
+          phone: '+7 928 000-11-22',
+          comment: `Комментарий: ${name}`,
+          consent: true,
+          website: '',
+          ...extra,
+        }),
       });
       const body = (await res.json()) as { id: number; nights: number; total: number; error?: string };
       expect(res.status, body.error).toBe(201);
@@ -82,7 +110,8 @@ describe('the owner answers booking requests in «Заявки»', () => {
     await signIn(page);
     await visible(page.getByRole('heading', { level: 2, name: 'Заявки' }));
     await expect.poll(() => badge(page)).toBe(waiting);
-    const item = (id: number) => page.locator('.booking-item').filter({ has: page.getByRole('heading', { name: new RegExp(`^№${id} ·`) }) });
+    const item = (id: number) =>
+      page.locator('.booking-item').filter({ has: page.getByRole('heading', { name: new RegExp(`^№${id} ·`) }) });
     await visible(item(first.id));
 
     // Newest first.
@@ -105,7 +134,9 @@ describe('the owner answers booking requests in «Заявки»', () => {
     expect(text).toContain('WhatsApp');
     expect(text).toContain(`получена ${expectedReceived(createdAt)}`);
     expect(await card.getByRole('link', { name: /\+7 928 000-11-22/ }).getAttribute('href')).toBe('tel:+79280001122');
-    expect(await card.getByRole('link', { name: /pervaya@example\.ru/ }).getAttribute('href')).toBe('mailto:pervaya@example.ru');
+    expect(await card.getByRole('link', { name: /pervaya@example\.ru/ }).getAttribute('href')).toBe(
+      'mailto:pervaya@example.ru',
+    );
     expect(plainSpaces(await item(clash.id).innerText())).toContain('Telegram');
     expect(await item(clash.id).getByRole('link', { name: /@/ }).count()).toBe(0);
     expect(plainSpaces(await item(other.id).innerText())).toContain('Звонок');
@@ -136,17 +167,24 @@ describe('the owner answers booking requests in «Заявки»', () => {
     // The same nights for someone else: refused in Russian, and the list is read again (a
     // change made meanwhile elsewhere shows up).
     expect((await api.put(`/admin/bookings/${other.id}`, { status: 'declined' })).status).toBe(200);
-    await item(clash.id).getByRole('button', { name: /Подтвердить/ }).click();
+    await item(clash.id)
+      .getByRole('button', { name: /Подтвердить/ })
+      .click();
     await visible(notice(page, `Не удалось изменить заявку №${clash.id}: Эти даты уже заняты. Выберите другие`));
     await visible(item(other.id).locator('.badge', { hasText: 'Отклонена' }));
     await visible(item(clash.id).locator('.badge', { hasText: 'Новая' }));
     await expect.poll(() => badge(page)).toBe(waiting - 2);
 
     // Declining.
-    await item(clash.id).getByRole('button', { name: /Отклонить/ }).click();
+    await item(clash.id)
+      .getByRole('button', { name: /Отклонить/ })
+      .click();
     await visible(item(clash.id).locator('.badge', { hasText: 'Отклонена' }));
     await expect.poll(() => badge(page)).toBe(waiting - 3);
-    expect(((await api.get('/admin/bookings')).json as { id: number; status: string }[]).find((b) => b.id === clash.id)?.status).toBe('declined');
+    expect(
+      ((await api.get('/admin/bookings')).json as { id: number; status: string }[]).find((b) => b.id === clash.id)
+        ?.status,
+    ).toBe('declined');
     await visible(item(clash.id).getByRole('button', { name: /Подтвердить/ }));
 
     // Cancelling asks first; «Не отменять» keeps it, then the nights are free again.
@@ -158,7 +196,9 @@ describe('the owner answers booking requests in «Заявки»', () => {
     await card.getByRole('button', { name: /Отменить бронирование/ }).click();
     await dialog.getByRole('button', { name: 'Отменить бронирование' }).click();
     await visible(card.locator('.badge', { hasText: 'Отменена' }));
-    expect((await availability(cabin.id)).busy.some((b) => b.start < first.checkOut && b.end > first.checkIn)).toBe(false);
+    expect((await availability(cabin.id)).busy.some((b) => b.start < first.checkOut && b.end > first.checkIn)).toBe(
+      false,
+    );
     await visible(card.getByRole('button', { name: /Подтвердить/ }));
 
     // Deleting warns that the guest's personal data goes too.

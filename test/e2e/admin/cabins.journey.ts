@@ -1,7 +1,18 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { useBrowser } from '../browser.ts';
 import { axeViolations } from '../axe.ts';
-import { adminApi, catalogueText, gone, notice, photo, publicText, signIn, visible, waitLive, waitPublished } from './helpers.ts';
+import {
+  adminApi,
+  catalogueText,
+  gone,
+  notice,
+  photo,
+  publicText,
+  signIn,
+  visible,
+  waitLive,
+  waitPublished,
+} from './helpers.ts';
 
 const NAME = `Домик «Проверка» ${Date.now() % 100_000}`;
 
@@ -55,7 +66,11 @@ describe('the owner manages a cabin', () => {
       await photo('first.jpg', 20),
       await photo('second.png', 160),
       { name: 'fake.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('это просто текст, а не фото') },
-      { name: 'huge.jpg', mimeType: 'image/jpeg', buffer: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(11 * 1024 * 1024)]) },
+      {
+        name: 'huge.jpg',
+        mimeType: 'image/jpeg',
+        buffer: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(11 * 1024 * 1024)]),
+      },
     ]);
     await visible(dialog.getByText(/«fake\.jpg» не загружен: это не изображение/));
     await visible(dialog.getByText(/«huge\.jpg» не загружен: файл больше 10 МБ/));
@@ -80,7 +95,9 @@ describe('the owner manages a cabin', () => {
     const api = await adminApi(baseURL);
     const { json } = await api.get('/admin/cabins');
     await api.logout();
-    const created = (json as { id: number; name: string; images: string[]; amenities: string[] }[]).find((c) => c.name === NAME)!;
+    const created = (json as { id: number; name: string; images: string[]; amenities: string[] }[]).find(
+      (c) => c.name === NAME,
+    )!;
     cabinId = created.id;
     expect(created.images).toHaveLength(2);
     expect(created.amenities).toEqual(['Wi-Fi', 'Гамак']);

@@ -9,13 +9,28 @@ import { MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible, waitPublished } from './helpers.ts';
 
-type Availability = { busy: { start: string; end: string }[]; seasons: { start: string; end: string; pricePerNight: number }[]; minNights: number };
-type AdminCalendar = { seasons: { start: string; end: string; pricePerNight: number; minNights: number }[]; minNights: number; feeds: { name: string; url: string }[]; blocks: { id: number; note: string }[] };
+type Availability = {
+  busy: { start: string; end: string }[];
+  seasons: { start: string; end: string; pricePerNight: number }[];
+  minNights: number;
+};
+type AdminCalendar = {
+  seasons: { start: string; end: string; pricePerNight: number; minNights: number }[];
+  minNights: number;
+  feeds: { name: string; url: string }[];
+  blocks: { id: number; note: string }[];
+};
 
 /** Sutochno's export as the fixture has it, moved to dates ahead of today (2 bookings and a cancelled one). */
 function sutochnoFeed(first: string): string {
   const ymd = (d: string) => d.replaceAll('-', '');
-  const moved: Record<string, string> = { '20270701': first, '20270708': addDays(first, 7), '20270710': addDays(first, 9), '20270801': addDays(first, 31), '20270805': addDays(first, 35) };
+  const moved: Record<string, string> = {
+    '20270701': first,
+    '20270708': addDays(first, 7),
+    '20270710': addDays(first, 9),
+    '20270801': addDays(first, 31),
+    '20270805': addDays(first, 35),
+  };
   const text = readFileSync(path.join(import.meta.dirname, '../../fixtures/ical/sutochno.ics'), 'utf8');
   return text.replace(/\b2027\d{4}\b/g, (d) => ymd(moved[d] ?? d));
 }
@@ -29,7 +44,9 @@ function feedServer(routes: Record<string, () => { status: number; body: string 
     res.writeHead(status, { 'content-type': 'text/calendar; charset=utf-8' }).end(body);
   });
   return new Promise<{ origin: string; close: () => void }>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }),
+    ),
   );
 }
 
@@ -38,7 +55,12 @@ function russianNights(start: string, end: string, nights: string) {
   const [y1, m1, d1] = start.split('-').map(Number) as [number, number, number];
   const [y2, m2, d2] = end.split('-').map(Number) as [number, number, number];
   const m = (n: number) => MONTHS_GENITIVE[n - 1];
-  const dates = y1 === y2 && m1 === m2 ? `${d1}–${d2} ${m(m1)} ${y1}` : y1 === y2 ? `${d1} ${m(m1)} — ${d2} ${m(m2)} ${y1}` : `${d1} ${m(m1)} ${y1} — ${d2} ${m(m2)} ${y2}`;
+  const dates =
+    y1 === y2 && m1 === m2
+      ? `${d1}–${d2} ${m(m1)} ${y1}`
+      : y1 === y2
+        ? `${d1} ${m(m1)} — ${d2} ${m(m2)} ${y1}`
+        : `${d1} ${m(m1)} ${y1} — ${d2} ${m(m2)} ${y2}`;
   return `${dates}, ${nights}`;
 }
 
@@ -55,9 +77,18 @@ async function readError(page: Page, text: string | RegExp) {
     await visible(notice(page, text), ANSWER_PATIENCE_MS);
   } catch (err) {
     // Say what the panel showed instead, and whether a save was still under way.
-    const shown = await page.locator('.notices').innerText().catch(() => '?');
-    const saving = await page.getByRole('button', { name: 'Сохранение...' }).count().catch(() => -1);
-    throw new Error(`no notice «${text}» within ${ANSWER_PATIENCE_MS / 1000} s: the panel's notices say «${shown}»; saves still under way: ${saving}`, { cause: err });
+    const shown = await page
+      .locator('.notices')
+      .innerText()
+      .catch(() => '?');
+    const saving = await page
+      .getByRole('button', { name: 'Сохранение...' })
+      .count()
+      .catch(() => -1);
+    throw new Error(
+      `no notice «${text}» within ${ANSWER_PATIENCE_MS / 1000} s: the panel's notices say «${shown}»; saves still under way: ${saving}`,
+      { cause: err },
+    );
   }
   await page.locator('.notice').filter({ hasText: text }).getByRole('button', { name: 'Закрыть сообщение' }).click();
 }
@@ -68,7 +99,9 @@ const plain = (text: string) => text.replace(/\s+/g, ' ');
 /** A 360px phone: nothing scrolls sideways and every control of the tab is at least 44px tall. */
 async function checkPhoneLayout(page: Page) {
   const { scroll, width, small } = await page.evaluate(() => {
-    const controls = [...document.querySelectorAll<HTMLElement>('.calendar-tab button, .calendar-tab input, .calendar-tab select')];
+    const controls = [
+      ...document.querySelectorAll<HTMLElement>('.calendar-tab button, .calendar-tab input, .calendar-tab select'),
+    ];
     const small = controls
       .map((el) => ({ el, box: el.getBoundingClientRect() }))
       .filter(({ box }) => box.width > 0 && box.height < 43.5)
@@ -90,7 +123,8 @@ describe('the owner keeps the calendar in «Календарь»', () => {
     const other = cabins.at(-1)!;
     const api = await adminApi(baseURL);
     const before = (await api.get(`/admin/cabins/${cabin.id}/calendar`)).json as AdminCalendar;
-    const availability = () => fetch(`${baseURL}/api/cabins/${cabin.id}/availability`).then((r) => r.json() as Promise<Availability>);
+    const availability = () =>
+      fetch(`${baseURL}/api/cabins/${cabin.id}/availability`).then((r) => r.json() as Promise<Availability>);
     // Far ahead, clear of the demo's busy nights and of the other journeys' dates.
     const start = addDays(todayInMoscow(), 260);
     const imported = addDays(start, 20);
@@ -127,7 +161,9 @@ describe('the owner keeps the calendar in «Календарь»', () => {
       await page.getByRole('button', { name: 'Закрыть даты' }).click();
       const blockItem = busyList.getByRole('listitem').filter({ hasText: 'Закрыто вручную: Ремонт веранды' });
       await visible(blockItem);
-      expect(plain(await blockItem.locator('.busy-list__dates').innerText())).toBe(russianNights(start, addDays(start, 3), '3 ночи'));
+      expect(plain(await blockItem.locator('.busy-list__dates').innerText())).toBe(
+        russianNights(start, addDays(start, 3), '3 ночи'),
+      );
       expect((await availability()).busy).toContainEqual({ start, end: addDays(start, 3) });
       expect(await page.getByLabel('Заметка (видите только вы)', { exact: true }).inputValue()).toBe('');
 
@@ -163,15 +199,22 @@ describe('the owner keeps the calendar in «Календарь»', () => {
       await visible(notice(page, 'Сезонные цены сохранены! Сайт обновится через минуту.'));
       const priced = await availability();
       expect(priced.minNights).toBe(2);
-      expect(priced.seasons).toContainEqual(expect.objectContaining({ start: addDays(start, 40), end: addDays(start, 60), pricePerNight: 9500 }));
-      expect(priced.seasons).toContainEqual(expect.objectContaining({ start: addDays(start, 60), end: addDays(start, 70), pricePerNight: 11000 }));
+      expect(priced.seasons).toContainEqual(
+        expect.objectContaining({ start: addDays(start, 40), end: addDays(start, 60), pricePerNight: 9500 }),
+      );
+      expect(priced.seasons).toContainEqual(
+        expect.objectContaining({ start: addDays(start, 60), end: addDays(start, 70), pricePerNight: 11000 }),
+      );
       // The prices «от N ₽» on the public pages follow: the panel says when the site has them.
       await waitPublished(page);
 
       // «Импорт календарей»: Sutochno's calendar and one that fails, saved as a list, synced now.
       const feedList = () => page.getByRole('list', { name: 'Календари' }).getByRole('listitem');
       const f = before.feeds.length;
-      for (const [i, name, file] of [[f, 'Суточно (тест)', 'sutochno.ics'], [f + 1, 'Авито (тест)', 'broken.ics']] as const) {
+      for (const [i, name, file] of [
+        [f, 'Суточно (тест)', 'sutochno.ics'],
+        [f + 1, 'Авито (тест)', 'broken.ics'],
+      ] as const) {
         await page.getByRole('button', { name: 'Добавить календарь' }).click();
         await page.locator(`#feed-${i}-name`).fill(name);
         await page.locator(`#feed-${i}-url`).fill(`${feeds.origin}/${file}`);
@@ -182,8 +225,16 @@ describe('the owner keeps the calendar in «Календарь»', () => {
       const results = page.getByRole('list', { name: 'Итог синхронизации' });
       await visible(results.getByText('Суточно (тест): загружен, занятых периодов: 2'));
       await visible(results.getByText('Авито (тест): Не удалось загрузить календарь: сервер ответил 500'));
-      await visible(feedList().nth(f).getByText(/Последняя удачная синхронизация \d+ [а-я]+,? (в )?\d\d:\d\d \(мск\), занятых периодов: 2/));
-      await visible(feedList().nth(f + 1).getByText('Ошибка: Не удалось загрузить календарь: сервер ответил 500. Ещё ни разу не загрузился.'));
+      await visible(
+        feedList()
+          .nth(f)
+          .getByText(/Последняя удачная синхронизация \d+ [а-я]+,? (в )?\d\d:\d\d \(мск\), занятых периодов: 2/),
+      );
+      await visible(
+        feedList()
+          .nth(f + 1)
+          .getByText('Ошибка: Не удалось загрузить календарь: сервер ответил 500. Ещё ни разу не загрузился.'),
+      );
       const importedItem = busyList.getByRole('listitem').filter({ hasText: 'Из календаря: Суточно (тест)' });
       await visible(importedItem);
       expect((await importedItem.locator('.busy-list__dates').allInnerTexts()).map(plain)).toEqual([
@@ -221,7 +272,15 @@ describe('the owner keeps the calendar in «Календарь»', () => {
     } finally {
       const now = (await api.get(`/admin/cabins/${cabin.id}/calendar`)).json as AdminCalendar;
       for (const b of now.blocks.filter((x) => x.note === 'Ремонт веранды')) await api.del(`/admin/blocks/${b.id}`);
-      await api.put(`/admin/cabins/${cabin.id}/seasons`, { seasons: before.seasons.map(({ start, end, pricePerNight, minNights }) => ({ start, end, pricePerNight, minNights })), minNights: before.minNights });
+      await api.put(`/admin/cabins/${cabin.id}/seasons`, {
+        seasons: before.seasons.map(({ start, end, pricePerNight, minNights }) => ({
+          start,
+          end,
+          pricePerNight,
+          minNights,
+        })),
+        minNights: before.minNights,
+      });
       await api.put(`/admin/cabins/${cabin.id}/feeds`, { feeds: before.feeds.map(({ name, url }) => ({ name, url })) });
       await api.waitPublished();
       await api.logout();

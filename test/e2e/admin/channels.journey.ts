@@ -7,10 +7,32 @@ import { useBrowser } from '../browser.ts';
 import { adminApi, gone, notice, openTab, signIn, visible } from './helpers.ts';
 
 type ChannelsAnswer = {
-  avito: { connected: boolean; userId: number | null; clientId: string | null; secretEnding: string | null; error?: string };
-  cabins: { id: number; name: string; active: boolean; avitoItemId: number | null; avito: { lastPushAt?: string; lastPullAt?: string; error?: string }; exportUrl: string | null }[];
+  avito: {
+    connected: boolean;
+    userId: number | null;
+    clientId: string | null;
+    secretEnding: string | null;
+    error?: string;
+  };
+  cabins: {
+    id: number;
+    name: string;
+    active: boolean;
+    avitoItemId: number | null;
+    avito: { lastPushAt?: string; lastPullAt?: string; error?: string };
+    exportUrl: string | null;
+  }[];
 };
-type Stay = { cabinId: number; externalId: string; start: string; end: string; guests: number; price: number; status: string; guestName: string };
+type Stay = {
+  cabinId: number;
+  externalId: string;
+  start: string;
+  end: string;
+  guests: number;
+  price: number;
+  status: string;
+  guestName: string;
+};
 type Pushed = { busy: { last: { date_start: string; date_end: string; type: string }[] | null; count: number } };
 
 /** The stand-in's demo account (scripts/lib/stack.ts DEMO_AVITO). */
@@ -20,11 +42,14 @@ const FOREIGN_ITEM = 3999999;
 /** How long an answer that goes through Avito may take on a busy machine (the wait ends when it shows). */
 const AVITO_PATIENCE_MS = 30_000;
 
-
 /** A 360px phone: nothing scrolls sideways and every control of «Площадки» is at least 44px tall. */
 async function checkPhoneLayout(page: Page) {
   const { scroll, width, small } = await page.evaluate(() => {
-    const controls = [...document.querySelectorAll<HTMLElement>('.calendar-tab button, .calendar-tab input, .calendar-views a, .channel__more')];
+    const controls = [
+      ...document.querySelectorAll<HTMLElement>(
+        '.calendar-tab button, .calendar-tab input, .calendar-views a, .channel__more',
+      ),
+    ];
     const small = controls
       .map((el) => ({ el, box: el.getBoundingClientRect() }))
       .filter(({ box }) => box.width > 0 && box.height < 43.5)
@@ -39,7 +64,11 @@ async function checkPhoneLayout(page: Page) {
 const plain = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, ' ');
 
 async function control(avitoUrl: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${avitoUrl}/_control${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${avitoUrl}/_control${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return (await res.json()) as unknown;
 }
 
@@ -69,11 +98,14 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     try {
       if (cabin) {
         await api.put(`/admin/cabins/${cabin.id}/channels`, { avitoItemId: null });
-        const cal = (await api.get(`/admin/cabins/${cabin.id}/calendar`)).json as { blocks: { id: number; note: string }[] };
+        const cal = (await api.get(`/admin/cabins/${cabin.id}/calendar`)).json as {
+          blocks: { id: number; note: string }[];
+        };
         for (const b of cal.blocks.filter((x) => x.note === 'Площадки: ремонт')) await api.del(`/admin/blocks/${b.id}`);
       }
       await api.del('/admin/channels/avito');
-      if (avitoBookingId !== undefined) await control(avitoUrl, 'DELETE', `/items/${DEMO.item}/bookings/${avitoBookingId}`);
+      if (avitoBookingId !== undefined)
+        await control(avitoUrl, 'DELETE', `/items/${DEMO.item}/bookings/${avitoBookingId}`);
     } finally {
       await api.logout();
     }
@@ -102,7 +134,9 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     const card = page.getByRole('article', { name, exact: true });
     await shows(card, 'Не связан: сначала подключите Авито выше.');
     await visible(card.getByRole('textbox', { name: `Наша ссылка для площадок «${name}»` }));
-    expect(await card.getByRole('textbox', { name: `Наша ссылка для площадок «${name}»` }).inputValue()).toBe(cabin.exportUrl);
+    expect(await card.getByRole('textbox', { name: `Наша ссылка для площадок «${name}»` }).inputValue()).toBe(
+      cabin.exportUrl,
+    );
     await checkPhoneLayout(page);
     expect(await axeViolations(page)).toEqual([]);
 
@@ -158,14 +192,28 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await page.getByRole('button', { name: 'Синхронизировать сейчас' }).click();
     const results = page.getByRole('list', { name: 'Итог синхронизации' });
     await visible(results, AVITO_PATIENCE_MS);
-    const mine = results.getByRole('listitem').filter({ hasText: `«${name}»` }).first();
+    const mine = results
+      .getByRole('listitem')
+      .filter({ hasText: `«${name}»` })
+      .first();
     await shows(mine, 'Бронирований на Авито: 1');
     await shows(mine, /Авито: отправлено занятых периодов: \d+/);
     await shows(page.locator('.channels__results'), 'Двойных бронирований нет');
     await checkPhoneLayout(page);
     expect(await axeViolations(page)).toEqual([]);
     const stays = (await api.get('/admin/channels/stays')).json as Stay[];
-    expect(stays).toContainEqual(expect.objectContaining({ cabinId: cabin.id, externalId: String(avitoBookingId), start: stay.start, end: stay.end, guests: 3, price: 15000, status: 'pending', guestName: 'Анна Петрова' }));
+    expect(stays).toContainEqual(
+      expect.objectContaining({
+        cabinId: cabin.id,
+        externalId: String(avitoBookingId),
+        start: stay.start,
+        end: stay.end,
+        guests: 3,
+        price: 15000,
+        status: 'pending',
+        guestName: 'Анна Петрова',
+      }),
+    );
 
     // «Шахматка»: an «Авито» bar on those nights, its guests and price in its name.
     await views.getByRole('link', { name: 'Шахматка' }).click();
@@ -178,7 +226,11 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await visible(bar);
     expect(await bar.count()).toBe(1);
     const label = plain((await bar.getAttribute('aria-label'))!);
-    expect(label).toBe(plain(`«${name}»: С площадки: Авито, ${formatGuests(3)}, ${formatPrice(15000)}, ${formatStayDates(stay.start, stay.end)}`));
+    expect(label).toBe(
+      plain(
+        `«${name}»: С площадки: Авито, ${formatGuests(3)}, ${formatPrice(15000)}, ${formatStayDates(stay.start, stay.end)}`,
+      ),
+    );
     expect(label).not.toContain('Конфликт');
     // It covers exactly those nights.
     const first = (await chart.locator(`.occupancy__day[data-date="${stay.start}"]`).boundingBox())!;
@@ -195,7 +247,15 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await visible(fromAvito);
     const row = fromAvito.getByRole('article', { name: `Авито · ${name}` });
     const text = plain(await row.innerText());
-    for (const part of [formatStayDates(stay.start, stay.end), formatNights(nightsBetween(stay.start, stay.end)), formatGuests(3), formatPrice(15000), 'не оплачено', 'Анна Петрова', `№${avitoBookingId}`]) {
+    for (const part of [
+      formatStayDates(stay.start, stay.end),
+      formatNights(nightsBetween(stay.start, stay.end)),
+      formatGuests(3),
+      formatPrice(15000),
+      'не оплачено',
+      'Анна Петрова',
+      `№${avitoBookingId}`,
+    ]) {
       expect(text).toContain(plain(part));
     }
 
@@ -208,11 +268,22 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await page.getByRole('button', { name: 'Закрыть даты' }).click();
     await visible(page.getByRole('list', { name: 'Занятые даты' }).getByText('Закрыто вручную: Площадки: ремонт'));
     // The Avito booking shows there too, with where it came from.
-    await visible(page.getByRole('list', { name: 'Занятые даты' }).getByText(`Бронирование на площадке: Авито, ${formatGuests(3)}, ${formatPrice(15000)}`));
+    await visible(
+      page
+        .getByRole('list', { name: 'Занятые даты' })
+        .getByText(`Бронирование на площадке: Авито, ${formatGuests(3)}, ${formatPrice(15000)}`),
+    );
     await page.getByRole('button', { name: 'Все домики' }).click();
     await views.getByRole('link', { name: 'Площадки' }).click();
     await page.getByRole('button', { name: 'Синхронизировать сейчас' }).click();
-    await shows(page.getByRole('list', { name: 'Итог синхронизации' }).getByRole('listitem').filter({ hasText: `«${name}»` }).first(), /Авито: отправлено занятых периодов: \d+/);
+    await shows(
+      page
+        .getByRole('list', { name: 'Итог синхронизации' })
+        .getByRole('listitem')
+        .filter({ hasText: `«${name}»` })
+        .first(),
+      /Авито: отправлено занятых периодов: \d+/,
+    );
     const pushed = (await control(avitoUrl, 'GET', `/items/${DEMO.item}/pushed`)) as Pushed;
     expect(pushed.busy.last).toContainEqual(expect.objectContaining({ date_start: block.start, date_end: block.end }));
     // Avito's own booking is not sent back to it.

@@ -36,9 +36,20 @@ export async function waitPublished(page: Page, timeout = PUBLISH_PATIENCE_MS) {
     await visible(page.locator('.publish').getByText('Сайт обновлён'), timeout);
   } catch (err) {
     // Say what the panel and the API showed instead.
-    const shown = await page.locator('.publish').innerText().catch(() => '?');
-    const api = await page.context().request.get('/api/admin/publish').then((r) => r.text(), () => '?');
-    throw new Error(`the site was not published within ${timeout} ms: the panel says «${shown}», the API ${api}`, { cause: err });
+    const shown = await page
+      .locator('.publish')
+      .innerText()
+      .catch(() => '?');
+    const api = await page
+      .context()
+      .request.get('/api/admin/publish')
+      .then(
+        (r) => r.text(),
+        () => '?',
+      );
+    throw new Error(`the site was not published within ${timeout} ms: the panel says «${shown}», the API ${api}`, {
+      cause: err,
+    });
   }
 }
 

@@ -12,7 +12,9 @@ describe('the owner connects alerts in MAX', () => {
   const { baseURL, openPage } = useBrowser();
   const maxApi = inject('maxApiUrl');
   const sentWith = async (token: string) =>
-    ((await (await fetch(`${maxApi}/_stand-in/requests`)).json()) as Recorded[]).filter((r) => r.authorization === token);
+    ((await (await fetch(`${maxApi}/_stand-in/requests`)).json()) as Recorded[]).filter(
+      (r) => r.authorization === token,
+    );
 
   afterAll(async () => {
     // The other journeys run without a MAX bot.
@@ -21,7 +23,7 @@ describe('the owner connects alerts in MAX', () => {
     await api.logout();
   });
 
-  it('should take the token, show the bot\'s link, connect after «Начать» and send a test message', async () => {
+  it("should take the token, show the bot's link, connect after «Начать» and send a test message", async () => {
     const page = await openPage('/admin#settings', 'phone');
     await signIn(page);
     const section = page.getByRole('region', { name: 'Уведомления в MAX' });
@@ -53,7 +55,12 @@ describe('the owner connects alerts in MAX', () => {
     await fetch(`${maxApi}/_stand-in/start`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token, payload: new URL(href).searchParams.get('start'), userId: 424_242, chatId: 434_343 }),
+      body: JSON.stringify({
+        token,
+        payload: new URL(href).searchParams.get('start'),
+        userId: 424_242,
+        chatId: 434_343,
+      }),
     });
     await section.getByRole('button', { name: 'Проверить подключение' }).click();
     await visible(notice(page, 'Подключено: уведомления будут приходить вам в MAX'));

@@ -6,9 +6,33 @@ import { guestReplyText } from '../../../site/lib/guest-reply.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible } from './helpers.ts';
 
-type Range = { start: string; end: string; kind: 'booking' | 'request' | 'block' | 'feed'; label: string; bookingId?: number; blockId?: number };
-type Occupancy = { from: string; days: number; cabins: { id: number; name: string; active: boolean; ranges: Range[] }[] };
-type Booking = { id: number; status: string; cabinName: string; name: string; phone: string; total: number; nights: number; guests: number; channel: string; checkIn: string; checkOut: string; guestToken: string | null };
+type Range = {
+  start: string;
+  end: string;
+  kind: 'booking' | 'request' | 'block' | 'feed';
+  label: string;
+  bookingId?: number;
+  blockId?: number;
+};
+type Occupancy = {
+  from: string;
+  days: number;
+  cabins: { id: number; name: string; active: boolean; ranges: Range[] }[];
+};
+type Booking = {
+  id: number;
+  status: string;
+  cabinName: string;
+  name: string;
+  phone: string;
+  total: number;
+  nights: number;
+  guests: number;
+  channel: string;
+  checkIn: string;
+  checkOut: string;
+  guestToken: string | null;
+};
 
 /** The 360px phone of the issue. */
 async function phone(page: Page) {
@@ -62,10 +86,16 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
     expect(await chart.locator('.occupancy__range-bar--feed').first().innerText()).toBe(feed!.r.label);
     // The legend says which colour is which.
     const legend = page.getByRole('list', { name: 'Обозначения' });
-    for (const word of ['Бронирование', 'Новая заявка', 'Закрыто вручную', 'Другая площадка', 'Свободно']) await visible(legend.getByText(word));
+    for (const word of ['Бронирование', 'Новая заявка', 'Закрыто вручную', 'Другая площадка', 'Свободно'])
+      await visible(legend.getByText(word));
 
     // A thumb can hit every night, name and bar; the page itself never scrolls sideways.
-    expect(await smallTargets(page, '.occupancy__free, .occupancy__name, a.occupancy__range-bar, button.occupancy__range-bar')).toEqual([]);
+    expect(
+      await smallTargets(
+        page,
+        '.occupancy__free, .occupancy__name, a.occupancy__range-bar, button.occupancy__range-bar',
+      ),
+    ).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
     // Scrolled to the month's end, the names stay where they were, on top of the nights.
@@ -75,15 +105,20 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
     expect(await chart.evaluate((el) => el.scrollLeft)).toBeGreaterThan(600);
     const after = (await name.boundingBox())!;
     expect(after.x).toBe(before.x);
-    expect(await name.evaluate((el) => {
-      const box = el.getBoundingClientRect();
-      return document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2)?.closest('.occupancy__name') === el;
-    })).toBe(true);
+    expect(
+      await name.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return (
+          document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2)?.closest('.occupancy__name') === el
+        );
+      }),
+    ).toBe(true);
 
     // Two taps on free nights of a cabin with nothing in the window, then the note: they close.
     const quiet = occupancy.cabins.find((c) => c.active && c.ranges.length === 0)!;
     const [first, last] = [addDays(today, 7), addDays(today, 8)];
-    const night = (date: string) => chart.locator(`.occupancy__free[data-date="${date}"][aria-label^="«${quiet.name}»"]`);
+    const night = (date: string) =>
+      chart.locator(`.occupancy__free[data-date="${date}"][aria-label^="«${quiet.name}»"]`);
     await night(first).click();
     expect(await night(first).getAttribute('aria-pressed')).toBe('true');
     await visible(page.getByText(/теперь нажмите последнюю ночь/));
@@ -96,7 +131,9 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
     const closed = chart.locator('.occupancy__range-bar--block').filter({ hasText: 'Ремонт бани' });
     await visible(closed);
     expect(await closed.getAttribute('aria-label')).toContain(`«${quiet.name}»`);
-    const cal = (await api.get(`/admin/cabins/${quiet.id}/calendar`)).json as { blocks: { id: number; start: string; end: string; note: string }[] };
+    const cal = (await api.get(`/admin/cabins/${quiet.id}/calendar`)).json as {
+      blocks: { id: number; start: string; end: string; note: string }[];
+    };
     const made = cal.blocks.find((b) => b.note === 'Ремонт бани')!;
     blocks.push(made.id);
     expect([made.start, made.end]).toEqual([first, addDays(last, 1)]);
@@ -107,10 +144,12 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
     const card = page.locator('.booking-item--focused');
     await visible(card);
     expect(await card.locator('h3').innerText()).toContain(`№${request!.r.bookingId}`);
-    expect(await card.evaluate((el) => {
-      const box = el.getBoundingClientRect();
-      return box.bottom > 0 && box.top < window.innerHeight;
-    })).toBe(true);
+    expect(
+      await card.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return box.bottom > 0 && box.top < window.innerHeight;
+      }),
+    ).toBe(true);
     // «Назад» returns to the chart; a cabin's name opens its own calendar.
     await page.goBack();
     await visible(chart);
@@ -149,13 +188,23 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
     const sms = (await reply(confirmed.id).getByRole('link', { name: /SMS/ }).getAttribute('href'))!;
     expect(sms.startsWith('sms:+7')).toBe(true);
     expect(decodeURIComponent(sms.split('?body=')[1]!)).toBe(text);
-    expect(await reply(confirmed.id).getByRole('link', { name: /Telegram/ }).getAttribute('href')).toMatch(/^https:\/\/t\.me\/\+7\d{10}$/);
-    expect(await reply(confirmed.id).getByRole('link', { name: /Позвонить/ }).getAttribute('href')).toMatch(/^tel:\+7\d{10}$/);
+    expect(
+      await reply(confirmed.id)
+        .getByRole('link', { name: /Telegram/ })
+        .getAttribute('href'),
+    ).toMatch(/^https:\/\/t\.me\/\+7\d{10}$/);
+    expect(
+      await reply(confirmed.id)
+        .getByRole('link', { name: /Позвонить/ })
+        .getAttribute('href'),
+    ).toMatch(/^tel:\+7\d{10}$/);
 
     // A request not yet confirmed: the guest asked for a call, and the message promises nothing.
     const first = reply(waiting.id).getByRole('link').first();
     expect(await first.textContent()).toMatch(/^\s*Позвонить\s*выбрал гость\s*$/);
-    const smsWaiting = decodeURIComponent((await reply(waiting.id).getByRole('link', { name: /SMS/ }).getAttribute('href'))!.split('?body=')[1]!);
+    const smsWaiting = decodeURIComponent(
+      (await reply(waiting.id).getByRole('link', { name: /SMS/ }).getAttribute('href'))!.split('?body=')[1]!,
+    );
     expect(smsWaiting).toContain(`Получили вашу заявку №${waiting.id}`);
     expect(smsWaiting).not.toContain('Заезд с');
     expect(await smallTargets(page, '.reply__way')).toEqual([]);

@@ -7,12 +7,38 @@ import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible } from './helpers.ts';
 
-type AdminCabin = { id: number; name: string; active: boolean; pricePerNight: number; maxGuests: number; weekendPricePerNight: number | null; weekendNights: number[]; baseGuests: number | null; extraGuestPerNight: number };
-type Season = { start: string; end: string; pricePerNight: number; weekendPricePerNight: number | null; minNights: number };
+type AdminCabin = {
+  id: number;
+  name: string;
+  active: boolean;
+  pricePerNight: number;
+  maxGuests: number;
+  weekendPricePerNight: number | null;
+  weekendNights: number[];
+  baseGuests: number | null;
+  extraGuestPerNight: number;
+};
+type Season = {
+  start: string;
+  end: string;
+  pricePerNight: number;
+  weekendPricePerNight: number | null;
+  minNights: number;
+};
 type AdminCalendar = { seasons: Season[]; minNights: number };
 type Extra = { id: number; name: string; price: number; per: string; mandatory: boolean; cabinIds: number[] | null };
 type Pricing = { discounts: Record<string, unknown>[]; extras: Extra[] };
-type Promo = { code: string; percent: number | null; amount: number | null; validFrom: string | null; validTo: string | null; stayFrom: string | null; stayTo: string | null; maxUses: number | null; uses: number };
+type Promo = {
+  code: string;
+  percent: number | null;
+  amount: number | null;
+  validFrom: string | null;
+  validTo: string | null;
+  stayFrom: string | null;
+  stayTo: string | null;
+  maxUses: number | null;
+  uses: number;
+};
 type Quote = { nights: number; total: number; lines: { kind: string; label: string; amount: number }[] };
 
 /** The cabin the journey prices: 4 guests fit, no demo seasons, used by no other journey. */
@@ -20,10 +46,12 @@ const CABIN = 'Домик «Рассвет»';
 const CODE = 'RASSVET10';
 const FAILED_CODES = 'Не удалось сохранить промокоды';
 
-
 /** Nothing on the phone scrolls sideways. */
 async function noSideScroll(page: Page) {
-  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
   expect(scroll).toBeLessThanOrEqual(width);
 }
 
@@ -35,7 +63,10 @@ async function shows(where: Locator, text: string, timeout = 30_000) {
   try {
     await expect.poll(async () => plain(await where.innerText()), { timeout }).toContain(plain(text));
   } catch (err) {
-    throw new Error(`no «${text}» within ${timeout / 1000} s; it shows «${plain(await where.innerText().catch(() => '?'))}»`, { cause: err });
+    throw new Error(
+      `no «${text}» within ${timeout / 1000} s; it shows «${plain(await where.innerText().catch(() => '?'))}»`,
+      { cause: err },
+    );
   }
 }
 
@@ -63,7 +94,9 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
     expect(cabin.maxGuests).toBeGreaterThanOrEqual(4);
     const id = cabin.id;
     const calendarBefore = (await api.get(`/admin/cabins/${id}/calendar`)).json as AdminCalendar;
-    const datesBefore = ((await api.get(`/admin/cabins/${id}/date-prices`)).json as { prices: { date: string; price: number }[] }).prices;
+    const datesBefore = (
+      (await api.get(`/admin/cabins/${id}/date-prices`)).json as { prices: { date: string; price: number }[] }
+    ).prices;
     const pricingBefore = (await api.get('/admin/pricing')).json as Pricing;
     const codesBefore = ((await api.get('/admin/promo-codes')).json as { codes: Promo[] }).codes;
 
@@ -73,7 +106,12 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
     const thursday = clearThursday(calendarBefore.seasons, 70);
     const sunday = addDays(thursday, 3);
     const newYear = addDays(thursday, -1);
-    const season = { start: addDays(thursday, 14), end: addDays(thursday, 21), price: weekday + 700, weekend: weekday + 2700 };
+    const season = {
+      start: addDays(thursday, 14),
+      end: addDays(thursday, 21),
+      price: weekday + 700,
+      weekend: weekday + 2700,
+    };
 
     try {
       // axe is added to the page as a script: the panel's CSP would refuse it.
@@ -93,7 +131,10 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       await dialog.getByLabel('Гостей в цене').fill('2');
       await dialog.getByLabel('Доплата за каждого следующего гостя, ₽ за ночь').fill('500');
       await dialog.getByRole('button', { name: 'Сохранить' }).click();
-      const refusal = (await api.put(`/cabins/${id}`, { weekendPricePerNight: 0 })) as { status: number; json: { error: string } };
+      const refusal = (await api.put(`/cabins/${id}`, { weekendPricePerNight: 0 })) as {
+        status: number;
+        json: { error: string };
+      };
       expect(refusal.status).toBe(400);
       await visible(dialog.getByText(refusal.json.error));
       expect(refusal.json.error).toBe(MSG.weekendPriceInvalid);
@@ -106,7 +147,12 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       await visible(notice(page, 'Домик сохранён'));
       await visible(row.getByText(`В выходные ${formatNumber(weekend).replace(/\u00a0/g, ' ')}`));
       const saved = ((await api.get('/admin/cabins')).json as AdminCabin[]).find((c) => c.id === id)!;
-      expect(saved).toMatchObject({ weekendPricePerNight: weekend, weekendNights: [5, 6], baseGuests: 2, extraGuestPerNight: 500 });
+      expect(saved).toMatchObject({
+        weekendPricePerNight: weekend,
+        weekendNights: [5, 6],
+        baseGuests: 2,
+        extraGuestPerNight: 500,
+      });
 
       // «Календарь» → the cabin: a season with its weekend price and a night of its own price,
       // and every night's price by the same rules.
@@ -127,7 +173,10 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       await page.locator(`#date-price-${d}-price`).fill('25000');
       await page.getByRole('button', { name: 'Сохранить цены на даты' }).click();
       await visible(notice(page, 'Цены на даты сохранены'));
-      expect(((await api.get(`/admin/cabins/${id}/date-prices`)).json as { prices: unknown[] }).prices).toContainEqual({ date: newYear, price: 25000 });
+      expect(((await api.get(`/admin/cabins/${id}/date-prices`)).json as { prices: unknown[] }).prices).toContainEqual({
+        date: newYear,
+        price: 25000,
+      });
 
       const cell = (date: string) => month.locator(`td[data-date="${date}"]`);
       // Every night as priced by the same rules: the single date, the weekday and the weekend
@@ -143,7 +192,8 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       ];
       const backgrounds = new Map<string, string>();
       for (const [date, kind, price] of expected) {
-        for (let i = 0; i < 6 && (await cell(date).count()) === 0; i++) await month.getByRole('button', { name: 'Следующий месяц' }).click();
+        for (let i = 0; i < 6 && (await cell(date).count()) === 0; i++)
+          await month.getByRole('button', { name: 'Следующий месяц' }).click();
         expect(await cell(date).getAttribute('data-kind'), date).toBe(kind);
         expect(plain(await cell(date).innerText())).toContain(plain(formatPrice(price)));
         backgrounds.set(kind, await cell(date).evaluate((el) => getComputedStyle(el).backgroundColor));
@@ -169,7 +219,10 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       const extras = page.getByRole('form', { name: 'Дополнительные услуги' });
       await extras.getByRole('button', { name: 'Добавить услугу' }).click();
       const e = pricingBefore.extras.length;
-      const extraItem = extras.getByRole('listitem').filter({ has: page.locator(`#extra-${e}-name`) }).first();
+      const extraItem = extras
+        .getByRole('listitem')
+        .filter({ has: page.locator(`#extra-${e}-name`) })
+        .first();
       await page.locator(`#extra-${e}-name`).fill('Баня');
       await page.locator(`#extra-${e}-price`).fill('2000');
       expect(await page.locator(`#extra-${e}-per`).inputValue()).toBe('stay');
@@ -197,12 +250,18 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       expect(await page.locator(`#promo-${c}-percent`).inputValue()).toBe('10');
       expect(await page.locator(`#promo-${c}-amount`).inputValue()).toBe('500');
       expect(await page.locator(`#promo-${c}-max`).inputValue()).toBe('5');
-      expect(((await api.get('/admin/promo-codes')).json as { codes: Promo[] }).codes.some((p) => p.code === CODE)).toBe(false);
+      expect(
+        ((await api.get('/admin/promo-codes')).json as { codes: Promo[] }).codes.some((p) => p.code === CODE),
+      ).toBe(false);
       await page.locator(`#promo-${c}-amount`).fill('');
       await codes.getByRole('button', { name: 'Сохранить промокоды' }).click();
       await visible(notice(page, 'Промокоды сохранены'));
       // Saved in capitals, as the server keeps it, with its uses so far.
-      expect(await codes.getByRole('textbox', { name: 'Код' }).evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value))).toContain(CODE);
+      expect(
+        await codes
+          .getByRole('textbox', { name: 'Код' })
+          .evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value)),
+      ).toContain(CODE);
       await shows(codes, '−10 % · Ещё не использован, можно 5 раз');
       await noSideScroll(page);
       expect(await axeViolations(page)).toEqual([]);
@@ -213,7 +272,9 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       expect(banya).toMatchObject({ price: 2000, per: 'stay', mandatory: false, cabinIds: [id] });
       expect(pricing.discounts).toContainEqual({ kind: 'longStay', minNights: 7, percent: 10 });
       const quote = async (checkOut: string, guests: number, more = '') => {
-        const res = await fetch(`${baseURL}/api/quote?cabinId=${id}&checkIn=${thursday}&checkOut=${checkOut}&guests=${guests}${more}`);
+        const res = await fetch(
+          `${baseURL}/api/quote?cabinId=${id}&checkIn=${thursday}&checkOut=${checkOut}&guests=${guests}${more}`,
+        );
         const body = (await res.json()) as Quote & { error?: string };
         expect(res.status, body.error).toBe(200);
         expect(body.total).toBe(body.lines.reduce((sum, l) => sum + l.amount, 0));
@@ -222,7 +283,9 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       const stay = await quote(sunday, 4, `&extras=${banya.id}&promo=${CODE.toLowerCase()}`);
       const lodging = weekday + 2 * weekend + 2 * 500 * 3;
       expect(stay.nights).toBe(3);
-      expect(stay.lines.filter((l) => l.kind !== 'fee' && l.kind !== 'tax').map((l) => ({ ...l, label: plain(l.label) }))).toEqual([
+      expect(
+        stay.lines.filter((l) => l.kind !== 'fee' && l.kind !== 'tax').map((l) => ({ ...l, label: plain(l.label) })),
+      ).toEqual([
         { kind: 'nights', label: plain(`${formatPrice(weekday)} × 1 ночь`), amount: weekday },
         { kind: 'nights', label: plain(`${formatPrice(weekend)} × 2 ночи`), amount: 2 * weekend },
         { kind: 'extraGuests', label: plain(`Дополнительные гости: 2 × ${formatPrice(500)} × 3 ночи`), amount: 3000 },
@@ -233,15 +296,34 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       const week = await quote(addDays(thursday, 7), 2);
       const weekLodging = week.lines.filter((l) => l.kind === 'nights').reduce((sum, l) => sum + l.amount, 0);
       expect(weekLodging).toBe(5 * weekday + 2 * weekend);
-      expect(week.lines.filter((l) => l.kind === 'discount')).toEqual([{ kind: 'discount', label: expect.stringMatching(/^Скидка за долгое проживание 10\s%$/), amount: -Math.round(weekLodging / 10) }]);
+      expect(week.lines.filter((l) => l.kind === 'discount')).toEqual([
+        {
+          kind: 'discount',
+          label: expect.stringMatching(/^Скидка за долгое проживание 10\s%$/),
+          amount: -Math.round(weekLodging / 10),
+        },
+      ]);
     } finally {
       // Everything as it was, for the other journeys on this stack.
-      await api.put(`/cabins/${id}`, { weekendPricePerNight: cabin.weekendPricePerNight, weekendNights: cabin.weekendNights, baseGuests: cabin.baseGuests, extraGuestPerNight: cabin.extraGuestPerNight });
+      await api.put(`/cabins/${id}`, {
+        weekendPricePerNight: cabin.weekendPricePerNight,
+        weekendNights: cabin.weekendNights,
+        baseGuests: cabin.baseGuests,
+        extraGuestPerNight: cabin.extraGuestPerNight,
+      });
       await api.put(`/admin/cabins/${id}/seasons`, {
-        seasons: calendarBefore.seasons.map(({ start, end, pricePerNight, weekendPricePerNight, minNights }) => ({ start, end, pricePerNight, weekendPricePerNight, minNights })),
+        seasons: calendarBefore.seasons.map(({ start, end, pricePerNight, weekendPricePerNight, minNights }) => ({
+          start,
+          end,
+          pricePerNight,
+          weekendPricePerNight,
+          minNights,
+        })),
         minNights: calendarBefore.minNights,
       });
-      await api.put(`/admin/cabins/${id}/date-prices`, { prices: datesBefore.filter((p) => p.date >= todayInMoscow()) });
+      await api.put(`/admin/cabins/${id}/date-prices`, {
+        prices: datesBefore.filter((p) => p.date >= todayInMoscow()),
+      });
       await api.put('/admin/pricing', pricingBefore);
       await api.put('/admin/promo-codes', { codes: codesBefore });
       await api.waitPublished();

@@ -44,7 +44,12 @@ describe('«Сводка» on a phone: the demo’s numbers and the accountant�
     await visible(cabins.getByRole('row', { name: new RegExp(literal(summary.byCabin[0]!.name)) }));
     await visible(page.getByRole('img', { name: /^Загрузка по домикам/ }));
     for (const c of summary.byCabin.filter((x) => x.active)) {
-      const row = text(await cabins.getByRole('row', { name: new RegExp(`^${literal(c.name)}`) }).first().innerText());
+      const row = text(
+        await cabins
+          .getByRole('row', { name: new RegExp(`^${literal(c.name)}`) })
+          .first()
+          .innerText(),
+      );
       expect(row, c.name).toContain(text(percent(c.occupancy)));
     }
     const overall = text(await page.locator('.report-card', { hasText: 'Загрузка' }).innerText());
@@ -57,10 +62,14 @@ describe('«Сводка» on a phone: the demo’s numbers and the accountant�
     const tax = (await api.get(`/admin/reports/tourist-tax?from=${from}&to=${to}`)).json as TouristTaxReport;
     const taxSection = page.getByRole('region', { name: 'Туристический налог' });
     await visible(taxSection.getByRole('button', { name: 'Печать' }));
-    if (tax.total.tax > 0) expect(text(await taxSection.innerText())).toContain(text(`налог ${tax.total.tax.toLocaleString('ru-RU')}`));
+    if (tax.total.tax > 0)
+      expect(text(await taxSection.innerText())).toContain(text(`налог ${tax.total.tax.toLocaleString('ru-RU')}`));
 
     // The accountant's CSV: UTF-8 with its BOM, the cabins' names as written.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Скачать CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Скачать CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`bookings-${from}-${to}.csv`);
     const bytes = await readFile((await download.path())!);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);

@@ -26,7 +26,18 @@ describe('signing in and out of the admin panel', () => {
     // «Заявки» first (with the count of new ones), and the panel opens on it.
     const labels = (await nav.getByRole('link').allInnerTexts()).map((t) => t.replace(/\d+\s*новых/, '').trim());
     // «Журнал» last: the owner's; a manager has no such tab (account-2fa.journey.ts).
-    expect(labels).toEqual(['Заявки', 'Сводка', 'Домики', 'Календарь', 'Галерея', 'Контакты', 'Отзывы', 'Настройки', 'Аккаунт', 'Журнал']);
+    expect(labels).toEqual([
+      'Заявки',
+      'Сводка',
+      'Домики',
+      'Календарь',
+      'Галерея',
+      'Контакты',
+      'Отзывы',
+      'Настройки',
+      'Аккаунт',
+      'Журнал',
+    ]);
     expect(await nav.getByRole('link', { name: /Заявки/ }).getAttribute('aria-current')).toBe('page');
     await visible(page.getByRole('group', { name: 'Какие заявки показать' }));
   });

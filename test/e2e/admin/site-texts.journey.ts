@@ -3,7 +3,17 @@ import { useBrowser } from '../browser.ts';
 import { adminApi, notice, PUBLISH_MS, publicText, signIn, visible, waitLive, waitPublished } from './helpers.ts';
 
 type Settings = Record<string, unknown> & { heroTitle: string; contactInfo: Record<string, string> };
-const CONTACT_FIELDS = ['siteName', 'phone', 'email', 'address', 'footerDescription', 'footerPhone', 'footerEmail', 'footerAddress', 'mapEmbedCode'];
+const CONTACT_FIELDS = [
+  'siteName',
+  'phone',
+  'email',
+  'address',
+  'footerDescription',
+  'footerPhone',
+  'footerEmail',
+  'footerAddress',
+  'mapEmbedCode',
+];
 
 describe('the owner edits the texts of the site', () => {
   const { baseURL, openPage } = useBrowser();
@@ -66,7 +76,17 @@ describe('the owner edits the texts of the site', () => {
     const phone = `+7 (900) 555-${String(Date.now() % 100).padStart(2, '0')}-17`;
     const description = `Домики у моря, проверка ${Date.now() % 10_000}.`;
     await visible(page.getByLabel('Телефон в подвале'));
-    for (const label of ['Название сайта', 'Телефон в шапке сайта', 'Email', 'Адрес', 'Телефон в подвале', 'Email в подвале', 'Адрес в подвале', 'Описание в подвале', 'HTML-код карты']) {
+    for (const label of [
+      'Название сайта',
+      'Телефон в шапке сайта',
+      'Email',
+      'Адрес',
+      'Телефон в подвале',
+      'Email в подвале',
+      'Адрес в подвале',
+      'Описание в подвале',
+      'HTML-код карты',
+    ]) {
       await visible(page.getByLabel(label, { exact: true }));
     }
     await page.getByLabel('Телефон в подвале').fill(phone);

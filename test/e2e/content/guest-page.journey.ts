@@ -27,7 +27,13 @@ type Logged = {
   payments: { id: string; status: string; amount: { value: string }; metadata: { bookingId: string; kind?: string } }[];
   refunds: { payment_id: string; amount: { value: string } }[];
 };
-type Settings = { bookingMode: string; prepayment: unknown; holdMinutes: number; cancellation: { freeUntilDays: number; keepPercent: number }; messages: unknown };
+type Settings = {
+  bookingMode: string;
+  prepayment: unknown;
+  holdMinutes: number;
+  cancellation: { freeUntilDays: number; keepPercent: number };
+  messages: unknown;
+};
 type AdminBooking = { id: number; total: number; lines: PriceLine[]; guestUrl: string; status: string };
 
 const RUN = crypto.randomUUID().slice(0, 8);
@@ -37,7 +43,8 @@ const SECOND_EMAIL = `timur-${RUN}@example.ru`;
 const REVIEW = `Домик чистый, море в двух шагах, хозяева на связи (${RUN}).`;
 
 const kopecks = (value: string) => Math.round(Number(value) * 100);
-const busyOn = (a: Availability, checkIn: string, checkOut: string) => a.busy.some((b) => b.start < checkOut && checkIn < b.end);
+const busyOn = (a: Availability, checkIn: string, checkOut: string) =>
+  a.busy.some((b) => b.start < checkOut && checkIn < b.end);
 
 describe('a guest manages a stay on the page of their booking, and the messages go by themselves', () => {
   const { baseURL, openPage } = useBrowser();
@@ -47,7 +54,15 @@ describe('a guest manages a stay on the page of their booking, and the messages 
   let before: { settings: Settings; instructions: string };
   let cabin: Cabin;
   /** The guest who pays, then cancels. */
-  let first: { id: number; token: string; checkIn: string; checkOut: string; total: number; lines: PriceLine[]; prepayment: number };
+  let first: {
+    id: number;
+    token: string;
+    checkIn: string;
+    checkOut: string;
+    total: number;
+    lines: PriceLine[];
+    prepayment: number;
+  };
   /** The guest whose stay gets the reminder and the review request. */
   let second: { id: number; token: string; cabinId: number; nights: number };
   let reviewId: number | undefined;
@@ -79,7 +94,8 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     await forgetBookingThrottle();
   }, 180_000);
 
-  const availability = async (id: number) => (await (await fetch(`${baseURL}/api/cabins/${id}/availability`, { cache: 'no-store' })).json()) as Availability;
+  const availability = async (id: number) =>
+    (await (await fetch(`${baseURL}/api/cabins/${id}/availability`, { cache: 'no-store' })).json()) as Availability;
   const yookassaLog = async () => (await (await fetch(`${yookassa}/_log`)).json()) as Logged;
 
   /** Waits for the e-mail to `to` whose subject has `subject`, as the mail API stand-in got it. */
@@ -87,9 +103,20 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     const until = Date.now() + timeoutMs;
     for (;;) {
       const mails = (await (await fetch(`${mailApi}/_stand-in/mails`)).json()) as StandInMail[];
-      const mail = mails.find((m) => m.to.includes(to) && (typeof subject === 'string' ? m.subject.includes(subject) : subject.test(m.subject)));
+      const mail = mails.find(
+        (m) =>
+          m.to.includes(to) && (typeof subject === 'string' ? m.subject.includes(subject) : subject.test(m.subject)),
+      );
       if (mail) return mail;
-      if (Date.now() > until) throw new Error(`no e-mail «${subject}» to ${to}; it got: ${mails.filter((m) => m.to.includes(to)).map((m) => m.subject).join(' | ') || 'nothing'}`);
+      if (Date.now() > until)
+        throw new Error(
+          `no e-mail «${subject}» to ${to}; it got: ${
+            mails
+              .filter((m) => m.to.includes(to))
+              .map((m) => m.subject)
+              .join(' | ') || 'nothing'
+          }`,
+        );
       await new Promise((r) => setTimeout(r, 300));
     }
   }
@@ -101,20 +128,24 @@ describe('a guest manages a stay on the page of their booking, and the messages 
    */
   async function runUpkeep() {
     const quarter = Math.floor(Date.now() / 900_000) * 900_000;
-    const res = await fetch(`${baseURL}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('* * * * *')}&time=${quarter}`);
+    const res = await fetch(
+      `${baseURL}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('* * * * *')}&time=${quarter}`,
+    );
     expect(res.status, await res.text()).toBe(200);
   }
 
   /** The link to the guest's page in an e-mail. */
   const pageLink = (mail: StandInMail) => {
-    const link = new RegExp(`${baseURL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/b/[0-9a-f]{36}(#review)?`).exec(mail.text)?.[0];
+    const link = new RegExp(`${baseURL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/b/[0-9a-f]{36}(#review)?`).exec(
+      mail.text,
+    )?.[0];
     if (!link) throw new Error(`no link to the guest's page in «${mail.subject}»:\n${mail.text}`);
     return link;
   };
 
   const money = (page: Page) => page.getByRole('region', { name: 'Стоимость и оплата' });
 
-  it('should let the owner write a cabin\'s instructions for guests, show the cancellation policy and the e-mails with a preview, and switch prepayment on', async () => {
+  it("should let the owner write a cabin's instructions for guests, show the cancellation policy and the e-mails with a preview, and switch prepayment on", async () => {
     const owner = await openPage('/admin#cabins', 'phone');
     await signIn(owner);
     await owner.getByRole('button', { name: `Для гостей «${cabin.name}»` }).click();
@@ -180,10 +211,15 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     await guest.waitForURL(`${yookassa}/pay/**`);
     await guest.getByRole('button', { name: 'Оплатить' }).click();
     await guest.waitForURL(new RegExp(`/cabin/${cabin.id}\\?booking=\\d+&token=`));
-    await visible(guest.locator('.booking__status').getByRole('heading', { name: 'Бронирование подтверждено' }), 20_000);
+    await visible(
+      guest.locator('.booking__status').getByRole('heading', { name: 'Бронирование подтверждено' }),
+      20_000,
+    );
     const id = Number(new URL(guest.url()).searchParams.get('booking'));
     mine.push(id);
-    const prepayment = kopecks((await yookassaLog()).payments.find((p) => p.metadata.bookingId === String(id))!.amount.value);
+    const prepayment = kopecks(
+      (await yookassaLog()).payments.find((p) => p.metadata.bookingId === String(id))!.amount.value,
+    );
 
     // The confirmation e-mail carries the page's link.
     const mail = await mailTo(FIRST_EMAIL, 'Бронирование подтверждено');
@@ -218,7 +254,9 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     await visible(way.getByText(INSTRUCTIONS));
 
     // «Добавить в календарь»: the stay as one all-day event, check-in to check-out.
-    const ics = await fetch(new URL((await way.getByRole('link', { name: 'Добавить в календарь' }).getAttribute('href'))!, baseURL));
+    const ics = await fetch(
+      new URL((await way.getByRole('link', { name: 'Добавить в календарь' }).getAttribute('href'))!, baseURL),
+    );
     expect(ics.status).toBe(200);
     expect(ics.headers.get('content-type')).toMatch(/^text\/calendar/);
     const event = (await ics.text()).replace(/\r\n[ \t]/g, '');
@@ -230,7 +268,7 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   });
 
-  it('should take the rest through ЮKassa\'s page and bring the guest back to their page with nothing left to pay', async () => {
+  it("should take the rest through ЮKassa's page and bring the guest back to their page with nothing left to pay", async () => {
     const due = first.total * 100 - first.prepayment;
     const page = await openPage(`/b/${first.token}`, 'phone');
     await page.locator('html[data-guest-ready]').waitFor({ state: 'attached' });
@@ -256,7 +294,9 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     await visible(cancel.getByText(flat(`Вернём ${formatPrice(first.total)}.`)));
     await cancel.getByRole('button', { name: 'Да, отменить' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Бронирование отменено' }), 20_000);
-    expect(await textOf(page.getByRole('region', { name: 'Отмена' }))).toContain(flat(`Возвращаем ${formatPrice(first.total)} на карту`));
+    expect(await textOf(page.getByRole('region', { name: 'Отмена' }))).toContain(
+      flat(`Возвращаем ${formatPrice(first.total)} на карту`),
+    );
 
     // ЮKassa returned each payment, the prepayment and the rest, in full.
     const log = await yookassaLog();
@@ -272,7 +312,9 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     await mailTo(E2E_OWNER_EMAIL, `Гость отменил бронирование №${first.id}`);
   });
 
-  it('should send the reminder before arrival and, after the stay, the review request whose link opens the review form, the review showing as «Гость проживал(а)» once approved', { timeout: 240_000 }, async () => {
+  it('should send the reminder before arrival and, after the stay, the review request whose link opens the review form, the review showing as «Гость проживал(а)» once approved', {
+    timeout: 240_000,
+  }, async () => {
     // A stay that begins within the reminder's days (3 by default), on any cabin free then.
     const today = todayInMoscow();
     const cabins = (await (await fetch(`${baseURL}/api/cabins`)).json()) as Cabin[];
@@ -283,7 +325,8 @@ describe('a guest manages a stay on the page of their booking, and the messages 
         const checkIn = addDays(today, d);
         for (let n = 1; n <= 7 && !stay; n++) {
           const checkOut = addDays(checkIn, n);
-          if (!busyOn(a, checkIn, checkOut) && stayRules(a).quote(checkIn, checkOut).minNights <= n) stay = { cabinId: c.id, checkIn, checkOut, nights: n };
+          if (!busyOn(a, checkIn, checkOut) && stayRules(a).quote(checkIn, checkOut).minNights <= n)
+            stay = { cabinId: c.id, checkIn, checkOut, nights: n };
         }
       }
       if (stay) break;
@@ -292,7 +335,19 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     const res = await fetch(`${baseURL}/api/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ cabinId: stay.cabinId, checkIn: stay.checkIn, checkOut: stay.checkOut, guests: 2, name: 'Тимур Скорый', phone: '+7 928 555-66-77', email: SECOND_EMAIL, comment: '', channel: 'whatsapp', consent: true, website: '' }),
+      body: JSON.stringify({
+        cabinId: stay.cabinId,
+        checkIn: stay.checkIn,
+        checkOut: stay.checkOut,
+        guests: 2,
+        name: 'Тимур Скорый',
+        phone: '+7 928 555-66-77',
+        email: SECOND_EMAIL,
+        comment: '',
+        channel: 'whatsapp',
+        consent: true,
+        website: '',
+      }),
     });
     expect(res.status).toBe(201);
     const booked = (await res.json()) as { id: number; guestUrl: string; payment: { confirmationUrl: string } };
@@ -313,7 +368,12 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     // The stay is over (its dates moved into the past in the stack's D1, as the days would pass):
     // the next upkeep sends the review request, its link the page's review form.
     const checkOut = addDays(today, -1);
-    const moved = await runInLocalD1('UPDATE bookings SET check_in = ?, check_out = ? WHERE id = ?', addDays(checkOut, -stay.nights), checkOut, booked.id);
+    const moved = await runInLocalD1(
+      'UPDATE bookings SET check_in = ?, check_out = ? WHERE id = ?',
+      addDays(checkOut, -stay.nights),
+      checkOut,
+      booked.id,
+    );
     expect(moved).toBe(1);
     await runUpkeep();
     const request = await mailTo(SECOND_EMAIL, 'Как вам отдых');
@@ -333,7 +393,9 @@ describe('a guest manages a stay on the page of their booking, and the messages 
 
     // The owner approves it; once the site is rebuilt, /reviews shows it from a guest who stayed.
     const api = await adminApi(baseURL);
-    const review = ((await api.get('/reviews')).json as { id: number; comment: string; approved: boolean; verifiedStay: boolean }[]).find((r) => r.comment === REVIEW);
+    const review = (
+      (await api.get('/reviews')).json as { id: number; comment: string; approved: boolean; verifiedStay: boolean }[]
+    ).find((r) => r.comment === REVIEW);
     expect(review).toMatchObject({ approved: false, verifiedStay: true });
     reviewId = review!.id;
     expect((await api.put(`/reviews/${reviewId}`, { approved: true })).status).toBe(200);
@@ -348,7 +410,9 @@ describe('a guest manages a stay on the page of their booking, and the messages 
   it('should list the three e-mails the second guest got under «Письма гостю» in «Заявки»', async () => {
     const owner = await openPage('/admin#bookings', 'phone');
     await signIn(owner);
-    const row = owner.locator('.booking-item', { has: owner.getByRole('heading', { name: new RegExp(`^№${second.id} ·`) }) });
+    const row = owner.locator('.booking-item', {
+      has: owner.getByRole('heading', { name: new RegExp(`^№${second.id} ·`) }),
+    });
     await visible(row);
     await row.getByText('Письма гостю').click();
     const list = row.locator('.booking-messages');

@@ -11,9 +11,21 @@ describe('messengers chosen in «Контакты»', () => {
 
   it('should list Telegram and MAX on the contacts page and offer them after a booking request, each with the same message', async () => {
     const api = await adminApi(baseURL);
-    const before = (await api.put('/settings', {})).json as { telegramUsername: string; maxLink: string; bookingChannels: string[] };
+    const before = (await api.put('/settings', {})).json as {
+      telegramUsername: string;
+      maxLink: string;
+      bookingChannels: string[];
+    };
     try {
-      expect((await api.put('/settings', { telegramUsername: '@kaspiy_test', maxLink: 'https://max.ru/u/kaspiy_test', bookingChannels: ['whatsapp', 'telegram', 'max', 'phone'] })).status).toBe(200);
+      expect(
+        (
+          await api.put('/settings', {
+            telegramUsername: '@kaspiy_test',
+            maxLink: 'https://max.ru/u/kaspiy_test',
+            bookingChannels: ['whatsapp', 'telegram', 'max', 'phone'],
+          })
+        ).status,
+      ).toBe(200);
       await api.waitPublished();
 
       const page = await openPage('about:blank', 'phone');
@@ -26,8 +38,12 @@ describe('messengers chosen in «Контакты»', () => {
         };
       });
       await page.goto('/contacts');
-      expect(await page.getByRole('link', { name: '@kaspiy_test' }).getAttribute('href')).toBe('https://t.me/kaspiy_test');
-      expect(await page.getByRole('link', { name: 'Написать в MAX' }).getAttribute('href')).toBe('https://max.ru/u/kaspiy_test');
+      expect(await page.getByRole('link', { name: '@kaspiy_test' }).getAttribute('href')).toBe(
+        'https://t.me/kaspiy_test',
+      );
+      expect(await page.getByRole('link', { name: 'Написать в MAX' }).getAttribute('href')).toBe(
+        'https://max.ru/u/kaspiy_test',
+      );
       // «Напишите нам» can go to Telegram too, with the same message it sends to WhatsApp.
       const form = page.getByRole('form', { name: 'Напишите нам' });
       await form.scrollIntoViewIfNeeded();
@@ -39,7 +55,9 @@ describe('messengers chosen in «Контакты»', () => {
       await form.getByRole('checkbox', { name: /Я согласен/ }).check();
       await form.getByRole('button', { name: 'Отправить сообщение' }).click();
       await visible(form.getByText('Сообщение отправлено!'));
-      const [[opened]] = (await page.evaluate(() => (window as unknown as { opened: string[][] }).opened)) as string[][];
+      const [[opened]] = (await page.evaluate(
+        () => (window as unknown as { opened: string[][] }).opened,
+      )) as string[][];
       const tgForm = new URL(opened!);
       expect(tgForm.origin + tgForm.pathname).toBe('https://t.me/kaspiy_test');
       expect(tgForm.searchParams.get('text')).toContain('Сообщение: Можно с детьми?');
@@ -59,14 +77,20 @@ describe('messengers chosen in «Контакты»', () => {
       await card.getByRole('button', { name: 'Отправить заявку' }).click();
       await visible(card.locator('.booking__sent'));
       const number = /Заявка №(\d+)/.exec(await textOf(card.locator('.booking__sent')))![1]!;
-      const wa = new URL((await card.getByRole('link', { name: 'Забронировать через WhatsApp' }).getAttribute('href'))!).searchParams.get('text')!;
+      const wa = new URL(
+        (await card.getByRole('link', { name: 'Забронировать через WhatsApp' }).getAttribute('href'))!,
+      ).searchParams.get('text')!;
       const tg = new URL((await card.getByRole('link', { name: 'Написать в Telegram' }).getAttribute('href'))!);
       expect(tg.origin + tg.pathname).toBe('https://t.me/kaspiy_test');
       expect(tg.searchParams.get('text')).toBe(wa);
       expect(wa).toContain(`Заявка №${number}`);
-      expect(await card.getByRole('link', { name: 'Написать в MAX' }).getAttribute('href')).toBe('https://max.ru/u/kaspiy_test');
+      expect(await card.getByRole('link', { name: 'Написать в MAX' }).getAttribute('href')).toBe(
+        'https://max.ru/u/kaspiy_test',
+      );
       expect(await card.getByRole('link', { name: 'Позвонить' }).getAttribute('href')).toMatch(/^tel:\+\d+$/);
-      const row = ((await api.get('/admin/bookings')).json as { id: number; channel: string }[]).find((r) => r.id === Number(number))!;
+      const row = ((await api.get('/admin/bookings')).json as { id: number; channel: string }[]).find(
+        (r) => r.id === Number(number),
+      )!;
       expect(row.channel).toBe('telegram');
       await api.del(`/admin/bookings/${number}`);
     } finally {

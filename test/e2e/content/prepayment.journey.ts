@@ -16,7 +16,14 @@ import { flat, rub } from '../public/helpers.ts';
 // подтверждено», the owner is told and refunds it from «Заявки»; an unpaid hold frees its nights.
 
 type Cabin = { id: number; name: string; pricePerNight: number; maxGuests: number };
-type Logged = { payments: { id: string; status: string; metadata: { bookingId: string } }[]; receipts: { kind: string; paymentId: string; receipt: { items: { amount: { value: string }; payment_mode?: string }[] } }[] };
+type Logged = {
+  payments: { id: string; status: string; metadata: { bookingId: string } }[];
+  receipts: {
+    kind: string;
+    paymentId: string;
+    receipt: { items: { amount: { value: string }; payment_mode?: string }[] };
+  }[];
+};
 
 const MAX_TOKEN = `prepay-${crypto.randomUUID()}`;
 const FEE = 1500;
@@ -40,7 +47,11 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     expect((await api.put('/admin/max', { token: MAX_TOKEN })).status).toBe(200);
     const { json } = await api.get('/admin/max');
     const payload = new URL((json as { link: string }).link).searchParams.get('start');
-    await fetch(`${maxApi}/_stand-in/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: MAX_TOKEN, payload, userId: 515_151, chatId: 525_252 }) });
+    await fetch(`${maxApi}/_stand-in/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: MAX_TOKEN, payload, userId: 515_151, chatId: 525_252 }),
+    });
     expect((await api.post('/admin/max/check', {})).status).toBe(200);
     await api.logout();
     const cabin = ((await (await fetch(`${baseURL}/api/cabins`)).json()) as Cabin[])[0]!;
@@ -48,7 +59,19 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     const res = await fetch(`${baseURL}/api/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut, guests: 2, name: 'Гостья По Заявке', phone: '+7 928 333-44-55', email: '', comment: '', channel: 'whatsapp', consent: true, website: '' }),
+      body: JSON.stringify({
+        cabinId: cabin.id,
+        checkIn,
+        checkOut,
+        guests: 2,
+        name: 'Гостья По Заявке',
+        phone: '+7 928 333-44-55',
+        email: '',
+        comment: '',
+        channel: 'whatsapp',
+        consent: true,
+        website: '',
+      }),
     });
     expect(res.status).toBe(201);
     request = { id: ((await res.json()) as { id: number }).id, cabinId: cabin.id, checkIn, checkOut };
@@ -59,35 +82,59 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     // The other journeys run with requests, no fee or tax and no MAX bot, on free nights.
     const api = await adminApi(baseURL);
     for (const id of mine) await api.del(`/admin/bookings/${id}`);
-    await api.put('/settings', { bookingMode: before.bookingMode, prepayment: before.prepayment, holdMinutes: before.holdMinutes, cleaningFee: before.cleaningFee, touristTax: before.touristTax });
+    await api.put('/settings', {
+      bookingMode: before.bookingMode,
+      prepayment: before.prepayment,
+      holdMinutes: before.holdMinutes,
+      cleaningFee: before.cleaningFee,
+      touristTax: before.touristTax,
+    });
     await api.del('/admin/max');
     await api.waitPublished();
     await api.logout();
   });
 
   const maxTexts = async () =>
-    ((await (await fetch(`${maxApi}/_stand-in/requests`)).json()) as { method: string; path: string; authorization: string | null; body: { text?: string } | null }[])
+    (
+      (await (await fetch(`${maxApi}/_stand-in/requests`)).json()) as {
+        method: string;
+        path: string;
+        authorization: string | null;
+        body: { text?: string } | null;
+      }[]
+    )
       .filter((r) => r.authorization === MAX_TOKEN && r.method === 'POST' && r.path.startsWith('/messages'))
       .map((r) => r.body?.text ?? '');
-  const telegramTexts = async () => ((await (await fetch(`${telegramApi}/_stand-in/messages`)).json()) as { body: { text: string } }[]).map((m) => m.body.text);
+  const telegramTexts = async () =>
+    ((await (await fetch(`${telegramApi}/_stand-in/messages`)).json()) as { body: { text: string } }[]).map(
+      (m) => m.body.text,
+    );
   /** Waits for an alert with `text` in both MAX and Telegram. */
   async function alerted(text: string) {
     const until = Date.now() + 15_000;
     for (;;) {
       const [max, telegram] = await Promise.all([maxTexts(), telegramTexts()]);
       if (max.some((t) => t.includes(text)) && telegram.some((t) => t.includes(text))) return;
-      if (Date.now() > until) throw new Error(`no alert «${text}»; MAX: ${max.slice(-2).join(' | ')}; Telegram: ${telegram.slice(-2).join(' | ')}`);
+      if (Date.now() > until)
+        throw new Error(
+          `no alert «${text}»; MAX: ${max.slice(-2).join(' | ')}; Telegram: ${telegram.slice(-2).join(' | ')}`,
+        );
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  const availability = async (id: number) => (await (await fetch(`${baseURL}/api/cabins/${id}/availability`, { cache: 'no-store' })).json()) as Availability;
+  const availability = async (id: number) =>
+    (await (await fetch(`${baseURL}/api/cabins/${id}/availability`, { cache: 'no-store' })).json()) as Availability;
   /** A free stay of `nights` nights from `after` days ahead, its minimum stay met. */
   async function freeStay(cabin: Cabin, after: number, nights: number) {
     const a = await availability(cabin.id);
     for (let n = after; n < 350; n++) {
       const checkIn = addDays(a.from, n);
       const checkOut = addDays(checkIn, nights);
-      if (!a.busy.some((b) => b.start < checkOut && checkIn < b.end) && stayRules(a).quote(checkIn, checkOut).minNights <= nights) return { checkIn, checkOut, a };
+      if (
+        !a.busy.some((b) => b.start < checkOut && checkIn < b.end) &&
+        stayRules(a).quote(checkIn, checkOut).minNights <= nights
+      )
+        return { checkIn, checkOut, a };
     }
     throw new Error('no free stay');
   }
@@ -103,7 +150,7 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     return card;
   }
 
-  it('should take the owner\'s prepayment settings, let the guest pay on ЮKassa\'s page and come back to «Бронирование подтверждено», alert the owner, and refund it from «Заявки»', async () => {
+  it("should take the owner's prepayment settings, let the guest pay on ЮKassa's page and come back to «Бронирование подтверждено», alert the owner, and refund it from «Заявки»", async () => {
     // The owner switches prepayment on in «Настройки» on a phone, with a cleaning fee and the tourist tax.
     const owner = await openPage('/admin#settings', 'phone');
     await signIn(owner);
@@ -128,8 +175,12 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     const priced = priceStay(quote.parts, { cleaningFee: FEE, touristTax: TAX });
     const prepayment = prepaymentKopecks(priced, quote.parts[0]!.pricePerNight, { kind: 'percent', percent: PERCENT });
     // Search results carry the same total, naming the fee and the tax inside it.
-    const found = flat(await (await fetch(`${baseURL}/search?checkIn=${checkIn}&checkOut=${checkOut}&guests=2`)).text());
-    expect(found).toContain(`3 ночи · ${rub(priced.total)} <small class="price__extras">вкл. уборка ${rub(FEE)}, туристический налог 2 % ${rub(priced.lines.at(-1)!.amount)}</small>`);
+    const found = flat(
+      await (await fetch(`${baseURL}/search?checkIn=${checkIn}&checkOut=${checkOut}&guests=2`)).text(),
+    );
+    expect(found).toContain(
+      `3 ночи · ${rub(priced.total)} <small class="price__extras">вкл. уборка ${rub(FEE)}, туристический налог 2 % ${rub(priced.lines.at(-1)!.amount)}</small>`,
+    );
     const guest = await openPage(`/cabin/${cabin.id}`, 'phone');
     const card = await fillCard(guest, { checkIn, checkOut }, 'Мадина Платящая');
     const sum = flat(await card.locator('.booking__sum').innerText());
@@ -174,7 +225,8 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     const receipts = log.receipts.filter((r) => r.paymentId === payment.id);
     expect(receipts.map((r) => r.kind).sort()).toEqual(['payment', 'refund']);
     // An item per line of the price (the stay, the fee, the tax), their shares adding up to what was paid.
-    for (const r of receipts) expect(r.receipt.items.reduce((sum, i) => sum + Math.round(Number(i.amount.value) * 100), 0)).toBe(prepayment);
+    for (const r of receipts)
+      expect(r.receipt.items.reduce((sum, i) => sum + Math.round(Number(i.amount.value) * 100), 0)).toBe(prepayment);
     const after = await availability(cabin.id);
     expect(after.busy.some((b) => b.start < checkOut && checkIn < b.end)).toBe(false);
     expect(nightsBetween(checkIn, checkOut)).toBe(3);
@@ -191,9 +243,9 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     const held = await availability(cabin.id);
     expect(held.busy.some((b) => b.start < checkOut && checkIn < b.end)).toBe(true);
     const api = await adminApi(baseURL);
-    const booking = ((await api.get('/admin/bookings')).json as { id: number; status: string; checkIn: string; cabinId: number }[]).find(
-      (b) => b.cabinId === cabin.id && b.checkIn === checkIn,
-    )!;
+    const booking = (
+      (await api.get('/admin/bookings')).json as { id: number; status: string; checkIn: string; cabinId: number }[]
+    ).find((b) => b.cabinId === cabin.id && b.checkIn === checkIn)!;
     mine.push(booking.id);
     expect(booking.status).toBe('awaiting_payment');
     // The owner sees the held nights in «Шахматка» with a status of their own.
@@ -206,7 +258,9 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     await api.logout();
     // «Заявки» says so.
     await owner.goto('/admin#bookings');
-    const row = owner.locator('.booking-item', { has: owner.getByRole('heading', { name: new RegExp(`^№${booking.id} ·`) }) });
+    const row = owner.locator('.booking-item', {
+      has: owner.getByRole('heading', { name: new RegExp(`^№${booking.id} ·`) }),
+    });
     await visible(row);
     await visible(row.locator('.badge', { hasText: 'Бронь истекла' }));
     const free = await availability(cabin.id);
@@ -214,17 +268,23 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     await alerted(`Бронь №${booking.id} истекла`);
 
     // Back on the site by the payment's return address, the guest is told, and the card offers the dates again.
-    const log = (await (await fetch(`${yookassa}/_log`)).json()) as { payments: { metadata: { bookingId: string }; confirmation: { return_url: string } }[] };
+    const log = (await (await fetch(`${yookassa}/_log`)).json()) as {
+      payments: { metadata: { bookingId: string }; confirmation: { return_url: string } }[];
+    };
     const back = log.payments.find((p) => p.metadata.bookingId === String(booking.id))!.confirmation.return_url;
     await guest.goto(back);
     await visible(guest.locator('.booking__status').getByRole('heading', { name: 'Бронь истекла' }), 20_000);
-    expect(flat(await guest.locator('.booking__status').innerText())).toContain(`Бронирование №${booking.id} не оплачено, и даты снова свободны`);
+    expect(flat(await guest.locator('.booking__status').innerText())).toContain(
+      `Бронирование №${booking.id} не оплачено, и даты снова свободны`,
+    );
   });
 
   it('should send a payment link for a request received as «Заявка» in one tap, holding its nights', async () => {
     const owner = await openPage('/admin#bookings', 'phone');
     await signIn(owner);
-    const row = owner.locator('.booking-item', { has: owner.getByRole('heading', { name: new RegExp(`^№${request.id} ·`) }) });
+    const row = owner.locator('.booking-item', {
+      has: owner.getByRole('heading', { name: new RegExp(`^№${request.id} ·`) }),
+    });
     await visible(row.locator('.badge', { hasText: 'Новая' }));
     await row.getByRole('button', { name: `Отправить ссылку на оплату по заявке №${request.id}` }).click();
     await visible(notice(owner, new RegExp(`Ссылка на оплату по заявке №${request.id} готова`)));
@@ -244,7 +304,12 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     const { checkIn, checkOut } = await freeStay(cabin, 280, 2);
     const guest = await openPage(`/cabin/${cabin.id}`, 'phone');
     const card = await fillCard(guest, { checkIn, checkOut }, 'Гость При Сбое');
-    const outage = (down: boolean) => fetch(`${yookassa}/_outage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ down }) });
+    const outage = (down: boolean) =>
+      fetch(`${yookassa}/_outage`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ down }),
+      });
     await outage(true);
     try {
       await card.getByRole('button', { name: /^Оплатить / }).click();
@@ -255,7 +320,9 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
       // The guest never left the site, and the owner has the request in «Заявки» as «Новая», its nights not held.
       expect(guest.url()).toContain(`/cabin/${cabin.id}`);
       const api = await adminApi(baseURL);
-      const row = ((await api.get('/admin/bookings')).json as { id: number; status: string; name: string }[]).find((b) => b.id === id);
+      const row = ((await api.get('/admin/bookings')).json as { id: number; status: string; name: string }[]).find(
+        (b) => b.id === id,
+      );
       await api.logout();
       expect(row).toMatchObject({ status: 'new', name: 'Гость При Сбое' });
       const after = await availability(cabin.id);
@@ -273,13 +340,18 @@ async function barInChart(page: Page, title: string) {
   const bar = chart.locator(`[title^="${title}"]`);
   for (let i = 0; i < 13 && !(await bar.count()); i++) {
     await page.getByRole('button', { name: 'Месяц вперёд' }).click();
-    await page.waitForFunction(() => document.querySelector('.occupancy__scroll')?.getAttribute('aria-busy') === 'false');
+    await page.waitForFunction(
+      () => document.querySelector('.occupancy__scroll')?.getAttribute('aria-busy') === 'false',
+    );
   }
   return bar;
 }
 
 /** Moves a hold's end into the past in the e2e stack's local D1 (wrangler dev's SQLite file). */
 async function expireHoldInLocalD1(id: number) {
-  const changed = await runInLocalD1("UPDATE bookings SET hold_until = '2000-01-01T00:00:00.000Z' WHERE id = ? AND status = 'awaiting_payment'", id);
+  const changed = await runInLocalD1(
+    "UPDATE bookings SET hold_until = '2000-01-01T00:00:00.000Z' WHERE id = ? AND status = 'awaiting_payment'",
+    id,
+  );
   if (!changed) throw new Error(`hold ${id} not found in the stack's local D1`);
 }

@@ -13,23 +13,44 @@ import { flat, rub, textOf, visible } from '../public/helpers.ts';
 // search at the server's price, ticks the баня and enters the code on the cabin's card, sees every
 // line and the total GET /api/quote gives, books, and «Заявки» has the same lines and total.
 
-type Cabin = { id: number; name: string; pricePerNight: number; maxGuests: number; weekendPricePerNight: number | null; baseGuests: number | null; extraGuestPerNight: number };
+type Cabin = {
+  id: number;
+  name: string;
+  pricePerNight: number;
+  maxGuests: number;
+  weekendPricePerNight: number | null;
+  baseGuests: number | null;
+  extraGuestPerNight: number;
+};
 type Line = { kind: string; label: string; amount: number };
 type Quote = { nights: number; total: number; lines: Line[] };
 type Extra = { id: number; name: string; price: number; per: string; mandatory: boolean; cabinIds: number[] | null };
 type Discount = Record<string, unknown>;
-type Code = { code: string; percent: number | null; amount: number | null; validFrom: string | null; validTo: string | null; stayFrom: string | null; stayTo: string | null; maxUses: number | null; uses: number };
-type Availability = { busy: { start: string; end: string }[]; seasons: { start: string; end: string }[]; minNights: number };
+type Code = {
+  code: string;
+  percent: number | null;
+  amount: number | null;
+  validFrom: string | null;
+  validTo: string | null;
+  stayFrom: string | null;
+  stayTo: string | null;
+  maxUses: number | null;
+  uses: number;
+};
+type Availability = {
+  busy: { start: string; end: string }[];
+  seasons: { start: string; end: string }[];
+  minNights: number;
+};
 
 const CODE = `LETO${Math.floor(1000 + Math.random() * 9000)}`;
 const CODE_PERCENT = 15;
 const WEEKEND_EXTRA = 1500;
 
-
 /** A line as the card and the message show it: «−2 260 ₽» for the code. */
 const amount = (n: number) => (n < 0 ? `−${rub(-n)}` : rub(n));
 
-describe('the owner prices a cabin by weekend, guests, discount, code and extras, and a visitor books it at the server\'s price', () => {
+describe("the owner prices a cabin by weekend, guests, discount, code and extras, and a visitor books it at the server's price", () => {
   const { baseURL, openPage } = useBrowser();
   let cabin: Cabin;
   let before: { cabin: Cabin; discounts: Discount[]; extras: Extra[]; codes: Code[] };
@@ -48,14 +69,34 @@ describe('the owner prices a cabin by weekend, guests, discount, code and extras
     before = { cabin: { ...cabin }, discounts: pricing.discounts, extras: pricing.extras, codes };
 
     // The owner's prices, through the admin API as the panel sends them.
-    const put = await api.put(`/cabins/${cabin.id}`, { weekendPricePerNight: cabin.pricePerNight + WEEKEND_EXTRA, baseGuests: 2, extraGuestPerNight: 500, maxGuests: Math.max(4, cabin.maxGuests) });
+    const put = await api.put(`/cabins/${cabin.id}`, {
+      weekendPricePerNight: cabin.pricePerNight + WEEKEND_EXTRA,
+      baseGuests: 2,
+      extraGuestPerNight: 500,
+      maxGuests: Math.max(4, cabin.maxGuests),
+    });
     expect(put.status).toBe(200);
-    const kept = pricing.extras.map(({ id, name, price, per, mandatory, cabinIds }) => ({ id, name, price, per, mandatory, cabinIds }));
-    const saved = await api.put('/admin/pricing', { discounts: [{ kind: 'longStay', minNights: 7, percent: 10 }], extras: [...kept, { name: 'Баня', price: 2000, per: 'stay', mandatory: false, cabinIds: [cabin.id] }] });
+    const kept = pricing.extras.map(({ id, name, price, per, mandatory, cabinIds }) => ({
+      id,
+      name,
+      price,
+      per,
+      mandatory,
+      cabinIds,
+    }));
+    const saved = await api.put('/admin/pricing', {
+      discounts: [{ kind: 'longStay', minNights: 7, percent: 10 }],
+      extras: [...kept, { name: 'Баня', price: 2000, per: 'stay', mandatory: false, cabinIds: [cabin.id] }],
+    });
     expect(saved.status).toBe(200);
-    banya = (saved.json as { extras: Extra[] }).extras.find((e) => e.name === 'Баня' && e.cabinIds?.includes(cabin.id) && !pricing.extras.some((p) => p.id === e.id))!;
+    banya = (saved.json as { extras: Extra[] }).extras.find(
+      (e) => e.name === 'Баня' && e.cabinIds?.includes(cabin.id) && !pricing.extras.some((p) => p.id === e.id),
+    )!;
     expect(banya).toBeDefined();
-    expect((await api.put('/admin/promo-codes', { codes: [...codes, { code: CODE, percent: CODE_PERCENT, maxUses: 5 }] })).status).toBe(200);
+    expect(
+      (await api.put('/admin/promo-codes', { codes: [...codes, { code: CODE, percent: CODE_PERCENT, maxUses: 5 }] }))
+        .status,
+    ).toBe(200);
     // The cabin's page takes four guests once the site is rebuilt.
     await api.waitPublished();
     await api.logout();
@@ -66,8 +107,18 @@ describe('the owner prices a cabin by weekend, guests, discount, code and extras
     const api = await adminApi(baseURL);
     for (const id of mine) await api.del(`/admin/bookings/${id}`);
     const { weekendPricePerNight, baseGuests, extraGuestPerNight, maxGuests } = before.cabin;
-    expect((await api.put(`/cabins/${cabin.id}`, { weekendPricePerNight, baseGuests, extraGuestPerNight, maxGuests })).status).toBe(200);
-    const extras = before.extras.map(({ id, name, price, per, mandatory, cabinIds }) => ({ id, name, price, per, mandatory, cabinIds }));
+    expect(
+      (await api.put(`/cabins/${cabin.id}`, { weekendPricePerNight, baseGuests, extraGuestPerNight, maxGuests }))
+        .status,
+    ).toBe(200);
+    const extras = before.extras.map(({ id, name, price, per, mandatory, cabinIds }) => ({
+      id,
+      name,
+      price,
+      per,
+      mandatory,
+      cabinIds,
+    }));
     expect((await api.put('/admin/pricing', { discounts: before.discounts, extras })).status).toBe(200);
     expect((await api.put('/admin/promo-codes', { codes: before.codes })).status).toBe(200);
     await api.waitPublished();
@@ -77,14 +128,18 @@ describe('the owner prices a cabin by weekend, guests, discount, code and extras
   });
 
   const quote = async (q: Record<string, string | number>) => {
-    const res = await fetch(`${baseURL}/api/quote?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`);
+    const res = await fetch(
+      `${baseURL}/api/quote?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`,
+    );
     expect(res.status).toBe(200);
     return (await res.json()) as Quote;
   };
 
   /** The first Thursday-to-Sunday from three weeks ahead (Moscow) with every night free and outside the seasons. */
   async function thursdayToSunday(): Promise<{ checkIn: string; checkOut: string }> {
-    const a = (await (await fetch(`${baseURL}/api/cabins/${cabin.id}/availability`, { cache: 'no-store' })).json()) as Availability;
+    const a = (await (
+      await fetch(`${baseURL}/api/cabins/${cabin.id}/availability`, { cache: 'no-store' })
+    ).json()) as Availability;
     for (let checkIn = addDays(todayInMoscow(), 21), n = 0; n < 40; n++, checkIn = addDays(checkIn, 7)) {
       while (isoWeekday(checkIn) !== 4) checkIn = addDays(checkIn, 1);
       const checkOut = addDays(checkIn, 3);
@@ -94,7 +149,7 @@ describe('the owner prices a cabin by weekend, guests, discount, code and extras
     throw new Error('no free Thursday-to-Sunday outside the seasons');
   }
 
-  it('should show the server\'s price for four in search, every line on the card with the баня and the code, and store the same lines and total', async () => {
+  it("should show the server's price for four in search, every line on the card with the баня and the code, and store the same lines and total", async () => {
     const { checkIn, checkOut } = await thursdayToSunday();
     const weekend = cabin.pricePerNight + WEEKEND_EXTRA;
     const forFour = await quote({ cabinId: cabin.id, checkIn, checkOut, guests: 4 });
@@ -114,7 +169,9 @@ describe('the owner prices a cabin by weekend, guests, discount, code and extras
     await form.getByLabel('Гости').fill('4');
     await form.getByRole('button', { name: 'Найти' }).click();
     await page.waitForURL(/\/search\?/);
-    const result = page.locator('.search-results .cabin-card', { has: page.locator(`a.stretched[href^="/cabin/${cabin.id}?"]`) });
+    const result = page.locator('.search-results .cabin-card', {
+      has: page.locator(`a.stretched[href^="/cabin/${cabin.id}?"]`),
+    });
     await visible(result);
     expect(await textOf(result.locator('.price'))).toMatch(new RegExp(`^3 ночи · ${rub(forFour.total)}(?: вкл\\.|$)`));
 
@@ -143,7 +200,9 @@ describe('the owner prices a cabin by weekend, guests, discount, code and extras
     const priced = await quote({ cabinId: cabin.id, checkIn, checkOut, guests: 4, extras: banya.id, promo: CODE });
     expect(priced.lines.map((l) => l.kind)).toEqual(['nights', 'nights', 'extraGuests', 'promo', 'extra']);
     const sum = await textOf(card.locator('.booking__sum'));
-    expect(sum).toBe(flat(`${priced.lines.map((l) => `${l.label} ${amount(l.amount)}`).join(' ')} Итого ${rub(priced.total)}`));
+    expect(sum).toBe(
+      flat(`${priced.lines.map((l) => `${l.label} ${amount(l.amount)}`).join(' ')} Итого ${rub(priced.total)}`),
+    );
     expect(sum).toContain(`${rub(cabin.pricePerNight)} × 1 ночь ${rub(cabin.pricePerNight)}`);
     expect(sum).toContain(`${rub(weekend)} × 2 ночи ${rub(weekend * 2)}`);
     expect(sum).toContain(`Дополнительные гости: 2 × 500 ₽ × 3 ночи ${rub(3000)}`);
@@ -158,11 +217,13 @@ describe('the owner prices a cabin by weekend, guests, discount, code and extras
 
     // WCAG 2.2 AA on the card with the extras and the code shown; every control of theirs a thumb's size.
     expect(await axeViolations(page, '#booking')).toEqual([]);
-    const small = await card.locator('.booking__options').evaluate((el) =>
-      [...el.querySelectorAll<HTMLElement>('label.check, input.input, button')]
-        .map((c) => ({ name: c.textContent?.trim() || c.id, height: c.getBoundingClientRect().height }))
-        .filter((c) => c.height < 43.5),
-    );
+    const small = await card
+      .locator('.booking__options')
+      .evaluate((el) =>
+        [...el.querySelectorAll<HTMLElement>('label.check, input.input, button')]
+          .map((c) => ({ name: c.textContent?.trim() || c.id, height: c.getBoundingClientRect().height }))
+          .filter((c) => c.height < 43.5),
+      );
     expect(small).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
@@ -176,20 +237,33 @@ describe('the owner prices a cabin by weekend, guests, discount, code and extras
     const id = Number(/Заявка №(\d+) принята/.exec(await textOf(sent))?.[1]);
     mine.push(id);
     const api = await adminApi(baseURL);
-    const row = ((await api.get('/admin/bookings')).json as { id: number; total: number; lines: Line[]; promoCode: string | null; extras: number[]; guests: number }[]).find((b) => b.id === id)!;
-    const uses = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes.find((c) => c.code === CODE)!.uses;
+    const row = (
+      (await api.get('/admin/bookings')).json as {
+        id: number;
+        total: number;
+        lines: Line[];
+        promoCode: string | null;
+        extras: number[];
+        guests: number;
+      }[]
+    ).find((b) => b.id === id)!;
+    const uses = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes.find(
+      (c) => c.code === CODE,
+    )!.uses;
     await api.logout();
     expect(row).toMatchObject({ total: priced.total, lines: priced.lines, promoCode: CODE, guests: 4 });
     expect(row.extras).toContain(banya.id);
     expect(uses).toBe(1);
   });
 
-  it('should say beside the code\'s field when its last use went to another guest meanwhile, keep everything typed, and book at the price without it', async () => {
+  it("should say beside the code's field when its last use went to another guest meanwhile, keep everything typed, and book at the price without it", async () => {
     const { checkIn, checkOut } = await thursdayToSunday();
     const last = `${CODE}X`;
     const api = await adminApi(baseURL);
     const codes = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes;
-    expect((await api.put('/admin/promo-codes', { codes: [...codes, { code: last, amount: 1000, maxUses: 1 }] })).status).toBe(200);
+    expect(
+      (await api.put('/admin/promo-codes', { codes: [...codes, { code: last, amount: 1000, maxUses: 1 }] })).status,
+    ).toBe(200);
     const page = await openPage(`/cabin/${cabin.id}?checkIn=${checkIn}&checkOut=${checkOut}&guests=3#booking`, 'phone');
     const card = page.locator('#booking');
     await visible(card.locator('.booking__total'));
@@ -206,7 +280,20 @@ describe('the owner prices a cabin by weekend, guests, discount, code and extras
     const other = await fetch(`${baseURL}/api/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ cabinId: cabin.id, checkIn, checkOut, guests: 2, name: 'Другой Гость', phone: '+7 928 000-11-22', email: '', comment: '', channel: 'whatsapp', consent: true, website: '', promo: last }),
+      body: JSON.stringify({
+        cabinId: cabin.id,
+        checkIn,
+        checkOut,
+        guests: 2,
+        name: 'Другой Гость',
+        phone: '+7 928 000-11-22',
+        email: '',
+        comment: '',
+        channel: 'whatsapp',
+        consent: true,
+        website: '',
+        promo: last,
+      }),
     });
     expect(other.status).toBe(201);
     mine.push(((await other.json()) as { id: number }).id);
@@ -226,7 +313,14 @@ describe('the owner prices a cabin by weekend, guests, discount, code and extras
     await visible(sent);
     const id = Number(/Заявка №(\d+) принята/.exec(await textOf(sent))?.[1]);
     mine.push(id);
-    const row = ((await api.get('/admin/bookings')).json as { id: number; total: number; lines: Line[]; promoCode: string | null }[]).find((b) => b.id === id)!;
+    const row = (
+      (await api.get('/admin/bookings')).json as {
+        id: number;
+        total: number;
+        lines: Line[];
+        promoCode: string | null;
+      }[]
+    ).find((b) => b.id === id)!;
     await api.logout();
     expect(row).toMatchObject({ total: without.total, lines: without.lines, promoCode: null });
   });

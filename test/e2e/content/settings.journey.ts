@@ -12,17 +12,30 @@ describe('content from the admin panel', () => {
     const api = await adminApi(baseURL);
     const before = await settings(baseURL);
     // The stored settings as the panel sees them (the map code as typed), to put back after.
-    const raw = (await api.put('/settings', {})).json as { siteName: string; mapEmbedCode: string; contactInfo: { siteName: string } };
+    const raw = (await api.put('/settings', {})).json as {
+      siteName: string;
+      mapEmbedCode: string;
+      contactInfo: { siteName: string };
+    };
     let created: number | undefined;
     try {
-      expect((await api.put('/settings', {
-        siteName: 'Каспий-Тест',
-        contactInfo: { siteName: 'Не это имя' },
-        checkInTime: '15:30',
-        checkOutTime: '11:00',
-        mapEmbedCode: '<iframe src="https://evil.example/map"></iframe>',
-      })).status).toBe(200);
-      const res = await api.post('/cabins', { name: 'Домик без фото', description: 'Скоро покажем.', pricePerNight: 3000, images: [] });
+      expect(
+        (
+          await api.put('/settings', {
+            siteName: 'Каспий-Тест',
+            contactInfo: { siteName: 'Не это имя' },
+            checkInTime: '15:30',
+            checkOutTime: '11:00',
+            mapEmbedCode: '<iframe src="https://evil.example/map"></iframe>',
+          })
+        ).status,
+      ).toBe(200);
+      const res = await api.post('/cabins', {
+        name: 'Домик без фото',
+        description: 'Скоро покажем.',
+        pricePerNight: 3000,
+        images: [],
+      });
       expect(res.status).toBeLessThan(300);
       created = (res.json as { id: number }).id;
       await api.waitPublished();

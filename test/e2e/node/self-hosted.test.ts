@@ -31,8 +31,12 @@ let requested: number | undefined;
 async function serve(extra: Record<string, string> = {}) {
   // A server left running on the port (an earlier run cut short) would answer in place of this
   // one, while this one exits 78 (port taken): say so instead of testing the wrong server.
-  const leftover = await fetch(`${BASE}/build.json`).then(() => true, () => false);
-  if (leftover) throw new Error(`Port ${PORT} already answers: stop the server left on it (or set E2E_NODE_PORT) and run again`);
+  const leftover = await fetch(`${BASE}/build.json`).then(
+    () => true,
+    () => false,
+  );
+  if (leftover)
+    throw new Error(`Port ${PORT} already answers: stop the server left on it (or set E2E_NODE_PORT) and run again`);
   log = '';
   server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], {
     cwd: ROOT,
@@ -41,7 +45,9 @@ async function serve(extra: Record<string, string> = {}) {
   });
   server.stdout!.on('data', (d: Buffer) => (log += d));
   server.stderr!.on('data', (d: Buffer) => (log += d));
-  const exited = new Promise<never>((_, reject) => server!.once('exit', (code) => reject(new Error(`serve exited ${code}:\n${log}`))));
+  const exited = new Promise<never>((_, reject) =>
+    server!.once('exit', (code) => reject(new Error(`serve exited ${code}:\n${log}`))),
+  );
   // The first start seeds and builds the whole site (photos optimised): minutes on 2 cores.
   await Promise.race([waitFor(`${BASE}/build.json`, 300_000), exited]);
   exited.catch(() => {});
@@ -83,7 +89,8 @@ describe('the self-hosted server (npm run serve)', () => {
     const encodings: Record<string, string | undefined> = {};
     page.on('response', (res) => {
       const type = res.headers()['content-type'] ?? '';
-      if (/text\/html|text\/css|javascript/.test(type)) encodings[new URL(res.url()).pathname] = res.headers()['content-encoding'];
+      if (/text\/html|text\/css|javascript/.test(type))
+        encodings[new URL(res.url()).pathname] = res.headers()['content-encoding'];
     });
     const home = await page.goto('/');
     expect(home!.status()).toBe(200);
@@ -96,7 +103,9 @@ describe('the self-hosted server (npm run serve)', () => {
     // The gallery's photos after the first six come from a file of their own, when the visitor nears it.
     await page.locator('[data-gallery]').scrollIntoViewIfNeeded();
     await page.locator('.home-gallery__controls:not([hidden])').waitFor();
-    expect(await page.locator('.home-gallery__item').count()).toBe(Number(await page.locator('[data-gallery]').getAttribute('data-count')));
+    expect(await page.locator('.home-gallery__item').count()).toBe(
+      Number(await page.locator('[data-gallery]').getAttribute('data-count')),
+    );
 
     await page.goto('/cabins');
     await visible(page.getByRole('heading', { name: 'Каталог недвижимости' }));
@@ -116,7 +125,9 @@ describe('the self-hosted server (npm run serve)', () => {
     // The search results are filled by the server from its shell and the cabins' cards, with
     // the static pages' opener policy: the same browsing context, window.name kept.
     await page.evaluate(() => (window.name = 'from-contacts'));
-    const search = await page.goto(`/search?checkIn=${addDays(todayInMoscow(), 10)}&checkOut=${addDays(todayInMoscow(), 13)}&guests=2`);
+    const search = await page.goto(
+      `/search?checkIn=${addDays(todayInMoscow(), 10)}&checkOut=${addDays(todayInMoscow(), 13)}&guests=2`,
+    );
     expect(search!.status()).toBe(200);
     await visible(page.getByRole('heading', { name: 'Свободно на ваши даты' }));
     expect(await page.locator('.search-results .cabin-card').count()).toBeGreaterThan(0);
@@ -138,7 +149,11 @@ describe('the self-hosted server (npm run serve)', () => {
     // What an uptime monitor reads: the site is built and the database answers.
     const health = await fetch(`${BASE}/api/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ ok: true, contentVersion: expect.any(Number), builtAt: expect.any(String) });
+    expect(await health.json()).toMatchObject({
+      ok: true,
+      contentVersion: expect.any(Number),
+      builtAt: expect.any(String),
+    });
   });
 
   it('should let the owner sign in at /admin and put an edit live by itself, and keep every edit after a restart', async () => {
@@ -189,7 +204,9 @@ describe('the self-hosted server (npm run serve)', () => {
     const calendar = page.locator('.stay-calendar');
     await calendar.locator('.rdp-caption_label').waitFor();
     // The demo closes a few nights in the next days: struck out, not a check-in.
-    const busy = ((await (await fetch(`${BASE}/api/cabins/${cabin.id}/availability`)).json()) as { busy: { start: string }[] }).busy;
+    const busy = (
+      (await (await fetch(`${BASE}/api/cabins/${cabin.id}/availability`)).json()) as { busy: { start: string }[] }
+    ).busy;
     const struck = busy.find((b) => b.start.slice(0, 7) === todayInMoscow().slice(0, 7));
     if (struck) expect(await calendar.locator(`[data-day="${struck.start}"] button`).isDisabled()).toBe(true);
     await (await dayButton(page, checkIn)).click();
@@ -204,11 +221,17 @@ describe('the self-hosted server (npm run serve)', () => {
 
     const admin = await open('/admin', 'phone');
     await signIn(admin, PASSWORD);
-    const item = admin.locator('.booking-item').filter({ has: admin.getByRole('heading', { name: new RegExp(`№${number} ·`) }) });
+    const item = admin
+      .locator('.booking-item')
+      .filter({ has: admin.getByRole('heading', { name: new RegExp(`№${number} ·`) }) });
     await visible(item.getByText('Гость с Node'));
     await item.getByRole('button', { name: /Подтвердить/ }).click();
     await visible(item.getByText('Подтверждена'));
-    const after = ((await (await fetch(`${BASE}/api/cabins/${cabin.id}/availability`)).json()) as { busy: { start: string; end: string }[] }).busy;
+    const after = (
+      (await (await fetch(`${BASE}/api/cabins/${cabin.id}/availability`)).json()) as {
+        busy: { start: string; end: string }[];
+      }
+    ).busy;
     expect(after).toContainEqual({ start: checkIn, end: addDays(checkIn, 3) });
     await admin.context().close();
   }, 120_000);
@@ -222,7 +245,9 @@ describe('the self-hosted server (npm run serve)', () => {
     const registry = list.locator('.checklist__item').filter({ hasText: 'Номер в реестре' });
     await visible(registry.getByText(': не сделано'));
     // The owner's own register number: the step goes green.
-    expect((await (await adminApi(BASE, PASSWORD)).put('/settings', { registryNumber: 'С05202500777' })).status).toBe(200);
+    expect((await (await adminApi(BASE, PASSWORD)).put('/settings', { registryNumber: 'С05202500777' })).status).toBe(
+      200,
+    );
     await admin.reload();
     await visible(list.locator('.checklist__item--done').filter({ hasText: 'Номер в реестре' }).getByText(': сделано'));
     expect(await axeViolations(admin, '.checklist')).toEqual([]);
@@ -243,7 +268,8 @@ describe('the self-hosted server (npm run serve)', () => {
     expect(settings).toMatchObject({ phone: '', registryNumber: 'С05202500777' });
     const catalogue = await publicText(admin, '/cabins');
     expect(catalogue.text).toContain(after[0]!.name.replace(/\s+/g, ' '));
-    for (const gone of before.filter((c) => c.id !== requested)) expect(catalogue.text).not.toContain(gone.name.replace(/\s+/g, ' '));
+    for (const gone of before.filter((c) => c.id !== requested))
+      expect(catalogue.text).not.toContain(gone.name.replace(/\s+/g, ' '));
     await admin.context().close();
   }, 240_000);
 });

@@ -16,7 +16,9 @@ describe('the booking card on a slow phone', () => {
     await page.addInitScript(() => {
       document.addEventListener(
         'pointerdown',
-        () => ((window as unknown as { awakeAtTap?: boolean }).awakeAtTap ??= document.querySelector('#booking[data-ready]') !== null),
+        () =>
+          ((window as unknown as { awakeAtTap?: boolean }).awakeAtTap ??=
+            document.querySelector('#booking[data-ready]') !== null),
         { capture: true },
       );
     });

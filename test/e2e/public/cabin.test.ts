@@ -8,7 +8,8 @@ import { adminApi, cabins, getJson, ru, rub, settings, textOf, visible, waDigits
 import { dayButton, pickStay } from '../stay-calendar.ts';
 
 /** The viewer hydrates when a photo is approached (pointer, touch or focus); then the photos say they open a dialog. */
-const viewerReady = (page: Page) => page.locator('[data-viewer][aria-haspopup="dialog"]').first().waitFor({ state: 'attached' });
+const viewerReady = (page: Page) =>
+  page.locator('[data-viewer][aria-haspopup="dialog"]').first().waitFor({ state: 'attached' });
 
 describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewport) => {
   const { baseURL, openPage } = useBrowser();
@@ -39,35 +40,57 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     expect(await imgs.first().getAttribute('fetchpriority')).toBe('high');
     expect(await imgs.nth(1).getAttribute('loading')).toBe('lazy');
     for (const img of await imgs.all()) {
-      expect(await img.getAttribute('alt')).toMatch(new RegExp(`^${cabin.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, фото \\d+ из ${cabin.images.length}$`));
+      expect(await img.getAttribute('alt')).toMatch(
+        new RegExp(`^${cabin.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, фото \\d+ из ${cabin.images.length}$`),
+      );
       expect(await img.getAttribute('srcset')).toMatch(/^\/_astro\/\S+\.webp 480w, .*720w/);
       expect(Number(await img.getAttribute('width'))).toBeGreaterThan(0);
     }
-    expect(await page.locator('.cabin-gallery source[type="image/avif"]').first().getAttribute('srcset')).toMatch(/\.avif 480w/);
+    expect(await page.locator('.cabin-gallery source[type="image/avif"]').first().getAttribute('srcset')).toMatch(
+      /\.avif 480w/,
+    );
     // The photos really load.
-    await page.waitForFunction(() => ((document.querySelector('.cabin-gallery img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
+    await page.waitForFunction(
+      () => ((document.querySelector('.cabin-gallery img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+    );
   });
 
-  it.skipIf(viewport !== 'phone')('should fetch the strip\'s photos past the second only when the visitor swipes to them', async () => {
-    const cabin = await pick();
-    expect(cabin.images.length).toBeGreaterThan(2);
-    const page = await openPage(`/cabin/${cabin.id}`, viewport);
-    const photos = page.locator('.cabin-gallery img');
-    const loaded = (i: number) => photos.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
-    await page.waitForFunction(() => ((document.querySelectorAll('.cabin-gallery img')[1] as HTMLImageElement | undefined)?.naturalWidth ?? 0) > 0);
-    // The third photo lies a screen to the right: lazy loading alone fetched it with the first.
-    await page.waitForTimeout(500);
-    expect(await loaded(2)).toBe(false);
-    await page.locator('.cabin-gallery').evaluate((strip) => strip.scrollBy({ left: strip.clientWidth }));
-    await page.waitForFunction(() => (document.querySelectorAll('.cabin-gallery img')[2] as HTMLImageElement).naturalWidth > 0);
-    // It fills its frame as the first does.
-    const [first, third] = await Promise.all([photos.nth(0).boundingBox(), photos.nth(2).boundingBox()]);
-    expect([Math.round(third!.width), Math.round(third!.height)]).toEqual([Math.round(first!.width), Math.round(first!.height)]);
-  });
+  it.skipIf(viewport !== 'phone')(
+    "should fetch the strip's photos past the second only when the visitor swipes to them",
+    async () => {
+      const cabin = await pick();
+      expect(cabin.images.length).toBeGreaterThan(2);
+      const page = await openPage(`/cabin/${cabin.id}`, viewport);
+      const photos = page.locator('.cabin-gallery img');
+      const loaded = (i: number) =>
+        photos.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+      await page.waitForFunction(
+        () =>
+          ((document.querySelectorAll('.cabin-gallery img')[1] as HTMLImageElement | undefined)?.naturalWidth ?? 0) > 0,
+      );
+      // The third photo lies a screen to the right: lazy loading alone fetched it with the first.
+      await page.waitForTimeout(500);
+      expect(await loaded(2)).toBe(false);
+      await page.locator('.cabin-gallery').evaluate((strip) => strip.scrollBy({ left: strip.clientWidth }));
+      await page.waitForFunction(
+        () => (document.querySelectorAll('.cabin-gallery img')[2] as HTMLImageElement).naturalWidth > 0,
+      );
+      // It fills its frame as the first does.
+      const [first, third] = await Promise.all([photos.nth(0).boundingBox(), photos.nth(2).boundingBox()]);
+      expect([Math.round(third!.width), Math.round(third!.height)]).toEqual([
+        Math.round(first!.width),
+        Math.round(first!.height),
+      ]);
+    },
+  );
 
   /** The cabin page with its first photo's answer held back until `release` is called; `askedFor` tells whether a photo has been asked for. */
   async function firstPhotoHeld(cabin: Cabin) {
-    const name = (src: string) => src.split('/').pop()!.replace(/\.\w+$/, '');
+    const name = (src: string) =>
+      src
+        .split('/')
+        .pop()!
+        .replace(/\.\w+$/, '');
     // The build names a photo's files `/_astro/<its name>_<hash>.<format>`.
     const [first, second] = [`/_astro/${name(cabin.images[0]!)}_`, `/_astro/${name(cabin.images[1]!)}_`];
     const page = await openPage('/robots.txt', viewport);
@@ -84,11 +107,20 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     page.on('request', (req) => asked.push(new URL(req.url()).pathname));
     // Not until `load`: that waits for the held photo.
     await page.goto(`/cabin/${cabin.id}`, { waitUntil: 'domcontentloaded' });
-    const loaded = (i: number) => page.locator('.cabin-gallery img').nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
-    return { page, release, loaded, askedFor: (photo: 'first' | 'second') => asked.some((p) => p.startsWith(photo === 'first' ? first : second)) };
+    const loaded = (i: number) =>
+      page
+        .locator('.cabin-gallery img')
+        .nth(i)
+        .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+    return {
+      page,
+      release,
+      loaded,
+      askedFor: (photo: 'first' | 'second') => asked.some((p) => p.startsWith(photo === 'first' ? first : second)),
+    };
   }
 
-  it('should fetch the second photo only once the first, the page\'s largest paint, has arrived', async () => {
+  it("should fetch the second photo only once the first, the page's largest paint, has arrived", async () => {
     const cabin = await pick();
     const { page, release, loaded, askedFor } = await firstPhotoHeld(cabin);
     await expect.poll(() => askedFor('first')).toBe(true);
@@ -110,15 +142,18 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     expect(await size(page.locator('.cabin-gallery img').nth(1).boundingBox())).toEqual(waiting);
   });
 
-  it.skipIf(viewport !== 'phone')('should show the second photo to a visitor who swipes before the first has arrived', async () => {
-    const cabin = await pick();
-    const { page, release, loaded } = await firstPhotoHeld(cabin);
-    await page.waitForTimeout(300);
-    await page.locator('.cabin-gallery').evaluate((strip) => strip.scrollBy({ left: strip.clientWidth * 0.8 }));
-    await expect.poll(() => loaded(1), { timeout: 10_000 }).toBe(true);
-    expect(await loaded(0)).toBe(false);
-    release();
-  });
+  it.skipIf(viewport !== 'phone')(
+    'should show the second photo to a visitor who swipes before the first has arrived',
+    async () => {
+      const cabin = await pick();
+      const { page, release, loaded } = await firstPhotoHeld(cabin);
+      await page.waitForTimeout(300);
+      await page.locator('.cabin-gallery').evaluate((strip) => strip.scrollBy({ left: strip.clientWidth * 0.8 }));
+      await expect.poll(() => loaded(1), { timeout: 10_000 }).toBe(true);
+      expect(await loaded(0)).toBe(false);
+      release();
+    },
+  );
 
   it('should open the full-screen viewer: previous/next wrapping, arrows, thumbnails, counter, Escape', async () => {
     const cabin = await pick();
@@ -129,7 +164,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     // and opens the photo.
     if (viewport === 'phone') {
       await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /client\.\w+\.js/.test(r.name)))).toBe(false);
+      expect(
+        await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /client\.\w+\.js/.test(r.name))),
+      ).toBe(false);
     }
     const first = page.locator('[data-viewer="0"]');
     await first.click();
@@ -154,7 +191,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     expect(await textOf(counter)).toBe(`3 / ${n}`);
     expect(await thumbs.nth(2).getAttribute('aria-current')).toBe('true');
     expect(await viewer.locator('img.viewer__img').getAttribute('alt')).toBe(`${cabin.name}, фото 3 из ${n}`);
-    await page.waitForFunction(() => ((document.querySelector('.viewer__img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
+    await page.waitForFunction(
+      () => ((document.querySelector('.viewer__img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+    );
     await page.keyboard.press('Escape');
     await viewer.waitFor({ state: 'detached' });
   });
@@ -189,7 +228,13 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     const card = page.locator('#booking');
     const text = await textOf(card);
     expect(text).toContain(`${rub(cabin.pricePerNight)} за ночь`);
-    for (const rule of [`Заезд после ${s.checkInTime}`, `Выезд до ${s.checkOutTime}`, 'Курение запрещено', 'Без вечеринок и мероприятий', 'Можно с питомцами']) {
+    for (const rule of [
+      `Заезд после ${s.checkInTime}`,
+      `Выезд до ${s.checkOutTime}`,
+      'Курение запрещено',
+      'Без вечеринок и мероприятий',
+      'Можно с питомцами',
+    ]) {
       expect(text).toContain(rule);
     }
     expect(text).toContain('Нажимая кнопку, вы перейдете в WhatsApp для оформления бронирования.');
@@ -224,9 +269,12 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     const sum = await textOf(card.locator('.booking__sum'));
     expect(sum).toContain(`Итого ${total}`);
     // Drawn as a tinted block: its rules come with the card's script, not in the page.
-    expect(await card.locator('.booking__sum').evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+    expect(await card.locator('.booking__sum').evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(
+      'rgba(0, 0, 0, 0)',
+    );
     expect(await (await page.request.get(`/cabin/${cabin.id}`)).text()).not.toContain('.booking__sum');
-    for (const part of quote.parts) expect(sum).toContain(`${rub(part.pricePerNight)} × ${part.nights} ${ru(part.nights, 'ночь', 'ночи', 'ночей')}`);
+    for (const part of quote.parts)
+      expect(sum).toContain(`${rub(part.pricePerNight)} × ${part.nights} ${ru(part.nights, 'ночь', 'ночи', 'ночей')}`);
     const href = (await card.getByRole('link', { name: 'Забронировать через WhatsApp' }).getAttribute('href'))!;
     const message = new URL(href).searchParams.get('text')!.replace(/\u00a0/g, ' ');
     expect(message).toContain(`Заезд: ${longDate(stay.checkIn)}`);
@@ -273,9 +321,20 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     expect(new URL(href).searchParams.get('text')).toContain(`Заявка №${number}`);
     // The owner has it, with the server's total.
     const admin = await adminApi(baseURL);
-    const rows = (await admin.get('/admin/bookings')).json as { id: number; name: string; status: string; total: number; comment: string }[];
+    const rows = (await admin.get('/admin/bookings')).json as {
+      id: number;
+      name: string;
+      status: string;
+      total: number;
+      comment: string;
+    }[];
     const row = rows.find((r) => r.id === Number(number))!;
-    expect(row).toMatchObject({ name, status: 'new', comment: 'Приедем с собакой', total: stayRules(free).quote(stay.checkIn, stay.checkOut).total });
+    expect(row).toMatchObject({
+      name,
+      status: 'new',
+      comment: 'Приедем с собакой',
+      total: stayRules(free).quote(stay.checkIn, stay.checkOut).total,
+    });
     await admin.del(`/admin/bookings/${row.id}`);
   });
 
@@ -300,17 +359,31 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     const a = free!;
     const checkIn = [1, 2, 3, 4, 5, 6, 7]
       .map((k) => addDays(busy.start, -k))
-      .find((d) => d >= a.from && !a.busy.some((b) => b.start < busy.start && d < b.end) && stayRules(a).quote(d, busy.start).minNights <= nightsBetween(d, busy.start));
+      .find(
+        (d) =>
+          d >= a.from &&
+          !a.busy.some((b) => b.start < busy.start && d < b.end) &&
+          stayRules(a).quote(d, busy.start).minNights <= nightsBetween(d, busy.start),
+      );
     expect(checkIn, 'a free check-in before the busy nights').toBeDefined();
     await (await dayButton(page, checkIn!)).click();
     expect(await (await dayButton(page, busy.start)).isDisabled()).toBe(false);
     expect(await (await dayButton(page, addDays(busy.start, 1))).isDisabled()).toBe(true);
     await (await dayButton(page, busy.start)).click();
-    expect(await textOf(page.locator('.booking__sum'))).toContain(`Итого ${rub(stayRules(a).quote(checkIn!, busy.start).total)}`);
+    expect(await textOf(page.locator('.booking__sum'))).toContain(
+      `Итого ${rub(stayRules(a).quote(checkIn!, busy.start).total)}`,
+    );
   });
 });
 
-type Availability = { from: string; to: string; busy: { start: string; end: string }[]; seasons: { start: string; end: string; pricePerNight: number; minNights: number }[]; pricePerNight: number; minNights: number };
+type Availability = {
+  from: string;
+  to: string;
+  busy: { start: string; end: string }[];
+  seasons: { start: string; end: string; pricePerNight: number; minNights: number }[];
+  pricePerNight: number;
+  minNights: number;
+};
 const availability = (baseURL: string, id: number) => getJson<Availability>(baseURL, `/api/cabins/${id}/availability`);
 
 /** The first stay of `nights` nights from `after` days ahead with every night free and the minimum stay met. */
@@ -325,4 +398,7 @@ function firstFreeStay(a: Availability, after: number, nights: number) {
 }
 
 /** «5 марта 2027». */
-const longDate = (day: string) => new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`)).replace(' г.', '');
+const longDate = (day: string) =>
+  new Intl.DateTimeFormat('ru-RU', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+    .format(new Date(`${day}T12:00:00Z`))
+    .replace(' г.', '');

@@ -13,8 +13,12 @@ describe.each<ViewportName>(['phone', 'desktop'])('the catalogue on a %s', (view
     const page = await openPage('/cabins', viewport);
     await visible(page.getByRole('heading', { level: 1, name: 'Каталог недвижимости' }));
     const n = all.length;
-    expect(await textOf(page.locator('main'))).toContain(`${ru(n, 'Доступен', 'Доступны', 'Доступно')} ${n} ${ru(n, 'объект', 'объекта', 'объектов')}`);
-    expect(await textOf(page.getByText(/^Показано/))).toBe(`Показано 1-${Math.min(PAGE_SIZE, n)} из ${n} ${objectsGen(n)}`);
+    expect(await textOf(page.locator('main'))).toContain(
+      `${ru(n, 'Доступен', 'Доступны', 'Доступно')} ${n} ${ru(n, 'объект', 'объекта', 'объектов')}`,
+    );
+    expect(await textOf(page.getByText(/^Показано/))).toBe(
+      `Показано 1-${Math.min(PAGE_SIZE, n)} из ${n} ${objectsGen(n)}`,
+    );
     expect(await page.getByRole('article').count()).toBe(Math.min(PAGE_SIZE, n));
     expect(await textOf(page.locator('.pager__status'))).toBe(`Страница 1 из ${Math.ceil(n / PAGE_SIZE)}`);
   });
@@ -23,7 +27,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('the catalogue on a %s', (view
     const all = await cabins(baseURL);
     const page = await openPage('/cabins', viewport);
     for (const [i, cabin] of all.slice(0, PAGE_SIZE).entries()) {
-      const card = page.getByRole('article').filter({ has: page.getByRole('heading', { name: cabin.name, exact: true }) });
+      const card = page
+        .getByRole('article')
+        .filter({ has: page.getByRole('heading', { name: cabin.name, exact: true }) });
       const text = await textOf(card);
       expect(text).toContain(`${rub(cabin.pricePerNight)} / ночь`);
       if (cabin.location.trim()) expect(text).toContain(cabin.location.trim());
@@ -54,7 +60,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('the catalogue on a %s', (view
   it('should clamp the description to three lines', async () => {
     const page = await openPage('/cabins', viewport);
     const desc = page.locator('.cabin-card__desc').first();
-    const { lines } = await desc.evaluate((el) => ({ lines: Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)) }));
+    const { lines } = await desc.evaluate((el) => ({
+      lines: Math.round(el.clientHeight / parseFloat(getComputedStyle(el).lineHeight)),
+    }));
     expect(lines).toBeLessThanOrEqual(3);
   });
 
@@ -71,7 +79,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('the catalogue on a %s', (view
     await page.waitForURL('**/cabins/2');
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     const to = Math.min(2 * PAGE_SIZE, all.length);
-    expect(await textOf(page.getByText(/^Показано/))).toBe(`Показано 13-${to} из ${all.length} ${objectsGen(all.length)}`);
+    expect(await textOf(page.getByText(/^Показано/))).toBe(
+      `Показано 13-${to} из ${all.length} ${objectsGen(all.length)}`,
+    );
     expect(await textOf(page.locator('.pager__status'))).toBe(`Страница 2 из ${pages}`);
     expect(await page.getByRole('article').count()).toBe(to - PAGE_SIZE);
     await visible(page.getByRole('heading', { name: all[PAGE_SIZE]!.name }));
@@ -90,7 +100,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('the catalogue on a %s', (view
     await visible(page.getByRole('heading', { level: 1, name: first!.name }));
   });
 
-  it('should load no JavaScript file, only the search form\'s few lines that wake its picker on a touch', async () => {
+  it("should load no JavaScript file, only the search form's few lines that wake its picker on a touch", async () => {
     const page = await openPage('/cabins', viewport);
     const scripts: string[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
@@ -131,20 +141,28 @@ describe('inactive cabins', () => {
 describe('photos below the first screen', () => {
   const { openPage } = useBrowser();
 
-  it('should fetch a card\'s photo below the first screen only when the visitor scrolls near it', async () => {
+  it("should fetch a card's photo below the first screen only when the visitor scrolls near it", async () => {
     const page = await openPage('/cabins', 'phone');
     const photos = page.locator('article img');
     expect(await photos.count()).toBeGreaterThan(3);
-    const loaded = (i: number) => photos.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
-    await page.waitForFunction(() => ((document.querySelector('article img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
+    const loaded = (i: number) =>
+      photos.nth(i).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+    await page.waitForFunction(
+      () => ((document.querySelector('article img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+    );
     // The third card starts about two screens down: lazy loading alone fetched it with the page.
     await page.waitForTimeout(500);
     expect(await loaded(2)).toBe(false);
     await photos.nth(2).scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => (document.querySelectorAll('article img')[2] as HTMLImageElement).naturalWidth > 0);
+    await page.waitForFunction(
+      () => (document.querySelectorAll('article img')[2] as HTMLImageElement).naturalWidth > 0,
+    );
     // Drawn into the box its card kept for it: the photo fills the card's 4:3 frame.
-    const [frame, photo] = await Promise.all([photos.nth(2).locator('xpath=ancestor::div[1]').boundingBox(), photos.nth(2).boundingBox()]);
+    const [frame, photo] = await Promise.all([
+      photos.nth(2).locator('xpath=ancestor::div[1]').boundingBox(),
+      photos.nth(2).boundingBox(),
+    ]);
     expect(Math.round(photo!.height)).toBe(Math.round(frame!.height));
-    expect(Math.round(frame!.height)).toBe(Math.round(frame!.width * 3 / 4));
+    expect(Math.round(frame!.height)).toBe(Math.round((frame!.width * 3) / 4));
   });
 });

@@ -10,7 +10,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('the contacts page on a %s', (
     const page = await openPage('/contacts', viewport);
     await visible(page.getByRole('heading', { level: 1, name: 'Контакты' }));
     const list = page.locator('.contact-list');
-    expect(await list.getByRole('link', { name: s.phone }).getAttribute('href')).toBe(`tel:+${s.phone.replace(/\D/g, '')}`);
+    expect(await list.getByRole('link', { name: s.phone }).getAttribute('href')).toBe(
+      `tel:+${s.phone.replace(/\D/g, '')}`,
+    );
     const wa = list.getByRole('link', { name: 'Написать в WhatsApp' });
     expect(await wa.getAttribute('href')).toBe(`https://wa.me/${waDigits(s.phone)}`);
     expect(await wa.getAttribute('target')).toBe('_blank');
@@ -84,7 +86,12 @@ describe.each<ViewportName>(['phone', 'desktop'])('the contacts page on a %s', (
     expect(target).toBe('_blank');
     expect(url!.startsWith(`https://wa.me/${waDigits(s.phone)}?text=`)).toBe(true);
     const text = new URL(url!).searchParams.get('text')!;
-    for (const part of ['Имя: Амир', 'E-mail: amir@example.ru', 'Телефон: +7 900 111-22-33', 'Сообщение: Есть ли свободный домик на майские?']) {
+    for (const part of [
+      'Имя: Амир',
+      'E-mail: amir@example.ru',
+      'Телефон: +7 900 111-22-33',
+      'Сообщение: Есть ли свободный домик на майские?',
+    ]) {
       expect(text).toContain(part);
     }
     expect(await form.getByLabel(/^Имя/).inputValue()).toBe('');

@@ -33,7 +33,21 @@ export async function getJson<T>(baseURL: string, path: string): Promise<T> {
 }
 
 export type PublicReview = { id: number; name: string; rating: number; comment: string; created_at: string };
-export type Settings = { siteName: string; phone: string; email: string; address: string; checkInTime: string; checkOutTime: string; heroTitle: string; heroSubtitle: string; galleryImages: string[]; mapSrc: string | null; mapEmbedCode: string; ownerName: string; contactInfo: Record<string, string> };
+export type Settings = {
+  siteName: string;
+  phone: string;
+  email: string;
+  address: string;
+  checkInTime: string;
+  checkOutTime: string;
+  heroTitle: string;
+  heroSubtitle: string;
+  galleryImages: string[];
+  mapSrc: string | null;
+  mapEmbedCode: string;
+  ownerName: string;
+  contactInfo: Record<string, string>;
+};
 
 export const cabins = (baseURL: string) => getJson<Cabin[]>(baseURL, '/api/cabins');
 export const settings = (baseURL: string) => getJson<Settings>(baseURL, '/api/settings');
@@ -56,5 +70,4 @@ export function solveCaptcha(question: string): number {
 }
 
 /** The scripts a page runs: <script> elements other than JSON-LD. */
-export const scriptCount = (page: Page) =>
-  page.locator('script:not([type="application/ld+json"])').count();
+export const scriptCount = (page: Page) => page.locator('script:not([type="application/ld+json"])').count();

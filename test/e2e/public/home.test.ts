@@ -30,7 +30,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (view
     for (let load = 0; load < 3; load++) {
       await page.goto('/', { waitUntil: 'load' });
       await page.waitForTimeout(300);
-      expect(await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts), `load ${load + 1}`).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts), `load ${load + 1}`).toEqual(
+        [],
+      );
     }
   });
 
@@ -57,7 +59,10 @@ describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (view
     await ctxPage.goto('/');
     await ctxPage.locator('[data-gallery]').scrollIntoViewIfNeeded();
     await ctxPage.locator('.home-gallery__controls:not([hidden])').waitFor();
-    const shown = () => ctxPage.locator('.home-gallery__item:not([hidden])').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.i)));
+    const shown = () =>
+      ctxPage
+        .locator('.home-gallery__item:not([hidden])')
+        .evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.i)));
     const expected = (g: number) => Array.from({ length: 6 }, (_, i) => (g * 6 + i) % count);
     expect(await shown()).toEqual(expected(0));
     await ctxPage.clock.runFor(7_900);
@@ -75,9 +80,14 @@ describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (view
     await ctxPage.clock.runFor(8_000);
     expect(await shown()).toEqual(expected(1));
     // Every photo has an alt text and real dimensions.
-    const alts = await ctxPage.locator('.home-gallery img').evaluateAll((imgs) => imgs.map((img) => img.getAttribute('alt')));
-    expect(alts.sort()).toEqual(Array.from({ length: count }, (_, i) => `Фото ${i + 1} из ${count}: отдых у Каспийского моря`).sort());
-    for (const img of await ctxPage.locator('.home-gallery img').all()) expect(Number(await img.getAttribute('width'))).toBeGreaterThan(0);
+    const alts = await ctxPage
+      .locator('.home-gallery img')
+      .evaluateAll((imgs) => imgs.map((img) => img.getAttribute('alt')));
+    expect(alts.sort()).toEqual(
+      Array.from({ length: count }, (_, i) => `Фото ${i + 1} из ${count}: отдых у Каспийского моря`).sort(),
+    );
+    for (const img of await ctxPage.locator('.home-gallery img').all())
+      expect(Number(await img.getAttribute('width'))).toBeGreaterThan(0);
   });
 
   it('should carry only the first 6 gallery photos in the page, fetching the rest when the visitor nears the gallery', async () => {
@@ -87,7 +97,12 @@ describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (view
     const page = await openPage('about:blank', viewport);
     // The rest of the photos and the rotation's module.
     const fetched = () =>
-      page.evaluate(() => performance.getEntriesByType('resource').filter((r) => /\/home-gallery\.json|\/_astro\/home-gallery-rotation\./.test(r.name)).length);
+      page.evaluate(
+        () =>
+          performance
+            .getEntriesByType('resource')
+            .filter((r) => /\/home-gallery\.json|\/_astro\/home-gallery-rotation\./.test(r.name)).length,
+      );
     await page.goto('/', { waitUntil: 'networkidle' });
     // Nothing for a visitor who stays on the first screen.
     expect(await fetched()).toBe(0);
@@ -99,10 +114,15 @@ describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (view
   });
 
   it('should show the why-choose-us section from the settings', async () => {
-    const s = await settings(baseURL) as unknown as { whyChooseUsTitle: string; whyChooseUsFeatures: { title: string; description: string }[] };
+    const s = (await settings(baseURL)) as unknown as {
+      whyChooseUsTitle: string;
+      whyChooseUsFeatures: { title: string; description: string }[];
+    };
     const page = await openPage('/', viewport);
     const section = page.locator('section', { has: page.getByRole('heading', { level: 2, name: s.whyChooseUsTitle }) });
-    expect(await section.getByRole('heading', { level: 3 }).allInnerTexts()).toEqual(s.whyChooseUsFeatures.map((f) => f.title));
+    expect(await section.getByRole('heading', { level: 3 }).allInnerTexts()).toEqual(
+      s.whyChooseUsFeatures.map((f) => f.title),
+    );
   });
 
   it('should show three approved reviews cut at 150 characters, and open one on /reviews', async () => {

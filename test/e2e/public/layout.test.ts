@@ -28,8 +28,12 @@ describe.each<ViewportName>(['phone', 'desktop'])('header and footer on a %s', (
   it('should mark the current section in the menu', async () => {
     const page = await openPage('/cabins', viewport);
     const nav = page.getByRole('navigation', { name: 'Основное меню', includeHidden: true });
-    expect(await nav.getByRole('link', { name: 'Каталог', includeHidden: true }).getAttribute('aria-current')).toBe('page');
-    expect(await nav.getByRole('link', { name: 'Главная', includeHidden: true }).getAttribute('aria-current')).toBeNull();
+    expect(await nav.getByRole('link', { name: 'Каталог', includeHidden: true }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    expect(
+      await nav.getByRole('link', { name: 'Главная', includeHidden: true }).getAttribute('aria-current'),
+    ).toBeNull();
   });
 
   it('should keep the header transparent over the home hero until scrolled more than 10 px', async () => {
@@ -43,14 +47,18 @@ describe.each<ViewportName>(['phone', 'desktop'])('header and footer on a %s', (
     await page.evaluate(() => window.scrollTo(0, 11));
     await page.waitForFunction(() => document.getElementById('site-header')?.classList.contains('is-solid'));
     // (after the 160 ms colour transition)
-    await page.waitForFunction(() => getComputedStyle(document.getElementById('site-header')!).backgroundColor === 'rgb(250, 246, 238)');
+    await page.waitForFunction(
+      () => getComputedStyle(document.getElementById('site-header')!).backgroundColor === 'rgb(250, 246, 238)',
+    );
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForFunction(() => !document.getElementById('site-header')?.classList.contains('is-solid'));
   });
 
   it('should show a solid header on the other pages', async () => {
     const page = await openPage('/contacts', viewport);
-    expect(await page.locator('header.site-header').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(250, 246, 238)');
+    expect(await page.locator('header.site-header').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
+      'rgb(250, 246, 238)',
+    );
   });
 
   it('should show the footer with the description, contacts, social icons and this year', async () => {
@@ -61,11 +69,19 @@ describe.each<ViewportName>(['phone', 'desktop'])('header and footer on a %s', (
     expect(text).toContain(s.siteName);
     expect(text).toContain(flat(s.contactInfo.footerDescription ?? ''));
     expect(text).toContain(`© ${new Date().getFullYear()} ${s.siteName}`);
-    expect(await footer.getByRole('link', { name: flat(s.contactInfo.footerPhone) }).getAttribute('href')).toMatch(/^tel:\+\d+$/);
-    expect(await footer.getByRole('link', { name: s.contactInfo.footerEmail }).getAttribute('href')).toBe(`mailto:${s.contactInfo.footerEmail}`);
+    expect(await footer.getByRole('link', { name: flat(s.contactInfo.footerPhone) }).getAttribute('href')).toMatch(
+      /^tel:\+\d+$/,
+    );
+    expect(await footer.getByRole('link', { name: s.contactInfo.footerEmail }).getAttribute('href')).toBe(
+      `mailto:${s.contactInfo.footerEmail}`,
+    );
     expect(text).toContain(flat(s.contactInfo.footerAddress));
-    expect(await footer.getByRole('list', { name: 'Мы в соцсетях' }).getByRole('listitem').count()).toBeGreaterThanOrEqual(3);
-    expect(await footer.getByRole('link', { name: 'Политика конфиденциальности' }).getAttribute('href')).toBe('/privacy');
+    expect(
+      await footer.getByRole('list', { name: 'Мы в соцсетях' }).getByRole('listitem').count(),
+    ).toBeGreaterThanOrEqual(3);
+    expect(await footer.getByRole('link', { name: 'Политика конфиденциальности' }).getAttribute('href')).toBe(
+      '/privacy',
+    );
   });
 
   it('should let a keyboard user skip to the content', async () => {
@@ -151,7 +167,10 @@ describe('the typeface', () => {
     await page.waitForFunction(() => localStorage.getItem('kaspiy-fonts') !== null, undefined, { timeout: 15_000 });
     const startedAfterLoad = await page.evaluate(() => {
       const loaded = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd;
-      return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.woff2')).map((e) => e.startTime - loaded);
+      return performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.endsWith('.woff2'))
+        .map((e) => e.startTime - loaded);
     });
     expect(startedAfterLoad).toHaveLength(3);
     for (const ms of startedAfterLoad) expect(ms).toBeGreaterThan(0);

@@ -22,7 +22,9 @@ describe('the legal lines', () => {
     }
     const contacts = await openPage('/contacts', 'phone');
     await visible(contacts.locator('.contact-list').getByRole('link', { name: `№ ${registryNumber}` }));
-    const ld = (await contacts.locator('script[type="application/ld+json"]').allTextContents()).map((t) => JSON.parse(t) as { identifier?: { value: string; url?: string } });
+    const ld = (await contacts.locator('script[type="application/ld+json"]').allTextContents()).map(
+      (t) => JSON.parse(t) as { identifier?: { value: string; url?: string } },
+    );
     expect(ld.some((d) => d.identifier?.value === registryNumber && d.identifier.url === registryUrl)).toBe(true);
   });
 
@@ -40,7 +42,12 @@ describe('the legal lines', () => {
     const text = await textOf(consent.locator('main'));
     expect(text).toContain('Как отозвать согласие');
     expect(text).toContain('номер телефона');
-    expect(await consent.locator('footer').getByRole('link', { name: 'Согласие на обработку персональных данных' }).getAttribute('href')).toBe('/consent');
+    expect(
+      await consent
+        .locator('footer')
+        .getByRole('link', { name: 'Согласие на обработку персональных данных' })
+        .getAttribute('href'),
+    ).toBe('/consent');
     const sitemap = await (await fetch(`${baseURL}/sitemap.xml`)).text();
     expect(sitemap).toContain('/consent</loc>');
   });

@@ -23,7 +23,8 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
     // Put the demo content back for the other journeys: delete the reviews sent here.
     const api = await adminApi(baseURL);
     const { json } = await api.get('/reviews');
-    for (const r of json as { id: number; name: string }[]) if (submitted.includes(r.name)) await api.del(`/reviews/${r.id}`);
+    for (const r of json as { id: number; name: string }[])
+      if (submitted.includes(r.name)) await api.del(`/reviews/${r.id}`);
     await api.waitPublished();
     await api.logout();
   });
@@ -56,7 +57,9 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
   it('should load no JavaScript framework until the visitor reaches for the form or the list', async () => {
     const page = await openPage('/reviews', viewport);
     await page.waitForLoadState('networkidle');
-    expect(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /client\.\w+\.js/.test(r.name)))).toBe(false);
+    expect(
+      await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /client\.\w+\.js/.test(r.name))),
+    ).toBe(false);
   });
 
   it('should page like the catalogue and scroll back to the list', async () => {
@@ -70,10 +73,16 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
     // (The first click also wakes the list up and is replayed when it is ready.)
     await pager.getByRole('button', { name: /Далее/ }).click();
     await visible(page.locator('#reviews .pager__status', { hasText: `Страница 2 из ${pages}` }));
-    expect(await page.locator('#reviews').getByRole('article').count()).toBe(Math.min(PAGE_SIZE, reviews.length - PAGE_SIZE));
+    expect(await page.locator('#reviews').getByRole('article').count()).toBe(
+      Math.min(PAGE_SIZE, reviews.length - PAGE_SIZE),
+    );
     await visible(page.locator('#reviews').getByRole('heading', { name: reviews[PAGE_SIZE]!.name }));
     // The list's top comes back into view.
-    await page.waitForFunction(() => document.querySelector('.reviews-list')!.getBoundingClientRect().top < window.innerHeight / 2, null, { timeout: 5_000 });
+    await page.waitForFunction(
+      () => document.querySelector('.reviews-list')!.getBoundingClientRect().top < window.innerHeight / 2,
+      null,
+      { timeout: 5_000 },
+    );
     await pager.getByRole('button', { name: 'Страница 1' }).click();
     await visible(page.locator('#reviews .pager__status', { hasText: `Страница 1 из ${pages}` }));
   });
@@ -82,7 +91,10 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
     const reviews = await approvedReviews(baseURL);
     const long = reviews.slice(0, PAGE_SIZE).find((r) => r.comment.length > 120)!;
     const page = await openPage('/reviews', viewport);
-    const card = page.locator('#reviews').getByRole('article').filter({ has: page.getByRole('heading', { name: long.name, exact: true }) });
+    const card = page
+      .locator('#reviews')
+      .getByRole('article')
+      .filter({ has: page.getByRole('heading', { name: long.name, exact: true }) });
     const more = card.getByRole('button', { name: /Читать полностью/ });
     const modal = page.getByRole('dialog', { name: 'Полный отзыв' });
     for (const close of ['button', 'escape', 'background'] as const) {
@@ -117,17 +129,31 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
     const html = await (await page.request.get('/reviews')).text();
     expect(html).not.toMatch(/\.review-form[{ ]|\.captcha__question|\.contact-list/);
     const form = await openForm(page);
-    const style = (selector: string, property: string) => form.locator(selector).first().evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property);
+    const style = (selector: string, property: string) =>
+      form
+        .locator(selector)
+        .first()
+        .evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property);
     expect(await style('input.input', 'min-height')).toBe('44px');
     expect(await style('.captcha__question', 'background-color')).not.toBe('rgba(0, 0, 0, 0)');
     // The honeypot stays out of sight.
-    expect(await form.locator('.hp').first().evaluate((el) => el.getBoundingClientRect().right)).toBeLessThan(0);
+    expect(
+      await form
+        .locator('.hp')
+        .first()
+        .evaluate((el) => el.getBoundingClientRect().right),
+    ).toBeLessThan(0);
     await page.goto('/reviews');
-    await page.getByRole('button', { name: /Читать полностью/ }).first().click();
+    await page
+      .getByRole('button', { name: /Читать полностью/ })
+      .first()
+      .click();
     const backdrop = page.locator('.modal-backdrop');
     await visible(page.getByRole('dialog', { name: 'Полный отзыв' }));
     expect(await backdrop.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
-    expect(await page.locator('.review-modal__text').evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('pre-line');
+    expect(await page.locator('.review-modal__text').evaluate((el) => getComputedStyle(el).whiteSpace)).toBe(
+      'pre-line',
+    );
   });
 
   it('should toggle the form, keep submit disabled until the captcha is solved, and check the answer', async () => {
@@ -182,7 +208,8 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
   it('should ask for the required fields and the consent before sending', async () => {
     const page = await openPage('/reviews', viewport);
     const form = await openForm(page);
-    const solve = async () => form.getByLabel(/Решите пример/).fill(String(solveCaptcha(await textOf(form.locator('.captcha__question')))));
+    const solve = async () =>
+      form.getByLabel(/Решите пример/).fill(String(solveCaptcha(await textOf(form.locator('.captcha__question')))));
     await solve();
     await form.getByRole('button', { name: 'Отправить отзыв' }).click();
     await visible(form.getByRole('alert').getByText('Пожалуйста, заполните все обязательные поля'));
@@ -232,6 +259,8 @@ describe('the review API', () => {
       body: JSON.stringify({ name: 'Без согласия', email: 'x@example.ru', rating: 5, comment: 'Текст' }),
     });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toBe('Необходимо согласие на обработку персональных данных');
+    expect(((await res.json()) as { error: string }).error).toBe(
+      'Необходимо согласие на обработку персональных данных',
+    );
   });
 });

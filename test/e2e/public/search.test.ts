@@ -52,16 +52,25 @@ describe('searching by dates on a phone', () => {
     const apart = page.getByRole('heading', { name: 'Не подходят на эти даты' });
     await visible(apart);
     const others = await page.locator('.search-others li').allInnerTexts();
-    expect(others.map((t) => flat(t).split(' Занято')[0])).toEqual(expected.others.map((o) => expect.stringContaining(o.name)));
+    expect(others.map((t) => flat(t).split(' Занято')[0])).toEqual(
+      expected.others.map((o) => expect.stringContaining(o.name)),
+    );
     const withNearest = expected.others.find((o) => o.nearest)!;
-    expect(await page.locator(`.search-others a[href^="/cabin/${withNearest.id}?checkIn=${withNearest.nearest!.checkIn}"]`).count()).toBe(1);
+    expect(
+      await page
+        .locator(`.search-others a[href^="/cabin/${withNearest.id}?checkIn=${withNearest.nearest!.checkIn}"]`)
+        .count(),
+    ).toBe(1);
   });
 
   it('should draw a result card as the catalogue draws it: the title right under the price, the same size', async () => {
     const look = async (path: string, cards: string) => {
       const page = await openPage(path, 'phone');
       const card = page.locator(`${cards} .cabin-card`).first();
-      const [price, title] = await Promise.all([card.locator('.price').boundingBox(), card.locator('.card__title').boundingBox()]);
+      const [price, title] = await Promise.all([
+        card.locator('.price').boundingBox(),
+        card.locator('.card__title').boundingBox(),
+      ]);
       const size = await card.locator('.card__title').evaluate((e) => getComputedStyle(e).fontSize);
       const rowGap = await card.locator('.card__body').evaluate((e) => parseFloat(getComputedStyle(e).rowGap));
       await page.close();
@@ -132,17 +141,20 @@ describe('searching by dates on a phone', () => {
   });
 });
 
-describe('the search form\'s date fields', () => {
+describe("the search form's date fields", () => {
   const { openPage } = useBrowser();
   const fieldsAndForm = (page: Page) =>
     page.getByRole('search').evaluate((form) => ({
       form: form.getBoundingClientRect().height,
-      fields: [...form.querySelectorAll('input')].map((i) => { const r = i.getBoundingClientRect(); return `${i.name} ${r.x},${r.y} ${r.width}×${r.height}`; }),
+      fields: [...form.querySelectorAll('input')].map((i) => {
+        const r = i.getBoundingClientRect();
+        return `${i.name} ${r.x},${r.y} ${r.width}×${r.height}`;
+      }),
     }));
 
   // They are drawn as text fields and become the browser's date fields right after the first
   // paint (site/components/SearchForm.astro), which must move nothing and lose nothing.
-  it('should give me the browser\'s date fields with my search\'s dates in them, where the page first drew them', async () => {
+  it("should give me the browser's date fields with my search's dates in them, where the page first drew them", async () => {
     for (const viewport of ['phone', 'desktop'] as const) {
       const plain = await openPage(`/search?${query}`, viewport, { javaScriptEnabled: false });
       const drawn = await fieldsAndForm(plain);

@@ -39,7 +39,9 @@ describe('search engines and link previews', () => {
     for (const cabin of (await cabins(baseURL)).slice(0, 3)) {
       const page = await openPage(`/cabin/${cabin.id}`, 'phone');
       const image = (await page.locator('meta[property="og:image"]').getAttribute('content'))!;
-      const key = cabin.images[0]!.split('/').pop()!.replace(/\.\w+$/, '');
+      const key = cabin.images[0]!.split('/')
+        .pop()!
+        .replace(/\.\w+$/, '');
       expect(image).toContain(key);
       expect(await page.locator('meta[property="og:image:width"]').getAttribute('content')).toBe('1200');
       const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!);
@@ -87,7 +89,9 @@ describe('the privacy policy', () => {
     const text = await textOf(page.locator('main'));
     expect(text).toContain(s.ownerName);
     expect(text).toContain('152-ФЗ');
-    expect(await page.locator('main').getByRole('link', { name: s.email }).first().getAttribute('href')).toBe(`mailto:${s.email}`);
+    expect(await page.locator('main').getByRole('link', { name: s.email }).first().getAttribute('href')).toBe(
+      `mailto:${s.email}`,
+    );
   });
 });
 
@@ -125,7 +129,14 @@ describe('budgets', () => {
     const slow = await startSlowNetwork(baseURL, { chunkBytes: 200, pauseMs: 4 });
     try {
       const [cabin] = await cabins(baseURL);
-      for (const path of ['/', '/cabins', `/cabin/${cabin!.id}`, '/reviews', '/contacts', `/search?checkIn=${addDays(todayInMoscow(), 40)}&checkOut=${addDays(todayInMoscow(), 43)}&guests=2`]) {
+      for (const path of [
+        '/',
+        '/cabins',
+        `/cabin/${cabin!.id}`,
+        '/reviews',
+        '/contacts',
+        `/search?checkIn=${addDays(todayInMoscow(), 40)}&checkOut=${addDays(todayInMoscow(), 43)}&guests=2`,
+      ]) {
         for (const viewport of ['phone', 'desktop'] as const) {
           const page = await openPage('about:blank', viewport, { baseURL: slow.url });
           await page.addInitScript(() => {
@@ -133,13 +144,22 @@ describe('budgets', () => {
             w.cls = 0;
             w.moved = [];
             new PerformanceObserver((list) => {
-              for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] })[]) {
+              for (const e of list.getEntries() as (PerformanceEntry & {
+                value: number;
+                hadRecentInput: boolean;
+                sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
+              })[]) {
                 if (e.hadRecentInput) continue;
                 w.cls += e.value;
                 // What moved, for the failure message.
                 for (const { node, previousRect: was, currentRect: now } of e.sources) {
-                  const what = node instanceof Element ? `${node.nodeName}.${node.className}` : `text «${node?.textContent?.slice(0, 30)}» in .${node?.parentElement?.className}`;
-                  w.moved.push(`${what} x ${Math.round(was.x)}→${Math.round(now.x)} y ${Math.round(was.y)}→${Math.round(now.y)} w ${Math.round(was.width)}→${Math.round(now.width)} h ${Math.round(was.height)}→${Math.round(now.height)} at ${Math.round(e.startTime)} ms`);
+                  const what =
+                    node instanceof Element
+                      ? `${node.nodeName}.${node.className}`
+                      : `text «${node?.textContent?.slice(0, 30)}» in .${node?.parentElement?.className}`;
+                  w.moved.push(
+                    `${what} x ${Math.round(was.x)}→${Math.round(now.x)} y ${Math.round(was.y)}→${Math.round(now.y)} w ${Math.round(was.width)}→${Math.round(now.width)} h ${Math.round(was.height)}→${Math.round(now.height)} at ${Math.round(e.startTime)} ms`,
+                  );
                 }
               }
             }).observe({ type: 'layout-shift', buffered: true });
@@ -148,7 +168,9 @@ describe('budgets', () => {
           await page.waitForTimeout(500);
           const { cls, moved, hidden } = await page.evaluate(() => {
             const w = window as unknown as { cls: number; moved: string[] };
-            const hidden = [...document.querySelectorAll('.arrives-whole')].filter((e) => getComputedStyle(e).visibility !== 'visible').map((e) => e.className);
+            const hidden = [...document.querySelectorAll('.arrives-whole')]
+              .filter((e) => getComputedStyle(e).visibility !== 'visible')
+              .map((e) => e.className);
             return { cls: w.cls, moved: w.moved, hidden };
           });
           expect(cls, `${path} ${viewport}: ${moved.join('; ')}`).toBe(0);

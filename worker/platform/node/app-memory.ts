@@ -1,6 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import { now } from '../../lib/clock.ts';
-import { clocked, headerList, mayKeep, memoryAnswers, PUBLIC_API_READS, stillTrueAt, type ClockedAnswer, type MemoryAnswer } from '../kept-answers.ts';
+import {
+  clocked,
+  headerList,
+  mayKeep,
+  memoryAnswers,
+  PUBLIC_API_READS,
+  stillTrueAt,
+  type ClockedAnswer,
+  type MemoryAnswer,
+} from '../kept-answers.ts';
 import { requestPath } from './memory-answers.ts';
 import { readOnChange } from './read-on-change.ts';
 import { chooseEncoding, liveBuildStamp } from './static-site.ts';
@@ -27,7 +36,10 @@ export function appMemory(opts: {
   /** When each answer was made, and when it stops being true with no change of data (the app's clock). */
   const memory = memoryAnswers<ClockedAnswer>(APP_MEMORY);
   // This server's own writes are read every time (they may come between two requests of a turn).
-  const othersAndBuild = readOnChange(() => `${opts.db.othersCommits()}|${liveBuildStamp(opts.siteDir)}`, [opts.dbDir, opts.siteDir]);
+  const othersAndBuild = readOnChange(
+    () => `${opts.db.othersCommits()}|${liveBuildStamp(opts.siteDir)}`,
+    [opts.dbDir, opts.siteDir],
+  );
   /** Null when it cannot be read (the database busy): then nothing is kept or given. */
   const stampNow = (): string | null => {
     try {
@@ -39,7 +51,8 @@ export function appMemory(opts: {
 
   /** What the answer depends on in the request: the address as the visitor typed it, the encoding. */
   const keyOf = (incoming: IncomingMessage): string | undefined => {
-    if (incoming.method !== 'GET' || incoming.headers.authorization || !isPublicRead(requestPath(incoming))) return undefined;
+    if (incoming.method !== 'GET' || incoming.headers.authorization || !isPublicRead(requestPath(incoming)))
+      return undefined;
     const h = incoming.headers;
     // The host and, behind a trusted proxy, its forwarded scheme decide the HSTS header.
     const proxy = opts.trustedProxy ? `${h['x-forwarded-proto'] ?? ''} ${h['x-forwarded-host'] ?? ''}` : '';

@@ -62,7 +62,11 @@ export function clientAddressOf(incoming: { socket: { remoteAddress?: string } }
     if (trustedProxy) {
       const real = req.headers.get('x-real-ip')?.trim();
       if (real) return real;
-      const forwarded = req.headers.get('x-forwarded-for')?.split(',').map((s) => s.trim()).filter(Boolean);
+      const forwarded = req.headers
+        .get('x-forwarded-for')
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (forwarded?.length) return forwarded[forwarded.length - 1];
     }
     return incoming?.socket.remoteAddress ?? undefined;

@@ -31,7 +31,8 @@ const BROTLI_LARGE = { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } };
  */
 export async function compressResponse(req: Request, res: Response): Promise<Response> {
   if (req.method === 'HEAD' || !res.body || res.status === 204 || res.status === 304) return res;
-  if (res.headers.has('content-encoding') || /\bno-transform\b/.test(res.headers.get('cache-control') ?? '')) return res;
+  if (res.headers.has('content-encoding') || /\bno-transform\b/.test(res.headers.get('cache-control') ?? ''))
+    return res;
   if (!COMPRESSIBLE.test(res.headers.get('content-type') ?? '')) return res;
   const length = Number(res.headers.get('content-length') ?? NaN);
   if (length > MAX_BYTES) return res;
@@ -40,9 +41,13 @@ export async function compressResponse(req: Request, res: Response): Promise<Res
   headers.append('vary', 'accept-encoding');
   if (!encoding) return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   const body = new Uint8Array(await res.arrayBuffer());
-  if (body.length < MIN_BYTES || body.length > MAX_BYTES) return new Response(body, { status: res.status, statusText: res.statusText, headers });
+  if (body.length < MIN_BYTES || body.length > MAX_BYTES)
+    return new Response(body, { status: res.status, statusText: res.statusText, headers });
   const large = body.length > LARGE_BYTES;
-  const packed = encoding === 'br' ? brotliCompressSync(body, large ? BROTLI_LARGE : BROTLI) : gzipSync(body, { level: large ? 1 : 6 });
+  const packed =
+    encoding === 'br'
+      ? brotliCompressSync(body, large ? BROTLI_LARGE : BROTLI)
+      : gzipSync(body, { level: large ? 1 : 6 });
   headers.set('content-encoding', encoding);
   headers.set('content-length', String(packed.length));
   // A strong validator names one representation: the compressed one is another (RFC 9110 §8.8.1).

@@ -12,7 +12,13 @@ import type { MediaPort } from '../ports.ts';
  */
 const fileNameOf = (key: string) => encodeURIComponent(key).replace(/^\./, '%2E');
 const keyOf = (fileName: string) => decodeURIComponent(fileName);
-const TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' };
+const TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
 /** Files being written; never listed or served, removed if a write breaks off. */
 const TMP_PREFIX = '.tmp-';
 
@@ -41,7 +47,13 @@ function objectOf(i: Info, body: ReadableStream | null) {
     writeHttpMetadata: (h: Headers) => h.set('content-type', contentTypeOf(i.key)),
   };
   return body
-    ? { ...base, body, arrayBuffer: read, text: async () => new TextDecoder().decode(await read()), bytes: async () => new Uint8Array(await read()) }
+    ? {
+        ...base,
+        body,
+        arrayBuffer: read,
+        text: async () => new TextDecoder().decode(await read()),
+        bytes: async () => new Uint8Array(await read()),
+      }
     : base;
 }
 

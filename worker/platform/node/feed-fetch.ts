@@ -7,7 +7,8 @@ import { FeedAddressRefused, type FeedFetchPort } from '../ports.ts';
 /** A host name's addresses: by default the system's resolver (hosts file, then DNS), as any fetch would. */
 export type Resolve = (hostname: string) => Promise<string[]>;
 
-const systemResolve: Resolve = async (hostname) => (await systemLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolve: Resolve = async (hostname) =>
+  (await systemLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
  * Whether a calendar may be fetched from this address: public unicast only, loopback too where
@@ -31,8 +32,11 @@ function checkedLookup(resolve: Resolve, allowLoopback: boolean): LookupFunction
       (addresses) => {
         const inside = addresses.find((a) => !feedAddressAllowed(a, allowLoopback));
         if (inside !== undefined) return callback(new FeedAddressRefused(hostname, inside), '', 0);
-        const entries = addresses.map((address) => ({ address, family: isIP(address) })).filter((e) => !options.family || e.family === options.family);
-        if (entries.length === 0) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+        const entries = addresses
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter((e) => !options.family || e.family === options.family);
+        if (entries.length === 0)
+          return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
         if (options.all) callback(null, entries);
         else callback(null, entries[0]!.address, entries[0]!.family);
       },
@@ -51,13 +55,18 @@ export function nodeFeedFetch(opts: { resolve?: Resolve } = {}): FeedFetchPort {
   const agents = new Map<boolean, Agent>();
   const agentFor = (allowLoopback: boolean) => {
     let agent = agents.get(allowLoopback);
-    if (!agent) agents.set(allowLoopback, (agent = new Agent({ pipelining: 0, connect: { lookup: checkedLookup(resolve, allowLoopback) } })));
+    if (!agent)
+      agents.set(
+        allowLoopback,
+        (agent = new Agent({ pipelining: 0, connect: { lookup: checkedLookup(resolve, allowLoopback) } })),
+      );
     return agent;
   };
   return async (url, { signal, headers, allowLoopback }) => {
     // A literal address is never looked up: it is checked here, with the same ranges.
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !feedAddressAllowed(literal, allowLoopback)) throw new FeedAddressRefused(url.hostname, literal);
+    if (isIP(literal) && !feedAddressAllowed(literal, allowLoopback))
+      throw new FeedAddressRefused(url.hostname, literal);
     try {
       const res = await fetch(url, { redirect: 'manual', signal, headers, dispatcher: agentFor(allowLoopback) });
       return res as unknown as Response;

@@ -18,7 +18,10 @@ export const RECORD_MIGRATION = 'INSERT INTO d1_migrations (name) VALUES (?)';
  * The SQL files of `dir` (written by drizzle-kit, the same files wrangler applies to D1) not in
  * `applied`, in order, each as its statements: drizzle-kit ends each one with a breakpoint marker.
  */
-export async function pendingMigrations(dir: string, applied: Iterable<string>): Promise<{ name: string; statements: string[] }[]> {
+export async function pendingMigrations(
+  dir: string,
+  applied: Iterable<string>,
+): Promise<{ name: string; statements: string[] }[]> {
   const done = new Set(applied);
   const names = (await readdir(dir)).filter((f) => f.endsWith('.sql') && !done.has(f)).sort();
   return Promise.all(
@@ -35,7 +38,9 @@ export async function pendingMigrations(dir: string, applied: Iterable<string>):
 /** Applies the migrations this database has not had yet, each in one transaction. */
 export async function applyMigrations(db: SqliteFile, dir: string): Promise<string[]> {
   db.exec(MIGRATIONS_TABLE);
-  const done = ((await db.prepare('SELECT name FROM d1_migrations').all()).results as { name: string }[]).map((r) => r.name);
+  const done = ((await db.prepare('SELECT name FROM d1_migrations').all()).results as { name: string }[]).map(
+    (r) => r.name,
+  );
   const applied: string[] = [];
   for (const { name, statements } of await pendingMigrations(dir, done)) {
     db.exec('BEGIN IMMEDIATE');

@@ -66,7 +66,6 @@ function visitorRequest(req: Request, siteUrl: URL | null, trustedProxy: boolean
   return url.href === before ? req : new Request(url, req);
 }
 
-
 /** The self-hosted server: the same Hono app as on Workers, over SQLite and a media folder. */
 export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServer> {
   const storage = await openNodeStorage(opts);
@@ -85,11 +84,14 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   const fetch = async (raw: Request, node: HttpBindings | Http2Bindings): Promise<Response> => {
     const begun = kept.begin(node.incoming as IncomingMessage);
     const req = visitorRequest(raw, siteUrl, trusted);
-    const file = opts.staticFiles && (req.method === 'GET' || req.method === 'HEAD') ? await opts.staticFiles(req) : undefined;
+    const file =
+      opts.staticFiles && (req.method === 'GET' || req.method === 'HEAD') ? await opts.staticFiles(req) : undefined;
     if (file) return file;
     const ctx = {
       waitUntil(task: Promise<unknown>) {
-        const tracked = task.catch((err) => console.error('Background task failed', forLog(err))).finally(() => background.delete(tracked));
+        const tracked = task
+          .catch((err) => console.error('Background task failed', forLog(err)))
+          .finally(() => background.delete(tracked));
         background.add(tracked);
       },
       passThroughOnException() {},
@@ -97,7 +99,10 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
     };
     const res = await kept.keep(
       begun,
-      await compressResponse(req, await app.fetch(req, { ...bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx)),
+      await compressResponse(
+        req,
+        await app.fetch(req, { ...bindings, CLIENT_ADDRESS: clientAddressOf(node.incoming, trusted) }, ctx),
+      ),
     );
     // A refused write may be answered before its whole body arrived (too large, not signed in):
     // the rest may still be on its way, so the connection is not reused for the next request.
@@ -117,7 +122,12 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
       if (answer) writeAnswer(incoming, outgoing, answer);
       else listener(incoming, outgoing);
     });
-  const server = serve({ fetch, port: opts.port, hostname: opts.host, createServer: withMemory as typeof createServer });
+  const server = serve({
+    fetch,
+    port: opts.port,
+    hostname: opts.host,
+    createServer: withMemory as typeof createServer,
+  });
   await new Promise<void>((resolve, reject) => {
     if (server.listening) resolve();
     server.once('listening', () => resolve());

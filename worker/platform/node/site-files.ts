@@ -29,7 +29,10 @@ export function siteFiles(root: () => string): SitePort {
         const file = path.join(dir, candidate);
         if (!file.startsWith(dir + path.sep)) continue;
         const body = await readFile(file).catch(() => null);
-        if (body) return new Response(body, { headers: { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' } });
+        if (body)
+          return new Response(body, {
+            headers: { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' },
+          });
       }
       return new Response('Not found', { status: 404 });
     },

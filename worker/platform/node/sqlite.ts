@@ -49,7 +49,15 @@ const LONGEST_PAUSE_MS = 100;
 /** SQLITE_BUSY and its extended codes (BUSY_RECOVERY, BUSY_SNAPSHOT, BUSY_TIMEOUT). */
 const SQLITE_BUSY = 5;
 
-type Meta = { changes: number; last_row_id: number; duration: number; rows_read: number; rows_written: number; changed_db: boolean; size_after: number };
+type Meta = {
+  changes: number;
+  last_row_id: number;
+  duration: number;
+  rows_read: number;
+  rows_written: number;
+  changed_db: boolean;
+  size_after: number;
+};
 
 const toSqlite = (v: unknown): SQLInputValue => {
   if (v === undefined) throw new TypeError('D1_TYPE_ERROR: undefined is not a supported value');
@@ -58,7 +66,9 @@ const toSqlite = (v: unknown): SQLInputValue => {
   return v as SQLInputValue;
 };
 
-const isBusy = (err: unknown) => typeof (err as { errcode?: unknown })?.errcode === 'number' && ((err as { errcode: number }).errcode & 0xff) === SQLITE_BUSY;
+const isBusy = (err: unknown) =>
+  typeof (err as { errcode?: unknown })?.errcode === 'number' &&
+  ((err as { errcode: number }).errcode & 0xff) === SQLITE_BUSY;
 
 /** Errors read like D1's, so logs and any message checks agree across targets. */
 function asD1Error(err: unknown): Error {
@@ -116,7 +126,15 @@ class Statement {
   }
 
   private meta(started: number, changes: number, lastRowId: number): Meta {
-    return { changes, last_row_id: lastRowId, duration: performance.now() - started, rows_read: 0, rows_written: changes, changed_db: changes > 0, size_after: 0 };
+    return {
+      changes,
+      last_row_id: lastRowId,
+      duration: performance.now() - started,
+      rows_read: 0,
+      rows_written: changes,
+      changed_db: changes > 0,
+      size_after: 0,
+    };
   }
 
   all() {

@@ -46,12 +46,17 @@ export function parseHeadersFile(text: string): HeaderRule[] {
   for (const line of text.split('\n')) {
     if (!line.trim() || line.trim().startsWith('#')) continue;
     if (!/^\s/.test(line)) {
-      const source = line.trim().split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+      const source = line
+        .trim()
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*');
       rules.push({ pattern: new RegExp(`^${source}$`), headers: [] });
       continue;
     }
     const colon = line.indexOf(':');
-    if (colon > 0 && rules.length) rules.at(-1)!.headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+    if (colon > 0 && rules.length)
+      rules.at(-1)!.headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
   }
   return rules;
 }
@@ -89,7 +94,8 @@ export async function precompressSite(dir: string): Promise<void> {
 }
 
 /** The files below `dir` worth twins, as paths relative to it. */
-export const compressibleFiles = async (dir: string) => (await listFiles(dir)).filter((rel) => COMPRESSIBLE.has(path.extname(rel)));
+export const compressibleFiles = async (dir: string) =>
+  (await listFiles(dir)).filter((rel) => COMPRESSIBLE.has(path.extname(rel)));
 
 /** brotli's best quality: what every twin is in the end (a page ~2–8 % smaller than at 5–9, 40–80 ms for a 46 KB page here). */
 export const BEST_BROTLI = 11;
@@ -112,13 +118,23 @@ export async function compressFiles(dir: string, files: string[], brotliQuality:
 }
 
 export const brotliOf = (body: Buffer, quality: number) =>
-  brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  brotli(body, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /** The file a URL path names, Workers-assets style with Astro's `build.format: 'file'`. */
-async function resolveFile(root: string, urlPath: string): Promise<{ file: string; size: number; mtimeMs: number } | null> {
-  const candidates = urlPath === '/' ? ['/index.html'] : path.extname(urlPath) ? [urlPath] : [`${urlPath}.html`, `${urlPath}/index.html`];
+async function resolveFile(
+  root: string,
+  urlPath: string,
+): Promise<{ file: string; size: number; mtimeMs: number } | null> {
+  const candidates =
+    urlPath === '/'
+      ? ['/index.html']
+      : path.extname(urlPath)
+        ? [urlPath]
+        : [`${urlPath}.html`, `${urlPath}/index.html`];
   for (const candidate of candidates) {
     const file = path.join(root, candidate);
     if (!file.startsWith(root + path.sep)) continue;
@@ -174,7 +190,8 @@ export function staticSite(opts: { root: string; https: boolean }): StaticFiles 
     const file = path.join(root, '_headers');
     const s = await stat(file).catch(() => null);
     if (!s) return [];
-    if (rules?.mtimeMs !== s.mtimeMs) rules = { mtimeMs: s.mtimeMs, rules: parseHeadersFile(await readFile(file, 'utf8')) };
+    if (rules?.mtimeMs !== s.mtimeMs)
+      rules = { mtimeMs: s.mtimeMs, rules: parseHeadersFile(await readFile(file, 'utf8')) };
     return rules.rules;
   }
 
@@ -199,13 +216,20 @@ export function staticSite(opts: { root: string; https: boolean }): StaticFiles 
     } catch {
       return undefined;
     }
-    if (APP_PATHS.test(urlPath) || HIDDEN.has(urlPath) || urlPath.includes('\0') || urlPath.split('/').some((s) => s.startsWith('.'))) return undefined;
+    if (
+      APP_PATHS.test(urlPath) ||
+      HIDDEN.has(urlPath) ||
+      urlPath.includes('\0') ||
+      urlPath.split('/').some((s) => s.startsWith('.'))
+    )
+      return undefined;
     if (/\.(br|gz)$/.test(urlPath)) return undefined;
     // One address a page: /cabins, never /cabins.html or /cabins/, and / never /index (as the
     // assets binding's default html_handling does).
     if (urlPath.endsWith('.html') || urlPath.endsWith('/index') || (urlPath.length > 1 && urlPath.endsWith('/'))) {
       const clean = urlPath.replace(/\/index(?:\.html)?$|\.html$|\/+$/, '') || '/';
-      if (clean !== urlPath && (await resolveFile(root, clean))) return Response.redirect(new URL(clean + url.search, url), 307);
+      if (clean !== urlPath && (await resolveFile(root, clean)))
+        return Response.redirect(new URL(clean + url.search, url), 307);
       return undefined;
     }
     const found = await resolveFile(root, urlPath);
@@ -226,7 +250,13 @@ export function staticSite(opts: { root: string; https: boolean }): StaticFiles 
     if (COMPRESSIBLE.has(ext)) {
       headers.set('vary', 'accept-encoding');
       const twin = encoding && `${found.file}.${encoding === 'br' ? 'br' : 'gz'}`;
-      if (twin && (await stat(twin).then((s) => s.mtimeMs >= found.mtimeMs - 1000, () => false))) {
+      if (
+        twin &&
+        (await stat(twin).then(
+          (s) => s.mtimeMs >= found.mtimeMs - 1000,
+          () => false,
+        ))
+      ) {
         file = twin;
         headers.set('content-encoding', encoding);
         // Each encoding is its own representation, with its own validator.
@@ -243,7 +273,13 @@ export function staticSite(opts: { root: string; https: boolean }): StaticFiles 
     headers.set('content-length', String(body.length));
     if (req.method === 'GET') {
       // Keyed by the encoding asked for, not the one sent: a file with no twin answers both alike.
-      memory.set(keyOf(url.pathname, encoding), { headers: headerList(headers), body, etag, stamp: `${stamp}|${sent}`, files });
+      memory.set(keyOf(url.pathname, encoding), {
+        headers: headerList(headers),
+        body,
+        etag,
+        stamp: `${stamp}|${sent}`,
+        files,
+      });
     }
     return new Response(req.method === 'HEAD' ? null : body, { headers });
   };
