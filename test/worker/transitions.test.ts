@@ -181,10 +181,13 @@ async function rounds(round: () => Promise<void>) {
  * with the schedule's drain once its next try is due: the clock is moved on to it.
  */
 async function drainLater() {
-  await env.DB.prepare(
-    'UPDATE outbox SET next_attempt_at = 0 WHERE sent_at IS NULL AND given_up_at IS NULL AND lease_until IS NULL',
-  ).run();
-  await drainOutbox({ ...env, ...EXTRA } as Bindings);
+  for (let run = 0; run < 5; run++) {
+    const { results } = await env.DB.prepare(
+      'UPDATE outbox SET next_attempt_at = 0 WHERE sent_at IS NULL AND given_up_at IS NULL AND lease_until IS NULL RETURNING id',
+    ).all();
+    if (results.length === 0) return;
+    await drainOutbox({ ...env, ...EXTRA } as Bindings);
+  }
 }
 
 /** The guest's mails with this subject: exactly `count` arrive, and no more after the senders are done. */
