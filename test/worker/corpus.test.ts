@@ -250,6 +250,9 @@ const ROUTES: RouteSpec[] = [
   { method: 'POST', pattern: '/api/upload', admin: true, path: () => '/api/upload', body: 'multipart' },
   { method: 'GET', pattern: '/api/build-info', admin: false, path: () => '/api/build-info' },
   { method: 'GET', pattern: '/api/health', admin: false, path: () => '/api/health', usual: [200, 503] },
+  { method: 'GET', pattern: '/api/openapi.json', admin: false, path: () => '/api/openapi.json' },
+  // The reference is served only in a local run (npm start sets API_REFERENCE): 404 here.
+  { method: 'GET', pattern: '/api/reference', admin: false, path: () => '/api/reference', usual: [200, 404] },
   { method: 'POST', pattern: '/api/admin/publish', admin: true, path: () => '/api/admin/publish' },
   {
     method: 'GET',
