@@ -250,10 +250,16 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
     const uses = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes.find(
       (c) => c.code === CODE,
     )!.uses;
+    // A request uses no code; the owner's confirmation counts its use.
+    expect(uses).toBe(0);
+    expect((await api.put(`/admin/bookings/${id}`, { status: 'confirmed' })).status).toBe(200);
+    const confirmedUses = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes.find(
+      (c) => c.code === CODE,
+    )!.uses;
     await api.logout();
     expect(row).toMatchObject({ total: priced.total, lines: priced.lines, promoCode: CODE, guests: 4 });
     expect(row.extras).toContain(banya.id);
-    expect(uses).toBe(1);
+    expect(confirmedUses).toBe(1);
   });
 
   it("should say beside the code's field when its last use went to another guest meanwhile, keep everything typed, and book at the price without it", async () => {
@@ -276,14 +282,15 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
     await card.getByLabel('Комментарий').fill('Приедем поздно');
     await card.getByLabel(/Я согласен/).check();
 
-    // Another guest books with the code's only use first.
+    // Another guest's booking (other dates) with the code's only use is confirmed first: a request
+    // uses a code only once the owner confirms it.
     const other = await fetch(`${baseURL}/api/bookings`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         cabinId: cabin.id,
-        checkIn,
-        checkOut,
+        checkIn: addDays(checkIn, 70),
+        checkOut: addDays(checkOut, 70),
         guests: 2,
         name: 'Другой Гость',
         phone: '+7 928 000-11-22',
@@ -296,7 +303,9 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
       }),
     });
     expect(other.status).toBe(201);
-    mine.push(((await other.json()) as { id: number }).id);
+    const otherId = ((await other.json()) as { id: number }).id;
+    mine.push(otherId);
+    expect((await api.put(`/admin/bookings/${otherId}`, { status: 'confirmed' })).status).toBe(200);
 
     await card.getByRole('button', { name: 'Отправить заявку' }).click();
     await visible(card.locator('.booking__promo').getByText('Этот промокод уже использован максимальное число раз'));
