@@ -66,6 +66,36 @@ function visitorRequest(req: Request, siteUrl: URL | null, trustedProxy: boolean
   return url.href === before ? req : new Request(url, req);
 }
 
+/** How much of a refused body is read before the connection closes, and for how long. */
+const REST_MAX_BYTES = 16 * 1024 * 1024;
+const REST_MAX_MS = 2_000;
+
+/** Reads and drops what is left of a request's body, up to REST_MAX_BYTES or REST_MAX_MS. */
+function readRest(incoming: IncomingMessage): Promise<void> {
+  if (incoming.complete || incoming.destroyed || incoming.readableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      incoming.off('data', count);
+      incoming.off('end', done);
+      incoming.off('close', done);
+      incoming.off('error', done);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > REST_MAX_BYTES) done();
+    };
+    const timer = setTimeout(done, REST_MAX_MS);
+    incoming.on('data', count);
+    incoming.once('end', done);
+    incoming.once('close', done);
+    incoming.once('error', done);
+    incoming.resume();
+  });
+}
+
 /** The self-hosted server: the same Hono app as on Workers, over SQLite and a media folder. */
 export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServer> {
   const storage = await openNodeStorage(opts);
@@ -106,7 +136,11 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
     );
     // A refused write may be answered before its whole body arrived (too large, not signed in):
     // the rest may still be on its way, so the connection is not reused for the next request.
+    // What is left of a modest body is read first: closing on a client still sending makes its
+    // next write fail (EPIPE) before it reads the answer, and the owner whose session ended
+    // mid-upload would see a broken connection instead of «войдите снова».
     if (res.status >= 400 && req.method !== 'GET' && req.method !== 'HEAD') {
+      await readRest(node.incoming as IncomingMessage);
       const closing = new Response(res.body, res);
       closing.headers.set('connection', 'close');
       return closing;
