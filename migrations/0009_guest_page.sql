@@ -16,6 +16,6 @@ ALTER TABLE `payments` ADD `kind` text DEFAULT 'prepayment' NOT NULL;--> stateme
 ALTER TABLE `reviews` ADD `booking_id` integer;--> statement-breakpoint
 ALTER TABLE `reviews` ADD `verified_stay` integer DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX `reviews_booking_idx` ON `reviews` (`booking_id`);--> statement-breakpoint
--- Written by hand: every booking gets a page for its guest (issue 40), the ones stored before too,
+-- Written by hand: every booking gets a page for its guest, the ones stored before too,
 -- with 144 random bits as newGuestToken in worker/queries/bookings.ts makes them
 UPDATE `bookings` SET `guest_token` = lower(hex(randomblob(18))) WHERE `guest_token` IS NULL;

@@ -27,7 +27,7 @@ CREATE TABLE `users` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `users_username_unique` ON `users` (`username`);--> statement-breakpoint
--- Written by hand: the single account of admin_account becomes the owner (issue 41), with its
+-- Written by hand: the single account of admin_account becomes the owner, with its
 -- login and password as they were, and admin_account keeps only the admin path.
 INSERT INTO `users` (`id`, `username`, `password_hash`, `role`, `created_at`)
 SELECT 1, `username`, `password_hash`, 'owner', CAST(strftime('%s', 'now') AS INTEGER) * 1000 FROM `admin_account` WHERE `id` = 1;--> statement-breakpoint
