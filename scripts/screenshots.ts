@@ -2,8 +2,8 @@
  * Screenshots for the README from a running site with the demo: a phone (390 px) and a desktop
  * (1280 px) view of each, one screen high. The public pages, then what sells the product: search
  * by dates, the booking card with its price lines, the return from the payment page, the guest's
- * own page, and in the panel «Заявки» with a reply, «Шахматка» and a settings screen (signed in
- * with ADMIN_PASSWORD, the demo's by default).
+ * own page, and in the panel «Заявки» with a reply, «Шахматка», «Сводка», «Журнал» and a settings
+ * screen (signed in with ADMIN_PASSWORD, the demo's by default).
  *
  *   node scripts/screenshots.ts            # http://127.0.0.1:8787 (npm start)
  *   SITE_URL=https://… ADMIN_PASSWORD=… node scripts/screenshots.ts
@@ -173,6 +173,18 @@ const shots: Shot[] = [
     path: `/${admin.adminPath}#calendar`,
     admin: true,
     prepare: (p) => p.locator('.occupancy').first().waitFor({ timeout: 15_000 }),
+  },
+  {
+    name: 'admin-reports',
+    path: `/${admin.adminPath}#reports`,
+    admin: true,
+    prepare: (p) => p.locator('.reports table, .reports .report-section__title').first().waitFor({ timeout: 15_000 }),
+  },
+  {
+    name: 'admin-audit',
+    path: `/${admin.adminPath}#audit`,
+    admin: true,
+    prepare: (p) => p.locator('.audit table, .audit li').first().waitFor({ timeout: 15_000 }),
   },
   {
     name: 'admin-settings',
