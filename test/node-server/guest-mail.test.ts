@@ -181,6 +181,8 @@ describe('a guest’s e-mails on the self-hosted server', () => {
       10_000,
     );
     expect(mail.raw).toMatch(/^To: madina@example\.ru/m);
+    // Named by its outbox row (every try the same Message-ID, so a try again after a lost answer shows once).
+    expect(mail.raw).toMatch(/^Message-ID: <kaspiy\.example\/outbox\/\d+\/[0-9a-f]{16}@kaspiy\.example>$/im);
     const text = mailText(mail.raw);
     expect(text).toContain('Здравствуйте, Мадина!');
     expect(text).toContain(`${SITE}/b/${token}`);
@@ -211,6 +213,7 @@ describe('a guest’s e-mails on the self-hosted server', () => {
     expect(standIn.mails).toEqual([
       {
         authorization: 'Bearer key-1',
+        idempotencyKey: null,
         from: 'Каспий <site@kaspiy.example>',
         to: ['guest@example.ru'],
         subject: 'Скоро заезд',

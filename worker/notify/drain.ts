@@ -2,7 +2,7 @@ import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { bookingsOfMessages, claim, dueMessages, markFailed, markSent } from '../queries/outbox.ts';
 import { sendGuestMessage } from './guest.ts';
-import { messageOf, OUTBOX_GIVE_UP_MS, outboxRetryMs, ownerChannels, type Channel } from './owner.ts';
+import { messageOf, OUTBOX_GIVE_UP_MS, outboxKey, outboxRetryMs, ownerChannels, type Channel } from './owner.ts';
 
 /** How long one try holds a message. */
 const RETRY_LEASE_MS = 60_000;
@@ -45,7 +45,8 @@ export async function drainOutbox(
       continue;
     }
     try {
-      await send({ subject: row.subject, text: row.text });
+      const notice = { subject: row.subject, text: row.text };
+      await send({ ...notice, key: await outboxKey(env, row.id, notice) });
       await markSent(env, row.id);
       sent++;
     } catch (err) {

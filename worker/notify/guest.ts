@@ -8,7 +8,7 @@ import { now } from '../lib/clock.ts';
 import type { MailerPort } from '../platform/ports.ts';
 import { enqueueGuestMessage, guestMessageOf, markFailed, markSent, rearmMessage } from '../queries/outbox.ts';
 import { getSettings } from '../queries/settings.ts';
-import { messageOf, OUTBOX_GIVE_UP_MS, outboxRetryMs } from './owner.ts';
+import { messageOf, OUTBOX_GIVE_UP_MS, outboxKey, outboxRetryMs } from './owner.ts';
 
 /** Whether the guest's confirmation went: '' when none was tried (no e-mail left, no mail set up, the message switched off). */
 export type ConfirmationMail = '' | 'sent' | 'failed';
@@ -28,7 +28,7 @@ export const messageOrigin = (env: Pick<Bindings, 'SITE_URL'>, requestOrigin?: s
 /** One try, bounded in time: a mail server that hangs is a failed try, not a stuck owner or schedule. */
 async function sendWithin(
   mailer: MailerPort,
-  message: { to: string; subject: string; text: string },
+  message: { to: string; subject: string; text: string; key?: string },
   timeoutMs: number,
 ): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -54,7 +54,7 @@ export async function attempt(
   timeoutMs: number,
 ): Promise<boolean> {
   try {
-    await sendWithin(mailer, message, timeoutMs);
+    await sendWithin(mailer, { ...message, key: await outboxKey(env, row.id, message) }, timeoutMs);
     await markSent(env, row.id);
     return true;
   } catch (err) {

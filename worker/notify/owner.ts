@@ -6,7 +6,29 @@ import { enqueue, markFailed, markSent, stillHeld } from '../queries/outbox.ts';
 import { sendMaxMessage } from './max-api.ts';
 
 /** What the owner is told about: a new booking request or a new review. */
-export type OwnerNotice = { subject: string; text: string };
+/** `key` names a kept notice for good (its outbox row), see outboxKey. */
+export type OwnerNotice = { subject: string; text: string; key?: string };
+
+/**
+ * The name of an outbox row's message for every try of it (the mail API's idempotency key, the
+ * e-mail's Message-ID): the site's host, the row's id and a digest of what it says to whom. The
+ * digest keeps two messages apart that share an id, as after a restore from a backup, when the
+ * ids of the lost hours are given again, so that one is never taken for the other.
+ */
+export async function outboxKey(
+  env: Pick<Bindings, 'SITE_URL'>,
+  id: number,
+  message: { to?: string; subject: string; text: string },
+): Promise<string> {
+  let host = 'site';
+  try {
+    if (env.SITE_URL?.trim()) host = new URL(env.SITE_URL.trim()).host;
+  } catch {}
+  const said = new TextEncoder().encode(`${message.to ?? ''}\n${message.subject}\n${message.text}`);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', said));
+  const hex = [...digest.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${host}/outbox/${id}/${hex}`;
+}
 
 /** Attempts per channel at once; a notice that still fails waits in the outbox for the schedule. */
 export const NOTIFY_ATTEMPTS = 4;
@@ -144,7 +166,8 @@ export async function tryOwnerNow(
       const send = channels.get(channel);
       if (!send) return;
       const mine = async () => (kept.lease !== undefined && id !== undefined ? stillHeld(env, id, kept.lease) : true);
-      const result = await withRetries(CHANNEL_NAMES[channel], () => send(notice), backoffMs, mine);
+      const named = id === undefined ? notice : { ...notice, key: await outboxKey(env, id, notice) };
+      const result = await withRetries(CHANNEL_NAMES[channel], () => send(named), backoffMs, mine);
       if (id === undefined || 'handedOver' in result) return;
       await (result.ok
         ? markSent(env, id)

@@ -15,21 +15,25 @@ export type MailApiEnv = { MAIL_API_KEY?: string; MAIL_FROM?: string; MAIL_TO?: 
  * A send that the API does not accept throws with its status and the start of its answer.
  */
 export function mailApiMailer(env: MailApiEnv, opts: { timeoutMs?: number } = {}): MailerPort | undefined {
-  const key = env.MAIL_API_KEY?.trim();
-  if (!key) return undefined;
+  const apiKey = env.MAIL_API_KEY?.trim();
+  if (!apiKey) return undefined;
   const url = env.MAIL_API_URL?.trim() || DEFAULT_MAIL_API_URL;
   const from = env.MAIL_FROM?.trim() ?? '';
   const owner = env.MAIL_TO?.trim() ?? '';
   return {
     reachesOwner: owner !== '',
-    async send({ subject, text, to }) {
+    async send({ subject, text, to, key }) {
       // Said in the error, so it shows in the outbox and in a booking's messages, not lost in a log.
       if (!from) throw new Error('MAIL_FROM is not set: the mail API needs the sender address');
       const recipient = to || owner;
       if (!recipient) throw new Error('MAIL_TO is not set: no owner address to send to');
       const res = await fetch(url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          'content-type': 'application/json',
+          ...(key ? { 'idempotency-key': key } : {}),
+        },
         body: JSON.stringify({ from, to: [recipient], subject, text }),
         signal: AbortSignal.timeout(opts.timeoutMs ?? MAIL_API_TIMEOUT_MS),
       });

@@ -90,7 +90,12 @@ export type ClientAddressPort = (req: Request) => string | undefined;
  * `reachesOwner: false`: it knows no owner's address, so it carries only the guests' mail.
  */
 export type MailerPort = {
-  send(message: { subject: string; text: string; to?: string }): Promise<void>;
+  /**
+   * `key` names the message for good (its outbox row): a try again after an answer that never
+   * came carries the same key, so an API that takes one (Resend's Idempotency-Key) sends it once,
+   * and SMTP gives it one Message-ID that mail clients show once.
+   */
+  send(message: { subject: string; text: string; to?: string; key?: string }): Promise<void>;
   reachesOwner?: boolean;
 };
 

@@ -17,8 +17,16 @@ export function smtpMailer(smtpUrl: string): MailerPort {
   url.searchParams.delete('to');
   const transport = nodemailer.createTransport(url.href);
   return {
-    async send({ subject, text, to: recipient }) {
-      await transport.sendMail({ from, to: recipient || to, subject, text });
+    async send({ subject, text, to: recipient, key }) {
+      // One Message-ID for every try of the same message: a try again after a lost answer shows once.
+      const domain = /@([^>\s]+)/.exec(from)?.[1] ?? 'localhost';
+      await transport.sendMail({
+        from,
+        to: recipient || to,
+        subject,
+        text,
+        ...(key ? { messageId: `<${key}@${domain}>` } : {}),
+      });
     },
   };
 }
