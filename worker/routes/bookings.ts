@@ -4,38 +4,31 @@ import { BOOKING_THROTTLE, bookingStatusSchema, bookingSubmitSchema } from '../.
 import { GUEST_PAGE_PATH } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { Booking } from '../../schema/tables.ts';
+import { createGuestBooking, type BookingReason } from '../booking/create.ts';
 import { priceForVisitor } from '../calendar/promo-limit.ts';
-import { recheckFeeds } from '../calendar/sync.ts';
 import type { AppEnv } from '../env.ts';
 import { afterResponse } from '../lib/background.ts';
 import { groupBy } from '../lib/group-by.ts';
 import { clientIp } from '../lib/client-ip.ts';
-import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { mailConfirmation } from '../notify/guest.ts';
-import { bookingNotice } from '../notify/notices.ts';
-import { notifyOwner } from '../notify/owner.ts';
-import { applyPayment, holdUntilOf, startPayment, type PaymentStart } from '../payments/prepayment.ts';
-import { expireHolds, revertHold } from '../transitions/hold.ts';
+import { applyPayment } from '../payments/prepayment.ts';
+import { expireHolds } from '../transitions/hold.ts';
 import { moneyOf, refundedOf } from '../payments/refunds.ts';
 import { getPayment, yookassaOf } from '../payments/yookassa.ts';
 import {
   bookingByGuestToken,
-  createBooking,
   deleteBooking,
-  holdBooking,
   listBookings,
-  nightsTaken,
   setBookingStatus,
   setConfirmationMail,
 } from '../queries/bookings.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { allPayments, paymentsOf } from '../queries/payments.ts';
 import { hit } from '../queries/rate-limit.ts';
-import { getSettings } from '../queries/settings.ts';
 import { idParam } from './params.ts';
 import { refusePrice } from './price-refusal.ts';
 import { docs } from '../lib/openapi.ts';
@@ -50,15 +43,19 @@ const guestUrlOf = (b: Pick<Booking, 'guestToken'>) => `${GUEST_PAGE_PATH}${b.gu
 const originOf = (c: { env: { SITE_URL?: string }; req: { url: string } }) =>
   c.env.SITE_URL || new URL(c.req.url).origin;
 
+/** How POST /api/bookings answers a stay that was priced but not booked (pricing refusals: refusePrice). */
+const REFUSAL: Record<BookingReason, [400 | 409, string]> = {
+  notFree: [409, MSG.bookingNotFree],
+  tooShort: [400, MSG.bookingTooShort],
+  promoUsedUp: [400, MSG.promoUsedUp],
+};
+
 /**
- * A visitor's booking (issues 11 and 17): checked against the calendar's rules and priced by the
- * server from the owner's rules (schema/pricing.ts: nights by date, weekend and season, guests, the
- * discount, a promo code, extras, the cleaning fee, the tourist tax). As a request («Заявка», the default) it is
- * stored as «Новая» whatever happens to the messenger afterwards, and requests for the same nights
- * are all kept until the owner confirms one. With prepayment on, the other platforms' calendars
- * are read once more, the nights are held for the guest (exactly one of two racing guests gets
- * them) and ЮKassa's payment page is the next step; if ЮKassa cannot be reached the booking is
- * kept as a request and the card says so. The owner is told after the answer.
+ * A visitor's booking: checked against the calendar's rules and priced by the server from the
+ * owner's rules (schema/pricing.ts), then stored as a request or held for prepayment
+ * (worker/booking/create.ts, which says how). This route only limits how often one address may
+ * book (the address is the request's, so the limit is HTTP's), and turns the outcome into an
+ * answer. The owner is told after the answer.
  */
 export const bookingRoutes = new Hono<AppEnv>()
   .post(
@@ -70,63 +67,21 @@ export const bookingRoutes = new Hono<AppEnv>()
       const { website: _, consent: __, ...input } = c.req.valid('json');
       const count = await hit(c.env, `booking:${clientIp(c)}`, BOOKING_THROTTLE.windowMs);
       if (count > BOOKING_THROTTLE.max) return apiError(c, 429, MSG.bookingThrottled);
-      const result = await priceForVisitor(c, input);
-      if (!result.ok) return refusePrice(c, result);
-      const { cabin, quote, promo } = result.priced;
-      if (quote.nights < quote.minNights) return apiError(c, 400, MSG.bookingTooShort);
-      const settings = await getSettings(c.env);
-      const answer = { nights: quote.nights, total: quote.total, lines: quote.lines };
-      const stored = { promoCode: promo?.code ?? null, extras: quote.extras };
-
-      if (settings.bookingMode === 'prepayment' && yookassaOf(c.env)) {
-        // Held for payment, a code's use is counted with the hold, in one batch: of two guests racing
-        // for its last use exactly one gets it; a hold that ends unpaid gives it back. A request counts
-        // it only when the owner confirms it (setBookingStatus).
-        await recheckFeeds(c.env, cabin.id, (label, task) => afterResponse(c, label, task));
-        const held = await holdBooking(c.env, input, quote, holdUntilOf(settings.holdMinutes, now()), stored);
-        if (!held) {
-          const taken = await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut);
-          return taken || !promo ? apiError(c, 409, MSG.bookingNotFree) : apiError(c, 400, MSG.promoUsedUp);
-        }
-        let payment: PaymentStart | null = null;
-        try {
-          payment = await startPayment(c.env, held, cabin.name, {
-            ...settings,
-            firstNightPrice: quote.parts[0]?.pricePerNight ?? cabin.pricePerNight,
-            origin: originOf(c),
-          });
-        } catch (err) {
-          console.error(
-            `Prepayment of booking ${held.id} could not be created; kept as a request:`,
-            err instanceof Error ? err.message : err,
-          );
-        }
-        if (payment) {
-          afterResponse(
-            c,
-            'Booking notification',
-            notifyOwner(c.env, bookingNotice(held, cabin.name, c.env.SITE_URL, 'awaiting_payment')),
-          );
-          return c.json({ id: held.id, ...answer, guestUrl: guestUrlOf(held), payment }, 201);
-        }
-        // ЮKassa is down: the guest's booking is not lost, it becomes a request the owner answers.
-        const request = (await revertHold(c.env, held.id)) ?? held;
-        afterResponse(
-          c,
-          'Booking notification',
-          notifyOwner(c.env, bookingNotice(request, cabin.name, c.env.SITE_URL)),
-        );
-        return c.json(
-          { id: request.id, ...answer, guestUrl: guestUrlOf(request), paymentError: MSG.paymentUnavailable },
-          201,
-        );
+      const made = await createGuestBooking(c.env, input, {
+        price: (req) => priceForVisitor(c, req),
+        later: (label, task) => afterResponse(c, label, task),
+        origin: originOf(c),
+      });
+      if (!made.ok) {
+        if ('error' in made) return refusePrice(c, made);
+        const [status, message] = REFUSAL[made.reason];
+        return apiError(c, status, message);
       }
-
-      if (await nightsTaken(c.env, cabin.id, input.checkIn, input.checkOut))
-        return apiError(c, 409, MSG.bookingNotFree);
-      const booking = await createBooking(c.env, input, quote, stored);
-      afterResponse(c, 'Booking notification', notifyOwner(c.env, bookingNotice(booking, cabin.name, c.env.SITE_URL)));
-      return c.json({ id: booking.id, ...answer, guestUrl: guestUrlOf(booking) }, 201);
+      const { booking, answer } = made;
+      const base = { id: booking.id, ...answer, guestUrl: guestUrlOf(booking) };
+      if (made.kind === 'held') return c.json({ ...base, payment: made.payment }, 201);
+      if (made.kind === 'fellBackToRequest') return c.json({ ...base, paymentError: MSG.paymentUnavailable }, 201);
+      return c.json(base, 201);
     },
   )
   /**
