@@ -3,6 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, SessionView, UserView } from '../../schema/account.ts';
 import { LOGIN_THROTTLE } from '../../schema/constants.ts';
+import type { Settings } from '../../schema/settings.ts';
 import { MSG } from '../../schema/messages.ts';
 import { ROUTE_RULES } from '../../worker/middleware/roles.ts';
 import { forgetOldAudit, recordAudit } from '../../worker/queries/audit.ts';
@@ -567,7 +568,7 @@ describe('a manager', () => {
     expect(denied).toHaveLength(refused.length);
     expect(
       denied.find(
-        (e) => e.action === 'PUT /api/settings' && (e.after as { bookingMode?: string })?.bookingMode === 'prepayment',
+        (e) => e.action === 'PUT /api/settings' && (e.after as Partial<Settings> | null)?.bookingMode === 'prepayment',
       ),
     ).toBeDefined();
     expect(denied.map((e) => e.action)).toEqual(

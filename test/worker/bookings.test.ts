@@ -1,4 +1,5 @@
 import { env } from 'cloudflare:test';
+import type { InferResponseType } from 'hono/client';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BOOKING_THROTTLE } from '../../schema/bookings.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
@@ -7,6 +8,8 @@ import { parseFeed } from '../../worker/calendar/ical.ts';
 import { forgetOldBookings } from '../../worker/queries/bookings.ts';
 import { retentionCutoff } from '../../worker/scheduled.ts';
 import {
+  type Api,
+  type Booked,
   expectError,
   expectNoChange,
   freshIp,
@@ -50,9 +53,10 @@ const decide = (cookie: string, id: number, status: string) =>
   jsonRequest('PUT', `/api/admin/bookings/${id}`, { status }, { cookie });
 async function busyOf(cabinId: number) {
   return (
-    (await (await send('GET', `/api/cabins/${cabinId}/availability`)).json()) as {
-      busy: { start: string; end: string }[];
-    }
+    (await (await send('GET', `/api/cabins/${cabinId}/availability`)).json()) as InferResponseType<
+      Api['cabins'][':id']['availability']['$get'],
+      200
+    >
   ).busy;
 }
 
@@ -69,7 +73,7 @@ describe('a booking request: POST /api/bookings', () => {
       validBooking(cabin.id, { checkIn: day(60), checkOut: day(64), guests: 4, channel: 'telegram', total: undefined }),
     );
     expect(res.status).toBe(201);
-    const answer = (await res.json()) as { id: number; nights: number; total: number };
+    const answer = (await res.json()) as Booked;
     // The guest's own page comes with every booking, a request too.
     expect(answer).toEqual({
       id: answer.id,
@@ -101,8 +105,8 @@ describe('a booking request: POST /api/bookings', () => {
 
   it('should list the newest request first', async () => {
     const cabin = await seedCabin();
-    const first = (await (await book(validBooking(cabin.id, { name: 'Первый' }))).json()) as { id: number };
-    const second = (await (await book(validBooking(cabin.id, { name: 'Второй' }))).json()) as { id: number };
+    const first = (await (await book(validBooking(cabin.id, { name: 'Первый' }))).json()) as Booked;
+    const second = (await (await book(validBooking(cabin.id, { name: 'Второй' }))).json()) as Booked;
     expect((await list(await login())).map((r) => r.id)).toEqual([second.id, first.id]);
   });
 
@@ -193,7 +197,7 @@ describe("the owner's decisions: PUT /api/admin/bookings/:id", () => {
     expect(statuses.filter((s) => s === 200).length).toBe(1);
     expect(statuses.filter((s) => s === 409).length).toBe(99);
     const refused = decisions.find((r) => r.status === 409)!;
-    expect(((await refused.json()) as { error: string }).error).toBe(MSG.bookingNotFree);
+    await expectError(refused, 409, MSG.bookingNotFree);
     const after = await list(cookie);
     expect(after.filter((r) => r.status === 'confirmed').length).toBe(1);
     const { checkIn, checkOut } = validBooking(cabin.id);
@@ -205,15 +209,14 @@ describe("the owner's decisions: PUT /api/admin/bookings/:id", () => {
   it('should make confirmed nights busy in the export without the guest, and free them on cancel', async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    const { id } = (await (await book(validBooking(cabin.id, { name: 'Секретный Гость' }))).json()) as { id: number };
+    const { id } = (await (await book(validBooking(cabin.id, { name: 'Секретный Гость' }))).json()) as Booked;
     const confirmed = await decide(cookie, id, 'confirmed');
     expect(confirmed.status).toBe(200);
     expect(((await confirmed.json()) as Row).status).toBe('confirmed');
     const { checkIn, checkOut } = validBooking(cabin.id);
-    const calendar = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as {
-      exportUrl: string;
-      busy: { start: string; source: string; label: string }[];
-    };
+    const calendar = (await (
+      await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })
+    ).json()) as InferResponseType<Api['admin']['cabins'][':id']['calendar']['$get'], 200>;
     expect(calendar.busy).toEqual([
       expect.objectContaining({ start: checkIn, source: 'booking', label: 'Секретный Гость' }),
     ]);
@@ -231,7 +234,7 @@ describe("the owner's decisions: PUT /api/admin/bookings/:id", () => {
   it('should allow only sensible moves between statuses', async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    const { id } = (await (await book(validBooking(cabin.id))).json()) as { id: number };
+    const { id } = (await (await book(validBooking(cabin.id))).json()) as Booked;
     await expectError(await decide(cookie, id, 'cancelled'), 409, MSG.bookingTransition);
     await expectError(await decide(cookie, id, 'new'), 409, MSG.bookingTransition);
     await expectError(await decide(cookie, id, 'maybe'), 400, MSG.bookingStatusInvalid);
@@ -245,7 +248,7 @@ describe("the owner's decisions: PUT /api/admin/bookings/:id", () => {
   it('should refuse to confirm nights a block took after the request came in', async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    const { id } = (await (await book(validBooking(cabin.id))).json()) as { id: number };
+    const { id } = (await (await book(validBooking(cabin.id))).json()) as Booked;
     const { checkIn } = validBooking(cabin.id);
     expect(
       (
@@ -264,7 +267,7 @@ describe("the owner's decisions: PUT /api/admin/bookings/:id", () => {
   it("should delete a request with the guest's personal data", async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    const { id } = (await (await book(validBooking(cabin.id))).json()) as { id: number };
+    const { id } = (await (await book(validBooking(cabin.id))).json()) as Booked;
     expect((await send('DELETE', `/api/admin/bookings/${id}`, { cookie })).status).toBe(200);
     expect(await list(cookie)).toEqual([]);
     await expectError(await send('DELETE', `/api/admin/bookings/${id}`, { cookie }), 404, MSG.bookingNotFound);

@@ -1,33 +1,32 @@
+import type { InferResponseType } from 'hono/client';
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import { parseFeed } from '../../worker/calendar/ical.ts';
 import { getContentVersion } from '../../worker/queries/site-state.ts';
-import { expectError, expectNoChange, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
+import {
+  expectError,
+  expectNoChange,
+  jsonRequest,
+  login,
+  resetDataWithAdmin,
+  seedCabin,
+  send,
+  type Api,
+  answerOf,
+  client,
+} from './helpers.ts';
 
 const day = (n: number) => addDays(todayInMoscow(), n);
 
 beforeEach(resetDataWithAdmin);
 
-type Availability = {
-  from: string;
-  to: string;
-  busy: { start: string; end: string }[];
-  seasons: { start: string; end: string; pricePerNight: number; minNights: number }[];
-  pricePerNight: number;
-  minNights: number;
-};
+type Availability = InferResponseType<Api['cabins'][':id']['availability']['$get'], 200>;
 
 async function calendarOf(cookie: string, cabinId: number) {
-  const res = await send('GET', `/api/admin/cabins/${cabinId}/calendar`, { cookie });
-  expect(res.status).toBe(200);
-  return (await res.json()) as {
-    exportUrl: string;
-    busy: { start: string; end: string; source: string; label: string }[];
-    feeds: { id: number; lastError: string | null; eventCount: number }[];
-    seasons: unknown[];
-  };
+  const res = await client({ cookie }).api.admin.cabins[':id'].calendar.$get({ param: { id: String(cabinId) } });
+  return answerOf(res, 200);
 }
 
 describe('the visitor calendar: GET /api/cabins/:id/availability', () => {
@@ -92,9 +91,7 @@ describe('price ranges for the pages: GET /api/prices', () => {
     expect((await jsonRequest('PUT', `/api/admin/cabins/${cabin.id}/seasons`, { seasons }, { cookie })).status).toBe(
       200,
     );
-    const res = await send('GET', '/api/prices');
-    expect(res.status).toBe(200);
-    const { prices } = (await res.json()) as { prices: { cabinId: number; min: number; max: number }[] };
+    const { prices } = await answerOf(await client().api.prices.$get(), 200);
     expect(prices.find((p) => p.cabinId === cabin.id)).toEqual({ cabinId: cabin.id, min: 4500, max: 9000 });
     expect(prices.find((p) => p.cabinId === plain.id)).toEqual({ cabinId: plain.id, min: 4000, max: 4000 });
     expect(prices.some((p) => p.cabinId === hidden.id)).toBe(false);
@@ -122,9 +119,7 @@ describe('price ranges for the pages: GET /api/prices', () => {
         )
       ).status,
     ).toBe(200);
-    const { prices } = (await (await send('GET', '/api/prices')).json()) as {
-      prices: { cabinId: number; min: number; max: number }[];
-    };
+    const { prices } = await answerOf(await client().api.prices.$get(), 200);
     expect(prices.find((p) => p.cabinId === cabin.id)).toEqual({ cabinId: cabin.id, min: 3900, max: 12000 });
   });
 });
@@ -149,10 +144,7 @@ describe('the owner calendar', () => {
     )
       .bind(cabin.id, day(-30), day(0))
       .run();
-    const cal = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as {
-      seasons: { start: string; end: string; pricePerNight: number; minNights: number }[];
-      minNights: number;
-    };
+    const cal = await calendarOf(cookie, cabin.id);
     expect(cal.seasons.map((s) => s.start)).toEqual([day(10)]);
     // Sent back exactly as loaded, each row with its id and cabinId.
     expect(Object.keys(cal.seasons[0]!)).toEqual(expect.arrayContaining(['id', 'cabinId']));
@@ -188,14 +180,13 @@ describe('the owner calendar', () => {
   it('should show every busy range with its source and let the owner remove a block', async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    const block = (await (
-      await jsonRequest(
-        'POST',
-        `/api/admin/cabins/${cabin.id}/blocks`,
-        { start: day(3), end: day(6), note: 'Бронь по телефону' },
-        { cookie },
-      )
-    ).json()) as { id: number };
+    const block = await answerOf(
+      await client({ cookie }).api.admin.cabins[':id'].blocks.$post({
+        param: { id: String(cabin.id) },
+        json: { start: day(3), end: day(6), note: 'Бронь по телефону' },
+      }),
+      201,
+    );
     expect((await calendarOf(cookie, cabin.id)).busy).toEqual([
       {
         start: day(3),
@@ -353,9 +344,7 @@ describe('the owner calendar', () => {
     )
       .bind(feed!.id, cabin.id, day(40), day(44))
       .run();
-    const res = await send('POST', '/api/admin/calendar-sync', { cookie });
-    expect(res.status).toBe(200);
-    const { results } = (await res.json()) as { results: { ok: boolean; error: string }[] };
+    const { results } = await answerOf(await client({ cookie }).api.admin['calendar-sync'].$post(), 200);
     expect(results).toHaveLength(1);
     expect(results[0]!.ok).toBe(false);
     expect(results[0]!.error).toMatch(/^(Не удалось загрузить календарь|Сервер календаря не ответил)/);
@@ -432,9 +421,10 @@ describe('the iCal export: GET /api/ical/{token}.ics', () => {
     const cabin = await seedCabin();
     const cookie = await login();
     const before = new URL((await calendarOf(cookie, cabin.id)).exportUrl).pathname;
-    const renewed = (await (await send('POST', `/api/admin/cabins/${cabin.id}/ical-token`, { cookie })).json()) as {
-      exportUrl: string;
-    };
+    const renewed = await answerOf(
+      await client({ cookie }).api.admin.cabins[':id']['ical-token'].$post({ param: { id: String(cabin.id) } }),
+      200,
+    );
     const after = new URL(renewed.exportUrl).pathname;
     expect(after).not.toBe(before);
     await expectError(await send('GET', before), 404);

@@ -1,3 +1,4 @@
+import type { InferResponseType } from 'hono/client';
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import type { ChannelsAnswer, Conflict } from '../../schema/channels.ts';
@@ -17,6 +18,11 @@ import {
   seedCabin,
   send,
   validBooking,
+  answerOf,
+  client,
+  jsonOf,
+  type Api,
+  type Booked,
 } from './helpers.ts';
 
 // One calendar across every channel (docs/api.md «Channels»): Avito through its API,
@@ -90,15 +96,16 @@ async function connect(cookie: string, a: Account) {
 }
 
 async function link(cookie: string, cabinId: number, itemId: number | null) {
-  const res = await jsonRequest('PUT', `/api/admin/cabins/${cabinId}/channels`, { avitoItemId: itemId }, { cookie });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as { results: { ok: boolean; error: string | null }[] };
+  const res = await client({ cookie }).api.admin.cabins[':id'].channels.$put({
+    param: { id: String(cabinId) },
+    json: { avitoItemId: itemId },
+  });
+  return answerOf(res, 200);
 }
 
 async function availability(cabinId: number) {
-  const res = await send('GET', `/api/cabins/${cabinId}/availability`);
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { busy: { start: string; end: string }[] }).busy;
+  const res = await client().api.cabins[':id'].availability.$get({ param: { id: String(cabinId) } });
+  return (await answerOf(res, 200)).busy;
 }
 
 describe('Avito: connecting the account and linking listings', () => {
@@ -112,8 +119,7 @@ describe('Avito: connecting the account and linking listings', () => {
         { clientId: a.clientId, clientSecret: 'wrong-secret', userId: a.userId },
         { cookie },
       );
-      expect(res.status).toBe(400);
-      const { error } = (await res.json()) as { error: string };
+      const { error } = await expectError(res, 400);
       expect(error).toMatch(/Авито не приняло ключи/);
       expect(error).not.toContain('wrong-secret');
     });
@@ -164,8 +170,7 @@ describe('Avito: connecting the account and linking listings', () => {
       { avitoItemId: 999_999_999 },
       { cookie },
     );
-    expect(foreign.status).toBe(400);
-    expect(((await foreign.json()) as { error: string }).error).toMatch(/не нашло объявление 999999999/);
+    expect((await expectError(foreign, 400)).error).toMatch(/не нашло объявление 999999999/);
     expect((await channels(cookie)).cabins.find((c) => c.id === cabin.id)!.avitoItemId).toBeNull();
 
     const linked = await link(cookie, cabin.id, a.items[0]!);
@@ -205,8 +210,7 @@ describe('Avito: our busy nights and prices go there', () => {
       '/api/bookings',
       validBooking(cabin.id, { checkIn: day(10), checkOut: day(13) }),
     );
-    expect(booked.status).toBe(201);
-    const { id } = (await booked.json()) as { id: number };
+    const { id } = await jsonOf<Booked>(booked, 201);
     expect((await jsonRequest('PUT', `/api/admin/bookings/${id}`, { status: 'confirmed' }, { cookie })).status).toBe(
       200,
     );
@@ -214,21 +218,17 @@ describe('Avito: our busy nights and prices go there', () => {
     expect((await pushed(item)).busy.last).toEqual([{ date_start: day(10), date_end: day(13), type: 'manual' }]);
 
     // A block beside it, then its removal.
-    const block = await jsonRequest(
-      'POST',
-      `/api/admin/cabins/${cabin.id}/blocks`,
-      { start: day(13), end: day(15), note: 'Ремонт' },
-      { cookie },
-    );
+    const block = await client({ cookie }).api.admin.cabins[':id'].blocks.$post({
+      param: { id: String(cabin.id) },
+      json: { start: day(13), end: day(15), note: 'Ремонт' },
+    });
     expect(block.status).toBe(201);
     await schedule({ push: true });
     expect((await pushed(item)).busy.last).toEqual([{ date_start: day(10), date_end: day(15), type: 'manual' }]);
     const before = (await pushed(item)).busy.count;
     await schedule({ push: true });
     expect((await pushed(item)).busy.count).toBe(before);
-    expect(
-      (await send('DELETE', `/api/admin/blocks/${((await block.json()) as { id: number }).id}`, { cookie })).status,
-    ).toBe(200);
+    expect((await send('DELETE', `/api/admin/blocks/${(await answerOf(block, 201)).id}`, { cookie })).status).toBe(200);
     await schedule({ push: true });
     expect((await pushed(item)).busy.last).toEqual([{ date_start: day(10), date_end: day(13), type: 'manual' }]);
   });
@@ -281,11 +281,8 @@ describe('Avito: our busy nights and prices go there', () => {
 
     await fail(a, 'none');
     // The next try waits out its pause; «Синхронизировать сейчас» does not.
-    const sync = await send('POST', '/api/admin/channels/sync', { cookie });
-    expect(sync.status).toBe(200);
-    const results = ((await sync.json()) as { avito: { cabinId: number; ok: boolean }[] }).avito.filter(
-      (r) => r.cabinId === cabin.id,
-    );
+    const sync = await client({ cookie }).api.admin.channels.sync.$post();
+    const results = (await answerOf(sync, 200)).avito.filter((r) => r.cabinId === cabin.id);
     expect(results.length).toBeGreaterThan(0);
     expect(results.every((r) => r.ok)).toBe(true);
     expect((await pushed(a.items[0]!)).busy.last).toEqual([{ date_start: day(5), date_end: day(7), type: 'manual' }]);
@@ -398,12 +395,7 @@ describe('Avito: its bookings are busy here', () => {
       { start: day(8), end: day(11), kind: 'channel', label: 'Авито', guests: 3, price: 15000 },
       { start: day(20), end: day(22), kind: 'channel', label: 'Авито', guests: 2, price: 9000 },
     ]);
-    const stays = (await (await send('GET', '/api/admin/channels/stays', { cookie })).json()) as {
-      cabinName: string;
-      start: string;
-      status: string;
-      guestName: string;
-    }[];
+    const stays = await answerOf(await client({ cookie }).api.admin.channels.stays.$get(), 200);
     expect(stays.map((s) => [s.start, s.status, s.guestName])).toEqual([
       [day(8), 'active', 'Алия'],
       [day(20), 'pending', ''],
@@ -428,7 +420,7 @@ describe('Avito: its bookings are busy here', () => {
       '/api/bookings',
       validBooking(cabin.id, { checkIn: day(10), checkOut: day(14), name: 'Мадина' }),
     );
-    const { id } = (await booked.json()) as { id: number };
+    const { id } = (await booked.json()) as Booked;
     expect((await jsonRequest('PUT', `/api/admin/bookings/${id}`, { status: 'confirmed' }, { cookie })).status).toBe(
       200,
     );
@@ -468,10 +460,7 @@ describe('Avito: its bookings are busy here', () => {
       ['channel', true],
     ]);
     // Nothing was cancelled: the booking stays confirmed.
-    const list = (await (await send('GET', '/api/admin/bookings', { cookie })).json()) as {
-      id: number;
-      status: string;
-    }[];
+    const list = await answerOf(await client({ cookie }).api.admin.bookings.$get({ query: {} }), 200);
     expect(list.find((b) => b.id === id)!.status).toBe('confirmed');
 
     // Found again at the next read: not alerted again.
@@ -534,7 +523,7 @@ describe("Avito: a Worker's outbound requests per run", () => {
       { ...(env as unknown as Bindings), SUBREQUESTS_PER_RUN: 6 },
     );
     expect(sync.status).toBe(200);
-    const answer = (await sync.json()) as { avito: { cabinId: number }[]; later: number };
+    const answer = (await sync.json()) as InferResponseType<Api['admin']['channels']['sync']['$post'], 200>;
     expect(answer.later).toBe(3);
     expect((await reads()) - before).toBe(7);
   });

@@ -1,3 +1,4 @@
+import type { InferResponseType } from 'hono/client';
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOGIN_THROTTLE, REVIEW_THROTTLE } from '../../schema/constants.ts';
@@ -15,6 +16,9 @@ import {
   send,
   uploadRequest,
   validReview,
+  type Api,
+  jsonOf,
+  type Uploaded,
 } from './helpers.ts';
 
 /**
@@ -45,7 +49,10 @@ describe('a burst of reviews from many addresses', () => {
       sent.map((body) => jsonRequest('POST', '/api/reviews', body, { ip: freshIp() })),
     );
     const answers = await Promise.all(
-      responses.map(async (r) => ({ status: r.status, body: (await r.json()) as { id?: number } })),
+      responses.map(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as Partial<InferResponseType<Api['reviews']['$post'], 201>>,
+      })),
     );
 
     // Distinct addresses: no limit applies, so every one is accepted; and never a 5xx.
@@ -223,7 +230,9 @@ describe('concurrent admin edits', () => {
       ),
     );
     expect(responses.map((r) => r.status)).toEqual(responses.map(() => 201));
-    const ids = await Promise.all(responses.map(async (r) => ((await r.json()) as { id: number }).id));
+    const ids = await Promise.all(
+      responses.map(async (r) => (await jsonOf<InferResponseType<Api['cabins']['$post'], 201>>(r, 201)).id),
+    );
     expect(new Set(ids).size).toBe(20);
     const rows = (await env.DB.prepare('SELECT id, name FROM cabins ORDER BY id').all<{ id: number; name: string }>())
       .results;
@@ -236,7 +245,7 @@ describe('concurrent admin edits', () => {
       Array.from({ length: 20 }, () => uploadRequest({ bytes: JPEG, name: 'a.jpg', type: 'image/jpeg' }, { cookie })),
     );
     expect(responses.map((r) => r.status)).toEqual(responses.map(() => 201));
-    const urls = await Promise.all(responses.map(async (r) => ((await r.json()) as { imageUrl: string }).imageUrl));
+    const urls = await Promise.all(responses.map(async (r) => (await jsonOf<Uploaded>(r, 201)).imageUrl));
     expect(new Set(urls).size).toBe(20);
     const keys = (await env.MEDIA.list()).objects.map((o) => `/media/${o.key}`);
     expect(keys.sort()).toEqual([...urls].sort());

@@ -1,3 +1,4 @@
+import type { InferResponseType } from 'hono/client';
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { UPLOAD_MAX_BYTES } from '../../schema/constants.ts';
@@ -25,6 +26,9 @@ import {
   snapshot,
   validBooking,
   validReview,
+  type Api,
+  type Booked,
+  type Uploaded,
 } from './helpers.ts';
 
 /**
@@ -1316,9 +1320,9 @@ beforeAll(async () => {
   await env.DB.prepare('UPDATE admin_sessions SET expires_at = ? WHERE token_hash = ?')
     .bind(Date.now() - 1, await sha256Hex(expired.token))
     .run();
-  const calendar = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as {
-    exportUrl: string;
-  };
+  const calendar = (await (
+    await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })
+  ).json()) as InferResponseType<Api['admin']['cabins'][':id']['calendar']['$get'], 200>;
   const icalPath = new URL(calendar.exportUrl).pathname;
   // The export notes its version (ETag, Last-Modified) at its first read after a change: read once
   // here, so the corpus's reads of it find nothing to note.
@@ -1328,7 +1332,7 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/json' },
   });
   expect(booked.status).toBe(201);
-  const booking = ((await booked.json()) as { id: number }).id;
+  const booking = ((await booked.json()) as Booked).id;
   s = {
     cookie,
     cabin: cabin.id,
@@ -1472,16 +1476,16 @@ describe('hostile text that is valid input', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.status, await res.clone().text()).toBe(201);
-    const { id } = (await res.json()) as { id: number };
+    const { id } = (await res.json()) as InferResponseType<Api['reviews']['$post'], 201>;
     const row = await env.DB.prepare('SELECT name, comment, approved FROM reviews WHERE id = ?')
       .bind(id)
       .first<{ name: string; comment: string; approved: number }>();
     expect(row).toEqual({ name: wrap(text).slice(0, 100), comment: wrap(text), approved: 0 });
     // And the admin reads back exactly the same characters through JSON.
-    const list = (await (await request('GET', '/api/reviews', { role: 'admin' })).json()) as {
-      id: number;
-      comment: string;
-    }[];
+    const list = (await (await request('GET', '/api/reviews', { role: 'admin' })).json()) as InferResponseType<
+      Api['reviews']['$get'],
+      200
+    >;
     expect(list.find((r) => r.id === id)?.comment).toBe(wrap(text));
   });
 
@@ -1499,7 +1503,7 @@ describe('hostile text that is valid input', () => {
       type: 'application/json',
     });
     expect(created.status, await created.clone().text()).toBe(201);
-    const { id } = (await created.json()) as { id: number };
+    const { id } = (await created.json()) as InferResponseType<Api['cabins']['$post'], 201>;
     const read = async () =>
       env.DB.prepare(
         'SELECT name, description, location, distance_to_sea AS distanceToSea, amenities FROM cabins WHERE id = ?',
@@ -1515,7 +1519,11 @@ describe('hostile text that is valid input', () => {
     });
     expect(edited.status).toBe(200);
     expect((await read())!.name).toBe(`${wrap(text)}!`);
-    expect(((await (await send('GET', `/api/cabins/${id}`)).json()) as { name: string }).name).toBe(`${wrap(text)}!`);
+    const shown = (await (await send('GET', `/api/cabins/${id}`)).json()) as InferResponseType<
+      Api['cabins'][':id']['$get'],
+      200
+    >;
+    expect(shown.name).toBe(`${wrap(text)}!`);
   });
 
   it.each(HOSTILE_TEXT)('should store settings and a moderated review with %s verbatim', async (_, text) => {
@@ -1541,7 +1549,7 @@ describe('hostile text that is valid input', () => {
       'contactInfo.address': wrap(text),
       whyChooseUsFeatures: [{ title: wrap(text), description: wrap(text) }],
     });
-    const pub = (await (await send('GET', '/api/settings')).json()) as { heroTitle: string };
+    const pub = (await (await send('GET', '/api/settings')).json()) as InferResponseType<Api['settings']['$get'], 200>;
     expect(pub.heroTitle).toBe(wrap(text));
 
     const moderated = await request('PUT', `/api/reviews/${s.review}`, {
@@ -1711,7 +1719,7 @@ describe('a polyglot upload', () => {
       ),
     });
     expect(res.status).toBe(201);
-    const { imageUrl } = (await res.json()) as { imageUrl: string };
+    const { imageUrl } = (await res.json()) as Uploaded;
     expect(imageUrl).toMatch(new RegExp(`^/media/[0-9a-f-]{36}\\.${ext}$`));
     const object = await env.MEDIA.get(imageUrl.slice('/media/'.length));
     expect(object!.httpMetadata?.contentType).toBe(mime);

@@ -1,6 +1,7 @@
+import type { InferResponseType } from 'hono/client';
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { jsonRequest, login, resetDataWithAdmin, seedCabin, seedUser, send } from './helpers.ts';
+import { login, resetDataWithAdmin, seedCabin, seedUser, send, answerOf, client, type Api } from './helpers.ts';
 
 // An imported calendar's address carries the other platform's private token: the owner sees it
 // whole in «Календари»; a manager, and «Журнал» for everyone, see its host and last 4 characters.
@@ -14,15 +15,12 @@ const MASKED = 'ical.avito.ru/…a1b2';
 async function ownerAddsFeed() {
   const owner = await login();
   const cabin = await seedCabin();
-  const saved = await jsonRequest(
-    'PUT',
-    `/api/admin/cabins/${cabin.id}/feeds`,
-    { feeds: [{ name: 'Авито', url: FEED_URL }] },
-    { cookie: owner },
-  );
-  expect(saved.status).toBe(200);
+  const saved = await client({ cookie: owner }).api.admin.cabins[':id'].feeds.$put({
+    param: { id: String(cabin.id) },
+    json: { feeds: [{ name: 'Авито', url: FEED_URL }] },
+  });
   // The owner's own answer shows the address as typed.
-  expect(((await saved.json()) as { feeds: { url: string }[] }).feeds[0]!.url).toBe(FEED_URL);
+  expect((await answerOf(saved, 200)).feeds[0]!.url).toBe(FEED_URL);
   await seedUser('pomoshnik', 'manager-pass-1', 'manager');
   const manager = await login({ username: 'pomoshnik', password: 'manager-pass-1' });
   return { owner, manager, cabin };
@@ -31,9 +29,10 @@ async function ownerAddsFeed() {
 describe('imported calendars’ addresses', () => {
   it('should show the owner the whole address and a manager only its host and last 4 characters', async () => {
     const { owner, manager, cabin } = await ownerAddsFeed();
-    const ownersView = (await (
-      await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie: owner })
-    ).json()) as { feeds: { name: string; url: string }[] };
+    const ownersView = await answerOf(
+      await client({ cookie: owner }).api.admin.cabins[':id'].calendar.$get({ param: { id: String(cabin.id) } }),
+      200,
+    );
     expect(ownersView.feeds).toEqual([expect.objectContaining({ name: 'Авито', url: FEED_URL })]);
 
     for (const path of [`/api/admin/cabins/${cabin.id}/calendar`, '/api/admin/channels']) {
@@ -41,9 +40,9 @@ describe('imported calendars’ addresses', () => {
       expect(res.status, path).toBe(200);
       expect(await res.clone().text(), path).not.toContain(TOKEN);
       if (path.endsWith('/calendar'))
-        expect(((await res.json()) as { feeds: { url: string }[] }).feeds).toEqual([
-          expect.objectContaining({ name: 'Авито', url: MASKED }),
-        ]);
+        expect(
+          ((await res.json()) as InferResponseType<Api['admin']['cabins'][':id']['calendar']['$get'], 200>).feeds,
+        ).toEqual([expect.objectContaining({ name: 'Авито', url: MASKED })]);
     }
   });
 
@@ -53,7 +52,7 @@ describe('imported calendars’ addresses', () => {
     expect(res.status).toBe(200);
     const text = await res.clone().text();
     expect(text).not.toContain(TOKEN);
-    const entries = (await res.json()) as { action: string; after?: { feeds: { name: string; url: string }[] } }[];
+    const entries = (await res.json()) as InferResponseType<Api['admin']['audit']['$get'], 200>;
     expect(entries.find((e) => e.action === 'PUT /api/admin/cabins/:id/feeds')?.after).toEqual({
       feeds: [{ name: 'Авито', url: MASKED }],
     });

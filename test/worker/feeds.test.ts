@@ -6,7 +6,7 @@ import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
-import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
+import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send, answerOf, client } from './helpers.ts';
 
 // iCal that never loses a night, on both runtimes: other platforms' calendars
 // served by stand-ins/feed-server.ts on 127.0.0.1, read through the app's own sync.
@@ -63,18 +63,12 @@ async function withFeed(cookie: string, cabinId: number, name: string, label = '
   ).toBe(200);
 }
 const sync = async (cookie: string) => {
-  const res = await send('POST', '/api/admin/calendar-sync', { cookie });
-  expect(res.status).toBe(200);
-  return (
-    (await res.json()) as { results: { ok: boolean; error: string | null; events: number; notModified?: boolean }[] }
-  ).results;
+  const res = await client({ cookie }).api.admin['calendar-sync'].$post();
+  return (await answerOf(res, 200)).results;
 };
 async function busy(cabinId: number) {
-  return (
-    (await (await send('GET', `/api/cabins/${cabinId}/availability`)).json()) as {
-      busy: { start: string; end: string }[];
-    }
-  ).busy;
+  const res = await client().api.cabins[':id'].availability.$get({ param: { id: String(cabinId) } });
+  return (await answerOf(res, 200)).busy;
 }
 
 describe('iCal feeds: read often without being cut off', () => {
@@ -198,9 +192,10 @@ describe("our export: answers the platforms' conditional reads", () => {
   it('should answer 304 to its own ETag or Last-Modified until a night changes', async () => {
     const cookie = await login();
     const cabin = await seedCabin();
-    const { exportUrl } = (await (await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })).json()) as {
-      exportUrl: string;
-    };
+    const { exportUrl } = await answerOf(
+      await client({ cookie }).api.admin.cabins[':id'].calendar.$get({ param: { id: String(cabin.id) } }),
+      200,
+    );
     const path = new URL(exportUrl).pathname;
     const first = await send('GET', path);
     expect(first.status).toBe(200);

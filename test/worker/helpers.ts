@@ -2,7 +2,7 @@ import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from 'cloudflare:test';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { hc } from 'hono/client';
+import { type ClientResponse, hc, type InferResponseType } from 'hono/client';
 import { expect } from 'vitest';
 import app, { type AppType } from '../../worker/index.ts';
 import { openApiDocument } from '../../worker/lib/openapi.ts';
@@ -235,6 +235,16 @@ export const client = (opts: RequestOptions = {}) =>
     },
     headers: () => Object.fromEntries(headersFor(opts).entries()),
   });
+
+/**
+ * The typed client's routes, to name what a route answers where a test sends its request another
+ * way (raw, hostile, through `callWith`): `InferResponseType<Api['cabins'][':id']['$get'], 200>`.
+ */
+export type Api = ReturnType<typeof hc<AppType>>['api'];
+/** What a visitor's booking request (POST /api/bookings) answers once held. */
+export type Booked = InferResponseType<Api['bookings']['$post'], 201>;
+/** What an upload (POST /api/upload) answers once stored. */
+export type Uploaded = InferResponseType<Api['upload']['$post'], 201>;
 
 /** `name=value` of the session cookie from a response's Set-Cookie, or undefined. */
 export function sessionCookieFrom(res: { headers: Headers }): string | undefined {
@@ -486,4 +496,15 @@ export async function jsonOf<T = any>(res: Response, status: number): Promise<T>
   const text = await res.text();
   expect(res.status, text.slice(0, 300)).toBe(status);
   return JSON.parse(text) as T;
+}
+
+/**
+ * `jsonOf` for the typed client: the answer's JSON, once its status is the one expected, typed as
+ * the route answers that status.
+ */
+export async function answerOf<R extends ClientResponse<unknown, number, 'json'>, S extends R['status']>(
+  res: R,
+  status: S,
+): Promise<R extends ClientResponse<infer T, infer U> ? (U extends S ? T : never) : never> {
+  return jsonOf(res as unknown as Response, status);
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { ICAL_CORPUS, readCorpusFile } from '../fixtures/ical/corpus.ts';
 import { mergeRanges } from '../../worker/queries/calendar.ts';
-import { jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
+import { jsonRequest, login, resetDataWithAdmin, seedCabin, answerOf, client } from './helpers.ts';
 
 // The iCal corpus (test/fixtures/ical/corpus.ts: the shapes Airbnb, Booking.com, VRBO, Google,
 // Yandex, Outlook, Avito, Суточно and RealtyCalendar export) through the whole app on both
@@ -42,13 +42,12 @@ describe('iCal corpus, imported through the app', () => {
           )
         ).status,
       ).toBe(200);
-      const sync = (await (await send('POST', '/api/admin/calendar-sync', { cookie })).json()) as {
-        results: { ok: boolean; error: string | null }[];
-      };
+      const sync = await answerOf(await client({ cookie }).api.admin['calendar-sync'].$post(), 200);
       expect(sync.results).toMatchObject([{ ok: true, error: null }]);
-      const { busy } = (await (await send('GET', `/api/cabins/${cabin.id}/availability`)).json()) as {
-        busy: { start: string; end: string }[];
-      };
+      const { busy } = await answerOf(
+        await client().api.cabins[':id'].availability.$get({ param: { id: String(cabin.id) } }),
+        200,
+      );
       // The public calendar merges touching ranges and looks 12 months ahead: compared within the case's window.
       expect(mergeRanges(busy, c.from, c.to)).toEqual(mergeRanges(c.expected, c.from, c.to));
     },

@@ -18,6 +18,8 @@ import {
   sessionCookieFrom,
   validBooking,
   type RequestOptions,
+  answerOf,
+  client,
 } from './helpers.ts';
 
 // Guessing limits as a visitor meets them, on both runtimes: a login's wrong passwords counted
@@ -234,7 +236,7 @@ describe('two-factor codes', () => {
   it('should be limited per person from every address, each wait growing, and let the right code in after it', async () => {
     useClock();
     const cookie = await login();
-    const setup = (await (await send('POST', '/api/admin/2fa/setup', { cookie })).json()) as { secret: string };
+    const setup = await answerOf(await client({ cookie }).api.admin['2fa'].setup.$post(), 200);
     expect(
       (
         await jsonRequest(

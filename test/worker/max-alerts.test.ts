@@ -2,7 +2,17 @@ import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MaxStatus } from '../../schema/max.ts';
 import { MSG } from '../../schema/messages.ts';
-import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send, validBooking } from './helpers.ts';
+import {
+  expectError,
+  jsonRequest,
+  login,
+  resetDataWithAdmin,
+  seedCabin,
+  send,
+  validBooking,
+  type Booked,
+  jsonOf,
+} from './helpers.ts';
 
 // Owner alerts through MAX, against the MAX stand-in on 127.0.0.1
 // (stand-ins/max-api.ts) that the app under test knows as MAX_API_URL.
@@ -196,8 +206,7 @@ describe('MAX alerts: what the owner is told', () => {
       '/api/bookings',
       validBooking(cabin.id, { name: 'Зарина', phone: '+7 928 111-22-33' }),
     );
-    expect(res.status).toBe(201);
-    const { id } = (await res.json()) as { id: number };
+    const { id } = await jsonOf<Booked>(res, 201);
     const notice = await until('the booking notice in MAX', async () =>
       (await sentWith(token)).find((r) => r.method === 'POST' && r.body?.text?.includes(`Новая заявка №${id}`)),
     );

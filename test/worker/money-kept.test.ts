@@ -15,6 +15,10 @@ import {
   seedUser,
   send,
   validBooking,
+  type Booked,
+  jsonOf,
+  answerOf,
+  client,
 } from './helpers.ts';
 
 // Records of money are kept for the tax office, on both runtimes: a booking with any payment
@@ -35,8 +39,7 @@ async function signIn() {
 /** A visitor's request for the cabin, moved to `status` as the owner or the payment would. */
 async function booking(cabinId: number, status = 'new', overrides: Record<string, unknown> = {}): Promise<number> {
   const res = await jsonRequest('POST', '/api/bookings', validBooking(cabinId, overrides));
-  expect(res.status).toBe(201);
-  const { id } = (await res.json()) as { id: number };
+  const { id } = await jsonOf<Booked>(res, 201);
   await env.DB.prepare('UPDATE bookings SET status = ? WHERE id = ?').bind(status, id).run();
   return id;
 }
@@ -148,11 +151,7 @@ describe('a booking with a payment is kept: DELETE /api/admin/bookings/:id', () 
     expect((await remove(manager, id)).status).toBe(409);
     expect((await remove(owner, id)).status).toBe(409);
 
-    const list = (await (await send('GET', '/api/admin/bookings', { cookie: owner })).json()) as {
-      id: number;
-      status: string;
-      paid: number;
-    }[];
+    const list = await answerOf(await client({ cookie: owner }).api.admin.bookings.$get({ query: {} }), 200);
     expect(list).toEqual([expect.objectContaining({ id, status: 'confirmed', paid: 750_000 })]);
     expect(await paymentsOf(id)).toEqual([{ id: 'pay-7500', amount: 750_000, status: 'succeeded' }]);
     const [line] = await csvLines(owner, day(60));

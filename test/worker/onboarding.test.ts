@@ -13,6 +13,8 @@ import {
   seedReview,
   send,
   validBooking,
+  type Booked,
+  jsonOf,
 } from './helpers.ts';
 
 // The owner's first hour: «С чего начать» read from the data, and «Убрать демо-данные»,
@@ -36,8 +38,7 @@ async function seedDemo() {
   const review = await seedReview({ name: 'Демо-гость', approved: true });
   const cookie = await login();
   const booked = await jsonRequest('POST', '/api/bookings', validBooking(b.id));
-  expect(booked.status).toBe(201);
-  const booking = ((await booked.json()) as { id: number }).id;
+  const booking = (await jsonOf<Booked>(booked, 201)).id;
   await updateSettings(env, DEMO_SETTINGS);
   await recordDemo(env, { bookings: [booking], photos, settings: DEMO_SETTINGS });
   return { a, b, c, review, booking, photos, cookie };
@@ -111,8 +112,7 @@ describe('«С чего начать» and «Убрать демо-данные�
     const mine = await seedCabin({ name: 'Мой домик' });
     // A real guest's request on demo cabin C, left as seeded: C is the owner's now and stays, with the request.
     const real = await jsonRequest('POST', '/api/bookings', validBooking(c.id, { name: 'Настоящий гость' }));
-    expect(real.status).toBe(201);
-    const realId = ((await real.json()) as { id: number }).id;
+    const realId = (await jsonOf<Booked>(real, 201)).id;
     const myReview = await seedReview({ name: 'Настоящий гость' });
     expect((await jsonRequest('PUT', '/api/settings', { email: 'owner@example.ru' }, { cookie })).status).toBe(200);
 

@@ -1,3 +1,4 @@
+import type { InferResponseType } from 'hono/client';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addDays, isoWeekday, todayInMoscow } from '../../schema/dates.ts';
@@ -11,6 +12,11 @@ import {
   seedCabin,
   send,
   validBooking,
+  answerOf,
+  client,
+  jsonOf,
+  type Api,
+  type Booked,
 } from './helpers.ts';
 
 // Prices the way owners sell (docs/api.md «Pricing»), on both runtimes: the owner's rules
@@ -25,8 +31,8 @@ function thursday(weeks: number) {
   while (isoWeekday(d) !== 4) d = addDays(d, 1);
   return d;
 }
-type Line = { kind: string; label: string; amount: number };
-type QuoteAnswer = { nights: number; total: number; lines: Line[] };
+type QuoteAnswer = InferResponseType<Api['quote']['$get'], 200>;
+type PricingAnswer = InferResponseType<Api['admin']['pricing']['$put'], 200>;
 
 async function quote(q: Record<string, string | number>) {
   return send('GET', `/api/quote?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`);
@@ -35,6 +41,19 @@ async function okQuote(q: Record<string, string | number>): Promise<QuoteAnswer>
   const res = await quote(q);
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as QuoteAnswer;
+}
+/** The cabins a search finds, each with its price for the stay. */
+async function search(checkIn: string, checkOut: string, guests: number) {
+  const res = await client().api.search.$get({ query: { checkIn, checkOut, guests: String(guests) } });
+  return answerOf(res, 200);
+}
+/** The owner's promo codes, with their uses. */
+async function promoCodes(cookie: string) {
+  return (await answerOf(await client({ cookie }).api.admin['promo-codes'].$get(), 200)).codes;
+}
+/** The owner's list of bookings. */
+async function bookings(cookie: string) {
+  return answerOf(await client({ cookie }).api.admin.bookings.$get({ query: {} }), 200);
 }
 
 /** The owner's setup of the issue's «Done when»: weekend price, extra-guest fee, a week's discount, a code and a баня at 2 000 ₽ a stay. */
@@ -59,8 +78,7 @@ async function ownerSetsPrices(cookie: string) {
     },
     { cookie },
   );
-  expect(pricing.status).toBe(200);
-  const { extras } = (await pricing.json()) as { extras: { id: number; name: string }[] };
+  const { extras } = await jsonOf<PricingAnswer>(pricing, 200);
   expect(
     (
       await jsonRequest(
@@ -91,10 +109,8 @@ describe('prices: one price in the quote, search and the booking', () => {
     expect(q.total).toBe(21800);
 
     // Search prices the searched guests with the mandatory extras only: no баня, no code.
-    const search = (await (
-      await send('GET', `/api/search?checkIn=${checkIn}&checkOut=${checkOut}&guests=4`)
-    ).json()) as { results: { id: number; total: number }[] };
-    expect(search.results.find((r) => r.id === cabin.id)!.total).toBe(
+    const found = await search(checkIn, checkOut, 4);
+    expect(found.results.find((r) => r.id === cabin.id)!.total).toBe(
       (await okQuote({ cabinId: cabin.id, checkIn, checkOut, guests: 4 })).total,
     );
 
@@ -104,28 +120,17 @@ describe('prices: one price in the quote, search and the booking', () => {
       validBooking(cabin.id, { checkIn, checkOut, guests: 4, extras: [banya], promo: 'LETO' }),
     );
     expect(booked.status, await booked.clone().text()).toBe(201);
-    const answer = (await booked.json()) as QuoteAnswer & { id: number };
+    const answer = (await booked.json()) as Booked;
     expect(answer.total).toBe(q.total);
     expect(answer.lines).toEqual(q.lines);
-    const list = (await (await send('GET', '/api/admin/bookings', { cookie })).json()) as {
-      id: number;
-      total: number;
-      lines: Line[];
-      promoCode: string;
-      extras: number[];
-    }[];
+    const list = await bookings(cookie);
     expect(list.find((b) => b.id === answer.id)).toMatchObject({
       total: 21800,
       lines: q.lines,
       promoCode: 'LETO',
       extras: [banya],
     });
-    const uses = async () =>
-      (
-        (await (await send('GET', '/api/admin/promo-codes', { cookie })).json()) as {
-          codes: { code: string; uses: number }[];
-        }
-      ).codes;
+    const uses = () => promoCodes(cookie);
     // A request does not use the code up; the owner's confirmation does.
     expect(await uses()).toMatchObject([{ code: 'LETO', uses: 0 }]);
     expect(
@@ -205,7 +210,7 @@ describe('prices: promo codes', () => {
           (
             await jsonRequest(
               'PUT',
-              `/api/admin/bookings/${((await used.json()) as { id: number }).id}`,
+              `/api/admin/bookings/${((await used.json()) as Booked).id}`,
               { status: 'confirmed' },
               { cookie },
             )
@@ -251,11 +256,9 @@ describe('prices: promo codes', () => {
       ),
     );
     expect(answers.map((r) => r.status)).toEqual([201, 201]);
-    const uses = async () =>
-      ((await (await send('GET', '/api/admin/promo-codes', { cookie })).json()) as { codes: { uses: number }[] })
-        .codes[0]!.uses;
+    const uses = async () => (await promoCodes(cookie))[0]!.uses;
     expect(await uses()).toBe(0);
-    const [first] = (await Promise.all(answers.map((r) => r.json()))) as { id: number }[];
+    const [first] = (await Promise.all(answers.map((r) => r.json()))) as Booked[];
     expect(
       (await jsonRequest('PUT', `/api/admin/bookings/${first!.id}`, { status: 'confirmed' }, { cookie })).status,
     ).toBe(200);
@@ -301,10 +304,7 @@ describe('prices: promo codes', () => {
       409,
       MSG.bookingNotFree,
     );
-    const codes = (await (await send('GET', '/api/admin/promo-codes', { cookie })).json()) as {
-      codes: { uses: number }[];
-    };
-    expect(codes.codes[0]!.uses).toBe(0);
+    expect((await promoCodes(cookie))[0]!.uses).toBe(0);
   });
 });
 
@@ -332,21 +332,14 @@ describe('prices: promo codes as owners write them and guests type them', () => 
       expect(q.total).toBe(9000);
       const booked = await jsonRequest('POST', '/api/bookings', validBooking(cabin.id, { ...stay, promo: typed }));
       expect(booked.status, await booked.clone().text()).toBe(201);
-      const { id } = (await booked.json()) as { id: number };
-      const list = (await (await send('GET', '/api/admin/bookings', { cookie })).json()) as {
-        id: number;
-        total: number;
-        promoCode: string;
-      }[];
+      const { id } = (await booked.json()) as Booked;
+      const list = await bookings(cookie);
       expect(list.find((b) => b.id === id)).toMatchObject({ total: 9000, promoCode: saved });
       // The owner's confirmation counts its use against the code as written.
       expect((await jsonRequest('PUT', `/api/admin/bookings/${id}`, { status: 'confirmed' }, { cookie })).status).toBe(
         200,
       );
-      const codes = (await (await send('GET', '/api/admin/promo-codes', { cookie })).json()) as {
-        codes: { code: string; uses: number }[];
-      };
-      expect(codes.codes).toEqual([expect.objectContaining({ code: saved, uses: 1 })]);
+      expect(await promoCodes(cookie)).toEqual([expect.objectContaining({ code: saved, uses: 1 })]);
     },
   );
 });
@@ -468,7 +461,7 @@ describe("prices: the owner's bad input is refused and changes nothing", () => {
       { discounts: [], extras: [{ name: 'Трансфер', price: 1500, per: 'stay', cabinIds: [other.id] }] },
       { cookie },
     );
-    const id = ((await saved.json()) as { extras: { id: number }[] }).extras[0]!.id;
+    const id = ((await saved.json()) as PricingAnswer).extras[0]!.id;
     await expectError(
       await quote({ cabinId: cabin.id, checkIn: day(10), checkOut: day(12), guests: 2, extras: String(id) }),
       400,
@@ -539,10 +532,8 @@ describe('prices: one total in search, the quote and the booking, for random rul
           const checkIn = day(r.start);
           const checkOut = addDays(checkIn, r.nights);
           const q = await okQuote({ cabinId: cabin.id, checkIn, checkOut, guests: r.guests });
-          const search = (await (
-            await send('GET', `/api/search?checkIn=${checkIn}&checkOut=${checkOut}&guests=${r.guests}`)
-          ).json()) as { results: { id: number; total: number }[] };
-          expect(search.results.find((x) => x.id === cabin.id)?.total).toBe(q.total);
+          const found = await search(checkIn, checkOut, r.guests);
+          expect(found.results.find((x) => x.id === cabin.id)?.total).toBe(q.total);
           const booked = await jsonRequest(
             'POST',
             '/api/bookings',

@@ -1,9 +1,10 @@
+import type { InferResponseType } from 'hono/client';
 import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import app from '../../worker/index.ts';
 import { publicReadMemory, STAMP_TRUST_MS } from '../../worker/platform/public-read-memory.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
-import { login, resetDataWithAdmin, seedCabin, url, validBooking } from './helpers.ts';
+import { login, resetDataWithAdmin, seedCabin, url, validBooking, type Api } from './helpers.ts';
 import { countingDb } from './stays.ts';
 
 // The Worker's memory of public reads (worker/platform/public-read-memory.ts), called with `env`
@@ -14,6 +15,8 @@ beforeEach(resetDataWithAdmin);
 afterEach(() => vi.useRealTimers());
 
 const day = (n: number) => addDays(todayInMoscow(), n);
+/** What GET /api/cabins answers: the active cabins. */
+type Cabins = InferResponseType<Api['cabins']['$get'], 200>;
 
 /** The clock, frozen now, or moved on by `ms`. */
 const clockOn = (ms = 0) => {
@@ -239,7 +242,7 @@ describe('the Worker keeping answers to public reads', () => {
     await fetch('/api/cabins');
     const again = await fetch('/api/cabins');
     expect(seen.app).toBe(3);
-    expect(((await again.json()) as { name: string }[])[0]!.name).toBe('Домик у моря 2');
+    expect(((await again.json()) as Cabins)[0]!.name).toBe('Домик у моря 2');
   });
 
   it("should see another writer's change a second later, and this isolate's own write, the cron's and a no-cache read at once", async () => {
@@ -247,8 +250,7 @@ describe('the Worker keeping answers to public reads', () => {
     clockOn();
     const { fetch, forgetStamp } = memoryBeforeApp();
     const path = '/api/cabins';
-    const names = async (init?: RequestInit) =>
-      ((await (await fetch(path, init)).json()) as { name: string }[]).map((c) => c.name);
+    const names = async (init?: RequestInit) => ((await (await fetch(path, init)).json()) as Cabins).map((c) => c.name);
     const rename = (name: string) =>
       env.DB.prepare('UPDATE cabins SET name = ? WHERE id = ?').bind(name, cabin.id).run();
     await names();
@@ -289,7 +291,7 @@ describe('the Worker keeping answers to public reads', () => {
       stampRead: () => (holding ? new Promise<void>((r) => (release = r)) : Promise.resolve()),
     });
     const path = '/api/cabins';
-    const names = async (res: Response) => ((await res.json()) as { name: string }[]).map((c) => c.name);
+    const names = async (res: Response) => ((await res.json()) as Cabins).map((c) => c.name);
     await fetch(path);
 
     clockOn(STAMP_TRUST_MS);

@@ -25,6 +25,7 @@ import {
   seedReview,
   send,
   validReview,
+  answerOf,
 } from './helpers.ts';
 
 beforeEach(resetDataWithAdmin);
@@ -85,8 +86,7 @@ describe('review queries', () => {
 describe('public review routes', () => {
   it('should accept a review, store it unapproved and not show it yet', async () => {
     const res = await client({ ip: freshIp() }).api.reviews.$post({ json: validReview() as never });
-    expect(res.status).toBe(201);
-    const body = (await res.json()) as { success: boolean; id: number; approved: boolean };
+    const body = await answerOf(res, 201);
     expect(body).toEqual({ success: true, id: expect.any(Number), approved: false });
     const [stored] = await listAllReviews(env);
     expect(stored).toMatchObject({ id: body.id, name: 'Иван', email: 'ivan@example.ru', rating: 4, approved: false });

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import app from '../../worker/index.ts';
-import { GIF, JPEG, PNG, WEBP, login, resetDataWithAdmin, uploadRequest } from './helpers.ts';
+import { GIF, JPEG, PNG, WEBP, login, resetDataWithAdmin, uploadRequest, jsonOf, type Uploaded } from './helpers.ts';
 
 /**
  * The security headers of every class of response the worker makes itself, on a real host and
@@ -170,8 +170,7 @@ describe('media responses', () => {
   ])('should serve an uploaded %s with its sniffed image type and nothing else', async (_, bytes, mime) => {
     const cookie = await setUp();
     const up = await uploadRequest({ bytes, name: 'photo.bin', type: 'application/octet-stream' }, { cookie });
-    expect(up.status).toBe(201);
-    const { imageUrl } = (await up.json()) as { imageUrl: string };
+    const { imageUrl } = await jsonOf<Uploaded>(up, 201);
     const res = await direct(LOCAL[0]!, imageUrl);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(mime);

@@ -1,14 +1,16 @@
 import { env } from 'cloudflare:test';
 import { expect } from 'vitest';
-import { jsonRequest, validBooking } from './helpers.ts';
+import { answerOf, type Booked, client, jsonOf, jsonRequest, validBooking } from './helpers.ts';
 
 // What holds a cabin's nights, made the way the owner and the visitor make it (through the API),
 // except an imported event, which only a feed's fetch writes: search and occupancy tests share these.
 
 export async function block(cookie: string, cabinId: number, start: string, end: string, note = 'Ремонт') {
-  const res = await jsonRequest('POST', `/api/admin/cabins/${cabinId}/blocks`, { start, end, note }, { cookie });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: number }).id;
+  const res = await client({ cookie }).api.admin.cabins[':id'].blocks.$post({
+    param: { id: String(cabinId) },
+    json: { start, end, note },
+  });
+  return (await answerOf(res, 201)).id;
 }
 
 export async function feedEvent(cabinId: number, start: string, end: string, name = 'Суточно') {
@@ -32,8 +34,7 @@ export async function booking(
   name = 'Анна',
 ) {
   const res = await jsonRequest('POST', '/api/bookings', validBooking(cabinId, { checkIn, checkOut, name }));
-  expect(res.status).toBe(201);
-  const id = ((await res.json()) as { id: number }).id;
+  const { id } = await jsonOf<Booked>(res, 201);
   if (confirm)
     expect((await jsonRequest('PUT', `/api/admin/bookings/${id}`, { status: 'confirmed' }, { cookie })).status).toBe(
       200,

@@ -306,7 +306,7 @@ describe('money under a race: every transition acts once', () => {
       (await jsonOf<{ codes: { uses: number }[] }>(await call('GET', '/api/admin/promo-codes', { cookie }), 200))
         .codes[0]!.uses;
     expect(await uses()).toBe(1);
-    const held = (await answers.find((r) => r.status === 201)!.json()) as { id: number };
+    const held = (await answers.find((r) => r.status === 201)!.json()) as import('./helpers.ts').Booked;
     await env.DB.prepare('UPDATE bookings SET hold_until = ? WHERE id = ?')
       .bind(new Date(Date.now() - 60_000).toISOString(), held.id)
       .run();

@@ -13,6 +13,8 @@ import {
   resetDataWithAdmin,
   send,
   uploadRequest,
+  jsonOf,
+  type Uploaded,
 } from './helpers.ts';
 
 beforeEach(resetDataWithAdmin);
@@ -21,8 +23,7 @@ const KEY = /^\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 
 async function upload(cookie: string, bytes: Uint8Array<ArrayBuffer>, name: string, type: string) {
   const res = await uploadRequest({ bytes, name, type }, { cookie });
-  expect(res.status).toBe(201);
-  const { imageUrl } = (await res.json()) as { imageUrl: string };
+  const { imageUrl } = await jsonOf<Uploaded>(res, 201);
   expect(imageUrl).toMatch(KEY);
   return imageUrl;
 }
