@@ -2,7 +2,7 @@ import type { EditSeries, EditsPoint } from './edits.ts';
 import type { LighthousePage } from './lighthouse.ts';
 import type { BenchResults, BudgetCheck, LoadRow, PageKey, PageResult, TargetResults } from './results.ts';
 
-/** The budgets of issue 5, in one place. */
+/** The bench's budgets (docs/development.md, «Benchmark»), in one place. */
 export const BUDGETS = {
   performance: 95,
   otherCategories: 100,
@@ -23,22 +23,22 @@ export const BUDGETS = {
   editToLiveS: 15,
   /**
    * A one-cabin edit (its price per night), self-hosted, from the save to its page showing it,
-   * median of the trials, by active cabins (issue 42); other sizes and Workers are reported only.
+   * median of the trials, by active cabins; other sizes and Workers are reported only.
    */
   oneCabinEditS: { 150: 3, 1500: 10 } as Record<number, number>,
-  /** A site-wide edit (the header's phone) is held to editToLiveS at this size only (issue 42 states no limit). */
+  /** A site-wide edit (the header's phone) is held to editToLiveS at this size only (no limit is set above it). */
   siteWideEditBudgetCabins: 15,
-  /** «Сводка» (GET /api/admin/reports/summary) at 1,500 cabins and 50,000 bookings, self-hosted, one owner: p95 (issue 43). */
+  /** «Сводка» (GET /api/admin/reports/summary) at 1,500 cabins and 50,000 bookings, self-hosted, one owner: p95. */
   reportsSummaryP95Ms: 300,
   /**
    * The whole self-hosted server (the server, the build process it keeps between edits and what
-   * that starts), resident memory summed over the process tree (issue 42: the cheapest VPS has
+   * that starts), resident memory summed over the process tree (the cheapest VPS has
    * 1 GB): idle with the demo's 15 cabins once the build process has gone, and at the peak of
    * bursts of edits by active cabins.
    */
   memoryIdleMb: 250,
   memoryPeakMb: { 15: 600, 150: 900 } as Record<number, number>,
-  /** Lighthouse mobile (simulated slow 4G), median of 3, on every public page (issue 18). */
+  /** Lighthouse mobile (simulated slow 4G), median of 3, on every public page. */
   lcpMs: 1000,
   fcpMs: 700,
   /**
@@ -64,7 +64,7 @@ export const BUDGETS = {
   staticThroughputVsPeer: 0.5,
   /** GET /api/cabins (its first page) at 1,500 cabins. */
   apiCabinsMaxKb: 300,
-  /** Search and the owner's occupancy view, one request at a time, at 1,500 cabins on the Node target (issue 18). */
+  /** Search and the owner's occupancy view, one request at a time, at 1,500 cabins on the Node target. */
   searchAloneMs: 50,
   scaleBudgetCabins: 1500,
   /**
@@ -75,10 +75,11 @@ export const BUDGETS = {
    */
   channelSyncS: 10,
   /**
-   * A block on a linked cabin held by Avito, self-hosted, on the server's own timer: DESIGN.md
-   * "Channels" promises a change to a linked cabin's busy nights on Avito within 60 s
-   * (CHANNEL_PUSH_EVERY_MS). On Workers the Cron Trigger is asked for at once (wrangler dev runs
-   * none by itself): that figure is the tick's own work, with no budget.
+   * A block on a linked cabin held by Avito, self-hosted, on the server's own timer: the schedule
+   * sends a change to a linked cabin's busy nights to Avito each minute, so within 60 s
+   * (CHANNEL_PUSH_EVERY_MS; docs/operations.md, «Channels: Avito and iCal»). On Workers the Cron
+   * Trigger is asked for at once (wrangler dev runs none by itself): that figure is the tick's own
+   * work, with no budget.
    */
   channelPushS: 60,
   /**

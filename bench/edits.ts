@@ -1,4 +1,4 @@
-// The edits stage (issue 42 part 2, BENCH_ONLY=edits): what an edit costs at each catalogue size.
+// The edits stage (BENCH_ONLY=edits): what an edit costs at each catalogue size.
 // A one-cabin edit (its price per night) should render only that cabin's pages; a change every
 // page shows (the header's phone) renders every page. Each is timed from the admin's save to the
 // pages showing it, with the same poller as the `edit` stage (bench/edit-to-live.ts).

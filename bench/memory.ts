@@ -1,4 +1,4 @@
-// The self-hosted server's memory (issue 42): `npm run serve` on a data folder of its own, with the
+// The self-hosted server's memory: `npm run serve` on a data folder of its own, with the
 // demo's 15 cabins and then 150, its whole process tree (the server, the build process it keeps
 // between edits and what that one starts) sampled from /proc every SAMPLE_MS: at the peak of
 // bursts of edits, and idle once the build process has gone. Where this machine lets the bench
@@ -17,7 +17,7 @@ import { serveScriptEnv } from './targets.ts';
 
 const SAMPLE_MS = 100;
 const MB = 1024 * 1024;
-/** The memory of the cheapest VPS an owner rents (issue 42). */
+/** The memory of the cheapest VPS an owner rents. */
 const LIMIT_BYTES = 1024 * MB;
 const PASSWORD = 'bench-memory-password-1';
 /** A burst's saves come this far apart: each build starts before the next save (SETTLE_MAX_MS), the worst case. */

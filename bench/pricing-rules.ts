@@ -1,7 +1,7 @@
 import { addDays, todayInMoscow } from '../schema/dates.ts';
 
 /**
- * Sets the pricing an owner who sells like the paid engines would (issue 39) on every cabin of a
+ * Sets the pricing an owner who sells like the paid engines would on every cabin of a
  * served target, through its admin API, before the growth stage clones them: a weekend price, two
  * guests in the price and a fee for each further one, a few single dates, a long-stay and an
  * early-booking discount, a mandatory and an optional extra. So search at 1,500 cabins is

@@ -1,4 +1,4 @@
-// The owner's numbers at scale (issue 43): «Сводка», the tourist-tax report and the CSV on the
+// The owner's numbers at scale: «Сводка», the tourist-tax report and the CSV on the
 // self-hosted server with 1,500 cabins and 50,000 bookings over three years, one owner asking one
 // request at a time: the bench's `reports` stage (self-hosted), or alone with `node bench/reports.ts`,
 // which prints p50/p95 per report and whether «Сводка» keeps its budget (BUDGETS.reportsSummaryP95Ms).

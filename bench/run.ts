@@ -64,7 +64,7 @@ const CHANNEL_SIZES = [15, 150];
 const CHANNEL_TRIALS = 5;
 const CHANNEL_PUSH_TIMEOUT_MS = 90_000;
 const CHANNEL_POLL_MS = 100;
-// The edits stage (bench/edits.ts, issue 42): a one-cabin and a site-wide edit at each size, on an
+// The edits stage (bench/edits.ts): a one-cabin and a site-wide edit at each size, on an
 // instance of its own; BENCH_EDIT_SIZES=15,150 limits the sizes. A site-wide edit at 1,500 cabins
 // self-hosted took up to 150 s on a busy machine (every page rendered), so an edit is waited for
 // far longer than the `edit` stage's 60 s: a slow figure, not a missing one.
@@ -271,7 +271,7 @@ async function measureTarget(target: Target): Promise<TargetResults> {
   };
   try {
     if (enabled('channels')) await measureChannelStage(target, results);
-    // The owner's reports at scale (issue 43): a self-hosted budget, on a server and data of their own.
+    // The owner's reports at scale: a self-hosted budget, on a server and data of their own.
     if (target.key === 'node' && enabled('reports')) {
       log('Reports: «Сводка», the tourist tax and the CSV at 1,500 cabins and 50,000 bookings…');
       try {
@@ -282,7 +282,7 @@ async function measureTarget(target: Target): Promise<TargetResults> {
       }
     }
     if (enabled('edits')) await measureEditsStage(target, results);
-    // The whole self-hosted server's memory (issue 42), on a server and data of its own.
+    // The whole self-hosted server's memory, on a server and data of its own.
     if (target.key === 'node' && enabled('memory')) {
       results.memory = await measureMemory({ port: PORT + 46, sizes: MEMORY_SIZES, log }).catch((err: unknown) => ({
         error: errorText(err),
@@ -304,7 +304,7 @@ async function measureTarget(target: Target): Promise<TargetResults> {
       { key: 'cabin', name: 'Cabin page', path: `/cabin/${firstId}` },
       { key: 'contacts', name: 'Contacts', path: '/contacts' },
       { key: 'reviews', name: 'Reviews', path: '/reviews' },
-      // A search a visitor would make: the results page, filled by the server (issue 15).
+      // A search a visitor would make: the results page, filled by the server.
       { key: 'search', name: 'Search results', path: searchPath().replace('/api/search', '/search') },
       { key: 'admin', name: 'Admin login', path: '/admin' },
     ];

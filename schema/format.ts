@@ -1,5 +1,5 @@
-// Russian formatting of prices, dates and counted nouns (SPEC.md section 9: rubles without
-// decimals, dates in Russian). Output is the same in the browser, in Node and in Workers.
+// Russian formatting of prices, dates and counted nouns: rubles without decimals,
+// dates in Russian. Output is the same in the browser, in Node and in Workers.
 // It lives in schema/ because both the site and the worker (the owner's notices) use it, and
 // worker/ never imports from site/.
 

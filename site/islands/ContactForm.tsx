@@ -1,4 +1,4 @@
-// «Напишите нам» on /contacts (SPEC.md sections 2 and 7): name, e-mail, phone (optional),
+// «Напишите нам» on /contacts: name, e-mail, phone (optional),
 // message and the 152-ФЗ consent. No server call: after a 1-second pause it opens WhatsApp in a
 // new tab with the message for the site's number, clears the form and says it was sent.
 // What a visitor types before the script arrives (a slow phone) is kept: the fields' state is

@@ -1,4 +1,4 @@
-// The review form of /reviews (SPEC.md sections 2, 4, 5): name, e-mail, star rating, comment
+// The review form of /reviews: name, e-mail, star rating, comment
 // with the remaining-characters counter, the arithmetic captcha, the 152-ФЗ consent. Loaded
 // when the visitor opens it (ReviewForm.tsx). Checked with the same zod schema as the server,
 // itself loaded on first use.
