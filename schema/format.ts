@@ -36,6 +36,26 @@ export function formatPricePerNight(rubles: number): string {
   return `${formatPrice(rubles)}/ночь`;
 }
 
+/** Month names in the nominative, as a month's heading needs them. */
+export const MONTHS_NOMINATIVE = [
+  'Январь',
+  'Февраль',
+  'Март',
+  'Апрель',
+  'Май',
+  'Июнь',
+  'Июль',
+  'Август',
+  'Сентябрь',
+  'Октябрь',
+  'Ноябрь',
+  'Декабрь',
+] as const;
+
+/** «Июль 2025» of a date or a month (`2025-07-14`, `2025-07`): the heading of a month. */
+export const formatMonthYear = (date: string): string =>
+  `${MONTHS_NOMINATIVE[Number(date.slice(5, 7)) - 1]} ${date.slice(0, 4)}`;
+
 /** Month names in the genitive, as a Russian date needs them. */
 export const MONTHS_GENITIVE = [
   'января',
