@@ -1,5 +1,5 @@
-// The channel stage (DESIGN.md "Channels"): a sync with Avito's stand-in at 15 and 150 linked
-// cabins. The owner's «Синхронизировать сейчас» (`POST /api/admin/channels/sync`) timed, the
+// The channel stage (docs/operations.md, «Channels: Avito and iCal»): a sync with Avito's
+// stand-in at 15 and 150 linked cabins. The owner's «Синхронизировать сейчас» (`POST /api/admin/channels/sync`) timed, the
 // Avito calls one sync makes counted from the stand-in's log, and one change (a block) timed
 // until the stand-in holds it: on the self-hosted server by its own timer, on Workers by the
 // schedule asked for at once (wrangler's /__scheduled, as `npm start`'s tick asks for it).

@@ -392,7 +392,7 @@ function renderChannels(
         : "`wrangler dev` runs no Cron Trigger by itself, so the tick is asked for right after the write (`GET /__scheduled`, as `npm start` asks for it every minute): the figure is the tick's own work. In production the Cron Trigger fires each minute, and the wait for it (0–60 s) comes on top."
     }`,
     '',
-    `The stand-in answers on loopback: these times are our server's own work. Against Avito each call's round trip comes on top, 4 listings at a time (worker/channels/avito-sync.ts). Budgets at ${n} cabins: the slowest «Синхронизировать сейчас» ≤ ${BUDGETS.channelSyncS} s on both targets (the owner waits for it; 10 s is where a wait loses a person's attention); ≤ ${BUDGETS.channelCallsPerCabin} Avito calls a cabin in one sync, none repeated${t.key === 'node' ? `; a block on Avito ≤ ${BUDGETS.channelPushS} s on the server's own timer (DESIGN.md "Channels": within 60 s of any change)` : ''}.`,
+    `The stand-in answers on loopback: these times are our server's own work. Against Avito each call's round trip comes on top, 4 listings at a time (worker/channels/avito-sync.ts). Budgets at ${n} cabins: the slowest «Синхронизировать сейчас» ≤ ${BUDGETS.channelSyncS} s on both targets (the owner waits for it; 10 s is where a wait loses a person's attention); ≤ ${BUDGETS.channelCallsPerCabin} Avito calls a cabin in one sync, none repeated${t.key === 'node' ? `; a block on Avito ≤ ${BUDGETS.channelPushS} s on the server's own timer (each minute the schedule sends what changed: docs/operations.md, «Channels: Avito and iCal»)` : ''}.`,
     '',
   );
   if (t.key === 'workers') {

@@ -12,7 +12,7 @@ const newPassword = z
   .refine((p) => p === '' || p.length >= 8, MSG.passwordTooShort);
 
 /**
- * SPEC.md names the new password `password` in the call and `newPassword` in the form; both are
+ * The new password is named `password` in the call and `newPassword` in the form; both are
  * taken. Any change needs the current password, and the code too with two-factor sign-in on
  *: a stolen session cookie alone changes nothing.
  */

@@ -1,4 +1,4 @@
-// Business constants of SPEC.md section 9 (and the few docs/api.md adds). Each lives here once;
+// Business constants (the contract in docs/api.md and docs/features.md). Each lives here once;
 // the worker, the site and the tests import them.
 
 export const ADMIN_SESSION_MINUTES = 30;
@@ -40,7 +40,7 @@ export const CABIN_DEFAULTS = {
 
 export const CONTACT_FORM_DELAY_MS = 1000;
 
-/** Captcha ranges of SPEC.md section 5, inclusive. */
+/** Captcha ranges of the review form, inclusive. */
 export const CAPTCHA = {
   plus: { a: [1, 20], b: [1, 20] },
   minus: { a: [10, 39], b: [1, 10] },

@@ -57,7 +57,7 @@ export const DEFAULT_SETTINGS = {
   messages: structuredClone(DEFAULT_MESSAGES),
 };
 
-/** Contact page defaults of SPEC.md section 3; phone, email, address and map come from settings. */
+/** Contact page defaults; phone, email, address and map come from settings. */
 export const CONTACT_PAGE_DEFAULTS = {
   title: 'Контакты',
   subtitle: 'Ответим на вопросы о домиках, свободных датах и дороге к морю',

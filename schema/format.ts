@@ -1,5 +1,5 @@
-// Russian formatting of prices, dates and counted nouns (SPEC.md section 9: rubles without
-// decimals, dates in Russian). Output is the same in the browser, in Node and in Workers.
+// Russian formatting of prices, dates and counted nouns: rubles without decimals,
+// dates in Russian. Output is the same in the browser, in Node and in Workers.
 // It lives in schema/ because both the site and the worker (the owner's notices) use it, and
 // worker/ never imports from site/.
 
@@ -35,6 +35,26 @@ export const formatLineAmount = (amount: number): string =>
 export function formatPricePerNight(rubles: number): string {
   return `${formatPrice(rubles)}/ночь`;
 }
+
+/** Month names in the nominative, as a month's heading needs them. */
+export const MONTHS_NOMINATIVE = [
+  'Январь',
+  'Февраль',
+  'Март',
+  'Апрель',
+  'Май',
+  'Июнь',
+  'Июль',
+  'Август',
+  'Сентябрь',
+  'Октябрь',
+  'Ноябрь',
+  'Декабрь',
+] as const;
+
+/** «Июль 2025» of a date or a month (`2025-07-14`, `2025-07`): the heading of a month. */
+export const formatMonthYear = (date: string): string =>
+  `${MONTHS_NOMINATIVE[Number(date.slice(5, 7)) - 1]} ${date.slice(0, 4)}`;
 
 /** Month names in the genitive, as a Russian date needs them. */
 export const MONTHS_GENITIVE = [

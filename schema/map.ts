@@ -1,4 +1,4 @@
-/** Domains whose map frames we render; anything else shows the placeholder (SPEC.md section 5). */
+/** Domains whose map frames we render; anything else shows the placeholder. */
 export const MAP_DOMAINS = [
   'yandex.ru',
   'yandex.com',

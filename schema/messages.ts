@@ -1,5 +1,5 @@
-// Russian texts shared by the browser forms and the API's JSON errors. The ones quoted in
-// SPEC.md are copied exactly; the rest are ours where SPEC.md is silent.
+// Russian texts shared by the browser forms and the API's JSON errors, kept here once so the
+// form and the API say the same words.
 
 export const MSG = {
   cabinNameRequired: 'Название обязательно для заполнения',

@@ -18,7 +18,7 @@ const text = (max: number) => z.string({ error: MSG.badInput }).trim().max(max, 
 const emailOrEmpty = text(200).refine((v) => v === '' || z.email().safeParse(v).success, MSG.reviewEmailInvalid);
 const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, MSG.timeInvalid);
 
-/** The fields that exist both at the top level and inside contactInfo (SPEC.md section 3). */
+/** The fields that exist both at the top level and inside contactInfo. */
 export const contactInfoSchema = z.object({
   siteName: text(80),
   phone: text(40),

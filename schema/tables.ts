@@ -36,7 +36,7 @@ export const reviews = sqliteTable(
     rating: integer('rating').notNull().default(DEFAULT_RATING),
     comment: text('comment').notNull(),
     approved: integer('approved', { mode: 'boolean' }).notNull().default(false),
-    // SPEC.md names this field created_at; the API keeps that name. ISO 8601 in UTC.
+    // The API names this field created_at, so the column keeps that name. ISO 8601 in UTC.
     created_at: text('created_at').notNull(),
     /**
      * The stay it was written about, when sent through the link the guest got after departure

@@ -14,6 +14,7 @@ import controlsCss from '../styles/controls.css?inline';
 import requestCss from './BookingRequest.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
 import { ConsentText } from './ConsentText.tsx';
+import { InputField, TextAreaField } from './FormField.tsx';
 import { serverErrorText } from '../lib/server-error.ts';
 
 // The extras and the code (StayOptions.tsx) show with this form: one chunk, one request.
@@ -194,69 +195,49 @@ export default function BookingRequest({
           </p>
         </>
       )}
-      <div className="field">
-        <label className="label" htmlFor={`${id}-name`}>
-          Имя <span className="req">*</span>
-        </label>
-        <input
-          className="input"
-          id={`${id}-name`}
-          name="name"
-          autoComplete="name"
-          maxLength={100}
-          required
-          value={draft.name}
-          onChange={(e) => set('name', e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label className="label" htmlFor={`${id}-phone`}>
-          Телефон <span className="req">*</span>
-        </label>
-        <input
-          className="input"
-          id={`${id}-phone`}
-          name="phone"
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          maxLength={30}
-          required
-          placeholder="+7 900 000-00-00"
-          value={draft.phone}
-          onChange={(e) => set('phone', e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label className="label" htmlFor={`${id}-email`}>
-          E-mail
-        </label>
-        <input
-          className="input"
-          id={`${id}-email`}
-          name="email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          maxLength={200}
-          value={draft.email}
-          onChange={(e) => set('email', e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label className="label" htmlFor={`${id}-comment`}>
-          Комментарий
-        </label>
-        <textarea
-          className="input"
-          id={`${id}-comment`}
-          name="comment"
-          rows={2}
-          maxLength={1000}
-          value={draft.comment}
-          onChange={(e) => set('comment', e.target.value)}
-        />
-      </div>
+      <InputField
+        id={`${id}-name`}
+        label="Имя"
+        required
+        name="name"
+        autoComplete="name"
+        maxLength={100}
+        value={draft.name}
+        onChange={(e) => set('name', e.target.value)}
+      />
+      <InputField
+        id={`${id}-phone`}
+        label="Телефон"
+        required
+        name="phone"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        maxLength={30}
+        placeholder="+7 900 000-00-00"
+        value={draft.phone}
+        onChange={(e) => set('phone', e.target.value)}
+      />
+      <InputField
+        id={`${id}-email`}
+        label="E-mail"
+        name="email"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        maxLength={200}
+        value={draft.email}
+        onChange={(e) => set('email', e.target.value)}
+      />
+      <TextAreaField
+        id={`${id}-comment`}
+        label="Комментарий"
+        name="comment"
+        rows={2}
+        maxLength={1000}
+        value={draft.comment}
+        onChange={(e) => set('comment', e.target.value)}
+      />
       <fieldset className="field booking__channels">
         <legend className="label">Как с вами связаться</legend>
         {channels.map(({ id: value, label }) => (

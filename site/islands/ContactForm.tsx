@@ -1,4 +1,4 @@
-// «Напишите нам» on /contacts (SPEC.md sections 2 and 7): name, e-mail, phone (optional),
+// «Напишите нам» on /contacts: name, e-mail, phone (optional),
 // message and the 152-ФЗ consent. No server call: after a 1-second pause it opens WhatsApp in a
 // new tab with the message for the site's number, clears the form and says it was sent.
 // What a visitor types before the script arrives (a slow phone) is kept: the fields' state is
@@ -11,6 +11,7 @@ import { channelLink, type ChannelAddresses } from '../lib/channels.ts';
 import { iconCheck, iconWhatsapp } from '../components/icons.ts';
 import { Icon } from './Icon.tsx';
 import { ConsentText } from './ConsentText.tsx';
+import { InputField, TextAreaField } from './FormField.tsx';
 
 const SENT = 'Сообщение отправлено! Мы свяжемся с вами в ближайшее время.';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -95,68 +96,49 @@ export default function ContactForm({ phone, telegramUsername = '' }: { phone: s
       <h2 id={`${id}-t`}>Напишите нам</h2>
       <p className="hint">Ответим в WhatsApp или по e-mail, обычно в течение часа.</p>
       <div className="contact-form__row">
-        <div className="field">
-          <label className="label" htmlFor={`${id}-name`}>
-            Имя <span className="req">*</span>
-          </label>
-          <input
-            className="input"
-            id={`${id}-name`}
-            name="name"
-            autoComplete="name"
-            maxLength={100}
-            required
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label className="label" htmlFor={`${id}-email`}>
-            Email <span className="req">*</span>
-          </label>
-          <input
-            className="input"
-            id={`${id}-email`}
-            name="email"
-            type="email"
-            autoComplete="email"
-            maxLength={200}
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-      </div>
-      <div className="field">
-        <label className="label" htmlFor={`${id}-phone`}>
-          Телефон <span className="hint">(необязательно)</span>
-        </label>
-        <input
-          className="input"
-          id={`${id}-phone`}
-          name="phone"
-          type="tel"
-          autoComplete="tel"
-          maxLength={40}
-          value={tel}
-          onChange={(e) => setTel(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label className="label" htmlFor={`${id}-msg`}>
-          Сообщение <span className="req">*</span>
-        </label>
-        <textarea
-          className="input"
-          id={`${id}-msg`}
-          name="message"
-          rows={5}
-          maxLength={2000}
+        <InputField
+          id={`${id}-name`}
+          label="Имя"
           required
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
+          name="name"
+          autoComplete="name"
+          maxLength={100}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <InputField
+          id={`${id}-email`}
+          label="Email"
+          required
+          name="email"
+          type="email"
+          autoComplete="email"
+          maxLength={200}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
         />
       </div>
+      <InputField
+        id={`${id}-phone`}
+        label="Телефон"
+        optional
+        name="phone"
+        type="tel"
+        autoComplete="tel"
+        maxLength={40}
+        value={tel}
+        onChange={(e) => setTel(e.target.value)}
+      />
+      <TextAreaField
+        id={`${id}-msg`}
+        label="Сообщение"
+        required
+        name="message"
+        rows={5}
+        maxLength={2000}
+        value={message}
+        onChange={(e) => setMessage(e.target.value)}
+      />
       {messengers.length > 1 && (
         <fieldset className="field contact-form__via">
           <legend className="label">Куда отправить</legend>

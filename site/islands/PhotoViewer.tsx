@@ -1,4 +1,4 @@
-// The full-screen photo viewer of a cabin page (SPEC.md section 2). The page shows its first
+// The full-screen photo viewer of a cabin page. The page shows its first
 // photos as plain links (<a data-viewer="i">) to the full-size photo; once this island is up
 // it opens them here instead: previous/next wrapping at both ends, arrow keys, Escape,
 // thumbnails and a counter, focus kept inside and returned on close, swipe on touch screens.

@@ -1,4 +1,4 @@
-// «Оставить отзыв» on /reviews (SPEC.md section 2): the hero's button toggles the review form
+// «Оставить отзыв» on /reviews: the hero's button toggles the review form
 // (Оставить отзыв / Скрыть форму); after a successful submission the thank-you screen, whose
 // button goes back to the reviews, reloaded. The island hydrates when the button is reached
 // (wake.ts) and the form itself loads when first opened.

@@ -1,4 +1,4 @@
-// The review form of /reviews (SPEC.md sections 2, 4, 5): name, e-mail, star rating, comment
+// The review form of /reviews: name, e-mail, star rating, comment
 // with the remaining-characters counter, the arithmetic captcha, the 152-ФЗ consent. Loaded
 // when the visitor opens it (ReviewForm.tsx). Checked with the same zod schema as the server,
 // itself loaded on first use.
@@ -16,6 +16,7 @@ import { countOf } from '../../schema/format.ts';
 import { Icon } from './Icon.tsx';
 import { iconCheck, iconRefresh, iconStarEmpty, iconStarFilled, iconX } from '../components/icons.ts';
 import { ConsentText } from './ConsentText.tsx';
+import { InputField, TextAreaField } from './FormField.tsx';
 import { serverErrorText } from '../lib/server-error.ts';
 
 const SEND_FAILED = 'Ошибка при отправке отзыва. Попробуйте еще раз.';
@@ -125,39 +126,30 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
           Поля со звёздочкой <span className="req">*</span> обязательны. Отзыв появится после проверки.
         </p>
         <div className="review-form__row">
-          <div className="field">
-            <label className="label" htmlFor={`${id}-name`}>
-              Имя <span className="req">*</span>
-            </label>
-            <input
-              className="input"
-              id={`${id}-name`}
-              name="name"
-              autoComplete="name"
-              maxLength={100}
-              required
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={`${id}-email`}>
-              Email <span className="req">*</span>
-            </label>
-            <input
-              className="input"
-              id={`${id}-email`}
-              name="email"
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              maxLength={200}
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
+          <InputField
+            id={`${id}-name`}
+            label="Имя"
+            required
+            name="name"
+            autoComplete="name"
+            maxLength={100}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
+          <InputField
+            id={`${id}-email`}
+            label="Email"
+            required
+            name="email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            maxLength={200}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          >
             <span className="hint">Не публикуется</span>
-          </div>
+          </InputField>
         </div>
         <fieldset className="field rating-input">
           <legend className="label">Оценка</legend>
@@ -178,28 +170,24 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
             ))}
           </div>
         </fieldset>
-        <div className="field">
-          <label className="label" htmlFor={`${id}-comment`}>
-            Отзыв <span className="req">*</span>
-          </label>
-          <textarea
-            className="input"
-            id={`${id}-comment`}
-            name="comment"
-            rows={6}
-            maxLength={REVIEW_COMMENT_MAX}
-            required
-            value={comment}
-            aria-describedby={`${id}-counter`}
-            onChange={(e) => setComment(e.target.value.slice(0, REVIEW_COMMENT_MAX))}
-          />
+        <TextAreaField
+          id={`${id}-comment`}
+          label="Отзыв"
+          required
+          name="comment"
+          rows={6}
+          maxLength={REVIEW_COMMENT_MAX}
+          value={comment}
+          aria-describedby={`${id}-counter`}
+          onChange={(e) => setComment(e.target.value.slice(0, REVIEW_COMMENT_MAX))}
+        >
           <span
             id={`${id}-counter`}
             className={remaining < REVIEW_COUNTER_WARNING_BELOW ? 'counter counter--warn' : 'counter'}
           >
             Осталось {countOf(remaining, ['символ', 'символа', 'символов'])}
           </span>
-        </div>
+        </TextAreaField>
         <div className="field captcha">
           <label className="label" htmlFor={`${id}-captcha`}>
             Решите пример, чтобы мы знали, что вы не робот <span className="req">*</span>

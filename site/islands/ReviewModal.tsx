@@ -1,4 +1,4 @@
-// «Полный отзыв» (SPEC.md section 2): initial, name, date, five-star rating, the whole comment,
+// «Полный отзыв»: initial, name, date, five-star rating, the whole comment,
 // «Закрыть»; closes on Escape or a click on the dim background.
 import { useId, useRef } from 'react';
 import type { PublicReview } from '../lib/reviews-pick.ts';

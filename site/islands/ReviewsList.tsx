@@ -1,4 +1,4 @@
-// The approved reviews on /reviews (SPEC.md section 2): cards of 10 a page with the catalogue's
+// The approved reviews on /reviews: cards of 10 a page with the catalogue's
 // pager, «Читать полностью» opening the full review, ?open={id} (the home page's hand-off)
 // opening that review and then resetting the address to /reviews, and the empty state. It
 // hydrates on the first interaction with the list, or at once for ?open= (wake.ts).

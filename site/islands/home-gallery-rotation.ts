@@ -1,4 +1,4 @@
-// The home gallery's rotation (SPEC.md section 4), a module of its own that the page's few
+// The home gallery's rotation, a module of its own that the page's few
 // inline lines (islands/home-gallery.ts) load together with the rest of the photos when the
 // visitor nears the gallery: it weighs nothing on the page's first 14 KB. Adds the photos the
 // page did not carry, then shows the next group every 8 seconds, with a button that pauses it

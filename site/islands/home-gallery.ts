@@ -1,4 +1,4 @@
-// The home gallery's few lines in the page (components/HomeGallery.astro, SPEC.md section 4),
+// The home gallery's few lines in the page (components/HomeGallery.astro),
 // bundled into the home page's inline script (islands/home.ts). The page carries the first
 // group of photos; when the visitor comes within a screen of the gallery these lines fetch the
 // others (home-gallery.json) and, at the same time, the rotation's module from the address the

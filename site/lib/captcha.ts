@@ -1,4 +1,4 @@
-// The arithmetic captcha of the review form (SPEC.md sections 4 and 5).
+// The arithmetic captcha of the review form.
 import { CAPTCHA } from '../../schema/constants.ts';
 
 export type CaptchaOp = keyof Pick<typeof CAPTCHA, 'plus' | 'minus' | 'times'>;
@@ -38,7 +38,7 @@ export function createCaptcha(random: RandomFn = Math.random): CaptchaQuestion {
   const op = CAPTCHA_OPS[randomInt([0, CAPTCHA_OPS.length - 1], random)]!;
   const a = randomInt(CAPTCHA[op].a, random);
   const [bMin, bMax] = CAPTCHA[op].b;
-  // SPEC.md promises a positive difference, which 10 − 10 would break: b stays below a.
+  // The captcha promises a positive difference, which 10 − 10 would break: b stays below a.
   const b = randomInt([bMin, op === 'minus' ? Math.min(bMax, a - 1) : bMax], random);
   return { op, a, b, answer: compute(op, a, b), text: `${a} ${SIGN[op]} ${b} = ?` };
 }

@@ -1,4 +1,4 @@
-// The home-page gallery rotation (SPEC.md section 4): more than 6 images show 6 at a time and
+// The home-page gallery rotation: more than 6 images show 6 at a time and
 // advance to the next group every 8 seconds, wrapping and filling from the start.
 import { GALLERY_GROUP_SIZE } from '../../schema/gallery.ts';
 

@@ -1,5 +1,5 @@
-// The home page hands a review to /reviews (SPEC.md section 2: «Clicking opens /reviews with
-// the review passed in navigation state»). Between static pages the state is the address:
+// The home page hands a review to /reviews: clicking opens /reviews with the review passed in
+// navigation state. Between static pages the state is the address:
 // /reviews?open={id} opens that review's modal, then the address is reset to /reviews.
 import { SAMPLE_REVIEWS, type PublicReview } from './reviews-pick.ts';
 

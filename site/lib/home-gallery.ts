@@ -1,4 +1,4 @@
-// The home page's gallery photos as markup (SPEC.md section 4). The page carries the first group
+// The home page's gallery photos as markup. The page carries the first group
 // (components/HomeGallery.astro); the others, up to 60 photos' worth, are a file of their own
 // (pages/home-gallery.json.ts) that the rotation fetches when the visitor nears the
 // gallery (islands/home-gallery.ts), so the gallery's size never weighs on the first screen.

@@ -1,4 +1,4 @@
-// Paging of the catalogue (12 a page) and the reviews (10 a page), SPEC.md sections 2 and 9.
+// Paging of the catalogue (12 a page) and the reviews (10 a page).
 import { PAGER_WINDOW } from '../../schema/constants.ts';
 
 /** Number of pages for `total` items; at least 1, so an empty list is «Страница 1 из 1». */

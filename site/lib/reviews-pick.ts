@@ -1,5 +1,5 @@
 // The home page's three random approved reviews, and the built-in samples shown when the
-// reviews fail to load (SPEC.md sections 2, 8 and 9).
+// reviews fail to load.
 import { HOME_REVIEW_COUNT } from '../../schema/constants.ts';
 import type { Review } from '../../schema/tables.ts';
 import type { RandomFn } from './captcha.ts';

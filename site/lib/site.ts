@@ -76,7 +76,7 @@ export function siteInfo(s: SiteSettings): SiteInfo {
   };
 }
 
-/** The contact page: its fixed defaults with phone, e-mail and address from the settings (SPEC.md section 3). */
+/** The contact page: its fixed defaults with phone, e-mail and address from the settings. */
 export function contactPage(s: SiteSettings) {
   const info = siteInfo(s);
   return {

@@ -5,7 +5,7 @@ import { NBSP, plural, type PluralForms } from '../../schema/format.ts';
 /** «объект» after «из» is in the genitive: из 1 объекта, из 2 объектов, из 15 объектов. */
 export const OBJECTS_GENITIVE: PluralForms = ['объекта', 'объектов', 'объектов'];
 
-/** «Показано 1-12 из 15 объектов» (SPEC.md section 2). */
+/** «Показано 1-12 из 15 объектов». */
 export function rangeText({ from, to, total }: PageRange): string {
   return `Показано ${from}-${to} из ${total}${NBSP}${plural(total, OBJECTS_GENITIVE)}`;
 }

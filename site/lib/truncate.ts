@@ -1,4 +1,4 @@
-// Review previews: 120 characters on review cards, 150 on the home page (SPEC.md sections 2, 9).
+// Review previews: 120 characters on review cards, 150 on the home page.
 
 export const ELLIPSIS = '...';
 

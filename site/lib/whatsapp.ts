@@ -1,10 +1,10 @@
-// WhatsApp links and their prefilled messages: the booking button (SPEC.md section 2) and the
+// WhatsApp links and their prefilled messages: the booking button and the
 // contact form (section 7).
 import { formatDate, formatNights, formatPrice, parseCalendarDate, formatLineAmount } from '../../schema/format.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
 
 /**
- * The WhatsApp number of a phone: digits only (SPEC.md section 3), with a Russian trunk
+ * The WhatsApp number of a phone: digits only, with a Russian trunk
  * prefix 8 turned into the country code 7: «8 (928) 555-12-34» → «79285551234».
  */
 export function whatsappNumber(phone: string): string {

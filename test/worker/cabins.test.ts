@@ -19,7 +19,7 @@ import {
 beforeEach(resetDataWithAdmin);
 
 describe('cabin queries', () => {
-  it('should give a new cabin the defaults of SPEC.md when fields are left out', async () => {
+  it('should give a new cabin the defaults (CABIN_DEFAULTS) when fields are left out', async () => {
     const cabin = await createCabin(env, { name: 'Минимум', description: 'Только обязательное', pricePerNight: 1000 });
     expect(cabin).toMatchObject({ ...CABIN_DEFAULTS, location: '', distanceToSea: '', amenities: [], images: [] });
     expect(CABIN_DEFAULTS).toEqual({ bedrooms: 1, bathrooms: 1, maxGuests: 2, active: true, featured: false });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { formatLineAmount, formatPrice, formatStayDates } from '../../schema/format.ts';
 import {
@@ -11,6 +11,7 @@ import { MSG } from '../../schema/messages.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { callWith, jsonOf, login, resetDataWithAdmin, seedCabin, validBooking } from './helpers.ts';
+import { SHOP, yk } from './yookassa-shop.ts';
 import { countingDb } from './stays.ts';
 
 /**
@@ -36,12 +37,6 @@ function site() {
   return { read, assets: { fetch } as unknown as Fetcher };
 }
 
-const yk = inject('yookassa');
-const SHOP: Partial<Bindings> = {
-  YOOKASSA_API_URL: yk.apiUrl,
-  YOOKASSA_SHOP_ID: yk.shopId,
-  YOOKASSA_SECRET_KEY: yk.secretKey,
-};
 const call = callWith(SHOP);
 const day = (n: number) => addDays(todayInMoscow(), n);
 const flat = (s: string) => s.replace(/\s+/g, ' ');

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:test';
-import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { GUEST_PAGE_DAYS_AFTER_DEPARTURE, type GuestPageAnswer } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
@@ -16,6 +16,7 @@ import {
   callWith,
   jsonOf,
 } from './helpers.ts';
+import { SHOP, yk } from './yookassa-shop.ts';
 
 /**
  * The guest's own page (docs/api.md «The guest's page and messages») on both runtimes,
@@ -24,12 +25,6 @@ import {
  * with its refunds (what was asked of ЮKassa is read from the stand-in's log), a refund ЮKassa
  * refused at first and made by the schedule, and the owner's «Вернуть предоплату» afterwards.
  */
-const yk = inject('yookassa');
-const SHOP: Partial<Bindings> = {
-  YOOKASSA_API_URL: yk.apiUrl,
-  YOOKASSA_SHOP_ID: yk.shopId,
-  YOOKASSA_SECRET_KEY: yk.secretKey,
-};
 const day = (n: number) => addDays(todayInMoscow(), n);
 
 const call = callWith(SHOP);

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:test';
-import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { formatNights, formatPrice } from '../../schema/format.ts';
 import { MSG } from '../../schema/messages.ts';
@@ -17,6 +17,7 @@ import {
   callWith,
   jsonOf,
 } from './helpers.ts';
+import { SHOP, yk } from './yookassa-shop.ts';
 
 /**
  * Prepayment through ЮKassa (docs/api.md «Prepayment»), on both runtimes, against the
@@ -24,12 +25,6 @@ import {
  * setup. The app is called with the runtime's own bindings plus the shop's keys, the way a server
  * with YOOKASSA_* set runs it; without them, as one without.
  */
-const yk = inject('yookassa');
-const SHOP: Partial<Bindings> = {
-  YOOKASSA_API_URL: yk.apiUrl,
-  YOOKASSA_SHOP_ID: yk.shopId,
-  YOOKASSA_SECRET_KEY: yk.secretKey,
-};
 const NO_SHOP: Partial<Bindings> = { YOOKASSA_API_URL: '', YOOKASSA_SHOP_ID: '', YOOKASSA_SECRET_KEY: '' };
 const day = (n: number) => addDays(todayInMoscow(), n);
 

@@ -46,6 +46,24 @@ type BookingInput = Pick<
 export type StoredPricing = { promoCode: string | null; extras: number[] };
 const NO_PRICING: StoredPricing = { promoCode: null, extras: [] };
 
+/** What the guest sent (only the fields a booking keeps) and the server's nights and total: a request and a hold store them alike. */
+function requestFields(input: BookingInput, quote: Quote) {
+  const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
+  return {
+    cabinId,
+    checkIn,
+    checkOut,
+    guests,
+    name,
+    phone,
+    email,
+    comment,
+    channel,
+    nights: quote.nights,
+    total: quote.total,
+  };
+}
+
 /** Stores a request as «Новая» with the server's nights, lines and total, and its guest's page (the token). */
 export async function createBooking(
   env: DbEnv,
@@ -54,21 +72,10 @@ export async function createBooking(
   pricing: StoredPricing = NO_PRICING,
 ): Promise<Booking> {
   const at = nowIso();
-  const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
   const [row] = await getDb(env)
     .insert(bookings)
     .values({
-      cabinId,
-      checkIn,
-      checkOut,
-      guests,
-      name,
-      phone,
-      email,
-      comment,
-      channel,
-      nights: quote.nights,
-      total: quote.total,
+      ...requestFields(input, quote),
       lines: quote.lines,
       ...pricing,
       status: 'new',
@@ -100,23 +107,13 @@ export async function holdBooking(
   const db = getDb(env);
   const at = nowIso();
   const token = newGuestToken();
-  const { cabinId, checkIn, checkOut, guests, name, phone, email, comment, channel } = input;
+  const { cabinId, checkIn, checkOut } = input;
   const code = pricing.promoCode;
   const usable = code
     ? sql`exists (select 1 from promo_codes p where p.code = ${code} and (p.max_uses is null or p.uses < p.max_uses))`
     : sql`1`;
   const row = {
-    cabinId,
-    checkIn,
-    checkOut,
-    guests,
-    name,
-    phone,
-    email,
-    comment,
-    channel,
-    nights: quote.nights,
-    total: quote.total,
+    ...requestFields(input, quote),
     lines: JSON.stringify(quote.lines),
     promoCode: code,
     promoClaimed: code ? 1 : 0,

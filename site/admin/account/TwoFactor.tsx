@@ -229,19 +229,7 @@ function SetupForm({
                 />
               )}
             </Field>
-            <Field label="Ваш пароль" error={errors.password} required>
-              {(p) => (
-                <input
-                  {...p}
-                  className="input"
-                  type="password"
-                  name="password"
-                  autoComplete="current-password"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
-              )}
-            </Field>
+            <CurrentPassword value={password} onChange={setPassword} error={errors.password} />
           </div>
         </li>
       </ol>
@@ -389,23 +377,38 @@ function RenewForm({ onRenewed }: { onRenewed: (codes: string[]) => void }) {
           error={errors.code}
           inputRef={codeInput}
         />
-        <Field label="Ваш пароль" error={errors.password} required>
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          )}
-        </Field>
+        <CurrentPassword value={password} onChange={setPassword} error={errors.password} />
         <button type="submit" className="btn btn--secondary" disabled={busy} aria-busy={busy}>
           {busy ? 'Проверка…' : 'Получить новые коды'}
         </button>
       </form>
     </details>
+  );
+}
+
+/** «Ваш пароль», asked again to turn two-factor sign-in on and to renew its recovery codes. */
+function CurrentPassword({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  return (
+    <Field label="Ваш пароль" error={error} required>
+      {(p) => (
+        <input
+          {...p}
+          className="input"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
   );
 }

@@ -4,7 +4,7 @@ import { Icon } from '../ui/Icon.tsx';
 
 const SUGGESTED: readonly string[] = AMENITY_SUGGESTIONS;
 
-/** Amenities chosen from SPEC.md's suggestion list or typed by the owner. */
+/** Amenities chosen from the suggestion list or typed by the owner. */
 export function AmenityPicker({
   value,
   onChange,

@@ -9,7 +9,7 @@ import { describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { clearDraft, setDraft } from '../ui/drafts.ts';
-import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
+import { Field, fieldErrors, focusFirstInvalid, type FieldErrors, NumberInput } from '../ui/Field.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { PhotoUploader, type ImagesUpdate } from '../ui/PhotoUploader.tsx';
 import { WEEKDAYS } from '../ui/weekdays.ts';
@@ -206,17 +206,7 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
   const count = (key: 'bedrooms' | 'bathrooms' | 'maxGuests', label: string) => (
     <Field label={label} error={errors[key]}>
       {(p) => (
-        <input
-          {...p}
-          className="input"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={100}
-          step={1}
-          value={values[key]}
-          onChange={(e) => set(key, e.target.value)}
-        />
+        <NumberInput {...p} min={1} max={100} step={1} value={values[key]} onChange={(e) => set(key, e.target.value)} />
       )}
     </Field>
   );
@@ -288,11 +278,8 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
             </Field>
             <Field label="Гостей в цене" error={errors.baseGuests} hint="Пусто — цена за всех, сколько вмещает домик">
               {(p) => (
-                <input
+                <NumberInput
                   {...p}
-                  className="input"
-                  type="number"
-                  inputMode="numeric"
                   min={1}
                   max={100}
                   step={1}

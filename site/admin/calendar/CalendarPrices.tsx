@@ -4,7 +4,7 @@
 // prices are marked apart, by colour and by words for screen readers.
 import { useState } from 'react';
 import { addDays, addMonths, isoWeekday, todayInMoscow, type IsoDate } from '../../../schema/dates.ts';
-import { formatNumber, formatPrice, MONTHS_GENITIVE } from '../../../schema/format.ts';
+import { formatMonthYear, formatNumber, formatPrice, MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { nightPrice, WEEKEND_NIGHTS_DEFAULT, type DatePrice, type SeasonRates } from '../../../schema/pricing.ts';
 import { CALENDAR_INPUT_MONTHS } from '../../../schema/calendar.ts';
 import { Icon } from '../ui/Icon.tsx';
@@ -16,21 +16,6 @@ export type CabinPrices = {
   weekendPricePerNight: number | null;
   weekendNights: number[] | null;
 };
-
-const MONTHS = [
-  'Январь',
-  'Февраль',
-  'Март',
-  'Апрель',
-  'Май',
-  'Июнь',
-  'Июль',
-  'Август',
-  'Сентябрь',
-  'Октябрь',
-  'Ноябрь',
-  'Декабрь',
-] as const;
 
 export type NightKind = 'date' | 'weekend' | 'season' | 'base';
 const KIND_TEXT: Record<NightKind, string> = {
@@ -87,8 +72,8 @@ export function CalendarPrices({
   const first = monthStart(today);
   const last = monthStart(addMonths(today, CALENDAR_INPUT_MONTHS));
   const [month, setMonth] = useState(first);
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const title = `${MONTHS[m - 1]} ${y}`;
+  const m = Number(month.slice(5, 7));
+  const title = formatMonthYear(month);
 
   // The weeks of the month, Monday first; days of the months around it stay empty.
   const days: (IsoDate | null)[] = Array.from({ length: isoWeekday(month) - 1 }, () => null);

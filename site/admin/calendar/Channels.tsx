@@ -23,7 +23,7 @@ import {
 } from './channels.ts';
 import { ApiError, call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
-import { Field, fieldErrors, type FieldErrors } from '../ui/Field.tsx';
+import { Field, fieldErrors, type FieldErrors, CodeInput } from '../ui/Field.tsx';
 import { tabHref } from '../ui/hash.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
@@ -275,27 +275,13 @@ function AvitoKeysForm({ label, onConnected }: { label: string; onConnected: () 
     <form className="channels__form" onSubmit={save} noValidate autoComplete="off">
       <div className="form-grid">
         <Field label="Client ID" error={errors.clientId || undefined}>
-          {(p) => (
-            <input
-              {...p}
-              className="input input--code"
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
-              value={keys.clientId}
-              onChange={(e) => set('clientId', e.target.value)}
-            />
-          )}
+          {(p) => <CodeInput {...p} value={keys.clientId} onChange={(e) => set('clientId', e.target.value)} />}
         </Field>
         <Field label="Client Secret" error={errors.clientSecret || undefined}>
           {(p) => (
-            <input
+            <CodeInput
               {...p}
-              className="input input--code"
               type="password"
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
               value={keys.clientSecret}
               onChange={(e) => set('clientSecret', e.target.value)}
             />

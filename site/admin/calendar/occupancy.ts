@@ -1,6 +1,7 @@
 // «Шахматка»'s data and its layout, apart from React: GET /api/admin/occupancy (docs/api.md
 // «Search, occupancy and health») and where each range sits on a cabin's row.
 import { addDays, nightsBetween, nightsOf, type IsoDate } from '../../../schema/dates.ts';
+import { formatMonthYear } from '../../../schema/format.ts';
 import type { OccupancyAnswer, OccupancyKind, OccupancyRange } from '../../../schema/search.ts';
 import { call, client } from '../client.ts';
 
@@ -51,20 +52,6 @@ export function busyNights(ranges: OccupancyRange[]): Set<IsoDate> {
 }
 
 const WEEKDAYS = ['вс', 'пн', 'вт', 'ср', 'чт', 'пт', 'сб'] as const;
-const MONTHS = [
-  'Январь',
-  'Февраль',
-  'Март',
-  'Апрель',
-  'Май',
-  'Июнь',
-  'Июль',
-  'Август',
-  'Сентябрь',
-  'Октябрь',
-  'Ноябрь',
-  'Декабрь',
-] as const;
 
 /** A column's heading: the day of the month and of the week, and whether it is Saturday or Sunday. */
 export function dayHead(date: IsoDate): { day: number; weekday: string; weekend: boolean } {
@@ -77,7 +64,7 @@ export function dayHead(date: IsoDate): { day: number; weekday: string; weekend:
 export function monthSpans(from: IsoDate, days: number): { label: string; col: number; span: number }[] {
   const out: { label: string; col: number; span: number }[] = [];
   nightsOf(from, addDays(from, days)).forEach((date, col) => {
-    const label = `${MONTHS[Number(date.slice(5, 7)) - 1]} ${date.slice(0, 4)}`;
+    const label = formatMonthYear(date);
     const cur = out.at(-1);
     if (cur?.label === label) cur.span += 1;
     else out.push({ label, col, span: 1 });

@@ -4,6 +4,7 @@
 import type { Discount, DiscountKind } from '../../../schema/pricing.ts';
 import { countOf } from '../../../schema/format.ts';
 import { numberOf } from '../ui/numbers.ts';
+import { Field, NumberInput } from '../ui/Field.tsx';
 import { RowListForm } from './RowListForm.tsx';
 import { useListForm } from './useListForm.ts';
 
@@ -95,56 +96,43 @@ export function DiscountsForm({
       rule={ruleText}
       fields={(r, i, setRow) => (
         <div className="form-grid">
-          <div className="field">
-            <label className="label" htmlFor={`discount-${i}-kind`}>
-              Вид скидки
-            </label>
-            <select
-              id={`discount-${i}-kind`}
-              className="input"
-              value={r.kind}
-              onChange={(e) => setRow({ kind: e.target.value as DiscountKind })}
-            >
-              {(Object.keys(KINDS) as DiscountKind[]).map((k) => (
-                <option key={k} value={k}>
-                  {KINDS[k].option}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={`discount-${i}-days`}>
-              {KINDS[r.kind].days}
-            </label>
-            <input
-              id={`discount-${i}-days`}
-              className="input"
-              type="number"
-              inputMode="numeric"
-              min={r.kind === 'longStay' ? 1 : 0}
-              aria-describedby={`discount-${i}-days-hint`}
-              value={r.days}
-              onChange={(e) => setRow({ days: e.target.value })}
-            />
-            <span className="hint" id={`discount-${i}-days-hint`}>
-              {KINDS[r.kind].hint}
-            </span>
-          </div>
-          <div className="field">
-            <label className="label" htmlFor={`discount-${i}-percent`}>
-              Скидка, %
-            </label>
-            <input
-              id={`discount-${i}-percent`}
-              className="input"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={100}
-              value={r.percent}
-              onChange={(e) => setRow({ percent: e.target.value })}
-            />
-          </div>
+          <Field id={`discount-${i}-kind`} label="Вид скидки">
+            {(p) => (
+              <select
+                {...p}
+                className="input"
+                value={r.kind}
+                onChange={(e) => setRow({ kind: e.target.value as DiscountKind })}
+              >
+                {(Object.keys(KINDS) as DiscountKind[]).map((k) => (
+                  <option key={k} value={k}>
+                    {KINDS[k].option}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id={`discount-${i}-days`} label={KINDS[r.kind].days} hint={KINDS[r.kind].hint}>
+            {(p) => (
+              <NumberInput
+                {...p}
+                min={r.kind === 'longStay' ? 1 : 0}
+                value={r.days}
+                onChange={(e) => setRow({ days: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field id={`discount-${i}-percent`} label="Скидка, %">
+            {(p) => (
+              <NumberInput
+                {...p}
+                min={1}
+                max={100}
+                value={r.percent}
+                onChange={(e) => setRow({ percent: e.target.value })}
+              />
+            )}
+          </Field>
         </div>
       )}
     />

@@ -2,6 +2,7 @@
 // stay; when it can be used, for which nights, how many times, and how many times it has been.
 // Saved as a whole list (PUT /admin/promo-codes); a code that stays keeps its uses.
 import { countOf, formatPrice } from '../../../schema/format.ts';
+import { Field, NumberInput } from '../ui/Field.tsx';
 import { RowListForm } from './RowListForm.tsx';
 import { dateOrNull, numberOrNull, shown, useListForm } from './useListForm.ts';
 
@@ -112,75 +113,56 @@ export function PromoCodesForm({ saved, save }: { saved: PromoValues; save: (v: 
       fields={(r, i, setRow) => (
         <>
           <div className="form-grid">
-            <div className="field">
-              <label className="label" htmlFor={`promo-${i}-code`}>
-                Код
-              </label>
-              <input
-                id={`promo-${i}-code`}
-                className="input pricing-form__code"
-                autoComplete="off"
-                autoCapitalize="characters"
-                spellCheck={false}
-                maxLength={20}
-                placeholder="ЛЕТО10"
-                aria-describedby={`promo-${i}-code-hint`}
-                value={r.code}
-                onChange={(e) => setRow({ code: e.target.value })}
-              />
-              <span className="hint" id={`promo-${i}-code-hint`}>
-                Русские или латинские буквы и цифры, от 3 до 20. Гость может набрать код строчными буквами или в другой
-                раскладке
-              </span>
-            </div>
-            <div className="field">
-              <label className="label" htmlFor={`promo-${i}-max`}>
-                Сколько раз можно использовать
-              </label>
-              <input
-                id={`promo-${i}-max`}
-                className="input"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                placeholder="Без ограничений"
-                value={r.maxUses}
-                onChange={(e) => setRow({ maxUses: e.target.value })}
-              />
-            </div>
+            <Field
+              id={`promo-${i}-code`}
+              label="Код"
+              hint="Русские или латинские буквы и цифры, от 3 до 20. Гость может набрать код строчными буквами или в другой раскладке"
+            >
+              {(p) => (
+                <input
+                  {...p}
+                  className="input pricing-form__code"
+                  autoComplete="off"
+                  autoCapitalize="characters"
+                  spellCheck={false}
+                  maxLength={20}
+                  placeholder="ЛЕТО10"
+                  value={r.code}
+                  onChange={(e) => setRow({ code: e.target.value })}
+                />
+              )}
+            </Field>
+            <Field id={`promo-${i}-max`} label="Сколько раз можно использовать">
+              {(p) => (
+                <NumberInput
+                  {...p}
+                  min={1}
+                  placeholder="Без ограничений"
+                  value={r.maxUses}
+                  onChange={(e) => setRow({ maxUses: e.target.value })}
+                />
+              )}
+            </Field>
           </div>
           <div className="pricing-form__pairs">
             <fieldset className="pricing-form__pair">
               <legend className="label">Скидка по коду</legend>
-              <div className="field">
-                <label className="label" htmlFor={`promo-${i}-percent`}>
-                  Процент
-                </label>
-                <input
-                  id={`promo-${i}-percent`}
-                  className="input"
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={100}
-                  value={r.percent}
-                  onChange={(e) => setRow({ percent: e.target.value })}
-                />
-              </div>
-              <div className="field">
-                <label className="label" htmlFor={`promo-${i}-amount`}>
-                  Или сумма, ₽
-                </label>
-                <input
-                  id={`promo-${i}-amount`}
-                  className="input"
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  value={r.amount}
-                  onChange={(e) => setRow({ amount: e.target.value })}
-                />
-              </div>
+              <Field id={`promo-${i}-percent`} label="Процент">
+                {(p) => (
+                  <NumberInput
+                    {...p}
+                    min={1}
+                    max={100}
+                    value={r.percent}
+                    onChange={(e) => setRow({ percent: e.target.value })}
+                  />
+                )}
+              </Field>
+              <Field id={`promo-${i}-amount`} label="Или сумма, ₽">
+                {(p) => (
+                  <NumberInput {...p} min={1} value={r.amount} onChange={(e) => setRow({ amount: e.target.value })} />
+                )}
+              </Field>
             </fieldset>
             <fieldset className="pricing-form__pair">
               <legend className="label">Когда можно бронировать с этим кодом</legend>
@@ -208,17 +190,16 @@ function dateField(
   label: string,
 ) {
   return (
-    <div className="field">
-      <label className="label" htmlFor={`promo-${i}-${key}`}>
-        {label}
-      </label>
-      <input
-        id={`promo-${i}-${key}`}
-        className="input"
-        type="date"
-        value={r[key]}
-        onChange={(e) => setRow({ [key]: e.target.value })}
-      />
-    </div>
+    <Field id={`promo-${i}-${key}`} label={label}>
+      {(p) => (
+        <input
+          {...p}
+          className="input"
+          type="date"
+          value={r[key]}
+          onChange={(e) => setRow({ [key]: e.target.value })}
+        />
+      )}
+    </Field>
   );
 }

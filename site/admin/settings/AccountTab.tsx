@@ -119,7 +119,7 @@ function AccountForm({ saved, owner, onSaved }: { saved: Account; owner: boolean
     setBusy(true);
     try {
       if (credsChanged && creds.success) await call(client().admin.credentials.$put({ json: creds.data }));
-      // SPEC.md: the admin path is always sent (by the owner; a manager has none to send).
+      // The admin path is always sent (by the owner; a manager has none to send).
       const res = path.data ? await call(client().admin.path.$put({ json: path.data })) : { path: saved.path };
       discard();
       setPassword('');

@@ -9,7 +9,7 @@ import { MessengersForm, pickMessengers } from './MessengersForm.tsx';
 
 const pick = (s: Settings): ContactInfo => Object.fromEntries(CONTACT_FIELDS.map((k) => [k, s[k]])) as ContactInfo;
 
-/** «Контакты»: the nine contact fields of SPEC.md, saved together; then the messengers. */
+/** «Контакты»: the nine contact fields, saved together; then the messengers. */
 export function ContactsTab() {
   const { state, reload, setData } = useLoad(() =>
     call(client().admin.settings.$get()).then((s) => ({ contacts: pick(s), messengers: pickMessengers(s) })),
@@ -33,7 +33,7 @@ function ContactsForm({ saved, onSaved }: { saved: ContactInfo; onSaved: (s: Con
     onSaved,
     pick,
     check: (v) => contactInfoSchema.safeParse(v),
-    // Both levels of SPEC.md's settings, so every reader agrees.
+    // Both levels of the settings (top level and contactInfo), so every reader agrees.
     payload: (data) => ({ ...data, contactInfo: data }),
     messages: { saved: 'Контакты сохранены!', failed: 'Ошибка при сохранении контактов' },
   });

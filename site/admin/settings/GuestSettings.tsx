@@ -20,7 +20,7 @@ import { formatPrice } from '../../../schema/format.ts';
 import type { Settings } from '../../../schema/settings.ts';
 import { z } from 'zod';
 import { call, client } from '../client.ts';
-import { Field } from '../ui/Field.tsx';
+import { Field, NumberInput } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { numberOf, shownNumber } from '../ui/numbers.ts';
@@ -91,11 +91,8 @@ function GuestSettingsForm({
             hint="0 — бесплатно до дня заезда"
           >
             {(p) => (
-              <input
+              <NumberInput
                 {...p}
-                className="input"
-                type="number"
-                inputMode="numeric"
                 min={CANCELLATION_BOUNDS.freeUntilDays.min}
                 max={CANCELLATION_BOUNDS.freeUntilDays.max}
                 value={shownNumber(policy.freeUntilDays)}
@@ -109,11 +106,8 @@ function GuestSettingsForm({
             hint="Не больше того, что гость заплатил"
           >
             {(p) => (
-              <input
+              <NumberInput
                 {...p}
-                className="input"
-                type="number"
-                inputMode="numeric"
                 min={0}
                 max={100}
                 value={shownNumber(policy.keepPercent)}
@@ -162,11 +156,8 @@ function GuestSettingsForm({
               {kind === 'reminder' ? (
                 <Field label="За сколько дней до заезда" error={errors['messages.reminder.daysBefore']}>
                   {(p) => (
-                    <input
+                    <NumberInput
                       {...p}
-                      className="input"
-                      type="number"
-                      inputMode="numeric"
                       min={REMINDER_DAYS_BEFORE_BOUNDS.min}
                       max={REMINDER_DAYS_BEFORE_BOUNDS.max}
                       value={shownNumber(values.messages.reminder.daysBefore)}
@@ -178,11 +169,8 @@ function GuestSettingsForm({
               {kind === 'review' ? (
                 <Field label="Через сколько дней после выезда" error={errors['messages.review.daysAfter']}>
                   {(p) => (
-                    <input
+                    <NumberInput
                       {...p}
-                      className="input"
-                      type="number"
-                      inputMode="numeric"
                       min={REVIEW_DAYS_AFTER_BOUNDS.min}
                       max={REVIEW_DAYS_AFTER_BOUNDS.max}
                       value={shownNumber(values.messages.review.daysAfter)}

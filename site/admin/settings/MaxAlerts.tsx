@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { maxTokenSchema, type MaxStatus } from '../../../schema/max.ts';
 import { ApiError, call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
-import { Field } from '../ui/Field.tsx';
+import { Field, CodeInput } from '../ui/Field.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 
@@ -201,13 +201,9 @@ function MaxAlertsForm({ status, onStatus }: { status: MaxStatus; onStatus: (s: 
           hint={status.configured ? 'Только если сменили бота или выпустили новый токен.' : undefined}
         >
           {(p) => (
-            <input
+            <CodeInput
               {...p}
-              className="input input--code"
               type="password"
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
               value={token}
               onChange={(e) => {
                 setToken(e.target.value);

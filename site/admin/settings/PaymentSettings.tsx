@@ -18,7 +18,7 @@ import { MSG } from '../../../schema/messages.ts';
 import { paymentSettingsSchema, type PaymentSettings, type Settings } from '../../../schema/settings.ts';
 import { formatPrice } from '../../../schema/format.ts';
 import { call, client } from '../client.ts';
-import { Field } from '../ui/Field.tsx';
+import { Field, NumberInput } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { numberOf, shownNumber } from '../ui/numbers.ts';
@@ -161,11 +161,9 @@ function PaymentSettingsForm({
             hint={`От ${PREPAYMENT_PERCENT_BOUNDS.min} до ${PREPAYMENT_PERCENT_BOUNDS.max} %`}
           >
             {(p) => (
-              <input
+              <NumberInput
                 {...p}
                 className="input input--time"
-                type="number"
-                inputMode="numeric"
                 min={PREPAYMENT_PERCENT_BOUNDS.min}
                 max={PREPAYMENT_PERCENT_BOUNDS.max}
                 value={shownNumber(percent)}
@@ -182,11 +180,9 @@ function PaymentSettingsForm({
           hint={`Пока гость платит, эти ночи заняты для всех остальных. Не оплатил за это время — ночи снова свободны. От ${HOLD_MINUTES_BOUNDS.min} до ${HOLD_MINUTES_BOUNDS.max} минут.`}
         >
           {(p) => (
-            <input
+            <NumberInput
               {...p}
               className="input input--time"
-              type="number"
-              inputMode="numeric"
               min={HOLD_MINUTES_BOUNDS.min}
               max={HOLD_MINUTES_BOUNDS.max}
               value={shownNumber(values.holdMinutes)}
@@ -224,11 +220,9 @@ function PaymentSettingsForm({
           hint="Добавляется к каждому бронированию одной строкой. 0 — без платы за уборку."
         >
           {(p) => (
-            <input
+            <NumberInput
               {...p}
               className="input input--time"
-              type="number"
-              inputMode="numeric"
               min={0}
               value={shownNumber(values.cleaningFee)}
               onChange={(e) => set('cleaningFee', numberOf(e.target.value))}
@@ -272,11 +266,9 @@ function PaymentSettingsForm({
               hint="Налог не меньше этой суммы за каждую ночь"
             >
               {(p) => (
-                <input
+                <NumberInput
                   {...p}
                   className="input input--time"
-                  type="number"
-                  inputMode="numeric"
                   min={0}
                   value={shownNumber(tax.minPerNight)}
                   onChange={(e) =>

@@ -1,6 +1,6 @@
 import { settingsUpdateSchema, type Feature, type Settings } from '../../../schema/settings.ts';
 import { call, client } from '../client.ts';
-import { Field } from '../ui/Field.tsx';
+import { Field, NumberInput } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { tabHref, useHashDetail } from '../ui/hash.ts';
@@ -246,11 +246,8 @@ function SettingsForm({ saved, onSaved }: { saved: SiteTexts; onSaved: (s: SiteT
           hint="Потом они стираются сами (даты и сумма остаются). Срок указан на странице «Политика конфиденциальности»."
         >
           {(p) => (
-            <input
+            <NumberInput
               {...p}
-              className="input"
-              type="number"
-              inputMode="numeric"
               min={1}
               max={10}
               value={shownNumber(values.bookingRetentionYears)}

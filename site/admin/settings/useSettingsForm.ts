@@ -13,7 +13,7 @@ type Checked<D> = { success: true; data: D } | { success: false; error: $ZodErro
 /**
  * What the «Контакты» and «Настройки» tabs share: a draft of their part of the settings, its
  * field errors, and a save that checks the values with the shared schema, sends
- * PUT /api/settings and tells the owner how it went (SPEC.md's messages).
+ * PUT /api/settings and tells the owner how it went (the panel's messages).
  */
 export function useSettingsForm<T extends object, D>(opts: {
   draft: DraftKey;

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import type { $ZodError } from 'zod/v4/core';
 import { Icon } from './Icon.tsx';
 
@@ -23,6 +23,7 @@ type ControlProps = { id: string; 'aria-invalid': boolean; 'aria-describedby'?: 
 
 /** Label, control, hint and error in the site's .field layout, wired for assistive tech. */
 export function Field({
+  id: fixedId,
   label,
   hint,
   error,
@@ -30,6 +31,8 @@ export function Field({
   children,
   className,
 }: {
+  /** A fixed id, for a control found by it (a new row's first field is focused by id); made up otherwise. */
+  id?: string;
   label: ReactNode;
   hint?: ReactNode;
   error?: string;
@@ -37,12 +40,13 @@ export function Field({
   children: (props: ControlProps) => ReactNode;
   className?: string;
 }) {
-  const id = useId();
+  const madeId = useId();
+  const id = fixedId ?? madeId;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={`field ${className ?? ''}`}>
+    <div className={className ? `field ${className}` : 'field'}>
       <label className="label" htmlFor={id}>
         {label}
         {required && (
@@ -65,4 +69,16 @@ export function Field({
       )}
     </div>
   );
+}
+
+/** A whole-number input of the panel's forms, with the numeric keyboard on phones. */
+export function NumberInput(props: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'inputMode'>) {
+  return <input className="input" type="number" inputMode="numeric" {...props} />;
+}
+
+/** An input for a key or token typed or pasted exactly: no capitals, spelling or autofill added. */
+export function CodeInput(
+  props: Omit<InputHTMLAttributes<HTMLInputElement>, 'autoComplete' | 'autoCapitalize' | 'spellCheck'>,
+) {
+  return <input className="input input--code" autoComplete="off" autoCapitalize="none" spellCheck={false} {...props} />;
 }

@@ -11,7 +11,7 @@ const NoticeContext = createContext<Notify | null>(null);
 const CALM_MS = 6000;
 
 /**
- * The panel's messages (SPEC.md section 8) in two live regions: successes are announced
+ * The panel's messages in two live regions: successes are announced
  * politely, errors assertively. Both regions exist from the start so screen readers notice.
  */
 export function NoticeProvider({ children }: { children: ReactNode }) {

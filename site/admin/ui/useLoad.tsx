@@ -6,7 +6,7 @@ export type Load<T> =
   | { status: 'error'; data?: undefined; error: string }
   | { status: 'loaded'; data: T; error?: undefined };
 
-/** A list or form's loading, error and loaded states (SPEC.md section 4), with a reload. */
+/** A list or form's loading, error and loaded states, with a reload. */
 export function useLoad<T>(load: () => Promise<T>) {
   const [state, setState] = useState<Load<T>>({ status: 'loading' });
   const loader = useRef(load);

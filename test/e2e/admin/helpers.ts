@@ -27,7 +27,7 @@ export async function openTab(page: Page, label: string) {
   await visible(page.getByRole('heading', { level: 2, name: label }));
 }
 
-/** A message of SPEC.md section 8 in the panel's live regions. */
+/** One of the panel's messages in its live regions. */
 export const notice = (page: Page, text: string | RegExp) => page.locator('.notices').getByText(text);
 
 /** Waits until the panel says the public site carries the last save. */
