@@ -5,8 +5,6 @@ import { E2E_ADMIN_PASSWORD } from '../global-setup.ts';
 
 export { adminApi, E2E_ADMIN_PASSWORD };
 export const ADMIN_USERNAME = 'admin';
-/** How long a saved change may take to reach the public pages (the promise, on a quiet machine). */
-export const PUBLISH_MS = 15_000;
 /** The patience of journeys that only need the change to arrive (builds run slower on a busy machine). */
 const PUBLISH_PATIENCE_MS = 45_000;
 
