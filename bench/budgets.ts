@@ -4,6 +4,10 @@ import type { BenchResults, BudgetCheck, LoadRow, PageKey, PageResult, TargetRes
 
 /** Every budget of the bench, in one place (docs/development.md «Benchmark»). */
 export const BUDGETS = {
+  /** A tap to its next paint at 4× CPU (Event Timing, median of the runs): instant, by the usual 100 ms. */
+  interactionMs: 100,
+  /** The booking card, from scrolling into view to ready for taps, at 4× CPU (median). */
+  cardReadyMs: 500,
   performance: 95,
   otherCategories: 100,
   htmlGzipKb: 14,
@@ -119,6 +123,7 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
     }
   }
   if (r.memory) out.push(...memoryChecks(r.memory));
+  if (r.interactions) out.push(...interactionChecks(r.interactions));
   const missing = (p: PageResult) => p.error ?? `HTTP ${p.status}`;
   for (const p of r.pages) {
     const lh = p.lighthouse;
@@ -416,4 +421,44 @@ function memoryChecks(m: NonNullable<TargetResults['memory']>): Omit<BudgetCheck
     });
   }
   return out;
+}
+
+/** Every tap measured by the interactions stage, and the card's wake-up; an unmeasured one fails. */
+function interactionChecks(i: NonNullable<TargetResults['interactions']>): Omit<BudgetCheck, 'target'>[] {
+  if ('error' in i)
+    return [
+      {
+        figure: 'Tap to paint at 4× CPU',
+        where: 'card, search, guest page',
+        value: i.error,
+        budget: `≤ ${BUDGETS.interactionMs} ms`,
+        pass: false,
+      },
+    ];
+  const where = { card: 'booking card', search: '/search', guest: '/b/{token}' } as const;
+  const taps = i.steps.map((s) => ({
+    figure: 'Tap to paint at 4× CPU (median)',
+    where: `${where[s.page]}: ${s.name}`,
+    value: s.medianMs === null ? 'not measured' : `${Math.round(s.medianMs)} ms`,
+    budget: `≤ ${BUDGETS.interactionMs} ms`,
+    pass: s.medianMs !== null && s.medianMs <= BUDGETS.interactionMs,
+  }));
+  const missing = i.errors.map((e) => ({
+    figure: 'Tap to paint at 4× CPU',
+    where: e.split(':')[0]!,
+    value: e,
+    budget: `≤ ${BUDGETS.interactionMs} ms`,
+    pass: false,
+  }));
+  return [
+    ...taps,
+    ...missing,
+    {
+      figure: 'Booking card ready after it shows, 4× CPU (median)',
+      where: 'booking card',
+      value: i.cardReadyMs === null ? 'not measured' : `${Math.round(i.cardReadyMs)} ms`,
+      budget: `≤ ${BUDGETS.cardReadyMs} ms`,
+      pass: i.cardReadyMs !== null && i.cardReadyMs <= BUDGETS.cardReadyMs,
+    },
+  ];
 }

@@ -243,6 +243,7 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     L.push('');
   }
 
+  L.push(...renderInteractions(t));
   L.push(...renderLoad(r, t, find, cell));
   L.push('### Edit-to-live', '');
   L.push(
@@ -511,5 +512,24 @@ function renderMemory(
       '',
     );
   }
+  return L;
+}
+
+/** The interactions stage: each tap's paint at 4× CPU, and the card's wake-up. */
+function renderInteractions(t: TargetResults): string[] {
+  const i = t.interactions;
+  if (!i) return [];
+  const L = ['### Taps on a slow phone', ''];
+  if ('error' in i) return [...L, `Not measured: ${i.error}.`, ''];
+  L.push(
+    `A 390 px phone with the CPU ${i.cpuSlowdown}× slower (Lighthouse's mobile setting), a fresh page each of ${i.runs} runs: each tap's Event Timing duration, from the input to the next paint (the figure INP is made of; Chromium reports none under 16 ms, counted as 16). Budget ≤ ${BUDGETS.interactionMs} ms (median); the booking card ready ≤ ${BUDGETS.cardReadyMs} ms after it scrolls into view: ${i.cardReadyMs === null ? 'not measured' : `${Math.round(i.cardReadyMs)} ms`}.`,
+    '',
+    '| page | tap | median | slowest |',
+    '| --- | --- | --- | --- |',
+  );
+  const ms = (v: number | null) => (v === null ? '—' : `${Math.round(v)} ms`);
+  for (const s of i.steps) L.push(`| ${s.page} | ${s.name} | ${ms(s.medianMs)} | ${ms(s.maxMs)} |`);
+  if (i.errors.length) L.push('', ...i.errors.map((e) => `- not measured: ${e}`));
+  L.push('');
   return L;
 }

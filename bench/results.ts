@@ -1,3 +1,4 @@
+import type { InteractionResults } from './interactions.ts';
 import type { PanelWeight } from './admin-panel.ts';
 import type { BlankControl } from './blank-page.ts';
 import type { ChannelsResults } from './channels.ts';
@@ -68,6 +69,8 @@ export type TargetResults = {
   edits?: EditsResults;
   /** The whole self-hosted server's memory idle and at the peak of bursts of edits (bench/memory.ts; self-hosted only). */
   memory?: MemoryResults | { error: string };
+  /** Taps to paint at 4× CPU, and the card's wake-up (bench/interactions.ts; absent when not run). */
+  interactions?: InteractionResults | { error: string };
   /** Why the target could not be measured at all. */
   error?: string;
 };

@@ -3,7 +3,7 @@
 // `wrangler dev`), measures each (Lighthouse, page weight, API and a static page under load
 // against a control of the same runtime, edit-to-live, growth with the catalogue) and writes
 // bench/RESULTS.md and bench/results.json. A benchmark: it reports budgets, it never
-// fails on them. BENCH_ONLY=channels,lighthouse,api,edit,edits,scale runs a part and writes to bench/tmp/.
+// fails on them. BENCH_ONLY=channels,lighthouse,interactions,api,edit,edits,scale runs a part and writes to bench/tmp/.
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { giveControl } from './control-answer.ts';
 import { measureChannels, startBenchAvito } from './channels.ts';
 import { adminLogin, editToLive } from './edit-to-live.ts';
 import { measureEdits } from './edits.ts';
+import { cancellableGuestPath, measureInteractions } from './interactions.ts';
 import { MEMORY_SIZES, measureMemory } from './memory.ts';
 import { applyPricingRules } from './pricing-rules.ts';
 import { measureReports } from './reports.ts';
@@ -75,7 +76,9 @@ const EDITS_TIMEOUT_MS = 300_000;
 // «Сводка» and the tax report are timed this many times each, one request at a time (one owner).
 const REPORT_REQUESTS = 40;
 /** The stages on the target's main instance; the channel stage has one of its own. */
-const MAIN_STAGES = ['lighthouse', 'api', 'edit', 'scale'];
+const MAIN_STAGES = ['lighthouse', 'interactions', 'api', 'edit', 'scale'];
+/** Each interaction scenario's runs, each on a fresh phone (bench/interactions.ts). */
+const INTERACTION_RUNS = 3;
 
 const only = process.env.BENCH_ONLY?.split(',')
   .map((s) => s.trim())
@@ -373,6 +376,24 @@ async function measureTarget(target: Target): Promise<TargetResults> {
       } catch (err) {
         results.adminPanel = { error: await stageError(err, base) };
         log(`  failed: ${results.adminPanel.error}`);
+      }
+    }
+
+    if (enabled('interactions')) {
+      try {
+        const guest = await cancellableGuestPath(base, await adminLogin(base, ADMIN_PASSWORD));
+        results.interactions = await measureInteractions(
+          base,
+          { cabin: `/cabin/${firstId}`, search: pages.find((p) => p.key === 'search')!.path, guest },
+          INTERACTION_RUNS,
+          log,
+        );
+        for (const step of results.interactions.steps)
+          log(`  ${step.page} · ${step.name}: ${fmtMs(step.medianMs)} (slowest ${fmtMs(step.maxMs)})`);
+        log(`  the card ready after it shows: ${fmtMs(results.interactions.cardReadyMs)}`);
+      } catch (err) {
+        results.interactions = { error: await stageError(err, base) };
+        log(`  interactions not measured: ${results.interactions.error}`);
       }
     }
 
