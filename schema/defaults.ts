@@ -1,4 +1,4 @@
-import { DEFAULT_CANCELLATION, DEFAULT_MESSAGES } from './guest-page.ts';
+import { DEFAULT_CANCELLATION, DEFAULT_MESSAGES } from './guest-defaults.ts';
 import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './constants.ts';
 import { BOOKING_RETENTION_YEARS } from './booking-options.ts';
 import {

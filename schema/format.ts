@@ -6,21 +6,19 @@
 /** The no-break space: keeps «12 500 ₽» and «3 спальни» on one line. */
 export const NBSP = '\u00a0';
 
-const groupFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0, useGrouping: true });
-
-/** A whole number with ru-RU digit grouping, every separator a no-break space: «12 500». */
+/**
+ * A whole number with ru-RU digit grouping, every separator a no-break space: «12 500». Written
+ * out, not with Intl.NumberFormat: making one loads the locale's data, which took 225 ms of a
+ * phone's CPU (4× slowed) while the booking card woke, for groups of three digits.
+ */
 export function formatNumber(n: number): string {
   const whole = Math.round(n);
-  let text = formatted.get(whole);
-  if (text === undefined) {
-    text = groupFormat.format(whole).replace(/[\s\u202f\u00a0]/g, NBSP);
-    // A search prices every cabin: the same few prices are written thousands of times.
-    if (formatted.size >= 4096) formatted.clear();
-    formatted.set(whole, text);
-  }
-  return text;
+  const digits = String(Math.abs(whole));
+  let grouped = '';
+  for (let end = digits.length; end > 0; end -= 3)
+    grouped = digits.slice(Math.max(0, end - 3), end) + (grouped ? NBSP + grouped : '');
+  return whole < 0 ? `-${grouped}` : grouped;
 }
-const formatted = new Map<number, string>();
 
 /** A price in rubles: «12 500 ₽» (no-break spaces, no kopecks). */
 export function formatPrice(rubles: number): string {

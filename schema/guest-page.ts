@@ -6,6 +6,8 @@ import { BOOKING_STATUS_LABELS, type BookingStatus } from './booking-options.ts'
 import { addDays, type IsoDate } from './dates.ts';
 import { formatDate, plural } from './format.ts';
 import { MSG } from './messages.ts';
+
+export { DEFAULT_CANCELLATION, DEFAULT_MESSAGES } from './guest-defaults.ts';
 import type { PriceLine } from './payment-options.ts';
 
 /** The guest's page lives at /b/{token}; the token is 36 hex digits (144 random bits). */
@@ -48,7 +50,6 @@ export const cancellationSchema = z.strictObject(
   { error: MSG.badInput },
 );
 export type CancellationPolicy = z.infer<typeof cancellationSchema>;
-export const DEFAULT_CANCELLATION: CancellationPolicy = { freeUntilDays: 7, keepPercent: 30 };
 
 /** The booking statuses a guest may cancel from their page. */
 export const GUEST_CANCELLABLE = ['new', 'awaiting_payment', 'confirmed'] as const;
@@ -147,32 +148,6 @@ export const messagesSchema = z.strictObject(
 );
 export type MessageSettings = z.infer<typeof messagesSchema>;
 export type MessageTemplate = { enabled: boolean; subject: string; body: string };
-
-export const DEFAULT_MESSAGES: MessageSettings = {
-  confirmation: {
-    enabled: true,
-    subject: 'Бронирование подтверждено: {домик}, {заезд}',
-    body:
-      'Здравствуйте, {имя}!\n\nВаше бронирование подтверждено: «{домик}», заезд {заезд}, выезд {выезд}.\n\n' +
-      'Всё о поездке — оплата, как добраться, контакты и условия отмены — на странице бронирования:\n{ссылка}\n\nДо встречи у моря!',
-  },
-  reminder: {
-    enabled: true,
-    daysBefore: 3,
-    subject: 'Скоро заезд: {домик}, {заезд}',
-    body:
-      'Здравствуйте, {имя}!\n\nЖдём вас {заезд} в «{домик}». Время заезда, как добраться, ключи и Wi-Fi — на странице бронирования:\n{ссылка}\n\n' +
-      'Если планы изменились, напишите нам.',
-  },
-  review: {
-    enabled: true,
-    daysAfter: 1,
-    subject: 'Как вам отдых в «{домик}»?',
-    body:
-      'Здравствуйте, {имя}!\n\nСпасибо, что были у нас с {заезд} по {выезд}. Расскажите, как всё прошло: ваш отзыв поможет другим гостям.\n{ссылка}\n\n' +
-      'Отзыв по этой ссылке будет отмечен как отзыв гостя, который у нас жил.',
-  },
-};
 
 /** What the placeholders are filled with. Dates as «20 декабря 2026». */
 export type MessageFacts = { name: string; cabinName: string; checkIn: IsoDate; checkOut: IsoDate; link: string };

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   FORMS,
@@ -33,6 +34,17 @@ describe('formatPrice', () => {
 
   it('should round to whole rubles', () => {
     expect(formatNumber(4999.6)).toBe(`5${NB}000`);
+  });
+
+  it('should group every whole number exactly as ru-RU does, with no-break spaces, and write a rounded zero as 0', () => {
+    const ru = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 0, useGrouping: true });
+    fc.assert(
+      fc.property(fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (n) => {
+        expect(formatNumber(n)).toBe(ru.format(n).replace(/[\s\u202f\u00a0]/g, NB));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(formatNumber(-0.4)).toBe('0');
   });
 
   it('should format the admin price per night', () => {
