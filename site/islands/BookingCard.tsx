@@ -53,6 +53,8 @@ const PROMO_UNCHECKED = 'Не удалось проверить промокод
 const loadCalendar = () => import('./StayCalendar.tsx');
 const StayCalendar = lazy(loadCalendar);
 const loadRequest = () => import('./BookingRequest.tsx');
+/** Runs `task` once the next frame is painted: the frame first, then the work. */
+const afterPaint = (task: () => void) => requestAnimationFrame(() => setTimeout(task, 0));
 const BookingRequest = lazy(loadRequest);
 // The extras and the code come in the request form's chunk.
 const StayOptions = lazy(() => loadRequest().then((m) => ({ default: m.StayOptions })));
@@ -369,8 +371,10 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
                   onPick={(day) => {
                     setSent(null);
                     setStay((s) => pickDay(rules, s, day));
-                    // The extras, the code and the form show once the stay is whole: on their way now.
-                    void loadRequest();
+                    // The extras, the code and the form show once the stay is whole: on their way
+                    // now, but after the picked day is painted (their code and schemas would
+                    // otherwise run before that paint on a slow phone).
+                    afterPaint(() => void loadRequest());
                   }}
                 />
                 <div className="booking__calendar-foot">
