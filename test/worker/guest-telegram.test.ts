@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { addDays } from '../../schema/dates.ts';
+import { GUEST_PAGE_MARKER } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import { TELEGRAM_CONSENT_TEXT, TELEGRAM_REPLIES, type TelegramStatus } from '../../schema/telegram.ts';
 import type { Bindings } from '../../worker/env.ts';
@@ -312,6 +313,36 @@ describe('the guest ties a chat', () => {
     await json(await call('PUT', `/api/admin/bookings/${id}`, { cookie, body: { status: 'confirmed' } }), 200);
     expect(await telegramRows(id)).toEqual([]);
     expect(await saidTo(chat)).toHaveLength(2);
+  });
+});
+
+describe('the guest’s page', () => {
+  /** The page as the server writes it, into a shell as small as its filling needs. */
+  const pageHtml = async (token: string) => {
+    const assets = {
+      fetch: async (input: URL | string | Request) => {
+        const path = new URL(input instanceof Request ? input.url : input).pathname;
+        if (path === '/shell/guest') return new Response(`<!doctype html><main>${GUEST_PAGE_MARKER}</main>`);
+        return new Response('Страница не найдена', { status: 404 });
+      },
+    } as unknown as Fetcher;
+    const res = await call('GET', `/b/${token}`, { bindings: { ...PUBLIC, ASSETS: assets } });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+
+  it('should offer «Получать сообщения в Telegram» as a form that works before the script, once a bot is connected, and say so once the chat is tied', async () => {
+    const { token: page } = await request();
+    expect(await pageHtml(page)).not.toContain('Telegram');
+    const token = await connect(await login());
+    const before = await pageHtml(page);
+    expect(before).toContain(`<form class="guest__actions" action="/api/guest/${page}/link/telegram" method="post">`);
+    expect(before).toContain('Получать сообщения в Telegram');
+    expect(before).toContain('за пределами России');
+    await deliver(token, message(nextUpdateId(), newChat(), `/start ${await linkCode(page)}`));
+    const after = await pageHtml(page);
+    expect(after).not.toContain('link/telegram"');
+    expect(after).toContain('напишите боту «стоп»');
   });
 });
 
