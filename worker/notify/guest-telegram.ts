@@ -1,17 +1,17 @@
-// The guests' Telegram bot (docs/api.md «Messengers», docs/operations.md «Telegram for guests"):
+// The guests' Telegram bot (docs/api.md «Messengers», docs/operations.md «Telegram for guests»):
 // connecting the owner's bot, taking its updates (by the webhook, or read by the schedule where
 // the server has no public address), and sending a booking's messages to the chat the guest tied.
-import { todayInMoscow } from '../../schema/dates.ts';
-import { MSG } from '../../schema/messages.ts';
 import { sql } from 'drizzle-orm';
+import { todayInMoscow } from '../../schema/dates.ts';
 import type { GuestMessageKind } from '../../schema/guest-page.ts';
-import type { Booking, OutboxRow } from '../../schema/tables.ts';
+import { MSG } from '../../schema/messages.ts';
+import { outbox, type Booking, type OutboxRow } from '../../schema/tables.ts';
 import { isStopWord, TELEGRAM_REPLIES, telegramGuestText, type TelegramUpdate } from '../../schema/telegram.ts';
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
-import { markFailed, markSent } from '../queries/outbox.ts';
 import { getDb, insertWhen } from '../lib/db.ts';
-import { outbox } from '../../schema/tables.ts';
+import { markFailed, markSent } from '../queries/outbox.ts';
+import { getSettings } from '../queries/settings.ts';
 import {
   chatOf,
   dropChat,
@@ -24,7 +24,6 @@ import {
   type TelegramBot,
 } from '../queries/telegram-bot.ts';
 import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
-import { getSettings } from '../queries/settings.ts';
 import { messageOf, OUTBOX_GIVE_UP_MS, outboxRetryMs } from './owner.ts';
 import {
   deleteTelegramWebhook,

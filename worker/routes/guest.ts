@@ -99,6 +99,8 @@ export const guestRoutes = new Hono<AppEnv>()
     doc('Ссылка на бота Telegram для сообщений о брони', {
       answer: telegramLinkAnswer,
       errors: [404, 409],
+      description:
+        'Одноразовая ссылка t.me на 30 минут. Форма страницы без скрипта (application/x-www-form-urlencoded) получает HTML-страницу, которая открывает ссылку.',
     }),
     async (c) => {
       const token = c.req.param('token');
