@@ -204,6 +204,11 @@ export type GuestPageAnswer = {
   /** The stay is over and no review was sent for it yet: the page offers the form. */
   canReview: boolean;
   reviewed: boolean;
+  /**
+   * The owner connected a Telegram bot for guests and the booking still stands: the page offers
+   * «Получать сообщения в Telegram» (`linked`: this guest already tied a chat).
+   */
+  telegram?: { linked: boolean };
 };
 
 // ——— What the page says, the same in the server's HTML (worker/pages/guest-html.ts) and the island.

@@ -91,6 +91,13 @@ export const MSG = {
   maxNotConfigured: 'Сначала сохраните токен бота MAX',
   maxNotStarted: 'MAX пока не сообщил, что вы открыли бота. Откройте ссылку, нажмите «Начать» и проверьте ещё раз',
   maxNotConnected: 'Бот MAX ещё не подключён: откройте ссылку и нажмите «Проверить подключение»',
+  telegramTokenRequired: 'Вставьте токен бота Telegram',
+  telegramTokenInvalid:
+    'Токен бота Telegram выглядит как 123456789:AAE…: цифры, двоеточие и латинские буквы без пробелов',
+  telegramTokenRejected: 'Telegram не принял токен. Скопируйте его заново у @BotFather: /mybots → бот → «API Token»',
+  telegramUnavailable: 'Telegram сейчас не отвечает. Попробуйте ещё раз через минуту',
+  telegramNotConnected: 'Бот Telegram для гостей не подключён',
+  telegramHookSecret: 'Неверный секрет запроса Telegram',
   channelsRequired: 'Оставьте хотя бы один способ связи',
   retentionInvalid: 'Срок хранения данных заявок: целое число лет от 1 до 10',
   searchCheckInRequired: 'Укажите дату заезда',

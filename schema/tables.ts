@@ -564,3 +564,61 @@ export const cabinInstructions = sqliteTable('cabin_instructions', {
     .references(() => cabins.id, { onDelete: 'cascade' }),
   text: text('text').notNull().default(''),
 });
+
+// ——— Guests' messages in Telegram (docs/api.md «Messengers»). The owner's bot token is kept in
+// site_state (worker/queries/telegram-bot.ts), never in the public settings.
+
+/**
+ * A guest's Telegram chat tied to their booking: every automatic message of the booking also goes
+ * there. `consent` is the wording the guest saw beside the button they tapped (a cross-border
+ * transfer: Telegram's servers are abroad). The guest's «стоп» deletes the row; so does the
+ * booking's erasure. Times in ms.
+ */
+export const guestChats = sqliteTable(
+  'guest_chats',
+  {
+    bookingId: integer('booking_id')
+      .primaryKey()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    chatId: text('chat_id').notNull(),
+    consent: text('consent').notNull(),
+    linkedAt: integer('linked_at').notNull(),
+  },
+  (t) => [index('guest_chats_chat_idx').on(t.chatId)],
+);
+
+/**
+ * A one-time code of a link to the bot, made by the guest's tap: only its SHA-256 is kept (the
+ * code travels through Telegram's servers), good for 30 minutes and once. `usedBy` is the update
+ * that used it, so the batch that used it also ties the chat.
+ */
+export const guestLinkCodes = sqliteTable(
+  'guest_link_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    consent: text('consent').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    usedBy: integer('used_by'),
+  },
+  (t) => [index('guest_link_codes_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * The updates of the guests' bot already taken, by the bot's id and Telegram's update_id: the
+ * webhook may be called twice with one update, and polling may read one again after a restart;
+ * each acts once. Only the ids, never what the guest wrote.
+ */
+export const telegramUpdates = sqliteTable(
+  'telegram_updates',
+  {
+    botId: integer('bot_id').notNull(),
+    updateId: integer('update_id').notNull(),
+    receivedAt: integer('received_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.botId, t.updateId] })],
+);

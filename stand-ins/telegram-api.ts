@@ -3,31 +3,106 @@ import { steadyServer } from './steady-server.ts';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A stand-in for Telegram's Bot API on 127.0.0.1 (TELEGRAM_API_URL of the app under test): keeps
- * every `POST /bot<token>/sendMessage`, failing the first `failFirst` calls with 502 as the real
- * one does when it is overloaded. Tests in another process read what it got over HTTP:
- * `GET /_stand-in/messages`.
+ * A stand-in for Telegram's Bot API on 127.0.0.1 (TELEGRAM_API_URL of the app under test), for the
+ * owner's alerts and the guests' bot alike. Every method is `POST /bot<token>/<method>`:
+ *
+ * - `getMe`: any token shaped like Telegram's (`<digits>:<secret>`) is a bot named «Каспий —
+ *   гостям», `@kaspiy_guests_bot`, whose id is the digits; a secret containing `rejected` is
+ *   refused with 401, as Telegram refuses a revoked token.
+ * - `setWebhook` / `deleteWebhook`: kept per token (the url and the secret_token).
+ * - `getUpdates`: the updates queued for the token from `offset` on (earlier ones are dropped, as
+ *   Telegram confirms them); 409 while a webhook is set, as Telegram answers.
+ * - `sendMessage`: kept in the log, failing the first `failFirst` with 502 as the real one does
+ *   when it is overloaded.
+ *
+ * Tests in another process drive it over HTTP: `GET /_stand-in/messages` (every sendMessage),
+ * `GET /_stand-in/webhook?token=…` (what setWebhook was given, or null), `POST /_stand-in/updates`
+ * `{ token, update, deliver? }`: posts the update to the webhook with its secret header when one is
+ * set and `deliver` is not false (answering the webhook's status), else queues it for getUpdates.
  */
-export type TelegramMessage = { path: string; body: { chat_id: string; text: string } };
+export type TelegramMessage = { path: string; body: { chat_id: string | number; text: string } };
+export type TelegramWebhook = { url: string; secret_token: string };
 
-export async function startTelegramStandIn(opts: { failFirst?: number } = {}) {
+export const STAND_IN_BOT = { first_name: 'Каспий — гостям', username: 'kaspiy_guests_bot' } as const;
+
+type Update = { update_id: number } & Record<string, unknown>;
+
+export async function startTelegramStandIn(opts: { failFirst?: number; log?: (line: string) => void } = {}) {
   const messages: TelegramMessage[] = [];
-  let calls = 0;
+  const webhooks = new Map<string, TelegramWebhook>();
+  const queues = new Map<string, Update[]>();
+  let sends = 0;
+  const json = (res: import('node:http').ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const ok = (res: import('node:http').ServerResponse, result: unknown) => json(res, 200, { ok: true, result });
+  const refuse = (res: import('node:http').ServerResponse, status: number, description: string) =>
+    json(res, status, { ok: false, error_code: status, description });
+
   const server = steadyServer((req, res) => {
     let raw = '';
     req.on('data', (d: Buffer) => (raw += d));
     req.on('end', () => {
-      if (req.method === 'GET' && req.url === '/_stand-in/messages') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(messages));
-        return;
-      }
-      calls += 1;
-      if (calls <= (opts.failFirst ?? 0)) {
-        res.writeHead(502, { 'content-type': 'application/json' }).end('{"ok":false}');
-        return;
-      }
-      messages.push({ path: req.url ?? '', body: JSON.parse(raw || '{}') as TelegramMessage['body'] });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"result":{}}');
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://stand-in');
+        let body: Record<string, unknown> = {};
+        try {
+          body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+        } catch {
+          return refuse(res, 400, 'Bad Request: can not parse JSON');
+        }
+        if (url.pathname === '/_stand-in/messages') return json(res, 200, messages);
+        if (url.pathname === '/_stand-in/webhook')
+          return json(res, 200, webhooks.get(url.searchParams.get('token') ?? '') ?? null);
+        if (url.pathname === '/_stand-in/updates' && req.method === 'POST') {
+          const token = String(body.token ?? '');
+          const update = body.update as Update;
+          const hook = webhooks.get(token);
+          if (hook && body.deliver !== false) {
+            const answer = await fetch(hook.url, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': hook.secret_token },
+              body: JSON.stringify(update),
+            }).catch(() => null);
+            return json(res, 200, { delivered: answer?.status ?? 0 });
+          }
+          queues.set(token, [...(queues.get(token) ?? []), update]);
+          return json(res, 200, { queued: true });
+        }
+        const call = /^\/bot(\d+):([^/]+)\/(\w+)$/.exec(url.pathname);
+        if (!call) return refuse(res, 404, 'Not Found');
+        const [, id, secret, method] = call;
+        const token = `${id}:${secret}`;
+        if (secret!.includes('rejected')) return refuse(res, 401, 'Unauthorized');
+        switch (method) {
+          case 'getMe':
+            return ok(res, { id: Number(id), is_bot: true, ...STAND_IN_BOT });
+          case 'setWebhook':
+            webhooks.set(token, { url: String(body.url), secret_token: String(body.secret_token ?? '') });
+            opts.log?.(`webhook → ${String(body.url).replace(/\/[^/]+$/, '/…')}`);
+            return ok(res, true);
+          case 'deleteWebhook':
+            webhooks.delete(token);
+            return ok(res, true);
+          case 'getUpdates': {
+            if (webhooks.has(token))
+              return refuse(res, 409, "Conflict: can't use getUpdates method while webhook is active");
+            const offset = typeof body.offset === 'number' ? body.offset : undefined;
+            const left = (queues.get(token) ?? []).filter((u) => offset === undefined || u.update_id >= offset);
+            queues.set(token, left);
+            return ok(res, left);
+          }
+          case 'sendMessage': {
+            sends += 1;
+            if (sends <= (opts.failFirst ?? 0)) return refuse(res, 502, 'Bad Gateway');
+            const message = { path: url.pathname, body: body as TelegramMessage['body'] };
+            messages.push(message);
+            opts.log?.(`→ ${message.body.chat_id}: ${String(message.body.text).split('\n')[0]}`);
+            return ok(res, { message_id: messages.length, chat: { id: message.body.chat_id } });
+          }
+          default:
+            return refuse(res, 404, 'Not Found: method not found');
+        }
+      })();
     });
   });
   server.listen(0, '127.0.0.1');
@@ -36,7 +111,7 @@ export async function startTelegramStandIn(opts: { failFirst?: number } = {}) {
   return {
     url: `http://127.0.0.1:${port}`,
     messages,
-    calls: () => calls,
+    calls: () => sends,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

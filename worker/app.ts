@@ -20,6 +20,7 @@ import { guestRoutes } from './routes/guest.ts';
 import { icalRoutes } from './routes/ical.ts';
 import { instructionsAdminRoutes } from './routes/instructions.ts';
 import { maxAdminRoutes } from './routes/max-admin.ts';
+import { messengerRoutes, telegramHookRoutes } from './routes/messengers.ts';
 import { priceRoutes } from './routes/prices.ts';
 import { occupancyRoutes } from './routes/occupancy.ts';
 import { paymentAdminRoutes, paymentRoutes } from './routes/payments.ts';
@@ -67,6 +68,8 @@ export const api = new Hono<AppEnv>()
   .route('/admin', reportRoutes)
   .route('/admin', adminRoutes)
   .route('/admin/max', maxAdminRoutes)
+  .route('/admin/messengers', messengerRoutes)
+  .route('/hooks', telegramHookRoutes)
   .route('/upload', uploadRoutes)
   .route('/build-info', buildInfoRoutes)
   .route('/health', healthRoutes);

@@ -1,6 +1,6 @@
 // The schedule both runtimes run (a Cron Trigger every minute on Workers, a timer in the Node
-// server): every minute what changed goes to Avito and the owner's messages that failed are tried
-// again (worker/notify/owner.ts, the outbox); every 5 minutes the imported calendars and
+// server): every minute what changed goes to Avito, the guests' Telegram bot is read where it has no
+// webhook, and the messages that failed are tried again (worker/notify/owner.ts, the outbox); every 5 minutes the imported calendars and
 // Avito's bookings are read and conflicts between stays alerted; every 15 minutes booking requests
 // past their retention lose their personal data (the period the owner set in «Настройки», 3
 // years by default), unpaid holds run out, the check-in day's settlement receipts go out and the
@@ -18,6 +18,8 @@ import { queueStayMessages } from './notify/stay-messages.ts';
 import { forgetOldAudit } from './queries/audit.ts';
 import { forgetOldBookings } from './queries/bookings.ts';
 import { forgetOldMessages } from './queries/outbox.ts';
+import { forgetOldUpdates } from './queries/telegram-bot.ts';
+import { pollTelegram } from './notify/guest-telegram.ts';
 import { getSettings } from './queries/settings.ts';
 import { runPaymentSchedule } from './payments/schedule.ts';
 import { forLog } from './lib/for-log.ts';
@@ -73,6 +75,7 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
       forgetOldMessages(env, now() - MESSAGES_KEPT_MS),
       queueStayMessages(env),
       forgetOldAudit(env, now() - AUDIT_KEPT_MS),
+      forgetOldUpdates(env, now() - MESSAGES_KEPT_MS),
     ]);
     if (stayMessages.status === 'rejected')
       console.error('Queueing guests’ reminders and review requests failed', forLog(stayMessages.reason));
@@ -90,6 +93,9 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
       );
   }
   if (jobs.push) {
+    // Where the server has no public address, the guests' Telegram bot is read here (before the
+    // drain, so a reply and the messages the same minute made go out together).
+    await pollTelegram(env).catch((err) => console.error('Reading the guests’ Telegram bot failed', forLog(err)));
     await Promise.all([
       pushAvito(env, { limit: third }).then(
         (r) => logFailures('Sending to Avito', r),

@@ -11,6 +11,7 @@ import { ROOT, quietEnv, waitFor } from './tools.ts';
 import { warmAstro } from './warm-astro.ts';
 import { startYooKassaStandIn } from '../../stand-ins/yookassa-api.ts';
 import { startAvitoStandIn } from '../../stand-ins/avito-api.ts';
+import { startTelegramStandIn } from '../../stand-ins/telegram-api.ts';
 import { CHANNEL_PUSH_EVERY_MS } from '../../schema/channels.ts';
 
 /**
@@ -104,6 +105,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const avito = await startAvitoStandIn({ port: avitoPort, log: (line) => log(`  Авито (демо): ${line}`) });
   avito.addClient(DEMO_AVITO);
 
+  // Telegram's Bot API likewise (the guests' bot in «Настройки», and the owner's alerts when
+  // TELEGRAM_BOT_TOKEN is set): any token shaped like Telegram's connects; updates are posted to
+  // the site's webhook by its /_stand-in/updates (docs/development.md «Stand-ins»). A test stack
+  // that brings its own stand-in names it in `vars`.
+  const telegram = opts.vars?.TELEGRAM_API_URL
+    ? null
+    : await startTelegramStandIn({ log: (line) => log(`  Telegram (демо): ${line}`) });
+
   log(`• Starting the worker on ${url}…`);
   const args = [
     'dev',
@@ -136,6 +145,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     `YOOKASSA_SECRET_KEY:${yookassa.secretKey}`,
     '--var',
     `AVITO_API_URL:${avito.apiUrl}`,
+    ...(telegram ? ['--var', `TELEGRAM_API_URL:${telegram.url}`] : []),
     // The links in the guests' e-mails (their booking's page) point here; the schedule's reminders
     // have no request to take the address from. An e-mail goes once MAIL_API_KEY is in .dev.vars.
     '--var',
@@ -190,7 +200,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     stopping = true;
     clearInterval(tick);
     server.close();
-    await Promise.all([yookassa.close(), avito.close()]);
+    await Promise.all([yookassa.close(), avito.close(), telegram?.close()]);
     if (wrangler.exitCode === null) {
       const gone = new Promise((r) => wrangler.once('exit', r));
       wrangler.kill('SIGTERM');

@@ -1,13 +1,14 @@
 // The buttons of the guest's own page, /b/{token}: «Оплатить остаток», the cancellation after a
-// second look (what comes back is said before the guest confirms), and after the stay the review
-// form whose review is marked «Гость проживал(а)». The server wrote the whole page, these places
+// second look (what comes back is said before the guest confirms), after the stay the review
+// form whose review is marked «Гость проживал(а)», and «Получать сообщения в Telegram». The server wrote the whole page, these places
 // included (worker/pages/guest-html.ts); each is hydrated from the data the page carries, with
 // the same markup first, so nothing moves when the script arrives. No read of the booking on
 // load; after a cancellation or «Проверить оплату» the page is loaded again, as the server shows it.
-import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { GUEST_PAGE_DATA_ID, type GuestPageAnswer } from '../../schema/guest-page.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
+import { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from '../../schema/telegram.ts';
 import { serverErrorText } from '../lib/server-error.ts';
 import formCss from '../styles/review-form.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
@@ -37,6 +38,7 @@ export function mountGuestPage(): void {
     pay: <PayRest page={page} api={api} />,
     cancel: <CancelActions page={page} api={api} />,
     review: <Review token={token} />,
+    telegram: <TelegramLink page={page} api={api} />,
   };
   for (const el of document.querySelectorAll<HTMLElement>('[data-guest-island]')) {
     const part = parts[el.dataset.guestIsland ?? ''];
@@ -136,6 +138,45 @@ export function CancelActions({ page, api }: { page: GuestPageAnswer; api: strin
           </button>
         </p>
       )}
+      {error ? (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * «Получать сообщения в Telegram»: asks for a one-time link to the owner's bot and opens it (the
+ * guest then presses «Запустить»). The same form works before hydration, posting to the same route.
+ */
+export function TelegramLink({ page, api }: { page: GuestPageAnswer; api: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  if (!page.telegram) return null;
+  if (page.telegram.linked) return <p className="hint">{TELEGRAM_LINKED_TEXT}</p>;
+  const open = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      const { url } = await post<{ url: string }>(`${api}/link/telegram`);
+      window.location.assign(url);
+      setBusy(false);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : ACTION_FAILED);
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <form className="guest__actions" action={`${api}/link/telegram`} method="post" onSubmit={(e) => void open(e)}>
+        <button type="submit" className="btn btn--secondary" disabled={busy}>
+          {busy ? 'Открываем Telegram…' : TELEGRAM_BUTTON}
+        </button>
+      </form>
+      <p className="hint">{TELEGRAM_CONSENT_TEXT}</p>
       {error ? (
         <p className="alert" role="alert">
           {error}

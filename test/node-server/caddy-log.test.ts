@@ -22,6 +22,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const GUEST_TOKEN = '0123456789abcdef0123456789abcdef0123';
 const FAILED_TOKEN = 'fedcba9876543210fedcba9876543210fedc';
 const ICAL_TOKEN = 'a'.repeat(40) + 'deadbeef';
+const HOOK_SECRET = 'c0ffee'.repeat(8);
 const QUERY_SECRET = 'query-secret-5b1e';
 const ADMIN_PATH = 'hidden-panel-7q2x';
 const REFERER_TOKEN = 'referer-token-9c4d';
@@ -103,6 +104,7 @@ describe.skipIf(!HAS_CADDY)(
         `/b/${GUEST_TOKEN}`,
         `/api/guest/${GUEST_TOKEN}/stay.ics`,
         `/api/ical/${ICAL_TOKEN}.ics`,
+        `/api/hooks/telegram/${HOOK_SECRET}`,
         `/cabin/1?token=${QUERY_SECRET}`,
         `/${ADMIN_PATH}/`,
         `/${ADMIN_PATH}`,
@@ -129,6 +131,7 @@ describe.skipIf(!HAS_CADDY)(
         GUEST_TOKEN,
         FAILED_TOKEN,
         ICAL_TOKEN,
+        HOOK_SECRET,
         QUERY_SECRET,
         ADMIN_PATH,
         REFERER_TOKEN,
@@ -137,7 +140,16 @@ describe.skipIf(!HAS_CADDY)(
         expect(log).not.toContain(secret);
       const seen = uris();
       expect(seen).toEqual(
-        expect.arrayContaining(['/b/…', '/api/guest/…/stay.ics', '/api/ical/…', '/cabin/1?…', '/…/', '/…', '//…']),
+        expect.arrayContaining([
+          '/b/…',
+          '/api/guest/…/stay.ics',
+          '/api/ical/…',
+          '/api/hooks/telegram/…',
+          '/cabin/1?…',
+          '/…/',
+          '/…',
+          '//…',
+        ]),
       );
       // The request the server dropped (Caddy's «Сайт перезапускается» page) is hidden as well.
       expect(log).toMatch(/"uri": "\/b\/…"[^\n]*"status": 503/);

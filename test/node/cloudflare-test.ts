@@ -34,15 +34,21 @@ export async function startFileServer(): Promise<void> {
     trustedProxy: true,
     adminPassword: 'test-password-1',
     shutdownGraceMs: 1000,
-    // The MAX Bot API stand-in of stand-ins/max-global-setup.ts.
+    // The MAX and Telegram Bot API stand-ins of stand-ins/max-global-setup.ts and telegram-setup.ts.
     // Feeds from stand-ins/feed-server.ts on 127.0.0.1, as `npm start` allows.
-    bindings: { MAX_API_URL: inject('maxApiUrl'), AVITO_API_URL: inject('avito').apiUrl, ALLOW_LOOPBACK_FEEDS: '1' },
+    bindings: {
+      MAX_API_URL: inject('maxApiUrl'),
+      TELEGRAM_API_URL: inject('telegramApiUrl'),
+      AVITO_API_URL: inject('avito').apiUrl,
+      ALLOW_LOOPBACK_FEEDS: '1',
+    },
   });
   const env = {
     ...server.storage.bindings,
     ADMIN_PASSWORD: 'test-password-1',
     REBUILD_HOOK_URL: '',
     MAX_API_URL: inject('maxApiUrl'),
+    TELEGRAM_API_URL: inject('telegramApiUrl'),
     AVITO_API_URL: inject('avito').apiUrl,
     ALLOW_LOOPBACK_FEEDS: '1',
     TEST_MIGRATIONS: [] as D1Migration[],

@@ -9,8 +9,8 @@ import {
   type GuestPageAnswer,
 } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
-import { CancelActions, PayRest, Review } from '../../site/islands/GuestPage.tsx';
-import { cancelArea, payArea, reviewArea } from '../../worker/pages/guest-html.ts';
+import { CancelActions, PayRest, Review, TelegramLink } from '../../site/islands/GuestPage.tsx';
+import { cancelArea, payArea, reviewArea, telegramArea } from '../../worker/pages/guest-html.ts';
 
 // The guest's page's rules that need no server: what a cancellation gives back, and the
 // owner's templates as the guest reads them.
@@ -143,6 +143,8 @@ describe("the page's buttons, written by the server and hydrated by the island",
       },
     ],
     ['a request', { ...confirmed, status: 'new', paid: 0, canPay: false, cancel: { ...confirmed.cancel, refund: 0 } }],
+    ['a Telegram bot to tie', { ...confirmed, telegram: { linked: false } }],
+    ['a Telegram chat tied', { ...confirmed, telegram: { linked: true } }],
   ];
   const api = '/api/guest/abc';
 
@@ -150,6 +152,16 @@ describe("the page's buttons, written by the server and hydrated by the island",
   it.each(pages)('should be the same markup before and after the script: %s', async (_, page) => {
     expect(renderToString(createElement(PayRest, { page, api }))).toBe(await payArea(page));
     expect(renderToString(createElement(CancelActions, { page, api }))).toBe(await cancelArea(page));
+    expect(renderToString(createElement(TelegramLink, { page, api }))).toBe(await telegramArea(page, api));
+  });
+
+  it('should offer the Telegram link as a plain form to the link route, with the consent it gives beside it', async () => {
+    const area = await telegramArea(pages[4]![1], api);
+    expect(area).toContain('<form class="guest__actions" action="/api/guest/abc/link/telegram" method="post">');
+    expect(area).toContain('Получать сообщения в Telegram');
+    expect(area).toContain('за пределами России');
+    expect(await telegramArea(pages[5]![1], api)).toContain('«стоп»');
+    expect(await telegramArea(confirmed, api)).toBe('');
   });
 
   it("should show the review form's placeholder until the form's script has come, as the server does", async () => {

@@ -362,6 +362,26 @@ const ROUTES: RouteSpec[] = [
     body: 'ignored',
     usual: [409],
   },
+  // The guests' Telegram bot, against the Telegram stand-in of the global setup; its webhook
+  // answers 404 to every path but the secret one Telegram was given (none here).
+  { method: 'GET', pattern: '/api/admin/messengers', admin: true, path: () => '/api/admin/messengers' },
+  {
+    method: 'PUT',
+    pattern: '/api/admin/messengers',
+    admin: true,
+    path: () => '/api/admin/messengers',
+    body: 'json',
+    valid: () => ({ telegram: { token: '123456789:corpus-token-0123456789abcdefABCDEF' } }),
+    nullable: ['telegram'],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/hooks/telegram/:secret',
+    admin: false,
+    path: () => `/api/hooks/telegram/${'0'.repeat(48)}`,
+    body: 'ignored',
+    usual: [404],
+  },
   {
     method: 'POST',
     pattern: '/api/admin/bookings/:id/payment-link',
@@ -575,6 +595,14 @@ const ROUTES: RouteSpec[] = [
     pattern: '/api/guest/:token/cancel',
     admin: false,
     path: () => `/api/guest/${'0'.repeat(36)}/cancel`,
+    body: 'ignored',
+    usual: [404],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/guest/:token/link/telegram',
+    admin: false,
+    path: () => `/api/guest/${'0'.repeat(36)}/link/telegram`,
     body: 'ignored',
     usual: [404],
   },

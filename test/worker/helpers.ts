@@ -26,6 +26,9 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 // Children before their parents: the foreign keys, and the trigger that keeps a cabin with bookings.
 const TABLES = [
   'payments',
+  'guest_chats',
+  'guest_link_codes',
+  'telegram_updates',
   'bookings',
   'feed_events',
   'calendar_feeds',
@@ -356,6 +359,9 @@ export async function snapshot() {
     avito: await rows('SELECT * FROM avito_account'),
     channelLinks: await rows('SELECT * FROM channel_links ORDER BY cabin_id'),
     channelStays: await rows('SELECT * FROM channel_stays ORDER BY id'),
+    guestChats: await rows('SELECT * FROM guest_chats ORDER BY booking_id'),
+    linkCodes: await rows('SELECT * FROM guest_link_codes ORDER BY code_hash'),
+    telegramUpdates: await rows('SELECT * FROM telegram_updates ORDER BY bot_id, update_id'),
     media: (await env.MEDIA.list()).objects.map((o) => `${o.key}:${o.size}`).sort(),
   };
 }
@@ -462,7 +468,15 @@ export function failingD1(mode: 'reject' | 'throw'): D1Database {
 }
 
 /** What a test gives one call of the app through `callWith`. */
-export type CallOptions = { body?: unknown; cookie?: string; ip?: string; bindings?: Partial<Bindings> };
+export type CallOptions = {
+  body?: unknown;
+  /** A body sent as it is (a form), with its own content type in `headers`. */
+  rawBody?: string;
+  cookie?: string;
+  ip?: string;
+  headers?: Record<string, string>;
+  bindings?: Partial<Bindings>;
+};
 
 /**
  * Calls the app in this runtime with bindings of the test's own (a stand-in's address, a mailer)
@@ -474,13 +488,14 @@ export function callWith(extra: Partial<Bindings> | (() => Partial<Bindings>)) {
     const headers = new Headers({ 'cf-connecting-ip': opts.ip ?? freshIp() });
     if (opts.cookie) headers.set('cookie', opts.cookie);
     if (opts.body !== undefined) headers.set('content-type', 'application/json');
+    for (const [k, v] of Object.entries(opts.headers ?? {})) headers.set(k, v);
     const ctx = createExecutionContext();
     const bindings = opts.bindings ?? (typeof extra === 'function' ? extra() : extra);
     const res = await app.fetch(
       new Request(new URL(path, ORIGIN), {
         method,
         headers,
-        body: opts.body === undefined ? null : JSON.stringify(opts.body),
+        body: opts.rawBody ?? (opts.body === undefined ? null : JSON.stringify(opts.body)),
       }),
       { ...env, ...bindings } as Bindings,
       ctx,

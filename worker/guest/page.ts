@@ -53,6 +53,7 @@ export function guestPageAnswer(l: GuestLookup, today: string, shopConfigured: b
     canReview: confirmed && today >= b.checkOut && !l.reviewed,
     reviewed: l.reviewed,
   };
+  if (l.telegram.bot && OWING.has(b.status)) page.telegram = { linked: l.telegram.linked };
   if (pending && (b.status === 'awaiting_payment' || (confirmed && pending.kind === 'balance')))
     page.pendingPayment = { amount: pending.amount, confirmationUrl: pending.confirmationUrl };
   if (confirmed)

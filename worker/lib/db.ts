@@ -45,17 +45,21 @@ export async function plainRows<C extends Record<string, Column>, R>(
  * An INSERT … SELECT of one row that writes only `when` the condition holds, for a batch (a raw
  * statement with parameters cannot go in drizzle's D1 batch). drizzle lists every column of the
  * table in such an insert, so the values follow the table's own column order; a column not given
- * is NULL (an autoincrement id takes the next).
+ * is NULL (an autoincrement id takes the next). With `from`, a value may be an SQL expression
+ * of that table's row (a guest's Telegram chat), and no row there writes nothing.
  */
 export function insertWhen<T extends SQLiteTable>(
   db: Db,
   table: T,
   values: Partial<Record<keyof T['$inferInsert'], unknown>>,
   when: SQL,
+  from?: SQL,
 ) {
   const list = sql.join(
     Object.keys(getTableColumns(table)).map((field) => sql`${(values as Record<string, unknown>)[field] ?? null}`),
     sql`, `,
   );
-  return db.insert(table).select(sql`select ${list} where ${when}`);
+  return db
+    .insert(table)
+    .select(from ? sql`select ${list} from ${from} where ${when}` : sql`select ${list} where ${when}`);
 }

@@ -2,8 +2,11 @@
 // the server, and keeps for weeks what a guest's link or the owner's panel address gave away.
 import { RESERVED_PATHS } from '../../schema/constants.ts';
 
-/** Paths whose next segment is a secret token: a guest's page and its API, a cabin's iCal export. */
-const TOKEN_PATH = /^(\/b\/|\/api\/guest\/|\/api\/ical\/)[^/]*/;
+/**
+ * Paths whose next segment is a secret token: a guest's page and its API, a cabin's iCal export,
+ * the guests' Telegram bot's webhook.
+ */
+const TOKEN_PATH = /^(\/b\/|\/api\/guest\/|\/api\/ical\/|\/api\/hooks\/telegram\/)[^/]*/;
 const FIRST_SEGMENT = /^(\/+)([^/]+)/;
 const PUBLIC: ReadonlySet<string> = new Set(RESERVED_PATHS);
 

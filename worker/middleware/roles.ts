@@ -170,6 +170,8 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'DELETE /api/admin/max': owner('notifications', 'Отключён бот MAX'),
   'POST /api/admin/max/check': owner('notifications', 'Проверка бота MAX'),
   'POST /api/admin/max/test': owner('notifications', 'Пробное уведомление в MAX'),
+  'GET /api/admin/messengers': owner('notifications', 'Мессенджеры гостей'),
+  'PUT /api/admin/messengers': owner('notifications', 'Изменён бот Telegram для гостей'),
 };
 
 /** The rule of `METHOD /pattern`, undefined for a route nobody classified (then the owner's alone). */

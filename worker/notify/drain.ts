@@ -2,6 +2,7 @@ import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { bookingsOfMessages, claim, dueMessages, markFailed, markSent } from '../queries/outbox.ts';
 import { sendGuestMessage } from './guest.ts';
+import { sendGuestTelegram } from './guest-telegram.ts';
 import { messageOf, OUTBOX_GIVE_UP_MS, outboxKey, outboxRetryMs, ownerChannels, type Channel } from './owner.ts';
 
 /** How long one try holds a message. */
@@ -33,7 +34,9 @@ export async function drainOutbox(
   for (const row of due) {
     if (!(await claim(env, row.id, RETRY_LEASE_MS))) continue;
     if (row.bookingId !== null) {
-      const outcome = await sendGuestMessage(env, row, stays.get(row.bookingId));
+      const stay = stays.get(row.bookingId);
+      const outcome =
+        row.channel === 'telegram' ? await sendGuestTelegram(env, row, stay) : await sendGuestMessage(env, row, stay);
       if (outcome === 'sent') sent++;
       else if (outcome === 'failed') failed++;
       continue;

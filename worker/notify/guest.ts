@@ -146,6 +146,15 @@ export function whyNotSend(
   mailer: MailerPort | undefined,
 ): string | null {
   if (!mailer) return MSG.mailNotConfigured;
+  return whyStayRefuses(row, stay, today);
+}
+
+/** Why a kept message to a guest must not go now by any channel, or null: the same reasons, less mail's. */
+export function whyStayRefuses(
+  row: Pick<OutboxRow, 'kind'>,
+  stay: MessageStay | undefined,
+  today: IsoDate,
+): string | null {
   // A refund's message is about a booking that no longer stands: it goes whatever came after.
   if (row.kind === 'refund') return null;
   if (!stay || stay.status !== 'confirmed') return MSG.messageNotConfirmed;

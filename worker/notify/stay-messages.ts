@@ -5,19 +5,23 @@ import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { enqueueGuestMessages, staysDue } from '../queries/outbox.ts';
 import { getSettings } from '../queries/settings.ts';
+import { readTelegramBot } from '../queries/telegram-bot.ts';
+import { telegramGuestText } from '../../schema/telegram.ts';
 import { messageOrigin } from './guest.ts';
 
 /**
  * The schedule's part of the guests' messages, every 15 minutes: the reminder for each
  * confirmed stay whose arrival is at most `daysBefore` days away (and not today or past: a stay
  * booked the day before still gets it), and the review request from `daysAfter` days after
- * departure while the guest's page still answers. Each is kept in the outbox once per booking
- * (the unique booking and kind), and the same run's drain sends it. Nothing without mail, with the
- * message switched off, or without SITE_URL (the schedule has no request to take the address from).
+ * departure while the guest's page still answers. Each is kept in the outbox once per booking and
+ * channel (by e-mail, and to the Telegram chat the guest tied where the owner connected a bot),
+ * and the same run's drain sends it. Nothing with the message switched off, or without SITE_URL
+ * (the schedule has no request to take the address from).
  */
 export async function queueStayMessages(env: Bindings): Promise<{ reminders: number; reviews: number }> {
   const none = { reminders: 0, reviews: 0 };
-  if (!env.MAILER) return none;
+  const bot = await readTelegramBot(env);
+  if (!env.MAILER && !bot) return none;
   const { messages } = await getSettings(env);
   if (!messages.reminder.enabled && !messages.review.enabled) return none;
   const origin = messageOrigin(env);
@@ -28,31 +32,50 @@ export async function queueStayMessages(env: Bindings): Promise<{ reminders: num
     return none;
   }
   const today = todayInMoscow(now());
-  const queue = async (kind: MessageKind, stays: Awaited<ReturnType<typeof staysDue>>) =>
+  const channels = [...(env.MAILER ? (['email'] as const) : []), ...(bot ? (['telegram'] as const) : [])];
+  // By e-mail the owner's template; to a Telegram chat a few words and the link (schema/telegram.ts).
+  const queue = async (kind: MessageKind, channel: 'email' | 'telegram', stays: Awaited<ReturnType<typeof staysDue>>) =>
     enqueueGuestMessages(
       env,
-      stays.map((s) => ({
-        bookingId: s.id,
-        kind,
-        recipient: s.email,
-        ...guestMail(kind, messages as MessageSettings, { ...s, guestToken: s.guestToken! }, origin),
-      })),
+      stays.map((s) => {
+        const stay = { ...s, guestToken: s.guestToken! };
+        return {
+          bookingId: s.id,
+          kind,
+          channel,
+          recipient: s.recipient,
+          ...(channel === 'email'
+            ? guestMail(kind, messages as MessageSettings, stay, origin)
+            : telegramGuestText(kind, stay, origin)),
+        };
+      }),
     );
-  const [reminders, reviews] = await Promise.all([
-    messages.reminder.enabled
-      ? staysDue(env, 'reminder', 'checkIn', addDays(today, 1), addDays(today, messages.reminder.daysBefore)).then(
-          (s) => queue('reminder', s),
-        )
-      : 0,
-    messages.review.enabled
-      ? staysDue(
-          env,
-          'review',
-          'checkOut',
-          addDays(today, -GUEST_PAGE_DAYS_AFTER_DEPARTURE),
-          addDays(today, -messages.review.daysAfter),
-        ).then((s) => queue('review', s))
-      : 0,
-  ]);
-  return { reminders, reviews };
+  const counts = await Promise.all(
+    channels.map(async (channel) => {
+      const [reminders, reviews] = await Promise.all([
+        messages.reminder.enabled
+          ? staysDue(
+              env,
+              'reminder',
+              'checkIn',
+              addDays(today, 1),
+              addDays(today, messages.reminder.daysBefore),
+              channel,
+            ).then((s) => queue('reminder', channel, s))
+          : 0,
+        messages.review.enabled
+          ? staysDue(
+              env,
+              'review',
+              'checkOut',
+              addDays(today, -GUEST_PAGE_DAYS_AFTER_DEPARTURE),
+              addDays(today, -messages.review.daysAfter),
+              channel,
+            ).then((s) => queue('review', channel, s))
+          : 0,
+      ]);
+      return { reminders, reviews };
+    }),
+  );
+  return counts.reduce((a, b) => ({ reminders: a.reminders + b.reminders, reviews: a.reviews + b.reviews }), none);
 }

@@ -1,6 +1,7 @@
 // The guest's page as HTML, from the answer of GET /api/guest/{token} (schema/guest-page.ts
-// GuestPageAnswer): everything the guest reads is here before any script runs. The three places
-// with buttons («Оплатить остаток», «Отменить бронирование», the review form) are written exactly
+// GuestPageAnswer): everything the guest reads is here before any script runs. The places with
+// buttons («Оплатить остаток», «Отменить бронирование», the review form, «Получать сообщения в
+// Telegram») are written exactly
 // as the island's first render (site/islands/GuestPage.tsx), which hydrates them in place; the
 // unit test test/unit/guest-page.test.ts holds the two to the same markup.
 import { html, raw } from 'hono/html';
@@ -15,6 +16,7 @@ import {
   type GuestPageAnswer,
 } from '../../schema/guest-page.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
+import { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from '../../schema/telegram.ts';
 
 type Html = ReturnType<typeof html>;
 const str = async (h: Html | string) => (await h).toString();
@@ -38,6 +40,19 @@ export function cancelArea(page: GuestPageAnswer): Promise<string> {
   const { cancel } = page;
   if (!cancel.allowed) return str(cancel.reason ? html`<p class="hint">${cancel.reason}</p>` : '');
   return str(html`<p><button type="button" class="btn btn--secondary">Отменить бронирование</button></p>`);
+}
+
+/**
+ * «Получать сообщения в Telegram» with the consent it gives, or that they already come there: the
+ * island's TelegramLink before a tap. Before the script has come the button is a plain form,
+ * whose answer opens the bot (worker/routes/guest.ts).
+ */
+export function telegramArea(page: GuestPageAnswer, api: string): Promise<string> {
+  if (!page.telegram) return str('');
+  if (page.telegram.linked) return str(html`<p class="hint">${TELEGRAM_LINKED_TEXT}</p>`);
+  return str(
+    html`<form class="guest__actions" action="${api}/link/telegram" method="post"><button type="submit" class="btn btn--secondary">${TELEGRAM_BUTTON}</button></form><p class="hint">${TELEGRAM_CONSENT_TEXT}</p>`,
+  );
 }
 
 /** Where the review form comes once its script has loaded: the island's Review before that. */
@@ -77,6 +92,14 @@ export async function guestPageHtml(page: GuestPageAnswer, api: string): Promise
       ${island('pay', payArea(page))}
     </section>
     ${page.instructions ? arrival(page, api, page.instructions) : ''}
+    ${
+      page.telegram
+        ? html`<section class="card guest__card" aria-labelledby="guest-messages">
+      <h2 id="guest-messages">Сообщения о брони</h2>
+      ${island('telegram', telegramArea(page, api))}
+    </section>`
+        : ''
+    }
     ${
       status === 'cancelled'
         ? cancelled(page)

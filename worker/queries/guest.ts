@@ -6,6 +6,7 @@ import {
   bookings,
   cabinInstructions,
   cabins,
+  guestChats,
   payments,
   reviews,
   type Booking,
@@ -15,6 +16,7 @@ import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { getSettings } from './settings.ts';
+import { readTelegramBot } from './telegram-bot.ts';
 import { releasePromoWhen } from '../transitions/promo.ts';
 
 type DbEnv = { DB: DatabasePort };
@@ -28,6 +30,8 @@ export type GuestLookup = {
   settings: Settings;
   instructions: string;
   reviewed: boolean;
+  /** Whether the owner connected a Telegram bot for guests, and whether this guest tied a chat. */
+  telegram: { bot: boolean; linked: boolean };
 };
 
 /** The ids of the booking holding `token`, as SQL: every read below is keyed by the token alone. */
@@ -41,7 +45,7 @@ const cabinOf = (token: string) => sql`(select b.cabin_id from bookings b where 
  */
 export async function guestLookup(env: DbEnv, token: string): Promise<GuestLookup | undefined> {
   const db = getDb(env);
-  const [row, paid, settings, instructions, review] = await Promise.all([
+  const [row, paid, settings, instructions, review, bot, chat] = await Promise.all([
     db
       .select({ booking: bookings, cabinName: cabins.name })
       .from(bookings)
@@ -64,6 +68,12 @@ export async function guestLookup(env: DbEnv, token: string): Promise<GuestLooku
       .from(reviews)
       .where(sql`${reviews.bookingId} = ${bookingOf(token)}`)
       .get(),
+    readTelegramBot(env),
+    db
+      .select({ id: guestChats.bookingId })
+      .from(guestChats)
+      .where(sql`${guestChats.bookingId} = ${bookingOf(token)}`)
+      .get(),
   ]);
   if (!row) return undefined;
   return {
@@ -73,6 +83,7 @@ export async function guestLookup(env: DbEnv, token: string): Promise<GuestLooku
     settings,
     instructions: instructions?.text ?? '',
     reviewed: Boolean(review),
+    telegram: { bot: bot !== null, linked: Boolean(chat) },
   };
 }
 

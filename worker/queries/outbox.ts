@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { IsoDate } from '../../schema/dates.ts';
 import type { GuestMessageKind, MessageKind } from '../../schema/guest-page.ts';
-import { bookings, cabins, outbox, type OutboxRow } from '../../schema/tables.ts';
+import { bookings, cabins, guestChats, outbox, type OutboxRow } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -118,6 +118,8 @@ export async function forgetOldMessages(env: DbEnv, before: number): Promise<num
 export type GuestMessageInput = {
   bookingId: number;
   kind: GuestMessageKind;
+  /** 'email' unless said; 'telegram' with the guest's chat as the recipient. */
+  channel?: 'email' | 'telegram';
   recipient: string;
   subject: string;
   text: string;
@@ -136,7 +138,7 @@ export async function enqueueGuestMessage(
   const lease = leaseMs === undefined ? null : at + leaseMs;
   const [row] = await getDb(env)
     .insert(outbox)
-    .values({ channel: 'email', ...m, nextAttemptAt: at, leaseUntil: lease, createdAt: at })
+    .values({ ...m, channel: m.channel ?? 'email', nextAttemptAt: at, leaseUntil: lease, createdAt: at })
     .onConflictDoNothing()
     .returning({ id: outbox.id });
   return row && { id: row.id, lease };
@@ -148,7 +150,7 @@ export async function enqueueGuestMessages(env: DbEnv, list: GuestMessageInput[]
   const at = now();
   const rows = await getDb(env)
     .insert(outbox)
-    .values(list.map((m) => ({ channel: 'email', ...m, nextAttemptAt: at, createdAt: at })))
+    .values(list.map((m) => ({ ...m, channel: m.channel ?? 'email', nextAttemptAt: at, createdAt: at })))
     .onConflictDoNothing()
     .returning({ id: outbox.id });
   return rows.length;
@@ -162,13 +164,20 @@ export async function guestMessageOf(
   return getDb(env)
     .select()
     .from(outbox)
-    .where(and(eq(outbox.bookingId, bookingId), eq(outbox.kind, kind)))
+    .where(and(eq(outbox.bookingId, bookingId), eq(outbox.kind, kind), eq(outbox.channel, 'email')))
     .get();
 }
 
-/** A booking's messages, in the order they were made. */
+/**
+ * A booking's e-mails, in the order they were made («Письма гостю»). Its Telegram messages are
+ * copies of these in a few words, kept apart (channel 'telegram').
+ */
 export async function guestMessagesOf(env: DbEnv, bookingId: number): Promise<OutboxRow[]> {
-  return getDb(env).select().from(outbox).where(eq(outbox.bookingId, bookingId)).orderBy(asc(outbox.id));
+  return getDb(env)
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.bookingId, bookingId), eq(outbox.channel, 'email')))
+    .orderBy(asc(outbox.id));
 }
 
 /**
@@ -205,8 +214,10 @@ export async function bookingsOfMessages(env: DbEnv, ids: number[]) {
 const STAYS_PER_RUN = 200;
 
 /**
- * Confirmed stays with an e-mail and no `kind` message yet whose `field` (arrival or departure)
- * falls within [from, to]: the ones the schedule's reminder or review request is due for.
+ * Confirmed stays with no `kind` message by `channel` yet whose `field` (arrival or departure)
+ * falls within [from, to]: the ones the schedule's reminder or review request is due for. By
+ * e-mail, the stays that have an address; by Telegram, the ones whose guest tied a chat
+ * (`recipient` is then the chat).
  */
 export async function staysDue(
   env: DbEnv,
@@ -214,32 +225,42 @@ export async function staysDue(
   field: 'checkIn' | 'checkOut',
   from: IsoDate,
   to: IsoDate,
+  channel: 'email' | 'telegram' = 'email',
 ) {
   if (from > to) return [];
   const column = bookings[field];
-  return getDb(env)
-    .select({
-      id: bookings.id,
-      name: bookings.name,
-      email: bookings.email,
-      checkIn: bookings.checkIn,
-      checkOut: bookings.checkOut,
-      guestToken: bookings.guestToken,
-      cabinName: cabins.name,
-    })
-    .from(bookings)
-    .innerJoin(cabins, eq(cabins.id, bookings.cabinId))
-    .leftJoin(outbox, and(eq(outbox.bookingId, bookings.id), eq(outbox.kind, kind)))
-    .where(
-      and(
-        eq(bookings.status, 'confirmed'),
-        ne(bookings.email, ''),
-        isNotNull(bookings.guestToken),
-        gte(column, from),
-        lte(column, to),
-        isNull(outbox.id),
-      ),
-    )
-    .orderBy(asc(bookings.id))
-    .limit(STAYS_PER_RUN);
+  const byMail = channel === 'email';
+  const fields = {
+    id: bookings.id,
+    name: bookings.name,
+    recipient: byMail ? bookings.email : guestChats.chatId,
+    checkIn: bookings.checkIn,
+    checkOut: bookings.checkOut,
+    guestToken: bookings.guestToken,
+    cabinName: cabins.name,
+  };
+  const due = and(
+    eq(bookings.status, 'confirmed'),
+    isNotNull(bookings.guestToken),
+    gte(column, from),
+    lte(column, to),
+    isNull(outbox.id),
+  );
+  const none = and(eq(outbox.bookingId, bookings.id), eq(outbox.kind, kind), eq(outbox.channel, channel));
+  const db = getDb(env);
+  const query = byMail
+    ? db
+        .select(fields)
+        .from(bookings)
+        .innerJoin(cabins, eq(cabins.id, bookings.cabinId))
+        .leftJoin(outbox, none)
+        .where(and(due, ne(bookings.email, '')))
+    : db
+        .select(fields)
+        .from(bookings)
+        .innerJoin(cabins, eq(cabins.id, bookings.cabinId))
+        .innerJoin(guestChats, eq(guestChats.bookingId, bookings.id))
+        .leftJoin(outbox, none)
+        .where(due);
+  return query.orderBy(asc(bookings.id)).limit(STAYS_PER_RUN);
 }

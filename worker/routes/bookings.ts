@@ -15,6 +15,7 @@ import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { mailConfirmation } from '../notify/guest.ts';
+import { telegramConfirmation } from '../notify/guest-telegram.ts';
 import { applyPayment } from '../payments/prepayment.ts';
 import { expireHolds } from '../transitions/hold.ts';
 import { moneyOf, refundedOf } from '../payments/refunds.ts';
@@ -190,6 +191,11 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
       if (result.ok && result.booking.status === 'confirmed') {
         // The guest's e-mailed confirmation, where there is SMTP; whatever it does, the booking stays confirmed.
         const cabin = await getCabin(c.env, result.booking.cabinId);
+        afterResponse(
+          c,
+          'The Telegram confirmation',
+          telegramConfirmation(c.env, result.booking, cabin?.name ?? '', new URL(c.req.url).origin),
+        );
         const mail = await mailConfirmation(
           c.env,
           result.booking,

@@ -13,6 +13,14 @@ import { startBalance } from '../payments/balance.ts';
 import { yookassaOf } from '../payments/yookassa.ts';
 import { docs } from '../lib/openapi.ts';
 import { guestPageAnswer as guestPageJson } from '../../schema/answers.ts';
+import { html } from 'hono/html';
+import {
+  TELEGRAM_CONSENT_TEXT,
+  TELEGRAM_LINK_TTL_MS,
+  telegramDeepLink,
+  telegramLinkAnswer,
+} from '../../schema/telegram.ts';
+import { newLinkCode, readTelegramBot } from '../queries/telegram-bot.ts';
 
 const doc = docs('Страница гостя');
 
@@ -22,6 +30,10 @@ const later = (c: C) => (label: string, task: Promise<unknown>) => afterResponse
 const originOf = (c: C) => c.env.SITE_URL || new URL(c.req.url).origin;
 
 const notFound = (c: C) => apiError(c, 404, MSG.guestPageNotFound);
+
+/** A page that opens the bot's link at once, with the link itself for a browser that does not follow. */
+const openLinkPage = (url: string) =>
+  html`<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="0;url=${url}"><title>Открываем Telegram</title></head><body><p><a href="${url}">Открыть Telegram</a> и нажать «Запустить» (Start).</p></body></html>`;
 
 /**
  * The guest's own page (docs/api.md «The guest's page and messages»), public under
@@ -74,6 +86,35 @@ export const guestRoutes = new Hono<AppEnv>()
     if (!result.ok) return apiError(c, result.status, result.error);
     return c.json(result.answer);
   })
+  /**
+   * «Получать сообщения в Telegram»: a deep link to the owner's bot with a one-time code (30
+   * minutes, once; only its hash is kept, and never the page's token: the link passes through
+   * Telegram). The tap is the guest's consent to the transfer, kept with the code in the words
+   * beside the button. The island reads `{ url }`; the page's plain form, before its script has
+   * come, gets a page that opens the link (a redirect after a form would be blocked by the
+   * pages' form-action policy).
+   */
+  .post(
+    '/:token/link/telegram',
+    doc('Ссылка на бота Telegram для сообщений о брони', {
+      answer: telegramLinkAnswer,
+      errors: [404, 409],
+      description:
+        'Одноразовая ссылка t.me на 30 минут. Форма страницы без скрипта (application/x-www-form-urlencoded) получает HTML-страницу, которая открывает ссылку.',
+    }),
+    async (c) => {
+      const token = c.req.param('token');
+      const [l, bot] = await Promise.all([current(c, token), readTelegramBot(c.env)]);
+      if (!l) return notFound(c);
+      if (!bot) return apiError(c, 409, MSG.telegramNotConnected);
+      const { code } = await newLinkCode(c.env, l.booking.id, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINK_TTL_MS);
+      const url = telegramDeepLink(bot.username, code);
+      const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data')
+        return c.html(openLinkPage(url));
+      return c.json({ url });
+    },
+  )
   /** The stay as one all-day event, for the guest's calendar. */
   .get(
     '/:token/stay.ics',

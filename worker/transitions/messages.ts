@@ -3,7 +3,7 @@
 // rows exist exactly when the transition happened: of any number of racers only the one whose
 // write went through keeps them, and a crash right after the batch leaves them to the schedule's
 // drain. The unique key (booking, kind, channel, event) makes a repeat write nothing.
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { outbox } from '../../schema/tables.ts';
 import type { GuestMessageKind } from '../../schema/guest-page.ts';
 import type { Bindings } from '../env.ts';
@@ -11,6 +11,7 @@ import { now } from '../lib/clock.ts';
 import { getDb, insertWhen } from '../lib/db.ts';
 import { attempt, CONFIRMATION_MAIL_TIMEOUT_MS } from '../notify/guest.ts';
 import {
+  messageOf,
   OWNER_FIRST_LEASE_MS,
   ownerChannels,
   tryOwnerNow,
@@ -19,6 +20,8 @@ import {
   type Sender,
 } from '../notify/owner.ts';
 import type { MailerPort } from '../platform/ports.ts';
+import { readTelegramBot, type TelegramBot } from '../queries/telegram-bot.ts';
+import { tryTelegramNow } from '../notify/guest-telegram.ts';
 
 export type OwnerMessage = { to: 'owner'; notice: OwnerNotice };
 export type GuestMessage = {
@@ -29,15 +32,26 @@ export type GuestMessage = {
   recipient: string;
   subject: string;
   text: string;
+  /** The same message in a few words for the guest's Telegram chat, if they tied one (schema/telegram.ts). */
+  telegram?: { subject: string; text: string };
 };
 export type Message = OwnerMessage | GuestMessage;
 
-/** Where a message can go now: the owner's channels that are set, and mail to guests. Read before the batch. */
-export type Reach = { owner: Map<Channel, Sender>; mailer?: MailerPort };
-export const reachOf = async (env: Bindings): Promise<Reach> => ({
-  owner: await ownerChannels(env),
-  mailer: env.MAILER,
-});
+/**
+ * Where a message can go now: the owner's channels that are set, mail to guests, and the guests'
+ * Telegram bot when the owner connected one. Read before the batch.
+ */
+export type Reach = { owner: Map<Channel, Sender>; mailer?: MailerPort; telegram?: TelegramBot };
+export const reachOf = async (env: Bindings): Promise<Reach> => {
+  const [owner, telegram] = await Promise.all([
+    ownerChannels(env),
+    readTelegramBot(env).catch((err) => {
+      console.error('The guests’ Telegram bot could not be read:', messageOf(err));
+      return null;
+    }),
+  ]);
+  return { owner, mailer: env.MAILER, ...(telegram ? { telegram } : {}) };
+};
 
 type Row = {
   channel: string;
@@ -59,9 +73,9 @@ function rowsOf(m: Message, reach: Reach): Row[] {
       recipient: null,
       event: '',
     }));
-  if (!reach.mailer || !m.recipient) return [];
-  return [
-    {
+  const rows: Row[] = [];
+  if (reach.mailer && m.recipient)
+    rows.push({
       channel: 'email',
       subject: m.subject,
       text: m.text,
@@ -69,8 +83,18 @@ function rowsOf(m: Message, reach: Reach): Row[] {
       kind: m.kind,
       recipient: m.recipient,
       event: m.event ?? '',
-    },
-  ];
+    });
+  // Written only if the booking has a chat at that point of the batch; its recipient is the chat.
+  if (reach.telegram && m.telegram)
+    rows.push({
+      channel: 'telegram',
+      ...m.telegram,
+      bookingId: m.bookingId,
+      kind: m.kind,
+      recipient: null,
+      event: m.event ?? '',
+    });
+  return rows;
 }
 
 /** A transition's messages as statements for its batch, and what to try once the batch is written. */
@@ -81,14 +105,18 @@ export type KeptMessages = {
 };
 
 function insertRowWhen(env: Bindings, row: Row, when: SQL, at: number, lease: number) {
-  return insertWhen(
-    getDb(env),
-    outbox,
-    { ...row, attempts: 0, nextAttemptAt: at, leaseUntil: lease, createdAt: at },
-    when,
-  )
-    .onConflictDoNothing()
-    .returning({ id: outbox.id });
+  const values = { ...row, attempts: 0, nextAttemptAt: at, leaseUntil: lease, createdAt: at };
+  const insert =
+    row.channel === 'telegram' && row.bookingId !== null
+      ? insertWhen(
+          getDb(env),
+          outbox,
+          { ...values, recipient: sql`guest_chats.chat_id` },
+          sql`guest_chats.booking_id = ${row.bookingId} and (${when})`,
+          sql`guest_chats`,
+        )
+      : insertWhen(getDb(env), outbox, values, when);
+  return insert.onConflictDoNothing().returning({ id: outbox.id, recipient: outbox.recipient });
 }
 
 /**
@@ -114,7 +142,7 @@ export const statementsOf = (...groups: KeptMessages[]) => groups.flatMap((g) =>
 export async function sendKept(
   env: Bindings,
   kept: KeptMessages,
-  results: readonly { id: number }[][],
+  results: readonly { id: number; recipient?: string | null }[][],
   reach: Reach,
 ): Promise<Map<string, boolean>> {
   const went = new Map<string, boolean>();
@@ -125,7 +153,21 @@ export async function sendKept(
     if (id === undefined) return;
     if (message.to === 'owner')
       owner.set(message.notice, [...(owner.get(message.notice) ?? []), { channel: row.channel as Channel, id }]);
-    else if (reach.mailer) {
+    else if (row.channel === 'telegram') {
+      const chat = results[i]?.[0]?.recipient;
+      if (reach.telegram && chat)
+        tries.push(
+          tryTelegramNow(env, reach.telegram, {
+            id,
+            attempts: 0,
+            createdAt: now(),
+            bookingId: message.bookingId,
+            kind: message.kind,
+            recipient: chat,
+            text: row.text,
+          }),
+        );
+    } else if (reach.mailer) {
       const createdAt = now();
       tries.push(
         attempt(

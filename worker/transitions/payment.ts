@@ -23,6 +23,7 @@ import { paymentsInOrder } from '../queries/guest.ts';
 import { getSettings } from '../queries/settings.ts';
 import { moneyOf } from '../payments/refunds.ts';
 import type { Settings } from '../../schema/settings.ts';
+import { telegramGuestText } from '../../schema/telegram.ts';
 import { keepWhen, reachOf, sendKept, statementsOf, type KeptMessages, type Message, type Reach } from './messages.ts';
 import { releasePromoWhen } from './promo.ts';
 
@@ -62,14 +63,12 @@ const confirmable = (id: number, at: string): SQL =>
 function confirmationMessages(ctx: Context, p: Payment): Message[] {
   const { booking: b, cabinName, settings } = ctx;
   const out: Message[] = [{ to: 'owner', notice: paidNotice(b, cabinName, p.amount, ctx.siteUrl) }];
-  if (b.email && b.guestToken && settings.messages.confirmation.enabled && ctx.origin) {
-    const words = guestMail(
-      'confirmation',
-      settings.messages,
-      { ...b, guestToken: b.guestToken, cabinName },
-      ctx.origin,
-    );
-    out.push({ to: 'guest', bookingId: b.id, kind: 'confirmation', recipient: b.email, ...words });
+  // A guest without an e-mail may still have tied a Telegram chat: the row by mail is left out then.
+  if (b.guestToken && settings.messages.confirmation.enabled && ctx.origin) {
+    const stay = { ...b, guestToken: b.guestToken, cabinName };
+    const words = guestMail('confirmation', settings.messages, stay, ctx.origin);
+    const telegram = telegramGuestText('confirmation', stay, ctx.origin);
+    out.push({ to: 'guest', bookingId: b.id, kind: 'confirmation', recipient: b.email, ...words, telegram });
   } else if (b.email && settings.messages.confirmation.enabled && !ctx.origin) {
     console.error(
       `The confirmation e-mail of booking ${b.id} was not sent: SITE_URL is not set, and its link needs the site's address`,
@@ -89,7 +88,17 @@ function lateMessages(ctx: Context, p: Payment, status: string): Message[] {
   const guest = lateRefundGuestMail({ ...b, status }, cabinName, p.amount, settings.siteName, kind);
   return [
     { to: 'owner', notice: owner },
-    { to: 'guest', bookingId: b.id, kind: 'refund', event: p.id, recipient: b.email, ...guest },
+    {
+      to: 'guest',
+      bookingId: b.id,
+      kind: 'refund',
+      event: p.id,
+      recipient: b.email,
+      ...guest,
+      ...(ctx.origin && b.guestToken
+        ? { telegram: telegramGuestText('refund', { ...b, guestToken: b.guestToken, cabinName }, ctx.origin) }
+        : {}),
+    },
   ];
 }
 

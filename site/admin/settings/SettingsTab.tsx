@@ -8,6 +8,7 @@ import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { PricingSettings } from '../pricing/PricingSettings.tsx';
 import { GuestSettings } from './GuestSettings.tsx';
 import { MaxAlerts } from './MaxAlerts.tsx';
+import { GuestTelegram } from './GuestTelegram.tsx';
 import { PaymentSettingsSection } from './PaymentSettings.tsx';
 import { numberOf, shownNumber } from '../ui/numbers.ts';
 import { useSettingsForm } from './useSettingsForm.ts';
@@ -93,6 +94,8 @@ function MainSettings() {
       <PaymentSettingsSection />
       {/* Its own form and actions: the token is not part of the settings saved above. The owner's alerts, with the owner's bot. */}
       {owner && <MaxAlerts />}
+      {/* The guests' bot: another token, another audience (guests), the owner's alone too. */}
+      {owner && <GuestTelegram />}
     </>
   );
 }
