@@ -176,7 +176,7 @@ export const dataStamp = sqliteTable('data_stamp', {
   id: integer('id').primaryKey(),
   token: text('token').notNull(),
 });
-/** Tables no public read is made from, so their writes keep the stamp (the people who sign in, their sessions and the record of their changes; the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page). */
+/** Tables no public read is made from, so their writes keep the stamp (the people who sign in, their sessions and the record of their changes; the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page; a guest's Telegram chat, their one-time link codes and the bot's updates already taken belong to one booking's messages). */
 export const UNSTAMPED_TABLES = [
   'users',
   'admin_sessions',
@@ -190,6 +190,9 @@ export const UNSTAMPED_TABLES = [
   'outbox',
   'promo_codes',
   'cabin_instructions',
+  'guest_chats',
+  'guest_link_codes',
+  'telegram_updates',
 ] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
