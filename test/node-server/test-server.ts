@@ -35,11 +35,11 @@ export function tempDir(name: string): () => string {
   return () => dir;
 }
 
-/** Signs the owner in and gives the cookies the sign-in set, as a Cookie header. */
-export async function signIn(url: string, password: string): Promise<string> {
+/** Signs the owner in (`headers` added to the request) and gives the cookies the sign-in set, as a Cookie header. */
+export async function signIn(url: string, password: string, headers: Record<string, string> = {}): Promise<string> {
   const res = await fetch(`${url}/api/admin/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ username: 'admin', password }),
   });
   expect(res.status).toBe(200);
