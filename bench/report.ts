@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUDGETS, PUBLIC_PAGES, clsShown, devServerAllowance, documentAsSent, staticPeer } from './budgets.ts';
-import type { BenchResults, BudgetCheck, LoadRow, TargetResults } from './results.ts';
+import type { BenchResults, BudgetCheck, LoadRow, PageResult, TargetResults } from './results.ts';
 
 const ok = (pass: boolean) => (pass ? '✅' : '❌');
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -12,6 +12,24 @@ const ms2 = (v: number | null) => (v !== null && Number.isFinite(v) ? `${v.toFix
 const pct = (v: number | null, durationS: number) => (v === null ? `> ${durationS} s (none completed)` : ms1(v));
 const pct2 = (v: number | null, durationS: number) => (v === null ? `> ${durationS} s (none completed)` : ms2(v));
 const s1 = (v: number | null) => (v === null ? '—' : `${v.toFixed(1)} s`);
+
+/** A Markdown table's header row (its columns joined by ` | `) and the row under it that makes it one. */
+const tableHead = (columns: string) => [
+  `| ${columns} |`,
+  `| ${columns
+    .split(' | ')
+    .map(() => '---')
+    .join(' | ')} |`,
+];
+/** A section of a target, and the paragraph that says its stage failed. */
+const heading = (title: string) => [`### ${title}`, ''];
+const stageFailed = (error: string) => [`Failed: ${error}`, ''];
+
+/** A target's budget checks: `find` looks one up, `cell` marks a value with its check's verdict. */
+type Checks = {
+  find: (figure: string, where: string) => BudgetCheck | undefined;
+  cell: (value: string, check?: BudgetCheck) => string;
+};
 
 /** bench/RESULTS.md: what was measured, on what, against which budget, both targets side by side. */
 export function renderReport(r: BenchResults): string {
@@ -36,49 +54,35 @@ export function renderReport(r: BenchResults): string {
   L.push(`- **Budgets met:** ${r.budgets.length - failed.length} of ${r.budgets.length}`, '');
 
   L.push('## Side by side', '');
-  L.push(
-    `| figure | ${r.targets.map((t) => t.label).join(' | ')} |`,
-    `| --- | ${r.targets.map(() => '---').join(' | ')} |`,
-  );
+  L.push(...tableHead(['figure', ...r.targets.map((t) => t.label)].join(' | ')));
   const row = (figure: string, cell: (t: TargetResults) => string) =>
     L.push(`| ${figure} | ${r.targets.map(cell).join(' | ')} |`);
   const page = (t: TargetResults, key: string) => t.pages.find((p) => p.key === key);
-  for (const key of PUBLIC_PAGES) {
-    row(`Lighthouse performance \`${page(r.targets[0]!, key)?.path ?? key}\``, (t) =>
-      String(page(t, key)?.lighthouse?.scores.performance ?? '—'),
-    );
-  }
-  for (const key of PUBLIC_PAGES) {
-    row(`Transferred \`${page(r.targets[0]!, key)?.path ?? key}\` (all requests, as sent)`, (t) =>
-      page(t, key)?.weight ? kb(page(t, key)!.weight!.wireBytes) : '—',
-    );
-  }
-  for (const key of PUBLIC_PAGES) {
-    row(`LCP / FCP \`${page(r.targets[0]!, key)?.path ?? key}\``, (t) => {
-      const lh = page(t, key)?.lighthouse;
-      return lh ? `${ms(lh.lcpMs)} / ${ms(lh.fcpMs)}` : '—';
-    });
-  }
+  /** A row for each public page, named by the first target's path for it. */
+  const pageRows = (figure: string, after: string, cellOf: (p: PageResult | undefined) => string) => {
+    for (const key of PUBLIC_PAGES)
+      row(`${figure} \`${page(r.targets[0]!, key)?.path ?? key}\`${after}`, (t) => cellOf(page(t, key)));
+  };
+  pageRows('Lighthouse performance', '', (p) => String(p?.lighthouse?.scores.performance ?? '—'));
+  pageRows('Transferred', ' (all requests, as sent)', (p) => (p?.weight ? kb(p.weight.wireBytes) : '—'));
+  pageRows('LCP / FCP', '', (p) => {
+    const lh = p?.lighthouse;
+    return lh ? `${ms(lh.lcpMs)} / ${ms(lh.fcpMs)}` : '—';
+  });
   const load = (t: TargetResults, server: LoadRow['server'], mode: LoadRow['mode'], p?: string) =>
     t.api.find((a) => a.server === server && a.mode === mode && (p === undefined || a.path === p))?.result;
   const rate = r.settings.fixedRate;
-  row(`\`GET /api/cabins\` p95 at ${rate} req/s`, (t) => ms2(load(t, 'ours', 'rate', '/api/cabins')?.p95 ?? null));
-  row(`control giving the same answer (same runtime) p95 at ${rate} req/s`, (t) =>
-    ms2(load(t, 'control', 'rate', '/api/cabins')?.p95 ?? null),
-  );
-  row(`static page \`/cabins\` p95 at ${rate} req/s`, (t) => ms2(load(t, 'ours', 'rate', '/cabins')?.p95 ?? null));
-  row(`Caddy, same files: \`/cabins\` p95 at ${rate} req/s`, (t) =>
-    ms2(load(t, 'caddy', 'rate', '/cabins')?.p95 ?? null),
-  );
-  row('`GET /api/cabins` req/s at saturation', (t) =>
-    String(Math.round(load(t, 'ours', 'saturation', '/api/cabins')?.rps ?? 0)),
-  );
-  row('static page `/cabins` req/s at saturation', (t) =>
-    String(Math.round(load(t, 'ours', 'saturation', '/cabins')?.rps ?? 0)),
-  );
-  row('Caddy, same files: `/cabins` req/s at saturation', (t) =>
-    String(Math.round(load(t, 'caddy', 'saturation', '/cabins')?.rps ?? 0)),
-  );
+  const p95Row = (what: string, server: LoadRow['server'], p: string) =>
+    row(`${what} p95 at ${rate} req/s`, (t) => ms2(load(t, server, 'rate', p)?.p95 ?? null));
+  const rpsRow = (what: string, server: LoadRow['server'], p: string) =>
+    row(`${what} req/s at saturation`, (t) => String(Math.round(load(t, server, 'saturation', p)?.rps ?? 0)));
+  p95Row('`GET /api/cabins`', 'ours', '/api/cabins');
+  p95Row('control giving the same answer (same runtime)', 'control', '/api/cabins');
+  p95Row('static page `/cabins`', 'ours', '/cabins');
+  p95Row('Caddy, same files: `/cabins`', 'caddy', '/cabins');
+  rpsRow('`GET /api/cabins`', 'ours', '/api/cabins');
+  rpsRow('static page `/cabins`', 'ours', '/cabins');
+  rpsRow('Caddy, same files: `/cabins`', 'caddy', '/cabins');
   row('edit-to-live (median)', (t) => s1(t.editToLive.medianS));
   for (const size of [0, 1, 2]) {
     row(`full site build, ${r.targets[0]?.scaling.points[size]?.activeCabins ?? '—'} cabins`, (t) =>
@@ -108,6 +112,7 @@ export function renderReport(r: BenchResults): string {
   L.push('');
 
   L.push('## Budgets', '');
+  // The last column is the verdict's, without a header.
   L.push('| target | figure | where | value | budget | |', '| --- | --- | --- | --- | --- | --- |');
   for (const b of r.budgets)
     L.push(`| ${b.target} | ${b.figure} | \`${b.where}\` | ${b.value} | ${b.budget} | ${ok(b.pass)} |`);
@@ -124,6 +129,7 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
   const find = (figure: string, where: string): BudgetCheck | undefined =>
     all.budgets.find((b) => b.target === t.label && b.figure === figure && b.where === where);
   const cell = (value: string, check?: BudgetCheck) => (check ? `${value} ${ok(check.pass)}` : value);
+  const checks: Checks = { find, cell };
   const L: string[] = [];
   L.push(`## ${t.label}`, '');
   L.push(
@@ -137,8 +143,9 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     '',
   );
   L.push(
-    '| page | performance | accessibility | best practices | SEO | LCP | FCP | TBT | CLS | LCP / FCP per run | server time the model assumed, per run |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...tableHead(
+      'page | performance | accessibility | best practices | SEO | LCP | FCP | TBT | CLS | LCP / FCP per run | server time the model assumed, per run',
+    ),
   );
   for (const p of r.pages) {
     const lh = p.lighthouse;
@@ -195,14 +202,15 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     L.push('');
   }
 
-  L.push('### Page weight', '');
+  L.push(...heading('Page weight'));
   L.push(
     `From the network records of each page's median Lighthouse run (so: what a phone-sized viewport actually loaded, images chosen from srcset for 412 px at DPR 1.75): every request is fetched again from the local server and measured here, gzipped by us, and once more as the server sends it to a browser taking brotli and gzip ("as sent"; on Workers through the edge stand-in, since wrangler dev does not compress). HTML, JavaScript, CSS and other text are gzipped by node:zlib at level ${r.settings.gzipLevel}; images and fonts count as stored. "Inline JS" is the code of inline \`<script>\` elements (also inside the HTML figure). Budgets: HTML ≤ ${BUDGETS.htmlGzipKb} KB gzipped on the home, catalogue and cabin pages; on every public page, the document as the browser received it in Lighthouse's median run (headers and the target's own compression included: "HTML as sent") ≤ ${BUDGETS.firstRoundTripBytes} B, the first round trip of a new connection (10 TCP segments), which a page past it pays with one more round trip before its first paint; no JavaScript files on the catalogue; ≤ ${BUDGETS.islandJsGzipKb} KB of JavaScript gzipped (files + inline) where React islands run.`,
     '',
   );
   L.push(
-    '| page | requests | as sent | HTML as sent | HTML gzipped | JS files gzipped | inline JS gzipped | CSS files gzipped | images | fonts | largest resources |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...tableHead(
+      'page | requests | as sent | HTML as sent | HTML gzipped | JS files gzipped | inline JS gzipped | CSS files gzipped | images | fonts | largest resources',
+    ),
   );
   for (const p of r.pages) {
     const w = p.weight;
@@ -244,30 +252,31 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
   }
 
   L.push(...renderInteractions(t));
-  L.push(...renderLoad(r, t, find, cell));
-  L.push('### Edit-to-live', '');
+  L.push(...renderLoad(r, t, checks));
+  L.push(...heading('Edit-to-live'));
   L.push(
     `Sign in (\`POST /api/admin/login\`), \`PUT /api/settings\` with a new \`heroTitle\`, then poll \`/\` every ${r.settings.editPollMs} ms until it shows the new title (at most ${r.settings.editTimeoutS} s); median of ${r.settings.editTrials}, a trial that never went live counting as the slowest. "Rebuilt" is when \`/build.json\` first named a content version that includes the save. Budget ≤ ${BUDGETS.editToLiveS} s with the demo content.`,
     '',
   );
   const et = r.editToLive;
-  if (et.error) L.push(`Failed: ${et.error}`, '');
-  L.push('| trial | title on `/` | rebuilt | note |', '| --- | --- | --- | --- |');
+  if (et.error) L.push(...stageFailed(et.error));
+  L.push(...tableHead('trial | title on `/` | rebuilt | note'));
   et.trials.forEach((t, i) => L.push(`| ${i + 1} | ${s1(t.seconds)} | ${s1(t.rebuiltSeconds)} | ${t.note ?? ''} |`));
   L.push(
     `| **median** | ${cell(s1(et.medianS), find('Edit-to-live (median)', 'admin save → /'))} | ${s1(et.medianRebuiltS)} | |`,
     '',
   );
 
-  L.push('### How cost grows with the catalogue', '');
+  L.push(...heading('How cost grows with the catalogue'));
   L.push(
     `Before growing, every demo cabin is given the pricing an owner who sells like the paid engines would set (bench/pricing-rules.ts: a weekend price, two guests in the price and 500 ₽ for each further one, three single dates, a long-stay and an early-booking discount, a mandatory and an optional extra), so search prices every result with every rule. Extra cabins are clones of the demo cabins (same texts, rules and \`/media/\` photos, numbered names) written straight into the target's database. Build = one full rebuild by the target's rebuilder into the served directory (Astro's image cache warm). \`GET /api/cabins\` under the same ${r.settings.connections} connections for ${r.settings.scaleLoadDurationS} s (no autocannon warm-up: the serial requests just before warm the server). "Alone" is the same request one at a time (no queueing), up to ${Math.max(0, ...r.scaling.points.map((p) => p.serial.requests))} requests or 10 s after 3 that are not counted. "Responses" counts those completed within the window; requests still waiting when it closed are not in the percentiles.`,
     '',
   );
-  if (r.scaling.error) L.push(`Failed: ${r.scaling.error}`, '');
+  if (r.scaling.error) L.push(...stageFailed(r.scaling.error));
   L.push(
-    '| active cabins (total) | HTML pages built | build | `/api/cabins` size (gzipped) | alone: p50 / p95 | 50 conn.: responses | req/s | p50 | p95 | p99 |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...tableHead(
+      'active cabins (total) | HTML pages built | build | `/api/cabins` size (gzipped) | alone: p50 / p95 | 50 conn.: responses | req/s | p50 | p95 | p99',
+    ),
   );
   for (const pt of r.scaling.points) {
     const d = pt.load.durationS;
@@ -282,8 +291,9 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     '',
   );
   L.push(
-    '| active cabins | search: free / apart | search alone: p50 / p95 | search 50 conn.: req/s | p95 | occupancy alone: p50 / p95 |',
-    '| --- | --- | --- | --- | --- | --- |',
+    ...tableHead(
+      'active cabins | search: free / apart | search alone: p50 / p95 | search 50 conn.: req/s | p95 | occupancy alone: p50 / p95',
+    ),
   );
   for (const pt of r.scaling.points) {
     const sr = pt.search;
@@ -293,35 +303,31 @@ function renderTarget(all: BenchResults, t: TargetResults): string[] {
     );
   }
   L.push('');
-  L.push(...renderChannels(r, t, find, cell));
-  L.push(...renderReports(t, find, cell));
-  L.push(...renderEdits(r, t, find, cell));
-  L.push(...renderMemory(t, find, cell));
+  L.push(...renderChannels(r, t, checks));
+  L.push(...renderReports(t, checks));
+  L.push(...renderEdits(r, t, checks));
+  L.push(...renderMemory(t, checks));
   return L;
 }
 
 /** The edits stage (bench/edits.ts): a one-cabin and a site-wide edit at each size. */
-function renderEdits(
-  r: BenchResults,
-  t: TargetResults,
-  find: (figure: string, where: string) => BudgetCheck | undefined,
-  cell: (value: string, check?: BudgetCheck) => string,
-): string[] {
+function renderEdits(r: BenchResults, t: TargetResults, { find, cell }: Checks): string[] {
   const e = t.edits;
   if (!e) return [];
   const st = r.settings;
   const budgets = Object.entries(BUDGETS.oneCabinEditS)
     .map(([n, s]) => `≤ ${s} s at ${n} cabins`)
     .join(', ');
-  const L = ['### Edits: what one change costs', ''];
+  const L = heading('Edits: what one change costs');
   L.push(
     `On an instance of its own${e.startS === undefined ? '' : ` (up in ${e.startS.toFixed(0)} s)`}. At each size the catalogue is grown as above, the site rebuilt once ("rebuild after growing", not an edit: the live build the edits start from; where the build renders only what changed, just the new cabins' pages and the lists) and the builder left idle; then, each after the builder is idle again, ${st.editTrials} one-cabin edits (\`PUT /api/cabins/:id\` with a new \`pricePerNight\` on the first cabin, live when its page \`/cabin/:id\` shows the new price as it prints it, «31 001 ₽») and ${st.editTrials} site-wide edits (\`PUT /api/settings\` with a new \`phone\`, which the header of every page shows, live when both \`/contacts\` and the last cabin's page show it). Pages are polled every ${st.editPollMs} ms without cache, at most ${st.editsTimeoutS ?? '—'} s; no polled page may show the new text before the save. "Rebuilt" is when \`/build.json\` first named a content version that includes the save. Median and slowest of the trials, a trial that never went live counting as the slowest. ${t.key === 'node' ? `Budgets: a one-cabin edit ${budgets} (median); a site-wide edit ≤ ${BUDGETS.editToLiveS} s at ${BUDGETS.siteWideEditBudgetCabins} cabins, reported without a budget above that.` : 'Reported without budgets on this target.'} Other work on the machine (builds and tests of other engineers) slows every figure.`,
     '',
   );
-  if (e.error) L.push(`Failed: ${e.error}`, '');
+  if (e.error) L.push(...stageFailed(e.error));
   L.push(
-    '| active cabins (total) | rebuild after growing | edit | live: median | slowest | each trial | rebuilt: median / slowest |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...tableHead(
+      'active cabins (total) | rebuild after growing | edit | live: median | slowest | each trial | rebuilt: median / slowest',
+    ),
   );
   for (const p of e.points) {
     for (const [what, s, figure] of [
@@ -341,15 +347,11 @@ function renderEdits(
 }
 
 /** The owner's reports at scale (bench/reports.ts): «Сводка» per period, the tax report and the CSV. */
-function renderReports(
-  t: TargetResults,
-  find: (figure: string, where: string) => BudgetCheck | undefined,
-  cell: (value: string, check?: BudgetCheck) => string,
-): string[] {
+function renderReports(t: TargetResults, { find, cell }: Checks): string[] {
   const rep = t.reports;
   if (!rep) return [];
-  const L = ["### The owner's reports at scale", ''];
-  if ('error' in rep) return [...L, `Failed: ${rep.error}`, ''];
+  const L = heading("The owner's reports at scale");
+  if ('error' in rep) return [...L, ...stageFailed(rep.error)];
   L.push(
     `On a self-hosted server of its own (a temporary DATA_DIR), seeded by SQL with ${rep.scale.cabins} cabins, ${rep.scale.bookings} bookings over 2024–2026 (priced lines, four in five confirmed, most paid through ЮKassa, some refunded), ${rep.scale.avitoStays} Avito stays and ${rep.scale.feedEvents} imported events (seeded in ${rep.seedS.toFixed(1)} s); one owner asking one request at a time, after 3 not counted. Budget: «Сводка» ≤ ${BUDGETS.reportsSummaryP95Ms} ms at p95 for a month, a season and a year (the picker's presets); three years, the longest custom period, is shown without one.`,
     '',
@@ -373,17 +375,12 @@ function renderReports(
 }
 
 /** The channel stage: «Синхронизировать сейчас» and one change, against Avito's stand-in (bench/channels.ts). */
-function renderChannels(
-  r: BenchResults,
-  t: TargetResults,
-  find: (figure: string, where: string) => BudgetCheck | undefined,
-  cell: (value: string, check?: BudgetCheck) => string,
-): string[] {
+function renderChannels(r: BenchResults, t: TargetResults, { find, cell }: Checks): string[] {
   const L: string[] = [];
   const c = t.channels;
   const st = r.settings;
   const n = BUDGETS.channelBudgetCabins;
-  L.push('### Channels: a sync with Avito', '');
+  L.push(...heading('Channels: a sync with Avito'));
   L.push(
     `On an instance of its own, started fresh before the one measured above${c.startS === undefined ? '' : ` (up in ${c.startS.toFixed(0)} s)`}, its Avito API the bench's stand-in on this machine (stand-ins/avito-api.ts) with one account of ${n} listings: so the cabins and Avito bookings it adds change nothing the other stages measure. The catalogue is grown as above to each size; each new cabin's listing gets 1–2 Avito bookings (dates counted from today in Moscow); the account is connected (\`PUT /api/admin/channels/avito\`), then each cabin not yet linked is linked, one after the other as the owner does (\`PUT /api/admin/cabins/:id/channels\`: the listing checked with Avito, its bookings read, the cabin's busy nights and prices sent). «Синхронизировать сейчас» (\`POST /api/admin/channels/sync\`: every listing's bookings read, every iCal feed read, every listing's busy nights and prices sent, conflicts found) ${st.channelSyncTrials ?? '—'} times, once the stand-in has been quiet for a second; every answer is checked (each Avito and feed result ok, a read and a push for each cabin): a failed sync is the stage's error, not a figure. The Avito calls of a sync are counted from the stand-in's log, the trial with the fewest shown (the schedule's own reading of every listing, every 5 minutes, may fall in a trial); "repeated" counts calls to a method and path already called in that sync.`,
     '',
@@ -402,10 +399,11 @@ function renderChannels(
       '',
     );
   }
-  if (c.error) L.push(`Failed: ${c.error}`, '');
+  if (c.error) L.push(...stageFailed(c.error));
   L.push(
-    '| linked cabins | Avito bookings | linked now: all (each: median / max) | «Синхронизировать сейчас»: median | slowest | each trial | Avito calls in one sync: reads / busy / prices / tokens | repeated | a block on Avito | Avito calls meanwhile |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...tableHead(
+      'linked cabins | Avito bookings | linked now: all (each: median / max) | «Синхронизировать сейчас»: median | slowest | each trial | Avito calls in one sync: reads / busy / prices / tokens | repeated | a block on Avito | Avito calls meanwhile',
+    ),
   );
   for (const p of c.points) {
     const where = `${p.cabins} cabins`;
@@ -422,16 +420,11 @@ function renderChannels(
 }
 
 /** The load runs: latency at a fixed rate against the control and the peer, then saturation. */
-function renderLoad(
-  r: BenchResults,
-  t: TargetResults,
-  find: (figure: string, where: string) => BudgetCheck | undefined,
-  cell: (value: string, check?: BudgetCheck) => string,
-): string[] {
+function renderLoad(r: BenchResults, t: TargetResults, { find, cell }: Checks): string[] {
   const L: string[] = [];
   const st = r.settings;
   const peer = staticPeer(t.key) === 'caddy' ? 'Caddy' : 'the control';
-  L.push('### API and static files under load', '');
+  L.push(...heading('API and static files under load'));
   L.push(
     `autocannon in its own Node process on loopback, every request with \`accept-encoding: br, gzip\` as a browser sends it; latency percentiles are exact over every 2xx response. Load generator, server and peer share the machine's ${r.machine.cores} cores.`,
     '',
@@ -444,10 +437,7 @@ function renderLoad(
       : `Caddy ${st.caddy} serving the same built directory is shown beside, as on the self-hosted target; the static budgets of this target are against its own control, because \`wrangler dev\`'s local proxy alone is slower than Caddy on this machine, and in production Cloudflare's edge serves these files, not wrangler.\n\nEach isolate keeps its answers to the public API reads (the catalogue, a cabin, its free dates, search) and gives them again while the data stamp (a row that a trigger on every table renews on each write, whoever writes) is the one they were made under, and until the clock alone changes an answer. An isolate trusts the stamp it read for one second, then asks D1 again; its own writes make it ask at once. So the API rows time a repeated read: at 100 req/s one D1 round trip a second, no Hono or drizzle work (from 2026-11-26 night; before, one D1 round trip per read, and earlier every query each time).`,
     '',
   );
-  L.push(
-    '| mode | server | request | req/s | p50 | p95 | p99 | max | bytes/response | non-2xx / errors |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-  );
+  L.push(...tableHead('mode | server | request | req/s | p50 | p95 | p99 | max | bytes/response | non-2xx / errors'));
   for (const a of t.api) {
     const x = a.result;
     const server = a.server === 'ours' ? 'ours' : a.server === 'caddy' ? 'Caddy' : 'control';
@@ -471,15 +461,11 @@ function renderLoad(
 }
 
 /** The memory stage (bench/memory.ts): the whole self-hosted server idle and at the peak of bursts of edits. */
-function renderMemory(
-  t: TargetResults,
-  find: (figure: string, where: string) => BudgetCheck | undefined,
-  cell: (value: string, check?: BudgetCheck) => string,
-): string[] {
+function renderMemory(t: TargetResults, { find, cell }: Checks): string[] {
   const m = t.memory;
   if (!m) return [];
-  const L = ['### Memory of the whole self-hosted server', ''];
-  if (!('points' in m)) return [...L, `Failed: ${m.error}`, ''];
+  const L = heading('Memory of the whole self-hosted server');
+  if (!('points' in m)) return [...L, ...stageFailed(m.error)];
   const peaks = Object.entries(BUDGETS.memoryPeakMb)
     .map(([n, mb]) => `≤ ${mb} MB at ${n} cabins`)
     .join(', ');
@@ -487,11 +473,12 @@ function renderMemory(
     `\`npm run serve\` on a data folder of its own with the demo's 15 cabins, then grown to 150; limit: ${m.limit}. The resident memory (RSS) of the server and all its descendants (the build process kept between edits, its esbuild) summed from /proc every 100 ms: a page two processes share counts in each, so the sum errs high. A burst is that many saves of the hero title 500 ms apart (each build starts before the next save), measured until \`/\` shows the last. Idle is the most the tree held over 5 s, 5 s after the build process went (2 minutes after its last build). Budgets: idle ≤ ${BUDGETS.memoryIdleMb} MB at 15 cabins; the peak ${peaks}. First start (seed, build with the photos from Astro's cache, serve): peak ${m.firstBuildPeakMb} MB.`,
     '',
   );
-  if (m.error) L.push(`Failed: ${m.error}`, '');
+  if (m.error) L.push(...stageFailed(m.error));
   if (m.serverExit) L.push(`The server's process ended during the stage: ${m.serverExit}.`, '');
   L.push(
-    '| active cabins | rebuild after growing | burst | live after | peak | idle, build process loaded | idle |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...tableHead(
+      'active cabins | rebuild after growing | burst | live after | peak | idle, build process loaded | idle',
+    ),
   );
   for (const p of m.points) {
     const peak = find('Memory of the whole server, peak of a burst of edits', `${p.cabins} cabins`);
@@ -519,7 +506,7 @@ function renderMemory(
 function renderInteractions(t: TargetResults): string[] {
   const i = t.interactions;
   if (!i) return [];
-  const L = ['### Taps on a slow phone', ''];
+  const L = heading('Taps on a slow phone');
   if ('error' in i) return [...L, `Not measured: ${i.error}.`, ''];
   L.push(
     `A 390 px phone with the CPU ${i.cpuSlowdown}× slower (Lighthouse's mobile setting), a fresh page each of ${i.runs} runs: each tap's Event Timing duration, from the input to the next paint (the figure INP is made of; Chromium reports none under 16 ms, counted as 16). Budget ≤ ${BUDGETS.interactionMs} ms (median); the booking card ready ≤ ${BUDGETS.cardReadyMs} ms after it scrolls into view: ${i.cardReadyMs === null ? 'not measured' : `${Math.round(i.cardReadyMs)} ms`}.`,

@@ -16,20 +16,11 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { addDays, todayInMoscow } from '../schema/dates.ts';
+import { CHROMIUM_FLAGS } from './lib/chromium.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(ROOT, 'docs/screenshots');
 const BASE = (process.env.SITE_URL ?? 'http://127.0.0.1:8787').replace(/\/$/, '');
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const VIEWPORTS = {
   phone: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true },
   desktop: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
@@ -197,7 +188,7 @@ const shots: Shot[] = [
 await mkdir(OUT, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: FLAGS,
+  args: CHROMIUM_FLAGS,
 });
 try {
   for (const [viewport, options] of Object.entries(VIEWPORTS)) {

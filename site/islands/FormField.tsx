@@ -36,46 +36,28 @@ function FieldFrame({ id, label, required, optional, children, control }: Frame 
   );
 }
 
+/**
+ * Splits a field's props: the frame's own (label, marks, what follows the control) and the control's,
+ * which gets the shared class, the id the label points at and `required`; every other attribute
+ * is passed on to it as given.
+ */
+function split<Attrs extends object>({ id, label, required, optional, children, ...attrs }: Frame & Attrs) {
+  return {
+    frame: { id, label, required, optional, children },
+    control: { className: 'input', id, required, ...attrs },
+  };
+}
+
 /** A labelled `<input>`; every other attribute goes to the input. */
-export function InputField({
-  id,
-  label,
-  required,
-  optional,
-  children,
-  ...input
-}: Frame & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'required' | 'children'>) {
-  return (
-    <FieldFrame
-      id={id}
-      label={label}
-      required={required}
-      optional={optional}
-      control={<input className="input" id={id} required={required} {...input} />}
-    >
-      {children}
-    </FieldFrame>
-  );
+export function InputField(props: Frame & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'required' | 'children'>) {
+  const { frame, control } = split(props);
+  return <FieldFrame {...frame} control={<input {...control} />} />;
 }
 
 /** A labelled `<textarea>`; every other attribute goes to the textarea. */
-export function TextAreaField({
-  id,
-  label,
-  required,
-  optional,
-  children,
-  ...area
-}: Frame & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'required' | 'children'>) {
-  return (
-    <FieldFrame
-      id={id}
-      label={label}
-      required={required}
-      optional={optional}
-      control={<textarea className="input" id={id} required={required} {...area} />}
-    >
-      {children}
-    </FieldFrame>
-  );
+export function TextAreaField(
+  props: Frame & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'required' | 'children'>,
+) {
+  const { frame, control } = split(props);
+  return <FieldFrame {...frame} control={<textarea {...control} />} />;
 }

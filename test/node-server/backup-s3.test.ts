@@ -11,14 +11,11 @@ import { AwsClient } from 'aws4fetch';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { JPEG, postBooking, ROOT, signIn as signInAs, startServer, uploadPhoto } from './test-server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'backup-s3-test-password';
 const BUCKET = 'kaspiy-backups';
-const JPEG = new Uint8Array([
-  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9,
-]);
 
 type Result = { code: number; stdout: string; stderr: string };
 /** The project's scripts as docs/operations.md and the nightly timer run them, with the given settings; never throws. */
@@ -32,25 +29,8 @@ const script = (name: string, args: string[], env: Record<string, string>) =>
     );
   });
 
-const start = (dataDir: string) =>
-  startNodeServer({
-    dataDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
-    adminPassword: PASSWORD,
-    shutdownGraceMs: 500,
-  });
-
-async function signIn(url: string) {
-  const res = await fetch(`${url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.getSetCookie()[0]!.split(';')[0]!;
-}
+const start = (dataDir: string) => startServer({ dataDir, adminPassword: PASSWORD, shutdownGraceMs: 500 });
+const signIn = (url: string) => signInAs(url, PASSWORD);
 
 describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', () => {
   let tmp: string;
@@ -91,9 +71,7 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     const s = await start(live());
     servers.push(s);
     const cookie = await signIn(s.url);
-    const form = new FormData();
-    form.append('image', new File([JPEG], 'sea.jpg', { type: 'image/jpeg' }));
-    const upload = await fetch(`${s.url}/api/upload`, { method: 'POST', headers: { cookie }, body: form });
+    const upload = await uploadPhoto(s.url, cookie, 'sea.jpg');
     expect(upload.status).toBe(201);
     const { imageUrl } = (await upload.json()) as { imageUrl: string };
     const cabin = await fetch(`${s.url}/api/cabins`, {
@@ -109,10 +87,9 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     expect(cabin.status).toBe(201);
     const { id: cabinId } = (await cabin.json()) as { id: number };
     const checkIn = addDays(todayInMoscow(), 30);
-    const booking = await fetch(`${s.url}/api/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.7' },
-      body: JSON.stringify({
+    const booking = await postBooking(
+      s.url,
+      {
         cabinId,
         checkIn,
         checkOut: addDays(checkIn, 3),
@@ -121,11 +98,10 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
         phone: '+7 928 000-11-22',
         email: '',
         comment: '',
-        consent: true,
         channel: 'phone',
-        website: '',
-      }),
-    });
+      },
+      '203.0.113.7',
+    );
     expect(booking.status).toBe(201);
   });
   afterAll(async () => {

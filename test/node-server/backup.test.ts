@@ -5,38 +5,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { JPEG, ROOT, signIn as signInAs, startServer, uploadPhoto } from './test-server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'backup-test-password';
 const run = promisify(execFile);
 /** The project's scripts as docs/operations.md runs them (npm run backup / restore -- …). */
 const script = (name: string, args: string[]) =>
   run(process.execPath, [path.join(ROOT, 'scripts', `${name}.ts`), ...args], { cwd: ROOT });
 
-const JPEG = new Uint8Array([
-  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9,
-]);
-
-const start = (dataDir: string) =>
-  startNodeServer({
-    dataDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
-    adminPassword: PASSWORD,
-    shutdownGraceMs: 500,
-  });
-
-async function signIn(url: string) {
-  const res = await fetch(`${url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.getSetCookie()[0]!.split(';')[0]!;
-}
+const start = (dataDir: string) => startServer({ dataDir, adminPassword: PASSWORD, shutdownGraceMs: 500 });
+const signIn = (url: string) => signInAs(url, PASSWORD);
 
 describe('backups of a self-hosted DATA_DIR', () => {
   let tmp: string;
@@ -54,9 +33,7 @@ describe('backups of a self-hosted DATA_DIR', () => {
     const live = await start(path.join(tmp, 'live'));
     servers.push(live);
     const cookie = await signIn(live.url);
-    const form = new FormData();
-    form.append('image', new File([JPEG], 'sea.jpg', { type: 'image/jpeg' }));
-    const upload = await fetch(`${live.url}/api/upload`, { method: 'POST', headers: { cookie }, body: form });
+    const upload = await uploadPhoto(live.url, cookie, 'sea.jpg');
     expect(upload.status).toBe(201);
     const { imageUrl } = (await upload.json()) as { imageUrl: string };
     const cabin = await fetch(`${live.url}/api/cabins`, {

@@ -1,14 +1,12 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { ownerApi, ROOT, startServer, tempDir } from './test-server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const SUTOCHNO = readFileSync(path.join(ROOT, 'test/fixtures/ical/sutochno.ics'), 'utf8');
 
 /** Calendars as other platforms serve them, and the ways they fail, on 127.0.0.1. */
@@ -31,45 +29,26 @@ const platform = createServer((req, res) => {
 
 let base = '';
 let server: NodeServer;
-let dataDir: string;
-let cookie = '';
-
-const api = async (method: string, p: string, body?: unknown) => {
-  const res = await fetch(`${server.url}/api${p}`, {
-    method,
-    headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: (await res.json()) as never };
-};
+const dataDir = tempDir('sync');
+let api: Awaited<ReturnType<typeof ownerApi>>;
 
 beforeAll(async () => {
   platform.listen(0, '127.0.0.1');
   await once(platform, 'listening');
   base = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`;
-  dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-sync-'));
-  server = await startNodeServer({
-    dataDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
+  server = await startServer({
+    dataDir: dataDir(),
     adminPassword: 'sync-test-password',
     shutdownGraceMs: 500,
     // As `npm start` allows: a feed served on this machine may be tried.
     bindings: { ALLOW_LOOPBACK_FEEDS: '1' },
   });
-  const login = await fetch(`${server.url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'sync-test-password' }),
-  });
-  cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  api = await ownerApi(server.url, 'sync-test-password');
 });
 afterAll(async () => {
   await server.close();
   platform.closeAllConnections();
   platform.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 type Result = { name: string; ok: boolean; events: number; error: string | null };

@@ -1,34 +1,29 @@
 import { DatabaseSync } from 'node:sqlite';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAvitoStandIn, type AvitoStandIn } from '../../stand-ins/avito-api.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { until as untilWithin } from './until.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { signIn, startServer, tempDir } from './test-server.ts';
 
 // The self-hosted server's own schedule (the Cron Trigger's twin) with Avito: a change reaches
 // Avito by the server's timer, with nobody pressing anything, and survives a restart: what Avito
 // last accepted is kept in the database, so a change made while the server was down goes out at
 // the first tick after it comes back. The tick here is 150 ms instead of a minute.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const TICK_MS = 150;
 const ACCOUNT = { clientId: 'schedule-client', clientSecret: 'schedule-secret', userId: 777001, items: [5_000_001] };
 const day = (n: number) => addDays(todayInMoscow(), n);
 
 let avito: AvitoStandIn;
-let dataDir: string;
+const dataDir = tempDir('channels');
 let server: NodeServer;
 let cookie = '';
 
 const start = () =>
-  startNodeServer({
-    dataDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
+  startServer({
+    dataDir: dataDir(),
     adminPassword: 'schedule-test-password',
     shutdownGraceMs: 500,
     bindings: { AVITO_API_URL: avito.apiUrl },
@@ -51,19 +46,12 @@ const until = <T>(what: string, read: () => T | undefined | Promise<T | undefine
 beforeAll(async () => {
   avito = await startAvitoStandIn();
   avito.addClient(ACCOUNT);
-  dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-channels-'));
   server = await start();
-  const login = await fetch(`${server.url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'schedule-test-password' }),
-  });
-  cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  cookie = await signIn(server.url, 'schedule-test-password');
 });
 afterAll(async () => {
   await server.close();
   await avito.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 describe("Avito on the self-hosted server's own schedule", () => {
@@ -101,7 +89,7 @@ describe("Avito on the self-hosted server's own schedule", () => {
 
     // Down: another process (a restore, a script) closes nights in the database meanwhile.
     await server.close();
-    const db = new DatabaseSync(path.join(dataDir, 'kaspiy.sqlite'));
+    const db = new DatabaseSync(path.join(dataDir(), 'kaspiy.sqlite'));
     db.prepare('INSERT INTO calendar_blocks (cabin_id, start, "end", note, created_at) VALUES (?, ?, ?, \'\', ?)').run(
       id,
       day(20),

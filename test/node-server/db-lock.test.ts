@@ -1,15 +1,13 @@
 import { once } from 'node:events';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseBusyError } from '../../worker/platform/ports.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { openSqlite } from '../../worker/platform/node/sqlite.ts';
 import { staticSite } from '../../worker/platform/node/static-site.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { startServer, tempDir } from './test-server.ts';
 
 /**
  * Another connection to the same file, on its own thread (as a backup or a second process
@@ -53,27 +51,22 @@ async function timed(url: string, init?: RequestInit) {
   return { ms: performance.now() - started, status: res.status, headers: res.headers, body };
 }
 
-let dataDir: string;
+const dataDir = tempDir('lock');
 let server: NodeServer;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-lock-'));
-  const siteDir = path.join(dataDir, 'site');
+  const siteDir = path.join(dataDir(), 'site');
   await mkdir(path.join(siteDir, 'cabins'), { recursive: true });
   await writeFile(path.join(siteDir, 'cabins', 'index.html'), '<!doctype html><title>Домики</title><h1>Домики</h1>');
-  server = await startNodeServer({
-    dataDir,
+  server = await startServer({
+    dataDir: dataDir(),
     siteDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
     shutdownGraceMs: 500,
     staticFiles: staticSite({ root: siteDir, https: false }),
   });
 });
 afterAll(async () => {
   await server?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 const reviewCount = async () => Number(await server.storage.db.prepare('SELECT count(*) AS n FROM reviews').first('n'));
@@ -124,7 +117,7 @@ describe('a database locked by another connection (self-hosted server)', () => {
 
 describe("the SQLite port under another connection's lock", () => {
   it('should run a batch whole and once after the lock is gone, answer reads meanwhile, and refuse the whole batch when the lock outlasts the wait', async () => {
-    const file = path.join(dataDir, 'batch.sqlite');
+    const file = path.join(dataDir(), 'batch.sqlite');
     const db = openSqlite(file, { busyWaitMs: 5000 });
     db.exec('CREATE TABLE stays (name TEXT NOT NULL UNIQUE)');
     await db.prepare('INSERT INTO stays (name) VALUES (?)').bind('первая').run();

@@ -2,17 +2,15 @@ import dns2 from 'dns2';
 import { Resolver } from 'node:dns/promises';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedAddressRefused } from '../../worker/platform/ports.ts';
 import { nodeFeedFetch } from '../../worker/platform/node/feed-fetch.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { ownerApi, ROOT, startServer, tempDir } from './test-server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const SUTOCHNO = readFileSync(path.join(ROOT, 'test/fixtures/ical/sutochno.ics'), 'utf8');
 const INSIDE = 'Адрес календаря указывает во внутреннюю сеть: такой адрес нельзя загрузить';
 
@@ -45,36 +43,20 @@ const nameServer = dns2.createUDPServer((request, send) => {
   send(response);
 });
 
-let dataDir: string;
+const dataDir = tempDir('feed-dns');
 /** `npm run serve` as an owner runs it: loopback refused. */
 let served: NodeServer;
 /** As a local run allows: loopback may be fetched, the inside of the network never. */
 let local: NodeServer;
 
 async function start(name: string, allowLoopback: boolean, resolve: (h: string) => Promise<string[]>) {
-  const server = await startNodeServer({
-    dataDir: path.join(dataDir, name),
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
+  const server = await startServer({
+    dataDir: path.join(dataDir(), name),
     adminPassword: 'dns-test-password',
     shutdownGraceMs: 500,
     bindings: { FEED_FETCH: nodeFeedFetch({ resolve }), ...(allowLoopback ? { ALLOW_LOOPBACK_FEEDS: '1' } : {}) },
   });
-  const login = await fetch(`${server.url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'dns-test-password' }),
-  });
-  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
-  const api = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${server.url}/api${p}`, {
-      method,
-      headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, json: (await res.json()) as never };
-  };
+  const api = await ownerApi(server.url, 'dns-test-password');
   const cabin = (await api('POST', '/cabins', { name: 'Домик', description: 'У моря', pricePerNight: 4000 })).json as {
     id: number;
   };
@@ -106,7 +88,6 @@ beforeAll(async () => {
   const resolver = new Resolver({ timeout: 2000, tries: 1 });
   resolver.setServers([`127.0.0.1:${nameServer.address().port}`]);
   const resolve = (hostname: string) => resolver.resolve4(hostname);
-  dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-feed-dns-'));
   served = await start('served', false, resolve);
   syncServed = (served as Awaited<ReturnType<typeof start>>).sync;
   local = await start('local', true, resolve);
@@ -118,7 +99,6 @@ afterAll(async () => {
   nameServer.close();
   platform.closeAllConnections();
   platform.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 const feedAt = (host: string, p = '/sutochno.ics') => `http://${host}:${platformPort}${p}`;

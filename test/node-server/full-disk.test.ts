@@ -9,11 +9,11 @@ import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import { createRebuilder } from '../../scripts/rebuild-service.ts';
 import { isStorageFull } from '../../worker/platform/ports.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { openSqlite } from '../../worker/platform/node/sqlite.ts';
 import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
 import { listBookings } from '../../worker/queries/bookings.ts';
-import { createCabin } from '../../worker/queries/cabins.ts';
+import { addCabin, postBooking, ROOT, signIn, startServer, uploadPhoto } from './test-server.ts';
 
 // The self-hosted server with DATA_DIR on a disk that fills up: a real small
 // filesystem (tmpfs) mounted for the test, filled by a file, so every error is the kernel's own
@@ -21,16 +21,12 @@ import { createCabin } from '../../worker/queries/cabins.ts';
 // precompression, the swap) except Astro's rendering, which a stand-in does in a moment: it
 // writes the pages and a large photo, as a build's optimised photos are.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'full-disk-1';
 const DISK_MB = 32;
 /** The build's photo: more than the room left on the nearly full disk, too random to compress. */
 const PHOTO_BYTES = 2 * 1024 * 1024;
 /** What the nearly full disk keeps free: room for an edit, not for a build. */
 const NEARLY_FULL_FREE = 384 * 1024;
-const JPEG = new Uint8Array([
-  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9,
-]);
 
 /** A small real filesystem, or why there can be none here (mount is root's). */
 async function mountSmallDisk(): Promise<string | Error> {
@@ -115,71 +111,35 @@ const putTitle = (heroTitle: string) =>
     body: JSON.stringify({ heroTitle }),
   });
 const heroTitle = async () => ((await (await api('/api/settings')).json()) as { heroTitle: string }).heroTitle;
-const upload = () => {
-  const form = new FormData();
-  form.append('image', new File([JPEG], 'photo.jpg', { type: 'image/jpeg' }));
-  return api('/api/upload', { method: 'POST', body: form });
-};
+const upload = () => uploadPhoto(server.url, cookie);
 
 describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk under DATA_DIR${skipReason}`, () => {
   let cabinId: number;
   const checkIn = addDays(todayInMoscow(), 30);
   const request = (name: string) =>
-    fetch(`${server.url}/api/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        cabinId,
-        checkIn,
-        checkOut: addDays(checkIn, 2),
-        guests: 2,
-        name,
-        phone: '+7 928 111-22-33',
-        email: '',
-        comment: 'Будем к вечеру',
-        consent: true,
-        channel: 'phone',
-        website: '',
-      }),
+    postBooking(server.url, {
+      cabinId,
+      checkIn,
+      checkOut: addDays(checkIn, 2),
+      guests: 2,
+      name,
+      phone: '+7 928 111-22-33',
+      email: '',
+      comment: 'Будем к вечеру',
+      channel: 'phone',
     });
 
   beforeAll(async () => {
-    server = await startNodeServer({
+    server = await startServer({
       dataDir,
       siteDir,
-      migrationsDir: path.join(ROOT, 'migrations'),
-      port: 0,
-      host: '127.0.0.1',
       adminPassword: PASSWORD,
       rebuild: { request: () => rebuilder.request(), status: async () => rebuilder.status },
       staticFiles: staticSite({ root: siteDir, https: false }),
     });
     apiUrl = server.url;
-    const login = await fetch(`${server.url}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-    });
-    cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    cabinId = (
-      await createCabin(server.storage.bindings, {
-        name: 'Домик у моря',
-        description: 'У самого моря',
-        pricePerNight: 7000,
-        bedrooms: 1,
-        bathrooms: 1,
-        maxGuests: 4,
-        amenities: [],
-        images: [],
-        location: '',
-        distanceToSea: '',
-        featured: false,
-        active: true,
-      })
-    ).id;
+    cookie = await signIn(server.url, PASSWORD);
+    cabinId = (await addCabin(server)).id;
     // The site as it is live before the disk fills.
     expect((await putTitle('Прежний заголовок')).status).toBe(200);
     await vi.waitFor(

@@ -1,86 +1,36 @@
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { nodeMailer, smtpMailer } from '../../worker/platform/node/mailer.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
-import { createCabin } from '../../worker/queries/cabins.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { startMailApiStandIn } from '../../stand-ins/mail-api.ts';
 import { freePort } from './free-port.ts';
+import { mailText, smtpSink } from './smtp-sink.ts';
+import { addCabin, ownerApi as signedIn, postBooking, startServer, tempDir } from './test-server.ts';
 import { until } from './until.ts';
 
 // The e-mails to a guest on the self-hosted server: by SMTP to the guest's own address,
 // kept through the mail server's outage and a restart of the site's server, and by the HTTP mail
 // API where there is no SMTP_URL. The contract on both runtimes is test/worker/guest-messages.test.ts.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'guest-mail-password';
 const SITE = 'https://kaspiy.example';
 
-/** A real SMTP server (smtp-server) on `port` that keeps every message it receives. */
-async function smtpSink(port: number) {
-  const mails: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, done) {
-      let raw = '';
-      stream.on('data', (d: Buffer) => (raw += d.toString('utf8')));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        done();
-      });
-    },
-  });
-  server.listen(port, '127.0.0.1');
-  await once((server as unknown as { server: Server }).server, 'listening');
-  return { mails, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-/** The text body of a single-part message, decoded from base64 or quoted-printable. */
-function mailText(raw: string): string {
-  const [head, ...rest] = raw.split('\r\n\r\n');
-  const body = rest.join('\r\n\r\n');
-  if (/content-transfer-encoding: base64/i.test(head!))
-    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (/content-transfer-encoding: quoted-printable/i.test(head!)) {
-    return Buffer.from(
-      body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
-      'latin1',
-    ).toString('utf8');
-  }
-  return body;
-}
-
-let dataDir: string;
+const dataDir = tempDir('guest-mail');
 const servers: NodeServer[] = [];
 const closers: (() => Promise<unknown>)[] = [];
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-guest-mail-'));
-});
 afterEach(async () => {
   vi.useRealTimers();
   for (const s of servers.splice(0)) await s.close();
   for (const close of closers.splice(0)) await close();
 });
-afterAll(async () => {
-  await rm(dataDir, { recursive: true, force: true });
-});
 
 async function start(name: string, bindings: Partial<Bindings>, scheduleTickMs?: number) {
-  const s = await startNodeServer({
-    dataDir: path.join(dataDir, name),
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
+  const s = await startServer({
+    dataDir: path.join(dataDir(), name),
     trustedProxy: true,
     shutdownGraceMs: 100,
     adminPassword: PASSWORD,
@@ -92,45 +42,15 @@ async function start(name: string, bindings: Partial<Bindings>, scheduleTickMs?:
 }
 
 /** The owner's session on a server. */
-async function ownerApi(url: string) {
-  const login = await fetch(`${url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
-  // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer as the shape it expects; callers that care name T
-  return async <T = any>(method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${p}`, {
-      method,
-      headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, json: (await res.json()) as T };
-  };
-}
+const ownerApi = (url: string) => signedIn(url, PASSWORD);
 
 /** A guest's request with an e-mail, as a visitor sends it. */
 async function request(s: NodeServer, email: string) {
-  const cabin = await createCabin(s.storage.bindings, {
-    name: 'Домик у моря',
-    description: 'У самого моря',
-    pricePerNight: 7000,
-    bedrooms: 1,
-    bathrooms: 1,
-    maxGuests: 4,
-    amenities: [],
-    images: [],
-    location: '',
-    distanceToSea: '',
-    featured: false,
-    active: true,
-  });
+  const cabin = await addCabin(s);
   const checkIn = addDays(todayInMoscow(), 30);
-  const res = await fetch(`${s.url}/api/bookings`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.40' },
-    body: JSON.stringify({
+  const res = await postBooking(
+    s.url,
+    {
       cabinId: cabin.id,
       checkIn,
       checkOut: addDays(checkIn, 2),
@@ -139,11 +59,10 @@ async function request(s: NodeServer, email: string) {
       phone: '+7 928 123-45-67',
       email,
       comment: '',
-      consent: true,
       channel: 'whatsapp',
-      website: '',
-    }),
-  });
+    },
+    '203.0.113.40',
+  );
   expect(res.status).toBe(201);
   const { id } = (await res.json()) as { id: number };
   const token = (await s.storage.bindings.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?')

@@ -1,24 +1,23 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
 import { writePlaceholder } from '../../scripts/lib/stack.ts';
 import { createRebuilder } from '../../scripts/rebuild-service.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { staticSite } from '../../worker/platform/node/static-site.ts';
+import { ROOT, signIn, startServer, tempDir } from './test-server.ts';
 
 // The self-hosted server's health check and «Повторить» through real HTTP, with a real site
 // folder (the placeholder, then build.json), the real rebuilder and its retry state. The build
 // itself is a stand-in that writes build.json as the real one does last (an Astro build takes
 // a minute); it fails, while told to, with output shaped like Astro's: warnings first, cause last.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'health-check-1';
 
-let tmp: string;
+const tmp = tempDir('health');
 let siteDir: string;
 let server: NodeServer;
 let cookie: string;
@@ -72,33 +71,20 @@ const settled = async () => {
 };
 
 beforeAll(async () => {
-  tmp = await mkdtemp(path.join(tmpdir(), 'kaspiy-health-'));
-  siteDir = path.join(tmp, 'site');
+  siteDir = path.join(tmp(), 'site');
   await writePlaceholder(siteDir);
-  server = await startNodeServer({
-    dataDir: tmp,
+  server = await startServer({
+    dataDir: tmp(),
     siteDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
     adminPassword: PASSWORD,
     rebuild: { request: () => rebuilder.request(), status: async () => rebuilder.status },
     staticFiles: staticSite({ root: siteDir, https: false }),
   });
-  const login = await fetch(`${server.url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  cookie = await signIn(server.url, PASSWORD);
 });
 
 afterAll(async () => {
   await server?.close().catch(() => {});
-  await rm(tmp, { recursive: true, force: true });
 });
 
 describe('the self-hosted server’s health check', () => {

@@ -2,14 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { startServer } from './test-server.ts';
 import { saveMaxBot } from '../../worker/queries/max-bot.ts';
 import { startMaxStandIn } from '../../stand-ins/max-api.ts';
 
 // The MAX channel of notifyOwner on the self-hosted server: the same retries as Telegram and
 // e-mail, the visitor answered before any of them.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const TOKEN = 'max-notify-test-token-0001';
 const OWNER_ID = 31_337;
 
@@ -26,11 +26,8 @@ describe('owner notices in MAX on the self-hosted server', () => {
     closers.push(max.close);
     const dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-max-notify-'));
     closers.push(() => rm(dataDir, { recursive: true, force: true }));
-    const server: NodeServer = await startNodeServer({
+    const server: NodeServer = await startServer({
       dataDir,
-      migrationsDir: path.join(ROOT, 'migrations'),
-      port: 0,
-      host: '127.0.0.1',
       trustedProxy: true,
       shutdownGraceMs: 500,
       bindings: { SITE_URL: 'https://kaspiy.example', MAX_API_URL: max.url },

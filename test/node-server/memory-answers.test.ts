@@ -1,23 +1,22 @@
-import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { SETTLE_MS } from '../../worker/platform/node/read-on-change.ts';
 import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
 import { rawRequest } from './raw-request.ts';
+import { startServer, tempDir } from './test-server.ts';
 
 // The self-hosted server keeps the answers to repeated reads (site files, the public API) in
 // memory and writes them straight to the socket. What a visitor must never notice: an answer
 // older than the data, the site, or the clock.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PAGE = (text: string) => `<!doctype html><html lang="ru"><title>Каталог</title><p>${text.repeat(100)}</p></html>`;
 
-let dataDir: string;
+const dataDir = tempDir('memory');
 let siteDir: string;
 let server: NodeServer;
 let cabinId: number;
@@ -50,17 +49,13 @@ const busyOf = async (id: number) =>
   (JSON.parse((await get(`/api/cabins/${id}/availability`)).body) as { busy: { start: string; end: string }[] }).busy;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-memory-'));
-  siteDir = path.join(dataDir, 'site');
+  siteDir = path.join(dataDir(), 'site');
   await mkdir(siteDir, { recursive: true });
   await writeFile(path.join(siteDir, 'cabins.html'), PAGE('Первая сборка. '));
   await writeFile(path.join(siteDir, 'build.json'), '{"contentVersion":1}');
-  server = await startNodeServer({
-    dataDir,
+  server = await startServer({
+    dataDir: dataDir(),
     siteDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
     shutdownGraceMs: 500,
     staticFiles: staticSite({ root: siteDir, https: false }),
   });
@@ -77,7 +72,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('answers kept in memory by the self-hosted server', () => {

@@ -1,79 +1,18 @@
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { smtpMailer } from '../../worker/platform/node/mailer.ts';
-import { createCabin } from '../../worker/queries/cabins.ts';
+import { freePort } from './free-port.ts';
+import { mailText, smtpSink, type SunkMail } from './smtp-sink.ts';
 import { until as untilWithin } from './until.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { startTelegramStandIn } from '../../stand-ins/telegram-api.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** A real SMTP server (smtp-server) on 127.0.0.1 that keeps every message it receives. */
-function smtpSink() {
-  const mails: { from: string; to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, done) {
-      let raw = '';
-      stream.on('data', (d: Buffer) => (raw += d.toString('utf8')));
-      stream.on('end', () => {
-        mails.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-        });
-        done();
-      });
-    },
-  });
-  return { server, mails };
-}
-
-async function listen(server: Server | SMTPServer): Promise<number> {
-  const s = server instanceof SMTPServer ? (server as unknown as { server: Server }).server : server;
-  if (server instanceof SMTPServer) server.listen(0, '127.0.0.1');
-  else server.listen(0, '127.0.0.1');
-  await once(s, 'listening');
-  return (s.address() as AddressInfo).port;
-}
-
-/** The text body of a single-part message, decoded from base64 when it was sent so. */
-function mailText(raw: string): string {
-  const [head, ...rest] = raw.split('\r\n\r\n');
-  const body = rest.join('\r\n\r\n');
-  return /content-transfer-encoding: base64/i.test(head!)
-    ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-    : body;
-}
+import { addCabin, ownerApi as signedIn, postBooking, startServer, tempDir } from './test-server.ts';
 
 const OWNER_PASSWORD = 'notify-test-password';
 
-/** The owner's session on a server: signs in, then calls the admin API with the cookie. */
-async function ownerApi(url: string) {
-  const login = await fetch(`${url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: OWNER_PASSWORD }),
-  });
-  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
-  return async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${url}/api${p}`, {
-      method,
-      headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, json: (await res.json()) as Record<string, unknown> & Record<string, unknown>[] };
-  };
-}
+/** The owner's session on a server. */
+const ownerApi = (url: string) => signedIn(url, OWNER_PASSWORD);
 
 const review = {
   name: 'Марина Соколова',
@@ -92,28 +31,19 @@ const postReview = (url: string, body = review, ip = '203.0.113.7') =>
 const until = <T>(what: string, read: () => T | undefined, timeoutMs = 15_000) => untilWithin(what, read, timeoutMs);
 
 describe('owner notifications on the self-hosted server', () => {
-  let dataDir: string;
+  const dataDir = tempDir('notify');
   let server: NodeServer | undefined;
   const closers: (() => unknown)[] = [];
 
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-notify-'));
-  });
   afterEach(async () => {
     await server?.close();
     server = undefined;
     for (const close of closers.splice(0)) await close();
   });
-  afterAll(async () => {
-    await rm(dataDir, { recursive: true, force: true });
-  });
 
-  async function start(bindings: Parameters<typeof startNodeServer>[0]['bindings'], name: string) {
-    server = await startNodeServer({
-      dataDir: path.join(dataDir, name),
-      migrationsDir: path.join(ROOT, 'migrations'),
-      port: 0,
-      host: '127.0.0.1',
+  async function start(bindings: Parameters<typeof startServer>[0]['bindings'], name: string) {
+    server = await startServer({
+      dataDir: path.join(dataDir(), name),
       trustedProxy: true,
       shutdownGraceMs: 500,
       adminPassword: OWNER_PASSWORD,
@@ -132,22 +62,14 @@ describe('owner notifications on the self-hosted server', () => {
   ) {
     const bot = await startTelegramStandIn({ failFirst });
     closers.push(bot.close);
-    const smtp = smtpSink();
-    let smtpPort: number;
-    if (mode === 'up') {
-      smtpPort = await listen(smtp.server);
-      closers.push(() => new Promise((r) => smtp.server.close(() => r(null))));
-    } else {
-      const dead = createServer();
-      smtpPort = await listen(dead);
-      await new Promise((r) => dead.close(r));
-    }
+    const smtp = mode === 'up' ? await smtpSink() : { mails: [] as SunkMail[], port: await freePort(), close() {} };
+    closers.push(smtp.close);
     const s = await start(
       {
         TELEGRAM_BOT_TOKEN: '123456:test-token',
         TELEGRAM_CHAT_ID: '987654',
         TELEGRAM_API_URL: bot.url,
-        MAILER: smtpMailer(`smtp://127.0.0.1:${smtpPort}/?from=site@kaspiy.example&to=owner@kaspiy.example`),
+        MAILER: smtpMailer(`smtp://127.0.0.1:${smtp.port}/?from=site@kaspiy.example&to=owner@kaspiy.example`),
       },
       name,
     );
@@ -177,26 +99,12 @@ describe('owner notifications on the self-hosted server', () => {
 
   it('should tell the owner of a new booking request by Telegram and e-mail, answering the visitor at once while the Bot API fails and delivering on a retry', async () => {
     const { s, bot, smtp } = await startNotifying('booking', { failFirst: 2 });
-    const cabin = await createCabin(s.storage.bindings, {
-      name: 'Домик у моря',
-      description: 'У самого моря',
-      pricePerNight: 7000,
-      bedrooms: 1,
-      bathrooms: 1,
-      maxGuests: 4,
-      amenities: [],
-      images: [],
-      location: '',
-      distanceToSea: '',
-      featured: false,
-      active: true,
-    });
+    const cabin = await addCabin(s);
     const checkIn = addDays(todayInMoscow(), 40);
     const started = Date.now();
-    const res = await fetch(`${s.url}/api/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.9' },
-      body: JSON.stringify({
+    const res = await postBooking(
+      s.url,
+      {
         cabinId: cabin.id,
         checkIn,
         checkOut: addDays(checkIn, 2),
@@ -205,11 +113,10 @@ describe('owner notifications on the self-hosted server', () => {
         phone: '+7 928 111-22-33',
         email: '',
         comment: 'Будем к вечеру',
-        consent: true,
         channel: 'phone',
-        website: '',
-      }),
-    });
+      },
+      '203.0.113.9',
+    );
     expect(res.status).toBe(201);
     // The visitor is answered at once, while the Bot API is still failing.
     expect(Date.now() - started).toBeLessThan(1000);
@@ -252,25 +159,11 @@ describe('owner notifications on the self-hosted server', () => {
 
   /** A cabin and a guest's request for it with an e-mail, as a visitor sends it. */
   async function requestWithEmail(s: NodeServer) {
-    const cabin = await createCabin(s.storage.bindings, {
-      name: 'Домик у моря',
-      description: 'У самого моря',
-      pricePerNight: 7000,
-      bedrooms: 1,
-      bathrooms: 1,
-      maxGuests: 4,
-      amenities: [],
-      images: [],
-      location: '',
-      distanceToSea: '',
-      featured: false,
-      active: true,
-    });
+    const cabin = await addCabin(s);
     const checkIn = addDays(todayInMoscow(), 50);
-    const res = await fetch(`${s.url}/api/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.20' },
-      body: JSON.stringify({
+    const res = await postBooking(
+      s.url,
+      {
         cabinId: cabin.id,
         checkIn,
         checkOut: addDays(checkIn, 3),
@@ -279,11 +172,10 @@ describe('owner notifications on the self-hosted server', () => {
         phone: '+7 928 123-45-67',
         email: 'madina@example.ru',
         comment: '',
-        consent: true,
         channel: 'whatsapp',
-        website: '',
-      }),
-    });
+      },
+      '203.0.113.20',
+    );
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: number };
     return { cabin, checkIn, id };
@@ -314,7 +206,7 @@ describe('owner notifications on the self-hosted server', () => {
       expect(text).toContain(part);
     }
     // The owner's list, read again as after a reload, still says the mail went.
-    const list = await api('GET', '/admin/bookings');
+    const list = await api<Record<string, unknown>[]>('GET', '/admin/bookings');
     expect(list.json.find((b) => b.id === id)).toMatchObject({ status: 'confirmed', confirmationMail: 'sent' });
   }, 30_000);
 
@@ -332,31 +224,17 @@ describe('owner notifications on the self-hosted server', () => {
       busy: { start: string; end: string }[];
     };
     expect(availability.busy).toContainEqual({ start: checkIn, end: addDays(checkIn, 3) });
-    const list = await api('GET', '/admin/bookings');
+    const list = await api<Record<string, unknown>[]>('GET', '/admin/bookings');
     expect(list.json.find((b) => b.id === id)).toMatchObject({ status: 'confirmed', confirmationMail: 'failed' });
   }, 30_000);
 
   it('should e-mail nobody when the guest left no e-mail', async () => {
     const { s, smtp } = await startNotifying('guest-no-mail');
-    const cabin = await createCabin(s.storage.bindings, {
-      name: 'Домик',
-      description: 'У моря',
-      pricePerNight: 5000,
-      bedrooms: 1,
-      bathrooms: 1,
-      maxGuests: 2,
-      amenities: [],
-      images: [],
-      location: '',
-      distanceToSea: '',
-      featured: false,
-      active: true,
-    });
+    const cabin = await addCabin(s, { name: 'Домик', description: 'У моря', pricePerNight: 5000, maxGuests: 2 });
     const checkIn = addDays(todayInMoscow(), 60);
-    const res = await fetch(`${s.url}/api/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.21' },
-      body: JSON.stringify({
+    const res = await postBooking(
+      s.url,
+      {
         cabinId: cabin.id,
         checkIn,
         checkOut: addDays(checkIn, 1),
@@ -365,11 +243,10 @@ describe('owner notifications on the self-hosted server', () => {
         phone: '+7 916 765-43-21',
         email: '',
         comment: '',
-        consent: true,
         channel: 'phone',
-        website: '',
-      }),
-    });
+      },
+      '203.0.113.21',
+    );
     const { id } = (await res.json()) as { id: number };
     const api = await ownerApi(s.url);
     const confirmed = await api('PUT', `/admin/bookings/${id}`, { status: 'confirmed' });

@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { until as untilWithin } from './until.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { startServer } from './test-server.ts';
 
 // A message to the owner is kept until sent (the outbox, worker/notify/owner.ts): not dropped after
 // its tries at once fail, not lost when the server restarts in the middle of them, tried again by
 // the schedule through an outage of hours, and delivered exactly once when the channel is back.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'outbox-test-password';
 const MINUTE = 60_000;
 
@@ -33,11 +33,8 @@ const bot = createServer((req, res) => {
 let dataDir: string;
 let server: NodeServer | undefined;
 const start = (tickMs?: number) =>
-  startNodeServer({
+  startServer({
     dataDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
     adminPassword: PASSWORD,
     shutdownGraceMs: 100,
     trustedProxy: true,

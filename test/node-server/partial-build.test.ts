@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { astroCacheDir, buildSite, type BuildOptions } from '../../scripts/build-site.ts';
@@ -7,47 +6,33 @@ import { warmAstro } from '../../scripts/lib/warm-astro.ts';
 import { createRebuilder } from '../../scripts/rebuild-service.ts';
 import { seedIfEmpty } from '../../scripts/seed.ts';
 import { listFiles } from '../../worker/platform/node/list-files.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { signIn, startServer, tempDir } from './test-server.ts';
 
 // Edits cost what they change: after a one-cabin edit the rebuild renders only the
 // pages that show that cabin's data and keeps the rest of the live site; what it leaves live is
 // byte for byte what a full build makes from the same data. Real Astro (kept loaded between
 // builds, as the servers run it) against a real Node server with the demo content.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'partial-build-password-1';
-let dataDir: string;
+const dataDir = tempDir('partial');
 let server: NodeServer;
 let cookie: string;
 const warm = warmAstro({ idleMs: 5_000 });
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-partial-'));
-  server = await startNodeServer({
-    dataDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
+  server = await startServer({
+    dataDir: dataDir(),
     adminPassword: PASSWORD,
     shutdownGraceMs: 500,
   });
   await seedIfEmpty(server.storage.bindings);
-  const login = await fetch(`${server.url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  expect(login.status).toBe(200);
-  cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  cookie = await signIn(server.url, PASSWORD, { origin: server.url });
   // Seeding draws the demo photos when their cache is cold (a fresh clone): ~30 s.
 }, 120_000);
 afterAll(async () => {
   warm.close();
   await server?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 const build = (outDir: string, extra: Partial<BuildOptions> = {}) =>
@@ -77,9 +62,9 @@ async function files(dir: string): Promise<Map<string, Buffer>> {
 
 /** The site built by the partial path and one built whole from the same data are the same files, byte for byte. */
 async function expectSameSite(partialDir: string, label: string) {
-  const fullDir = path.join(dataDir, `full-${label}`);
+  const fullDir = path.join(dataDir(), `full-${label}`);
   // Astro's cache of the live site (its photos optimised once), not a cold one: the bytes compared are the same.
-  const live = path.join(dataDir, 'site');
+  const live = path.join(dataDir(), 'site');
   expect((await build(fullDir, { cacheDir: astroCacheDir(live, `${live}-staging`) })).partial).toBe(false);
   const [a, b] = await Promise.all([files(partialDir), files(fullDir)]);
   expect([...a.keys()]).toEqual([...b.keys()]);
@@ -102,7 +87,7 @@ async function expectSameSite(partialDir: string, label: string) {
 
 describe('A rebuild after an edit', () => {
   it("should render only the edited cabin's pages, drop a hidden cabin's, and leave the same site a full build makes", async () => {
-    const live = path.join(dataDir, 'site');
+    const live = path.join(dataDir(), 'site');
     const first = await build(live);
     expect(first.partial).toBe(false);
     const cabins = (await (await fetch(`${server.url}/api/cabins`)).json()) as { id: number; pricePerNight: number }[];
@@ -126,7 +111,7 @@ describe('A rebuild after an edit', () => {
   }, 360_000);
 
   it('should render every page after an edit of what every page shows (the phone in the header)', async () => {
-    const live = path.join(dataDir, 'site');
+    const live = path.join(dataDir(), 'site');
     await edit('/settings', { phone: '+7 (999) 000-11-22' });
     const result = await build(live);
     expect(result.partial).toBe(false);
@@ -135,7 +120,7 @@ describe('A rebuild after an edit', () => {
   }, 180_000);
 
   it('should build every page when the live site lost a page, and say so', async () => {
-    const live = path.join(dataDir, 'site');
+    const live = path.join(dataDir(), 'site');
     const [cabin] = (await (await fetch(`${server.url}/api/cabins`)).json()) as { id: number }[];
     // Another cabin's page than the one edited below (that one is rendered anyway).
     const victim = (await listFiles(live)).find(

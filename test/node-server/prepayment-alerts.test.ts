@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startYooKassaStandIn, type YooKassaStandIn } from '../../stand-ins/yookassa-api.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { startServer } from './test-server.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
 import { saveMaxBot } from '../../worker/queries/max-bot.ts';
 import { updateSettings } from '../../worker/queries/settings.ts';
@@ -15,7 +16,6 @@ import { startTelegramStandIn, type TelegramMessage } from '../../stand-ins/tele
 // page (the stand-in's), ЮKassa tells the server by its notification (the server reads the
 // payment back), the booking confirms itself and the owner hears of it in Telegram and in MAX.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const MAX_TOKEN = 'prepayment-alerts-max-token';
 
 describe("a prepayment paid on ЮKassa's page, on the self-hosted server", () => {
@@ -36,11 +36,8 @@ describe("a prepayment paid on ЮKassa's page, on the self-hosted server", () =>
     closers.push(yookassa.close);
     const dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-prepayment-'));
     closers.push(() => rm(dataDir, { recursive: true, force: true }));
-    server = await startNodeServer({
+    server = await startServer({
       dataDir,
-      migrationsDir: path.join(ROOT, 'migrations'),
-      port: 0,
-      host: '127.0.0.1',
       trustedProxy: true,
       shutdownGraceMs: 500,
       bindings: {

@@ -3,23 +3,20 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { startServer } from './test-server.ts';
 
 // A write the server refuses before reading its body (not signed in, not JSON) is answered to a
 // client still sending it: the owner whose session ended mid-upload of a photo must read «войдите»,
 // not a broken connection. The server reads what is left of the body before it closes.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 let dataDir: string;
 let server: NodeServer;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy refused Каспий-'));
-  server = await startNodeServer({
+  server = await startServer({
     dataDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
     adminPassword: 'refused-upload-password-1',
     shutdownGraceMs: 500,
   });

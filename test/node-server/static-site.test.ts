@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { startServer } from './test-server.ts';
 import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
 import { rawRequest } from './raw-request.ts';
 
@@ -41,11 +42,8 @@ beforeAll(async () => {
   await copyFile(path.join(ROOT, 'site/public/_headers'), path.join(siteDir, '_headers'));
   await writeFile(path.join(tmp, 'data', 'secret.txt'), 'outside the site');
   await precompressSite(siteDir);
-  server = await startNodeServer({
+  server = await startServer({
     dataDir: path.join(tmp, 'data'),
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
     staticFiles: staticSite({ root: siteDir, https: false }),
   });
 });

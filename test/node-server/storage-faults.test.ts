@@ -1,22 +1,17 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { JPEG, signIn, startServer, tempDir, uploadPhoto } from './test-server.ts';
 
 // Faults of the self-hosted storage as they really happen: another program holding the SQLite
 // file's write lock, a photo gone from the media folder. Each costs that request only.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'storage-faults-1';
-/** The first bytes of a JPEG: the upload route tells the type by them. */
-const JPEG = new Uint8Array([
-  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0xff, 0xd9,
-]);
 
-let tmp: string;
+const tmp = tempDir('storage-faults');
 let server: NodeServer;
 let cookie: string;
 
@@ -30,28 +25,12 @@ const putTitle = (heroTitle: string) =>
   });
 
 beforeAll(async () => {
-  tmp = await mkdtemp(path.join(tmpdir(), 'kaspiy-storage-faults-'));
-  server = await startNodeServer({
-    dataDir: tmp,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
-    adminPassword: PASSWORD,
-  });
-  const login = await fetch(`${server.url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  server = await startServer({ dataDir: tmp(), adminPassword: PASSWORD });
+  cookie = await signIn(server.url, PASSWORD);
 });
 
 afterAll(async () => {
   await server?.close();
-  await rm(tmp, { recursive: true, force: true });
 });
 
 describe('the self-hosted server with its storage failing', () => {
@@ -82,9 +61,7 @@ describe('the self-hosted server with its storage failing', () => {
 
   it('should answer a photo gone from the media folder with a JSON 404, and still serve the others', async () => {
     const upload = async () => {
-      const form = new FormData();
-      form.append('image', new File([JPEG], 'photo.jpg', { type: 'image/jpeg' }));
-      const res = await api('/api/upload', { method: 'POST', body: form });
+      const res = await uploadPhoto(server.url, cookie);
       expect(res.status).toBe(201);
       return ((await res.json()) as { imageUrl: string }).imageUrl;
     };

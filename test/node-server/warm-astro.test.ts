@@ -1,34 +1,28 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { warmAstro } from '../../scripts/lib/warm-astro.ts';
 import { errorTail } from '../../scripts/rebuild-service.ts';
-import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { signIn, startServer, tempDir } from './test-server.ts';
 
 // The rebuild service's Astro, kept loaded between builds (scripts/lib/warm-astro.ts), with the
 // real `astro build` against a real Node server: each build shows the content of its own time,
 // and a failed or stopped build says why and leaves no process behind.
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PASSWORD = 'warm-astro-password-1';
-let dataDir: string;
+const dataDir = tempDir('warm-astro');
 let server: NodeServer;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'kaspiy-warm-astro-'));
-  server = await startNodeServer({
-    dataDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
+  server = await startServer({
+    dataDir: dataDir(),
     adminPassword: PASSWORD,
     shutdownGraceMs: 500,
   });
 });
 afterAll(async () => {
   await server?.close();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 const envFor = (apiUrl: string) => ({ NODE_ENV: 'production', API_URL: apiUrl, SITE_URL: apiUrl });
@@ -44,16 +38,7 @@ const gone = (pid: number) => {
 
 async function setHeroTitle(heroTitle: string) {
   const headers = { 'content-type': 'application/json', origin: server.url };
-  const login = await fetch(`${server.url}/api/admin/login`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  const cookie = await signIn(server.url, PASSWORD, { origin: server.url });
   const res = await fetch(`${server.url}/api/settings`, {
     method: 'PUT',
     headers: { ...headers, cookie },
@@ -67,7 +52,7 @@ describe('Astro kept loaded between rebuilds', () => {
     // Kept whatever memory a build leaves it with (going past it is the next test's): a cold first
     // build sometimes leaves it just over the limit, and the process rightly went.
     const warm = warmAstro({ idleMs: 1000, maxRssMb: Infinity });
-    const out = path.join(dataDir, 'out');
+    const out = path.join(dataDir(), 'out');
     try {
       await setHeroTitle('Первый заголовок');
       await warm.render(out, envFor(server.url), opts);
@@ -94,7 +79,7 @@ describe('Astro kept loaded between rebuilds', () => {
   it('should end the process after a build that leaves it holding more memory than allowed, and have a new one loaded for the next edit', async () => {
     // Every build process holds more than 1 MB: it goes as soon as its build is done.
     const warm = warmAstro({ maxRssMb: 1, idleMs: 4000 });
-    const out = path.join(dataDir, 'out-memory');
+    const out = path.join(dataDir(), 'out-memory');
     try {
       await setHeroTitle('Заголовок памяти');
       const building = warm.render(out, envFor(server.url), opts);
@@ -128,7 +113,7 @@ describe('Astro kept loaded between rebuilds', () => {
     const warm = warmAstro();
     // Nothing listens on port 9: the pages cannot read the content.
     const err = (await warm
-      .render(path.join(dataDir, 'failed'), envFor('http://127.0.0.1:9'), opts)
+      .render(path.join(dataDir(), 'failed'), envFor('http://127.0.0.1:9'), opts)
       .catch((e: Error) => e)) as Error;
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toMatch(/^astro build failed\n/);
@@ -139,7 +124,10 @@ describe('Astro kept loaded between rebuilds', () => {
   it('should stop a build when asked (the server is stopping) and end its process', async () => {
     const warm = warmAstro();
     const stopping = new AbortController();
-    const build = warm.render(path.join(dataDir, 'stopped'), envFor(server.url), { ...opts, signal: stopping.signal });
+    const build = warm.render(path.join(dataDir(), 'stopped'), envFor(server.url), {
+      ...opts,
+      signal: stopping.signal,
+    });
     await new Promise((r) => setTimeout(r, 300));
     const pid = warm.pid()!;
     expect(pid).not.toBeNull();

@@ -25,23 +25,10 @@ const day = (n: number) => addDays(todayInMoscow(), n);
 
 beforeEach(resetDataWithAdmin);
 
-type Row = {
-  id: number;
-  cabinId: number;
-  cabinName: string;
-  checkIn: string;
-  checkOut: string;
-  nights: number;
-  guests: number;
-  total: number;
-  name: string;
-  phone: string;
-  email: string;
-  comment: string;
-  channel: string;
-  status: string;
-  createdAt: string;
-};
+/** A booking in «Заявки» (GET /api/admin/bookings), as the typed client knows it. */
+type Row = InferResponseType<Api['admin']['bookings']['$get'], 200>[number];
+/** The owner's decision on a booking (PUT /api/admin/bookings/:id). */
+type Decided = InferResponseType<Api['admin']['bookings'][':id']['$put'], 200>;
 
 const book = (body: Record<string, unknown>, ip = freshIp()) => jsonRequest('POST', '/api/bookings', body, { ip });
 async function list(cookie: string): Promise<Row[]> {
@@ -212,7 +199,7 @@ describe("the owner's decisions: PUT /api/admin/bookings/:id", () => {
     const { id } = (await (await book(validBooking(cabin.id, { name: 'Секретный Гость' }))).json()) as Booked;
     const confirmed = await decide(cookie, id, 'confirmed');
     expect(confirmed.status).toBe(200);
-    expect(((await confirmed.json()) as Row).status).toBe('confirmed');
+    expect(((await confirmed.json()) as Decided).status).toBe('confirmed');
     const { checkIn, checkOut } = validBooking(cabin.id);
     const calendar = (await (
       await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })

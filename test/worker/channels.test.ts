@@ -1,10 +1,8 @@
 import type { InferResponseType } from 'hono/client';
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
-import type { ChannelsAnswer, Conflict } from '../../schema/channels.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
-import type { OccupancyAnswer } from '../../schema/search.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { pushAvito } from '../../worker/channels/avito-sync.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
@@ -24,6 +22,11 @@ import {
   type Api,
   type Booked,
 } from './helpers.ts';
+
+// What the routes answer, as the typed client knows them.
+type Channels = InferResponseType<Api['admin']['channels']['$get'], 200>;
+type Occupancy = InferResponseType<Api['admin']['occupancy']['$get'], 200>;
+type Conflicts = InferResponseType<Api['admin']['conflicts']['$get'], 200>;
 
 // One calendar across every channel (docs/api.md «Channels»): Avito through its API,
 // against the Avito stand-in on 127.0.0.1 (stand-ins/avito-api.ts) that the app under test
@@ -79,10 +82,10 @@ const addAvitoBooking = async (
 const schedule = (jobs: { push?: boolean; pull?: boolean }) =>
   runSchedule(env as unknown as Bindings, { push: false, pull: false, upkeep: false, ...jobs });
 
-async function channels(cookie: string): Promise<ChannelsAnswer> {
+async function channels(cookie: string): Promise<Channels> {
   const res = await send('GET', '/api/admin/channels', { cookie });
   expect(res.status).toBe(200);
-  return (await res.json()) as ChannelsAnswer;
+  return (await res.json()) as Channels;
 }
 
 async function connect(cookie: string, a: Account) {
@@ -129,7 +132,7 @@ describe('Avito: connecting the account and linking listings', () => {
     const res = await send('GET', '/api/admin/channels', { cookie });
     const text = await res.text();
     expect(text).not.toContain(a.clientSecret);
-    const answer = JSON.parse(text) as ChannelsAnswer;
+    const answer = JSON.parse(text) as Channels;
     expect(answer.avito).toMatchObject({
       connected: true,
       userId: a.userId,
@@ -390,7 +393,7 @@ describe('Avito: its bookings are busy here', () => {
 
     const occ = (await (
       await send('GET', `/api/admin/occupancy?from=${day(0)}&days=31`, { cookie })
-    ).json()) as OccupancyAnswer;
+    ).json()) as Occupancy;
     expect(occ.cabins.find((c) => c.id === cabin.id)!.ranges).toEqual([
       { start: day(8), end: day(11), kind: 'channel', label: 'Авито', guests: 3, price: 15000 },
       { start: day(20), end: day(22), kind: 'channel', label: 'Авито', guests: 2, price: 9000 },
@@ -439,7 +442,7 @@ describe('Avito: its bookings are busy here', () => {
     expect(sent[0]!.text).toContain('Авито');
     expect(sent[0]!.text).toContain('Ничего не отменено');
 
-    const conflicts = (await (await send('GET', '/api/admin/conflicts', { cookie })).json()) as Conflict[];
+    const conflicts = (await (await send('GET', '/api/admin/conflicts', { cookie })).json()) as Conflicts;
     expect(conflicts).toEqual([
       {
         cabinId: cabin.id,
@@ -454,7 +457,7 @@ describe('Avito: its bookings are busy here', () => {
     ]);
     const occ = (await (
       await send('GET', `/api/admin/occupancy?from=${day(0)}&days=31`, { cookie })
-    ).json()) as OccupancyAnswer;
+    ).json()) as Occupancy;
     expect(occ.cabins.find((c) => c.id === cabin.id)!.ranges.map((r) => [r.kind, r.conflict])).toEqual([
       ['booking', true],
       ['channel', true],

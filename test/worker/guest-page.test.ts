@@ -1,16 +1,21 @@
+import type { InferResponseType } from 'hono/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { formatLineAmount, formatPrice, formatStayDates } from '../../schema/format.ts';
-import {
-  GUEST_PAGE_DATA_ID,
-  GUEST_PAGE_DAYS_AFTER_DEPARTURE,
-  GUEST_PAGE_MARKER,
-  type GuestPageAnswer,
-} from '../../schema/guest-page.ts';
+import { GUEST_PAGE_DATA_ID, GUEST_PAGE_DAYS_AFTER_DEPARTURE, GUEST_PAGE_MARKER } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
 import type { Bindings } from '../../worker/env.ts';
-import { callWith, jsonOf, login, resetDataWithAdmin, seedCabin, validBooking } from './helpers.ts';
+import {
+  type Api,
+  type Booked,
+  callWith,
+  jsonOf,
+  login,
+  resetDataWithAdmin,
+  seedCabin,
+  validBooking,
+} from './helpers.ts';
 import { SHOP, yk } from './yookassa-shop.ts';
 import { countingDb } from './stays.ts';
 
@@ -77,13 +82,13 @@ describe("GET /b/{token}: the guest's page, whole in the first HTML", () => {
       }),
       200,
     );
-    const booked = await jsonOf<{ id: number; guestUrl: string; payment: { confirmationUrl: string } }>(
+    const booked = await jsonOf<Booked>(
       await call('POST', '/api/bookings', { body: validBooking(cabin.id, { checkIn: day(30), checkOut: day(33) }) }),
       201,
     );
     const token = booked.guestUrl.slice(3);
     // Paid on ЮKassa's page, no notification yet: the page itself reads the payment back.
-    const paymentId = booked.payment.confirmationUrl.split('/pay/')[1]!;
+    const paymentId = booked.payment!.confirmationUrl.split('/pay/')[1]!;
     expect((await fetch(`${yk.base}/_payments/${paymentId}/succeed`, { method: 'POST' })).status).toBe(200);
 
     const { res, html } = await openPage(`/b/${token}`);
@@ -94,7 +99,10 @@ describe("GET /b/{token}: the guest's page, whole in the first HTML", () => {
     // Another site (the map the guest opens) gets the origin at most, never the path with the token.
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
 
-    const answer = await jsonOf<GuestPageAnswer>(await call('GET', `/api/guest/${token}`), 200);
+    const answer = await jsonOf<InferResponseType<Api['guest'][':token']['$get'], 200>>(
+      await call('GET', `/api/guest/${token}`),
+      200,
+    );
     expect(answer).toMatchObject({ status: 'confirmed', paid: 450000, due: 1050000, canPay: true });
     const text = textOf(html);
     expect(text).toContain(`Бронирование №${booked.id}`);
@@ -125,10 +133,7 @@ describe("GET /b/{token}: the guest's page, whole in the first HTML", () => {
 
   it('should say a request waits for the owner and that the stay is cancelled, with what went back', async () => {
     const cabin = await seedCabin({ pricePerNight: 5000 });
-    const booked = await jsonOf<{ guestUrl: string }>(
-      await call('POST', '/api/bookings', { body: validBooking(cabin.id) }),
-      201,
-    );
+    const booked = await jsonOf<Booked>(await call('POST', '/api/bookings', { body: validBooking(cabin.id) }), 201);
     const request = textOf((await openPage(booked.guestUrl)).html);
     expect(request).toContain('Заявка отправлена: ждёт подтверждения');
     expect(request).toContain(flat(`Осталось оплатить ${formatPrice(15000)}`));
@@ -144,7 +149,7 @@ describe("GET /b/{token}: the guest's page, whole in the first HTML", () => {
 
   it('should answer the 404 page with no booking in it for a token it does not know or no longer serves, after the same reads as for one it does', async () => {
     const cabin = await seedCabin({ pricePerNight: 5000, name: 'Домик у моря' });
-    const booked = await jsonOf<{ id: number; guestUrl: string }>(
+    const booked = await jsonOf<Booked>(
       await call('POST', '/api/bookings', { body: validBooking(cabin.id, { checkIn: day(5), checkOut: day(8) }) }),
       201,
     );

@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:test';
+import type { InferResponseType } from 'hono/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
-import { GUEST_PAGE_DAYS_AFTER_DEPARTURE, type GuestPageAnswer } from '../../schema/guest-page.ts';
+import { GUEST_PAGE_DAYS_AFTER_DEPARTURE } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
@@ -15,6 +16,8 @@ import {
   validBooking,
   callWith,
   jsonOf,
+  type Api,
+  type Booked,
 } from './helpers.ts';
 import { SHOP, yk } from './yookassa-shop.ts';
 
@@ -29,6 +32,14 @@ const day = (n: number) => addDays(todayInMoscow(), n);
 
 const call = callWith(SHOP);
 const json = jsonOf;
+
+// What the routes answer, as the typed client knows them.
+type GuestPage = InferResponseType<Api['guest'][':token']['$get'], 200>;
+type GuestPay = InferResponseType<Api['guest'][':token']['pay']['$post'], 200>;
+type Availability = InferResponseType<Api['cabins'][':id']['availability']['$get'], 200>;
+type Search = InferResponseType<Api['search']['$get'], 200>;
+type OwnerBookings = InferResponseType<Api['admin']['bookings']['$get'], 200>;
+type OwnerRefund = InferResponseType<Api['admin']['bookings'][':id']['refund']['$post'], 200>;
 
 const standIn = (path: string, body?: unknown) =>
   fetch(
@@ -66,9 +77,8 @@ const notify = (id: string) =>
     body: { type: 'notification', event: 'payment.succeeded', object: { id } },
   });
 const busy = async (cabinId: number) =>
-  (await json<{ busy: unknown[] }>(await call('GET', `/api/cabins/${cabinId}/availability`), 200)).busy;
+  (await json<Availability>(await call('GET', `/api/cabins/${cabinId}/availability`), 200)).busy;
 
-type Booked = { id: number; total: number; guestUrl: string; payment?: { amount: number; confirmationUrl: string } };
 async function book(cabinId: number, overrides: Record<string, unknown> = {}) {
   const booked = await json<Booked>(
     await call('POST', '/api/bookings', { body: validBooking(cabinId, overrides) }),
@@ -117,7 +127,7 @@ describe("the guest's page of a booking with prepayment", () => {
     const waiting = await call('GET', booked.page);
     expect(waiting.headers.get('cache-control')).toBe('no-store');
     expect(waiting.headers.get('x-robots-tag')).toMatch(/noindex/);
-    const before = await json<GuestPageAnswer>(waiting, 200);
+    const before = await json<GuestPage>(waiting, 200);
     expect(before).toMatchObject({
       id: booked.id,
       status: 'awaiting_payment',
@@ -138,7 +148,7 @@ describe("the guest's page of a booking with prepayment", () => {
     // Paid on ЮKassa's page; no notification came: the page reads the payment back and confirms.
     const [prepayment] = await paymentRows(booked.id);
     await payAtStandIn(prepayment!.id);
-    const confirmed = await json<GuestPageAnswer>(await call('GET', booked.page), 200);
+    const confirmed = await json<GuestPage>(await call('GET', booked.page), 200);
     expect(confirmed).toMatchObject({
       status: 'confirmed',
       paid: 450000,
@@ -167,10 +177,7 @@ describe("the guest's page of a booking with prepayment", () => {
     expect(await (await call('GET', `/api/cabins/${cabin.id}`)).text()).not.toContain('код 4512');
 
     // The rest: one payment of what is due, with the guest's page as the way back; a second tap gives the same.
-    const first = await json<{ confirmationUrl: string; amount: number }>(
-      await call('POST', `${booked.page}/pay`, { body: {} }),
-      200,
-    );
+    const first = await json<GuestPay>(await call('POST', `${booked.page}/pay`, { body: {} }), 200);
     expect(first.amount).toBe(1050000);
     expect(await json(await call('POST', `${booked.page}/pay`, { body: {} }), 200)).toEqual(first);
     const rows = await paymentRows(booked.id);
@@ -200,7 +207,7 @@ describe("the guest's page of a booking with prepayment", () => {
     await payAtStandIn(balance.id);
     expect(await json(await notify(balance.id), 200)).toEqual({ ok: true, outcome: 'paid' });
     expect(await json(await notify(balance.id), 200)).toEqual({ ok: true, outcome: 'unchanged' });
-    expect(await json<GuestPageAnswer>(await call('GET', booked.page), 200)).toMatchObject({
+    expect(await json<GuestPage>(await call('GET', booked.page), 200)).toMatchObject({
       status: 'confirmed',
       paid: 1500000,
       due: 0,
@@ -240,7 +247,7 @@ describe("the guest's page of a booking with prepayment", () => {
       [balance.id, '10500.00', `refund-${balance.id}`],
     ]);
     expect(await busy(cabin.id)).toEqual([]);
-    const search = await json<{ results: { id: number }[] }>(
+    const search = await json<Search>(
       await call('GET', `/api/search?checkIn=${day(30)}&checkOut=${day(33)}&guests=2`),
       200,
     );
@@ -249,7 +256,7 @@ describe("the guest's page of a booking with prepayment", () => {
     // Again: the same answer, nothing asked of ЮKassa again.
     expect(await json(await call('POST', `${booked.page}/cancel`, { body: {} }), 200)).toEqual(cancelled);
     expect(await refundsOf(prepayment!.id, balance.id)).toHaveLength(2);
-    const after = await json<GuestPageAnswer>(await call('GET', booked.page), 200);
+    const after = await json<GuestPage>(await call('GET', booked.page), 200);
     expect(after).toMatchObject({
       status: 'cancelled',
       paid: 0,
@@ -261,7 +268,7 @@ describe("the guest's page of a booking with prepayment", () => {
     expect(after.instructions).toBeUndefined();
 
     // «Заявки»: who cancelled, the guest's page, the money over both payments.
-    const [row] = await json<Record<string, unknown>[]>(await call('GET', '/api/admin/bookings', { cookie }), 200);
+    const [row] = await json<OwnerBookings>(await call('GET', '/api/admin/bookings', { cookie }), 200);
     expect(row).toMatchObject({
       id: booked.id,
       status: 'cancelled',
@@ -279,7 +286,7 @@ describe("the guest's page of a booking with prepayment", () => {
     await prepaymentOn(cookie, 50, { cancellation: { freeUntilDays: 14, keepPercent: 30 } });
     const booked = await bookPaid(cabin.id, { checkIn: day(10), checkOut: day(13) });
     // 50 % of 15 000 ₽ paid; 30 % of the total (4 500 ₽) is kept, the other 3 000 ₽ go back.
-    const page = await json<GuestPageAnswer>(await call('GET', booked.page), 200);
+    const page = await json<GuestPage>(await call('GET', booked.page), 200);
     expect(page).toMatchObject({ paid: 750000, due: 750000 });
     expect(page.cancel).toMatchObject({ allowed: true, free: false, freeUntil: null, refund: 300000, kept: 450000 });
     expect(await json(await call('POST', `${booked.page}/cancel`, { body: {} }), 200)).toEqual({
@@ -295,14 +302,14 @@ describe("the guest's page of a booking with prepayment", () => {
     expect(receipts.map((r) => r.receipt.items.map((i: { payment_mode: string }) => i.payment_mode))).toEqual([
       ['partial_prepayment'],
     ]);
-    expect(await json<GuestPageAnswer>(await call('GET', booked.page), 200)).toMatchObject({
+    expect(await json<GuestPage>(await call('GET', booked.page), 200)).toMatchObject({
       status: 'cancelled',
       paid: 450000,
       refunded: 300000,
     });
 
     // The owner gives back the part kept as well: only what is left of the payment, under a key of its own.
-    const owner = await json<{ booking: { status: string; cancelledBy: string }; refunded: number; paid: number }>(
+    const owner = await json<OwnerRefund>(
       await call('POST', `/api/admin/bookings/${booked.id}/refund`, { cookie }),
       200,
     );
@@ -383,7 +390,7 @@ describe("the guest's page of a booking with prepayment", () => {
     await payAtStandIn(prepayment!.id);
     expect(await json(await notify(prepayment!.id), 200)).toEqual({ ok: true, outcome: 'refunded' });
     expect((await refundsOf(prepayment!.id)).map((r) => r.amount)).toEqual(['4500.00']);
-    expect(await json<GuestPageAnswer>(await call('GET', booked.page), 200)).toMatchObject({
+    expect(await json<GuestPage>(await call('GET', booked.page), 200)).toMatchObject({
       status: 'cancelled',
       paid: 0,
       refunded: 450000,
@@ -396,7 +403,7 @@ describe("the guest's page of a request", () => {
     const cabin = await seedCabin({ pricePerNight: 5000 });
     const cookie = await login();
     const booked = await book(cabin.id);
-    const page = await json<GuestPageAnswer>(await call('GET', booked.page), 200);
+    const page = await json<GuestPage>(await call('GET', booked.page), 200);
     expect(page).toMatchObject({
       status: 'new',
       total: 15000,
@@ -412,7 +419,7 @@ describe("the guest's page of a request", () => {
       status: 'cancelled',
       refunded: 0,
     });
-    const [row] = await json<Record<string, unknown>[]>(await call('GET', '/api/admin/bookings', { cookie }), 200);
+    const [row] = await json<OwnerBookings>(await call('GET', '/api/admin/bookings', { cookie }), 200);
     expect(row).toMatchObject({
       status: 'cancelled',
       cancelledBy: 'guest',
@@ -451,14 +458,14 @@ describe("the guest's page of a request", () => {
     await json(await call('PUT', `/api/admin/bookings/${booked.id}`, { cookie, body: { status: 'confirmed' } }), 200);
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 5 * 86_400_000);
-    const page = await json<GuestPageAnswer>(await call('GET', booked.page), 200);
+    const page = await json<GuestPage>(await call('GET', booked.page), 200);
     expect(page.cancel).toMatchObject({ allowed: false, reason: MSG.guestCancelArrived });
     await expectNoChange(async () =>
       expectError(await call('POST', `${booked.page}/cancel`, { body: {} }), 409, MSG.guestCancelArrived),
     );
     // After departure the page offers the review form; it answers until its last day, then 404.
     vi.setSystemTime(Date.now() + (3 + GUEST_PAGE_DAYS_AFTER_DEPARTURE) * 86_400_000);
-    expect(await json<GuestPageAnswer>(await call('GET', booked.page), 200)).toMatchObject({
+    expect(await json<GuestPage>(await call('GET', booked.page), 200)).toMatchObject({
       status: 'confirmed',
       canReview: true,
       reviewed: false,

@@ -1,15 +1,18 @@
+import type { InferResponseType } from 'hono/client';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
-import { OCCUPANCY_MAX_DAYS, type OccupancyAnswer } from '../../schema/search.ts';
+import { OCCUPANCY_MAX_DAYS } from '../../schema/search.ts';
 import { occupancy as readOccupancy } from '../../worker/queries/occupancy.ts';
-import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
+import { type Api, expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
 import { block, booking, countingDb, feedEvent } from './stays.ts';
 
 // The owner's GET /api/admin/occupancy (docs/api.md «Search, occupancy and health»), on both
 // runtimes: every cabin against the days, each range marked by what holds it.
 
 const day = (n: number) => addDays(todayInMoscow(), n);
+/** What the route answers, as the typed client knows it. */
+type Occupancy = InferResponseType<Api['admin']['occupancy']['$get'], 200>;
 
 beforeEach(resetDataWithAdmin);
 
@@ -27,7 +30,7 @@ describe('GET /api/admin/occupancy: the owner’s «Шахматка»', () => {
     const res = await occupancy(cookie, `?from=${day(1)}&days=20`);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const answer = (await res.json()) as OccupancyAnswer;
+    const answer = (await res.json()) as Occupancy;
     expect(answer).toEqual({
       from: day(1),
       days: 20,
@@ -59,7 +62,7 @@ describe('GET /api/admin/occupancy: the owner’s «Шахматка»', () => {
     expect(
       (await jsonRequest('PUT', `/api/admin/bookings/${declined}`, { status: 'declined' }, { cookie })).status,
     ).toBe(200);
-    const answer = (await (await occupancy(cookie)).json()) as OccupancyAnswer;
+    const answer = (await (await occupancy(cookie)).json()) as Occupancy;
     expect(answer).toMatchObject({ from: day(0), days: 31 });
     expect(answer.cabins[0]!.ranges).toEqual([]);
   });
@@ -68,15 +71,15 @@ describe('GET /api/admin/occupancy: the owner’s «Шахматка»', () => {
     const cookie = await login();
     const cabin = await seedCabin();
     const stay = await booking(cookie, cabin.id, day(4), day(9), true, 'Ольга');
-    const one = (await (await occupancy(cookie, `?from=${day(5)}&days=1`)).json()) as OccupancyAnswer;
+    const one = (await (await occupancy(cookie, `?from=${day(5)}&days=1`)).json()) as Occupancy;
     expect(one.cabins[0]!.ranges).toEqual([
       { start: day(5), end: day(6), kind: 'booking', label: 'Ольга', bookingId: stay },
     ]);
     const most = await occupancy(cookie, `?from=${day(0)}&days=${OCCUPANCY_MAX_DAYS}`);
     expect(most.status).toBe(200);
-    expect(((await most.json()) as OccupancyAnswer).days).toBe(92);
+    expect(((await most.json()) as Occupancy).days).toBe(92);
     // A window that ends the morning the stay begins holds none of its nights.
-    const before = (await (await occupancy(cookie, `?from=${day(0)}&days=4`)).json()) as OccupancyAnswer;
+    const before = (await (await occupancy(cookie, `?from=${day(0)}&days=4`)).json()) as Occupancy;
     expect(before.cabins[0]!.ranges).toEqual([]);
   });
 

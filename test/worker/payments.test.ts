@@ -1,9 +1,10 @@
 import { env } from 'cloudflare:test';
+import type { InferResponseType } from 'hono/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { formatNights, formatPrice } from '../../schema/format.ts';
 import { MSG } from '../../schema/messages.ts';
-import { linesOf, type SearchAnswerJson } from '../../schema/search.ts';
+import { linesOf } from '../../schema/search.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
 import type { Receipt } from '../../worker/payments/yookassa.ts';
@@ -16,6 +17,8 @@ import {
   validBooking,
   callWith,
   jsonOf,
+  type Api,
+  type Booked,
 } from './helpers.ts';
 import { SHOP, yk } from './yookassa-shop.ts';
 
@@ -30,6 +33,14 @@ const day = (n: number) => addDays(todayInMoscow(), n);
 
 const call = callWith(SHOP);
 const json = jsonOf;
+
+// What the routes answer, as the typed client knows them.
+type Availability = InferResponseType<Api['cabins'][':id']['availability']['$get'], 200>;
+type Search = InferResponseType<Api['search']['$get'], 200>;
+type OwnerBookings = InferResponseType<Api['admin']['bookings']['$get'], 200>;
+type OwnerRefund = InferResponseType<Api['admin']['bookings'][':id']['refund']['$post'], 200>;
+type PaymentLink = InferResponseType<Api['admin']['bookings'][':id']['payment-link']['$post'], 200>;
+type Pricing = InferResponseType<Api['admin']['pricing']['$put'], 200>;
 
 /** The stand-in's own controls: the guest pays or cancels on its page; what receipts it was given. */
 const standIn = (path: string, init?: RequestInit) => fetch(`${yk.base}${path}`, init);
@@ -60,13 +71,8 @@ async function prepaymentOn(cookie: string, extra: Record<string, unknown> = {})
     200,
   );
 }
-type Started = {
-  id: number;
-  nights: number;
-  total: number;
-  lines: { kind: string; label: string; amount: number }[];
-  payment: { amount: number; confirmationUrl: string; holdUntil: string };
-};
+/** A booking held for prepayment: the request's answer, which then carries its payment. */
+type Started = Booked & { payment: NonNullable<Booked['payment']> };
 const book = (cabinId: number, overrides: Record<string, unknown> = {}) =>
   call('POST', '/api/bookings', { body: validBooking(cabinId, overrides) });
 async function paymentIdOf(bookingId: number) {
@@ -78,12 +84,7 @@ async function paymentIdOf(bookingId: number) {
 const statusOf = async (id: number) =>
   (await env.DB.prepare('SELECT status FROM bookings WHERE id = ?').bind(id).first<{ status: string }>())!.status;
 const busy = async (cabinId: number) =>
-  (
-    await json<{ busy: { start: string; end: string }[] }>(
-      await call('GET', `/api/cabins/${cabinId}/availability`),
-      200,
-    )
-  ).busy;
+  (await json<Availability>(await call('GET', `/api/cabins/${cabinId}/availability`), 200)).busy;
 const guestToken = async (id: number) =>
   (await env.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?').bind(id).first<{ t: string }>())!.t;
 
@@ -174,21 +175,15 @@ describe('fees and tax in every total', () => {
     ]);
     expect(answer.total).toBe(28020);
     expect(answer).not.toHaveProperty('payment');
-    const search = await json<SearchAnswerJson>(
+    const search = await json<Search>(
       await call('GET', `/api/search?checkIn=${day(60)}&checkOut=${day(64)}&guests=2`),
       200,
     );
     expect(search.results[0]).toMatchObject({ id: cabin.id, total: 28020 });
     expect(linesOf(search, search.results[0]!)).toEqual(answer.lines);
-    const [row] = await json<{ total: number; lines: unknown[]; status: string }[]>(
-      await call('GET', '/api/admin/bookings', { cookie }),
-      200,
-    );
+    const [row] = await json<OwnerBookings>(await call('GET', '/api/admin/bookings', { cookie }), 200);
     expect(row).toMatchObject({ total: 28020, lines: answer.lines, status: 'new' });
-    const availability = await json<{ charges: unknown }>(
-      await call('GET', `/api/cabins/${cabin.id}/availability`),
-      200,
-    );
+    const availability = await json<Availability>(await call('GET', `/api/cabins/${cabin.id}/availability`), 200);
     expect(availability.charges).toEqual({
       cleaningFee: 1500,
       touristTax: { enabled: true, ratePercent: 2, minPerNight: 100 },
@@ -257,10 +252,7 @@ describe('a booking with prepayment: POST /api/bookings', () => {
     await expectNoChange(async () =>
       expect(await json(await notify('payment.succeeded', id), 200)).toEqual({ ok: true, outcome: 'unchanged' }),
     );
-    const [row] = await json<{ status: string; payment: { amount: number; status: string } }[]>(
-      await call('GET', '/api/admin/bookings', { cookie }),
-      200,
-    );
+    const [row] = await json<OwnerBookings>(await call('GET', '/api/admin/bookings', { cookie }), 200);
     expect(row).toMatchObject({ status: 'confirmed', payment: { amount: 480000, status: 'succeeded' } });
   });
 
@@ -268,7 +260,7 @@ describe('a booking with prepayment: POST /api/bookings', () => {
     const cabin = await seedCabin({ pricePerNight: 5000, name: 'Домик у моря' });
     const cookie = await login();
     await prepaymentOn(cookie, { cleaningFee: 1000, prepayment: { kind: 'percent', percent: 100 } });
-    const pricing = await json<{ extras: { id: number }[] }>(
+    const pricing = await json<Pricing>(
       await call('PUT', '/api/admin/pricing', {
         cookie,
         body: { discounts: [], extras: [{ name: 'Баня', price: 2000, per: 'stay', mandatory: false }] },
@@ -368,10 +360,7 @@ describe('a booking with prepayment: POST /api/bookings', () => {
     vi.setSystemTime(Date.now() + 31 * 60_000);
     expect(await busy(cabin.id)).toEqual([]);
     // (The owner's session of 30 minutes ran out too.)
-    const [row] = await json<{ status: string }[]>(
-      await call('GET', '/api/admin/bookings', { cookie: await login() }),
-      200,
-    );
+    const [row] = await json<OwnerBookings>(await call('GET', '/api/admin/bookings', { cookie: await login() }), 200);
     expect(row!.status).toBe('expired');
     // The guest pays anyway, late: the money goes back by itself, with its receipt.
     const id = await paymentIdOf(started.id);
@@ -408,7 +397,7 @@ describe('a booking with prepayment: POST /api/bookings', () => {
       body: JSON.stringify({ down: true }),
       headers: { 'content-type': 'application/json' },
     });
-    const answer = await json<{ id: number; paymentError: string; payment?: unknown }>(await book(cabin.id), 201);
+    const answer = await json<Booked>(await book(cabin.id), 201);
     expect(answer.paymentError).toBe(MSG.paymentUnavailable);
     expect(answer.payment).toBeUndefined();
     expect(await statusOf(answer.id)).toBe('new');
@@ -426,10 +415,10 @@ describe('the owner and a paid booking', () => {
     await pay(id);
     await json(await notify('payment.succeeded', id), 200);
     await expectError(await call('POST', `/api/admin/bookings/${started.id}/refund`), 401);
-    const refunded = await json<{
-      booking: { status: string };
-      payment: { refundStatus: string; refundReason: string };
-    }>(await call('POST', `/api/admin/bookings/${started.id}/refund`, { cookie }), 200);
+    const refunded = await json<OwnerRefund>(
+      await call('POST', `/api/admin/bookings/${started.id}/refund`, { cookie }),
+      200,
+    );
     expect(refunded).toMatchObject({
       booking: { status: 'cancelled' },
       payment: { refundStatus: 'succeeded', refundReason: 'owner' },
@@ -451,13 +440,13 @@ describe('the owner and a paid booking', () => {
   it('should send a payment link for a request received as «Заявка», holding its nights', async () => {
     const cabin = await seedCabin();
     const cookie = await login();
-    const request = await json<{ id: number }>(await book(cabin.id), 201);
+    const request = await json<Booked>(await book(cabin.id), 201);
     await expectError(
       await call('POST', `/api/admin/bookings/${request.id}/payment-link`, { cookie, bindings: NO_SHOP }),
       400,
       MSG.paymentsNotConfigured,
     );
-    const link = await json<{ booking: { status: string }; payment: { confirmationUrl: string; amount: number } }>(
+    const link = await json<PaymentLink>(
       await call('POST', `/api/admin/bookings/${request.id}/payment-link`, { cookie }),
       200,
     );

@@ -1,14 +1,14 @@
 import { env } from 'cloudflare:test';
+import type { InferResponseType } from 'hono/client';
 import { readSheet } from 'read-excel-file/universal';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
-import type { ReportSummary, TouristTaxReport } from '../../schema/reports.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { storeImport } from '../../worker/queries/calendar.ts';
 import { replaceChannelStays } from '../../worker/queries/channels.ts';
 import { reportSummary } from '../../worker/queries/reports.ts';
-import { expectError, login, resetDataWithAdmin, seedCabin, seedUser, send } from './helpers.ts';
+import { type Api, expectError, jsonOf, login, resetDataWithAdmin, seedCabin, seedUser, send } from './helpers.ts';
 import { countingDb } from './stays.ts';
 
 // The owner's numbers (docs/api.md «Reports»), on both runtimes: «Сводка»,
@@ -171,17 +171,19 @@ async function feed(cabinId: number, start: string, end: string) {
     .run();
 }
 
-async function json<T>(res: Response): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text.slice(0, 300)).toBe(200);
-  return JSON.parse(text) as T;
-}
+// What the routes answer, as the typed client knows them.
+type Summary = InferResponseType<Api['admin']['reports']['summary']['$get'], 200>;
+type TouristTax = InferResponseType<Api['admin']['reports']['tourist-tax']['$get'], 200>;
+type OwnerBookings = InferResponseType<Api['admin']['bookings']['$get'], 200>;
+
+/** The answer's JSON, once it is a 200. */
+const json = <T>(res: Response) => jsonOf<T>(res, 200);
 
 describe('GET /api/admin/reports/summary: «Сводка»', () => {
   it('should count occupancy, revenue, the price of a night, channels, lead time and cancellations as «Заявки» shows the same bookings', async () => {
     const { a, b, c } = await seed();
     const cookie = await login();
-    const s = await json<ReportSummary>(await send('GET', `/api/admin/reports/summary${PERIOD}`, { cookie }));
+    const s = await json<Summary>(await send('GET', `/api/admin/reports/summary${PERIOD}`, { cookie }));
 
     // Two active cabins × 61 nights; sold: 8 in «Домик у моря», 11 in «Лесной домик» (the inactive one's 2 sold too, outside occupancy).
     expect(s).toMatchObject({
@@ -257,9 +259,7 @@ describe('GET /api/admin/reports/summary: «Сводка»', () => {
     });
 
     // «Заявки» of the same bookings: the same money, to the kopeck.
-    const list = await json<{ checkIn: string; paid: number; refunded: number }[]>(
-      await send('GET', '/api/admin/bookings', { cookie }),
-    );
+    const list = await json<OwnerBookings>(await send('GET', '/api/admin/bookings', { cookie }));
     const inPeriod = list.filter((x) => x.checkIn >= '2025-06-01' && x.checkIn <= '2025-07-31');
     expect(inPeriod.reduce((sum, x) => sum + x.paid, 0)).toBe(s.revenue.paid * 100);
     expect(inPeriod.reduce((sum, x) => sum + x.refunded, 0)).toBe(s.revenue.refunded * 100);
@@ -353,7 +353,7 @@ describe('GET /api/admin/reports/tourist-tax', () => {
   it('should spread each tax line over the months of its nights in whole roubles, by cabin, month and quarter', async () => {
     const { a, b } = await seed();
     const cookie = await login();
-    const r = await json<TouristTaxReport>(await send('GET', `/api/admin/reports/tourist-tax${PERIOD}`, { cookie }));
+    const r = await json<TouristTax>(await send('GET', `/api/admin/reports/tourist-tax${PERIOD}`, { cookie }));
     // June: the early stay's last night (100 of 300), two of the crossing stay's three (193 of 290), the old-style stay (200).
     expect(r.months).toEqual([
       {
@@ -381,7 +381,7 @@ describe('GET /api/admin/reports/tourist-tax', () => {
     expect(r.total).toEqual({ nights: 10, taxable: 47_500, tax: 990 });
 
     // Over a period that holds whole stays, the total is the sum of their tax lines: 300 + 290 + 400 + 200.
-    const year = await json<TouristTaxReport>(
+    const year = await json<TouristTax>(
       await send('GET', '/api/admin/reports/tourist-tax?from=2025-01-01&to=2025-12-31', { cookie }),
     );
     expect(year.total.tax).toBe(1190);

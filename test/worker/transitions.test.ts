@@ -1,10 +1,21 @@
 import { env } from 'cloudflare:test';
+import type { InferResponseType } from 'hono/client';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Bindings } from '../../worker/env.ts';
 import { drainOutbox } from '../../worker/notify/drain.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
 import { mailApiMailer } from '../../worker/platform/mail-api.ts';
-import { callWith, freshIp, jsonOf, login, resetDataWithAdmin, seedCabin, validBooking } from './helpers.ts';
+import {
+  type Api,
+  type Booked,
+  callWith,
+  freshIp,
+  jsonOf,
+  login,
+  resetDataWithAdmin,
+  seedCabin,
+  validBooking,
+} from './helpers.ts';
 
 /**
  * Every state change of money races here (docs/architecture.md «Transitions»), on both runtimes:
@@ -21,6 +32,9 @@ const AT_ONCE = 5;
 const FEED_DELAY_MS = 700;
 /** Ten rounds of forty-odd racers take a while on two cores. */
 const RACE_TIMEOUT_MS = 120_000;
+
+type Notified = InferResponseType<Api['payments']['yookassa']['$post'], 200>;
+type PromoCodes = InferResponseType<Api['admin']['promo-codes']['$get'], 200>;
 
 const yk = inject('yookassa');
 const feedsUrl = inject('feedsUrl');
@@ -128,7 +142,7 @@ async function heldBooking(): Promise<Held> {
     200,
   );
   const email = `guest-${crypto.randomUUID()}@example.ru`;
-  const started = await jsonOf<{ id: number; guestUrl: string }>(
+  const started = await jsonOf<Booked>(
     await call('POST', '/api/bookings', { body: validBooking(cabin.id, { email }), ip: freshIp() }),
     201,
   );
@@ -154,7 +168,7 @@ async function race(h: Held, n: { notifications: number; pageReads: number; sche
       many(n.notifications, async () => {
         const res = await notify(h.paymentId);
         if (res.status === 503) return 'not read back';
-        return (await jsonOf<{ outcome: string }>(res, 200)).outcome;
+        return (await jsonOf<Notified>(res, 200)).outcome;
       }),
     ),
     Promise.all(many(n.pageReads, async () => (await call('GET', `/api/guest/${h.token}`)).status)),
@@ -167,7 +181,7 @@ async function race(h: Held, n: { notifications: number; pageReads: number; sche
   ).toEqual([]);
   // ЮKassa sends its notification again until it is answered 200.
   if (outcomes.includes('not read back'))
-    outcomes.push((await jsonOf<{ outcome: string }>(await notify(h.paymentId), 200)).outcome);
+    outcomes.push((await jsonOf<Notified>(await notify(h.paymentId), 200)).outcome);
   return { outcomes, cancels };
 }
 
@@ -303,10 +317,9 @@ describe('money under a race: every transition acts once', () => {
     );
     expect(answers.map((r) => r.status).sort()).toEqual([201, 400]);
     const uses = async () =>
-      (await jsonOf<{ codes: { uses: number }[] }>(await call('GET', '/api/admin/promo-codes', { cookie }), 200))
-        .codes[0]!.uses;
+      (await jsonOf<PromoCodes>(await call('GET', '/api/admin/promo-codes', { cookie }), 200)).codes[0]!.uses;
     expect(await uses()).toBe(1);
-    const held = (await answers.find((r) => r.status === 201)!.json()) as import('./helpers.ts').Booked;
+    const held = (await answers.find((r) => r.status === 201)!.json()) as Booked;
     await env.DB.prepare('UPDATE bookings SET hold_until = ? WHERE id = ?')
       .bind(new Date(Date.now() - 60_000).toISOString(), held.id)
       .run();
@@ -325,10 +338,9 @@ describe('money under a race: every transition acts once', () => {
       200,
     );
     const uses = async () =>
-      (await jsonOf<{ codes: { uses: number }[] }>(await call('GET', '/api/admin/promo-codes', { cookie }), 200))
-        .codes[0]!.uses;
+      (await jsonOf<PromoCodes>(await call('GET', '/api/admin/promo-codes', { cookie }), 200)).codes[0]!.uses;
     const cabin = await seedCabin();
-    const request = await jsonOf<{ id: number; guestUrl: string }>(
+    const request = await jsonOf<Booked>(
       await call('POST', '/api/bookings', { body: validBooking(cabin.id, { promo: 'ЛЕТО' }) }),
       201,
     );

@@ -80,9 +80,12 @@ export const bookingRoutes = new Hono<AppEnv>()
       }
       const { booking, answer } = made;
       const base = { id: booking.id, ...answer, guestUrl: guestUrlOf(booking) };
-      if (made.kind === 'held') return c.json({ ...base, payment: made.payment }, 201);
-      if (made.kind === 'fellBackToRequest') return c.json({ ...base, paymentError: MSG.paymentUnavailable }, 201);
-      return c.json(base, 201);
+      // One answer type for the three outcomes, as documented: each inferred on its own, the plain
+      // request's would absorb the other two, and the typed client would not know `payment`.
+      const created = (body: z.infer<typeof bookingCreatedAnswer>) => c.json(body, 201);
+      if (made.kind === 'held') return created({ ...base, payment: made.payment });
+      if (made.kind === 'fellBackToRequest') return created({ ...base, paymentError: MSG.paymentUnavailable });
+      return created(base);
     },
   )
   /**

@@ -11,7 +11,7 @@ import { messageForLog } from '../lib/for-log.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
-import { applyPayment, holdUntilOf, startPayment } from '../payments/prepayment.ts';
+import { applyPayment, holdUntilOf, startPayment, type PaymentOutcome } from '../payments/prepayment.ts';
 import { moneyOf, refundedOf, refundRest } from '../payments/refunds.ts';
 import { getPayment, getRefund, yookassaOf } from '../payments/yookassa.ts';
 import { cancelPaid, getBooking, holdRequest } from '../queries/bookings.ts';
@@ -53,6 +53,9 @@ export const paymentRoutes = new Hono<AppEnv>().post(
   validate('json', notificationSchema),
   async (c) => {
     const { event, object } = c.req.valid('json');
+    // A payment's notice says what it did, a refund's does not: one answer type for both, since
+    // each inferred on its own, `{ ok: true }` would absorb the other and the client lose `outcome`.
+    const done = (body: { ok: true; outcome?: PaymentOutcome }) => c.json(body);
     const shop = yookassaOf(c.env);
     if (!shop) return apiError(c, 404, MSG.paymentNotFound);
     if (event.startsWith('refund.')) {
@@ -64,13 +67,13 @@ export const paymentRoutes = new Hono<AppEnv>().post(
         // only about a payment we know: a forged notice cannot make us call it at will.
         const ours = object.payment_id ? await getPaymentRow(c.env, object.payment_id) : undefined;
         const refund = ours ? await getRefund(shop, object.id).catch(() => null) : null;
-        if (ours && refund?.payment_id === ours.id) return c.json({ ok: true });
+        if (ours && refund?.payment_id === ours.id) return done({ ok: true });
         return apiError(c, 404, MSG.paymentNotFound);
       }
       const refund = await getRefund(shop, object.id);
       if (refund.payment_id === row.id && refund.status !== row.refundStatus)
         await setRefund(c.env, row.id, { refundId: refund.id, refundStatus: refund.status });
-      return c.json({ ok: true });
+      return done({ ok: true });
     }
     const row = await getPaymentRow(c.env, object.id);
     if (!row) return apiError(c, 404, MSG.paymentNotFound);
@@ -84,7 +87,7 @@ export const paymentRoutes = new Hono<AppEnv>().post(
     });
     if (!answer) return apiError(c, 503, MSG.paymentReadBackFailed);
     const outcome = await applyPayment(c.env, row, answer, (label, task) => afterResponse(c, label, task));
-    return c.json({ ok: true, outcome });
+    return done({ ok: true, outcome });
   },
 );
 

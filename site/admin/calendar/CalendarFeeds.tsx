@@ -7,6 +7,7 @@ import { moscowTime, useFailure, type Calendar, type OnDirty } from './CalendarC
 import { FEED_EMPTY_HELD } from '../../../schema/calendar.ts';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
+import { Field } from '../ui/Field.tsx';
 import { FormFooter } from '../ui/FormFooter.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { OwnerOnly, useIsOwner } from '../ui/role.tsx';
@@ -150,35 +151,33 @@ export function CalendarFeeds({
                 <fieldset disabled={!owner}>
                   <legend className="visually-hidden">Календарь {i + 1}</legend>
                   <div className="form-grid">
-                    <div className="field">
-                      <label className="label" htmlFor={`feed-${i}-name`}>
-                        Название
-                      </label>
-                      <input
-                        id={`feed-${i}-name`}
-                        className="input"
-                        maxLength={60}
-                        placeholder="Суточно"
-                        value={r.name}
-                        onChange={(e) => set(r.key, { name: e.target.value })}
-                      />
-                    </div>
-                    <div className="field">
-                      <label className="label" htmlFor={`feed-${i}-url`}>
-                        Ссылка на календарь
-                      </label>
-                      <input
-                        id={`feed-${i}-url`}
-                        className="input"
-                        type="url"
-                        inputMode="url"
-                        autoComplete="off"
-                        spellCheck={false}
-                        placeholder="https://…"
-                        value={r.url}
-                        onChange={(e) => set(r.key, { url: e.target.value })}
-                      />
-                    </div>
+                    <Field id={`feed-${i}-name`} label="Название">
+                      {({ id }) => (
+                        <input
+                          id={id}
+                          className="input"
+                          maxLength={60}
+                          placeholder="Суточно"
+                          value={r.name}
+                          onChange={(e) => set(r.key, { name: e.target.value })}
+                        />
+                      )}
+                    </Field>
+                    <Field id={`feed-${i}-url`} label="Ссылка на календарь">
+                      {({ id }) => (
+                        <input
+                          id={id}
+                          className="input"
+                          type="url"
+                          inputMode="url"
+                          autoComplete="off"
+                          spellCheck={false}
+                          placeholder="https://…"
+                          value={r.url}
+                          onChange={(e) => set(r.key, { url: e.target.value })}
+                        />
+                      )}
+                    </Field>
                   </div>
                 </fieldset>
                 {s && (

@@ -6,6 +6,7 @@ import { formatPrice } from '../../../schema/format.ts';
 import { MSG } from '../../../schema/messages.ts';
 import { useFailure, type Calendar, type OnDirty } from './CalendarCommon.tsx';
 import { call, client } from '../client.ts';
+import { Field, NumberInput } from '../ui/Field.tsx';
 import { FormFooter } from '../ui/FormFooter.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
@@ -132,21 +133,18 @@ export function CalendarSeasons({
       <h3 className="group__title" id="seasons-title">
         Сезонные цены
       </h3>
-      <div className="field">
-        <label className="label" htmlFor="base-min">
-          Минимум ночей вне сезонов
-        </label>
-        <input
-          id="base-min"
-          className="input input--narrow"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={365}
-          value={minNights}
-          onChange={(e) => setMinNights(e.target.value)}
-        />
-      </div>
+      <Field id="base-min" label="Минимум ночей вне сезонов">
+        {({ id }) => (
+          <NumberInput
+            id={id}
+            className="input input--narrow"
+            min={1}
+            max={365}
+            value={minNights}
+            onChange={(e) => setMinNights(e.target.value)}
+          />
+        )}
+      </Field>
       <p className="hint">
         В сезон каждая ночь стоит цену сезона (выходные — цену выходных сезона, если она указана), вне сезонов — цену
         домика. «По» — день выезда: эта ночь уже не в сезоне. Сезоны не должны пересекаться.
@@ -165,86 +163,68 @@ export function CalendarSeasons({
                 <fieldset>
                   <legend className="season-list__legend">Сезон {i + 1}</legend>
                   <div className="form-grid">
-                    <div className="field">
-                      <label className="label" htmlFor={`season-${i}-start`}>
-                        С
-                      </label>
-                      <input
-                        id={`season-${i}-start`}
-                        className="input"
-                        type="date"
-                        value={r.start}
-                        aria-invalid={!!problem}
-                        onChange={(e) => set(r.key, { start: e.target.value })}
-                      />
-                    </div>
-                    <div className="field">
-                      <label className="label" htmlFor={`season-${i}-end`}>
-                        По (день выезда)
-                      </label>
-                      <input
-                        id={`season-${i}-end`}
-                        className="input"
-                        type="date"
-                        value={r.end}
-                        aria-invalid={!!problem}
-                        onChange={(e) => set(r.key, { end: e.target.value })}
-                      />
-                    </div>
-                    <div className="field">
-                      <label className="label" htmlFor={`season-${i}-price`}>
-                        Цена за ночь, ₽
-                      </label>
-                      <input
-                        id={`season-${i}-price`}
-                        className="input"
-                        type="number"
-                        inputMode="numeric"
-                        min={0}
-                        value={r.pricePerNight}
-                        onChange={(e) => set(r.key, { pricePerNight: e.target.value })}
-                      />
-                    </div>
-                    <div className="field">
-                      <label className="label" htmlFor={`season-${i}-weekend`}>
-                        Цена в выходные, ₽
-                      </label>
-                      <input
-                        id={`season-${i}-weekend`}
-                        className="input"
-                        type="number"
-                        inputMode="numeric"
-                        min={1}
-                        placeholder="Как в будни"
-                        aria-describedby={`season-${i}-weekend-hint${weekendProblem ? ` season-${i}-weekend-error` : ''}`}
-                        aria-invalid={weekendProblem}
-                        value={r.weekendPricePerNight}
-                        onChange={(e) => set(r.key, { weekendPricePerNight: e.target.value })}
-                      />
-                      <span className="hint" id={`season-${i}-weekend-hint`}>
-                        Пусто — как в будни сезона
-                      </span>
-                      {weekendProblem && (
-                        <span className="error-text" id={`season-${i}-weekend-error`}>
-                          <Icon name="x" /> {MSG.weekendPriceInvalid}
-                        </span>
+                    {/* The dates are marked invalid together, by the row's problem shown under the row. */}
+                    <Field id={`season-${i}-start`} label="С">
+                      {({ id }) => (
+                        <input
+                          id={id}
+                          className="input"
+                          type="date"
+                          value={r.start}
+                          aria-invalid={!!problem}
+                          onChange={(e) => set(r.key, { start: e.target.value })}
+                        />
                       )}
-                    </div>
-                    <div className="field">
-                      <label className="label" htmlFor={`season-${i}-min`}>
-                        Минимум ночей
-                      </label>
-                      <input
-                        id={`season-${i}-min`}
-                        className="input"
-                        type="number"
-                        inputMode="numeric"
-                        min={1}
-                        max={365}
-                        value={r.minNights}
-                        onChange={(e) => set(r.key, { minNights: e.target.value })}
-                      />
-                    </div>
+                    </Field>
+                    <Field id={`season-${i}-end`} label="По (день выезда)">
+                      {({ id }) => (
+                        <input
+                          id={id}
+                          className="input"
+                          type="date"
+                          value={r.end}
+                          aria-invalid={!!problem}
+                          onChange={(e) => set(r.key, { end: e.target.value })}
+                        />
+                      )}
+                    </Field>
+                    <Field id={`season-${i}-price`} label="Цена за ночь, ₽">
+                      {({ id }) => (
+                        <NumberInput
+                          id={id}
+                          min={0}
+                          value={r.pricePerNight}
+                          onChange={(e) => set(r.key, { pricePerNight: e.target.value })}
+                        />
+                      )}
+                    </Field>
+                    <Field
+                      id={`season-${i}-weekend`}
+                      label="Цена в выходные, ₽"
+                      hint="Пусто — как в будни сезона"
+                      error={weekendProblem ? MSG.weekendPriceInvalid : undefined}
+                    >
+                      {(p) => (
+                        <NumberInput
+                          {...p}
+                          min={1}
+                          placeholder="Как в будни"
+                          value={r.weekendPricePerNight}
+                          onChange={(e) => set(r.key, { weekendPricePerNight: e.target.value })}
+                        />
+                      )}
+                    </Field>
+                    <Field id={`season-${i}-min`} label="Минимум ночей">
+                      {({ id }) => (
+                        <NumberInput
+                          id={id}
+                          min={1}
+                          max={365}
+                          value={r.minNights}
+                          onChange={(e) => set(r.key, { minNights: e.target.value })}
+                        />
+                      )}
+                    </Field>
                   </div>
                 </fieldset>
                 {problem && (

@@ -3,6 +3,7 @@
 // cabin or the ones chosen. Saved as a whole list with the discounts as they are stored.
 import { EXTRA_PER, EXTRA_PER_LABELS, type Extra, type ExtraPer } from '../../../schema/pricing.ts';
 import { formatPrice } from '../../../schema/format.ts';
+import { Field, NumberInput } from '../ui/Field.tsx';
 import { numberOf } from '../ui/numbers.ts';
 import { RowListForm } from './RowListForm.tsx';
 import { useListForm } from './useListForm.ts';
@@ -86,50 +87,39 @@ export function ExtrasForm({
         return (
           <>
             <div className="form-grid">
-              <div className="field">
-                <label className="label" htmlFor={`extra-${i}-name`}>
-                  Название
-                </label>
-                <input
-                  id={`extra-${i}-name`}
-                  className="input"
-                  maxLength={60}
-                  placeholder="Баня"
-                  value={r.name}
-                  onChange={(e) => setRow({ name: e.target.value })}
-                />
-              </div>
-              <div className="field">
-                <label className="label" htmlFor={`extra-${i}-price`}>
-                  Цена, ₽
-                </label>
-                <input
-                  id={`extra-${i}-price`}
-                  className="input"
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  value={r.price}
-                  onChange={(e) => setRow({ price: e.target.value })}
-                />
-              </div>
-              <div className="field">
-                <label className="label" htmlFor={`extra-${i}-per`}>
-                  Цена берётся
-                </label>
-                <select
-                  id={`extra-${i}-per`}
-                  className="input"
-                  value={r.per}
-                  onChange={(e) => setRow({ per: e.target.value as ExtraPer })}
-                >
-                  {EXTRA_PER.map((p) => (
-                    <option key={p} value={p}>
-                      {EXTRA_PER_LABELS[p]}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <Field id={`extra-${i}-name`} label="Название">
+                {({ id }) => (
+                  <input
+                    id={id}
+                    className="input"
+                    maxLength={60}
+                    placeholder="Баня"
+                    value={r.name}
+                    onChange={(e) => setRow({ name: e.target.value })}
+                  />
+                )}
+              </Field>
+              <Field id={`extra-${i}-price`} label="Цена, ₽">
+                {({ id }) => (
+                  <NumberInput id={id} min={0} value={r.price} onChange={(e) => setRow({ price: e.target.value })} />
+                )}
+              </Field>
+              <Field id={`extra-${i}-per`} label="Цена берётся">
+                {({ id }) => (
+                  <select
+                    id={id}
+                    className="input"
+                    value={r.per}
+                    onChange={(e) => setRow({ per: e.target.value as ExtraPer })}
+                  >
+                    {EXTRA_PER.map((p) => (
+                      <option key={p} value={p}>
+                        {EXTRA_PER_LABELS[p]}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
             </div>
             <label className="check pricing-form__check">
               <input type="checkbox" checked={r.mandatory} onChange={(e) => setRow({ mandatory: e.target.checked })} />
