@@ -13,6 +13,7 @@ export const NBSP = '\u00a0';
  */
 export function formatNumber(n: number): string {
   const whole = Math.round(n);
+  if (!Number.isFinite(whole)) return String(whole);
   const digits = String(Math.abs(whole));
   let grouped = '';
   for (let end = digits.length; end > 0; end -= 3)
