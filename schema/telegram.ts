@@ -12,6 +12,8 @@ import { MSG } from './messages.ts';
 export const TELEGRAM_API_DEFAULT = 'https://api.telegram.org';
 /** How long the one-time code of a link opens the bot for this booking. */
 export const TELEGRAM_LINK_TTL_MS = 30 * 60_000;
+/** Links one booking's page may ask for in an hour: each is a stored code, and the page's token alone must not grow the table. */
+export const TELEGRAM_LINK_THROTTLE = { max: 20, windowMs: 60 * 60_000 } as const;
 /** The most text Telegram takes in one message. */
 export const TELEGRAM_TEXT_LIMIT = 4096;
 

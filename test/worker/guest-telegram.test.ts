@@ -3,7 +3,12 @@ import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest'
 import { addDays } from '../../schema/dates.ts';
 import { GUEST_PAGE_MARKER } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
-import { TELEGRAM_CONSENT_TEXT, TELEGRAM_REPLIES, type TelegramStatus } from '../../schema/telegram.ts';
+import {
+  TELEGRAM_CONSENT_TEXT,
+  TELEGRAM_LINK_THROTTLE,
+  TELEGRAM_REPLIES,
+  type TelegramStatus,
+} from '../../schema/telegram.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
@@ -222,6 +227,21 @@ describe('the guest ties a chat', () => {
       404,
       MSG.guestPageNotFound,
     );
+  });
+
+  it('should refuse a page more than 20 links an hour with 429 in Russian, storing no more codes', async () => {
+    const { token: page } = await request();
+    await connect(await login());
+    for (let i = 0; i < TELEGRAM_LINK_THROTTLE.max; i++) await linkCode(page);
+    const count = async () =>
+      (await env.DB.prepare('SELECT count(*) AS n FROM guest_link_codes').first<{ n: number }>())!.n;
+    const before = await count();
+    await expectError(
+      await call('POST', `/api/guest/${page}/link/telegram`, { body: {} }),
+      429,
+      MSG.telegramLinkThrottled,
+    );
+    expect(await count()).toBe(before);
   });
 
   it('should answer the page’s plain form, before its script has come, with a page that opens the link', async () => {

@@ -16,10 +16,12 @@ import { guestPageAnswer as guestPageJson } from '../../schema/answers.ts';
 import { html } from 'hono/html';
 import {
   TELEGRAM_CONSENT_TEXT,
+  TELEGRAM_LINK_THROTTLE,
   TELEGRAM_LINK_TTL_MS,
   telegramDeepLink,
   telegramLinkAnswer,
 } from '../../schema/telegram.ts';
+import { hit } from '../queries/rate-limit.ts';
 import { newLinkCode, readTelegramBot } from '../queries/telegram-bot.ts';
 
 const doc = docs('Страница гостя');
@@ -98,7 +100,7 @@ export const guestRoutes = new Hono<AppEnv>()
     '/:token/link/telegram',
     doc('Ссылка на бота Telegram для сообщений о брони', {
       answer: telegramLinkAnswer,
-      errors: [404, 409],
+      errors: [404, 409, 429],
       description:
         'Одноразовая ссылка t.me на 30 минут. Форма страницы без скрипта (application/x-www-form-urlencoded) получает HTML-страницу, которая открывает ссылку.',
     }),
@@ -107,6 +109,8 @@ export const guestRoutes = new Hono<AppEnv>()
       const [l, bot] = await Promise.all([current(c, token), readTelegramBot(c.env)]);
       if (!l) return notFound(c);
       if (!bot) return apiError(c, 409, MSG.telegramNotConnected);
+      if ((await hit(c.env, `tglink:${l.booking.id}`, TELEGRAM_LINK_THROTTLE.windowMs)) > TELEGRAM_LINK_THROTTLE.max)
+        return apiError(c, 429, MSG.telegramLinkThrottled);
       const { code } = await newLinkCode(c.env, l.booking.id, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINK_TTL_MS);
       const url = telegramDeepLink(bot.username, code);
       const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
