@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { maxStartLink, type MaxStatus } from '../../schema/max.ts';
 import { siteState } from '../../schema/tables.ts';
 import { getDb } from '../lib/db.ts';
+import { siteRecord } from './site-state.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 
 type DbEnv = { DB: DatabasePort };
@@ -25,27 +26,10 @@ const storedSchema = z.object({
 });
 export type MaxBot = z.infer<typeof storedSchema>;
 
-export async function readMaxBot(env: DbEnv): Promise<MaxBot | null> {
-  const row = await getDb(env).select().from(siteState).where(eq(siteState.key, KEY)).get();
-  if (!row) return null;
-  try {
-    const parsed = storedSchema.safeParse(JSON.parse(row.value));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-export async function saveMaxBot(env: DbEnv, bot: MaxBot): Promise<void> {
-  await getDb(env)
-    .insert(siteState)
-    .values({ key: KEY, value: JSON.stringify(bot) })
-    .onConflictDoUpdate({ target: siteState.key, set: { value: sql`excluded.value` } });
-}
-
-export async function forgetMaxBot(env: DbEnv): Promise<void> {
-  await getDb(env).delete(siteState).where(eq(siteState.key, KEY));
-}
+const record = siteRecord(KEY, storedSchema);
+export const readMaxBot = (env: DbEnv): Promise<MaxBot | null> => record.read(env);
+export const saveMaxBot = (env: DbEnv, bot: MaxBot): Promise<void> => record.save(env, bot);
+export const forgetMaxBot = (env: DbEnv): Promise<void> => record.forget(env);
 
 /** A fresh start-link secret: 24 random bytes in hex (MAX takes up to 128 such characters). */
 export const newStartPayload = () =>

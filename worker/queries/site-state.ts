@@ -20,3 +20,34 @@ export async function getContentVersion(env: DbEnv): Promise<number> {
   const row = await getDb(env).select().from(siteState).where(eq(siteState.key, VERSION)).get();
   return Number(row?.value ?? 0);
 }
+
+/**
+ * One JSON record of site_state under `key`, read through its schema (a row that no longer parses
+ * reads as absent), saved whole and forgotten: the MAX bot's and the guests' Telegram bot's.
+ */
+export function siteRecord<T>(
+  key: string,
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+) {
+  return {
+    async read(env: DbEnv): Promise<T | null> {
+      const row = await getDb(env).select().from(siteState).where(eq(siteState.key, key)).get();
+      if (!row) return null;
+      try {
+        const parsed = schema.safeParse(JSON.parse(row.value));
+        return parsed.success ? parsed.data : null;
+      } catch {
+        return null;
+      }
+    },
+    async save(env: DbEnv, value: T): Promise<void> {
+      await getDb(env)
+        .insert(siteState)
+        .values({ key, value: JSON.stringify(value) })
+        .onConflictDoUpdate({ target: siteState.key, set: { value: sql`excluded.value` } });
+    },
+    async forget(env: DbEnv): Promise<void> {
+      await getDb(env).delete(siteState).where(eq(siteState.key, key));
+    },
+  };
+}

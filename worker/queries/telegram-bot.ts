@@ -4,6 +4,7 @@ import type { TelegramStatus } from '../../schema/telegram.ts';
 import { guestChats, guestLinkCodes, siteState, telegramUpdates } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
+import { siteRecord } from './site-state.ts';
 import { sha256Hex } from '../lib/password.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 
@@ -30,27 +31,10 @@ const storedSchema = z.object({
 });
 export type TelegramBot = z.infer<typeof storedSchema>;
 
-export async function readTelegramBot(env: DbEnv): Promise<TelegramBot | null> {
-  const row = await getDb(env).select().from(siteState).where(eq(siteState.key, KEY)).get();
-  if (!row) return null;
-  try {
-    const parsed = storedSchema.safeParse(JSON.parse(row.value));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-export async function saveTelegramBot(env: DbEnv, bot: TelegramBot): Promise<void> {
-  await getDb(env)
-    .insert(siteState)
-    .values({ key: KEY, value: JSON.stringify(bot) })
-    .onConflictDoUpdate({ target: siteState.key, set: { value: sql`excluded.value` } });
-}
-
-export async function forgetTelegramBot(env: DbEnv): Promise<void> {
-  await getDb(env).delete(siteState).where(eq(siteState.key, KEY));
-}
+const record = siteRecord(KEY, storedSchema);
+export const readTelegramBot = (env: DbEnv): Promise<TelegramBot | null> => record.read(env);
+export const saveTelegramBot = (env: DbEnv, bot: TelegramBot): Promise<void> => record.save(env, bot);
+export const forgetTelegramBot = (env: DbEnv): Promise<void> => record.forget(env);
 
 /** Notes Telegram's refusal (or its end) on the bot as it is now, unless the token changed meanwhile. */
 export async function noteTelegramError(env: DbEnv, token: string, error: string | null): Promise<void> {
