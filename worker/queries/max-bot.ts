@@ -1,8 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { maxStartLink, type MaxStatus } from '../../schema/max.ts';
-import { siteState } from '../../schema/tables.ts';
-import { getDb } from '../lib/db.ts';
 import { siteRecord } from './site-state.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 

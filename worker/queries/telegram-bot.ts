@@ -1,7 +1,7 @@
-import { and, eq, inArray, lt, max, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, max } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TelegramStatus } from '../../schema/telegram.ts';
-import { guestChats, guestLinkCodes, siteState, telegramUpdates } from '../../schema/tables.ts';
+import { guestChats, guestLinkCodes, telegramUpdates } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import { siteRecord } from './site-state.ts';
