@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { addMonths, isIsoDate, nightsBetween, todayInMoscow } from './dates.ts';
 import { CALENDAR_INPUT_MONTHS } from './calendar.ts';
 import { MSG } from './messages.ts';
+import { bookingSourceSchema } from './visits.ts';
 
 // The statuses, channels and limits live in booking-options.ts (no zod: the booking card and
 // every page that reads the defaults load them).
@@ -52,6 +53,11 @@ export const bookingSubmitSchema = z
       .default([]),
     /** A promo code as typed; the server checks it and counts its use when the booking is stored. */
     promo: z.string({ error: MSG.promoCodeInvalid }).trim().max(40, MSG.promoCodeInvalid).optional().default(''),
+    /**
+     * Where the visit came from (the link's tags, the referring host), as the page kept it for the
+     * visit. A source that does not read is dropped, never the booking.
+     */
+    source: bookingSourceSchema.optional().catch(undefined),
   })
   .superRefine((b, ctx) => {
     if (!isIsoDate(b.checkIn) || !isIsoDate(b.checkOut)) return;

@@ -158,3 +158,36 @@ export function periodOf(kind: Exclude<PeriodKind, 'custom'>, day: IsoDate): Rep
     };
   return { from: `${year}-01-01`, to: `${year}-12-31` };
 }
+
+// ——— The funnel (`GET /admin/reports/funnel`): the public pages' own counting (schema/visits.ts)
+// beside the bookings made in the period, by day, by source and by cabin.
+
+/** The steps of a visit, as counted: visits (first pages), searches, cards opened, dates chosen. */
+export type VisitSteps = { visits: number; views: number; searches: number; cards: number; dates: number };
+/**
+ * Bookings made in the period (by the Moscow day of the request): requests, those paid (some
+ * money in), those confirmed (a sold stay) and what the confirmed ones are worth, in roubles.
+ */
+export type BookingSteps = { requests: number; prepaid: number; confirmed: number; revenue: number };
+export type FunnelFigures = VisitSteps & BookingSteps;
+export type FunnelDay = FunnelFigures & { day: string };
+/** A source: a link's utm_source, another site's host, «прямые заходы», or a platform (Авито, an imported calendar). */
+export type FunnelSource = FunnelFigures & { source: string; channel: boolean };
+export type FunnelCabin = Pick<FunnelFigures, 'cards' | 'dates' | 'requests' | 'confirmed' | 'revenue'> & {
+  cabinId: number;
+  name: string;
+  /** requests / cards, four places; null with no card opened. */
+  conversion: number | null;
+};
+export type FunnelReport = {
+  from: string;
+  to: string;
+  total: FunnelFigures;
+  days: FunnelDay[];
+  bySource: FunnelSource[];
+  byCabin: FunnelCabin[];
+  /** The same period a year before, in total. */
+  lastYear: FunnelFigures;
+  /** Beacons dropped in the period: bad, or over a sender's limit. */
+  dropped: number;
+};

@@ -3,6 +3,7 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'driz
 import { CABIN_DEFAULTS, DEFAULT_ADMIN_PATH, DEFAULT_RATING } from './constants.ts';
 import type { AuditOutcome, Role } from './account.ts';
 import type { PriceLine } from './payment-options.ts';
+import type { BookingSource } from './visits.ts';
 
 export const cabins = sqliteTable('cabins', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -160,6 +161,34 @@ export const rateLimits = sqliteTable('rate_limits', {
   count: integer('count').notNull(),
 });
 
+/**
+ * The public pages' own counting, with no cookie and nothing of the visitor kept: how many
+ * beacons of a kind a page got from a source on a Moscow day. The caps of schema/visits.ts keep
+ * the rows of a day bounded whatever is sent.
+ */
+export const visitCounts = sqliteTable(
+  'visit_counts',
+  {
+    day: text('day').notNull(),
+    kind: text('kind').notNull(),
+    source: text('source').notNull(),
+    path: text('path').notNull(),
+    /** The cabin of a card, dates or request beacon; 0 for none. */
+    cabinId: integer('cabin_id').notNull().default(0),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.kind, t.source, t.path, t.cabinId] })],
+);
+
+/**
+ * The day's salt of the hash a beacon's sender is limited by: one row, replaced on the first
+ * beacon of a new Moscow day, so yesterday's hashes can no longer be made again.
+ */
+export const visitSalt = sqliteTable('visit_salt', {
+  day: text('day').primaryKey(),
+  salt: text('salt').notNull(),
+});
+
 /** Small facts about the site itself, such as the version of public content. */
 export const siteState = sqliteTable('site_state', {
   key: text('key').primaryKey(),
@@ -193,6 +222,9 @@ export const UNSTAMPED_TABLES = [
   'guest_chats',
   'guest_link_codes',
   'telegram_updates',
+  // The public pages' counting: only «Сводка» reads it, never a public page.
+  'visit_counts',
+  'visit_salt',
 ] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
@@ -462,6 +494,8 @@ export const bookings = sqliteTable(
     /** Who cancelled it ('guest' on their page, 'owner' in «Заявки»), once cancelled. */
     cancelledBy: text('cancelled_by'),
     cancelledAt: text('cancelled_at'),
+    /** Where the visit that made it came from (schema/visits.ts): its link's tags and the referring host; null when unknown. */
+    source: text('source', { mode: 'json' }).$type<BookingSource>(),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

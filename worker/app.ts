@@ -7,6 +7,7 @@ import { apiHeaders } from './middleware/security-headers.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { onboardingRoutes } from './routes/onboarding.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { beaconRoutes } from './routes/beacon.ts';
 import { availabilityRoutes } from './routes/availability.ts';
 import { bookingAdminRoutes, bookingRoutes } from './routes/bookings.ts';
 import { buildInfoRoutes } from './routes/build-info.ts';
@@ -52,6 +53,7 @@ export const api = new Hono<AppEnv>()
   .route('/admin', pricingAdminRoutes)
   .route('/quote', quoteRoutes)
   .route('/bookings', bookingRoutes)
+  .route('/beacon', beaconRoutes)
   .route('/admin', bookingAdminRoutes)
   .route('/guest', guestRoutes)
   .route('/admin', instructionsAdminRoutes)

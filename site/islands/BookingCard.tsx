@@ -36,6 +36,7 @@ import { PriceLines } from './PriceLines.tsx';
 import cardCss from './BookingCard.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
 import { useIslandReady } from './useIslandReady.ts';
+import { track } from '../lib/visit.ts';
 
 adoptStyles(cardCss);
 
@@ -108,6 +109,10 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   // The request form's fields live here, so new dates or a failed send never lose them.
   const [draft, setDraft] = useState<BookingDraft>(() => ({ ...EMPTY_DRAFT, channel: offered[0]!.id }));
   const [sent, setSent] = useState<BookingAnswer | null>(null);
+  // «Сводка»'s funnel: a whole stay chosen on the card, once per pair of dates.
+  useEffect(() => {
+    if (stay.checkIn && stay.checkOut) track('dates', { cabinId: cabin.id });
+  }, [stay.checkIn, stay.checkOut, cabin.id]);
   // Back from ЮKassa's payment page: the card tells where the booking stands.
   const [returned, setReturned] = useState<{ id: number; token: string } | null>(null);
   // The stay asked for in the address (from /search) that is no longer free.

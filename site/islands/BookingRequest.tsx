@@ -16,6 +16,7 @@ import { adoptStyles } from './adopt-styles.ts';
 import { ConsentText } from './ConsentText.tsx';
 import { InputField, TextAreaField } from './FormField.tsx';
 import { serverErrorText } from '../lib/server-error.ts';
+import { track, visitSource } from '../lib/visit.ts';
 
 // The extras and the code (StayOptions.tsx) show with this form: one chunk, one request.
 export { StayOptions } from './StayOptions.tsx';
@@ -128,6 +129,7 @@ export default function BookingRequest({
       consent: draft.consent || undefined,
       extras: [...extras],
       promo,
+      source: visitSource(),
     });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? MSG.badInput);
@@ -151,12 +153,14 @@ export default function BookingRequest({
       });
       const body = (await res.json().catch(() => null)) as (BookingAnswer & { error?: string }) | null;
       if (res.status === 201 && body?.payment?.confirmationUrl) {
+        track('request', { cabinId });
         // The nights are held for this guest; ЮKassa's page takes the payment and sends them back.
         setPayUrl(body.payment.confirmationUrl);
         window.location.assign(body.payment.confirmationUrl);
         return;
       }
       if (res.status === 201 && body) {
+        track('request', { cabinId });
         onSent(body);
         return;
       }

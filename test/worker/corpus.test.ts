@@ -228,6 +228,8 @@ const ROUTES: RouteSpec[] = [
     freeText: ['username', 'password'],
   },
   { method: 'POST', pattern: '/api/admin/logout', admin: false, path: () => '/api/admin/logout', body: 'ignored' },
+  // Always 204: a bad beacon is dropped and counted (test/worker/funnel.test.ts).
+  { method: 'POST', pattern: '/api/beacon', admin: false, path: () => '/api/beacon', body: 'ignored' },
   { method: 'GET', pattern: '/api/admin/session', admin: true, path: () => '/api/admin/session' },
   { method: 'GET', pattern: '/api/admin/cabins', admin: true, path: () => '/api/admin/cabins' },
   { method: 'GET', pattern: '/api/admin/settings', admin: true, path: () => '/api/admin/settings' },
@@ -717,7 +719,7 @@ const ROUTES: RouteSpec[] = [
   },
   { method: 'GET', pattern: '/api/admin/demo', admin: true, path: () => '/api/admin/demo' },
   // The owner's numbers: a period is required, so the usual path carries one.
-  ...['summary', 'tourist-tax', 'bookings.csv', 'bookings.xlsx'].map(
+  ...['summary', 'tourist-tax', 'funnel', 'bookings.csv', 'bookings.xlsx'].map(
     (name): RouteSpec => ({
       method: 'GET',
       pattern: `/api/admin/reports/${name}`,

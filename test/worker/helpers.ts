@@ -51,6 +51,8 @@ const TABLES = [
   'conflict_alerts',
   'outbox',
   'promo_codes',
+  'visit_counts',
+  'visit_salt',
 ] as const;
 
 export async function resetData(): Promise<void> {

@@ -393,6 +393,10 @@ describe('GET /api/admin/reports/tourist-tax', () => {
 describe('GET /api/admin/reports/bookings.csv|.xlsx: the accountant’s files', () => {
   it('should give the period’s bookings as CSV for Excel in Russian and as XLSX, with ЮKassa’s ids, to the owner only', async () => {
     const { ids } = await seed();
+    // The visit one booking came from, as the booking card sent it.
+    await env.DB.prepare('UPDATE bookings SET source = ? WHERE id = ?')
+      .bind(JSON.stringify({ utmSource: 'vk', utmMedium: 'cpc', referrer: 'vk.com' }), ids.cross)
+      .run();
     const cookie = await login();
     const csvRes = await send('GET', `/api/admin/reports/bookings.csv${PERIOD}`, { cookie });
     expect(csvRes.status).toBe(200);
@@ -402,7 +406,7 @@ describe('GET /api/admin/reports/bookings.csv|.xlsx: the accountant’s files', 
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).split('\r\n');
     expect(lines[0]).toBe(
-      '№;Статус;Домик;Заезд;Выезд;Ночей;Гостей;Сумма, ₽;Туристический налог, ₽;Оплачено, ₽;Возвращено, ₽;Платежи ЮKassa;Возвраты ЮKassa;Канал;Создана;Гость;Телефон;E-mail',
+      '№;Статус;Домик;Заезд;Выезд;Ночей;Гостей;Сумма, ₽;Туристический налог, ₽;Оплачено, ₽;Возвращено, ₽;Платежи ЮKassa;Возвраты ЮKassa;Канал;Откуда;Создана;Гость;Телефон;E-mail',
     );
     // Arrivals in the period, any status, by arrival; the empty line after the last CRLF.
     expect(lines.slice(1, -1).map((l) => Number(l.split(';')[0]))).toEqual([
@@ -417,10 +421,10 @@ describe('GET /api/admin/reports/bookings.csv|.xlsx: the accountant’s files', 
     expect(cross).toMatch(/^\d+;Подтверждена;Домик у моря;2025-06-29;2025-07-02;3;2;16290;290;16290;0;/);
     expect(cross).toContain('pay-cross-pre');
     expect(cross).toContain('pay-cross-rest');
-    expect(cross).toContain(";WhatsApp;2025-05-30 12:00;Анна Петрова;'+7 928 555-12-34;anna@example.ru");
+    expect(cross).toContain(";WhatsApp;vk · cpc;2025-05-30 12:00;Анна Петрова;'+7 928 555-12-34;anna@example.ru");
     // Kopecks with a decimal comma; a guest's «formula» is text behind an apostrophe, quoted for its «;».
     expect(lines.find((l) => l.startsWith(`${ids.cancelled};`))).toMatch(
-      /;12240;240;1500;1500;pay-cancelled;refund-cancelled;WhatsApp;2025-06-02 13:00;"'=СУММ\(1;2\)";/,
+      /;12240;240;1500;1500;pay-cancelled;refund-cancelled;WhatsApp;;2025-06-02 13:00;"'=СУММ\(1;2\)";/,
     );
     expect(lines.find((l) => l.startsWith(`${ids.july};`))).not.toContain('pay-july-abandoned');
 
@@ -451,7 +455,7 @@ describe('GET /api/admin/reports/bookings.csv|.xlsx: the accountant’s files', 
       'refund-cancelled',
     ]);
     // In a spreadsheet's own cell a formula-like name is only text: it stays as typed.
-    expect(cancelledRow[15]).toBe('=СУММ(1;2)');
+    expect(cancelledRow[16]).toBe('=СУММ(1;2)');
 
     // A manager reads the figures but not the guests' names and phones.
     await seedUser('manager', 'manager-password-1');

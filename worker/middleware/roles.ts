@@ -155,6 +155,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   // accountant's files name guests and their phones, so they are the owner's.
   'GET /api/admin/reports/summary': staff('bookings', 'Сводка'),
   'GET /api/admin/reports/tourist-tax': staff('bookings', 'Отчёт по туристическому налогу'),
+  'GET /api/admin/reports/funnel': staff('bookings', 'Воронка и источники'),
   'GET /api/admin/reports/bookings.csv': owner('bookings', 'Выгрузка бронирований (CSV)'),
   'GET /api/admin/reports/bookings.xlsx': owner('bookings', 'Выгрузка бронирований (XLSX)'),
 

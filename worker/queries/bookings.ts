@@ -40,7 +40,7 @@ export async function nightsTaken(env: DbEnv, cabinId: number, checkIn: string, 
 
 type BookingInput = Pick<
   BookingSubmit,
-  'cabinId' | 'checkIn' | 'checkOut' | 'guests' | 'name' | 'phone' | 'email' | 'comment' | 'channel'
+  'cabinId' | 'checkIn' | 'checkOut' | 'guests' | 'name' | 'phone' | 'email' | 'comment' | 'channel' | 'source'
 >;
 /** What a booking keeps of its pricing beyond its lines: the code it used (its use counted) and the extras priced in. */
 export type StoredPricing = { promoCode: string | null; extras: number[] };
@@ -77,6 +77,7 @@ export async function createBooking(
     .values({
       ...requestFields(input, quote),
       lines: quote.lines,
+      source: input.source ?? null,
       ...pricing,
       status: 'new',
       guestToken: newGuestToken(),
@@ -115,6 +116,7 @@ export async function holdBooking(
   const row = {
     ...requestFields(input, quote),
     lines: JSON.stringify(quote.lines),
+    source: input.source ? JSON.stringify(input.source) : null,
     promoCode: code,
     promoClaimed: code ? 1 : 0,
     extras: JSON.stringify(pricing.extras),

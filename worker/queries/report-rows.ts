@@ -22,6 +22,8 @@ export type BookingFileRow = {
   paymentIds: string;
   refundIds: string;
   channel: string;
+  /** Where the visit that made it came from (bookings.source, JSON), or null. */
+  source: string | null;
   /** When the request came in, Moscow time, `YYYY-MM-DD HH:MM`. */
   createdAt: string;
   name: string;
@@ -42,7 +44,7 @@ export async function bookingFileRows(env: DbEnv, q: ReportQuery): Promise<Booki
       ${paidOf(sql`b`)} as paid, ${refundedOf(sql`b`)} as refunded,
       coalesce((select group_concat(p.id, ', ') from payments p where p.booking_id = b.id and p.status = 'succeeded'), '') as paymentIds,
       coalesce((select group_concat(p.refund_id, ', ') from payments p where p.booking_id = b.id and p.refund_id is not null and coalesce(p.refund_status, '') <> 'canceled'), '') as refundIds,
-      b.channel as channel, strftime('%Y-%m-%d %H:%M', b.created_at, '+3 hours') as createdAt, b.name as name, b.phone as phone, b.email as email
+      b.channel as channel, b.source as source, strftime('%Y-%m-%d %H:%M', b.created_at, '+3 hours') as createdAt, b.name as name, b.phone as phone, b.email as email
     from bookings b join cabins c on c.id = b.cabin_id
     where b.check_in >= ${q.from} and b.check_in <= ${q.to}
     order by b.check_in, b.id`);

@@ -10,6 +10,7 @@ import {
   type BookingStatus,
 } from '../../schema/booking-options.ts';
 import type { BookingFileRow } from '../queries/report-rows.ts';
+import { sourceLabel, type BookingSource } from '../../schema/visits.ts';
 
 type Cell = string | number;
 type Column = { title: string; width: number; value: (r: BookingFileRow) => Cell; money?: 'kopecks' };
@@ -29,6 +30,7 @@ const COLUMNS: Column[] = [
   { title: 'Платежи ЮKassa', width: 40, value: (r) => r.paymentIds },
   { title: 'Возвраты ЮKassa', width: 40, value: (r) => r.refundIds },
   { title: 'Канал', width: 12, value: (r) => BOOKING_CHANNEL_LABELS[r.channel as BookingChannel] ?? r.channel },
+  { title: 'Откуда', width: 20, value: (r) => sourceLabel(r.source ? (JSON.parse(r.source) as BookingSource) : null) },
   { title: 'Создана', width: 17, value: (r) => r.createdAt },
   { title: 'Гость', width: 24, value: (r) => r.name },
   { title: 'Телефон', width: 18, value: (r) => r.phone },

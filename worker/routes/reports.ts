@@ -4,6 +4,7 @@ import type { AppEnv } from '../env.ts';
 import { validate } from '../lib/validate.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { bookingFileRows } from '../queries/report-rows.ts';
+import { funnelReport } from '../queries/funnel.ts';
 import { reportSummary } from '../queries/reports.ts';
 import { touristTaxReport } from '../queries/tourist-tax.ts';
 import { bookingsCsv, bookingsXlsx, fileName } from '../reports/booking-files.ts';
@@ -26,6 +27,17 @@ export const reportRoutes = new Hono<AppEnv>()
     requireAdmin,
     validate('query', reportQuerySchema),
     async (c) => c.json(await reportSummary(c.env, c.req.valid('query'))),
+  )
+  .get(
+    '/reports/funnel',
+    doc('Воронка и источники: посещения, поиски, карточки, даты, заявки, оплаты', {
+      admin: true,
+      description:
+        'Посещения считает сам сайт, без cookie (POST /beacon); заявки, оплаты и подтверждённые брони — по броням, сделанным за период (по дню заявки, Москва). Брони площадок (Авито, календари) — источник своего канала.',
+    }),
+    requireAdmin,
+    validate('query', reportQuerySchema),
+    async (c) => c.json(await funnelReport(c.env, c.req.valid('query'))),
   )
   .get(
     '/reports/tourist-tax',

@@ -25,6 +25,7 @@ import { Icon } from '../ui/Icon.tsx';
 import { GuestReply } from './GuestReply.tsx';
 import { BookingMessages } from './BookingMessages.tsx';
 import { useIsOwner } from '../ui/role.tsx';
+import { sourceLabel } from '../../../schema/visits.ts';
 
 export const loadBookings = () => call(client().admin.bookings.$get());
 export type Booking = Awaited<ReturnType<typeof loadBookings>>[number];
@@ -188,6 +189,7 @@ export function BookingRow({
         <p className="booking-item__meta">
           Связь: {BOOKING_CHANNEL_LABELS[b.channel as BookingChannel] ?? b.channel} · получена{' '}
           <time dateTime={b.createdAt}>{receivedAt(b.createdAt)}</time>
+          {sourceLabel(b.source) && <> · откуда: {sourceLabel(b.source)}</>}
         </p>
         {place && b.phone && <GuestReply booking={b} place={place} />}
         {b.phone && (

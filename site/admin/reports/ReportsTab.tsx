@@ -1,8 +1,9 @@
 // «Сводка»: the owner's numbers for a period — occupancy by cabin and overall, revenue
 // paid and expected, the price of a night, nights by channel, how far ahead guests book,
 // cancellations, each beside the same period a year before — as cards, bars by month and by
-// cabin with their tables, the accountant's files and the tourist-tax report. Every figure is
-// the server's (GET /api/admin/reports/summary); nothing is added up here.
+// cabin with their tables, the funnel of the site's visits and where bookings come from
+// (Funnel.tsx), the accountant's files and the tourist-tax report. Every figure is the server's
+// (GET /api/admin/reports/summary); nothing is added up here.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { todayInMoscow } from '../../../schema/dates.ts';
 import { formatNumber, formatPrice, NBSP } from '../../../schema/format.ts';
@@ -20,6 +21,7 @@ import { Field } from '../ui/Field.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { BarChart, ColumnChart, Figure, scaleTop, TableScroll } from './charts.tsx';
 import { monthLabel, percent, periodLabel, presetPeriod, stepPeriod, type Period } from './period.ts';
+import { Funnel } from './Funnel.tsx';
 import { TouristTax } from './TouristTax.tsx';
 
 const loadSummary = (p: Period) =>
@@ -45,6 +47,7 @@ export function ReportsTab({ owner }: { owner: boolean }) {
       {state.status === 'loading' && <Loading />}
       {state.status === 'error' && <LoadError error={state.error} onRetry={() => void reload()} />}
       {state.status === 'loaded' && <Figures s={state.data} />}
+      <Funnel period={period} />
       {owner && (
         <section className="group report-files" aria-labelledby="report-files-title">
           <h3 id="report-files-title" className="report-section__title">

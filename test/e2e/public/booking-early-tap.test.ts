@@ -63,7 +63,7 @@ describe('the booking card on a slow phone', () => {
     await guests.selectOption('1');
     expect(await page.locator('#booking[data-ready]').count()).toBe(0);
     wake();
-    await page.locator('#booking[data-ready]').waitFor({ timeout: 20_000 });
+    await page.locator('#booking[data-ready]').waitFor({ timeout: 60_000 });
     expect(await guests.inputValue()).toBe('1');
     // Opening the dates does not put the default back.
     await card.getByLabel('Заезд').tap();

@@ -1,0 +1,156 @@
+import { sql } from 'drizzle-orm';
+import { addDays, type IsoDate } from '../../schema/dates.ts';
+import {
+  yearBefore,
+  type BookingSteps,
+  type FunnelCabin,
+  type FunnelFigures,
+  type FunnelReport,
+  type FunnelSource,
+  type ReportQuery,
+  type VisitSteps,
+} from '../../schema/reports.ts';
+import { bookingSourceName } from '../../schema/visits.ts';
+import { getDb } from '../lib/db.ts';
+import type { DatabasePort } from '../platform/ports.ts';
+import { paidOf } from './report-sql.ts';
+
+type DbEnv = { DB: DatabasePort };
+
+// The funnel: what the public pages counted (visit_counts, by day, source and page) beside the
+// bookings made in the period. A few grouped queries; nothing is read visit by visit.
+
+const NO_VISITS: VisitSteps = { visits: 0, views: 0, searches: 0, cards: 0, dates: 0 };
+const NO_BOOKINGS: BookingSteps = { requests: 0, prepaid: 0, confirmed: 0, revenue: 0 };
+const none = (): FunnelFigures => ({ ...NO_VISITS, ...NO_BOOKINGS });
+
+/** The step of the funnel a stored kind adds to (a visit's first page is a view too). */
+function addVisit(to: VisitSteps, kind: string, count: number) {
+  if (kind === 'visit') {
+    to.visits += count;
+    to.views += count;
+  } else if (kind === 'view') to.views += count;
+  else if (kind === 'search') to.searches += count;
+  else if (kind === 'card') to.cards += count;
+  else if (kind === 'dates') to.dates += count;
+}
+
+/** Moscow is UTC+3 all year: a request made on Moscow day d has created_at in [d-1 21:00Z, d 21:00Z). */
+const createdFrom = (from: IsoDate) => `${addDays(from, -1)}T21:00:00`;
+const createdBefore = (to: IsoDate) => `${to}T21:00:00`;
+const moscowDay = sql`date(b.created_at, '+3 hours')`;
+
+type VisitRow = { day: string; kind: string; source: string; cabinId: number; count: number };
+type BookingRow = {
+  day: string;
+  cabinId: number;
+  utmSource: string | null;
+  referrer: string | null;
+  requests: number;
+  prepaid: number;
+  confirmed: number;
+  revenue: number;
+};
+
+async function read(env: DbEnv, q: ReportQuery) {
+  const db = getDb(env);
+  const [visits, bookings, avito, feeds] = await Promise.all([
+    db.all<VisitRow>(sql`select day, kind, source, cabin_id as cabinId, sum(count) as count from visit_counts
+      where day >= ${q.from} and day <= ${q.to} group by day, kind, source, cabin_id`),
+    db.all<BookingRow>(sql`select ${moscowDay} as day, b.cabin_id as cabinId,
+        json_extract(b.source, '$.utmSource') as utmSource, json_extract(b.source, '$.referrer') as referrer,
+        count(*) as requests, sum(${paidOf(sql`b`)} > 0) as prepaid, sum(b.status = 'confirmed') as confirmed,
+        sum(case when b.status = 'confirmed' then b.total else 0 end) as revenue
+      from bookings b where b.created_at >= ${createdFrom(q.from)} and b.created_at < ${createdBefore(q.to)}
+      group by 1, 2, 3, 4`),
+    // The platforms' bookings count as their channel, by arrival: Avito's carry their price.
+    db.all<{
+      channel: string;
+      stays: number;
+      revenue: number;
+    }>(sql`select channel, count(*) as stays, sum(price) as revenue
+      from channel_stays where start >= ${q.from} and start <= ${q.to} and status <> 'cancelled' group by channel`),
+    db.all<{ name: string; stays: number }>(sql`select f.name as name, count(*) as stays from feed_events e
+      join calendar_feeds f on f.id = e.feed_id where e.start >= ${q.from} and e.start <= ${q.to} group by f.name`),
+  ]);
+  return { visits, bookings, avito, feeds };
+}
+
+const CHANNEL_SOURCE: Record<string, string> = { avito: 'Авито' };
+
+/** The funnel of a period: by day, by source, by cabin, and the same period a year before. */
+export async function funnelReport(env: DbEnv, q: ReportQuery): Promise<FunnelReport> {
+  const [now, before, cabins] = await Promise.all([
+    read(env, q),
+    read(env, yearBefore(q)),
+    getDb(env).all<{ id: number; name: string }>(sql`select id, name from cabins order by id`),
+  ]);
+
+  const total = none();
+  let dropped = 0;
+  const days = new Map<string, FunnelFigures>();
+  const sources = new Map<string, FunnelSource>();
+  const byCabin = new Map<number, FunnelFigures>();
+  const dayOf = (d: string) => days.get(d) ?? days.set(d, none()).get(d)!;
+  const sourceOf = (s: string, channel = false) =>
+    sources.get(s) ?? sources.set(s, { ...none(), source: s, channel }).get(s)!;
+  const cabinOf = (id: number) => byCabin.get(id) ?? byCabin.set(id, none()).get(id)!;
+
+  for (const v of now.visits) {
+    if (v.kind === 'dropped') {
+      dropped += v.count;
+      continue;
+    }
+    for (const to of [total, dayOf(v.day), sourceOf(v.source)]) addVisit(to, v.kind, v.count);
+    if (v.cabinId > 0) addVisit(cabinOf(v.cabinId), v.kind, v.count);
+  }
+  for (const b of now.bookings) {
+    const source = bookingSourceName({ utmSource: b.utmSource ?? undefined, referrer: b.referrer ?? undefined });
+    for (const to of [total, dayOf(b.day), sourceOf(source), cabinOf(b.cabinId)]) addBookings(to, b);
+  }
+  for (const a of now.avito) {
+    const to = sourceOf(CHANNEL_SOURCE[a.channel] ?? a.channel, true);
+    addBookings(to, { requests: a.stays, prepaid: 0, confirmed: a.stays, revenue: a.revenue });
+  }
+  for (const f of now.feeds) sourceOf(f.name, true).confirmed += f.stays;
+
+  const lastYear = none();
+  for (const v of before.visits) if (v.kind !== 'dropped') addVisit(lastYear, v.kind, v.count);
+  for (const b of before.bookings) addBookings(lastYear, b);
+
+  const names = new Map(cabins.map((c) => [c.id, c.name]));
+  return {
+    from: q.from,
+    to: q.to,
+    total,
+    dropped,
+    lastYear,
+    days: [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, f]) => ({ day, ...f })),
+    bySource: [...sources.values()].sort(
+      (a, b) =>
+        b.confirmed - a.confirmed || b.requests - a.requests || b.visits - a.visits || a.source.localeCompare(b.source),
+    ),
+    byCabin: [...byCabin.entries()]
+      .filter(([id]) => names.has(id))
+      .map(
+        ([id, f]): FunnelCabin => ({
+          cabinId: id,
+          name: names.get(id)!,
+          cards: f.cards,
+          dates: f.dates,
+          requests: f.requests,
+          confirmed: f.confirmed,
+          revenue: f.revenue,
+          conversion: f.cards > 0 ? Math.round((f.requests / f.cards) * 10_000) / 10_000 : null,
+        }),
+      )
+      .sort((a, b) => a.cabinId - b.cabinId),
+  };
+}
+
+function addBookings(to: BookingSteps, b: BookingSteps) {
+  to.requests += Number(b.requests);
+  to.prepaid += Number(b.prepaid);
+  to.confirmed += Number(b.confirmed);
+  to.revenue += Number(b.revenue);
+}
