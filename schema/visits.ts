@@ -56,6 +56,11 @@ export const beaconSchema = z.strictObject({
 });
 export type Beacon = z.infer<typeof beaconSchema>;
 
+/** Where the pages' counting module's address goes in the built pages (scripts/build-site.ts writes it in). */
+export const VISIT_COUNT_MARKER = '__VISIT_COUNT_URL__';
+/** The built module's file name in _astro/: site/islands/visit-count.ts. */
+export const VISIT_COUNT_CHUNK = /^visit-count\.[\w-]+\.js$/;
+
 /** A day's rows per source at most: past it, the views of a source count on one row «другие страницы». */
 export const VISIT_PATHS_PER_SOURCE_DAY = 200;
 /** A day's sources at most: past it, a new source counts as «другие». */

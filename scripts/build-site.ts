@@ -4,6 +4,7 @@ import path from 'node:path';
 import { listFiles } from '../worker/platform/node/list-files.ts';
 import { GALLERY_ROTATION_CHUNK, GALLERY_ROTATION_MARKER } from '../schema/gallery.ts';
 import { SEARCH_PICKER_CHUNK, SEARCH_PICKER_MARKER } from '../schema/search-page.ts';
+import { VISIT_COUNT_CHUNK, VISIT_COUNT_MARKER } from '../schema/visits.ts';
 import { ownHashesOnly } from './lib/page-csp.ts';
 import type { PagesManifest } from '../site/lib/page-keys.ts';
 import { ROOT, quietEnv, run } from './lib/tools.ts';
@@ -296,11 +297,13 @@ async function fileDigest(file: string): Promise<string> {
 const LATE_MODULES: [marker: string, chunk: RegExp][] = [
   [SEARCH_PICKER_MARKER, SEARCH_PICKER_CHUNK],
   [GALLERY_ROTATION_MARKER, GALLERY_ROTATION_CHUNK],
+  [VISIT_COUNT_MARKER, VISIT_COUNT_CHUNK],
 ];
 
 /**
  * The last touches of every page, which only the whole build can give: the built addresses of the
- * modules loaded late (the search form's date picker, the home gallery's rotation), and a CSP
+ * modules loaded late (the search form's date picker, the home gallery's rotation, the pages'
+ * counting of their views), and a CSP
  * that lists the page's own inline scripts and styles only. A module the bundle did not write
  * leaves an empty address, which the page's lines take as «nothing to load».
  */
