@@ -1,5 +1,7 @@
 // What the sections of «Календарь» share: the cabin's calendar as the API answers it, dates in
-// Russian, Moscow time, and how a failed call is told to the owner.
+// Russian, Moscow time, how a failed call is told to the owner, and a button's action that is busy
+// while it runs.
+import { useState } from 'react';
 import { nightsBetween } from '../../../schema/dates.ts';
 import { formatNights, formatStayDates } from '../../../schema/format.ts';
 import { call, client, describeError, SessionEndedError } from '../client.ts';
@@ -42,4 +44,24 @@ export function useFailure() {
     if (err instanceof SessionEndedError) return;
     notify.error(describeError(err, what));
   };
+}
+
+/**
+ * A button's action: `busy` while it runs, a failure told with `failure` (useFailure). What the
+ * action did before it failed stays, and the owner may try again.
+ */
+export function useBusyAction() {
+  const [busy, setBusy] = useState(false);
+  const failed = useFailure();
+  const run = async (action: () => Promise<void>, failure: string) => {
+    setBusy(true);
+    try {
+      await action();
+    } catch (err) {
+      failed(err, failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return [busy, run] as const;
 }

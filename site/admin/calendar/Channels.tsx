@@ -8,7 +8,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { avitoConnectSchema, cabinChannelsSchema } from '../../../schema/channels.ts';
 import { nightsBetween } from '../../../schema/dates.ts';
 import { formatNights, formatStayDates } from '../../../schema/format.ts';
-import { moscowTime, useFailure } from './CalendarCommon.tsx';
+import { moscowTime, useBusyAction } from './CalendarCommon.tsx';
 import { useCopy } from './CalendarExport.tsx';
 import {
   avitoResultText,
@@ -23,7 +23,7 @@ import {
 } from './channels.ts';
 import { ApiError, call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
-import { Field, fieldErrors, type FieldErrors, CodeInput } from '../ui/Field.tsx';
+import { CodeInput, DigitsInput, Field, fieldErrors, type FieldErrors } from '../ui/Field.tsx';
 import { tabHref } from '../ui/hash.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
@@ -137,9 +137,8 @@ const NO_KEYS: Keys = { clientId: '', clientSecret: '', userId: '' };
 function AvitoAccount({ avito, onChanged }: { avito: Channels['avito']; onChanged: () => Promise<void> }) {
   // The keys are credentials: connecting, changing and disconnecting are the owner's.
   const owner = useIsOwner();
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusyAction();
   const notify = useNotify();
-  const failed = useFailure();
   const confirm = useConfirm();
 
   async function disconnect() {
@@ -151,16 +150,11 @@ function AvitoAccount({ avito, onChanged }: { avito: Channels['avito']; onChange
       danger: true,
     });
     if (!ok) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       await call(client().admin.channels.avito.$delete());
       notify.success('Авито отключён');
       await onChanged();
-    } catch (err) {
-      failed(err, 'Не удалось отключить Авито');
-    } finally {
-      setBusy(false);
-    }
+    }, 'Не удалось отключить Авито');
   }
 
   return (
@@ -288,16 +282,7 @@ function AvitoKeysForm({ label, onConnected }: { label: string; onConnected: () 
           )}
         </Field>
         <Field label="Номер профиля" error={errors.userId || undefined} hint="Цифры, они видны там же, в разделе «API»">
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              inputMode="numeric"
-              autoComplete="off"
-              value={keys.userId}
-              onChange={(e) => set('userId', e.target.value)}
-            />
-          )}
+          {(p) => <DigitsInput {...p} value={keys.userId} onChange={(e) => set('userId', e.target.value)} />}
         </Field>
       </div>
       <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy}>
@@ -316,14 +301,12 @@ function AvitoKeysForm({ label, onConnected }: { label: string; onConnected: () 
 
 /** «Синхронизировать сейчас»: Avito read and sent, every feed read; what each came to, by cabin. */
 function SyncAll({ cabins, onSynced }: { cabins: ChannelsCabin[]; onSynced: (answer: SyncAnswer) => void }) {
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusyAction();
   const [answer, setAnswer] = useState<SyncAnswer | null>(null);
   const notify = useNotify();
-  const failed = useFailure();
 
   async function sync() {
-    setBusy(true);
-    try {
+    await run(async () => {
       const res = await syncChannels();
       setAnswer(res);
       onSynced(res);
@@ -337,11 +320,7 @@ function SyncAll({ cabins, onSynced }: { cabins: ChannelsCabin[]; onSynced: (ans
             ? `Синхронизировано. Остальные объявления Авито (${res.later}) обновятся сами в ближайшие минуты`
             : 'Синхронизировано',
         );
-    } catch (err) {
-      failed(err, 'Не удалось синхронизировать');
-    } finally {
-      setBusy(false);
-    }
+    }, 'Не удалось синхронизировать');
   }
 
   // The results by cabin, in the cards' order.
@@ -641,9 +620,8 @@ function FeedRow({
   onChanged: () => Promise<void>;
 }) {
   const owner = useIsOwner();
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusyAction();
   const notify = useNotify();
-  const failed = useFailure();
   const confirm = useConfirm();
 
   async function acceptEmpty() {
@@ -655,8 +633,7 @@ function FeedRow({
       danger: true,
     });
     if (!ok) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       await call(
         client().admin.feeds[':cabinId'][':index']['accept-empty'].$post({
           param: { cabinId: String(cabin.id), index: String(feed.index) },
@@ -664,11 +641,7 @@ function FeedRow({
       );
       notify.success(`Календарь «${feed.name}» принят пустым: его прежние даты свободны`);
       await onChanged();
-    } catch (err) {
-      failed(err, 'Не удалось принять пустой календарь');
-    } finally {
-      setBusy(false);
-    }
+    }, 'Не удалось принять пустой календарь');
   }
 
   return (

@@ -9,7 +9,7 @@ import { useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { addDays, addMonths, nightsOf, todayInMoscow, type IsoDate } from '../../../schema/dates.ts';
 import { formatStayDates, MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { OCCUPANCY_DEFAULT_DAYS } from '../../../schema/search.ts';
-import { rangeText, useFailure } from './CalendarCommon.tsx';
+import { rangeText, useBusyAction, useFailure } from './CalendarCommon.tsx';
 import { guestsAndPrice } from './channels.ts';
 import {
   busyNights,
@@ -393,14 +393,12 @@ function RangeBar({
 /** The last step of closing nights: what will close, an optional note, and the save. */
 function CloseNights({ closing, onDone, onClosed }: { closing: Closing; onDone: () => void; onClosed: () => void }) {
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusyAction();
   const notify = useNotify();
-  const failed = useFailure();
 
   async function save(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    try {
+    await run(async () => {
       await call(
         client().admin.cabins[':id'].blocks.$post({
           param: { id: String(closing.cabin.id) },
@@ -410,10 +408,7 @@ function CloseNights({ closing, onDone, onClosed }: { closing: Closing; onDone: 
       notify.success(`Закрыто: «${closing.cabin.name}», ${rangeText(closing.start, closing.end)}`);
       onDone();
       onClosed();
-    } catch (err) {
-      failed(err, 'Не удалось закрыть даты');
-      setBusy(false);
-    }
+    }, 'Не удалось закрыть даты');
   }
 
   return (
