@@ -63,6 +63,25 @@ export async function ownerApi(url: string, password: string) {
   };
 }
 
+/**
+ * Requests as the signed-in owner to a server the file starts later (`at` is read on each call):
+ * `api` adds the cookie to a fetch, `putTitle` saves the home page's title, `heroTitle` reads it.
+ */
+export function ownerRequests(at: () => { url: string; cookie: string }) {
+  const api = (p: string, init: RequestInit = {}) => {
+    const { url, cookie } = at();
+    return fetch(`${url}${p}`, { ...init, headers: { cookie, ...init.headers } });
+  };
+  const putTitle = (heroTitle: string) =>
+    api('/api/settings', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ heroTitle }),
+    });
+  const heroTitle = async () => ((await (await api('/api/settings')).json()) as { heroTitle: string }).heroTitle;
+  return { api, putTitle, heroTitle };
+}
+
 /** A photo upload as the panel sends one, with the owner's cookie. */
 export function uploadPhoto(url: string, cookie: string, name = 'photo.jpg'): Promise<Response> {
   const form = new FormData();
