@@ -20,7 +20,7 @@ import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { useHashDetail } from '../ui/hash.ts';
 import { useNotify } from '../ui/Notice.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 
 type Filter = 'all' | 'new' | 'confirmed' | 'closed';
 
@@ -70,8 +70,7 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
     });
   }, [loaded, focusId]);
 
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
 
   const all = state.data;
   const shown = all.filter((b) => matches(b, filter));

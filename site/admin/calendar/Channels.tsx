@@ -27,7 +27,7 @@ import { CodeInput, DigitsInput, Field, fieldErrors, type FieldErrors } from '..
 import { tabHref } from '../ui/hash.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 import { OwnerOnly, useIsOwner } from '../ui/role.tsx';
 
 /** A refusal the owner should read beside the form (the server's or Avito's words), or null when a notice says it. */
@@ -48,8 +48,7 @@ export function ChannelsView({
   const { state, reload } = useLoad(loadChannels);
   // After a change the cards refresh quietly: the forms stay mounted with what the owner typed.
   const refresh = () => reload(true);
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
   const data = state.data;
   return (
     <div className="channels">

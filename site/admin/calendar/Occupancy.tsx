@@ -28,7 +28,7 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { tabHref } from '../ui/hash.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 
 /** How much the owner sees at once, and how far the arrows move. */
 const PERIODS = {
@@ -121,8 +121,7 @@ export function OccupancyChart() {
     }
   }
 
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
   const data = state.data;
   const to = addDays(from, PERIODS[period].days - 1);
 

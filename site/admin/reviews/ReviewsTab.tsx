@@ -6,7 +6,7 @@ import { useConfirm } from '../ui/Confirm.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { usePublish } from '../ui/PublishStatus.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 
 type Filter = 'all' | 'pending' | 'approved';
 
@@ -25,8 +25,7 @@ export function ReviewsTab() {
   const notify = useNotify();
   const published = usePublish();
 
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
 
   const reviews = state.data;
   const pending = reviews.filter((r) => !r.approved).length;
