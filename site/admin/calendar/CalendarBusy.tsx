@@ -2,7 +2,8 @@
 // closes nights by hand and the button that opens them again.
 import { useState, type FormEvent } from 'react';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
-import { rangeText, useBusyAction, useFailure, type Calendar } from './CalendarCommon.tsx';
+import { rangeText, type Calendar } from './CalendarCommon.tsx';
+import { useBusyAction, useFailure } from '../ui/useFailure.ts';
 import { guestsAndPrice } from './channels.ts';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';

@@ -1,7 +1,7 @@
 // «Экспорт календаря»: the cabin's secret iCal address for other platforms, to copy, or to
 // replace when it leaked (the old one then stops working).
 import { useRef, type RefObject } from 'react';
-import { useBusyAction } from './CalendarCommon.tsx';
+import { useBusyAction } from '../ui/useFailure.ts';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { useIsOwner } from '../ui/role.tsx';

@@ -8,7 +8,8 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { avitoConnectSchema, cabinChannelsSchema } from '../../../schema/channels.ts';
 import { nightsBetween } from '../../../schema/dates.ts';
 import { formatNights, formatStayDates } from '../../../schema/format.ts';
-import { moscowTime, useBusyAction } from './CalendarCommon.tsx';
+import { moscowTime } from './CalendarCommon.tsx';
+import { useBusyAction } from '../ui/useFailure.ts';
 import { useCopy } from './CalendarExport.tsx';
 import {
   avitoResultText,
@@ -23,7 +24,8 @@ import {
 } from './channels.ts';
 import { ApiError, call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
-import { CodeInput, DigitsInput, Field, fieldErrors, type FieldErrors } from '../ui/Field.tsx';
+import { CodeInput, Field, fieldErrors, type FieldErrors } from '../ui/Field.tsx';
+import { DigitsInput } from '../ui/Inputs.tsx';
 import { tabHref } from '../ui/hash.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';

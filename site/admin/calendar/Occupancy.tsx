@@ -9,7 +9,8 @@ import { useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { addDays, addMonths, nightsOf, todayInMoscow, type IsoDate } from '../../../schema/dates.ts';
 import { formatStayDates, MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { OCCUPANCY_DEFAULT_DAYS } from '../../../schema/search.ts';
-import { rangeText, useBusyAction, useFailure } from './CalendarCommon.tsx';
+import { rangeText } from './CalendarCommon.tsx';
+import { useBusyAction, useFailure } from '../ui/useFailure.ts';
 import { guestsAndPrice } from './channels.ts';
 import {
   busyNights,

@@ -7,6 +7,7 @@ import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { CodeField } from '../login/CodeField.tsx';
 import { setFlash } from '../ui/flash.ts';
 import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
+import { PasswordInput } from '../ui/Inputs.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { useIsOwner, useMe } from '../ui/role.tsx';
@@ -181,10 +182,8 @@ function AccountForm({ saved, owner, onSaved }: { saved: Account; owner: boolean
         </label>
         <Field label="Текущий пароль" error={errors.currentPassword} hint="Нужен, чтобы сменить логин или пароль.">
           {(p) => (
-            <input
+            <PasswordInput
               {...p}
-              className="input"
-              type="password"
               autoComplete="current-password"
               value={currentPassword}
               onChange={(e) => setCurrentPassword(e.target.value)}

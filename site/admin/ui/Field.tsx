@@ -76,14 +76,6 @@ export function NumberInput(props: Omit<InputHTMLAttributes<HTMLInputElement>, '
   return <input className="input" type="number" inputMode="numeric" {...props} />;
 }
 
-/**
- * A text input for a whole number the owner types as digits (roubles, a profile's number): the
- * numeric keyboard on phones, no autofill, and the text kept as typed for the form's own check.
- */
-export function DigitsInput(props: Omit<InputHTMLAttributes<HTMLInputElement>, 'inputMode' | 'autoComplete'>) {
-  return <input className="input" inputMode="numeric" autoComplete="off" {...props} />;
-}
-
 /** An input for a key or token typed or pasted exactly: no capitals, spelling or autofill added. */
 export function CodeInput(
   props: Omit<InputHTMLAttributes<HTMLInputElement>, 'autoComplete' | 'autoCapitalize' | 'spellCheck'>,
