@@ -6,6 +6,7 @@ import { useConfirm } from '../ui/Confirm.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { usePublish } from '../ui/PublishStatus.tsx';
+import { Segmented } from '../ui/Segmented.tsx';
 import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 
 type Filter = 'all' | 'pending' | 'approved';
@@ -92,19 +93,7 @@ export function ReviewsTab() {
           </button>
         </p>
       )}
-      <div className="segmented" role="group" aria-label="Какие отзывы показать">
-        {filters.map((f) => (
-          <button
-            key={f.id}
-            type="button"
-            className="segmented__btn"
-            aria-pressed={filter === f.id}
-            onClick={() => setFilter(f.id)}
-          >
-            {f.label} <span className="segmented__count">{f.count}</span>
-          </button>
-        ))}
-      </div>
+      <Segmented label="Какие отзывы показать" options={filters} value={filter} onChange={setFilter} />
       {shown.length === 0 ? (
         <p className="empty">{filter === 'pending' ? 'Все отзывы проверены — новых нет.' : 'Отзывов пока нет.'}</p>
       ) : (
