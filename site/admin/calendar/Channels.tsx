@@ -289,14 +289,21 @@ function AvitoKeysForm({ label, onConnected }: { label: string; onConnected: () 
       <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy}>
         {busy ? 'Проверяем ключи…' : label}
       </button>
-      <p className="channels__refused" role="alert" id={`${formId}-refused`}>
-        {refused && (
-          <span className="error-text">
-            <Icon name="x" /> {refused}
-          </span>
-        )}
-      </p>
+      <Refused id={`${formId}-refused`} refused={refused} />
     </form>
+  );
+}
+
+/** Where a platform's refusal is said beside its form; there (and announced) before any refusal comes. */
+function Refused({ id, refused }: { id: string; refused: string | null }) {
+  return (
+    <p className="channels__refused" role="alert" id={id}>
+      {refused && (
+        <span className="error-text">
+          <Icon name="x" /> {refused}
+        </span>
+      )}
+    </p>
   );
 }
 
@@ -568,13 +575,7 @@ function AvitoLink({
               Цифры в конце адреса объявления, после «_»
             </span>
           </div>
-          <p className="channels__refused" role="alert" id={`${id}-refused`}>
-            {refused && (
-              <span className="error-text">
-                <Icon name="x" /> {refused}
-              </span>
-            )}
-          </p>
+          <Refused id={`${id}-refused`} refused={refused} />
         </form>
       )}
       {linked !== null && owner && (
