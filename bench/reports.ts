@@ -3,14 +3,10 @@
 // request at a time: the bench's `reports` stage (self-hosted), or alone with `node bench/reports.ts`,
 // which prints p50/p95 per report and whether «Сводка» keeps its budget (BUDGETS.reportsSummaryP95Ms).
 // Its data is its own (a temporary DATA_DIR), so it changes nothing the other stages measure.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { startNodeServer } from '../worker/platform/node/server.ts';
 import { BUDGETS } from './budgets.ts';
 import { serialLatency, type SerialLatency } from './latency.ts';
+import { startTempServer } from './temp-server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const PASSWORD = 'bench-reports-password';
 export const REPORT_SCALE = { cabins: 1500, bookings: 50_000, avitoStays: 3000, feedEvents: 10_000 } as const;
 
@@ -70,14 +66,7 @@ const PERIODS = {
 
 /** Times the reports on a fresh server of its own; `requests` a report, one after the other. */
 export async function measureReports(requests = 40, log: (line: string) => void = console.log): Promise<ReportsResult> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'kaspiy-bench-reports-'));
-  const server = await startNodeServer({
-    dataDir,
-    migrationsDir: path.join(ROOT, 'migrations'),
-    port: 0,
-    host: '127.0.0.1',
-    adminPassword: PASSWORD,
-  });
+  const { server, close } = await startTempServer('bench-reports', { adminPassword: PASSWORD });
   try {
     const started = performance.now();
     server.storage.db.exec(seedSql());
@@ -106,8 +95,7 @@ export async function measureReports(requests = 40, log: (line: string) => void 
     log(`  CSV, year (${(bytes / 1e6).toFixed(1)} MB): p50 ${csv.p50.toFixed(0)} ms, p95 ${csv.p95.toFixed(0)} ms`);
     return { scale: REPORT_SCALE, seedS, summary, touristTax, csv };
   } finally {
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

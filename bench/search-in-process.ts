@@ -8,32 +8,21 @@
 //
 // Written for bench/speed-changes.md (2026-11-28): the figures there are this script's, in turns
 // with the code before the change (a git worktree of the commit before, this file copied in).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import { growCabinsIn } from './cabins.ts';
 import { serialLatency } from './latency.ts';
 import { applyPricingRules } from './pricing-rules.ts';
 import { adminLogin } from './edit-to-live.ts';
 import { searchPath } from './scale.ts';
+import { startTempServer } from './temp-server.ts';
 import { seedIfEmpty } from '../scripts/seed.ts';
 import app from '../worker/index.ts';
-import { startNodeServer } from '../worker/platform/node/server.ts';
 import type { DatabasePort } from '../worker/platform/ports.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const searches = Number(process.argv[2] ?? 300);
 const PASSWORD = 'bench-password-1';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'kaspiy-search-profile-'));
-const server = await startNodeServer({
-  dataDir,
-  migrationsDir: path.join(ROOT, 'migrations'),
-  port: 0,
-  host: '127.0.0.1',
-  adminPassword: PASSWORD,
-  shutdownGraceMs: 100,
-});
+const { server, close } = await startTempServer('search-profile', { adminPassword: PASSWORD, shutdownGraceMs: 100 });
 try {
   await seedIfEmpty(server.storage.bindings);
   await applyPricingRules(server.url, await adminLogin(server.url, PASSWORD));
@@ -123,6 +112,5 @@ try {
     }),
   );
 } finally {
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await close();
 }

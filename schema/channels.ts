@@ -102,6 +102,17 @@ export type ChannelResult = {
   detail?: string;
 };
 
+/** One iCal feed's answer to «Синхронизировать сейчас» (and to a recheck of a cabin's feeds). */
+export type FeedResult = {
+  id: number;
+  cabinId: number;
+  name: string;
+  ok: boolean;
+  events: number;
+  error: string | null;
+  notModified?: boolean;
+};
+
 /** Nights claimed by two stays: ours and a channel's, or two channels'. */
 export type ConflictStay = {
   kind: 'booking' | 'hold' | 'feed' | 'channel';

@@ -4,10 +4,11 @@
 // confirmation that says what goes, keeping whatever the owner made or changed.
 import { CHECKLIST, type ChecklistAnswer, type DemoSummary } from '../../schema/onboarding.ts';
 import { countOf, type PluralForms } from '../../schema/format.ts';
-import { call, client, describeError, SessionEndedError } from './client.ts';
+import { call, client } from './client.ts';
 import { useConfirm } from './ui/Confirm.tsx';
 import { Icon } from './ui/Icon.tsx';
 import { useNotify } from './ui/Notice.tsx';
+import { useFailure } from './ui/useFailure.ts';
 import { usePublish } from './ui/PublishStatus.tsx';
 import { useLoad } from './ui/useLoad.tsx';
 
@@ -32,6 +33,7 @@ export function Checklist() {
   const { state, setData } = useLoad(() => call(client().admin.checklist.$get()));
   const confirm = useConfirm();
   const notify = useNotify();
+  const failed = useFailure();
   const published = usePublish();
   if (state.status !== 'loaded') return null;
   const list: ChecklistAnswer = state.data;
@@ -43,7 +45,7 @@ export function Checklist() {
       setData((d) => ({ ...d, dismissed: true }));
       await call(client().admin.checklist.$put({ json: { dismissed: true } }));
     } catch (err) {
-      if (!(err instanceof SessionEndedError)) notify.error(describeError(err, 'Не удалось скрыть список'));
+      failed(err, 'Не удалось скрыть список');
     }
   }
   async function removeDemo(demo: DemoSummary) {
@@ -60,7 +62,7 @@ export function Checklist() {
       notify.success('Демо-данные убраны: заполните сайт своими домиками и контактами');
       setData((d) => ({ ...d, demo: null }));
     } catch (err) {
-      if (!(err instanceof SessionEndedError)) notify.error(describeError(err, 'Не удалось убрать демо-данные'));
+      failed(err, 'Не удалось убрать демо-данные');
     }
   }
 

@@ -13,8 +13,7 @@ import { formatKopecks } from '../../schema/payment-options.ts';
 import controlsCss from '../styles/controls.css?inline';
 import requestCss from './BookingRequest.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
-import { ConsentText } from './ConsentText.tsx';
-import { InputField, TextAreaField } from './FormField.tsx';
+import { ConsentCheck, EmailField, Honeypot, InputField, NameField, TextAreaField } from './FormField.tsx';
 import { serverErrorText } from '../lib/server-error.ts';
 import { track, visitSource } from '../lib/visit.ts';
 
@@ -199,16 +198,7 @@ export default function BookingRequest({
           </p>
         </>
       )}
-      <InputField
-        id={`${id}-name`}
-        label="Имя"
-        required
-        name="name"
-        autoComplete="name"
-        maxLength={100}
-        value={draft.name}
-        onChange={(e) => set('name', e.target.value)}
-      />
+      <NameField id={`${id}-name`} value={draft.name} onChange={(e) => set('name', e.target.value)} />
       <InputField
         id={`${id}-phone`}
         label="Телефон"
@@ -222,14 +212,10 @@ export default function BookingRequest({
         value={draft.phone}
         onChange={(e) => set('phone', e.target.value)}
       />
-      <InputField
+      <EmailField
         id={`${id}-email`}
         label="E-mail"
-        name="email"
-        type="email"
         inputMode="email"
-        autoComplete="email"
-        maxLength={200}
         value={draft.email}
         onChange={(e) => set('email', e.target.value)}
       />
@@ -257,27 +243,8 @@ export default function BookingRequest({
           </label>
         ))}
       </fieldset>
-      <label className="check">
-        <input
-          type="checkbox"
-          name="consent"
-          checked={draft.consent}
-          onChange={(e) => set('consent', e.target.checked)}
-          required
-        />
-        <ConsentText />
-      </label>
-      <div className="hp" aria-hidden="true">
-        <label htmlFor={`${id}-website`}>Не заполняйте это поле</label>
-        <input
-          id={`${id}-website`}
-          name="website"
-          tabIndex={-1}
-          autoComplete="off"
-          value={draft.website}
-          onChange={(e) => set('website', e.target.value)}
-        />
-      </div>
+      <ConsentCheck checked={draft.consent} onChange={(e) => set('consent', e.target.checked)} />
+      <Honeypot id={`${id}-website`} value={draft.website} onChange={(e) => set('website', e.target.value)} />
       {error && (
         <p className="alert" role="alert">
           {error}

@@ -10,8 +10,7 @@ import { contactMessage } from '../lib/whatsapp.ts';
 import { channelLink, type ChannelAddresses } from '../lib/channels.ts';
 import { iconCheck, iconWhatsapp } from '../components/icons.ts';
 import { Icon } from './Icon.tsx';
-import { ConsentText } from './ConsentText.tsx';
-import { InputField, TextAreaField } from './FormField.tsx';
+import { ConsentCheck, EmailField, InputField, NameField, Sending, TextAreaField } from './FormField.tsx';
 
 const SENT = 'Сообщение отправлено! Мы свяжемся с вами в ближайшее время.';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -96,27 +95,8 @@ export default function ContactForm({ phone, telegramUsername = '' }: { phone: s
       <h2 id={`${id}-t`}>Напишите нам</h2>
       <p className="hint">Ответим в WhatsApp или по e-mail, обычно в течение часа.</p>
       <div className="contact-form__row">
-        <InputField
-          id={`${id}-name`}
-          label="Имя"
-          required
-          name="name"
-          autoComplete="name"
-          maxLength={100}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-        />
-        <InputField
-          id={`${id}-email`}
-          label="Email"
-          required
-          name="email"
-          type="email"
-          autoComplete="email"
-          maxLength={200}
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
+        <NameField id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} />
+        <EmailField id={`${id}-email`} required value={email} onChange={(e) => setEmail(e.target.value)} />
       </div>
       <InputField
         id={`${id}-phone`}
@@ -151,16 +131,7 @@ export default function ContactForm({ phone, telegramUsername = '' }: { phone: s
         </fieldset>
       )}
       <div className="field">
-        <label className="check">
-          <input
-            type="checkbox"
-            name="consent"
-            checked={consent}
-            onChange={(e) => setConsent(e.target.checked)}
-            required
-          />
-          <ConsentText />
-        </label>
+        <ConsentCheck checked={consent} onChange={(e) => setConsent(e.target.checked)} />
       </div>
       {status.kind === 'error' && (
         <p className="alert" role="alert">
@@ -185,9 +156,7 @@ export default function ContactForm({ phone, telegramUsername = '' }: { phone: s
       )}
       <button type="submit" className="btn btn--whatsapp btn--lg btn--block" disabled={sending}>
         {sending ? (
-          <>
-            <span className="spinner spinner--sm" aria-hidden="true" /> Отправка...
-          </>
+          <Sending />
         ) : (
           <>
             <Icon svg={iconWhatsapp} /> Отправить сообщение

@@ -15,8 +15,7 @@ import { createCaptcha, isCaptchaSolved, type CaptchaQuestion } from '../lib/cap
 import { countOf } from '../../schema/format.ts';
 import { Icon } from './Icon.tsx';
 import { iconCheck, iconRefresh, iconStarEmpty, iconStarFilled, iconX } from '../components/icons.ts';
-import { ConsentText } from './ConsentText.tsx';
-import { InputField, TextAreaField } from './FormField.tsx';
+import { ConsentCheck, EmailField, Honeypot, NameField, Sending, TextAreaField } from './FormField.tsx';
 import { serverErrorText } from '../lib/server-error.ts';
 
 const SEND_FAILED = 'Ошибка при отправке отзыва. Попробуйте еще раз.';
@@ -126,30 +125,16 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
           Поля со звёздочкой <span className="req">*</span> обязательны. Отзыв появится после проверки.
         </p>
         <div className="review-form__row">
-          <InputField
-            id={`${id}-name`}
-            label="Имя"
-            required
-            name="name"
-            autoComplete="name"
-            maxLength={100}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-          <InputField
+          <NameField id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} />
+          <EmailField
             id={`${id}-email`}
-            label="Email"
             required
-            name="email"
-            type="email"
-            autoComplete="email"
             inputMode="email"
-            maxLength={200}
             value={email}
             onChange={(e) => setEmail(e.target.value)}
           >
             <span className="hint">Не публикуется</span>
-          </InputField>
+          </EmailField>
         </div>
         <fieldset className="field rating-input">
           <legend className="label">Оценка</legend>
@@ -222,28 +207,9 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
           </div>
         </div>
         <div className="field">
-          <label className="check">
-            <input
-              type="checkbox"
-              name="consent"
-              checked={consent}
-              onChange={(e) => setConsent(e.target.checked)}
-              required
-            />
-            <ConsentText />
-          </label>
+          <ConsentCheck checked={consent} onChange={(e) => setConsent(e.target.checked)} />
         </div>
-        <div className="hp" aria-hidden="true">
-          <label htmlFor={`${id}-website`}>Не заполняйте это поле</label>
-          <input
-            id={`${id}-website`}
-            name="website"
-            tabIndex={-1}
-            autoComplete="off"
-            value={website}
-            onChange={(e) => setWebsite(e.target.value)}
-          />
-        </div>
+        <Honeypot id={`${id}-website`} value={website} onChange={(e) => setWebsite(e.target.value)} />
         {error && (
           <p className="alert" role="alert">
             {error}
@@ -260,13 +226,7 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
           disabled={!solved || status.kind === 'sending'}
           aria-describedby={!solved && !error ? `${id}-gate` : undefined}
         >
-          {status.kind === 'sending' ? (
-            <>
-              <span className="spinner spinner--sm" aria-hidden="true" /> Отправка...
-            </>
-          ) : (
-            'Отправить отзыв'
-          )}
+          {status.kind === 'sending' ? <Sending /> : 'Отправить отзыв'}
         </button>
       </form>
     </>

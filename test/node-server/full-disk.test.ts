@@ -13,7 +13,7 @@ import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { openSqlite } from '../../worker/platform/node/sqlite.ts';
 import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
 import { listBookings } from '../../worker/queries/bookings.ts';
-import { addCabin, postBooking, ROOT, signIn, startServer, uploadPhoto } from './test-server.ts';
+import { addCabin, ownerRequests, postBooking, ROOT, signIn, startServer, uploadPhoto } from './test-server.ts';
 
 // The self-hosted server with DATA_DIR on a disk that fills up: a real small
 // filesystem (tmpfs) mounted for the test, filled by a file, so every error is the kernel's own
@@ -102,15 +102,7 @@ const rebuilder = createRebuilder({
   render,
 });
 
-const api = (p: string, init: RequestInit = {}) =>
-  fetch(`${server.url}${p}`, { ...init, headers: { cookie, ...init.headers } });
-const putTitle = (heroTitle: string) =>
-  api('/api/settings', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ heroTitle }),
-  });
-const heroTitle = async () => ((await (await api('/api/settings')).json()) as { heroTitle: string }).heroTitle;
+const { api, putTitle, heroTitle } = ownerRequests(() => ({ url: server.url, cookie }));
 const upload = () => uploadPhoto(server.url, cookie);
 
 describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk under DATA_DIR${skipReason}`, () => {

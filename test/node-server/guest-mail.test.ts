@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { nodeMailer, smtpMailer } from '../../worker/platform/node/mailer.ts';
@@ -8,7 +7,7 @@ import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { startMailApiStandIn } from '../../stand-ins/mail-api.ts';
 import { freePort } from './free-port.ts';
 import { mailText, smtpSink } from './smtp-sink.ts';
-import { addCabin, ownerApi as signedIn, postBooking, startServer, tempDir } from './test-server.ts';
+import { ownerApi as signedIn, requestStay, startServer, tempDir } from './test-server.ts';
 import { until } from './until.ts';
 
 // The e-mails to a guest on the self-hosted server: by SMTP to the guest's own address,
@@ -46,25 +45,7 @@ const ownerApi = (url: string) => signedIn(url, PASSWORD);
 
 /** A guest's request with an e-mail, as a visitor sends it. */
 async function request(s: NodeServer, email: string) {
-  const cabin = await addCabin(s);
-  const checkIn = addDays(todayInMoscow(), 30);
-  const res = await postBooking(
-    s.url,
-    {
-      cabinId: cabin.id,
-      checkIn,
-      checkOut: addDays(checkIn, 2),
-      guests: 2,
-      name: 'Мадина Гасанова',
-      phone: '+7 928 123-45-67',
-      email,
-      comment: '',
-      channel: 'whatsapp',
-    },
-    '203.0.113.40',
-  );
-  expect(res.status).toBe(201);
-  const { id } = (await res.json()) as { id: number };
+  const { id } = await requestStay(s, { ahead: 30, nights: 2, email, ip: '203.0.113.40' });
   const token = (await s.storage.bindings.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?')
     .bind(id)
     .first<{ t: string }>())!.t;

@@ -8,7 +8,7 @@ import { writePlaceholder } from '../../scripts/lib/stack.ts';
 import { createRebuilder } from '../../scripts/rebuild-service.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { staticSite } from '../../worker/platform/node/static-site.ts';
-import { ROOT, signIn, startServer, tempDir } from './test-server.ts';
+import { ownerRequests, ROOT, signIn, startServer, tempDir } from './test-server.ts';
 
 // The self-hosted server's health check and «Повторить» through real HTTP, with a real site
 // folder (the placeholder, then build.json), the real rebuilder and its retry state. The build
@@ -48,8 +48,7 @@ const rebuilder = createRebuilder({
   },
 });
 
-const api = (p: string, init: RequestInit = {}) =>
-  fetch(`${server.url}${p}`, { ...init, headers: { cookie, ...init.headers } });
+const { api } = ownerRequests(() => ({ url: server.url, cookie }));
 const health = async () => {
   const res = await fetch(`${server.url}/api/health`);
   return { status: res.status, body: (await res.json()) as { ok: boolean; error?: string; contentVersion?: number } };

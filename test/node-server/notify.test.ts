@@ -7,7 +7,7 @@ import { mailText, smtpSink, type SunkMail } from './smtp-sink.ts';
 import { until as untilWithin } from './until.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { startTelegramStandIn } from '../../stand-ins/telegram-api.ts';
-import { addCabin, ownerApi as signedIn, postBooking, startServer, tempDir } from './test-server.ts';
+import { addCabin, ownerApi as signedIn, postBooking, requestStay, startServer, tempDir } from './test-server.ts';
 
 const OWNER_PASSWORD = 'notify-test-password';
 
@@ -158,28 +158,8 @@ describe('owner notifications on the self-hosted server', () => {
   }, 30_000);
 
   /** A cabin and a guest's request for it with an e-mail, as a visitor sends it. */
-  async function requestWithEmail(s: NodeServer) {
-    const cabin = await addCabin(s);
-    const checkIn = addDays(todayInMoscow(), 50);
-    const res = await postBooking(
-      s.url,
-      {
-        cabinId: cabin.id,
-        checkIn,
-        checkOut: addDays(checkIn, 3),
-        guests: 2,
-        name: 'Мадина Гасанова',
-        phone: '+7 928 123-45-67',
-        email: 'madina@example.ru',
-        comment: '',
-        channel: 'whatsapp',
-      },
-      '203.0.113.20',
-    );
-    expect(res.status).toBe(201);
-    const { id } = (await res.json()) as { id: number };
-    return { cabin, checkIn, id };
-  }
+  const requestWithEmail = (s: NodeServer) =>
+    requestStay(s, { ahead: 50, nights: 3, email: 'madina@example.ru', ip: '203.0.113.20' });
 
   it('should e-mail the guest the confirmation when the owner confirms, and say so in «Заявки» after a reload', async () => {
     const { s, smtp } = await startNotifying('guest-mail');

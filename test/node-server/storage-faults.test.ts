@@ -4,7 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
-import { JPEG, signIn, startServer, tempDir, uploadPhoto } from './test-server.ts';
+import { JPEG, ownerRequests, signIn, startServer, tempDir, uploadPhoto } from './test-server.ts';
 
 // Faults of the self-hosted storage as they really happen: another program holding the SQLite
 // file's write lock, a photo gone from the media folder. Each costs that request only.
@@ -15,14 +15,7 @@ const tmp = tempDir('storage-faults');
 let server: NodeServer;
 let cookie: string;
 
-const api = (p: string, init: RequestInit = {}) =>
-  fetch(`${server.url}${p}`, { ...init, headers: { cookie, ...init.headers } });
-const putTitle = (heroTitle: string) =>
-  api('/api/settings', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ heroTitle }),
-  });
+const { api, putTitle, heroTitle } = ownerRequests(() => ({ url: server.url, cookie }));
 
 beforeAll(async () => {
   server = await startServer({ dataDir: tmp(), adminPassword: PASSWORD });
@@ -35,7 +28,7 @@ afterAll(async () => {
 
 describe('the self-hosted server with its storage failing', () => {
   it('should answer a write with 503 and Retry-After while another program holds the database past the wait, change nothing, keep reads going, and write again once it lets go', async () => {
-    const before = ((await (await api('/api/settings')).json()) as { heroTitle: string }).heroTitle;
+    const before = await heroTitle();
     const other = new DatabaseSync(server.storage.paths.dbFile);
     const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
@@ -53,10 +46,9 @@ describe('the self-hosted server with its storage failing', () => {
       other.close();
       warned.mockRestore();
     }
-    expect(((await (await api('/api/settings')).json()) as { heroTitle: string }).heroTitle).toBe(before);
+    expect(await heroTitle()).toBe(before);
     expect((await putTitle('После блокировки')).status).toBe(200);
-    const settings = (await (await api('/api/settings')).json()) as { heroTitle: string };
-    expect(settings.heroTitle).toBe('После блокировки');
+    expect(await heroTitle()).toBe('После блокировки');
   }, 20_000);
 
   it('should answer a photo gone from the media folder with a JSON 404, and still serve the others', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { CabinInput } from '../../schema/cabins.ts';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { startNodeServer, type NodeServer, type NodeServerOptions } from '../../worker/platform/node/server.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
 
@@ -63,6 +64,25 @@ export async function ownerApi(url: string, password: string) {
   };
 }
 
+/**
+ * Requests as the signed-in owner to a server the file starts later (`at` is read on each call):
+ * `api` adds the cookie to a fetch, `putTitle` saves the home page's title, `heroTitle` reads it.
+ */
+export function ownerRequests(at: () => { url: string; cookie: string }) {
+  const api = (p: string, init: RequestInit = {}) => {
+    const { url, cookie } = at();
+    return fetch(`${url}${p}`, { ...init, headers: { cookie, ...init.headers } });
+  };
+  const putTitle = (heroTitle: string) =>
+    api('/api/settings', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ heroTitle }),
+    });
+  const heroTitle = async () => ((await (await api('/api/settings')).json()) as { heroTitle: string }).heroTitle;
+  return { api, putTitle, heroTitle };
+}
+
 /** A photo upload as the panel sends one, with the owner's cookie. */
 export function uploadPhoto(url: string, cookie: string, name = 'photo.jpg'): Promise<Response> {
   const form = new FormData();
@@ -107,3 +127,31 @@ export const postBooking = (url: string, fields: BookingFields, ip?: string) =>
     headers: { 'content-type': 'application/json', ...(ip ? { 'x-real-ip': ip } : {}) },
     body: JSON.stringify({ ...fields, consent: true, website: '' }),
   });
+
+/**
+ * A new cabin and a guest's request for it with an e-mail, as a visitor sends it (Мадина, two
+ * guests, WhatsApp), `ahead` days from today for `nights`, from `ip`: the cabin, its check-in and
+ * the booking's id.
+ */
+export async function requestStay(s: NodeServer, opts: { ahead: number; nights: number; email: string; ip: string }) {
+  const cabin = await addCabin(s);
+  const checkIn = addDays(todayInMoscow(), opts.ahead);
+  const res = await postBooking(
+    s.url,
+    {
+      cabinId: cabin.id,
+      checkIn,
+      checkOut: addDays(checkIn, opts.nights),
+      guests: 2,
+      name: 'Мадина Гасанова',
+      phone: '+7 928 123-45-67',
+      email: opts.email,
+      comment: '',
+      channel: 'whatsapp',
+    },
+    opts.ip,
+  );
+  expect(res.status).toBe(201);
+  const { id } = (await res.json()) as { id: number };
+  return { cabin, checkIn, id };
+}

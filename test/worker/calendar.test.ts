@@ -16,6 +16,7 @@ import {
   type Api,
   answerOf,
   client,
+  putSeasons,
 } from './helpers.ts';
 
 const day = (n: number) => addDays(todayInMoscow(), n);
@@ -35,12 +36,10 @@ describe('the visitor calendar: GET /api/cabins/:id/availability', () => {
     const cookie = await login();
     expect(
       (
-        await jsonRequest(
-          'PUT',
-          `/api/admin/cabins/${cabin.id}/seasons`,
-          { seasons: [{ start: day(30), end: day(60), pricePerNight: 8000, minNights: 3 }], minNights: 2 },
-          { cookie },
-        )
+        await putSeasons(cookie, cabin.id, {
+          seasons: [{ start: day(30), end: day(60), pricePerNight: 8000, minNights: 3 }],
+          minNights: 2,
+        })
       ).status,
     ).toBe(200);
     for (const [start, end, note] of [
@@ -130,12 +129,9 @@ describe('the owner calendar', () => {
     const cookie = await login();
     expect(
       (
-        await jsonRequest(
-          'PUT',
-          `/api/admin/cabins/${cabin.id}/seasons`,
-          { seasons: [{ start: day(10), end: day(20), pricePerNight: 7000, minNights: 2 }] },
-          { cookie },
-        )
+        await putSeasons(cookie, cabin.id, {
+          seasons: [{ start: day(10), end: day(20), pricePerNight: 7000, minNights: 2 }],
+        })
       ).status,
     ).toBe(200);
     // A season that ended yesterday, as time leaves one behind.
@@ -148,16 +144,7 @@ describe('the owner calendar', () => {
     expect(cal.seasons.map((s) => s.start)).toEqual([day(10)]);
     // Sent back exactly as loaded, each row with its id and cabinId.
     expect(Object.keys(cal.seasons[0]!)).toEqual(expect.arrayContaining(['id', 'cabinId']));
-    expect(
-      (
-        await jsonRequest(
-          'PUT',
-          `/api/admin/cabins/${cabin.id}/seasons`,
-          { seasons: cal.seasons, minNights: cal.minNights },
-          { cookie },
-        )
-      ).status,
-    ).toBe(200);
+    expect((await putSeasons(cookie, cabin.id, { seasons: cal.seasons, minNights: cal.minNights })).status).toBe(200);
     const again = (await (
       await send('GET', `/api/admin/cabins/${cabin.id}/calendar`, { cookie })
     ).json()) as typeof cal;
@@ -213,14 +200,7 @@ describe('the owner calendar', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(await getContentVersion(env)).toBe(v0);
     expect(
-      (
-        await jsonRequest(
-          'PUT',
-          `/api/admin/cabins/${cabin.id}/seasons`,
-          { seasons: [{ start: day(1), end: day(9), pricePerNight: 3000 }] },
-          { cookie },
-        )
-      ).status,
+      (await putSeasons(cookie, cabin.id, { seasons: [{ start: day(1), end: day(9), pricePerNight: 3000 }] })).status,
     ).toBe(200);
     for (let i = 0; i < 40 && (await getContentVersion(env)) === v0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(await getContentVersion(env)).toBe(v0 + 1);
@@ -267,14 +247,7 @@ describe('the owner calendar', () => {
     const cabin = await seedCabin();
     const cookie = await login();
     expect(
-      (
-        await jsonRequest(
-          'PUT',
-          `/api/admin/cabins/${cabin.id}/seasons`,
-          { seasons: [{ start: day(1), end: day(5), pricePerNight: 4000 }] },
-          { cookie },
-        )
-      ).status,
+      (await putSeasons(cookie, cabin.id, { seasons: [{ start: day(1), end: day(5), pricePerNight: 4000 }] })).status,
     ).toBe(200);
     const field = (
       {

@@ -21,6 +21,7 @@ import {
   jsonOf,
   type Api,
   type Booked,
+  putSeasons,
 } from './helpers.ts';
 
 // What the routes answer, as the typed client knows them.
@@ -244,12 +245,10 @@ describe('Avito: our busy nights and prices go there', () => {
     await link(cookie, cabin.id, a.items[1]!);
     expect(
       (
-        await jsonRequest(
-          'PUT',
-          `/api/admin/cabins/${cabin.id}/seasons`,
-          { seasons: [{ start: day(30), end: day(60), pricePerNight: 8000, minNights: 3 }], minNights: 2 },
-          { cookie },
-        )
+        await putSeasons(cookie, cabin.id, {
+          seasons: [{ start: day(30), end: day(60), pricePerNight: 8000, minNights: 3 }],
+          minNights: 2,
+        })
       ).status,
     ).toBe(200);
     await schedule({ push: true });

@@ -66,6 +66,17 @@ const sync = async (cookie: string) => {
   const res = await client({ cookie }).api.admin['calendar-sync'].$post();
   return (await answerOf(res, 200)).results;
 };
+
+/** A cabin whose feed was read once with the nights 5–8 busy: the owner's cookie, the cabin and the feed's name. */
+async function importedFeed() {
+  const cookie = await login();
+  const cabin = await seedCabin();
+  const name = feedName();
+  await serve(name, { body: ics([[day(5), day(8)]]) });
+  await withFeed(cookie, cabin.id, name);
+  await sync(cookie);
+  return { cookie, cabin, name };
+}
 async function busy(cabinId: number) {
   const res = await client().api.cabins[':id'].availability.$get({ param: { id: String(cabinId) } });
   return (await answerOf(res, 200)).busy;
@@ -145,12 +156,7 @@ describe('iCal feeds: a feed that empties out never frees every night at once', 
   });
 
   it('should free the nights when the owner accepts the empty calendar, and refuse to accept a feed that was not held', async () => {
-    const cookie = await login();
-    const cabin = await seedCabin();
-    const name = feedName();
-    await serve(name, { body: ics([[day(5), day(8)]]) });
-    await withFeed(cookie, cabin.id, name);
-    await sync(cookie);
+    const { cookie, cabin, name } = await importedFeed();
     await expectError(
       await send('POST', `/api/admin/feeds/${cabin.id}/0/accept-empty`, { cookie }),
       409,
@@ -172,12 +178,7 @@ describe('iCal feeds: a feed that empties out never frees every night at once', 
   });
 
   it('should refuse a feed over 5 MB with a clear error, keeping its last import', async () => {
-    const cookie = await login();
-    const cabin = await seedCabin();
-    const name = feedName();
-    await serve(name, { body: ics([[day(5), day(8)]]) });
-    await withFeed(cookie, cabin.id, name);
-    await sync(cookie);
+    const { cookie, cabin, name } = await importedFeed();
     await serve(name, {
       body: ics([[day(5), day(8)]]).replace('END:VCALENDAR', `X-PAD:${'x'.repeat(5 * 1024 * 1024)}\r\nEND:VCALENDAR`),
     });

@@ -6,10 +6,8 @@ import { formatDate } from '../../schema/format.ts';
 import { DEFAULT_MESSAGES } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { Bindings } from '../../worker/env.ts';
-import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { enqueue } from '../../worker/queries/outbox.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
-import type { StandInMail } from '../../stand-ins/mail-api.ts';
 import {
   expectError,
   expectNoChange,
@@ -23,6 +21,7 @@ import {
   jsonOf,
 } from './helpers.ts';
 import type { GuestMessageView } from '../../worker/routes/guest-messages.ts';
+import { mailApi, mailsTo, standInMailer } from './mail-stand-in.ts';
 
 /**
  * The messages that go to a guest by themselves and the reviews of verified stays (see
@@ -31,16 +30,10 @@ import type { GuestMessageView } from '../../worker/routes/guest-messages.ts';
  * MAIL_API_KEY, and the Node server when SMTP_URL is absent) pointed at the stand-in on 127.0.0.1
  * (stand-ins/mail-api.ts), and SITE_URL for the links. SMTP: test/node-server/guest-mail.test.ts.
  */
-const mailApi = inject('mailApiUrl');
 const yk = inject('yookassa');
 const SITE = 'https://kaspiy.example';
 const MAIL: Partial<Bindings> = {
-  MAILER: mailApiMailer({
-    MAIL_API_KEY: 'test-mail-key',
-    MAIL_FROM: 'Каспий <site@kaspiy.example>',
-    MAIL_TO: 'owner@kaspiy.example',
-    MAIL_API_URL: `${mailApi}/emails`,
-  }),
+  MAILER: standInMailer(),
   SITE_URL: SITE,
 };
 const bindings = () => ({ ...env, ...MAIL }) as Bindings;
@@ -50,8 +43,6 @@ const call = callWith(MAIL);
 const json = jsonOf;
 
 /** The stand-in's own controls: what it accepted (for one address), and an outage. */
-const mailsTo = async (to: string) =>
-  ((await (await fetch(`${mailApi}/_stand-in/mails`)).json()) as StandInMail[]).filter((m) => m.to.includes(to));
 const outage = async (down: boolean) =>
   expect(
     (
@@ -388,11 +379,7 @@ describe('the e-mail of a payment given back by itself', () => {
     YOOKASSA_API_URL: yk.apiUrl,
     YOOKASSA_SHOP_ID: yk.shopId,
     YOOKASSA_SECRET_KEY: yk.secretKey,
-    MAILER: mailApiMailer({
-      MAIL_API_KEY: 'test-mail-key',
-      MAIL_FROM: 'Каспий <site@kaspiy.example>',
-      MAIL_API_URL: `${mailApi}/emails`,
-    }),
+    MAILER: standInMailer({ owner: false }),
   };
   const pay = callWith({ ...MAIL, ...SHOP });
   const paid = async (paymentId: string) => {

@@ -10,9 +10,7 @@ import {
   type TelegramStatus,
 } from '../../schema/telegram.ts';
 import type { Bindings } from '../../worker/env.ts';
-import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
-import type { StandInMail } from '../../stand-ins/mail-api.ts';
 import type { TelegramMessage, TelegramWebhook } from '../../stand-ins/telegram-api.ts';
 import {
   callWith,
@@ -25,6 +23,7 @@ import {
   seedUser,
   validBooking,
 } from './helpers.ts';
+import { mailApi, mailsTo, standInMailer } from './mail-stand-in.ts';
 import { SHOP, yk } from './yookassa-shop.ts';
 
 /**
@@ -35,14 +34,8 @@ import { SHOP, yk } from './yookassa-shop.ts';
  * updates Telegram would post, and reads what the bot said.
  */
 const telegramApi = inject('telegramApiUrl');
-const mailApi = inject('mailApiUrl');
 const SITE = 'https://kaspiy.example';
-const MAILER = mailApiMailer({
-  MAIL_API_KEY: 'test-mail-key',
-  MAIL_FROM: 'Каспий <site@kaspiy.example>',
-  MAIL_TO: 'owner@kaspiy.example',
-  MAIL_API_URL: `${mailApi}/emails`,
-});
+const MAILER = standInMailer();
 /** A server with a public address (webhook), and one without (polling from the schedule). */
 const PUBLIC: Partial<Bindings> = { TELEGRAM_API_URL: telegramApi, SITE_URL: SITE, MAILER };
 const PRIVATE: Partial<Bindings> = { TELEGRAM_API_URL: telegramApi, SITE_URL: '', MAILER };
@@ -66,8 +59,6 @@ const saidTo = async (chat: number) =>
   (await standIn<TelegramMessage[]>('/_stand-in/messages'))
     .filter((m) => String(m.body.chat_id) === String(chat))
     .map((m) => m.body.text);
-const mailsTo = async (to: string) =>
-  ((await (await fetch(`${mailApi}/_stand-in/mails`)).json()) as StandInMail[]).filter((m) => m.to.includes(to));
 
 const message = (updateId: number, chat: number, text: string) => ({
   update_id: updateId,

@@ -227,6 +227,10 @@ export async function jsonRequest(
   return expectAsDocumented(method, path, await SELF.fetch(url(path, opts.host), init));
 }
 
+/** Sets a cabin's seasons (and its minimum stay) as the owner does in «Календарь»; the answer as it came. */
+export const putSeasons = (cookie: string, cabinId: number, body: { seasons: unknown[]; minNights?: number }) =>
+  jsonRequest('PUT', `/api/admin/cabins/${cabinId}/seasons`, body, { cookie });
+
 /** The typed Hono client, talking to the worker through SELF. */
 export const client = (opts: RequestOptions = {}) =>
   hc<AppType>(ORIGIN, {

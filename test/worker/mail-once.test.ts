@@ -1,30 +1,22 @@
 import { env } from 'cloudflare:test';
-import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Bindings } from '../../worker/env.ts';
 import { drainOutbox } from '../../worker/notify/drain.ts';
 import { attempt } from '../../worker/notify/guest.ts';
-import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import { enqueueGuestMessage } from '../../worker/queries/outbox.ts';
 import { callWith, jsonOf, resetDataWithAdmin, seedCabin, validBooking } from './helpers.ts';
+import { mailApi, mailsTo, standInMailer } from './mail-stand-in.ts';
 
 /**
  * A message whose send reached the mail API but whose answer never came back (the sender stopped
  * waiting first) is tried again by the schedule under the same name, so the API sends it once: the
  * guest gets one «Оплата возвращена», not two.
  */
-const mailApi = inject('mailApiUrl');
 const EXTRA: Partial<Bindings> = {
-  MAILER: mailApiMailer({
-    MAIL_API_KEY: 'test-mail-key',
-    MAIL_FROM: 'Каспий <site@kaspiy.example>',
-    MAIL_API_URL: `${mailApi}/emails`,
-  }),
+  MAILER: standInMailer({ owner: false }),
   SITE_URL: 'https://kaspiy.example',
 };
 const call = callWith(EXTRA);
-type Mail = { to: string[]; subject: string; idempotencyKey: string | null };
-const mailsTo = async (to: string) =>
-  ((await (await fetch(`${mailApi}/_stand-in/mails`)).json()) as Mail[]).filter((m) => m.to.includes(to));
 
 beforeEach(resetDataWithAdmin);
 

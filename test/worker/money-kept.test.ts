@@ -19,6 +19,7 @@ import {
   jsonOf,
   answerOf,
   client,
+  putSeasons,
 } from './helpers.ts';
 
 // Records of money are kept for the tax office, on both runtimes: a booking with any payment
@@ -187,12 +188,9 @@ describe('a cabin with bookings is made inactive, not deleted: DELETE /api/cabin
     const { owner, manager } = await signIn();
     expect(
       (
-        await jsonRequest(
-          'PUT',
-          `/api/admin/cabins/${cabin.id}/seasons`,
-          { seasons: [{ start: day(10), end: day(20), pricePerNight: 8000, minNights: 2 }] },
-          { cookie: owner },
-        )
+        await putSeasons(owner, cabin.id, {
+          seasons: [{ start: day(10), end: day(20), pricePerNight: 8000, minNights: 2 }],
+        })
       ).status,
     ).toBe(200);
     await expectNoChange(async () => {

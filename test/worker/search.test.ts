@@ -3,7 +3,7 @@ import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import { linesOf, type SearchAnswerJson } from '../../schema/search.ts';
 import { searchStays } from '../../worker/queries/search.ts';
-import { expectError, jsonRequest, login, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
+import { expectError, jsonRequest, login, putSeasons, resetDataWithAdmin, seedCabin, send } from './helpers.ts';
 import { block, booking, countingDb, feedEvent } from './stays.ts';
 
 // GET /api/search (docs/api.md «Search, occupancy and health»), on both runtimes: a night is busy
@@ -26,12 +26,7 @@ async function found(checkIn: string, checkOut: string, guests: number | string 
 }
 
 const seasons = (cookie: string, cabinId: number, list: unknown[], minNights?: number) =>
-  jsonRequest(
-    'PUT',
-    `/api/admin/cabins/${cabinId}/seasons`,
-    { seasons: list, ...(minNights ? { minNights } : {}) },
-    { cookie },
-  );
+  putSeasons(cookie, cabinId, { seasons: list, ...(minNights ? { minNights } : {}) });
 
 describe('GET /api/search: every cabin free for the dates and guests', () => {
   it('should list the free cabins that take the guests, cheapest total first, priced season by season', async () => {

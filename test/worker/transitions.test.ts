@@ -4,7 +4,6 @@ import { beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Bindings } from '../../worker/env.ts';
 import { drainOutbox } from '../../worker/notify/drain.ts';
 import { runPaymentSchedule } from '../../worker/payments/schedule.ts';
-import { mailApiMailer } from '../../worker/platform/mail-api.ts';
 import {
   type Api,
   type Booked,
@@ -16,6 +15,7 @@ import {
   seedCabin,
   validBooking,
 } from './helpers.ts';
+import { mailsTo as mailsToStandIn, standInMailer } from './mail-stand-in.ts';
 
 /**
  * Every state change of money races here (docs/architecture.md «Transitions»), on both runtimes:
@@ -38,18 +38,12 @@ type PromoCodes = InferResponseType<Api['admin']['promo-codes']['$get'], 200>;
 
 const yk = inject('yookassa');
 const feedsUrl = inject('feedsUrl');
-const mailApi = inject('mailApiUrl');
 const SITE = 'https://kaspiy.example';
 const EXTRA: Partial<Bindings> = {
   YOOKASSA_API_URL: yk.apiUrl,
   YOOKASSA_SHOP_ID: yk.shopId,
   YOOKASSA_SECRET_KEY: yk.secretKey,
-  MAILER: mailApiMailer({
-    MAIL_API_KEY: 'test-mail-key',
-    MAIL_FROM: 'Каспий <site@kaspiy.example>',
-    MAIL_TO: 'owner@kaspiy.example',
-    MAIL_API_URL: `${mailApi}/emails`,
-  }),
+  MAILER: standInMailer(),
   SITE_URL: SITE,
 };
 const call = callWith(EXTRA);
@@ -77,9 +71,7 @@ const notify = (id: string) =>
 type Log = { refunds: { payment_id: string; amount: { value: string } }[] };
 const refundsOf = async (paymentId: string) =>
   ((await (await standIn('/_log')).json()) as Log).refunds.filter((r) => r.payment_id === paymentId);
-type Mail = { to: string[]; subject: string };
-const mailsTo = async (to: string) =>
-  ((await (await steady(`${mailApi}/_stand-in/mails`)).json()) as Mail[]).filter((m) => m.to.includes(to));
+const mailsTo = (to: string) => mailsToStandIn(to, steady);
 /** Every outbox row a booking's transitions kept, with the owner's (they name the booking, «№12», in their subject). */
 async function outboxOf(bookingId: number) {
   const rows = await env.DB.prepare(

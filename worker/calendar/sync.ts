@@ -1,4 +1,5 @@
 import { FEED_EMPTY_HELD, feedHostKind, FEED_MAX_BYTES, FEED_TIMEOUT_MS } from '../../schema/calendar.ts';
+import type { FeedResult } from '../../schema/channels.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { CalendarFeed } from '../../schema/tables.ts';
 import type { Bindings } from '../env.ts';
@@ -20,15 +21,6 @@ import { FeedRefusedError, parseFeed } from './ical.ts';
 type SyncEnv = Bindings;
 /** Where an alert to the owner goes once the feed's result is stored: awaited in the schedule, after the answer in a request. */
 export type Later = (label: string, task: Promise<unknown>) => void;
-export type FeedResult = {
-  id: number;
-  cabinId: number;
-  name: string;
-  ok: boolean;
-  events: number;
-  error: string | null;
-  notModified?: boolean;
-};
 
 class FeedError extends Error {}
 

@@ -1,9 +1,8 @@
 import type { Bindings } from '../env.ts';
-import { now } from '../lib/clock.ts';
 import { bookingsOfMessages, claim, dueMessages, markFailed, markSent } from '../queries/outbox.ts';
 import { sendGuestMessage } from './guest.ts';
 import { sendGuestTelegram } from './guest-telegram.ts';
-import { messageOf, OUTBOX_GIVE_UP_MS, outboxKey, outboxRetryMs, ownerChannels, type Channel } from './owner.ts';
+import { markTryFailed, messageOf, outboxKey, ownerChannels, triedTooLong, type Channel } from './owner.ts';
 
 /** How long one try holds a message. */
 const RETRY_LEASE_MS = 60_000;
@@ -54,17 +53,12 @@ export async function drainOutbox(
       sent++;
     } catch (err) {
       failed++;
-      const tooOld = now() - row.createdAt > OUTBOX_GIVE_UP_MS;
+      const tooOld = triedTooLong(row);
       console.error(
         `Owner notification by ${row.channel} failed again (try ${row.attempts + 1})${tooOld ? ', given up after 3 days' : ''}:`,
         messageOf(err),
       );
-      await markFailed(
-        env,
-        row.id,
-        messageOf(err),
-        tooOld ? { giveUp: true } : { retryAt: now() + outboxRetryMs(row.attempts + 1) },
-      );
+      await markTryFailed(env, row, err, tooOld);
     }
   }
   return { sent, failed };

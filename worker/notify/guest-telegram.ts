@@ -24,7 +24,7 @@ import {
   type TelegramBot,
 } from '../queries/telegram-bot.ts';
 import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
-import { messageOf, OUTBOX_GIVE_UP_MS, outboxRetryMs } from './owner.ts';
+import { markTryFailed, messageOf, triedTooLong } from './owner.ts';
 import {
   deleteTelegramWebhook,
   getTelegramMe,
@@ -197,17 +197,12 @@ async function deliver(env: Bindings, bot: TelegramBot, row: HeldTelegram): Prom
       await markFailed(env, row.id, 'Гость заблокировал бота в Telegram', { giveUp: true });
       return false;
     }
-    const tooOld = now() - row.createdAt > OUTBOX_GIVE_UP_MS;
+    const tooOld = triedTooLong(row);
     console.error(
       `The ${row.kind} Telegram message of booking ${row.bookingId} failed (try ${row.attempts + 1})${tooOld ? ', given up after 3 days' : ', kept for the schedule'}:`,
       messageOf(err),
     );
-    await markFailed(
-      env,
-      row.id,
-      messageOf(err),
-      tooOld ? { giveUp: true } : { retryAt: now() + outboxRetryMs(row.attempts + 1) },
-    );
+    await markTryFailed(env, row, err, tooOld);
     return false;
   }
 }

@@ -8,7 +8,7 @@ import { now } from '../lib/clock.ts';
 import type { MailerPort } from '../platform/ports.ts';
 import { enqueueGuestMessage, guestMessageOf, markFailed, markSent, rearmMessage } from '../queries/outbox.ts';
 import { getSettings } from '../queries/settings.ts';
-import { messageOf, OUTBOX_GIVE_UP_MS, outboxKey, outboxRetryMs } from './owner.ts';
+import { markTryFailed, messageOf, outboxKey, triedTooLong } from './owner.ts';
 
 /** Whether the guest's confirmation went: '' when none was tried (no e-mail left, no mail set up, the message switched off). */
 export type ConfirmationMail = '' | 'sent' | 'failed';
@@ -58,17 +58,12 @@ export async function attempt(
     await markSent(env, row.id);
     return true;
   } catch (err) {
-    const tooOld = now() - row.createdAt > OUTBOX_GIVE_UP_MS;
+    const tooOld = triedTooLong(row);
     console.error(
       `The ${row.kind} e-mail of booking ${row.bookingId} failed (try ${row.attempts + 1})${tooOld ? ', given up after 3 days' : ', kept for the schedule'}:`,
       messageOf(err),
     );
-    await markFailed(
-      env,
-      row.id,
-      messageOf(err),
-      tooOld ? { giveUp: true } : { retryAt: now() + outboxRetryMs(row.attempts + 1) },
-    );
+    await markTryFailed(env, row, err, tooOld);
     return false;
   }
 }

@@ -47,6 +47,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A failure's reason for the log and the outbox: a failed query's parameters (an e-mail, a link) left out. */
 export const messageOf = messageForLog;
 
+/** Whether a kept message has waited long enough (OUTBOX_GIVE_UP_MS) to be given up at its next failure. */
+export const triedTooLong = (row: { createdAt: number }) => now() - row.createdAt > OUTBOX_GIVE_UP_MS;
+
+/** Keeps a failed try of a message the schedule sends: given up (`giveUp`), else tried again after the next pause. */
+export const markTryFailed = (
+  env: Pick<Bindings, 'DB'>,
+  row: { id: number; attempts: number },
+  err: unknown,
+  giveUp: boolean,
+) =>
+  markFailed(
+    env,
+    row.id,
+    messageOf(err),
+    giveUp ? { giveUp: true } : { retryAt: now() + outboxRetryMs(row.attempts + 1) },
+  );
+
 /**
  * Tries a few times at once. Before each retry `mine` says whether the message is still this
  * sender's: a server that restarted meanwhile, or the schedule, may have taken it over.

@@ -8,9 +8,11 @@ import { MSG } from '../../../schema/messages.ts';
 import { ApiError, call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
+import { PasswordInput } from '../ui/Inputs.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { useMe } from '../ui/role.tsx';
+import { useFailure } from '../ui/useFailure.ts';
 import { SessionRow, useEndSession } from './Sessions.tsx';
 
 const ROLE_HINTS: Record<Role, string> = {
@@ -32,6 +34,7 @@ export function People({
   const [removing, setRemoving] = useState<number | null>(null);
   const confirm = useConfirm();
   const notify = useNotify();
+  const failed = useFailure();
 
   async function remove(u: UserView) {
     const ok = await confirm({
@@ -48,7 +51,7 @@ export function People({
       notify.success(`«${u.username}» удалён`);
       await onChanged();
     } catch (err) {
-      if (!(err instanceof SessionEndedError)) notify.error(describeError(err, 'Не удалось удалить пользователя'));
+      failed(err, 'Не удалось удалить пользователя');
     } finally {
       setRemoving(null);
     }
@@ -176,10 +179,8 @@ function AddPerson({ onAdded }: { onAdded: () => Promise<void> }) {
         </Field>
         <Field label="Пароль" error={errors.password} hint="Не короче 8 символов" required>
           {(p) => (
-            <input
+            <PasswordInput
               {...p}
-              className="input"
-              type="password"
               name="new-person-password"
               autoComplete="new-password"
               value={password}

@@ -2,15 +2,17 @@
 // address, when last seen in Moscow time), each one ended with a tap, or all but this one.
 import { useState } from 'react';
 import type { SessionView } from '../../../schema/account.ts';
-import { call, client, describeError, SessionEndedError } from '../client.ts';
+import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { useNotify } from '../ui/Notice.tsx';
+import { useBusyAction, useFailure } from '../ui/useFailure.ts';
 import { deviceName, moscowMoment } from './device.ts';
 
 /** Ends one session (the person's own, or for the owner anyone's); answers whether it did. */
 export function useEndSession(onEnded: () => Promise<void>) {
   const [busy, setBusy] = useState<number | null>(null);
   const notify = useNotify();
+  const failed = useFailure();
   const end = async (s: SessionView, whose?: string) => {
     setBusy(s.id);
     try {
@@ -20,7 +22,7 @@ export function useEndSession(onEnded: () => Promise<void>) {
       );
       await onEnded();
     } catch (err) {
-      if (!(err instanceof SessionEndedError)) notify.error(describeError(err, 'Не удалось завершить сеанс'));
+      failed(err, 'Не удалось завершить сеанс');
     } finally {
       setBusy(null);
     }
@@ -59,7 +61,7 @@ export function SessionRow({ session: s, busy, onEnd }: { session: SessionView; 
 /** The person's own sessions, with «Завершить все другие». */
 export function Sessions({ sessions, onChanged }: { sessions: SessionView[]; onChanged: () => Promise<void> }) {
   const { busy, end } = useEndSession(onChanged);
-  const [ending, setEnding] = useState(false);
+  const [ending, run] = useBusyAction();
   const confirm = useConfirm();
   const notify = useNotify();
   const others = sessions.filter((s) => !s.current).length;
@@ -73,16 +75,11 @@ export function Sessions({ sessions, onChanged }: { sessions: SessionView[]; onC
       danger: true,
     });
     if (!ok) return;
-    setEnding(true);
-    try {
+    await run(async () => {
       const { ended } = await call(client().admin.sessions.$delete());
       notify.success(ended > 0 ? `Завершено сеансов: ${ended}` : 'Других сеансов не было');
       await onChanged();
-    } catch (err) {
-      if (!(err instanceof SessionEndedError)) notify.error(describeError(err, 'Не удалось завершить сеансы'));
-    } finally {
-      setEnding(false);
-    }
+    }, 'Не удалось завершить сеансы');
   }
 
   return (

@@ -6,9 +6,11 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { MSG } from '../../../schema/messages.ts';
 import { ApiError, call, client, describeError, SessionEndedError } from '../client.ts';
 import { Field, type FieldErrors } from '../ui/Field.tsx';
+import { PasswordInput } from '../ui/Inputs.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { useMe } from '../ui/role.tsx';
+import { useBusyAction } from '../ui/useFailure.ts';
 import { CodeField } from '../login/CodeField.tsx';
 
 type Setup = { secret: string; otpauthUrl: string };
@@ -29,19 +31,12 @@ function fieldOf(err: unknown): FieldErrors | null {
 export function TwoFactor({ onChanged }: { onChanged: () => void }) {
   const me = useMe();
   const [stage, setStage] = useState<Stage>({ step: 'idle' });
-  const [busy, setBusy] = useState(false);
-  const notify = useNotify();
+  const [busy, run] = useBusyAction();
 
   async function start() {
-    setBusy(true);
-    try {
+    await run(async () => {
       setStage({ step: 'setup', setup: await call(client().admin['2fa'].setup.$post()) });
-    } catch (err) {
-      if (!(err instanceof SessionEndedError))
-        notify.error(describeError(err, 'Не удалось начать настройку входа с кодом'));
-    } finally {
-      setBusy(false);
-    }
+    }, 'Не удалось начать настройку входа с кодом');
   }
 
   return (
@@ -399,10 +394,8 @@ function CurrentPassword({
   return (
     <Field label="Ваш пароль" error={error} required>
       {(p) => (
-        <input
+        <PasswordInput
           {...p}
-          className="input"
-          type="password"
           name="password"
           autoComplete="current-password"
           value={value}

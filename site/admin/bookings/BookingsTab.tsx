@@ -20,7 +20,8 @@ import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { useHashDetail } from '../ui/hash.ts';
 import { useNotify } from '../ui/Notice.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { Segmented } from '../ui/Segmented.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 
 type Filter = 'all' | 'new' | 'confirmed' | 'closed';
 
@@ -70,8 +71,7 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
     });
   }, [loaded, focusId]);
 
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
 
   const all = state.data;
   const shown = all.filter((b) => matches(b, filter));
@@ -184,19 +184,12 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
   return (
     <section className="tab bookings">
       {all.length > 0 && (
-        <div className="segmented" role="group" aria-label="Какие заявки показать">
-          {FILTERS.map((f) => (
-            <button
-              key={f.id}
-              type="button"
-              className="segmented__btn"
-              aria-pressed={filter === f.id}
-              onClick={() => setFilter(f.id)}
-            >
-              {f.label} <span className="segmented__count">{all.filter((b) => matches(b, f.id)).length}</span>
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Какие заявки показать"
+          options={FILTERS.map((f) => ({ ...f, count: all.filter((b) => matches(b, f.id)).length }))}
+          value={filter}
+          onChange={setFilter}
+        />
       )}
       {shown.length === 0 ? (
         <p className="empty">

@@ -10,6 +10,7 @@ import { useConfirm } from '../ui/Confirm.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { clearDraft, setDraft } from '../ui/drafts.ts';
 import { Field, fieldErrors, focusFirstInvalid, type FieldErrors, NumberInput } from '../ui/Field.tsx';
+import { DigitsInput } from '../ui/Inputs.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { PhotoUploader, type ImagesUpdate } from '../ui/PhotoUploader.tsx';
 import { WEEKDAYS } from '../ui/weekdays.ts';
@@ -203,6 +204,32 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
       )}
     </Field>
   );
+  const rubles = (
+    key: 'pricePerNight' | 'weekendPricePerNight' | 'extraGuestPerNight',
+    label: string,
+    opts: { required?: boolean; hint?: string; placeholder: string },
+  ) => (
+    <Field label={label} error={errors[key]} required={opts.required} hint={opts.hint}>
+      {(p) => (
+        <DigitsInput
+          {...p}
+          value={values[key]}
+          placeholder={opts.placeholder}
+          onChange={(e) => set(key, e.target.value)}
+        />
+      )}
+    </Field>
+  );
+  const toggle = (key: 'active' | 'featured', title: string, hint: string) => (
+    <label className="switch">
+      <input type="checkbox" role="switch" checked={values[key]} onChange={(e) => set(key, e.target.checked)} />
+      <span className="switch__track" aria-hidden="true" />
+      <span>
+        <strong>{title}</strong>
+        <span className="hint">{hint}</span>
+      </span>
+    </label>
+  );
   const count = (key: 'bedrooms' | 'bathrooms' | 'maxGuests', label: string) => (
     <Field label={label} error={errors[key]}>
       {(p) => (
@@ -236,19 +263,7 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
           )}
         </Field>
         <div className="form-grid">
-          <Field label="Цена за ночь, ₽" error={errors.pricePerNight} required>
-            {(p) => (
-              <input
-                {...p}
-                className="input"
-                inputMode="numeric"
-                autoComplete="off"
-                value={values.pricePerNight}
-                placeholder="5000"
-                onChange={(e) => set('pricePerNight', e.target.value)}
-              />
-            )}
-          </Field>
+          {rubles('pricePerNight', 'Цена за ночь, ₽', { required: true, placeholder: '5000' })}
           {text('distanceToSea', 'До моря', { placeholder: '5 мин' })}
           {text('location', 'Расположение', { placeholder: 'Каспийск, ул. Приморская' })}
           {count('bedrooms', 'Спальни')}
@@ -259,23 +274,10 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
         <fieldset className="cabin-pricing">
           <legend className="cabin-pricing__title">Выходные и гости</legend>
           <div className="form-grid">
-            <Field
-              label="Цена в выходные, ₽ за ночь"
-              error={errors.weekendPricePerNight}
-              hint="Пусто — выходные по обычной цене"
-            >
-              {(p) => (
-                <input
-                  {...p}
-                  className="input"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  value={values.weekendPricePerNight}
-                  placeholder="Как в будни"
-                  onChange={(e) => set('weekendPricePerNight', e.target.value)}
-                />
-              )}
-            </Field>
+            {rubles('weekendPricePerNight', 'Цена в выходные, ₽ за ночь', {
+              hint: 'Пусто — выходные по обычной цене',
+              placeholder: 'Как в будни',
+            })}
             <Field label="Гостей в цене" error={errors.baseGuests} hint="Пусто — цена за всех, сколько вмещает домик">
               {(p) => (
                 <NumberInput
@@ -289,23 +291,10 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
                 />
               )}
             </Field>
-            <Field
-              label="Доплата за каждого следующего гостя, ₽ за ночь"
-              error={errors.extraGuestPerNight}
-              hint="Пусто или 0 — без доплаты"
-            >
-              {(p) => (
-                <input
-                  {...p}
-                  className="input"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  value={values.extraGuestPerNight}
-                  placeholder="0"
-                  onChange={(e) => set('extraGuestPerNight', e.target.value)}
-                />
-              )}
-            </Field>
+            {rubles('extraGuestPerNight', 'Доплата за каждого следующего гостя, ₽ за ночь', {
+              hint: 'Пусто или 0 — без доплаты',
+              placeholder: '0',
+            })}
           </div>
           <fieldset className="weekdays" aria-describedby="weekend-nights-hint">
             <legend className="label">Какие ночи считать выходными</legend>
@@ -344,32 +333,8 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
 
         <fieldset className="switches">
           <legend className="visually-hidden">Показ на сайте</legend>
-          <label className="switch">
-            <input
-              type="checkbox"
-              role="switch"
-              checked={values.active}
-              onChange={(e) => set('active', e.target.checked)}
-            />
-            <span className="switch__track" aria-hidden="true" />
-            <span>
-              <strong>Активен</strong>
-              <span className="hint"> — домик виден в каталоге</span>
-            </span>
-          </label>
-          <label className="switch">
-            <input
-              type="checkbox"
-              role="switch"
-              checked={values.featured}
-              onChange={(e) => set('featured', e.target.checked)}
-            />
-            <span className="switch__track" aria-hidden="true" />
-            <span>
-              <strong>Рекомендуемый</strong>
-              <span className="hint"> — с отметкой «Популярный»</span>
-            </span>
-          </label>
+          {toggle('active', 'Активен', ' — домик виден в каталоге')}
+          {toggle('featured', 'Рекомендуемый', ' — с отметкой «Популярный»')}
         </fieldset>
 
         <fieldset className="photos-field">

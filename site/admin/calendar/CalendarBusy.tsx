@@ -2,7 +2,8 @@
 // closes nights by hand and the button that opens them again.
 import { useState, type FormEvent } from 'react';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
-import { rangeText, useFailure, type Calendar } from './CalendarCommon.tsx';
+import { rangeText, type Calendar } from './CalendarCommon.tsx';
+import { useBusyAction, useFailure } from '../ui/useFailure.ts';
 import { guestsAndPrice } from './channels.ts';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
@@ -35,7 +36,7 @@ export function CalendarBusy({
 }) {
   const today = todayInMoscow();
   const [block, setBlock] = useState(EMPTY);
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusyAction();
   const [removing, setRemoving] = useState<number | null>(null);
   const notify = useNotify();
   const failed = useFailure();
@@ -43,18 +44,13 @@ export function CalendarBusy({
 
   async function add(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    try {
+    await run(async () => {
       await call(client().admin.cabins[':id'].blocks.$post({ param: { id: String(cabinId) }, json: block }));
       notify.success(`Закрыто: ${rangeText(block.start, block.end)}`);
       // Cleared only once saved: a refused block stays in the form as typed.
       setBlock(EMPTY);
       await reload();
-    } catch (err) {
-      failed(err, 'Не удалось закрыть даты');
-    } finally {
-      setBusy(false);
-    }
+    }, 'Не удалось закрыть даты');
   }
 
   async function remove(r: Range) {

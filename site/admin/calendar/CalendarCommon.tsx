@@ -1,9 +1,8 @@
 // What the sections of «Календарь» share: the cabin's calendar as the API answers it, dates in
-// Russian, Moscow time, and how a failed call is told to the owner.
+// Russian and Moscow time.
 import { nightsBetween } from '../../../schema/dates.ts';
 import { formatNights, formatStayDates } from '../../../schema/format.ts';
-import { call, client, describeError, SessionEndedError } from '../client.ts';
-import { useNotify } from '../ui/Notice.tsx';
+import { call, client } from '../client.ts';
 
 export const loadCalendar = (id: number) =>
   call(client().admin.cabins[':id'].calendar.$get({ param: { id: String(id) } }));
@@ -34,12 +33,3 @@ const moscow = new Intl.DateTimeFormat('ru-RU', {
   timeZone: 'Europe/Moscow',
 });
 export const moscowTime = (iso: string) => `${moscow.format(new Date(iso))} (мск)`;
-
-/** Tells the owner what went wrong, with the server's Russian reason; silent when the session ended. */
-export function useFailure() {
-  const notify = useNotify();
-  return (err: unknown, what: string) => {
-    if (err instanceof SessionEndedError) return;
-    notify.error(describeError(err, what));
-  };
-}

@@ -1,7 +1,7 @@
 // «Экспорт календаря»: the cabin's secret iCal address for other platforms, to copy, or to
 // replace when it leaked (the old one then stops working).
-import { useRef, useState, type RefObject } from 'react';
-import { useFailure } from './CalendarCommon.tsx';
+import { useRef, type RefObject } from 'react';
+import { useBusyAction } from '../ui/useFailure.ts';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { useIsOwner } from '../ui/role.tsx';
@@ -43,13 +43,12 @@ export function CalendarExport({
   url: string;
   onRenewed: (url: string) => void;
 }) {
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusyAction();
   const input = useRef<HTMLInputElement>(null);
   const copy = useCopy(input, 'Адрес календаря скопирован');
   // A new address is the owner's to make: the old one stops working on every platform.
   const owner = useIsOwner();
   const notify = useNotify();
-  const failed = useFailure();
   const confirm = useConfirm();
 
   async function renew() {
@@ -61,16 +60,11 @@ export function CalendarExport({
       danger: true,
     });
     if (!ok) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       const res = await call(client().admin.cabins[':id']['ical-token'].$post({ param: { id: String(cabinId) } }));
       onRenewed(res.exportUrl);
       notify.success('Новый адрес календаря готов. Вставьте его в площадки вместо старого.');
-    } catch (err) {
-      failed(err, 'Не удалось выдать новый адрес');
-    } finally {
-      setBusy(false);
-    }
+    }, 'Не удалось выдать новый адрес');
   }
 
   return (

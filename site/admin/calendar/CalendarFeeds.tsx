@@ -3,7 +3,8 @@
 // error (one that came back empty is held until the owner accepts it); and «Синхронизировать
 // сейчас». A refused save keeps every row as typed.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { moscowTime, useFailure, type Calendar, type OnDirty } from './CalendarCommon.tsx';
+import { moscowTime, type Calendar, type OnDirty } from './CalendarCommon.tsx';
+import { useFailure } from '../ui/useFailure.ts';
 import { FEED_EMPTY_HELD } from '../../../schema/calendar.ts';
 import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';

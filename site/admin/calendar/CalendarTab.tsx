@@ -22,7 +22,7 @@ import { call, client } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { tabHref, useHashDetail } from '../ui/hash.ts';
 import { Icon } from '../ui/Icon.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 
 const DOUBLE = ['двойное бронирование', 'двойных бронирования', 'двойных бронирований'] as const;
 
@@ -134,9 +134,7 @@ function CabinView({ initial }: { initial: number }) {
     location.hash = tabHref('calendar');
   }
 
-  if (cabins.state.status === 'loading') return <Loading />;
-  if (cabins.state.status === 'error')
-    return <LoadError error={cabins.state.error} onRetry={() => void cabins.reload()} />;
+  if (cabins.state.status !== 'loaded') return <Unloaded state={cabins.state} onRetry={() => void cabins.reload()} />;
   if (cabins.state.data.length === 0) return <p className="empty">Сначала добавьте домик во вкладке «Домики».</p>;
   return (
     <>
@@ -197,8 +195,7 @@ function CabinCalendar({
   );
   // After a change the lists refresh quietly: the forms stay mounted with what the owner typed.
   const reload = useCallback(() => load(true), [load]);
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void load()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void load()} />;
   const cal = state.data;
   return (
     <>

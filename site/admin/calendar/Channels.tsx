@@ -8,7 +8,8 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { avitoConnectSchema, cabinChannelsSchema } from '../../../schema/channels.ts';
 import { nightsBetween } from '../../../schema/dates.ts';
 import { formatNights, formatStayDates } from '../../../schema/format.ts';
-import { moscowTime, useFailure } from './CalendarCommon.tsx';
+import { moscowTime } from './CalendarCommon.tsx';
+import { useBusyAction } from '../ui/useFailure.ts';
 import { useCopy } from './CalendarExport.tsx';
 import {
   avitoResultText,
@@ -23,11 +24,12 @@ import {
 } from './channels.ts';
 import { ApiError, call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
-import { Field, fieldErrors, type FieldErrors, CodeInput } from '../ui/Field.tsx';
+import { CodeInput, Field, fieldErrors, type FieldErrors } from '../ui/Field.tsx';
+import { DigitsInput } from '../ui/Inputs.tsx';
 import { tabHref } from '../ui/hash.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 import { OwnerOnly, useIsOwner } from '../ui/role.tsx';
 
 /** A refusal the owner should read beside the form (the server's or Avito's words), or null when a notice says it. */
@@ -48,8 +50,7 @@ export function ChannelsView({
   const { state, reload } = useLoad(loadChannels);
   // After a change the cards refresh quietly: the forms stay mounted with what the owner typed.
   const refresh = () => reload(true);
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
   const data = state.data;
   return (
     <div className="channels">
@@ -137,9 +138,8 @@ const NO_KEYS: Keys = { clientId: '', clientSecret: '', userId: '' };
 function AvitoAccount({ avito, onChanged }: { avito: Channels['avito']; onChanged: () => Promise<void> }) {
   // The keys are credentials: connecting, changing and disconnecting are the owner's.
   const owner = useIsOwner();
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusyAction();
   const notify = useNotify();
-  const failed = useFailure();
   const confirm = useConfirm();
 
   async function disconnect() {
@@ -151,16 +151,11 @@ function AvitoAccount({ avito, onChanged }: { avito: Channels['avito']; onChange
       danger: true,
     });
     if (!ok) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       await call(client().admin.channels.avito.$delete());
       notify.success('Авито отключён');
       await onChanged();
-    } catch (err) {
-      failed(err, 'Не удалось отключить Авито');
-    } finally {
-      setBusy(false);
-    }
+    }, 'Не удалось отключить Авито');
   }
 
   return (
@@ -288,42 +283,38 @@ function AvitoKeysForm({ label, onConnected }: { label: string; onConnected: () 
           )}
         </Field>
         <Field label="Номер профиля" error={errors.userId || undefined} hint="Цифры, они видны там же, в разделе «API»">
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              inputMode="numeric"
-              autoComplete="off"
-              value={keys.userId}
-              onChange={(e) => set('userId', e.target.value)}
-            />
-          )}
+          {(p) => <DigitsInput {...p} value={keys.userId} onChange={(e) => set('userId', e.target.value)} />}
         </Field>
       </div>
       <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy}>
         {busy ? 'Проверяем ключи…' : label}
       </button>
-      <p className="channels__refused" role="alert" id={`${formId}-refused`}>
-        {refused && (
-          <span className="error-text">
-            <Icon name="x" /> {refused}
-          </span>
-        )}
-      </p>
+      <Refused id={`${formId}-refused`} refused={refused} />
     </form>
+  );
+}
+
+/** Where a platform's refusal is said beside its form; there (and announced) before any refusal comes. */
+function Refused({ id, refused }: { id: string; refused: string | null }) {
+  return (
+    <p className="channels__refused" role="alert" id={id}>
+      {refused && (
+        <span className="error-text">
+          <Icon name="x" /> {refused}
+        </span>
+      )}
+    </p>
   );
 }
 
 /** «Синхронизировать сейчас»: Avito read and sent, every feed read; what each came to, by cabin. */
 function SyncAll({ cabins, onSynced }: { cabins: ChannelsCabin[]; onSynced: (answer: SyncAnswer) => void }) {
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusyAction();
   const [answer, setAnswer] = useState<SyncAnswer | null>(null);
   const notify = useNotify();
-  const failed = useFailure();
 
   async function sync() {
-    setBusy(true);
-    try {
+    await run(async () => {
       const res = await syncChannels();
       setAnswer(res);
       onSynced(res);
@@ -337,11 +328,7 @@ function SyncAll({ cabins, onSynced }: { cabins: ChannelsCabin[]; onSynced: (ans
             ? `Синхронизировано. Остальные объявления Авито (${res.later}) обновятся сами в ближайшие минуты`
             : 'Синхронизировано',
         );
-    } catch (err) {
-      failed(err, 'Не удалось синхронизировать');
-    } finally {
-      setBusy(false);
-    }
+    }, 'Не удалось синхронизировать');
   }
 
   // The results by cabin, in the cards' order.
@@ -588,13 +575,7 @@ function AvitoLink({
               Цифры в конце адреса объявления, после «_»
             </span>
           </div>
-          <p className="channels__refused" role="alert" id={`${id}-refused`}>
-            {refused && (
-              <span className="error-text">
-                <Icon name="x" /> {refused}
-              </span>
-            )}
-          </p>
+          <Refused id={`${id}-refused`} refused={refused} />
         </form>
       )}
       {linked !== null && owner && (
@@ -641,9 +622,8 @@ function FeedRow({
   onChanged: () => Promise<void>;
 }) {
   const owner = useIsOwner();
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusyAction();
   const notify = useNotify();
-  const failed = useFailure();
   const confirm = useConfirm();
 
   async function acceptEmpty() {
@@ -655,8 +635,7 @@ function FeedRow({
       danger: true,
     });
     if (!ok) return;
-    setBusy(true);
-    try {
+    await run(async () => {
       await call(
         client().admin.feeds[':cabinId'][':index']['accept-empty'].$post({
           param: { cabinId: String(cabin.id), index: String(feed.index) },
@@ -664,11 +643,7 @@ function FeedRow({
       );
       notify.success(`Календарь «${feed.name}» принят пустым: его прежние даты свободны`);
       await onChanged();
-    } catch (err) {
-      failed(err, 'Не удалось принять пустой календарь');
-    } finally {
-      setBusy(false);
-    }
+    }, 'Не удалось принять пустой календарь');
   }
 
   return (

@@ -9,7 +9,8 @@ import { useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { addDays, addMonths, nightsOf, todayInMoscow, type IsoDate } from '../../../schema/dates.ts';
 import { formatStayDates, MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { OCCUPANCY_DEFAULT_DAYS } from '../../../schema/search.ts';
-import { rangeText, useFailure } from './CalendarCommon.tsx';
+import { rangeText } from './CalendarCommon.tsx';
+import { useBusyAction, useFailure } from '../ui/useFailure.ts';
 import { guestsAndPrice } from './channels.ts';
 import {
   busyNights,
@@ -28,7 +29,7 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { tabHref } from '../ui/hash.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 
 /** How much the owner sees at once, and how far the arrows move. */
 const PERIODS = {
@@ -121,8 +122,7 @@ export function OccupancyChart() {
     }
   }
 
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
   const data = state.data;
   const to = addDays(from, PERIODS[period].days - 1);
 
@@ -393,14 +393,12 @@ function RangeBar({
 /** The last step of closing nights: what will close, an optional note, and the save. */
 function CloseNights({ closing, onDone, onClosed }: { closing: Closing; onDone: () => void; onClosed: () => void }) {
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusyAction();
   const notify = useNotify();
-  const failed = useFailure();
 
   async function save(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    try {
+    await run(async () => {
       await call(
         client().admin.cabins[':id'].blocks.$post({
           param: { id: String(closing.cabin.id) },
@@ -410,10 +408,7 @@ function CloseNights({ closing, onDone, onClosed }: { closing: Closing; onDone: 
       notify.success(`Закрыто: «${closing.cabin.name}», ${rangeText(closing.start, closing.end)}`);
       onDone();
       onClosed();
-    } catch (err) {
-      failed(err, 'Не удалось закрыть даты');
-      setBusy(false);
-    }
+    }, 'Не удалось закрыть даты');
   }
 
   return (

@@ -1,7 +1,7 @@
 // «Площадки»'s data apart from React: every cabin against every channel (GET /api/admin/channels),
 // the conflicts between stays, what «Синхронизировать сейчас» answers, and how each is said to
 // the owner: where a stay came from, what a sync came to.
-import type { ChannelResult, Conflict, ConflictStay } from '../../../schema/channels.ts';
+import type { ChannelResult, Conflict, ConflictStay, FeedResult } from '../../../schema/channels.ts';
 import { formatGuests, formatPrice } from '../../../schema/format.ts';
 import { call, client } from '../client.ts';
 
@@ -13,16 +13,6 @@ export type ChannelsCabin = Channels['cabins'][number];
 
 export const loadConflicts = (): Promise<Conflict[]> => call(client().admin.conflicts.$get());
 
-/** One iCal feed's answer to «Синхронизировать сейчас». */
-export type FeedResult = {
-  id: number;
-  cabinId: number;
-  name: string;
-  ok: boolean;
-  events: number;
-  error: string | null;
-  notModified?: boolean;
-};
 /** `later`: listings left for the schedule's next minutes (a Worker's request may send only so many). */
 export type SyncAnswer = { avito: ChannelResult[]; feeds: FeedResult[]; conflicts: Conflict[]; later?: number };
 

@@ -6,7 +6,6 @@ import { countOf } from '../../../schema/format.ts';
 import { numberOf } from '../ui/numbers.ts';
 import { Field, NumberInput } from '../ui/Field.tsx';
 import { RowListForm } from './RowListForm.tsx';
-import { useListForm } from './useListForm.ts';
 
 export type DiscountRow = { kind: DiscountKind; days: string; percent: string };
 export type DiscountValues = { rows: DiscountRow[] };
@@ -71,15 +70,11 @@ export function DiscountsForm({
   saved: DiscountValues;
   save: (v: DiscountValues) => Promise<unknown>;
 }) {
-  const form = useListForm({
-    draft: 'discounts',
-    saved,
-    save,
-    messages: { saved: 'Скидки сохранены', failed: 'Не удалось сохранить скидки' },
-  });
   return (
     <RowListForm
-      form={form}
+      draft="discounts"
+      saved={saved}
+      save={save}
       titleId="discounts-title"
       words={{
         title: 'Скидки',
@@ -90,6 +85,8 @@ export function DiscountsForm({
         remove: 'скидку',
         add: 'Добавить скидку',
         save: 'Сохранить скидки',
+        saved: 'Скидки сохранены',
+        failed: 'Не удалось сохранить скидки',
       }}
       newRow={(): DiscountRow => ({ kind: 'longStay', days: '', percent: '' })}
       firstFieldId={(i) => `discount-${i}-kind`}

@@ -6,7 +6,6 @@ import { formatPrice } from '../../../schema/format.ts';
 import { Field, NumberInput } from '../ui/Field.tsx';
 import { numberOf } from '../ui/numbers.ts';
 import { RowListForm } from './RowListForm.tsx';
-import { useListForm } from './useListForm.ts';
 
 export type ExtraRow = {
   id?: number;
@@ -58,15 +57,11 @@ export function ExtrasForm({
   cabins: CabinName[];
   save: (v: ExtraValues) => Promise<unknown>;
 }) {
-  const form = useListForm({
-    draft: 'extras',
-    saved,
-    save,
-    messages: { saved: 'Услуги сохранены', failed: 'Не удалось сохранить услуги' },
-  });
   return (
     <RowListForm
-      form={form}
+      draft="extras"
+      saved={saved}
+      save={save}
       titleId="extras-title"
       words={{
         title: 'Дополнительные услуги',
@@ -77,6 +72,8 @@ export function ExtrasForm({
         remove: 'услугу',
         add: 'Добавить услугу',
         save: 'Сохранить услуги',
+        saved: 'Услуги сохранены',
+        failed: 'Не удалось сохранить услуги',
       }}
       newRow={(): ExtraRow => ({ name: '', price: '', per: 'stay', mandatory: false, cabinIds: null })}
       firstFieldId={(i) => `extra-${i}-name`}

@@ -5,7 +5,7 @@
 // the server for each stay's price.
 import type { Discount, Extra } from '../../../schema/pricing.ts';
 import { call, client } from '../client.ts';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 import { discountPayload, discountValues, DiscountsForm } from './Discounts.tsx';
 import { extraPayload, extraValues, ExtrasForm, type CabinName } from './Extras.tsx';
 import { promoPayload, promoValues, PromoCodesForm, type PromoCode } from './PromoCodes.tsx';
@@ -30,8 +30,7 @@ const putPricing = async (body: {
 
 export function PricingSettings() {
   const { state, reload, setData } = useLoad(loadAll);
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
   const { pricing, codes, cabins } = state.data;
   const setPricing = (next: Pricing) => setData((d) => ({ ...d, pricing: next }));
 

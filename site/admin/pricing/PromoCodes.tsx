@@ -4,7 +4,7 @@
 import { countOf, formatPrice } from '../../../schema/format.ts';
 import { Field, NumberInput } from '../ui/Field.tsx';
 import { RowListForm } from './RowListForm.tsx';
-import { dateOrNull, numberOrNull, shown, useListForm } from './useListForm.ts';
+import { dateOrNull, numberOrNull, shown } from './useListForm.ts';
 
 export type PromoCode = {
   code: string;
@@ -77,15 +77,11 @@ function valueText(r: PromoRow): string {
 }
 
 export function PromoCodesForm({ saved, save }: { saved: PromoValues; save: (v: PromoValues) => Promise<unknown> }) {
-  const form = useListForm({
-    draft: 'promoCodes',
-    saved,
-    save,
-    messages: { saved: 'Промокоды сохранены', failed: 'Не удалось сохранить промокоды' },
-  });
   return (
     <RowListForm
-      form={form}
+      draft="promoCodes"
+      saved={saved}
+      save={save}
       titleId="promo-title"
       words={{
         title: 'Промокоды',
@@ -96,6 +92,8 @@ export function PromoCodesForm({ saved, save }: { saved: PromoValues; save: (v: 
         remove: 'промокод',
         add: 'Добавить промокод',
         save: 'Сохранить промокоды',
+        saved: 'Промокоды сохранены',
+        failed: 'Не удалось сохранить промокоды',
       }}
       newRow={() => ({
         code: '',

@@ -1,11 +1,12 @@
 // The frame the lists of «Цены и скидки» (discounts, promo codes, extras) share: a title and a
 // hint, the rows, each in its own numbered fieldset with the rule it makes in words and a
 // «Удалить», «Добавить …», the server's refusal beside the form, and the save footer. Each list
-// brings only its fields and the words for its rule.
+// brings only its draft's key, its fields and the words for its rule and its save.
 import type { Key, ReactNode } from 'react';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { Icon } from '../ui/Icon.tsx';
-import type { useListForm } from './useListForm.ts';
+import type { DraftKey } from '../ui/drafts.ts';
+import { useListForm } from './useListForm.ts';
 
 export type RowListWords = {
   title: string;
@@ -20,10 +21,17 @@ export type RowListWords = {
   remove: string;
   add: string;
   save: string;
+  /** The notices after a save: «Скидки сохранены», «Не удалось сохранить скидки». */
+  saved: string;
+  failed: string;
 };
 
 export function RowListForm<R>(props: {
-  form: ReturnType<typeof useListForm<{ rows: R[] }>>;
+  /** Where the rows typed and not yet saved are kept. */
+  draft: DraftKey;
+  saved: { rows: R[] };
+  /** Sends the rows and keeps what the server answers (useListForm). */
+  save: (values: { rows: R[] }) => Promise<unknown>;
   /** The id of the form's title, which names the form. */
   titleId: string;
   words: RowListWords;
@@ -35,7 +43,13 @@ export function RowListForm<R>(props: {
   rule: (row: R) => string;
   rowKey?: (row: R, index: number) => Key;
 }) {
-  const { form, words } = props;
+  const { words } = props;
+  const form = useListForm({
+    draft: props.draft,
+    saved: props.saved,
+    save: props.save,
+    messages: { saved: words.saved, failed: words.failed },
+  });
   const { values, update, dirty, discard, restored, busy, refused, formRef, submit } = form;
   const set = (i: number) => (patch: Partial<R>) =>
     update((v) => ({ rows: v.rows.map((r, n) => (n === i ? { ...r, ...patch } : r)) }));

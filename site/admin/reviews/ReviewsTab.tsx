@@ -6,7 +6,8 @@ import { useConfirm } from '../ui/Confirm.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { usePublish } from '../ui/PublishStatus.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { Segmented } from '../ui/Segmented.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 
 type Filter = 'all' | 'pending' | 'approved';
 
@@ -25,8 +26,7 @@ export function ReviewsTab() {
   const notify = useNotify();
   const published = usePublish();
 
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
 
   const reviews = state.data;
   const pending = reviews.filter((r) => !r.approved).length;
@@ -93,19 +93,7 @@ export function ReviewsTab() {
           </button>
         </p>
       )}
-      <div className="segmented" role="group" aria-label="Какие отзывы показать">
-        {filters.map((f) => (
-          <button
-            key={f.id}
-            type="button"
-            className="segmented__btn"
-            aria-pressed={filter === f.id}
-            onClick={() => setFilter(f.id)}
-          >
-            {f.label} <span className="segmented__count">{f.count}</span>
-          </button>
-        ))}
-      </div>
+      <Segmented label="Какие отзывы показать" options={filters} value={filter} onChange={setFilter} />
       {shown.length === 0 ? (
         <p className="empty">{filter === 'pending' ? 'Все отзывы проверены — новых нет.' : 'Отзывов пока нет.'}</p>
       ) : (

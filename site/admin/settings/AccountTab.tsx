@@ -7,11 +7,12 @@ import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { CodeField } from '../login/CodeField.tsx';
 import { setFlash } from '../ui/flash.ts';
 import { Field, fieldErrors, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
+import { PasswordInput } from '../ui/Inputs.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { useIsOwner, useMe } from '../ui/role.tsx';
 import { useDraftForm } from '../ui/useDraftForm.ts';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 
 type Account = { username: string; path: string };
 const SUCCESS = 'Данные аккаунта обновлены!';
@@ -42,8 +43,7 @@ function AccountSection({ onSaved }: { onSaved: () => void }) {
       ? call(client().admin.path.$get()).then((r): Account => ({ username, path: r.path }))
       : Promise.resolve<Account>({ username, path: '' }),
   );
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
   return (
     <AccountForm
       saved={state.data}
@@ -66,8 +66,7 @@ function SessionsAndPeople() {
       owner ? call(client().admin.users.$get()) : Promise.resolve(null),
     ]),
   );
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
   const [sessions, users] = state.data;
   const refresh = () => reload(true);
   return (
@@ -183,10 +182,8 @@ function AccountForm({ saved, owner, onSaved }: { saved: Account; owner: boolean
         </label>
         <Field label="Текущий пароль" error={errors.currentPassword} hint="Нужен, чтобы сменить логин или пароль.">
           {(p) => (
-            <input
+            <PasswordInput
               {...p}
-              className="input"
-              type="password"
               autoComplete="current-password"
               value={currentPassword}
               onChange={(e) => setCurrentPassword(e.target.value)}

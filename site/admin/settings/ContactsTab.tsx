@@ -3,7 +3,7 @@ import { CONTACT_FIELDS, contactInfoSchema, type ContactInfo, type Settings } fr
 import { call, client } from '../client.ts';
 import { Field } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 import { useSettingsForm } from './useSettingsForm.ts';
 import { MessengersForm, pickMessengers } from './MessengersForm.tsx';
 
@@ -14,8 +14,7 @@ export function ContactsTab() {
   const { state, reload, setData } = useLoad(() =>
     call(client().admin.settings.$get()).then((s) => ({ contacts: pick(s), messengers: pickMessengers(s) })),
   );
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
   return (
     <>
       <ContactsForm saved={state.data.contacts} onSaved={(contacts) => setData((d) => ({ ...d, contacts }))} />

@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { call, client } from '../client.ts';
 import { Field, NumberInput } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 import { numberOf, shownNumber } from '../ui/numbers.ts';
 import { useSettingsForm } from './useSettingsForm.ts';
 
@@ -41,8 +41,7 @@ const EXAMPLE = {
 
 export function GuestSettings() {
   const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then(pick));
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
   return <GuestSettingsForm saved={state.data} onSaved={(s) => setData(() => s)} />;
 }
 

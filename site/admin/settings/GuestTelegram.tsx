@@ -6,25 +6,18 @@ import { useState, type FormEvent } from 'react';
 import { telegramTokenSchema, type TelegramStatus } from '../../../schema/telegram.ts';
 import { ApiError, call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
-import { CodeInput, Field } from '../ui/Field.tsx';
 import { useNotify } from '../ui/Notice.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { BotSection, BotTokenForm, DisconnectButton } from './BotTokenForm.tsx';
 
 export function GuestTelegram() {
-  const { state, reload, setData } = useLoad(() => call(client().admin.messengers.$get()));
   return (
-    <section className="tab tab-form max-alerts" aria-labelledby="guest-telegram-title">
-      <div className="group">
-        <h3 className="group__title" id="guest-telegram-title">
-          Telegram для гостей
-        </h3>
-        {state.status === 'loading' && <Loading />}
-        {state.status === 'error' && <LoadError error={state.error} onRetry={() => void reload()} />}
-        {state.status === 'loaded' && (
-          <GuestTelegramForm status={state.data.telegram} onStatus={(telegram) => setData(() => ({ telegram }))} />
-        )}
-      </div>
-    </section>
+    <BotSection
+      titleId="guest-telegram-title"
+      title="Telegram для гостей"
+      load={() => call(client().admin.messengers.$get())}
+    >
+      {(data, onData) => <GuestTelegramForm status={data.telegram} onStatus={(telegram) => onData({ telegram })} />}
+    </BotSection>
   );
 }
 
@@ -110,39 +103,22 @@ function GuestTelegramForm({ status, onStatus }: { status: TelegramStatus; onSta
       )}
       {status.connected && (
         <div className="calendar-actions">
-          <button
-            type="button"
-            className="btn btn--danger"
-            disabled={busy !== null}
-            aria-busy={busy === 'remove'}
-            onClick={() => void remove()}
-          >
-            Отключить
-          </button>
+          <DisconnectButton busy={busy !== null} removing={busy === 'remove'} onClick={() => void remove()} />
         </div>
       )}
-      <form className="max-alerts__token" onSubmit={save} noValidate autoComplete="off">
-        <Field
-          label={status.connected ? 'Новый токен бота' : 'Токен бота'}
-          error={tokenError}
-          hint={status.connected ? 'Только если сменили бота или выпустили новый токен.' : undefined}
-        >
-          {(p) => (
-            <CodeInput
-              {...p}
-              type="password"
-              value={token}
-              onChange={(e) => {
-                setToken(e.target.value);
-                setTokenError(undefined);
-              }}
-            />
-          )}
-        </Field>
-        <button type="submit" className="btn btn--primary" disabled={busy !== null} aria-busy={busy === 'save'}>
-          Подключить бота
-        </button>
-      </form>
+      <BotTokenForm
+        replacing={status.connected}
+        token={token}
+        error={tokenError}
+        busy={busy !== null}
+        saving={busy === 'save'}
+        submitLabel="Подключить бота"
+        onToken={(value) => {
+          setToken(value);
+          setTokenError(undefined);
+        }}
+        onSubmit={save}
+      />
     </>
   );
 }

@@ -5,23 +5,14 @@ import { useState, type FormEvent } from 'react';
 import { maxTokenSchema, type MaxStatus } from '../../../schema/max.ts';
 import { ApiError, call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
-import { Field, CodeInput } from '../ui/Field.tsx';
 import { useNotify } from '../ui/Notice.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { BotSection, BotTokenForm, DisconnectButton } from './BotTokenForm.tsx';
 
 export function MaxAlerts() {
-  const { state, reload, setData } = useLoad(() => call(client().admin.max.$get()));
   return (
-    <section className="tab tab-form max-alerts" aria-labelledby="max-alerts-title">
-      <div className="group">
-        <h3 className="group__title" id="max-alerts-title">
-          Уведомления в MAX
-        </h3>
-        {state.status === 'loading' && <Loading />}
-        {state.status === 'error' && <LoadError error={state.error} onRetry={() => void reload()} />}
-        {state.status === 'loaded' && <MaxAlertsForm status={state.data} onStatus={(s) => setData(() => s)} />}
-      </div>
-    </section>
+    <BotSection titleId="max-alerts-title" title="Уведомления в MAX" load={() => call(client().admin.max.$get())}>
+      {(data, onData) => <MaxAlertsForm status={data} onStatus={onData} />}
+    </BotSection>
   );
 }
 
@@ -182,40 +173,23 @@ function MaxAlertsForm({ status, onStatus }: { status: MaxStatus; onStatus: (s: 
               Отправить тестовое сообщение
             </button>
           )}
-          <button
-            type="button"
-            className="btn btn--danger"
-            disabled={busy !== null}
-            aria-busy={busy === 'remove'}
-            onClick={() => void remove()}
-          >
-            Отключить
-          </button>
+          <DisconnectButton busy={busy !== null} removing={busy === 'remove'} onClick={() => void remove()} />
         </div>
       )}
 
-      <form className="max-alerts__token" onSubmit={save} noValidate autoComplete="off">
-        <Field
-          label={status.configured ? 'Новый токен бота' : 'Токен бота'}
-          error={tokenError}
-          hint={status.configured ? 'Только если сменили бота или выпустили новый токен.' : undefined}
-        >
-          {(p) => (
-            <CodeInput
-              {...p}
-              type="password"
-              value={token}
-              onChange={(e) => {
-                setToken(e.target.value);
-                setTokenError(undefined);
-              }}
-            />
-          )}
-        </Field>
-        <button type="submit" className="btn btn--primary" disabled={busy !== null} aria-busy={busy === 'save'}>
-          Сохранить токен
-        </button>
-      </form>
+      <BotTokenForm
+        replacing={status.configured}
+        token={token}
+        error={tokenError}
+        busy={busy !== null}
+        saving={busy === 'save'}
+        submitLabel="Сохранить токен"
+        onToken={(value) => {
+          setToken(value);
+          setTokenError(undefined);
+        }}
+        onSubmit={save}
+      />
     </>
   );
 }

@@ -20,7 +20,7 @@ import { formatPrice } from '../../../schema/format.ts';
 import { call, client } from '../client.ts';
 import { Field, NumberInput } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 import { numberOf, shownNumber } from '../ui/numbers.ts';
 import { useSettingsForm } from './useSettingsForm.ts';
 import { PriceLines } from '../../islands/PriceLines.tsx';
@@ -39,8 +39,7 @@ export function PaymentSettingsSection() {
   const { state, reload, setData } = useLoad(() =>
     Promise.all([call(client().admin.settings.$get()).then(pick), call(client().admin.payments.$get())]),
   );
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
   const [saved, shop] = state.data;
   return <PaymentSettingsForm saved={saved} configured={shop.configured} onSaved={(s) => setData(([, x]) => [s, x])} />;
 }

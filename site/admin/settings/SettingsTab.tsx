@@ -4,7 +4,7 @@ import { Field, NumberInput } from '../ui/Field.tsx';
 import { FormFooter, RestoredDraft } from '../ui/FormFooter.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { tabHref, useHashDetail } from '../ui/hash.ts';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 import { PricingSettings } from '../pricing/PricingSettings.tsx';
 import { GuestSettings } from './GuestSettings.tsx';
 import { MaxAlerts } from './MaxAlerts.tsx';
@@ -85,8 +85,7 @@ export function SettingsTab() {
 function MainSettings() {
   const { state, reload, setData } = useLoad(() => call(client().admin.settings.$get()).then(pick));
   const owner = useIsOwner();
-  if (state.status === 'loading') return <Loading />;
-  if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
+  if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
   return (
     <>
       <SettingsForm saved={state.data} onSaved={(s) => setData(() => s)} />

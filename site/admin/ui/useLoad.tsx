@@ -39,6 +39,11 @@ export function useLoad<T>(load: () => Promise<T>) {
   return { state, reload, setData };
 }
 
+/** What a list or form shows until it has loaded: the spinner, or the error with a retry. */
+export function Unloaded({ state, onRetry }: { state: Load<unknown>; onRetry: () => void }) {
+  return state.status === 'error' ? <LoadError error={state.error} onRetry={onRetry} /> : <Loading />;
+}
+
 export function Loading() {
   return (
     <div className="tab-loading" role="status">
