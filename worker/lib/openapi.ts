@@ -36,7 +36,7 @@ type Answer = $ZodType | { description: string; media?: string; schema?: $ZodTyp
 
 export type DocOptions = {
   /** The success status (200 by default) and its answer. */
-  status?: 200 | 201;
+  status?: 200 | 201 | 202;
   answer?: Answer;
   /** The refusals this route itself answers beyond 400 for bad input (validate() adds that one). */
   errors?: number[];
