@@ -5,6 +5,7 @@ import { TELEGRAM_REPLIES } from '../../schema/telegram.ts';
 import type { ThreadAnswer, ThreadView } from '../../schema/threads.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { takeUpdate } from '../../worker/notify/guest-telegram.ts';
+import { forgetOldBookings } from '../../worker/queries/bookings.ts';
 import { readTelegramBot, saveTelegramBot } from '../../worker/queries/telegram-bot.ts';
 import type { TelegramMessage, TelegramWebhook } from '../../stand-ins/telegram-api.ts';
 import {
@@ -281,5 +282,22 @@ describe('the list of threads', () => {
     expect((await threads(cookie, `?before=${all[0]!.id}&limit=1`)).map((t) => t.guestName)).toEqual(['Первый Гость']);
     await json(await call('POST', `/api/admin/threads/${all[0]!.id}/read`, { cookie }), 200);
     expect((await threads(cookie, '?unread=1')).map((t) => t.guestName)).toEqual(['Первый Гость']);
+  });
+});
+
+describe('a booking’s personal data erased', () => {
+  it('should take its conversation with it', async () => {
+    const cookie = await login();
+    const { token, booking, chat } = await guestWithChat(cookie);
+    await deliver(token, message(nextUpdateId(), chat, 'Мой номер +7 900 123-45-67'));
+    expect(await messageCount()).toBe(1);
+    await env.DB.prepare(
+      "UPDATE bookings SET created_at = '2020-01-01T00:00:00.000Z', check_in = '2020-01-10', check_out = '2020-01-12' WHERE id = ?",
+    )
+      .bind(booking)
+      .run();
+    expect(await forgetOldBookings(env, '2021-01-01T00:00:00.000Z', '2021-01-01')).toBe(1);
+    expect(await messageCount()).toBe(0);
+    expect(await threads(cookie)).toEqual([]);
   });
 });
