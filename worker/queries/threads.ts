@@ -91,13 +91,20 @@ type MessageRowRaw = {
   error: string | null;
 };
 
+/**
+ * The cause as the owner reads it: the outbox keeps the platform's own words for the log (an
+ * English «Telegram sendMessage answered 401: Unauthorized»); those are given after a Russian one.
+ */
+const ownerWords = (error: string) =>
+  /[а-яё]/i.test(error) ? error : `мессенджер не принял сообщение или не ответил (${error})`;
+
 const messageView = (r: MessageRowRaw): MessageView => ({
   id: r.id,
   direction: r.direction,
   text: r.text,
   at: iso(r.at),
   status: r.status,
-  ...(r.error ? { error: r.error } : {}),
+  ...(r.error ? { error: ownerWords(r.error) } : {}),
   ...(r.direction === 'out' && r.kind !== 'reply' ? { auto: true } : {}),
 });
 
