@@ -34,7 +34,7 @@ describe('the owner answers a guest in «Сообщения»', () => {
       .filter((m) => String(m.body.chat_id) === String(chat))
       .map((m) => m.body.text);
 
-  it("should show the guest's message, bold with a count, take the answer and send it to the chat", async () => {
+  it("should show the guest's message, bold with a count, keep an answer whose send failed, and send it to the chat", async () => {
     const api = await adminApi(baseURL);
     const token = `700200:${crypto.randomUUID().replaceAll('-', '')}`;
     expect((await api.put('/admin/messengers', { telegram: { token } })).status).toBe(200);
@@ -88,6 +88,16 @@ describe('the owner answers a guest in «Сообщения»', () => {
     await visible(page.getByText('Напишите текст ответа'));
     const answer = 'Добрый день! Да, домик будет готов к 11:00.';
     await page.getByLabel('Ответ гостю').fill(answer);
+    // The connection drops as the owner sends: the text stays, in the field and after a reload.
+    const replies = '**/api/admin/threads/*/messages';
+    await page.route(replies, (route) => route.abort());
+    await page.getByRole('button', { name: 'Отправить' }).click();
+    await visible(page.getByText('Ответ не отправлен, текст сохранён', { exact: false }));
+    expect(await page.getByLabel('Ответ гостю').inputValue()).toBe(answer);
+    await page.unroute(replies);
+    await page.reload();
+    await visible(page.getByRole('heading', { name: stay.name }));
+    expect(await page.getByLabel('Ответ гостю').inputValue()).toBe(answer);
     await page.getByRole('button', { name: 'Отправить' }).click();
     await visible(notice(page, 'Ответ поставлен в очередь отправки'));
     expect(await page.getByLabel('Ответ гостю').inputValue()).toBe('');
