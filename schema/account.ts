@@ -41,6 +41,7 @@ export const AUDIT_KINDS = {
   payments: 'Оплата',
   channels: 'Площадки',
   notifications: 'Уведомления',
+  messages: 'Сообщения',
   site: 'Сайт',
 } as const;
 export type AuditKind = keyof typeof AUDIT_KINDS;

@@ -224,4 +224,10 @@ export const MSG = {
   // The owner's numbers: «Сводка», the files for the accountant, the tourist-tax report.
   reportPeriodRequired: 'Укажите период отчёта: даты «с» и «по»',
   reportPeriodTooLong: 'Период отчёта — не больше 3 лет',
+  // «Сообщения»: the conversations with guests.
+  threadNotFound: 'Переписка не найдена',
+  replyRequired: 'Напишите текст ответа',
+  replyTooLong: 'Ответ длиннее 4096 символов: Telegram столько не примет, разделите его',
+  replyChannelUnsupported: 'Ответить в этот канал из панели пока нельзя',
+  replyChatGone: 'Гость отписался от сообщений в Telegram: ответ туда не дойдёт',
 } as const;

@@ -205,7 +205,7 @@ export const dataStamp = sqliteTable('data_stamp', {
   id: integer('id').primaryKey(),
   token: text('token').notNull(),
 });
-/** Tables no public read is made from, so their writes keep the stamp (the people who sign in, their sessions and the record of their changes; the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page; a guest's Telegram chat, their one-time link codes and the bot's updates already taken belong to one booking's messages). */
+/** Tables no public read is made from, so their writes keep the stamp (the people who sign in, their sessions and the record of their changes; the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page; a guest's Telegram chat, their one-time link codes and the bot's updates already taken belong to one booking's messages; so do the conversations with guests, read only in the panel). */
 export const UNSTAMPED_TABLES = [
   'users',
   'admin_sessions',
@@ -222,6 +222,8 @@ export const UNSTAMPED_TABLES = [
   'guest_chats',
   'guest_link_codes',
   'telegram_updates',
+  'threads',
+  'messages',
   // The public pages' counting: only «Сводка» reads it, never a public page.
   'visit_counts',
   'visit_salt',
@@ -659,3 +661,62 @@ export const telegramUpdates = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.botId, t.updateId] })],
 );
+
+// ——— Conversations with guests («Сообщения», docs/api.md «Conversations»).
+
+/**
+ * One conversation with a guest: a booking's chat on one channel. Its messages are in `messages`;
+ * what it shows in the list (the guest's name, the newest message, how many are unread) is read
+ * from them and from the booking. `readThrough` is the newest message the owner has read. The
+ * booking's erasure takes the thread and its messages with it. Times in ms.
+ */
+export const threads = sqliteTable(
+  'threads',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** 'telegram' | 'max' | 'sms' | 'avito' | 'email' (schema/threads.ts THREAD_CHANNELS). */
+    channel: text('channel').notNull(),
+    bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'cascade' }),
+    /** The name the platform gave, for a thread without a booking; a booking's thread shows the booking's name. */
+    guestName: text('guest_name').notNull().default(''),
+    readThrough: integer('read_through').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('threads_booking_idx').on(t.channel, t.bookingId)],
+);
+export type Thread = typeof threads.$inferSelect;
+
+/**
+ * A message of a thread, either way. A guest's message (`in`) is stored once by the platform's id
+ * (`platformId`, unique per channel), however often the platform delivers it. A message to the
+ * guest (`out`) is an outbox row's copy (`outboxId`), written and kept up to date by the triggers
+ * of migrations/0015_threads.sql, so whatever the outbox sends to a guest's chat shows here with
+ * its state: 'queued' until sent, 'sent', or 'failed' once given up (`error` the cause; a try that
+ * failed and will be tried again stays 'queued' with its error). `kind` is the outbox's kind of an
+ * `out` message: 'reply' for the owner's answer, else an automatic message. Times in ms.
+ */
+export const messages = sqliteTable(
+  'messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    threadId: integer('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    direction: text('direction').notNull(),
+    platformId: text('platform_id'),
+    kind: text('kind'),
+    text: text('text').notNull(),
+    status: text('status').notNull(),
+    error: text('error'),
+    outboxId: integer('outbox_id'),
+    at: integer('at').notNull(),
+    sentAt: integer('sent_at'),
+  },
+  (t) => [
+    uniqueIndex('messages_platform_idx').on(t.channel, t.platformId),
+    uniqueIndex('messages_outbox_idx').on(t.outboxId),
+    index('messages_thread_idx').on(t.threadId, t.id),
+  ],
+);
+export type MessageRow = typeof messages.$inferSelect;

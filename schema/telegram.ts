@@ -115,6 +115,7 @@ export const telegramUpdateSchema = z.looseObject({
   update_id: z.number().int(),
   message: z
     .looseObject({
+      message_id: z.number().int().optional(),
       chat: z.looseObject({ id: z.number() }),
       text: z.string().optional(),
     })

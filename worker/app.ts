@@ -30,6 +30,7 @@ import { cabinRoutes } from './routes/cabins.ts';
 import { reviewRoutes } from './routes/reviews.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { settingsRoutes } from './routes/settings.ts';
+import { threadRoutes } from './routes/threads.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { userRoutes } from './routes/users.ts';
@@ -71,6 +72,7 @@ export const api = new Hono<AppEnv>()
   .route('/admin', adminRoutes)
   .route('/admin/max', maxAdminRoutes)
   .route('/admin/messengers', messengerRoutes)
+  .route('/admin', threadRoutes)
   .route('/hooks', telegramHookRoutes)
   .route('/upload', uploadRoutes)
   .route('/build-info', buildInfoRoutes)

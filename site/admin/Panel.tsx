@@ -15,12 +15,15 @@ import { Icon } from './ui/Icon.tsx';
 import { PublishProvider, PublishStatus } from './ui/PublishStatus.tsx';
 import { ReportsTab } from './reports/ReportsTab.tsx';
 import { ReviewsTab } from './reviews/ReviewsTab.tsx';
+import { countUnread, loadUnreadThreads, MessagesTab } from './messages/MessagesTab.tsx';
 import { MeProvider, type Me } from './ui/role.tsx';
 import { SettingsTab } from './settings/SettingsTab.tsx';
 
 // «Заявки» first: it is what the owner opens every morning, and where the panel opens.
 export const TABS = [
   { id: 'bookings', label: 'Заявки' },
+  // What guests wrote to the bot, and the answers: beside the requests, read as often.
+  { id: 'messages', label: 'Сообщения' },
   // The owner's numbers: occupancy, revenue, channels, the tourist tax. A manager reads
   // the figures too; the files with the guests' names are the owner's.
   { id: 'reports', label: 'Сводка' },
@@ -77,6 +80,17 @@ function PanelView({ me, onLogout, onAccountSaved }: PanelProps) {
     loadBookings()
       .then((list) => setNewRequests(countNew(list)))
       .catch(() => {});
+  }, []);
+  // The guests' unread messages, on «Сообщения» wherever the owner is, looked at again now and then.
+  const [unreadMessages, setUnreadMessages] = useState(0);
+  useEffect(() => {
+    const look = () =>
+      loadUnreadThreads()
+        .then((list) => setUnreadMessages(countUnread(list)))
+        .catch(() => {});
+    void look();
+    const timer = setInterval(look, 60_000);
+    return () => clearInterval(timer);
   }, []);
 
   // The mobile tab bar sticks just under the header, whose height depends on the phone.
@@ -177,6 +191,12 @@ function PanelView({ me, onLogout, onAccountSaved }: PanelProps) {
                         <span className="visually-hidden"> новых</span>
                       </span>
                     )}
+                    {t.id === 'messages' && unreadMessages > 0 && (
+                      <span className="admin-nav__count">
+                        {unreadMessages}
+                        <span className="visually-hidden"> непрочитанных</span>
+                      </span>
+                    )}
                     {dirty && (
                       <span className="admin-nav__dot" title="Есть несохранённые изменения">
                         <span className="visually-hidden"> (есть несохранённые изменения)</span>
@@ -196,6 +216,7 @@ function PanelView({ me, onLogout, onAccountSaved }: PanelProps) {
               opened from elsewhere («#bookings/12»): arriving after the list, it would push that request out of view. */}
           {tab === 'bookings' && owner && !detail && <Checklist />}
           {tab === 'bookings' && <BookingsTab onCount={setNewRequests} />}
+          {tab === 'messages' && <MessagesTab onCount={setUnreadMessages} />}
           {tab === 'reports' && <ReportsTab owner={owner} />}
           {tab === 'cabins' && <CabinsTab />}
           {tab === 'calendar' && <CalendarTab />}

@@ -60,6 +60,8 @@ type State = {
   icalPath: string;
   /** A booking request for the seeded cabin. */
   booking: number;
+  /** The booking's thread in «Сообщения». */
+  thread: number;
 };
 let s: State;
 
@@ -375,6 +377,40 @@ const ROUTES: RouteSpec[] = [
     body: 'json',
     valid: () => ({ telegram: { token: '123456789:corpus-token-0123456789abcdefABCDEF' } }),
     nullable: ['telegram'],
+  },
+  // «Сообщения»: a thread of the seeded booking (its guest tied no chat, so an answer is a 409).
+  {
+    method: 'GET',
+    pattern: '/api/admin/threads',
+    admin: true,
+    path: () => '/api/admin/threads',
+    query: () => ({ unread: '1', channel: 'telegram', before: String(s.thread), limit: '20' }),
+  },
+  {
+    method: 'GET',
+    pattern: '/api/admin/threads/:id',
+    admin: true,
+    path: () => `/api/admin/threads/${s.thread}`,
+    withId: (id) => `/api/admin/threads/${id}`,
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/threads/:id/messages',
+    admin: true,
+    path: () => `/api/admin/threads/${s.thread}/messages`,
+    withId: (id) => `/api/admin/threads/${id}/messages`,
+    body: 'json',
+    valid: () => ({ text: 'Здравствуйте! Да, можно.' }),
+    freeText: ['text'],
+    usual: [409],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/threads/:id/read',
+    admin: true,
+    path: () => `/api/admin/threads/${s.thread}/read`,
+    withId: (id) => `/api/admin/threads/${id}/read`,
+    body: 'ignored',
   },
   {
     method: 'POST',
@@ -1363,6 +1399,11 @@ beforeAll(async () => {
   });
   expect(booked.status).toBe(201);
   const booking = ((await booked.json()) as Booked).id;
+  const thread = (await env.DB.prepare(
+    "INSERT INTO threads (channel, booking_id, created_at) VALUES ('telegram', ?, ?) RETURNING id",
+  )
+    .bind(booking, Date.now())
+    .first<{ id: number }>())!.id;
   s = {
     cookie,
     cabin: cabin.id,
@@ -1372,6 +1413,7 @@ beforeAll(async () => {
     token: cookie.split('=')[1]!,
     icalPath,
     booking,
+    thread,
   };
 });
 

@@ -26,6 +26,8 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 // Children before their parents: the foreign keys, and the trigger that keeps a cabin with bookings.
 const TABLES = [
   'payments',
+  'messages',
+  'threads',
   'guest_chats',
   'guest_link_codes',
   'telegram_updates',

@@ -173,6 +173,12 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'POST /api/admin/max/test': owner('notifications', 'Пробное уведомление в MAX'),
   'GET /api/admin/messengers': owner('notifications', 'Мессенджеры гостей'),
   'PUT /api/admin/messengers': owner('notifications', 'Изменён бот Telegram для гостей'),
+
+  // «Сообщения»: a manager answers guests as the owner does.
+  'GET /api/admin/threads': staff('messages', 'Список переписок'),
+  'GET /api/admin/threads/:id': staff('messages', 'Переписка с гостем'),
+  'POST /api/admin/threads/:id/messages': staff('messages', 'Ответ гостю'),
+  'POST /api/admin/threads/:id/read': staff('messages', 'Переписка прочитана'),
 };
 
 /** The rule of `METHOD /pattern`, undefined for a route nobody classified (then the owner's alone). */

@@ -6,7 +6,13 @@ import { todayInMoscow } from '../../schema/dates.ts';
 import type { GuestMessageKind } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import { outbox, type Booking, type OutboxRow } from '../../schema/tables.ts';
-import { isStopWord, TELEGRAM_REPLIES, telegramGuestText, type TelegramUpdate } from '../../schema/telegram.ts';
+import {
+  isStopWord,
+  TELEGRAM_REPLIES,
+  TELEGRAM_TEXT_LIMIT,
+  telegramGuestText,
+  type TelegramUpdate,
+} from '../../schema/telegram.ts';
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { getDb, insertWhen } from '../lib/db.ts';
@@ -99,19 +105,35 @@ export async function takeUpdate(env: Bindings, bot: TelegramBot, update: Telegr
   const chat = update.message?.chat.id;
   const action = actionOf(update);
   const chatId = chat === undefined ? undefined : String(chat);
+  const text = update.message?.text?.trim();
   const taken = await takeTelegramUpdate(
     env,
     bot.id,
     update.update_id,
-    chatId === undefined || !action || 'bareStart' in action
+    chatId === undefined
       ? null
-      : 'start' in action
-        ? { start: action.start, chatId }
-        : { stop: chatId },
+      : !action
+        ? text
+          ? {
+              said: {
+                chatId,
+                messageId: String(update.message?.message_id ?? `u${update.update_id}`),
+                text: text.slice(0, TELEGRAM_TEXT_LIMIT),
+              },
+            }
+          : null
+        : 'bareStart' in action
+          ? null
+          : 'start' in action
+            ? { start: action.start, chatId }
+            : { stop: chatId },
   );
   if (!taken.fresh || chatId === undefined) return;
+  if (taken.stored) console.log('A guest wrote to the guests’ Telegram bot: kept in their booking’s thread');
+  // What the guest wrote reached the owner («Сообщения»): no automatic answer to it. A chat tied
+  // to no booking is told what the bot is for.
   const reply = !action
-    ? update.message?.text
+    ? text && !taken.stored
       ? TELEGRAM_REPLIES.other
       : null
     : 'bareStart' in action

@@ -84,8 +84,15 @@ export async function newLinkCode(
   return { code, expiresAt: at + ttlMs };
 }
 
-/** What one update did: `fresh` false when it was taken before (nothing was done again). */
-export type UpdateTaken = { fresh: boolean; linked: number | null; unlinked: number };
+/**
+ * What one update did: `fresh` false when it was taken before (nothing was done again); `stored`
+ * when the guest's words went into their booking's thread.
+ */
+export type UpdateTaken = { fresh: boolean; linked: number | null; unlinked: number; stored?: boolean };
+
+/** The booking a chat's words belong to: of the bookings the chat is tied to, the one tied last. */
+const chatBooking =
+  '(select booking_id from guest_chats where chat_id = ?3 order by linked_at desc, booking_id desc limit 1)';
 
 /** The update (?1: the bot's id, ?2: update_id) is not yet recorded: a statement of its batch acts only then. */
 const notSeen = 'not exists (select 1 from telegram_updates u where u.bot_id = ?1 and u.update_id = ?2)';
@@ -94,13 +101,19 @@ const notSeen = 'not exists (select 1 from telegram_updates u where u.bot_id = ?
  * Takes one update of the bot, once, in one batch: each statement acts only when the update was
  * not taken before, and the last one records it. `start` uses a one-time code (unused, not run
  * out) and ties `chatId` to its booking with the consent stored with the code; `stop` unties every
- * booking of the chat. A second delivery of the same update finds it recorded and changes nothing.
+ * booking of the chat; `said` stores what the guest wrote in the thread of the booking the chat was
+ * tied to last (made if there is none), once by the message's id too. A second delivery of the same
+ * update, or a webhook's and a poll's at once, finds it recorded and changes nothing.
  */
 export async function takeTelegramUpdate(
   env: DbEnv,
   botId: number,
   updateId: number,
-  act: { start: string; chatId: string } | { stop: string } | null,
+  act:
+    | { start: string; chatId: string }
+    | { stop: string }
+    | { said: { chatId: string; messageId: string; text: string } }
+    | null,
 ): Promise<UpdateTaken> {
   const at = now();
   const record = env.DB.prepare(
@@ -109,6 +122,30 @@ export async function takeTelegramUpdate(
   if (!act) {
     const [recorded] = await env.DB.batch<{ update_id: number }>([record]);
     return { fresh: (recorded?.results.length ?? 0) > 0, linked: null, unlinked: 0 };
+  }
+  if ('said' in act) {
+    const { chatId, messageId, text } = act.said;
+    const [, stored, recorded] = await env.DB.batch<{ id: number }>([
+      env.DB.prepare(
+        `insert into threads (channel, booking_id, created_at)
+         select 'telegram', b.booking_id, ?4 from ${chatBooking} b
+         where not exists (select 1 from threads t where t.channel = 'telegram' and t.booking_id = b.booking_id)
+           and ${notSeen}`,
+      ).bind(botId, updateId, chatId, at),
+      env.DB.prepare(
+        `insert into messages (thread_id, channel, direction, platform_id, text, status, at)
+         select t.id, 'telegram', 'in', ?5, ?6, 'received', ?4 from threads t
+         where t.channel = 'telegram' and t.booking_id = ${chatBooking} and ${notSeen}
+         on conflict do nothing returning id`,
+      ).bind(botId, updateId, chatId, at, `${chatId}:${messageId}`, text),
+      record,
+    ]);
+    return {
+      fresh: (recorded?.results.length ?? 0) > 0,
+      linked: null,
+      unlinked: 0,
+      stored: (stored?.results.length ?? 0) > 0,
+    };
   }
   if ('stop' in act) {
     const [unlinked, recorded] = await env.DB.batch<{ booking_id: number }>([

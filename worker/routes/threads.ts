@@ -1,0 +1,146 @@
+import { Hono } from 'hono';
+import { MSG } from '../../schema/messages.ts';
+import {
+  readAnswerSchema,
+  replySchema,
+  threadAnswerSchema,
+  threadsAnswerSchema,
+  threadsQuerySchema,
+  messageViewSchema,
+} from '../../schema/threads.ts';
+import type { AppEnv } from '../env.ts';
+import { afterResponse } from '../lib/background.ts';
+import { apiError } from '../lib/errors.ts';
+import { docs } from '../lib/openapi.ts';
+import { validate } from '../lib/validate.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import { requireAdmin } from '../middleware/session.ts';
+import { tryTelegramNow } from '../notify/guest-telegram.ts';
+import { GUEST_LEASE_MS } from '../notify/guest.ts';
+import { randomHex, readTelegramBot } from '../queries/telegram-bot.ts';
+import {
+  getThread,
+  listThreads,
+  markThreadRead,
+  messageOfOutbox,
+  queueReply,
+  threadMessages,
+} from '../queries/threads.ts';
+import { idParam } from './params.ts';
+
+const doc = docs('Сообщения');
+
+/** The outbox's subject of the owner's answer (the chat gets only the text). */
+const REPLY_SUBJECT = 'Ответ владельца';
+
+/**
+ * «Сообщения» (the owner and a manager alike, worker/middleware/roles.ts): every conversation with
+ * a guest, what they wrote to the guests' bot and what went to them, and the owner's answer, which
+ * goes through the outbox like every message to a guest (kept until sent, tried again on failure,
+ * sent once).
+ */
+export const threadRoutes = new Hono<AppEnv>()
+  .get(
+    '/threads',
+    doc('Переписки с гостями', {
+      admin: true,
+      answer: threadsAnswerSchema,
+      description:
+        'Новые сверху (по последнему сообщению). `unread=1` — только с непрочитанными сообщениями гостя; ' +
+        '`channel` — один канал; `before` — `id` последней уже показанной переписки (следующая страница); ' +
+        '`limit` — до 100, по умолчанию 50. `waitingSince` — с какого времени ждёт ответа самое раннее ' +
+        'сообщение гостя после последнего ответа владельца (автоматические письма ответом не считаются).',
+    }),
+    requireAdmin,
+    validate('query', threadsQuerySchema),
+    async (c) => c.json(await listThreads(c.env, c.req.valid('query'))),
+  )
+  .get(
+    '/threads/:id',
+    doc('Переписка с гостем', {
+      admin: true,
+      answer: threadAnswerSchema,
+      errors: [404],
+      description:
+        'Сообщения по порядку. `status`: `received` — от гостя; `queued` — ждёт отправки (с `error`, если ' +
+        'прошлая попытка не удалась и будет повторена); `sent`; `failed` — отправить не удалось, `error` — ' +
+        'причина. `auto` — автоматическое сообщение (подтверждение, напоминание), а не ответ владельца. ' +
+        'Чтение не отмечает сообщения прочитанными: для этого `POST …/read`.',
+    }),
+    requireAdmin,
+    validate('param', idParam),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      const thread = await getThread(c.env, id);
+      if (!thread) return apiError(c, 404, MSG.threadNotFound);
+      return c.json({ thread, messages: await threadMessages(c.env, id) });
+    },
+  )
+  .post(
+    '/threads/:id/messages',
+    doc('Ответить гостю', {
+      admin: true,
+      status: 202,
+      answer: messageViewSchema,
+      errors: [404, 409],
+      description:
+        'Ответ ставится в очередь отправки (202, сообщение в состоянии `queued`) и уходит в чат гостя ' +
+        'один раз: сразу после ответа сервера, а если мессенджер не принял — повторяется по расписанию. ' +
+        '`key` (необязательно) — имя этого ответа: повтор запроса с тем же `key` ничего не добавляет. ' +
+        '409 — бот не подключён, гость отписался («стоп») или в этот канал ответить нельзя.',
+    }),
+    requireAdmin,
+    validate('param', idParam),
+    jsonBody,
+    validate('json', replySchema),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      const { text, key } = c.req.valid('json');
+      const thread = await getThread(c.env, id);
+      if (!thread) return apiError(c, 404, MSG.threadNotFound);
+      if (thread.channel !== 'telegram' || thread.bookingId === undefined)
+        return apiError(c, 409, MSG.replyChannelUnsupported);
+      const bot = await readTelegramBot(c.env);
+      if (!bot) return apiError(c, 409, MSG.telegramNotConnected);
+      const kept = await queueReply(
+        c.env,
+        { bookingId: thread.bookingId, subject: REPLY_SUBJECT, text, event: key ?? randomHex(12) },
+        GUEST_LEASE_MS,
+      );
+      if (!kept) return apiError(c, 409, MSG.replyChatGone);
+      if (kept.fresh) {
+        console.log(`Booking ${thread.bookingId}: the owner’s answer queued for the guest’s Telegram chat`);
+        afterResponse(
+          c,
+          'The owner’s answer in Telegram',
+          tryTelegramNow(c.env, bot, {
+            id: kept.id,
+            attempts: 0,
+            createdAt: kept.createdAt,
+            bookingId: thread.bookingId,
+            kind: 'reply',
+            recipient: kept.recipient,
+            text,
+          }),
+        );
+      }
+      const message = await messageOfOutbox(c.env, kept.id);
+      if (!message) throw new Error(`The thread's copy of outbox row ${kept.id} is missing`);
+      return c.json(message, 202);
+    },
+  )
+  .post(
+    '/threads/:id/read',
+    doc('Отметить переписку прочитанной', {
+      admin: true,
+      answer: readAnswerSchema,
+      errors: [404],
+      description: 'Все сообщения гостя, что есть в переписке сейчас, считаются прочитанными.',
+    }),
+    requireAdmin,
+    validate('param', idParam),
+    async (c) => {
+      if (!(await markThreadRead(c.env, c.req.valid('param').id))) return apiError(c, 404, MSG.threadNotFound);
+      return c.json({ unread: 0 as const });
+    },
+  );
