@@ -31,6 +31,7 @@ import { sessionRoutes } from './routes/sessions.ts';
 import { settingsRoutes } from './routes/settings.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
 import { uploadRoutes } from './routes/upload.ts';
+import { todayRoutes } from './routes/today.ts';
 import { userRoutes } from './routes/users.ts';
 
 /** The /api of docs/api.md; its type is what the typed client `hc<AppType>` reads. */
@@ -53,6 +54,7 @@ export const api = new Hono<AppEnv>()
   .route('/quote', quoteRoutes)
   .route('/bookings', bookingRoutes)
   .route('/admin', bookingAdminRoutes)
+  .route('/admin', todayRoutes)
   .route('/guest', guestRoutes)
   .route('/admin', instructionsAdminRoutes)
   .route('/admin', guestMessageRoutes)

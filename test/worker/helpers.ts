@@ -29,6 +29,7 @@ const TABLES = [
   'guest_chats',
   'guest_link_codes',
   'telegram_updates',
+  'tasks',
   'bookings',
   'feed_events',
   'calendar_feeds',
@@ -362,6 +363,7 @@ export async function snapshot() {
     guestChats: await rows('SELECT * FROM guest_chats ORDER BY booking_id'),
     linkCodes: await rows('SELECT * FROM guest_link_codes ORDER BY code_hash'),
     telegramUpdates: await rows('SELECT * FROM telegram_updates ORDER BY bot_id, update_id'),
+    tasks: await rows('SELECT * FROM tasks ORDER BY id'),
     media: (await env.MEDIA.list()).objects.map((o) => `${o.key}:${o.size}`).sort(),
   };
 }
