@@ -15,11 +15,14 @@ import { Icon } from './ui/Icon.tsx';
 import { PublishProvider, PublishStatus } from './ui/PublishStatus.tsx';
 import { ReportsTab } from './reports/ReportsTab.tsx';
 import { ReviewsTab } from './reviews/ReviewsTab.tsx';
+import { TodayTab } from './today/TodayTab.tsx';
 import { MeProvider, type Me } from './ui/role.tsx';
 import { SettingsTab } from './settings/SettingsTab.tsx';
 
-// «Заявки» first: it is what the owner opens every morning, and where the panel opens.
+// «Сегодня» first in the bar: on a phone it is the day's work (who arrives, who leaves, what to
+// clean), a tap away. The panel still opens on «Заявки», the requests waiting for an answer.
 export const TABS = [
+  { id: 'today', label: 'Сегодня' },
   { id: 'bookings', label: 'Заявки' },
   // The owner's numbers: occupancy, revenue, channels, the tourist tax. A manager reads
   // the figures too; the files with the guests' names are the owner's.
@@ -195,6 +198,7 @@ function PanelView({ me, onLogout, onAccountSaved }: PanelProps) {
           {/* «С чего начать» on the first screen until done or hidden, the owner's only. Not above a request
               opened from elsewhere («#bookings/12»): arriving after the list, it would push that request out of view. */}
           {tab === 'bookings' && owner && !detail && <Checklist />}
+          {tab === 'today' && <TodayTab />}
           {tab === 'bookings' && <BookingsTab onCount={setNewRequests} />}
           {tab === 'reports' && <ReportsTab owner={owner} />}
           {tab === 'cabins' && <CabinsTab />}
