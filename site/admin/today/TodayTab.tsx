@@ -235,11 +235,12 @@ function StayItem({
                 className="btn btn--primary btn--sm"
                 disabled={busy}
                 aria-busy={busy}
+                aria-label={`Заехал: ${s.name}`}
                 onClick={() =>
                   void markStay({ arrived: true }, `${s.name}: заезд отмечен`, 'Не удалось отметить заезд')
                 }
               >
-                Заехал<span className="visually-hidden">: {s.name}</span>
+                Заехал
               </button>
             )
           ))}
@@ -253,11 +254,12 @@ function StayItem({
                 className="btn btn--primary btn--sm"
                 disabled={busy}
                 aria-busy={busy}
+                aria-label={`Выехал: ${s.name}`}
                 onClick={() =>
                   void markStay({ departed: true }, `${s.name}: выезд отмечен`, 'Не удалось отметить выезд')
                 }
               >
-                Выехал<span className="visually-hidden">: {s.name}</span>
+                Выехал
               </button>
             )
           ))}
@@ -267,9 +269,10 @@ function StayItem({
             className="btn btn--ghost btn--sm"
             disabled={busy}
             aria-busy={busy}
+            aria-label={`Выехал раньше: ${s.name}`}
             onClick={() => void departEarly()}
           >
-            Выехал раньше<span className="visually-hidden">: {s.name}</span>
+            Выехал раньше
           </button>
         )}
       </div>
@@ -315,12 +318,12 @@ function TaskItem({ task: t, onTask }: { task: Task; onTask: (task: Task) => voi
           type="button"
           className={`btn btn--sm ${t.done ? 'btn--ghost' : 'btn--primary'}`}
           aria-pressed={t.done}
+          aria-label={`${doneLabel}: «${t.cabinName}»`}
           disabled={busy}
           aria-busy={busy}
           onClick={() => void toggle()}
         >
           {doneLabel}
-          <span className="visually-hidden">: «{t.cabinName}»</span>
         </button>
       </div>
     </li>
