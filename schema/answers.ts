@@ -176,3 +176,63 @@ export const healthAnswer = z.object({
   builtAt: z.string().nullable(),
 });
 export const healthDownAnswer = z.object({ ok: z.literal(false), error: z.string() });
+
+// ——— The owner's day («Сегодня»).
+
+const instant = z.string().nullable();
+/** A confirmed stay in «Сегодня»: who, where, when (with the site's check-in and check-out times) and the money. */
+export const dayStayAnswer = z.object({
+  id: z.number().int(),
+  cabinId: z.number().int(),
+  cabinName: z.string(),
+  name: z.string(),
+  phone: z.string(),
+  guests: z.number().int(),
+  checkIn: isoDate,
+  checkOut: isoDate,
+  /** The day the guest left, once marked (before checkOut: an early departure). */
+  departedOn: isoDate.nullable(),
+  checkInTime: z.string(),
+  checkOutTime: z.string(),
+  arrivedAt: instant,
+  departedAt: instant,
+  total: roubles,
+  /** What the guest has paid, refunds taken off, and what is left to pay: kopecks. */
+  paid: kopecks,
+  toPay: kopecks,
+});
+/** A task at a cabin; a departure's cleaning names its booking. */
+export const taskAnswer = z.object({
+  id: z.number().int(),
+  cabinId: z.number().int(),
+  cabinName: z.string(),
+  due: isoDate,
+  kind: z.enum(['cleaning', 'repair', 'other']),
+  note: z.string(),
+  done: z.boolean(),
+  doneAt: instant,
+  bookingId: z.number().int().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export const taskListAnswer = z.array(taskAnswer);
+/** GET /api/admin/today: the day and the next. Deposits are not taken yet: the list is empty. */
+export const todayAnswer = z.object({
+  date: isoDate,
+  next: isoDate,
+  arrivals: z.array(dayStayAnswer),
+  departures: z.array(dayStayAnswer),
+  staying: z.array(dayStayAnswer),
+  tasks: taskListAnswer,
+  deposits: z.array(z.looseObject({ bookingId: z.number().int() })),
+});
+/** PUT /api/admin/bookings/{id}/stay: the marks as they now are, and whether this request made them. */
+export const stayAnswer = z.object({
+  id: z.number().int(),
+  arrivedAt: instant,
+  departedAt: instant,
+  departedOn: isoDate.nullable(),
+  checkIn: isoDate,
+  checkOut: isoDate,
+  changed: z.boolean(),
+});

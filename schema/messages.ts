@@ -221,6 +221,18 @@ export const MSG = {
   twoFactorNotSetUp: 'Сначала начните настройку: отсканируйте QR-код в приложении',
   twoFactorOff: 'Двухфакторный вход не включён',
   datesOrder: 'Дата «с» должна быть не позже даты «по»',
+  // «Сегодня»: the guests' arrivals and departures, and the tasks at the cabins.
+  stayMarkRequired: 'Отметьте «Заехал» или «Выехал»',
+  stayDepartedOnAlone: 'Дату выезда указывают вместе с отметкой «Выехал»',
+  stayNotConfirmed: 'Заезд и выезд отмечают только у подтверждённой брони: эта отменена или ещё не подтверждена',
+  stayBeforeCheckIn: 'День заезда ещё не наступил: отметить заезд или выезд можно с даты заезда',
+  stayDepartedAfterCheckOut: 'Дата выезда не может быть позже даты выезда по брони',
+  stayDepartedInFuture: 'Дата выезда ещё не наступила',
+  taskNotFound: 'Задача не найдена',
+  taskKindInvalid: 'Вид задачи: уборка, ремонт или другое',
+  taskDoneInvalid: 'Укажите, выполнена ли задача',
+  taskCabinInvalid: 'Выберите домик',
+  todayRangeTooLong: 'Период задач — не больше 62 дней',
   // The owner's numbers: «Сводка», the files for the accountant, the tourist-tax report.
   reportPeriodRequired: 'Укажите период отчёта: даты «с» и «по»',
   reportPeriodTooLong: 'Период отчёта — не больше 3 лет',

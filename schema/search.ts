@@ -104,5 +104,12 @@ export type OccupancyRange = {
 export type OccupancyAnswer = {
   from: IsoDate;
   days: number;
-  cabins: { id: number; name: string; active: boolean; ranges: OccupancyRange[] }[];
+  /** `cleaning`: the days the cabin waits for a cleaning not ticked done (after a departure, or one the owner added). */
+  cabins: {
+    id: number;
+    name: string;
+    active: boolean;
+    ranges: OccupancyRange[];
+    cleaning: IsoDate[];
+  }[];
 };

@@ -4,6 +4,7 @@ import { CABIN_DEFAULTS, DEFAULT_ADMIN_PATH, DEFAULT_RATING } from './constants.
 import type { AuditOutcome, Role } from './account.ts';
 import type { PriceLine } from './payment-options.ts';
 import type { BookingSource } from './visits.ts';
+import type { TaskKind } from './tasks.ts';
 
 export const cabins = sqliteTable('cabins', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -205,7 +206,7 @@ export const dataStamp = sqliteTable('data_stamp', {
   id: integer('id').primaryKey(),
   token: text('token').notNull(),
 });
-/** Tables no public read is made from, so their writes keep the stamp (the people who sign in, their sessions and the record of their changes; the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page; a guest's Telegram chat, their one-time link codes and the bot's updates already taken belong to one booking's messages; so do the conversations with guests, read only in the panel). */
+/** Tables no public read is made from, so their writes keep the stamp (the people who sign in, their sessions and the record of their changes; the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page; a guest's Telegram chat, their one-time link codes and the bot's updates already taken belong to one booking's messages; so do the conversations with guests, read only in the panel; the owner's tasks (cleaning, repairs) are shown only in the panel). */
 export const UNSTAMPED_TABLES = [
   'users',
   'admin_sessions',
@@ -227,6 +228,7 @@ export const UNSTAMPED_TABLES = [
   // The public pages' counting: only «Сводка» reads it, never a public page.
   'visit_counts',
   'visit_salt',
+  'tasks',
 ] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
@@ -498,6 +500,14 @@ export const bookings = sqliteTable(
     cancelledAt: text('cancelled_at'),
     /** Where the visit that made it came from (schema/visits.ts): its link's tags and the referring host; null when unknown. */
     source: text('source', { mode: 'json' }).$type<BookingSource>(),
+    /** «Заехал» and «Выехал» in «Сегодня»: when the owner or a manager marked them (ISO, UTC), once each. */
+    arrivedAt: text('arrived_at'),
+    departedAt: text('departed_at'),
+    /**
+     * The day the guest left (YYYY-MM-DD, never after checkOut). Before checkOut it is an early
+     * departure: the nights from it on are free again (worker/queries/bookings.ts stayEnd).
+     */
+    departedOn: text('departed_on'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },
@@ -720,3 +730,34 @@ export const messages = sqliteTable(
   ],
 );
 export type MessageRow = typeof messages.$inferSelect;
+// ——— The owner's day («Сегодня», docs/api.md «The owner's day»).
+
+/**
+ * A job to do at a cabin on a day: a cleaning, a repair, anything else. A departure's cleaning is
+ * not written when its booking is confirmed but derived from the booking when tasks are read
+ * (worker/queries/tasks.ts): the row is made then for the booking and its departure day
+ * (`bookingId`, `due`), and shown only while the booking is confirmed and still leaves that day.
+ * So a cancelled booking's cleaning goes with it, and a moved or shortened stay gets its cleaning
+ * on its new day, with nothing to undo. Rows the owner adds have no booking. Times ISO, UTC.
+ */
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    cabinId: integer('cabin_id')
+      .notNull()
+      .references(() => cabins.id, { onDelete: 'cascade' }),
+    due: text('due').notNull(),
+    /** cleaning, repair or other (schema/tasks.ts TASK_KINDS). */
+    kind: text('kind').$type<TaskKind>().notNull(),
+    note: text('note').notNull().default(''),
+    done: integer('done', { mode: 'boolean' }).notNull().default(false),
+    doneAt: text('done_at'),
+    /** The departure it cleans up after; null for a task the owner added. */
+    bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'cascade' }),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('tasks_due_idx').on(t.due, t.cabinId), uniqueIndex('tasks_departure_idx').on(t.bookingId, t.due)],
+);
+export type Task = typeof tasks.$inferSelect;

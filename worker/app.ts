@@ -33,6 +33,7 @@ import { settingsRoutes } from './routes/settings.ts';
 import { threadRoutes } from './routes/threads.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
 import { uploadRoutes } from './routes/upload.ts';
+import { todayRoutes } from './routes/today.ts';
 import { userRoutes } from './routes/users.ts';
 
 /** The /api of docs/api.md; its type is what the typed client `hc<AppType>` reads. */
@@ -56,6 +57,7 @@ export const api = new Hono<AppEnv>()
   .route('/bookings', bookingRoutes)
   .route('/beacon', beaconRoutes)
   .route('/admin', bookingAdminRoutes)
+  .route('/admin', todayRoutes)
   .route('/guest', guestRoutes)
   .route('/admin', instructionsAdminRoutes)
   .route('/admin', guestMessageRoutes)

@@ -50,8 +50,26 @@ export function demoFeedEvents(today = todayInMoscow()): BusyEvent[] {
 /** The demo feed as Avito would serve it. */
 export const demoFeedIcs = (today = todayInMoscow()) => exportCalendar(demoFeedEvents(today), Date.now());
 
-/** A request the owner confirmed, and one still waiting, for the demo cabin at `index`. */
+/**
+ * The demo's guests: for the second cabin a request the owner confirmed and one still waiting; for
+ * the third and fourth a guest leaving today and one arriving today, and for the fifth one staying,
+ * so «Сегодня» is not empty on a fresh start.
+ */
 export function demoBookings(index: number, today = todayInMoscow()) {
+  const guest = (checkIn: number, checkOut: number, name: string, phone: string, guests: number) => ({
+    checkIn: addDays(today, checkIn),
+    checkOut: addDays(today, checkOut),
+    guests,
+    name,
+    phone,
+    email: '',
+    comment: '',
+    channel: 'phone' as const,
+    status: 'confirmed' as const,
+  });
+  if (index === 2) return [guest(-3, 0, 'Ахмед Алиев', '+7 928 555-10-20', 4)];
+  if (index === 3) return [guest(0, 3, 'Елена Кузнецова', '+7 903 222-33-44', 2)];
+  if (index === 4) return [guest(-1, 2, 'Руслан Магомедов', '+7 988 777-66-55', 3)];
   if (index !== 1) return [];
   return [
     {

@@ -16,11 +16,14 @@ import { PublishProvider, PublishStatus } from './ui/PublishStatus.tsx';
 import { ReportsTab } from './reports/ReportsTab.tsx';
 import { ReviewsTab } from './reviews/ReviewsTab.tsx';
 import { countUnread, loadUnreadThreads, MessagesTab } from './messages/MessagesTab.tsx';
+import { TodayTab } from './today/TodayTab.tsx';
 import { MeProvider, type Me } from './ui/role.tsx';
 import { SettingsTab } from './settings/SettingsTab.tsx';
 
-// «Заявки» first: it is what the owner opens every morning, and where the panel opens.
+// «Сегодня» first in the bar: on a phone it is the day's work (who arrives, who leaves, what to
+// clean), a tap away. The panel still opens on «Заявки», the requests waiting for an answer.
 export const TABS = [
+  { id: 'today', label: 'Сегодня' },
   { id: 'bookings', label: 'Заявки' },
   // What guests wrote to the bot, and the answers: beside the requests, read as often.
   { id: 'messages', label: 'Сообщения' },
@@ -215,6 +218,7 @@ function PanelView({ me, onLogout, onAccountSaved }: PanelProps) {
           {/* «С чего начать» on the first screen until done or hidden, the owner's only. Not above a request
               opened from elsewhere («#bookings/12»): arriving after the list, it would push that request out of view. */}
           {tab === 'bookings' && owner && !detail && <Checklist />}
+          {tab === 'today' && <TodayTab />}
           {tab === 'bookings' && <BookingsTab onCount={setNewRequests} />}
           {tab === 'messages' && <MessagesTab onCount={setUnreadMessages} />}
           {tab === 'reports' && <ReportsTab owner={owner} />}

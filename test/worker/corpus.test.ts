@@ -295,6 +295,54 @@ const ROUTES: RouteSpec[] = [
     strict: ['checkIn', 'checkOut', 'phone', 'email', 'channel', 'website'],
   },
   { method: 'GET', pattern: '/api/admin/bookings', admin: true, path: () => '/api/admin/bookings' },
+  // «Сегодня»: the seeded booking is a request, so marking its stay is refused (409) and changes nothing.
+  {
+    method: 'GET',
+    pattern: '/api/admin/today',
+    admin: true,
+    path: () => '/api/admin/today',
+    query: () => ({ date: inDays(0) }),
+  },
+  {
+    method: 'PUT',
+    pattern: '/api/admin/bookings/:id/stay',
+    admin: true,
+    path: () => `/api/admin/bookings/${s.booking}/stay`,
+    withId: (id) => `/api/admin/bookings/${id}/stay`,
+    body: 'json',
+    valid: () => ({ departed: true, departedOn: inDays(0) }),
+    strict: ['departedOn'],
+    usual: [409],
+  },
+  {
+    method: 'GET',
+    pattern: '/api/admin/tasks',
+    admin: true,
+    path: () => '/api/admin/tasks',
+    query: () => ({ from: inDays(0), to: inDays(7), cabinId: String(s.cabin) }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/tasks',
+    admin: true,
+    path: () => '/api/admin/tasks',
+    body: 'json',
+    valid: () => ({ cabinId: s.cabin, due: inDays(1), kind: 'repair', note: 'Кран' }),
+    freeText: ['note'],
+    strict: ['due', 'kind'],
+    usual: [201],
+  },
+  {
+    method: 'PUT',
+    pattern: '/api/admin/tasks/:id',
+    admin: true,
+    path: () => '/api/admin/tasks/999999',
+    withId: (id) => `/api/admin/tasks/${id}`,
+    body: 'json',
+    valid: () => ({ done: true, note: 'Готово' }),
+    freeText: ['note'],
+    usual: [404],
+  },
   {
     method: 'PUT',
     pattern: '/api/admin/bookings/:id',
@@ -1316,6 +1364,8 @@ function queryCases(r: RouteSpec, role: Role): Case[] {
         value !== '2027-02-30'
       )
         continue;
+      // The day «Сегодня» shows may be any real date.
+      if (r.pattern === '/api/admin/today' && /^\d{4}-\d{2}-\d{2}$/.test(value) && value !== '2027-02-30') continue;
       if (
         r.pattern === '/api/admin/audit' &&
         (key === 'from' || key === 'to') &&

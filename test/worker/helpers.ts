@@ -31,6 +31,7 @@ const TABLES = [
   'guest_chats',
   'guest_link_codes',
   'telegram_updates',
+  'tasks',
   'bookings',
   'feed_events',
   'calendar_feeds',
@@ -375,6 +376,9 @@ const SNAPSHOT_QUERIES = {
   guestChats: 'SELECT * FROM guest_chats ORDER BY booking_id',
   linkCodes: 'SELECT * FROM guest_link_codes ORDER BY code_hash',
   telegramUpdates: 'SELECT * FROM telegram_updates ORDER BY bot_id, update_id',
+  tasks: 'SELECT * FROM tasks ORDER BY id',
+  threads: 'SELECT * FROM threads ORDER BY id',
+  messages: 'SELECT * FROM messages ORDER BY id',
 } as const;
 
 /** Runs `act` and checks that nothing in D1 or R2 changed meanwhile. */

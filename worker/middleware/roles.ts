@@ -71,6 +71,12 @@ const bookingStatusBefore = async (env: Bindings, p: Params) => {
   return booking && { status: booking.status };
 };
 
+const stayBefore = async (env: Bindings, p: Params) => {
+  const id = idOf(p);
+  const booking = id === null ? undefined : await getBooking(env, id);
+  return booking && { arrivedAt: booking.arrivedAt, departedAt: booking.departedAt, departedOn: booking.departedOn };
+};
+
 /** Settings only the owner changes: how guests pay and what a cancellation costs them. */
 export const OWNER_SETTINGS = [...PAYMENT_SETTING_FIELDS, 'cancellation'] as const;
 
@@ -114,6 +120,13 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   // A link for the guest to pay takes money in; a refund sends it out, so it is the owner's.
   'POST /api/admin/bookings/:id/payment-link': staff('bookings', 'Ссылка на оплату'),
   'POST /api/admin/bookings/:id/refund': owner('payments', 'Возврат предоплаты', { before: bookingStatusBefore }),
+
+  // «Сегодня»: the day's guests and the tasks at the cabins, for whoever runs the day.
+  'GET /api/admin/today': staff('bookings', 'Сегодня'),
+  'PUT /api/admin/bookings/:id/stay': staff('bookings', 'Отмечен заезд или выезд', { before: stayBefore }),
+  'GET /api/admin/tasks': staff('calendar', 'Задачи по домикам'),
+  'POST /api/admin/tasks': staff('calendar', 'Добавлена задача'),
+  'PUT /api/admin/tasks/:id': staff('calendar', 'Изменена задача'),
 
   'GET /api/admin/occupancy': staff('calendar', 'Шахматка'),
   'GET /api/admin/cabins/:id/calendar': staff('calendar', 'Календарь домика'),

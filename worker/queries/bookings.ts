@@ -10,11 +10,18 @@ import { claimPromoWhen } from '../transitions/promo.ts';
 type DbEnv = { DB: DatabasePort };
 export type BookingRow = Booking & { cabinName: string };
 
+/**
+ * The day a stay ends, as SQL: its check-out, or the day the guest left when they left early
+ * (departed_on is never after check_out). Every busy night, the chart, search, the iCal export and
+ * what goes to Avito read a stay's end through this, so an early departure frees the nights after it.
+ */
+export const stayEnd = sql<string>`coalesce(${bookings.departedOn}, ${bookings.checkOut})`;
+
 /** The instant now, as the ISO string hold_until is compared with. */
 export const nowIso = () => new Date(now()).toISOString();
 
 /**
- * The one rule of a busy night, as SQL: a confirmed booking or a hold still being paid for (other
+ * The one rule of a busy night, as SQL: a confirmed booking (to its stayEnd) or a hold still being paid for (other
  * than `except`), a block, an imported event or a stay read from Avito's API of `cabin` covers a
  * night of [checkIn, checkOut).
  * The arguments are SQL, so the same rule checks a visitor's dates and, inside the confirming
@@ -23,7 +30,7 @@ export const nowIso = () => new Date(now()).toISOString();
 export const nightsBusy = (cabin: SQL, checkIn: SQL, checkOut: SQL, except: SQL = sql`0`) => sql`(
   exists (select 1 from bookings o where o.cabin_id = ${cabin} and o.id <> ${except}
           and (o.status = 'confirmed' or (o.status = 'awaiting_payment' and o.hold_until > ${nowIso()}))
-          and o.check_in < ${checkOut} and ${checkIn} < o.check_out)
+          and o.check_in < ${checkOut} and ${checkIn} < coalesce(o.departed_on, o.check_out))
   or exists (select 1 from calendar_blocks k where k.cabin_id = ${cabin} and k.start < ${checkOut} and ${checkIn} < k."end")
   or exists (select 1 from feed_events e where e.cabin_id = ${cabin} and e.start < ${checkOut} and ${checkIn} < e."end")
   or exists (select 1 from channel_stays s where s.cabin_id = ${cabin} and s.start < ${checkOut} and ${checkIn} < s."end"))`;
@@ -306,16 +313,12 @@ const staysColumns = {
   id: bookings.id,
   cabinId: bookings.cabinId,
   start: bookings.checkIn,
-  end: bookings.checkOut,
+  end: stayEnd,
   name: bookings.name,
   status: bookings.status,
 };
 const touching = (from: string, to: string, cabinId?: number) =>
-  and(
-    cabinId === undefined ? undefined : eq(bookings.cabinId, cabinId),
-    lt(bookings.checkIn, to),
-    gt(bookings.checkOut, from),
-  );
+  and(cabinId === undefined ? undefined : eq(bookings.cabinId, cabinId), lt(bookings.checkIn, to), gt(stayEnd, from));
 
 /** Stays of one status touching [from, to), of one cabin or of every cabin: new ones are requests on the owner's chart. */
 export async function staysByStatus(env: DbEnv, status: BookingStatus, from: string, to: string, cabinId?: number) {

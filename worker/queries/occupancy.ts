@@ -3,18 +3,20 @@ import type { OccupancyAnswer, OccupancyRange } from '../../schema/search.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { occupancyReads } from './search-reads.ts';
 import { conflictsAmong } from '../calendar/conflicts.ts';
+import { groupBy } from '../lib/group-by.ts';
 
 type DbEnv = { DB: DatabasePort };
 
 /**
  * The owner's chart («Шахматка»): every cabin, inactive ones too, against the nights of
  * [from, from + days), each range clipped to the window and marked by what holds it. New
- * requests are shown although they do not make a night busy. One query per kind of data, all in
+ * requests are shown although they do not make a night busy, and the days a cabin waits for its cleaning. One query per kind of data, all in
  * one round trip (occupancyReads; the cabins kept while the data are unchanged).
  */
 export async function occupancy(env: DbEnv, from: IsoDate, days: number): Promise<OccupancyAnswer> {
   const to = addDays(from, days);
-  const { cabins: rows, busy, requests } = await occupancyReads(env, from, to);
+  const { cabins: rows, busy, requests, cleanings } = await occupancyReads(env, from, to);
+  const toClean = groupBy(cleanings, (t) => t.cabinId);
   const clip = (r: { start: IsoDate; end: IsoDate }) => ({
     start: r.start < from ? from : r.start,
     end: r.end > to ? to : r.end,
@@ -42,6 +44,7 @@ export async function occupancy(env: DbEnv, from: IsoDate, days: number): Promis
     cabins: rows.map((c) => ({
       ...c,
       ranges: ranges.get(c.id)!.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)),
+      cleaning: [...new Set((toClean.get(c.id) ?? []).map((t) => t.date))].sort(),
     })),
   };
 }

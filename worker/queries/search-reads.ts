@@ -5,6 +5,7 @@ import { cabins } from '../../schema/tables.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { staysByStatusQuery } from './bookings.ts';
+import { openCleaningsQuery } from './today.ts';
 import { busyRangeQueries, busyRangesFrom, type SourcedRange } from './calendar.ts';
 import { dataStampQuery, keptPerDatabase } from './kept-reads.ts';
 import {
@@ -76,11 +77,11 @@ const keptChartCabins = keptPerDatabase<{ id: number; name: string; active: bool
 
 /**
  * What the owner's chart of [from, to) reads, in one round trip: every cabin (kept while the data
- * are unchanged), the new requests and every source of busy nights.
+ * are unchanged), the new requests, the days waiting for a cleaning and every source of busy nights.
  */
 export async function occupancyReads(env: DbEnv, from: IsoDate, to: IsoDate) {
   const keep = keptChartCabins.begin(env);
-  const [stamp, cabinRows, requests, ...busy] = await getDb(env).batch([
+  const [stamp, cabinRows, requests, cleanings, ...busy] = await getDb(env).batch([
     dataStampQuery(env),
     getDb(env)
       .select({ id: cabins.id, name: cabins.name, active: cabins.active })
@@ -88,7 +89,8 @@ export async function occupancyReads(env: DbEnv, from: IsoDate, to: IsoDate) {
       .where(keep.changed)
       .orderBy(asc(cabins.id)),
     staysByStatusQuery(env, 'new', from, to),
+    openCleaningsQuery(env, from, to),
     ...busyRangeQueries(env, from, to),
   ]);
-  return { cabins: keep.value(stamp, () => cabinRows), busy: busyRangesFrom(busy), requests };
+  return { cabins: keep.value(stamp, () => cabinRows), busy: busyRangesFrom(busy), requests, cleanings };
 }

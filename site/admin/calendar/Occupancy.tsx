@@ -6,7 +6,7 @@
 // A stay or request opens in «Заявки»; two taps on free nights close them; a cabin's name opens
 // its own calendar. On a phone the days scroll sideways under the names, which stay put.
 import { useRef, useState, type CSSProperties, type FormEvent } from 'react';
-import { addDays, addMonths, nightsOf, todayInMoscow, type IsoDate } from '../../../schema/dates.ts';
+import { addDays, addMonths, nightsBetween, nightsOf, todayInMoscow, type IsoDate } from '../../../schema/dates.ts';
 import { formatStayDates, MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { OCCUPANCY_DEFAULT_DAYS } from '../../../schema/search.ts';
 import { rangeText } from './CalendarCommon.tsx';
@@ -217,6 +217,7 @@ function Legend() {
     ['feed', 'Другая площадка'],
     ['channel', 'Авито'],
     ['conflict', 'Конфликт: ночи заняты дважды'],
+    ['clean', 'Ждёт уборки (отмечают «Убрано» в «Сегодня»)'],
     ['free', 'Свободно'],
   ];
   return (
@@ -319,6 +320,20 @@ function Chart({ data, today, pending, pick, onFree, onBlock }: ChartProps) {
                   );
                 }),
               )}
+              {/* A cleaning not ticked «Убрано» in «Сегодня»: a mark in the day's corner, over the stay or the free night. */}
+              {cabin.cleaning
+                .filter((date) => date >= data.from && date < addDays(data.from, data.days))
+                .map((date) => (
+                  <span
+                    key={`clean-${date}`}
+                    className="occupancy__clean"
+                    style={{ gridRow: top, gridColumn: nightsBetween(data.from, date) + 2 }}
+                    role="img"
+                    aria-label={`«${cabin.name}», ${dayText(date)}: ждёт уборки`}
+                    title="Ждёт уборки"
+                    data-clean-date={date}
+                  />
+                ))}
               {placed.map((p) => (
                 <RangeBar
                   key={`${p.lane}-${p.range.kind}-${p.range.bookingId ?? p.range.blockId ?? p.range.label}-${p.range.start}`}

@@ -1,0 +1,168 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import { type dayStayAnswer, stayAnswer, taskAnswer, taskListAnswer, todayAnswer } from '../../schema/answers.ts';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
+import { MSG } from '../../schema/messages.ts';
+import {
+  stayMarkSchema,
+  taskInputSchema,
+  tasksQuerySchema,
+  taskUpdateSchema,
+  TASKS_MAX_DAYS,
+  todayQuerySchema,
+} from '../../schema/tasks.ts';
+import type { AppEnv } from '../env.ts';
+import { now } from '../lib/clock.ts';
+import { apiError } from '../lib/errors.ts';
+import { docs } from '../lib/openapi.ts';
+import { validate } from '../lib/validate.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import { requireAdmin } from '../middleware/session.ts';
+import { getSettings } from '../queries/settings.ts';
+import { addTask, dayStays, endOf, listTasks, markStay, type StayResult, updateTask } from '../queries/today.ts';
+import { idParam } from './params.ts';
+
+const doc = docs('Сегодня');
+
+/** How a refused mark is answered: a booking not confirmed, or a day not come yet, is a conflict with its state. */
+const REFUSAL: Record<Extract<StayResult, { ok: false }>['reason'], [400 | 404 | 409, string]> = {
+  missing: [404, MSG.bookingNotFound],
+  notConfirmed: [409, MSG.stayNotConfirmed],
+  beforeCheckIn: [409, MSG.stayBeforeCheckIn],
+  afterCheckOut: [400, MSG.stayDepartedAfterCheckOut],
+  inFuture: [400, MSG.stayDepartedInFuture],
+};
+
+/**
+ * «Сегодня»: the owner's (and a manager's) day. Arrivals, departures and stays of the day and the
+ * next, the marks «Заехал» and «Выехал», and the tasks at the cabins, each departure's cleaning
+ * among them (worker/queries/today.ts). Dates are Moscow's.
+ */
+export const todayRoutes = new Hono<AppEnv>()
+  .get(
+    '/today',
+    doc('Сегодня: заезды, выезды, проживающие и задачи на день и на следующий', {
+      admin: true,
+      answer: todayAnswer,
+      description:
+        'День `date` (по умолчанию сегодня по Москве) и следующий. Только подтверждённые (и оплаченные) брони: ' +
+        'заявки, брони в ожидании оплаты и отменённые сюда не попадают. У каждой брони — домик, гость и телефон, ' +
+        'число гостей, время заезда и выезда из настроек, итог, оплачено и осталось оплатить (в копейках). ' +
+        '`arrivals` заезжают, `departures` выезжают (при раннем выезде — в день `departedOn`), `staying` живут ' +
+        'в один из двух дней; задачи — на оба дня, уборка после каждого выезда среди них. `deposits` пока пуст.',
+    }),
+    requireAdmin,
+    validate('query', todayQuerySchema),
+    async (c) => {
+      const date = c.req.valid('query').date ?? todayInMoscow(now());
+      const next = addDays(date, 1);
+      const [stays, tasks, settings] = await Promise.all([
+        dayStays(c.env, date, next),
+        listTasks(c.env, date, next),
+        getSettings(c.env),
+      ]);
+      const shown = stays.map(
+        (s): z.infer<typeof dayStayAnswer> => ({
+          ...s,
+          checkInTime: settings.checkInTime,
+          checkOutTime: settings.checkOutTime,
+          toPay: Math.max(0, s.total * 100 - s.paid),
+        }),
+      );
+      const on = (d: string) => d === date || d === next;
+      return c.json({
+        date,
+        next,
+        arrivals: shown.filter((s) => on(s.checkIn)),
+        departures: shown.filter((s) => on(endOf(s))),
+        staying: shown.filter((s) => [date, next].some((d) => s.checkIn < d && d < endOf(s))),
+        tasks,
+        deposits: [],
+      } satisfies z.infer<typeof todayAnswer>);
+    },
+  )
+  .put(
+    '/bookings/:id/stay',
+    doc('Отметить «Заехал» или «Выехал»', {
+      admin: true,
+      answer: stayAnswer,
+      errors: [404, 409],
+      description:
+        'Одна условная запись на подтверждённой брони: повтор и одновременные нажатия ничего не меняют ' +
+        '(`changed: false`). До дня заезда и у отменённой или неподтверждённой брони — 409 с причиной. ' +
+        '«Выехал» отмечает и заезд. `departedOn` — день выезда (по умолчанию сегодня); раньше выезда по брони — ' +
+        'ранний выезд: ночи с этого дня снова свободны в календаре, поиске, выгрузке iCal и на Авито.',
+    }),
+    requireAdmin,
+    validate('param', idParam),
+    jsonBody,
+    validate('json', stayMarkSchema),
+    async (c) => {
+      const result = await markStay(c.env, c.req.valid('param').id, c.req.valid('json'), todayInMoscow(now()));
+      if (!result.ok) {
+        const [status, message] = REFUSAL[result.reason];
+        return apiError(c, status, message);
+      }
+      const b = result.booking;
+      return c.json({
+        id: b.id,
+        arrivedAt: b.arrivedAt,
+        departedAt: b.departedAt,
+        departedOn: b.departedOn,
+        checkIn: b.checkIn,
+        checkOut: b.checkOut,
+        changed: result.changed,
+      } satisfies z.infer<typeof stayAnswer>);
+    },
+  )
+  .get(
+    '/tasks',
+    doc('Задачи по домикам за период', {
+      admin: true,
+      answer: taskListAnswer,
+      description:
+        'Задачи со сроком в [`from`, `to`] (`from` по умолчанию сегодня, `to` — как `from`; не больше 62 дней), одного домика или всех. ' +
+        'Уборка после каждого выезда подтверждённой брони есть всегда: у отменённой брони её нет, у перенесённой ' +
+        'или досрочно закончившейся она в новый день выезда.',
+    }),
+    requireAdmin,
+    validate('query', tasksQuerySchema),
+    async (c) => {
+      const q = c.req.valid('query');
+      const from = q.from ?? todayInMoscow(now());
+      const to = q.to ?? from;
+      if (to < from) return apiError(c, 400, MSG.datesOrder);
+      if (addDays(from, TASKS_MAX_DAYS - 1) < to) return apiError(c, 400, MSG.todayRangeTooLong);
+      return c.json(await listTasks(c.env, from, to, q.cabinId));
+    },
+  )
+  .post(
+    '/tasks',
+    doc('Добавить задачу', { admin: true, status: 201, answer: taskAnswer, errors: [404] }),
+    requireAdmin,
+    jsonBody,
+    validate('json', taskInputSchema),
+    async (c) => {
+      const task = await addTask(c.env, c.req.valid('json'));
+      if (!task) return apiError(c, 404, MSG.cabinNotFound);
+      return c.json(task satisfies z.infer<typeof taskAnswer>, 201);
+    },
+  )
+  .put(
+    '/tasks/:id',
+    doc('Отметить задачу выполненной (или нет), изменить заметку', {
+      admin: true,
+      answer: taskAnswer,
+      errors: [404],
+      description: '«Убрано» у уборки: домик в «Шахматке» больше не ждёт уборки в этот день.',
+    }),
+    requireAdmin,
+    validate('param', idParam),
+    jsonBody,
+    validate('json', taskUpdateSchema),
+    async (c) => {
+      const task = await updateTask(c.env, c.req.valid('param').id, c.req.valid('json'));
+      if (!task) return apiError(c, 404, MSG.taskNotFound);
+      return c.json(task satisfies z.infer<typeof taskAnswer>);
+    },
+  );
