@@ -23,12 +23,13 @@ describe('signing in and out of the admin panel', () => {
 
     await signIn(page);
     const nav = page.getByRole('navigation', { name: 'Разделы панели' });
-    // «Заявки» first (with the count of new ones), and the panel opens on it.
+    // «Сегодня» first, then «Заявки» (with the count of new ones), where the panel opens.
     const labels = (await nav.getByRole('link').allInnerTexts()).map((t) =>
       t.replace(/\d+\s*(новых|непрочитанных)/, '').trim(),
     );
     // «Журнал» last: the owner's; a manager has no such tab (account-2fa.journey.ts).
     expect(labels).toEqual([
+      'Сегодня',
       'Заявки',
       'Сообщения',
       'Сводка',
