@@ -225,44 +225,26 @@ function StayItem({
             Позвонить<span className="visually-hidden"> {s.name}</span>: {s.phone}
           </a>
         )}
-        {kind === 'arrival' &&
-          (s.arrivedAt ? (
-            <span className="today__done">Заехал</span>
-          ) : (
-            today && (
-              <button
-                type="button"
-                className="btn btn--primary btn--sm"
-                disabled={busy}
-                aria-busy={busy}
-                aria-label={`Заехал: ${s.name}`}
-                onClick={() =>
-                  void markStay({ arrived: true }, `${s.name}: заезд отмечен`, 'Не удалось отметить заезд')
-                }
-              >
-                Заехал
-              </button>
-            )
-          ))}
-        {kind === 'departure' &&
-          (s.departedAt ? (
-            <span className="today__done">Выехал</span>
-          ) : (
-            today && (
-              <button
-                type="button"
-                className="btn btn--primary btn--sm"
-                disabled={busy}
-                aria-busy={busy}
-                aria-label={`Выехал: ${s.name}`}
-                onClick={() =>
-                  void markStay({ departed: true }, `${s.name}: выезд отмечен`, 'Не удалось отметить выезд')
-                }
-              >
-                Выехал
-              </button>
-            )
-          ))}
+        {kind === 'arrival' && (
+          <StayMark
+            label="Заехал"
+            done={Boolean(s.arrivedAt)}
+            today={today}
+            busy={busy}
+            name={s.name}
+            onMark={() => void markStay({ arrived: true }, `${s.name}: заезд отмечен`, 'Не удалось отметить заезд')}
+          />
+        )}
+        {kind === 'departure' && (
+          <StayMark
+            label="Выехал"
+            done={Boolean(s.departedAt)}
+            today={today}
+            busy={busy}
+            name={s.name}
+            onMark={() => void markStay({ departed: true }, `${s.name}: выезд отмечен`, 'Не удалось отметить выезд')}
+          />
+        )}
         {kind === 'staying' && today && !s.departedAt && (
           <button
             type="button"
@@ -433,5 +415,30 @@ function AddTask({ cabins, days, onAdded }: { cabins: Cabin[]; days: string[]; o
         </button>
       </div>
     </form>
+  );
+}
+
+/** «Заехал» or «Выехал»: said once marked; a button on the day itself, named with the guest for a screen reader. */
+function StayMark(p: {
+  label: string;
+  done: boolean;
+  today: boolean;
+  busy: boolean;
+  name: string;
+  onMark: () => void;
+}) {
+  if (p.done) return <span className="today__done">{p.label}</span>;
+  if (!p.today) return null;
+  return (
+    <button
+      type="button"
+      className="btn btn--primary btn--sm"
+      disabled={p.busy}
+      aria-busy={p.busy}
+      aria-label={`${p.label}: ${p.name}`}
+      onClick={p.onMark}
+    >
+      {p.label}
+    </button>
   );
 }
