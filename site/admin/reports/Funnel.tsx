@@ -2,11 +2,11 @@
 // where the visits and the bookings came from, and how each cabin's card turns into requests —
 // from the site's own counting, with no cookie (GET /api/admin/reports/funnel). The figures are
 // the server's; only the shares between steps are worked out here.
-import { useEffect, useRef } from 'react';
 import { formatNumber, formatPrice } from '../../../schema/format.ts';
 import type { FunnelFigures, FunnelReport } from '../../../schema/reports.ts';
 import { call, client } from '../client.ts';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { LoadError, Loading } from '../ui/useLoad.tsx';
+import { usePeriodLoad } from './usePeriodLoad.ts';
 import { BarChart, Figure, TableScroll } from './charts.tsx';
 import { percent, type Period } from './period.ts';
 
@@ -27,12 +27,7 @@ const STEPS: { key: keyof FunnelFigures; label: string }[] = [
 const share = (part: number, whole: number) => (whole > 0 ? part / whole : null);
 
 export function Funnel({ period }: { period: Period }) {
-  const { state, reload } = useLoad(() => loadFunnel(period));
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) first.current = false;
-    else void reload();
-  }, [period, reload]);
+  const { state, reload } = usePeriodLoad(period, loadFunnel);
 
   return (
     <>

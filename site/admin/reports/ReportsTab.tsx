@@ -4,7 +4,7 @@
 // cabin with their tables, the funnel of the site's visits and where bookings come from
 // (Funnel.tsx), the accountant's files and the tourist-tax report. Every figure is the server's
 // (GET /api/admin/reports/summary); nothing is added up here.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { todayInMoscow } from '../../../schema/dates.ts';
 import { formatNumber, formatPrice, NBSP } from '../../../schema/format.ts';
 import { formatKopecks } from '../../../schema/payment-options.ts';
@@ -18,7 +18,8 @@ import {
 } from '../../../schema/reports.ts';
 import { call, client } from '../client.ts';
 import { Field } from '../ui/Field.tsx';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { LoadError, Loading } from '../ui/useLoad.tsx';
+import { usePeriodLoad } from './usePeriodLoad.ts';
 import { BarChart, ColumnChart, Figure, scaleTop, TableScroll } from './charts.tsx';
 import { monthLabel, percent, periodLabel, presetPeriod, stepPeriod, type Period } from './period.ts';
 import { Funnel } from './Funnel.tsx';
@@ -33,12 +34,7 @@ const days = (n: number | null) => (n === null ? '—' : `${String(n).replace('.
 
 export function ReportsTab({ owner }: { owner: boolean }) {
   const [period, setPeriod] = useState<Period>(() => presetPeriod('year', todayInMoscow()));
-  const { state, reload } = useLoad(() => loadSummary(period));
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) first.current = false;
-    else void reload();
-  }, [period, reload]);
+  const { state, reload } = usePeriodLoad(period, loadSummary);
 
   const query = new URLSearchParams({ from: period.from, to: period.to }).toString();
   return (

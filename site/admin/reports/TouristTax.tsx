@@ -2,11 +2,11 @@
 // nights, the accommodation the tax was charged on and the tax, by quarter and month, each by
 // cabin, from the tax lines of the confirmed bookings (GET /api/admin/reports/tourist-tax).
 // «Печать» prints this section alone (reports.css, body.print-tax).
-import { useEffect, useRef } from 'react';
 import { formatNumber, formatPrice } from '../../../schema/format.ts';
 import type { TaxCabin, TaxFigures, TouristTaxReport } from '../../../schema/reports.ts';
 import { call, client } from '../client.ts';
-import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { LoadError, Loading } from '../ui/useLoad.tsx';
+import { usePeriodLoad } from './usePeriodLoad.ts';
 import { TableScroll } from './charts.tsx';
 import { monthLabel, periodLabel, type Period } from './period.ts';
 
@@ -25,12 +25,7 @@ function printTax() {
 }
 
 export function TouristTax({ period }: { period: Period }) {
-  const { state, reload } = useLoad(() => loadTax(period));
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) first.current = false;
-    else void reload();
-  }, [period, reload]);
+  const { state, reload } = usePeriodLoad(period, loadTax);
 
   return (
     <section className="group tax-report" aria-labelledby="tax-report-title">
