@@ -51,3 +51,37 @@ export function extractMapSrc(code: string | null | undefined): string | null {
   const isGoogleMap = /google\./i.test(url.hostname) && /^\/maps(?:\/|$)/.test(url.pathname);
   return isYandexMap || isGoogleMap ? url.href : null;
 }
+
+/** A point on the map: what schema.org's GeoCoordinates and the search engines' cards take. */
+export type MapPoint = { latitude: number; longitude: number };
+
+const inRange = (latitude: number, longitude: number): MapPoint | null =>
+  Number.isFinite(latitude) && Number.isFinite(longitude) && Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180
+    ? { latitude, longitude }
+    : null;
+
+/**
+ * Where the owner's map points, read from its frame's address (extractMapSrc): Yandex writes the
+ * point as `pt=` or the centre as `ll=` (longitude first), Google's embed as `!3d<lat>!2d<lon>` or
+ * `q=<lat>,<lon>`. A map made in Yandex's constructor carries no point in its address: null then.
+ */
+export function mapPoint(src: string | null): MapPoint | null {
+  if (!src) return null;
+  let url: URL;
+  try {
+    url = new URL(src);
+  } catch {
+    return null;
+  }
+  const pair = (v: string | null) => v?.split(',').slice(0, 2).map(Number);
+  if (/yandex\./i.test(url.hostname)) {
+    const [lon, lat] = pair(url.searchParams.get('pt')) ?? pair(url.searchParams.get('ll')) ?? [];
+    return lon === undefined || lat === undefined ? null : inRange(lat, lon);
+  }
+  const pb = url.searchParams.get('pb') ?? '';
+  const lat = /!3d(-?\d+(?:\.\d+)?)/.exec(pb)?.[1];
+  const lon = /!2d(-?\d+(?:\.\d+)?)/.exec(pb)?.[1];
+  if (lat && lon) return inRange(Number(lat), Number(lon));
+  const [qLat, qLon] = pair(url.searchParams.get('q')) ?? [];
+  return qLat === undefined || qLon === undefined ? null : inRange(qLat, qLon);
+}

@@ -1,5 +1,6 @@
 // Structured data (schema.org JSON-LD) for search engines: the business on every page,
 // and each cabin as a vacation rental.
+import { extractMapSrc, mapPoint, type MapPoint } from '../../schema/map.ts';
 import type { SiteInfo } from './site.ts';
 
 export interface CabinLdInput {
@@ -20,13 +21,80 @@ export interface LdContext {
   site: SiteInfo;
   checkInTime: string;
   checkOutTime: string;
+  /** Where the owner's map points (schema/map.ts mapPoint), when it says. */
+  geo?: MapPoint | null;
 }
 
 const abs = (origin: string, path: string) => new URL(path, origin).href;
 
-function postalAddress(address: string) {
-  return { '@type': 'PostalAddress', streetAddress: address, addressCountry: 'RU' };
+/** The context every page's structured data is made in: the stay times and the map's point from the settings. */
+export const ldContext = (
+  origin: string,
+  site: SiteInfo,
+  settings: { checkInTime: string; checkOutTime: string; mapEmbedCode?: string | null },
+): LdContext => ({
+  origin,
+  site,
+  checkInTime: settings.checkInTime,
+  checkOutTime: settings.checkOutTime,
+  geo: mapPoint(extractMapSrc(settings.mapEmbedCode)),
+});
+
+const REGION = /(?:республика|область|обл\.|край|округ|ао)(?:\s|$)|^респ\./i;
+const LOCALITY = /^(?:г\.|город|пгт|пос\.|посёлок|поселок|с\.|село|дер\.|деревня|ст-ца|станица)\s*/i;
+const STREET =
+  /^(?:ул\.|улица|пр\.|пр-т|проспект|пер\.|переулок|наб\.|набережная|ш\.|шоссе|б-р|бульвар|пл\.|площадь|мкр|микрорайон|д\.|дом|тер\.|снт)\s*|^\d/i;
+
+/**
+ * An address as the owner writes it («Республика Дагестан, Каспийск, ул. Приморская, 12») split as
+ * search engines read it: postal code (six digits), region, locality, street. A part the rules do
+ * not place stays in the street, so nothing written is lost.
+ */
+export function postalAddress(address: string) {
+  const parts = address
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p && !/^(?:россия|рф|российская федерация)$/i.test(p));
+  let postalCode: string | undefined;
+  let region: string | undefined;
+  let locality: string | undefined;
+  const street: string[] = [];
+  for (const part of parts) {
+    if (!postalCode && /^\d{6}$/.test(part)) postalCode = part;
+    else if (!region && REGION.test(part)) region = part;
+    else if (!locality && LOCALITY.test(part)) locality = part.replace(LOCALITY, '');
+    else if (!locality && !STREET.test(part) && street.length === 0) locality = part;
+    else street.push(part);
+  }
+  return {
+    '@type': 'PostalAddress',
+    ...(street.length > 0 ? { streetAddress: street.join(', ') } : {}),
+    ...(locality ? { addressLocality: locality } : {}),
+    ...(region ? { addressRegion: region } : {}),
+    ...(postalCode ? { postalCode } : {}),
+    addressCountry: 'RU',
+  };
 }
+
+/**
+ * A cabin's address: its own location as written in «Домики» («Каспийск, ул. Морская, 3»), the
+ * region and country of the business's address added where the location does not say them.
+ */
+function cabinAddress(location: string, siteAddress: string) {
+  const site = postalAddress(siteAddress);
+  if (!location.trim()) return site;
+  const own = postalAddress(location);
+  return {
+    ...own,
+    ...(!own.addressRegion && site.addressRegion ? { addressRegion: site.addressRegion } : {}),
+    ...(!own.postalCode && own.addressLocality === site.addressLocality && site.postalCode
+      ? { postalCode: site.postalCode }
+      : {}),
+  };
+}
+
+const geoLd = (geo: MapPoint | null | undefined) =>
+  geo ? { geo: { '@type': 'GeoCoordinates', latitude: geo.latitude, longitude: geo.longitude } } : {};
 
 /** The business: a LodgingBusiness with its contacts. */
 export function lodgingBusinessLd(ctx: LdContext, image?: string) {
@@ -40,6 +108,7 @@ export function lodgingBusinessLd(ctx: LdContext, image?: string) {
     telephone: ctx.site.phone,
     email: ctx.site.email,
     address: postalAddress(ctx.site.address),
+    ...geoLd(ctx.geo),
     ...(image ? { image } : {}),
     checkinTime: ctx.checkInTime,
     checkoutTime: ctx.checkOutTime,
@@ -71,6 +140,7 @@ export function vacationRentalLd(
   // The range of a night's price over the seasons ahead, or the one price per night.
   const range = prices && prices.min !== prices.max ? `${prices.min}–${prices.max}` : String(cabin.pricePerNight);
   const url = abs(ctx.origin, `/cabin/${cabin.id}`);
+  const address = cabinAddress(cabin.location, ctx.site.address);
   return {
     '@context': 'https://schema.org',
     '@type': 'VacationRental',
@@ -80,9 +150,18 @@ export function vacationRentalLd(
     description: cabin.description,
     url,
     ...(images.length > 0 ? { image: images } : {}),
-    address: postalAddress(cabin.location.trim() || ctx.site.address),
+    address,
+    // The map's point is the business's: a cabin in another town is not there.
+    ...(address.addressLocality === postalAddress(ctx.site.address).addressLocality ? geoLd(ctx.geo) : {}),
     telephone: ctx.site.phone,
     priceRange: `${range} RUB за ночь`,
+    // The lowest price of a night, as an offer of the business (a place takes no `offers`).
+    makesOffer: {
+      '@type': 'Offer',
+      price: prices?.min ?? cabin.pricePerNight,
+      priceCurrency: 'RUB',
+      url,
+    },
     checkinTime: ctx.checkInTime,
     checkoutTime: ctx.checkOutTime,
     brand: { '@type': 'Brand', name: ctx.site.name },
@@ -97,6 +176,20 @@ export function vacationRentalLd(
       petsAllowed: true,
       smokingAllowed: false,
     },
+  };
+}
+
+/** The way to an inner page from the home page, as search engines show it under the result. */
+export function breadcrumbLd(origin: string, trail: readonly { name: string; path: string }[]) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: trail.map((t, i) => ({
+      '@type': 'ListItem',
+      position: i + 1,
+      name: t.name,
+      item: abs(origin, t.path),
+    })),
   };
 }
 

@@ -3,7 +3,7 @@ import { DEFAULT_SETTINGS } from '../../schema/defaults.ts';
 import { wrapIndex } from '../../site/lib/gallery.ts';
 import { findReview, openParam, reviewHref } from '../../site/lib/handoff.ts';
 import { SAMPLE_REVIEWS } from '../../site/lib/reviews-pick.ts';
-import { ldJson, lodgingBusinessLd, vacationRentalLd } from '../../site/lib/seo.ts';
+import { ldJson, lodgingBusinessLd, postalAddress, vacationRentalLd } from '../../site/lib/seo.ts';
 import { siteInfo } from '../../site/lib/site.ts';
 
 const ctx = {
@@ -32,7 +32,7 @@ describe('structured data', () => {
     expect(ld.image).toEqual(['https://kaspiy.example/_astro/a.webp']);
     expect(ld.checkinTime).toBe('14:00');
     expect(ld.checkoutTime).toBe('12:00');
-    expect(ld.address.streetAddress).toBe('Манас');
+    expect(ld.address.addressLocality).toBe('Манас');
     expect(ld.containsPlace).toMatchObject({
       '@type': 'Accommodation',
       occupancy: { maxValue: 4 },
@@ -54,7 +54,9 @@ describe('structured data', () => {
 
   it('should use the site address for a cabin without a location and leave out missing photos', () => {
     const ld = vacationRentalLd(ctx, { ...cabin, location: ' ' }, []);
-    expect(ld.address.streetAddress).toBe(DEFAULT_SETTINGS.address);
+    // The business's address, split as search engines read it (test/unit/structured-data.test.ts).
+    expect(ld.address).toEqual(postalAddress(DEFAULT_SETTINGS.address));
+    expect(Object.values(ld.address).join(' ')).toContain('Приморская, 12');
     expect('image' in ld).toBe(false);
   });
 

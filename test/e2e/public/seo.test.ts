@@ -1,9 +1,18 @@
 import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { useBrowser } from '../browser.ts';
 import { startSlowNetwork } from '../slow-network.ts';
+import { schemaOrgProblems } from '../../schema-org.ts';
 import { cabins, settings, textOf, visible } from './helpers.ts';
+
+/** Every JSON-LD document of a page. */
+const structuredData = (page: Page): Promise<Record<string, unknown>[]> =>
+  page
+    .locator('script[type="application/ld+json"]')
+    .allTextContents()
+    .then((texts) => texts.map((t) => JSON.parse(t) as Record<string, unknown>));
 
 const PUBLIC = ['/', '/cabins', '/cabins/2', '/contacts', '/reviews', '/privacy'];
 
@@ -36,6 +45,7 @@ describe('search engines and link previews', () => {
 
   it('should preview a cabin with its own photo and describe it as a vacation rental', async () => {
     const s = await settings(baseURL);
+    const everyDoc: Record<string, unknown>[] = [];
     for (const cabin of (await cabins(baseURL)).slice(0, 3)) {
       const page = await openPage(`/cabin/${cabin.id}`, 'phone');
       const image = (await page.locator('meta[property="og:image"]').getAttribute('content'))!;
@@ -55,8 +65,13 @@ describe('search engines and link previews', () => {
       expect(ld.containsPlace.numberOfBedrooms).toBe(cabin.bedrooms);
       expect(ld.containsPlace.numberOfBathroomsTotal).toBe(cabin.bathrooms);
       expect(ld.containsPlace.amenityFeature.map((a: { name: string }) => a.name)).toEqual(cabin.amenities);
+      // The way to the cabin; every document is checked against schema.org's vocabulary below.
+      const docs = await structuredData(page);
+      expect(docs.find((d) => d['@type'] === 'BreadcrumbList')?.itemListElement).toHaveLength(3);
+      everyDoc.push(...docs);
       await page.close();
     }
+    expect(schemaOrgProblems(everyDoc)).toEqual([]);
   });
 
   it('should describe the business as a LodgingBusiness on the home page', async () => {
@@ -66,7 +81,16 @@ describe('search engines and link previews', () => {
     expect(ld['@type']).toBe('LodgingBusiness');
     expect(ld.name).toBe(s.siteName);
     expect(ld.telephone).toBe(s.phone);
-    expect(ld.address.streetAddress).toBe(s.address);
+    // The address split as Yandex reads it, and the point of the owner's map.
+    expect(ld.address).toMatchObject({
+      '@type': 'PostalAddress',
+      addressLocality: expect.any(String),
+      addressCountry: 'RU',
+    });
+    const written = [ld.address.addressRegion, ld.address.addressLocality, ld.address.streetAddress].join(', ');
+    for (const part of s.address.split(',')) expect(written).toContain(part.trim());
+    expect(ld.geo).toEqual({ '@type': 'GeoCoordinates', latitude: expect.any(Number), longitude: expect.any(Number) });
+    expect(schemaOrgProblems(await structuredData(page))).toEqual([]);
   });
 
   it('should list every public page in sitemap.xml and keep the admin path out of robots.txt', async () => {
