@@ -9,9 +9,17 @@ const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**
  * What axe finds against WCAG 2.2 AA on the page as it is now, or inside `selector`, one line a
- * finding. Injected through DevTools, so a page's CSP stays on.
+ * finding. Injected through DevTools, so a page's CSP stays on. A button just pressed may still be
+ * fading to its new colours: axe reads the page once its transitions have ended (at most 2 s), as
+ * a person sees it, not a frame in between.
  */
 export async function axeViolations(page: Page, selector?: string): Promise<string[]> {
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]),
+  );
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(AXE, 'utf8'));
   return page.evaluate(
     async ([tags, within]) => {

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser, type ViewportName } from '../browser.ts';
-import { adminApi, cabins, flat, ru, rub, scriptCount, textOf, visible } from './helpers.ts';
+import { gzipSync } from 'node:zlib';
+import {
+  adminApi,
+  behaviourScripts,
+  cabins,
+  COUNTING_SCRIPT,
+  flat,
+  ru,
+  rub,
+  scriptCount,
+  textOf,
+  visible,
+} from './helpers.ts';
 
 const PAGE_SIZE = 12;
 const objectsGen = (n: number) => ru(n, 'объекта', 'объектов', 'объектов');
@@ -100,17 +112,33 @@ describe.each<ViewportName>(['phone', 'desktop'])('the catalogue on a %s', (view
     await visible(page.getByRole('heading', { level: 1, name: first!.name }));
   });
 
-  it("should load no JavaScript file, only the search form's few lines that wake its picker on a touch", async () => {
+  it("should load no JavaScript file but its counting, after it has loaded: only the search form's few lines that wake its picker on a touch", async () => {
     const page = await openPage('/cabins', viewport);
     const scripts: string[] = [];
+    const sizes: Promise<number>[] = [];
     page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+    page.on('response', (r) => {
+      if (COUNTING_SCRIPT.test(r.url())) sizes.push(r.body().then((b) => gzipSync(b).length));
+    });
     await page.reload({ waitUntil: 'networkidle' });
-    expect(scripts).toEqual([]);
-    // The search form's lines and, in <head>, the few that bring the typeface in after the page has loaded.
-    expect(await scriptCount(page)).toBe(2);
+    expect(behaviourScripts(scripts)).toEqual([]);
+    // The counting of the view: asked for once the page had loaded, under 1 KB gzipped.
+    const counting = await page.evaluate(() => {
+      const loaded = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      return performance
+        .getEntriesByType('resource')
+        .filter((r) => /\/_astro\/visit/.test(r.name))
+        .map((r) => r.startTime >= loaded.loadEventStart);
+    });
+    expect(counting.length).toBeGreaterThan(0);
+    expect(counting.every(Boolean)).toBe(true);
+    expect((await Promise.all(sizes)).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1024);
+    // The search form's lines, in <head> the few that bring the typeface in after the page has
+    // loaded, and the line that loads the counting then.
+    expect(await scriptCount(page)).toBe(3);
     expect(await page.locator('astro-island').count()).toBe(0);
     await page.goto('/cabins/2', { waitUntil: 'networkidle' });
-    expect(scripts).toEqual([]);
+    expect(behaviourScripts(scripts)).toEqual([]);
   });
 });
 

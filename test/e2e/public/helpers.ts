@@ -69,5 +69,13 @@ export function solveCaptcha(question: string): number {
   return m[2] === '+' ? a + b : m[2] === '\u2212' ? a - b : a * b;
 }
 
+/**
+ * The pages' own counting of their views (site/islands/visit-count.ts and the module it shares
+ * with the booking card): the one script a page with no behaviour loads, once it has loaded.
+ */
+export const COUNTING_SCRIPT = /\/_astro\/visit(?:-count)?\.[\w-]+\.js$/;
+/** The script files of a page but its counting. */
+export const behaviourScripts = (urls: readonly string[]) => urls.filter((u) => !COUNTING_SCRIPT.test(u));
+
 /** The scripts a page runs: <script> elements other than JSON-LD. */
 export const scriptCount = (page: Page) => page.locator('script:not([type="application/ld+json"])').count();
