@@ -156,15 +156,9 @@ export function vacationRentalLd(
     telephone: ctx.site.phone,
     priceRange: `${range} RUB за ночь`,
     // The lowest price of a night, as an offer of the business (a place takes no `offers`).
-    makesOffer: {
-      '@type': 'Offer',
-      price: prices?.min ?? cabin.pricePerNight,
-      priceCurrency: 'RUB',
-      url,
-    },
+    makesOffer: { '@type': 'Offer', price: prices?.min ?? cabin.pricePerNight, priceCurrency: 'RUB' },
     checkinTime: ctx.checkInTime,
     checkoutTime: ctx.checkOutTime,
-    brand: { '@type': 'Brand', name: ctx.site.name },
     containsPlace: {
       '@type': 'Accommodation',
       additionalType: 'EntirePlace',
