@@ -221,8 +221,13 @@ function StayItem({
       </div>
       <div className="today__actions">
         {s.phone && (
-          <a className="btn btn--secondary btn--sm" href={telOf(s.phone)}>
-            Позвонить<span className="visually-hidden"> {s.name}</span>: {s.phone}
+          // The guest's name for a screen reader after the visible words (a hidden word inside them left a gap on screen).
+          <a
+            className="btn btn--secondary btn--sm"
+            href={telOf(s.phone)}
+            aria-label={`Позвонить: ${s.phone}, ${s.name}`}
+          >
+            Позвонить: {s.phone}
           </a>
         )}
         {kind === 'arrival' && (
