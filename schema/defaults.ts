@@ -55,6 +55,8 @@ export const DEFAULT_SETTINGS = {
   /** The guest's cancellation terms and the e-mails that go by themselves. */
   cancellation: { ...DEFAULT_CANCELLATION },
   messages: structuredClone(DEFAULT_MESSAGES),
+  /** «Продвижение»: nothing of Yandex is on the pages until the owner sets it. */
+  promotion: { webmasterCode: '', metrikaId: '', indexNowKey: '' },
 };
 
 /** Contact page defaults; phone, email, address and map come from settings. */

@@ -134,6 +134,11 @@ export const MSG = {
   paymentNotPrepayment: 'Эта заявка не оплачивается онлайн',
   bookingAccessDenied: 'Ссылка на бронирование недействительна',
   registryUrlInvalid: 'Ссылка на запись в реестре должна начинаться с https://',
+  webmasterCodeInvalid:
+    'Код Вебмастера — значение content из мета-тега yandex-verification: латинские буквы и цифры. Скопируйте мета-тег или код в Яндекс Вебмастере',
+  metrikaIdInvalid:
+    'Номер счётчика Метрики — только цифры, например 98765432. Он указан в Метрике рядом с названием счётчика',
+  indexNowKeyInvalid: 'Ключ IndexNow — от 8 до 128 латинских букв, цифр или дефисов',
   avitoClientIdRequired: 'Вставьте Client ID из личного кабинета Авито',
   avitoSecretRequired: 'Вставьте Client Secret из личного кабинета Авито',
   avitoKeyInvalid: 'Ключ Авито — одна строка латинских букв, цифр и знаков, без пробелов',

@@ -76,6 +76,36 @@ const registryUrl = text(500).refine((v) => {
   }
 }, MSG.registryUrlInvalid);
 
+/**
+ * The Webmaster verification code as the owner pastes it: the code itself, or the whole meta tag
+ * Yandex Webmaster shows (`<meta name="yandex-verification" content="…" />`) → the code.
+ */
+export const webmasterCodeOf = (v: string) => /content\s*=\s*["']([^"']*)["']/i.exec(v)?.[1]?.trim() ?? v.trim();
+
+/**
+ * «Продвижение», the owner's alone: Yandex Webmaster's verification code (a meta tag on the home
+ * page), the Metrika counter (loaded only after the visitor agrees) and the IndexNow key (made by
+ * the server when empty; served at /{key}.txt). An empty string is «not set».
+ */
+export const promotionSchema = z.strictObject(
+  {
+    webmasterCode: text(300)
+      .transform(webmasterCodeOf)
+      .refine((v) => v === '' || /^[A-Za-z0-9_-]{6,64}$/.test(v), MSG.webmasterCodeInvalid)
+      .default(''),
+    metrikaId: z
+      .union([z.string(), z.number()], { error: MSG.metrikaIdInvalid })
+      .transform((v) => String(v).replace(/\s+/g, ''))
+      .refine((v) => v === '' || /^[1-9]\d{3,11}$/.test(v), MSG.metrikaIdInvalid)
+      .default(''),
+    indexNowKey: text(128)
+      .refine((v) => v === '' || /^[A-Za-z0-9-]{8,128}$/.test(v), MSG.indexNowKeyInvalid)
+      .default(''),
+  },
+  { error: MSG.badInput },
+);
+export type Promotion = z.infer<typeof promotionSchema>;
+
 const wholeRoubles = (max: number, message: string) =>
   z.number({ error: message }).int(message).min(0, message).max(max, message);
 
@@ -146,6 +176,7 @@ export const settingsSchema = contactInfoSchema
     contactInfo: contactInfoSchema,
     cancellation: cancellationSchema,
     messages: messagesSchema,
+    promotion: promotionSchema,
   })
   .extend(messengerSchema.shape)
   .extend(paymentSettingsSchema.shape);

@@ -77,8 +77,11 @@ const stayBefore = async (env: Bindings, p: Params) => {
   return booking && { arrivedAt: booking.arrivedAt, departedAt: booking.departedAt, departedOn: booking.departedOn };
 };
 
-/** Settings only the owner changes: how guests pay and what a cancellation costs them. */
-export const OWNER_SETTINGS = [...PAYMENT_SETTING_FIELDS, 'cancellation'] as const;
+/**
+ * Settings only the owner changes: how guests pay, what a cancellation costs them, and what the
+ * site tells Yandex (the counter that sees every visitor, the key that speaks for the domain).
+ */
+export const OWNER_SETTINGS = [...PAYMENT_SETTING_FIELDS, 'cancellation', 'promotion'] as const;
 
 export const ROUTE_RULES: Record<string, RouteRule> = {
   // Who is signed in, and their own account: a manager has a password and two-factor of their own.
