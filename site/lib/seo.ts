@@ -1,5 +1,6 @@
 // Structured data (schema.org JSON-LD) for search engines: the business on every page,
 // and each cabin as a vacation rental.
+import { RATING_MAX } from '../../schema/constants.ts';
 import { extractMapSrc, mapPoint, type MapPoint } from '../../schema/map.ts';
 import type { SiteInfo } from './site.ts';
 
@@ -96,8 +97,8 @@ function cabinAddress(location: string, siteAddress: string) {
 const geoLd = (geo: MapPoint | null | undefined) =>
   geo ? { geo: { '@type': 'GeoCoordinates', latitude: geo.latitude, longitude: geo.longitude } } : {};
 
-/** The business: a LodgingBusiness with its contacts. */
-export function lodgingBusinessLd(ctx: LdContext, image?: string) {
+/** The business: a LodgingBusiness with its contacts, and its guests' rating when there are published reviews. */
+export function lodgingBusinessLd(ctx: LdContext, image?: string, reviews: readonly ReviewLdInput[] = []) {
   return {
     '@context': 'https://schema.org',
     '@type': 'LodgingBusiness',
@@ -116,6 +117,7 @@ export function lodgingBusinessLd(ctx: LdContext, image?: string) {
     petsAllowed: true,
     smokingAllowed: false,
     ...(ctx.site.registry ? { identifier: registryLd(ctx.site.registry) } : {}),
+    ...ratingLd(reviews, RATING_MAX),
   };
 }
 
@@ -203,6 +205,42 @@ export type ReviewLdInput = {
 
 const REVIEWS_LD_MAX = 20;
 
+const average = (reviews: readonly ReviewLdInput[]) =>
+  Math.round((reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length) * 10) / 10;
+
+/**
+ * The guests' rating of the business: the average and count of every published review, and, apart,
+ * those of the reviews sent through the link of a real stay (schema.org has no «verified» rating,
+ * so they are the place's PropertyValues). Nothing when no review is published.
+ */
+export function ratingLd(reviews: readonly ReviewLdInput[], bestRating: number) {
+  if (reviews.length === 0) return {};
+  const verified = reviews.filter((r) => r.verifiedStay);
+  return {
+    aggregateRating: {
+      '@type': 'AggregateRating',
+      ratingValue: average(reviews),
+      reviewCount: reviews.length,
+      bestRating,
+      worstRating: 1,
+    },
+    ...(verified.length > 0
+      ? {
+          additionalProperty: [
+            { '@type': 'PropertyValue', name: 'Отзывы гостей, которые проживали', value: verified.length },
+            {
+              '@type': 'PropertyValue',
+              name: 'Средняя оценка гостей, которые проживали',
+              value: average(verified),
+              minValue: 1,
+              maxValue: bestRating,
+            },
+          ],
+        }
+      : {}),
+  };
+}
+
 /** The same text the cards show for a review whose author stayed (sent through their booking's link). */
 export const VERIFIED_STAY_LABEL = 'Гость проживал(а)';
 
@@ -212,19 +250,12 @@ export const VERIFIED_STAY_LABEL = 'Гость проживал(а)';
  */
 export function reviewsLd(origin: string, businessName: string, reviews: readonly ReviewLdInput[], bestRating: number) {
   if (reviews.length === 0) return null;
-  const average = reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length;
   return {
     '@context': 'https://schema.org',
     '@type': 'LodgingBusiness',
     '@id': `${abs(origin, '/')}#business`,
     name: businessName,
-    aggregateRating: {
-      '@type': 'AggregateRating',
-      ratingValue: Math.round(average * 10) / 10,
-      reviewCount: reviews.length,
-      bestRating,
-      worstRating: 1,
-    },
+    ...ratingLd(reviews, bestRating),
     // The newest reviews only: the page's weight stays the same however many there are; the average counts them all.
     review: reviews.slice(0, REVIEWS_LD_MAX).map((r) => ({
       '@type': 'Review',

@@ -86,6 +86,38 @@ describe('structured data for search engines', () => {
     expect(vacationRentalLd(ctx, { ...cabin, location: 'Избербаш' }, []).geo).toBeUndefined();
   });
 
+  it('should rate the business by every published review and count the guests who stayed apart', () => {
+    const review = (rating: number, verifiedStay: boolean) => ({
+      name: 'Гость',
+      rating,
+      comment: 'Хорошо',
+      created_at: '2026-07-01T10:00:00Z',
+      verifiedStay,
+    });
+    const rated = lodgingBusinessLd(ctx, undefined, [review(5, true), review(4, true), review(2, false)]);
+    expect(rated.aggregateRating).toEqual({
+      '@type': 'AggregateRating',
+      ratingValue: 3.7,
+      reviewCount: 3,
+      bestRating: 5,
+      worstRating: 1,
+    });
+    expect(rated.additionalProperty).toEqual([
+      { '@type': 'PropertyValue', name: 'Отзывы гостей, которые проживали', value: 2 },
+      {
+        '@type': 'PropertyValue',
+        name: 'Средняя оценка гостей, которые проживали',
+        value: 4.5,
+        minValue: 1,
+        maxValue: 5,
+      },
+    ]);
+    // No verified review: no count of them; no review at all: no rating.
+    expect(lodgingBusinessLd(ctx, undefined, [review(4, false)]).additionalProperty).toBeUndefined();
+    expect(lodgingBusinessLd(ctx).aggregateRating).toBeUndefined();
+    expect(schemaOrgProblems([rated])).toEqual([]);
+  });
+
   it("should pass schema.org's vocabulary: the business, a cabin, the reviews and the way to a page", () => {
     const docs = [
       lodgingBusinessLd(ctx, 'https://kaspiy.example/hero.webp'),
