@@ -208,12 +208,24 @@ const REVIEWS_LD_MAX = 20;
 const average = (reviews: readonly ReviewLdInput[]) =>
   Math.round((reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length) * 10) / 10;
 
+type PropertyValueLd = { '@type': 'PropertyValue'; name: string; value: number; minValue?: number; maxValue?: number };
+type RatingLd = {
+  aggregateRating?: {
+    '@type': 'AggregateRating';
+    ratingValue: number;
+    reviewCount: number;
+    bestRating: number;
+    worstRating: number;
+  };
+  additionalProperty?: PropertyValueLd[];
+};
+
 /**
  * The guests' rating of the business: the average and count of every published review, and, apart,
  * those of the reviews sent through the link of a real stay (schema.org has no «verified» rating,
  * so they are the place's PropertyValues). Nothing when no review is published.
  */
-export function ratingLd(reviews: readonly ReviewLdInput[], bestRating: number) {
+export function ratingLd(reviews: readonly ReviewLdInput[], bestRating: number): RatingLd {
   if (reviews.length === 0) return {};
   const verified = reviews.filter((r) => r.verifiedStay);
   return {
