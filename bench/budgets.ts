@@ -34,6 +34,8 @@ export const BUDGETS = {
   siteWideEditBudgetCabins: 15,
   /** «Сводка» (GET /api/admin/reports/summary) at 1,500 cabins and 50,000 bookings, self-hosted, one owner: p95. */
   reportsSummaryP95Ms: 300,
+  /** «Сводка»'s funnel (GET /api/admin/reports/funnel) over a year of 5,000 visits a day, self-hosted: p95. */
+  reportsFunnelP95Ms: 300,
   /**
    * The whole self-hosted server (the server, the build process it keeps between edits and what
    * that starts), resident memory summed over the process tree (the cheapest VPS has
@@ -119,6 +121,16 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
         value: lat ? `${Math.round(lat.p95)} ms` : 'error' in r.reports ? r.reports.error : 'not measured',
         budget: `≤ ${BUDGETS.reportsSummaryP95Ms} ms`,
         pass: !!lat && lat.p95 <= BUDGETS.reportsSummaryP95Ms,
+      });
+    }
+    const funnel = 'error' in r.reports ? undefined : r.reports.funnel;
+    for (const [period, lat] of Object.entries(funnel?.periods ?? {})) {
+      out.push({
+        figure: 'Funnel p95 (5,000 visits a day)',
+        where: `/api/admin/reports/funnel (${period})`,
+        value: `${Math.round(lat.p95)} ms`,
+        budget: `≤ ${BUDGETS.reportsFunnelP95Ms} ms`,
+        pass: lat.p95 <= BUDGETS.reportsFunnelP95Ms,
       });
     }
   }

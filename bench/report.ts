@@ -369,8 +369,20 @@ function renderReports(t: TargetResults, { find, cell }: Checks): string[] {
   );
   L.push(
     `| bookings.csv (${(rep.csv.bytes / 1e6).toFixed(1)} MB) | year | ${Math.round(rep.csv.p50)} ms | ${Math.round(rep.csv.p95)} ms | ${Math.round(rep.csv.max)} ms |`,
-    '',
   );
+  for (const [period, lat] of Object.entries(rep.funnel?.periods ?? {})) {
+    const check = find('Funnel p95 (5,000 visits a day)', `/api/admin/reports/funnel (${period})`);
+    L.push(
+      `| funnel | ${period} | ${Math.round(lat.p50)} ms | ${cell(`${Math.round(lat.p95)} ms`, check)} | ${Math.round(lat.max)} ms |`,
+    );
+  }
+  L.push('');
+  if (rep.funnel) {
+    L.push(
+      `The funnel reads the public pages' counting: ${rep.funnel.scale.visitsPerDay.toLocaleString('en')} visits a day over ${rep.funnel.scale.days} days (${rep.funnel.rows.toLocaleString('en')} rows of visit_counts, seeded in ${rep.funnel.seedS.toFixed(1)} s), beside the same bookings; a period's answer includes the same period a year before. Budget: ≤ ${BUDGETS.reportsFunnelP95Ms} ms at p95.`,
+      '',
+    );
+  }
   return L;
 }
 

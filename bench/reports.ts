@@ -49,10 +49,50 @@ export function seedSql(scale = REPORT_SCALE): string {
     SELECT 1 + i % 300, (1 + i % 300) * 5, 'ev-' || i, date('2024-01-01', '+' || ((i * 3001) % 1090) || ' days'), date('2024-01-01', '+' || ((i * 3001) % 1090 + 2) || ' days') FROM n;`;
 }
 
+/**
+ * The public pages' counting (visit_counts) at 5,000 visits a day over 2024–2025, so a year's funnel
+ * has the year before it too. A day holds the rows the counting writes for such traffic: 300 first
+ * pages and 1,200 later ones by source and page (30 sources, pages spread over the cabins), 1,100
+ * card opens, 100 searches, 250 dates chosen and 50 requests by cabin. Visitors open 150 cabins, the
+ * most an owner of this site lets (the largest «Сегодня» is measured at). One statement; the
+ * triggers of visit_counts fill the funnel's rollups as the beacons would.
+ */
+export const FUNNEL_SCALE = { days: 731, visitsPerDay: 5000, rowsPerDay: 3000, sources: 30, cabins: 150 } as const;
+
+export function funnelSeedSql(scale = FUNNEL_SCALE): string {
+  const { days, visitsPerDay, rowsPerDay, sources, cabins } = scale;
+  // 300 rows of first pages share the day's visits.
+  const perVisitRow = Math.ceil(visitsPerDay / 300);
+  return `
+    WITH RECURSIVE d(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM d WHERE i < ${days - 1}),
+      r(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM r WHERE j < ${rowsPerDay}),
+      v AS (
+        SELECT date('2024-01-01', '+' || d.i || ' days') AS day, r.j AS j,
+          CASE WHEN r.j <= 300 THEN 'visit' WHEN r.j <= 1500 THEN 'view' WHEN r.j <= 2600 THEN 'card'
+               WHEN r.j <= 2700 THEN 'search' WHEN r.j <= 2950 THEN 'dates' ELSE 'request' END AS kind,
+          CASE (r.j * 7) % ${sources} WHEN 0 THEN 'прямые заходы' WHEN 1 THEN 'yandex.ru' WHEN 2 THEN 'google.com'
+               WHEN 3 THEN 'vk' ELSE 'source-' || ((r.j * 7) % ${sources}) END AS source,
+          1 + (r.j * 13 + d.i) % ${cabins} AS cabin
+        FROM d, r
+      )
+    INSERT INTO visit_counts (day, kind, source, path, cabin_id, count)
+    SELECT day, kind, source,
+      CASE WHEN kind IN ('visit', 'view') AND j % 5 = 0 THEN '/' WHEN kind = 'search' THEN '/search' ELSE '/cabin/' || cabin END,
+      CASE WHEN kind IN ('card', 'dates', 'request') THEN cabin ELSE 0 END,
+      CASE WHEN kind = 'visit' THEN ${perVisitRow} WHEN kind = 'view' THEN 4 ELSE 1 + j % 3 END
+    FROM v WHERE true
+    ON CONFLICT (day, kind, source, path, cabin_id) DO UPDATE SET count = count + excluded.count;`;
+}
+
+/** The funnel's periods: those the panel's picker offers. */
+const FUNNEL_PERIODS = ['month', 'season', 'year'] as const;
+
 export type ReportsResult = {
   scale: typeof REPORT_SCALE;
   seedS: number;
   summary: Record<string, SerialLatency>;
+  /** The funnel (GET /api/admin/reports/funnel) per period, over FUNNEL_SCALE's counting. */
+  funnel?: { scale: typeof FUNNEL_SCALE; rows: number; seedS: number; periods: Record<string, SerialLatency> };
   touristTax: SerialLatency;
   csv: SerialLatency & { bytes: number };
 };
@@ -93,7 +133,22 @@ export async function measureReports(requests = 40, log: (line: string) => void 
     const bytes = (await (await fetch(csvUrl, { headers: { cookie } })).arrayBuffer()).byteLength;
     const csv = { ...(await timed(csvUrl, Math.ceil(requests / 4))), bytes };
     log(`  CSV, year (${(bytes / 1e6).toFixed(1)} MB): p50 ${csv.p50.toFixed(0)} ms, p95 ${csv.p95.toFixed(0)} ms`);
-    return { scale: REPORT_SCALE, seedS, summary, touristTax, csv };
+
+    const funnelStarted = performance.now();
+    server.storage.db.exec(funnelSeedSql());
+    const funnelSeedS = (performance.now() - funnelStarted) / 1000;
+    const rows = (await server.storage.db.prepare('SELECT count(*) AS n FROM visit_counts').first<number>('n')) ?? 0;
+    log(
+      `Funnel: ${FUNNEL_SCALE.visitsPerDay} visits a day over ${FUNNEL_SCALE.days} days, ${rows} rows seeded in ${funnelSeedS.toFixed(1)} s`,
+    );
+    const periods: Record<string, SerialLatency> = {};
+    for (const name of FUNNEL_PERIODS) {
+      const [pFrom, pTo] = PERIODS[name];
+      periods[name] = await timed(`${server.url}/api/admin/reports/funnel?from=${pFrom}&to=${pTo}`);
+      log(`  funnel, ${name}: p50 ${periods[name].p50.toFixed(0)} ms, p95 ${periods[name].p95.toFixed(0)} ms`);
+    }
+    const funnel = { scale: FUNNEL_SCALE, rows, seedS: funnelSeedS, periods };
+    return { scale: REPORT_SCALE, seedS, summary, touristTax, csv, funnel };
   } finally {
     await close();
   }
@@ -104,5 +159,9 @@ if (import.meta.main) {
   const worst = Math.max(...Object.values(result.summary).map((s) => s.p95));
   console.log(
     `«Сводка» p95, worst period: ${worst.toFixed(0)} ms (budget ${BUDGETS.reportsSummaryP95Ms} ms): ${worst <= BUDGETS.reportsSummaryP95Ms ? 'kept' : 'MISSED'}`,
+  );
+  const funnelWorst = Math.max(...Object.values(result.funnel?.periods ?? {}).map((s) => s.p95));
+  console.log(
+    `Funnel p95, worst period: ${funnelWorst.toFixed(0)} ms (budget ${BUDGETS.reportsFunnelP95Ms} ms): ${funnelWorst <= BUDGETS.reportsFunnelP95Ms ? 'kept' : 'MISSED'}`,
   );
 }

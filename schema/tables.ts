@@ -182,6 +182,34 @@ export const visitCounts = sqliteTable(
 );
 
 /**
+ * visit_counts summed by source (all pages and cabins together), and by cabin (all sources and
+ * pages together): what «Сводка»'s funnel reads. A year of visit_counts at 5,000 visits a day is a
+ * million rows, too many to sum on each opening; these are the few hundred a day the funnel's
+ * figures need. Kept by triggers on visit_counts (migrations/0018_visit_rollups.sql), so every
+ * write to the counting moves them in the same statement.
+ */
+export const visitSources = sqliteTable(
+  'visit_sources',
+  {
+    day: text('day').notNull(),
+    kind: text('kind').notNull(),
+    source: text('source').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.kind, t.source] })],
+);
+export const visitCabins = sqliteTable(
+  'visit_cabins',
+  {
+    day: text('day').notNull(),
+    kind: text('kind').notNull(),
+    cabinId: integer('cabin_id').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.kind, t.cabinId] })],
+);
+
+/**
  * The day's salt of the hash a beacon's sender is limited by: one row, replaced on the first
  * beacon of a new Moscow day, so yesterday's hashes can no longer be made again.
  */
@@ -227,6 +255,8 @@ export const UNSTAMPED_TABLES = [
   'messages',
   // The public pages' counting: only «Сводка» reads it, never a public page.
   'visit_counts',
+  'visit_sources',
+  'visit_cabins',
   'visit_salt',
   'tasks',
 ] as const;

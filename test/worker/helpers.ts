@@ -55,6 +55,8 @@ const TABLES = [
   'outbox',
   'promo_codes',
   'visit_counts',
+  'visit_sources',
+  'visit_cabins',
   'visit_salt',
 ] as const;
 

@@ -17,8 +17,8 @@ import { paidOf } from './report-sql.ts';
 
 type DbEnv = { DB: DatabasePort };
 
-// The funnel: what the public pages counted (visit_counts, by day, source and page) beside the
-// bookings made in the period. A few grouped queries; nothing is read visit by visit.
+// The funnel: what the public pages counted (the rollups of visit_counts, by day and source and by
+// cabin) beside the bookings made in the period. A few grouped queries; nothing is read visit by visit.
 
 const NO_VISITS: VisitSteps = { visits: 0, views: 0, searches: 0, cards: 0, dates: 0 };
 const NO_BOOKINGS: BookingSteps = { requests: 0, prepaid: 0, confirmed: 0, revenue: 0 };
@@ -40,7 +40,12 @@ const createdFrom = (from: IsoDate) => `${addDays(from, -1)}T21:00:00`;
 const createdBefore = (to: IsoDate) => `${to}T21:00:00`;
 const moscowDay = sql`date(b.created_at, '+3 hours')`;
 
-type VisitRow = { day: string; kind: string; source: string; cabinId: number; count: number };
+type KindCount = { kind: string; count: number };
+type VisitRows = {
+  byDay: (KindCount & { day: string })[];
+  bySource: (KindCount & { source: string })[];
+  byCabin: (KindCount & { cabinId: number })[];
+};
 type BookingRow = {
   day: string;
   cabinId: number;
@@ -52,17 +57,46 @@ type BookingRow = {
   revenue: number;
 };
 
-async function read(env: DbEnv, q: ReportQuery) {
+/**
+ * The counting of a period, summed three ways from the rollups visit_counts' triggers keep
+ * (visit_sources, visit_cabins): by day, by source and by cabin. A few thousand rows for a year.
+ */
+async function readVisits(env: DbEnv, q: ReportQuery): Promise<VisitRows> {
   const db = getDb(env);
-  const [visits, bookings, avito, feeds] = await Promise.all([
-    db.all<VisitRow>(sql`select day, kind, source, cabin_id as cabinId, sum(count) as count from visit_counts
-      where day >= ${q.from} and day <= ${q.to} group by day, kind, source, cabin_id`),
+  const [byDay, bySource, byCabin] = await Promise.all([
+    db.all<VisitRows['byDay'][number]>(sql`select day, kind, sum(count) as count from visit_sources
+      where day >= ${q.from} and day <= ${q.to} group by day, kind`),
+    db.all<VisitRows['bySource'][number]>(sql`select source, kind, sum(count) as count from visit_sources
+      where day >= ${q.from} and day <= ${q.to} group by source, kind`),
+    db.all<VisitRows['byCabin'][number]>(sql`select cabin_id as cabinId, kind, sum(count) as count from visit_cabins
+      where day >= ${q.from} and day <= ${q.to} group by cabin_id, kind`),
+  ]);
+  return { byDay, bySource, byCabin };
+}
+
+/** The year before's counting: only its totals by kind are shown. */
+const readVisitTotals = (env: DbEnv, q: ReportQuery) =>
+  getDb(env).all<KindCount>(sql`select kind, sum(count) as count from visit_sources
+    where day >= ${q.from} and day <= ${q.to} group by kind`);
+
+/** The steps of the bookings made in a period, summed in SQL. */
+const bookingSteps = sql`count(*) as requests, sum(${paidOf(sql`b`)} > 0) as prepaid,
+  sum(b.status = 'confirmed') as confirmed, sum(case when b.status = 'confirmed' then b.total else 0 end) as revenue`;
+const madeIn = (q: ReportQuery) =>
+  sql`b.created_at >= ${createdFrom(q.from)} and b.created_at < ${createdBefore(q.to)}`;
+
+/** The year before's bookings: only their totals are shown, one row. */
+const readBookingTotals = async (env: DbEnv, q: ReportQuery) =>
+  (await getDb(env).all<BookingSteps>(sql`select ${bookingSteps} from bookings b where ${madeIn(q)}`))[0] ??
+  NO_BOOKINGS;
+
+async function readBookings(env: DbEnv, q: ReportQuery) {
+  const db = getDb(env);
+  const [bookings, avito, feeds] = await Promise.all([
     db.all<BookingRow>(sql`select ${moscowDay} as day, b.cabin_id as cabinId,
         json_extract(b.source, '$.utmSource') as utmSource, json_extract(b.source, '$.referrer') as referrer,
-        count(*) as requests, sum(${paidOf(sql`b`)} > 0) as prepaid, sum(b.status = 'confirmed') as confirmed,
-        sum(case when b.status = 'confirmed' then b.total else 0 end) as revenue
-      from bookings b where b.created_at >= ${createdFrom(q.from)} and b.created_at < ${createdBefore(q.to)}
-      group by 1, 2, 3, 4`),
+        ${bookingSteps}
+      from bookings b where ${madeIn(q)} group by 1, 2, 3, 4`),
     // The platforms' bookings count as their channel, by arrival: Avito's carry their price.
     db.all<{
       channel: string;
@@ -73,16 +107,19 @@ async function read(env: DbEnv, q: ReportQuery) {
     db.all<{ name: string; stays: number }>(sql`select f.name as name, count(*) as stays from feed_events e
       join calendar_feeds f on f.id = e.feed_id where e.start >= ${q.from} and e.start <= ${q.to} group by f.name`),
   ]);
-  return { visits, bookings, avito, feeds };
+  return { bookings, avito, feeds };
 }
 
 const CHANNEL_SOURCE: Record<string, string> = { avito: 'Авито' };
 
 /** The funnel of a period: by day, by source, by cabin, and the same period a year before. */
 export async function funnelReport(env: DbEnv, q: ReportQuery): Promise<FunnelReport> {
-  const [now, before, cabins] = await Promise.all([
-    read(env, q),
-    read(env, yearBefore(q)),
+  const before = yearBefore(q);
+  const [visits, now, visitsBefore, bookingsBefore, cabins] = await Promise.all([
+    readVisits(env, q),
+    readBookings(env, q),
+    readVisitTotals(env, before),
+    readBookingTotals(env, before),
     getDb(env).all<{ id: number; name: string }>(sql`select id, name from cabins order by id`),
   ]);
 
@@ -96,14 +133,12 @@ export async function funnelReport(env: DbEnv, q: ReportQuery): Promise<FunnelRe
     sources.get(s) ?? sources.set(s, { ...none(), source: s, channel }).get(s)!;
   const cabinOf = (id: number) => byCabin.get(id) ?? byCabin.set(id, none()).get(id)!;
 
-  for (const v of now.visits) {
-    if (v.kind === 'dropped') {
-      dropped += v.count;
-      continue;
-    }
-    for (const to of [total, dayOf(v.day), sourceOf(v.source)]) addVisit(to, v.kind, v.count);
-    if (v.cabinId > 0) addVisit(cabinOf(v.cabinId), v.kind, v.count);
+  for (const v of visits.byDay) {
+    if (v.kind === 'dropped') dropped += v.count;
+    else for (const to of [total, dayOf(v.day)]) addVisit(to, v.kind, v.count);
   }
+  for (const v of visits.bySource) if (v.kind !== 'dropped') addVisit(sourceOf(v.source), v.kind, v.count);
+  for (const v of visits.byCabin) addVisit(cabinOf(v.cabinId), v.kind, v.count);
   for (const b of now.bookings) {
     const source = bookingSourceName({ utmSource: b.utmSource ?? undefined, referrer: b.referrer ?? undefined });
     for (const to of [total, dayOf(b.day), sourceOf(source), cabinOf(b.cabinId)]) addBookings(to, b);
@@ -115,8 +150,8 @@ export async function funnelReport(env: DbEnv, q: ReportQuery): Promise<FunnelRe
   for (const f of now.feeds) sourceOf(f.name, true).confirmed += f.stays;
 
   const lastYear = none();
-  for (const v of before.visits) if (v.kind !== 'dropped') addVisit(lastYear, v.kind, v.count);
-  for (const b of before.bookings) addBookings(lastYear, b);
+  for (const v of visitsBefore) if (v.kind !== 'dropped') addVisit(lastYear, v.kind, v.count);
+  addBookings(lastYear, bookingsBefore);
 
   const names = new Map(cabins.map((c) => [c.id, c.name]));
   return {
