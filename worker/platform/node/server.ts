@@ -86,6 +86,9 @@ function readRest(incoming: IncomingMessage): Promise<void> {
     const count = (chunk: Buffer) => {
       seen += chunk.length;
       if (seen > REST_MAX_BYTES) done();
+      // The Request's body stream still listens and pauses the socket once its queue is full,
+      // which left the rest of a refused body unread until the timeout: keep it flowing.
+      else incoming.resume();
     };
     const timer = setTimeout(done, REST_MAX_MS);
     incoming.on('data', count);
