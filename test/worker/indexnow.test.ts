@@ -6,7 +6,7 @@ import type { IndexNowReceived } from '../../stand-ins/indexnow-api.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { ensureIndexNowKey } from '../../worker/indexnow/site.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
-import { callWith, jsonOf, login, resetDataWithAdmin, seedUser } from './helpers.ts';
+import { callWith, jsonOf, login, resetDataWithAdmin, seedUser, send } from './helpers.ts';
 
 /**
  * IndexNow on both runtimes: the schedule reads the live site's /site-pages.json through the site
@@ -248,6 +248,10 @@ describe('IndexNow after a publish', () => {
     expect(await res.text()).toBe(key);
     expect((await site.call('GET', `/${key.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}.txt`)).status).toBe(404);
     expect((await site.call('GET', `/${key}.txt.bak`)).status).toBe(404);
+    // Through the entry itself (Workers: the assets layer, which has no such file, then the worker).
+    const entry = await send('GET', `/${key}.txt`);
+    expect(entry.status).toBe(200);
+    expect(await entry.text()).toBe(key);
 
     // A key the owner set in the settings is the one served and sent.
     const cookie = await login();
