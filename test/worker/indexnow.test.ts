@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:test';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { INDEXNOW_OFF_NO_DOMAIN, type IndexNowStatus } from '../../schema/indexnow.ts';
 import type { IndexNowReceived } from '../../stand-ins/indexnow-api.ts';
@@ -143,9 +143,21 @@ describe('IndexNow after a publish', () => {
     const host = freshHost();
     const site = server(`https://${host}`, V1);
     await answerNext(host, [403]);
+    const logged = [vi.spyOn(console, 'error'), vi.spyOn(console, 'log')];
     await site.schedule();
     await pauseOver();
     await site.schedule();
+    const lines = logged.flatMap((spy) => spy.mock.calls.map((args) => args.map(String).join(' ')));
+    logged.forEach((spy) => spy.mockRestore());
+    expect(
+      lines.some((l) => l.includes('IndexNow')),
+      'the refusal is logged',
+    ).toBe(true);
+    const sentKey = (await storedKey())!;
+    expect(
+      lines.filter((l) => l.includes(sentKey)),
+      'never with the key',
+    ).toEqual([]);
     expect((await received(host)).map((r) => r.status)).toEqual([403]);
     const [row] = await indexNowRows();
     expect(row!.given_up_at).not.toBeNull();
@@ -214,6 +226,27 @@ describe('IndexNow after a publish', () => {
     expect(row!.last_error).toBeNull();
     expect(await status(site.call, cookie)).toMatchObject({ pending: 0, lastUrls: Object.keys(V1).length });
     expect((await status(site.call, cookie)).error).toBeUndefined();
+  });
+
+  it('should send at most one list a run where outbound requests are counted (Workers), oldest first', async () => {
+    const host = freshHost();
+    const site = server(`https://${host}`, V1);
+    await answerNext(host, [500]);
+    await site.schedule();
+    site.publish({ ...V1, '/cabin/1': 'a2' });
+    await pauseOver();
+    const counted = { ...site.bindings, SUBREQUESTS_PER_RUN: 45 } as Bindings;
+    await runSchedule(counted, { push: true, pull: false, upkeep: false });
+    expect((await received(host)).map((r) => [r.status, r.urlList.length])).toEqual([
+      [500, 5],
+      [200, 5],
+    ]);
+    await runSchedule(counted, { push: true, pull: false, upkeep: false });
+    expect((await received(host)).map((r) => [r.status, r.urlList])).toEqual([
+      [500, expect.any(Array)],
+      [200, expect.any(Array)],
+      [200, [`https://${host}/cabin/1`]],
+    ]);
   });
 
   it('should queue one list and make one key when many scheduled runs go at once', async () => {
