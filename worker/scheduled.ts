@@ -48,8 +48,8 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
   // each listing read within its 5 minutes, the ones waiting longest first, and the outbox the last
   // third (one request a message: 25 would overrun the Free plan's 50 beside Avito's); the Node
   // server has no such limit. Reading first: an import or an Avito booking that changed busy nights goes out in
-  // the same run. IndexNow sends at most one list a run beside them (a publish's every changed
-  // address is one list).
+  // the same run. IndexNow takes at most two beside them, under the Free plan's 50: one read of the
+  // site's page list (the assets binding) and one list sent (a publish's every changed address).
   const third = env.SUBREQUESTS_PER_RUN ? Math.max(1, Math.floor(env.SUBREQUESTS_PER_RUN / 3)) : undefined;
   if (jobs.push || jobs.pull) {
     const [feeds, avito] = await Promise.allSettled([
