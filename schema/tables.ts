@@ -259,6 +259,8 @@ export const UNSTAMPED_TABLES = [
   'visit_cabins',
   'visit_salt',
   'tasks',
+  // What search engines were last told of the pages: the schedule's and «Продвижение»'s alone.
+  'indexnow_state',
 ] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
@@ -635,6 +637,21 @@ export const outbox = sqliteTable(
   ],
 );
 export type OutboxRow = typeof outbox.$inferSelect;
+
+/**
+ * What IndexNow was last told (worker/indexnow/): one row, id 1. `pages` is the JSON of the live
+ * site's pages and their digests as last queued (schema/site-pages.ts), `manifest` a digest of it:
+ * the queueing batch writes only where `manifest` is still the one it read, so runs racing over the
+ * same publish queue its addresses once. `sentAt` (ms) and `sentUrls`: the last send the search
+ * engine took, kept here because the outbox forgets its rows after a week.
+ */
+export const indexnowState = sqliteTable('indexnow_state', {
+  id: integer('id').primaryKey(),
+  manifest: text('manifest').notNull(),
+  pages: text('pages').notNull(),
+  sentAt: integer('sent_at'),
+  sentUrls: integer('sent_urls'),
+});
 
 /** What the owner tells a cabin's guests once their stay is confirmed: check-in, keys, Wi-Fi. Never public. */
 export const cabinInstructions = sqliteTable('cabin_instructions', {

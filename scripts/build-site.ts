@@ -5,6 +5,7 @@ import { listFiles } from '../worker/platform/node/list-files.ts';
 import { GALLERY_ROTATION_CHUNK, GALLERY_ROTATION_MARKER } from '../schema/gallery.ts';
 import { SEARCH_PICKER_CHUNK, SEARCH_PICKER_MARKER } from '../schema/search-page.ts';
 import { VISIT_COUNT_CHUNK, VISIT_COUNT_MARKER } from '../schema/visits.ts';
+import { htmlFileOf, SITE_PAGES_PATH, type SitePages } from '../schema/site-pages.ts';
 import { ownHashesOnly } from './lib/page-csp.ts';
 import type { PagesManifest } from '../site/lib/page-keys.ts';
 import { ROOT, quietEnv, run } from './lib/tools.ts';
@@ -132,6 +133,7 @@ async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise
     if (live && !partial && made) console.log('[build] the settings or the code changed: every page was rendered.');
     const pages = (await listFiles(staging)).filter((f) => f.endsWith('.html')).length;
     await finishPages(staging);
+    await writeSitePages(staging, opts.outDir);
     await writeFile(
       path.join(staging, 'build.json'),
       JSON.stringify({ contentVersion: info.contentVersion, builtAt: new Date().toISOString() }),
@@ -320,6 +322,31 @@ async function finishPages(dir: string): Promise<void> {
   }
 }
 
+/**
+ * /site-pages.json: every address of the sitemap with a digest of its page's finished HTML (the
+ * schedule tells search engines which of them changed, worker/indexnow/). A partial build has only
+ * the pages it rendered in staging; the others are the live ones, which it keeps as they are.
+ * Nothing a build makes differs between two builds of the same data (partial-build.test.ts
+ * compares them byte for byte), so an unchanged page keeps its digest.
+ */
+async function writeSitePages(staging: string, outDir: string): Promise<void> {
+  const sitemap =
+    (await readFile(path.join(staging, 'sitemap.xml'), 'utf8').catch(() => null)) ??
+    (await readFile(path.join(outDir, 'sitemap.xml'), 'utf8').catch(() => ''));
+  const pages: SitePages['pages'] = {};
+  for (const m of sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)) {
+    const pagePath = new URL(m[1]!).pathname;
+    const file = htmlFileOf(pagePath);
+    const html =
+      (await readFile(path.join(staging, file)).catch(() => null)) ??
+      (await readFile(path.join(outDir, file)).catch(() => null));
+    // A page missing from both is left out (then it counts as removed): a partial build without
+    // it fails its own check further on and is made whole.
+    if (html) pages[pagePath] = createHash('sha256').update(html).digest('base64url').slice(0, 22);
+  }
+  await writeFile(path.join(staging, SITE_PAGES_PATH.slice(1)), JSON.stringify({ pages } satisfies SitePages));
+}
+
 /** The content version, or a rejection (before Astro starts) when the API cannot give it. */
 async function readBuildInfo(apiUrl: string): Promise<{ contentVersion: number }> {
   const res = await fetch(new URL('/api/build-info', apiUrl));
@@ -331,13 +358,14 @@ async function readBuildInfo(apiUrl: string): Promise<{ contentVersion: number }
 
 /**
  * What goes live first: assets (a new page must find its new scripts), then pages, then the page
- * manifest, and build.json last, so the admin's «up to date» never shows before the pages are in.
+ * manifests (the pages' digests name pages already live), and build.json last, so the admin's
+ * «up to date» never shows before the pages are in.
  */
 const VERSION_RANK = 3;
 const goLiveRank = (file: string) =>
   /^build\.json(?:\.br|\.gz)?$/.test(file)
     ? VERSION_RANK
-    : /^build-pages\.json(?:\.br|\.gz)?$/.test(file)
+    : /^(?:build|site)-pages\.json(?:\.br|\.gz)?$/.test(file)
       ? 2
       : /\.html(?:\.br|\.gz)?$/.test(file)
         ? 1

@@ -19,6 +19,7 @@ import { reportRoutes } from './routes/reports.ts';
 import { healthRoutes } from './routes/health.ts';
 import { guestRoutes } from './routes/guest.ts';
 import { icalRoutes } from './routes/ical.ts';
+import { indexNowRoutes } from './routes/indexnow.ts';
 import { instructionsAdminRoutes } from './routes/instructions.ts';
 import { maxAdminRoutes } from './routes/max-admin.ts';
 import { messengerRoutes, telegramHookRoutes } from './routes/messengers.ts';
@@ -75,6 +76,7 @@ export const api = new Hono<AppEnv>()
   .route('/admin/max', maxAdminRoutes)
   .route('/admin/messengers', messengerRoutes)
   .route('/admin', threadRoutes)
+  .route('/admin', indexNowRoutes)
   .route('/hooks', telegramHookRoutes)
   .route('/upload', uploadRoutes)
   .route('/build-info', buildInfoRoutes)

@@ -72,6 +72,8 @@ export type Bindings = {
   SUBREQUESTS_PER_RUN?: number;
   /** Avito's API, https://api.avito.ru by default; tests and `npm start` point it at a stand-in. */
   AVITO_API_URL?: string;
+  /** Where IndexNow lists go (https://yandex.com/indexnow by default); tests and `npm start` point it at a stand-in. */
+  INDEXNOW_URL?: string;
   /** How a calendar feed is fetched; absent (Workers), the platform's fetch. The Node server checks DNS answers. */
   FEED_FETCH?: FeedFetchPort;
 };

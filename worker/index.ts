@@ -7,6 +7,7 @@ import { publicPageHeaders, securityHeaders, securityHeadersKeepOwn } from './mi
 import { mediaRoutes } from './routes/media.ts';
 import { apiReference, openApiJson } from './routes/api-docs.ts';
 import { getAdminPath } from './queries/admin.ts';
+import { getSettings } from './queries/settings.ts';
 import { searchPage } from './pages/search.ts';
 import { guestPage } from './pages/guest.ts';
 import { forLog } from './lib/for-log.ts';
@@ -15,7 +16,8 @@ export type { AppType } from './app.ts';
 
 /**
  * The worker sees /api/*, /media/* and /shell/* first, and every path no static asset
- * matches. The admin shell is served only at the admin path stored in D1.
+ * matches. The admin shell is served only at the admin path stored in D1, IndexNow's key file
+ * only at the key stored in the settings.
  */
 const app = new Hono<AppEnv>();
 app.use(async (c, next) => {
@@ -41,6 +43,10 @@ app.get('/search', publicPageHeaders, searchPage);
 app.get('/b/:token{[0-9a-f]{36}}', publicPageHeaders, guestPage);
 app.use('*', securityHeaders);
 app.get('*', async (c) => {
+  const keyFile = INDEXNOW_KEY_FILE.exec(c.req.path);
+  if (keyFile && keyFile[1] === (await indexNowKeyOrNull(c.env))) {
+    return c.text(keyFile[1], 200, { 'cache-control': 'no-cache' });
+  }
   const segments = c.req.path.split('/').filter(Boolean);
   if (segments.length === 1 && !c.req.path.startsWith('/shell') && segments[0] === (await adminPathOrNull(c.env))) {
     const shell = await c.env.ASSETS.fetch(new URL('/shell/admin', c.req.url));
@@ -55,6 +61,18 @@ app.get('*', async (c) => {
 });
 app.all('*', (c) => notFoundPage(c.env, c.req.url));
 app.onError(handleError);
+
+/** IndexNow's key file, /{key}.txt: a search engine reads it to check that the list came from the site. */
+const INDEXNOW_KEY_FILE = /^\/([A-Za-z0-9-]{8,128})\.txt$/;
+
+async function indexNowKeyOrNull(env: AppEnv['Bindings']) {
+  try {
+    return (await getSettings(env)).promotion.indexNowKey || null;
+  } catch (err) {
+    console.error('Settings unavailable', forLog(err));
+    return null;
+  }
+}
 
 /** With D1 down the admin shell is of no use: unknown pages still get the 404 page. */
 async function adminPathOrNull(env: AppEnv['Bindings']) {

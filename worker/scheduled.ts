@@ -1,6 +1,7 @@
 // The schedule both runtimes run (a Cron Trigger every minute on Workers, a timer in the Node
 // server): every minute what changed goes to Avito, the guests' Telegram bot is read where it has no
-// webhook, and the messages that failed are tried again (worker/notify/owner.ts, the outbox); every 5 minutes the imported calendars and
+// webhook, the pages a publish changed go to IndexNow (worker/indexnow/), and the messages that
+// failed are tried again (worker/notify/owner.ts, the outbox); every 5 minutes the imported calendars and
 // Avito's bookings are read and conflicts between stays alerted; every 15 minutes booking requests
 // past their retention lose their personal data (the period the owner set in «Настройки», 3
 // years by default), unpaid holds run out, the check-in day's settlement receipts go out and the
@@ -23,6 +24,8 @@ import { pollTelegram } from './notify/guest-telegram.ts';
 import { getSettings } from './queries/settings.ts';
 import { runPaymentSchedule } from './payments/schedule.ts';
 import { forLog } from './lib/for-log.ts';
+import { queueChangedPages } from './indexnow/queue.ts';
+import { drainIndexNow } from './indexnow/send.ts';
 
 /** Which parts of the schedule are due: `push` each minute, `pull` each 5, `upkeep` each 15. */
 export type ScheduleJobs = { push: boolean; pull: boolean; upkeep: boolean };
@@ -45,7 +48,8 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
   // each listing read within its 5 minutes, the ones waiting longest first, and the outbox the last
   // third (one request a message: 25 would overrun the Free plan's 50 beside Avito's); the Node
   // server has no such limit. Reading first: an import or an Avito booking that changed busy nights goes out in
-  // the same run.
+  // the same run. IndexNow takes at most two beside them, under the Free plan's 50: one read of the
+  // site's page list (the assets binding) and one list sent (a publish's every changed address).
   const third = env.SUBREQUESTS_PER_RUN ? Math.max(1, Math.floor(env.SUBREQUESTS_PER_RUN / 3)) : undefined;
   if (jobs.push || jobs.pull) {
     const [feeds, avito] = await Promise.allSettled([
@@ -94,9 +98,20 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
   }
   if (jobs.push) {
     // Where the server has no public address, the guests' Telegram bot is read here (before the
-    // drain, so a reply and the messages the same minute made go out together).
-    await pollTelegram(env).catch((err) => console.error('Reading the guests’ Telegram bot failed', forLog(err)));
+    // drain, so a reply and the messages the same minute made go out together). A publish's
+    // changed pages are queued for IndexNow before the drains too: they go in the same run.
+    const [, indexNow] = await Promise.allSettled([
+      pollTelegram(env).catch((err) => console.error('Reading the guests’ Telegram bot failed', forLog(err))),
+      queueChangedPages(env),
+    ]);
+    if (indexNow.status === 'rejected')
+      console.error('Queueing the changed pages for IndexNow failed', forLog(indexNow.reason));
+    else if (indexNow.value > 0) console.log(`IndexNow: ${indexNow.value} changed address(es) queued`);
     await Promise.all([
+      // One request a run where they are counted: a list holds every changed address of a publish.
+      drainIndexNow(env, { limit: env.SUBREQUESTS_PER_RUN ? 1 : undefined }).catch((err) =>
+        console.error('IndexNow could not be sent', forLog(err)),
+      ),
       pushAvito(env, { limit: third }).then(
         (r) => logFailures('Sending to Avito', r),
         (err) => console.error('Sending to Avito failed', forLog(err)),

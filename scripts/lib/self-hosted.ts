@@ -104,6 +104,7 @@ const server = await startNodeServer({
     YOOKASSA_API_URL: env.YOOKASSA_API_URL,
     MAX_API_URL: env.MAX_API_URL || undefined,
     AVITO_API_URL: env.AVITO_API_URL || undefined,
+    INDEXNOW_URL: env.INDEXNOW_URL || undefined,
     MAILER: mailer,
   },
   staticFiles: staticSite({ root: siteDir, https }),

@@ -12,6 +12,7 @@ import { warmAstro } from './warm-astro.ts';
 import { startYooKassaStandIn } from '../../stand-ins/yookassa-api.ts';
 import { startAvitoStandIn } from '../../stand-ins/avito-api.ts';
 import { startTelegramStandIn } from '../../stand-ins/telegram-api.ts';
+import { startIndexNowStandIn } from '../../stand-ins/indexnow-api.ts';
 import { CHANNEL_PUSH_EVERY_MS } from '../../schema/channels.ts';
 
 /**
@@ -113,6 +114,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ? null
     : await startTelegramStandIn({ log: (line) => log(`  Telegram (демо): ${line}`) });
 
+  // IndexNow likewise, though SITE_URL here is local and so IndexNow stays off (worker/indexnow/):
+  // nothing is sent unless a developer runs the stack with a domain of their own in SITE_URL.
+  const indexNow = await startIndexNowStandIn({ log: (line) => log(`  IndexNow (демо): ${line}`) });
+
   log(`• Starting the worker on ${url}…`);
   const args = [
     'dev',
@@ -145,6 +150,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     `YOOKASSA_SECRET_KEY:${yookassa.secretKey}`,
     '--var',
     `AVITO_API_URL:${avito.apiUrl}`,
+    '--var',
+    `INDEXNOW_URL:${indexNow.url}/indexnow`,
     ...(telegram ? ['--var', `TELEGRAM_API_URL:${telegram.url}`] : []),
     // The links in the guests' e-mails (their booking's page) point here; the schedule's reminders
     // have no request to take the address from. An e-mail goes once MAIL_API_KEY is in .dev.vars.
@@ -200,7 +207,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     stopping = true;
     clearInterval(tick);
     server.close();
-    await Promise.all([yookassa.close(), avito.close(), telegram?.close()]);
+    await Promise.all([yookassa.close(), avito.close(), telegram?.close(), indexNow.close()]);
     if (wrangler.exitCode === null) {
       const gone = new Promise((r) => wrangler.once('exit', r));
       wrangler.kill('SIGTERM');

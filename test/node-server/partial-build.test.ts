@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { astroCacheDir, buildSite, type BuildOptions } from '../../scripts/build
 import { warmAstro } from '../../scripts/lib/warm-astro.ts';
 import { createRebuilder } from '../../scripts/rebuild-service.ts';
 import { seedIfEmpty } from '../../scripts/seed.ts';
+import { htmlFileOf, type SitePages } from '../../schema/site-pages.ts';
 import { listFiles } from '../../worker/platform/node/list-files.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { signIn, startServer, tempDir } from './test-server.ts';
@@ -60,6 +62,24 @@ async function files(dir: string): Promise<Map<string, Buffer>> {
   return new Map(await Promise.all(names.map(async (f) => [f, await readFile(path.join(dir, f))] as const)));
 }
 
+/**
+ * /site-pages.json of a built site, after checking it names exactly the sitemap's addresses, each
+ * with the digest of its page's HTML as served.
+ */
+async function sitePages(dir: string): Promise<Record<string, string>> {
+  const { pages } = JSON.parse(await readFile(path.join(dir, 'site-pages.json'), 'utf8')) as SitePages;
+  const sitemap = await readFile(path.join(dir, 'sitemap.xml'), 'utf8');
+  const listed = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+  expect(Object.keys(pages).sort()).toEqual(listed.sort());
+  expect(listed).toContain('/');
+  expect(listed.some((p) => /^\/(?:shell|b)\/|404|admin/.test(p))).toBe(false);
+  for (const [p, digest] of Object.entries(pages)) {
+    const html = await readFile(path.join(dir, htmlFileOf(p)));
+    expect(digest, p).toBe(createHash('sha256').update(html).digest('base64url').slice(0, 22));
+  }
+  return pages;
+}
+
 /** The site built by the partial path and one built whole from the same data are the same files, byte for byte. */
 async function expectSameSite(partialDir: string, label: string) {
   const fullDir = path.join(dataDir(), `full-${label}`);
@@ -79,6 +99,7 @@ async function expectSameSite(partialDir: string, label: string) {
     'contacts.html',
     'sitemap.xml',
     'build-pages.json',
+    'site-pages.json',
   ])
     expect(a.has(kind), kind).toBe(true);
   expect([...a.keys()].some((f) => /^cabin\/\d+\.html$/.test(f))).toBe(true);
@@ -93,6 +114,7 @@ describe('A rebuild after an edit', () => {
     const cabins = (await (await fetch(`${server.url}/api/cabins`)).json()) as { id: number; pricePerNight: number }[];
     expect(cabins.length).toBeGreaterThan(12);
     const [edited, hidden] = [cabins[0]!, cabins.at(-1)!];
+    const before = await sitePages(live);
 
     await edit(`/cabins/${edited.id}`, { pricePerNight: 43_210 });
     await edit(`/cabins/${hidden.id}`, { active: false });
@@ -106,6 +128,14 @@ describe('A rebuild after an edit', () => {
       await expect(readFile(path.join(live, gone)), gone).rejects.toThrow();
     }
     await expectSameSite(live, 'cabin');
+    // The pages' digests (what IndexNow is told from): the edited cabin's page changed, the hidden
+    // one's is gone, another cabin's page kept its digest through a partial build.
+    const after = await sitePages(live);
+    expect(after[`/cabin/${edited.id}`]).not.toBe(before[`/cabin/${edited.id}`]);
+    expect(before[`/cabin/${hidden.id}`]).toBeDefined();
+    expect(after[`/cabin/${hidden.id}`]).toBeUndefined();
+    const kept = cabins.slice(1, -1).map((c) => `/cabin/${c.id}`);
+    expect(kept.map((p) => after[p])).toEqual(kept.map((p) => before[p]));
     // Two whole builds and a partial one; the first in a fresh clone is cold (Astro itself, every
     // demo photo's sizes): 100 s of it on an idle two-core machine.
   }, 360_000);

@@ -151,6 +151,21 @@ describe('the built site served from disk', () => {
     expect(media.headers['content-type']).toMatch(/^application\/json/);
   });
 
+  it("should hand /{key}.txt, which is no file of the site, to the app: IndexNow's stored key, else the 404 page", async () => {
+    const key = '0123456789abcdef0123456789abcdef';
+    expect((await raw(`/${key}.txt`)).status, 'no key stored yet').toBe(404);
+    await server.storage.bindings.DB.prepare("INSERT INTO settings (key, value) VALUES ('promotion', ?)")
+      .bind(JSON.stringify({ webmasterCode: '', metrikaId: '', indexNowKey: key }))
+      .run();
+    const res = await raw(`/${key}.txt`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body.toString()).toBe(key);
+    const other = await raw('/fedcba9876543210fedcba9876543210.txt');
+    expect(other.status).toBe(404);
+    expect(other.body.toString()).toContain('Страница не найдена');
+  });
+
   it('should never send a file from outside the site folder, however the path is spelled', async () => {
     const attempts = [
       '/../secret.txt',

@@ -735,6 +735,7 @@ describe('the role table', () => {
       'PUT /api/admin/path',
       'PUT /api/admin/max',
       'GET /api/admin/audit',
+      'GET /api/admin/indexnow',
     ]) {
       expect(ROUTE_RULES[key]?.access, key).toBe('owner');
     }

@@ -417,6 +417,7 @@ const ROUTES: RouteSpec[] = [
   // The guests' Telegram bot, against the Telegram stand-in of the global setup; its webhook
   // answers 404 to every path but the secret one Telegram was given (none here).
   { method: 'GET', pattern: '/api/admin/messengers', admin: true, path: () => '/api/admin/messengers' },
+  { method: 'GET', pattern: '/api/admin/indexnow', admin: true, path: () => '/api/admin/indexnow' },
   {
     method: 'PUT',
     pattern: '/api/admin/messengers',

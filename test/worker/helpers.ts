@@ -58,6 +58,7 @@ const TABLES = [
   'visit_sources',
   'visit_cabins',
   'visit_salt',
+  'indexnow_state',
 ] as const;
 
 export async function resetData(): Promise<void> {
@@ -381,6 +382,7 @@ const SNAPSHOT_QUERIES = {
   tasks: 'SELECT * FROM tasks ORDER BY id',
   threads: 'SELECT * FROM threads ORDER BY id',
   messages: 'SELECT * FROM messages ORDER BY id',
+  indexnow: 'SELECT * FROM indexnow_state',
 } as const;
 
 /** Runs `act` and checks that nothing in D1 or R2 changed meanwhile. */

@@ -190,6 +190,9 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/admin/messengers': owner('notifications', 'Мессенджеры гостей'),
   'PUT /api/admin/messengers': owner('notifications', 'Изменён бот Telegram для гостей'),
 
+  // «Продвижение»: what the site tells search engines speaks for the domain.
+  'GET /api/admin/indexnow': owner('site', 'IndexNow'),
+
   // «Сообщения»: a manager answers guests as the owner does.
   'GET /api/admin/threads': staff('messages', 'Список переписок'),
   'GET /api/admin/threads/:id': staff('messages', 'Переписка с гостем'),

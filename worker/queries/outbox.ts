@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { IsoDate } from '../../schema/dates.ts';
 import type { GuestMessageKind, MessageKind } from '../../schema/guest-page.ts';
+import { INDEXNOW_CHANNEL } from '../../schema/indexnow.ts';
 import { bookings, cabins, guestChats, outbox, type OutboxRow } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
@@ -37,7 +38,11 @@ export async function stillHeld(env: DbEnv, id: number, lease: number): Promise<
   return !!row;
 }
 
-/** Messages due for another try and held by nobody, oldest first. */
+/**
+ * Messages due for another try and held by nobody, oldest first. IndexNow's lists are kept in the
+ * outbox too but sent by a drain of their own (worker/indexnow/send.ts), with their own share of a
+ * run's requests.
+ */
 export async function dueMessages(env: DbEnv, limit: number): Promise<OutboxRow[]> {
   const at = now();
   return getDb(env)
@@ -45,6 +50,7 @@ export async function dueMessages(env: DbEnv, limit: number): Promise<OutboxRow[
     .from(outbox)
     .where(
       and(
+        ne(outbox.channel, INDEXNOW_CHANNEL),
         isNull(outbox.sentAt),
         isNull(outbox.givenUpAt),
         lte(outbox.nextAttemptAt, at),
