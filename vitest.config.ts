@@ -2,6 +2,11 @@ import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
+// Every site a test builds (each stack, each server test) copies the photos another has already
+// made instead of making them again (scripts/lib/image-pool.ts); set here, so every test process
+// and the servers they start inherit it.
+process.env.SITE_IMAGE_POOL ??= path.join(import.meta.dirname, 'node_modules/.cache/astro-image-pool');
+
 /** What both end-to-end projects share: Node, Chromium, the one server, room for a rebuild. */
 const e2e = {
   environment: 'node',

@@ -8,6 +8,7 @@ import { VISIT_COUNT_CHUNK, VISIT_COUNT_MARKER } from '../schema/visits.ts';
 import { htmlFileOf, SITE_PAGES_PATH, type SitePages } from '../schema/site-pages.ts';
 import { ownHashesOnly } from './lib/page-csp.ts';
 import type { PagesManifest } from '../site/lib/page-keys.ts';
+import { addToPool, fillFromPool } from './lib/image-pool.ts';
 import { ROOT, quietEnv, run } from './lib/tools.ts';
 
 export type BuildOptions = {
@@ -108,6 +109,9 @@ async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise
     Promise.all([rm(staging, { recursive: true, force: true }), rm(astroOut, { recursive: true, force: true })]);
   await clean();
   await opts.beforeRender?.();
+  const cacheDir = opts.cacheDir ?? astroCacheDir(opts.outDir, staging);
+  const pool = process.env.SITE_IMAGE_POOL;
+  if (pool) await fillFromPool(pool, cacheDir);
   try {
     await (opts.render ?? astroBuild)(
       astroOut,
@@ -121,10 +125,11 @@ async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise
         BUILD_CODE_KEY: await codeKey(),
         // Empty: the pages read no live manifest and all of them are rendered.
         BUILD_LIVE_PAGES: live?.file ?? '',
-        SITE_CACHE_DIR: opts.cacheDir ?? astroCacheDir(opts.outDir, staging),
+        SITE_CACHE_DIR: cacheDir,
       },
       opts,
     );
+    if (pool) await addToPool(pool, cacheDir);
     await moveDir(astroOut, staging);
     const made = await readManifest(staging);
     // The pages use the live manifest only when it was made with the same code and settings
