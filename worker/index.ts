@@ -3,7 +3,7 @@ import type { AppEnv } from './env.ts';
 import { api } from './app.ts';
 import { apiError, handleError } from './lib/errors.ts';
 import { MSG } from '../schema/messages.ts';
-import { publicPageHeaders, securityHeaders, securityHeadersKeepOwn } from './middleware/security-headers.ts';
+import { guestPageHeaders, publicPageHeaders, securityHeaders, securityHeadersKeepOwn } from './middleware/security-headers.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { apiReference, openApiJson } from './routes/api-docs.ts';
 import { getAdminPath } from './queries/admin.ts';
@@ -40,7 +40,7 @@ app.all('/media/*', (c) => apiError(c, 404, MSG.notFound));
 // with the static pages' isolation headers, not the API's (see publicPageHeaders).
 app.get('/search', publicPageHeaders, searchPage);
 // The guest's own page, written whole by the server (worker/pages/guest.ts); 404 for a token it does not know.
-app.get('/b/:token{[0-9a-f]{36}}', publicPageHeaders, guestPage);
+app.get('/b/:token{[0-9a-f]{36}}', guestPageHeaders, guestPage);
 app.use('*', securityHeaders);
 app.get('*', async (c) => {
   const keyFile = INDEXNOW_KEY_FILE.exec(c.req.path);

@@ -96,8 +96,9 @@ describe("GET /b/{token}: the guest's page, whole in the first HTML", () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('x-robots-tag')).toContain('noindex');
-    // Another site (the map the guest opens) gets the origin at most, never the path with the token.
-    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    // No page gets the address with the token as its referrer: not another site (the map the guest
+    // opens), nor the site's own pages, where a counter could read it.
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
 
     const answer = await jsonOf<InferResponseType<Api['guest'][':token']['$get'], 200>>(
       await call('GET', `/api/guest/${token}`),

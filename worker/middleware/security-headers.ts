@@ -62,5 +62,16 @@ export const publicPageHeaders = secureHeaders({
   crossOriginOpenerPolicy: false,
   originAgentCluster: false,
 });
+/**
+ * The guest's page: as a public page, but its address (the token, a key) goes in no Referer at
+ * all. With the pages' usual policy the site's own pages got the whole address, and a counter on
+ * them (Yandex Metrika, once a visitor agrees) reads `document.referrer`.
+ */
+export const guestPageHeaders = secureHeaders({
+  ...options,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  referrerPolicy: 'no-referrer',
+});
 /** The same, but a header the handler set itself wins (media sets a stricter CSP). */
 export const securityHeadersKeepOwn = secureHeaders({ ...options, overwrite: false });

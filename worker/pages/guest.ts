@@ -16,8 +16,8 @@ import { guestPageHtml } from './guest-html.ts';
  *
  * An unknown token costs what a known one does: the shell and the 404 page are both read and
  * the booking is looked up once, whatever the token. The address is the guest's key: never
- * cached, never indexed; the pages' Referrer-Policy (strict-origin-when-cross-origin) gives
- * another site (the map) the origin only, never the path.
+ * cached, never indexed, and never a referrer (Referrer-Policy: no-referrer, guestPageHeaders),
+ * not even to the site's own pages.
  */
 export async function guestPage(c: Context<AppEnv>): Promise<Response> {
   const token = c.req.param('token') ?? '';
