@@ -3,7 +3,12 @@ import type { AppEnv } from './env.ts';
 import { api } from './app.ts';
 import { apiError, handleError } from './lib/errors.ts';
 import { MSG } from '../schema/messages.ts';
-import { guestPageHeaders, publicPageHeaders, securityHeaders, securityHeadersKeepOwn } from './middleware/security-headers.ts';
+import {
+  guestPageHeaders,
+  publicPageHeaders,
+  securityHeaders,
+  securityHeadersKeepOwn,
+} from './middleware/security-headers.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { apiReference, openApiJson } from './routes/api-docs.ts';
 import { getAdminPath } from './queries/admin.ts';
