@@ -5,7 +5,8 @@ import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { messageOf, outboxRetryMs, triedTooLong } from '../notify/owner.ts';
 import { claim, markFailed } from '../queries/outbox.ts';
-import { dueIndexNow, markIndexNowSent } from '../queries/indexnow.ts';
+import { markIndexNowSent } from '../queries/indexnow.ts';
+import { dueMessages } from '../queries/outbox.ts';
 import { ensureIndexNowKey, indexNowSite } from './site.ts';
 
 /** How long one try holds a list. */
@@ -23,7 +24,7 @@ type Outcome = { sent: true } | { sent: false; retry: boolean; reason: string };
  * `limit`: the run's share of a Worker's outbound requests.
  */
 export async function drainIndexNow(env: Bindings, opts: { limit?: number } = {}): Promise<{ sent: number }> {
-  const due = await dueIndexNow(env, Math.min(BATCH, opts.limit ?? BATCH));
+  const due = await dueMessages(env, Math.min(BATCH, opts.limit ?? BATCH), 'indexnow');
   let sent = 0;
   for (const row of due) {
     if (!(await claim(env, row.id, LEASE_MS))) continue;

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import { INDEXNOW_CHANNEL, INDEXNOW_MAX_URLS } from '../../schema/indexnow.ts';
 import { indexnowState, outbox } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
@@ -52,25 +52,6 @@ export async function queueIndexNow(
   ).bind(next.manifest, JSON.stringify(next.pages), prev ?? '');
   const results = await env.DB.batch([...rows, write]);
   return (results.at(-1)?.meta.changes ?? 0) > 0;
-}
-
-/** The lists due for a try, held by nobody, oldest first. */
-export async function dueIndexNow(env: DbEnv, limit: number) {
-  const at = now();
-  return getDb(env)
-    .select()
-    .from(outbox)
-    .where(
-      and(
-        eq(outbox.channel, INDEXNOW_CHANNEL),
-        isNull(outbox.sentAt),
-        isNull(outbox.givenUpAt),
-        sql`${outbox.nextAttemptAt} <= ${at}`,
-        sql`(${outbox.leaseUntil} IS NULL OR ${outbox.leaseUntil} < ${at})`,
-      ),
-    )
-    .orderBy(outbox.id)
-    .limit(limit);
 }
 
 /** A list the search engine took: the row sent, and the last send kept for «Продвижение». */

@@ -39,18 +39,22 @@ export async function stillHeld(env: DbEnv, id: number, lease: number): Promise<
 }
 
 /**
- * Messages due for another try and held by nobody, oldest first. IndexNow's lists are kept in the
- * outbox too but sent by a drain of their own (worker/indexnow/send.ts), with their own share of a
- * run's requests.
+ * Rows due for another try and held by nobody, oldest first: the messages (every channel but
+ * IndexNow's), or IndexNow's lists of addresses, which are kept in the outbox too but sent by a
+ * drain of their own (worker/indexnow/send.ts) with their own share of a run's requests.
  */
-export async function dueMessages(env: DbEnv, limit: number): Promise<OutboxRow[]> {
+export async function dueMessages(
+  env: DbEnv,
+  limit: number,
+  of: 'messages' | 'indexnow' = 'messages',
+): Promise<OutboxRow[]> {
   const at = now();
   return getDb(env)
     .select()
     .from(outbox)
     .where(
       and(
-        ne(outbox.channel, INDEXNOW_CHANNEL),
+        of === 'indexnow' ? eq(outbox.channel, INDEXNOW_CHANNEL) : ne(outbox.channel, INDEXNOW_CHANNEL),
         isNull(outbox.sentAt),
         isNull(outbox.givenUpAt),
         lte(outbox.nextAttemptAt, at),

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { RATING_MAX } from '../../../schema/constants.ts';
 import type { Review } from '../../../schema/tables.ts';
+import { plural } from '../../../schema/format.ts';
 import { call, client, describeError, SessionEndedError } from '../client.ts';
 import { useConfirm } from '../ui/Confirm.tsx';
 import { Icon } from '../ui/Icon.tsx';
@@ -156,13 +157,5 @@ export function ReviewsTab() {
 }
 
 function pendingLine(n: number): string {
-  const mod10 = n % 10;
-  const mod100 = n % 100;
-  const word =
-    mod10 === 1 && mod100 !== 11
-      ? 'отзыв ждёт'
-      : mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)
-        ? 'отзыва ждут'
-        : 'отзывов ждут';
-  return `${n} ${word} модерации.`;
+  return `${n} ${plural(n, ['отзыв ждёт', 'отзыва ждут', 'отзывов ждут'])} модерации.`;
 }

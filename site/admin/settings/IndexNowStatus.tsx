@@ -3,6 +3,7 @@
 // Read only: the server sends by itself (worker/indexnow/); the owner has nothing to press here.
 // Every state is said in words beside its badge, never by colour alone.
 import type { IndexNowStatus as Status } from '../../../schema/indexnow.ts';
+import { plural } from '../../../schema/format.ts';
 import { call, client } from '../client.ts';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 
@@ -10,17 +11,7 @@ const when = (iso: string) =>
   new Date(iso).toLocaleString('ru-RU', { day: 'numeric', month: 'long', hour: '2-digit', minute: '2-digit' });
 
 /** «1 адрес», «3 адреса», «12 адресов». */
-export function addresses(n: number): string {
-  const ten = n % 10;
-  const hundred = n % 100;
-  const word =
-    ten === 1 && hundred !== 11
-      ? 'адрес'
-      : ten >= 2 && ten <= 4 && (hundred < 12 || hundred > 14)
-        ? 'адреса'
-        : 'адресов';
-  return `${n} ${word}`;
-}
+export const addresses = (n: number): string => `${n} ${plural(n, ['адрес', 'адреса', 'адресов'])}`;
 
 export function IndexNowStatus() {
   const { state, reload } = useLoad(() => call(client().admin.indexnow.$get()));
