@@ -31,6 +31,11 @@ export type BuildOptions = {
    * listed, is read from disk at once; the stack waits here for that rescan (lib/served-check.ts).
    */
   beforeVersion?: (outDir: string) => Promise<void>;
+  /**
+   * Yandex Metrika's host the pages load the counter from once a visitor agrees (METRIKA_URL;
+   * Yandex's own when empty). A test stack names its stand-in here.
+   */
+  metrikaUrl?: string;
   /** Stops a build that has not started going live (the server is stopping); a swap under way finishes. */
   signal?: AbortSignal;
   /**
@@ -121,6 +126,7 @@ async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise
         // Empty: the pages read no live manifest and all of them are rendered.
         BUILD_LIVE_PAGES: live?.file ?? '',
         SITE_CACHE_DIR: opts.cacheDir ?? astroCacheDir(opts.outDir, staging),
+        METRIKA_URL: opts.metrikaUrl ?? process.env.METRIKA_URL ?? '',
       },
       opts,
     );
