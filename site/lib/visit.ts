@@ -42,9 +42,18 @@ export function beginsVisit(): boolean {
   return true;
 }
 
-/** Sends one beacon of this visit (never from a guest's own page, whose address is their key). */
-export function track(kind: BeaconKind, extra?: { cabinId?: number; landing?: boolean }): void {
+/**
+ * Sends one beacon of this visit (never from a guest's own page, whose address is their key), and
+ * tells Yandex Metrika of the same goal when the visitor agreed to it (site/islands/metrika-consent.ts
+ * leaves `kaspiyGoal` only then); a payment also carries its e-commerce purchase.
+ */
+export function track(kind: BeaconKind, extra?: { cabinId?: number; landing?: boolean }, purchase?: unknown): void {
   if (location.pathname.startsWith('/b/')) return;
+  if (kind !== 'view') {
+    try {
+      (window as { kaspiyGoal?: (name: string, purchase?: unknown) => void }).kaspiyGoal?.(kind, purchase);
+    } catch {}
+  }
   try {
     const body = JSON.stringify({ kind, path: location.pathname, ...read(), ...extra });
     navigator.sendBeacon('/api/beacon', new Blob([body], { type: 'application/json' }));
