@@ -8,8 +8,9 @@ import { steadyServer } from './steady-server.ts';
  * page queued before it loaded (`ym.a`), then answers every later call itself, and watches
  * `window.dataLayer` for e-commerce pushes. Each call and each push goes back to the stand-in as
  * a request (`POST /watch`, sent by `navigator.sendBeacon`, so one made just before the page
- * navigates away still arrives) carrying the page's address and referrer, as the real tag's hits
- * do: a test can see exactly what Metrika would have seen.
+ * navigates away still arrives) carrying the page's address and referrer (init's `url` and
+ * `referrer` when it names them), as the real tag's hits do: a test can see exactly what Metrika
+ * would have seen.
  *
  * The tests drive it over HTTP:
  * - `GET /_stand-in/requests`: every request it got (the tag itself too), oldest first;
@@ -27,9 +28,16 @@ export type MetrikaHit = { url: string; referrer: string; call?: unknown[]; push
 
 /** The tag: plain ES2015, no module, as a page's `<script async src>` runs it. */
 const tag = (origin: string) => `(function () {
+  var page = { url: null, referrer: null };
   var send = function (hit) {
-    hit.url = location.href;
-    hit.referrer = document.referrer;
+    var call = hit.call || [];
+    // As the real tag: init's own url and referrer, when given, stand for the page's.
+    if (call[1] === 'init' && call[2]) {
+      if (typeof call[2].url === 'string') page.url = call[2].url;
+      if (typeof call[2].referrer === 'string') page.referrer = call[2].referrer;
+    }
+    hit.url = page.url === null ? location.href : page.url;
+    hit.referrer = page.referrer === null ? document.referrer : page.referrer;
     navigator.sendBeacon(${JSON.stringify(`${origin}/watch`)}, JSON.stringify(hit));
   };
   var queued = (window.ym && window.ym.a) || [];

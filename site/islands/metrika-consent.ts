@@ -40,6 +40,14 @@ function start() {
     const rest = q.toString();
     history.replaceState(history.state, '', location.pathname + (rest ? `?${rest}` : '') + location.hash);
   }
+  // A page reached from a guest's own page (its logo, «На главную») has that page, token and all,
+  // as its referrer: Metrika is given the site's address instead (init's `referrer`).
+  let referrer = document.referrer;
+  try {
+    const from = new URL(referrer);
+    if (from.origin === location.origin && (from.pathname.startsWith('/b/') || from.searchParams.has('token')))
+      referrer = `${from.origin}/`;
+  } catch {}
   // Yandex's own snippet, in short: calls queue until the tag takes them.
   const ym: Ym = (...args) => {
     (ym.a ||= []).push(args);
@@ -47,7 +55,13 @@ function start() {
   ym.l = Date.now();
   w.ym = ym;
   w.dataLayer ||= [];
-  ym(METRIKA_ID, 'init', { ecommerce: 'dataLayer', clickmap: true, trackLinks: true, accurateTrackBounce: true });
+  ym(METRIKA_ID, 'init', {
+    ecommerce: 'dataLayer',
+    clickmap: true,
+    trackLinks: true,
+    accurateTrackBounce: true,
+    referrer,
+  });
   w.kaspiyGoal = (name, purchase) => {
     w.ym!(METRIKA_ID, 'reachGoal', name);
     if (purchase) w.dataLayer!.push({ ecommerce: { currencyCode: 'RUB', purchase } });

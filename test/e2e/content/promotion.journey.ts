@@ -213,6 +213,11 @@ describe('the owner turns on Yandex Webmaster and Metrika, and each visitor deci
     await guest.page.waitForTimeout(500);
     expect(guest.toMetrika.slice(asked)).toEqual([]);
     expect((await goals()).filter((g) => g === 'pay')).toHaveLength(1);
+    // Back to the site from there: Metrika starts again, and is not told where the guest came from.
+    const inits = (await hits()).filter((x) => x.call?.[1] === 'init').length;
+    await guest.page.locator('header a.logo').click();
+    await guest.page.waitForURL(`${baseURL}/`, { waitUntil: 'load' });
+    await until('the counter on the home page', hits, (h) => h.filter((x) => x.call?.[1] === 'init').length > inits);
     // Nothing Metrika got names the token or a guest's page.
     const seen = JSON.stringify(await requests());
     expect(seen).not.toContain(token);
