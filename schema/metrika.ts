@@ -39,3 +39,8 @@ export function metrikaSources(base: string): { script: string[]; connect: strin
     img: [origin],
   };
 }
+
+/** Where the consent module's address goes in the built pages (scripts/build-site.ts writes it in). */
+export const METRIKA_CONSENT_MARKER = '__METRIKA_CONSENT_URL__';
+/** The built module's file name in _astro/: site/islands/metrika-consent.ts. */
+export const METRIKA_CONSENT_CHUNK = /^metrika-consent\.[\w-]+\.js$/;

@@ -5,6 +5,7 @@ import { listFiles } from '../worker/platform/node/list-files.ts';
 import { GALLERY_ROTATION_CHUNK, GALLERY_ROTATION_MARKER } from '../schema/gallery.ts';
 import { SEARCH_PICKER_CHUNK, SEARCH_PICKER_MARKER } from '../schema/search-page.ts';
 import { VISIT_COUNT_CHUNK, VISIT_COUNT_MARKER } from '../schema/visits.ts';
+import { METRIKA_CONSENT_CHUNK, METRIKA_CONSENT_MARKER } from '../schema/metrika.ts';
 import { ownHashesOnly } from './lib/page-csp.ts';
 import type { PagesManifest } from '../site/lib/page-keys.ts';
 import { ROOT, quietEnv, run } from './lib/tools.ts';
@@ -304,12 +305,13 @@ const LATE_MODULES: [marker: string, chunk: RegExp][] = [
   [SEARCH_PICKER_MARKER, SEARCH_PICKER_CHUNK],
   [GALLERY_ROTATION_MARKER, GALLERY_ROTATION_CHUNK],
   [VISIT_COUNT_MARKER, VISIT_COUNT_CHUNK],
+  [METRIKA_CONSENT_MARKER, METRIKA_CONSENT_CHUNK],
 ];
 
 /**
  * The last touches of every page, which only the whole build can give: the built addresses of the
  * modules loaded late (the search form's date picker, the home gallery's rotation, the pages'
- * counting of their views), and a CSP
+ * counting of their views, Metrika's consent banner), and a CSP
  * that lists the page's own inline scripts and styles only. A module the bundle did not write
  * leaves an empty address, which the page's lines take as «nothing to load».
  */

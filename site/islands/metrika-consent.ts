@@ -1,26 +1,28 @@
-// The visitor's choice about Yandex Metrika, written into every public page when the owner set a
-// counter (site/components/MetrikaConsent.astro), right after the banner it drives. 152-ФЗ:
-// nothing of Yandex loads before «Согласен», not even a connection. With «Согласен» (now or on an
-// earlier page) the counter is queued at once and its tag loaded once the page has loaded, so it
-// never competes with the page's own first paint. Kept short: it is in every page's first bytes.
-// The build writes in the counter, the tag's address and the storage keys (esbuild's define).
-declare const METRIKA_ID: number;
-declare const METRIKA_TAG: string;
-declare const CONSENT_KEY: string;
-declare const RETURN_KEY: string;
+// The visitor's choice about Yandex Metrika, on every public page once the owner set a counter
+// (docs/features.md «Продвижение»). A module of its own, loaded once the page has loaded, like the
+// site's own counting (site/layouts/Base.astro): a page carries one line for it, and nothing of it
+// competes with the page's first paint. 152-ФЗ: nothing of Yandex loads before «Согласен», not
+// even a connection. A visitor who has not chosen gets the banner, a fixed overlay at the bottom
+// that moves nothing on the page; after «Согласен» (now or on an earlier page) the counter starts
+// and takes the goals the page queued (site/lib/visit.ts).
+import { METRIKA_CONSENT_KEY, PAYMENT_RETURN_KEY } from '../../schema/metrika.ts';
 
 type Ym = ((...args: unknown[]) => void) & { a?: unknown[][]; l?: number };
+type Goal = [name: string, purchase?: unknown];
 const w = window as unknown as {
   ym?: Ym;
   dataLayer?: unknown[];
-  /** What site/lib/visit.ts calls at each goal; there only once the visitor agreed. */
   kaspiyGoal?: (name: string, purchase?: unknown) => void;
+  kaspiyGoals?: Goal[];
 };
-const banner = document.currentScript!.previousElementSibling as HTMLElement;
+/** The loader's line: the counter and the tag's address, as the build wrote them. */
+const config = document.querySelector<HTMLScriptElement>('script[data-metrika-counter]')?.dataset;
+const counter = Number(config?.metrikaCounter);
+const tag = config?.metrikaTag ?? '';
 
 const stored = (): string | null => {
   try {
-    return localStorage.getItem(CONSENT_KEY);
+    return localStorage.getItem(METRIKA_CONSENT_KEY);
   } catch {
     return null;
   }
@@ -34,14 +36,14 @@ function start() {
   const token = q.get('token');
   if (token) {
     try {
-      sessionStorage.setItem(RETURN_KEY, JSON.stringify({ booking: q.get('booking'), token }));
+      sessionStorage.setItem(PAYMENT_RETURN_KEY, JSON.stringify({ booking: q.get('booking'), token }));
     } catch {}
     q.delete('token');
     const rest = q.toString();
     history.replaceState(history.state, '', location.pathname + (rest ? `?${rest}` : '') + location.hash);
   }
-  // A page reached from a guest's own page (its logo, «На главную») has that page, token and all,
-  // as its referrer: Metrika is given the site's address instead (init's `referrer`).
+  // A page reached from a guest's own page (its logo) has that page, token and all, as its
+  // referrer: Metrika is given the site's address instead (init's `referrer`).
   let referrer = document.referrer;
   try {
     const from = new URL(referrer);
@@ -55,7 +57,7 @@ function start() {
   ym.l = Date.now();
   w.ym = ym;
   w.dataLayer ||= [];
-  ym(METRIKA_ID, 'init', {
+  ym(counter, 'init', {
     ecommerce: 'dataLayer',
     clickmap: true,
     trackLinks: true,
@@ -63,17 +65,14 @@ function start() {
     referrer,
   });
   w.kaspiyGoal = (name, purchase) => {
-    w.ym!(METRIKA_ID, 'reachGoal', name);
+    w.ym!(counter, 'reachGoal', name);
     if (purchase) w.dataLayer!.push({ ecommerce: { currencyCode: 'RUB', purchase } });
   };
-  const load = () => {
-    const s = document.createElement('script');
-    s.async = true;
-    s.src = METRIKA_TAG;
-    document.head.appendChild(s);
-  };
-  if (document.readyState === 'complete') load();
-  else addEventListener('load', load);
+  for (const [name, purchase] of w.kaspiyGoals?.splice(0) ?? []) w.kaspiyGoal(name, purchase);
+  const script = document.createElement('script');
+  script.async = true;
+  script.src = tag;
+  document.head.appendChild(script);
 }
 
 /** Forgets Metrika's cookies (`_ym_uid` and the others) once the visitor has said no. */
@@ -88,32 +87,81 @@ function dropCookies() {
   }
 }
 
-function ask() {
-  banner.hidden = false;
+/**
+ * The banner, made here rather than in the page: its words and styles would be in every page's
+ * first bytes. Styled through the CSSOM (the pages' CSP allows no new <style>); the buttons are
+ * the site's own, alike, so neither answer is easier to give.
+ */
+function banner(): HTMLElement {
+  const box = document.createElement('aside');
+  box.className = 'consent';
+  box.setAttribute('aria-label', 'Яндекс Метрика');
+  Object.assign(box.style, {
+    position: 'fixed',
+    left: '.5rem',
+    right: '.5rem',
+    bottom: '.5rem',
+    zIndex: '45',
+    maxWidth: '40rem',
+    margin: '0 auto',
+    padding: '.75rem 1rem',
+    background: 'var(--c-surface)',
+    border: '1px solid var(--c-line)',
+    borderRadius: 'var(--r-lg)',
+    boxShadow: '0 4px 24px #0e334033',
+    fontSize: 'var(--fs-sm)',
+  });
+  const text = document.createElement('p');
+  text.style.margin = '0 0 .75rem';
+  text.textContent =
+    'Мы хотели бы использовать Яндекс Метрику, чтобы видеть, что на сайте удобно, а что нет. Она запоминает, какие страницы вы открываете, получает данные браузера и устройства и сохраняет файлы cookie. ';
+  const policy = document.createElement('a');
+  policy.href = '/privacy#metrika';
+  policy.textContent = 'Политика конфиденциальности';
+  text.appendChild(policy);
+  const buttons = document.createElement('div');
+  Object.assign(buttons.style, { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '.5rem' });
+  for (const [value, label] of [
+    ['yes', 'Согласен'],
+    ['no', 'Отказаться'],
+  ]) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'btn btn--secondary';
+    b.value = value!;
+    b.textContent = label!;
+    buttons.appendChild(b);
+  }
+  box.appendChild(text);
+  box.appendChild(buttons);
+  box.addEventListener('click', (e) => {
+    const answer = (e.target as HTMLElement).closest('button')?.value;
+    if (!answer) return;
+    try {
+      localStorage.setItem(METRIKA_CONSENT_KEY, answer);
+    } catch {}
+    box.remove();
+    if (answer === 'yes') start();
+    else {
+      w.kaspiyGoals = [];
+      dropCookies();
+      // A counter already running on this page stops with it.
+      if (w.ym) location.reload();
+    }
+  });
+  return box;
 }
 
-banner.addEventListener('click', (e) => {
-  const answer = (e.target as HTMLElement).closest('button')?.value;
-  if (!answer) return;
-  try {
-    localStorage.setItem(CONSENT_KEY, answer);
-  } catch {}
-  banner.hidden = true;
-  if (answer === 'yes') start();
-  else {
-    dropCookies();
-    // A counter already running on this page stops with it.
-    if (w.ym) location.reload();
-  }
-});
+function ask(): HTMLElement {
+  const shown = document.querySelector<HTMLElement>('aside.consent') ?? document.body.appendChild(banner());
+  return shown;
+}
 
-// «Изменить выбор о Метрике» on /privacy asks again.
-for (const b of document.querySelectorAll<HTMLButtonElement>('[data-metrika-change]'))
-  b.addEventListener('click', () => {
-    ask();
-    banner.querySelector('button')?.focus();
-  });
-
-const choice = stored();
-if (choice === 'yes') start();
-else if (choice !== 'no') ask();
+if (counter > 0 && tag) {
+  // «Изменить выбор о Метрике» on /privacy asks again.
+  for (const b of document.querySelectorAll<HTMLButtonElement>('[data-metrika-change]'))
+    b.addEventListener('click', () => ask().querySelector('button')?.focus());
+  const choice = stored();
+  if (choice === 'yes') start();
+  else if (choice !== 'no') ask();
+}

@@ -44,14 +44,17 @@ export function beginsVisit(): boolean {
 
 /**
  * Sends one beacon of this visit (never from a guest's own page, whose address is their key), and
- * tells Yandex Metrika of the same goal when the visitor agreed to it (site/islands/metrika-consent.ts
+ * tells Yandex Metrika of the same goal when the visitor agrees to it (site/islands/metrika-consent.ts
  * leaves `kaspiyGoal` only then); a payment also carries its e-commerce purchase.
  */
 export function track(kind: BeaconKind, extra?: { cabinId?: number; landing?: boolean }, purchase?: unknown): void {
   if (location.pathname.startsWith('/b/')) return;
   if (kind !== 'view') {
+    // Queued until the consent module has loaded (after the page's load); it drops them on «Отказаться».
+    const w = window as { kaspiyGoal?: (name: string, purchase?: unknown) => void; kaspiyGoals?: unknown[][] };
     try {
-      (window as { kaspiyGoal?: (name: string, purchase?: unknown) => void }).kaspiyGoal?.(kind, purchase);
+      if (w.kaspiyGoal) w.kaspiyGoal(kind, purchase);
+      else (w.kaspiyGoals ||= []).push([kind, purchase]);
     } catch {}
   }
   try {
