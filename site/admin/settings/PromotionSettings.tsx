@@ -99,7 +99,7 @@ function PromotionForm({ saved, onSaved }: { saved: Promotion; onSaved: (s: Prom
 /** What the owner does on Yandex's side, step by step. */
 function PromotionGuide() {
   return (
-    <section className="tab tab-form" aria-labelledby="promotion-guide-title">
+    <section className="tab tab-form promotion-guide" aria-labelledby="promotion-guide-title">
       <div className="group">
         <h3 className="group__title" id="promotion-guide-title">
           Как попасть на Яндекс Карты и в поиск
@@ -109,7 +109,7 @@ function PromotionGuide() {
           Карты и поиск Яндекса показывают карточку организации (адрес, фото, часы работы, телефон, отзывы) из Яндекс
           Бизнеса, а не со страниц сайта: её нужно добавить самим.
         </p>
-        <ol className="steps">
+        <ol>
           <li>
             Откройте{' '}
             <a href="https://yandex.ru/sprav/" target="_blank" rel="noopener noreferrer">
@@ -124,7 +124,7 @@ function PromotionGuide() {
           <li>Подтвердите, что организация ваша (звонок или код), и дождитесь проверки.</li>
         </ol>
         <h4>Яндекс Вебмастер: подтвердить сайт</h4>
-        <ol className="steps">
+        <ol>
           <li>
             Откройте{' '}
             <a href="https://webmaster.yandex.ru/" target="_blank" rel="noopener noreferrer">
