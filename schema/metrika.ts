@@ -1,5 +1,5 @@
 // Yandex Metrika on the public pages (docs/features.md «Продвижение»): loaded only after the
-// visitor agrees (152-ФЗ), never on a guest's own page. What the build, the pages and the panel share.
+// visitor agrees (152-ФЗ), never on a guest's own page. What the build and the pages share.
 
 /** Metrika's host, unless METRIKA_URL names another (a stand-in in tests). */
 export const METRIKA_DEFAULT_URL = 'https://mc.yandex.ru';
@@ -13,9 +13,6 @@ export const METRIKA_CONSENT_KEY = 'kaspiy.metrika';
  * reload too.
  */
 export const PAYMENT_RETURN_KEY = 'kaspiy.payment-return';
-
-/** The goals Metrika is told of: the same points as the site's own beacons, except a bare view. */
-export const METRIKA_GOALS = ['search', 'card', 'dates', 'request', 'pay'] as const;
 
 /** METRIKA_URL as the build reads it: an http(s) address without its trailing slash, else Yandex's. */
 export function metrikaBase(value: string | undefined): string {

@@ -50,7 +50,8 @@ export function beginsVisit(): boolean {
 export function track(kind: BeaconKind, extra?: { cabinId?: number; landing?: boolean }, purchase?: unknown): void {
   if (location.pathname.startsWith('/b/')) return;
   if (kind !== 'view') {
-    // Queued until the consent module has loaded (after the page's load); it drops them on «Отказаться».
+    // Queued in the page until the consent module has come (after the page's load): they reach
+    // Metrika only once the visitor agrees.
     const w = window as { kaspiyGoal?: (name: string, purchase?: unknown) => void; kaspiyGoals?: unknown[][] };
     try {
       if (w.kaspiyGoal) w.kaspiyGoal(kind, purchase);
