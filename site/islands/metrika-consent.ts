@@ -141,6 +141,8 @@ function banner(): HTMLElement {
       localStorage.setItem(METRIKA_CONSENT_KEY, answer);
     } catch {}
     box.remove();
+    document.documentElement.style.scrollPaddingBottom = '';
+    document.body.style.paddingBottom = '';
     if (answer === 'yes') start();
     else {
       w.kaspiyGoals = [];
@@ -154,6 +156,12 @@ function banner(): HTMLElement {
 
 function ask(): HTMLElement {
   const shown = document.querySelector<HTMLElement>('aside.consent') ?? document.body.appendChild(banner());
+  // Nothing stays under the banner (WCAG 2.4.11): the page can scroll past its end by the banner's
+  // height, and a control focused with the keyboard comes into view above it. Only the page's end
+  // grows: nothing on it moves.
+  const room = `${shown.offsetHeight + 16}px`;
+  document.documentElement.style.scrollPaddingBottom = room;
+  document.body.style.paddingBottom = room;
   return shown;
 }
 

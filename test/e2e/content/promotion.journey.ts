@@ -59,7 +59,8 @@ describe('the owner turns on Yandex Webmaster and Metrika, and each visitor deci
   }
   /** A phone's fresh browser that notes every request it makes to Metrika's host, from the first page on. */
   async function visitor(path: string): Promise<{ page: Page; toMetrika: string[] }> {
-    const page = await openPage('about:blank', 'phone');
+    // Reduced motion: the page scrolls at once (a focused control is measured where it comes to rest).
+    const page = await openPage('about:blank', 'phone', { reducedMotion: 'reduce' });
     const toMetrika: string[] = [];
     page.context().on('request', (r) => {
       if (r.url().startsWith(metrika)) toMetrika.push(r.url());
@@ -152,6 +153,16 @@ describe('the owner turns on Yandex Webmaster and Metrika, and each visitor deci
     const [a, b] = [await yes.boundingBox(), await refuse.boundingBox()];
     expect([Math.round(a!.width), Math.round(a!.height)]).toEqual([Math.round(b!.width), Math.round(b!.height)]);
     expect(await yes.getAttribute('class')).toBe(await refuse.getAttribute('class'));
+    // The page's last link, focused from the keyboard, shows above the banner, not under it.
+    const last = no.page.locator('footer a').last();
+    await no.page.locator('footer a').nth(-2).focus();
+    await no.page.keyboard.press('Tab');
+    expect(await last.evaluate((a) => a === document.activeElement)).toBe(true);
+    const overlap = await last.evaluate((a) => {
+      const [link, box] = [a.getBoundingClientRect(), document.querySelector('aside.consent')!.getBoundingClientRect()];
+      return { linkBottom: link.bottom, bannerTop: box.top };
+    });
+    expect(overlap.linkBottom, JSON.stringify(overlap)).toBeLessThanOrEqual(overlap.bannerTop);
     await refuse.click();
     await gone(banner(no.page));
     for (const path of ['/cabins', `/cabin/${cabin.id}`, '/privacy']) {
