@@ -6,6 +6,7 @@ import { GALLERY_ROTATION_CHUNK, GALLERY_ROTATION_MARKER } from '../schema/galle
 import { SEARCH_PICKER_CHUNK, SEARCH_PICKER_MARKER } from '../schema/search-page.ts';
 import { VISIT_COUNT_CHUNK, VISIT_COUNT_MARKER } from '../schema/visits.ts';
 import { htmlFileOf, SITE_PAGES_PATH, type SitePages } from '../schema/site-pages.ts';
+import { METRIKA_CONSENT_CHUNK, METRIKA_CONSENT_MARKER } from '../schema/metrika.ts';
 import { ownHashesOnly } from './lib/page-csp.ts';
 import type { PagesManifest } from '../site/lib/page-keys.ts';
 import { addToPool, fillFromPool } from './lib/image-pool.ts';
@@ -33,6 +34,11 @@ export type BuildOptions = {
    * listed, is read from disk at once; the stack waits here for that rescan (lib/served-check.ts).
    */
   beforeVersion?: (outDir: string) => Promise<void>;
+  /**
+   * Yandex Metrika's host the pages load the counter from once a visitor agrees (METRIKA_URL;
+   * Yandex's own when empty). A test stack names its stand-in here.
+   */
+  metrikaUrl?: string;
   /** Stops a build that has not started going live (the server is stopping); a swap under way finishes. */
   signal?: AbortSignal;
   /**
@@ -126,6 +132,7 @@ async function buildOnce(opts: BuildOptions, live: LiveManifest | null): Promise
         // Empty: the pages read no live manifest and all of them are rendered.
         BUILD_LIVE_PAGES: live?.file ?? '',
         SITE_CACHE_DIR: cacheDir,
+        METRIKA_URL: opts.metrikaUrl ?? process.env.METRIKA_URL ?? '',
       },
       opts,
     );
@@ -305,12 +312,13 @@ const LATE_MODULES: [marker: string, chunk: RegExp][] = [
   [SEARCH_PICKER_MARKER, SEARCH_PICKER_CHUNK],
   [GALLERY_ROTATION_MARKER, GALLERY_ROTATION_CHUNK],
   [VISIT_COUNT_MARKER, VISIT_COUNT_CHUNK],
+  [METRIKA_CONSENT_MARKER, METRIKA_CONSENT_CHUNK],
 ];
 
 /**
  * The last touches of every page, which only the whole build can give: the built addresses of the
  * modules loaded late (the search form's date picker, the home gallery's rotation, the pages'
- * counting of their views), and a CSP
+ * counting of their views, Metrika's consent banner), and a CSP
  * that lists the page's own inline scripts and styles only. A module the bundle did not write
  * leaves an empty address, which the page's lines take as «nothing to load».
  */

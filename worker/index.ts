@@ -5,7 +5,7 @@ import { apiError, handleError } from './lib/errors.ts';
 import { MSG } from '../schema/messages.ts';
 import {
   guestPageHeaders,
-  publicPageHeaders,
+  searchPageHeaders,
   securityHeaders,
   securityHeadersKeepOwn,
 } from './middleware/security-headers.ts';
@@ -42,8 +42,8 @@ app.use('/media/*', securityHeadersKeepOwn);
 app.route('/media', mediaRoutes);
 app.all('/media/*', (c) => apiError(c, 404, MSG.notFound));
 // The results page: the prebuilt shell filled with what is free now (worker/pages/search.ts),
-// with the static pages' isolation headers, not the API's (see publicPageHeaders).
-app.get('/search', publicPageHeaders, searchPage);
+// with the static pages' isolation headers and policy, not the API's (see searchPageHeaders).
+app.get('/search', searchPageHeaders, searchPage);
 // The guest's own page, written whole by the server (worker/pages/guest.ts); 404 for a token it does not know.
 app.get('/b/:token{[0-9a-f]{36}}', guestPageHeaders, guestPage);
 app.use('*', securityHeaders);

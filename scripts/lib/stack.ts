@@ -33,6 +33,8 @@ export type StackOptions = {
   /** The directory wrangler serves. */
   assetsDir: string;
   adminPassword: string;
+  /** Yandex Metrika's host for the site's builds (METRIKA_URL otherwise): a test's stand-in. */
+  metrikaUrl?: string;
   /** More worker variables (`--var`), such as a test stand-in's address. */
   vars?: Record<string, string>;
   log?: (line: string) => void;
@@ -86,6 +88,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const rebuilder = createRebuilder({
     apiUrl: url,
     outDir: opts.assetsDir,
+    metrikaUrl: opts.metrikaUrl,
     render: warmAstro({ maxBuilds: 10 }).render,
     beforeVersion: untilServedBy(url),
   });

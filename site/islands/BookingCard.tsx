@@ -37,6 +37,7 @@ import cardCss from './BookingCard.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
 import { useIslandReady } from './useIslandReady.ts';
 import { track } from '../lib/visit.ts';
+import { PAYMENT_RETURN_KEY } from '../../schema/metrika.ts';
 
 adoptStyles(cardCss);
 
@@ -85,12 +86,28 @@ function stayFromAddress(search: string): { checkIn: IsoDate; checkOut: IsoDate;
   return { checkIn, checkOut, guests: Number.isInteger(guests) && guests >= 1 ? guests : 2 };
 }
 
-/** `?booking=N&token=…` of ЮKassa's return address (worker/payments/prepayment.ts returnUrl). */
+/**
+ * `?booking=N&token=…` of ЮKassa's return address (worker/payments/prepayment.ts returnUrl). With
+ * Metrika on, the token has left the address for the tab's storage (site/islands/metrika-consent.ts).
+ */
 function paymentFromAddress(search: string): { id: number; token: string } | null {
   const q = new URLSearchParams(search);
   const id = Number(q.get('booking'));
-  const token = q.get('token') ?? '';
+  const token = q.get('token') ?? keptToken(q.get('booking'));
   return Number.isInteger(id) && id > 0 && /^[0-9a-f-]{36}$/.test(token) ? { id, token } : null;
+}
+
+/** The token of this booking's return that the consent script kept for the tab, or ''. */
+function keptToken(booking: string | null): string {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(PAYMENT_RETURN_KEY) ?? 'null') as {
+      booking?: unknown;
+      token?: unknown;
+    };
+    return kept && kept.booking === booking && typeof kept.token === 'string' ? kept.token : '';
+  } catch {
+    return '';
+  }
 }
 
 /** «5 марта». */
@@ -307,7 +324,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
               </p>
             }
           >
-            <PaymentReturn id={returned.id} token={returned.token} />
+            <PaymentReturn id={returned.id} token={returned.token} cabin={{ id: cabin.id, name: cabin.name }} />
           </Suspense>
         )}
         <div className="booking__fields">

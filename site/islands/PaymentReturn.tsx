@@ -11,6 +11,7 @@ import controlsCss from '../styles/controls.css?inline';
 import requestCss from './BookingRequest.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
 import { PriceLines } from './PriceLines.tsx';
+import { track } from '../lib/visit.ts';
 
 // The alerts' and buttons' styles come with this part of the card, as with the request form.
 adoptStyles(controlsCss);
@@ -39,7 +40,35 @@ const READ_FAILED =
 /** Still waiting for ЮKassa's word: the payment may be paid a moment later. */
 const waiting = (b: Status) => b.status === 'awaiting_payment';
 
-export default function PaymentReturn({ id, token }: { id: number; token: string }) {
+/**
+ * A prepayment the card shows received is counted once per booking in this tab (a reload shows
+ * it again): «Сводка»'s beacon and, with the visitor's consent, Metrika's goal and purchase.
+ */
+function countPaid(b: Status, cabin: { id: number; name: string }) {
+  const key = `kaspiy.paid.${b.id}`;
+  try {
+    if (sessionStorage.getItem(key)) return;
+    sessionStorage.setItem(key, '1');
+  } catch {}
+  track(
+    'pay',
+    { cabinId: cabin.id },
+    {
+      actionField: { id: String(b.id), revenue: b.total },
+      products: [{ id: String(cabin.id), name: cabin.name, price: b.total, quantity: 1 }],
+    },
+  );
+}
+
+export default function PaymentReturn({
+  id,
+  token,
+  cabin,
+}: {
+  id: number;
+  token: string;
+  cabin: { id: number; name: string };
+}) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [polls, setPolls] = useState(0);
 
@@ -60,6 +89,12 @@ export default function PaymentReturn({ id, token }: { id: number; token: string
   useEffect(() => {
     void read();
   }, [id, token]);
+
+  const received =
+    state.kind === 'ready' && state.booking.status === 'confirmed' && state.booking.payment?.status === 'succeeded';
+  useEffect(() => {
+    if (received && state.kind === 'ready') countPaid(state.booking, cabin);
+  }, [received]);
 
   // Asks again while the payment is being processed, for about a minute.
   const pending = state.kind === 'ready' && waiting(state.booking);

@@ -76,7 +76,7 @@ export const cataloguePages = once(async (): Promise<KeyedPage<{ page: number }>
 
 /**
  * What every page shows or is made with: the settings, the footer's year, the code
- * (BUILD_CODE_KEY) and the addresses. No page made per cabin shows anything else that changes
+ * (BUILD_CODE_KEY) and the addresses (Metrika's too). No page made per cabin shows anything else that changes
  * with the clock: the prices "from" are data the API computes for the next 12 months.
  */
 const siteKey = once(async () =>
@@ -84,6 +84,8 @@ const siteKey = once(async () =>
     code: process.env.BUILD_CODE_KEY ?? null,
     site: process.env.SITE_URL ?? null,
     api: process.env.API_URL ?? null,
+    // The Metrika host the pages load the counter from (and their CSP allows).
+    metrika: process.env.METRIKA_URL ?? null,
     year: footerYear(),
     settings: await loadSettings(),
   }),

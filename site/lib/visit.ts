@@ -42,9 +42,22 @@ export function beginsVisit(): boolean {
   return true;
 }
 
-/** Sends one beacon of this visit (never from a guest's own page, whose address is their key). */
-export function track(kind: BeaconKind, extra?: { cabinId?: number; landing?: boolean }): void {
+/**
+ * Sends one beacon of this visit (never from a guest's own page, whose address is their key), and
+ * tells Yandex Metrika of the same goal when the visitor agrees to it (site/islands/metrika-consent.ts
+ * leaves `kaspiyGoal` only then); a payment also carries its e-commerce purchase.
+ */
+export function track(kind: BeaconKind, extra?: { cabinId?: number; landing?: boolean }, purchase?: unknown): void {
   if (location.pathname.startsWith('/b/')) return;
+  if (kind !== 'view') {
+    // Queued in the page until the consent module has come (after the page's load): they reach
+    // Metrika only once the visitor agrees.
+    const w = window as { kaspiyGoal?: (name: string, purchase?: unknown) => void; kaspiyGoals?: unknown[][] };
+    try {
+      if (w.kaspiyGoal) w.kaspiyGoal(kind, purchase);
+      else (w.kaspiyGoals ||= []).push([kind, purchase]);
+    } catch {}
+  }
   try {
     const body = JSON.stringify({ kind, path: location.pathname, ...read(), ...extra });
     navigator.sendBeacon('/api/beacon', new Blob([body], { type: 'application/json' }));

@@ -5,6 +5,7 @@ import { stackAddresses, startStack, type Stack } from '../../scripts/lib/stack.
 import { ROOT } from '../../scripts/lib/tools.ts';
 import { startMailApiStandIn } from '../../stand-ins/mail-api.ts';
 import { startMaxStandIn } from '../../stand-ins/max-api.ts';
+import { startMetrikaStandIn } from '../../stand-ins/metrika.ts';
 import { startTelegramStandIn } from '../../stand-ins/telegram-api.ts';
 
 export const E2E_ADMIN_PASSWORD = 'e2e-password-1';
@@ -25,6 +26,8 @@ declare module 'vitest' {
     telegramApiUrl: string;
     /** The HTTP mail API stand-in the site's e-mail goes to (MAIL_API_URL is `${mailApiUrl}/emails`); GET /_stand-in/mails lists what it got. */
     mailApiUrl: string;
+    /** Yandex Metrika's host as the site's builds know it (METRIKA_URL); GET /_stand-in/requests lists what it got. */
+    metrikaUrl: string;
     /** wrangler dev's local state (D1's SQLite files) of the stack under test. */
     e2eStateDir: string;
     /** Written once the stack is up (or could not start): test/e2e/wait-for-stack.ts reads it. */
@@ -46,6 +49,7 @@ type Where = {
   maxApiUrl: string;
   telegramApiUrl: string;
   mailApiUrl: string;
+  metrikaUrl: string;
   closeStandIns: () => Promise<unknown>;
 };
 const KEY = Symbol.for('kaspiy.e2e.stack');
@@ -62,6 +66,7 @@ async function prepare(): Promise<Where> {
   const max = await startMaxStandIn();
   const telegram = await startTelegramStandIn();
   const mail = await startMailApiStandIn();
+  const metrika = await startMetrikaStandIn();
   return {
     port,
     persistTo,
@@ -70,7 +75,8 @@ async function prepare(): Promise<Where> {
     maxApiUrl: max.url,
     telegramApiUrl: telegram.url,
     mailApiUrl: mail.url,
-    closeStandIns: () => Promise.all([max.close(), telegram.close(), mail.close()]),
+    metrikaUrl: metrika.url,
+    closeStandIns: () => Promise.all([max.close(), telegram.close(), mail.close(), metrika.close()]),
   };
 }
 
@@ -86,6 +92,7 @@ async function startE2eStack(w: Where): Promise<Stack> {
       persistTo: w.persistTo,
       assetsDir: w.assetsDir,
       adminPassword: E2E_ADMIN_PASSWORD,
+      metrikaUrl: w.metrikaUrl,
       vars: {
         MAX_API_URL: w.maxApiUrl,
         TELEGRAM_API_URL: w.telegramApiUrl,
@@ -119,7 +126,7 @@ export default async function setup(project: TestProject) {
     return { stack, where, users: 0 };
   }));
   entry.users += 1;
-  const { port, persistTo, readyFile, maxApiUrl, telegramApiUrl, mailApiUrl } = entry.where;
+  const { port, persistTo, readyFile, maxApiUrl, telegramApiUrl, mailApiUrl, metrikaUrl } = entry.where;
   const addresses = stackAddresses(port);
   project.provide('baseUrl', addresses.url);
   project.provide('rebuildUrl', addresses.rebuildUrl);
@@ -128,6 +135,7 @@ export default async function setup(project: TestProject) {
   project.provide('maxApiUrl', maxApiUrl);
   project.provide('telegramApiUrl', telegramApiUrl);
   project.provide('mailApiUrl', mailApiUrl);
+  project.provide('metrikaUrl', metrikaUrl);
   project.provide('e2eStateDir', persistTo);
   project.provide('e2eReadyFile', readyFile);
   return async () => {

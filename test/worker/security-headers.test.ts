@@ -16,6 +16,9 @@ const REAL = 'https://kaspiy-dom.ru';
 const LOCAL = ['http://127.0.0.1', 'http://localhost'];
 const PHOTO = '11111111-2222-3333-4444-555555555555.jpg';
 const SHELL = '<!doctype html><title>admin shell</title>';
+/** The results page's shell as the build writes it: its own policy in a <meta>, Metrika's host in it when a counter is set. */
+const SEARCH_SHELL =
+  '<!doctype html><meta http-equiv="content-security-policy" content="default-src \'self\'; script-src \'self\' https://mc.yandex.ru"><title>search</title>';
 
 /** The real ASSETS, except that the admin shell exists (dist/ may not be built). */
 const assetsWithShell = {
@@ -23,6 +26,8 @@ const assetsWithShell = {
     const u = new URL(input instanceof Request ? input.url : String(input));
     if (u.pathname.startsWith('/shell/admin'))
       return Promise.resolve(new Response(SHELL, { headers: { 'content-type': 'text/html; charset=utf-8' } }));
+    if (u.pathname.startsWith('/shell/search'))
+      return Promise.resolve(new Response(SEARCH_SHELL, { headers: { 'content-type': 'text/html; charset=utf-8' } }));
     return env.ASSETS.fetch(input as never, init as never);
   },
 } as Fetcher;
@@ -103,6 +108,7 @@ const CLASSES: [string, number, (origin: string, cookie: string) => Promise<Resp
   ['404 page', 404, (o) => direct(o, '/no-such-page')],
   ['404 page for a POST', 404, (o) => direct(o, '/no-such-page', { method: 'POST' })],
   ['admin shell', 200, (o) => direct(o, '/admin')],
+  ['results page', 200, (o) => direct(o, '/search')],
 ];
 
 const STRICT_REFERRER = ['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin'];
@@ -147,6 +153,19 @@ describe.each(CLASSES)('%s', (name, status, call) => {
     expect(Number(/max-age=(\d+)/.exec(hsts)?.[1] ?? 0)).toBeGreaterThanOrEqual(31_536_000);
     for (const origin of LOCAL)
       expect((await call(origin, cookie)).headers.get('strict-transport-security'), origin).toBeNull();
+  });
+});
+
+describe('the results page', () => {
+  it('should leave scripts, connections and images to the policy its build wrote, so Metrika loads there once a counter is set', async () => {
+    await setUp();
+    for (const origin of [REAL, ...LOCAL]) {
+      const res = await direct(origin, '/search');
+      expect(res.status).toBe(200);
+      for (const directive of ['default-src', 'script-src', 'connect-src', 'img-src'])
+        expect(csp(res).has(directive), `${directive} on ${origin}`).toBe(false);
+      expect(await res.text()).toContain('https://mc.yandex.ru');
+    }
   });
 });
 

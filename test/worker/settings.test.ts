@@ -4,7 +4,16 @@ import { DEFAULT_SETTINGS } from '../../schema/defaults.ts';
 import { MSG } from '../../schema/messages.ts';
 import { CONTACT_FIELDS, type Settings } from '../../schema/settings.ts';
 import { getPublicSettings, getSettings, readStoredSettings, updateSettings } from '../../worker/queries/settings.ts';
-import { client, expectError, expectNoChange, jsonRequest, login, resetDataWithAdmin, send } from './helpers.ts';
+import {
+  client,
+  expectError,
+  expectNoChange,
+  jsonRequest,
+  login,
+  resetDataWithAdmin,
+  seedUser,
+  send,
+} from './helpers.ts';
 
 beforeEach(resetDataWithAdmin);
 
@@ -293,5 +302,105 @@ describe('the register of classified accommodation (the legal lines)', () => {
     await expectNoChange(async () =>
       expectError(await jsonRequest('PUT', '/api/settings', body, { cookie }), 400, message),
     );
+  });
+});
+
+describe('«Продвижение»: Yandex Webmaster and Metrika, the owner’s alone', () => {
+  const META = '<meta name="yandex-verification" content="4f2a9c1e7b3d5a60" />';
+
+  it('should be empty by default, and keep the code, the counter and the key for the site to build with', async () => {
+    const cookie = await login();
+    expect((await getJson<Settings>('/api/settings')).promotion).toEqual({
+      webmasterCode: '',
+      metrikaId: '',
+      indexNowKey: '',
+    });
+    const promotion = { webmasterCode: 'a1B2c3D4e5', metrikaId: ' 98765432 ', indexNowKey: '' };
+    expect((await jsonRequest('PUT', '/api/settings', { promotion }, { cookie })).status).toBe(200);
+    expect((await getJson<Settings>('/api/settings')).promotion).toEqual({
+      webmasterCode: 'a1B2c3D4e5',
+      metrikaId: '98765432',
+      indexNowKey: '',
+    });
+  });
+
+  it('should keep the IndexNow key the server made when a form sends the empty key it read, and take a new one', async () => {
+    const cookie = await login();
+    const promotion = { webmasterCode: '', metrikaId: '98765432', indexNowKey: '' };
+    expect((await jsonRequest('PUT', '/api/settings', { promotion }, { cookie })).status).toBe(200);
+    // The schedule makes the key while the owner's form is open (worker/indexnow/site.ts).
+    await env.DB.prepare(
+      "UPDATE settings SET value = json_set(value, '$.indexNowKey', 'made0by0the0server') WHERE key = 'promotion'",
+    ).run();
+    const again = { ...promotion, metrikaId: '11112222' };
+    expect((await jsonRequest('PUT', '/api/settings', { promotion: again }, { cookie })).status).toBe(200);
+    expect((await getJson<Settings>('/api/settings')).promotion).toEqual({
+      ...again,
+      indexNowKey: 'made0by0the0server',
+    });
+    const own = { ...again, indexNowKey: 'owners-own-key-1' };
+    expect((await jsonRequest('PUT', '/api/settings', { promotion: own }, { cookie })).status).toBe(200);
+    expect((await getJson<Settings>('/api/settings')).promotion.indexNowKey).toBe('owners-own-key-1');
+  });
+
+  it('should take the whole meta tag Webmaster shows and keep only its code', async () => {
+    const cookie = await login();
+    const res = await jsonRequest(
+      'PUT',
+      '/api/settings',
+      { promotion: { webmasterCode: META, metrikaId: 12345678 } },
+      { cookie },
+    );
+    expect(res.status).toBe(200);
+    expect((await getJson<Settings>('/api/settings')).promotion).toMatchObject({
+      webmasterCode: '4f2a9c1e7b3d5a60',
+      metrikaId: '12345678',
+    });
+  });
+
+  it.each([
+    ['a code with Cyrillic letters', { webmasterCode: 'кодвебмастера' }, MSG.webmasterCodeInvalid],
+    [
+      'a meta tag of another service',
+      { webmasterCode: '<meta name="google" content="a b">' },
+      MSG.webmasterCodeInvalid,
+    ],
+    ['a code too short to be one', { webmasterCode: 'abc' }, MSG.webmasterCodeInvalid],
+    ['a counter with letters', { metrikaId: 'ym-98765432' }, MSG.metrikaIdInvalid],
+    ['a counter of three digits', { metrikaId: '123' }, MSG.metrikaIdInvalid],
+    ['a counter that is a fraction', { metrikaId: 9876.5 }, MSG.metrikaIdInvalid],
+    ['an IndexNow key with a space', { indexNowKey: 'abc def 123' }, MSG.indexNowKeyInvalid],
+  ])(
+    'should refuse %s with the message the panel shows at the field, and change nothing',
+    async (_, fields, message) => {
+      const cookie = await login();
+      await expectNoChange(async () =>
+        expectError(await jsonRequest('PUT', '/api/settings', { promotion: fields }, { cookie }), 400, message),
+      );
+    },
+  );
+
+  it('should refuse a manager (403) and keep the owner’s counter, while a manager’s form sending it back unchanged saves', async () => {
+    const owner = await login();
+    const promotion = { webmasterCode: 'a1B2c3D4e5', metrikaId: '98765432', indexNowKey: '' };
+    expect((await jsonRequest('PUT', '/api/settings', { promotion }, { cookie: owner })).status).toBe(200);
+    await seedUser('menedzher', 'manager-pass-1');
+    const manager = await login({ username: 'menedzher', password: 'manager-pass-1' });
+    await expectNoChange(async () =>
+      expectError(
+        await jsonRequest(
+          'PUT',
+          '/api/settings',
+          { promotion: { ...promotion, metrikaId: '11112222' } },
+          { cookie: manager },
+        ),
+        403,
+        MSG.forbidden,
+      ),
+    );
+    expect(
+      (await jsonRequest('PUT', '/api/settings', { heroTitle: 'Море рядом', promotion }, { cookie: manager })).status,
+    ).toBe(200);
+    expect((await getJson<Settings>('/api/settings')).promotion.metrikaId).toBe('98765432');
   });
 });

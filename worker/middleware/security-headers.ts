@@ -73,5 +73,17 @@ export const guestPageHeaders = secureHeaders({
   originAgentCluster: false,
   referrerPolicy: 'no-referrer',
 });
+/**
+ * The results page: a static page the worker fills, so it carries the static pages' header
+ * policy (site/public/_headers: framing, plugins, base) and its own CSP <meta>, which the build
+ * wrote with the hashes of its scripts and, when the owner set a Metrika counter, Metrika's host.
+ * A header policy of `'self'` beside it would block that host, which only the build knows.
+ */
+export const searchPageHeaders = secureHeaders({
+  ...options,
+  contentSecurityPolicy: { frameAncestors: ["'none'"], objectSrc: ["'none'"], baseUri: ["'none'"] },
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+});
 /** The same, but a header the handler set itself wins (media sets a stricter CSP). */
 export const securityHeadersKeepOwn = secureHeaders({ ...options, overwrite: false });

@@ -58,6 +58,14 @@ export async function getPublicSettings(env: DbEnv): Promise<PublicSettings> {
  * Merges a partial update: one upsert per given field, all in one atomic batch, so concurrent
  * saves of different fields never overwrite each other.
  */
+/**
+ * «Продвижение» saved with no IndexNow key keeps the one stored: the server makes it by itself
+ * (worker/indexnow/site.ts), maybe after the panel read the settings, and a form sending back the
+ * empty key it read must not take away the key file search engines already checked.
+ */
+const KEEP_INDEXNOW_KEY = sql`json_set(excluded.value, '$.indexNowKey',
+  coalesce(nullif(json_extract(excluded.value, '$.indexNowKey'), ''), json_extract(${settings.value}, '$.indexNowKey'), ''))`;
+
 export async function updateSettings(env: DbEnv, patch: SettingsUpdate): Promise<Settings> {
   const { contactInfo, ...top } = patch;
   const entries: [string, unknown][] = [
@@ -69,7 +77,10 @@ export async function updateSettings(env: DbEnv, patch: SettingsUpdate): Promise
     db
       .insert(settings)
       .values({ key, value: JSON.stringify(value) })
-      .onConflictDoUpdate({ target: settings.key, set: { value: sql`excluded.value` } }),
+      .onConflictDoUpdate({
+        target: settings.key,
+        set: { value: key === 'promotion' ? KEEP_INDEXNOW_KEY : sql`excluded.value` },
+      }),
   );
   if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
   return getSettings(env);

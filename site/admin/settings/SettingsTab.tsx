@@ -7,6 +7,7 @@ import { tabHref, useHashDetail } from '../ui/hash.ts';
 import { useLoad, Unloaded } from '../ui/useLoad.tsx';
 import { PricingSettings } from '../pricing/PricingSettings.tsx';
 import { GuestSettings } from './GuestSettings.tsx';
+import { PromotionSettings } from './PromotionSettings.tsx';
 import { MaxAlerts } from './MaxAlerts.tsx';
 import { GuestTelegram } from './GuestTelegram.tsx';
 import { PaymentSettingsSection } from './PaymentSettings.tsx';
@@ -47,15 +48,20 @@ const MAX_FEATURES = 12;
 export const PRICING_DETAIL = 'pricing';
 /** The address of «Гостям»: the cancellation policy and the e-mails to guests. */
 export const GUESTS_DETAIL = 'guests';
+/** The address of «Продвижение» (the owner's alone): Yandex Webmaster, Metrika, Яндекс Бизнес. */
+export const PROMOTION_DETAIL = 'promotion';
 
 /**
  * «Настройки»: «Основные» (the home page's texts and the stay rules, booking and payment, and
  * the owner's alerts in MAX) and, one tap beside them, «Цены и скидки» («#settings/pricing») and
- * «Гостям» («#settings/guests»: the cancellation policy and the e-mails to guests).
+ * «Гостям» («#settings/guests»: the cancellation policy and the e-mails to guests), and for the owner
+ * «Продвижение» («#settings/promotion»: Yandex Webmaster, Metrika, the guide to Яндекс Бизнес).
  */
 export function SettingsTab() {
   const detail = useHashDetail();
-  const view = detail === PRICING_DETAIL || detail === GUESTS_DETAIL ? detail : 'main';
+  const owner = useIsOwner();
+  const view =
+    detail === PRICING_DETAIL || detail === GUESTS_DETAIL || (owner && detail === PROMOTION_DETAIL) ? detail : 'main';
   return (
     <>
       <nav className="segmented calendar-views settings-views" aria-label="Разделы настроек">
@@ -76,8 +82,25 @@ export function SettingsTab() {
         >
           Гостям
         </a>
+        {owner && (
+          <a
+            className="segmented__btn"
+            href={tabHref('settings', PROMOTION_DETAIL)}
+            aria-current={view === PROMOTION_DETAIL ? 'page' : undefined}
+          >
+            Продвижение
+          </a>
+        )}
       </nav>
-      {view === PRICING_DETAIL ? <PricingSettings /> : view === GUESTS_DETAIL ? <GuestSettings /> : <MainSettings />}
+      {view === PRICING_DETAIL ? (
+        <PricingSettings />
+      ) : view === GUESTS_DETAIL ? (
+        <GuestSettings />
+      ) : view === PROMOTION_DETAIL ? (
+        <PromotionSettings />
+      ) : (
+        <MainSettings />
+      )}
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { $ZodError } from 'zod/v4/core';
 import type { Settings, SettingsUpdate } from '../../../schema/settings.ts';
-import { call, client, describeError, SessionEndedError } from '../client.ts';
+import { ApiError, call, client, describeError, SessionEndedError } from '../client.ts';
 import type { DraftKey } from '../ui/drafts.ts';
 import { fieldErrors, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
 import { useNotify } from '../ui/Notice.tsx';
@@ -24,6 +24,8 @@ export function useSettingsForm<T extends object, D>(opts: {
   /** The shared schema's verdict on the values, and the body to send for them. */
   check: (values: T) => Checked<D>;
   payload: (data: D) => SettingsUpdate;
+  /** The field a refusal of the server's is about (its message), to show it there and not only in a notice. */
+  errorField?: (message: string) => string | undefined;
   messages: { saved: string; failed: string };
 }) {
   const draft = useDraftForm(opts.draft, opts.saved);
@@ -55,6 +57,11 @@ export function useSettingsForm<T extends object, D>(opts: {
       notify.success(opts.messages.saved);
     } catch (err) {
       if (err instanceof SessionEndedError) return;
+      const field = err instanceof ApiError && err.status === 400 ? opts.errorField?.(err.message) : undefined;
+      if (field) {
+        setErrors({ [field]: (err as ApiError).message });
+        requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+      }
       console.error(err);
       notify.error(describeError(err, opts.messages.failed));
     } finally {

@@ -16,7 +16,8 @@ export type DraftKey =
   | 'extras'
   | 'promoCodes'
   | 'account'
-  | 'guests';
+  | 'guests'
+  | 'promotion';
 
 export const DRAFT_LABELS: Record<DraftKey, string> = {
   cabin: 'Домики',
@@ -28,6 +29,7 @@ export const DRAFT_LABELS: Record<DraftKey, string> = {
   extras: 'Цены и скидки: услуги',
   promoCodes: 'Цены и скидки: промокоды',
   guests: 'Настройки: гостям',
+  promotion: 'Настройки: продвижение',
   account: 'Аккаунт',
 };
 

@@ -321,6 +321,15 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     expect(await payments.getByRole('radio', { name: /Заявка/ }).isDisabled()).toBe(true);
     expect(await manager.getByRole('button', { name: 'Сохранить настройки оплаты' }).count()).toBe(0);
     expect(await manager.getByRole('heading', { name: 'Уведомления в MAX' }).count()).toBe(0);
+    // «Продвижение» is the owner's: no such section for a manager, not even at its address.
+    const sections = manager.getByRole('navigation', { name: 'Разделы настроек' });
+    await visible(sections.getByRole('link', { name: 'Гостям' }));
+    expect(await sections.getByRole('link', { name: 'Продвижение' }).count()).toBe(0);
+    await manager.evaluate(() => {
+      location.hash = 'settings/promotion';
+    });
+    await visible(payments);
+    expect(await manager.getByRole('form', { name: 'Продвижение' }).count()).toBe(0);
     const refused = await manager.evaluate(async () => {
       const settings = (await (await fetch('/api/admin/settings')).json()) as { holdMinutes: number };
       const res = await fetch('/api/settings', {
