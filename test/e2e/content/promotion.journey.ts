@@ -5,6 +5,7 @@ import { addDays } from '../../../schema/dates.ts';
 import { MSG } from '../../../schema/messages.ts';
 import { stayRules, type Availability } from '../../../site/lib/stay-picker.ts';
 import type { MetrikaRequest } from '../../../stand-ins/metrika.ts';
+import { INDEXNOW_OFF_NO_DOMAIN } from '../../../schema/indexnow.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, gone, notice, signIn, visible, waitPublished } from '../admin/helpers.ts';
@@ -115,6 +116,10 @@ describe('the owner turns on Yandex Webmaster and Metrika, and each visitor deci
     await visible(form);
     await visible(owner.getByRole('heading', { name: 'Как попасть на Яндекс Карты и в поиск' }));
     await visible(owner.getByRole('link', { name: /yandex\.ru\/sprav/ }));
+    // IndexNow waits for a domain of the site's own (the stack's SITE_URL is local), and says so.
+    const indexNow = owner.getByRole('region', { name: 'IndexNow: быстрое обновление в Яндексе' });
+    await visible(indexNow.getByText('Выключено'));
+    await visible(indexNow.getByText(INDEXNOW_OFF_NO_DOMAIN));
     const code = form.getByLabel('Код подтверждения Яндекс Вебмастера');
     const counter = form.getByLabel('Номер счётчика Яндекс Метрики');
     // A code Webmaster never gives is refused at its field, with what to do.
