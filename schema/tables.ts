@@ -183,7 +183,8 @@ export const visitCounts = sqliteTable(
 
 /**
  * visit_counts summed by source (all pages and cabins together), and by cabin (all sources and
- * pages together): what «Сводка»'s funnel reads. A year of visit_counts at 5,000 visits a day is a
+ * pages together), each count in its day's row and its month's row (`day` = 'm2025-07', sorting
+ * after every day): what «Сводка»'s funnel reads. A year of visit_counts at 5,000 visits a day is a
  * million rows, too many to sum on each opening; these are the few hundred a day the funnel's
  * figures need. Kept by triggers on visit_counts (migrations/0018_visit_rollups.sql), so every
  * write to the counting moves them in the same statement.

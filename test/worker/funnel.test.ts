@@ -81,21 +81,53 @@ describe('the public pages counting their visits', () => {
     );
     // Rows removed (a restore of an older copy, a purge): the sums follow them down.
     await env.DB.prepare("DELETE FROM visit_counts WHERE source = 'src2' AND kind = 'view'").run();
-    const sums = async (table: string, by: string) =>
+    // The day rows, and the month rows ('m' and the month) the funnel reads whole months from.
+    const sums = async (table: string, by: string, months: boolean) =>
       (
         await env.DB.prepare(
-          `SELECT day, kind, ${by} AS k, count FROM ${table} WHERE count <> 0 ORDER BY 1, 2, 3`,
+          `SELECT day, kind, ${by} AS k, count FROM ${table} WHERE count <> 0 AND day ${months ? '' : 'NOT '}LIKE 'm%' ORDER BY 1, 2, 3`,
         ).all()
       ).results;
-    const summed = async (by: string, where = '') =>
+    const summed = async (by: string, months: boolean, where = '') =>
       (
         await env.DB.prepare(
-          `SELECT day, kind, ${by} AS k, sum(count) AS count FROM visit_counts ${where} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+          `SELECT ${months ? "'m' || substr(day, 1, 7)" : 'day'} AS day, kind, ${by} AS k, sum(count) AS count FROM visit_counts ${where} GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
         ).all()
       ).results;
-    expect(await sums('visit_sources', 'source')).toEqual(await summed('source'));
-    expect(await sums('visit_cabins', 'cabin_id')).toEqual(await summed('cabin_id', 'WHERE cabin_id > 0'));
-    expect((await sums('visit_cabins', 'cabin_id')).length).toBeGreaterThan(0);
+    for (const months of [false, true]) {
+      expect(await sums('visit_sources', 'source', months)).toEqual(await summed('source', months));
+      expect(await sums('visit_cabins', 'cabin_id', months)).toEqual(
+        await summed('cabin_id', months, 'WHERE cabin_id > 0'),
+      );
+      expect((await sums('visit_cabins', 'cabin_id', months)).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('should count a period of whole months and days at its edges once each, from either grain', async () => {
+    // Three months of counting written straight in, as the beacons of those days would leave it.
+    const { id: cabin } = await seedCabin();
+    const days = ['2026-03-30', '2026-03-31', '2026-04-01', '2026-04-15', '2026-04-30', '2026-05-01', '2026-05-02'];
+    await env.DB.batch(
+      days.map((day, i) =>
+        env.DB.prepare(
+          "INSERT INTO visit_counts (day, kind, source, path, cabin_id, count) VALUES (?, 'card', 'vk', ?, ?, ?)",
+        ).bind(day, `/cabin/${cabin}`, cabin, 10 ** i),
+      ),
+    );
+    const sum = (from: string, to: string) => days.reduce((n, d, i) => (d >= from && d <= to ? n + 10 ** i : n), 0);
+    for (const [from, to] of [
+      ['2026-03-31', '2026-05-01'], // a whole April between two edge days
+      ['2026-04-01', '2026-04-30'], // one whole month
+      ['2026-03-01', '2026-05-31'], // three whole months
+      ['2026-04-02', '2026-04-29'], // inside one month: days only
+      ['2026-03-31', '2026-04-01'], // across a month's end, no whole month
+    ] as const) {
+      const r = await funnel(`?from=${from}&to=${to}`);
+      // By day (day rows), by source and by cabin (month rows and edge days): the same count.
+      expect(r.total.cards, `${from}…${to}`).toBe(sum(from, to));
+      expect(r.bySource.find((x) => x.source === 'vk')?.cards ?? 0, `${from}…${to}`).toBe(sum(from, to));
+      expect(r.byCabin.find((x) => x.cabinId === cabin)?.cards ?? 0, `${from}…${to}`).toBe(sum(from, to));
+    }
   });
 
   it("should name a visit by another site's host, or as a direct one, and never by the site's own host", async () => {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { addDays, type IsoDate } from '../../schema/dates.ts';
 import {
   yearBefore,
@@ -58,18 +58,33 @@ type BookingRow = {
 };
 
 /**
+ * A period over the rollups: its whole months from their month rows ('m2025-07', kept beside the
+ * day rows by visit_counts' triggers), the days before the first and after the last from the day
+ * rows. A year is then twelve rows a source or cabin, not 365.
+ */
+export function rollupPeriod(q: ReportQuery): SQL {
+  const firstWhole = q.from.endsWith('-01') ? q.from : `${addDays(`${q.from.slice(0, 8)}28`, 4).slice(0, 8)}01`;
+  const lastWhole = addDays(q.to, 1).endsWith('-01') ? q.to : addDays(`${q.to.slice(0, 8)}01`, -1);
+  if (firstWhole > lastWhole) return sql`(day >= ${q.from} and day <= ${q.to})`;
+  return sql`((day >= ${`m${firstWhole.slice(0, 7)}`} and day <= ${`m${lastWhole.slice(0, 7)}`})
+    or (day >= ${q.from} and day < ${firstWhole}) or (day > ${lastWhole} and day <= ${q.to}))`;
+}
+
+/**
  * The counting of a period, summed three ways from the rollups visit_counts' triggers keep
- * (visit_sources, visit_cabins): by day, by source and by cabin. A few thousand rows for a year.
+ * (visit_sources, visit_cabins): by day (the day rows; a month row sorts after every day), by
+ * source and by cabin (whole months from the month rows). A few thousand rows for a year.
  */
 async function readVisits(env: DbEnv, q: ReportQuery): Promise<VisitRows> {
   const db = getDb(env);
+  const period = rollupPeriod(q);
   const [byDay, bySource, byCabin] = await Promise.all([
     db.all<VisitRows['byDay'][number]>(sql`select day, kind, sum(count) as count from visit_sources
       where day >= ${q.from} and day <= ${q.to} group by day, kind`),
     db.all<VisitRows['bySource'][number]>(sql`select source, kind, sum(count) as count from visit_sources
-      where day >= ${q.from} and day <= ${q.to} group by source, kind`),
+      where ${period} group by source, kind`),
     db.all<VisitRows['byCabin'][number]>(sql`select cabin_id as cabinId, kind, sum(count) as count from visit_cabins
-      where day >= ${q.from} and day <= ${q.to} group by cabin_id, kind`),
+      where ${period} group by cabin_id, kind`),
   ]);
   return { byDay, bySource, byCabin };
 }
@@ -77,7 +92,7 @@ async function readVisits(env: DbEnv, q: ReportQuery): Promise<VisitRows> {
 /** The year before's counting: only its totals by kind are shown. */
 const readVisitTotals = (env: DbEnv, q: ReportQuery) =>
   getDb(env).all<KindCount>(sql`select kind, sum(count) as count from visit_sources
-    where day >= ${q.from} and day <= ${q.to} group by kind`);
+    where ${rollupPeriod(q)} group by kind`);
 
 /** The steps of the bookings made in a period, summed in SQL. */
 const bookingSteps = sql`count(*) as requests, sum(${paidOf(sql`b`)} > 0) as prepaid,
