@@ -86,11 +86,12 @@ function readRest(incoming: IncomingMessage): Promise<void> {
     const count = (chunk: Buffer) => {
       seen += chunk.length;
       if (seen > REST_MAX_BYTES) done();
-      // The Request's body stream still listens and pauses the socket once its queue is full,
-      // which left the rest of a refused body unread until the timeout: keep it flowing.
-      else incoming.resume();
     };
     const timer = setTimeout(done, REST_MAX_MS);
+    // The Request's body stream, which nobody reads any more, still listens: it kept what came
+    // and paused the socket once its queue was full, so the rest went unread until the timeout.
+    // Only the count listens now, and what is dropped is not kept.
+    incoming.removeAllListeners('data');
     incoming.on('data', count);
     incoming.once('end', done);
     incoming.once('close', done);
