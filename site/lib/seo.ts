@@ -205,8 +205,10 @@ export type ReviewLdInput = {
 
 const REVIEWS_LD_MAX = 20;
 
-const average = (reviews: readonly ReviewLdInput[]) =>
-  Math.round((reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length) * 10) / 10;
+/** The mean rating of some reviews (0 for none): the /reviews page shows it, the JSON-LD rounds it. */
+export const meanRating = (reviews: readonly { rating: number }[]) =>
+  reviews.length > 0 ? reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length : 0;
+const average = (reviews: readonly ReviewLdInput[]) => Math.round(meanRating(reviews) * 10) / 10;
 
 type PropertyValueLd = { '@type': 'PropertyValue'; name: string; value: number; minValue?: number; maxValue?: number };
 type RatingLd = {
