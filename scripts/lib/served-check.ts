@@ -19,28 +19,34 @@ const SERVED_TIMEOUT_MS = 15_000;
  * lists the top of a directory before what is below it, so that manifest has every page.
  */
 export function untilServedBy(siteUrl: string, timeoutMs = SERVED_TIMEOUT_MS) {
+  // Check files not yet known to be listed: removing one while wrangler may still be listing the
+  // directory stops its watcher (ENOENT), and the local site is down until it is started again.
+  const unlisted: string[] = [];
   return async (dir: string): Promise<void> => {
     const name = `served-${randomUUID()}.txt`;
     const token = randomUUID();
     const file = path.join(dir, name);
     await writeFile(file, token);
     const until = Date.now() + timeoutMs;
-    try {
-      while (Date.now() < until) {
-        const body = await fetch(new URL(`/${name}`, siteUrl), { signal: AbortSignal.timeout(2_000) }).then(
-          (res) => (res.ok ? res.text() : ''),
-          () => '',
-        );
-        if (body === token) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      // wrangler is down or restarting: the build goes live anyway, as it did before this check.
-      console.error(
-        `[build] wrangler dev did not serve the new files within ${timeoutMs / 1000} s; the site goes live without waiting.`,
+    while (Date.now() < until) {
+      const body = await fetch(new URL(`/${name}`, siteUrl), { signal: AbortSignal.timeout(2_000) }).then(
+        (res) => (res.ok ? res.text() : ''),
+        () => '',
       );
-    } finally {
-      // Not at once: a file removed while wrangler lists the directory stops its watcher (ENOENT).
-      setTimeout(() => void rm(file, { force: true }), STALE_GRACE_MS).unref();
+      if (body === token) {
+        // The listing that has this file is done, and it had the older ones too: they all go, a
+        // moment later (not at once, as the stale pages: another listing may have begun).
+        const done = [...unlisted.splice(0), file];
+        setTimeout(() => void Promise.all(done.map((f) => rm(f, { force: true }))), STALE_GRACE_MS).unref();
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
+    // wrangler is slow (a busy machine), down or restarting: the build goes live anyway, as it did
+    // before this check, and its file stays until a later build's file is served.
+    unlisted.push(file);
+    console.error(
+      `[build] wrangler dev did not serve the new files within ${timeoutMs / 1000} s; the site goes live without waiting.`,
+    );
   };
 }

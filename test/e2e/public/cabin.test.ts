@@ -135,7 +135,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     const waiting = await size(frame.boundingBox());
     expect(waiting[0]! * waiting[1]!).toBeGreaterThan(0);
     release();
-    await expect.poll(() => loaded(0)).toBe(true);
+    await expect.poll(() => loaded(0), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => loaded(1), { timeout: 10_000 }).toBe(true);
     // Nothing moved: the frame had its size while it waited, and the photo fills it.
     expect(await size(frame.boundingBox())).toEqual(waiting);
