@@ -95,6 +95,12 @@ const moscowClock = new Intl.DateTimeFormat('en-CA', {
   hourCycle: 'h23',
 });
 
+/** The time of day in Moscow at the instant `ms`, as HH:MM. */
+export function clockInMoscow(ms: number = Date.now()): string {
+  const p = Object.fromEntries(moscowClock.formatToParts(ms).map((part) => [part.type, part.value]));
+  return `${p.hour}:${p.minute}`;
+}
+
 /** The instant (ms) after `ms` at which the date in Moscow turns, by Moscow's offset from UTC at `ms`. */
 export function nextDayStartInMoscow(ms: number): number {
   const p = Object.fromEntries(moscowClock.formatToParts(ms).map((part) => [part.type, Number(part.value)]));

@@ -122,7 +122,7 @@ export const REVIEW_DAYS_AFTER_BOUNDS = { min: 1, max: 14 } as const;
 const templateText = (max: number, required: string) =>
   z.string({ error: MSG.badInput }).trim().min(1, required).max(max, MSG.tooLong);
 /** An unknown {…} in a template is a typo the guest would see: refused with its name. */
-const knownPlaceholders = (v: string) =>
+export const knownPlaceholders = (v: string) =>
   [...v.matchAll(/\{[^{}\s]{1,20}\}/g)].every((m) => (PLACEHOLDERS as readonly string[]).includes(m[0]));
 const template = {
   enabled: z.boolean({ error: MSG.badInput }),

@@ -243,6 +243,13 @@ export const MSG = {
   reportPeriodTooLong: 'Период отчёта — не больше 3 лет',
   // «Сообщения»: the conversations with guests.
   threadNotFound: 'Переписка не найдена',
+  templateNameRequired: 'Назовите шаблон: так он будет в списке при ответе',
+  templateBodyRequired: 'Напишите текст шаблона',
+  templateNamesRepeat: 'Два шаблона с одним названием: назовите их по-разному',
+  templatesTooMany: 'Шаблонов не больше 20',
+  autoAnswerTimeInvalid: 'Время автоответа: часы и минуты, например 21:00',
+  autoAnswerHoursEmpty: 'Автоответ: время начала и конца должно различаться',
+  autoAnswerBodyRequired: 'Напишите текст автоответа',
   replyRequired: 'Напишите текст ответа',
   replyTooLong: 'Ответ длиннее 4096 символов: Telegram столько не примет, разделите его',
   replyChannelUnsupported: 'Ответить в этот канал из панели пока нельзя',

@@ -90,7 +90,16 @@ export const messageViewSchema = z.object({
 });
 export type MessageView = z.infer<typeof messageViewSchema>;
 
-export const threadAnswerSchema = z.object({ thread: threadViewSchema, messages: z.array(messageViewSchema) });
+/** One of the owner's templates filled for the thread's booking, as «Сообщения» offers it. */
+export const filledTemplateSchema = z.object({ name: z.string(), text: z.string() });
+export type FilledTemplate = z.infer<typeof filledTemplateSchema>;
+
+export const threadAnswerSchema = z.object({
+  thread: threadViewSchema,
+  messages: z.array(messageViewSchema),
+  /** The owner's templates, filled for this booking; in an Avito chat only those with no link. */
+  templates: z.array(filledTemplateSchema),
+});
 export type ThreadAnswer = z.infer<typeof threadAnswerSchema>;
 export const threadsAnswerSchema = z.array(threadViewSchema);
 export const readAnswerSchema = z.object({ unread: z.literal(0) });

@@ -24,6 +24,7 @@ import { instructionsAdminRoutes } from './routes/instructions.ts';
 import { maxAdminRoutes } from './routes/max-admin.ts';
 import { messengerRoutes, telegramHookRoutes } from './routes/messengers.ts';
 import { priceRoutes } from './routes/prices.ts';
+import { replyTemplateRoutes } from './routes/reply-templates.ts';
 import { occupancyRoutes } from './routes/occupancy.ts';
 import { paymentAdminRoutes, paymentRoutes } from './routes/payments.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -76,6 +77,7 @@ export const api = new Hono<AppEnv>()
   .route('/admin/max', maxAdminRoutes)
   .route('/admin/messengers', messengerRoutes)
   .route('/admin', threadRoutes)
+  .route('/admin', replyTemplateRoutes)
   .route('/admin', indexNowRoutes)
   .route('/hooks', telegramHookRoutes)
   .route('/upload', uploadRoutes)

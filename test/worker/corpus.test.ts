@@ -461,6 +461,18 @@ const ROUTES: RouteSpec[] = [
     withId: (id) => `/api/admin/threads/${id}/read`,
     body: 'ignored',
   },
+  { method: 'GET', pattern: '/api/admin/reply-templates', admin: true, path: () => '/api/admin/reply-templates' },
+  {
+    method: 'PUT',
+    pattern: '/api/admin/reply-templates',
+    admin: true,
+    path: () => '/api/admin/reply-templates',
+    body: 'json',
+    valid: () => ({
+      templates: [{ name: 'Как добраться', body: '{имя}, адрес на странице: {ссылка}' }],
+      autoAnswer: { enabled: true, from: '21:00', to: '09:00', body: 'Ответим до 9:00.' },
+    }),
+  },
   {
     method: 'POST',
     pattern: '/api/hooks/telegram/:secret',

@@ -5,6 +5,7 @@ import { getAdminPath } from '../queries/admin.ts';
 import { getBooking } from '../queries/bookings.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { getReview } from '../queries/reviews.ts';
+import { readReplyTemplates } from '../queries/reply-templates.ts';
 import { getSettings } from '../queries/settings.ts';
 import { sessionOwner } from '../queries/sessions.ts';
 
@@ -198,6 +199,8 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/admin/threads/:id': staff('messages', 'Переписка с гостем'),
   'POST /api/admin/threads/:id/messages': staff('messages', 'Ответ гостю'),
   'POST /api/admin/threads/:id/read': staff('messages', 'Переписка прочитана'),
+  'GET /api/admin/reply-templates': staff('messages', 'Шаблоны ответов'),
+  'PUT /api/admin/reply-templates': staff('messages', 'Шаблоны ответов и автоответ', { before: readReplyTemplates }),
 };
 
 /** The rule of `METHOD /pattern`, undefined for a route nobody classified (then the owner's alone). */

@@ -29,6 +29,7 @@ import {
   takeTelegramUpdate,
   type TelegramBot,
 } from '../queries/telegram-bot.ts';
+import { autoAnswerGuest } from './auto-answer.ts';
 import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
 import { markTryFailed, messageOf, triedTooLong } from './owner.ts';
 import {
@@ -130,6 +131,7 @@ export async function takeUpdate(env: Bindings, bot: TelegramBot, update: Telegr
   );
   if (!taken.fresh || chatId === undefined) return;
   if (taken.stored) console.log('A guest wrote to the guests’ Telegram bot: kept in their booking’s thread');
+  if (taken.storedFor !== undefined) await autoAnswerGuest(env, bot, taken.storedFor);
   // What the guest wrote reached the owner («Сообщения»): no automatic answer to it. A chat tied
   // to no booking is told what the bot is for.
   const reply = !action

@@ -152,8 +152,9 @@ export function whyStayRefuses(
 ): string | null {
   // A refund's message is about a booking that no longer stands: it goes whatever came after.
   if (row.kind === 'refund') return null;
-  // The owner's own answer in «Сообщения» goes whatever became of the booking: the guest wrote.
-  if (row.kind === 'reply') return null;
+  // The owner's own answer in «Сообщения», and the automatic one outside their hours, go whatever
+  // became of the booking: the guest wrote.
+  if (row.kind === 'reply' || row.kind === 'auto-answer') return null;
   if (!stay || stay.status !== 'confirmed') return MSG.messageNotConfirmed;
   if (row.kind === 'reminder' && today >= stay.checkIn) return MSG.messageAfterArrival;
   if (row.kind === 'review' && today > guestPageLastDay(stay.checkOut)) return MSG.messageReviewExpired;

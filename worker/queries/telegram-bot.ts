@@ -88,7 +88,14 @@ export async function newLinkCode(
  * What one update did: `fresh` false when it was taken before (nothing was done again); `stored`
  * when the guest's words went into their booking's thread.
  */
-export type UpdateTaken = { fresh: boolean; linked: number | null; unlinked: number; stored?: boolean };
+export type UpdateTaken = {
+  fresh: boolean;
+  linked: number | null;
+  unlinked: number;
+  stored?: boolean;
+  /** The booking whose thread the guest's words went into. */
+  storedFor?: number;
+};
 
 /** The booking a chat's words belong to: of the bookings the chat is tied to, the one tied last. */
 const chatBooking =
@@ -125,7 +132,7 @@ export async function takeTelegramUpdate(
   }
   if ('said' in act) {
     const { chatId, messageId, text } = act.said;
-    const [, stored, recorded] = await env.DB.batch<{ id: number }>([
+    const [, stored, recorded] = await env.DB.batch<{ thread_id: number }>([
       env.DB.prepare(
         `insert into threads (channel, booking_id, created_at)
          select 'telegram', b.booking_id, ?4 from ${chatBooking} b
@@ -136,15 +143,23 @@ export async function takeTelegramUpdate(
         `insert into messages (thread_id, channel, direction, platform_id, text, status, at)
          select t.id, 'telegram', 'in', ?5, ?6, 'received', ?4 from threads t
          where t.channel = 'telegram' and t.booking_id = ${chatBooking} and ${notSeen}
-         on conflict do nothing returning id`,
+         on conflict do nothing returning thread_id`,
       ).bind(botId, updateId, chatId, at, `${chatId}:${messageId}`, text),
       record,
     ]);
+    const threadId = stored?.results[0]?.thread_id;
+    const thread =
+      threadId === undefined
+        ? null
+        : await env.DB.prepare('select booking_id from threads where id = ?1')
+            .bind(threadId)
+            .first<{ booking_id: number | null }>();
     return {
       fresh: (recorded?.results.length ?? 0) > 0,
       linked: null,
       unlinked: 0,
-      stored: (stored?.results.length ?? 0) > 0,
+      stored: threadId !== undefined,
+      ...(thread?.booking_id != null ? { storedFor: thread.booking_id } : {}),
     };
   }
   if ('stop' in act) {

@@ -145,23 +145,24 @@ export async function markThreadRead(env: DbEnv, threadId: number): Promise<bool
  */
 export async function queueReply(
   env: DbEnv,
-  reply: { bookingId: number; subject: string; text: string; event: string },
+  reply: { bookingId: number; subject: string; text: string; event: string; kind?: 'reply' | 'auto-answer' },
   leaseMs: number,
 ): Promise<{ id: number; recipient: string; createdAt: number; fresh: boolean } | undefined> {
   const at = now();
+  const kind = reply.kind ?? 'reply';
   const kept = await env.DB.prepare(
     `insert into outbox (channel, subject, text, attempts, next_attempt_at, lease_until, created_at, booking_id, kind, recipient, event)
-     select 'telegram', ?1, ?2, 0, ?3, ?4, ?3, ?5, 'reply', g.chat_id, ?6 from guest_chats g where g.booking_id = ?5
+     select 'telegram', ?1, ?2, 0, ?3, ?4, ?3, ?5, ?7, g.chat_id, ?6 from guest_chats g where g.booking_id = ?5
      on conflict do nothing returning id, recipient`,
   )
-    .bind(reply.subject, reply.text, at, at + leaseMs, reply.bookingId, reply.event)
+    .bind(reply.subject, reply.text, at, at + leaseMs, reply.bookingId, reply.event, kind)
     .first<{ id: number; recipient: string }>();
   if (kept) return { ...kept, createdAt: at, fresh: true };
   const before = await env.DB.prepare(
     `select id, recipient, created_at from outbox
-     where booking_id = ?1 and kind = 'reply' and channel = 'telegram' and event = ?2`,
+     where booking_id = ?1 and kind = ?3 and channel = 'telegram' and event = ?2`,
   )
-    .bind(reply.bookingId, reply.event)
+    .bind(reply.bookingId, reply.event, kind)
     .first<{ id: number; recipient: string; created_at: number }>();
   return before
     ? { id: before.id, recipient: before.recipient, createdAt: before.created_at, fresh: false }

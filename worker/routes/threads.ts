@@ -16,7 +16,8 @@ import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { tryTelegramNow } from '../notify/guest-telegram.ts';
-import { GUEST_LEASE_MS } from '../notify/guest.ts';
+import { GUEST_LEASE_MS, messageOrigin } from '../notify/guest.ts';
+import { templatesForThread } from '../queries/reply-templates.ts';
 import { randomHex, readTelegramBot } from '../queries/telegram-bot.ts';
 import {
   getThread,
@@ -65,7 +66,8 @@ export const threadRoutes = new Hono<AppEnv>()
         'Сообщения по порядку. `status`: `received` — от гостя; `queued` — ждёт отправки (с `error`, если ' +
         'прошлая попытка не удалась и будет повторена); `sent`; `failed` — отправить не удалось, `error` — ' +
         'причина. `auto` — автоматическое сообщение (подтверждение, напоминание), а не ответ владельца. ' +
-        'Чтение не отмечает сообщения прочитанными: для этого `POST …/read`.',
+        'Чтение не отмечает сообщения прочитанными: для этого `POST …/read`. `templates` — шаблоны ответов ' +
+        'владельца, заполненные для этого бронирования (в чате Авито — только те, где нет ссылок).',
     }),
     requireAdmin,
     validate('param', idParam),
@@ -73,7 +75,11 @@ export const threadRoutes = new Hono<AppEnv>()
       const id = c.req.valid('param').id;
       const thread = await getThread(c.env, id);
       if (!thread) return apiError(c, 404, MSG.threadNotFound);
-      return c.json({ thread, messages: await threadMessages(c.env, id) });
+      const [messages, templates] = await Promise.all([
+        threadMessages(c.env, id),
+        templatesForThread(c.env, thread, messageOrigin(c.env, new URL(c.req.url).origin)),
+      ]);
+      return c.json({ thread, messages, templates });
     },
   )
   .post(

@@ -14,6 +14,7 @@ import { Field } from '../ui/Field.tsx';
 import { tabHref, useHashDetail } from '../ui/hash.ts';
 import { useNotify } from '../ui/Notice.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { ReplyTemplatesPage } from './ReplyTemplatesForm.tsx';
 
 const timeFmt = new Intl.DateTimeFormat('ru-RU', {
   day: 'numeric',
@@ -32,8 +33,12 @@ const QUEUED_REFRESH_MS = 3_000;
 export const countUnread = (threads: ThreadView[]) => threads.reduce((n, t) => n + t.unread, 0);
 export const loadUnreadThreads = () => call(client().admin.threads.$get({ query: { unread: '1', limit: '100' } }));
 
+/** «#messages/templates»: the owner's templates and the automatic answer. */
+const TEMPLATES = 'templates';
+
 export function MessagesTab({ onCount }: { onCount: (n: number) => void }) {
   const detail = useHashDetail();
+  if (detail === TEMPLATES) return <ReplyTemplatesPage />;
   const id = /^[1-9]\d{0,9}$/.test(detail) ? Number(detail) : null;
   return id === null ? <ThreadList onCount={onCount} /> : <ThreadPage key={id} id={id} onCount={onCount} />;
 }
@@ -48,45 +53,58 @@ function ThreadList({ onCount }: { onCount: (n: number) => void }) {
     if (state.status === 'loaded') onCount(countUnread(state.data));
   }, [state, onCount]);
 
+  const templatesLink = (
+    <p>
+      <a className="btn btn--ghost btn--sm" href={tabHref('messages', TEMPLATES)}>
+        Шаблоны и автоответ
+      </a>
+    </p>
+  );
   if (state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
   if (state.data.length === 0)
     return (
-      <p className="empty">
-        Сообщений пока нет. Когда гость напишет боту Telegram для гостей («Настройки» → «Telegram для гостей»),
-        переписка появится здесь.
-      </p>
+      <>
+        {templatesLink}
+        <p className="empty">
+          Сообщений пока нет. Когда гость напишет боту Telegram для гостей («Настройки» → «Telegram для гостей»),
+          переписка появится здесь.
+        </p>
+      </>
     );
   return (
-    <ul className="threads" aria-label="Переписки с гостями">
-      {state.data.map((t) => (
-        <li key={t.id}>
-          <a
-            className={`threads__item${t.unread > 0 ? ' threads__item--unread' : ''}`}
-            href={tabHref('messages', t.id)}
-            data-thread={t.id}
-          >
-            <span className="threads__name">{t.guestName || 'Гость'}</span>
-            {t.unread > 0 && (
-              <span className="admin-nav__count threads__count">
-                {t.unread}
-                <span className="visually-hidden"> непрочитанных</span>
+    <>
+      {templatesLink}
+      <ul className="threads" aria-label="Переписки с гостями">
+        {state.data.map((t) => (
+          <li key={t.id}>
+            <a
+              className={`threads__item${t.unread > 0 ? ' threads__item--unread' : ''}`}
+              href={tabHref('messages', t.id)}
+              data-thread={t.id}
+            >
+              <span className="threads__name">{t.guestName || 'Гость'}</span>
+              {t.unread > 0 && (
+                <span className="admin-nav__count threads__count">
+                  {t.unread}
+                  <span className="visually-hidden"> непрочитанных</span>
+                </span>
+              )}
+              <span className="threads__meta">
+                {THREAD_CHANNEL_LABELS[t.channel]}
+                {t.bookingId !== undefined && ` · заявка №${t.bookingId}`} ·{' '}
+                <time dateTime={t.lastAt}>{formatTime(t.lastAt)}</time>
               </span>
-            )}
-            <span className="threads__meta">
-              {THREAD_CHANNEL_LABELS[t.channel]}
-              {t.bookingId !== undefined && ` · заявка №${t.bookingId}`} ·{' '}
-              <time dateTime={t.lastAt}>{formatTime(t.lastAt)}</time>
-            </span>
-            {t.waitingSince && (
-              <span className="threads__waiting">
-                Ждёт ответа с <time dateTime={t.waitingSince}>{formatTime(t.waitingSince)}</time>
-              </span>
-            )}
-          </a>
-        </li>
-      ))}
-    </ul>
+              {t.waitingSince && (
+                <span className="threads__waiting">
+                  Ждёт ответа с <time dateTime={t.waitingSince}>{formatTime(t.waitingSince)}</time>
+                </span>
+              )}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
@@ -145,7 +163,7 @@ function ThreadPage({ id, onCount }: { id: number; onCount: (n: number) => void 
 
   if (state.status === 'loading') return <Loading />;
   if (state.status === 'error') return <LoadError error={state.error} onRetry={() => void reload()} />;
-  const { thread, messages } = state.data;
+  const { thread, messages, templates } = state.data;
 
   function edit(text: string) {
     const next = { ...draft, text };
@@ -230,6 +248,21 @@ function ThreadPage({ id, onCount }: { id: number; onCount: (n: number) => void 
         ))}
       </ol>
       <form className="thread__reply" onSubmit={(e) => void send(e)} noValidate>
+        {templates.length > 0 && (
+          <div className="thread__templates" role="group" aria-label="Вставить шаблон">
+            {templates.map((t) => (
+              <button
+                key={t.name}
+                type="button"
+                className="btn btn--ghost btn--sm"
+                // Into an empty field as it is; after what is typed, on a line of its own.
+                onClick={() => edit(draft.text.trim() ? `${draft.text.trimEnd()}\n${t.text}` : t.text)}
+              >
+                {t.name}
+              </button>
+            ))}
+          </div>
+        )}
         <Field label="Ответ гостю" error={error} id="thread-reply">
           {(p) => (
             <textarea

@@ -106,5 +106,40 @@ describe('the owner answers a guest in «Сообщения»', () => {
     expect(await axeViolations(page, '#admin-main')).toEqual([]);
 
     expect(await saidTo(chat)).toContain(answer);
+
+    // A ready answer in one tap, filled for this guest, then sent as it is.
+    await page.getByRole('group', { name: 'Вставить шаблон' }).getByRole('button', { name: 'Спасибо' }).click();
+    const thanks = await page.getByLabel('Ответ гостю').inputValue();
+    expect(thanks).toMatch(new RegExp(`^${stay.name.split(' ')[0]}, спасибо, что выбрали нас! Ждём вас `));
+    await page.getByRole('button', { name: 'Отправить' }).click();
+    await visible(
+      page.locator('.chat__msg--out', { hasText: 'спасибо, что выбрали нас' }).getByText('отправлено'),
+      15_000,
+    );
+    expect(await saidTo(chat)).toContain(thanks);
+
+    // The templates themselves: a typo in a placeholder is refused with the reason, nothing typed lost.
+    await page.getByRole('link', { name: '← Все сообщения' }).click();
+    await page.getByRole('link', { name: 'Шаблоны и автоответ' }).click();
+    await visible(page.getByRole('heading', { name: 'Шаблоны и автоответ' }));
+    await page.getByRole('button', { name: 'Добавить шаблон' }).click();
+    await page.locator('#template-name-2').fill('Баня');
+    await page.locator('#template-body-2').fill('{гость}, баня топится с 17:00.');
+    await page.getByRole('button', { name: 'Сохранить шаблоны' }).click();
+    await visible(page.getByText('В тексте есть неизвестная подстановка', { exact: false }));
+    expect(await page.locator('#template-name-2').inputValue()).toBe('Баня');
+    await page.locator('#template-body-2').fill('{имя}, баня топится с 17:00.');
+    await page.getByRole('button', { name: 'Сохранить шаблоны' }).click();
+    await visible(notice(page, 'Шаблоны сохранены'));
+    expect(await axeViolations(page, '#admin-main')).toEqual([]);
+    const api2 = await adminApi(baseURL);
+    const saved = (await api2.get('/admin/reply-templates')).json as { templates: { name: string }[] };
+    expect(saved.templates.map((t) => t.name)).toEqual(['Как добраться', 'Спасибо', 'Баня']);
+    // The other journeys see the defaults again.
+    await api2.put('/admin/reply-templates', {
+      ...saved,
+      templates: saved.templates.filter((t) => t.name !== 'Баня'),
+    });
+    await api2.logout();
   });
 });

@@ -1,0 +1,45 @@
+import { autoAnswerPeriod } from '../../schema/reply-templates.ts';
+import type { Bindings } from '../env.ts';
+import { now } from '../lib/clock.ts';
+import { fillReply, readReplyTemplates, threadStay } from '../queries/reply-templates.ts';
+import type { TelegramBot } from '../queries/telegram-bot.ts';
+import { queueReply } from '../queries/threads.ts';
+import { GUEST_LEASE_MS, messageOrigin } from './guest.ts';
+import { messageOf } from './owner.ts';
+import { tryTelegramNow } from './guest-telegram.ts';
+
+/** The outbox's subject of the automatic answer (the chat gets only the text). */
+const AUTO_ANSWER_SUBJECT = 'Автоответ';
+
+/**
+ * Answers a guest who wrote outside the owner's hours, once per thread and such hours however many
+ * messages they write (the outbox keeps one row per booking and event, so two messages at once
+ * still queue one). It is no answer of the owner's: the thread still waits for one. Never throws.
+ */
+export async function autoAnswerGuest(env: Bindings, bot: TelegramBot, bookingId: number): Promise<void> {
+  try {
+    const { autoAnswer } = await readReplyTemplates(env);
+    if (!autoAnswer.enabled) return;
+    const period = autoAnswerPeriod(autoAnswer, now());
+    if (!period) return;
+    const text = fillReply(autoAnswer.body, await threadStay(env, bookingId), messageOrigin(env));
+    const kept = await queueReply(
+      env,
+      { bookingId, subject: AUTO_ANSWER_SUBJECT, text, event: `auto-answer-${period}`, kind: 'auto-answer' },
+      GUEST_LEASE_MS,
+    );
+    if (!kept?.fresh) return;
+    console.log(`Booking ${bookingId}: the automatic answer queued for the guest’s Telegram chat`);
+    await tryTelegramNow(env, bot, {
+      id: kept.id,
+      attempts: 0,
+      createdAt: kept.createdAt,
+      bookingId,
+      kind: 'auto-answer',
+      recipient: kept.recipient,
+      text,
+    });
+  } catch (err) {
+    console.error(`The automatic answer of booking ${bookingId} could not be kept:`, messageOf(err));
+  }
+}
