@@ -5,7 +5,6 @@ import { DEFAULT_REPLY_TEMPLATES, type ReplyTemplates } from '../../schema/reply
 import { TELEGRAM_REPLIES } from '../../schema/telegram.ts';
 import type { ThreadAnswer, ThreadView } from '../../schema/threads.ts';
 import type { Bindings } from '../../worker/env.ts';
-import type { TelegramMessage, TelegramWebhook } from '../../stand-ins/telegram-api.ts';
 import {
   callWith,
   expectError,
@@ -16,6 +15,7 @@ import {
   seedUser,
   validBooking,
 } from './helpers.ts';
+import { guestChats } from './guest-chat.ts';
 
 /**
  * The owner's ready answers and the automatic answer outside their hours (docs/api.md
@@ -36,52 +36,7 @@ const useClock = (ms: number) => {
   vi.setSystemTime(ms);
 };
 
-const newToken = () =>
-  `${100_000_000 + Math.floor(Math.random() * 800_000_000)}:replies-${crypto.randomUUID().replaceAll('-', '')}`;
-let updates = 0;
-const nextUpdateId = () => 700_000 + ++updates * 7 + Math.floor(Math.random() * 5);
-let chats = 0;
-const newChat = () => 7_000_000_000 + ++chats * 13 + Math.floor(Math.random() * 11);
-
-const standIn = async <T>(path: string): Promise<T> => (await (await fetch(`${telegramApi}${path}`)).json()) as T;
-const saidTo = async (chat: number) =>
-  (await standIn<TelegramMessage[]>('/_stand-in/messages'))
-    .filter((m) => String(m.body.chat_id) === String(chat))
-    .map((m) => m.body.text);
-const message = (updateId: number, chat: number, text: string) => ({
-  update_id: updateId,
-  message: { message_id: updateId, date: 1_790_000_000, chat: { id: chat, type: 'private' }, text },
-});
-
-async function deliver(token: string, update: unknown) {
-  const hook = await standIn<TelegramWebhook | null>(`/_stand-in/webhook?token=${encodeURIComponent(token)}`);
-  expect(hook).not.toBeNull();
-  return call('POST', new URL(hook!.url).pathname, {
-    rawBody: JSON.stringify(update),
-    headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': hook!.secret_token },
-  });
-}
-
-/** The owner's bot connected and a guest's booking whose chat is tied. */
-async function guestWithChat(cookie: string) {
-  const token = newToken();
-  await json(await call('PUT', '/api/admin/messengers', { cookie, body: { telegram: { token } } }), 200);
-  const cabin = await seedCabin({ name: 'Домик у моря', pricePerNight: 5000 });
-  const { id } = await json<{ id: number }>(
-    await call('POST', '/api/bookings', { body: validBooking(cabin.id, { name: 'Мадина Гасанова' }) }),
-    201,
-  );
-  const guestToken = (await env.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?')
-    .bind(id)
-    .first<{ t: string }>())!.t;
-  const { url } = await json<{ url: string }>(
-    await call('POST', `/api/guest/${guestToken}/link/telegram`, { body: {} }),
-    200,
-  );
-  const chat = newChat();
-  await deliver(token, message(nextUpdateId(), chat, `/start ${new URL(url).searchParams.get('start')}`));
-  return { token, booking: id, guestToken, chat };
-}
+const { nextUpdateId, saidTo, message, deliver, guestWithChat } = guestChats(telegramApi, call);
 
 const readTemplates = async (cookie: string) =>
   json<ReplyTemplates>(await call('GET', '/api/admin/reply-templates', { cookie }), 200);

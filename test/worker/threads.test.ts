@@ -7,7 +7,6 @@ import type { Bindings } from '../../worker/env.ts';
 import { takeUpdate } from '../../worker/notify/guest-telegram.ts';
 import { forgetOldBookings } from '../../worker/queries/bookings.ts';
 import { readTelegramBot, saveTelegramBot } from '../../worker/queries/telegram-bot.ts';
-import type { TelegramMessage, TelegramWebhook } from '../../stand-ins/telegram-api.ts';
 import {
   callWith,
   expectError,
@@ -19,6 +18,7 @@ import {
   seedUser,
   validBooking,
 } from './helpers.ts';
+import { guestChats } from './guest-chat.ts';
 
 /**
  * «Сообщения» (docs/api.md «Conversations»), on both runtimes: what a guest writes to the guests'
@@ -31,52 +31,7 @@ const PUBLIC: Partial<Bindings> = { TELEGRAM_API_URL: telegramApi, SITE_URL: 'ht
 const call = callWith(PUBLIC);
 const json = jsonOf;
 
-const newToken = () =>
-  `${100_000_000 + Math.floor(Math.random() * 800_000_000)}:threads-${crypto.randomUUID().replaceAll('-', '')}`;
-let updates = 0;
-const nextUpdateId = () => 900_000 + ++updates * 7 + Math.floor(Math.random() * 5);
-let chats = 0;
-const newChat = () => 8_000_000_000 + ++chats * 13 + Math.floor(Math.random() * 11);
-
-const standIn = async <T>(path: string): Promise<T> => (await (await fetch(`${telegramApi}${path}`)).json()) as T;
-const saidTo = async (chat: number) =>
-  (await standIn<TelegramMessage[]>('/_stand-in/messages'))
-    .filter((m) => String(m.body.chat_id) === String(chat))
-    .map((m) => m.body.text);
-const message = (updateId: number, chat: number, text: string) => ({
-  update_id: updateId,
-  message: { message_id: updateId, date: 1_790_000_000, chat: { id: chat, type: 'private' }, text },
-});
-
-async function deliver(token: string, update: unknown) {
-  const hook = await standIn<TelegramWebhook | null>(`/_stand-in/webhook?token=${encodeURIComponent(token)}`);
-  expect(hook).not.toBeNull();
-  return call('POST', new URL(hook!.url).pathname, {
-    rawBody: JSON.stringify(update),
-    headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': hook!.secret_token },
-  });
-}
-
-/** The owner's bot connected, a guest's request whose chat is tied: what each test starts from. */
-async function guestWithChat(cookie: string, name = 'Мадина Гасанова') {
-  const token = newToken();
-  await json(await call('PUT', '/api/admin/messengers', { cookie, body: { telegram: { token } } }), 200);
-  const cabin = await seedCabin({ name: 'Домик у моря', pricePerNight: 5000 });
-  const { id } = await json<{ id: number }>(
-    await call('POST', '/api/bookings', { body: validBooking(cabin.id, { name }) }),
-    201,
-  );
-  const page = (await env.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?')
-    .bind(id)
-    .first<{ t: string }>())!.t;
-  const { url } = await json<{ url: string }>(
-    await call('POST', `/api/guest/${page}/link/telegram`, { body: {} }),
-    200,
-  );
-  const chat = newChat();
-  await deliver(token, message(nextUpdateId(), chat, `/start ${new URL(url).searchParams.get('start')}`));
-  return { token, booking: id, cabin: cabin.id, chat };
-}
+const { nextUpdateId, saidTo, message, deliver, guestWithChat } = guestChats(telegramApi, call);
 
 const threads = async (cookie: string, query = '') =>
   json<ThreadView[]>(await call('GET', `/api/admin/threads${query}`, { cookie }), 200);
@@ -111,6 +66,28 @@ describe('a guest writes to the bot', () => {
     ]);
     // Only «Готово» for the /start: the guest's words went to the owner, not to an automatic answer.
     expect(await saidTo(chat)).toEqual([TELEGRAM_REPLIES.linked]);
+  });
+
+  it('should alert the owner once by their channel, with the guest’s words and where to answer', async () => {
+    const OWNER_CHAT = String(5_000_000 + Math.floor(Math.random() * 1_000_000));
+    const alerting = guestChats(
+      telegramApi,
+      callWith({ ...PUBLIC, TELEGRAM_BOT_TOKEN: '100200:owner-alerts', TELEGRAM_CHAT_ID: OWNER_CHAT }),
+    );
+    const cookie = await login();
+    const { token, booking, chat } = await alerting.guestWithChat(cookie);
+    const update = alerting.message(alerting.nextUpdateId(), chat, 'Можно приехать с собакой?');
+    // Telegram delivering the same update three times: one message, one alert.
+    await Promise.all([1, 2, 3].map(() => alerting.deliver(token, update)));
+    const toOwner = async () => (await alerting.saidTo(Number(OWNER_CHAT))).filter((t) => t.includes('пишет в'));
+    await expect.poll(toOwner, { timeout: 5_000 }).toHaveLength(1);
+    const [alert] = await toOwner();
+    expect(alert).toContain(`Сообщение от гостя: Мадина Гасанова, бронирование №${booking}`);
+    expect(alert).toContain('Мадина Гасанова пишет в Telegram:\n\nМожно приехать с собакой?');
+    expect(alert).toContain('Ответить: https://kaspiy.example → админ-панель → «Сообщения»');
+    // The guest's /start tied the chat: that is no message, and brought no alert.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await toOwner()).toHaveLength(1);
   });
 
   it('should store an update delivered many times at once, and by the webhook and polling together, once', async () => {

@@ -29,7 +29,7 @@ import {
   takeTelegramUpdate,
   type TelegramBot,
 } from '../queries/telegram-bot.ts';
-import { autoAnswerGuest } from './auto-answer.ts';
+import { alertOwnerOfGuestMessage, autoAnswerGuest } from './guest-wrote.ts';
 import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
 import { markTryFailed, messageOf, triedTooLong } from './owner.ts';
 import {
@@ -102,7 +102,13 @@ function actionOf(update: TelegramUpdate): { start: string } | { bareStart: true
  * delivery of the same update does nothing and says nothing. The answer is tried once: a guest
  * who got none taps the link again.
  */
-export async function takeUpdate(env: Bindings, bot: TelegramBot, update: TelegramUpdate): Promise<void> {
+export async function takeUpdate(
+  env: Bindings,
+  bot: TelegramBot,
+  update: TelegramUpdate,
+  /** Where the owner's alert runs: after the webhook's answer there, in turn when polling. */
+  later: (label: string, task: Promise<unknown>) => unknown = (_, task) => task,
+): Promise<void> {
   const chat = update.message?.chat.id;
   const action = actionOf(update);
   const chatId = chat === undefined ? undefined : String(chat);
@@ -131,7 +137,13 @@ export async function takeUpdate(env: Bindings, bot: TelegramBot, update: Telegr
   );
   if (!taken.fresh || chatId === undefined) return;
   if (taken.stored) console.log('A guest wrote to the guests’ Telegram bot: kept in their booking’s thread');
-  if (taken.storedFor !== undefined) await autoAnswerGuest(env, bot, taken.storedFor);
+  if (taken.storedFor !== undefined && text) {
+    await later(
+      'The owner’s alert of a guest’s message',
+      alertOwnerOfGuestMessage(env, taken.storedFor, 'Telegram', text),
+    );
+    await autoAnswerGuest(env, bot, taken.storedFor);
+  }
   // What the guest wrote reached the owner («Сообщения»): no automatic answer to it. A chat tied
   // to no booking is told what the bot is for.
   const reply = !action

@@ -128,3 +128,25 @@ export function lateRefundGuestMail(
       .join('\n'),
   };
 }
+
+/** A guest wrote in a messenger: who, about which stay, and their words, to answer in «Сообщения». */
+export function guestMessageNotice(
+  b: { id: number; name: string; cabinName: string; checkIn: string; checkOut: string },
+  channel: string,
+  text: string,
+  siteUrl?: string,
+): OwnerNotice {
+  const words = text.length > GUEST_WORDS_MAX ? `${text.slice(0, GUEST_WORDS_MAX - 1)}…` : text;
+  return {
+    subject: `Сообщение от гостя: ${b.name}, бронирование №${b.id}`,
+    text: [
+      `«${b.cabinName}»: ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}`,
+      `${b.name} пишет в ${channel}:`,
+      '',
+      words,
+      ...(siteUrl ? ['', `Ответить: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Сообщения»`] : []),
+    ].join('\n'),
+  };
+}
+/** How much of a guest's message the owner's alert quotes; the whole is in «Сообщения». */
+const GUEST_WORDS_MAX = 1000;

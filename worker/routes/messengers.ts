@@ -4,6 +4,7 @@ import { messengersAnswer, messengersBody, telegramUpdateSchema } from '../../sc
 import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
 import { docs } from '../lib/openapi.ts';
+import { afterResponse } from '../lib/background.ts';
 import { sha256Hex } from '../lib/password.ts';
 import { validate } from '../lib/validate.ts';
 import { limitBody } from '../middleware/body-limit.ts';
@@ -94,7 +95,7 @@ export const telegramHookRoutes = new Hono<AppEnv>().post(
     }
     const update = telegramUpdateSchema.safeParse(body);
     if (!update.success) return apiError(c, 400, MSG.badInput);
-    await takeUpdate(c.env, bot, update.data);
+    await takeUpdate(c.env, bot, update.data, (label, task) => afterResponse(c, label, task));
     return c.json({ ok: true as const });
   },
 );

@@ -1,3 +1,5 @@
+// What follows when a guest writes in a messenger and their words are kept in the booking's thread:
+// the owner is alerted, and outside the owner's hours the guest gets the automatic answer.
 import { autoAnswerPeriod } from '../../schema/reply-templates.ts';
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
@@ -5,7 +7,8 @@ import { fillReply, readReplyTemplates, threadStay } from '../queries/reply-temp
 import type { TelegramBot } from '../queries/telegram-bot.ts';
 import { queueReply } from '../queries/threads.ts';
 import { GUEST_LEASE_MS, messageOrigin } from './guest.ts';
-import { messageOf } from './owner.ts';
+import { guestMessageNotice } from './notices.ts';
+import { messageOf, notifyOwner } from './owner.ts';
 import { tryTelegramNow } from './guest-telegram.ts';
 
 /** The outbox's subject of the automatic answer (the chat gets only the text). */
@@ -41,5 +44,24 @@ export async function autoAnswerGuest(env: Bindings, bot: TelegramBot, bookingId
     });
   } catch (err) {
     console.error(`The automatic answer of booking ${bookingId} could not be kept:`, messageOf(err));
+  }
+}
+
+/**
+ * Tells the owner that a guest wrote, by the channels of their alerts (as a new request is told),
+ * with the words and where to answer. Never throws.
+ */
+export async function alertOwnerOfGuestMessage(
+  env: Bindings,
+  bookingId: number,
+  channel: string,
+  text: string,
+): Promise<void> {
+  try {
+    const stay = await threadStay(env, bookingId);
+    if (!stay) return;
+    await notifyOwner(env, guestMessageNotice({ id: bookingId, ...stay }, channel, text, env.SITE_URL));
+  } catch (err) {
+    console.error(`The owner’s alert of a message about booking ${bookingId} failed:`, messageOf(err));
   }
 }
