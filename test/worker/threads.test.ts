@@ -7,17 +7,7 @@ import type { Bindings } from '../../worker/env.ts';
 import { takeUpdate } from '../../worker/notify/guest-telegram.ts';
 import { forgetOldBookings } from '../../worker/queries/bookings.ts';
 import { readTelegramBot, saveTelegramBot } from '../../worker/queries/telegram-bot.ts';
-import {
-  callWith,
-  expectError,
-  expectNoChange,
-  jsonOf,
-  login,
-  resetDataWithAdmin,
-  seedCabin,
-  seedUser,
-  validBooking,
-} from './helpers.ts';
+import { callWith, expectError, expectNoChange, jsonOf, login, resetDataWithAdmin, seedUser } from './helpers.ts';
 import { guestChats } from './guest-chat.ts';
 
 /**
