@@ -32,8 +32,15 @@ export async function drainOutbox(
   ]);
   let sent = 0;
   let failed = 0;
+  // An SMS is two requests (its price, then the send): where a run's requests are counted, the
+  // ones that no longer fit wait for the next run.
+  let requests = 0;
+  const budget = opts.limit ?? Number.POSITIVE_INFINITY;
   for (const row of due) {
+    const cost = row.channel === 'sms' ? 2 : 1;
+    if (requests + cost > budget) continue;
     if (!(await claim(env, row.id, RETRY_LEASE_MS))) continue;
+    requests += cost;
     if (row.bookingId !== null) {
       const stay = stays.get(row.bookingId);
       const outcome =
