@@ -233,9 +233,21 @@ describe('the reminder by SMS', () => {
       .bind(plain.id)
       .all();
     expect(thread.results).toEqual([{ channel: 'sms', direction: 'out', kind: 'reminder', status: 'sent', text }]);
+    // «Сообщения» lists it as the booking's SMS thread.
+    const owner = await login();
+    const threads = await json<{ id: number; bookingId?: number; channel: string }[]>(
+      await call('GET', '/api/admin/threads?channel=sms', { cookie: owner }),
+      200,
+    );
+    expect(threads).toMatchObject([{ bookingId: plain.id, channel: 'sms' }]);
+    const shown = await json<{ messages: { direction: string; text: string; status: string }[] }>(
+      await call('GET', `/api/admin/threads/${threads[0]!.id}`, { cookie: owner }),
+      200,
+    );
+    expect(shown.messages).toMatchObject([{ direction: 'out', text, status: 'sent' }]);
     // The money: one reminder at 1.50 ₽ a part, settled.
     const parts = smsSegments(text).parts;
-    expect(await smsOf(await call('GET', '/api/admin/messengers', { cookie: await login() }))).toMatchObject({
+    expect(await smsOf(await call('GET', '/api/admin/messengers', { cookie: owner }))).toMatchObject({
       month: { spentRub: parts * 1.5, reservedRub: 0 },
       balanceRub: 100 - parts * 1.5,
     });
