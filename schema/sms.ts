@@ -72,10 +72,16 @@ export function smsPhone(raw: string): string | undefined {
   return undefined;
 }
 
-/** The kinds of a booking's messages that go by SMS. */
-export const SMS_KINDS = ['reminder'] as const satisfies readonly GuestMessageKind[];
+/**
+ * The kinds of a booking's messages that go by SMS: the owner's confirmation (the first the guest
+ * hears of their page) and the reminder before arrival.
+ */
+export const SMS_KINDS = ['confirmation', 'reminder'] as const satisfies readonly GuestMessageKind[];
 
-const SMS_TITLES: Record<(typeof SMS_KINDS)[number], string> = { reminder: 'Скоро заезд' };
+const SMS_TITLES: Record<(typeof SMS_KINDS)[number], string> = {
+  confirmation: 'Бронь подтверждена',
+  reminder: 'Скоро заезд',
+};
 /** A cabin's name longer than this is cut, so a message stays within a few parts. */
 const SMS_CABIN_NAME_MAX = 30;
 

@@ -188,7 +188,6 @@ describe('the owner connects SMS.ru', () => {
 describe('the reminder by SMS', () => {
   it('should go to a guest with a phone and no messenger only, as a short text with the page’s link and nothing secret, and show in the thread', async () => {
     const cookie = await login();
-    const key = await connect(cookie);
     const plain = await confirmedStay(cookie, { phone: '8 (928) 555-12-34' });
     // The cabin's arrival instructions (a door code, the Wi-Fi) stay on the guest's page.
     await env.DB.prepare('INSERT INTO cabin_instructions (cabin_id, text) VALUES (?, ?)')
@@ -207,6 +206,8 @@ describe('the reminder by SMS', () => {
     // A stay from another platform may carry no phone.
     const noPhone = await confirmedStay(cookie, { checkIn: plain.checkIn, checkOut: plain.checkOut });
     await env.DB.prepare("UPDATE bookings SET phone = '' WHERE id = ?").bind(noPhone.id).run();
+    // Turned on after the stays were confirmed: no confirmation by SMS, the reminder alone.
+    const key = await connect(cookie);
 
     await scheduleBefore(plain.checkIn);
     const sent = await sentBy(key);
@@ -258,8 +259,8 @@ describe('the reminder by SMS', () => {
 
   it('should keep the reminder when SMS.ru has no money, show why in «Настройки», and send it after the top-up', async () => {
     const cookie = await login();
-    const key = await connect(cookie);
     const stay = await confirmedStay(cookie);
+    const key = await connect(cookie);
     await account(key, { balance: 0 });
     await scheduleBefore(stay.checkIn);
     expect(await sentBy(key)).toEqual([]);
@@ -289,8 +290,8 @@ describe('the reminder by SMS', () => {
 
   it('should retry after SMS.ru fails over HTTP, and give up a reminder whose guest tied a messenger meanwhile', async () => {
     const cookie = await login();
-    const key = await connect(cookie);
     const stay = await confirmedStay(cookie);
+    const key = await connect(cookie);
     await account(key, { fail: 1 });
     await scheduleBefore(stay.checkIn);
     expect(await smsRows(stay.id)).toMatchObject([{ sent_at: null, last_error: MSG.smsUnavailable }]);
@@ -307,6 +308,42 @@ describe('the reminder by SMS', () => {
     expect(await smsRows(stay.id)).toMatchObject([
       { given_up_at: expect.any(Number), last_error: MSG.smsHasMessenger },
     ]);
+  });
+});
+
+describe('the confirmation by SMS', () => {
+  it('should send the page’s link when the owner confirms, to a guest with no messenger only', async () => {
+    const cookie = await login();
+    const key = await connect(cookie);
+    const request = async (phone: string) => {
+      const cabin = await seedCabin({ name: 'Домик у моря', pricePerNight: 5000 });
+      const { id } = await json<{ id: number }>(
+        await call('POST', '/api/bookings', { body: validBooking(cabin.id, { phone, email: '' }) }),
+        201,
+      );
+      const token = (await env.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?')
+        .bind(id)
+        .first<{ t: string }>())!.t;
+      return { id, token };
+    };
+    const plain = await request('+7 928 555-12-34');
+    const linked = await request('+7 928 555-00-02');
+    await env.DB.prepare(
+      "INSERT INTO guest_chats (booking_id, chat_id, consent, linked_at) VALUES (?, '7000003', 'да', 1)",
+    )
+      .bind(linked.id)
+      .run();
+    for (const b of [plain, linked])
+      await json(await call('PUT', `/api/admin/bookings/${b.id}`, { cookie, body: { status: 'confirmed' } }), 200);
+    const sent = await sentBy(key);
+    expect(sent.map((m) => m.to)).toEqual(['79285551234']);
+    expect(sent[0]!.msg).toMatch(/^Бронь подтверждена: «Домик у моря», /);
+    expect(sent[0]!.msg).toContain(`Всё о брони: ${SITE}/b/${plain.token}`);
+    expect(await smsRows(plain.id)).toMatchObject([{ kind: 'confirmation', sent_at: expect.any(Number) }]);
+    expect(await smsRows(linked.id)).toEqual([]);
+    // Once per booking: confirming again sends nothing more.
+    await call('PUT', `/api/admin/bookings/${plain.id}`, { cookie, body: { status: 'confirmed' } });
+    expect(await sentBy(key)).toHaveLength(1);
   });
 });
 

@@ -1,15 +1,18 @@
 // SMS to guests who tied no messenger (docs/operations.md «SMS for guests»): connecting the
-// owner's gateway (its key checked first), keeping the reminders in the outbox, and sending one
-// under the month's cap (the price reserved before the send, settled after the gateway's answer).
+// owner's gateway (its key checked first), keeping the confirmation and the reminders in the outbox,
+// and sending one under the month's cap (the price reserved before the send, settled after the answer).
+import { eq, sql } from 'drizzle-orm';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import { smsGuestText, smsPhone, type SmsSettingsBody } from '../../schema/sms.ts';
-import type { OutboxRow } from '../../schema/tables.ts';
+import { outbox, type Booking, type OutboxRow } from '../../schema/tables.ts';
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
+import { getDb, insertWhen } from '../lib/db.ts';
 import { enqueueGuestMessages, markFailed, markSent } from '../queries/outbox.ts';
 import {
   hasMessenger,
+  HAS_MESSENGER,
   noteSmsOutcome,
   readSmsGateway,
   reserveSms,
@@ -18,7 +21,8 @@ import {
   smsRemindersDue,
   type SmsGateway,
 } from '../queries/sms.ts';
-import { whyStayRefuses, type MessageStay } from './guest.ts';
+import { getSettings } from '../queries/settings.ts';
+import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
 import { markTryFailed, messageOf, outboxRetryMs, triedTooLong } from './owner.ts';
 import { SmsApiError, smsBalance, smsCost, smsSend, smsSenders } from './sms-api.ts';
 
@@ -177,5 +181,57 @@ async function deliverSms(
     const uncertain = !(err instanceof SmsApiError) || err.uncertain;
     await settleSms(env, reservation, uncertain ? { spent: true, costKop: price.kop, smsId: null } : { spent: false });
     return failed(err);
+  }
+}
+
+/**
+ * The owner's «Подтвердить» in «Заявки»: the confirmation by SMS, with the link to the guest's
+ * page, where SMS is on, the guest left a phone and tied no messenger, under the same switch as its
+ * e-mail («Настройки» → «Письма гостям»). Kept in the outbox once per booking (held for a short
+ * lease) and tried at once; what fails is the schedule's. `origin` is the request's address, used
+ * when SITE_URL is not set. Never throws: the booking stays confirmed whatever SMS.ru does.
+ */
+export async function smsConfirmation(
+  env: Bindings,
+  booking: Pick<Booking, 'id' | 'checkIn' | 'checkOut' | 'guestToken' | 'phone'>,
+  cabinName: string,
+  origin?: string,
+): Promise<void> {
+  try {
+    const site = messageOrigin(env, origin);
+    const to = smsPhone(booking.phone);
+    if (!booking.guestToken || !site || !to) return;
+    const gateway = await readSmsGateway(env);
+    if (!gateway) return;
+    const { messages } = await getSettings(env);
+    if (!messages.confirmation.enabled) return;
+    const words = smsGuestText('confirmation', { ...booking, guestToken: booking.guestToken, cabinName }, site);
+    const at = now();
+    const db = getDb(env);
+    const [kept] = await insertWhen(
+      db,
+      outbox,
+      {
+        channel: 'sms',
+        ...words,
+        attempts: 0,
+        nextAttemptAt: at,
+        leaseUntil: at + GUEST_LEASE_MS,
+        createdAt: at,
+        bookingId: booking.id,
+        kind: 'confirmation',
+        recipient: to,
+        event: '',
+      },
+      // Written only while the guest has no messenger: the confirmation goes there then.
+      sql.raw(`not exists (select 1 from bookings b where b.id = ${Number(booking.id)} and ${HAS_MESSENGER})`),
+    )
+      .onConflictDoNothing()
+      .returning({ id: outbox.id });
+    if (!kept) return;
+    const row = await db.select().from(outbox).where(eq(outbox.id, kept.id)).get();
+    if (row?.recipient) await deliverSms(env, gateway, { ...row, recipient: row.recipient });
+  } catch (err) {
+    console.error(`The confirmation SMS of booking ${booking.id} could not be kept or sent:`, messageOf(err));
   }
 }

@@ -1,5 +1,5 @@
 // «Настройки» → «SMS гостям»: the owner's SMS.ru account, through which a guest who tied no
-// messenger gets the reminder before arrival with the link to their page (docs/operations.md
+// messenger gets the confirmation and the reminder before arrival, with the link to their page (docs/operations.md
 // «SMS for guests»). The key goes to the server once and never comes back: the panel learns the
 // key's last 4 characters and what SMS.ru reported (the balance, the price of a part, the sender
 // names), this month's spending against the cap and SMS.ru's last refusal.
@@ -99,7 +99,7 @@ function GuestSmsForm({ status, onStatus }: { status: SmsStatus; onStatus: (s: S
   async function remove() {
     const ok = await confirm({
       title: 'Выключить SMS гостям?',
-      text: 'Сайт забудет ключ SMS.ru, и напоминания гостям без мессенджера будут уходить только на почту. Ещё не отправленные SMS не уйдут.',
+      text: 'Сайт забудет ключ SMS.ru, и сообщения гостям без мессенджера будут уходить только на почту. Ещё не отправленные SMS не уйдут.',
       confirmLabel: 'Выключить',
       cancelLabel: 'Оставить',
       danger: true,
@@ -113,8 +113,8 @@ function GuestSmsForm({ status, onStatus }: { status: SmsStatus; onStatus: (s: S
   return (
     <>
       <p className="hint">
-        Гостю, который не подключил мессенджер, но оставил телефон, напоминание о заезде придёт по SMS — короткий текст
-        и ссылка на страницу брони, без адреса, кодов и инструкций. SMS уходят с вашего аккаунта{' '}
+        Гостю, который не подключил мессенджер, но оставил телефон, подтверждение брони и напоминание о заезде придут по
+        SMS — короткий текст и ссылка на страницу брони, без адреса, кодов и инструкций. SMS уходят с вашего аккаунта{' '}
         <a href="https://sms.ru" target="_blank" rel="noopener noreferrer">
           SMS.ru
         </a>
