@@ -23,7 +23,7 @@ const rub = (n: number) =>
   `${n.toLocaleString('ru-RU', { minimumFractionDigits: Number.isInteger(n) ? 0 : 2, maximumFractionDigits: 2 })} ₽`;
 
 /** «3 части», «1 часть», «5 частей». */
-const parts = (n: number) => {
+export const parts = (n: number) => {
   const tens = n % 100;
   const ones = n % 10;
   const word = tens >= 11 && tens <= 14 ? 'частей' : ones === 1 ? 'часть' : ones >= 2 && ones <= 4 ? 'части' : 'частей';
@@ -40,7 +40,7 @@ export function GuestSms() {
 
 type Errors = Partial<Record<'key' | 'sender' | 'monthlyCapRub' | 'form', string>>;
 
-function GuestSmsForm({ status, onStatus }: { status: SmsStatus; onStatus: (s: SmsStatus) => void }) {
+export function GuestSmsForm({ status, onStatus }: { status: SmsStatus; onStatus: (s: SmsStatus) => void }) {
   const [provider, setProvider] = useState<SmsProvider>(status.provider ?? 'smsru');
   const [key, setKey] = useState('');
   const [sender, setSender] = useState(status.sender ?? '');
