@@ -262,6 +262,9 @@ export const UNSTAMPED_TABLES = [
   'tasks',
   // What search engines were last told of the pages: the schedule's and «Продвижение»'s alone.
   'indexnow_state',
+  // The SMS money of the month and of each message: the panel's and the outbox's alone.
+  'sms_budget',
+  'sms_spends',
 ] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
@@ -809,3 +812,40 @@ export const tasks = sqliteTable(
   (t) => [index('tasks_due_idx').on(t.due, t.cabinId), uniqueIndex('tasks_departure_idx').on(t.bookingId, t.due)],
 );
 export type Task = typeof tasks.$inferSelect;
+
+// ——— SMS to guests who tied no messenger (schema/sms.ts, docs/operations.md «SMS for guests»).
+
+/**
+ * The month's SMS money (Europe/Moscow months, `YYYY-MM`), in kopecks: the owner's cap as it was
+ * when a send last reserved, what the gateway charged (`spent`) and what sends under way hold
+ * (`reserved`). A send reserves its price with one conditional write that keeps
+ * `spent + reserved <= cap`, so two sends at once never pass the cap between them.
+ */
+export const smsBudget = sqliteTable('sms_budget', {
+  month: text('month').primaryKey(),
+  capKop: integer('cap_kop').notNull(),
+  spentKop: integer('spent_kop').notNull().default(0),
+  reservedKop: integer('reserved_kop').notNull().default(0),
+});
+
+/**
+ * Each SMS's money: the price reserved before the send ('reserved'), then what the gateway
+ * charged once it took the message ('spent'), or the reservation given back when it refused
+ * ('released'). A record of money: never deleted, and it outlives its outbox row (no foreign key),
+ * naming no guest. Times in ms.
+ */
+export const smsSpends = sqliteTable(
+  'sms_spends',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    outboxId: integer('outbox_id').notNull(),
+    month: text('month').notNull(),
+    amountKop: integer('amount_kop').notNull(),
+    status: text('status').notNull(),
+    costKop: integer('cost_kop'),
+    smsId: text('sms_id'),
+    createdAt: integer('created_at').notNull(),
+    settledAt: integer('settled_at'),
+  },
+  (t) => [index('sms_spends_outbox_idx').on(t.outboxId)],
+);

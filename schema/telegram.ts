@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatStayDates } from './format.ts';
 import { guestPageUrl, reviewUrl, type GuestMessageKind } from './guest-page.ts';
 import { MSG } from './messages.ts';
+import { smsSettingsBody, smsStatusSchema } from './sms.ts';
 
 // Guests' messages through the owner's Telegram bot (docs/api.md «Messengers»): the guest taps
 // «Получать сообщения в Telegram» on their page, opens the bot by a one-time link, and from then
@@ -28,9 +29,13 @@ export const telegramTokenSchema = z
   .max(200, MSG.telegramTokenInvalid)
   .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,}$/, MSG.telegramTokenInvalid);
 
-/** PUT /api/admin/messengers: a messenger left out is left as it is; `telegram: null` forgets the bot. */
+/**
+ * PUT /api/admin/messengers: a messenger left out is left as it is; `telegram: null` forgets the
+ * bot, `sms: null` switches SMS off and forgets the gateway's key (schema/sms.ts).
+ */
 export const messengersBody = z.object({
   telegram: z.object({ token: telegramTokenSchema }).nullable().optional(),
+  sms: smsSettingsBody.nullable().optional(),
 });
 
 /** What the panel is told of the guests' Telegram bot: never the token, only its last 4 characters. */
@@ -45,7 +50,7 @@ export const telegramStatusSchema = z.object({
   error: z.string().optional(),
 });
 export type TelegramStatus = z.infer<typeof telegramStatusSchema>;
-export const messengersAnswer = z.object({ telegram: telegramStatusSchema });
+export const messengersAnswer = z.object({ telegram: telegramStatusSchema, sms: smsStatusSchema });
 
 /** POST /api/guest/{token}/link/telegram: the deep link that opens the bot with the one-time code. */
 export const telegramLinkAnswer = z.object({ url: z.string() });

@@ -40,6 +40,8 @@ export type Bindings = {
   TELEGRAM_API_URL?: string;
   /** MAX's Bot API address (default https://platform-api2.max.ru); tests point it at a local stand-in. The bot itself is set in «Настройки». */
   MAX_API_URL?: string;
+  /** The SMS gateway's address (default https://sms.ru); tests and `npm start` point it at a local stand-in. The key itself is set in «Настройки». */
+  SMS_API_URL?: string;
   /**
    * E-mail to the owner and to guests: self-hosted from SMTP_URL, else (and on Workers) from the
    * HTTP mail API below.

@@ -103,6 +103,7 @@ const server = await startNodeServer({
     YOOKASSA_SECRET_KEY: env.YOOKASSA_SECRET_KEY,
     YOOKASSA_API_URL: env.YOOKASSA_API_URL,
     MAX_API_URL: env.MAX_API_URL || undefined,
+    SMS_API_URL: env.SMS_API_URL || undefined,
     AVITO_API_URL: env.AVITO_API_URL || undefined,
     INDEXNOW_URL: env.INDEXNOW_URL || undefined,
     MAILER: mailer,

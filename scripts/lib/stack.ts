@@ -13,6 +13,7 @@ import { startYooKassaStandIn } from '../../stand-ins/yookassa-api.ts';
 import { startAvitoStandIn } from '../../stand-ins/avito-api.ts';
 import { startTelegramStandIn } from '../../stand-ins/telegram-api.ts';
 import { startIndexNowStandIn } from '../../stand-ins/indexnow-api.ts';
+import { startSmsStandIn } from '../../stand-ins/sms-api.ts';
 import { CHANNEL_PUSH_EVERY_MS } from '../../schema/channels.ts';
 
 /**
@@ -121,6 +122,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // nothing is sent unless a developer runs the stack with a domain of their own in SITE_URL.
   const indexNow = await startIndexNowStandIn({ log: (line) => log(`  IndexNow (демо): ${line}`) });
 
+  // SMS.ru likewise: any key of 8 or more letters, digits or dashes is an account with 100 ₽, so
+  // SMS to guests can be switched on and tried in «Настройки»; each message is logged here, never
+  // sent. A test stack that brings its own stand-in names it in `vars`.
+  const sms = opts.vars?.SMS_API_URL ? null : await startSmsStandIn({ log: (line) => log(`  SMS.ru (демо): ${line}`) });
+
   log(`• Starting the worker on ${url}…`);
   const args = [
     'dev',
@@ -156,6 +162,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     '--var',
     `INDEXNOW_URL:${indexNow.url}/indexnow`,
     ...(telegram ? ['--var', `TELEGRAM_API_URL:${telegram.url}`] : []),
+    ...(sms ? ['--var', `SMS_API_URL:${sms.url}`] : []),
     // The links in the guests' e-mails (their booking's page) point here; the schedule's reminders
     // have no request to take the address from. An e-mail goes once MAIL_API_KEY is in .dev.vars.
     '--var',
@@ -210,7 +217,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     stopping = true;
     clearInterval(tick);
     server.close();
-    await Promise.all([yookassa.close(), avito.close(), telegram?.close(), indexNow.close()]);
+    await Promise.all([yookassa.close(), avito.close(), telegram?.close(), indexNow.close(), sms?.close()]);
     if (wrangler.exitCode === null) {
       const gone = new Promise((r) => wrangler.once('exit', r));
       wrangler.kill('SIGTERM');

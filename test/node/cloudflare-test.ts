@@ -34,11 +34,13 @@ export async function startFileServer(): Promise<void> {
     trustedProxy: true,
     adminPassword: 'test-password-1',
     shutdownGraceMs: 1000,
-    // The MAX and Telegram Bot API stand-ins of stand-ins/max-global-setup.ts and telegram-setup.ts.
+    // The MAX and Telegram Bot API stand-ins of stand-ins/max-global-setup.ts and telegram-setup.ts,
+    // and SMS.ru's of stand-ins/sms-setup.ts.
     // Feeds from stand-ins/feed-server.ts on 127.0.0.1, as `npm start` allows.
     bindings: {
       MAX_API_URL: inject('maxApiUrl'),
       TELEGRAM_API_URL: inject('telegramApiUrl'),
+      SMS_API_URL: inject('smsApiUrl'),
       AVITO_API_URL: inject('avito').apiUrl,
       ALLOW_LOOPBACK_FEEDS: '1',
     },
@@ -49,6 +51,7 @@ export async function startFileServer(): Promise<void> {
     REBUILD_HOOK_URL: '',
     MAX_API_URL: inject('maxApiUrl'),
     TELEGRAM_API_URL: inject('telegramApiUrl'),
+    SMS_API_URL: inject('smsApiUrl'),
     AVITO_API_URL: inject('avito').apiUrl,
     ALLOW_LOOPBACK_FEEDS: '1',
     TEST_MIGRATIONS: [] as D1Migration[],

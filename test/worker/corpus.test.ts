@@ -424,8 +424,12 @@ const ROUTES: RouteSpec[] = [
     admin: true,
     path: () => '/api/admin/messengers',
     body: 'json',
-    valid: () => ({ telegram: { token: '123456789:corpus-token-0123456789abcdefABCDEF' } }),
-    nullable: ['telegram'],
+    valid: () => ({
+      telegram: { token: '123456789:corpus-token-0123456789abcdefABCDEF' },
+      // SMS.ru's stand-in takes any key of this shape (stand-ins/sms-api.ts).
+      sms: { provider: 'smsru', key: 'CORPUS-0123-4567-89AB-CDEF01234567', sender: 'Kaspiy', monthlyCapRub: 500 },
+    }),
+    nullable: ['telegram', 'sms'],
   },
   // «Сообщения»: a thread of the seeded booking (its guest tied no chat, so an answer is a 409).
   {
@@ -1082,8 +1086,12 @@ function jsonCorpus(r: RouteSpec, role: Role): Case[] {
     for (const wrong of wrongTypes(value))
       cases.push(refused(`${key}: ${json(wrong)}`, json(mutate(valid, key, wrong)), 400));
     if (value && typeof value === 'object' && !Array.isArray(value)) {
-      for (const inner of Object.keys(value)) {
-        cases.push(refused(`${key}.${inner}: 42`, json(mutate(valid, key, { ...value, [inner]: 42 })), 400));
+      for (const [inner, was] of Object.entries(value)) {
+        // A number where text belongs; text where a number does (42 may be a good number, a cap).
+        const wrong = typeof was === 'number' ? '42' : 42;
+        cases.push(
+          refused(`${key}.${inner}: ${json(wrong)}`, json(mutate(valid, key, { ...value, [inner]: wrong })), 400),
+        );
       }
     }
     if (Array.isArray(value) && value[0] && typeof value[0] === 'object') {

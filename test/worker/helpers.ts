@@ -25,6 +25,8 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 
 // Children before their parents: the foreign keys, and the trigger that keeps a cabin with bookings.
 const TABLES = [
+  'sms_spends',
+  'sms_budget',
   'payments',
   'messages',
   'threads',
@@ -383,6 +385,8 @@ const SNAPSHOT_QUERIES = {
   threads: 'SELECT * FROM threads ORDER BY id',
   messages: 'SELECT * FROM messages ORDER BY id',
   indexnow: 'SELECT * FROM indexnow_state',
+  smsBudget: 'SELECT * FROM sms_budget ORDER BY month',
+  smsSpends: 'SELECT * FROM sms_spends ORDER BY id',
 } as const;
 
 /** Runs `act` and checks that nothing in D1 or R2 changed meanwhile. */

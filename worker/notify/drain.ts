@@ -1,6 +1,7 @@
 import type { Bindings } from '../env.ts';
 import { bookingsOfMessages, claim, dueMessages, markFailed, markSent } from '../queries/outbox.ts';
 import { sendGuestMessage } from './guest.ts';
+import { sendGuestSms } from './guest-sms.ts';
 import { sendGuestTelegram } from './guest-telegram.ts';
 import { markTryFailed, messageOf, outboxKey, ownerChannels, triedTooLong, type Channel } from './owner.ts';
 
@@ -11,7 +12,8 @@ const DRAIN_BATCH = 25;
 
 /**
  * Sends the messages whose next try is due, once each (the schedule's every minute): the owner's
- * alerts by their channel, a guest's messages by e-mail to the guest (worker/notify/guest.ts). An
+ * alerts by their channel, a guest's messages by e-mail to the guest (worker/notify/guest.ts), to
+ * their Telegram chat or by SMS (worker/notify/guest-sms.ts). An
  * owner's message whose channel was switched off since, a guest's whose booking was cancelled
  * meanwhile, or one that has failed for days, is given up and logged. Each message is one outbound
  * request: `limit` holds a run to its share of a Worker's (the rest go in the next minutes).
@@ -30,12 +32,23 @@ export async function drainOutbox(
   ]);
   let sent = 0;
   let failed = 0;
+  // An SMS is two requests (its price, then the send): where a run's requests are counted, the
+  // ones that no longer fit wait for the next run.
+  let requests = 0;
+  const budget = opts.limit ?? Number.POSITIVE_INFINITY;
   for (const row of due) {
+    const cost = row.channel === 'sms' ? 2 : 1;
+    if (requests + cost > budget) continue;
     if (!(await claim(env, row.id, RETRY_LEASE_MS))) continue;
+    requests += cost;
     if (row.bookingId !== null) {
       const stay = stays.get(row.bookingId);
       const outcome =
-        row.channel === 'telegram' ? await sendGuestTelegram(env, row, stay) : await sendGuestMessage(env, row, stay);
+        row.channel === 'telegram'
+          ? await sendGuestTelegram(env, row, stay)
+          : row.channel === 'sms'
+            ? await sendGuestSms(env, row, stay)
+            : await sendGuestMessage(env, row, stay);
       if (outcome === 'sent') sent++;
       else if (outcome === 'failed') failed++;
       continue;

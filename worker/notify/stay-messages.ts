@@ -7,6 +7,8 @@ import { enqueueGuestMessages, staysDue } from '../queries/outbox.ts';
 import { getSettings } from '../queries/settings.ts';
 import { readTelegramBot } from '../queries/telegram-bot.ts';
 import { telegramGuestText } from '../../schema/telegram.ts';
+import { readSmsGateway } from '../queries/sms.ts';
+import { queueSmsReminders } from './guest-sms.ts';
 import { messageOrigin } from './guest.ts';
 
 /**
@@ -14,14 +16,15 @@ import { messageOrigin } from './guest.ts';
  * confirmed stay whose arrival is at most `daysBefore` days away (and not today or past: a stay
  * booked the day before still gets it), and the review request from `daysAfter` days after
  * departure while the guest's page still answers. Each is kept in the outbox once per booking and
- * channel (by e-mail, and to the Telegram chat the guest tied where the owner connected a bot),
+ * channel (by e-mail, to the Telegram chat the guest tied where the owner connected a bot, and
+ * the reminder by SMS to a guest with a phone and no messenger where the owner turned SMS on),
  * and the same run's drain sends it. Nothing with the message switched off, or without SITE_URL
  * (the schedule has no request to take the address from).
  */
 export async function queueStayMessages(env: Bindings): Promise<{ reminders: number; reviews: number }> {
   const none = { reminders: 0, reviews: 0 };
-  const bot = await readTelegramBot(env);
-  if (!env.MAILER && !bot) return none;
+  const [bot, sms] = await Promise.all([readTelegramBot(env), readSmsGateway(env)]);
+  if (!env.MAILER && !bot && !sms) return none;
   const { messages } = await getSettings(env);
   if (!messages.reminder.enabled && !messages.review.enabled) return none;
   const origin = messageOrigin(env);
@@ -77,5 +80,11 @@ export async function queueStayMessages(env: Bindings): Promise<{ reminders: num
       return { reminders, reviews };
     }),
   );
-  return counts.reduce((a, b) => ({ reminders: a.reminders + b.reminders, reviews: a.reviews + b.reviews }), none);
+  // By SMS the reminder alone, to a guest who left a phone and tied no messenger (worker/notify/guest-sms.ts).
+  const bySms =
+    sms && messages.reminder.enabled ? await queueSmsReminders(env, origin, messages.reminder.daysBefore) : 0;
+  return counts.reduce((a, b) => ({ reminders: a.reminders + b.reminders, reviews: a.reviews + b.reviews }), {
+    ...none,
+    reminders: bySms,
+  });
 }

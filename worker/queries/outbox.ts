@@ -128,8 +128,8 @@ export async function forgetOldMessages(env: DbEnv, before: number): Promise<num
 export type GuestMessageInput = {
   bookingId: number;
   kind: GuestMessageKind;
-  /** 'email' unless said; 'telegram' with the guest's chat as the recipient. */
-  channel?: 'email' | 'telegram';
+  /** 'email' unless said; 'telegram' with the guest's chat as the recipient; 'sms' with their phone in digits. */
+  channel?: 'email' | 'telegram' | 'sms';
   recipient: string;
   subject: string;
   text: string;

@@ -15,6 +15,7 @@ import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { mailConfirmation } from '../notify/guest.ts';
+import { smsConfirmation } from '../notify/guest-sms.ts';
 import { telegramConfirmation } from '../notify/guest-telegram.ts';
 import { applyPayment } from '../payments/prepayment.ts';
 import { expireHolds } from '../transitions/hold.ts';
@@ -198,6 +199,11 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
           c,
           'The Telegram confirmation',
           telegramConfirmation(c.env, result.booking, cabin?.name ?? '', new URL(c.req.url).origin),
+        );
+        afterResponse(
+          c,
+          'The SMS confirmation',
+          smsConfirmation(c.env, result.booking, cabin?.name ?? '', new URL(c.req.url).origin),
         );
         const mail = await mailConfirmation(
           c.env,

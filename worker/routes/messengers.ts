@@ -15,6 +15,10 @@ import { deleteTelegramWebhook, TelegramApiError } from '../notify/telegram-api.
 import { messageOf } from '../notify/owner.ts';
 import { forgetTelegramBot, readTelegramBot, telegramStatus } from '../queries/telegram-bot.ts';
 import { z } from 'zod';
+import { SMS_SENDING_PROVIDERS } from '../../schema/sms.ts';
+import { connectSmsGateway, SmsSetupError } from '../notify/guest-sms.ts';
+import { SmsApiError } from '../notify/sms-api.ts';
+import { forgetSmsGateway, readSmsGateway, smsMonthMoney, smsStatus } from '../queries/sms.ts';
 
 const doc = docs('Мессенджеры гостей');
 
@@ -25,23 +29,52 @@ function telegramFailure(c: Context<AppEnv>, err: unknown) {
   return err.tokenRejected ? apiError(c, 400, MSG.telegramTokenRejected) : apiError(c, 502, MSG.telegramUnavailable);
 }
 
-const answerOf = async (c: Context<AppEnv>) => c.json({ telegram: telegramStatus(await readTelegramBot(c.env)) });
+/** The gateway's refusal or silence while its key is checked, as the owner should read it. */
+function smsFailure(c: Context<AppEnv>, err: unknown) {
+  if (err instanceof SmsSetupError) return apiError(c, 400, err.message);
+  if (!(err instanceof SmsApiError)) throw err;
+  console.error('SMS gateway:', err.message);
+  return err.failure === 'unavailable' ? apiError(c, 502, err.forOwner) : apiError(c, 400, err.forOwner);
+}
+
+const answerOf = async (c: Context<AppEnv>) => {
+  const [bot, gateway, money] = await Promise.all([
+    readTelegramBot(c.env),
+    readSmsGateway(c.env),
+    smsMonthMoney(c.env),
+  ]);
+  return c.json({ telegram: telegramStatus(bot), sms: smsStatus(gateway, money) });
+};
 
 /**
  * «Настройки» → «Мессенджеры гостей» (the owner's only, worker/middleware/roles.ts): the bot
- * through which guests get their booking's messages. The token is checked with Telegram
- * before it is kept and never comes back, only its last 4 characters.
+ * through which guests get their booking's messages, and the SMS gateway for guests who tied no
+ * messenger. The token and the key are checked with their service before they are kept and never
+ * come back, only their last 4 characters.
  */
 export const messengerRoutes = new Hono<AppEnv>()
   .get('/', doc('Боты для сообщений гостям', { admin: true, answer: messengersAnswer }), requireAdmin, answerOf)
   .put(
     '/',
-    doc('Подключить или забыть бота Telegram для гостей', { admin: true, answer: messengersAnswer, errors: [502] }),
+    doc('Подключить или забыть бота Telegram и SMS для гостей', {
+      admin: true,
+      answer: messengersAnswer,
+      errors: [502],
+    }),
     requireAdmin,
     jsonBody,
     validate('json', messengersBody),
     async (c) => {
-      const { telegram } = c.req.valid('json');
+      const { telegram, sms } = c.req.valid('json');
+      if (sms === null) await forgetSmsGateway(c.env);
+      else if (sms) {
+        if (!SMS_SENDING_PROVIDERS.includes(sms.provider)) return apiError(c, 400, MSG.smsProviderNotYet);
+        try {
+          await connectSmsGateway(c.env, sms);
+        } catch (err) {
+          return smsFailure(c, err);
+        }
+      }
       if (telegram === null) {
         const bot = await readTelegramBot(c.env);
         await forgetTelegramBot(c.env);

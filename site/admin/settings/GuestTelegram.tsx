@@ -16,7 +16,9 @@ export function GuestTelegram() {
       title="Telegram для гостей"
       load={() => call(client().admin.messengers.$get())}
     >
-      {(data, onData) => <GuestTelegramForm status={data.telegram} onStatus={(telegram) => onData({ telegram })} />}
+      {(data, onData) => (
+        <GuestTelegramForm status={data.telegram} onStatus={(telegram) => onData({ ...data, telegram })} />
+      )}
     </BotSection>
   );
 }

@@ -10,6 +10,7 @@ import { GuestSettings } from './GuestSettings.tsx';
 import { PromotionSettings } from './PromotionSettings.tsx';
 import { MaxAlerts } from './MaxAlerts.tsx';
 import { GuestTelegram } from './GuestTelegram.tsx';
+import { GuestSms } from './GuestSms.tsx';
 import { PaymentSettingsSection } from './PaymentSettings.tsx';
 import { numberOf, shownNumber } from '../ui/numbers.ts';
 import { useSettingsForm } from './useSettingsForm.ts';
@@ -118,6 +119,8 @@ function MainSettings() {
       {owner && <MaxAlerts />}
       {/* The guests' bot: another token, another audience (guests), the owner's alone too. */}
       {owner && <GuestTelegram />}
+      {/* SMS to guests who tied no messenger: the owner's SMS.ru account and its monthly cap, the owner's alone. */}
+      {owner && <GuestSms />}
     </>
   );
 }
