@@ -18,6 +18,7 @@ import { SessionRow, useEndSession } from './Sessions.tsx';
 const ROLE_HINTS: Record<Role, string> = {
   manager: 'заявки, шахматка, календарь, цены, домики и отзывы; без оплаты, площадок, людей и журнала',
   owner: 'всё, включая оплату, площадки, людей и журнал',
+  cleaner: 'только уборки своих домиков в «Сегодня», без гостей и денег; входит по ссылке, без пароля',
 };
 
 export function People({
