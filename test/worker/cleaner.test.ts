@@ -1,4 +1,4 @@
-import { env, SELF } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import type { InferResponseType } from 'hono/client';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { UserView } from '../../schema/account.ts';
@@ -8,6 +8,7 @@ import { sha256Hex } from '../../worker/lib/password.ts';
 import { ROUTE_RULES } from '../../worker/middleware/roles.ts';
 import {
   type Api,
+  callWith,
   expectError,
   expectNoChange,
   jsonOf,
@@ -19,7 +20,6 @@ import {
   send,
   sessionCookieFrom,
   snapshot,
-  url,
 } from './helpers.ts';
 import { sessionRoutes, type SessionRoute } from './session-routes.ts';
 import { booking } from './stays.ts';
@@ -38,12 +38,28 @@ const day = (n: number) => addDays(todayInMoscow(), n);
 
 beforeEach(resetDataWithAdmin);
 
-/** Opens a link as a browser would, without following the redirect. */
+/**
+ * The site's files as the build makes them, as small as the server's filling needs (the node-api
+ * project has no built site): the cleaner's page and the 404 page as site/pages/404.astro marks it.
+ */
+const SHELL = '<!doctype html><title>Уборки — Каспий</title><main data-cleaner-day></main>';
+const NOT_FOUND =
+  '<!doctype html><title>Страница не найдена — Каспий</title><h1 data-nf-title>Страница не найдена</h1><p class="muted" data-nf-text>Похоже, ссылка устарела.</p>';
+const read: string[] = [];
+const ASSETS = {
+  fetch: async (input: URL | string | Request) => {
+    const path = new URL(input instanceof Request ? input.url : input).pathname;
+    read.push(path);
+    if (path === '/shell/cleaner') return new Response(SHELL);
+    if (path === '/404.html') return new Response(NOT_FOUND);
+    return new Response('Not found', { status: 404 });
+  },
+} as unknown as Fetcher;
+const withSite = callWith({ ASSETS });
+
+/** Opens a link as the cleaner's phone does. */
 const open = (link: string, ip = '198.51.100.7') =>
-  SELF.fetch(url(new URL(link).pathname), {
-    redirect: 'manual',
-    headers: { 'cf-connecting-ip': ip, 'user-agent': 'Cleaner phone' },
-  });
+  withSite('GET', new URL(link).pathname, { ip, headers: { 'user-agent': 'Cleaner phone' } });
 
 async function addCleaner(cookie: string, cabinIds: number[], username = 'marina') {
   return jsonOf<UserView>(
@@ -57,7 +73,7 @@ async function makeLink(cookie: string, id: number) {
 /** A cleaner signed in through their link: the session cookie it set. */
 async function signInBy(link: string) {
   const res = await open(link);
-  expect(res.status).toBe(303);
+  expect(res.status).toBe(200);
   const cookie = sessionCookieFrom(res);
   expect(cookie).toBeDefined();
   return cookie!;
@@ -119,7 +135,7 @@ describe('adding a cleaner', () => {
 });
 
 describe('a cleaner’s sign-in link', () => {
-  it('should sign the cleaner in with a session cookie and land on the panel; only the token’s hash is kept', async () => {
+  it('should sign the cleaner in with a session cookie and answer their page; only the token’s hash is kept', async () => {
     const owner = await login();
     const cabin = await seedCabin();
     const cleaner = await addCleaner(owner, [cabin.id]);
@@ -129,10 +145,13 @@ describe('a cleaner’s sign-in link', () => {
     const users = await jsonOf<UserView[]>(await send('GET', '/api/admin/users', { cookie: owner }), 200);
     expect(users.find((u) => u.id === cleaner.id)?.linkCreatedAt).toBe(link.createdAt);
 
+    read.length = 0;
     const res = await open(link.url);
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/admin');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.clone().text()).toBe(SHELL);
     expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-robots-tag')).toBe('noindex, nofollow');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     const setCookie = res.headers.getSetCookie().find((l) => l.startsWith('kaspiy_admin='));
     expect(setCookie).toMatch(/HttpOnly/i);
@@ -141,7 +160,14 @@ describe('a cleaner’s sign-in link', () => {
     const cookie = sessionCookieFrom(res)!;
     expect((await send('GET', '/api/admin/today', { cookie })).status).toBe(200);
     // The link may be opened again (a new session each time) until it is revoked.
-    expect((await open(link.url)).status).toBe(303);
+    read.length = 0;
+    expect((await open(link.url)).status).toBe(200);
+    // A known link and an unknown one read the same files.
+    const known = [...read].sort();
+    read.length = 0;
+    expect((await open(`http://127.0.0.1/enter/${'f'.repeat(64)}`)).status).toBe(404);
+    expect([...read].sort()).toEqual(known);
+    expect(known).toEqual(['/404.html', '/shell/cleaner']);
 
     const { results } = await env.DB.prepare('SELECT user_id, token_hash FROM sign_in_links').all();
     expect(results).toEqual([{ user_id: cleaner.id, token_hash: await sha256Hex(token!) }]);

@@ -55,26 +55,33 @@ export async function revokeSignInLink(env: DbEnv, userId: number): Promise<'rev
   return found.length > 0 ? 'revoked' : whyNot(env, userId);
 }
 
-/**
- * Opening a link: a new session of its cleaner, or undefined for a link nobody has (revoked,
- * replaced, never made). The same work either way: one lookup by the token's hash and one batch
- * that sweeps the ended sessions (and, for a live link, adds the new one).
- */
-export async function signInByLink(
+/** The cleaner a live link belongs to, by its token's hash; undefined for a link nobody has. */
+export async function findSignInLink(
   env: DbEnv,
   token: string,
-  who: { userAgent?: string; ip?: string },
-): Promise<{ token: string; userId: number; username: string } | undefined> {
-  const row = await getDb(env)
+): Promise<{ userId: number; username: string } | undefined> {
+  return getDb(env)
     .select({ userId: users.id, username: users.username })
     .from(signInLinks)
     .innerJoin(users, eq(users.id, signInLinks.userId))
     .where(and(eq(signInLinks.tokenHash, await sha256Hex(token)), eq(users.role, 'cleaner')))
     .get();
-  if (!row) {
+}
+
+/**
+ * Opening a live link: a new session of its cleaner. Without one (a link revoked, replaced or never
+ * made) the same write happens without the session: the ended sessions are swept, as a new
+ * session's batch sweeps them, so both answers cost one lookup and one write.
+ */
+export async function openLinkSession(
+  env: DbEnv,
+  link: { userId: number } | undefined,
+  who: { userAgent?: string; ip?: string },
+): Promise<{ token: string } | undefined> {
+  if (!link) {
     await getDb(env).delete(adminSessions).where(lte(adminSessions.expiresAt, now()));
     return undefined;
   }
-  const session = await createSession(env, { userId: row.userId, ...who });
-  return { token: session.token, userId: row.userId, username: row.username };
+  const session = await createSession(env, { userId: link.userId, ...who });
+  return { token: session.token };
 }
