@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
 import { clientIp } from '../lib/client-ip.ts';
-import { forLog } from '../lib/for-log.ts';
+import { afterResponse } from '../lib/background.ts';
 import { setSessionCookie } from '../middleware/session.ts';
 import { recordAudit } from '../queries/audit.ts';
 import { findSignInLink, openLinkSession } from '../queries/sign-in-links.ts';
@@ -36,15 +36,20 @@ export async function signInLinkPage(c: Context<AppEnv>): Promise<Response> {
     ip,
   });
   if (!session || !link || page === null) return c.body(linkNotFoundBody(notFound), 404, headers);
-  await recordAudit(c.env, {
-    actorId: link.userId,
-    actor: link.username,
-    ip,
-    action: 'GET /enter/:token',
-    kind: 'account',
-    description: 'Вход по ссылке',
-    outcome: 'ok',
-  }).catch((err) => console.error('The record of a sign-in by link could not be written', forLog(err)));
+  // «Журнал» is written after the answer, so a live link costs what a dead one does until then.
+  afterResponse(
+    c,
+    'The record of a sign-in by link',
+    recordAudit(c.env, {
+      actorId: link.userId,
+      actor: link.username,
+      ip,
+      action: 'GET /enter/:token',
+      kind: 'account',
+      description: 'Вход по ссылке',
+      outcome: 'ok',
+    }),
+  );
   setSessionCookie(c, session.token);
   return c.body(page, 200, headers);
 }
