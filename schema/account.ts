@@ -6,10 +6,15 @@ import { normalizeCode } from './login.ts';
 // The owner's account (docs/api.md «The owner's account»): who signs in, with what
 // rights, the second factor and the record of changes. Shared by the server and the panel.
 
-/** The owner may do anything; a manager handles requests, the calendar and reviews, not money or access. */
-export const ROLES = ['owner', 'manager'] as const;
+/**
+ * The owner may do anything; a manager handles requests, the calendar and reviews, not money or
+ * access; a cleaner sees the tasks of their own cabins in «Сегодня» and ticks them, nothing else.
+ */
+export const ROLES = ['owner', 'manager', 'cleaner'] as const;
 export type Role = (typeof ROLES)[number];
-export const ROLE_LABELS: Record<Role, string> = { owner: 'Владелец', manager: 'Менеджер' };
+export const ROLE_LABELS: Record<Role, string> = { owner: 'Владелец', manager: 'Менеджер', cleaner: 'Уборщик' };
+/** The most cabins one cleaner is given (a check on the input, not a business rule). */
+export const CLEANER_CABINS_MAX = 500;
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30 s; one step of drift either way. */
 export const TOTP = {
@@ -66,12 +71,40 @@ export const codeField = z
   .transform(normalizeCode)
   .pipe(z.string().min(1, MSG.codeRequired));
 
-/** POST /api/admin/users: a new person with a password of their own. */
-export const userCreateSchema = z.object({
-  username,
-  password: newPassword,
-  role: z.enum(ROLES, { error: MSG.roleInvalid }),
-});
+/**
+ * POST /api/admin/users: a new person. An owner or a manager comes with a password of their own; a
+ * cleaner with the cabins they clean and no password (they sign in by a private link).
+ */
+export const userCreateSchema = z
+  .object({
+    username,
+    password: newPassword.optional(),
+    role: z.enum(ROLES, { error: MSG.roleInvalid }),
+    cabinIds: z
+      .array(
+        z
+          .number({ error: MSG.badInput })
+          .int(MSG.badInput)
+          .positive(MSG.badInput)
+          .max(2 ** 31, MSG.badInput),
+        {
+          error: MSG.badInput,
+        },
+      )
+      .max(CLEANER_CABINS_MAX, MSG.badInput)
+      .optional(),
+  })
+  .superRefine((u, ctx) => {
+    if (u.role === 'cleaner') {
+      if (!u.cabinIds?.length) ctx.addIssue({ code: 'custom', message: MSG.cleanerCabinsRequired, path: ['cabinIds'] });
+      if (u.password !== undefined)
+        ctx.addIssue({ code: 'custom', message: MSG.cleanerNoPassword, path: ['password'] });
+    } else {
+      if (u.password === undefined) ctx.addIssue({ code: 'custom', message: MSG.passwordTooShort, path: ['password'] });
+      if (u.cabinIds !== undefined)
+        ctx.addIssue({ code: 'custom', message: MSG.cabinsOnlyForCleaner, path: ['cabinIds'] });
+    }
+  });
 export type UserCreate = z.infer<typeof userCreateSchema>;
 
 /** POST /api/admin/2fa/enable: the first code proves the app holds the secret; the password, that it is the account's owner. */
@@ -107,7 +140,17 @@ export type AuditQuery = z.infer<typeof auditQuerySchema>;
 export const sessionsQuerySchema = z.object({ all: z.enum(['1', '0'], { error: MSG.badInput }).optional() });
 
 /** What GET /api/admin/users answers for each person: never a hash or a secret. */
-export type UserView = { id: number; username: string; role: Role; twoFactor: boolean; createdAt: number };
+export type UserView = {
+  id: number;
+  username: string;
+  role: Role;
+  twoFactor: boolean;
+  createdAt: number;
+  /** A cleaner's cabins (empty for the others). */
+  cabinIds: number[];
+  /** When a cleaner's sign-in link was made; null when they have none. Never the link itself. */
+  linkCreatedAt: number | null;
+};
 export type SessionView = {
   id: number;
   username: string;

@@ -15,6 +15,9 @@ export const errorAnswer = z.looseObject({ error: z.string().min(1) });
 
 export const successAnswer = z.object({ success: z.literal(true) });
 
+/** POST /api/admin/users/{id}/link: the cleaner's sign-in address, shown this once (ms in `createdAt`). */
+export const signInLinkAnswer = z.object({ url: z.string(), createdAt: z.number().int() });
+
 /** A cabin as the public reads it (GET /api/cabins, /api/cabins/{id}). */
 export const cabinAnswer = createSelectSchema(cabins, {
   amenities: () => z.array(z.string()),

@@ -260,6 +260,9 @@ export const UNSTAMPED_TABLES = [
   'visit_cabins',
   'visit_salt',
   'tasks',
+  // Who cleans which cabin, and the cleaners' sign-in links: the panel's alone.
+  'cleaner_cabins',
+  'sign_in_links',
   // What search engines were last told of the pages: the schedule's and «Продвижение»'s alone.
   'indexnow_state',
   // The SMS money of the month and of each message: the panel's and the outbox's alone.
@@ -849,3 +852,32 @@ export const smsSpends = sqliteTable(
   },
   (t) => [index('sms_spends_outbox_idx').on(t.outboxId)],
 );
+
+// ——— Cleaners: a role in `users` that sees the cleanings of its own cabins and nothing else.
+
+/** The cabins a cleaner looks after: «Сегодня» shows them the tasks of these cabins alone. */
+export const cleanerCabins = sqliteTable(
+  'cleaner_cabins',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cabinId: integer('cabin_id')
+      .notNull()
+      .references(() => cabins.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.cabinId] }), index('cleaner_cabins_cabin_idx').on(t.cabinId)],
+);
+
+/**
+ * A cleaner's private sign-in link (one per person; a new one replaces the old): only a SHA-256 of
+ * its random token is kept, so the address is shown once, when made. Revoking deletes the row.
+ * Time in ms.
+ */
+export const signInLinks = sqliteTable('sign_in_links', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: integer('created_at').notNull(),
+});

@@ -4,12 +4,11 @@ import { z } from 'zod';
 import { isIsoDate, nightsBetween } from './dates.ts';
 import { MSG } from './messages.ts';
 
-export const TASK_KINDS = ['cleaning', 'repair', 'other'] as const;
-export type TaskKind = (typeof TASK_KINDS)[number];
-export const TASK_KIND_LABELS: Record<TaskKind, string> = { cleaning: 'Уборка', repair: 'Ремонт', other: 'Другое' };
+import { TASK_KINDS, TASK_NOTE_MAX } from './task-kinds.ts';
+
+export { TASK_KIND_LABELS, TASK_KINDS, TASK_NOTE_MAX, type TaskKind } from './task-kinds.ts';
 /** The longest period GET /api/admin/tasks lists at once. */
 export const TASKS_MAX_DAYS = 62;
-export const TASK_NOTE_MAX = 500;
 
 const day = z.string({ error: MSG.dateInvalid }).refine(isIsoDate, MSG.dateInvalid);
 const note = z.string({ error: MSG.badInput }).trim().max(TASK_NOTE_MAX, MSG.tooLong);

@@ -40,14 +40,14 @@ export function segmentNotIn(words: readonly string[]): string {
 
 /**
  * The request log's `uri`, hidden where it may carry a secret. Three cases, first match wins:
- *   /b/{token}, /api/guest/{token}…, /api/ical/{token}.ics, the Telegram webhook's secret path
+ *   /b/{token}, /api/guest/{token}…, /api/ical/{token}.ics, the Telegram webhook's secret path, /enter/{token}
  *                                                            → /b/…, /api/guest/…/pay
  *   a first segment not of the public site (the admin path)  → /…, /…/rest
  *   a query string (?token=…)                                 → ?…
  * The first two hide the query with the rest; the replacement is the same for every case.
  */
 export function uriMask(known: readonly string[] = RESERVED_PATHS): { pattern: string; replacement: string } {
-  const tokenPaths = '^(/b/|/api/guest/|/api/ical/|/api/hooks/telegram/)[^/?]*(/[^?]*)?(?:\\?.*)?$';
+  const tokenPaths = '^(/b/|/enter/|/api/guest/|/api/ical/|/api/hooks/telegram/)[^/?]*(/[^?]*)?(?:\\?.*)?$';
   const unknownFirst = `^(/+)${segmentNotIn(known)}(/[^?]*)?(?:\\?.*)?$`;
   const query = '(\\?).*$';
   // biome-ignore lint/suspicious/noTemplateCurlyInString: ${1}… are the regexp groups in Caddy's replacement, not a template

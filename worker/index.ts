@@ -15,6 +15,7 @@ import { getAdminPath } from './queries/admin.ts';
 import { getSettings } from './queries/settings.ts';
 import { searchPage } from './pages/search.ts';
 import { guestPage } from './pages/guest.ts';
+import { signInLinkPage } from './pages/sign-in-link.ts';
 import { forLog } from './lib/for-log.ts';
 
 export type { AppType } from './app.ts';
@@ -46,6 +47,8 @@ app.all('/media/*', (c) => apiError(c, 404, MSG.notFound));
 app.get('/search', searchPageHeaders, searchPage);
 // The guest's own page, written whole by the server (worker/pages/guest.ts); 404 for a token it does not know.
 app.get('/b/:token{[0-9a-f]{36}}', guestPageHeaders, guestPage);
+// A cleaner's private sign-in link (worker/pages/sign-in-link.ts): a session and on to the panel, or a 404 page.
+app.get('/enter/:token{[0-9a-f]{64}}', guestPageHeaders, signInLinkPage);
 app.use('*', securityHeaders);
 app.get('*', async (c) => {
   const keyFile = INDEXNOW_KEY_FILE.exec(c.req.path);

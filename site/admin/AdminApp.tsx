@@ -40,6 +40,7 @@ function Gate() {
   if (state.status === 'checking') return <Loading />;
   if (state.status === 'signedOut')
     return <LoginForm onLogin={login} ended={state.ended} onStart={() => void loadPanel()} />;
+  if (state.status === 'cleaner') return <CleanerHere onLogout={logout} />;
   return (
     <PanelLoadFailure>
       <Suspense fallback={<Loading />}>
@@ -50,6 +51,24 @@ function Gate() {
         />
       </Suspense>
     </PanelLoadFailure>
+  );
+}
+
+/**
+ * A cleaner's session in this browser (a cleaner's link opened here): the panel has nothing for
+ * them; their page is the link itself (worker/pages/sign-in-link.ts).
+ */
+function CleanerHere({ onLogout }: { onLogout: () => Promise<void> }) {
+  return (
+    <main className="login">
+      <div className="login__card">
+        <h1 className="login__title">Вы вошли как уборщик</h1>
+        <p>Ваши уборки открываются по вашей личной ссылке для входа. Чтобы войти в панель, выйдите.</p>
+        <button type="button" className="btn btn--primary" onClick={() => void onLogout()}>
+          Выйти
+        </button>
+      </div>
+    </main>
   );
 }
 

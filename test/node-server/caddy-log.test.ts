@@ -23,6 +23,7 @@ const GUEST_TOKEN = '0123456789abcdef0123456789abcdef0123';
 const FAILED_TOKEN = 'fedcba9876543210fedcba9876543210fedc';
 const ICAL_TOKEN = 'a'.repeat(40) + 'deadbeef';
 const HOOK_SECRET = 'c0ffee'.repeat(8);
+const SIGN_IN_TOKEN = 'feed'.repeat(16);
 const QUERY_SECRET = 'query-secret-5b1e';
 const ADMIN_PATH = 'hidden-panel-7q2x';
 const REFERER_TOKEN = 'referer-token-9c4d';
@@ -105,6 +106,7 @@ describe.skipIf(!HAS_CADDY)(
         `/api/guest/${GUEST_TOKEN}/stay.ics`,
         `/api/ical/${ICAL_TOKEN}.ics`,
         `/api/hooks/telegram/${HOOK_SECRET}`,
+        `/enter/${SIGN_IN_TOKEN}`,
         `/cabin/1?token=${QUERY_SECRET}`,
         `/${ADMIN_PATH}/`,
         `/${ADMIN_PATH}`,
@@ -132,6 +134,7 @@ describe.skipIf(!HAS_CADDY)(
         FAILED_TOKEN,
         ICAL_TOKEN,
         HOOK_SECRET,
+        SIGN_IN_TOKEN,
         QUERY_SECRET,
         ADMIN_PATH,
         REFERER_TOKEN,
@@ -145,6 +148,7 @@ describe.skipIf(!HAS_CADDY)(
           '/api/guest/…/stay.ics',
           '/api/ical/…',
           '/api/hooks/telegram/…',
+          '/enter/…',
           '/cabin/1?…',
           '/…/',
           '/…',

@@ -403,6 +403,8 @@ describe('a manager', () => {
       role: 'manager',
       twoFactor: false,
       createdAt: expect.any(Number),
+      cabinIds: [],
+      linkCreatedAt: null,
     });
     await expectError(
       await jsonRequest(
@@ -732,6 +734,8 @@ describe('the role table', () => {
       'GET /api/admin/users',
       'POST /api/admin/users',
       'DELETE /api/admin/users/:id',
+      'POST /api/admin/users/:id/link',
+      'DELETE /api/admin/users/:id/link',
       'PUT /api/admin/path',
       'PUT /api/admin/max',
       'GET /api/admin/audit',

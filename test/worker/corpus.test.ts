@@ -754,6 +754,24 @@ const ROUTES: RouteSpec[] = [
     path: () => '/api/admin/users/999999',
     withId: (id) => `/api/admin/users/${id}`,
   },
+  // A cleaner's sign-in link: of nobody here (404), of the owner (409, not a cleaner).
+  {
+    method: 'POST',
+    pattern: '/api/admin/users/:id/link',
+    admin: true,
+    path: () => '/api/admin/users/999999/link',
+    withId: (id) => `/api/admin/users/${id}/link`,
+    body: 'ignored',
+    usual: [404],
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/admin/users/:id/link',
+    admin: true,
+    path: () => '/api/admin/users/999999/link',
+    withId: (id) => `/api/admin/users/${id}/link`,
+    usual: [404],
+  },
   {
     method: 'GET',
     pattern: '/api/admin/sessions',
@@ -1493,7 +1511,8 @@ describe('the corpus covers the router', () => {
     // GET /search is a page (HTML, filled from the built site's shell): its bad input is tested
     // end to end (test/e2e/public/search.test.ts); its query is the schema of GET /api/search, here.
     // GET /b/{token} is the guest's page, written from what GET /api/guest/{token} answers (test/worker/guest-page.test.ts).
-    const PAGES = new Set(['/*', '/search', '/b/:token{[0-9a-f]{36}}']);
+    // GET /enter/{token} is a cleaner's sign-in link: a redirect or the 404 page (test/worker/cleaner.test.ts).
+    const PAGES = new Set(['/*', '/search', '/b/:token{[0-9a-f]{36}}', '/enter/:token{[0-9a-f]{64}}']);
     const served = new Set(
       app.routes.filter((r) => r.method !== 'ALL' && !PAGES.has(r.path)).map((r) => `${r.method} ${r.path}`),
     );

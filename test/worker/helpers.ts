@@ -34,6 +34,8 @@ const TABLES = [
   'guest_link_codes',
   'telegram_updates',
   'tasks',
+  'cleaner_cabins',
+  'sign_in_links',
   'bookings',
   'feed_events',
   'calendar_feeds',
@@ -82,7 +84,7 @@ export async function seedAdmin(): Promise<void> {
 export async function seedUser(
   username: string,
   password: string,
-  role: 'owner' | 'manager' = 'manager',
+  role: 'owner' | 'manager' | 'cleaner' = 'manager',
   id?: number,
 ): Promise<number> {
   const row = await env.DB.prepare(
@@ -382,6 +384,8 @@ const SNAPSHOT_QUERIES = {
   linkCodes: 'SELECT * FROM guest_link_codes ORDER BY code_hash',
   telegramUpdates: 'SELECT * FROM telegram_updates ORDER BY bot_id, update_id',
   tasks: 'SELECT * FROM tasks ORDER BY id',
+  cleanerCabins: 'SELECT * FROM cleaner_cabins ORDER BY user_id, cabin_id',
+  signInLinks: 'SELECT * FROM sign_in_links ORDER BY user_id',
   threads: 'SELECT * FROM threads ORDER BY id',
   messages: 'SELECT * FROM messages ORDER BY id',
   indexnow: 'SELECT * FROM indexnow_state',

@@ -61,6 +61,19 @@ describe('the server log keeps no secret', () => {
     expect(log).not.toContain(GUEST_TOKEN);
   });
 
+  it('should log a cleaner’s sign-in link that failed to open as /enter/…, without the token', async () => {
+    const token = 'ab'.repeat(32);
+    const log = await printed(async () => {
+      await expectError(
+        await call('GET', `/enter/${token}`, { bindings: { DB: failingD1('reject') } }),
+        500,
+        MSG.serverError,
+      );
+    });
+    expect(log).toContain('Unhandled error GET /enter/…');
+    expect(log).not.toContain(token);
+  });
+
   it('should log the admin panel that failed to open as /…, without its address, and no session token', async () => {
     const cookie = await login();
     expect((await jsonRequest('PUT', '/api/admin/path', { path: ADMIN_PATH }, { cookie })).status).toBe(200);

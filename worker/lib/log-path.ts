@@ -4,9 +4,9 @@ import { RESERVED_PATHS } from '../../schema/constants.ts';
 
 /**
  * Paths whose next segment is a secret token: a guest's page and its API, a cabin's iCal export,
- * the guests' Telegram bot's webhook.
+ * the guests' Telegram bot's webhook, a cleaner's sign-in link.
  */
-const TOKEN_PATH = /^(\/b\/|\/api\/guest\/|\/api\/ical\/|\/api\/hooks\/telegram\/)[^/]*/;
+const TOKEN_PATH = /^(\/b\/|\/enter\/|\/api\/guest\/|\/api\/ical\/|\/api\/hooks\/telegram\/)[^/]*/;
 const FIRST_SEGMENT = /^(\/+)([^/]+)/;
 const PUBLIC: ReadonlySet<string> = new Set(RESERVED_PATHS);
 

@@ -7,7 +7,7 @@ import { clientIp } from '../lib/client-ip.ts';
 import { apiError } from '../lib/errors.ts';
 import { forLog } from '../lib/for-log.ts';
 import { recordAudit } from '../queries/audit.ts';
-import { ruleOf, type RouteRule } from './roles.ts';
+import { mayCall, ruleOf, type RouteRule } from './roles.ts';
 
 /**
  * The route a request is answered by: the one requireAdmin was registered on, or, when it runs as
@@ -62,7 +62,7 @@ function beforeOf(before: unknown, after: unknown, method: string): unknown {
 
 /**
  * Behind requireAdmin on every admin route (worker/middleware/session.ts): refuses a manager a
- * route of the owner's (403 «Недостаточно прав», recorded as denied), and records every write
+ * route of the owner's, and a cleaner every route not marked theirs (403 «Недостаточно прав», recorded as denied), and records every write
  * that succeeded in «Журнал» with its body as validated (`after`) and, where the route's rule reads
  * them, the values it replaced (`before`). Reads are not recorded, except a manager's refused one.
  */
@@ -88,7 +88,7 @@ export async function guardAndRecord(c: Context<AppEnv>, next: Next): Promise<Re
       console.error('The record of an admin action could not be written', route.method, route.path, forLog(err)),
     );
 
-  if (user.role !== 'owner' && rule?.access !== 'staff') {
+  if (!mayCall(user.role, rule?.access)) {
     await record('denied');
     return apiError(c, 403, MSG.forbidden);
   }

@@ -1,4 +1,4 @@
-import type { AuditKind } from '../../schema/account.ts';
+import type { AuditKind, Role } from '../../schema/account.ts';
 import { PAYMENT_SETTING_FIELDS } from '../../schema/settings.ts';
 import type { Bindings } from '../env.ts';
 import { getAdminPath } from '../queries/admin.ts';
@@ -21,8 +21,12 @@ import { sessionOwner } from '../queries/sessions.ts';
  * replaces (`before`, for the record), and may name body fields only the owner may change
  * (`ownerFields`: a manager's save may carry them only unchanged, so a form sending back what it
  * read still saves). Data a route scopes to the person (their own sessions) is its own business.
+ *
+ * A cleaner (`cleaner`) reaches only the routes marked so: «Сегодня», which answers them the tasks
+ * of their own cabins and no guest, and ticking a task of those cabins. Everything else, their own
+ * session's «who am I» included, is 403 to them.
  */
-export type Access = 'staff' | 'owner';
+export type Access = 'cleaner' | 'staff' | 'owner';
 type Params = Record<string, string>;
 export type RouteRule = {
   access: Access;
@@ -35,6 +39,12 @@ export type RouteRule = {
 
 const staff = (kind: AuditKind, label: string, more: Partial<RouteRule> = {}): RouteRule => ({
   access: 'staff',
+  kind,
+  label,
+  ...more,
+});
+const cleaner = (kind: AuditKind, label: string, more: Partial<RouteRule> = {}): RouteRule => ({
+  access: 'cleaner',
   kind,
   label,
   ...more,
@@ -99,6 +109,9 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/admin/users': owner('account', 'Список пользователей'),
   'POST /api/admin/users': owner('account', 'Добавлен пользователь'),
   'DELETE /api/admin/users/:id': owner('account', 'Удалён пользователь'),
+  // A cleaner's private sign-in link: «Журнал» records that it was made or revoked, never the link.
+  'POST /api/admin/users/:id/link': owner('account', 'Ссылка для входа уборщика'),
+  'DELETE /api/admin/users/:id/link': owner('account', 'Отозвана ссылка для входа уборщика'),
   'GET /api/admin/path': owner('account', 'Адрес панели'),
   'PUT /api/admin/path': owner('account', 'Смена адреса панели', {
     before: async (env) => ({ path: await getAdminPath(env) }),
@@ -125,12 +138,13 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'POST /api/admin/bookings/:id/payment-link': staff('bookings', 'Ссылка на оплату'),
   'POST /api/admin/bookings/:id/refund': owner('payments', 'Возврат предоплаты', { before: bookingStatusBefore }),
 
-  // «Сегодня»: the day's guests and the tasks at the cabins, for whoever runs the day.
-  'GET /api/admin/today': staff('bookings', 'Сегодня'),
+  // «Сегодня»: the day's guests and the tasks at the cabins, for whoever runs the day; a cleaner
+  // sees their cabins' tasks there and ticks them (worker/routes/today.ts narrows both).
+  'GET /api/admin/today': cleaner('bookings', 'Сегодня'),
   'PUT /api/admin/bookings/:id/stay': staff('bookings', 'Отмечен заезд или выезд', { before: stayBefore }),
   'GET /api/admin/tasks': staff('calendar', 'Задачи по домикам'),
   'POST /api/admin/tasks': staff('calendar', 'Добавлена задача'),
-  'PUT /api/admin/tasks/:id': staff('calendar', 'Изменена задача'),
+  'PUT /api/admin/tasks/:id': cleaner('calendar', 'Изменена задача'),
 
   'GET /api/admin/occupancy': staff('calendar', 'Шахматка'),
   'GET /api/admin/cabins/:id/calendar': staff('calendar', 'Календарь домика'),
@@ -202,6 +216,10 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/admin/reply-templates': staff('messages', 'Шаблоны ответов'),
   'PUT /api/admin/reply-templates': staff('messages', 'Шаблоны ответов и автоответ', { before: readReplyTemplates }),
 };
+
+/** Whether a person of this role may call a route of this access (a route nobody classified is the owner's). */
+export const mayCall = (role: Role, access: Access | undefined): boolean =>
+  role === 'owner' || (role === 'manager' && (access === 'staff' || access === 'cleaner')) || access === 'cleaner';
 
 /** The rule of `METHOD /pattern`, undefined for a route nobody classified (then the owner's alone). */
 export const ruleOf = (method: string, pattern: string): RouteRule | undefined => ROUTE_RULES[`${method} ${pattern}`];

@@ -1,6 +1,6 @@
 // The owner's day («Сегодня», docs/api.md «The owner's day»): who arrives, leaves and stays on
 // a day, the marks «Заехал» and «Выехал», and the tasks at the cabins with each departure's cleaning.
-import { and, asc, eq, gte, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { union } from 'drizzle-orm/sqlite-core';
 import type { IsoDate } from '../../schema/dates.ts';
 import type { StayMark, TaskInput, TaskUpdate } from '../../schema/tasks.ts';
@@ -67,9 +67,18 @@ async function writeDepartureCleanings(env: DbEnv, from: IsoDate, to: IsoDate, c
 const stillDue = sql`(${tasks.bookingId} is null or exists (select 1 from bookings b where b.id = ${tasks.bookingId}
   and b.status = 'confirmed' and coalesce(b.departed_on, b.check_out) = ${tasks.due}))`;
 
-/** The tasks due in [from, to] (both days), of one cabin or all, by day and cabin, departures' cleanings included. */
-export async function listTasks(env: DbEnv, from: IsoDate, to: IsoDate, cabinId?: number): Promise<TaskRow[]> {
-  await writeDepartureCleanings(env, from, to, cabinId);
+/**
+ * The tasks due in [from, to] (both days), of one cabin, of a cleaner's cabins or of all, by day
+ * and cabin, departures' cleanings included.
+ */
+export async function listTasks(
+  env: DbEnv,
+  from: IsoDate,
+  to: IsoDate,
+  cabinId?: number | readonly number[],
+): Promise<TaskRow[]> {
+  if (Array.isArray(cabinId) && cabinId.length === 0) return [];
+  await writeDepartureCleanings(env, from, to, typeof cabinId === 'number' ? cabinId : undefined);
   const rows = await getDb(env)
     .select({ task: tasks, cabinName: cabins.name })
     .from(tasks)
@@ -78,7 +87,11 @@ export async function listTasks(env: DbEnv, from: IsoDate, to: IsoDate, cabinId?
       and(
         gte(tasks.due, from),
         lte(tasks.due, to),
-        cabinId === undefined ? undefined : eq(tasks.cabinId, cabinId),
+        cabinId === undefined
+          ? undefined
+          : typeof cabinId === 'number'
+            ? eq(tasks.cabinId, cabinId)
+            : inArray(tasks.cabinId, [...cabinId]),
         stillDue,
       ),
     )

@@ -1,7 +1,7 @@
-import { and, asc, eq, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Role, UserView } from '../../schema/account.ts';
 import { DEFAULT_ADMIN_USERNAME } from '../../schema/constants.ts';
-import { adminSessions, users } from '../../schema/tables.ts';
+import { adminSessions, cabins, cleanerCabins, signInLinks, users } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import { hashPassword } from '../lib/password.ts';
@@ -10,12 +10,14 @@ import type { DatabasePort } from '../platform/ports.ts';
 type DbEnv = { DB: DatabasePort; ADMIN_PASSWORD?: string };
 export type User = typeof users.$inferSelect;
 
-export const userView = (u: User): UserView => ({
+export const userView = (u: User, cabinIds: number[] = [], linkCreatedAt: number | null = null): UserView => ({
   id: u.id,
   username: u.username,
   role: u.role,
   twoFactor: u.totpSecret !== null,
   createdAt: u.createdAt,
+  cabinIds,
+  linkCreatedAt,
 });
 
 /**
@@ -44,21 +46,81 @@ export async function findUserByUsername(env: DbEnv, username: string): Promise<
 
 export const getUser = (env: DbEnv, id: number) => getDb(env).select().from(users).where(eq(users.id, id)).get();
 
+/** Everyone who signs in, with a cleaner's cabins and when their link was made (one batch). */
 export async function listUsers(env: DbEnv): Promise<UserView[]> {
-  return (await getDb(env).select().from(users).orderBy(asc(users.id)).all()).map(userView);
+  const db = getDb(env);
+  const [people, given, links] = await db.batch([
+    db.select().from(users).orderBy(asc(users.id)),
+    db.select().from(cleanerCabins).orderBy(asc(cleanerCabins.userId), asc(cleanerCabins.cabinId)),
+    db.select({ userId: signInLinks.userId, createdAt: signInLinks.createdAt }).from(signInLinks),
+  ]);
+  return people.map((u) =>
+    userView(
+      u,
+      given.filter((g) => g.userId === u.id).map((g) => g.cabinId),
+      links.find((l) => l.userId === u.id)?.createdAt ?? null,
+    ),
+  );
 }
 
-/** A new person; undefined when the login is taken. */
+/** The cabins a cleaner cleans (none for anyone else). */
+export async function cabinsOfCleaner(env: DbEnv, userId: number): Promise<number[]> {
+  const rows = await getDb(env)
+    .select({ cabinId: cleanerCabins.cabinId })
+    .from(cleanerCabins)
+    .where(eq(cleanerCabins.userId, userId))
+    .orderBy(asc(cleanerCabins.cabinId));
+  return rows.map((r) => r.cabinId);
+}
+
+/**
+ * A new person, with a cleaner's cabins in the same batch; 'taken' when the login is someone
+ * else's, 'noCabin' when a cabin given does not exist.
+ */
 export async function createUser(
   env: DbEnv,
-  input: { username: string; passwordHash: string; role: Role },
-): Promise<User | undefined> {
-  const [row] = await getDb(env)
+  input: { username: string; passwordHash: string; role: Role; cabinIds?: number[] },
+): Promise<{ user: User; cabinIds: number[] } | 'taken' | 'noCabin'> {
+  const db = getDb(env);
+  const cabinIds = [...new Set(input.cabinIds ?? [])].sort((a, b) => a - b);
+  if (cabinIds.length > 0) {
+    const found = await db.select({ id: cabins.id }).from(cabins).where(inArray(cabins.id, cabinIds));
+    if (found.length !== cabinIds.length) return 'noCabin';
+  }
+  const { cabinIds: _, ...person } = input;
+  const createdAt = now();
+  const insert = db
     .insert(users)
-    .values({ ...input, createdAt: now() })
+    .values({ ...person, createdAt })
     .onConflictDoNothing({ target: users.username })
     .returning();
-  return row;
+  if (cabinIds.length === 0) {
+    const [row] = await insert;
+    return row ? { user: row, cabinIds } : 'taken';
+  }
+  // The cabins go with the row just made, found by its login and time (a login taken before makes
+  // no row, and then the select below finds nobody: the other person's cabins stay as they were).
+  const [[row]] = await db.batch([
+    insert,
+    db
+      .insert(cleanerCabins)
+      .select(
+        db
+          .select({ userId: users.id, cabinId: cabins.id })
+          .from(users)
+          .innerJoin(cabins, inArray(cabins.id, cabinIds))
+          .where(
+            and(
+              eq(users.username, person.username),
+              eq(users.role, 'cleaner'),
+              eq(users.createdAt, createdAt),
+              sql`not exists (select 1 from cleaner_cabins x where x.user_id = ${users.id})`,
+            ),
+          ),
+      )
+      .onConflictDoNothing(),
+  ]);
+  return row ? { user: row, cabinIds } : 'taken';
 }
 
 /**

@@ -19,7 +19,17 @@ import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { getSettings } from '../queries/settings.ts';
-import { addTask, dayStays, endOf, listTasks, markStay, type StayResult, updateTask } from '../queries/today.ts';
+import {
+  addTask,
+  dayStays,
+  endOf,
+  getTask,
+  listTasks,
+  markStay,
+  type StayResult,
+  updateTask,
+} from '../queries/today.ts';
+import { cabinsOfCleaner } from '../queries/users.ts';
 import { idParam } from './params.ts';
 
 const doc = docs('Сегодня');
@@ -49,13 +59,28 @@ export const todayRoutes = new Hono<AppEnv>()
         'заявки, брони в ожидании оплаты и отменённые сюда не попадают. У каждой брони — домик, гость и телефон, ' +
         'число гостей, время заезда и выезда из настроек, итог, оплачено и осталось оплатить (в копейках). ' +
         '`arrivals` заезжают, `departures` выезжают (при раннем выезде — в день `departedOn`), `staying` живут ' +
-        'в один из двух дней; задачи — на оба дня, уборка после каждого выезда среди них. `deposits` пока пуст.',
+        'в один из двух дней; задачи — на оба дня, уборка после каждого выезда среди них. `deposits` пока пуст. ' +
+        'Уборщику — только задачи его домиков, без гостей и денег: списки заездов, выездов и проживающих пусты.',
     }),
     requireAdmin,
     validate('query', todayQuerySchema),
     async (c) => {
       const date = c.req.valid('query').date ?? todayInMoscow(now());
       const next = addDays(date, 1);
+      const user = c.get('user')!;
+      if (user.role === 'cleaner') {
+        // Nothing of a guest is read at all: the tasks of the cleaner's cabins alone.
+        const tasks = await listTasks(c.env, date, next, await cabinsOfCleaner(c.env, user.id));
+        return c.json({
+          date,
+          next,
+          arrivals: [],
+          departures: [],
+          staying: [],
+          tasks,
+          deposits: [],
+        } satisfies z.infer<typeof todayAnswer>);
+      }
       const [stays, tasks, settings] = await Promise.all([
         dayStays(c.env, date, next),
         listTasks(c.env, date, next),
@@ -154,14 +179,22 @@ export const todayRoutes = new Hono<AppEnv>()
       admin: true,
       answer: taskAnswer,
       errors: [404],
-      description: '«Убрано» у уборки: домик в «Шахматке» больше не ждёт уборки в этот день.',
+      description:
+        '«Убрано» у уборки: домик в «Шахматке» больше не ждёт уборки в этот день. ' +
+        'Уборщик отмечает только задачи своих домиков (чужая — 403).',
     }),
     requireAdmin,
     validate('param', idParam),
     jsonBody,
     validate('json', taskUpdateSchema),
     async (c) => {
-      const task = await updateTask(c.env, c.req.valid('param').id, c.req.valid('json'));
+      const id = c.req.valid('param').id;
+      const user = c.get('user')!;
+      if (user.role === 'cleaner') {
+        const [task, cabins] = await Promise.all([getTask(c.env, id), cabinsOfCleaner(c.env, user.id)]);
+        if (!task || !cabins.includes(task.cabinId)) return apiError(c, 403, MSG.forbidden);
+      }
+      const task = await updateTask(c.env, id, c.req.valid('json'));
       if (!task) return apiError(c, 404, MSG.taskNotFound);
       return c.json(task satisfies z.infer<typeof taskAnswer>);
     },

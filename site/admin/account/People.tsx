@@ -1,7 +1,8 @@
 // «Аккаунт» → «Люди» (the owner's alone): who may sign in, with what role, whether they
 // sign in with a code and where they are signed in now. The owner adds a manager with a password
-// of their own, ends a session left open on a lost phone, and removes someone who left.
-import { useRef, useState, type FormEvent } from 'react';
+// of their own, or a cleaner with the cabins they clean and a private sign-in link instead of a
+// password; ends a session left open on a lost phone, and removes someone who left.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ROLE_LABELS, userCreateSchema, type Role, type SessionView, type UserView } from '../../../schema/account.ts';
 import { formatDate } from '../../../schema/format.ts';
 import { MSG } from '../../../schema/messages.ts';
@@ -13,11 +14,15 @@ import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { useMe } from '../ui/role.tsx';
 import { useFailure } from '../ui/useFailure.ts';
+import { useCopy } from '../calendar/CalendarExport.tsx';
 import { SessionRow, useEndSession } from './Sessions.tsx';
+
+type CabinName = { id: number; name: string };
 
 const ROLE_HINTS: Record<Role, string> = {
   manager: 'заявки, шахматка, календарь, цены, домики и отзывы; без оплаты, площадок, людей и журнала',
   owner: 'всё, включая оплату, площадки, людей и журнал',
+  cleaner: 'только уборки своих домиков в «Сегодня», без гостей и денег; входит по ссылке, без пароля',
 };
 
 export function People({
@@ -35,6 +40,17 @@ export function People({
   const confirm = useConfirm();
   const notify = useNotify();
   const failed = useFailure();
+  const [cabins, setCabins] = useState<CabinName[]>([]);
+  useEffect(() => {
+    let alive = true;
+    call(client().admin.cabins.$get())
+      .then((list) => alive && setCabins(list.map((c) => ({ id: c.id, name: c.name }))))
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, []);
+  const cabinName = (id: number) => cabins.find((c) => c.id === id)?.name ?? `Домик №${id}`;
 
   async function remove(u: UserView) {
     const ok = await confirm({
@@ -64,7 +80,8 @@ export function People({
       </h3>
       <p className="hint">
         Менеджер входит со своим логином и паролем и видит заявки, шахматку, календарь и отзывы, но не меняет оплату,
-        площадки и доступы. Кто что менял — во вкладке «Журнал».
+        площадки и доступы. Уборщик входит по личной ссылке и видит только уборки своих домиков. Кто что менял — во
+        вкладке «Журнал».
       </p>
       <ul className="people-list">
         {users.map((u) => {
@@ -81,8 +98,15 @@ export function People({
                 {self && <span className="badge">вы</span>}
               </div>
               <p className="person__meta">
-                {u.twoFactor ? 'Входит с кодом' : 'Входит только по паролю'} · добавлен(а) {formatDate(u.createdAt)}
+                {u.role === 'cleaner' ? 'Входит по ссылке' : u.twoFactor ? 'Входит с кодом' : 'Входит только по паролю'}{' '}
+                · добавлен(а) {formatDate(u.createdAt)}
               </p>
+              {u.role === 'cleaner' && (
+                <>
+                  <p className="person__meta">Домики: {u.cabinIds.map(cabinName).join(', ') || 'нет'}</p>
+                  <SignInLink user={u} onChanged={onChanged} />
+                </>
+              )}
               {!self &&
                 (own.length > 0 ? (
                   <ul className="session-list" aria-label={`Сеансы ${u.username}`}>
@@ -108,15 +132,17 @@ export function People({
           );
         })}
       </ul>
-      <AddPerson onAdded={onChanged} />
+      <AddPerson onAdded={onChanged} cabins={cabins} />
     </section>
   );
 }
 
-function AddPerson({ onAdded }: { onAdded: () => Promise<void> }) {
+function AddPerson({ onAdded, cabins }: { onAdded: () => Promise<void>; cabins: CabinName[] }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<Role>('manager');
+  const [cabinIds, setCabinIds] = useState<number[]>([]);
+  const cleaner = role === 'cleaner';
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
@@ -124,7 +150,7 @@ function AddPerson({ onAdded }: { onAdded: () => Promise<void> }) {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const parsed = userCreateSchema.safeParse({ username, password, role });
+    const parsed = userCreateSchema.safeParse(cleaner ? { username, role, cabinIds } : { username, password, role });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
       focusFirstInvalid(form.current);
@@ -134,10 +160,15 @@ function AddPerson({ onAdded }: { onAdded: () => Promise<void> }) {
     setBusy(true);
     try {
       const added = await call(client().admin.users.$post({ json: parsed.data }));
-      notify.success(`${ROLE_LABELS[added.role]} «${added.username}» добавлен: передайте ему логин и пароль`);
+      notify.success(
+        added.role === 'cleaner'
+          ? `${ROLE_LABELS[added.role]} «${added.username}» добавлен: создайте ему ссылку для входа`
+          : `${ROLE_LABELS[added.role]} «${added.username}» добавлен: передайте ему логин и пароль`,
+      );
       setUsername('');
       setPassword('');
       setRole('manager');
+      setCabinIds([]);
       await onAdded();
     } catch (err) {
       if (err instanceof SessionEndedError) return;
@@ -177,21 +208,23 @@ function AddPerson({ onAdded }: { onAdded: () => Promise<void> }) {
             />
           )}
         </Field>
-        <Field label="Пароль" error={errors.password} hint="Не короче 8 символов" required>
-          {(p) => (
-            <PasswordInput
-              {...p}
-              name="new-person-password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          )}
-        </Field>
+        {!cleaner && (
+          <Field label="Пароль" error={errors.password} hint="Не короче 8 символов" required>
+            {(p) => (
+              <PasswordInput
+                {...p}
+                name="new-person-password"
+                autoComplete="new-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            )}
+          </Field>
+        )}
       </div>
       <fieldset className="field">
         <legend className="label">Роль</legend>
-        {(['manager', 'owner'] as const).map((r) => (
+        {(['manager', 'owner', 'cleaner'] as const).map((r) => (
           <label key={r} className="check">
             <input type="radio" name="new-person-role" checked={role === r} onChange={() => setRole(r)} />
             <span>
@@ -201,9 +234,136 @@ function AddPerson({ onAdded }: { onAdded: () => Promise<void> }) {
         ))}
         {errors.role && <span className="error-text">{errors.role}</span>}
       </fieldset>
+      {cleaner && (
+        <fieldset className="field" aria-describedby={errors.cabinIds ? 'new-person-cabins-error' : undefined}>
+          <legend className="label">Какие домики убирает</legend>
+          {cabins.map((c) => (
+            <label key={c.id} className="check">
+              <input
+                type="checkbox"
+                name="new-person-cabins"
+                checked={cabinIds.includes(c.id)}
+                onChange={(e) =>
+                  setCabinIds((ids) => (e.target.checked ? [...ids, c.id] : ids.filter((id) => id !== c.id)))
+                }
+              />
+              <span>{c.name}</span>
+            </label>
+          ))}
+          {errors.cabinIds && (
+            <span className="error-text" id="new-person-cabins-error">
+              {errors.cabinIds}
+            </span>
+          )}
+        </fieldset>
+      )}
       <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy}>
         {busy ? 'Добавление…' : 'Добавить'}
       </button>
     </form>
+  );
+}
+
+/**
+ * «Ссылка для входа» of a cleaner: made (or made anew, which stops the old one), shown once to copy
+ * and send, and revoked, which also ends the cleaner's sessions.
+ */
+function SignInLink({ user, onChanged }: { user: UserView; onChanged: () => Promise<void> }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const copy = useCopy(input, 'Ссылка скопирована');
+  const confirm = useConfirm();
+  const notify = useNotify();
+  const failed = useFailure();
+  const param = { id: String(user.id) };
+
+  async function make() {
+    if (user.linkCreatedAt !== null) {
+      const ok = await confirm({
+        title: 'Создать новую ссылку?',
+        text: `Прежняя ссылка «${user.username}» перестанет действовать.`,
+        confirmLabel: 'Создать',
+        cancelLabel: 'Оставить прежнюю',
+      });
+      if (!ok) return;
+    }
+    setBusy(true);
+    try {
+      const made = await call(client().admin.users[':id'].link.$post({ param }));
+      setUrl(made.url);
+      await onChanged();
+    } catch (err) {
+      failed(err, 'Не удалось создать ссылку');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function revoke() {
+    const ok = await confirm({
+      title: `Отозвать ссылку «${user.username}»?`,
+      text: 'Ссылка перестанет действовать, а открытые по ней сеансы завершатся сразу.',
+      confirmLabel: 'Отозвать',
+      cancelLabel: 'Оставить',
+      danger: true,
+    });
+    if (!ok) return;
+    setBusy(true);
+    try {
+      await call(client().admin.users[':id'].link.$delete({ param }));
+      setUrl(null);
+      notify.success(`Ссылка «${user.username}» отозвана`);
+      await onChanged();
+    } catch (err) {
+      failed(err, 'Не удалось отозвать ссылку');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const inputId = `sign-in-link-${user.id}`;
+  return (
+    <div className="person__link">
+      <p className="person__meta">
+        Ссылка для входа: {user.linkCreatedAt === null ? 'не создана' : `создана ${formatDate(user.linkCreatedAt)}`}
+      </p>
+      {url && (
+        <div className="field">
+          <label className="label" htmlFor={inputId}>
+            Ссылка для входа «{user.username}» (показывается один раз)
+          </label>
+          <input ref={input} id={inputId} className="input" readOnly value={url} onFocus={(e) => e.target.select()} />
+        </div>
+      )}
+      <div className="person__link-actions">
+        {url && (
+          <button type="button" className="btn btn--primary btn--sm" onClick={() => void copy(url)}>
+            Копировать ссылку
+          </button>
+        )}
+        <button
+          type="button"
+          className="btn btn--secondary btn--sm"
+          disabled={busy}
+          aria-busy={busy}
+          onClick={() => void make()}
+        >
+          {user.linkCreatedAt === null ? 'Создать ссылку для входа' : 'Новая ссылка для входа'}
+          <span className="visually-hidden"> {user.username}</span>
+        </button>
+        {user.linkCreatedAt !== null && (
+          <button
+            type="button"
+            className="btn btn--ghost btn--sm"
+            disabled={busy}
+            aria-busy={busy}
+            onClick={() => void revoke()}
+          >
+            Отозвать ссылку<span className="visually-hidden"> {user.username}</span>
+          </button>
+        )}
+      </div>
+    </div>
   );
 }

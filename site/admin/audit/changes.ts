@@ -15,6 +15,7 @@ const FIELD_LABELS: Record<string, string> = {
   newPassword: 'Новый пароль',
   currentPassword: 'Текущий пароль',
   role: 'Роль',
+  cabinIds: 'Домики (номера)',
   path: 'Адрес панели',
   bookingMode: 'Как гости бронируют',
   prepayment: 'Предоплата',

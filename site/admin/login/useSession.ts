@@ -5,7 +5,9 @@ import { ApiError, OFFLINE_MESSAGE, call, client, onSessionEnded } from '../clie
 export type SessionState =
   | { status: 'checking' }
   | { status: 'signedOut'; ended?: 'expired' | 'loggedOut' }
-  | { status: 'signedIn'; username: string; role: Role; twoFactor: boolean; expiresAt: number };
+  | { status: 'signedIn'; username: string; role: Role; twoFactor: boolean; expiresAt: number }
+  /** A cleaner's session: the server refuses them «who am I» as everything but «Сегодня». */
+  | { status: 'cleaner' };
 
 /** `needsCode`: the password was right and two-factor sign-in is on; the form asks for the code. */
 export type LoginResult = { ok: true } | { ok: false; error: string; needsCode?: true };
@@ -31,6 +33,12 @@ export function useSession() {
             ? { status: 'signedOut', ended: 'expired' }
             : { status: 'signedOut' },
         );
+        return;
+      }
+      // Signed in, and refused the session's own details: only a cleaner is (worker/middleware/roles.ts).
+      if (res.status === 403) {
+        await res.text().catch(() => '');
+        setState({ status: 'cleaner' });
         return;
       }
       if (!res.ok) throw new ApiError(res.status, res.statusText);
