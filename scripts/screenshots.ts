@@ -160,6 +160,18 @@ const shots: Shot[] = [
     },
   },
   {
+    name: 'admin-today',
+    path: `/${admin.adminPath}#today`,
+    admin: true,
+    prepare: (p) => p.locator('.today__day').first().waitFor({ timeout: 15_000 }),
+  },
+  {
+    name: 'admin-templates',
+    path: `/${admin.adminPath}#messages/templates`,
+    admin: true,
+    prepare: (p) => p.locator('.templates').first().waitFor({ timeout: 15_000 }),
+  },
+  {
     name: 'admin-occupancy',
     path: `/${admin.adminPath}#calendar`,
     admin: true,
