@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, todayInMoscow } from '../../../schema/dates.ts';
 import { MONTHS_GENITIVE } from '../../../schema/format.ts';
+import { apiAt } from '../../typed-api.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible, waitPublished } from './helpers.ts';
 
@@ -118,7 +119,7 @@ describe('the owner keeps the calendar in «Календарь»', () => {
   afterAll(() => closers.forEach((c) => c()));
 
   it('should close and open nights, price seasons, import a feed and copy and renew the export address on a 360px phone', async () => {
-    const cabins = (await (await fetch(`${baseURL}/api/cabins`)).json()) as { id: number; name: string }[];
+    const cabins = await (await apiAt(baseURL).cabins.$get({ query: {} })).json();
     const cabin = cabins.at(-2)!;
     const other = cabins.at(-1)!;
     const api = await adminApi(baseURL);

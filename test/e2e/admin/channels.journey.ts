@@ -2,6 +2,8 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { addDays, nightsBetween, todayInMoscow } from '../../../schema/dates.ts';
 import { formatGuests, formatNights, formatPrice, formatStayDates } from '../../../schema/format.ts';
+import { addBookingAt, readPushed } from '../../../stand-ins/avito-api.ts';
+import { bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, gone, notice, openTab, signIn, visible } from './helpers.ts';
@@ -33,8 +35,6 @@ type Stay = {
   status: string;
   guestName: string;
 };
-type Pushed = { busy: { last: { date_start: string; date_end: string; type: string }[] | null; count: number } };
-
 /** The stand-in's demo account (scripts/lib/stack.ts DEMO_AVITO). */
 const DEMO = { clientId: 'demo-avito-client', clientSecret: 'demo-avito-secret', userId: 100500, item: 4000001 };
 /** A listing of nobody's: Avito says so, and the cabin stays unlinked. */
@@ -98,9 +98,8 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     try {
       if (cabin) {
         await api.put(`/admin/cabins/${cabin.id}/channels`, { avitoItemId: null });
-        const cal = (await api.get(`/admin/cabins/${cabin.id}/calendar`)).json as {
-          blocks: { id: number; note: string }[];
-        };
+        const calendar = await api.client.admin.cabins[':id'].calendar.$get({ param: { id: String(cabin.id) } });
+        const cal = await bodyOf(calendar, 200);
         for (const b of cal.blocks.filter((x) => x.note === 'Площадки: ремонт')) await api.del(`/admin/blocks/${b.id}`);
       }
       await api.del('/admin/channels/avito');
@@ -180,14 +179,14 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     expect(((await api.get('/admin/channels')).json as ChannelsAnswer).cabins[0]!.avitoItemId).toBe(DEMO.item);
 
     // A guest books on Avito; «Синхронизировать сейчас» reads it.
-    const booked = (await control(avitoUrl, 'POST', `/items/${DEMO.item}/bookings`, {
+    const booked = await addBookingAt(`${avitoUrl}/_control`, DEMO.item, {
       check_in: stay.start,
       check_out: stay.end,
       guest_count: 3,
       base_price: 15000,
       status: 'pending',
       contact: { name: 'Анна Петрова' },
-    })) as { avito_booking_id: number };
+    });
     avitoBookingId = booked.avito_booking_id;
     await page.getByRole('button', { name: 'Синхронизировать сейчас' }).click();
     const results = page.getByRole('list', { name: 'Итог синхронизации' });
@@ -284,7 +283,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
         .first(),
       /Авито: отправлено занятых периодов: \d+/,
     );
-    const pushed = (await control(avitoUrl, 'GET', `/items/${DEMO.item}/pushed`)) as Pushed;
+    const pushed = await readPushed(`${avitoUrl}/_control`, DEMO.item);
     expect(pushed.busy.last).toContainEqual(expect.objectContaining({ date_start: block.start, date_end: block.end }));
     // Avito's own booking is not sent back to it.
     expect(pushed.busy.last!.some((b) => b.date_start === stay.start)).toBe(false);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, isoWeekday, todayInMoscow } from '../../../schema/dates.ts';
+import { apiAt, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { forgetBookingThrottle } from '../local-d1.ts';
 import { useBrowser } from '../browser.ts';
@@ -62,8 +63,8 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
     await forgetBookingThrottle();
     const api = await adminApi(baseURL);
     const cabins = (await api.get('/admin/cabins')).json as (Cabin & { active: boolean })[];
-    const pricing = (await api.get('/admin/pricing')).json as { discounts: Discount[]; extras: Extra[] };
-    const codes = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes;
+    const pricing = await (await api.client.admin.pricing.$get()).json();
+    const { codes } = await (await api.client.admin['promo-codes'].$get()).json();
     // A cabin of the demo that takes four (the second: no winter season to price its nights).
     cabin = cabins.filter((c) => c.active).sort((a, b) => a.id - b.id)[1]!;
     before = { cabin: { ...cabin }, discounts: pricing.discounts, extras: pricing.extras, codes };
@@ -84,12 +85,14 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
       mandatory,
       cabinIds,
     }));
-    const saved = await api.put('/admin/pricing', {
-      discounts: [{ kind: 'longStay', minNights: 7, percent: 10 }],
-      extras: [...kept, { name: 'Баня', price: 2000, per: 'stay', mandatory: false, cabinIds: [cabin.id] }],
+    const saved = await api.client.admin.pricing.$put({
+      json: {
+        discounts: [{ kind: 'longStay', minNights: 7, percent: 10 }],
+        extras: [...kept, { name: 'Баня', price: 2000, per: 'stay', mandatory: false, cabinIds: [cabin.id] }],
+      },
     });
     expect(saved.status).toBe(200);
-    banya = (saved.json as { extras: Extra[] }).extras.find(
+    banya = (await bodyOf(saved, 200)).extras.find(
       (e) => e.name === 'Баня' && e.cabinIds?.includes(cabin.id) && !pricing.extras.some((p) => p.id === e.id),
     )!;
     expect(banya).toBeDefined();
@@ -237,23 +240,12 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
     const id = Number(/Заявка №(\d+) принята/.exec(await textOf(sent))?.[1]);
     mine.push(id);
     const api = await adminApi(baseURL);
-    const row = (
-      (await api.get('/admin/bookings')).json as {
-        id: number;
-        total: number;
-        lines: Line[];
-        promoCode: string | null;
-        extras: number[];
-        guests: number;
-      }[]
-    ).find((b) => b.id === id)!;
-    const uses = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes.find(
-      (c) => c.code === CODE,
-    )!.uses;
+    const row = (await (await api.client.admin.bookings.$get({ query: {} })).json()).find((b) => b.id === id)!;
+    const uses = (await (await api.client.admin['promo-codes'].$get()).json()).codes.find((c) => c.code === CODE)!.uses;
     // A request uses no code; the owner's confirmation counts its use.
     expect(uses).toBe(0);
     expect((await api.put(`/admin/bookings/${id}`, { status: 'confirmed' })).status).toBe(200);
-    const confirmedUses = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes.find(
+    const confirmedUses = (await (await api.client.admin['promo-codes'].$get()).json()).codes.find(
       (c) => c.code === CODE,
     )!.uses;
     await api.logout();
@@ -266,7 +258,7 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
     const { checkIn, checkOut } = await thursdayToSunday();
     const last = `${CODE}X`;
     const api = await adminApi(baseURL);
-    const codes = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes;
+    const { codes } = await (await api.client.admin['promo-codes'].$get()).json();
     expect(
       (await api.put('/admin/promo-codes', { codes: [...codes, { code: last, amount: 1000, maxUses: 1 }] })).status,
     ).toBe(200);
@@ -284,10 +276,8 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
 
     // Another guest's booking (other dates) with the code's only use is confirmed first: a request
     // uses a code only once the owner confirms it.
-    const other = await fetch(`${baseURL}/api/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
+    const other = await apiAt(baseURL).bookings.$post({
+      json: {
         cabinId: cabin.id,
         checkIn: addDays(checkIn, 70),
         checkOut: addDays(checkOut, 70),
@@ -300,10 +290,10 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
         consent: true,
         website: '',
         promo: last,
-      }),
+      },
     });
     expect(other.status).toBe(201);
-    const otherId = ((await other.json()) as { id: number }).id;
+    const otherId = (await bodyOf(other, 201)).id;
     mine.push(otherId);
     expect((await api.put(`/admin/bookings/${otherId}`, { status: 'confirmed' })).status).toBe(200);
 
@@ -322,14 +312,7 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
     await visible(sent);
     const id = Number(/Заявка №(\d+) принята/.exec(await textOf(sent))?.[1]);
     mine.push(id);
-    const row = (
-      (await api.get('/admin/bookings')).json as {
-        id: number;
-        total: number;
-        lines: Line[];
-        promoCode: string | null;
-      }[]
-    ).find((b) => b.id === id)!;
+    const row = (await (await api.client.admin.bookings.$get({ query: {} })).json()).find((b) => b.id === id)!;
     await api.logout();
     expect(row).toMatchObject({ total: without.total, lines: without.lines, promoCode: null });
   });
