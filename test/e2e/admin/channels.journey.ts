@@ -1,40 +1,15 @@
+import type { InferResponseType } from 'hono/client';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { addDays, nightsBetween, todayInMoscow } from '../../../schema/dates.ts';
 import { formatGuests, formatNights, formatPrice, formatStayDates } from '../../../schema/format.ts';
 import { addBookingAt, readPushed } from '../../../stand-ins/avito-api.ts';
-import { bodyOf } from '../../typed-api.ts';
+import { type Api, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, gone, notice, openTab, signIn, visible } from './helpers.ts';
 
-type ChannelsAnswer = {
-  avito: {
-    connected: boolean;
-    userId: number | null;
-    clientId: string | null;
-    secretEnding: string | null;
-    error?: string;
-  };
-  cabins: {
-    id: number;
-    name: string;
-    active: boolean;
-    avitoItemId: number | null;
-    avito: { lastPushAt?: string; lastPullAt?: string; error?: string };
-    exportUrl: string | null;
-  }[];
-};
-type Stay = {
-  cabinId: number;
-  externalId: string;
-  start: string;
-  end: string;
-  guests: number;
-  price: number;
-  status: string;
-  guestName: string;
-};
+type ChannelsAnswer = InferResponseType<Api['admin']['channels']['$get'], 200>;
 /** The stand-in's demo account (scripts/lib/stack.ts DEMO_AVITO). */
 const DEMO = { clientId: 'demo-avito-client', clientSecret: 'demo-avito-secret', userId: 100500, item: 4000001 };
 /** A listing of nobody's: Avito says so, and the cabin stays unlinked. */
@@ -112,7 +87,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
 
   it('should connect Avito, link a cabin, read an Avito booking into «Шахматка» and «Заявки» and send a block to Avito on a 360px phone', async () => {
     const api = await adminApi(baseURL);
-    const before = (await api.get('/admin/channels')).json as ChannelsAnswer;
+    const before = await (await api.client.admin.channels.$get()).json();
     expect(before.avito.connected).toBe(false);
     cabin = before.cabins[0]!;
     const name = cabin.name;
@@ -151,7 +126,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     expect(await account.getByLabel('Client ID', { exact: true }).inputValue()).toBe(DEMO.clientId);
     expect(await secret.inputValue()).toBe('wrong-secret');
     expect(await account.getByLabel('Номер профиля', { exact: true }).inputValue()).toBe(String(DEMO.userId));
-    expect(((await api.get('/admin/channels')).json as ChannelsAnswer).avito.connected).toBe(false);
+    expect((await (await api.client.admin.channels.$get()).json()).avito.connected).toBe(false);
 
     // The right one: connected, the secret never shown but its last four characters.
     await secret.fill(DEMO.clientSecret);
@@ -167,7 +142,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await card.getByRole('button', { name: `Связать «${name}»` }).click();
     await shows(card.getByRole('alert'), `Авито не нашло объявление ${FOREIGN_ITEM} в этом аккаунте`);
     expect(await item.inputValue()).toBe(String(FOREIGN_ITEM));
-    expect(((await api.get('/admin/channels')).json as ChannelsAnswer).cabins[0]!.avitoItemId).toBeNull();
+    expect((await (await api.client.admin.channels.$get()).json()).cabins[0]!.avitoItemId).toBeNull();
 
     // The owner's own listing: linked, read and sent at once.
     await item.fill(String(DEMO.item));
@@ -176,7 +151,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await shows(card, /Брони прочитаны \d+ [а-я]+,? (в )?\d\d:\d\d \(мск\)/);
     await shows(card, /Даты и цены отправлены \d+ [а-я]+,? (в )?\d\d:\d\d \(мск\)/);
     await visible(notice(page, `Объявление №${DEMO.item} связано с «${name}»`));
-    expect(((await api.get('/admin/channels')).json as ChannelsAnswer).cabins[0]!.avitoItemId).toBe(DEMO.item);
+    expect((await (await api.client.admin.channels.$get()).json()).cabins[0]!.avitoItemId).toBe(DEMO.item);
 
     // A guest books on Avito; «Синхронизировать сейчас» reads it.
     const booked = await addBookingAt(`${avitoUrl}/_control`, DEMO.item, {
@@ -200,7 +175,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await shows(page.locator('.channels__results'), 'Двойных бронирований нет');
     await checkPhoneLayout(page);
     expect(await axeViolations(page)).toEqual([]);
-    const stays = (await api.get('/admin/channels/stays')).json as Stay[];
+    const stays = await (await api.client.admin.channels.stays.$get()).json();
     expect(stays).toContainEqual(
       expect.objectContaining({
         cabinId: cabin.id,
@@ -293,7 +268,9 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await page.getByRole('alertdialog').getByRole('button', { name: 'Отвязать' }).click();
     await visible(notice(page, `Объявление Авито отвязано от «${name}»`));
     await shows(card, 'Не связан с объявлением.');
-    expect(((await api.get('/admin/channels/stays')).json as Stay[]).some((s) => s.cabinId === cabin!.id)).toBe(false);
+    expect((await (await api.client.admin.channels.stays.$get()).json()).some((s) => s.cabinId === cabin!.id)).toBe(
+      false,
+    );
     await account.getByRole('button', { name: 'Отключить' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Отключить Авито?' });
     await shows(dialog, 'Брони с Авито перестанут занимать даты на сайте, номера объявлений сохранятся.');
@@ -301,7 +278,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await gone(dialog);
     await shows(account, 'Client Secret');
     await visible(account.getByRole('button', { name: 'Подключить Авито' }));
-    expect(((await api.get('/admin/channels')).json as ChannelsAnswer).avito.connected).toBe(false);
+    expect((await (await api.client.admin.channels.$get()).json()).avito.connected).toBe(false);
     await api.logout();
     // Every answer that goes through Avito may take seconds on a busy machine.
   }, 150_000);
