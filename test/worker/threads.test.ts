@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:test';
-import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
 import { TELEGRAM_REPLIES } from '../../schema/telegram.ts';
 import type { ThreadAnswer, ThreadView } from '../../schema/threads.ts';
@@ -7,7 +7,6 @@ import type { Bindings } from '../../worker/env.ts';
 import { takeUpdate } from '../../worker/notify/guest-telegram.ts';
 import { forgetOldBookings } from '../../worker/queries/bookings.ts';
 import { readTelegramBot, saveTelegramBot } from '../../worker/queries/telegram-bot.ts';
-import type { TelegramMessage, TelegramWebhook } from '../../stand-ins/telegram-api.ts';
 import {
   callWith,
   expectError,
@@ -19,6 +18,7 @@ import {
   seedUser,
   validBooking,
 } from './helpers.ts';
+import { deliverer, madeUp, message, saidTo, telegramApi } from './telegram-stand-in.ts';
 
 /**
  * «Сообщения» (docs/api.md «Conversations»), on both runtimes: what a guest writes to the guests'
@@ -26,36 +26,14 @@ import {
  * too, and the owner's answer goes to the chat through the outbox. Telegram is the stand-in of the
  * global setup (stand-ins/telegram-api.ts).
  */
-const telegramApi = inject('telegramApiUrl');
 const PUBLIC: Partial<Bindings> = { TELEGRAM_API_URL: telegramApi, SITE_URL: 'https://kaspiy.example' };
 const call = callWith(PUBLIC);
 const json = jsonOf;
 
-const newToken = () =>
-  `${100_000_000 + Math.floor(Math.random() * 800_000_000)}:threads-${crypto.randomUUID().replaceAll('-', '')}`;
-let updates = 0;
-const nextUpdateId = () => 900_000 + ++updates * 7 + Math.floor(Math.random() * 5);
-let chats = 0;
-const newChat = () => 8_000_000_000 + ++chats * 13 + Math.floor(Math.random() * 11);
-
-const standIn = async <T>(path: string): Promise<T> => (await (await fetch(`${telegramApi}${path}`)).json()) as T;
-const saidTo = async (chat: number) =>
-  (await standIn<TelegramMessage[]>('/_stand-in/messages'))
-    .filter((m) => String(m.body.chat_id) === String(chat))
-    .map((m) => m.body.text);
-const message = (updateId: number, chat: number, text: string) => ({
-  update_id: updateId,
-  message: { message_id: updateId, date: 1_790_000_000, chat: { id: chat, type: 'private' }, text },
-});
-
-async function deliver(token: string, update: unknown) {
-  const hook = await standIn<TelegramWebhook | null>(`/_stand-in/webhook?token=${encodeURIComponent(token)}`);
-  expect(hook).not.toBeNull();
-  return call('POST', new URL(hook!.url).pathname, {
-    rawBody: JSON.stringify(update),
-    headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': hook!.secret_token },
-  });
-}
+const made = madeUp({ updates: 900_000, chats: 8_000_000_000 });
+const newToken = () => made.newToken('threads');
+const { nextUpdateId, newChat } = made;
+const deliver = deliverer(call);
 
 /** The owner's bot connected, a guest's request whose chat is tied: what each test starts from. */
 async function guestWithChat(cookie: string, name = 'Мадина Гасанова') {
