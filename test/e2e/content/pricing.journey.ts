@@ -1,6 +1,7 @@
+import type { InferResponseType } from 'hono/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, isoWeekday, todayInMoscow } from '../../../schema/dates.ts';
-import { apiAt, bodyOf } from '../../typed-api.ts';
+import { type Api, apiAt, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { forgetBookingThrottle } from '../local-d1.ts';
 import { useBrowser } from '../browser.ts';
@@ -14,30 +15,11 @@ import { flat, rub, textOf, visible } from '../public/helpers.ts';
 // search at the server's price, ticks the баня and enters the code on the cabin's card, sees every
 // line and the total GET /api/quote gives, books, and «Заявки» has the same lines and total.
 
-type Cabin = {
-  id: number;
-  name: string;
-  pricePerNight: number;
-  maxGuests: number;
-  weekendPricePerNight: number | null;
-  baseGuests: number | null;
-  extraGuestPerNight: number;
-};
+type Cabin = InferResponseType<Api['admin']['cabins']['$get'], 200>[number];
+type Pricing = InferResponseType<Api['admin']['pricing']['$get'], 200>;
+type Code = InferResponseType<Api['admin']['promo-codes']['$get'], 200>['codes'][number];
 type Line = { kind: string; label: string; amount: number };
 type Quote = { nights: number; total: number; lines: Line[] };
-type Extra = { id: number; name: string; price: number; per: string; mandatory: boolean; cabinIds: number[] | null };
-type Discount = Record<string, unknown>;
-type Code = {
-  code: string;
-  percent: number | null;
-  amount: number | null;
-  validFrom: string | null;
-  validTo: string | null;
-  stayFrom: string | null;
-  stayTo: string | null;
-  maxUses: number | null;
-  uses: number;
-};
 type Availability = {
   busy: { start: string; end: string }[];
   seasons: { start: string; end: string }[];
@@ -54,15 +36,15 @@ const amount = (n: number) => (n < 0 ? `−${rub(-n)}` : rub(n));
 describe("the owner prices a cabin by weekend, guests, discount, code and extras, and a visitor books it at the server's price", () => {
   const { baseURL, openPage } = useBrowser();
   let cabin: Cabin;
-  let before: { cabin: Cabin; discounts: Discount[]; extras: Extra[]; codes: Code[] };
-  let banya: Extra;
+  let before: { cabin: Cabin; discounts: Pricing['discounts']; extras: Pricing['extras']; codes: Code[] };
+  let banya: Pricing['extras'][number];
   const mine: number[] = [];
 
   beforeAll(async () => {
     // This journey books three times from this machine's address: the journeys before it may have used the hour's count.
     await forgetBookingThrottle();
     const api = await adminApi(baseURL);
-    const cabins = (await api.get('/admin/cabins')).json as (Cabin & { active: boolean })[];
+    const cabins = await (await api.client.admin.cabins.$get()).json();
     const pricing = await (await api.client.admin.pricing.$get()).json();
     const { codes } = await (await api.client.admin['promo-codes'].$get()).json();
     // A cabin of the demo that takes four (the second: no winter season to price its nights).
