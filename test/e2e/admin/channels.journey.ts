@@ -1,5 +1,5 @@
 import type { InferResponseType } from 'hono/client';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { addDays, nightsBetween, todayInMoscow } from '../../../schema/dates.ts';
 import { formatGuests, formatNights, formatPrice, formatStayDates } from '../../../schema/format.ts';
@@ -7,7 +7,7 @@ import { addBookingAt, readPushed } from '../../../stand-ins/avito-api.ts';
 import { type Api, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, gone, notice, openTab, signIn, visible } from './helpers.ts';
+import { adminApi, checkPhoneLayout, gone, notice, openTab, signIn, visible } from './helpers.ts';
 
 type ChannelsAnswer = InferResponseType<Api['admin']['channels']['$get'], 200>;
 /** The stand-in's demo account (scripts/lib/stack.ts DEMO_AVITO). */
@@ -17,23 +17,8 @@ const FOREIGN_ITEM = 3999999;
 /** How long an answer that goes through Avito may take on a busy machine (the wait ends when it shows). */
 const AVITO_PATIENCE_MS = 30_000;
 
-/** A 360px phone: nothing scrolls sideways and every control of «Площадки» is at least 44px tall. */
-async function checkPhoneLayout(page: Page) {
-  const { scroll, width, small } = await page.evaluate(() => {
-    const controls = [
-      ...document.querySelectorAll<HTMLElement>(
-        '.calendar-tab button, .calendar-tab input, .calendar-views a, .channel__more',
-      ),
-    ];
-    const small = controls
-      .map((el) => ({ el, box: el.getBoundingClientRect() }))
-      .filter(({ box }) => box.width > 0 && box.height < 43.5)
-      .map(({ el, box }) => `${el.tagName} «${el.textContent?.trim() || el.id}» ${box.height}px`);
-    return { scroll: document.documentElement.scrollWidth, width: window.innerWidth, small };
-  });
-  expect(scroll).toBeLessThanOrEqual(width);
-  expect(small).toEqual([]);
-}
+/** Every control of «Площадки», on a phone. */
+const TAB_CONTROLS = '.calendar-tab button, .calendar-tab input, .calendar-views a, .channel__more';
 
 /** Text with every kind of space made one plain space. */
 const plain = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, ' ');
@@ -111,7 +96,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     expect(await card.getByRole('textbox', { name: `Наша ссылка для площадок «${name}»` }).inputValue()).toBe(
       cabin.exportUrl,
     );
-    await checkPhoneLayout(page);
+    await checkPhoneLayout(page, TAB_CONTROLS);
     expect(await axeViolations(page)).toEqual([]);
 
     // A wrong secret: Avito's refusal beside the form, and what was typed stays.
@@ -173,7 +158,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await shows(mine, 'Бронирований на Авито: 1');
     await shows(mine, /Авито: отправлено занятых периодов: \d+/);
     await shows(page.locator('.channels__results'), 'Двойных бронирований нет');
-    await checkPhoneLayout(page);
+    await checkPhoneLayout(page, TAB_CONTROLS);
     expect(await axeViolations(page)).toEqual([]);
     const stays = await (await api.client.admin.channels.stays.$get()).json();
     expect(stays).toContainEqual(
