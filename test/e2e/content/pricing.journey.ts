@@ -6,7 +6,7 @@ import { axeViolations } from '../axe.ts';
 import { forgetBookingThrottle } from '../local-d1.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi } from '../admin/helpers.ts';
-import { dayButton } from '../stay-calendar.ts';
+import { pickStay } from '../stay-calendar.ts';
 import { flat, rub, textOf, visible } from '../public/helpers.ts';
 
 // Prices as owners sell, on a phone: the owner prices one cabin the way owners sell (a weekend
@@ -148,9 +148,7 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
     // A visitor on a phone searches the stay for four from the home page.
     const page = await openPage('/', 'phone');
     const form = page.getByRole('search');
-    await form.getByLabel('Заезд').click();
-    await (await dayButton(page, checkIn)).click();
-    await (await dayButton(page, checkOut)).click();
+    await pickStay(page, checkIn, checkOut, form);
     await form.getByLabel('Гости').fill('4');
     await form.getByRole('button', { name: 'Найти' }).click();
     await page.waitForURL(/\/search\?/);
