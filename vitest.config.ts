@@ -1,11 +1,24 @@
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { standInBindings } from './test/stand-in-bindings.ts';
 
 // Every site a test builds (each stack, each server test) copies the photos another has already
 // made instead of making them again (scripts/lib/image-pool.ts); set here, so every test process
 // and the servers they start inherit it.
 process.env.SITE_IMAGE_POOL ??= path.join(import.meta.dirname, 'node_modules/.cache/astro-image-pool');
+
+/** The stand-ins the API contract tests talk to, started once for both runtimes' projects. */
+const CONTRACT_STAND_INS = [
+  'stand-ins/max-global-setup.ts',
+  'stand-ins/yookassa-setup.ts',
+  'stand-ins/avito-setup.ts',
+  'stand-ins/feed-setup.ts',
+  'stand-ins/mail-api-setup.ts',
+  'stand-ins/telegram-setup.ts',
+  'stand-ins/indexnow-setup.ts',
+  'stand-ins/sms-setup.ts',
+];
 
 /** What both end-to-end projects share: Node, Chromium, the one server, room for a rebuild. */
 const e2e = {
@@ -53,11 +66,7 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   ADMIN_PASSWORD: 'test-password-1',
                   REBUILD_HOOK_URL: '',
-                  MAX_API_URL: inject('maxApiUrl'),
-                  TELEGRAM_API_URL: inject('telegramApiUrl'),
-                  SMS_API_URL: inject('smsApiUrl'),
-                  AVITO_API_URL: inject('avito').apiUrl,
-                  ALLOW_LOOPBACK_FEEDS: '1',
+                  ...standInBindings(inject),
                 },
               },
             })),
@@ -70,16 +79,7 @@ export default defineConfig(async () => {
             // D1 and R2 before each file.
             isolate: false,
             setupFiles: ['test/worker/apply-migrations.ts'],
-            globalSetup: [
-              'stand-ins/max-global-setup.ts',
-              'stand-ins/yookassa-setup.ts',
-              'stand-ins/avito-setup.ts',
-              'stand-ins/feed-setup.ts',
-              'stand-ins/mail-api-setup.ts',
-              'stand-ins/telegram-setup.ts',
-              'stand-ins/indexnow-setup.ts',
-              'stand-ins/sms-setup.ts',
-            ],
+            globalSetup: CONTRACT_STAND_INS,
             ...FIRST_GROUP,
           },
         },
@@ -96,16 +96,7 @@ export default defineConfig(async () => {
             // (~0.8 s each); each file still gets a server and DATA_DIR of its own.
             isolate: false,
             setupFiles: ['test/node/file-server.ts'],
-            globalSetup: [
-              'stand-ins/max-global-setup.ts',
-              'stand-ins/yookassa-setup.ts',
-              'stand-ins/avito-setup.ts',
-              'stand-ins/feed-setup.ts',
-              'stand-ins/mail-api-setup.ts',
-              'stand-ins/telegram-setup.ts',
-              'stand-ins/indexnow-setup.ts',
-              'stand-ins/sms-setup.ts',
-            ],
+            globalSetup: CONTRACT_STAND_INS,
             ...FIRST_GROUP,
           },
         },

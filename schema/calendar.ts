@@ -70,8 +70,15 @@ export const seasonsBodySchema = z
   .strictObject({ seasons: z.array(seasonInputSchema).max(MAX_SEASONS, MSG.tooMany), minNights: minNights.optional() })
   .refine((b) => !overlapping(b.seasons), { message: MSG.seasonsOverlap, path: ['seasons'] });
 
+/** The owner's note on nights closed by hand: seen in the panel only. */
+export const BLOCK_NOTE_MAX = 200;
+
 export const blockInputSchema = z
-  .strictObject({ start: isoDate, end: isoDate, note: z.string().max(200, MSG.tooLong).optional().default('') })
+  .strictObject({
+    start: isoDate,
+    end: isoDate,
+    note: z.string().max(BLOCK_NOTE_MAX, MSG.tooLong).optional().default(''),
+  })
   .superRefine(checkRange);
 
 export const feedsBodySchema = z.strictObject({

@@ -99,6 +99,36 @@ export type AvitoStandIn = {
   close(): Promise<void>;
 };
 
+/** GET /_control/items/:itemId/pushed, for a test that cannot call the stand-in: what was pushed for the listing. */
+export async function readPushed(
+  controlUrl: string,
+  itemId: number,
+): Promise<{ busy: Pushed<BusyEntry>; prices: Pushed<PriceEntry> }> {
+  return (await fetch(`${controlUrl}/items/${itemId}/pushed`)).json();
+}
+
+/** POST /_control/items/:itemId/bookings: a guest's booking on Avito, as the stand-in keeps it. */
+export async function addBookingAt(
+  controlUrl: string,
+  itemId: number,
+  booking: AvitoBookingInput,
+): Promise<StandInBooking> {
+  const res = await fetch(`${controlUrl}/items/${itemId}/bookings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(booking),
+  });
+  return res.json();
+}
+
+/** GET /_control/log?clientId=…: the tokens issued to the account and its API requests. */
+export async function readLog(
+  controlUrl: string,
+  clientId: string,
+): Promise<{ tokensIssued: number; requests: LoggedRequest[] }> {
+  return (await fetch(`${controlUrl}/log?clientId=${encodeURIComponent(clientId)}`)).json();
+}
+
 export type AvitoStandInOptions = { port?: number; host?: string; log?: (line: string) => void; expiresIn?: number };
 
 type Client = {

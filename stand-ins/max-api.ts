@@ -22,8 +22,19 @@ export const STAND_IN_BOT = {
   is_bot: true,
 };
 
-export type RecordedRequest = { method: string; path: string; authorization: string | null; body: unknown };
+/** A request as received; a message's `body` carries its `text`. */
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  authorization: string | null;
+  body: ({ text?: string } & Record<string, unknown>) | null;
+};
 type Update = { seq: number; update: Record<string, unknown> };
+
+/** GET /_stand-in/requests of the stand-in at `url`: every request it received, in order. */
+export async function readRequests(url: string): Promise<RecordedRequest[]> {
+  return (await fetch(`${url}/_stand-in/requests`)).json();
+}
 
 /** `failMessages`: the first so many POST /messages answer 503, as MAX does when it is overloaded. */
 export async function startMaxStandIn(
@@ -74,7 +85,12 @@ export async function startMaxStandIn(
       }
 
       const authorization = req.headers.authorization ?? null;
-      requests.push({ method: req.method ?? '', path: `${url.pathname}${url.search}`, authorization, body });
+      requests.push({
+        method: req.method ?? '',
+        path: `${url.pathname}${url.search}`,
+        authorization,
+        body: body as RecordedRequest['body'],
+      });
       if (!authorization || authorization.startsWith('bad') || url.searchParams.has('access_token')) {
         return json(401, { code: 'verify.token', message: 'Invalid access_token' });
       }

@@ -23,6 +23,11 @@ import type { AddressInfo } from 'node:net';
 export type TelegramMessage = { path: string; body: { chat_id: string | number; text: string } };
 export type TelegramWebhook = { url: string; secret_token: string };
 
+/** GET /_stand-in/messages of the stand-in at `url`: every sendMessage it was given, in order. */
+export async function readMessages(url: string): Promise<TelegramMessage[]> {
+  return (await fetch(`${url}/_stand-in/messages`)).json();
+}
+
 export const STAND_IN_BOT = { first_name: 'Каспий — гостям', username: 'kaspiy_guests_bot' } as const;
 
 type Update = { update_id: number } & Record<string, unknown>;

@@ -39,6 +39,13 @@ export type LoggedCall = {
   error?: string;
 };
 
+/** GET /_log of the stand-in at `url` (its base, not the API's /v3): everything it made and was given. */
+export async function readLog(
+  url: string,
+): Promise<{ payments: Payment[]; refunds: Refund[]; receipts: LoggedReceipt[]; calls: LoggedCall[] }> {
+  return (await fetch(`${url}/_log`)).json();
+}
+
 export type YooKassaStandIn = {
   /** The API's base, as YOOKASSA_API_URL: http://127.0.0.1:PORT/v3 */
   apiUrl: string;

@@ -16,6 +16,7 @@ import { adoptStyles } from './adopt-styles.ts';
 import { ConsentCheck, EmailField, Honeypot, InputField, NameField, TextAreaField } from './FormField.tsx';
 import { serverErrorText } from '../lib/server-error.ts';
 import { track, visitSource } from '../lib/visit.ts';
+import { FormError } from './FormError.tsx';
 
 // The extras and the code (StayOptions.tsx) show with this form: one chunk, one request.
 export { StayOptions } from './StayOptions.tsx';
@@ -245,11 +246,7 @@ export default function BookingRequest({
       </fieldset>
       <ConsentCheck checked={draft.consent} onChange={(e) => set('consent', e.target.checked)} />
       <Honeypot id={`${id}-website`} value={draft.website} onChange={(e) => set('website', e.target.value)} />
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       {payUrl ? (
         <a className="btn btn--primary btn--block" href={payUrl}>
           Перейти к оплате

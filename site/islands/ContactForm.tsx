@@ -11,6 +11,7 @@ import { channelLink, type ChannelAddresses } from '../lib/channels.ts';
 import { iconCheck, iconWhatsapp } from '../components/icons.ts';
 import { Icon } from './Icon.tsx';
 import { ConsentCheck, EmailField, InputField, NameField, Sending, TextAreaField } from './FormField.tsx';
+import { FormError } from './FormError.tsx';
 
 const SENT = 'Сообщение отправлено! Мы свяжемся с вами в ближайшее время.';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -133,11 +134,7 @@ export default function ContactForm({ phone, telegramUsername = '' }: { phone: s
       <div className="field">
         <ConsentCheck checked={consent} onChange={(e) => setConsent(e.target.checked)} />
       </div>
-      {status.kind === 'error' && (
-        <p className="alert" role="alert">
-          {status.message}
-        </p>
-      )}
+      <FormError message={status.kind === 'error' ? status.message : null} />
       {status.kind === 'sent' && (
         <div className="alert alert--success" role="alert">
           <p>

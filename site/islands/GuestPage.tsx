@@ -12,6 +12,7 @@ import { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from '..
 import { serverErrorText } from '../lib/server-error.ts';
 import formCss from '../styles/review-form.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
+import { FormError } from './FormError.tsx';
 
 const ReviewFormFields = lazy(() => import('./ReviewFormFields.tsx'));
 
@@ -82,11 +83,7 @@ export function PayRest({ page, api }: { page: GuestPageAnswer; api: string }) {
       <button type="button" className="btn btn--primary btn--lg" disabled={busy} onClick={() => void pay()}>
         {busy ? 'Переходим к оплате…' : `Оплатить остаток ${formatKopecks(page.due)}`}
       </button>
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
     </div>
   );
 }
@@ -138,11 +135,7 @@ export function CancelActions({ page, api }: { page: GuestPageAnswer; api: strin
           </button>
         </p>
       )}
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
     </>
   );
 }
@@ -177,11 +170,7 @@ export function TelegramLink({ page, api }: { page: GuestPageAnswer; api: string
         </button>
       </form>
       <p className="hint">{TELEGRAM_CONSENT_TEXT}</p>
-      {error ? (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
     </>
   );
 }

@@ -17,6 +17,7 @@ import { Icon } from './Icon.tsx';
 import { iconCheck, iconRefresh, iconStarEmpty, iconStarFilled, iconX } from '../components/icons.ts';
 import { ConsentCheck, EmailField, Honeypot, NameField, Sending, TextAreaField } from './FormField.tsx';
 import { serverErrorText } from '../lib/server-error.ts';
+import { FormError } from './FormError.tsx';
 
 const SEND_FAILED = 'Ошибка при отправке отзыва. Попробуйте еще раз.';
 const loadSchema = () => import('../../schema/review-submit.ts').then((m) => m.reviewSubmitSchema);
@@ -210,11 +211,7 @@ export default function ReviewFormFields({ id, onDone, stayToken }: Props) {
           <ConsentCheck checked={consent} onChange={(e) => setConsent(e.target.checked)} />
         </div>
         <Honeypot id={`${id}-website`} value={website} onChange={(e) => setWebsite(e.target.value)} />
-        {error && (
-          <p className="alert" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         {!solved && !error && (
           <p className="hint review-form__gate" id={`${id}-gate`}>
             {MSG.captchaUnsolved}

@@ -1,23 +1,24 @@
+import { apiAt } from '../typed-api.ts';
 import { E2E_ADMIN_PASSWORD } from './global-setup.ts';
 
 /**
  * The API as the test itself, for setting up content and putting it back: a session of its
- * own (cookie), never the browser's.
+ * own (cookie), never the browser's. `client` is the typed client with that session, for reading
+ * answers as the routes type them; `get`, `put`… send a path as written.
  */
 export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, username = 'admin') {
-  const login = await fetch(`${baseURL}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
+  const login = await apiAt(baseURL).admin.login.$post({ json: { username, password } });
   if (!login.ok) throw new Error(`test login failed: ${login.status}`);
   // With two-factor on, a right password answers 200 without a session: say so, not a 401 later.
-  const answer = (await login
+  // The route's type is lost to its throttled answer (a plain Response): read what the answer says.
+  const answer = await login
     .clone()
     .json()
-    .catch(() => null)) as { success?: boolean; needsCode?: boolean } | null;
-  if (answer?.success === false)
-    throw new Error(`test login gave no session${answer.needsCode ? ': two-factor is on for this account' : ''}`);
+    .catch(() => null);
+  if (answer && typeof answer === 'object' && 'success' in answer && answer.success === false)
+    throw new Error(
+      `test login gave no session${'needsCode' in answer && answer.needsCode ? ': two-factor is on for this account' : ''}`,
+    );
   const cookie = login.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
@@ -30,7 +31,9 @@ export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, u
     });
     return { status: res.status, json: (await res.json().catch(() => null)) as unknown };
   };
+  const client = apiAt(baseURL, { cookie });
   return {
+    client,
     get: (path: string) => send('GET', path),
     post: (path: string, body: unknown) => send('POST', path, body),
     put: (path: string, body: unknown) => send('PUT', path, body),
@@ -40,8 +43,8 @@ export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, u
     async waitPublished(timeoutMs = 120_000) {
       const until = Date.now() + timeoutMs;
       while (Date.now() < until) {
-        const { json } = await send('GET', '/admin/publish');
-        if ((json as { upToDate?: boolean } | null)?.upToDate) return;
+        const publish = await (await client.admin.publish.$get()).json().catch(() => null);
+        if (publish?.upToDate) return;
         await new Promise((r) => setTimeout(r, 500));
       }
       throw new Error('the public site did not catch up with the content');

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from './browser.ts';
+import { apiAt } from '../typed-api.ts';
 
 describe('the local run', () => {
   const { baseURL, openPage } = useBrowser();
 
   it('should serve the demo cabins from the API', async () => {
-    const res = await fetch(`${baseURL}/api/cabins`);
-    const cabins = (await res.json()) as { name: string; active: boolean }[];
+    const res = await apiAt(baseURL).cabins.$get({ query: {} });
+    const cabins = await res.json();
     expect(res.status).toBe(200);
     expect(cabins.length).toBeGreaterThanOrEqual(14);
     expect(cabins.every((c) => c.active)).toBe(true);

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ROOT } from '../../scripts/lib/tools.ts';
 import { E2E_ADMIN_PASSWORD } from './global-setup.ts';
 import { listFiles } from '../../worker/platform/node/list-files.ts';
+import { apiAt } from '../typed-api.ts';
 
 /**
  * The built public site must give nothing away: not the rebuild hook, not a password, not
@@ -55,8 +56,8 @@ beforeAll(async () => {
   });
   const cookie = login.headers.getSetCookie()[0]?.split(';')[0];
   if (login.ok && cookie) {
-    const res = await fetch(`${baseUrl}/api/admin/path`, { headers: { cookie } });
-    const { path: current } = (await res.json()) as { path: string };
+    const res = await apiAt(baseUrl, { cookie }).admin.path.$get();
+    const { path: current } = await res.json();
     if (!adminPaths.includes(current)) adminPaths.push(current);
     await fetch(`${baseUrl}/api/admin/logout`, { method: 'POST', headers: { cookie } });
   }

@@ -1,5 +1,5 @@
 // The booking card's calendar as a visitor uses it, for every journey that picks a stay.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /**
  * The calendar's button for a day, turning the months one at a time, back or forward, until it
@@ -25,9 +25,14 @@ export async function dayButton(page: Page, day: string) {
   return cell;
 }
 
-/** Opens the card's calendar and picks the stay [checkIn, checkOut). */
-export async function pickStay(page: Page, checkIn: string, checkOut: string) {
-  await page.locator('#booking').getByLabel('Заезд').click();
+/** Opens the calendar of the card (or of `where`: a search form) and picks the stay [checkIn, checkOut). */
+export async function pickStay(
+  page: Page,
+  checkIn: string,
+  checkOut: string,
+  where: Locator = page.locator('#booking'),
+) {
+  await where.getByLabel('Заезд').click();
   await (await dayButton(page, checkIn)).click();
   await (await dayButton(page, checkOut)).click();
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAvitoStandIn, type AvitoStandIn } from '../../stand-ins/avito-api.ts';
+import { addBookingAt, readLog, readPushed, startAvitoStandIn, type AvitoStandIn } from '../../stand-ins/avito-api.ts';
 import {
   AvitoError,
   avitoApiUrl,
@@ -528,9 +528,11 @@ describe('Avito stand-in', () => {
         })
       ).status,
     ).toBe(201);
-    const added = (await (
-      await post('/items/990011/bookings', { check_in: '2026-07-01', check_out: '2026-07-04', status: 'pending' })
-    ).json()) as { avito_booking_id: number };
+    const added = await addBookingAt(c, 990_011, {
+      check_in: '2026-07-01',
+      check_out: '2026-07-04',
+      status: 'pending',
+    });
     const store = memoryTokenStore();
     expect(await pullBookings(acc, store, 990_011, '2026-07-01', '2026-07-31')).toHaveLength(1);
     const del = await fetch(`${c}/items/990011/bookings/${added.avito_booking_id}`, { method: 'DELETE' });
@@ -538,10 +540,7 @@ describe('Avito stand-in', () => {
     expect(await pullBookings(acc, store, 990_011, '2026-07-01', '2026-07-31')).toEqual([]);
 
     await pushBusy(acc, store, 990_011, [{ start: '2026-07-01', end: '2026-07-02' }]);
-    const pushed = (await (await fetch(`${c}/items/990011/pushed`)).json()) as {
-      busy: { last: unknown; count: number };
-      prices: { count: number };
-    };
+    const pushed = await readPushed(c, 990_011);
     expect(pushed.busy).toMatchObject({
       count: 1,
       last: [{ date_start: '2026-07-01', date_end: '2026-07-02', type: 'manual' }],
@@ -553,16 +552,11 @@ describe('Avito stand-in', () => {
     expect((await post('/clients/http-client/revoke')).status).toBe(200);
     expect((await failure(pushBusy(acc, store, 990_011, []))).kind).toBe('revoked');
 
-    const logged = (await (await fetch(`${c}/log?clientId=http-client`)).json()) as {
-      tokensIssued: number;
-      requests: { status: number }[];
-    };
+    const logged = await readLog(c, 'http-client');
     expect(logged.tokensIssued).toBe(1);
     expect(logged.requests.map((r) => r.status)).toEqual([200, 200, 200, 200, 503, 401, 401]);
     expect((await post('/reset', { clientId: acc.clientId })).status).toBe(200);
-    expect(((await (await fetch(`${c}/log?clientId=http-client`)).json()) as { requests: unknown[] }).requests).toEqual(
-      [],
-    );
+    expect((await readLog(c, 'http-client')).requests).toEqual([]);
     expect((await post('/fail', { mode: 'sideways' })).status).toBe(400);
   });
 });

@@ -12,6 +12,7 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { apiAt, bodyOf } from '../typed-api.ts';
 import { JPEG, postBooking, ROOT, signIn as signInAs, startServer, uploadPhoto } from './test-server.ts';
 
 const PASSWORD = 'backup-s3-test-password';
@@ -73,19 +74,12 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
     const cookie = await signIn(s.url);
     const upload = await uploadPhoto(s.url, cookie, 'sea.jpg');
     expect(upload.status).toBe(201);
-    const { imageUrl } = (await upload.json()) as { imageUrl: string };
-    const cabin = await fetch(`${s.url}/api/cabins`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Домик в облаке',
-        description: 'Проверка',
-        pricePerNight: 5100,
-        images: [imageUrl],
-      }),
+    const { imageUrl } = await bodyOf(upload, 201);
+    const cabin = await apiAt(s.url, { cookie }).cabins.$post({
+      json: { name: 'Домик в облаке', description: 'Проверка', pricePerNight: 5100, images: [imageUrl] },
     });
     expect(cabin.status).toBe(201);
-    const { id: cabinId } = (await cabin.json()) as { id: number };
+    const { id: cabinId } = await bodyOf(cabin, 201);
     const checkIn = addDays(todayInMoscow(), 30);
     const booking = await postBooking(
       s.url,
@@ -143,10 +137,7 @@ describe('off-site backups of a self-hosted DATA_DIR to S3-compatible storage', 
 
     const restored = await start(fresh);
     servers.push(restored);
-    const cabins = (await fetch(`${restored.url}/api/cabins`).then((r) => r.json())) as {
-      name: string;
-      images: string[];
-    }[];
+    const cabins = await (await apiAt(restored.url).cabins.$get({ query: {} })).json();
     expect(cabins.map((c) => c.name)).toEqual(['Домик в облаке']);
     const photo = await fetch(`${restored.url}${cabins[0]!.images[0]}`);
     expect(photo.status).toBe(200);

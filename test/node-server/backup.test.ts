@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { apiAt, bodyOf } from '../typed-api.ts';
 import { JPEG, ROOT, signIn as signInAs, startServer, uploadPhoto } from './test-server.ts';
 
 const PASSWORD = 'backup-test-password';
@@ -35,7 +36,7 @@ describe('backups of a self-hosted DATA_DIR', () => {
     const cookie = await signIn(live.url);
     const upload = await uploadPhoto(live.url, cookie, 'sea.jpg');
     expect(upload.status).toBe(201);
-    const { imageUrl } = (await upload.json()) as { imageUrl: string };
+    const { imageUrl } = await bodyOf(upload, 201);
     const cabin = await fetch(`${live.url}/api/cabins`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
@@ -58,10 +59,7 @@ describe('backups of a self-hosted DATA_DIR', () => {
     await script('restore', [path.join(out, folder!), '--data-dir', fresh]);
     const restored = await start(fresh);
     servers.push(restored);
-    const cabins = (await fetch(`${restored.url}/api/cabins`).then((r) => r.json())) as {
-      name: string;
-      images: string[];
-    }[];
+    const cabins = await (await apiAt(restored.url).cabins.$get({ query: {} })).json();
     expect(cabins.map((c) => c.name)).toEqual(['Домик из резервной копии']);
     const photo = await fetch(`${restored.url}${cabins[0]!.images[0]}`);
     expect(photo.status).toBe(200);

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
-import { ownerApi, ROOT, startServer, tempDir } from './test-server.ts';
+import { apiAt, bodyOf } from '../typed-api.ts';
+import { ROOT, signIn, startServer, tempDir } from './test-server.ts';
 
 const SUTOCHNO = readFileSync(path.join(ROOT, 'test/fixtures/ical/sutochno.ics'), 'utf8');
 
@@ -30,7 +31,7 @@ const platform = createServer((req, res) => {
 let base = '';
 let server: NodeServer;
 const dataDir = tempDir('sync');
-let api: Awaited<ReturnType<typeof ownerApi>>;
+let api: ReturnType<typeof apiAt>;
 
 beforeAll(async () => {
   platform.listen(0, '127.0.0.1');
@@ -43,7 +44,7 @@ beforeAll(async () => {
     // As `npm start` allows: a feed served on this machine may be tried.
     bindings: { ALLOW_LOOPBACK_FEEDS: '1' },
   });
-  api = await ownerApi(server.url, 'sync-test-password');
+  api = apiAt(server.url, { cookie: await signIn(server.url, 'sync-test-password') });
 });
 afterAll(async () => {
   await server.close();
@@ -51,12 +52,12 @@ afterAll(async () => {
   platform.close();
 });
 
-type Result = { name: string; ok: boolean; events: number; error: string | null };
-
 describe('importing calendars over real HTTP (self-hosted server)', () => {
   it('should import a good feed and tell each failing one why, in Russian, within the limits', async () => {
-    const cabin = (await api('POST', '/cabins', { name: 'Домик', description: 'У моря', pricePerNight: 4000 }))
-      .json as { id: number };
+    const cabin = await bodyOf(
+      await api.cabins.$post({ json: { name: 'Домик', description: 'У моря', pricePerNight: 4000 } }),
+      201,
+    );
     const feeds = [
       ['Суточно', '/sutochno.ics'],
       ['Пропал', '/gone.ics'],
@@ -64,13 +65,14 @@ describe('importing calendars over real HTTP (self-hosted server)', () => {
       ['Молчит', '/slow.ics'],
       ['В сеть', '/to-inside.ics'],
     ].map(([name, p]) => ({ name, url: `${base}${p}` }));
-    expect((await api('PUT', `/admin/cabins/${cabin.id}/feeds`, { feeds })).status).toBe(200);
+    const param = { id: String(cabin.id) };
+    expect((await api.admin.cabins[':id'].feeds.$put({ param, json: { feeds } })).status).toBe(200);
 
     const started = Date.now();
-    const sync = await api('POST', '/admin/calendar-sync');
+    const sync = await api.admin['calendar-sync'].$post();
     expect(sync.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(15_000);
-    const results = Object.fromEntries((sync.json as { results: Result[] }).results.map((r) => [r.name, r]));
+    const results = Object.fromEntries((await bodyOf(sync, 200)).results.map((r) => [r.name, r]));
     expect(results['Суточно']).toMatchObject({ ok: true, events: 2, error: null });
     expect(results['Пропал']).toMatchObject({ ok: false, error: 'Не удалось загрузить календарь: сервер ответил 404' });
     expect(results['Огромный']).toMatchObject({
@@ -81,22 +83,17 @@ describe('importing calendars over real HTTP (self-hosted server)', () => {
     expect(results['В сеть']!.ok).toBe(false);
     expect(results['В сеть']!.error).toContain('внутреннюю сеть');
 
-    const availability = (await (await fetch(`${server.url}/api/cabins/${cabin.id}/availability`)).json()) as {
-      busy: { start: string; end: string }[];
-    };
+    const availability = await bodyOf(await apiAt(server.url).cabins[':id'].availability.$get({ param }), 200);
     expect(availability.busy).toEqual([{ start: '2027-07-01', end: '2027-07-10' }]);
 
     // The platform breaks: the last good import stays, the error shows.
-    expect((await api('PUT', `/admin/cabins/${cabin.id}/feeds`, { feeds: feeds.slice(0, 1) })).status).toBe(200);
+    expect((await api.admin.cabins[':id'].feeds.$put({ param, json: { feeds: feeds.slice(0, 1) } })).status).toBe(200);
     feedOf = { '/sutochno.ics': '<!doctype html><p>Service unavailable</p>' };
-    const again = (await api('POST', '/admin/calendar-sync')).json as { results: Result[] };
+    const again = await bodyOf(await api.admin['calendar-sync'].$post(), 200);
     const sutochno = again.results.find((r) => r.name === 'Суточно')!;
     expect(sutochno.ok).toBe(false);
     expect(sutochno.error).toMatch(/^Календарь не читается/);
-    const calendar = (await api('GET', `/admin/cabins/${cabin.id}/calendar`)).json as {
-      busy: { source: string; label: string }[];
-      feeds: { name: string; lastError: string | null; lastSuccessAt: string | null; eventCount: number }[];
-    };
+    const calendar = await bodyOf(await api.admin.cabins[':id'].calendar.$get({ param }), 200);
     expect(calendar.busy.map((b) => b.label)).toEqual(['Суточно', 'Суточно']);
     const stored = calendar.feeds.find((f) => f.name === 'Суточно')!;
     expect(stored.eventCount).toBe(2);

@@ -5,6 +5,7 @@ import { startAvitoStandIn, type AvitoStandIn } from '../../stand-ins/avito-api.
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { until as untilWithin } from './until.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { apiAt, bodyOf } from '../typed-api.ts';
 import { signIn, startServer, tempDir } from './test-server.ts';
 
 // The self-hosted server's own schedule (the Cron Trigger's twin) with Avito: a change reaches
@@ -83,7 +84,8 @@ describe("Avito on the self-hosted server's own schedule", () => {
     // A booking made on Avito: busy here at the fifth tick at the latest (the pull's period).
     avito.addBooking(ACCOUNT.items[0]!, { check_in: day(10), check_out: day(12), guest_count: 2, base_price: 10000 });
     await until('the Avito booking busy here', async () => {
-      const busy = (await api('GET', `/cabins/${id}/availability`)).json.busy as { start: string }[];
+      const answer = await apiAt(server.url, { cookie }).cabins[':id'].availability.$get({ param: { id: String(id) } });
+      const { busy } = await bodyOf(answer, 200);
       return busy.some((b) => b.start === day(10)) ? true : undefined;
     });
 

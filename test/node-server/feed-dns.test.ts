@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedAddressRefused } from '../../worker/platform/ports.ts';
 import { nodeFeedFetch } from '../../worker/platform/node/feed-fetch.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
-import { ownerApi, ROOT, startServer, tempDir } from './test-server.ts';
+import { apiAt, bodyOf } from '../typed-api.ts';
+import { ROOT, signIn, startServer, tempDir } from './test-server.ts';
 
 const SUTOCHNO = readFileSync(path.join(ROOT, 'test/fixtures/ical/sutochno.ics'), 'utf8');
 const INSIDE = 'Адрес календаря указывает во внутреннюю сеть: такой адрес нельзя загрузить';
@@ -56,23 +57,21 @@ async function start(name: string, allowLoopback: boolean, resolve: (h: string) 
     shutdownGraceMs: 500,
     bindings: { FEED_FETCH: nodeFeedFetch({ resolve }), ...(allowLoopback ? { ALLOW_LOOPBACK_FEEDS: '1' } : {}) },
   });
-  const api = await ownerApi(server.url, 'dns-test-password');
-  const cabin = (await api('POST', '/cabins', { name: 'Домик', description: 'У моря', pricePerNight: 4000 })).json as {
-    id: number;
-  };
+  const api = apiAt(server.url, { cookie: await signIn(server.url, 'dns-test-password') });
+  const cabin = await bodyOf(
+    await api.cabins.$post({ json: { name: 'Домик', description: 'У моря', pricePerNight: 4000 } }),
+    201,
+  );
   /** Saves these feeds for the cabin and imports them now: each feed's result by name. */
   const sync = async (feeds: Record<string, string>) => {
-    const put = await api('PUT', `/admin/cabins/${cabin.id}/feeds`, {
-      feeds: Object.entries(feeds).map(([n, url]) => ({ name: n, url })),
+    const put = await api.admin.cabins[':id'].feeds.$put({
+      param: { id: String(cabin.id) },
+      json: { feeds: Object.entries(feeds).map(([n, url]) => ({ name: n, url })) },
     });
     expect(put.status).toBe(200);
-    const res = await api('POST', '/admin/calendar-sync');
+    const res = await api.admin['calendar-sync'].$post();
     expect(res.status).toBe(200);
-    return Object.fromEntries(
-      (res.json as { results: { name: string; ok: boolean; events: number; error: string | null }[] }).results.map(
-        (r) => [r.name, r],
-      ),
-    );
+    return Object.fromEntries((await bodyOf(res, 200)).results.map((r) => [r.name, r]));
   };
   return Object.assign(server, { sync });
 }

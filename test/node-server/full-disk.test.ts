@@ -13,6 +13,7 @@ import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { openSqlite } from '../../worker/platform/node/sqlite.ts';
 import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
 import { listBookings } from '../../worker/queries/bookings.ts';
+import { apiAt } from '../typed-api.ts';
 import { addCabin, ownerRequests, postBooking, ROOT, signIn, startServer, uploadPhoto } from './test-server.ts';
 
 // The self-hosted server with DATA_DIR on a disk that fills up: a real small
@@ -85,7 +86,7 @@ let apiUrl = '';
 
 /** Astro's part of a build, done quickly: the home page with the hero title from the API, and a photo. */
 async function render(outDir: string): Promise<void> {
-  const { heroTitle } = (await (await fetch(`${apiUrl}/api/settings`)).json()) as { heroTitle: string };
+  const { heroTitle } = await (await apiAt(apiUrl).settings.$get()).json();
   await mkdir(path.join(outDir, '_astro'), { recursive: true });
   await writeFile(path.join(outDir, 'index.html'), `<!doctype html><title>Каспий</title><h1>${heroTitle}</h1>`);
   await writeFile(path.join(outDir, '_astro', 'sea.avif'), randomBytes(PHOTO_BYTES));
@@ -102,7 +103,7 @@ const rebuilder = createRebuilder({
   render,
 });
 
-const { api, putTitle, heroTitle } = ownerRequests(() => ({ url: server.url, cookie }));
+const { putTitle, heroTitle } = ownerRequests(() => ({ url: server.url, cookie }));
 const upload = () => uploadPhoto(server.url, cookie);
 
 describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk under DATA_DIR${skipReason}`, () => {
@@ -166,10 +167,7 @@ describe.skipIf(disk instanceof Error)(`the self-hosted server with a full disk 
       errors.mockRestore();
     }
     expect(rebuilder.status.cause).toBe(MSG.buildStorageFull);
-    const publish = (await (await api('/api/admin/publish')).json()) as {
-      upToDate: boolean;
-      builder: { state: string; cause: string | null };
-    };
+    const publish = await (await apiAt(server.url, { cookie }).admin.publish.$get()).json();
     expect(publish).toMatchObject({ upToDate: false, builder: { state: 'failed', cause: MSG.buildStorageFull } });
     const health = await fetch(`${server.url}/api/health`);
     expect(health.status).toBe(503);

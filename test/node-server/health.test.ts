@@ -8,6 +8,7 @@ import { writePlaceholder } from '../../scripts/lib/stack.ts';
 import { createRebuilder } from '../../scripts/rebuild-service.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { staticSite } from '../../worker/platform/node/static-site.ts';
+import { apiAt } from '../typed-api.ts';
 import { ownerRequests, ROOT, signIn, startServer, tempDir } from './test-server.ts';
 
 // The self-hosted server's health check and «Повторить» through real HTTP, with a real site
@@ -30,9 +31,7 @@ const rebuilder = createRebuilder({
   retryDelaysMs: [],
   build: async () => {
     builds++;
-    const { contentVersion } = (await (await fetch(`${server.url}/api/build-info`)).json()) as {
-      contentVersion: number;
-    };
+    const { contentVersion } = await (await apiAt(server.url)['build-info'].$get()).json();
     if (failing) {
       const warnings = Array.from({ length: 30 }, (_, i) => `[WARN] [vite] warning ${i + 1} of 30`).join('\n');
       throw new Error(
@@ -50,8 +49,8 @@ const rebuilder = createRebuilder({
 
 const { api } = ownerRequests(() => ({ url: server.url, cookie }));
 const health = async () => {
-  const res = await fetch(`${server.url}/api/health`);
-  return { status: res.status, body: (await res.json()) as { ok: boolean; error?: string; contentVersion?: number } };
+  const res = await apiAt(server.url).health.$get();
+  return { status: res.status, body: await res.json() };
 };
 /** `npm run health` (the deploy kit's watchdog) against a server: its exit code and what it printed. */
 const healthCheck = (url: string) =>
@@ -118,15 +117,10 @@ describe('the self-hosted server’s health check', () => {
     await vi.waitFor(() => expect(rebuilder.status.state).toBe('failed'), { timeout: 5000 });
     errors.mockRestore();
     expect(await health()).toEqual({ status: 503, body: { ok: false, error: MSG.healthBuildFailed } });
-    const publish = (await (await api('/api/admin/publish')).json()) as {
-      upToDate: boolean;
-      liveVersion: number;
-      contentVersion: number;
-      builder: { state: string; error: string };
-    };
+    const publish = await (await apiAt(server.url, { cookie }).admin.publish.$get()).json();
     expect(publish).toMatchObject({ upToDate: false, liveVersion: 0, contentVersion: 1, builder: { state: 'failed' } });
-    expect(publish.builder.error).toContain("Cannot find package '@oslojs/encoding'");
-    expect(publish.builder.error).not.toContain('warning 1 of 30');
+    expect(publish.builder!.error).toContain("Cannot find package '@oslojs/encoding'");
+    expect(publish.builder!.error).not.toContain('warning 1 of 30');
     // The live site kept serving meanwhile.
     expect(await (await fetch(`${server.url}/`)).text()).toContain('Дом у моря');
   });

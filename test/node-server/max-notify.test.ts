@@ -5,15 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { startServer } from './test-server.ts';
 import { saveMaxBot } from '../../worker/queries/max-bot.ts';
-import { startMaxStandIn } from '../../stand-ins/max-api.ts';
+import { readRequests, type RecordedRequest, startMaxStandIn } from '../../stand-ins/max-api.ts';
 
 // The MAX channel of notifyOwner on the self-hosted server: the same retries as Telegram and
 // e-mail, the visitor answered before any of them.
 
 const TOKEN = 'max-notify-test-token-0001';
 const OWNER_ID = 31_337;
-
-type Recorded = { method: string; path: string; authorization: string | null; body: { text?: string } | null };
 
 describe('owner notices in MAX on the self-hosted server', () => {
   const closers: (() => Promise<unknown>)[] = [];
@@ -44,9 +42,7 @@ describe('owner notices in MAX on the self-hosted server', () => {
       connectedAt: new Date().toISOString(),
     });
     const messages = async () =>
-      ((await (await fetch(`${max.url}/_stand-in/requests`)).json()) as Recorded[]).filter(
-        (r) => r.method === 'POST' && r.path.startsWith('/messages'),
-      );
+      (await readRequests(max.url)).filter((r) => r.method === 'POST' && r.path.startsWith('/messages'));
     return { server, messages };
   }
 
@@ -68,7 +64,7 @@ describe('owner notices in MAX on the self-hosted server', () => {
     expect(Date.now() - started).toBeLessThan(1000);
 
     const deadline = Date.now() + 20_000;
-    let sent: Recorded[] = [];
+    let sent: RecordedRequest[] = [];
     while (Date.now() < deadline) {
       sent = await messages();
       if (sent.length === 3) break;

@@ -1,12 +1,14 @@
 import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { InferResponseType } from 'hono/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { SETTLE_MS } from '../../worker/platform/node/read-on-change.ts';
 import { precompressSite, staticSite } from '../../worker/platform/node/static-site.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
+import type { Api } from '../typed-api.ts';
 import { rawRequest } from './raw-request.ts';
 import { startServer, tempDir } from './test-server.ts';
 
@@ -45,8 +47,12 @@ async function writeFromAnotherConnection(sql: string, params: (string | number)
   await worker.terminate();
 }
 
-const busyOf = async (id: number) =>
-  (JSON.parse((await get(`/api/cabins/${id}/availability`)).body) as { busy: { start: string; end: string }[] }).busy;
+const busyOf = async (id: number) => {
+  const answer: InferResponseType<Api['cabins'][':id']['availability']['$get'], 200> = JSON.parse(
+    (await get(`/api/cabins/${id}/availability`)).body,
+  );
+  return answer.busy;
+};
 
 beforeAll(async () => {
   siteDir = path.join(dataDir(), 'site');

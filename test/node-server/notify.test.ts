@@ -7,6 +7,7 @@ import { mailText, smtpSink, type SunkMail } from './smtp-sink.ts';
 import { until as untilWithin } from './until.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
 import { startTelegramStandIn } from '../../stand-ins/telegram-api.ts';
+import { apiAt, bodyOf } from '../typed-api.ts';
 import { addCabin, ownerApi as signedIn, postBooking, requestStay, startServer, tempDir } from './test-server.ts';
 
 const OWNER_PASSWORD = 'notify-test-password';
@@ -120,7 +121,7 @@ describe('owner notifications on the self-hosted server', () => {
     expect(res.status).toBe(201);
     // The visitor is answered at once, while the Bot API is still failing.
     expect(Date.now() - started).toBeLessThan(1000);
-    const { id } = (await res.json()) as { id: number };
+    const { id } = await bodyOf(res, 201);
 
     const message = await until('the retried Telegram message', () => bot.messages[0], 20_000);
     expect(bot.calls()).toBe(3);
@@ -200,9 +201,10 @@ describe('owner notifications on the self-hosted server', () => {
     expect(confirmed.json).toMatchObject({ id, status: 'confirmed', confirmationMail: 'failed' });
     expect(smtp.mails).toEqual([]);
     // Confirmed for real: its nights are busy for the next visitor.
-    const availability = (await (await fetch(`${s.url}/api/cabins/${cabin.id}/availability`)).json()) as {
-      busy: { start: string; end: string }[];
-    };
+    const availability = await bodyOf(
+      await apiAt(s.url).cabins[':id'].availability.$get({ param: { id: String(cabin.id) } }),
+      200,
+    );
     expect(availability.busy).toContainEqual({ start: checkIn, end: addDays(checkIn, 3) });
     const list = await api<Record<string, unknown>[]>('GET', '/admin/bookings');
     expect(list.json.find((b) => b.id === id)).toMatchObject({ status: 'confirmed', confirmationMail: 'failed' });
@@ -227,7 +229,7 @@ describe('owner notifications on the self-hosted server', () => {
       },
       '203.0.113.21',
     );
-    const { id } = (await res.json()) as { id: number };
+    const { id } = await bodyOf(res, 201);
     const api = await ownerApi(s.url);
     const confirmed = await api('PUT', `/admin/bookings/${id}`, { status: 'confirmed' });
     expect(confirmed.json).toMatchObject({ status: 'confirmed', confirmationMail: '' });

@@ -9,6 +9,7 @@ import { seedIfEmpty } from '../../scripts/seed.ts';
 import { htmlFileOf, type SitePages } from '../../schema/site-pages.ts';
 import { listFiles } from '../../worker/platform/node/list-files.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { apiAt } from '../typed-api.ts';
 import { signIn, startServer, tempDir } from './test-server.ts';
 
 // Edits cost what they change: after a one-cabin edit the rebuild renders only the
@@ -111,7 +112,7 @@ describe('A rebuild after an edit', () => {
     const live = path.join(dataDir(), 'site');
     const first = await build(live);
     expect(first.partial).toBe(false);
-    const cabins = (await (await fetch(`${server.url}/api/cabins`)).json()) as { id: number; pricePerNight: number }[];
+    const cabins = await (await apiAt(server.url).cabins.$get({ query: {} })).json();
     expect(cabins.length).toBeGreaterThan(12);
     const [edited, hidden] = [cabins[0]!, cabins.at(-1)!];
     const before = await sitePages(live);
@@ -151,7 +152,7 @@ describe('A rebuild after an edit', () => {
 
   it('should build every page when the live site lost a page, and say so', async () => {
     const live = path.join(dataDir(), 'site');
-    const [cabin] = (await (await fetch(`${server.url}/api/cabins`)).json()) as { id: number }[];
+    const [cabin] = await (await apiAt(server.url).cabins.$get({ query: {} })).json();
     // Another cabin's page than the one edited below (that one is rendered anyway).
     const victim = (await listFiles(live)).find(
       (f) => /^cabin\/\d+\.html$/.test(f) && f !== `cabin/${cabin!.id}.html`,

@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startYooKassaStandIn, type YooKassaStandIn } from '../../stand-ins/yookassa-api.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { apiAt, bodyOf } from '../typed-api.ts';
 import { startServer } from './test-server.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
 import { saveMaxBot } from '../../worker/queries/max-bot.ts';
 import { updateSettings } from '../../worker/queries/settings.ts';
-import { startMaxStandIn } from '../../stand-ins/max-api.ts';
+import { readRequests, startMaxStandIn } from '../../stand-ins/max-api.ts';
 import { startTelegramStandIn, type TelegramMessage } from '../../stand-ins/telegram-api.ts';
 
 // Prepayment end to end on the self-hosted server, as the owner lives it: a guest pays on ЮKassa's
@@ -82,10 +83,8 @@ describe("a prepayment paid on ЮKassa's page, on the self-hosted server", () =>
       amenities: [],
     } as never);
     const checkIn = addDays(todayInMoscow(), 20);
-    const res = await fetch(`${server.url}/api/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-real-ip': '203.0.113.77' },
-      body: JSON.stringify({
+    const res = await apiAt(server.url, { headers: { 'x-real-ip': '203.0.113.77' } }).bookings.$post({
+      json: {
         cabinId: cabin.id,
         checkIn,
         checkOut: addDays(checkIn, 2),
@@ -94,20 +93,16 @@ describe("a prepayment paid on ЮKassa's page, on the self-hosted server", () =>
         phone: '+7 928 111-22-33',
         consent: true,
         channel: 'whatsapp',
-      }),
+      },
     });
     expect(res.status).toBe(201);
-    const started = (await res.json()) as {
-      id: number;
-      total: number;
-      payment: { amount: number; confirmationUrl: string };
-    };
+    const started = await bodyOf(res, 201);
     // 2 × 5 000 + 1 000 cleaning + 2 % tax (200) = 11 200; 20 % of it.
     expect(started.total).toBe(11200);
-    expect(started.payment.amount).toBe(224000);
+    expect(started.payment!.amount).toBe(224000);
 
     // The guest presses «Оплатить» on the payment page and is sent back to the cabin.
-    const paid = await fetch(`${started.payment.confirmationUrl}/succeed`, { method: 'POST', redirect: 'manual' });
+    const paid = await fetch(`${started.payment!.confirmationUrl}/succeed`, { method: 'POST', redirect: 'manual' });
     expect(paid.status).toBe(303);
     expect(paid.headers.get('location')).toMatch(
       new RegExp(`/cabin/${cabin.id}\\?booking=${started.id}&token=[0-9a-f]{36}#booking$`),
@@ -120,13 +115,7 @@ describe("a prepayment paid on ЮKassa's page, on the self-hosted server", () =>
     expect(row?.status).toBe('confirmed');
     const deadline = Date.now() + 10_000;
     const maxMessages = async () =>
-      (
-        (await (await fetch(`${maxUrl}/_stand-in/requests`)).json()) as {
-          method: string;
-          path: string;
-          body: { text?: string } | null;
-        }[]
-      ).filter((r) => r.method === 'POST' && r.path.startsWith('/messages'));
+      (await readRequests(maxUrl)).filter((r) => r.method === 'POST' && r.path.startsWith('/messages'));
     let inMax: string[] = [];
     while (Date.now() < deadline) {
       inMax = (await maxMessages()).map((m) => m.body?.text ?? '');

@@ -4,6 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
 import type { NodeServer } from '../../worker/platform/node/server.ts';
+import { bodyOf } from '../typed-api.ts';
 import { JPEG, ownerRequests, signIn, startServer, tempDir, uploadPhoto } from './test-server.ts';
 
 // Faults of the self-hosted storage as they really happen: another program holding the SQLite
@@ -55,7 +56,7 @@ describe('the self-hosted server with its storage failing', () => {
     const upload = async () => {
       const res = await uploadPhoto(server.url, cookie);
       expect(res.status).toBe(201);
-      return ((await res.json()) as { imageUrl: string }).imageUrl;
+      return (await bodyOf(res, 201)).imageUrl;
     };
     const [gone, kept] = [await upload(), await upload()];
     await rm(path.join(server.storage.paths.mediaDir, gone.replace('/media/', '')));

@@ -2,10 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
+import type { BookingChannel } from '../../schema/booking-options.ts';
 import type { CabinInput } from '../../schema/cabins.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { startNodeServer, type NodeServer, type NodeServerOptions } from '../../worker/platform/node/server.ts';
 import { createCabin } from '../../worker/queries/cabins.ts';
+import { apiAt, bodyOf } from '../typed-api.ts';
 
 // What the self-hosted server's tests set up alike: the server on a loopback port with the
 // project's migrations, a temporary folder for its data, the owner's sign-in, and the cabin,
@@ -79,15 +81,18 @@ export function ownerRequests(at: () => { url: string; cookie: string }) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ heroTitle }),
     });
-  const heroTitle = async () => ((await (await api('/api/settings')).json()) as { heroTitle: string }).heroTitle;
+  const heroTitle = async () => {
+    const { url, cookie } = at();
+    return (await (await apiAt(url, { cookie }).settings.$get()).json()).heroTitle;
+  };
   return { api, putTitle, heroTitle };
 }
 
 /** A photo upload as the panel sends one, with the owner's cookie. */
-export function uploadPhoto(url: string, cookie: string, name = 'photo.jpg'): Promise<Response> {
+export function uploadPhoto(url: string, cookie: string, name = 'photo.jpg') {
   const form = new FormData();
   form.append('image', new File([JPEG], name, { type: 'image/jpeg' }));
-  return fetch(`${url}/api/upload`, { method: 'POST', headers: { cookie }, body: form });
+  return apiAt(url, { cookie }).upload.$post(undefined, { init: { body: form } });
 }
 
 /** A cabin by the sea as the owner adds one, straight into the server's database. */
@@ -117,15 +122,13 @@ export type BookingFields = {
   phone: string;
   email: string;
   comment: string;
-  channel: string;
+  channel: BookingChannel;
 };
 
 /** A visitor's booking request, from `ip` when given (the server trusts X-Real-IP behind its proxy). */
 export const postBooking = (url: string, fields: BookingFields, ip?: string) =>
-  fetch(`${url}/api/bookings`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(ip ? { 'x-real-ip': ip } : {}) },
-    body: JSON.stringify({ ...fields, consent: true, website: '' }),
+  apiAt(url, { headers: ip ? { 'x-real-ip': ip } : {} }).bookings.$post({
+    json: { ...fields, consent: true, website: '' },
   });
 
 /**
@@ -152,6 +155,6 @@ export async function requestStay(s: NodeServer, opts: { ahead: number; nights: 
     opts.ip,
   );
   expect(res.status).toBe(201);
-  const { id } = (await res.json()) as { id: number };
+  const { id } = await bodyOf(res, 201);
   return { cabin, checkIn, id };
 }

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { startNodeServer, type NodeServer } from '../../worker/platform/node/server.ts';
+import { standInBindings } from '../stand-in-bindings.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -34,26 +35,14 @@ export async function startFileServer(): Promise<void> {
     trustedProxy: true,
     adminPassword: 'test-password-1',
     shutdownGraceMs: 1000,
-    // The MAX and Telegram Bot API stand-ins of stand-ins/max-global-setup.ts and telegram-setup.ts,
-    // and SMS.ru's of stand-ins/sms-setup.ts.
-    // Feeds from stand-ins/feed-server.ts on 127.0.0.1, as `npm start` allows.
-    bindings: {
-      MAX_API_URL: inject('maxApiUrl'),
-      TELEGRAM_API_URL: inject('telegramApiUrl'),
-      SMS_API_URL: inject('smsApiUrl'),
-      AVITO_API_URL: inject('avito').apiUrl,
-      ALLOW_LOOPBACK_FEEDS: '1',
-    },
+    // The stand-ins of the project's global setup (MAX, Telegram, SMS.ru, Avito, the feeds).
+    bindings: standInBindings(inject),
   });
   const env = {
     ...server.storage.bindings,
     ADMIN_PASSWORD: 'test-password-1',
     REBUILD_HOOK_URL: '',
-    MAX_API_URL: inject('maxApiUrl'),
-    TELEGRAM_API_URL: inject('telegramApiUrl'),
-    SMS_API_URL: inject('smsApiUrl'),
-    AVITO_API_URL: inject('avito').apiUrl,
-    ALLOW_LOOPBACK_FEEDS: '1',
+    ...standInBindings(inject),
     TEST_MIGRATIONS: [] as D1Migration[],
   };
   current = { server, dataDir, env };

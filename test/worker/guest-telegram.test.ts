@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:test';
-import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays } from '../../schema/dates.ts';
 import { GUEST_PAGE_MARKER } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
@@ -11,7 +11,6 @@ import {
 } from '../../schema/telegram.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
-import type { TelegramMessage, TelegramWebhook } from '../../stand-ins/telegram-api.ts';
 import {
   callWith,
   expectError,
@@ -23,6 +22,7 @@ import {
   seedUser,
   validBooking,
 } from './helpers.ts';
+import { deliverer, madeUp, message, saidTo, standIn, telegramApi, webhookOf } from './telegram-stand-in.ts';
 import { mailApi, mailsTo, standInMailer } from './mail-stand-in.ts';
 import { SHOP, yk } from './yookassa-shop.ts';
 
@@ -33,7 +33,6 @@ import { SHOP, yk } from './yookassa-shop.ts';
  * (stand-ins/telegram-api.ts): the test reads from it what setWebhook was given and posts the
  * updates Telegram would post, and reads what the bot said.
  */
-const telegramApi = inject('telegramApiUrl');
 const SITE = 'https://kaspiy.example';
 const MAILER = standInMailer();
 /** A server with a public address (webhook), and one without (polling from the schedule). */
@@ -42,43 +41,10 @@ const PRIVATE: Partial<Bindings> = { TELEGRAM_API_URL: telegramApi, SITE_URL: ''
 const call = callWith(PUBLIC);
 const json = jsonOf;
 
-/** A token of this test alone, shaped like Telegram's: the stand-in keeps the whole run's state per token. */
-const newToken = (secret = 'guests') =>
-  `${100_000_000 + Math.floor(Math.random() * 800_000_000)}:${secret}-${crypto.randomUUID().replaceAll('-', '')}`;
-let updates = 0;
-const nextUpdateId = () => 500_000 + ++updates * 7 + Math.floor(Math.random() * 5);
-let chats = 0;
-const newChat = () => 7_000_000_000 + ++chats * 13 + Math.floor(Math.random() * 11);
-
-const standIn = async <T>(path: string, init?: RequestInit): Promise<T> =>
-  (await (await fetch(`${telegramApi}${path}`, init)).json()) as T;
-const webhookOf = (token: string) =>
-  standIn<TelegramWebhook | null>(`/_stand-in/webhook?token=${encodeURIComponent(token)}`);
-/** What the bot said to one chat, in order. */
-const saidTo = async (chat: number) =>
-  (await standIn<TelegramMessage[]>('/_stand-in/messages'))
-    .filter((m) => String(m.body.chat_id) === String(chat))
-    .map((m) => m.body.text);
-
-const message = (updateId: number, chat: number, text: string) => ({
-  update_id: updateId,
-  message: { message_id: updateId, date: 1_790_000_000, chat: { id: chat, type: 'private' }, text },
-});
-
-/** Telegram posting an update to the webhook it was given, with the secret header it was given. */
-async function deliver(token: string, update: unknown, forge: { path?: string; header?: string | null } = {}) {
-  const hook = await webhookOf(token);
-  expect(hook, 'the webhook should be set').not.toBeNull();
-  const path = forge.path ?? new URL(hook!.url).pathname;
-  const header = forge.header === undefined ? hook!.secret_token : forge.header;
-  return call('POST', path, {
-    rawBody: JSON.stringify(update),
-    headers: {
-      'content-type': 'application/json',
-      ...(header === null ? {} : { 'x-telegram-bot-api-secret-token': header }),
-    },
-  });
-}
+const made = madeUp({ updates: 500_000, chats: 7_000_000_000 });
+const newToken = (secret = 'guests') => made.newToken(secret);
+const { nextUpdateId, newChat } = made;
+const deliver = deliverer(call);
 
 const status = async (res: Response, expected = 200) =>
   (await json<{ telegram: TelegramStatus }>(res, expected)).telegram;

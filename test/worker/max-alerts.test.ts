@@ -2,6 +2,7 @@ import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { MaxStatus } from '../../schema/max.ts';
 import { MSG } from '../../schema/messages.ts';
+import type { RecordedRequest } from '../../stand-ins/max-api.ts';
 import {
   expectError,
   jsonRequest,
@@ -22,12 +23,10 @@ beforeEach(resetDataWithAdmin);
 const STAND_IN_USERNAME = 'kaspiy_alerts_bot';
 const OWNER = { userId: 7_000_123, chatId: 8_000_456 };
 
-type Recorded = { method: string; path: string; authorization: string | null; body: { text?: string } | null };
-
 const standIn = (path: string, init?: RequestInit) => fetch(`${env.MAX_API_URL}${path}`, init);
 /** What the stand-in received with this token (each test has a token of its own). */
-async function sentWith(token: string): Promise<Recorded[]> {
-  const all = (await (await standIn('/_stand-in/requests')).json()) as Recorded[];
+async function sentWith(token: string): Promise<RecordedRequest[]> {
+  const all = (await (await standIn('/_stand-in/requests')).json()) as RecordedRequest[];
   return all.filter((r) => r.authorization === token);
 }
 /** The owner opens the bot by a start link and presses «Начать». */

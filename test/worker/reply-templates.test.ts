@@ -15,7 +15,7 @@ import {
   seedUser,
   validBooking,
 } from './helpers.ts';
-import { guestChats } from './guest-chat.ts';
+import { deliverer, guestWithChatVia, madeUp, message, saidTo } from './telegram-stand-in.ts';
 
 /**
  * The owner's ready answers and the automatic answer outside their hours (docs/api.md
@@ -36,7 +36,10 @@ const useClock = (ms: number) => {
   vi.setSystemTime(ms);
 };
 
-const { nextUpdateId, saidTo, message, deliver, guestWithChat } = guestChats(telegramApi, call);
+const made = madeUp({ updates: 700_000, chats: 7_000_000_000 });
+const { nextUpdateId } = made;
+const deliver = deliverer(call);
+const guestWithChat = guestWithChatVia(call, made);
 
 const readTemplates = async (cookie: string) =>
   json<ReplyTemplates>(await call('GET', '/api/admin/reply-templates', { cookie }), 200);

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:test';
-import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
 import { TELEGRAM_REPLIES } from '../../schema/telegram.ts';
 import type { ThreadAnswer, ThreadView } from '../../schema/threads.ts';
@@ -8,7 +8,7 @@ import { takeUpdate } from '../../worker/notify/guest-telegram.ts';
 import { forgetOldBookings } from '../../worker/queries/bookings.ts';
 import { readTelegramBot, saveTelegramBot } from '../../worker/queries/telegram-bot.ts';
 import { callWith, expectError, expectNoChange, jsonOf, login, resetDataWithAdmin, seedUser } from './helpers.ts';
-import { guestChats } from './guest-chat.ts';
+import { deliverer, guestWithChatVia, madeUp, message, saidTo, telegramApi } from './telegram-stand-in.ts';
 
 /**
  * «Сообщения» (docs/api.md «Conversations»), on both runtimes: what a guest writes to the guests'
@@ -16,12 +16,15 @@ import { guestChats } from './guest-chat.ts';
  * too, and the owner's answer goes to the chat through the outbox. Telegram is the stand-in of the
  * global setup (stand-ins/telegram-api.ts).
  */
-const telegramApi = inject('telegramApiUrl');
 const PUBLIC: Partial<Bindings> = { TELEGRAM_API_URL: telegramApi, SITE_URL: 'https://kaspiy.example' };
 const call = callWith(PUBLIC);
 const json = jsonOf;
 
-const { nextUpdateId, saidTo, message, deliver, guestWithChat } = guestChats(telegramApi, call);
+const made = madeUp({ updates: 900_000, chats: 8_000_000_000 });
+const { nextUpdateId } = made;
+const deliver = deliverer(call);
+
+const guestWithChat = guestWithChatVia(call, made);
 
 const threads = async (cookie: string, query = '') =>
   json<ThreadView[]>(await call('GET', `/api/admin/threads${query}`, { cookie }), 200);
@@ -60,16 +63,18 @@ describe('a guest writes to the bot', () => {
 
   it('should alert the owner once by their channel, with the guest’s words and where to answer', async () => {
     const OWNER_CHAT = String(5_000_000 + Math.floor(Math.random() * 1_000_000));
-    const alerting = guestChats(
-      telegramApi,
-      callWith({ ...PUBLIC, TELEGRAM_BOT_TOKEN: '100200:owner-alerts', TELEGRAM_CHAT_ID: OWNER_CHAT }),
-    );
+    const alertingCall = callWith({
+      ...PUBLIC,
+      TELEGRAM_BOT_TOKEN: '100200:owner-alerts',
+      TELEGRAM_CHAT_ID: OWNER_CHAT,
+    });
+    const alerting = { guestWithChat: guestWithChatVia(alertingCall, made), deliver: deliverer(alertingCall) };
     const cookie = await login();
     const { token, booking, chat } = await alerting.guestWithChat(cookie);
-    const update = alerting.message(alerting.nextUpdateId(), chat, 'Можно приехать с собакой?');
+    const update = message(nextUpdateId(), chat, 'Можно приехать с собакой?');
     // Telegram delivering the same update three times: one message, one alert.
     await Promise.all([1, 2, 3].map(() => alerting.deliver(token, update)));
-    const toOwner = async () => (await alerting.saidTo(Number(OWNER_CHAT))).filter((t) => t.includes('пишет в'));
+    const toOwner = async () => (await saidTo(Number(OWNER_CHAT))).filter((t) => t.includes('пишет в'));
     await expect.poll(toOwner, { timeout: 5_000 }).toHaveLength(1);
     const [alert] = await toOwner();
     expect(alert).toContain(`Сообщение от гостя: Мадина Гасанова, бронирование №${booking}`);

@@ -6,7 +6,7 @@ import { guestPageUrl } from '../../schema/guest-page.ts';
 import type { Settings } from '../../schema/settings.ts';
 import type { Booking, Payment } from '../../schema/tables.ts';
 import type { Bindings } from '../env.ts';
-import { storeBalancePayment } from '../queries/guest.ts';
+import { storePayment } from '../queries/payments.ts';
 import { moneyOf } from './refunds.ts';
 import { prepaymentReceipt } from './receipts.ts';
 import { createPayment, rub, yookassaOf, YooKassaError } from './yookassa.ts';
@@ -46,12 +46,13 @@ export async function startBalance(
     `balance-${b.id}-${Date.parse(b.createdAt)}-${paid}-${tries}`,
   );
   const confirmationUrl = payment.confirmation?.confirmation_url ?? '';
-  await storeBalancePayment(env, {
+  await storePayment(env, {
     id: payment.id,
     bookingId: b.id,
     amount: due,
     status: payment.status,
     confirmationUrl,
+    kind: 'balance',
   });
   return { confirmationUrl, amount: due };
 }

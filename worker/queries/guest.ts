@@ -136,18 +136,6 @@ export async function cancelByGuest(
   return rows[0];
 }
 
-/** A payment of the rest, as ЮKassa created it; a repeat of the same id changes nothing. */
-export async function storeBalancePayment(
-  env: DbEnv,
-  p: Pick<Payment, 'id' | 'bookingId' | 'amount' | 'status' | 'confirmationUrl'>,
-): Promise<void> {
-  const t = at();
-  await getDb(env)
-    .insert(payments)
-    .values({ ...p, kind: 'balance', createdAt: t, updatedAt: t })
-    .onConflictDoNothing();
-}
-
 /** ЮKassa took a refund: its id and status, and all that has gone back of the payment by now. */
 export async function setRefundMade(
   env: DbEnv,

@@ -7,10 +7,13 @@ import type { DatabasePort } from '../platform/ports.ts';
 type DbEnv = { DB: DatabasePort };
 const at = () => new Date(now()).toISOString();
 
-/** A payment as ЮKassa created it; a repeat of the same id (an idempotent retry) changes nothing. */
+/**
+ * A payment as ЮKassa created it (the prepayment, or with `kind: 'balance'` the rest); a repeat of
+ * the same id (an idempotent retry) changes nothing.
+ */
 export async function storePayment(
   env: DbEnv,
-  p: Pick<Payment, 'id' | 'bookingId' | 'amount' | 'status' | 'confirmationUrl'>,
+  p: Pick<Payment, 'id' | 'bookingId' | 'amount' | 'status' | 'confirmationUrl'> & Partial<Pick<Payment, 'kind'>>,
 ): Promise<void> {
   const t = at();
   await getDb(env)

@@ -2,7 +2,7 @@
 // closes nights by hand and the button that opens them again.
 import { useState, type FormEvent } from 'react';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
-import { rangeText, type Calendar } from './CalendarCommon.tsx';
+import { BlockNoteField, rangeText, type Calendar } from './CalendarCommon.tsx';
 import { useBusyAction, useFailure } from '../ui/useFailure.ts';
 import { guestsAndPrice } from './channels.ts';
 import { call, client } from '../client.ts';
@@ -141,18 +141,7 @@ export function CalendarBusy({
               onChange={(e) => setBlock((b) => ({ ...b, end: e.target.value }))}
             />
           </div>
-          <div className="field">
-            <label className="label" htmlFor="block-note">
-              Заметка (видите только вы)
-            </label>
-            <input
-              id="block-note"
-              className="input"
-              maxLength={200}
-              value={block.note}
-              onChange={(e) => setBlock((b) => ({ ...b, note: e.target.value }))}
-            />
-          </div>
+          <BlockNoteField id="block-note" value={block.note} onChange={(note) => setBlock((b) => ({ ...b, note }))} />
         </div>
         <button
           type="submit"

@@ -1,8 +1,42 @@
 // What the sections of «Календарь» share: the cabin's calendar as the API answers it, dates in
 // Russian and Moscow time.
+import { BLOCK_NOTE_MAX } from '../../../schema/calendar.ts';
 import { nightsBetween } from '../../../schema/dates.ts';
 import { formatNights, formatStayDates } from '../../../schema/format.ts';
 import { call, client } from '../client.ts';
+
+/** «Заметка» of nights closed by hand, where they are closed («Занято» and «Шахматка»). */
+export function BlockNoteField({
+  id,
+  value,
+  onChange,
+  placeholder,
+  autofocus,
+}: {
+  id: string;
+  value: string;
+  onChange: (note: string) => void;
+  placeholder?: string;
+  /** The field a dialog focuses first. */
+  autofocus?: boolean;
+}) {
+  return (
+    <div className="field">
+      <label className="label" htmlFor={id}>
+        Заметка (видите только вы)
+      </label>
+      <input
+        id={id}
+        className="input"
+        maxLength={BLOCK_NOTE_MAX}
+        value={value}
+        placeholder={placeholder}
+        onChange={(e) => onChange(e.target.value)}
+        data-autofocus={autofocus || undefined}
+      />
+    </div>
+  );
+}
 
 export const loadCalendar = (id: number) =>
   call(client().admin.cabins[':id'].calendar.$get({ param: { id: String(id) } }));

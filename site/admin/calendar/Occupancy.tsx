@@ -9,7 +9,7 @@ import { useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { addDays, addMonths, nightsBetween, nightsOf, todayInMoscow, type IsoDate } from '../../../schema/dates.ts';
 import { formatStayDates, MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { OCCUPANCY_DEFAULT_DAYS } from '../../../schema/search.ts';
-import { rangeText } from './CalendarCommon.tsx';
+import { BlockNoteField, rangeText } from './CalendarCommon.tsx';
 import { useBusyAction, useFailure } from '../ui/useFailure.ts';
 import { guestsAndPrice } from './channels.ts';
 import {
@@ -432,20 +432,13 @@ function CloseNights({ closing, onDone, onClosed }: { closing: Closing; onDone: 
         <p>
           «{closing.cabin.name}»: <b>{rangeText(closing.start, closing.end)}</b>. Гости не смогут выбрать эти ночи.
         </p>
-        <div className="field">
-          <label className="label" htmlFor="occupancy-note">
-            Заметка (видите только вы)
-          </label>
-          <input
-            id="occupancy-note"
-            className="input"
-            maxLength={200}
-            value={note}
-            placeholder="Например: бронь по телефону"
-            onChange={(e) => setNote(e.target.value)}
-            data-autofocus
-          />
-        </div>
+        <BlockNoteField
+          id="occupancy-note"
+          value={note}
+          placeholder="Например: бронь по телефону"
+          onChange={setNote}
+          autofocus
+        />
         <div className="modal__actions">
           <button type="button" className="btn btn--secondary" onClick={onDone}>
             Отмена

@@ -4,7 +4,7 @@
 import type { Discount, DiscountKind } from '../../../schema/pricing.ts';
 import { countOf } from '../../../schema/format.ts';
 import { numberOf } from '../ui/numbers.ts';
-import { Field, NumberInput } from '../ui/Field.tsx';
+import { Field, NumberInput, PercentInput } from '../ui/Field.tsx';
 import { RowListForm } from './RowListForm.tsx';
 
 export type DiscountRow = { kind: DiscountKind; days: string; percent: string };
@@ -120,15 +120,7 @@ export function DiscountsForm({
             )}
           </Field>
           <Field id={`discount-${i}-percent`} label="Скидка, %">
-            {(p) => (
-              <NumberInput
-                {...p}
-                min={1}
-                max={100}
-                value={r.percent}
-                onChange={(e) => setRow({ percent: e.target.value })}
-              />
-            )}
+            {(p) => <PercentInput {...p} value={r.percent} onChange={(e) => setRow({ percent: e.target.value })} />}
           </Field>
         </div>
       )}

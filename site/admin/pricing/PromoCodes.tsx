@@ -2,7 +2,7 @@
 // stay; when it can be used, for which nights, how many times, and how many times it has been.
 // Saved as a whole list (PUT /admin/promo-codes); a code that stays keeps its uses.
 import { countOf, formatPrice } from '../../../schema/format.ts';
-import { Field, NumberInput } from '../ui/Field.tsx';
+import { Field, NumberInput, PercentInput } from '../ui/Field.tsx';
 import { RowListForm } from './RowListForm.tsx';
 import { dateOrNull, numberOrNull, shown } from './useListForm.ts';
 
@@ -146,15 +146,7 @@ export function PromoCodesForm({ saved, save }: { saved: PromoValues; save: (v: 
             <fieldset className="pricing-form__pair">
               <legend className="label">Скидка по коду</legend>
               <Field id={`promo-${i}-percent`} label="Процент">
-                {(p) => (
-                  <NumberInput
-                    {...p}
-                    min={1}
-                    max={100}
-                    value={r.percent}
-                    onChange={(e) => setRow({ percent: e.target.value })}
-                  />
-                )}
+                {(p) => <PercentInput {...p} value={r.percent} onChange={(e) => setRow({ percent: e.target.value })} />}
               </Field>
               <Field id={`promo-${i}-amount`} label="Или сумма, ₽">
                 {(p) => (

@@ -76,6 +76,11 @@ export function NumberInput(props: Omit<InputHTMLAttributes<HTMLInputElement>, '
   return <input className="input" type="number" inputMode="numeric" {...props} />;
 }
 
+/** A whole percentage, 1 to 100, as a discount or a promo code takes it. */
+export function PercentInput(props: Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'inputMode' | 'min' | 'max'>) {
+  return <NumberInput min={1} max={100} {...props} />;
+}
+
 /** An input for a key or token typed or pasted exactly: no capitals, spelling or autofill added. */
 export function CodeInput(
   props: Omit<InputHTMLAttributes<HTMLInputElement>, 'autoComplete' | 'autoCapitalize' | 'spellCheck'>,

@@ -4,10 +4,12 @@
 // payments; the owner ends the manager's session from «Аккаунт» and finds both people's changes in
 // «Журнал». Everything is put back afterwards (two-factor off, the manager and the request gone),
 // so the other journeys keep signing in with the password alone.
+import type { InferResponseType } from 'hono/client';
 import type { Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
+import { type Api, apiAt } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { ADMIN_USERNAME, E2E_ADMIN_PASSWORD, adminApi, gone, notice, openTab, signIn, visible } from './helpers.ts';
@@ -20,6 +22,7 @@ const ANDROID_CHROME =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
 type Cabin = { id: number; name: string };
+type AdminSettings = InferResponseType<Api['admin']['settings']['$get'], 200>;
 type Availability = {
   busy: { start: string; end: string }[];
   seasons: { start: string; end: string }[];
@@ -66,13 +69,11 @@ async function signInWithCode(page: Page, code: string, { recovery = false } = {
 
 /** The API as the owner with two-factor on: the password and a code, as the form sends them. */
 async function ownerApi(baseURL: string, code: string) {
-  const res = await fetch(`${baseURL}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: ADMIN_USERNAME, password: E2E_ADMIN_PASSWORD, code }),
+  const res = await apiAt(baseURL).admin.login.$post({
+    json: { username: ADMIN_USERNAME, password: E2E_ADMIN_PASSWORD, code },
   });
-  const body = (await res.json()) as { success: boolean };
-  if (!body.success) return null;
+  const body = await res.json();
+  if (!('success' in body) || !body.success) return null;
   const cookie = res.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
@@ -127,7 +128,7 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
       api = await adminApi(baseURL);
     }
     if (!api) return;
-    const users = (await api.get('/admin/users')).json as { id: number; username: string }[] | null;
+    const users = await (await api.client.admin.users.$get()).json().catch(() => null);
     const manager = users?.find((u) => u.username === MANAGER);
     if (manager) await api.del(`/admin/users/${manager.id}`);
     if (bookingId) await api.del(`/admin/bookings/${bookingId}`);
@@ -273,10 +274,8 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
       return !free.busy.some((r) => r.start < b && r.end > a) && !free.seasons.some((r) => r.start < b && r.end > a);
     };
     while (!clear(start)) start = addDays(start, 1);
-    const sent = await fetch(`${baseURL}/api/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
+    const sent = await apiAt(baseURL).bookings.$post({
+      json: {
         cabinId: cabin.id,
         checkIn: start,
         checkOut: addDays(start, nights),
@@ -288,10 +287,11 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
         comment: '',
         consent: true,
         website: '',
-      }),
+      },
     });
-    const booking = (await sent.json()) as { id: number; error?: string };
-    expect(sent.status, booking.error).toBe(201);
+    const booking = await sent.json();
+    expect(sent.status, 'error' in booking ? booking.error : undefined).toBe(201);
+    if ('error' in booking) throw new Error(booking.error);
     bookingId = booking.id;
 
     // The manager, on their own phone: «Заявки» and the rest, no «Журнал».
@@ -331,7 +331,7 @@ describe('the owner’s account as safe as a bank’s: sign-in with a code, a ma
     await visible(payments);
     expect(await manager.getByRole('form', { name: 'Продвижение' }).count()).toBe(0);
     const refused = await manager.evaluate(async () => {
-      const settings = (await (await fetch('/api/admin/settings')).json()) as { holdMinutes: number };
+      const settings: AdminSettings = await (await fetch('/api/admin/settings')).json();
       const res = await fetch('/api/settings', {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },

@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
+import type { BookingChannel } from '../../../schema/booking-options.ts';
+import { apiAt } from '../../typed-api.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible } from './helpers.ts';
 
@@ -71,13 +73,11 @@ describe('the owner answers booking requests in «Заявки»', () => {
     const send = async (
       name: string,
       checkIn: string,
-      extra: { email: string; channel: string; guests: number },
+      extra: { email: string; channel: BookingChannel; guests: number },
     ): Promise<Sent> => {
       const checkOut = addDays(checkIn, nights);
-      const res = await fetch(`${baseURL}/api/bookings`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
+      const res = await apiAt(baseURL).bookings.$post({
+        json: {
           cabinId: cabin.id,
           checkIn,
           checkOut,
@@ -87,10 +87,11 @@ describe('the owner answers booking requests in «Заявки»', () => {
           consent: true,
           website: '',
           ...extra,
-        }),
+        },
       });
-      const body = (await res.json()) as { id: number; nights: number; total: number; error?: string };
-      expect(res.status, body.error).toBe(201);
+      const body = await res.json();
+      expect(res.status, 'error' in body ? body.error : undefined).toBe(201);
+      if ('error' in body) throw new Error(body.error);
       mine.push(body.id);
       return { ...body, checkIn, checkOut };
     };
@@ -100,7 +101,7 @@ describe('the owner answers booking requests in «Заявки»', () => {
     const other = await send('Третий Гость', addDays(start, 10), { email: '', channel: 'phone', guests: 1 });
 
     const api = await adminApi(baseURL);
-    const rows = (await api.get('/admin/bookings')).json as { id: number; status: string; createdAt: string }[];
+    const rows = await (await api.client.admin.bookings.$get({ query: {} })).json();
     const waiting = rows.filter((b) => b.status === 'new').length;
     const createdAt = rows.find((b) => b.id === first.id)!.createdAt;
 
@@ -182,8 +183,7 @@ describe('the owner answers booking requests in «Заявки»', () => {
     await visible(item(clash.id).locator('.badge', { hasText: 'Отклонена' }));
     await expect.poll(() => badge(page)).toBe(waiting - 3);
     expect(
-      ((await api.get('/admin/bookings')).json as { id: number; status: string }[]).find((b) => b.id === clash.id)
-        ?.status,
+      (await (await api.client.admin.bookings.$get({ query: {} })).json()).find((b) => b.id === clash.id)?.status,
     ).toBe('declined');
     await visible(item(clash.id).getByRole('button', { name: /Подтвердить/ }));
 
@@ -207,7 +207,7 @@ describe('the owner answers booking requests in «Заявки»', () => {
     await dialog.getByRole('button', { name: 'Удалить' }).click();
     await card.waitFor({ state: 'detached' });
     await visible(notice(page, `Заявка №${first.id} удалена`));
-    const left = (await api.get('/admin/bookings')).json as { id: number }[];
+    const left = await (await api.client.admin.bookings.$get({ query: {} })).json();
     expect(left.some((b) => b.id === first.id)).toBe(false);
     expect(left.some((b) => b.id === clash.id)).toBe(true);
     await api.logout();

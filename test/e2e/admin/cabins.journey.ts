@@ -23,8 +23,8 @@ describe('the owner manages a cabin', () => {
   afterAll(async () => {
     // Leave the demo content as it was for the other journeys.
     const api = await adminApi(baseURL);
-    const { json } = await api.get('/admin/cabins');
-    for (const c of (json as { id: number; name: string }[]).filter((c) => c.name.startsWith('Домик «Проверка»'))) {
+    const cabins = await (await api.client.admin.cabins.$get()).json();
+    for (const c of cabins.filter((c) => c.name.startsWith('Домик «Проверка»'))) {
       await api.del(`/cabins/${c.id}`);
     }
     await api.logout();
@@ -93,11 +93,9 @@ describe('the owner manages a cabin', () => {
     await waitPublished(page);
 
     const api = await adminApi(baseURL);
-    const { json } = await api.get('/admin/cabins');
+    const cabins = await (await api.client.admin.cabins.$get()).json();
     await api.logout();
-    const created = (json as { id: number; name: string; images: string[]; amenities: string[] }[]).find(
-      (c) => c.name === NAME,
-    )!;
+    const created = cabins.find((c) => c.name === NAME)!;
     cabinId = created.id;
     expect(created.images).toHaveLength(2);
     expect(created.amenities).toEqual(['Wi-Fi', 'Гамак']);
@@ -161,8 +159,8 @@ describe('the owner manages a cabin', () => {
     await visible(notice(page, /удалён/));
     await gone(row);
     const api = await adminApi(baseURL);
-    const { json } = await api.get('/admin/cabins');
+    const cabins = await (await api.client.admin.cabins.$get()).json();
     await api.logout();
-    expect((json as { name: string }[]).some((c) => c.name === NAME)).toBe(false);
+    expect(cabins.some((c) => c.name === NAME)).toBe(false);
   });
 });

@@ -6,8 +6,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, todayInMoscow } from '../../../schema/dates.ts';
 import { MONTHS_GENITIVE } from '../../../schema/format.ts';
+import { apiAt } from '../../typed-api.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, notice, signIn, visible, waitPublished } from './helpers.ts';
+import { adminApi, checkPhoneLayout, notice, signIn, visible, waitPublished } from './helpers.ts';
 
 type Availability = {
   busy: { start: string; end: string }[];
@@ -96,21 +97,8 @@ async function readError(page: Page, text: string | RegExp) {
 /** Text with every kind of space made one plain space. */
 const plain = (text: string) => text.replace(/\s+/g, ' ');
 
-/** A 360px phone: nothing scrolls sideways and every control of the tab is at least 44px tall. */
-async function checkPhoneLayout(page: Page) {
-  const { scroll, width, small } = await page.evaluate(() => {
-    const controls = [
-      ...document.querySelectorAll<HTMLElement>('.calendar-tab button, .calendar-tab input, .calendar-tab select'),
-    ];
-    const small = controls
-      .map((el) => ({ el, box: el.getBoundingClientRect() }))
-      .filter(({ box }) => box.width > 0 && box.height < 43.5)
-      .map(({ el, box }) => `${el.tagName} «${el.textContent?.trim() || el.id}» ${box.height}px`);
-    return { scroll: document.documentElement.scrollWidth, width: window.innerWidth, small };
-  });
-  expect(scroll).toBeLessThanOrEqual(width);
-  expect(small).toEqual([]);
-}
+/** Every control of the tab, on a phone. */
+const TAB_CONTROLS = '.calendar-tab button, .calendar-tab input, .calendar-tab select';
 
 describe('the owner keeps the calendar in «Календарь»', () => {
   const { baseURL, openPage } = useBrowser();
@@ -118,7 +106,7 @@ describe('the owner keeps the calendar in «Календарь»', () => {
   afterAll(() => closers.forEach((c) => c()));
 
   it('should close and open nights, price seasons, import a feed and copy and renew the export address on a 360px phone', async () => {
-    const cabins = (await (await fetch(`${baseURL}/api/cabins`)).json()) as { id: number; name: string }[];
+    const cabins = await (await apiAt(baseURL).cabins.$get({ query: {} })).json();
     const cabin = cabins.at(-2)!;
     const other = cabins.at(-1)!;
     const api = await adminApi(baseURL);
@@ -142,7 +130,7 @@ describe('the owner keeps the calendar in «Календарь»', () => {
       await page.getByLabel('Домик', { exact: true }).selectOption(String(cabin.id));
       await visible(page.getByRole('heading', { name: 'Занятые даты' }));
       await visible(page.getByRole('heading', { name: 'Экспорт календаря' }));
-      await checkPhoneLayout(page);
+      await checkPhoneLayout(page, TAB_CONTROLS);
 
       // «Занятые даты»: a block too far ahead is refused in the server's words and stays typed.
       const busyList = page.getByRole('list', { name: 'Занятые даты' });
@@ -242,7 +230,7 @@ describe('the owner keeps the calendar in «Календарь»', () => {
         russianNights(addDays(imported, 7), addDays(imported, 9), '2 ночи'),
       ]);
       expect((await availability()).busy).toContainEqual({ start: imported, end: addDays(imported, 9) });
-      await checkPhoneLayout(page);
+      await checkPhoneLayout(page, TAB_CONTROLS);
 
       // «Экспорт календаря»: copied as shown; replaced, the old address is gone.
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });

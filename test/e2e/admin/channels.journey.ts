@@ -1,40 +1,15 @@
-import type { Locator, Page } from 'playwright-core';
+import type { InferResponseType } from 'hono/client';
+import type { Locator } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { addDays, nightsBetween, todayInMoscow } from '../../../schema/dates.ts';
 import { formatGuests, formatNights, formatPrice, formatStayDates } from '../../../schema/format.ts';
+import { addBookingAt, readPushed } from '../../../stand-ins/avito-api.ts';
+import { type Api, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, gone, notice, openTab, signIn, visible } from './helpers.ts';
+import { adminApi, checkPhoneLayout, gone, notice, openTab, signIn, visible } from './helpers.ts';
 
-type ChannelsAnswer = {
-  avito: {
-    connected: boolean;
-    userId: number | null;
-    clientId: string | null;
-    secretEnding: string | null;
-    error?: string;
-  };
-  cabins: {
-    id: number;
-    name: string;
-    active: boolean;
-    avitoItemId: number | null;
-    avito: { lastPushAt?: string; lastPullAt?: string; error?: string };
-    exportUrl: string | null;
-  }[];
-};
-type Stay = {
-  cabinId: number;
-  externalId: string;
-  start: string;
-  end: string;
-  guests: number;
-  price: number;
-  status: string;
-  guestName: string;
-};
-type Pushed = { busy: { last: { date_start: string; date_end: string; type: string }[] | null; count: number } };
-
+type ChannelsAnswer = InferResponseType<Api['admin']['channels']['$get'], 200>;
 /** The stand-in's demo account (scripts/lib/stack.ts DEMO_AVITO). */
 const DEMO = { clientId: 'demo-avito-client', clientSecret: 'demo-avito-secret', userId: 100500, item: 4000001 };
 /** A listing of nobody's: Avito says so, and the cabin stays unlinked. */
@@ -42,23 +17,8 @@ const FOREIGN_ITEM = 3999999;
 /** How long an answer that goes through Avito may take on a busy machine (the wait ends when it shows). */
 const AVITO_PATIENCE_MS = 30_000;
 
-/** A 360px phone: nothing scrolls sideways and every control of «Площадки» is at least 44px tall. */
-async function checkPhoneLayout(page: Page) {
-  const { scroll, width, small } = await page.evaluate(() => {
-    const controls = [
-      ...document.querySelectorAll<HTMLElement>(
-        '.calendar-tab button, .calendar-tab input, .calendar-views a, .channel__more',
-      ),
-    ];
-    const small = controls
-      .map((el) => ({ el, box: el.getBoundingClientRect() }))
-      .filter(({ box }) => box.width > 0 && box.height < 43.5)
-      .map(({ el, box }) => `${el.tagName} «${el.textContent?.trim() || el.id}» ${box.height}px`);
-    return { scroll: document.documentElement.scrollWidth, width: window.innerWidth, small };
-  });
-  expect(scroll).toBeLessThanOrEqual(width);
-  expect(small).toEqual([]);
-}
+/** Every control of «Площадки», on a phone. */
+const TAB_CONTROLS = '.calendar-tab button, .calendar-tab input, .calendar-views a, .channel__more';
 
 /** Text with every kind of space made one plain space. */
 const plain = (text: string) => text.replace(/[\s\u00a0\u202f]+/g, ' ');
@@ -98,9 +58,8 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     try {
       if (cabin) {
         await api.put(`/admin/cabins/${cabin.id}/channels`, { avitoItemId: null });
-        const cal = (await api.get(`/admin/cabins/${cabin.id}/calendar`)).json as {
-          blocks: { id: number; note: string }[];
-        };
+        const calendar = await api.client.admin.cabins[':id'].calendar.$get({ param: { id: String(cabin.id) } });
+        const cal = await bodyOf(calendar, 200);
         for (const b of cal.blocks.filter((x) => x.note === 'Площадки: ремонт')) await api.del(`/admin/blocks/${b.id}`);
       }
       await api.del('/admin/channels/avito');
@@ -113,7 +72,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
 
   it('should connect Avito, link a cabin, read an Avito booking into «Шахматка» and «Заявки» and send a block to Avito on a 360px phone', async () => {
     const api = await adminApi(baseURL);
-    const before = (await api.get('/admin/channels')).json as ChannelsAnswer;
+    const before = await (await api.client.admin.channels.$get()).json();
     expect(before.avito.connected).toBe(false);
     cabin = before.cabins[0]!;
     const name = cabin.name;
@@ -137,7 +96,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     expect(await card.getByRole('textbox', { name: `Наша ссылка для площадок «${name}»` }).inputValue()).toBe(
       cabin.exportUrl,
     );
-    await checkPhoneLayout(page);
+    await checkPhoneLayout(page, TAB_CONTROLS);
     expect(await axeViolations(page)).toEqual([]);
 
     // A wrong secret: Avito's refusal beside the form, and what was typed stays.
@@ -152,7 +111,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     expect(await account.getByLabel('Client ID', { exact: true }).inputValue()).toBe(DEMO.clientId);
     expect(await secret.inputValue()).toBe('wrong-secret');
     expect(await account.getByLabel('Номер профиля', { exact: true }).inputValue()).toBe(String(DEMO.userId));
-    expect(((await api.get('/admin/channels')).json as ChannelsAnswer).avito.connected).toBe(false);
+    expect((await (await api.client.admin.channels.$get()).json()).avito.connected).toBe(false);
 
     // The right one: connected, the secret never shown but its last four characters.
     await secret.fill(DEMO.clientSecret);
@@ -168,7 +127,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await card.getByRole('button', { name: `Связать «${name}»` }).click();
     await shows(card.getByRole('alert'), `Авито не нашло объявление ${FOREIGN_ITEM} в этом аккаунте`);
     expect(await item.inputValue()).toBe(String(FOREIGN_ITEM));
-    expect(((await api.get('/admin/channels')).json as ChannelsAnswer).cabins[0]!.avitoItemId).toBeNull();
+    expect((await (await api.client.admin.channels.$get()).json()).cabins[0]!.avitoItemId).toBeNull();
 
     // The owner's own listing: linked, read and sent at once.
     await item.fill(String(DEMO.item));
@@ -177,17 +136,17 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await shows(card, /Брони прочитаны \d+ [а-я]+,? (в )?\d\d:\d\d \(мск\)/);
     await shows(card, /Даты и цены отправлены \d+ [а-я]+,? (в )?\d\d:\d\d \(мск\)/);
     await visible(notice(page, `Объявление №${DEMO.item} связано с «${name}»`));
-    expect(((await api.get('/admin/channels')).json as ChannelsAnswer).cabins[0]!.avitoItemId).toBe(DEMO.item);
+    expect((await (await api.client.admin.channels.$get()).json()).cabins[0]!.avitoItemId).toBe(DEMO.item);
 
     // A guest books on Avito; «Синхронизировать сейчас» reads it.
-    const booked = (await control(avitoUrl, 'POST', `/items/${DEMO.item}/bookings`, {
+    const booked = await addBookingAt(`${avitoUrl}/_control`, DEMO.item, {
       check_in: stay.start,
       check_out: stay.end,
       guest_count: 3,
       base_price: 15000,
       status: 'pending',
       contact: { name: 'Анна Петрова' },
-    })) as { avito_booking_id: number };
+    });
     avitoBookingId = booked.avito_booking_id;
     await page.getByRole('button', { name: 'Синхронизировать сейчас' }).click();
     const results = page.getByRole('list', { name: 'Итог синхронизации' });
@@ -199,9 +158,9 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await shows(mine, 'Бронирований на Авито: 1');
     await shows(mine, /Авито: отправлено занятых периодов: \d+/);
     await shows(page.locator('.channels__results'), 'Двойных бронирований нет');
-    await checkPhoneLayout(page);
+    await checkPhoneLayout(page, TAB_CONTROLS);
     expect(await axeViolations(page)).toEqual([]);
-    const stays = (await api.get('/admin/channels/stays')).json as Stay[];
+    const stays = await (await api.client.admin.channels.stays.$get()).json();
     expect(stays).toContainEqual(
       expect.objectContaining({
         cabinId: cabin.id,
@@ -284,7 +243,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
         .first(),
       /Авито: отправлено занятых периодов: \d+/,
     );
-    const pushed = (await control(avitoUrl, 'GET', `/items/${DEMO.item}/pushed`)) as Pushed;
+    const pushed = await readPushed(`${avitoUrl}/_control`, DEMO.item);
     expect(pushed.busy.last).toContainEqual(expect.objectContaining({ date_start: block.start, date_end: block.end }));
     // Avito's own booking is not sent back to it.
     expect(pushed.busy.last!.some((b) => b.date_start === stay.start)).toBe(false);
@@ -294,7 +253,9 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await page.getByRole('alertdialog').getByRole('button', { name: 'Отвязать' }).click();
     await visible(notice(page, `Объявление Авито отвязано от «${name}»`));
     await shows(card, 'Не связан с объявлением.');
-    expect(((await api.get('/admin/channels/stays')).json as Stay[]).some((s) => s.cabinId === cabin!.id)).toBe(false);
+    expect((await (await api.client.admin.channels.stays.$get()).json()).some((s) => s.cabinId === cabin!.id)).toBe(
+      false,
+    );
     await account.getByRole('button', { name: 'Отключить' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Отключить Авито?' });
     await shows(dialog, 'Брони с Авито перестанут занимать даты на сайте, номера объявлений сохранятся.');
@@ -302,7 +263,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     await gone(dialog);
     await shows(account, 'Client Secret');
     await visible(account.getByRole('button', { name: 'Подключить Авито' }));
-    expect(((await api.get('/admin/channels')).json as ChannelsAnswer).avito.connected).toBe(false);
+    expect((await (await api.client.admin.channels.$get()).json()).avito.connected).toBe(false);
     await api.logout();
     // Every answer that goes through Avito may take seconds on a busy machine.
   }, 150_000);

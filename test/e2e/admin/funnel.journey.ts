@@ -5,7 +5,7 @@ import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { forgetBookingThrottle } from '../local-d1.ts';
 import { flat, textOf } from '../public/helpers.ts';
-import { dayButton } from '../stay-calendar.ts';
+import { pickStay } from '../stay-calendar.ts';
 import { adminApi, openTab, signIn, visible } from './helpers.ts';
 
 // Where guests come from, as the owner reads it: a visitor on a phone comes from a VK link with
@@ -36,9 +36,7 @@ describe('where guests come from: a visitor from VK, and «Сводка»', () =
 
     const page = await openPage('/?utm_source=vk&utm_medium=cpc&utm_campaign=leto', 'phone');
     const form = page.getByRole('search');
-    await form.getByLabel('Заезд').click();
-    await (await dayButton(page, checkIn)).click();
-    await (await dayButton(page, checkOut)).click();
+    await pickStay(page, checkIn, checkOut, form);
     await form.getByRole('button', { name: 'Найти' }).click();
     await page.waitForURL(/\/search\?/);
     const result = page.locator('.search-results a.stretched').first();

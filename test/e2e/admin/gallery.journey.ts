@@ -8,9 +8,9 @@ describe('the owner manages the home gallery', () => {
 
   const gallery = async () => {
     const api = await adminApi(baseURL);
-    const { json } = await api.get('/admin/settings');
+    const { galleryImages } = await (await api.client.admin.settings.$get()).json();
     await api.logout();
-    return (json as { galleryImages: string[] }).galleryImages;
+    return galleryImages;
   };
 
   beforeAll(async () => {

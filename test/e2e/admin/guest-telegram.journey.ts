@@ -37,11 +37,7 @@ describe("the owner connects the guests' Telegram bot", () => {
 
     // A guest's page offers the messenger now, server-rendered, before any script.
     const api = await adminApi(baseURL);
-    const stays = (await api.get('/admin/bookings')).json as {
-      status: string;
-      checkIn: string;
-      guestToken: string | null;
-    }[];
+    const stays = await (await api.client.admin.bookings.$get({ query: {} })).json();
     const stay = stays.find((b) => b.status === 'confirmed' && b.checkIn > todayInMoscow() && b.guestToken);
     if (!stay) throw new Error('the demo has no confirmed stay ahead with a guest page');
     const guest = await openPage(`/b/${stay.guestToken}`, 'phone', { javaScriptEnabled: false });

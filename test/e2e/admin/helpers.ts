@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
+import { expect } from 'vitest';
 import { adminApi } from '../admin-api.ts';
 import { E2E_ADMIN_PASSWORD } from '../global-setup.ts';
 
@@ -26,6 +27,19 @@ export async function openTab(page: Page, label: string) {
 }
 
 /** One of the panel's messages in its live regions. */
+/** A 360px phone: nothing scrolls sideways and every control `controls` finds is at least 44px tall. */
+export async function checkPhoneLayout(page: Page, controls: string) {
+  const { scroll, width, small } = await page.evaluate((selector) => {
+    const small = [...document.querySelectorAll<HTMLElement>(selector)]
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0 && box.height < 43.5)
+      .map(({ el, box }) => `${el.tagName} «${el.textContent?.trim() || el.id}» ${box.height}px`);
+    return { scroll: document.documentElement.scrollWidth, width: window.innerWidth, small };
+  }, controls);
+  expect(scroll).toBeLessThanOrEqual(width);
+  expect(small).toEqual([]);
+}
+
 export const notice = (page: Page, text: string | RegExp) => page.locator('.notices').getByText(text);
 
 /** Waits until the panel says the public site carries the last save. */

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import type { GuestMessagePlace } from '../../../schema/guest-message.ts';
 import { guestReplyText } from '../../../site/lib/guest-reply.ts';
+import { bodyOf } from '../../typed-api.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible } from './helpers.ts';
 
@@ -131,9 +132,10 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
     const closed = chart.locator('.occupancy__range-bar--block').filter({ hasText: 'Ремонт бани' });
     await visible(closed);
     expect(await closed.getAttribute('aria-label')).toContain(`«${quiet.name}»`);
-    const cal = (await api.get(`/admin/cabins/${quiet.id}/calendar`)).json as {
-      blocks: { id: number; start: string; end: string; note: string }[];
-    };
+    const cal = await bodyOf(
+      await api.client.admin.cabins[':id'].calendar.$get({ param: { id: String(quiet.id) } }),
+      200,
+    );
     const made = cal.blocks.find((b) => b.note === 'Ремонт бани')!;
     blocks.push(made.id);
     expect([made.start, made.end]).toEqual([first, addDays(last, 1)]);

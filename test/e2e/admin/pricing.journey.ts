@@ -3,41 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { addDays, isoWeekday, todayInMoscow } from '../../../schema/dates.ts';
 import { formatNumber, formatPrice } from '../../../schema/format.ts';
 import { MSG } from '../../../schema/messages.ts';
+import { bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible } from './helpers.ts';
 
-type AdminCabin = {
-  id: number;
-  name: string;
-  active: boolean;
-  pricePerNight: number;
-  maxGuests: number;
-  weekendPricePerNight: number | null;
-  weekendNights: number[];
-  baseGuests: number | null;
-  extraGuestPerNight: number;
-};
 type Season = {
   start: string;
   end: string;
   pricePerNight: number;
   weekendPricePerNight: number | null;
   minNights: number;
-};
-type AdminCalendar = { seasons: Season[]; minNights: number };
-type Extra = { id: number; name: string; price: number; per: string; mandatory: boolean; cabinIds: number[] | null };
-type Pricing = { discounts: Record<string, unknown>[]; extras: Extra[] };
-type Promo = {
-  code: string;
-  percent: number | null;
-  amount: number | null;
-  validFrom: string | null;
-  validTo: string | null;
-  stayFrom: string | null;
-  stayTo: string | null;
-  maxUses: number | null;
-  uses: number;
 };
 type Quote = { nights: number; total: number; lines: { kind: string; label: string; amount: number }[] };
 
@@ -89,16 +65,15 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
 
   it('should price a Thursday-to-Sunday stay for 4 with the баня and a code exactly as set in the panel on a phone', async () => {
     const api = await adminApi(baseURL);
-    const cabin = ((await api.get('/admin/cabins')).json as AdminCabin[]).find((c) => c.name === CABIN);
+    const cabin = (await (await api.client.admin.cabins.$get()).json()).find((c) => c.name === CABIN);
     if (!cabin) throw new Error(`the demo has no cabin «${CABIN}»`);
     expect(cabin.maxGuests).toBeGreaterThanOrEqual(4);
     const id = cabin.id;
-    const calendarBefore = (await api.get(`/admin/cabins/${id}/calendar`)).json as AdminCalendar;
-    const datesBefore = (
-      (await api.get(`/admin/cabins/${id}/date-prices`)).json as { prices: { date: string; price: number }[] }
-    ).prices;
-    const pricingBefore = (await api.get('/admin/pricing')).json as Pricing;
-    const codesBefore = ((await api.get('/admin/promo-codes')).json as { codes: Promo[] }).codes;
+    const param = { id: String(id) };
+    const calendarBefore = await bodyOf(await api.client.admin.cabins[':id'].calendar.$get({ param }), 200);
+    const datesBefore = (await bodyOf(await api.client.admin.cabins[':id']['date-prices'].$get({ param }), 200)).prices;
+    const pricingBefore = await (await api.client.admin.pricing.$get()).json();
+    const codesBefore = (await (await api.client.admin['promo-codes'].$get()).json()).codes;
 
     const weekday = cabin.pricePerNight;
     const weekend = weekday + 1500;
@@ -131,13 +106,12 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       await dialog.getByLabel('Гостей в цене').fill('2');
       await dialog.getByLabel('Доплата за каждого следующего гостя, ₽ за ночь').fill('500');
       await dialog.getByRole('button', { name: 'Сохранить' }).click();
-      const refusal = (await api.put(`/cabins/${id}`, { weekendPricePerNight: 0 })) as {
-        status: number;
-        json: { error: string };
-      };
-      expect(refusal.status).toBe(400);
-      await visible(dialog.getByText(refusal.json.error));
-      expect(refusal.json.error).toBe(MSG.weekendPriceInvalid);
+      const refused = await api.client.cabins[':id'].$put({ param, json: { weekendPricePerNight: 0 } });
+      const refusal = await refused.json();
+      expect(refused.status).toBe(400);
+      if (!('error' in refusal)) throw new Error('a weekend price of 0 was saved');
+      await visible(dialog.getByText(refusal.error));
+      expect(refusal.error).toBe(MSG.weekendPriceInvalid);
       expect(await dialog.getByLabel('Цена в выходные, ₽ за ночь').inputValue()).toBe('0');
       expect(await dialog.getByLabel('Гостей в цене').inputValue()).toBe('2');
       expect(await axeViolations(page)).toEqual([]);
@@ -146,7 +120,7 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       await dialog.getByRole('button', { name: 'Сохранить' }).click();
       await visible(notice(page, 'Домик сохранён'));
       await visible(row.getByText(`В выходные ${formatNumber(weekend).replace(/\u00a0/g, ' ')}`));
-      const saved = ((await api.get('/admin/cabins')).json as AdminCabin[]).find((c) => c.id === id)!;
+      const saved = (await (await api.client.admin.cabins.$get()).json()).find((c) => c.id === id)!;
       expect(saved).toMatchObject({
         weekendPricePerNight: weekend,
         weekendNights: [5, 6],
@@ -173,10 +147,8 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       await page.locator(`#date-price-${d}-price`).fill('25000');
       await page.getByRole('button', { name: 'Сохранить цены на даты' }).click();
       await visible(notice(page, 'Цены на даты сохранены'));
-      expect(((await api.get(`/admin/cabins/${id}/date-prices`)).json as { prices: unknown[] }).prices).toContainEqual({
-        date: newYear,
-        price: 25000,
-      });
+      const datePrices = await api.client.admin.cabins[':id']['date-prices'].$get({ param });
+      expect((await bodyOf(datePrices, 200)).prices).toContainEqual({ date: newYear, price: 25000 });
 
       const cell = (date: string) => month.locator(`td[data-date="${date}"]`);
       // Every night as priced by the same rules: the single date, the weekday and the weekend
@@ -250,9 +222,9 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       expect(await page.locator(`#promo-${c}-percent`).inputValue()).toBe('10');
       expect(await page.locator(`#promo-${c}-amount`).inputValue()).toBe('500');
       expect(await page.locator(`#promo-${c}-max`).inputValue()).toBe('5');
-      expect(
-        ((await api.get('/admin/promo-codes')).json as { codes: Promo[] }).codes.some((p) => p.code === CODE),
-      ).toBe(false);
+      expect((await (await api.client.admin['promo-codes'].$get()).json()).codes.some((p) => p.code === CODE)).toBe(
+        false,
+      );
       await page.locator(`#promo-${c}-amount`).fill('');
       await codes.getByRole('button', { name: 'Сохранить промокоды' }).click();
       await visible(notice(page, 'Промокоды сохранены'));
@@ -267,7 +239,7 @@ describe('the owner sets weekend and guest prices, discounts, extras and promo c
       expect(await axeViolations(page)).toEqual([]);
 
       // The API prices the stay by exactly these rules.
-      const pricing = (await api.get('/admin/pricing')).json as Pricing;
+      const pricing = await (await api.client.admin.pricing.$get()).json();
       const banya = pricing.extras.find((x) => x.name === 'Баня')!;
       expect(banya).toMatchObject({ price: 2000, per: 'stay', mandatory: false, cabinIds: [id] });
       expect(pricing.discounts).toContainEqual({ kind: 'longStay', minNights: 7, percent: 10 });

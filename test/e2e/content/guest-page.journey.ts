@@ -5,6 +5,8 @@ import { formatLineAmount, formatPrice } from '../../../schema/format.ts';
 import { formatKopecks, type PriceLine } from '../../../schema/payment-options.ts';
 import { stayRules, type Availability } from '../../../site/lib/stay-picker.ts';
 import type { StandInMail } from '../../../stand-ins/mail-api.ts';
+import { readLog } from '../../../stand-ins/yookassa-api.ts';
+import { apiAt, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { E2E_OWNER_EMAIL } from '../global-setup.ts';
@@ -23,10 +25,6 @@ import { flat, solveCaptcha, textOf } from '../public/helpers.ts';
 // link shows on /reviews as «Гость проживал(а)»; «Заявки» shows the three e-mails.
 
 type Cabin = { id: number; name: string };
-type Logged = {
-  payments: { id: string; status: string; amount: { value: string }; metadata: { bookingId: string; kind?: string } }[];
-  refunds: { payment_id: string; amount: { value: string } }[];
-};
 type Settings = {
   bookingMode: string;
   prepayment: unknown;
@@ -73,7 +71,8 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     cabin = ((await (await fetch(`${baseURL}/api/cabins`)).json()) as Cabin[])[0]!;
     const api = await adminApi(baseURL);
     const settings = (await api.get('/admin/settings')).json as Settings;
-    const { text } = (await api.get(`/admin/cabins/${cabin.id}/instructions`)).json as { text: string };
+    const instructions = await api.client.admin.cabins[':id'].instructions.$get({ param: { id: String(cabin.id) } });
+    const { text } = await bodyOf(instructions, 200);
     before = { settings, instructions: text };
     await api.logout();
   });
@@ -96,7 +95,7 @@ describe('a guest manages a stay on the page of their booking, and the messages 
 
   const availability = async (id: number) =>
     (await (await fetch(`${baseURL}/api/cabins/${id}/availability`, { cache: 'no-store' })).json()) as Availability;
-  const yookassaLog = async () => (await (await fetch(`${yookassa}/_log`)).json()) as Logged;
+  const yookassaLog = () => readLog(yookassa);
 
   /** Waits for the e-mail to `to` whose subject has `subject`, as the mail API stand-in got it. */
   async function mailTo(to: string, subject: string | RegExp, timeoutMs = 30_000): Promise<StandInMail> {
@@ -332,10 +331,8 @@ describe('a guest manages a stay on the page of their booking, and the messages 
       if (stay) break;
     }
     if (!stay) throw new Error('no cabin free within the next 3 days');
-    const res = await fetch(`${baseURL}/api/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
+    const res = await apiAt(baseURL).bookings.$post({
+      json: {
         cabinId: stay.cabinId,
         checkIn: stay.checkIn,
         checkOut: stay.checkOut,
@@ -347,13 +344,13 @@ describe('a guest manages a stay on the page of their booking, and the messages 
         channel: 'whatsapp',
         consent: true,
         website: '',
-      }),
+      },
     });
     expect(res.status).toBe(201);
-    const booked = (await res.json()) as { id: number; guestUrl: string; payment: { confirmationUrl: string } };
+    const booked = await bodyOf(res, 201);
     mine.push(booked.id);
     // Paid on the stand-in, which tells the site as ЮKassa would.
-    const paymentId = booked.payment.confirmationUrl.split('/pay/')[1]!;
+    const paymentId = booked.payment!.confirmationUrl.split('/pay/')[1]!;
     expect((await fetch(`${yookassa}/_payments/${paymentId}/succeed`, { method: 'POST' })).status).toBe(200);
     const confirmation = await mailTo(SECOND_EMAIL, 'Бронирование подтверждено');
     const token = pageLink(confirmation).split('/b/')[1]!;
@@ -393,9 +390,7 @@ describe('a guest manages a stay on the page of their booking, and the messages 
 
     // The owner approves it; once the site is rebuilt, /reviews shows it from a guest who stayed.
     const api = await adminApi(baseURL);
-    const review = (
-      (await api.get('/reviews')).json as { id: number; comment: string; approved: boolean; verifiedStay: boolean }[]
-    ).find((r) => r.comment === REVIEW);
+    const review = (await (await api.client.reviews.$get({ query: {} })).json()).find((r) => r.comment === REVIEW);
     expect(review).toMatchObject({ approved: false, verifiedStay: true });
     reviewId = review!.id;
     expect((await api.put(`/reviews/${reviewId}`, { approved: true })).status).toBe(200);

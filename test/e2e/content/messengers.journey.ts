@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
+import { bodyOf } from '../../typed-api.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, cabins, textOf, visible } from '../public/helpers.ts';
 import { pickStay } from '../stay-calendar.ts';
@@ -11,11 +12,7 @@ describe('messengers chosen in «Контакты»', () => {
 
   it('should list Telegram and MAX on the contacts page and offer them after a booking request, each with the same message', async () => {
     const api = await adminApi(baseURL);
-    const before = (await api.put('/settings', {})).json as {
-      telegramUsername: string;
-      maxLink: string;
-      bookingChannels: string[];
-    };
+    const before = await bodyOf(await api.client.settings.$put({ json: {} }), 200);
     try {
       expect(
         (
@@ -88,7 +85,7 @@ describe('messengers chosen in «Контакты»', () => {
         'https://max.ru/u/kaspiy_test',
       );
       expect(await card.getByRole('link', { name: 'Позвонить' }).getAttribute('href')).toMatch(/^tel:\+\d+$/);
-      const row = ((await api.get('/admin/bookings')).json as { id: number; channel: string }[]).find(
+      const row = (await (await api.client.admin.bookings.$get({ query: {} })).json()).find(
         (r) => r.id === Number(number),
       )!;
       expect(row.channel).toBe('telegram');

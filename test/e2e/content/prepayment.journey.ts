@@ -4,6 +4,10 @@ import { addDays, nightsBetween } from '../../../schema/dates.ts';
 import { MSG } from '../../../schema/messages.ts';
 import { formatKopecks, prepaymentKopecks, priceStay } from '../../../schema/payment-options.ts';
 import { stayRules, type Availability } from '../../../site/lib/stay-picker.ts';
+import { readRequests } from '../../../stand-ins/max-api.ts';
+import { readMessages } from '../../../stand-ins/telegram-api.ts';
+import { readLog } from '../../../stand-ins/yookassa-api.ts';
+import { apiAt, bodyOf } from '../../typed-api.ts';
 import { useBrowser } from '../browser.ts';
 import { runInLocalD1 } from '../local-d1.ts';
 import { adminApi, notice, openTab, signIn, visible } from '../admin/helpers.ts';
@@ -45,8 +49,8 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     before = (await api.get('/admin/settings')).json as Record<string, unknown>;
     // The owner's MAX bot, connected as in «Уведомления в MAX» (test/e2e/admin/max-alerts.journey.ts shows the panel's way).
     expect((await api.put('/admin/max', { token: MAX_TOKEN })).status).toBe(200);
-    const { json } = await api.get('/admin/max');
-    const payload = new URL((json as { link: string }).link).searchParams.get('start');
+    const { link } = await bodyOf(await api.client.admin.max.$get(), 200);
+    const payload = new URL(link!).searchParams.get('start');
     await fetch(`${maxApi}/_stand-in/start`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -56,10 +60,8 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     await api.logout();
     const cabin = ((await (await fetch(`${baseURL}/api/cabins`)).json()) as Cabin[])[0]!;
     const { checkIn, checkOut } = await freeStay(cabin, 340, 2);
-    const res = await fetch(`${baseURL}/api/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
+    const res = await apiAt(baseURL).bookings.$post({
+      json: {
         cabinId: cabin.id,
         checkIn,
         checkOut,
@@ -71,10 +73,10 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
         channel: 'whatsapp',
         consent: true,
         website: '',
-      }),
+      },
     });
     expect(res.status).toBe(201);
-    request = { id: ((await res.json()) as { id: number }).id, cabinId: cabin.id, checkIn, checkOut };
+    request = { id: (await bodyOf(res, 201)).id, cabinId: cabin.id, checkIn, checkOut };
     mine.push(request.id);
   });
 
@@ -95,20 +97,10 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
   });
 
   const maxTexts = async () =>
-    (
-      (await (await fetch(`${maxApi}/_stand-in/requests`)).json()) as {
-        method: string;
-        path: string;
-        authorization: string | null;
-        body: { text?: string } | null;
-      }[]
-    )
+    (await readRequests(maxApi))
       .filter((r) => r.authorization === MAX_TOKEN && r.method === 'POST' && r.path.startsWith('/messages'))
       .map((r) => r.body?.text ?? '');
-  const telegramTexts = async () =>
-    ((await (await fetch(`${telegramApi}/_stand-in/messages`)).json()) as { body: { text: string } }[]).map(
-      (m) => m.body.text,
-    );
+  const telegramTexts = async () => (await readMessages(telegramApi)).map((m) => m.body.text);
   /** Waits for an alert with `text` in both MAX and Telegram. */
   async function alerted(text: string) {
     const until = Date.now() + 15_000;
@@ -243,9 +235,9 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     const held = await availability(cabin.id);
     expect(held.busy.some((b) => b.start < checkOut && checkIn < b.end)).toBe(true);
     const api = await adminApi(baseURL);
-    const booking = (
-      (await api.get('/admin/bookings')).json as { id: number; status: string; checkIn: string; cabinId: number }[]
-    ).find((b) => b.cabinId === cabin.id && b.checkIn === checkIn)!;
+    const booking = (await (await api.client.admin.bookings.$get({ query: {} })).json()).find(
+      (b) => b.cabinId === cabin.id && b.checkIn === checkIn,
+    )!;
     mine.push(booking.id);
     expect(booking.status).toBe('awaiting_payment');
     // The owner sees the held nights in «Шахматка» with a status of their own.
@@ -268,9 +260,7 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
     await alerted(`Бронь №${booking.id} истекла`);
 
     // Back on the site by the payment's return address, the guest is told, and the card offers the dates again.
-    const log = (await (await fetch(`${yookassa}/_log`)).json()) as {
-      payments: { metadata: { bookingId: string }; confirmation: { return_url: string } }[];
-    };
+    const log = await readLog(yookassa);
     const back = log.payments.find((p) => p.metadata.bookingId === String(booking.id))!.confirmation.return_url;
     await guest.goto(back);
     await visible(guest.locator('.booking__status').getByRole('heading', { name: 'Бронь истекла' }), 20_000);
@@ -320,9 +310,7 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
       // The guest never left the site, and the owner has the request in «Заявки» as «Новая», its nights not held.
       expect(guest.url()).toContain(`/cabin/${cabin.id}`);
       const api = await adminApi(baseURL);
-      const row = ((await api.get('/admin/bookings')).json as { id: number; status: string; name: string }[]).find(
-        (b) => b.id === id,
-      );
+      const row = (await (await api.client.admin.bookings.$get({ query: {} })).json()).find((b) => b.id === id);
       await api.logout();
       expect(row).toMatchObject({ status: 'new', name: 'Гость При Сбое' });
       const after = await availability(cabin.id);

@@ -1,10 +1,12 @@
+import type { InferResponseType } from 'hono/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, isoWeekday, todayInMoscow } from '../../../schema/dates.ts';
+import { type Api, apiAt, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { forgetBookingThrottle } from '../local-d1.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi } from '../admin/helpers.ts';
-import { dayButton } from '../stay-calendar.ts';
+import { pickStay } from '../stay-calendar.ts';
 import { flat, rub, textOf, visible } from '../public/helpers.ts';
 
 // Prices as owners sell, on a phone: the owner prices one cabin the way owners sell (a weekend
@@ -13,30 +15,11 @@ import { flat, rub, textOf, visible } from '../public/helpers.ts';
 // search at the server's price, ticks the баня and enters the code on the cabin's card, sees every
 // line and the total GET /api/quote gives, books, and «Заявки» has the same lines and total.
 
-type Cabin = {
-  id: number;
-  name: string;
-  pricePerNight: number;
-  maxGuests: number;
-  weekendPricePerNight: number | null;
-  baseGuests: number | null;
-  extraGuestPerNight: number;
-};
+type Cabin = InferResponseType<Api['admin']['cabins']['$get'], 200>[number];
+type Pricing = InferResponseType<Api['admin']['pricing']['$get'], 200>;
+type Code = InferResponseType<Api['admin']['promo-codes']['$get'], 200>['codes'][number];
 type Line = { kind: string; label: string; amount: number };
 type Quote = { nights: number; total: number; lines: Line[] };
-type Extra = { id: number; name: string; price: number; per: string; mandatory: boolean; cabinIds: number[] | null };
-type Discount = Record<string, unknown>;
-type Code = {
-  code: string;
-  percent: number | null;
-  amount: number | null;
-  validFrom: string | null;
-  validTo: string | null;
-  stayFrom: string | null;
-  stayTo: string | null;
-  maxUses: number | null;
-  uses: number;
-};
 type Availability = {
   busy: { start: string; end: string }[];
   seasons: { start: string; end: string }[];
@@ -53,17 +36,17 @@ const amount = (n: number) => (n < 0 ? `−${rub(-n)}` : rub(n));
 describe("the owner prices a cabin by weekend, guests, discount, code and extras, and a visitor books it at the server's price", () => {
   const { baseURL, openPage } = useBrowser();
   let cabin: Cabin;
-  let before: { cabin: Cabin; discounts: Discount[]; extras: Extra[]; codes: Code[] };
-  let banya: Extra;
+  let before: { cabin: Cabin; discounts: Pricing['discounts']; extras: Pricing['extras']; codes: Code[] };
+  let banya: Pricing['extras'][number];
   const mine: number[] = [];
 
   beforeAll(async () => {
     // This journey books three times from this machine's address: the journeys before it may have used the hour's count.
     await forgetBookingThrottle();
     const api = await adminApi(baseURL);
-    const cabins = (await api.get('/admin/cabins')).json as (Cabin & { active: boolean })[];
-    const pricing = (await api.get('/admin/pricing')).json as { discounts: Discount[]; extras: Extra[] };
-    const codes = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes;
+    const cabins = await (await api.client.admin.cabins.$get()).json();
+    const pricing = await (await api.client.admin.pricing.$get()).json();
+    const { codes } = await (await api.client.admin['promo-codes'].$get()).json();
     // A cabin of the demo that takes four (the second: no winter season to price its nights).
     cabin = cabins.filter((c) => c.active).sort((a, b) => a.id - b.id)[1]!;
     before = { cabin: { ...cabin }, discounts: pricing.discounts, extras: pricing.extras, codes };
@@ -84,12 +67,14 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
       mandatory,
       cabinIds,
     }));
-    const saved = await api.put('/admin/pricing', {
-      discounts: [{ kind: 'longStay', minNights: 7, percent: 10 }],
-      extras: [...kept, { name: 'Баня', price: 2000, per: 'stay', mandatory: false, cabinIds: [cabin.id] }],
+    const saved = await api.client.admin.pricing.$put({
+      json: {
+        discounts: [{ kind: 'longStay', minNights: 7, percent: 10 }],
+        extras: [...kept, { name: 'Баня', price: 2000, per: 'stay', mandatory: false, cabinIds: [cabin.id] }],
+      },
     });
     expect(saved.status).toBe(200);
-    banya = (saved.json as { extras: Extra[] }).extras.find(
+    banya = (await bodyOf(saved, 200)).extras.find(
       (e) => e.name === 'Баня' && e.cabinIds?.includes(cabin.id) && !pricing.extras.some((p) => p.id === e.id),
     )!;
     expect(banya).toBeDefined();
@@ -163,9 +148,7 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
     // A visitor on a phone searches the stay for four from the home page.
     const page = await openPage('/', 'phone');
     const form = page.getByRole('search');
-    await form.getByLabel('Заезд').click();
-    await (await dayButton(page, checkIn)).click();
-    await (await dayButton(page, checkOut)).click();
+    await pickStay(page, checkIn, checkOut, form);
     await form.getByLabel('Гости').fill('4');
     await form.getByRole('button', { name: 'Найти' }).click();
     await page.waitForURL(/\/search\?/);
@@ -237,23 +220,12 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
     const id = Number(/Заявка №(\d+) принята/.exec(await textOf(sent))?.[1]);
     mine.push(id);
     const api = await adminApi(baseURL);
-    const row = (
-      (await api.get('/admin/bookings')).json as {
-        id: number;
-        total: number;
-        lines: Line[];
-        promoCode: string | null;
-        extras: number[];
-        guests: number;
-      }[]
-    ).find((b) => b.id === id)!;
-    const uses = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes.find(
-      (c) => c.code === CODE,
-    )!.uses;
+    const row = (await (await api.client.admin.bookings.$get({ query: {} })).json()).find((b) => b.id === id)!;
+    const uses = (await (await api.client.admin['promo-codes'].$get()).json()).codes.find((c) => c.code === CODE)!.uses;
     // A request uses no code; the owner's confirmation counts its use.
     expect(uses).toBe(0);
     expect((await api.put(`/admin/bookings/${id}`, { status: 'confirmed' })).status).toBe(200);
-    const confirmedUses = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes.find(
+    const confirmedUses = (await (await api.client.admin['promo-codes'].$get()).json()).codes.find(
       (c) => c.code === CODE,
     )!.uses;
     await api.logout();
@@ -266,7 +238,7 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
     const { checkIn, checkOut } = await thursdayToSunday();
     const last = `${CODE}X`;
     const api = await adminApi(baseURL);
-    const codes = ((await api.get('/admin/promo-codes')).json as { codes: Code[] }).codes;
+    const { codes } = await (await api.client.admin['promo-codes'].$get()).json();
     expect(
       (await api.put('/admin/promo-codes', { codes: [...codes, { code: last, amount: 1000, maxUses: 1 }] })).status,
     ).toBe(200);
@@ -284,10 +256,8 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
 
     // Another guest's booking (other dates) with the code's only use is confirmed first: a request
     // uses a code only once the owner confirms it.
-    const other = await fetch(`${baseURL}/api/bookings`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
+    const other = await apiAt(baseURL).bookings.$post({
+      json: {
         cabinId: cabin.id,
         checkIn: addDays(checkIn, 70),
         checkOut: addDays(checkOut, 70),
@@ -300,10 +270,10 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
         consent: true,
         website: '',
         promo: last,
-      }),
+      },
     });
     expect(other.status).toBe(201);
-    const otherId = ((await other.json()) as { id: number }).id;
+    const otherId = (await bodyOf(other, 201)).id;
     mine.push(otherId);
     expect((await api.put(`/admin/bookings/${otherId}`, { status: 'confirmed' })).status).toBe(200);
 
@@ -322,14 +292,7 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
     await visible(sent);
     const id = Number(/Заявка №(\d+) принята/.exec(await textOf(sent))?.[1]);
     mine.push(id);
-    const row = (
-      (await api.get('/admin/bookings')).json as {
-        id: number;
-        total: number;
-        lines: Line[];
-        promoCode: string | null;
-      }[]
-    ).find((b) => b.id === id)!;
+    const row = (await (await api.client.admin.bookings.$get({ query: {} })).json()).find((b) => b.id === id)!;
     await api.logout();
     expect(row).toMatchObject({ total: without.total, lines: without.lines, promoCode: null });
   });

@@ -233,9 +233,7 @@ describe('the owner turns on Yandex Webmaster and Metrika, and each visitor deci
     );
     expect(await goals()).toEqual(expect.arrayContaining(['search', 'card', 'dates', 'request', 'pay']));
     const api2 = await adminApi(baseURL);
-    const booking = ((await api2.get('/admin/bookings')).json as { id: number; total: number; token?: string }[]).find(
-      (x) => x.id === id,
-    )!;
+    const booking = (await (await api2.client.admin.bookings.$get({ query: {} })).json()).find((x) => x.id === id)!;
     await api2.logout();
     const purchase = paid.find((x) => (x.push as { ecommerce?: unknown } | undefined)?.ecommerce)!.push;
     expect(purchase).toEqual({

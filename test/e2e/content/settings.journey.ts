@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { bodyOf } from '../../typed-api.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, settings, textOf, visible } from '../public/helpers.ts';
 
@@ -12,11 +13,7 @@ describe('content from the admin panel', () => {
     const api = await adminApi(baseURL);
     const before = await settings(baseURL);
     // The stored settings as the panel sees them (the map code as typed), to put back after.
-    const raw = (await api.put('/settings', {})).json as {
-      siteName: string;
-      mapEmbedCode: string;
-      contactInfo: { siteName: string };
-    };
+    const raw = await bodyOf(await api.client.settings.$put({ json: {} }), 200);
     let created: number | undefined;
     try {
       expect(
@@ -30,14 +27,11 @@ describe('content from the admin panel', () => {
           })
         ).status,
       ).toBe(200);
-      const res = await api.post('/cabins', {
-        name: 'Домик без фото',
-        description: 'Скоро покажем.',
-        pricePerNight: 3000,
-        images: [],
+      const res = await api.client.cabins.$post({
+        json: { name: 'Домик без фото', description: 'Скоро покажем.', pricePerNight: 3000, images: [] },
       });
       expect(res.status).toBeLessThan(300);
-      created = (res.json as { id: number }).id;
+      created = (await bodyOf(res, 201)).id;
       await api.waitPublished();
 
       const page = await openPage(`/cabin/${created}`, 'phone');

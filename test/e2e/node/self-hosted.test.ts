@@ -9,6 +9,7 @@ import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { adminApi, openTab, publicText, signIn, visible } from '../admin/helpers.ts';
 import { dayButton } from '../stay-calendar.ts';
 import { axeViolations } from '../axe.ts';
+import { apiAt, bodyOf } from '../../typed-api.ts';
 
 // The self-hosted target as an owner runs it: `node scripts/serve.ts` (npm run serve) with
 // SEED_DEMO=1 on a fresh DATA_DIR, then a visitor and the owner in Chromium, then a restart.
@@ -192,7 +193,7 @@ describe('the self-hosted server (npm run serve)', () => {
     await after.context().close();
   }, 240_000);
   it('should let a visitor on a phone pick free dates on the calendar and send a request, and the owner confirm it in «Заявки»', async () => {
-    const cabins = (await (await fetch(`${BASE}/api/cabins`)).json()) as { id: number }[];
+    const cabins = await (await apiAt(BASE).cabins.$get({ query: {} })).json();
     const cabin = cabins[0]!;
     requested = cabin.id;
     const checkIn = addDays(todayInMoscow(), 120);
@@ -204,9 +205,8 @@ describe('the self-hosted server (npm run serve)', () => {
     const calendar = page.locator('.stay-calendar');
     await calendar.locator('.rdp-caption_label').waitFor();
     // The demo closes a few nights in the next days: struck out, not a check-in.
-    const busy = (
-      (await (await fetch(`${BASE}/api/cabins/${cabin.id}/availability`)).json()) as { busy: { start: string }[] }
-    ).busy;
+    const param = { id: String(cabin.id) };
+    const { busy } = await bodyOf(await apiAt(BASE).cabins[':id'].availability.$get({ param }), 200);
     const struck = busy.find((b) => b.start.slice(0, 7) === todayInMoscow().slice(0, 7));
     if (struck) expect(await calendar.locator(`[data-day="${struck.start}"] button`).isDisabled()).toBe(true);
     await (await dayButton(page, checkIn)).click();
@@ -227,11 +227,7 @@ describe('the self-hosted server (npm run serve)', () => {
     await visible(item.getByText('Гость с Node'));
     await item.getByRole('button', { name: /Подтвердить/ }).click();
     await visible(item.getByText('Подтверждена'));
-    const after = (
-      (await (await fetch(`${BASE}/api/cabins/${cabin.id}/availability`)).json()) as {
-        busy: { start: string; end: string }[];
-      }
-    ).busy;
+    const after = (await bodyOf(await apiAt(BASE).cabins[':id'].availability.$get({ param }), 200)).busy;
     expect(after).toContainEqual({ start: checkIn, end: addDays(checkIn, 3) });
     await admin.context().close();
   }, 120_000);
@@ -252,7 +248,7 @@ describe('the self-hosted server (npm run serve)', () => {
     await visible(list.locator('.checklist__item--done').filter({ hasText: 'Номер в реестре' }).getByText(': сделано'));
     expect(await axeViolations(admin, '.checklist')).toEqual([]);
 
-    const before = (await (await fetch(`${BASE}/api/cabins`)).json()) as { id: number; name: string }[];
+    const before = await (await apiAt(BASE).cabins.$get({ query: {} })).json();
     // «Убрать демо-данные» says what goes before it goes.
     await list.getByRole('button', { name: 'Убрать демо-данные' }).click();
     const dialog = admin.getByRole('alertdialog');
@@ -262,9 +258,9 @@ describe('the self-hosted server (npm run serve)', () => {
     await (await adminApi(BASE, PASSWORD)).waitPublished(120_000);
     // Every demo cabin goes but the one a real guest asked for above (with that request); the owner's
     // register number stays, the demo's phone does not.
-    const after = (await (await fetch(`${BASE}/api/cabins`)).json()) as { id: number; name: string }[];
+    const after = await (await apiAt(BASE).cabins.$get({ query: {} })).json();
     expect(after.map((c) => c.id)).toEqual([requested]);
-    const settings = (await (await fetch(`${BASE}/api/settings`)).json()) as { phone: string; registryNumber: string };
+    const settings = await (await apiAt(BASE).settings.$get()).json();
     expect(settings).toMatchObject({ phone: '', registryNumber: 'С05202500777' });
     const catalogue = await publicText(admin, '/cabins');
     expect(catalogue.text).toContain(after[0]!.name.replace(/\s+/g, ' '));

@@ -321,13 +321,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     expect(new URL(href).searchParams.get('text')).toContain(`Заявка №${number}`);
     // The owner has it, with the server's total.
     const admin = await adminApi(baseURL);
-    const rows = (await admin.get('/admin/bookings')).json as {
-      id: number;
-      name: string;
-      status: string;
-      total: number;
-      comment: string;
-    }[];
+    const rows = await (await admin.client.admin.bookings.$get({ query: {} })).json();
     const row = rows.find((r) => r.id === Number(number))!;
     expect(row).toMatchObject({
       name,

@@ -147,9 +147,9 @@ describe('inactive cabins', () => {
 
   it('should appear nowhere: not in the catalogue, the home page or the sitemap, and their page is gone', async () => {
     const api = await adminApi(baseURL);
-    const { json } = await api.get('/admin/cabins');
+    const all = await (await api.client.admin.cabins.$get()).json();
     await api.logout();
-    const inactive = (json as { id: number; name: string; active: boolean }[]).filter((c) => !c.active);
+    const inactive = all.filter((c) => !c.active);
     expect(inactive.length).toBeGreaterThan(0);
     const page = await openPage('/cabins', 'desktop');
     let text = await textOf(page.locator('main'));

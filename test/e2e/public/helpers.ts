@@ -3,6 +3,7 @@
 // content and must put it back.
 import type { Locator, Page } from 'playwright-core';
 import type { Cabin } from '../../../schema/tables.ts';
+import { apiAt, bodyOf } from '../../typed-api.ts';
 
 export const visible = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'visible', timeout });
 export const hidden = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'hidden', timeout });
@@ -33,24 +34,9 @@ export async function getJson<T>(baseURL: string, path: string): Promise<T> {
 }
 
 export type PublicReview = { id: number; name: string; rating: number; comment: string; created_at: string };
-export type Settings = {
-  siteName: string;
-  phone: string;
-  email: string;
-  address: string;
-  checkInTime: string;
-  checkOutTime: string;
-  heroTitle: string;
-  heroSubtitle: string;
-  galleryImages: string[];
-  mapSrc: string | null;
-  mapEmbedCode: string;
-  ownerName: string;
-  contactInfo: Record<string, string>;
-};
 
 export const cabins = (baseURL: string) => getJson<Cabin[]>(baseURL, '/api/cabins');
-export const settings = (baseURL: string) => getJson<Settings>(baseURL, '/api/settings');
+export const settings = async (baseURL: string) => bodyOf(await apiAt(baseURL).settings.$get(), 200);
 export const approvedReviews = (baseURL: string) => getJson<PublicReview[]>(baseURL, '/api/reviews/approved');
 
 /** The digits wa.me wants for a phone. */

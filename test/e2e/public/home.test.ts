@@ -114,10 +114,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (view
   });
 
   it('should show the why-choose-us section from the settings', async () => {
-    const s = (await settings(baseURL)) as unknown as {
-      whyChooseUsTitle: string;
-      whyChooseUsFeatures: { title: string; description: string }[];
-    };
+    const s = await settings(baseURL);
     const page = await openPage('/', viewport);
     const section = page.locator('section', { has: page.getByRole('heading', { level: 2, name: s.whyChooseUsTitle }) });
     expect(await section.getByRole('heading', { level: 3 }).allInnerTexts()).toEqual(

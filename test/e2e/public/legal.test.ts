@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../browser.ts';
-import { getJson, textOf, visible } from './helpers.ts';
+import { settings, textOf, visible } from './helpers.ts';
 
 // «The legal lines»: the entry in the register of classified accommodation on every
 // page and in the JSON-LD, and the consent to the processing of personal data as a document of
 // its own, linked from every form that takes personal data.
 
-type Settings = { registryNumber: string; registryUrl: string };
-
 describe('the legal lines', () => {
   const { baseURL, openPage } = useBrowser();
 
   it('should show the register number with its link in the footer of every page, on the contacts page and in the JSON-LD', async () => {
-    const { registryNumber, registryUrl } = await getJson<Settings>(baseURL, '/api/settings');
+    const { registryNumber, registryUrl } = await settings(baseURL);
     expect(registryNumber).not.toBe('');
     for (const path of ['/', '/cabins', '/reviews', '/privacy']) {
       const page = await openPage(path, 'phone');

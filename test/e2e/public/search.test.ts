@@ -4,7 +4,7 @@ import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { MSG } from '../../../schema/messages.ts';
 import type { SearchAnswerJson } from '../../../schema/search.ts';
 import { useBrowser } from '../browser.ts';
-import { dayButton } from '../stay-calendar.ts';
+import { pickStay } from '../stay-calendar.ts';
 import { behaviourScripts, flat, getJson, rub, textOf, visible } from './helpers.ts';
 
 // Search by dates: a visitor who knows the dates finds every cabin free for them in one search, from
@@ -26,9 +26,7 @@ describe('searching by dates on a phone', () => {
     const page = await openPage('/', 'phone');
     const form = page.getByRole('search');
     // The form wakes when touched: the booking card's calendar, in Russian, Monday first.
-    await form.getByLabel('Заезд').click();
-    await (await dayButton(page, checkIn)).click();
-    await (await dayButton(page, checkOut)).click();
+    await pickStay(page, checkIn, checkOut, form);
     expect(await form.getByLabel('Заезд').inputValue()).toBe(checkIn);
     expect(await form.getByLabel('Выезд').inputValue()).toBe(checkOut);
     await form.getByLabel('Гости').fill('2');
@@ -173,9 +171,7 @@ describe("the search form's date fields", () => {
   it('should give me back the dates I picked when I come back to the catalogue', async () => {
     const page = await openPage('/cabins', 'phone');
     const form = page.getByRole('search');
-    await form.getByLabel('Заезд').click();
-    await (await dayButton(page, checkIn)).click();
-    await (await dayButton(page, checkOut)).click();
+    await pickStay(page, checkIn, checkOut, form);
     await form.getByLabel('Гости').fill('3');
     await page.goto('/contacts');
     await page.goBack();
@@ -207,9 +203,7 @@ describe('the search page among the static pages', () => {
     const page = await openPage('/cabins', 'phone');
     await page.evaluate(() => (window.name = 'from-the-catalogue'));
     const form = page.getByRole('search');
-    await form.getByLabel('Заезд').click();
-    await (await dayButton(page, checkIn)).click();
-    await (await dayButton(page, checkOut)).click();
+    await pickStay(page, checkIn, checkOut, form);
     await form.getByRole('button', { name: 'Найти' }).click();
     await page.waitForURL(/\/search\?/);
     await visible(page.locator('.search-results .cabin-card'));
