@@ -36,7 +36,7 @@ const useClock = (ms: number) => {
   vi.setSystemTime(ms);
 };
 
-const made = madeUp({ updates: 700_000, chats: 7_000_000_000 });
+const made = madeUp({ updates: 300_000, chats: 6_000_000_000 });
 const { nextUpdateId } = made;
 const deliver = deliverer(call);
 const guestWithChat = guestWithChatVia(call, made);
