@@ -35,15 +35,10 @@ declare module 'vitest' {
   }
 }
 
-// Two stacks, each the whole site as `npm start` runs it: one for the journeys that change content
-// (e2e-content, one file at a time) and one for the visitor journeys, which only read and book
-// (e2e-visitor), so that the two run at once instead of one after the other: the visitor journeys
-// mostly wait on slow networks and timers, and fill the time the content journeys spend waiting
-// for their rebuilds. Global setups run in vitest's main process, so a project's setup starts its
-// stack and the last teardown stops it. Starting one (migrations, wrangler dev, the first build)
-// takes half a minute; it goes on in the background, and every e2e file first waits for it
-// (wait-for-stack.ts). The visitor stack starts once the content stack has built, so the content
-// journeys (the longest lane) start first and its build copies the photos the first one made.
+// The e2e projects (vitest.config.ts) share one stack: global setups run in vitest's main
+// process, so the first one starts it and the last teardown stops it. Starting it (migrations,
+// wrangler dev, the first build) takes half a minute; it goes on in the background while the
+// contract tests run, and every e2e file first waits for it (wait-for-stack.ts).
 type Shared = { stack: Promise<Stack>; where: Where; users: number };
 /** What the tests are told before the stack is up: every address follows from the port. */
 type Where = {
@@ -57,17 +52,12 @@ type Where = {
   metrikaUrl: string;
   closeStandIns: () => Promise<unknown>;
 };
-type Role = 'content' | 'visitor';
-const KEY = Symbol.for('kaspiy.e2e.stacks');
-const shared = globalThis as unknown as { [KEY]?: Partial<Record<Role, Promise<Shared>>> };
+const KEY = Symbol.for('kaspiy.e2e.stack');
+const shared = globalThis as unknown as { [KEY]?: Promise<Shared> };
 
-/** The visitor stack's port, above the content stack's own (it uses port + 1, + 2 and + 7). */
-const VISITOR_PORT_OFFSET = 20;
-
-async function prepare(role: Role): Promise<Where> {
+async function prepare(): Promise<Where> {
   // Another port (E2E_PORT) gets its own state and build, so two runs never share them.
-  const base = Number(process.env.E2E_PORT ?? 8790);
-  const port = role === 'content' ? base : base + VISITOR_PORT_OFFSET;
+  const port = Number(process.env.E2E_PORT ?? 8790);
   const suffix = port === 8790 ? '' : `-${port}`;
   const persistTo = path.join(ROOT, `.wrangler/e2e-state${suffix}`);
   const assetsDir = path.join(ROOT, `node_modules/.cache/e2e-dist${suffix}`);
@@ -129,24 +119,12 @@ async function startE2eStack(w: Where): Promise<Stack> {
   }
 }
 
-/** Starts (once) the stack of a role; the visitor stack after the content stack's first build. */
-function stackFor(role: Role): Promise<Shared> {
-  const stacks = (shared[KEY] ??= {});
-  const existing = stacks[role];
-  if (existing) return existing;
-  const entry = prepare(role).then((where) => {
-    const after = role === 'visitor' && stacks.content ? stacks.content.then((c) => c.stack) : Promise.resolve();
-    const stack = after.catch(() => {}).then(() => startE2eStack(where));
+export default async function setup(project: TestProject) {
+  const entry = await (shared[KEY] ??= prepare().then((where) => {
+    const stack = startE2eStack(where);
     stack.catch(() => {}); // told through the ready file, and again at teardown
     return { stack, where, users: 0 };
-  });
-  stacks[role] = entry;
-  return entry;
-}
-
-export default async function setup(project: TestProject) {
-  const role: Role = project.name === 'e2e-visitor' ? 'visitor' : 'content';
-  const entry = await stackFor(role);
+  }));
   entry.users += 1;
   const { port, persistTo, readyFile, maxApiUrl, telegramApiUrl, mailApiUrl, metrikaUrl } = entry.where;
   const addresses = stackAddresses(port);
@@ -163,7 +141,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;
-    delete shared[KEY]?.[role];
+    delete shared[KEY];
     const stack = await entry.stack.catch(() => null);
     await stack?.stop();
   };
