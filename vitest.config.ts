@@ -139,8 +139,8 @@ export default defineConfig(async () => {
         // journeys, which only read, two files at a time. (Content journeys two at a time, each
         // on a stack of its own, were tried: every rebuild and page load is CPU, so on two cores
         // they took as long and timed out. So were the visitor journeys on a stack of their own
-        // beside the content journeys: the content journeys' rebuilds slowed to 25–50 s, and the
-        // whole run took 1,134 s instead of 969 s.)
+        // beside the content journeys: on the same code the run took 1,134 s that way and 1,150 s
+        // this way, but the content journeys' rebuilds slowed to 25–50 s and three timed out.)
         {
           test: {
             ...e2e,
