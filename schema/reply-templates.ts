@@ -101,7 +101,7 @@ export function inAutoAnswerHours(a: Pick<AutoAnswer, 'from' | 'to'>, time: stri
  * forbid it, so such a template is not offered in an Avito chat.
  */
 export const takesGuestOffAvito = (body: string): boolean =>
-  body.includes('{ссылка}') || /https?:\/\/|www\.|\b[\p{L}\d-]+\.(ru|рф|com|net|org|su)\b/iu.test(body);
+  body.includes('{ссылка}') || /https?:\/\/|www\.|[\p{L}\d-]+\.(ru|рф|com|net|org|su)(?![\p{L}\d])/iu.test(body);
 
 /**
  * The Moscow date on which the automatic answer's hours that hold the instant `ms` began (the

@@ -139,6 +139,7 @@ describe('a thread offers the templates', () => {
         templates: [
           { name: 'Ссылка', body: 'Всё на странице: {ссылка}' },
           { name: 'Сайт', body: 'Подробнее на kaspiy.ru' },
+          { name: 'Сайт в зоне рф', body: 'Подробнее на каспий.рф, там фото.' },
           { name: 'Баня', body: '{имя}, баня свободна.' },
         ],
       }),
