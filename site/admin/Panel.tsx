@@ -15,10 +15,11 @@ import { Icon } from './ui/Icon.tsx';
 import { PublishProvider, PublishStatus } from './ui/PublishStatus.tsx';
 import { ReportsTab } from './reports/ReportsTab.tsx';
 import { ReviewsTab } from './reviews/ReviewsTab.tsx';
-import { countUnread, loadUnreadThreads, MessagesTab } from './messages/MessagesTab.tsx';
+import { countUnread, loadUnreadThreads, MessagesTab, REFRESH_MS } from './messages/MessagesTab.tsx';
 import { TodayTab } from './today/TodayTab.tsx';
 import { MeProvider, type Me } from './ui/role.tsx';
 import { SettingsTab } from './settings/SettingsTab.tsx';
+import { useWhileVisible } from './ui/useWhileVisible.ts';
 
 // «Сегодня» first in the bar: on a phone it is the day's work (who arrives, who leaves, what to
 // clean), a tap away. The panel still opens on «Заявки», the requests waiting for an answer.
@@ -86,15 +87,12 @@ function PanelView({ me, onLogout, onAccountSaved }: PanelProps) {
   }, []);
   // The guests' unread messages, on «Сообщения» wherever the owner is, looked at again now and then.
   const [unreadMessages, setUnreadMessages] = useState(0);
-  useEffect(() => {
-    const look = () =>
-      loadUnreadThreads()
-        .then((list) => setUnreadMessages(countUnread(list)))
-        .catch(() => {});
-    void look();
-    const timer = setInterval(look, 60_000);
-    return () => clearInterval(timer);
-  }, []);
+  const lookForMessages = () =>
+    void loadUnreadThreads()
+      .then((list) => setUnreadMessages(countUnread(list)))
+      .catch(() => {});
+  useEffect(lookForMessages, []);
+  useWhileVisible(lookForMessages, REFRESH_MS);
 
   // The mobile tab bar sticks just under the header, whose height depends on the phone.
   const header = useRef<HTMLElement>(null);

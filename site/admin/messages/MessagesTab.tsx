@@ -13,6 +13,7 @@ import { ApiError, call, client, describeError, SessionEndedError } from '../cli
 import { Field } from '../ui/Field.tsx';
 import { tabHref, useHashDetail } from '../ui/hash.ts';
 import { useNotify } from '../ui/Notice.tsx';
+import { useWhileVisible } from '../ui/useWhileVisible.ts';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
 import { ReplyTemplatesPage } from './ReplyTemplatesForm.tsx';
 
@@ -25,9 +26,12 @@ const timeFmt = new Intl.DateTimeFormat('ru-RU', {
 });
 const formatTime = (iso: string) => timeFmt.format(new Date(iso));
 
-/** How often an open list or thread looks for what came meanwhile, and sooner while a message is queued. */
-const REFRESH_MS = 15_000;
-const QUEUED_REFRESH_MS = 3_000;
+/**
+ * How often an open list or thread looks for what came meanwhile: a guest's message shows within
+ * 5 s with no reload. A hidden tab does not look (useWhileVisible), so a panel left open in the
+ * background costs nothing.
+ */
+export const REFRESH_MS = 4_000;
 
 /** The guests' unread messages over all threads: the number on the tab. */
 export const countUnread = (threads: ThreadView[]) => threads.reduce((n, t) => n + t.unread, 0);
@@ -45,10 +49,7 @@ export function MessagesTab({ onCount }: { onCount: (n: number) => void }) {
 
 function ThreadList({ onCount }: { onCount: (n: number) => void }) {
   const { state, reload } = useLoad(() => call(client().admin.threads.$get({ query: {} })));
-  useEffect(() => {
-    const timer = setInterval(() => void reload(true), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [reload]);
+  useWhileVisible(() => void reload(true), REFRESH_MS);
   useEffect(() => {
     if (state.status === 'loaded') onCount(countUnread(state.data));
   }, [state, onCount]);
@@ -141,7 +142,6 @@ function ThreadPage({ id, onCount }: { id: number; onCount: (n: number) => void 
   const end = useRef<HTMLLIElement>(null);
 
   const unread = state.status === 'loaded' ? state.data.thread.unread : 0;
-  const queued = state.status === 'loaded' && state.data.messages.some((m) => m.status === 'queued');
   // Opened means read: the guest's messages here stop counting on the tab.
   useEffect(() => {
     if (unread === 0) return;
@@ -152,10 +152,7 @@ function ThreadPage({ id, onCount }: { id: number; onCount: (n: number) => void 
       })
       .catch(() => {});
   }, [id, unread, setData, onCount]);
-  useEffect(() => {
-    const timer = setInterval(() => void reload(true), queued ? QUEUED_REFRESH_MS : REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [reload, queued]);
+  useWhileVisible(() => void reload(true), REFRESH_MS);
   const count = state.status === 'loaded' ? state.data.messages.length : 0;
   useEffect(() => {
     if (count > 0) end.current?.scrollIntoView({ block: 'nearest' });

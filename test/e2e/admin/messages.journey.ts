@@ -76,6 +76,11 @@ describe('the owner answers a guest in «Сообщения»', () => {
     // Opened means read: the tab's count goes.
     await nav.getByRole('link', { name: /непрочитанных/ }).waitFor({ state: 'detached', timeout: 10_000 });
 
+    // The guest writes again while the thread is open: it shows within 5 s, with no reload.
+    await queueUpdate(token, update(first + 2, 'И ещё: можно с собакой?'));
+    await tick();
+    await visible(page.getByText('И ещё: можно с собакой?'), 5_000);
+
     // An empty answer is refused in the page, with the reason by the field.
     await page.getByRole('button', { name: 'Отправить' }).click();
     await visible(page.getByText('Напишите текст ответа'));
