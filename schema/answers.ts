@@ -1,6 +1,7 @@
 // What the main public routes answer, as zod: the OpenAPI document (worker/lib/openapi.ts) shows
 // these, and every contract test checks the answers it gets against them (test/worker/helpers.ts),
 // so a route that starts answering otherwise fails there, not in a client.
+import { depositView } from './deposits.ts';
 import { createSelectSchema } from 'drizzle-zod';
 import { z } from 'zod';
 import { BOOKING_STATUSES } from './booking-options.ts';
@@ -127,6 +128,7 @@ export const guestPageAnswer = z.object({
   due: kopecks,
   canPay: z.boolean(),
   pendingPayment: z.object({ amount: kopecks, confirmationUrl: z.string() }).optional(),
+  deposit: depositView.extend({ canPay: z.boolean(), confirmationUrl: z.string().optional() }).optional(),
   cancel: z.looseObject({
     allowed: z.boolean(),
     reason: z.string().optional(),
@@ -227,7 +229,7 @@ export const todayAnswer = z.object({
   departures: z.array(dayStayAnswer),
   staying: z.array(dayStayAnswer),
   tasks: taskListAnswer,
-  deposits: z.array(z.looseObject({ bookingId: z.number().int() })),
+  deposits: z.array(depositView.extend({ bookingId: z.number().int(), cabinName: z.string(), guestName: z.string() })),
 });
 /** PUT /api/admin/bookings/{id}/stay: the marks as they now are, and whether this request made them. */
 export const stayAnswer = z.object({

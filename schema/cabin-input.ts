@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEPOSIT_MAX_RUB } from './deposits.ts';
 import { MSG } from './messages.ts';
 import { cabinPricingFields } from './pricing-input.ts';
 
@@ -44,6 +45,12 @@ export const cabinFields = {
   images: z.array(imageUrl).max(30).optional(),
   featured: z.boolean().optional(),
   active: z.boolean().optional(),
+  deposit: z
+    .number({ error: MSG.depositInvalid })
+    .int(MSG.depositInvalid)
+    .min(0, MSG.depositInvalid)
+    .max(DEPOSIT_MAX_RUB, MSG.depositInvalid)
+    .optional(),
   ...cabinPricingFields,
 };
 

@@ -1,3 +1,4 @@
+import { DEPOSIT_ASK_DAYS_DEFAULT } from './deposits.ts';
 import { DEFAULT_CANCELLATION, DEFAULT_MESSAGES } from './guest-defaults.ts';
 import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './constants.ts';
 import { BOOKING_RETENTION_YEARS } from './booking-options.ts';
@@ -52,6 +53,7 @@ export const DEFAULT_SETTINGS = {
   cleaningFee: 0,
   touristTax: { ...TOURIST_TAX_DEFAULT },
   vatCode: 1 as VatCode,
+  deposit: { askDaysBefore: DEPOSIT_ASK_DAYS_DEFAULT },
   /** The guest's cancellation terms and the e-mails that go by themselves. */
   cancellation: { ...DEFAULT_CANCELLATION },
   messages: structuredClone(DEFAULT_MESSAGES),

@@ -1,6 +1,7 @@
 // The guest's own page, the cancellation policy and the messages that go by themselves (see
 // docs/api.md «The guest's page and messages»). Plain zod and constants, light enough for the
 // panel and the guest's page in the browser; the worker builds on the same.
+import type { DepositView } from './deposits.ts';
 import { z } from 'zod';
 import { BOOKING_STATUS_LABELS, type BookingStatus } from './booking-options.ts';
 import { addDays, type IsoDate } from './dates.ts';
@@ -209,6 +210,11 @@ export type GuestPageAnswer = {
    * «Получать сообщения в Telegram» (`linked`: this guest already tied a chat).
    */
   telegram?: { linked: boolean };
+  /**
+   * The cabin asks a deposit held on the card (schema/deposits.ts): where it stands; `canPay` when
+   * the page offers «Внести залог» today, `confirmationUrl` while a hold started is not finished.
+   */
+  deposit?: DepositView & { canPay: boolean; confirmationUrl?: string };
 };
 
 // ——— What the page says, the same in the server's HTML (worker/pages/guest-html.ts) and the island.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEPOSIT_ASK_DAYS_MAX } from './deposits.ts';
 import { MSG } from './messages.ts';
 import { imageUrl } from './cabin-input.ts';
 import { DEFAULT_SETTINGS } from './defaults.ts';
@@ -148,6 +149,17 @@ export const paymentSettingsSchema = z.object({
     { error: MSG.badInput },
   ),
   vatCode: z.custom<VatCode>((v) => VAT_CODE_VALUES.includes(v as VatCode), MSG.vatCodeInvalid),
+  /** How many days before arrival the guest's page asks for a cabin's deposit. */
+  deposit: z.strictObject(
+    {
+      askDaysBefore: z
+        .number({ error: MSG.depositAskDaysInvalid })
+        .int(MSG.depositAskDaysInvalid)
+        .min(0, MSG.depositAskDaysInvalid)
+        .max(DEPOSIT_ASK_DAYS_MAX, MSG.depositAskDaysInvalid),
+    },
+    { error: MSG.depositAskDaysInvalid },
+  ),
 });
 export const PAYMENT_SETTING_FIELDS = paymentSettingsSchema.keyof().options;
 export type PaymentSettings = z.infer<typeof paymentSettingsSchema>;

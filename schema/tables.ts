@@ -27,6 +27,8 @@ export const cabins = sqliteTable('cabins', {
   /** Guests the price includes (null: every guest the cabin takes); each further one pays extraGuestPerNight. */
   baseGuests: integer('base_guests'),
   extraGuestPerNight: integer('extra_guest_per_night').notNull().default(0),
+  /** The deposit held on the guest's card before arrival, in roubles; 0: none. */
+  deposit: integer('deposit').notNull().default(0),
 });
 
 export const reviews = sqliteTable(
@@ -268,6 +270,8 @@ export const UNSTAMPED_TABLES = [
   // The SMS money of the month and of each message: the panel's and the outbox's alone.
   'sms_budget',
   'sms_spends',
+  // Deposits held on guests' cards: the guest's page and the panel read them, never a public page.
+  'deposits',
 ] as const;
 
 export type Cabin = typeof cabins.$inferSelect;
@@ -881,3 +885,40 @@ export const signInLinks = sqliteTable('sign_in_links', {
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: integer('created_at').notNull(),
 });
+
+/**
+ * A deposit held on the guest's card: a ЮKassa payment made with `capture: false` (its id is the
+ * row's). ЮKassa's status moves it pending → waiting_for_capture (held) → canceled (let go) or
+ * succeeded (part kept). Apart from the stay's payments, so nothing that sums what a stay was
+ * paid counts it. The owner's (or the schedule's) decision is written first, by a conditional write
+ * on an undecided hold, so of «Вернуть залог», «Удержать …» and the release by itself only one acts;
+ * ЮKassa is then asked with a key naming that decision, again by the schedule until it answers.
+ * A record of money: never deleted. Amounts in kopecks.
+ */
+export const deposits = sqliteTable(
+  'deposits',
+  {
+    id: text('id').primaryKey(),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    amount: integer('amount').notNull(),
+    /** ЮKassa's: pending, waiting_for_capture, succeeded, canceled. */
+    status: text('status').notNull(),
+    confirmationUrl: text('confirmation_url').notNull().default(''),
+    /** null until decided; 'release' (all back) or 'keep' (keptAmount captured). */
+    decision: text('decision'),
+    /** Who decided: 'owner' or 'auto' (the schedule, before ЮKassa's limit). */
+    decidedBy: text('decided_by'),
+    keptAmount: integer('kept_amount'),
+    /** Why part was kept, as the guest reads it on their page. */
+    reason: text('reason'),
+    /** ЮKassa's refusal of the decision, as the owner should read it; null once it went through. */
+    error: text('error'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('deposits_booking_idx').on(t.bookingId), index('deposits_status_idx').on(t.status, t.decision)],
+);
+
+export type Deposit = typeof deposits.$inferSelect;

@@ -4,6 +4,11 @@
 // with «Оплатить» and «Отменить» that "pays", tells the shop by notification and sends the guest
 // back to the return address. GET /_log lists every receipt it was given and every create asked
 // for with its Idempotence-Key (`calls`); POST /_fail-refunds makes refunds of one payment fail.
+// A payment made with `capture: false` is a hold (a deposit): «Оплатить» leaves it
+// waiting_for_capture until the shop captures all or part of it (POST /payments/{id}/capture, with
+// the receipt of the part kept) or cancels it (POST /payments/{id}/cancel), as ЮKassa's two-stage
+// payments work; POST /_holds {"amount": "4321.00", "enabled": false} refuses holds of that amount
+// with ЮKassa's 403, as a shop without two-stage payments is refused.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { steadyServer } from './steady-server.ts';
@@ -19,6 +24,10 @@ type Payment = {
   confirmation: { type: 'redirect'; confirmation_url: string; return_url: string };
   metadata: Record<string, string>;
   created_at: string;
+  /** false: a hold, captured or cancelled by the shop later. */
+  capture: boolean;
+  /** When ЮKassa cancels a hold nobody decided (7 days for cards). */
+  expires_at?: string;
 };
 type Refund = {
   id: string;
@@ -28,7 +37,11 @@ type Refund = {
   description: string;
   created_at: string;
 };
-export type LoggedReceipt = { kind: 'payment' | 'refund' | 'settlement'; paymentId: string; receipt: unknown };
+export type LoggedReceipt = {
+  kind: 'payment' | 'refund' | 'settlement' | 'capture';
+  paymentId: string;
+  receipt: unknown;
+};
 /** A create as the shop asked for it: the path, its Idempotence-Key, the amount, and what it made (or why not). */
 export type LoggedCall = {
   path: string;
@@ -76,6 +89,9 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
 const error = (res: ServerResponse, status: number, code: string, description: string) =>
   json(res, status, { type: 'error', code, description });
 
+/** ЮKassa's 403: the shop may not do this (two-stage payments not switched on). */
+class Forbidden extends Error {}
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -111,6 +127,9 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
   };
   // Tests may make the API fail: 'down' answers 503 to every API call, as an outage would.
   let outage = false;
+  /** Amounts of holds refused as a shop without two-stage payments would (POST /_holds), so one test's shop need not be every test's. */
+  const refusedHolds = new Set<string>();
+  const HOLD_MS = 7 * 24 * 3600_000;
 
   const authorized = (req: IncomingMessage) =>
     req.headers.authorization === `Basic ${Buffer.from(`${shopId}:${secretKey}`).toString('base64')}`;
@@ -130,10 +149,12 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
     }
   }
 
+  /** The guest paid or cancelled on the page: a hold waits for the shop, anything else is done. */
   function settle(p: Payment, status: 'succeeded' | 'canceled') {
     if (p.status !== 'pending') return false;
-    p.status = status;
+    p.status = status === 'succeeded' && !p.capture ? 'waiting_for_capture' : status;
     p.paid = status === 'succeeded';
+    if (p.status === 'waiting_for_capture') p.expires_at = new Date(Date.now() + HOLD_MS).toISOString();
     return true;
   }
 
@@ -154,6 +175,7 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
     const call: LoggedCall = { path, key, amount: body.amount?.value, paymentId: body.payment_id };
     if (made instanceof Error) {
       calls.push({ ...call, error: made.message });
+      if (made instanceof Forbidden) return error(res, 403, 'forbidden', made.message);
       return error(res, 400, 'invalid_request', made.message);
     }
     calls.push({ ...call, id: (made as { id?: string }).id });
@@ -172,6 +194,8 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
           return new Error('amount and confirmation.return_url are required');
         if (!body.receipt?.items?.length)
           return new Error('receipt is required («Чеки от ЮKassa» are on for this shop)');
+        if (body.capture === false && refusedHolds.has(body.amount.value))
+          return new Forbidden('Two-stage payments are not enabled for this shop');
         const id = randomUUID();
         const payment: Payment = {
           id,
@@ -186,11 +210,41 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
           },
           metadata: body.metadata ?? {},
           created_at: new Date().toISOString(),
+          capture: body.capture !== false,
         };
         payments.set(id, payment);
         receipts.push({ kind: 'payment', paymentId: id, receipt: body.receipt });
         log(`payment ${id}: ${body.amount.value} ${body.amount.currency}, ${payment.description}`);
         return payment;
+      });
+    }
+    if (req.method === 'POST' && (m = path.match(/^\/payments\/([^/]+)\/(capture|cancel)$/))) {
+      const action = m[2];
+      return idempotent(req, res, path, { ...body, payment_id: decodeURIComponent(m[1]!) }, () => {
+        const p = payments.get(decodeURIComponent(m![1]!));
+        if (!p) return new Error('Payment not found');
+        // As ЮKassa: a repeat of a decision already made answers the payment as it is.
+        if (action === 'capture' && p.status === 'succeeded') return p;
+        if (action === 'cancel' && p.status === 'canceled') return p;
+        if (p.status !== 'waiting_for_capture') return new Error(`The payment is ${p.status}, not waiting_for_capture`);
+        if (action === 'cancel') {
+          p.status = 'canceled';
+          log(`hold ${p.id} cancelled`);
+          void notify('payment.canceled', p);
+          return p;
+        }
+        const held = Math.round(Number(p.amount.value) * 100);
+        const asked = body.amount?.value === undefined ? held : Math.round(Number(body.amount.value) * 100);
+        if (!(asked > 0) || asked > held) return new Error('The amount to capture exceeds the amount held');
+        if (asked < held && !body.receipt?.items?.length)
+          return new Error('receipt is required when part of a payment is captured');
+        if (body.receipt) receipts.push({ kind: 'capture', paymentId: p.id, receipt: body.receipt });
+        p.status = 'succeeded';
+        p.amount = body.amount ?? p.amount;
+        p.expires_at = undefined;
+        log(`hold ${p.id} captured: ${p.amount.value}`);
+        void notify('payment.succeeded', p);
+        return p;
       });
     }
     if (req.method === 'GET' && (m = path.match(/^\/payments\/([^/]+)$/))) {
@@ -297,6 +351,12 @@ ${
           if (body.paymentId && body.fail === false) failingRefunds.delete(body.paymentId);
           else if (body.paymentId) failingRefunds.add(body.paymentId);
           return json(res, 200, { failing: [...failingRefunds] });
+        }
+        if (req.method === 'POST' && path === '/_holds') {
+          const body = (await readJson(req)) as { amount?: string; enabled?: boolean };
+          if (body.amount && body.enabled === false) refusedHolds.add(body.amount);
+          else if (body.amount) refusedHolds.delete(body.amount);
+          return json(res, 200, { refused: [...refusedHolds] });
         }
         if (req.method === 'POST' && path === '/_outage') {
           const body = (await readJson(req)) as { down?: boolean };

@@ -1,3 +1,4 @@
+import { depositRoutes } from './routes/deposits.ts';
 import { Hono } from 'hono';
 import { MSG } from '../schema/messages.ts';
 import type { AppEnv } from './env.ts';
@@ -60,6 +61,7 @@ export const api = new Hono<AppEnv>()
   .route('/beacon', beaconRoutes)
   .route('/admin', bookingAdminRoutes)
   .route('/admin', todayRoutes)
+  .route('/admin', depositRoutes)
   .route('/guest', guestRoutes)
   .route('/admin', instructionsAdminRoutes)
   .route('/admin', guestMessageRoutes)

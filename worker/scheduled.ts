@@ -7,6 +7,9 @@
 // years by default), unpaid holds run out, the check-in day's settlement receipts go out and the
 // guests' reminders and review requests are queued (worker/notify/stay-messages.ts; the same run's
 // drain sends them).
+import { runDeposits } from './payments/deposits.ts';
+import { getBooking } from './queries/bookings.ts';
+import { getCabin } from './queries/cabins.ts';
 import { AUDIT_KEPT_MS } from '../schema/account.ts';
 import { todayInMoscow } from '../schema/dates.ts';
 import { alertNewConflicts } from './calendar/conflicts.ts';
@@ -73,14 +76,18 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
     // Messages to the owner name guests: a week after they went (or were given up), they go too.
     // A guest's reminder and review request need no index of their own every minute: arrival and
     // departure days change once a day, so every 15 minutes is on time.
-    const [forgotten, payments, , stayMessages] = await Promise.allSettled([
+    const [forgotten, payments, , stayMessages, heldDeposits] = await Promise.allSettled([
       forget(),
       runPaymentSchedule(env),
       forgetOldMessages(env, now() - MESSAGES_KEPT_MS),
       queueStayMessages(env),
       forgetOldAudit(env, now() - AUDIT_KEPT_MS),
       forgetOldUpdates(env, now() - MESSAGES_KEPT_MS),
+      // Deposits nobody decided go back 2 days after departure (at most DEPOSITS_PER_RUN requests).
+      releaseDeposits(env),
     ]);
+    if (heldDeposits.status === 'rejected') console.error('Releasing deposits failed', forLog(heldDeposits.reason));
+    else if (heldDeposits.value) console.log(`Deposits released or decided at ЮKassa: ${heldDeposits.value}`);
     if (stayMessages.status === 'rejected')
       console.error('Queueing guests’ reminders and review requests failed', forLog(stayMessages.reason));
     else if (stayMessages.value.reminders || stayMessages.value.reviews)
@@ -131,4 +138,19 @@ export function retentionCutoff(years: number, ms = now()): string {
   const d = new Date(ms);
   d.setUTCFullYear(d.getUTCFullYear() - years);
   return d.toISOString();
+}
+
+/** The schedule's part of deposits: the bookings they belong to read as each is reached. */
+async function releaseDeposits(env: Bindings): Promise<number> {
+  const { vatCode } = await getSettings(env);
+  return runDeposits(
+    env,
+    todayInMoscow(now()),
+    async (id) => {
+      const booking = await getBooking(env, id);
+      if (!booking) return undefined;
+      return { booking, cabinName: (await getCabin(env, booking.cabinId))?.name ?? '' };
+    },
+    vatCode,
+  );
 }

@@ -8,6 +8,7 @@ import { lazy, Suspense, useEffect, useId, useState, type FormEvent, type ReactN
 import { hydrateRoot } from 'react-dom/client';
 import { GUEST_PAGE_DATA_ID, type GuestPageAnswer } from '../../schema/guest-page.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
+import { DEPOSIT_PAY_BUTTON } from '../../schema/deposit-words.ts';
 import { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from '../../schema/telegram.ts';
 import { serverErrorText } from '../lib/server-error.ts';
 import formCss from '../styles/review-form.css?inline';
@@ -37,6 +38,7 @@ export function mountGuestPage(): void {
   const api = `/api/guest/${encodeURIComponent(token)}`;
   const parts: Record<string, ReactNode> = {
     pay: <PayRest page={page} api={api} />,
+    deposit: <DepositPay page={page} api={api} />,
     cancel: <CancelActions page={page} api={api} />,
     review: <Review token={token} />,
     telegram: <TelegramLink page={page} api={api} />,
@@ -82,6 +84,44 @@ export function PayRest({ page, api }: { page: GuestPageAnswer; api: string }) {
     <div className="guest__actions">
       <button type="button" className="btn btn--primary btn--lg" disabled={busy} onClick={() => void pay()}>
         {busy ? 'Переходим к оплате…' : `Оплатить остаток ${formatKopecks(page.due)}`}
+      </button>
+      <FormError message={error} />
+    </div>
+  );
+}
+
+/** «Внести залог»: a hold on the guest's card at ЮKassa; back from it, the server shows the page anew. */
+export function DepositPay({ page, api }: { page: GuestPageAnswer; api: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const d = page.deposit;
+  if (d?.confirmationUrl)
+    return (
+      <div className="guest__actions">
+        <a className="btn btn--primary" href={d.confirmationUrl}>
+          Вернуться к оплате залога
+        </a>
+        <button type="button" className="btn btn--secondary" onClick={reload}>
+          Проверить оплату
+        </button>
+      </div>
+    );
+  if (!d?.canPay) return null;
+  const pay = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      const { confirmationUrl } = await post<{ confirmationUrl: string }>(`${api}/deposit`);
+      window.location.assign(confirmationUrl);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : ACTION_FAILED);
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="guest__actions">
+      <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void pay()}>
+        {busy ? 'Переходим к оплате…' : DEPOSIT_PAY_BUTTON(d.amount)}
       </button>
       <FormError message={error} />
     </div>

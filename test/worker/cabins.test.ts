@@ -130,6 +130,7 @@ describe('admin cabin routes', () => {
       weekendNights: [5, 6],
       baseGuests: null,
       extraGuestPerNight: 0,
+      deposit: 0,
     });
     expect(await getCabin(env, cabin.id)).toEqual(cabin);
   });
@@ -146,6 +147,7 @@ describe('admin cabin routes', () => {
       weekendNights: [5, 6],
       baseGuests: null,
       extraGuestPerNight: 0,
+      deposit: 0,
       ...input,
     });
   });

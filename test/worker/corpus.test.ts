@@ -503,6 +503,25 @@ const ROUTES: RouteSpec[] = [
     body: 'ignored',
     usual: [409],
   },
+  // The seeded booking holds no deposit: nothing to let go or keep.
+  {
+    method: 'POST',
+    pattern: '/api/admin/bookings/:id/deposit/release',
+    admin: true,
+    path: () => `/api/admin/bookings/${s.booking}/deposit/release`,
+    withId: (id) => `/api/admin/bookings/${id}/deposit/release`,
+    body: 'ignored',
+    usual: [409],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/bookings/:id/deposit/keep',
+    admin: true,
+    path: () => `/api/admin/bookings/${s.booking}/deposit/keep`,
+    withId: (id) => `/api/admin/bookings/${id}/deposit/keep`,
+    body: { amount: 100, reason: 'Ключ' },
+    usual: [409],
+  },
   // A booking's messages to its guest: the seeded one has none (no mail here), so «Отправить снова» finds nothing.
   {
     method: 'GET',
@@ -690,6 +709,14 @@ const ROUTES: RouteSpec[] = [
     pattern: '/api/guest/:token/pay',
     admin: false,
     path: () => `/api/guest/${'0'.repeat(36)}/pay`,
+    body: 'ignored',
+    usual: [404],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/guest/:token/deposit',
+    admin: false,
+    path: () => `/api/guest/${'0'.repeat(36)}/deposit`,
     body: 'ignored',
     usual: [404],
   },

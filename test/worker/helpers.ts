@@ -27,6 +27,7 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 const TABLES = [
   'sms_spends',
   'sms_budget',
+  'deposits',
   'payments',
   'messages',
   'threads',
@@ -377,6 +378,7 @@ const SNAPSHOT_QUERIES = {
   feedEvents: 'SELECT * FROM feed_events ORDER BY id',
   bookings: 'SELECT * FROM bookings ORDER BY id',
   payments: 'SELECT * FROM payments ORDER BY id',
+  deposits: 'SELECT * FROM deposits ORDER BY id',
   avito: 'SELECT * FROM avito_account',
   channelLinks: 'SELECT * FROM channel_links ORDER BY cabin_id',
   channelStays: 'SELECT * FROM channel_stays ORDER BY id',

@@ -7,6 +7,7 @@ import type { AppEnv } from '../env.ts';
 import { afterResponse } from '../lib/background.ts';
 import { now } from '../lib/clock.ts';
 import { applyPayment } from '../payments/prepayment.ts';
+import { applyDepositAnswer } from '../payments/deposits.ts';
 import { getPayment, yookassaOf } from '../payments/yookassa.ts';
 import { guestLookup, type GuestLookup } from '../queries/guest.ts';
 import { expireHolds } from '../transitions/hold.ts';
@@ -35,6 +36,14 @@ export async function currentStay(c: C, token: string): Promise<GuestLookup | un
       changed = true;
     } catch (err) {
       console.error(`Payment ${p.id} could not be read back:`, err instanceof Error ? err.message : err);
+    }
+  }
+  for (const d of l.deposits) {
+    if (!shop || d.status !== 'pending') continue;
+    try {
+      changed = Boolean(await applyDepositAnswer(c.env, d, await getPayment(shop, d.id))) || changed;
+    } catch (err) {
+      console.error(`Deposit ${d.id} could not be read back:`, err instanceof Error ? err.message : err);
     }
   }
   const b = l.booking;

@@ -7,6 +7,7 @@ import type { Settings } from '../../schema/settings.ts';
 import type { Booking } from '../../schema/tables.ts';
 import type { GuestLookup } from '../queries/guest.ts';
 import { moneyOf } from '../payments/refunds.ts';
+import { currentOf, depositRuleOf, depositViewOf, whyNoDeposit } from '../payments/deposits.ts';
 
 /** Statuses in which the stay is still to be paid for; any other owes nothing. */
 const OWING = new Set(['new', 'awaiting_payment', 'confirmed']);
@@ -56,6 +57,17 @@ export function guestPageAnswer(l: GuestLookup, today: string, shopConfigured: b
   if (l.telegram.bot && OWING.has(b.status)) page.telegram = { linked: l.telegram.linked };
   if (pending && (b.status === 'awaiting_payment' || (confirmed && pending.kind === 'balance')))
     page.pendingPayment = { amount: pending.amount, confirmationUrl: pending.confirmationUrl };
+  const rule = depositRuleOf(b, l.cabinDeposit, s);
+  const held = currentOf(l.deposits);
+  const deposit = depositViewOf(rule, held);
+  if (deposit && (confirmed || deposit.state !== 'asked')) {
+    const started = held?.status === 'pending' && held.confirmationUrl ? held.confirmationUrl : undefined;
+    page.deposit = {
+      ...deposit,
+      canPay: shopConfigured && !started && whyNoDeposit(b, rule, held, today) === null,
+      ...(started ? { confirmationUrl: started } : {}),
+    };
+  }
   if (confirmed)
     page.instructions = {
       address: s.address,

@@ -137,6 +137,8 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   // A link for the guest to pay takes money in; a refund sends it out, so it is the owner's.
   'POST /api/admin/bookings/:id/payment-link': staff('bookings', 'Ссылка на оплату'),
   'POST /api/admin/bookings/:id/refund': owner('payments', 'Возврат предоплаты', { before: bookingStatusBefore }),
+  'POST /api/admin/bookings/:id/deposit/release': owner('payments', 'Залог возвращён'),
+  'POST /api/admin/bookings/:id/deposit/keep': owner('payments', 'Удержана часть залога'),
 
   // «Сегодня»: the day's guests and the tasks at the cabins, for whoever runs the day; a cleaner
   // sees their cabins' tasks there and ticks them (worker/routes/today.ts narrows both).

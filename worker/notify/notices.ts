@@ -83,6 +83,18 @@ export function holdExpiredNotice(b: StayFacts, cabinName: string, siteUrl?: str
   };
 }
 
+/** ЮKassa refused a guest's deposit: the shop has no two-stage payments, which only the owner can switch on. */
+export function depositHoldsOffNotice(b: StayFacts, cabinName: string, siteUrl?: string): OwnerNotice {
+  return {
+    subject: `Гость по брони №${b.id} не смог внести залог: ЮKassa не принимает блокировки`,
+    text: [
+      ...stayLines(b, cabinName),
+      'ЮKassa ответила, что в магазине не включены двухстадийные платежи (холдирование). Включите их в личном кабинете ЮKassa или уберите залог в карточке домика.',
+      ...toPanel(siteUrl),
+    ].join('\n'),
+  };
+}
+
 /** A payment that came after its hold ran out (or the nights were taken meanwhile) was refunded by itself. */
 export function lateRefundNotice(b: StayFacts, cabinName: string, kopecks: number, siteUrl?: string): OwnerNotice {
   return {

@@ -16,6 +16,7 @@ import {
   type GuestPageAnswer,
 } from '../../schema/guest-page.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
+import { DEPOSIT_PAY_BUTTON, depositGuestText } from '../../schema/deposit-words.ts';
 import { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from '../../schema/telegram.ts';
 
 type Html = ReturnType<typeof html>;
@@ -32,6 +33,19 @@ export function payArea(page: GuestPageAnswer): Promise<string> {
   if (!page.canPay) return str('');
   return str(
     html`<div class="guest__actions"><button type="button" class="btn btn--primary btn--lg">Оплатить остаток ${formatKopecks(page.due)}</button></div>`,
+  );
+}
+
+/** «Внести залог», or the way back to a hold started: the island's DepositPay before a tap. */
+export function depositArea(page: GuestPageAnswer): Promise<string> {
+  const d = page.deposit;
+  if (d?.confirmationUrl)
+    return str(
+      html`<div class="guest__actions"><a class="btn btn--primary" href="${d.confirmationUrl}">Вернуться к оплате залога</a><button type="button" class="btn btn--secondary">Проверить оплату</button></div>`,
+    );
+  if (!d?.canPay) return str('');
+  return str(
+    html`<div class="guest__actions"><button type="button" class="btn btn--primary">${DEPOSIT_PAY_BUTTON(d.amount)}</button></div>`,
   );
 }
 
@@ -91,6 +105,15 @@ export async function guestPageHtml(page: GuestPageAnswer, api: string): Promise
       </dl>
       ${island('pay', payArea(page))}
     </section>
+    ${
+      page.deposit
+        ? html`<section class="card guest__card" aria-labelledby="guest-deposit">
+      <h2 id="guest-deposit">Залог</h2>
+      <p>${depositGuestText(page.deposit)}</p>
+      ${island('deposit', depositArea(page))}
+    </section>`
+        : ''
+    }
     ${page.instructions ? arrival(page, api, page.instructions) : ''}
     ${
       page.telegram

@@ -96,3 +96,32 @@ export function prepaymentReceipt(
 export function settlementReceipt(b: Stay, cabinName: string, kopecks: number, vatCode: VatCode): Receipt {
   return { customer: customerOf(b), items: items(b, cabinName, kopecks, vatCode, 'full_payment') };
 }
+
+/**
+ * The receipt of a deposit: one item, the deposit of this stay, when the hold is made; the part
+ * kept, with the owner's reason, when it is captured (full payment: nothing is owed after it).
+ */
+export function depositReceipt(
+  b: Pick<Booking, 'email' | 'phone' | 'checkIn' | 'checkOut'>,
+  cabinName: string,
+  kopecks: number,
+  vatCode: VatCode,
+  reason?: string,
+): Receipt {
+  const description = reason
+    ? `Удержание из залога: ${reason}`
+    : `Залог: «${cabinName}», ${formatStayDates(b.checkIn, b.checkOut)}`;
+  return {
+    customer: customerOf(b),
+    items: [
+      {
+        description: description.slice(0, 128),
+        quantity: '1.00',
+        amount: rub(kopecks),
+        vat_code: vatCode,
+        payment_mode: 'full_payment',
+        payment_subject: 'service',
+      },
+    ],
+  };
+}

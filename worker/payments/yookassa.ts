@@ -114,7 +114,8 @@ export const kopecksOf = (amount: Amount): number => Math.round(Number(amount.va
 
 export type CreatePayment = {
   amount: Amount;
-  capture: true;
+  /** false: a hold on the guest's card (a deposit), captured in part or cancelled later. */
+  capture: boolean;
   confirmation: { type: 'redirect'; return_url: string };
   description: string;
   metadata: Record<string, string>;
@@ -123,6 +124,12 @@ export type CreatePayment = {
 
 export const createPayment = (shop: YooKassa, body: CreatePayment, key: string) =>
   call(shop, 'POST', '/payments', paymentSchema, body, key);
+/** Takes all or `amount` of a held payment; the rest goes back to the card. */
+export const capturePayment = (shop: YooKassa, id: string, body: { amount: Amount; receipt: Receipt }, key: string) =>
+  call(shop, 'POST', `/payments/${encodeURIComponent(id)}/capture`, paymentSchema, body, key);
+/** Lets a held payment go: the whole of it goes back to the card. */
+export const cancelPayment = (shop: YooKassa, id: string, key: string) =>
+  call(shop, 'POST', `/payments/${encodeURIComponent(id)}/cancel`, paymentSchema, {}, key);
 export const getPayment = (shop: YooKassa, id: string) =>
   call(shop, 'GET', `/payments/${encodeURIComponent(id)}`, paymentSchema);
 export const createRefund = (

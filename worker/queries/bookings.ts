@@ -303,7 +303,10 @@ export async function setConfirmationMail(
 export async function deleteBooking(env: DbEnv, id: number): Promise<'deleted' | 'missing' | 'paid'> {
   const [row] = await getDb(env)
     .delete(bookings)
-    .where(sql`bookings.id = ${id} and not exists (select 1 from payments p where p.booking_id = bookings.id)`)
+    .where(
+      sql`bookings.id = ${id} and not exists (select 1 from payments p where p.booking_id = bookings.id)
+        and not exists (select 1 from deposits d where d.booking_id = bookings.id)`,
+    )
     .returning({ id: bookings.id });
   if (row) return 'deleted';
   return (await getBooking(env, id)) ? 'paid' : 'missing';

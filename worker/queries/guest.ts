@@ -1,15 +1,17 @@
 // The guest's own page: its reads, keyed by the guest's token, the guest's
 // cancellation, the balance payment and the refunds the page and the owner plan.
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Settings } from '../../schema/settings.ts';
 import {
   bookings,
   cabinInstructions,
   cabins,
+  deposits,
   guestChats,
   payments,
   reviews,
   type Booking,
+  type Deposit,
   type Payment,
 } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
@@ -32,6 +34,9 @@ export type GuestLookup = {
   reviewed: boolean;
   /** Whether the owner connected a Telegram bot for guests, and whether this guest tied a chat. */
   telegram: { bot: boolean; linked: boolean };
+  /** The cabin's deposit in roubles (0: none), and the holds made for this booking, newest first. */
+  cabinDeposit: number;
+  deposits: Deposit[];
 };
 
 /** The ids of the booking holding `token`, as SQL: every read below is keyed by the token alone. */
@@ -45,9 +50,9 @@ const cabinOf = (token: string) => sql`(select b.cabin_id from bookings b where 
  */
 export async function guestLookup(env: DbEnv, token: string): Promise<GuestLookup | undefined> {
   const db = getDb(env);
-  const [row, paid, settings, instructions, review, bot, chat] = await Promise.all([
+  const [row, paid, settings, instructions, review, bot, chat, held] = await Promise.all([
     db
-      .select({ booking: bookings, cabinName: cabins.name })
+      .select({ booking: bookings, cabinName: cabins.name, cabinDeposit: cabins.deposit })
       .from(bookings)
       .innerJoin(cabins, eq(bookings.cabinId, cabins.id))
       .where(eq(bookings.guestToken, token))
@@ -74,6 +79,11 @@ export async function guestLookup(env: DbEnv, token: string): Promise<GuestLooku
       .from(guestChats)
       .where(sql`${guestChats.bookingId} = ${bookingOf(token)}`)
       .get(),
+    db
+      .select()
+      .from(deposits)
+      .where(sql`${deposits.bookingId} = ${bookingOf(token)}`)
+      .orderBy(desc(deposits.createdAt)),
   ]);
   if (!row) return undefined;
   return {
@@ -84,6 +94,8 @@ export async function guestLookup(env: DbEnv, token: string): Promise<GuestLooku
     instructions: instructions?.text ?? '',
     reviewed: Boolean(review),
     telegram: { bot: bot !== null, linked: Boolean(chat) },
+    cabinDeposit: row.cabinDeposit,
+    deposits: held,
   };
 }
 

@@ -1,3 +1,5 @@
+import { currentOf, depositViewOf } from '../payments/deposits.ts';
+import { allDeposits } from '../queries/deposits.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { BOOKING_THROTTLE, bookingStatusSchema, bookingSubmitSchema } from '../../schema/bookings.ts';
@@ -151,7 +153,8 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
   .get('/bookings', doc('Все заявки и брони', { admin: true }), requireAdmin, async (c) => {
     // Holds that ran out are shown as such at once, not at the next run of the schedule.
     afterResponse(c, 'Hold expiry notification', (await expireHolds(c.env)).send());
-    const [list, payments] = await Promise.all([listBookings(c.env), allPayments(c.env)]);
+    const [list, payments, held] = await Promise.all([listBookings(c.env), allPayments(c.env), allDeposits(c.env)]);
+    const depositsBy = groupBy(held, (d) => d.bookingId);
     const latest = new Map<number, (typeof payments)[number]>();
     const all = groupBy(payments, (p) => p.bookingId);
     for (const p of payments) if (!latest.has(p.bookingId)) latest.set(p.bookingId, p);
@@ -166,6 +169,8 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
           // guest has paid, refunds taken off; what went back; what «Вернуть предоплату» would still return.
           ...moneyOf(own),
           refundable: own.reduce((sum, x) => sum + (x.status === 'succeeded' ? x.amount - refundedOf(x) : 0), 0),
+          // The deposit held on the guest's card, where one was paid: «Вернуть залог» / «Удержать …».
+          deposit: depositViewOf(null, currentOf(depositsBy.get(b.id) ?? [])),
           payment: p
             ? {
                 id: p.id,

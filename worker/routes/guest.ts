@@ -10,6 +10,16 @@ import { afterResponse } from '../lib/background.ts';
 import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
 import { startBalance } from '../payments/balance.ts';
+import {
+  currentOf,
+  depositRuleOf,
+  holdsRefused,
+  startDeposit,
+  tellOwnerHoldsOff,
+  whyNoDeposit,
+} from '../payments/deposits.ts';
+import { DEPOSIT_MSG } from '../../schema/deposits.ts';
+import { messageForLog } from '../lib/for-log.ts';
 import { yookassaOf } from '../payments/yookassa.ts';
 import { docs } from '../lib/openapi.ts';
 import { guestPageAnswer as guestPageJson } from '../../schema/answers.ts';
@@ -77,6 +87,36 @@ export const guestRoutes = new Hono<AppEnv>()
         `The balance payment of booking ${l.booking.id} could not be created:`,
         err instanceof Error ? err.message : err,
       );
+      return apiError(c, 502, MSG.guestPayUnavailable);
+    }
+  })
+  /**
+   * «Внести залог»: a hold on the guest's card at ЮKassa (`capture: false`), from `askDaysBefore`
+   * days before arrival until arrival; the same page's address while one is started and not finished.
+   */
+  .post('/:token/deposit', doc('Внести залог (блокировка на карте)', { errors: [404, 409, 502, 503] }), async (c) => {
+    const l = await current(c, c.req.param('token'));
+    if (!l) return notFound(c);
+    const rule = depositRuleOf(l.booking, l.cabinDeposit, l.settings);
+    const held = currentOf(l.deposits);
+    if (held?.status === 'pending' && held.confirmationUrl) return c.json({ confirmationUrl: held.confirmationUrl });
+    const why = whyNoDeposit(l.booking, rule, held, today());
+    if (why || !rule) return apiError(c, 409, why ?? DEPOSIT_MSG.none);
+    if (!yookassaOf(c.env)) return apiError(c, 503, MSG.guestPayUnavailable);
+    try {
+      return c.json(
+        await startDeposit(c.env, l.booking, l.cabinName, rule, l.deposits.length, {
+          vatCode: l.settings.vatCode,
+          origin: originOf(c),
+        }),
+      );
+    } catch (err) {
+      console.error(`The deposit of booking ${l.booking.id} could not be made:`, messageForLog(err));
+      // The shop has no two-stage payments: the owner must act; the guest is told it is not their card.
+      if (holdsRefused(err)) {
+        afterResponse(c, 'Deposit refusal notice', tellOwnerHoldsOff(c.env, l.booking, l.cabinName));
+        return apiError(c, 502, DEPOSIT_MSG.guestHoldsOff);
+      }
       return apiError(c, 502, MSG.guestPayUnavailable);
     }
   })

@@ -1,3 +1,5 @@
+import { applyDepositAnswer } from '../payments/deposits.ts';
+import { getDeposit } from '../queries/deposits.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { MSG } from '../../schema/messages.ts';
@@ -76,7 +78,15 @@ export const paymentRoutes = new Hono<AppEnv>().post(
       return done({ ok: true });
     }
     const row = await getPaymentRow(c.env, object.id);
-    if (!row) return apiError(c, 404, MSG.paymentNotFound);
+    if (!row) {
+      // A deposit's hold: read back the same way, and only ЮKassa's answer moves it.
+      const held = await getDeposit(c.env, object.id);
+      if (!held) return apiError(c, 404, MSG.paymentNotFound);
+      const answer = await getPayment(shop, held.id).catch(() => null);
+      if (!answer) return apiError(c, 503, MSG.paymentReadBackFailed);
+      await applyDepositAnswer(c.env, held, answer);
+      return done({ ok: true });
+    }
     // ЮKassa could not be read back: 503, and ЮKassa sends the notification again later.
     const answer = await getPayment(shop, row.id).catch((err: unknown) => {
       console.error(

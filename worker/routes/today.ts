@@ -1,3 +1,7 @@
+import type { Settings } from '../../schema/settings.ts';
+import { currentOf, depositRuleOf, depositViewOf } from '../payments/deposits.ts';
+import { cabinDeposits, depositsWithStays } from '../queries/deposits.ts';
+import type { DayStay } from '../queries/today.ts';
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import { type dayStayAnswer, stayAnswer, taskAnswer, taskListAnswer, todayAnswer } from '../../schema/answers.ts';
@@ -34,6 +38,35 @@ import { idParam } from './params.ts';
 
 const doc = docs('Сегодня');
 
+type DepositRow = Awaited<ReturnType<typeof depositsWithStays>>[number];
+
+/**
+ * The deposits «Сегодня» shows: of the day's stays (asked for, held, decided), and every one still
+ * held on a card whatever its dates, so none waits for a decision unseen.
+ */
+function todayDeposits(
+  stays: DayStay[],
+  held: DepositRow[],
+  amounts: Map<number, number>,
+  settings: Settings,
+): z.infer<typeof todayAnswer>['deposits'] {
+  const byBooking = new Map<number, DepositRow[]>();
+  for (const r of held) byBooking.set(r.booking.id, [...(byBooking.get(r.booking.id) ?? []), r]);
+  const out: z.infer<typeof todayAnswer>['deposits'] = [];
+  const seen = new Set<number>();
+  const add = (b: Pick<DayStay, 'id' | 'checkIn' | 'checkOut' | 'cabinName' | 'name' | 'cabinId'>) => {
+    if (seen.has(b.id)) return;
+    const rows = (byBooking.get(b.id) ?? []).map((r) => r.deposit);
+    const view = depositViewOf(depositRuleOf(b, amounts.get(b.cabinId) ?? 0, settings), currentOf(rows));
+    if (!view) return;
+    seen.add(b.id);
+    out.push({ ...view, bookingId: b.id, cabinName: b.cabinName, guestName: b.name });
+  };
+  for (const s of stays) add(s);
+  for (const r of held) if (r.deposit.status === 'waiting_for_capture') add({ ...r.booking, cabinName: r.cabinName });
+  return out;
+}
+
 /** How a refused mark is answered: a booking not confirmed, or a day not come yet, is a conflict with its state. */
 const REFUSAL: Record<Extract<StayResult, { ok: false }>['reason'], [400 | 404 | 409, string]> = {
   missing: [404, MSG.bookingNotFound],
@@ -59,7 +92,8 @@ export const todayRoutes = new Hono<AppEnv>()
         'заявки, брони в ожидании оплаты и отменённые сюда не попадают. У каждой брони — домик, гость и телефон, ' +
         'число гостей, время заезда и выезда из настроек, итог, оплачено и осталось оплатить (в копейках). ' +
         '`arrivals` заезжают, `departures` выезжают (при раннем выезде — в день `departedOn`), `staying` живут ' +
-        'в один из двух дней; задачи — на оба дня, уборка после каждого выезда среди них. `deposits` пока пуст. ' +
+        'в один из двух дней; задачи — на оба дня, уборка после каждого выезда среди них. `deposits` — залоги ' +
+        'этих броней (ждём, удерживается, возвращён, удержана часть) и каждый залог, всё ещё удерживаемый на карте. ' +
         'Уборщику — только задачи его домиков, без гостей и денег: списки заездов, выездов и проживающих пусты.',
     }),
     requireAdmin,
@@ -81,10 +115,12 @@ export const todayRoutes = new Hono<AppEnv>()
           deposits: [],
         } satisfies z.infer<typeof todayAnswer>);
       }
-      const [stays, tasks, settings] = await Promise.all([
+      const [stays, tasks, settings, held, amounts] = await Promise.all([
         dayStays(c.env, date, next),
         listTasks(c.env, date, next),
         getSettings(c.env),
+        depositsWithStays(c.env),
+        cabinDeposits(c.env),
       ]);
       const shown = stays.map(
         (s): z.infer<typeof dayStayAnswer> => ({
@@ -102,7 +138,7 @@ export const todayRoutes = new Hono<AppEnv>()
         departures: shown.filter((s) => on(endOf(s))),
         staying: shown.filter((s) => [date, next].some((d) => s.checkIn < d && d < endOf(s))),
         tasks,
-        deposits: [],
+        deposits: todayDeposits(stays, held, amounts, settings),
       } satisfies z.infer<typeof todayAnswer>);
     },
   )

@@ -23,6 +23,7 @@ import type { GuestMessagePlace } from '../../../schema/guest-message.ts';
 import type { MessageSettings } from '../../../schema/guest-page.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { GuestReply } from './GuestReply.tsx';
+import { DepositActions } from './DepositActions.tsx';
 import { BookingMessages } from './BookingMessages.tsx';
 import { useIsOwner } from '../ui/role.tsx';
 import { sourceLabel } from '../../../schema/visits.ts';
@@ -92,7 +93,7 @@ export const refundLabel = (b: Pick<Booking, 'refundable' | 'status'>) =>
  * of money are kept for the tax office, so one with any payment is cancelled instead; the server
  * refuses its delete too, with a message «Заявки» shows.
  */
-export const deletable = (b: Pick<Booking, 'payment'>) => b.payment === null;
+export const deletable = (b: Pick<Booking, 'payment' | 'deposit'>) => b.payment === null && b.deposit === null;
 
 /** Over every payment of the booking: «Оплачено 20 000 ₽, возвращено 14 000 ₽». Null when nothing was paid. */
 export function moneyText(b: Pick<Booking, 'paid' | 'refunded'>): string | null {
@@ -200,6 +201,7 @@ export function BookingRow({
             : статус, оплата и отмена — ссылку можно отправить гостю
           </p>
         )}
+        {b.deposit && <DepositActions bookingId={b.id} deposit={b.deposit} owner={owner} />}
         {b.email && <BookingMessages bookingId={b.id} />}
         <div className="booking-item__actions">
           {ACTIONS[status]?.map((a) => (

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { cabinInputSchema, type CabinInput } from '../../../schema/cabin-input.ts';
 import { CABIN_DEFAULTS } from '../../../schema/constants.ts';
 import { MSG } from '../../../schema/messages.ts';
+import { DEPOSIT_HOLD_NOTE } from '../../../schema/deposits.ts';
 import { WEEKEND_NIGHTS_DEFAULT } from '../../../schema/pricing.ts';
 import type { Cabin } from '../../../schema/tables.ts';
 import { AmenityPicker } from './AmenityPicker.tsx';
@@ -36,6 +37,8 @@ export type CabinFormValues = {
   /** Empty: the price includes every guest the cabin takes. */
   baseGuests: string;
   extraGuestPerNight: string;
+  /** Empty or 0: no deposit. */
+  deposit: string;
 };
 
 /** The cabin form's draft: which cabin (null for a new one) and the edits so far. */
@@ -63,6 +66,7 @@ export function formValues(cabin?: Cabin): CabinFormValues {
     weekendNights: byDay(cabin?.weekendNights ?? WEEKEND_NIGHTS_DEFAULT),
     baseGuests: cabin?.baseGuests != null ? String(cabin.baseGuests) : '',
     extraGuestPerNight: cabin?.extraGuestPerNight ? String(cabin.extraGuestPerNight) : '',
+    deposit: cabin?.deposit ? String(cabin.deposit) : '',
   };
 }
 
@@ -93,6 +97,7 @@ export function toPayload(v: CabinFormValues) {
     baseGuests: parseInteger(v.baseGuests) ?? null,
     // Empty is no surcharge: sent as 0, so clearing the field really clears it.
     extraGuestPerNight: parseInteger(v.extraGuestPerNight) ?? 0,
+    deposit: parseInteger(v.deposit) ?? 0,
   };
 }
 
@@ -205,7 +210,7 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
     </Field>
   );
   const rubles = (
-    key: 'pricePerNight' | 'weekendPricePerNight' | 'extraGuestPerNight',
+    key: 'pricePerNight' | 'weekendPricePerNight' | 'extraGuestPerNight' | 'deposit',
     label: string,
     opts: { required?: boolean; hint?: string; placeholder: string },
   ) => (
@@ -327,6 +332,7 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
             </span>
             {errors.weekendNights && <span className="error-text">{errors.weekendNights}</span>}
           </fieldset>
+          {rubles('deposit', 'Залог, ₽', { hint: `Пусто или 0 — без залога. ${DEPOSIT_HOLD_NOTE}`, placeholder: '0' })}
         </fieldset>
 
         <AmenityPicker value={values.amenities} onChange={(v) => set('amenities', v)} error={errors.amenities} />

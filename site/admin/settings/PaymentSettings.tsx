@@ -15,6 +15,7 @@ import {
   type VatCode,
 } from '../../../schema/payment-options.ts';
 import { MSG } from '../../../schema/messages.ts';
+import { DEPOSIT_ASK_DAYS_MAX, DEPOSIT_HOLD_NOTE } from '../../../schema/deposits.ts';
 import { paymentSettingsSchema, type PaymentSettings, type Settings } from '../../../schema/settings.ts';
 import { formatPrice } from '../../../schema/format.ts';
 import { call, client } from '../client.ts';
@@ -33,6 +34,7 @@ const pick = (s: Settings): PaymentSettings => ({
   cleaningFee: s.cleaningFee,
   touristTax: s.touristTax,
   vatCode: s.vatCode,
+  deposit: s.deposit,
 });
 
 export function PaymentSettingsSection() {
@@ -186,6 +188,22 @@ function PaymentSettingsForm({
               max={HOLD_MINUTES_BOUNDS.max}
               value={shownNumber(values.holdMinutes)}
               onChange={(e) => set('holdMinutes', numberOf(e.target.value))}
+            />
+          )}
+        </Field>
+        <Field
+          label="За сколько дней до заезда просить залог"
+          error={errors.deposit ?? errors['deposit.askDaysBefore']}
+          hint={`Залог домика (в его карточке) гость вносит на своей странице с этого дня и до заезда. ${DEPOSIT_HOLD_NOTE}`}
+        >
+          {(p) => (
+            <NumberInput
+              {...p}
+              className="input input--time"
+              min={0}
+              max={DEPOSIT_ASK_DAYS_MAX}
+              value={shownNumber(values.deposit.askDaysBefore)}
+              onChange={(e) => set('deposit', { askDaysBefore: numberOf(e.target.value) }, 'deposit.askDaysBefore')}
             />
           )}
         </Field>
