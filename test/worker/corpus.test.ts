@@ -519,7 +519,9 @@ const ROUTES: RouteSpec[] = [
     admin: true,
     path: () => `/api/admin/bookings/${s.booking}/deposit/keep`,
     withId: (id) => `/api/admin/bookings/${id}/deposit/keep`,
-    body: { amount: 100, reason: 'Ключ' },
+    body: 'json',
+    valid: () => ({ amount: 100, reason: 'Ключ' }),
+    freeText: ['reason'],
     usual: [409],
   },
   // A booking's messages to its guest: the seeded one has none (no mail here), so «Отправить снова» finds nothing.
