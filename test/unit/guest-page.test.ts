@@ -9,8 +9,9 @@ import {
   type GuestPageAnswer,
 } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
-import { CancelActions, PayRest, Review, TelegramLink } from '../../site/islands/GuestPage.tsx';
-import { cancelArea, payArea, reviewArea, telegramArea } from '../../worker/pages/guest-html.ts';
+import { CancelActions, DepositPay, PayRest, Review, TelegramLink } from '../../site/islands/GuestPage.tsx';
+import { depositGuestText } from '../../schema/deposit-words.ts';
+import { cancelArea, depositArea, payArea, reviewArea, telegramArea } from '../../worker/pages/guest-html.ts';
 
 // The guest's page's rules that need no server: what a cancellation gives back, and the
 // owner's templates as the guest reads them.
@@ -119,6 +120,18 @@ describe("the page's buttons, written by the server and hydrated by the island",
     canReview: false,
     reviewed: false,
   };
+  const deposit: NonNullable<GuestPageAnswer['deposit']> = {
+    id: null,
+    amount: 5000,
+    state: 'asked',
+    label: 'Ждём залог',
+    kept: null,
+    reason: null,
+    error: null,
+    askFrom: '2027-07-19',
+    releaseOn: null,
+    canPay: true,
+  };
   const pages: [string, GuestPageAnswer][] = [
     ['the rest to pay', confirmed],
     [
@@ -145,6 +158,19 @@ describe("the page's buttons, written by the server and hydrated by the island",
     ['a request', { ...confirmed, status: 'new', paid: 0, canPay: false, cancel: { ...confirmed.cancel, refund: 0 } }],
     ['a Telegram bot to tie', { ...confirmed, telegram: { linked: false } }],
     ['a Telegram chat tied', { ...confirmed, telegram: { linked: true } }],
+    ['a deposit to pay', { ...confirmed, deposit: { ...deposit, canPay: true } }],
+    ['a deposit not yet due', { ...confirmed, deposit: { ...deposit, canPay: false } }],
+    [
+      'a deposit started',
+      {
+        ...confirmed,
+        deposit: { ...deposit, state: 'pending', canPay: false, confirmationUrl: 'https://yoomoney.ru/x?a=1&b=2' },
+      },
+    ],
+    [
+      'a deposit held',
+      { ...confirmed, deposit: { ...deposit, state: 'held', canPay: false, releaseOn: '2027-07-25' } },
+    ],
   ];
   const api = '/api/guest/abc';
 
@@ -153,6 +179,24 @@ describe("the page's buttons, written by the server and hydrated by the island",
     expect(renderToString(createElement(PayRest, { page, api }))).toBe(await payArea(page));
     expect(renderToString(createElement(CancelActions, { page, api }))).toBe(await cancelArea(page));
     expect(renderToString(createElement(TelegramLink, { page, api }))).toBe(await telegramArea(page, api));
+    expect(renderToString(createElement(DepositPay, { page, api }))).toBe(await depositArea(page));
+  });
+
+  it('should offer «Внести залог» only on its day, the way back to a hold started, and say where the deposit stands', async () => {
+    const at = (name: string) => pages.find(([n]) => n === name)![1];
+    expect(await depositArea(at('a deposit to pay'))).toContain('Внести залог 5 000 ₽');
+    expect(await depositArea(at('a deposit not yet due'))).toBe('');
+    expect(await depositArea(at('a deposit started'))).toContain('href="https://yoomoney.ru/x?a=1&amp;b=2"');
+    expect(await depositArea(at('a deposit held'))).toBe('');
+    expect(depositGuestText(at('a deposit not yet due').deposit!)).toBe(
+      'Залог 5 000 ₽ блокируется на карте и не списывается. Внести его можно с 19.07 и до заезда.',
+    );
+    expect(depositGuestText(at('a deposit held').deposit!)).toContain(
+      'Блокировка снимется после выезда, не позже 25.07.',
+    );
+    expect(depositGuestText({ ...deposit, state: 'kept', kept: 1500, reason: 'Разбита кружка' })).toBe(
+      'Из залога удержано 1 500 ₽: Разбита кружка. Остальное вернулось на карту.',
+    );
   });
 
   it('should offer the Telegram link as a plain form to the link route, with the consent it gives beside it', async () => {

@@ -6,6 +6,8 @@ import { useConfirm } from '../ui/Confirm.tsx';
 import { Field } from '../ui/Field.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { LoadError, Loading, useLoad } from '../ui/useLoad.tsx';
+import { useIsOwner } from '../ui/role.tsx';
+import { DepositActions } from '../bookings/DepositActions.tsx';
 
 // «Сегодня» (docs/features.md): the owner's day on a phone. Who arrives, who leaves and who stays
 // today and tomorrow, with the time, the guests, what is paid and left to pay and a number to call;
@@ -29,6 +31,7 @@ const telOf = (phone: string) => `tel:${phone.trim().startsWith('+') ? '+' : ''}
 export function TodayTab() {
   const day = useLoad(loadDay);
   const cabins = useLoad(loadCabins);
+  const owner = useIsOwner();
 
   if (day.state.status === 'loading') return <Loading />;
   if (day.state.status === 'error') return <LoadError error={day.state.error} onRetry={() => void day.reload()} />;
@@ -56,6 +59,24 @@ export function TodayTab() {
           onChanged={refresh}
         />
       ))}
+      {data.deposits.length > 0 && (
+        <section className="today__day" aria-labelledby="today-deposits">
+          <h3 className="today__title" id="today-deposits">
+            Залоги
+          </h3>
+          <ul className="today__list">
+            {data.deposits.map((d) => (
+              <li key={d.bookingId} className="today__item">
+                <p>
+                  <b>{d.cabinName}</b>
+                  {d.guestName && <> · {d.guestName}</>}
+                </p>
+                <DepositActions bookingId={d.bookingId} deposit={d} owner={owner} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <AddTask
         cabins={cabins.state.status === 'loaded' ? cabins.state.data : []}
         days={[data.date, data.next]}
