@@ -18,6 +18,7 @@ import { now } from './lib/clock.ts';
 import { drainOutbox } from './notify/drain.ts';
 import { queueStayMessages } from './notify/stay-messages.ts';
 import { forgetOldAudit } from './queries/audit.ts';
+import { forgetOldAvitoChats } from './queries/avito-chats.ts';
 import { forgetOldBookings } from './queries/bookings.ts';
 import { forgetOldMessages } from './queries/outbox.ts';
 import { forgetOldUpdates } from './queries/telegram-bot.ts';
@@ -75,7 +76,13 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
   if (jobs.upkeep) {
     const forget = async () => {
       const { bookingRetentionYears: years } = await getSettings(env);
-      return { years, count: await forgetOldBookings(env, retentionCutoff(years), todayInMoscow()) };
+      const cutoff = retentionCutoff(years);
+      // Avito's chats with no booking here keep a guest's words too: they go after the same years.
+      const [count, chats] = await Promise.all([
+        forgetOldBookings(env, cutoff, todayInMoscow()),
+        forgetOldAvitoChats(env, Date.parse(cutoff)),
+      ]);
+      return { years, count: count + chats };
     };
     // Messages to the owner name guests: a week after they went (or were given up), they go too.
     // A guest's reminder and review request need no index of their own every minute: arrival and
@@ -100,7 +107,7 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
     if (forgotten.status === 'rejected') console.error('Erasing old booking requests failed', forLog(forgotten.reason));
     else if (forgotten.value.count > 0)
       console.log(
-        `Personal data erased from ${forgotten.value.count} booking request(s) older than ${forgotten.value.years} years`,
+        `Personal data erased from ${forgotten.value.count} booking request(s) and Avito chat(s) older than ${forgotten.value.years} years`,
       );
   }
   if (jobs.push) {

@@ -241,6 +241,32 @@ describe('a guest writes in an Avito chat', () => {
   });
 });
 
+describe('an Avito chat past the retention', () => {
+  it('should go with its messages once nothing was written in it for the retention’s years, and a newer one stay', async () => {
+    const cookie = await login();
+    const { a } = await connected(cookie);
+    const [old, recent] = [await newChat(a, 'Старый гость'), await newChat(a, 'Новый гость')];
+    await write(old.id, 'Было давно');
+    await write(recent.id, 'Пишу сейчас');
+    await schedule();
+    expect(await threads(cookie)).toHaveLength(2);
+    // Four years ago, past the default 3.
+    const longAgo = Date.now() - 4 * 366 * 24 * 60 * 60_000;
+    await env.DB.prepare(
+      "UPDATE messages SET at = ?1 WHERE thread_id = (SELECT id FROM threads WHERE guest_name = 'Старый гость')",
+    )
+      .bind(longAgo)
+      .run();
+    await env.DB.prepare("UPDATE threads SET created_at = ?1 WHERE guest_name = 'Старый гость'").bind(longAgo).run();
+    await runSchedule(env as unknown as Bindings, { push: false, pull: false, upkeep: true });
+    expect((await threads(cookie)).map((t) => t.guestName)).toEqual(['Новый гость']);
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE text = 'Было давно'").first<{
+      n: number;
+    }>();
+    expect(left!.n).toBe(0);
+  });
+});
+
 describe('the owner answers an Avito chat', () => {
   it('should send the answer to the chat through the outbox, once per key, and mark the chat read on Avito', async () => {
     const cookie = await login();

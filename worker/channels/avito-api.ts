@@ -868,6 +868,8 @@ export async function subscribeWebhook(
 ): Promise<void> {
   const op = startOp(account, options);
   checkUser(op);
+  // The address holds the webhook's secret path: never in a log line, whatever Avito echoes.
+  op.secrets.push(url, url.split('/').pop() ?? '');
   await messengerCall(op, store, 'POST', '/messenger/v3/webhook', { url }, okSchema);
 }
 

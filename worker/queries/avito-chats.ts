@@ -221,3 +221,18 @@ export async function setHook(env: DbEnv, h: { secret?: string; url?: string | n
     })
     .where(eq(avitoAccount.id, 1));
 }
+
+/**
+ * Avito chats with no message since `cutoff` (ms; the booking requests' retention, 3 years by
+ * default) go with their messages: a guest's words are personal data, as a request's name is.
+ */
+export async function forgetOldAvitoChats(env: DbEnv, cutoff: number): Promise<number> {
+  const { results } = await env.DB.prepare(
+    `delete from threads where channel = 'avito' and booking_id is null
+       and coalesce((select max(m.at) from messages m where m.thread_id = threads.id), created_at) < ?1
+     returning id`,
+  )
+    .bind(cutoff)
+    .all<{ id: number }>();
+  return results.length;
+}
