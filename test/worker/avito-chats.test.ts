@@ -338,6 +338,19 @@ describe('Avito refuses', () => {
     expect((await thread(cookie, listed!.id)).messages.map((m) => m.text)).toContain('Ау?');
   });
 
+  it('should tell revoked keys in Russian, after one new token was tried', async () => {
+    const cookie = await login();
+    const { a } = await connected(cookie);
+    const chat = await newChat(a);
+    await write(chat.id, 'Здравствуйте!');
+    await control(`/clients/${encodeURIComponent(a.clientId)}/revoke`, 'POST');
+    await env.DB.prepare('UPDATE avito_account SET chats_retry_at = NULL').run();
+    await schedule();
+    const status = await chatsStatus(cookie);
+    expect(status?.error).toMatch(/^Авито больше не принимает ключи API: ключ отозван/);
+    expect(await threads(cookie)).toEqual([]);
+  });
+
   it('should tell a 429 in Russian, pause before trying again, and read the chat once Avito answers', async () => {
     const cookie = await login();
     const { a } = await connected(cookie);
