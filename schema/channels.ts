@@ -73,6 +73,12 @@ export type ChannelsAnswer = {
     clientId: string | null;
     secretEnding: string | null;
     error?: string;
+    /**
+     * Avito's chats in «Сообщения», once connected: `refused` is Avito's own words refusing the
+     * Messenger API to the account (its plan; the calendar's exchange goes on), `error` why reading
+     * or answering failed last (tried again), `webhook` whether Avito posts new messages here.
+     */
+    chats?: { refused?: string; error?: string; webhook: boolean };
   };
   cabins: {
     id: number;

@@ -424,6 +424,17 @@ export const avitoAccount = sqliteTable('avito_account', {
   /** Why the account itself failed last (a revoked key), in Russian; null while it works. */
   lastError: text('last_error'),
   connectedAt: text('connected_at').notNull(),
+  // ——— Avito's chats (worker/channels/avito-chats.ts).
+  /** Avito's own words refusing the Messenger API to the account (a 403: its plan); null while allowed. */
+  chatsRefused: text('chats_refused'),
+  /** Why reading or answering chats failed last (401, 429, no answer), in Russian; null after a success. */
+  chatsError: text('chats_error'),
+  /** Failures of the chats in a row, and when to try them again (ms): their backoff. */
+  chatsFailures: integer('chats_failures').notNull().default(0),
+  chatsRetryAt: integer('chats_retry_at'),
+  /** The secret of the webhook's path (/api/hooks/avito/{secret}), and the address Avito last took. */
+  hookSecret: text('hook_secret'),
+  hookUrl: text('hook_url'),
 });
 
 /**
@@ -749,8 +760,20 @@ export const threads = sqliteTable(
     guestName: text('guest_name').notNull().default(''),
     readThrough: integer('read_through').notNull().default(0),
     createdAt: integer('created_at').notNull(),
+    /**
+     * A platform's own chat (an Avito chat): its id there, unique per channel, the cabin its listing
+     * is, the platform's booking it is about (Avito's booking id), and the chat's last change as the
+     * platform last told it (its `updated`, s), so a chat that did not change is not read again.
+     */
+    platformChatId: text('platform_chat_id'),
+    cabinId: integer('cabin_id').references(() => cabins.id, { onDelete: 'set null' }),
+    platformBookingId: text('platform_booking_id'),
+    chatUpdated: integer('chat_updated'),
   },
-  (t) => [uniqueIndex('threads_booking_idx').on(t.channel, t.bookingId)],
+  (t) => [
+    uniqueIndex('threads_booking_idx').on(t.channel, t.bookingId),
+    uniqueIndex('threads_platform_chat_idx').on(t.channel, t.platformChatId),
+  ],
 );
 export type Thread = typeof threads.$inferSelect;
 

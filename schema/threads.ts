@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MSG } from './messages.ts';
 
 // Conversations with guests («Сообщения» in the panel, docs/api.md «Conversations»): one thread
-// per guest's booking and channel, holding what the guest wrote and what went to them, the
+// per guest's booking and channel (an Avito chat: one per chat, with its cabin), holding what the guest wrote and what went to them, the
 // automatic messages and the owner's answers alike.
 
 export const THREAD_CHANNELS = ['telegram', 'max', 'sms', 'avito', 'email'] as const;
@@ -74,6 +74,8 @@ export const threadViewSchema = z.object({
   unread: z.number(),
   /** Since when the guest's oldest message without the owner's answer waits. */
   waitingSince: z.string().optional(),
+  /** An Avito chat's booking on Avito (the same guest's at the chat's cabin), while Avito still holds it. */
+  avitoBooking: z.object({ id: z.string(), checkIn: z.string(), checkOut: z.string() }).optional(),
 });
 export type ThreadView = z.infer<typeof threadViewSchema>;
 

@@ -6,7 +6,10 @@
 //
 // The API: POST /token; POST /core/v1/accounts/:userId/items/:itemId/bookings (busy nights);
 // POST /realty/v1/accounts/:userId/items/:itemId/prices; GET /realty/v1/accounts/:userId/items/
-// :itemId/bookings?date_start&date_end[&with_unpaid=true].
+// :itemId/bookings?date_start&date_end[&with_unpaid=true]. Messenger: GET /messenger/v2/accounts/
+// :userId/chats[/:chatId]; GET /messenger/v3/accounts/:userId/chats/:chatId/messages/; POST
+// /messenger/v1/accounts/:userId/chats/:chatId/messages ({ message: { text }, type: 'text' });
+// POST /messenger/v1/accounts/:userId/chats/:chatId/read; POST /messenger/v3/webhook ({ url }).
 //
 // Tests in Node call the returned object's methods; tests inside workerd cannot, so the same
 // controls answer over HTTP under /_control (JSON in and out):
@@ -20,6 +23,12 @@
 //   GET    /_control/log[?clientId=]                 → { tokensIssued, requests }
 //   POST   /_control/fail                            { mode, delayMs?, times?, clientId? }
 //   POST   /_control/reset                           { clientId? }
+//   POST   /_control/chats                           { userId, itemId, guestName, guestId?, chatId? } → the chat
+//   POST   /_control/chats/:chatId/messages          { text, type?, system? } a guest's (or Avito's) message
+//                                                    → { message, hook } (hook: the body Avito's webhook posts)
+//   GET    /_control/chats/:chatId                   → { chat, messages, sent, reads }
+//   POST   /_control/messenger                       { userId, refuse, message? } refuse the Messenger API (403)
+//   GET    /_control/webhooks?userId=                → the addresses the account subscribed
 // One stand-in may serve several test files at once: give each its own client and listings, and
 // scope failures and resets by clientId, so one file's outage is not another's.
 import { randomBytes } from 'node:crypto';
@@ -96,6 +105,17 @@ export type AvitoStandIn = {
   fail(mode: FailMode, opts?: FailOptions): void;
   /** Forget everything, or only this account: its tokens, listings' bookings and pushes, failures and log. */
   reset(clientId?: string): void;
+  /** A guest's chat about the account's listing (no message yet). */
+  addChat(c: ChatInput): StandInChat;
+  /** A guest's message in the chat (`system`: one of Avito's own); with the body Avito's webhook would post. */
+  writeInChat(
+    chatId: string,
+    text: string,
+    o?: { type?: string; system?: boolean },
+  ): { message: StandInMessage; hook: unknown };
+  chat(chatId: string): StandInChat | undefined;
+  /** The account's Messenger API answers 403 with Avito's words (`message`, MESSENGER_REFUSAL by default). */
+  refuseMessenger(userId: number, refuse: boolean, message?: string): void;
   close(): Promise<void>;
 };
 
@@ -127,6 +147,43 @@ export async function readLog(
   clientId: string,
 ): Promise<{ tokensIssued: number; requests: LoggedRequest[] }> {
   return (await fetch(`${controlUrl}/log?clientId=${encodeURIComponent(clientId)}`)).json();
+}
+
+/** A message of a chat as Avito's Messenger API answers it (`created` in seconds). */
+export type StandInMessage = {
+  id: string;
+  author_id: number;
+  created: number;
+  direction: 'in' | 'out';
+  type: string;
+  content: { text?: string };
+  is_read: boolean;
+};
+export type StandInChat = {
+  id: string;
+  userId: number;
+  itemId: number;
+  guest: { id: number; name: string };
+  created: number;
+  updated: number;
+  messages: StandInMessage[];
+  /** What the site sent to the chat (its bodies), and how often it marked the chat read. */
+  sent: { text: string; at: string }[];
+  reads: number;
+};
+export type ChatInput = { userId: number; itemId: number; guestName: string; guestId?: number; chatId?: string };
+
+/** The Messenger API's refusal for an account that has none in its plan, as Avito words it. */
+export const MESSENGER_REFUSAL = 'Доступ к API мессенджера не предусмотрен вашим тарифом';
+
+/** POST /_control/chats: a chat of a guest about the account's listing, as the stand-in keeps it. */
+export async function addChatAt(controlUrl: string, chat: ChatInput): Promise<StandInChat> {
+  const res = await fetch(`${controlUrl}/chats`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(chat),
+  });
+  return res.json();
 }
 
 export type AvitoStandInOptions = { port?: number; host?: string; log?: (line: string) => void; expiresIn?: number };
@@ -192,6 +249,16 @@ const failBody = z.object({
   clientId: z.string().optional(),
 });
 const bookingInput = z.looseObject({ check_in: isoDate, check_out: isoDate });
+const chatInput = z.object({
+  userId: z.number().int().positive(),
+  itemId: z.number().int().positive(),
+  guestName: z.string().min(1),
+  guestId: z.number().int().positive().optional(),
+  chatId: z
+    .string()
+    .regex(/^[\w:~.-]{1,200}$/)
+    .optional(),
+});
 
 const issueText = (e: z.ZodError) => e.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
 const nightsBetween = (a: string, b: string) =>
@@ -235,6 +302,11 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
   let rules: FailRule[] = [];
   let nextBookingId = 9_000_000_001;
   const timers = new Set<ReturnType<typeof setTimeout>>();
+  const chats = new Map<string, StandInChat>();
+  const refusals = new Map<number, string>();
+  const webhooks = new Map<number, string[]>();
+  let nextMessage = 1;
+  let nextGuest = 700_000_001;
 
   const ownerOf = (itemId: number) => [...clients.values()].find((c) => c.items.has(itemId));
   const clientOfUser = (userId: number) => [...clients.values()].find((c) => c.userId === userId);
@@ -311,6 +383,9 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
       for (const m of [clients, tokens, itemBookings, busyPushes, pricePushes, issued] as Map<unknown, unknown>[])
         m.clear();
       requests.length = 0;
+      chats.clear();
+      refusals.clear();
+      webhooks.clear();
       tokensIssued = 0;
       defaultExpiresIn = opts.expiresIn ?? 3600;
       rules = [];
@@ -323,11 +398,181 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
       busyPushes.delete(item);
       pricePushes.delete(item);
     }
+    if (c) {
+      for (const [id, chat] of chats) if (chat.userId === c.userId) chats.delete(id);
+      refusals.delete(c.userId);
+      webhooks.delete(c.userId);
+    }
     clients.delete(clientId);
     rules = rules.filter((r) => r.clientId !== clientId);
     for (let i = requests.length - 1; i >= 0; i--) if (requests[i]!.clientId === clientId) requests.splice(i, 1);
     tokensIssued -= issued.get(clientId) ?? 0;
     issued.delete(clientId);
+  }
+
+  function addChat(input: ChatInput): StandInChat {
+    const o = chatInput.parse(input);
+    const at = Math.floor(Date.now() / 1000);
+    const chat: StandInChat = {
+      id: o.chatId ?? `u2i-${randomBytes(9).toString('base64url')}`,
+      userId: o.userId,
+      itemId: o.itemId,
+      guest: { id: o.guestId ?? nextGuest++, name: o.guestName },
+      created: at,
+      updated: at,
+      messages: [],
+      sent: [],
+      reads: 0,
+    };
+    chats.set(chat.id, chat);
+    log(`chat ${chat.id}: ${o.guestName} about item ${o.itemId}`);
+    return chat;
+  }
+
+  function writeInChat(chatId: string, text: string, o: { type?: string; system?: boolean } = {}) {
+    const chat = chats.get(chatId);
+    if (!chat) throw new Answered(404, { error: 'no such chat' });
+    const created = Math.max(Math.floor(Date.now() / 1000), chat.updated);
+    const message: StandInMessage = {
+      id: `${randomBytes(8).toString('hex')}${nextMessage++}`,
+      // Avito's own messages in a chat come from its system user, 0.
+      author_id: o.system ? 0 : chat.guest.id,
+      created,
+      direction: 'in',
+      type: o.system ? 'system' : (o.type ?? 'text'),
+      content: { text },
+      is_read: false,
+    };
+    chat.messages.push(message);
+    chat.updated = created;
+    const hook = {
+      id: randomBytes(16).toString('hex'),
+      version: 'v3.0.0',
+      timestamp: created,
+      payload: {
+        type: 'message',
+        value: {
+          id: message.id,
+          chat_id: chat.id,
+          user_id: chat.userId,
+          author_id: message.author_id,
+          created,
+          type: message.type,
+          chat_type: 'u2i',
+          content: message.content,
+          item_id: chat.itemId,
+          published_at: new Date(created * 1000).toISOString(),
+        },
+      },
+    };
+    return { message, hook };
+  }
+
+  function refuseMessenger(userId: number, refuse: boolean, message = MESSENGER_REFUSAL) {
+    if (refuse) refusals.set(userId, message);
+    else refusals.delete(userId);
+  }
+
+  const chatView = (chat: StandInChat) => ({
+    id: chat.id,
+    created: chat.created,
+    updated: chat.updated,
+    context: {
+      type: 'item',
+      value: {
+        id: chat.itemId,
+        title: 'Домик у моря',
+        url: `https://www.avito.ru/kaspiysk/doma_dachi_kottedzhi/domik_${chat.itemId}`,
+        user_id: chat.userId,
+        status_id: 0,
+        price_string: '5 000 ₽ за сутки',
+        images: {},
+      },
+    },
+    users: [
+      { id: chat.userId, name: 'Домики на Каспии' },
+      { id: chat.guest.id, name: chat.guest.name },
+    ],
+    ...(chat.messages.length
+      ? {
+          last_message: (({ is_read: _, ...m }) => m)(chat.messages[chat.messages.length - 1]!),
+        }
+      : {}),
+  });
+
+  async function messenger(req: IncomingMessage, res: ServerResponse, url: URL, path: string, entry: LoggedRequest) {
+    const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const tok = bearer ? tokens.get(bearer) : undefined;
+    entry.clientId = tok?.clientId;
+    const text = await readText(req);
+    if (await failed(failureFor(entry.clientId), res)) return;
+    if (!tok) throw itemError(401, bearer ? 'invalid access token' : 'authorization required: Bearer token');
+    const c = clients.get(tok.clientId);
+    if (!c || c.revoked) throw itemError(401, 'access token revoked');
+    if (tok.expiresAt <= Date.now()) throw itemError(401, 'access token expired');
+    const refusal = refusals.get(tok.userId);
+    if (refusal !== undefined) throw itemError(403, refusal);
+    let body: Record<string, unknown> = {};
+    if (req.method === 'POST' && text) {
+      try {
+        body = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        throw itemError(400, 'the body is not JSON');
+      }
+    }
+    if (path === '/messenger/v3/webhook' && req.method === 'POST') {
+      const hook = z.object({ url: z.string().url() }).safeParse(body);
+      if (!hook.success) throw itemError(400, issueText(hook.error));
+      const list = webhooks.get(tok.userId) ?? [];
+      if (!list.includes(hook.data.url)) list.push(hook.data.url);
+      webhooks.set(tok.userId, list);
+      return json(res, 200, { ok: true });
+    }
+    const m = path.match(/^\/messenger\/v(\d)\/accounts\/(\d+)\/chats(?:\/([^/]+)(\/messages\/?|\/read)?)?$/);
+    if (!m) throw itemError(404, 'not found');
+    const [, version, userPart, chatId, tail] = m;
+    if (Number(userPart) !== tok.userId) throw itemError(403, 'access denied: the token belongs to another account');
+    const route = `${req.method} v${version} ${chatId === undefined ? 'chats' : (tail?.replace(/\//g, '') ?? 'chat')}`;
+    if (route === 'GET v2 chats') {
+      const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 100) || 100);
+      const list = [...chats.values()]
+        .filter((ch) => ch.userId === tok.userId)
+        .sort((a, b) => b.updated - a.updated)
+        .slice(0, limit);
+      return json(res, 200, { chats: list.map(chatView) });
+    }
+    const chat = chatId === undefined ? undefined : chats.get(decodeURIComponent(chatId));
+    if (!chat || chat.userId !== tok.userId) throw itemError(404, 'chat not found');
+    if (route === 'GET v2 chat') return json(res, 200, chatView(chat));
+    if (route === 'GET v3 messages') return json(res, 200, { messages: [...chat.messages].reverse() });
+    if (route === 'POST v1 messages') {
+      const send = z
+        .strictObject({ message: z.strictObject({ text: z.string().min(1) }), type: z.literal('text') })
+        .safeParse(body);
+      if (!send.success) throw itemError(400, issueText(send.error));
+      const created = Math.max(Math.floor(Date.now() / 1000), chat.updated);
+      const message: StandInMessage = {
+        id: `${randomBytes(8).toString('hex')}${nextMessage++}`,
+        author_id: chat.userId,
+        created,
+        direction: 'out',
+        type: 'text',
+        content: { text: send.data.message.text },
+        is_read: false,
+      };
+      chat.messages.push(message);
+      chat.updated = created;
+      chat.sent.push({ text: send.data.message.text, at: new Date().toISOString() });
+      log(`chat ${chat.id}: the owner answered`);
+      const { is_read: _, ...answer } = message;
+      return json(res, 200, answer);
+    }
+    if (route === 'POST v1 read') {
+      chat.reads += 1;
+      for (const msg of chat.messages) if (msg.direction === 'in') msg.is_read = true;
+      return json(res, 200, { ok: true });
+    }
+    throw itemError(404, 'not found');
   }
 
   /** The failure this request meets, if any (used up when counted). */
@@ -515,6 +760,25 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
       fail(o.mode, o);
       return json(res, 200, { ok: true });
     }
+    if (method === 'POST' && path === '/chats') return json(res, 201, addChat(body as ChatInput));
+    if (method === 'POST' && (m = path.match(/^\/chats\/([^/]+)\/messages$/))) {
+      const o = z
+        .object({ text: z.string().min(1), type: z.string().optional(), system: z.boolean().optional() })
+        .parse(body);
+      return json(res, 201, writeInChat(decodeURIComponent(m[1]!), o.text, o));
+    }
+    if (method === 'GET' && (m = path.match(/^\/chats\/([^/]+)$/))) {
+      const chat = chats.get(decodeURIComponent(m[1]!));
+      if (!chat) return json(res, 404, { error: 'no such chat' });
+      return json(res, 200, { chat: chatView(chat), messages: chat.messages, sent: chat.sent, reads: chat.reads });
+    }
+    if (method === 'POST' && path === '/messenger') {
+      const o = z.object({ userId: z.number().int(), refuse: z.boolean(), message: z.string().optional() }).parse(body);
+      refuseMessenger(o.userId, o.refuse, o.message);
+      return json(res, 200, { ok: true });
+    }
+    if (method === 'GET' && path === '/webhooks')
+      return json(res, 200, webhooks.get(Number(url.searchParams.get('userId'))) ?? []);
     if (method === 'POST' && path === '/reset') {
       reset(typeof body.clientId === 'string' ? body.clientId : undefined);
       return json(res, 200, { ok: true });
@@ -557,6 +821,7 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
         if (path === '/token') return await token(req, res, entry);
         if ((m = path.match(/^\/(core|realty)\/v1\/accounts\/([^/]+)\/items\/([^/]+)\/(bookings|prices)$/)))
           return await item(req, res, url, m, entry);
+        if (path.startsWith('/messenger/')) return await messenger(req, res, url, path, entry);
         await readText(req);
         const rule = failureFor(undefined);
         if (await failed(rule, res)) return;
@@ -595,6 +860,10 @@ export async function startAvitoStandIn(opts: AvitoStandInOptions = {}): Promise
     tokensIssuedTo: (clientId) => issued.get(clientId) ?? 0,
     fail,
     reset,
+    addChat,
+    writeInChat,
+    chat: (chatId) => chats.get(chatId),
+    refuseMessenger,
     close: () =>
       new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);

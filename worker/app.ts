@@ -24,6 +24,7 @@ import { indexNowRoutes } from './routes/indexnow.ts';
 import { instructionsAdminRoutes } from './routes/instructions.ts';
 import { maxAdminRoutes } from './routes/max-admin.ts';
 import { messengerRoutes, telegramHookRoutes } from './routes/messengers.ts';
+import { avitoHookRoutes } from './routes/avito-hooks.ts';
 import { priceRoutes } from './routes/prices.ts';
 import { replyTemplateRoutes } from './routes/reply-templates.ts';
 import { occupancyRoutes } from './routes/occupancy.ts';
@@ -82,6 +83,7 @@ export const api = new Hono<AppEnv>()
   .route('/admin', replyTemplateRoutes)
   .route('/admin', indexNowRoutes)
   .route('/hooks', telegramHookRoutes)
+  .route('/hooks', avitoHookRoutes)
   .route('/upload', uploadRoutes)
   .route('/build-info', buildInfoRoutes)
   .route('/health', healthRoutes);

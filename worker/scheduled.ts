@@ -1,6 +1,6 @@
 // The schedule both runtimes run (a Cron Trigger every minute on Workers, a timer in the Node
-// server): every minute what changed goes to Avito, the guests' Telegram bot is read where it has no
-// webhook, the pages a publish changed go to IndexNow (worker/indexnow/), and the messages that
+// server): every minute what changed goes to Avito, Avito's chats and the guests' Telegram bot are
+// read (worker/channels/avito-chats.ts), the pages a publish changed go to IndexNow (worker/indexnow/), and the messages that
 // failed are tried again (worker/notify/owner.ts, the outbox); every 5 minutes the imported calendars and
 // Avito's bookings are read and conflicts between stays alerted; every 15 minutes booking requests
 // past their retention lose their personal data (the period the owner set in «Настройки», 3
@@ -14,12 +14,14 @@ import { AUDIT_KEPT_MS } from '../schema/account.ts';
 import { todayInMoscow } from '../schema/dates.ts';
 import { alertNewConflicts } from './calendar/conflicts.ts';
 import { syncAllFeeds } from './calendar/sync.ts';
+import { readAvitoChats } from './channels/avito-chats.ts';
 import { pullAvito, pushAvito } from './channels/avito-sync.ts';
 import type { Bindings } from './env.ts';
 import { now } from './lib/clock.ts';
 import { drainOutbox } from './notify/drain.ts';
 import { queueStayMessages } from './notify/stay-messages.ts';
 import { forgetOldAudit } from './queries/audit.ts';
+import { forgetOldAvitoChats } from './queries/avito-chats.ts';
 import { forgetOldBookings } from './queries/bookings.ts';
 import { forgetOldMessages } from './queries/outbox.ts';
 import { forgetOldUpdates } from './queries/telegram-bot.ts';
@@ -47,18 +49,24 @@ const MESSAGES_KEPT_MS = 7 * 24 * 60 * 60_000;
 
 export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS): Promise<void> {
   // A Worker's outbound requests per run are counted (SUBREQUESTS_PER_RUN, set by the Cloudflare
-  // entry): Avito gets a third of them for reads and a third for sends (up to two calls a listing),
-  // each listing read within its 5 minutes, the ones waiting longest first, and the outbox the last
-  // third (one request a message: 25 would overrun the Free plan's 50 beside Avito's); the Node
-  // server has no such limit. Reading first: an import or an Avito booking that changed busy nights goes out in
-  // the same run. IndexNow takes at most two beside them, under the Free plan's 50: one read of the
+  // entry, 45): they are shared in quarters of 11. Avito gets one quarter for reading bookings and
+  // one for sends (up to two calls a listing), each listing read within its 5 minutes, the ones
+  // waiting longest first; Avito's chats a quarter (the list and up to 9 changed chats a minute,
+  // one request kept for a token or the webhook's subscription: 540 chats an hour, beside the
+  // webhook where the site has an https address); and the outbox the last quarter (one request a
+  // message, the answers to Avito's chats included: 11 a minute). The Node server has no such
+  // limit. Reading first: an import or an Avito booking that changed busy nights goes out in the
+  // same run. IndexNow takes at most two beside them, under the Free plan's 50: one read of the
   // site's page list (the assets binding) and one list sent (a publish's every changed address).
-  const third = env.SUBREQUESTS_PER_RUN ? Math.max(1, Math.floor(env.SUBREQUESTS_PER_RUN / 3)) : undefined;
+  const share = env.SUBREQUESTS_PER_RUN ? Math.max(1, Math.floor(env.SUBREQUESTS_PER_RUN / 4)) : undefined;
   if (jobs.push || jobs.pull) {
-    const [feeds, avito] = await Promise.allSettled([
+    const [feeds, avito, chats] = await Promise.allSettled([
       jobs.pull ? syncAllFeeds(env) : Promise.resolve([]),
-      pullAvito(env, { staleOnly: !jobs.pull, limit: third }),
+      pullAvito(env, { staleOnly: !jobs.pull, limit: share }),
+      // Every minute: a guest waits for an answer (the webhook, where there is one, is faster).
+      jobs.push ? readAvitoChats(env, { limit: share }) : Promise.resolve({ read: 0, kept: 0 }),
     ]);
+    if (chats.status === 'rejected') console.error('Reading Avito’s chats failed', forLog(chats.reason));
     if (feeds.status === 'rejected') console.error('Calendar sync failed', forLog(feeds.reason));
     else logFailures('Calendar sync', feeds.value);
     if (avito.status === 'rejected') console.error('Reading Avito failed', forLog(avito.reason));
@@ -71,7 +79,13 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
   if (jobs.upkeep) {
     const forget = async () => {
       const { bookingRetentionYears: years } = await getSettings(env);
-      return { years, count: await forgetOldBookings(env, retentionCutoff(years), todayInMoscow()) };
+      const cutoff = retentionCutoff(years);
+      // Avito's chats with no booking here keep a guest's words too: they go after the same years.
+      const [count, chats] = await Promise.all([
+        forgetOldBookings(env, cutoff, todayInMoscow()),
+        forgetOldAvitoChats(env, Date.parse(cutoff)),
+      ]);
+      return { years, count: count + chats };
     };
     // Messages to the owner name guests: a week after they went (or were given up), they go too.
     // A guest's reminder and review request need no index of their own every minute: arrival and
@@ -100,7 +114,7 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
     if (forgotten.status === 'rejected') console.error('Erasing old booking requests failed', forLog(forgotten.reason));
     else if (forgotten.value.count > 0)
       console.log(
-        `Personal data erased from ${forgotten.value.count} booking request(s) older than ${forgotten.value.years} years`,
+        `Personal data erased from ${forgotten.value.count} booking request(s) and Avito chat(s) older than ${forgotten.value.years} years`,
       );
   }
   if (jobs.push) {
@@ -119,11 +133,11 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
       drainIndexNow(env, { limit: env.SUBREQUESTS_PER_RUN ? 1 : undefined }).catch((err) =>
         console.error('IndexNow could not be sent', forLog(err)),
       ),
-      pushAvito(env, { limit: third }).then(
+      pushAvito(env, { limit: share }).then(
         (r) => logFailures('Sending to Avito', r),
         (err) => console.error('Sending to Avito failed', forLog(err)),
       ),
-      drainOutbox(env, { limit: third }).catch((err) => console.error('The outbox could not be sent', forLog(err))),
+      drainOutbox(env, { limit: share }).catch((err) => console.error('The outbox could not be sent', forLog(err))),
     ]);
   }
 }

@@ -109,6 +109,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // channel can be connected and tried in «Площадки»; production talks to api.avito.ru.
   const avito = await startAvitoStandIn({ port: avitoPort, log: (line) => log(`  Авито (демо): ${line}`) });
   avito.addClient(DEMO_AVITO);
+  // One guest's chat about the first listing: once Avito is connected, «Сообщения» shows it.
+  const demoChat = avito.addChat({ userId: DEMO_AVITO.userId, itemId: DEMO_AVITO.items[0]!, guestName: 'Анна' });
+  avito.writeInChat(demoChat.id, 'Здравствуйте! Дом свободен на следующие выходные? Нас будет четверо.');
 
   // Telegram's Bot API likewise (the guests' bot in «Настройки», and the owner's alerts when
   // TELEGRAM_BOT_TOKEN is set): any token shaped like Telegram's connects; updates are posted to

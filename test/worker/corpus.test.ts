@@ -487,6 +487,14 @@ const ROUTES: RouteSpec[] = [
   },
   {
     method: 'POST',
+    pattern: '/api/hooks/avito/:secret',
+    admin: false,
+    path: () => `/api/hooks/avito/${'0'.repeat(48)}`,
+    body: 'ignored',
+    usual: [404],
+  },
+  {
+    method: 'POST',
     pattern: '/api/admin/bookings/:id/payment-link',
     admin: true,
     path: () => `/api/admin/bookings/${s.booking}/payment-link`,

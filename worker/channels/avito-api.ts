@@ -80,6 +80,10 @@ export type AvitoErrorKind =
   | 'rejected'
   /** What we were about to send is wrong (bad dates, a listing number that is not one): nothing was sent. */
   | 'input'
+  /** Avito refuses the Messenger API to the account (403 on a messenger call: its plan); `said` holds Avito's words. */
+  | 'messenger'
+  /** The chat is not there (404 on a chat's call). */
+  | 'chat'
   | 'rate'
   | 'down'
   | 'timeout'
@@ -95,9 +99,18 @@ export class AvitoError extends Error {
   readonly retryAfterMs?: number;
   /** For the owner, in Russian: what went wrong and what to do. */
   readonly reason: string;
+  /** Avito's own words about the refusal, as it gave them (a messenger refusal's, for the owner to read). */
+  readonly said?: string;
   constructor(
     message: string,
-    o: { kind: AvitoErrorKind; reason: string; retryable: boolean; status?: number; retryAfterMs?: number },
+    o: {
+      kind: AvitoErrorKind;
+      reason: string;
+      retryable: boolean;
+      status?: number;
+      retryAfterMs?: number;
+      said?: string;
+    },
   ) {
     super(message);
     this.name = 'AvitoError';
@@ -106,6 +119,7 @@ export class AvitoError extends Error {
     this.retryable = o.retryable;
     if (o.status !== undefined) this.status = o.status;
     if (o.retryAfterMs !== undefined) this.retryAfterMs = o.retryAfterMs;
+    if (o.said !== undefined) this.said = o.said;
   }
 }
 
@@ -169,7 +183,11 @@ function scrub(op: Op, text: string): string {
 }
 
 function fail(op: Op, message: string, o: ConstructorParameters<typeof AvitoError>[1]): AvitoError {
-  return new AvitoError(scrub(op, message), { ...o, reason: scrub(op, o.reason) });
+  return new AvitoError(scrub(op, message), {
+    ...o,
+    reason: scrub(op, o.reason),
+    ...(o.said !== undefined ? { said: scrub(op, o.said) } : {}),
+  });
 }
 
 type Answer = { status: number; headers: Headers; text: string };
@@ -356,6 +374,35 @@ async function itemCall<T>(
   body: unknown,
   schema: z.ZodType<T>,
 ): Promise<T> {
+  return authorizedCall(op, store, method, path, body, schema, (where, a) => {
+    if (a.status === 403 || a.status === 404) {
+      const said = avitoMessage(a.text);
+      return fail(op, `Avito answered ${a.status} to ${where}: ${snippet(a.text)}`, {
+        kind: 'item',
+        status: a.status,
+        retryable: false,
+        reason: `Авито не нашло объявление ${itemId} в этом аккаунте: проверьте номер объявления${said ? ` (${said})` : ''}`,
+      });
+    }
+    if (a.status < 200 || a.status > 299) return rejected(op, where, a, itemId);
+    return undefined;
+  });
+}
+
+/**
+ * A call with the account's Bearer token: a 401 gets one new token and one more try, 429 and 5xx
+ * are retryable failures; `refusal` turns any other answer that is no success into the failure
+ * this kind of call means (undefined: read it as a success).
+ */
+async function authorizedCall<T>(
+  op: Op,
+  store: TokenStore,
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  schema: z.ZodType<T>,
+  refusal: (where: string, a: Answer) => AvitoError | undefined,
+): Promise<T> {
   const where = `${method} ${path.split('?')[0]}`;
   let token = await currentToken(op, store);
   for (let attempt = 1; ; attempt++) {
@@ -379,16 +426,8 @@ async function itemCall<T>(
     }
     const busy = transient(op, where, a);
     if (busy) throw busy;
-    if (a.status === 403 || a.status === 404) {
-      const said = avitoMessage(a.text);
-      throw fail(op, `Avito answered ${a.status} to ${where}: ${snippet(a.text)}`, {
-        kind: 'item',
-        status: a.status,
-        retryable: false,
-        reason: `Авито не нашло объявление ${itemId} в этом аккаунте: проверьте номер объявления${said ? ` (${said})` : ''}`,
-      });
-    }
-    if (a.status < 200 || a.status > 299) throw rejected(op, where, a, itemId);
+    const refused = refusal(where, a);
+    if (refused) throw refused;
     return read(op, where, a, schema);
   }
 }
@@ -543,3 +582,313 @@ export async function pullBookings(
     ...(b.contact?.phone ? { phone: b.contact.phone } : {}),
   }));
 }
+
+// ——— Messenger (Avito's chats): the shapes of Avito's Messenger API.
+
+/** A chat about a listing, as the list gives it. `updated` and `created` in seconds since the epoch. */
+export type AvitoChat = {
+  id: string;
+  /** The listing the chat is about (a chat between users has none). */
+  itemId?: number;
+  updated: number;
+  /** The other side's name (the guest's), when Avito gave it. */
+  guestName?: string;
+  lastMessage?: {
+    id: string;
+    direction: 'in' | 'out' | (string & {});
+    created: number;
+    type?: string;
+    authorId?: number;
+  };
+};
+/** A message of a chat: `text` is what the owner is shown (words for what is not text); `created` in s. */
+export type AvitoMessage = {
+  id: string;
+  authorId: number;
+  created: number;
+  direction: 'in' | 'out' | (string & {});
+  type: string;
+  text: string;
+};
+
+const messageContent = z
+  .looseObject({
+    text: z.string().nullish(),
+    link: z.looseObject({ text: z.string().nullish(), url: z.string().nullish() }).nullish(),
+    location: z.looseObject({ text: z.string().nullish(), title: z.string().nullish() }).nullish(),
+    item: z.looseObject({ title: z.string().nullish() }).nullish(),
+  })
+  .nullish();
+
+const chatSchema = z.looseObject({
+  id: z.string().min(1),
+  updated: z.number(),
+  context: z
+    .looseObject({ type: z.string().nullish(), value: z.looseObject({ id: z.number().nullish() }).nullish() })
+    .nullish(),
+  users: z.array(z.looseObject({ id: z.number(), name: z.string().nullish() })).nullish(),
+  last_message: z
+    .looseObject({
+      id: z.string(),
+      direction: z.string(),
+      created: z.number(),
+      type: z.string().nullish(),
+      author_id: z.number().nullish(),
+    })
+    .nullish(),
+});
+const chatsSchema = z.looseObject({ chats: z.array(chatSchema) });
+
+const messageSchema = z.looseObject({
+  id: z.string().min(1),
+  author_id: z.number(),
+  created: z.number(),
+  direction: z.string(),
+  type: z.string(),
+  content: messageContent,
+});
+// Avito's v3 answers the messages as a list; its older versions wrapped it in { messages }: both are read.
+const messagesSchema = z.union([
+  z.array(messageSchema),
+  z.looseObject({ messages: z.array(messageSchema) }).transform((o) => o.messages),
+]);
+const sentSchema = z.looseObject({ id: z.string().min(1) });
+const okSchema = z.looseObject({ ok: z.literal(true) });
+
+/** The words «Сообщения» shows for a message that is not text (Avito sends photos, voice, calls…). */
+const NOT_TEXT: Record<string, string> = {
+  image: '[фото]',
+  voice: '[голосовое сообщение]',
+  video: '[видео]',
+  file: '[файл]',
+  call: '[звонок]',
+  appCall: '[звонок]',
+};
+
+/** What the owner reads of a message; undefined for messages that say nothing (deleted, empty). */
+export function messageText(type: string, content: z.infer<typeof messageContent>): string | undefined {
+  if (type === 'deleted') return undefined;
+  const text = content?.text?.trim();
+  if (text) return text;
+  if (type === 'link') return content?.link?.text?.trim() || content?.link?.url?.trim() || undefined;
+  if (type === 'location')
+    return `[место: ${content?.location?.text?.trim() || content?.location?.title?.trim() || 'на карте'}]`;
+  if (type === 'item') return `[объявление${content?.item?.title ? `: ${content.item.title}` : ''}]`;
+  return NOT_TEXT[type] ?? (type === 'text' ? undefined : `[сообщение Авито: ${type}]`);
+}
+
+function checkUser(op: Op) {
+  const { userId } = op.account;
+  if (!Number.isSafeInteger(userId) || userId <= 0)
+    throw badInput(
+      op,
+      `Not an Avito user id: ${String(userId)}`,
+      `Номер профиля Авито «${String(userId)}» неверный: проверьте его ${KEYS_PLACE}`,
+    );
+}
+
+/** A chat id as it goes into a path: Avito's are letters, digits, «~», «-», «_» and «:». */
+function chatPart(op: Op, chatId: string): string {
+  if (!/^[\w:~.-]{1,200}$/.test(chatId))
+    throw badInput(op, `Not an Avito chat id: ${JSON.stringify(chatId)}`, 'Сайт не знает такого чата Авито');
+  return encodeURIComponent(chatId);
+}
+
+/** Messenger calls: a 403 is Avito refusing the Messenger API to the account, in its own words. */
+function messengerCall<T>(
+  op: Op,
+  store: TokenStore,
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  schema: z.ZodType<T>,
+): Promise<T> {
+  return authorizedCall(op, store, method, path, body, schema, (where, a) => {
+    if (a.status === 403) {
+      const said = avitoMessage(a.text) ?? 'доступ запрещён';
+      return fail(op, `Avito refused ${where} (403): ${snippet(a.text)}`, {
+        kind: 'messenger',
+        status: 403,
+        retryable: false,
+        said,
+        reason: `Авито не даёт этому аккаунту работать с сообщениями через API: «${said}»`,
+      });
+    }
+    if (a.status === 404) {
+      return fail(op, `Avito answered 404 to ${where}: ${snippet(a.text)}`, {
+        kind: 'chat',
+        status: 404,
+        retryable: false,
+        reason: 'Авито не нашло этот чат: возможно, он удалён',
+      });
+    }
+    if (a.status < 200 || a.status > 299) return rejected(op, where, a, undefined);
+    return undefined;
+  });
+}
+
+const messengerPath = (op: Op, version: 1 | 2 | 3, tail: string) =>
+  `/messenger/v${version}/accounts/${op.account.userId}/${tail}`;
+
+function chatOf(op: Op, c: z.infer<typeof chatSchema>): AvitoChat {
+  const itemId = c.context?.type === 'item' ? c.context.value?.id : undefined;
+  const guest = c.users?.find((u) => u.id !== op.account.userId);
+  return {
+    id: c.id,
+    updated: c.updated,
+    ...(typeof itemId === 'number' ? { itemId } : {}),
+    ...(guest?.name ? { guestName: guest.name } : {}),
+    ...(c.last_message
+      ? {
+          lastMessage: {
+            id: c.last_message.id,
+            direction: c.last_message.direction,
+            created: c.last_message.created,
+            ...(c.last_message.type ? { type: c.last_message.type } : {}),
+            ...(typeof c.last_message.author_id === 'number' ? { authorId: c.last_message.author_id } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The account's chats about listings, the last changed first (one page of up to 100). */
+export async function listChats(
+  account: AvitoAccount,
+  store: TokenStore,
+  o: { limit?: number } & AvitoCallOptions = {},
+): Promise<AvitoChat[]> {
+  const op = startOp(account, o);
+  checkUser(op);
+  const query = new URLSearchParams({ chat_types: 'u2i', limit: String(Math.min(100, Math.max(1, o.limit ?? 100))) });
+  const answer = await messengerCall(
+    op,
+    store,
+    'GET',
+    `${messengerPath(op, 2, 'chats')}?${query}`,
+    undefined,
+    chatsSchema,
+  );
+  return answer.chats.map((c) => chatOf(op, c));
+}
+
+/** One chat (its listing and the guest's name). */
+export async function getChat(
+  account: AvitoAccount,
+  store: TokenStore,
+  chatId: string,
+  options?: AvitoCallOptions,
+): Promise<AvitoChat> {
+  const op = startOp(account, options);
+  checkUser(op);
+  const c = await messengerCall(
+    op,
+    store,
+    'GET',
+    messengerPath(op, 2, `chats/${chatPart(op, chatId)}`),
+    undefined,
+    chatSchema,
+  );
+  return chatOf(op, c);
+}
+
+/** A chat's newest messages (up to 100), as Avito gives them (the newest first). */
+export async function chatMessages(
+  account: AvitoAccount,
+  store: TokenStore,
+  chatId: string,
+  options?: AvitoCallOptions,
+): Promise<AvitoMessage[]> {
+  const op = startOp(account, options);
+  checkUser(op);
+  const list = await messengerCall(
+    op,
+    store,
+    'GET',
+    `${messengerPath(op, 3, `chats/${chatPart(op, chatId)}/messages/`)}?limit=100&offset=0`,
+    undefined,
+    messagesSchema,
+  );
+  return list.map((m) => ({
+    id: m.id,
+    authorId: m.author_id,
+    created: m.created,
+    direction: m.direction,
+    type: m.type,
+    text: messageText(m.type, m.content) ?? '',
+  }));
+}
+
+/** Sends a text to a chat; Avito's id of the message it made. */
+export async function sendChatMessage(
+  account: AvitoAccount,
+  store: TokenStore,
+  chatId: string,
+  text: string,
+  options?: AvitoCallOptions,
+): Promise<string> {
+  const op = startOp(account, options);
+  checkUser(op);
+  const sent = await messengerCall(
+    op,
+    store,
+    'POST',
+    messengerPath(op, 1, `chats/${chatPart(op, chatId)}/messages`),
+    { message: { text }, type: 'text' },
+    sentSchema,
+  );
+  return sent.id;
+}
+
+/** Marks a chat read on Avito (the guest sees their messages were read). */
+export async function markChatRead(
+  account: AvitoAccount,
+  store: TokenStore,
+  chatId: string,
+  options?: AvitoCallOptions,
+): Promise<void> {
+  const op = startOp(account, options);
+  checkUser(op);
+  await messengerCall(
+    op,
+    store,
+    'POST',
+    messengerPath(op, 1, `chats/${chatPart(op, chatId)}/read`),
+    undefined,
+    okSchema,
+  );
+}
+
+/** Asks Avito to post every new message of the account's chats to `url` (its webhook, version 3). */
+export async function subscribeWebhook(
+  account: AvitoAccount,
+  store: TokenStore,
+  url: string,
+  options?: AvitoCallOptions,
+): Promise<void> {
+  const op = startOp(account, options);
+  checkUser(op);
+  // The address holds the webhook's secret path: never in a log line, whatever Avito echoes.
+  op.secrets.push(url, url.split('/').pop() ?? '');
+  await messengerCall(op, store, 'POST', '/messenger/v3/webhook', { url }, okSchema);
+}
+
+/** What Avito's webhook posts for a new message (version 3). */
+export const avitoHookSchema = z.looseObject({
+  id: z.string().optional(),
+  payload: z.looseObject({
+    type: z.string(),
+    value: z.looseObject({
+      id: z.string().min(1),
+      chat_id: z.string().min(1),
+      user_id: z.number(),
+      author_id: z.number(),
+      created: z.number(),
+      type: z.string(),
+      chat_type: z.string().nullish(),
+      item_id: z.number().nullish(),
+      content: messageContent,
+    }),
+  }),
+});
+export type AvitoHook = z.infer<typeof avitoHookSchema>;

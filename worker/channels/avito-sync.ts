@@ -47,10 +47,10 @@ const AT_ONCE = 4;
 /** A pull reaches back this far, so a stay under way now is still read. */
 const PULL_BACK_DAYS = 31;
 
-type Connected = { account: AvitoAccount; store: TokenStore };
+export type Connected = { account: AvitoAccount; store: TokenStore };
 
 /** The stored account as the client needs it, its token kept in the database row. */
-async function connected(env: Bindings): Promise<Connected | null> {
+export async function connected(env: Bindings): Promise<Connected | null> {
   const row = await getAvitoAccount(env);
   if (!row) return null;
   const account = {

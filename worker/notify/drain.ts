@@ -1,3 +1,4 @@
+import { sendAvitoRow } from '../channels/avito-chats.ts';
 import type { Bindings } from '../env.ts';
 import { bookingsOfMessages, claim, dueMessages, markFailed, markSent } from '../queries/outbox.ts';
 import { sendGuestMessage } from './guest.ts';
@@ -13,7 +14,8 @@ const DRAIN_BATCH = 25;
 /**
  * Sends the messages whose next try is due, once each (the schedule's every minute): the owner's
  * alerts by their channel, a guest's messages by e-mail to the guest (worker/notify/guest.ts), to
- * their Telegram chat or by SMS (worker/notify/guest-sms.ts). An
+ * their Telegram chat or by SMS (worker/notify/guest-sms.ts), and the answers to Avito's chats
+ * (worker/channels/avito-chats.ts). An
  * owner's message whose channel was switched off since, a guest's whose booking was cancelled
  * meanwhile, or one that has failed for days, is given up and logged. Each message is one outbound
  * request: `limit` holds a run to its share of a Worker's (the rest go in the next minutes).
@@ -41,6 +43,13 @@ export async function drainOutbox(
     if (requests + cost > budget) continue;
     if (!(await claim(env, row.id, RETRY_LEASE_MS))) continue;
     requests += cost;
+    if (row.channel === 'avito') {
+      // An answer to an Avito chat: its recipient is the chat, whether or not it has a booking.
+      const outcome = await sendAvitoRow(env, row);
+      if (outcome === 'sent') sent++;
+      else if (outcome === 'failed') failed++;
+      continue;
+    }
     if (row.bookingId !== null) {
       const stay = stays.get(row.bookingId);
       const outcome =

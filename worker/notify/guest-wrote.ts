@@ -21,11 +21,9 @@ const AUTO_ANSWER_SUBJECT = 'Автоответ';
  */
 export async function autoAnswerGuest(env: Bindings, bot: TelegramBot, bookingId: number): Promise<void> {
   try {
-    const { autoAnswer } = await readReplyTemplates(env);
-    if (!autoAnswer.enabled) return;
-    const period = autoAnswerPeriod(autoAnswer, now());
-    if (!period) return;
-    const text = fillReply(autoAnswer.body, await threadStay(env, bookingId), messageOrigin(env));
+    const due = await autoAnswerDue(env, bookingId);
+    if (!due) return;
+    const { text, period } = due;
     const kept = await queueReply(
       env,
       { bookingId, subject: AUTO_ANSWER_SUBJECT, text, event: `auto-answer-${period}`, kind: 'auto-answer' },
@@ -45,6 +43,22 @@ export async function autoAnswerGuest(env: Bindings, bot: TelegramBot, bookingId
   } catch (err) {
     console.error(`The automatic answer of booking ${bookingId} could not be kept:`, messageOf(err));
   }
+}
+
+/**
+ * The automatic answer's words and the owner's hours it answers for (`period`: one answer per chat
+ * and such hours), when it is on and now is outside the owner's hours; else undefined.
+ */
+export async function autoAnswerDue(
+  env: Bindings,
+  bookingId: number | undefined,
+): Promise<{ text: string; period: string; body: string } | undefined> {
+  const { autoAnswer } = await readReplyTemplates(env);
+  if (!autoAnswer.enabled) return undefined;
+  const period = autoAnswerPeriod(autoAnswer, now());
+  if (!period) return undefined;
+  const stay = bookingId === undefined ? undefined : await threadStay(env, bookingId);
+  return { text: fillReply(autoAnswer.body, stay, messageOrigin(env)), period: String(period), body: autoAnswer.body };
 }
 
 /**

@@ -162,3 +162,22 @@ export function guestMessageNotice(
 }
 /** How much of a guest's message the owner's alert quotes; the whole is in «Сообщения». */
 const GUEST_WORDS_MAX = 1000;
+
+/** A guest wrote in an Avito chat: the listing's cabin (when one is linked), the guest's words, where to answer. */
+export function avitoMessageNotice(
+  chat: { guestName: string; cabinName?: string },
+  text: string,
+  siteUrl?: string,
+): OwnerNotice {
+  const words = text.length > GUEST_WORDS_MAX ? `${text.slice(0, GUEST_WORDS_MAX - 1)}…` : text;
+  const who = chat.guestName.trim() || 'Гость';
+  return {
+    subject: `Сообщение на Авито: ${who}${chat.cabinName ? `, «${chat.cabinName}»` : ''}`,
+    text: [
+      `${who} пишет на Авито${chat.cabinName ? ` об объявлении «${chat.cabinName}»` : ''}:`,
+      '',
+      words,
+      ...(siteUrl ? ['', `Ответить: ${siteUrl.replace(/\/$/, '')} → админ-панель → «Сообщения»`] : []),
+    ].join('\n'),
+  };
+}

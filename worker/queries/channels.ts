@@ -32,7 +32,17 @@ export async function saveAvitoAccount(
   a: { clientId: string; clientSecret: string; userId: number; accessToken: string; tokenExpiresAt: number },
 ) {
   const db = getDb(env);
-  const row = { ...a, lastError: null, connectedAt: nowIso() };
+  // Other keys may have another plan: their chats are tried afresh (the webhook's secret path is kept).
+  const row = {
+    ...a,
+    lastError: null,
+    connectedAt: nowIso(),
+    chatsRefused: null,
+    chatsError: null,
+    chatsFailures: 0,
+    chatsRetryAt: null,
+    hookUrl: null,
+  };
   await db.batch([
     db
       .insert(avitoAccount)

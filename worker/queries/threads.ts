@@ -17,6 +17,9 @@ type ThreadRow = {
   last_at: number;
   unread: number;
   waiting_since: number | null;
+  stay_id: string | null;
+  stay_start: string | null;
+  stay_end: string | null;
 };
 
 /**
@@ -25,13 +28,15 @@ type ThreadRow = {
  * no answer). Threads with no message yet are not shown.
  */
 const THREAD_SELECT = `
-  select t.id, t.channel, t.booking_id, b.cabin_id, coalesce(b.name, t.guest_name) as guest_name,
+  select t.id, t.channel, t.booking_id, coalesce(b.cabin_id, t.cabin_id) as cabin_id, coalesce(b.name, t.guest_name) as guest_name,
+    s.external_id as stay_id, s.start as stay_start, s."end" as stay_end,
     (select max(m.at) from messages m where m.thread_id = t.id) as last_at,
     (select count(*) from messages m where m.thread_id = t.id and m.direction = 'in' and m.id > t.read_through) as unread,
     (select min(m.at) from messages m where m.thread_id = t.id and m.direction = 'in' and m.id > coalesce(
       (select max(r.id) from messages r where r.thread_id = t.id and r.direction = 'out' and r.kind = 'reply'), 0)
     ) as waiting_since
-  from threads t left join bookings b on b.id = t.booking_id`;
+  from threads t left join bookings b on b.id = t.booking_id
+    left join channel_stays s on s.channel = t.channel and s.external_id = t.platform_booking_id`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -45,6 +50,9 @@ function threadView(r: ThreadRow): ThreadView {
     lastAt: iso(r.last_at),
     unread: r.unread,
     ...(r.waiting_since !== null ? { waitingSince: iso(r.waiting_since) } : {}),
+    ...(r.stay_id !== null && r.stay_start !== null && r.stay_end !== null
+      ? { avitoBooking: { id: r.stay_id, checkIn: r.stay_start, checkOut: r.stay_end } }
+      : {}),
   };
 }
 

@@ -11,6 +11,8 @@ import { todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import { alertNewConflicts, findConflicts } from '../calendar/conflicts.ts';
 import { syncAllFeeds } from '../calendar/sync.ts';
+import { afterResponse } from '../lib/background.ts';
+import { readAvitoChats } from '../channels/avito-chats.ts';
 import { checkAvitoItem, connectAvito, pullAvito, pushAvito } from '../channels/avito-sync.ts';
 import type { AppEnv } from '../env.ts';
 import { now } from '../lib/clock.ts';
@@ -71,6 +73,15 @@ export const channelRoutes = new Hono<AppEnv>()
         clientId: account?.clientId ?? null,
         secretEnding: account ? account.clientSecret.slice(-4) : null,
         ...(account?.lastError ? { error: account.lastError } : {}),
+        ...(account
+          ? {
+              chats: {
+                ...(account.chatsRefused ? { refused: account.chatsRefused } : {}),
+                ...(account.chatsError ? { error: account.chatsError } : {}),
+                webhook: !!account.hookUrl,
+              },
+            }
+          : {}),
       },
       cabins: cabins.map((cabin) => {
         const link = links.find((l) => l.cabinId === cabin.id);
@@ -110,6 +121,9 @@ export const channelRoutes = new Hono<AppEnv>()
     async (c) => {
       const result = await connectAvito(c.env, c.req.valid('json'));
       if (!result.ok) return apiError(c, result.status, result.error);
+      // The account's chats at once (and Avito's webhook asked for), rather than at the next minute.
+      const share = c.env.SUBREQUESTS_PER_RUN ? Math.max(1, Math.floor(c.env.SUBREQUESTS_PER_RUN / 4)) : undefined;
+      afterResponse(c, 'Reading Avito’s chats', readAvitoChats(c.env, { now: true, limit: share }));
       return c.json({ success: true });
     },
   )

@@ -9,6 +9,7 @@ import {
   messageViewSchema,
 } from '../../schema/threads.ts';
 import type { AppEnv } from '../env.ts';
+import { markAvitoThreadRead, queueAvitoAnswer } from '../channels/avito-chats.ts';
 import { afterResponse } from '../lib/background.ts';
 import { apiError } from '../lib/errors.ts';
 import { docs } from '../lib/openapi.ts';
@@ -93,7 +94,8 @@ export const threadRoutes = new Hono<AppEnv>()
         'Ответ ставится в очередь отправки (202, сообщение в состоянии `queued`) и уходит в чат гостя ' +
         'один раз: сразу после ответа сервера, а если мессенджер не принял — повторяется по расписанию. ' +
         '`key` (необязательно) — имя этого ответа: повтор запроса с тем же `key` ничего не добавляет. ' +
-        '409 — бот не подключён, гость отписался («стоп») или в этот канал ответить нельзя.',
+        'В чат Авито ответ уходит через API сообщений Авито (без ссылок и контактов — правила Авито). ' +
+        '409 — бот не подключён (или Авито), гость отписался («стоп») или в этот канал ответить нельзя.',
     }),
     requireAdmin,
     validate('param', idParam),
@@ -104,6 +106,17 @@ export const threadRoutes = new Hono<AppEnv>()
       const { text, key } = c.req.valid('json');
       const thread = await getThread(c.env, id);
       if (!thread) return apiError(c, 404, MSG.threadNotFound);
+      if (thread.channel === 'avito') {
+        // An Avito chat: the answer goes to the chat through the outbox (worker/channels/avito-chats.ts).
+        const queued = await queueAvitoAnswer(c.env, id, text, key ?? randomHex(12), (label, task) =>
+          afterResponse(c, label, task),
+        );
+        if (queued === 'not connected') return apiError(c, 409, MSG.avitoNotConnected);
+        if (!queued) return apiError(c, 409, MSG.replyChannelUnsupported);
+        const message = await messageOfOutbox(c.env, queued.id);
+        if (!message) throw new Error(`The thread's copy of outbox row ${queued.id} is missing`);
+        return c.json(message, 202);
+      }
       if (thread.channel !== 'telegram' || thread.bookingId === undefined)
         return apiError(c, 409, MSG.replyChannelUnsupported);
       const bot = await readTelegramBot(c.env);
@@ -141,12 +154,16 @@ export const threadRoutes = new Hono<AppEnv>()
       admin: true,
       answer: readAnswerSchema,
       errors: [404],
-      description: 'Все сообщения гостя, что есть в переписке сейчас, считаются прочитанными.',
+      description:
+        'Все сообщения гостя, что есть в переписке сейчас, считаются прочитанными. Чат Авито отмечается ' +
+        'прочитанным и на Авито (после ответа сервера: панель Авито не ждёт).',
     }),
     requireAdmin,
     validate('param', idParam),
     async (c) => {
-      if (!(await markThreadRead(c.env, c.req.valid('param').id))) return apiError(c, 404, MSG.threadNotFound);
+      const id = c.req.valid('param').id;
+      if (!(await markThreadRead(c.env, id))) return apiError(c, 404, MSG.threadNotFound);
+      afterResponse(c, 'Marking an Avito chat read', markAvitoThreadRead(c.env, id));
       return c.json({ unread: 0 as const });
     },
   );

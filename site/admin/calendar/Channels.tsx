@@ -183,9 +183,20 @@ function AvitoAccount({ avito, onChanged }: { avito: Channels['avito']; onChange
               <Icon name="x" /> {avito.error}
             </p>
           )}
+          {avito.chats?.refused && (
+            <p className="error-text channels__error" data-avito-chats="refused">
+              <Icon name="x" /> Чаты Авито в «Сообщениях» недоступны — Авито ответило: «{avito.chats.refused}». Брони,
+              даты и цены синхронизируются как прежде.
+            </p>
+          )}
+          {avito.chats?.error && (
+            <p className="error-text channels__error" data-avito-chats="error">
+              <Icon name="x" /> Чаты Авито: {avito.chats.error}
+            </p>
+          )}
           <p className="hint">
             Брони с Авито занимают даты здесь, а ваши занятые даты и цены уходят на Авито. Какое объявление какому
-            домику — ниже, в карточках домиков.
+            домику — ниже, в карточках домиков. Сообщения гостей из чатов Авито — в «Сообщениях».
           </p>
           {owner && (
             <>

@@ -9,6 +9,7 @@ import {
   type MessageView,
   type ThreadView,
 } from '../../../schema/threads.ts';
+import { formatDate } from '../../../schema/format.ts';
 import { ApiError, call, client, describeError, SessionEndedError } from '../client.ts';
 import { Field } from '../ui/Field.tsx';
 import { tabHref, useHashDetail } from '../ui/hash.ts';
@@ -67,15 +68,17 @@ function ThreadList({ onCount }: { onCount: (n: number) => void }) {
     return (
       <>
         {templatesLink}
+        <AvitoChatsNotice />
         <p className="empty">
-          Сообщений пока нет. Когда гость напишет боту Telegram для гостей («Настройки» → «Telegram для гостей»),
-          переписка появится здесь.
+          Сообщений пока нет. Когда гость напишет боту Telegram для гостей («Настройки» → «Telegram для гостей») или в
+          чат Авито по объявлению домика, переписка появится здесь.
         </p>
       </>
     );
   return (
     <>
       {templatesLink}
+      <AvitoChatsNotice />
       <ul className="threads" aria-label="Переписки с гостями">
         {state.data.map((t) => (
           <li key={t.id}>
@@ -93,8 +96,10 @@ function ThreadList({ onCount }: { onCount: (n: number) => void }) {
               )}
               <span className="threads__meta">
                 {THREAD_CHANNEL_LABELS[t.channel]}
-                {t.bookingId !== undefined && ` · заявка №${t.bookingId}`} ·{' '}
-                <time dateTime={t.lastAt}>{formatTime(t.lastAt)}</time>
+                {t.bookingId !== undefined && ` · заявка №${t.bookingId}`}
+                {t.avitoBooking &&
+                  ` · бронь на Авито ${formatDate(t.avitoBooking.checkIn)} — ${formatDate(t.avitoBooking.checkOut)}`}{' '}
+                · <time dateTime={t.lastAt}>{formatTime(t.lastAt)}</time>
               </span>
               {t.waitingSince && (
                 <span className="threads__waiting">
@@ -107,6 +112,42 @@ function ThreadList({ onCount }: { onCount: (n: number) => void }) {
       </ul>
     </>
   );
+}
+
+/**
+ * Why Avito's chats are not here, when they are not: Avito's own words refusing the Messenger API to
+ * the account (its plan), or the last failure of reading them. Nothing while they work, or when the
+ * state cannot be read.
+ */
+function AvitoChatsNotice() {
+  const [chats, setChats] = useState<{ refused?: string; error?: string } | null>(null);
+  useEffect(() => {
+    let live = true;
+    call(client().admin.channels.$get())
+      .then((answer) => {
+        if (live) setChats(answer.avito.chats ?? null);
+      })
+      .catch(() => {
+        // Not the owner's to see, or not reachable now: the list shows without it.
+      });
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (chats?.refused)
+    return (
+      <p className="alert alert--warning" role="note" data-avito-chats="refused">
+        Чаты Авито сюда не приходят — Авито ответило: «{chats.refused}». Отвечайте гостям в приложении Авито; брони,
+        даты и цены синхронизируются как прежде.
+      </p>
+    );
+  if (chats?.error)
+    return (
+      <p className="alert alert--warning" role="note" data-avito-chats="error">
+        Чаты Авито: {chats.error}
+      </p>
+    );
+  return null;
 }
 
 /** The text being written to a thread, kept in the browser until the server queued it. */
