@@ -209,6 +209,8 @@ export type GuestPageAnswer = {
    * «Получать сообщения в Telegram» (`linked`: this guest already tied a chat).
    */
   telegram?: { linked: boolean };
+  /** The same for the owner's MAX bot: «Получать сообщения в MAX». */
+  max?: { linked: boolean };
 };
 
 // ——— What the page says, the same in the server's HTML (worker/pages/guest-html.ts) and the island.

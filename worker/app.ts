@@ -22,7 +22,7 @@ import { icalRoutes } from './routes/ical.ts';
 import { indexNowRoutes } from './routes/indexnow.ts';
 import { instructionsAdminRoutes } from './routes/instructions.ts';
 import { maxAdminRoutes } from './routes/max-admin.ts';
-import { messengerRoutes, telegramHookRoutes } from './routes/messengers.ts';
+import { maxHookRoutes, messengerRoutes, telegramHookRoutes } from './routes/messengers.ts';
 import { priceRoutes } from './routes/prices.ts';
 import { replyTemplateRoutes } from './routes/reply-templates.ts';
 import { occupancyRoutes } from './routes/occupancy.ts';
@@ -80,6 +80,7 @@ export const api = new Hono<AppEnv>()
   .route('/admin', replyTemplateRoutes)
   .route('/admin', indexNowRoutes)
   .route('/hooks', telegramHookRoutes)
+  .route('/hooks', maxHookRoutes)
   .route('/upload', uploadRoutes)
   .route('/build-info', buildInfoRoutes)
   .route('/health', healthRoutes);

@@ -17,6 +17,7 @@ import {
 } from '../../schema/guest-page.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
 import { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from '../../schema/telegram.ts';
+import { MAX_BUTTON, MAX_CONSENT_TEXT, MAX_LINKED_TEXT } from '../../schema/max.ts';
 
 type Html = ReturnType<typeof html>;
 const str = async (h: Html | string) => (await h).toString();
@@ -52,6 +53,15 @@ export function telegramArea(page: GuestPageAnswer, api: string): Promise<string
   if (page.telegram.linked) return str(html`<p class="hint">${TELEGRAM_LINKED_TEXT}</p>`);
   return str(
     html`<form class="guest__actions" action="${api}/link/telegram" method="post"><button type="submit" class="btn btn--secondary">${TELEGRAM_BUTTON}</button></form><p class="hint">${TELEGRAM_CONSENT_TEXT}</p>`,
+  );
+}
+
+/** «Получать сообщения в MAX», the same way: the island's MaxLink before a tap. */
+export function maxArea(page: GuestPageAnswer, api: string): Promise<string> {
+  if (!page.max) return str('');
+  if (page.max.linked) return str(html`<p class="hint">${MAX_LINKED_TEXT}</p>`);
+  return str(
+    html`<form class="guest__actions" action="${api}/link/max" method="post"><button type="submit" class="btn btn--secondary">${MAX_BUTTON}</button></form><p class="hint">${MAX_CONSENT_TEXT}</p>`,
   );
 }
 
@@ -93,10 +103,11 @@ export async function guestPageHtml(page: GuestPageAnswer, api: string): Promise
     </section>
     ${page.instructions ? arrival(page, api, page.instructions) : ''}
     ${
-      page.telegram
+      page.telegram || page.max
         ? html`<section class="card guest__card" aria-labelledby="guest-messages">
       <h2 id="guest-messages">Сообщения о брони</h2>
       ${island('telegram', telegramArea(page, api))}
+      ${island('max', maxArea(page, api))}
     </section>`
         : ''
     }

@@ -7,6 +7,7 @@ import {
   cabinInstructions,
   cabins,
   guestChats,
+  guestMaxChats,
   payments,
   reviews,
   type Booking,
@@ -17,6 +18,7 @@ import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { getSettings } from './settings.ts';
 import { readTelegramBot } from './telegram-bot.ts';
+import { readMaxBot } from './max-bot.ts';
 import { releasePromoWhen } from '../transitions/promo.ts';
 
 type DbEnv = { DB: DatabasePort };
@@ -32,6 +34,8 @@ export type GuestLookup = {
   reviewed: boolean;
   /** Whether the owner connected a Telegram bot for guests, and whether this guest tied a chat. */
   telegram: { bot: boolean; linked: boolean };
+  /** The same of the owner's MAX bot (the one of the alerts, serving guests too). */
+  max: { bot: boolean; linked: boolean };
 };
 
 /** The ids of the booking holding `token`, as SQL: every read below is keyed by the token alone. */
@@ -45,7 +49,7 @@ const cabinOf = (token: string) => sql`(select b.cabin_id from bookings b where 
  */
 export async function guestLookup(env: DbEnv, token: string): Promise<GuestLookup | undefined> {
   const db = getDb(env);
-  const [row, paid, settings, instructions, review, bot, chat] = await Promise.all([
+  const [row, paid, settings, instructions, review, bot, chat, maxBot, maxChat] = await Promise.all([
     db
       .select({ booking: bookings, cabinName: cabins.name })
       .from(bookings)
@@ -74,6 +78,12 @@ export async function guestLookup(env: DbEnv, token: string): Promise<GuestLooku
       .from(guestChats)
       .where(sql`${guestChats.bookingId} = ${bookingOf(token)}`)
       .get(),
+    readMaxBot(env),
+    db
+      .select({ id: guestMaxChats.bookingId })
+      .from(guestMaxChats)
+      .where(sql`${guestMaxChats.bookingId} = ${bookingOf(token)}`)
+      .get(),
   ]);
   if (!row) return undefined;
   return {
@@ -84,6 +94,7 @@ export async function guestLookup(env: DbEnv, token: string): Promise<GuestLooku
     instructions: instructions?.text ?? '',
     reviewed: Boolean(review),
     telegram: { bot: bot !== null, linked: Boolean(chat) },
+    max: { bot: maxBot !== null, linked: Boolean(maxChat) },
   };
 }
 
