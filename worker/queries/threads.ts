@@ -137,7 +137,10 @@ export async function markThreadRead(env: DbEnv, threadId: number): Promise<bool
   return results.length > 0;
 }
 
-/** Where a channel's guest chats are tied to bookings: the table and its recipient's column. */
+/**
+ * Where a channel's guest chats are tied to bookings: the chat of booking ?5. (The insert below
+ * reads it with `where true`: SQLite would take its `on conflict` for a join's `on` without.)
+ */
 const CHATS = {
   telegram: 'select chat_id as recipient from guest_chats where booking_id = ?5',
   max: 'select user_id as recipient from guest_max_chats where booking_id = ?5',
@@ -167,7 +170,7 @@ export async function queueReply(
   const channel = reply.channel ?? 'telegram';
   const kept = await env.DB.prepare(
     `insert into outbox (channel, subject, text, attempts, next_attempt_at, lease_until, created_at, booking_id, kind, recipient, event)
-     select ?8, ?1, ?2, 0, ?3, ?4, ?3, ?5, ?7, g.recipient, ?6 from (${CHATS[channel]}) g
+     select ?8, ?1, ?2, 0, ?3, ?4, ?3, ?5, ?7, g.recipient, ?6 from (${CHATS[channel]}) g where true
      on conflict do nothing returning id, recipient`,
   )
     .bind(reply.subject, reply.text, at, at + leaseMs, reply.bookingId, reply.event, kind, channel)
