@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
  *   `message_created` update);
  *   both answer `{ update }`, the update as MAX would post it to a webhook: the app under test may
  *   run in workerd, where the stand-in cannot reach it, so a test posts it itself;
+ * - `POST /_stand-in/block` `{ userId }`: that user blocked the bot (POST /messages to them is 403);
  * - `GET /_stand-in/subscription?token=`: the bot's webhook subscription, or null;
  * - `GET /_stand-in/requests`: every request it received to MAX's own paths, with the
  *   Authorization header and the JSON body.
@@ -64,6 +65,7 @@ export async function startMaxStandIn(
     return b;
   };
   let mids = 0;
+  const blocked = new Set<string>();
   const queue = (token: string, update: Record<string, unknown>) => {
     const bot = botOf(token);
     bot.updates.push({ seq: ++bot.seq, update });
@@ -114,6 +116,10 @@ export async function startMaxStandIn(
         });
         return json(200, { ok: true, update });
       }
+      if (url.pathname === '/_stand-in/block' && req.method === 'POST') {
+        blocked.add(String((body as { userId: number }).userId));
+        return json(200, { ok: true });
+      }
       if (url.pathname === '/_stand-in/subscription')
         return json(200, bots.get(url.searchParams.get('token') ?? '')?.subscription ?? null);
 
@@ -162,6 +168,8 @@ export async function startMaxStandIn(
           return json(503, { code: 'service.unavailable', message: 'Try again later' });
         if (!url.searchParams.get('user_id') && !url.searchParams.get('chat_id'))
           return json(400, { code: 'proto.payload', message: 'user_id or chat_id required' });
+        if (blocked.has(url.searchParams.get('user_id') ?? ''))
+          return json(403, { code: 'chat.denied', message: 'The user has blocked the bot' });
         return json(200, {
           message: {
             recipient: { user_id: Number(url.searchParams.get('user_id')) },

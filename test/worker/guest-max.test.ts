@@ -1,5 +1,7 @@
 import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { addDays } from '../../schema/dates.ts';
+import { GUEST_PAGE_MARKER } from '../../schema/guest-page.ts';
 import { MAX_CONSENT_TEXT, MAX_REPLIES, type MaxStatus } from '../../schema/max.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { ThreadAnswer, ThreadView } from '../../schema/threads.ts';
@@ -308,6 +310,74 @@ describe('the booking’s messages in MAX', () => {
   });
 });
 
+describe('the guest’s page', () => {
+  /** The page as the server writes it, into a shell as small as its filling needs. */
+  const pageHtml = async (page: string) => {
+    const assets = {
+      fetch: async (input: URL | string | Request) => {
+        const path = new URL(input instanceof Request ? input.url : input).pathname;
+        if (path === '/shell/guest') return new Response(`<!doctype html><main>${GUEST_PAGE_MARKER}</main>`);
+        return new Response('Страница не найдена', { status: 404 });
+      },
+    } as unknown as Fetcher;
+    const res = await call('GET', `/b/${page}`, { bindings: { ...PUBLIC, ASSETS: assets } });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+
+  it('should offer «Получать сообщения в MAX» as a form that works before the script, only once the MAX bot is connected, and say so once the dialog is tied', async () => {
+    const { page } = await request();
+    expect(await pageHtml(page)).not.toContain('MAX');
+    const { token } = await connect(await login());
+    const before = await pageHtml(page);
+    expect(before).toContain(`<form class="guest__actions" action="/api/guest/${page}/link/max" method="post">`);
+    expect(before).toContain('Получать сообщения в MAX');
+    expect(before).toContain(MAX_CONSENT_TEXT);
+    await tie(token, page);
+    const after = await pageHtml(page);
+    expect(after).not.toContain('link/max"');
+    expect(after).toContain('Сообщения о брони приходят и в MAX');
+  });
+});
+
+describe('the booking’s messages from the schedule', () => {
+  it('should send the reminder and the review request to the dialog, with the review form’s link', async () => {
+    const cookie = await login();
+    const { token } = await connect(cookie);
+    const { id, email, page } = await request();
+    const user = await tie(token, page);
+    const stay = await confirm(cookie, id);
+    const run = () => runSchedule({ ...env, ...PUBLIC } as Bindings, { push: true, pull: false, upkeep: true });
+    vi.setSystemTime(new Date(`${addDays(stay.checkIn, -2)}T09:00:00Z`));
+    await run();
+    expect((await saidTo(token, user)).at(-1)).toMatch(/^Скоро заезд: «Домик у моря»/);
+    vi.setSystemTime(new Date(`${addDays(stay.checkOut, 2)}T09:00:00Z`));
+    await run();
+    expect((await saidTo(token, user)).at(-1)).toContain(`${SITE}/b/${page}#review`);
+    expect((await maxRows(id)).map((r) => [r.kind, r.sent_at !== null])).toEqual([
+      ['confirmation', true],
+      ['reminder', true],
+      ['review', true],
+    ]);
+    expect(await mailsTo(email)).toHaveLength(3);
+  });
+
+  it('should give up a message to a guest who blocked the bot and untie their dialog', async () => {
+    const cookie = await login();
+    const { token } = await connect(cookie);
+    const { id, page } = await request();
+    const user = await tie(token, page);
+    await standIn('/_stand-in/block', { userId: user });
+    await confirm(cookie, id);
+    expect(
+      await env.DB.prepare("SELECT last_error, given_up_at FROM outbox WHERE booking_id = ? AND channel = 'max'")
+        .bind(id)
+        .first(),
+    ).toMatchObject({ last_error: 'Гость заблокировал бота в MAX', given_up_at: expect.any(Number) });
+    expect(await chatRow(id)).toBeNull();
+  });
+});
+
 describe('a conversation in MAX', () => {
   const threads = async (cookie: string) =>
     json<ThreadView[]>(await call('GET', '/api/admin/threads', { cookie }), 200);
@@ -358,6 +428,34 @@ describe('a conversation in MAX', () => {
         MSG.maxReplyTooLong,
       ),
     );
+  });
+
+  it('should answer a guest who writes in the owner’s off hours once, in MAX, with the automatic answer', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2031-07-10T20:30:00Z')); // 23:30 in Moscow
+    const cookie = await login();
+    const { token } = await connect(cookie);
+    await json(
+      await call('PUT', '/api/admin/reply-templates', {
+        cookie,
+        body: {
+          templates: [],
+          autoAnswer: { enabled: true, from: '21:00', to: '09:00', body: 'Сейчас ночь: ответим до 9:00.' },
+        },
+      }),
+      200,
+    );
+    const { page } = await request();
+    const user = await tie(token, page);
+    await deliver(token, await wrote(token, user, 'Здравствуйте!'));
+    await deliver(token, await wrote(token, user, 'Вы тут?'));
+    expect(await saidTo(token, user)).toEqual([MAX_REPLIES.linked, 'Сейчас ночь: ответим до 9:00.']);
+    const [listed] = await threads(cookie);
+    expect((await thread(cookie, listed!.id)).messages.map((m) => [m.direction, m.auto ?? false])).toEqual([
+      ['in', false],
+      ['out', true],
+      ['in', false],
+    ]);
   });
 
   it('should tell a dialog tied to no booking what the bot is for, keeping nothing', async () => {

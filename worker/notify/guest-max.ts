@@ -201,7 +201,8 @@ async function deliver(env: Bindings, bot: MaxBot, row: HeldMax): Promise<boolea
     await markSent(env, row.id);
     return true;
   } catch (err) {
-    if (err instanceof MaxApiError && err.chatGone && !err.tokenRejected) {
+    // A revoked token is 401, never this: the dialog alone is gone.
+    if (err instanceof MaxApiError && err.chatGone) {
       await dropMaxChat(env, row.bookingId!, row.recipient);
       console.log(`The ${row.kind} MAX message of booking ${row.bookingId} given up: the guest blocked the bot`);
       await markFailed(env, row.id, 'Гость заблокировал бота в MAX', { giveUp: true });

@@ -20,7 +20,7 @@ export class MaxApiError extends Error {
   get tokenRejected() {
     return this.status === 401 || this.status === 403;
   }
-  /** The user blocked the bot or is gone: writing there again cannot help. */
+  /** The user blocked the bot (403 `chat.denied`) or is gone (404): writing there again cannot help. */
   get chatGone() {
     return this.status === 403 || this.status === 404;
   }
@@ -115,15 +115,16 @@ export async function unsubscribeMax(env: MaxEnv, token: string, url: string): P
 }
 
 /**
- * A text in parts MAX takes (MAX_TEXT_LIMIT each), cut at a line's or a word's end where there is
- * one in the part's second half: a guest's message is never cut short.
+ * A text in parts MAX takes (MAX_TEXT_LIMIT each), cut at a line's end where there is one in the
+ * part's second half, else at a word's: a guest's message is never cut short.
  */
 export function maxParts(text: string): string[] {
   const parts: string[] = [];
   let rest = text;
   while (rest.length > MAX_TEXT_LIMIT) {
     const head = rest.slice(0, MAX_TEXT_LIMIT);
-    const at = Math.max(head.lastIndexOf('\n'), head.lastIndexOf(' '));
+    const line = head.lastIndexOf('\n');
+    const at = line >= MAX_TEXT_LIMIT / 2 ? line : head.lastIndexOf(' ');
     const cut = at >= MAX_TEXT_LIMIT / 2 ? at : MAX_TEXT_LIMIT;
     parts.push(rest.slice(0, cut).trimEnd());
     rest = rest.slice(cut).trimStart();
