@@ -96,6 +96,8 @@ export const MSG = {
   maxReplyChatGone: 'Гость отписался от сообщений в MAX: ответ туда не дойдёт',
   maxLinkThrottled: 'Слишком много ссылок подряд. Откройте ту, что уже получили, или попробуйте через час',
   maxHookSecret: 'Неверный секрет запроса MAX',
+  maxWebhookRefused:
+    'MAX не принял адрес сайта для обновлений бота: нужен SITE_URL с https и действительным сертификатом',
   telegramTokenRequired: 'Вставьте токен бота Telegram',
   telegramTokenInvalid:
     'Токен бота Telegram выглядит как 123456789:AAE…: цифры, двоеточие и латинские буквы без пробелов',

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
  * A token is any `Authorization` header; one starting with `bad` is refused with 401, as MAX
  * refuses a revoked token, and so is a token in the URL (MAX no longer takes it there).
  *
- * Webhooks: POST /subscriptions `{ url, update_types, secret }` keeps the bot's subscription
+ * Webhooks: POST /subscriptions `{ url, update_types, secret }` keeps the bot's subscription (400
+ * for a URL that is not https, or whose host starts with `self-signed`: a certificate MAX refuses)
  * (GET /subscriptions lists it, DELETE /subscriptions?url= removes it); while there is one,
  * GET /updates gives nothing, as MAX's long polling stops.
  *
@@ -140,8 +141,12 @@ export async function startMaxStandIn(
         if (req.method === 'GET') return json(200, { subscriptions: bot.subscription ? [bot.subscription] : [] });
         if (req.method === 'POST') {
           const { url: hook, update_types, secret } = (body ?? {}) as Partial<MaxSubscription>;
-          if (!hook?.startsWith('https://'))
-            return json(400, { code: 'proto.payload', message: 'Webhook URL must be https' });
+          // A host named `self-signed…` stands for a certificate MAX does not trust.
+          if (!hook?.startsWith('https://') || new URL(hook).hostname.startsWith('self-signed'))
+            return json(400, {
+              code: 'proto.payload',
+              message: 'Webhook URL must be https with a trusted certificate',
+            });
           bot.subscription = { url: hook, update_types, secret, time: Date.now() };
           return json(200, { success: true });
         }

@@ -170,6 +170,25 @@ describe('the same bot’s updates', () => {
     expect(await subscriptionOf(token)).toBeNull();
   });
 
+  it('should refuse a site address MAX will not post to with a Russian error, keeping no bot', async () => {
+    const cookie = await login();
+    const token = newToken();
+    await expectNoChange(async () =>
+      expectError(
+        await call('PUT', '/api/admin/max', {
+          cookie,
+          body: { token },
+          bindings: { ...PUBLIC, SITE_URL: 'https://self-signed.kaspiy.example' },
+        }),
+        400,
+        MSG.maxWebhookRefused,
+      ),
+    );
+    expect(await json<MaxStatus>(await call('GET', '/api/admin/max', { cookie }), 200)).toMatchObject({
+      configured: false,
+    });
+  });
+
   it('should read the updates by polling where the server has no public address, the guest’s and the owner’s alike, each once', async () => {
     const cookie = await login();
     const { token, payload } = await connect(cookie, PRIVATE);

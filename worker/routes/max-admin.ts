@@ -33,7 +33,12 @@ export const maxAdminRoutes = new Hono<AppEnv>()
   )
   .put(
     '/',
-    doc('Подключить бота MAX по токену', { admin: true, errors: [502] }),
+    doc('Подключить бота MAX по токену', {
+      admin: true,
+      errors: [502],
+      description:
+        'Где SITE_URL — https, MAX подписывается на вебхук сайта (обновления бота, в том числе от гостей); иначе их читает расписание. 400 — MAX не принял токен или адрес сайта.',
+    }),
     requireAdmin,
     jsonBody,
     validate('json', maxTokenSchema),
@@ -69,6 +74,11 @@ export const maxAdminRoutes = new Hono<AppEnv>()
       try {
         bot = await withMaxUpdates(c.env, named, current);
       } catch (err) {
+        // MAX posts only to https with a trusted certificate: SITE_URL is what it refused.
+        if (err instanceof MaxApiError && err.status === 400) {
+          console.error('MAX refused the webhook:', err.message);
+          return apiError(c, 400, MSG.maxWebhookRefused);
+        }
         return maxFailure(c, err);
       }
       await saveMaxBot(c.env, bot);
