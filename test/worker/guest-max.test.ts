@@ -6,6 +6,7 @@ import { MAX_CONSENT_TEXT, MAX_REPLIES, type MaxStatus } from '../../schema/max.
 import { MSG } from '../../schema/messages.ts';
 import type { ThreadAnswer, ThreadView } from '../../schema/threads.ts';
 import type { Bindings } from '../../worker/env.ts';
+import { forgetOldBookings } from '../../worker/queries/bookings.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
 import type { MaxSubscription, RecordedRequest } from '../../stand-ins/max-api.ts';
 import {
@@ -482,6 +483,24 @@ describe('a conversation in MAX', () => {
     const user = newUser();
     await deliver(token, await wrote(token, user, 'Здравствуйте'));
     expect(await saidTo(token, user)).toEqual([MAX_REPLIES.other]);
+    expect((await env.DB.prepare('SELECT count(*) AS n FROM messages').first<{ n: number }>())!.n).toBe(0);
+  });
+});
+
+describe('a booking’s personal data erased', () => {
+  it('should take the guest’s MAX dialog and the conversation with it', async () => {
+    const cookie = await login();
+    const { token } = await connect(cookie);
+    const { id, page } = await request();
+    const user = await tie(token, page);
+    await deliver(token, await wrote(token, user, 'Мой номер +7 900 123-45-67'));
+    await env.DB.prepare(
+      "UPDATE bookings SET created_at = '2020-01-01T00:00:00.000Z', check_in = '2020-01-10', check_out = '2020-01-12' WHERE id = ?",
+    )
+      .bind(id)
+      .run();
+    expect(await forgetOldBookings(env, '2021-01-01T00:00:00.000Z', '2021-01-01')).toBe(1);
+    expect(await chatRow(id)).toBeNull();
     expect((await env.DB.prepare('SELECT count(*) AS n FROM messages').first<{ n: number }>())!.n).toBe(0);
   });
 });
