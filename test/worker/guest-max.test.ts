@@ -190,6 +190,38 @@ describe('the same bot’s updates', () => {
     });
   });
 
+  it('should show and set the same bot in «Мессенджеры гостей», never its token, and forget it there', async () => {
+    const cookie = await login();
+    const messengers = async () =>
+      (await json<{ max: unknown }>(await call('GET', '/api/admin/messengers', { cookie }), 200)).max;
+    expect(await messengers()).toEqual({ connected: false, last4: null });
+    const token = newToken();
+    const set = await call('PUT', '/api/admin/messengers', { cookie, body: { max: { token } } });
+    const text = await set.clone().text();
+    expect(text).not.toContain(token);
+    expect((await json<{ max: unknown }>(set, 200)).max).toEqual({
+      connected: true,
+      botUsername: 'kaspiy_alerts_bot',
+      botName: 'Каспий — уведомления',
+      last4: token.slice(-4),
+      mode: 'webhook',
+    });
+    // It is the bot of the owner's alerts: «Уведомления в MAX» shows it.
+    expect(await json<MaxStatus>(await call('GET', '/api/admin/max', { cookie }), 200)).toMatchObject({
+      configured: true,
+      tokenEnding: token.slice(-4),
+    });
+    expect(await subscriptionOf(token)).not.toBeNull();
+    await json(await call('PUT', '/api/admin/messengers', { cookie, body: { max: null } }), 200);
+    expect(await messengers()).toEqual({ connected: false, last4: null });
+    expect(await subscriptionOf(token)).toBeNull();
+    await expectError(
+      await call('PUT', '/api/admin/messengers', { cookie, body: { max: { token: 'bad-token-refused-by-max' } } }),
+      400,
+      MSG.maxTokenRejected,
+    );
+  });
+
   it('should read the updates by polling where the server has no public address, the guest’s and the owner’s alike, each once', async () => {
     const cookie = await login();
     const { token, payload } = await connect(cookie, PRIVATE);

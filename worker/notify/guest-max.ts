@@ -14,7 +14,9 @@ import { now } from '../lib/clock.ts';
 import { getDb, insertWhen } from '../lib/db.ts';
 import {
   dropMaxChat,
+  forgetMaxBot,
   maxUserOf,
+  newStartPayload,
   readMaxBot,
   readMaxMarker,
   saveMaxBot,
@@ -28,6 +30,7 @@ import { randomHex } from '../queries/telegram-bot.ts';
 import { alertOwnerOfGuestMessage, autoAnswerGuest } from './guest-wrote.ts';
 import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
 import {
+  getMaxBot,
   getMaxUpdates,
   MaxApiError,
   sendMaxGuestText,
@@ -64,6 +67,70 @@ export async function withMaxUpdates(env: Bindings, next: MaxBot, current: MaxBo
   if (current?.mode === 'webhook' && current.hookUrl && (!same || current.hookUrl !== url))
     await dropSubscription(env, current);
   return { ...next, mode: url ? 'webhook' : 'polling', hookSecret, headerSecret, hookUrl: url ?? null };
+}
+
+/**
+ * «Настройки» → «Уведомления в MAX» (and `PUT /admin/messengers` `{ max }`): the token checked with
+ * MAX (GET /me), its updates' way set up (withMaxUpdates), and the bot kept. The same token again
+ * keeps the owner's connection; a new one starts over with a new start link. MAX's refusal or
+ * silence comes back in words for the owner, nothing kept.
+ */
+export async function connectMaxBot(
+  env: Bindings,
+  token: string,
+): Promise<{ bot: MaxBot } | { status: 400 | 502; error: string }> {
+  const refused = (err: unknown, what: string) => {
+    if (!(err instanceof MaxApiError)) throw err;
+    console.error(`MAX ${what}:`, err.message);
+    return err.tokenRejected
+      ? { status: 400 as const, error: MSG.maxTokenRejected }
+      : { status: 502 as const, error: MSG.maxUnavailable };
+  };
+  let me;
+  try {
+    me = await getMaxBot(env, token);
+  } catch (err) {
+    return refused(err, 'alerts');
+  }
+  if (!me.username) return { status: 400, error: MSG.maxBotNoUsername };
+  const current = await readMaxBot(env);
+  const name = me.name ?? me.first_name ?? me.username;
+  const keep = current?.token === token && current.username === me.username;
+  const named: MaxBot = keep
+    ? { ...current, name }
+    : {
+        token,
+        name,
+        username: me.username,
+        payload: newStartPayload(),
+        userId: null,
+        chatId: null,
+        connectedAt: null,
+        mode: 'polling',
+        hookSecret: null,
+        headerSecret: null,
+        hookUrl: null,
+      };
+  let bot: MaxBot;
+  try {
+    bot = await withMaxUpdates(env, named, current);
+  } catch (err) {
+    // MAX posts only to https with a trusted certificate: SITE_URL is what it refused.
+    if (err instanceof MaxApiError && err.status === 400) {
+      console.error('MAX refused the webhook:', err.message);
+      return { status: 400, error: MSG.maxWebhookRefused };
+    }
+    return refused(err, 'webhook');
+  }
+  await saveMaxBot(env, bot);
+  return { bot };
+}
+
+/** Forgets the bot, and takes its webhook subscription down if it can. */
+export async function forgetMaxBotAndHook(env: Bindings): Promise<void> {
+  const bot = await readMaxBot(env);
+  await forgetMaxBot(env);
+  if (bot?.mode === 'webhook') await dropSubscription(env, bot);
 }
 
 /** Takes down the bot's webhook subscription, if it can: MAX would go on posting to a path that is gone. */

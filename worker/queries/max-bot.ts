@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { maxStartLink, type MaxStatus } from '../../schema/max.ts';
+import type { maxGuestStatusSchema } from '../../schema/telegram.ts';
 import { guestMaxChats } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
@@ -211,4 +212,16 @@ export async function dropMaxChat(env: DbEnv, bookingId: number, userId: string)
   await getDb(env)
     .delete(guestMaxChats)
     .where(and(eq(guestMaxChats.bookingId, bookingId), eq(guestMaxChats.userId, userId)));
+}
+
+/** The bot as guests' messenger, for GET /admin/messengers: never the token, only its last 4 characters. */
+export function maxGuestStatus(bot: MaxBot | null): z.infer<typeof maxGuestStatusSchema> {
+  if (!bot) return { connected: false, last4: null };
+  return {
+    connected: true,
+    botUsername: bot.username,
+    botName: bot.name,
+    last4: bot.token.length >= 16 ? bot.token.slice(-4) : null,
+    mode: bot.mode,
+  };
 }

@@ -6,9 +6,9 @@ import { apiError } from '../lib/errors.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
-import { dropSubscription, pollMax, withMaxUpdates } from '../notify/guest-max.ts';
-import { getMaxBot, MaxApiError, sendMaxMessage } from '../notify/max-api.ts';
-import { forgetMaxBot, maxStatus, newStartPayload, readMaxBot, saveMaxBot, type MaxBot } from '../queries/max-bot.ts';
+import { connectMaxBot, forgetMaxBotAndHook, pollMax } from '../notify/guest-max.ts';
+import { MaxApiError, sendMaxMessage } from '../notify/max-api.ts';
+import { maxStatus, readMaxBot } from '../queries/max-bot.ts';
 import { getSettings } from '../queries/settings.ts';
 import { docs } from '../lib/openapi.ts';
 
@@ -43,52 +43,13 @@ export const maxAdminRoutes = new Hono<AppEnv>()
     jsonBody,
     validate('json', maxTokenSchema),
     async (c) => {
-      const { token } = c.req.valid('json');
-      let me;
-      try {
-        me = await getMaxBot(c.env, token);
-      } catch (err) {
-        return maxFailure(c, err);
-      }
-      if (!me.username) return apiError(c, 400, MSG.maxBotNoUsername);
-      const current = await readMaxBot(c.env);
-      // The same token saved again keeps its connection; a new one starts over with a new link.
-      const keep = current?.token === token && current.username === me.username;
-      const named: MaxBot = keep
-        ? { ...current, name: me.name ?? me.first_name ?? me.username }
-        : {
-            token,
-            name: me.name ?? me.first_name ?? me.username,
-            username: me.username,
-            payload: newStartPayload(),
-            userId: null,
-            chatId: null,
-            connectedAt: null,
-            mode: 'polling',
-            hookSecret: null,
-            headerSecret: null,
-            hookUrl: null,
-          };
-      // The same bot serves guests: its updates come by the webhook where SITE_URL is https.
-      let bot: MaxBot;
-      try {
-        bot = await withMaxUpdates(c.env, named, current);
-      } catch (err) {
-        // MAX posts only to https with a trusted certificate: SITE_URL is what it refused.
-        if (err instanceof MaxApiError && err.status === 400) {
-          console.error('MAX refused the webhook:', err.message);
-          return apiError(c, 400, MSG.maxWebhookRefused);
-        }
-        return maxFailure(c, err);
-      }
-      await saveMaxBot(c.env, bot);
-      return c.json(maxStatus(bot));
+      const done = await connectMaxBot(c.env, c.req.valid('json').token);
+      if ('error' in done) return apiError(c, done.status, done.error);
+      return c.json(maxStatus(done.bot));
     },
   )
   .delete('/', doc('Забыть бота MAX', { admin: true }), requireAdmin, async (c) => {
-    const bot = await readMaxBot(c.env);
-    await forgetMaxBot(c.env);
-    if (bot?.mode === 'webhook') await dropSubscription(c.env, bot);
+    await forgetMaxBotAndHook(c.env);
     return c.json(maxStatus(null));
   })
   .post('/check', doc('Найти «Начать» владельца в MAX', { admin: true, errors: [502] }), requireAdmin, async (c) => {

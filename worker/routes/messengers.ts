@@ -11,8 +11,8 @@ import { limitBody } from '../middleware/body-limit.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { connectTelegramBot, takeUpdate } from '../notify/guest-telegram.ts';
-import { takeMaxGuestUpdate } from '../notify/guest-max.ts';
-import { readMaxBot } from '../queries/max-bot.ts';
+import { connectMaxBot, forgetMaxBotAndHook, takeMaxGuestUpdate } from '../notify/guest-max.ts';
+import { maxGuestStatus, readMaxBot } from '../queries/max-bot.ts';
 import { maxUpdateSchema } from '../../schema/max.ts';
 import { deleteTelegramWebhook, TelegramApiError } from '../notify/telegram-api.ts';
 import { messageOf } from '../notify/owner.ts';
@@ -41,12 +41,13 @@ function smsFailure(c: Context<AppEnv>, err: unknown) {
 }
 
 const answerOf = async (c: Context<AppEnv>) => {
-  const [bot, gateway, money] = await Promise.all([
+  const [bot, maxBot, gateway, money] = await Promise.all([
     readTelegramBot(c.env),
+    readMaxBot(c.env),
     readSmsGateway(c.env),
     smsMonthMoney(c.env),
   ]);
-  return c.json({ telegram: telegramStatus(bot), sms: smsStatus(gateway, money) });
+  return c.json({ telegram: telegramStatus(bot), max: maxGuestStatus(maxBot), sms: smsStatus(gateway, money) });
 };
 
 /**
@@ -59,7 +60,7 @@ export const messengerRoutes = new Hono<AppEnv>()
   .get('/', doc('Боты для сообщений гостям', { admin: true, answer: messengersAnswer }), requireAdmin, answerOf)
   .put(
     '/',
-    doc('Подключить или забыть бота Telegram и SMS для гостей', {
+    doc('Подключить или забыть бота Telegram, бота MAX и SMS для гостей', {
       admin: true,
       answer: messengersAnswer,
       errors: [502],
@@ -68,7 +69,13 @@ export const messengerRoutes = new Hono<AppEnv>()
     jsonBody,
     validate('json', messengersBody),
     async (c) => {
-      const { telegram, sms } = c.req.valid('json');
+      const { telegram, max, sms } = c.req.valid('json');
+      // MAX first: its bot is the owner's alerts' too, and a refusal there keeps the rest as it was.
+      if (max === null) await forgetMaxBotAndHook(c.env);
+      else if (max) {
+        const done = await connectMaxBot(c.env, max.token);
+        if ('error' in done) return apiError(c, done.status, done.error);
+      }
       if (sms === null) await forgetSmsGateway(c.env);
       else if (sms) {
         if (!SMS_SENDING_PROVIDERS.includes(sms.provider)) return apiError(c, 400, MSG.smsProviderNotYet);
