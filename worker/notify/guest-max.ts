@@ -134,7 +134,7 @@ export async function forgetMaxBotAndHook(env: Bindings): Promise<void> {
 }
 
 /** Takes down the bot's webhook subscription, if it can: MAX would go on posting to a path that is gone. */
-export async function dropSubscription(env: Bindings, bot: MaxBot): Promise<void> {
+async function dropSubscription(env: Bindings, bot: MaxBot): Promise<void> {
   if (!bot.hookUrl) return;
   await unsubscribeMax(env, bot.token, bot.hookUrl).catch((err) =>
     console.error('The MAX bot’s webhook could not be removed:', messageOf(err)),

@@ -68,17 +68,6 @@ async function call<S extends z.ZodType>(
 /** GET /me: the bot the token belongs to (its name and the username of its max.ru link). */
 export const getMaxBot = (env: MaxEnv, token: string) => call(env, token, 'GET', '/me', maxMeSchema);
 
-/**
- * GET /updates of the `bot_started` kind only, waiting up to `waitS` seconds for one.
- * Without a marker MAX gives every update not yet acknowledged; passing a marker acknowledges
- * the ones before it.
- */
-export const getMaxStarts = (env: MaxEnv, token: string, waitS: number, marker?: number) =>
-  call(env, token, 'GET', '/updates', maxUpdatesSchema, {
-    query: { types: 'bot_started', limit: 100, timeout: waitS, marker },
-    timeoutMs: REQUEST_TIMEOUT_MS + waitS * 1000,
-  });
-
 const ellipsis = '…';
 /** POST /messages to a user's dialog with the bot; text past MAX's limit is cut. */
 export async function sendMaxMessage(env: MaxEnv, token: string, userId: number, text: string): Promise<void> {
