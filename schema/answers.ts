@@ -154,6 +154,7 @@ export const guestPageAnswer = z.object({
   canReview: z.boolean(),
   reviewed: z.boolean(),
   telegram: z.object({ linked: z.boolean() }).optional(),
+  max: z.object({ linked: z.boolean() }).optional(),
 });
 
 /** A review as the public reads it (GET /api/reviews/approved): no e-mail. */

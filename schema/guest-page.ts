@@ -215,6 +215,8 @@ export type GuestPageAnswer = {
    * the page offers «Внести залог» today, `confirmationUrl` while a hold started is not finished.
    */
   deposit?: DepositView & { canPay: boolean; confirmationUrl?: string };
+  /** The same for the owner's MAX bot: «Получать сообщения в MAX». */
+  max?: { linked: boolean };
 };
 
 // ——— What the page says, the same in the server's HTML (worker/pages/guest-html.ts) and the island.

@@ -11,6 +11,8 @@ export const MAX_CHECK_WAIT_S = 3;
 export const MAX_CHECK_PAGES = 5;
 /** The most text MAX takes in one message. */
 export const MAX_TEXT_LIMIT = 4000;
+/** The update kinds the bot reads: the owner's and the guests' «Начать», and what guests write. */
+export const MAX_UPDATE_TYPES = ['bot_started', 'message_created'] as const;
 
 /**
  * The bot's token as the owner pastes it. It travels in the Authorization header, so it must
@@ -54,12 +56,23 @@ export const maxMeSchema = z.looseObject({
   username: z.string().nullish(),
 });
 
-/** One update of GET /updates; `bot_started` carries the deep link's payload and who pressed «Начать». */
-const maxUpdateSchema = z.looseObject({
+/**
+ * One update of GET /updates, or of the webhook: `bot_started` carries the deep link's payload and
+ * who pressed «Начать»; `message_created` a message, with its sender and its `mid`, MAX's id of it.
+ */
+export const maxUpdateSchema = z.looseObject({
   update_type: z.string(),
+  timestamp: z.number().nullish(),
   chat_id: z.number().nullish(),
   payload: z.string().nullish(),
   user: z.looseObject({ user_id: z.number() }).nullish(),
+  message: z
+    .looseObject({
+      sender: z.looseObject({ user_id: z.number(), is_bot: z.boolean().nullish() }).nullish(),
+      recipient: z.looseObject({ chat_id: z.number().nullish(), user_id: z.number().nullish() }).nullish(),
+      body: z.looseObject({ mid: z.string(), text: z.string().nullish() }),
+    })
+    .nullish(),
 });
 
 /** GET /updates: a page of updates and the marker of the next one. */
@@ -69,3 +82,32 @@ export const maxUpdatesSchema = z.looseObject({
 });
 
 export type MaxUpdate = z.infer<typeof maxUpdateSchema>;
+
+// ——— Guests' messages through the same bot (docs/api.md «Messengers»): the guest taps «Получать
+// сообщения в MAX» on their page, opens the bot by a one-time link (the code is the «Начать»'s
+// payload), and from then on every automatic message of that booking also goes to that dialog, as
+// a short text with the link to the page (schema/telegram.ts telegramGuestText): never the address,
+// a door code or the Wi-Fi.
+
+/** POST /api/guest/{token}/link/max: the link that opens the bot with the one-time code. */
+export const maxLinkAnswer = z.object({ url: z.string() });
+
+/**
+ * What the guest reads beside the button, and what is stored with the link as their consent. MAX
+ * keeps its chats in Russia, so unlike Telegram's this is no cross-border transfer.
+ */
+export const MAX_CONSENT_TEXT =
+  'Нажимая кнопку, вы соглашаетесь получать сообщения об этой брони в MAX. Туда уходят только короткие уведомления и ссылка на эту страницу, без адреса, кодов и инструкций. Отписаться: напишите боту «стоп».';
+
+/** The guest page's button, and what it says once the guest tied a dialog. */
+export const MAX_BUTTON = 'Получать сообщения в MAX';
+export const MAX_LINKED_TEXT = 'Сообщения о брони приходят и в MAX. Отписаться: напишите боту «стоп».';
+
+/** The bot's answers to a guest. */
+export const MAX_REPLIES = {
+  linked: 'Готово: сообщения о брони придут сюда.',
+  stale: 'Ссылка устарела. Откройте страницу брони и нажмите кнопку ещё раз.',
+  bareStart: 'Чтобы получать сообщения о брони, откройте страницу брони и нажмите «Получать сообщения в MAX».',
+  stopped: 'Больше не пишем сюда. Снова подключиться можно на странице брони.',
+  other: 'Сюда приходят сообщения о вашей брони. Чтобы отписаться, напишите «стоп».',
+} as const;

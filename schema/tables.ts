@@ -237,7 +237,7 @@ export const dataStamp = sqliteTable('data_stamp', {
   id: integer('id').primaryKey(),
   token: text('token').notNull(),
 });
-/** Tables no public read is made from, so their writes keep the stamp (the people who sign in, their sessions and the record of their changes; the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page; a guest's Telegram chat, their one-time link codes and the bot's updates already taken belong to one booking's messages; so do the conversations with guests, read only in the panel; the owner's tasks (cleaning, repairs) are shown only in the panel). */
+/** Tables no public read is made from, so their writes keep the stamp (the people who sign in, their sessions and the record of their changes; the Avito account and each link's exchange state change every few minutes; alerts and the messages waiting to go are the owner's; promo codes are checked live, never in a kept answer; a cabin's arrival instructions are shown only on a guest's own page; a guest's Telegram or MAX chat, their one-time link codes and the bots' updates already taken belong to one booking's messages; so do the conversations with guests, read only in the panel; the owner's tasks (cleaning, repairs) are shown only in the panel). */
 export const UNSTAMPED_TABLES = [
   'users',
   'admin_sessions',
@@ -254,6 +254,8 @@ export const UNSTAMPED_TABLES = [
   'guest_chats',
   'guest_link_codes',
   'telegram_updates',
+  'guest_max_chats',
+  'max_updates',
   'threads',
   'messages',
   // The public pages' counting: only «Сводка» reads it, never a public page.
@@ -722,6 +724,8 @@ export const guestLinkCodes = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
     usedBy: integer('used_by'),
+    /** The messenger the code opens: 'telegram' or 'max'; a code of one is nothing to the other's bot. */
+    channel: text('channel').notNull().default('telegram'),
   },
   (t) => [index('guest_link_codes_expires_idx').on(t.expiresAt)],
 );
@@ -740,6 +744,37 @@ export const telegramUpdates = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.botId, t.updateId] })],
 );
+
+// ——— Guests' messages in MAX, through the owner's MAX bot (the one of the alerts, site_state
+// 'maxBot'): the same one-time link codes as Telegram (channel 'max').
+
+/**
+ * A guest's MAX dialog with the bot tied to their booking: every automatic message of the booking
+ * also goes there. `userId` is the guest's MAX user id (messages go to `?user_id=`); `consent` the
+ * wording beside the button they tapped. «стоп» deletes the row; so does the booking's erasure.
+ */
+export const guestMaxChats = sqliteTable(
+  'guest_max_chats',
+  {
+    bookingId: integer('booking_id')
+      .primaryKey()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull(),
+    consent: text('consent').notNull(),
+    linkedAt: integer('linked_at').notNull(),
+  },
+  (t) => [index('guest_max_chats_user_idx').on(t.userId)],
+);
+
+/**
+ * The MAX updates already taken, by a key of their own (a message's `mid`, a «Начать»'s user and
+ * time): MAX may post one update twice, and the schedule may read one again; each acts once.
+ * Only the keys, never what the guest wrote.
+ */
+export const maxUpdates = sqliteTable('max_updates', {
+  key: text('key').primaryKey(),
+  receivedAt: integer('received_at').notNull(),
+});
 
 // ——— Conversations with guests («Сообщения», docs/api.md «Conversations»).
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatStayDates } from './format.ts';
 import { guestPageUrl, reviewUrl, type GuestMessageKind } from './guest-page.ts';
+import { maxTokenSchema } from './max.ts';
 import { MSG } from './messages.ts';
 import { smsSettingsBody, smsStatusSchema } from './sms.ts';
 
@@ -35,6 +36,8 @@ export const telegramTokenSchema = z
  */
 export const messengersBody = z.object({
   telegram: z.object({ token: telegramTokenSchema }).nullable().optional(),
+  /** The owner's MAX bot, the same as «Уведомления в MAX» (PUT /admin/max); null forgets it. */
+  max: maxTokenSchema.nullable().optional(),
   sms: smsSettingsBody.nullable().optional(),
 });
 
@@ -50,7 +53,23 @@ export const telegramStatusSchema = z.object({
   error: z.string().optional(),
 });
 export type TelegramStatus = z.infer<typeof telegramStatusSchema>;
-export const messengersAnswer = z.object({ telegram: telegramStatusSchema, sms: smsStatusSchema });
+/**
+ * What the panel is told of the MAX bot as guests' messenger: `connected` once a token is kept (the
+ * guests' button shows then), never the token, only its last 4 characters. The owner's own
+ * connection for alerts is GET /admin/max's.
+ */
+export const maxGuestStatusSchema = z.object({
+  connected: z.boolean(),
+  botUsername: z.string().optional(),
+  botName: z.string().optional(),
+  last4: z.string().nullable(),
+  mode: z.enum(['webhook', 'polling']).optional(),
+});
+export const messengersAnswer = z.object({
+  telegram: telegramStatusSchema,
+  max: maxGuestStatusSchema,
+  sms: smsStatusSchema,
+});
 
 /** POST /api/guest/{token}/link/telegram: the deep link that opens the bot with the one-time code. */
 export const telegramLinkAnswer = z.object({ url: z.string() });

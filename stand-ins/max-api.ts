@@ -8,9 +8,20 @@ import type { AddressInfo } from 'node:net';
  * A token is any `Authorization` header; one starting with `bad` is refused with 401, as MAX
  * refuses a revoked token, and so is a token in the URL (MAX no longer takes it there).
  *
+ * Webhooks: POST /subscriptions `{ url, update_types, secret }` keeps the bot's subscription (400
+ * for a URL that is not https, or whose host starts with `self-signed`: a certificate MAX refuses)
+ * (GET /subscriptions lists it, DELETE /subscriptions?url= removes it); while there is one,
+ * GET /updates gives nothing, as MAX's long polling stops.
+ *
  * The tests drive it over HTTP (they may run inside workerd, which cannot start a server):
  * - `POST /_stand-in/start` `{ token, payload, userId, chatId }`: someone opened that bot by
  *   its start link and pressed «Начать» (MAX then queues a `bot_started` update);
+ * - `POST /_stand-in/message` `{ token, userId, text, mid? }`: a user wrote to the bot (a
+ *   `message_created` update);
+ *   both answer `{ update }`, the update as MAX would post it to a webhook: the app under test may
+ *   run in workerd, where the stand-in cannot reach it, so a test posts it itself;
+ * - `POST /_stand-in/block` `{ userId }`: that user blocked the bot (POST /messages to them is 403);
+ * - `GET /_stand-in/subscription?token=`: the bot's webhook subscription, or null;
  * - `GET /_stand-in/requests`: every request it received to MAX's own paths, with the
  *   Authorization header and the JSON body.
  */
@@ -30,6 +41,8 @@ export type RecordedRequest = {
   body: ({ text?: string } & Record<string, unknown>) | null;
 };
 type Update = { seq: number; update: Record<string, unknown> };
+/** A webhook subscription as POST /subscriptions was given it. */
+export type MaxSubscription = { url: string; update_types?: string[]; secret?: string; time: number };
 
 /** GET /_stand-in/requests of the stand-in at `url`: every request it received, in order. */
 export async function readRequests(url: string): Promise<RecordedRequest[]> {
@@ -43,11 +56,21 @@ export async function startMaxStandIn(
   const requests: RecordedRequest[] = [];
   let messageCalls = 0;
   /** Per token: its updates in order, and the sequence number of the first one not yet acknowledged. */
-  const bots = new Map<string, { updates: Update[]; acked: number; seq: number }>();
+  const bots = new Map<
+    string,
+    { updates: Update[]; acked: number; seq: number; subscription: MaxSubscription | null }
+  >();
   const botOf = (token: string) => {
     let b = bots.get(token);
-    if (!b) bots.set(token, (b = { updates: [], acked: 0, seq: 0 }));
+    if (!b) bots.set(token, (b = { updates: [], acked: 0, seq: 0, subscription: null }));
     return b;
+  };
+  let mids = 0;
+  const blocked = new Set<string>();
+  const queue = (token: string, update: Record<string, unknown>) => {
+    const bot = botOf(token);
+    bot.updates.push({ seq: ++bot.seq, update });
+    return update;
   };
 
   const server = steadyServer((req, res) => {
@@ -69,20 +92,37 @@ export async function startMaxStandIn(
           userId: number;
           chatId: number;
         };
-        const bot = botOf(token);
-        bot.updates.push({
-          seq: ++bot.seq,
-          update: {
-            update_type: 'bot_started',
-            timestamp: Date.now(),
-            chat_id: chatId,
-            user: { user_id: userId, name: 'Хозяйка', is_bot: false },
-            payload,
-            user_locale: 'ru',
-          },
+        const update = queue(token, {
+          update_type: 'bot_started',
+          timestamp: Date.now(),
+          chat_id: chatId,
+          user: { user_id: userId, name: 'Хозяйка', is_bot: false },
+          ...(payload ? { payload } : {}),
+          user_locale: 'ru',
         });
+        return json(200, { ok: true, update });
+      }
+      if (url.pathname === '/_stand-in/message' && req.method === 'POST') {
+        const { token, userId, text, mid } = body as { token: string; userId: number; text: string; mid?: string };
+        const update = queue(token, {
+          update_type: 'message_created',
+          timestamp: Date.now(),
+          message: {
+            sender: { user_id: userId, first_name: 'Гость', is_bot: false },
+            recipient: { chat_id: -userId, chat_type: 'dialog', user_id: STAND_IN_BOT.user_id },
+            timestamp: Date.now(),
+            body: { mid: mid ?? `mid.${Date.now().toString(16)}${(++mids).toString(16)}`, seq: mids, text },
+          },
+          user_locale: 'ru',
+        });
+        return json(200, { ok: true, update });
+      }
+      if (url.pathname === '/_stand-in/block' && req.method === 'POST') {
+        blocked.add(String((body as { userId: number }).userId));
         return json(200, { ok: true });
       }
+      if (url.pathname === '/_stand-in/subscription')
+        return json(200, bots.get(url.searchParams.get('token') ?? '')?.subscription ?? null);
 
       const authorization = req.headers.authorization ?? null;
       requests.push({
@@ -97,6 +137,26 @@ export async function startMaxStandIn(
       const bot = botOf(authorization);
 
       if (req.method === 'GET' && url.pathname === '/me') return json(200, STAND_IN_BOT);
+      if (url.pathname === '/subscriptions') {
+        if (req.method === 'GET') return json(200, { subscriptions: bot.subscription ? [bot.subscription] : [] });
+        if (req.method === 'POST') {
+          const { url: hook, update_types, secret } = (body ?? {}) as Partial<MaxSubscription>;
+          // A host named `self-signed…` stands for a certificate MAX does not trust.
+          if (!hook?.startsWith('https://') || new URL(hook).hostname.startsWith('self-signed'))
+            return json(400, {
+              code: 'proto.payload',
+              message: 'Webhook URL must be https with a trusted certificate',
+            });
+          bot.subscription = { url: hook, update_types, secret, time: Date.now() };
+          return json(200, { success: true });
+        }
+        if (req.method === 'DELETE') {
+          if (bot.subscription?.url === url.searchParams.get('url')) bot.subscription = null;
+          return json(200, { success: true });
+        }
+      }
+      if (req.method === 'GET' && url.pathname === '/updates' && bot.subscription)
+        return json(200, { updates: [], marker: null });
       if (req.method === 'GET' && url.pathname === '/updates') {
         const marker = url.searchParams.get('marker');
         if (marker !== null) bot.acked = Math.max(bot.acked, Number(marker));
@@ -113,6 +173,8 @@ export async function startMaxStandIn(
           return json(503, { code: 'service.unavailable', message: 'Try again later' });
         if (!url.searchParams.get('user_id') && !url.searchParams.get('chat_id'))
           return json(400, { code: 'proto.payload', message: 'user_id or chat_id required' });
+        if (blocked.has(url.searchParams.get('user_id') ?? ''))
+          return json(403, { code: 'chat.denied', message: 'The user has blocked the bot' });
         return json(200, {
           message: {
             recipient: { user_id: Number(url.searchParams.get('user_id')) },

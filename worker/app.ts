@@ -23,7 +23,7 @@ import { icalRoutes } from './routes/ical.ts';
 import { indexNowRoutes } from './routes/indexnow.ts';
 import { instructionsAdminRoutes } from './routes/instructions.ts';
 import { maxAdminRoutes } from './routes/max-admin.ts';
-import { messengerRoutes, telegramHookRoutes } from './routes/messengers.ts';
+import { maxHookRoutes, messengerRoutes, telegramHookRoutes } from './routes/messengers.ts';
 import { avitoHookRoutes } from './routes/avito-hooks.ts';
 import { priceRoutes } from './routes/prices.ts';
 import { replyTemplateRoutes } from './routes/reply-templates.ts';
@@ -84,6 +84,7 @@ export const api = new Hono<AppEnv>()
   .route('/admin', indexNowRoutes)
   .route('/hooks', telegramHookRoutes)
   .route('/hooks', avitoHookRoutes)
+  .route('/hooks', maxHookRoutes)
   .route('/upload', uploadRoutes)
   .route('/build-info', buildInfoRoutes)
   .route('/health', healthRoutes);

@@ -26,6 +26,8 @@ import { forgetOldBookings } from './queries/bookings.ts';
 import { forgetOldMessages } from './queries/outbox.ts';
 import { forgetOldUpdates } from './queries/telegram-bot.ts';
 import { pollTelegram } from './notify/guest-telegram.ts';
+import { pollMaxQuietly } from './notify/guest-max.ts';
+import { forgetOldMaxUpdates } from './queries/max-bot.ts';
 import { getSettings } from './queries/settings.ts';
 import { runPaymentSchedule } from './payments/schedule.ts';
 import { forLog } from './lib/for-log.ts';
@@ -97,6 +99,7 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
       queueStayMessages(env),
       forgetOldAudit(env, now() - AUDIT_KEPT_MS),
       forgetOldUpdates(env, now() - MESSAGES_KEPT_MS),
+      forgetOldMaxUpdates(env, now() - MESSAGES_KEPT_MS),
       // Deposits nobody decided go back 2 days after departure (at most DEPOSITS_PER_RUN requests).
       releaseDeposits(env),
     ]);
@@ -118,11 +121,12 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
       );
   }
   if (jobs.push) {
-    // Where the server has no public address, the guests' Telegram bot is read here (before the
+    // Where the server has no public address, the guests' Telegram and MAX bots are read here (before the
     // drain, so a reply and the messages the same minute made go out together). A publish's
     // changed pages are queued for IndexNow before the drains too: they go in the same run.
     const [, indexNow] = await Promise.allSettled([
       pollTelegram(env).catch((err) => console.error('Reading the guests’ Telegram bot failed', forLog(err))),
+      pollMaxQuietly(env),
       queueChangedPages(env),
     ]);
     if (indexNow.status === 'rejected')

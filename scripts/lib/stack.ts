@@ -14,6 +14,7 @@ import { startAvitoStandIn } from '../../stand-ins/avito-api.ts';
 import { startTelegramStandIn } from '../../stand-ins/telegram-api.ts';
 import { startIndexNowStandIn } from '../../stand-ins/indexnow-api.ts';
 import { startSmsStandIn } from '../../stand-ins/sms-api.ts';
+import { startMaxStandIn } from '../../stand-ins/max-api.ts';
 import { CHANNEL_PUSH_EVERY_MS } from '../../schema/channels.ts';
 
 /**
@@ -130,6 +131,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // sent. A test stack that brings its own stand-in names it in `vars`.
   const sms = opts.vars?.SMS_API_URL ? null : await startSmsStandIn({ log: (line) => log(`  SMS.ru (демо): ${line}`) });
 
+  // MAX's Bot API likewise (the owner's alerts and guests' dialogs, «Настройки» → «Уведомления в
+  // MAX»): any token connects; a «Начать» or a guest's words are queued by its /_stand-in/start
+  // and /_stand-in/message for the schedule to read. A test stack that brings its own names it in `vars`.
+  const max = opts.vars?.MAX_API_URL ? null : await startMaxStandIn();
+
   log(`• Starting the worker on ${url}…`);
   const args = [
     'dev',
@@ -166,6 +172,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     `INDEXNOW_URL:${indexNow.url}/indexnow`,
     ...(telegram ? ['--var', `TELEGRAM_API_URL:${telegram.url}`] : []),
     ...(sms ? ['--var', `SMS_API_URL:${sms.url}`] : []),
+    ...(max ? ['--var', `MAX_API_URL:${max.url}`] : []),
     // The links in the guests' e-mails (their booking's page) point here; the schedule's reminders
     // have no request to take the address from. An e-mail goes once MAIL_API_KEY is in .dev.vars.
     '--var',
@@ -220,7 +227,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     stopping = true;
     clearInterval(tick);
     server.close();
-    await Promise.all([yookassa.close(), avito.close(), telegram?.close(), indexNow.close(), sms?.close()]);
+    await Promise.all([
+      yookassa.close(),
+      avito.close(),
+      telegram?.close(),
+      indexNow.close(),
+      sms?.close(),
+      max?.close(),
+    ]);
     if (wrangler.exitCode === null) {
       const gone = new Promise((r) => wrangler.once('exit', r));
       wrangler.kill('SIGTERM');

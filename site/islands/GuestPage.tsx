@@ -1,6 +1,6 @@
 // The buttons of the guest's own page, /b/{token}: «Оплатить остаток», the cancellation after a
 // second look (what comes back is said before the guest confirms), after the stay the review
-// form whose review is marked «Гость проживал(а)», and «Получать сообщения в Telegram». The server wrote the whole page, these places
+// form whose review is marked «Гость проживал(а)», and «Получать сообщения в Telegram» (and «в MAX»). The server wrote the whole page, these places
 // included (worker/pages/guest-html.ts); each is hydrated from the data the page carries, with
 // the same markup first, so nothing moves when the script arrives. No read of the booking on
 // load; after a cancellation or «Проверить оплату» the page is loaded again, as the server shows it.
@@ -9,6 +9,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { GUEST_PAGE_DATA_ID, type GuestPageAnswer } from '../../schema/guest-page.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
 import { DEPOSIT_PAY_BUTTON } from '../../schema/deposit-words.ts';
+import { MAX_BUTTON, MAX_CONSENT_TEXT, MAX_LINKED_TEXT } from '../../schema/max.ts';
 import { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from '../../schema/telegram.ts';
 import { serverErrorText } from '../lib/server-error.ts';
 import formCss from '../styles/review-form.css?inline';
@@ -42,6 +43,7 @@ export function mountGuestPage(): void {
     cancel: <CancelActions page={page} api={api} />,
     review: <Review token={token} />,
     telegram: <TelegramLink page={page} api={api} />,
+    max: <MaxLink page={page} api={api} />,
   };
   for (const el of document.querySelectorAll<HTMLElement>('[data-guest-island]')) {
     const part = parts[el.dataset.guestIsland ?? ''];
@@ -210,6 +212,41 @@ export function TelegramLink({ page, api }: { page: GuestPageAnswer; api: string
         </button>
       </form>
       <p className="hint">{TELEGRAM_CONSENT_TEXT}</p>
+      <FormError message={error} />
+    </>
+  );
+}
+
+/**
+ * «Получать сообщения в MAX»: the same for the owner's MAX bot (the guest then presses «Начать»).
+ * The same form works before hydration, posting to the same route.
+ */
+export function MaxLink({ page, api }: { page: GuestPageAnswer; api: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  if (!page.max) return null;
+  if (page.max.linked) return <p className="hint">{MAX_LINKED_TEXT}</p>;
+  const open = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      const { url } = await post<{ url: string }>(`${api}/link/max`);
+      window.location.assign(url);
+      setBusy(false);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : ACTION_FAILED);
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <form className="guest__actions" action={`${api}/link/max`} method="post" onSubmit={(e) => void open(e)}>
+        <button type="submit" className="btn btn--secondary" disabled={busy}>
+          {busy ? 'Открываем MAX…' : MAX_BUTTON}
+        </button>
+      </form>
+      <p className="hint">{MAX_CONSENT_TEXT}</p>
       <FormError message={error} />
     </>
   );

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { MaxStatus } from '../../schema/max.ts';
+import { MAX_REPLIES, type MaxStatus } from '../../schema/max.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { RecordedRequest } from '../../stand-ins/max-api.ts';
 import {
@@ -129,7 +129,13 @@ describe('MAX alerts: the admin side', () => {
     const test = await send('POST', '/api/admin/max/test', { cookie });
     expect(test.status).toBe(200);
     expect(await test.json()).toEqual({ sent: true });
-    const messages = (await sentWith(token)).filter((r) => r.method === 'POST' && r.path.startsWith('/messages'));
+    const sent = (await sentWith(token)).filter((r) => r.method === 'POST' && r.path.startsWith('/messages'));
+    // The same bot serves guests: the stranger's «Начать» with a start code it never gave is
+    // answered as a guest's stale link would be, and nothing else went to them.
+    expect(sent.filter((r) => r.path === '/messages?user_id=666').map((r) => r.body?.text)).toEqual([
+      MAX_REPLIES.stale,
+    ]);
+    const messages = sent.filter((r) => r.path !== '/messages?user_id=666');
     expect(messages).toHaveLength(1);
     expect(messages[0]!.path).toBe(`/messages?user_id=${OWNER.userId}`);
     expect(messages[0]!.body?.text).toContain('Проверка связи');

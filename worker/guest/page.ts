@@ -55,6 +55,7 @@ export function guestPageAnswer(l: GuestLookup, today: string, shopConfigured: b
     reviewed: l.reviewed,
   };
   if (l.telegram.bot && OWING.has(b.status)) page.telegram = { linked: l.telegram.linked };
+  if (l.max.bot && OWING.has(b.status)) page.max = { linked: l.max.linked };
   if (pending && (b.status === 'awaiting_payment' || (confirmed && pending.kind === 'balance')))
     page.pendingPayment = { amount: pending.amount, confirmationUrl: pending.confirmationUrl };
   const rule = depositRuleOf(b, l.cabinDeposit, s);

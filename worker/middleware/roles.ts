@@ -205,7 +205,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'POST /api/admin/max/check': owner('notifications', 'Проверка бота MAX'),
   'POST /api/admin/max/test': owner('notifications', 'Пробное уведомление в MAX'),
   'GET /api/admin/messengers': owner('notifications', 'Мессенджеры гостей'),
-  'PUT /api/admin/messengers': owner('notifications', 'Изменены бот Telegram или SMS для гостей'),
+  'PUT /api/admin/messengers': owner('notifications', 'Изменены боты Telegram или MAX или SMS для гостей'),
 
   // «Продвижение»: what the site tells search engines speaks for the domain.
   'GET /api/admin/indexnow': owner('site', 'IndexNow'),

@@ -2,6 +2,7 @@ import { sendAvitoRow } from '../channels/avito-chats.ts';
 import type { Bindings } from '../env.ts';
 import { bookingsOfMessages, claim, dueMessages, markFailed, markSent } from '../queries/outbox.ts';
 import { sendGuestMessage } from './guest.ts';
+import { sendGuestMax } from './guest-max.ts';
 import { sendGuestSms } from './guest-sms.ts';
 import { sendGuestTelegram } from './guest-telegram.ts';
 import { markTryFailed, messageOf, outboxKey, ownerChannels, triedTooLong, type Channel } from './owner.ts';
@@ -14,8 +15,8 @@ const DRAIN_BATCH = 25;
 /**
  * Sends the messages whose next try is due, once each (the schedule's every minute): the owner's
  * alerts by their channel, a guest's messages by e-mail to the guest (worker/notify/guest.ts), to
- * their Telegram chat or by SMS (worker/notify/guest-sms.ts), and the answers to Avito's chats
- * (worker/channels/avito-chats.ts). An
+ * their Telegram chat or MAX dialog (worker/notify/guest-max.ts), or by SMS (worker/notify/guest-sms.ts),
+ * and the answers to Avito's chats (worker/channels/avito-chats.ts). An
  * owner's message whose channel was switched off since, a guest's whose booking was cancelled
  * meanwhile, or one that has failed for days, is given up and logged. Each message is one outbound
  * request: `limit` holds a run to its share of a Worker's (the rest go in the next minutes).
@@ -55,9 +56,11 @@ export async function drainOutbox(
       const outcome =
         row.channel === 'telegram'
           ? await sendGuestTelegram(env, row, stay)
-          : row.channel === 'sms'
-            ? await sendGuestSms(env, row, stay)
-            : await sendGuestMessage(env, row, stay);
+          : row.channel === 'max'
+            ? await sendGuestMax(env, row, stay)
+            : row.channel === 'sms'
+              ? await sendGuestSms(env, row, stay)
+              : await sendGuestMessage(env, row, stay);
       if (outcome === 'sent') sent++;
       else if (outcome === 'failed') failed++;
       continue;

@@ -142,7 +142,7 @@ export async function takeUpdate(
       'The owner’s alert of a guest’s message',
       alertOwnerOfGuestMessage(env, taken.storedFor, 'Telegram', text),
     );
-    await autoAnswerGuest(env, bot, taken.storedFor);
+    await autoAnswerGuest(env, 'telegram', taken.storedFor, (row) => tryTelegramNow(env, bot, row));
   }
   // What the guest wrote reached the owner («Сообщения»): no automatic answer to it. A chat tied
   // to no booking is told what the bot is for.

@@ -4,34 +4,49 @@ import { autoAnswerPeriod } from '../../schema/reply-templates.ts';
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { fillReply, readReplyTemplates, threadStay } from '../queries/reply-templates.ts';
-import type { TelegramBot } from '../queries/telegram-bot.ts';
 import { queueReply } from '../queries/threads.ts';
 import { GUEST_LEASE_MS, messageOrigin } from './guest.ts';
 import { guestMessageNotice } from './notices.ts';
 import { messageOf, notifyOwner } from './owner.ts';
-import { tryTelegramNow } from './guest-telegram.ts';
 
 /** The outbox's subject of the automatic answer (the chat gets only the text). */
 const AUTO_ANSWER_SUBJECT = 'Автоответ';
 
+/** An outbox row of a guest's chat just kept and held, as a channel's first try takes it. */
+type Held = {
+  id: number;
+  attempts: 0;
+  createdAt: number;
+  bookingId: number;
+  kind: string;
+  recipient: string;
+  text: string;
+};
+
 /**
- * Answers a guest who wrote outside the owner's hours, once per thread and such hours however many
- * messages they write (the outbox keeps one row per booking and event, so two messages at once
- * still queue one). It is no answer of the owner's: the thread still waits for one. Never throws.
+ * Answers a guest who wrote outside the owner's hours, in the messenger they wrote in (`tryNow`
+ * its first try), once per thread and such hours however many messages they write (the outbox
+ * keeps one row per booking, channel and event, so two messages at once still queue one). It is no
+ * answer of the owner's: the thread still waits for one. Never throws.
  */
-export async function autoAnswerGuest(env: Bindings, bot: TelegramBot, bookingId: number): Promise<void> {
+export async function autoAnswerGuest(
+  env: Bindings,
+  channel: 'telegram' | 'max',
+  bookingId: number,
+  tryNow: (row: Held) => Promise<boolean>,
+): Promise<void> {
   try {
     const due = await autoAnswerDue(env, bookingId);
     if (!due) return;
     const { text, period } = due;
     const kept = await queueReply(
       env,
-      { bookingId, subject: AUTO_ANSWER_SUBJECT, text, event: `auto-answer-${period}`, kind: 'auto-answer' },
+      { bookingId, subject: AUTO_ANSWER_SUBJECT, text, event: `auto-answer-${period}`, kind: 'auto-answer', channel },
       GUEST_LEASE_MS,
     );
     if (!kept?.fresh) return;
-    console.log(`Booking ${bookingId}: the automatic answer queued for the guest’s Telegram chat`);
-    await tryTelegramNow(env, bot, {
+    console.log(`Booking ${bookingId}: the automatic answer queued for the guest’s ${channel} chat`);
+    await tryNow({
       id: kept.id,
       attempts: 0,
       createdAt: kept.createdAt,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_API_DEFAULT, MAX_TEXT_LIMIT, maxMeSchema, maxUpdatesSchema } from '../../schema/max.ts';
+import { MAX_API_DEFAULT, MAX_TEXT_LIMIT, MAX_UPDATE_TYPES, maxMeSchema, maxUpdatesSchema } from '../../schema/max.ts';
 
 /**
  * A small client of MAX's Bot API on plain fetch, the same on Workers and on Node. The token
@@ -20,6 +20,10 @@ export class MaxApiError extends Error {
   get tokenRejected() {
     return this.status === 401 || this.status === 403;
   }
+  /** The user blocked the bot (403 `chat.denied`) or is gone (404): writing there again cannot help. */
+  get chatGone() {
+    return this.status === 403 || this.status === 404;
+  }
 }
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -27,7 +31,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 async function call<S extends z.ZodType>(
   env: MaxEnv,
   token: string,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   schema: S,
   opts: { query?: Record<string, string | number | undefined>; body?: unknown; timeoutMs?: number } = {},
@@ -64,20 +68,62 @@ async function call<S extends z.ZodType>(
 /** GET /me: the bot the token belongs to (its name and the username of its max.ru link). */
 export const getMaxBot = (env: MaxEnv, token: string) => call(env, token, 'GET', '/me', maxMeSchema);
 
-/**
- * GET /updates of the `bot_started` kind only, waiting up to `waitS` seconds for one.
- * Without a marker MAX gives every update not yet acknowledged; passing a marker acknowledges
- * the ones before it.
- */
-export const getMaxStarts = (env: MaxEnv, token: string, waitS: number, marker?: number) =>
-  call(env, token, 'GET', '/updates', maxUpdatesSchema, {
-    query: { types: 'bot_started', limit: 100, timeout: waitS, marker },
-    timeoutMs: REQUEST_TIMEOUT_MS + waitS * 1000,
-  });
-
 const ellipsis = '…';
 /** POST /messages to a user's dialog with the bot; text past MAX's limit is cut. */
 export async function sendMaxMessage(env: MaxEnv, token: string, userId: number, text: string): Promise<void> {
   const body = text.length > MAX_TEXT_LIMIT ? text.slice(0, MAX_TEXT_LIMIT - ellipsis.length) + ellipsis : text;
   await call(env, token, 'POST', '/messages', z.unknown(), { query: { user_id: userId }, body: { text: body } });
+}
+
+/**
+ * GET /updates of every kind the bot reads (the owner's and guests' «Начать», what guests write),
+ * waiting up to `waitS` seconds; `marker` acknowledges the updates before it.
+ */
+export const getMaxUpdates = (env: MaxEnv, token: string, waitS: number, marker?: number) =>
+  call(env, token, 'GET', '/updates', maxUpdatesSchema, {
+    query: { types: MAX_UPDATE_TYPES.join(','), limit: 100, timeout: waitS, marker },
+    timeoutMs: REQUEST_TIMEOUT_MS + waitS * 1000,
+  });
+
+const okSchema = z.looseObject({ success: z.boolean().nullish(), message: z.string().nullish() });
+
+/**
+ * POST /subscriptions: MAX posts the bot's updates to `url` (https only), with `secret` in the
+ * X-Max-Bot-Api-Secret header; while it is set, GET /updates gives nothing.
+ */
+export async function subscribeMax(env: MaxEnv, token: string, url: string, secret: string): Promise<void> {
+  const answer = await call(env, token, 'POST', '/subscriptions', okSchema, {
+    body: { url, update_types: [...MAX_UPDATE_TYPES], secret },
+  });
+  if (answer.success === false) throw new MaxApiError(400, `MAX POST /subscriptions refused: ${answer.message ?? ''}`);
+}
+
+/** DELETE /subscriptions?url=: MAX stops posting there (and GET /updates works again). */
+export async function unsubscribeMax(env: MaxEnv, token: string, url: string): Promise<void> {
+  await call(env, token, 'DELETE', '/subscriptions', okSchema, { query: { url } });
+}
+
+/**
+ * A text in parts MAX takes (MAX_TEXT_LIMIT each), cut at a line's end where there is one in the
+ * part's second half, else at a word's: a guest's message is never cut short.
+ */
+export function maxParts(text: string): string[] {
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > MAX_TEXT_LIMIT) {
+    const head = rest.slice(0, MAX_TEXT_LIMIT);
+    const line = head.lastIndexOf('\n');
+    const at = line >= MAX_TEXT_LIMIT / 2 ? line : head.lastIndexOf(' ');
+    const cut = at >= MAX_TEXT_LIMIT / 2 ? at : MAX_TEXT_LIMIT;
+    parts.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest) parts.push(rest);
+  return parts;
+}
+
+/** POST /messages to a guest's dialog with the bot, the whole text, in as many messages as it takes. */
+export async function sendMaxGuestText(env: MaxEnv, token: string, userId: string, text: string): Promise<void> {
+  for (const part of maxParts(text))
+    await call(env, token, 'POST', '/messages', z.unknown(), { query: { user_id: userId }, body: { text: part } });
 }

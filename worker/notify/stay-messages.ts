@@ -6,6 +6,7 @@ import { now } from '../lib/clock.ts';
 import { enqueueGuestMessages, staysDue } from '../queries/outbox.ts';
 import { getSettings } from '../queries/settings.ts';
 import { readTelegramBot } from '../queries/telegram-bot.ts';
+import { readMaxBot } from '../queries/max-bot.ts';
 import { telegramGuestText } from '../../schema/telegram.ts';
 import { readSmsGateway } from '../queries/sms.ts';
 import { queueSmsReminders } from './guest-sms.ts';
@@ -16,15 +17,15 @@ import { messageOrigin } from './guest.ts';
  * confirmed stay whose arrival is at most `daysBefore` days away (and not today or past: a stay
  * booked the day before still gets it), and the review request from `daysAfter` days after
  * departure while the guest's page still answers. Each is kept in the outbox once per booking and
- * channel (by e-mail, to the Telegram chat the guest tied where the owner connected a bot, and
+ * channel (by e-mail, to the Telegram chat or MAX dialog the guest tied where the owner connected a bot, and
  * the reminder by SMS to a guest with a phone and no messenger where the owner turned SMS on),
  * and the same run's drain sends it. Nothing with the message switched off, or without SITE_URL
  * (the schedule has no request to take the address from).
  */
 export async function queueStayMessages(env: Bindings): Promise<{ reminders: number; reviews: number }> {
   const none = { reminders: 0, reviews: 0 };
-  const [bot, sms] = await Promise.all([readTelegramBot(env), readSmsGateway(env)]);
-  if (!env.MAILER && !bot && !sms) return none;
+  const [bot, maxBot, sms] = await Promise.all([readTelegramBot(env), readMaxBot(env), readSmsGateway(env)]);
+  if (!env.MAILER && !bot && !maxBot && !sms) return none;
   const { messages } = await getSettings(env);
   if (!messages.reminder.enabled && !messages.review.enabled) return none;
   const origin = messageOrigin(env);
@@ -35,9 +36,17 @@ export async function queueStayMessages(env: Bindings): Promise<{ reminders: num
     return none;
   }
   const today = todayInMoscow(now());
-  const channels = [...(env.MAILER ? (['email'] as const) : []), ...(bot ? (['telegram'] as const) : [])];
-  // By e-mail the owner's template; to a Telegram chat a few words and the link (schema/telegram.ts).
-  const queue = async (kind: MessageKind, channel: 'email' | 'telegram', stays: Awaited<ReturnType<typeof staysDue>>) =>
+  const channels = [
+    ...(env.MAILER ? (['email'] as const) : []),
+    ...(bot ? (['telegram'] as const) : []),
+    ...(maxBot ? (['max'] as const) : []),
+  ];
+  // By e-mail the owner's template; to a Telegram chat or a MAX dialog a few words and the link (schema/telegram.ts).
+  const queue = async (
+    kind: MessageKind,
+    channel: 'email' | 'telegram' | 'max',
+    stays: Awaited<ReturnType<typeof staysDue>>,
+  ) =>
     enqueueGuestMessages(
       env,
       stays.map((s) => {

@@ -18,6 +18,7 @@ import {
 import { formatKopecks } from '../../schema/payment-options.ts';
 import { DEPOSIT_PAY_BUTTON, depositGuestText } from '../../schema/deposit-words.ts';
 import { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from '../../schema/telegram.ts';
+import { MAX_BUTTON, MAX_CONSENT_TEXT, MAX_LINKED_TEXT } from '../../schema/max.ts';
 
 type Html = ReturnType<typeof html>;
 const str = async (h: Html | string) => (await h).toString();
@@ -69,6 +70,15 @@ export function telegramArea(page: GuestPageAnswer, api: string): Promise<string
   );
 }
 
+/** «Получать сообщения в MAX», the same way: the island's MaxLink before a tap. */
+export function maxArea(page: GuestPageAnswer, api: string): Promise<string> {
+  if (!page.max) return str('');
+  if (page.max.linked) return str(html`<p class="hint">${MAX_LINKED_TEXT}</p>`);
+  return str(
+    html`<form class="guest__actions" action="${api}/link/max" method="post"><button type="submit" class="btn btn--secondary">${MAX_BUTTON}</button></form><p class="hint">${MAX_CONSENT_TEXT}</p>`,
+  );
+}
+
 /** Where the review form comes once its script has loaded: the island's Review before that. */
 export const reviewArea = (): Promise<string> =>
   str(
@@ -116,10 +126,11 @@ export async function guestPageHtml(page: GuestPageAnswer, api: string): Promise
     }
     ${page.instructions ? arrival(page, api, page.instructions) : ''}
     ${
-      page.telegram
+      page.telegram || page.max
         ? html`<section class="card guest__card" aria-labelledby="guest-messages">
       <h2 id="guest-messages">Сообщения о брони</h2>
       ${island('telegram', telegramArea(page, api))}
+      ${island('max', maxArea(page, api))}
     </section>`
         : ''
     }

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, lt, min, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { BookingStatus, BookingSubmit, OwnerStatus } from '../../schema/bookings.ts';
-import { bookings, cabins, guestChats, promoCodes, threads, type Booking } from '../../schema/tables.ts';
+import { bookings, cabins, guestChats, guestMaxChats, promoCodes, threads, type Booking } from '../../schema/tables.ts';
 type Quote = { nights: number; total: number; lines: Booking['lines'] };
 import { now } from '../lib/clock.ts';
 import { getDb, insertWhen } from '../lib/db.ts';
@@ -370,12 +370,15 @@ export async function forgetOldBookings(env: DbEnv, cutoff: string, today: strin
     .set({ name: '', phone: '', email: '', comment: '', updatedAt: nowIso() })
     .where(and(lt(bookings.createdAt, cutoff), sql`${bookings.checkOut} <= ${today}`, ne(bookings.phone, '')))
     .returning({ id: bookings.id });
-  // The guest's Telegram chat is personal data too: it goes with the name and the phone, and so
-  // does the conversation (the thread's messages go with it by their foreign key).
+  // The guest's Telegram chat and MAX dialog are personal data too: they go with the name and the
+  // phone, and so does the conversation (the thread's messages go with it by their foreign key).
   if (rows.length > 0) {
     const db = getDb(env);
     await db.batch([
       db.delete(guestChats).where(sql`${guestChats.bookingId} in (select b.id from bookings b where b.phone = '')`),
+      db
+        .delete(guestMaxChats)
+        .where(sql`${guestMaxChats.bookingId} in (select b.id from bookings b where b.phone = '')`),
       db.delete(threads).where(sql`${threads.bookingId} in (select b.id from bookings b where b.phone = '')`),
     ]);
   }

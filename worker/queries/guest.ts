@@ -8,6 +8,7 @@ import {
   cabins,
   deposits,
   guestChats,
+  guestMaxChats,
   payments,
   reviews,
   type Booking,
@@ -19,6 +20,7 @@ import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import { getSettings } from './settings.ts';
 import { readTelegramBot } from './telegram-bot.ts';
+import { readMaxBot } from './max-bot.ts';
 import { releasePromoWhen } from '../transitions/promo.ts';
 
 type DbEnv = { DB: DatabasePort };
@@ -37,6 +39,8 @@ export type GuestLookup = {
   /** The cabin's deposit in roubles (0: none), and the holds made for this booking, newest first. */
   cabinDeposit: number;
   deposits: Deposit[];
+  /** The same of the owner's MAX bot (the one of the alerts, serving guests too). */
+  max: { bot: boolean; linked: boolean };
 };
 
 /** The ids of the booking holding `token`, as SQL: every read below is keyed by the token alone. */
@@ -50,7 +54,7 @@ const cabinOf = (token: string) => sql`(select b.cabin_id from bookings b where 
  */
 export async function guestLookup(env: DbEnv, token: string): Promise<GuestLookup | undefined> {
   const db = getDb(env);
-  const [row, paid, settings, instructions, review, bot, chat, held] = await Promise.all([
+  const [row, paid, settings, instructions, review, bot, chat, maxBot, maxChat, held] = await Promise.all([
     db
       .select({ booking: bookings, cabinName: cabins.name, cabinDeposit: cabins.deposit })
       .from(bookings)
@@ -79,6 +83,12 @@ export async function guestLookup(env: DbEnv, token: string): Promise<GuestLooku
       .from(guestChats)
       .where(sql`${guestChats.bookingId} = ${bookingOf(token)}`)
       .get(),
+    readMaxBot(env),
+    db
+      .select({ id: guestMaxChats.bookingId })
+      .from(guestMaxChats)
+      .where(sql`${guestMaxChats.bookingId} = ${bookingOf(token)}`)
+      .get(),
     db
       .select()
       .from(deposits)
@@ -96,6 +106,7 @@ export async function guestLookup(env: DbEnv, token: string): Promise<GuestLooku
     telegram: { bot: bot !== null, linked: Boolean(chat) },
     cabinDeposit: row.cabinDeposit,
     deposits: held,
+    max: { bot: maxBot !== null, linked: Boolean(maxChat) },
   };
 }
 

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } f
 import type { IsoDate } from '../../schema/dates.ts';
 import type { GuestMessageKind, MessageKind } from '../../schema/guest-page.ts';
 import { INDEXNOW_CHANNEL } from '../../schema/indexnow.ts';
-import { bookings, cabins, guestChats, outbox, type OutboxRow } from '../../schema/tables.ts';
+import { bookings, cabins, guestChats, guestMaxChats, outbox, type OutboxRow } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -128,8 +128,8 @@ export async function forgetOldMessages(env: DbEnv, before: number): Promise<num
 export type GuestMessageInput = {
   bookingId: number;
   kind: GuestMessageKind;
-  /** 'email' unless said; 'telegram' with the guest's chat as the recipient; 'sms' with their phone in digits. */
-  channel?: 'email' | 'telegram' | 'sms';
+  /** 'email' unless said; 'telegram' with the guest's chat as the recipient; 'max' with their MAX user id; 'sms' with their phone in digits. */
+  channel?: 'email' | 'telegram' | 'max' | 'sms';
   recipient: string;
   subject: string;
   text: string;
@@ -235,7 +235,7 @@ export async function staysDue(
   field: 'checkIn' | 'checkOut',
   from: IsoDate,
   to: IsoDate,
-  channel: 'email' | 'telegram' = 'email',
+  channel: 'email' | 'telegram' | 'max' = 'email',
 ) {
   if (from > to) return [];
   const column = bookings[field];
@@ -243,7 +243,7 @@ export async function staysDue(
   const fields = {
     id: bookings.id,
     name: bookings.name,
-    recipient: byMail ? bookings.email : guestChats.chatId,
+    recipient: byMail ? bookings.email : channel === 'max' ? guestMaxChats.userId : guestChats.chatId,
     checkIn: bookings.checkIn,
     checkOut: bookings.checkOut,
     guestToken: bookings.guestToken,
@@ -265,12 +265,20 @@ export async function staysDue(
         .innerJoin(cabins, eq(cabins.id, bookings.cabinId))
         .leftJoin(outbox, none)
         .where(and(due, ne(bookings.email, '')))
-    : db
-        .select(fields)
-        .from(bookings)
-        .innerJoin(cabins, eq(cabins.id, bookings.cabinId))
-        .innerJoin(guestChats, eq(guestChats.bookingId, bookings.id))
-        .leftJoin(outbox, none)
-        .where(due);
+    : channel === 'max'
+      ? db
+          .select(fields)
+          .from(bookings)
+          .innerJoin(cabins, eq(cabins.id, bookings.cabinId))
+          .innerJoin(guestMaxChats, eq(guestMaxChats.bookingId, bookings.id))
+          .leftJoin(outbox, none)
+          .where(due)
+      : db
+          .select(fields)
+          .from(bookings)
+          .innerJoin(cabins, eq(cabins.id, bookings.cabinId))
+          .innerJoin(guestChats, eq(guestChats.bookingId, bookings.id))
+          .leftJoin(outbox, none)
+          .where(due);
   return query.orderBy(asc(bookings.id)).limit(STAYS_PER_RUN);
 }

@@ -160,10 +160,11 @@ const capReached = (gateway: SmsGateway, money: { spentKop: number; reservedKop:
 const STAYS_PER_RUN = 200;
 
 /**
- * A booking "has a messenger" when its guest tied a chat (guest_chats) or it has a Telegram or
- * MAX conversation: then its messages go there, not by SMS.
+ * A booking "has a messenger" when its guest tied a chat (guest_chats, guest_max_chats) or it has
+ * a Telegram or MAX conversation: then its messages go there, not by SMS.
  */
 export const HAS_MESSENGER = `(exists (select 1 from guest_chats gc where gc.booking_id = b.id)
+  or exists (select 1 from guest_max_chats gm where gm.booking_id = b.id)
   or exists (select 1 from threads th where th.booking_id = b.id and th.channel in ('telegram', 'max')))`;
 
 export type SmsStay = {

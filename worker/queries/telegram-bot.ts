@@ -63,14 +63,16 @@ export function telegramStatus(bot: TelegramBot | null): TelegramStatus {
 // ——— One-time link codes and the chats they tie.
 
 /**
- * A new one-time code for the booking's link to the bot, with the consent wording the guest saw;
- * only its hash is stored. Codes that ran out more than a day ago are swept in the same batch.
+ * A new one-time code for the booking's link to the bot of `channel` (Telegram's, or MAX's), with
+ * the consent wording the guest saw; only its hash is stored. Codes that ran out more than a day
+ * ago are swept in the same batch.
  */
 export async function newLinkCode(
   env: DbEnv,
   bookingId: number,
   consent: string,
   ttlMs: number,
+  channel: 'telegram' | 'max' = 'telegram',
 ): Promise<{ code: string; expiresAt: number }> {
   const code = randomHex(16);
   const at = now();
@@ -79,7 +81,7 @@ export async function newLinkCode(
     db.delete(guestLinkCodes).where(lt(guestLinkCodes.expiresAt, at - 24 * 60 * 60_000)),
     db
       .insert(guestLinkCodes)
-      .values({ codeHash: await sha256Hex(code), bookingId, consent, createdAt: at, expiresAt: at + ttlMs }),
+      .values({ codeHash: await sha256Hex(code), bookingId, consent, createdAt: at, expiresAt: at + ttlMs, channel }),
   ]);
   return { code, expiresAt: at + ttlMs };
 }
@@ -181,7 +183,7 @@ export async function takeTelegramUpdate(
   const [used, , recorded] = await env.DB.batch<{ booking_id: number }>([
     env.DB.prepare(
       `update guest_link_codes set used_at = ?4, used_by = ?2
-       where code_hash = ?3 and used_at is null and expires_at > ?4 and ${notSeen}
+       where code_hash = ?3 and channel = 'telegram' and used_at is null and expires_at > ?4 and ${notSeen}
        returning booking_id`,
     ).bind(botId, updateId, hash, at),
     env.DB.prepare(

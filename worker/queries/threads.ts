@@ -146,31 +146,49 @@ export async function markThreadRead(env: DbEnv, threadId: number): Promise<bool
 }
 
 /**
- * Keeps the owner's answer in the outbox for the chat the guest tied to the thread's booking, held
- * by the caller for `leaseMs` while it tries at once; the outbox's trigger puts it in the thread.
- * `event` names the answer: the same one again keeps nothing more (`fresh` false, the row kept
- * before). Undefined when the booking has no chat (the guest wrote «стоп»).
+ * Where a channel's guest chats are tied to bookings: the chat of booking ?5. (The insert below
+ * reads it with `where true`: SQLite would take its `on conflict` for a join's `on` without.)
+ */
+const CHATS = {
+  telegram: 'select chat_id as recipient from guest_chats where booking_id = ?5',
+  max: 'select user_id as recipient from guest_max_chats where booking_id = ?5',
+} as const;
+
+/**
+ * Keeps the owner's answer in the outbox for the chat the guest tied to the thread's booking on
+ * `channel` (Telegram unless said), held by the caller for `leaseMs` while it tries at once; the
+ * outbox's trigger puts it in the thread. `event` names the answer: the same one again keeps
+ * nothing more (`fresh` false, the row kept before). Undefined when the booking has no chat there
+ * (the guest wrote «стоп»).
  */
 export async function queueReply(
   env: DbEnv,
-  reply: { bookingId: number; subject: string; text: string; event: string; kind?: 'reply' | 'auto-answer' },
+  reply: {
+    bookingId: number;
+    subject: string;
+    text: string;
+    event: string;
+    kind?: 'reply' | 'auto-answer';
+    channel?: 'telegram' | 'max';
+  },
   leaseMs: number,
 ): Promise<{ id: number; recipient: string; createdAt: number; fresh: boolean } | undefined> {
   const at = now();
   const kind = reply.kind ?? 'reply';
+  const channel = reply.channel ?? 'telegram';
   const kept = await env.DB.prepare(
     `insert into outbox (channel, subject, text, attempts, next_attempt_at, lease_until, created_at, booking_id, kind, recipient, event)
-     select 'telegram', ?1, ?2, 0, ?3, ?4, ?3, ?5, ?7, g.chat_id, ?6 from guest_chats g where g.booking_id = ?5
+     select ?8, ?1, ?2, 0, ?3, ?4, ?3, ?5, ?7, g.recipient, ?6 from (${CHATS[channel]}) g where true
      on conflict do nothing returning id, recipient`,
   )
-    .bind(reply.subject, reply.text, at, at + leaseMs, reply.bookingId, reply.event, kind)
+    .bind(reply.subject, reply.text, at, at + leaseMs, reply.bookingId, reply.event, kind, channel)
     .first<{ id: number; recipient: string }>();
   if (kept) return { ...kept, createdAt: at, fresh: true };
   const before = await env.DB.prepare(
     `select id, recipient, created_at from outbox
-     where booking_id = ?1 and kind = ?3 and channel = 'telegram' and event = ?2`,
+     where booking_id = ?1 and kind = ?3 and channel = ?4 and event = ?2`,
   )
-    .bind(reply.bookingId, reply.event, kind)
+    .bind(reply.bookingId, reply.event, kind, channel)
     .first<{ id: number; recipient: string; created_at: number }>();
   return before
     ? { id: before.id, recipient: before.recipient, createdAt: before.created_at, fresh: false }

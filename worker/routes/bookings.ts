@@ -18,6 +18,7 @@ import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { mailConfirmation } from '../notify/guest.ts';
 import { smsConfirmation } from '../notify/guest-sms.ts';
+import { maxConfirmation } from '../notify/guest-max.ts';
 import { telegramConfirmation } from '../notify/guest-telegram.ts';
 import { applyPayment } from '../payments/prepayment.ts';
 import { expireHolds } from '../transitions/hold.ts';
@@ -204,6 +205,11 @@ export const bookingAdminRoutes = new Hono<AppEnv>()
           c,
           'The Telegram confirmation',
           telegramConfirmation(c.env, result.booking, cabin?.name ?? '', new URL(c.req.url).origin),
+        );
+        afterResponse(
+          c,
+          'The MAX confirmation',
+          maxConfirmation(c.env, result.booking, cabin?.name ?? '', new URL(c.req.url).origin),
         );
         afterResponse(
           c,

@@ -33,6 +33,8 @@ import {
 } from '../../schema/telegram.ts';
 import { hit } from '../queries/rate-limit.ts';
 import { newLinkCode, readTelegramBot } from '../queries/telegram-bot.ts';
+import { readMaxBot } from '../queries/max-bot.ts';
+import { MAX_CONSENT_TEXT, maxLinkAnswer, maxStartLink } from '../../schema/max.ts';
 
 const doc = docs('Страница гостя');
 
@@ -46,6 +48,14 @@ const notFound = (c: C) => apiError(c, 404, MSG.guestPageNotFound);
 /** A page that opens the bot's link at once, with the link itself for a browser that does not follow. */
 const openLinkPage = (url: string) =>
   html`<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="0;url=${url}"><title>Открываем Telegram</title></head><body><p><a href="${url}">Открыть Telegram</a> и нажать «Запустить» (Start).</p></body></html>`;
+const openMaxPage = (url: string) =>
+  html`<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="refresh" content="0;url=${url}"><title>Открываем MAX</title></head><body><p><a href="${url}">Открыть MAX</a> и нажать «Начать».</p></body></html>`;
+
+/** The page's plain form, before its script has come, posts a form: it is answered with a page. */
+const fromForm = (c: C) => {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data';
+};
 
 /**
  * The guest's own page (docs/api.md «The guest's page and messages»), public under
@@ -153,9 +163,33 @@ export const guestRoutes = new Hono<AppEnv>()
         return apiError(c, 429, MSG.telegramLinkThrottled);
       const { code } = await newLinkCode(c.env, l.booking.id, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINK_TTL_MS);
       const url = telegramDeepLink(bot.username, code);
-      const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data')
-        return c.html(openLinkPage(url));
+      if (fromForm(c)) return c.html(openLinkPage(url));
+      return c.json({ url });
+    },
+  )
+  /**
+   * «Получать сообщения в MAX»: the same for the owner's MAX bot (the one of the alerts): a link
+   * max.ru/{bot}?start={code} with a one-time code of MAX's (30 minutes, once, only its hash kept,
+   * never the page's token); the guest's «Начать» hands the code to the bot. 404 as for an unknown
+   * page when no MAX bot is connected, so the page's token tells nothing more.
+   */
+  .post(
+    '/:token/link/max',
+    doc('Ссылка на бота MAX для сообщений о брони', {
+      answer: maxLinkAnswer,
+      errors: [404, 429],
+      description:
+        'Одноразовая ссылка max.ru на 30 минут. Форма страницы без скрипта (application/x-www-form-urlencoded) получает HTML-страницу, которая открывает ссылку.',
+    }),
+    async (c) => {
+      const token = c.req.param('token');
+      const [l, bot] = await Promise.all([current(c, token), readMaxBot(c.env)]);
+      if (!l || !bot) return notFound(c);
+      if ((await hit(c.env, `maxlink:${l.booking.id}`, TELEGRAM_LINK_THROTTLE.windowMs)) > TELEGRAM_LINK_THROTTLE.max)
+        return apiError(c, 429, MSG.maxLinkThrottled);
+      const { code } = await newLinkCode(c.env, l.booking.id, MAX_CONSENT_TEXT, TELEGRAM_LINK_TTL_MS, 'max');
+      const url = maxStartLink(bot.username, code);
+      if (fromForm(c)) return c.html(openMaxPage(url));
       return c.json({ url });
     },
   )

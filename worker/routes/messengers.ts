@@ -11,6 +11,9 @@ import { limitBody } from '../middleware/body-limit.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
 import { connectTelegramBot, takeUpdate } from '../notify/guest-telegram.ts';
+import { connectMaxBot, forgetMaxBotAndHook, takeMaxGuestUpdate } from '../notify/guest-max.ts';
+import { maxGuestStatus, readMaxBot } from '../queries/max-bot.ts';
+import { maxUpdateSchema } from '../../schema/max.ts';
 import { deleteTelegramWebhook, TelegramApiError } from '../notify/telegram-api.ts';
 import { messageOf } from '../notify/owner.ts';
 import { forgetTelegramBot, readTelegramBot, telegramStatus } from '../queries/telegram-bot.ts';
@@ -38,12 +41,13 @@ function smsFailure(c: Context<AppEnv>, err: unknown) {
 }
 
 const answerOf = async (c: Context<AppEnv>) => {
-  const [bot, gateway, money] = await Promise.all([
+  const [bot, maxBot, gateway, money] = await Promise.all([
     readTelegramBot(c.env),
+    readMaxBot(c.env),
     readSmsGateway(c.env),
     smsMonthMoney(c.env),
   ]);
-  return c.json({ telegram: telegramStatus(bot), sms: smsStatus(gateway, money) });
+  return c.json({ telegram: telegramStatus(bot), max: maxGuestStatus(maxBot), sms: smsStatus(gateway, money) });
 };
 
 /**
@@ -56,7 +60,7 @@ export const messengerRoutes = new Hono<AppEnv>()
   .get('/', doc('Боты для сообщений гостям', { admin: true, answer: messengersAnswer }), requireAdmin, answerOf)
   .put(
     '/',
-    doc('Подключить или забыть бота Telegram и SMS для гостей', {
+    doc('Подключить или забыть бота Telegram, бота MAX и SMS для гостей', {
       admin: true,
       answer: messengersAnswer,
       errors: [502],
@@ -65,7 +69,13 @@ export const messengerRoutes = new Hono<AppEnv>()
     jsonBody,
     validate('json', messengersBody),
     async (c) => {
-      const { telegram, sms } = c.req.valid('json');
+      const { telegram, max, sms } = c.req.valid('json');
+      // MAX first: its bot is the owner's alerts' too, and a refusal there keeps the rest as it was.
+      if (max === null) await forgetMaxBotAndHook(c.env);
+      else if (max) {
+        const done = await connectMaxBot(c.env, max.token);
+        if ('error' in done) return apiError(c, done.status, done.error);
+      }
       if (sms === null) await forgetSmsGateway(c.env);
       else if (sms) {
         if (!SMS_SENDING_PROVIDERS.includes(sms.provider)) return apiError(c, 400, MSG.smsProviderNotYet);
@@ -129,6 +139,40 @@ export const telegramHookRoutes = new Hono<AppEnv>().post(
     const update = telegramUpdateSchema.safeParse(body);
     if (!update.success) return apiError(c, 400, MSG.badInput);
     await takeUpdate(c.env, bot, update.data, (label, task) => afterResponse(c, label, task));
+    return c.json({ ok: true as const });
+  },
+);
+
+/**
+ * MAX's webhook of the owner's MAX bot (the one of the alerts, serving guests too): the path's
+ * secret and the X-Max-Bot-Api-Secret header are both the ones this site gave MAX with POST
+ * /subscriptions, else nothing is read or changed (404 for a path that is not ours, 401 for a
+ * missing or wrong header). Each update is taken once, by its key, before the 200
+ * (worker/notify/guest-max.ts).
+ */
+export const maxHookRoutes = new Hono<AppEnv>().post(
+  '/max/:secret',
+  doc('Обновление бота MAX (вебхук)', {
+    answer: z.object({ ok: z.literal(true) }),
+    body: { media: 'application/json', schema: maxUpdateSchema },
+    errors: [401, 404],
+  }),
+  limitBody(256 * 1024, MSG.requestTooLarge, MSG.badJson),
+  async (c) => {
+    const bot = await readMaxBot(c.env);
+    if (!bot || bot.mode !== 'webhook' || !bot.hookSecret || !(await sameSecret(c.req.param('secret'), bot.hookSecret)))
+      return apiError(c, 404, MSG.notFound);
+    if (!bot.headerSecret || !(await sameSecret(c.req.header('x-max-bot-api-secret') ?? '', bot.headerSecret)))
+      return apiError(c, 401, MSG.maxHookSecret);
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return apiError(c, 400, MSG.badJson);
+    }
+    const update = maxUpdateSchema.safeParse(body);
+    if (!update.success) return apiError(c, 400, MSG.badInput);
+    await takeMaxGuestUpdate(c.env, bot, update.data, (label, task) => afterResponse(c, label, task));
     return c.json({ ok: true as const });
   },
 );

@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { MAX_TEXT_LIMIT } from '../../schema/max.ts';
 import { MSG } from '../../schema/messages.ts';
 import {
   readAnswerSchema,
@@ -16,8 +17,10 @@ import { docs } from '../lib/openapi.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
+import { tryMaxNow } from '../notify/guest-max.ts';
 import { tryTelegramNow } from '../notify/guest-telegram.ts';
 import { GUEST_LEASE_MS, messageOrigin } from '../notify/guest.ts';
+import { readMaxBot } from '../queries/max-bot.ts';
 import { templatesForThread } from '../queries/reply-templates.ts';
 import { randomHex, readTelegramBot } from '../queries/telegram-bot.ts';
 import {
@@ -31,6 +34,42 @@ import {
 import { idParam } from './params.ts';
 
 const doc = docs('Сообщения');
+
+/**
+ * The owner's answer in a MAX thread: to the dialog the guest tied, through the outbox like a
+ * Telegram answer. MAX takes less in one message than Telegram: a longer answer is refused whole,
+ * never cut.
+ */
+async function replyInMax(c: Context<AppEnv>, thread: { id: number; bookingId: number }, text: string, key?: string) {
+  if (text.length > MAX_TEXT_LIMIT) return apiError(c, 400, MSG.maxReplyTooLong);
+  const bot = await readMaxBot(c.env);
+  if (!bot) return apiError(c, 409, MSG.maxNotConfigured);
+  const kept = await queueReply(
+    c.env,
+    { bookingId: thread.bookingId, subject: REPLY_SUBJECT, text, event: key ?? randomHex(12), channel: 'max' },
+    GUEST_LEASE_MS,
+  );
+  if (!kept) return apiError(c, 409, MSG.maxReplyChatGone);
+  if (kept.fresh) {
+    console.log(`Booking ${thread.bookingId}: the owner’s answer queued for the guest’s MAX dialog`);
+    afterResponse(
+      c,
+      'The owner’s answer in MAX',
+      tryMaxNow(c.env, bot, {
+        id: kept.id,
+        attempts: 0,
+        createdAt: kept.createdAt,
+        bookingId: thread.bookingId,
+        kind: 'reply',
+        recipient: kept.recipient,
+        text,
+      }),
+    );
+  }
+  const message = await messageOfOutbox(c.env, kept.id);
+  if (!message) throw new Error(`The thread's copy of outbox row ${kept.id} is missing`);
+  return c.json(message, 202);
+}
 
 /** The outbox's subject of the owner's answer (the chat gets only the text). */
 const REPLY_SUBJECT = 'Ответ владельца';
@@ -95,7 +134,8 @@ export const threadRoutes = new Hono<AppEnv>()
         'один раз: сразу после ответа сервера, а если мессенджер не принял — повторяется по расписанию. ' +
         '`key` (необязательно) — имя этого ответа: повтор запроса с тем же `key` ничего не добавляет. ' +
         'В чат Авито ответ уходит через API сообщений Авито (без ссылок и контактов — правила Авито). ' +
-        '409 — бот не подключён (или Авито), гость отписался («стоп») или в этот канал ответить нельзя.',
+        '409 — бот не подключён (или Авито), гость отписался («стоп») или в этот канал ответить нельзя. ' +
+        'В переписке MAX ответ длиннее 4000 символов не принимается (400): MAX столько не примет.',
     }),
     requireAdmin,
     validate('param', idParam),
@@ -117,6 +157,8 @@ export const threadRoutes = new Hono<AppEnv>()
         if (!message) throw new Error(`The thread's copy of outbox row ${queued.id} is missing`);
         return c.json(message, 202);
       }
+      if (thread.channel === 'max' && thread.bookingId !== undefined)
+        return replyInMax(c, { id: thread.id, bookingId: thread.bookingId }, text, key);
       if (thread.channel !== 'telegram' || thread.bookingId === undefined)
         return apiError(c, 409, MSG.replyChannelUnsupported);
       const bot = await readTelegramBot(c.env);

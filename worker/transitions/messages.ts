@@ -21,7 +21,9 @@ import {
 } from '../notify/owner.ts';
 import type { MailerPort } from '../platform/ports.ts';
 import { readTelegramBot, type TelegramBot } from '../queries/telegram-bot.ts';
+import { readMaxBot, type MaxBot } from '../queries/max-bot.ts';
 import { tryTelegramNow } from '../notify/guest-telegram.ts';
+import { tryMaxNow } from '../notify/guest-max.ts';
 
 export type OwnerMessage = { to: 'owner'; notice: OwnerNotice };
 export type GuestMessage = {
@@ -32,25 +34,32 @@ export type GuestMessage = {
   recipient: string;
   subject: string;
   text: string;
-  /** The same message in a few words for the guest's Telegram chat, if they tied one (schema/telegram.ts). */
+  /**
+   * The same message in a few words for the guest's Telegram chat or MAX dialog, if they tied one
+   * (schema/telegram.ts telegramGuestText).
+   */
   telegram?: { subject: string; text: string };
 };
 export type Message = OwnerMessage | GuestMessage;
 
 /**
  * Where a message can go now: the owner's channels that are set, mail to guests, and the guests'
- * Telegram bot when the owner connected one. Read before the batch.
+ * Telegram bot and the MAX bot when the owner connected them. Read before the batch.
  */
-export type Reach = { owner: Map<Channel, Sender>; mailer?: MailerPort; telegram?: TelegramBot };
+export type Reach = { owner: Map<Channel, Sender>; mailer?: MailerPort; telegram?: TelegramBot; max?: MaxBot };
 export const reachOf = async (env: Bindings): Promise<Reach> => {
-  const [owner, telegram] = await Promise.all([
+  const [owner, telegram, max] = await Promise.all([
     ownerChannels(env),
     readTelegramBot(env).catch((err) => {
       console.error('The guests’ Telegram bot could not be read:', messageOf(err));
       return null;
     }),
+    readMaxBot(env).catch((err) => {
+      console.error('The MAX bot could not be read:', messageOf(err));
+      return null;
+    }),
   ]);
-  return { owner, mailer: env.MAILER, ...(telegram ? { telegram } : {}) };
+  return { owner, mailer: env.MAILER, ...(telegram ? { telegram } : {}), ...(max ? { max } : {}) };
 };
 
 type Row = {
@@ -94,6 +103,16 @@ function rowsOf(m: Message, reach: Reach): Row[] {
       recipient: null,
       event: m.event ?? '',
     });
+  // The same words to the guest's MAX dialog, written only if the booking has one then.
+  if (reach.max && m.telegram)
+    rows.push({
+      channel: 'max',
+      ...m.telegram,
+      bookingId: m.bookingId,
+      kind: m.kind,
+      recipient: null,
+      event: m.event ?? '',
+    });
   return rows;
 }
 
@@ -115,7 +134,15 @@ function insertRowWhen(env: Bindings, row: Row, when: SQL, at: number, lease: nu
           sql`guest_chats.booking_id = ${row.bookingId} and (${when})`,
           sql`guest_chats`,
         )
-      : insertWhen(getDb(env), outbox, values, when);
+      : row.channel === 'max' && row.bookingId !== null
+        ? insertWhen(
+            getDb(env),
+            outbox,
+            { ...values, recipient: sql`guest_max_chats.user_id` },
+            sql`guest_max_chats.booking_id = ${row.bookingId} and (${when})`,
+            sql`guest_max_chats`,
+          )
+        : insertWhen(getDb(env), outbox, values, when);
   return insert.onConflictDoNothing().returning({ id: outbox.id, recipient: outbox.recipient });
 }
 
@@ -164,6 +191,20 @@ export async function sendKept(
             bookingId: message.bookingId,
             kind: message.kind,
             recipient: chat,
+            text: row.text,
+          }),
+        );
+    } else if (row.channel === 'max') {
+      const user = results[i]?.[0]?.recipient;
+      if (reach.max && user)
+        tries.push(
+          tryMaxNow(env, reach.max, {
+            id,
+            attempts: 0,
+            createdAt: now(),
+            bookingId: message.bookingId,
+            kind: message.kind,
+            recipient: user,
             text: row.text,
           }),
         );

@@ -2,6 +2,7 @@
 // count; a thread opens at «#messages/ID» to read and answer. What the owner types is kept in the
 // browser until the server has queued it, so a failed send or a closed tab loses nothing.
 import { useEffect, useRef, useState } from 'react';
+import { MAX_TEXT_LIMIT } from '../../../schema/max.ts';
 import {
   MESSAGE_STATUS_LABELS,
   REPLY_MAX_LENGTH,
@@ -70,8 +71,8 @@ function ThreadList({ onCount }: { onCount: (n: number) => void }) {
         {templatesLink}
         <AvitoChatsNotice />
         <p className="empty">
-          Сообщений пока нет. Когда гость напишет боту Telegram для гостей («Настройки» → «Telegram для гостей») или в
-          чат Авито по объявлению домика, переписка появится здесь.
+          Сообщений пока нет. Когда гость напишет боту Telegram для гостей («Настройки» → «Telegram для гостей»), боту
+          MAX («Настройки» → «Уведомления в MAX») или в чат Авито по объявлению домика, переписка появится здесь.
         </p>
       </>
     );
@@ -307,7 +308,8 @@ function ThreadPage({ id, onCount }: { id: number; onCount: (n: number) => void 
               {...p}
               className="input"
               rows={4}
-              maxLength={REPLY_MAX_LENGTH}
+              // MAX takes less in one message than Telegram: the server refuses a longer answer there.
+              maxLength={thread.channel === 'max' ? MAX_TEXT_LIMIT : REPLY_MAX_LENGTH}
               value={draft.text}
               onChange={(e) => edit(e.target.value)}
             />

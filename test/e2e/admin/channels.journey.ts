@@ -3,7 +3,7 @@ import type { Locator } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { addDays, nightsBetween, todayInMoscow } from '../../../schema/dates.ts';
 import { formatGuests, formatNights, formatPrice, formatStayDates } from '../../../schema/format.ts';
-import { addBookingAt, readPushed } from '../../../stand-ins/avito-api.ts';
+import { addBookingAt, addChatAt, readPushed } from '../../../stand-ins/avito-api.ts';
 import { type Api, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
@@ -247,6 +247,28 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     expect(pushed.busy.last).toContainEqual(expect.objectContaining({ date_start: block.start, date_end: block.end }));
     // Avito's own booking is not sent back to it.
     expect(pushed.busy.last!.some((b) => b.date_start === stay.start)).toBe(false);
+
+    // A guest writes in Avito's chat about the listing: the next minute's schedule brings the chat to
+    // «Сообщения», with the cabin, and the owner answers it from there; the answer reaches Avito.
+    const guestName = `Гость Авито ${crypto.randomUUID().slice(0, 4)}`;
+    const chat = await addChatAt(`${avitoUrl}/_control`, { userId: DEMO.userId, itemId: DEMO.item, guestName });
+    await control(avitoUrl, 'POST', `/chats/${chat.id}/messages`, { text: 'Здравствуйте! Свободно на выходные?' });
+    await fetch(`${baseURL}/__scheduled?cron=${encodeURIComponent('* * * * *')}`).then((r) => r.body?.cancel());
+    await openTab(page, 'Сообщения');
+    const thread = page.locator('.threads__item', { hasText: guestName });
+    await visible(thread, 15_000);
+    await visible(thread.getByText('Авито', { exact: false }));
+    await thread.click();
+    await visible(page.getByText('Здравствуйте! Свободно на выходные?'));
+    const answer = 'Добрый день! Да, свободно, бронируйте на Авито.';
+    await page.getByLabel('Ответ гостю').fill(answer);
+    await page.getByRole('button', { name: 'Отправить' }).click();
+    await visible(page.locator('.chat__msg--out', { hasText: answer }).getByText('отправлено'), 20_000);
+    expect(await axeViolations(page, '#admin-main')).toEqual([]);
+    const onAvito = (await control(avitoUrl, 'GET', `/chats/${chat.id}`)) as { sent: { text: string }[] };
+    expect(onAvito.sent.map((m) => m.text)).toContain(answer);
+    await openTab(page, 'Календарь');
+    await views.getByRole('link', { name: 'Площадки' }).click();
 
     // Unlinked, then disconnected, each after a confirmation; the listing number stays for later.
     await card.getByRole('button', { name: `Отвязать «${name}»` }).click();
