@@ -28,6 +28,8 @@ export const cabinCreateSchema = createInsertSchema(cabins, {
   weekendNights: () => f.weekendNights,
   baseGuests: () => f.baseGuests,
   extraGuestPerNight: () => f.extraGuestPerNight,
+  children: () => f.children,
+  pets: () => f.pets,
 }).omit({ id: true });
 /** The update payload: any subset of the create fields; absent fields keep their value. */
 export const cabinUpdateSchema = cabinCreateSchema.partial();
