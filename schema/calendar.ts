@@ -38,9 +38,16 @@ const minNights = z
 
 /** ISO weekdays (1 Monday … 7 Sunday) closed to arrival or departure, each once. */
 const closedDays = z
-  .array(z.number({ error: MSG.closedDaysInvalid }).int(MSG.closedDaysInvalid).min(1, MSG.closedDaysInvalid).max(7, MSG.closedDaysInvalid), {
-    error: MSG.closedDaysInvalid,
-  })
+  .array(
+    z
+      .number({ error: MSG.closedDaysInvalid })
+      .int(MSG.closedDaysInvalid)
+      .min(1, MSG.closedDaysInvalid)
+      .max(7, MSG.closedDaysInvalid),
+    {
+      error: MSG.closedDaysInvalid,
+    },
+  )
   .max(7, MSG.closedDaysInvalid)
   .refine((days) => new Set(days).size === days.length, MSG.closedDaysInvalid)
   .optional()

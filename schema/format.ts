@@ -143,9 +143,7 @@ export const formatReviews = (n: number): string => countOf(n, FORMS.reviews);
 export const formatYears = (n: number): string => `${n}${NBSP}${n % 10 === 1 && n % 100 !== 11 ? 'года' : 'лет'}`;
 /** Children with their ages, as the owner and the guest read them: «2 ребёнка (возраст: 3, 9)»; none: ''. */
 export const formatChildren = (ages: readonly number[]): string =>
-  ages.length === 0
-    ? ''
-    : `${countOf(ages.length, ['ребёнок', 'ребёнка', 'детей'])} (возраст: ${ages.join(', ')})`;
+  ages.length === 0 ? '' : `${countOf(ages.length, ['ребёнок', 'ребёнка', 'детей'])} (возраст: ${ages.join(', ')})`;
 
 /** The first letter of a name, upper-cased, for a review's avatar; «?» when there is none. */
 export function initial(name: string): string {

@@ -56,7 +56,6 @@ export const petsQuery = z
   .transform((v) => v === '1' || v === 'true')
   .optional();
 
-
 /** PUT /admin/cabins/{id}/date-prices: the whole list of single nights' prices, today on. */
 export const datePricesBodySchema = z.strictObject({
   prices: z

@@ -24,7 +24,12 @@ function quoteStay(
     extraGuestPerNight: 0,
   };
   // Seasons with no rule of days: nothing closed, no longest stay.
-  const { extras: _, maxNights: __, closed: ___, ...quote } = quoteByRules(
+  const {
+    extras: _,
+    maxNights: __,
+    closed: ___,
+    ...quote
+  } = quoteByRules(
     { cabin, seasons, datePrices: [], discounts: [], extras: [], charges: NO_CHARGES },
     { checkIn, checkOut, guests: 1, today: checkIn },
   );

@@ -47,16 +47,7 @@ export async function nightsTaken(env: DbEnv, cabinId: number, checkIn: string, 
 
 type BookingInput = Pick<
   BookingSubmit,
-  | 'cabinId'
-  | 'checkIn'
-  | 'checkOut'
-  | 'guests'
-  | 'name'
-  | 'phone'
-  | 'email'
-  | 'comment'
-  | 'channel'
-  | 'source'
+  'cabinId' | 'checkIn' | 'checkOut' | 'guests' | 'name' | 'phone' | 'email' | 'comment' | 'channel' | 'source'
 > &
   Partial<Pick<BookingSubmit, 'childrenAges' | 'pets'>>;
 /** What a booking keeps of its pricing beyond its lines: the code it used (its use counted) and the extras priced in. */
