@@ -134,6 +134,8 @@ export const guestPageAnswer = z.object({
   checkOut: isoDate,
   nights: z.number().int(),
   guests: z.number().int(),
+  childrenAges: z.array(z.number().int()),
+  pets: z.boolean(),
   lines: z.array(priceLineAnswer),
   total: roubles,
   paid: kopecks,

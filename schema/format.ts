@@ -28,7 +28,7 @@ export function formatPrice(rubles: number): string {
 
 /** A price line's amount: «2 200 ₽», or with a real minus sign «−2 200 ₽» for a discount or a code. */
 export const formatLineAmount = (amount: number): string =>
-  amount < 0 ? `\u2212${formatPrice(-amount)}` : formatPrice(amount);
+  amount < 0 ? `\u2212${formatPrice(-amount)}` : amount === 0 ? 'бесплатно' : formatPrice(amount);
 
 /** The admin list's price line: «12 500 ₽/ночь». */
 export function formatPricePerNight(rubles: number): string {

@@ -304,7 +304,7 @@ export function quoteStay(rules: PricingRules, ask: StayAsk): Quote {
   if (bands.free > 0)
     lines.push({
       kind: 'children',
-      label: `Дети до ${formatYears(children.freeUnderAge)}: ${bands.free} — бесплатно`,
+      label: `Дети до ${formatYears(children.freeUnderAge)}: ${bands.free}`,
       amount: 0,
     });
   if (bands.shared > 0 && nights > 0) {
