@@ -246,6 +246,10 @@ const EXTRA_UNIT: Record<ExtraPer, (nights: number, guests: number) => string> =
   guestNight: (n, g) => ` × ${g} гост. × ${formatNights(n)}`,
 };
 
+/** Whether a cabin takes these adults and children: every child counts toward its maximum. */
+export const takesGuests = (maxGuests: number, guests: number, childrenAges: readonly number[] = []) =>
+  guests + childrenAges.length <= maxGuests;
+
 /** The children of a stay by how they pay: free, at a share of an extra guest's price, or as adults. */
 export function childrenBands(rule: ChildrenRule | undefined, ages: readonly number[] = []) {
   const r = rule ?? CHILDREN_AS_ADULTS;

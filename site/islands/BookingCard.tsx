@@ -16,7 +16,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
 import { countOf, formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../../schema/format.ts';
-import { CHILD_MAX_AGE, type PetsRule } from '../../schema/pricing.ts';
+import { CHILD_MAX_AGE, takesGuests, type PetsRule } from '../../schema/pricing.ts';
 import {
   NO_STAY,
   pickDay,
@@ -240,7 +240,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   const chosen = ticked.filter((t) => extras.some((e) => e.id === t && !e.mandatory));
   // Every child's age given and the cabin takes them all: then the stay is priced.
   const agesGiven = ages.every((a) => a !== null);
-  const tooMany = guests + ages.length > cabin.maxGuests;
+  const tooMany = !takesGuests(cabin.maxGuests, guests, ages as number[]);
   const family = { childrenAges: ages as number[], pets: pets && petsAllowed };
   const quote =
     rules && stay.checkIn && stay.checkOut && agesGiven && !tooMany

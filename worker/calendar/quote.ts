@@ -7,6 +7,7 @@ import {
   CLOSED_MESSAGES,
   quoteStay,
   stayClosed,
+  takesGuests,
   type PricingRules,
   type PromoTerms,
   type Quote,
@@ -46,7 +47,7 @@ export async function priceRequest(env: DbEnv, req: StayRequest): Promise<PriceA
   const cabin = await getCabin(env, req.cabinId);
   if (!cabin || !cabin.active) return { ok: false, reason: 'cabin-missing', error: MSG.cabinNotFound };
   const childrenAges = req.childrenAges ?? [];
-  if (req.guests + childrenAges.length > cabin.maxGuests)
+  if (!takesGuests(cabin.maxGuests, req.guests, childrenAges))
     return { ok: false, reason: 'guests', error: MSG.bookingTooManyGuests };
   if (req.pets && !cabin.pets.allowed) return { ok: false, reason: 'pets', error: MSG.petsNotAllowed };
   // The departure day's season may begin at check-out: the rules are read up to the day after it.

@@ -6,7 +6,7 @@ import {
   type SearchQuery,
   type SearchStay,
 } from '../../schema/search.ts';
-import { quoteMany, type PricingRules } from '../../schema/pricing.ts';
+import { quoteMany, takesGuests, type PricingRules } from '../../schema/pricing.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
 import { now } from '../lib/clock.ts';
 import { groupBy } from '../lib/group-by.ts';
@@ -33,7 +33,7 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
   const pets = q.pets ?? false;
   // Children count toward a cabin's guests; with pets, only cabins that take them.
   const rows = reads.cabins.filter(
-    (c) => c.active && c.maxGuests >= q.guests + childrenAges.length && (!pets || c.pets.allowed),
+    (c) => c.active && takesGuests(c.maxGuests, q.guests, childrenAges) && (!pets || c.pets.allowed),
   );
   const { rulesOf, busy } = reads;
 
