@@ -130,6 +130,9 @@ describe('admin cabin routes', () => {
       weekendNights: [5, 6],
       baseGuests: null,
       extraGuestPerNight: 0,
+      // Every child priced as an adult, no pets.
+      children: { freeUnderAge: 0, sharePercentUntilAge: 0, sharePercent: 0 },
+      pets: { allowed: false, fee: 0, per: 'stay' },
     });
     expect(await getCabin(env, cabin.id)).toEqual(cabin);
   });
@@ -146,6 +149,8 @@ describe('admin cabin routes', () => {
       weekendNights: [5, 6],
       baseGuests: null,
       extraGuestPerNight: 0,
+      children: { freeUnderAge: 0, sharePercentUntilAge: 0, sharePercent: 0 },
+      pets: { allowed: false, fee: 0, per: 'stay' },
       ...input,
     });
   });
