@@ -267,6 +267,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
     arrival: stay.checkIn,
     departure: stay.checkOut,
     guests,
+    ...(agesGiven ? family : {}),
     total: priced?.total ?? null,
     lines: priced?.lines ?? null,
   };
@@ -341,7 +342,11 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   let hint = 'Выберите дату заезда';
   if (stay.checkIn && !stay.checkOut && rules) {
     const min = rules.minNights(stay.checkIn);
-    hint = min > 1 ? `Выберите дату выезда: минимум ${formatNights(min)}` : 'Выберите дату выезда';
+    const max = rules.maxNights(stay.checkIn);
+    const limits = [min > 1 ? `минимум ${formatNights(min)}` : '', max ? `максимум ${formatNights(max)}` : '']
+      .filter(Boolean)
+      .join(', ');
+    hint = limits ? `Выберите дату выезда: ${limits}` : 'Выберите дату выезда';
   } else if (quote && stay.checkIn && stay.checkOut) {
     hint = `${dayMonth(stay.checkIn)} — ${dayMonth(stay.checkOut)}, ${formatNights(quote.nights)}`;
   }
@@ -577,9 +582,12 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
             )}
           </PriceLines>
         ) : (
-          <p className="hint booking__hint">
-            Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.
-          </p>
+          agesGiven &&
+          !tooMany && (
+            <p className="hint booking__hint">
+              Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.
+            </p>
+          )
         )}
         {sent ? (
           <div
