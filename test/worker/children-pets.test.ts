@@ -4,6 +4,7 @@ import { addDays, isoWeekday, todayInMoscow } from '../../schema/dates.ts';
 import { GUEST_PAGE_MARKER } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import { CLOSED_MESSAGES } from '../../schema/pricing.ts';
+import { SEARCH_MARKERS } from '../../schema/search-page.ts';
 import {
   answerOf,
   callWith,
@@ -239,6 +240,47 @@ describe('children and pets: one price in the quote, search and the booking', ()
       children: { freeUnderAge: 0, sharePercentUntilAge: 0, sharePercent: 0 },
       pets: { allowed: false, fee: 0 },
     });
+  });
+});
+
+describe('the /search page with children and pets', () => {
+  // The build's shell, as small as the server's filling needs (the node-api project has no built site).
+  const M = SEARCH_MARKERS;
+  const shell = `<!doctype html><title>${M.title}</title><form><input name="guests" value="${M.guests}"><input name="childrenAges" value="${M.childrenAges}"><input type="checkbox" name="pets" value="1" ${M.pets}></form>${M.error}${M.results}`;
+  const assets = {
+    fetch: async (input: URL | string | Request) =>
+      new URL(input instanceof Request ? input.url : input).pathname === '/shell/search'
+        ? new Response(shell)
+        : new Response('Not found', { status: 404 }),
+  } as unknown as Fetcher;
+  const page = async (query: string) => {
+    const res = await callWith({ ASSETS: assets })('GET', `/search?${query}`);
+    return { status: res.status, html: await res.text() };
+  };
+
+  it('should keep the children’s ages and pets in the form, price the family, say «можно с животными» and link the card with them', async () => {
+    const cookie = await login();
+    const cabin = await familyHouse(cookie);
+    const checkIn = day(40);
+    const checkOut = addDays(checkIn, 3);
+    const { status, html } = await page(
+      `checkIn=${checkIn}&checkOut=${checkOut}&guests=2&childrenAges=${encodeURIComponent('3, 9')}&pets=1`,
+    );
+    expect(status).toBe(200);
+    expect(html).toContain('name="childrenAges" value="3, 9"');
+    expect(html).toContain('name="pets" value="1" checked');
+    expect(html).toContain('2\u00a0гостя, 2\u00a0ребёнка (возраст: 3, 9), с животными');
+    expect(html).toContain('можно с животными');
+    // With pets by the night: 16 500 ₽ for the family and 2 100 ₽ for the pets.
+    expect(html).toContain('18\u00a0600\u00a0₽');
+    expect(html).toContain(
+      `/cabin/${cabin.id}?checkIn=${checkIn}&#38;checkOut=${checkOut}&#38;guests=2&#38;childrenAges=3%2C9&#38;pets=1#booking`,
+    );
+    const bad = await page(`checkIn=${checkIn}&checkOut=${checkOut}&guests=2&childrenAges=42&pets=1`);
+    expect(bad.status).toBe(400);
+    expect(bad.html).toContain(MSG.childrenAgesInvalid);
+    expect(bad.html).toContain('name="childrenAges" value="42"');
+    expect(bad.html).toContain('name="pets" value="1" checked');
   });
 });
 
