@@ -248,3 +248,25 @@ describe('price rules: the seasons’ days', () => {
     );
   });
 });
+
+describe('price rules: what Avito gets', () => {
+  it('should push the adult price: the children’s and pets’ rules and the rule of days change no period sent', async () => {
+    const { pricePeriods } = await import('../../worker/channels/avito-sync.ts');
+    fc.assert(
+      fc.property(rules, closedSeasons, fc.integer({ min: 0, max: 3000 }), (r, seasons, fee) => {
+        const plain: PricingRules = {
+          ...r,
+          cabin: { ...r.cabin, children: undefined },
+          seasons: seasons.map(({ closedToArrival: _a, closedToDeparture: _d, maxNights: _m, ...s }) => s),
+        };
+        const ruled: PricingRules = {
+          ...r,
+          cabin: { ...r.cabin, pets: { allowed: true, fee, per: 'night' } },
+          seasons,
+        };
+        expect(pricePeriods(ruled, DAY0, addDays(DAY0, 120))).toEqual(pricePeriods(plain, DAY0, addDays(DAY0, 120)));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
