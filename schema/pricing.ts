@@ -58,7 +58,7 @@ export const NO_PETS: PetsRule = { allowed: false, fee: 0, per: 'stay' };
 
 /** How a stay breaks a season's rule of days: arriving or leaving on a closed weekday, or too long. */
 export type StayClosed = 'arrival' | 'departure' | 'maxNights';
-/** What the guest reads when a stay breaks one (the texts are schema/messages.ts's). */
+/** What the guest reads when a stay breaks one: kept here, beside the rule, light for the card. */
 export const CLOSED_MESSAGES: Record<StayClosed, string> = {
   arrival: 'В этот день недели в эти даты заезда нет. Выберите другую дату заезда',
   departure: 'В этот день недели в эти даты выезда нет. Выберите другую дату выезда',
@@ -113,7 +113,7 @@ export type PricingRules = {
 export type StayAsk = {
   checkIn: IsoDate;
   checkOut: IsoDate;
-  /** Adults (and, on the card's old links, everyone): children come in childrenAges. */
+  /** The adults; the children come in childrenAges. */
   guests: number;
   /** Each child's age in whole years. */
   childrenAges?: readonly number[];

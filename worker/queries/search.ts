@@ -27,7 +27,8 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
   const nights = nightsBetween(q.checkIn, q.checkOut);
   const today = todayInMoscow(now());
   const from = maxDate(today, addDays(q.checkIn, -SEARCH_NEAREST_DAYS));
-  const to = addDays(q.checkOut, SEARCH_NEAREST_DAYS);
+  // A day past the last check-out: the season of a departure day may begin on it (closedToDeparture).
+  const to = addDays(q.checkOut, SEARCH_NEAREST_DAYS + 1);
   const reads = await searchReads(env, from, to);
   const childrenAges = q.childrenAges ?? [];
   const pets = q.pets ?? false;
