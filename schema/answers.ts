@@ -29,7 +29,7 @@ export const cabinListAnswer = z.array(cabinAnswer);
 
 /** One line of a priced stay (schema/payment-options.ts PriceLine). */
 export const priceLineAnswer = z.object({
-  kind: z.enum(['nights', 'extraGuests', 'discount', 'promo', 'extra', 'fee', 'tax']),
+  kind: z.enum(['nights', 'extraGuests', 'children', 'discount', 'promo', 'extra', 'pets', 'fee', 'tax']),
   label: z.string(),
   amount: roubles,
 });
@@ -48,6 +48,9 @@ export const availabilityAnswer = z.looseObject({
       pricePerNight: roubles,
       minNights: z.number().int(),
       weekendPricePerNight: roubles.nullable(),
+      closedToArrival: z.array(z.number().int()),
+      closedToDeparture: z.array(z.number().int()),
+      maxNights: z.number().int().nullable(),
     }),
   ),
   pricePerNight: roubles,
@@ -56,6 +59,12 @@ export const availabilityAnswer = z.looseObject({
   weekendNights: z.array(z.number().int()),
   baseGuests: z.number().int().nullable(),
   extraGuestPerNight: roubles,
+  children: z.object({
+    freeUnderAge: z.number().int(),
+    sharePercentUntilAge: z.number().int(),
+    sharePercent: z.number().int(),
+  }),
+  pets: z.object({ allowed: z.boolean(), fee: roubles, per: z.enum(['stay', 'night']) }),
   datePrices: z.array(z.object({ date: isoDate, price: roubles })),
   discounts: z.array(z.looseObject({ kind: z.string() })),
   extras: z.array(z.looseObject({ id: z.number().int(), name: z.string(), price: roubles })),
@@ -70,6 +79,7 @@ export const quoteAnswer = z.object({
   total: roubles,
   lines: z.array(priceLineAnswer),
   minNights: z.number().int(),
+  maxNights: z.number().int().nullable(),
   extras: z.array(z.number().int()),
 });
 
@@ -81,6 +91,8 @@ export const searchAnswer = z.object({
   checkOut: isoDate,
   nights: z.number().int(),
   guests: z.number().int(),
+  childrenAges: z.array(z.number().int()),
+  pets: z.boolean(),
   lineSets: z.array(z.array(priceLineAnswer)),
   results: z.array(
     z.object({
@@ -89,13 +101,14 @@ export const searchAnswer = z.object({
       nights: z.number().int(),
       total: roubles,
       lineSet: z.number().int(),
+      pets: z.boolean(),
     }),
   ),
   others: z.array(
     z.object({
       id: z.number().int(),
       name: z.string(),
-      reason: z.enum(['busy', 'minNights']),
+      reason: z.enum(['busy', 'minNights', 'closed']),
       minNights: z.number().int(),
       nearest: searchStay.optional(),
     }),
@@ -122,6 +135,8 @@ export const guestPageAnswer = z.object({
   checkOut: isoDate,
   nights: z.number().int(),
   guests: z.number().int(),
+  childrenAges: z.array(z.number().int()),
+  pets: z.boolean(),
   lines: z.array(priceLineAnswer),
   total: roubles,
   paid: kopecks,

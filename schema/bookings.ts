@@ -5,6 +5,7 @@ import { addMonths, isIsoDate, nightsBetween, todayInMoscow } from './dates.ts';
 import { CALENDAR_INPUT_MONTHS } from './calendar.ts';
 import { MSG } from './messages.ts';
 import { bookingSourceSchema } from './visits.ts';
+import { CHILD_MAX_AGE } from './pricing.ts';
 
 // The statuses, channels and limits live in booking-options.ts (no zod: the booking card and
 // every page that reads the defaults load them).
@@ -35,6 +36,20 @@ export const bookingSubmitSchema = z
       .int(MSG.bookingGuestsInvalid)
       .min(1, MSG.bookingGuestsInvalid)
       .max(100, MSG.bookingTooManyGuests),
+    /** Each child's age (`guests` counts the adults); they count toward the cabin's guests too. */
+    childrenAges: z
+      .array(
+        z
+          .number({ error: MSG.childrenAgesInvalid })
+          .int(MSG.childrenAgesInvalid)
+          .min(0, MSG.childrenAgesInvalid)
+          .max(CHILD_MAX_AGE, MSG.childrenAgesInvalid),
+        { error: MSG.childrenAgesInvalid },
+      )
+      .max(30, MSG.bookingTooManyGuests)
+      .optional()
+      .default([]),
+    pets: z.boolean({ error: MSG.petsInvalid }).optional().default(false),
     name: text(100).min(1, MSG.bookingNameRequired),
     phone: bookingPhone,
     email: z

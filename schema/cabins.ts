@@ -29,6 +29,8 @@ export const cabinCreateSchema = createInsertSchema(cabins, {
   baseGuests: () => f.baseGuests,
   extraGuestPerNight: () => f.extraGuestPerNight,
   deposit: () => f.deposit,
+  children: () => f.children,
+  pets: () => f.pets,
 }).omit({ id: true });
 /** The update payload: any subset of the create fields; absent fields keep their value. */
 export const cabinUpdateSchema = cabinCreateSchema.partial();

@@ -36,6 +36,23 @@ const minNights = z
   .min(1, MSG.minNightsInvalid)
   .max(MIN_NIGHTS_MAX, MSG.minNightsInvalid);
 
+/** ISO weekdays (1 Monday … 7 Sunday) closed to arrival or departure, each once. */
+const closedDays = z
+  .array(
+    z
+      .number({ error: MSG.closedDaysInvalid })
+      .int(MSG.closedDaysInvalid)
+      .min(1, MSG.closedDaysInvalid)
+      .max(7, MSG.closedDaysInvalid),
+    {
+      error: MSG.closedDaysInvalid,
+    },
+  )
+  .max(7, MSG.closedDaysInvalid)
+  .refine((days) => new Set(days).size === days.length, MSG.closedDaysInvalid)
+  .optional()
+  .default([]);
+
 /** Nights [start, end): end after start, not wholly past, not past the input horizon. */
 function checkRange(r: { start: string; end: string }, ctx: z.RefinementCtx) {
   if (!isIsoDate(r.start) || !isIsoDate(r.end)) return;
@@ -57,12 +74,26 @@ export const seasonInputSchema = z
       .max(10_000_000, MSG.seasonPriceInvalid),
     minNights: minNights.default(1),
     weekendPricePerNight: weekendPrice,
+    closedToArrival: closedDays,
+    closedToDeparture: closedDays,
+    maxNights: z
+      .number({ error: MSG.maxNightsInvalid })
+      .int(MSG.maxNightsInvalid)
+      .min(1, MSG.maxNightsInvalid)
+      .max(MIN_NIGHTS_MAX, MSG.maxNightsInvalid)
+      .nullable()
+      .optional()
+      .default(null),
     // The list GET …/calendar answers carries each row's id and cabin: it may be sent back as it
     // is. Both are ignored (the whole list is replaced, for the cabin of the address).
     id: z.unknown().optional(),
     cabinId: z.unknown().optional(),
   })
   .superRefine(checkRange)
+  .superRefine((s, ctx) => {
+    if (s.maxNights != null && s.maxNights < s.minNights)
+      ctx.addIssue({ code: 'custom', message: MSG.maxNightsInvalid, path: ['maxNights'] });
+  })
   .transform(({ id: _id, cabinId: _cabinId, ...season }) => season);
 
 /** The whole list of a cabin's seasons, and its minimum stay outside them. */
@@ -102,6 +133,9 @@ export function calendarFieldName(path: readonly PropertyKey[]): string | undefi
     end: 'окончание',
     pricePerNight: 'цена за ночь',
     minNights: 'минимальный срок',
+    maxNights: 'максимальный срок',
+    closedToArrival: 'дни без заезда',
+    closedToDeparture: 'дни без выезда',
     note: 'заметка',
     name: 'название',
     url: 'адрес',
@@ -118,6 +152,9 @@ export function calendarFieldName(path: readonly PropertyKey[]): string | undefi
 }
 
 export type SeasonInput = z.infer<typeof seasonInputSchema>;
+/** A season to store: its rule of days may be left out (none). */
+export type SeasonToStore = Omit<SeasonInput, 'closedToArrival' | 'closedToDeparture' | 'maxNights'> &
+  Partial<Pick<SeasonInput, 'closedToArrival' | 'closedToDeparture' | 'maxNights'>>;
 export type BlockInput = z.infer<typeof blockInputSchema>;
 export type FeedInput = z.infer<typeof feedsBodySchema>['feeds'][number];
 export type DateRange = { start: IsoDate; end: IsoDate };

@@ -28,7 +28,7 @@ export function formatPrice(rubles: number): string {
 
 /** A price line's amount: «2 200 ₽», or with a real minus sign «−2 200 ₽» for a discount or a code. */
 export const formatLineAmount = (amount: number): string =>
-  amount < 0 ? `\u2212${formatPrice(-amount)}` : formatPrice(amount);
+  amount < 0 ? `\u2212${formatPrice(-amount)}` : amount === 0 ? 'бесплатно' : formatPrice(amount);
 
 /** The admin list's price line: «12 500 ₽/ночь». */
 export function formatPricePerNight(rubles: number): string {
@@ -139,6 +139,11 @@ export const formatGuests = (n: number): string => countOf(n, FORMS.guests);
 export const formatObjects = (n: number): string => countOf(n, FORMS.objects);
 export const formatNights = (n: number): string => countOf(n, FORMS.nights);
 export const formatReviews = (n: number): string => countOf(n, FORMS.reviews);
+/** An age after «до» (the genitive): «до 1 года», «до 5 лет», «до 21 года». */
+export const formatYears = (n: number): string => `${n}${NBSP}${n % 10 === 1 && n % 100 !== 11 ? 'года' : 'лет'}`;
+/** Children with their ages, as the owner and the guest read them: «2 ребёнка (возраст: 3, 9)»; none: ''. */
+export const formatChildren = (ages: readonly number[]): string =>
+  ages.length === 0 ? '' : `${countOf(ages.length, ['ребёнок', 'ребёнка', 'детей'])} (возраст: ${ages.join(', ')})`;
 
 /** The first letter of a name, upper-cased, for a review's avatar; «?» when there is none. */
 export function initial(name: string): string {

@@ -184,7 +184,10 @@ export type GuestPageAnswer = {
   checkIn: IsoDate;
   checkOut: IsoDate;
   nights: number;
+  /** The adults; the children's ages and pets as the guest gave them. */
   guests: number;
+  childrenAges: number[];
+  pets: boolean;
   lines: PriceLine[];
   /** Roubles. */
   total: number;

@@ -55,11 +55,12 @@ export type NightsPart = { start: string; end: string; nights: number; pricePerN
 
 /**
  * One line of a priced stay, in whole roubles: nights at a price, guests beyond the price, the
+ * children (a share of an extra guest's price, or free), pets, the
  * discount and the promo code (negative), an extra, the cleaning fee, the tourist tax
  * (schema/pricing.ts quoteStay).
  */
 export type PriceLine = {
-  kind: 'nights' | 'extraGuests' | 'discount' | 'promo' | 'extra' | 'fee' | 'tax';
+  kind: 'nights' | 'extraGuests' | 'children' | 'discount' | 'promo' | 'extra' | 'pets' | 'fee' | 'tax';
   label: string;
   amount: number;
 };

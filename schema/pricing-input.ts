@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CALENDAR_INPUT_MONTHS, weekendPrice } from './calendar.ts';
 import { addMonths, isIsoDate, todayInMoscow } from './dates.ts';
 import { MSG } from './messages.ts';
-import { EXTRA_PER } from './pricing.ts';
+import { CHILD_MAX_AGE, EXTRA_PER, PETS_PER } from './pricing.ts';
 import { PROMO_CODE_PATTERN, promoCodeKey } from './promo-code.ts';
 
 const whole = (message: string, min: number, max: number) =>
@@ -21,7 +21,40 @@ export const cabinPricingFields = {
     .optional(),
   baseGuests: whole(MSG.baseGuestsInvalid, 1, 100).nullable().optional(),
   extraGuestPerNight: whole(MSG.extraGuestFeeInvalid, 0, 1_000_000).optional(),
+  children: z
+    .strictObject(
+      {
+        freeUnderAge: whole(MSG.childrenAgeRuleInvalid, 0, CHILD_MAX_AGE + 1),
+        sharePercentUntilAge: whole(MSG.childrenAgeRuleInvalid, 0, CHILD_MAX_AGE + 1),
+        sharePercent: whole(MSG.childrenShareInvalid, 0, 100),
+      },
+      { error: MSG.badInput },
+    )
+    .optional(),
+  pets: z
+    .strictObject(
+      {
+        allowed: z.boolean({ error: MSG.badInput }),
+        fee: whole(MSG.petsFeeInvalid, 0, 1_000_000),
+        per: z.enum(PETS_PER, { error: MSG.petsPerInvalid }),
+      },
+      { error: MSG.badInput },
+    )
+    .optional(),
 };
+
+/** `childrenAges=3,9` of a query string: each child's age, 0 to 17 (at most 30 children). */
+export const childrenAgesList = z
+  .string({ error: MSG.childrenAgesInvalid })
+  .regex(/^(\d{1,2}(,\d{1,2}){0,29})?$/, MSG.childrenAgesInvalid)
+  .transform((s) => (s ? s.split(',').map(Number) : []))
+  .refine((ages) => ages.every((a) => a <= CHILD_MAX_AGE), MSG.childrenAgesInvalid);
+export const childrenAgesQuery = childrenAgesList.optional();
+/** `pets=1` (or true) of a query string; `0`, `false` or absent: without. */
+export const petsQuery = z
+  .enum(['0', '1', 'true', 'false'], { error: MSG.petsInvalid })
+  .transform((v) => v === '1' || v === 'true')
+  .optional();
 
 /** PUT /admin/cabins/{id}/date-prices: the whole list of single nights' prices, today on. */
 export const datePricesBodySchema = z.strictObject({
@@ -158,4 +191,6 @@ export const quoteQuerySchema = z.object({
     .transform((s) => (s ? s.split(',').map(Number) : []))
     .optional(),
   promo: z.string().trim().max(40, MSG.promoCodeInvalid).optional(),
+  childrenAges: childrenAgesQuery,
+  pets: petsQuery,
 });

@@ -6,7 +6,7 @@
 // enough for the booking card. All amounts are whole roubles; the lines always sum to the total,
 // and no line or total is ever negative where it should not be.
 import { addDays, isoWeekday, nightsBetween, type IsoDate } from './dates.ts';
-import { formatNights, formatPrice, NBSP } from './format.ts';
+import { formatNights, formatPrice, formatYears, NBSP } from './format.ts';
 import { chargeLines, nightsLines, type NightsPart, type PriceLine, type StayCharges } from './payment-options.ts';
 
 /** Friday and Saturday nights: the ISO weekdays of the evening a night begins. */
@@ -23,6 +23,10 @@ export type CabinRates = {
   /** Guests the price includes; each further one pays extraGuestPerNight a night. */
   baseGuests: number;
   extraGuestPerNight: number;
+  /** How children are priced; absent: every child as an adult. */
+  children?: ChildrenRule;
+  /** Whether pets may come and what they pay; absent: not allowed. */
+  pets?: PetsRule;
 };
 export type SeasonRates = {
   start: IsoDate;
@@ -30,6 +34,35 @@ export type SeasonRates = {
   pricePerNight: number;
   weekendPricePerNight?: number | null;
   minNights: number;
+  /** ISO weekdays (1 Monday … 7 Sunday) no stay may begin on in this season. */
+  closedToArrival?: readonly number[];
+  /** ISO weekdays no stay may end on: the departure day's season's (seasonOf the day as a date). */
+  closedToDeparture?: readonly number[];
+  /** The longest stay that may begin in this season; null: no limit beyond the booking's own. */
+  maxNights?: number | null;
+};
+
+/**
+ * A cabin's children's prices by age: under `freeUnderAge` a child is free; under
+ * `sharePercentUntilAge` it pays `sharePercent` % of extraGuestPerNight a night, whatever the
+ * guests the price includes; older, it counts as an adult. All zero: every child as an adult.
+ */
+export type ChildrenRule = { freeUnderAge: number; sharePercentUntilAge: number; sharePercent: number };
+export const CHILDREN_AS_ADULTS: ChildrenRule = { freeUnderAge: 0, sharePercentUntilAge: 0, sharePercent: 0 };
+/** A child's age as the guest gives it: whole years, 0 to 17. */
+export const CHILD_MAX_AGE = 17;
+
+export const PETS_PER = ['stay', 'night'] as const;
+export type PetsRule = { allowed: boolean; fee: number; per: (typeof PETS_PER)[number] };
+export const NO_PETS: PetsRule = { allowed: false, fee: 0, per: 'stay' };
+
+/** How a stay breaks a season's rule of days: arriving or leaving on a closed weekday, or too long. */
+export type StayClosed = 'arrival' | 'departure' | 'maxNights';
+/** What the guest reads when a stay breaks one: kept here, beside the rule, light for the card. */
+export const CLOSED_MESSAGES: Record<StayClosed, string> = {
+  arrival: 'В этот день недели в эти даты заезда нет. Выберите другую дату заезда',
+  departure: 'В этот день недели в эти даты выезда нет. Выберите другую дату выезда',
+  maxNights: 'Слишком много ночей: в эти даты действует максимальный срок проживания',
 };
 /** One night's own price (New Year's Eve): it overrides every other rule. */
 export type DatePrice = { date: IsoDate; price: number };
@@ -80,7 +113,12 @@ export type PricingRules = {
 export type StayAsk = {
   checkIn: IsoDate;
   checkOut: IsoDate;
+  /** The adults; the children come in childrenAges. */
   guests: number;
+  /** Each child's age in whole years. */
+  childrenAges?: readonly number[];
+  /** Whether pets come along (refused before pricing where the cabin does not allow them). */
+  pets?: boolean;
   /** The optional extras the guest ticked (mandatory ones are always in). */
   extras?: readonly number[];
   promo?: PromoTerms | null;
@@ -98,6 +136,10 @@ export type Quote = {
   lines: PriceLine[];
   /** The minimum stay that applies: the check-in night's season's, else the cabin's. */
   minNights: number;
+  /** The longest stay the check-in night's season allows, or null. */
+  maxNights: number | null;
+  /** The season's rule of days this stay breaks, or null (stayClosed). */
+  closed: StayClosed | null;
   parts: NightsPart[];
   /** The extras priced in (mandatory and ticked), by id. */
   extras: number[];
@@ -204,6 +246,42 @@ const EXTRA_UNIT: Record<ExtraPer, (nights: number, guests: number) => string> =
   guestNight: (n, g) => ` × ${g} гост. × ${formatNights(n)}`,
 };
 
+/** Whether a cabin takes these adults and children: every child counts toward its maximum. */
+export const takesGuests = (maxGuests: number, guests: number, childrenAges: readonly number[] = []) =>
+  guests + childrenAges.length <= maxGuests;
+
+/** The children of a stay by how they pay: free, at a share of an extra guest's price, or as adults. */
+export function childrenBands(rule: ChildrenRule | undefined, ages: readonly number[] = []) {
+  const r = rule ?? CHILDREN_AS_ADULTS;
+  let free = 0;
+  let shared = 0;
+  for (const age of ages) {
+    if (age < r.freeUnderAge) free++;
+    else if (age < r.sharePercentUntilAge) shared++;
+  }
+  return { free, shared, adults: ages.length - free - shared };
+}
+
+/** A child's price a night at the cabin's share: a whole rouble. */
+export const childNightPrice = (cabin: Pick<CabinRates, 'extraGuestPerNight' | 'children'>) =>
+  percentOf(cabin.extraGuestPerNight, cabin.children?.sharePercent ?? 0);
+
+/** What pets pay for this stay where they may come. */
+export const petsAmount = (pets: PetsRule, nights: number) => (pets.per === 'night' ? pets.fee * nights : pets.fee);
+
+/**
+ * Whether the stay breaks its seasons' rule of days: the check-in's weekday closed to arrival in
+ * its season, the check-out's closed to departure in the season of that day, or more nights than
+ * the check-in's season allows.
+ */
+export function stayClosed(seasons: readonly SeasonRates[], checkIn: IsoDate, checkOut: IsoDate): StayClosed | null {
+  const arrival = seasonOf(checkIn, seasons);
+  if (arrival?.closedToArrival?.includes(isoWeekday(checkIn))) return 'arrival';
+  if (seasonOf(checkOut, seasons)?.closedToDeparture?.includes(isoWeekday(checkOut))) return 'departure';
+  if (arrival?.maxNights && nightsBetween(checkIn, checkOut) > arrival.maxNights) return 'maxNights';
+  return null;
+}
+
 /**
  * A stay's price, as every place shows it: the nights at their prices; the guests beyond the ones
  * the price includes; the largest discount; the promo code; the extras (mandatory ones and those
@@ -215,12 +293,30 @@ export function quoteStay(rules: PricingRules, ask: StayAsk): Quote {
   const nights = parts.reduce((n, p) => n + p.nights, 0);
   const lines: PriceLine[] = nightsLines(parts);
 
-  const extraGuests = Math.max(0, ask.guests - rules.cabin.baseGuests);
+  const children = rules.cabin.children ?? CHILDREN_AS_ADULTS;
+  const bands = childrenBands(children, ask.childrenAges);
+  // Older children count as adults: for the guests the price includes and for extras by the guest.
+  const guests = ask.guests + bands.adults;
+  const extraGuests = Math.max(0, guests - rules.cabin.baseGuests);
   if (extraGuests > 0 && rules.cabin.extraGuestPerNight > 0 && nights > 0) {
     lines.push({
       kind: 'extraGuests',
       label: `Дополнительные гости: ${extraGuests} × ${formatPrice(rules.cabin.extraGuestPerNight)} × ${formatNights(nights)}`,
       amount: extraGuests * rules.cabin.extraGuestPerNight * nights,
+    });
+  }
+  if (bands.free > 0)
+    lines.push({
+      kind: 'children',
+      label: `Дети до ${formatYears(children.freeUnderAge)}: ${bands.free}`,
+      amount: 0,
+    });
+  if (bands.shared > 0 && nights > 0) {
+    const each = childNightPrice(rules.cabin);
+    lines.push({
+      kind: 'children',
+      label: `Дети до ${formatYears(children.sharePercentUntilAge)}: ${bands.shared} × ${formatPrice(each)} × ${formatNights(nights)}`,
+      amount: bands.shared * each * nights,
     });
   }
   const lodging = () => lines.reduce((s, l) => s + l.amount, 0);
@@ -255,17 +351,27 @@ export function quoteStay(rules: PricingRules, ask: StayAsk): Quote {
   for (const e of chosen) {
     lines.push({
       kind: 'extra',
-      label: `${e.name}${EXTRA_UNIT[e.per](nights, ask.guests)}`,
-      amount: extraAmount(e, nights, ask.guests),
+      label: `${e.name}${EXTRA_UNIT[e.per](nights, guests)}`,
+      amount: extraAmount(e, nights, guests),
     });
   }
+  const pets = rules.cabin.pets;
+  if (ask.pets && pets?.allowed && pets.fee > 0)
+    lines.push({
+      kind: 'pets',
+      label: `Проживание с животными${pets.per === 'night' ? ` × ${formatNights(nights)}` : ''}`,
+      amount: petsAmount(pets, nights),
+    });
   lines.push(...chargeLines(accommodation, nights, rules.charges));
+  const season = seasonOf(ask.checkIn, rules.seasons);
 
   return {
     nights,
     total: lines.reduce((s, l) => s + l.amount, 0),
     lines,
-    minNights: seasonOf(ask.checkIn, rules.seasons)?.minNights ?? rules.cabin.minNights,
+    minNights: season?.minNights ?? rules.cabin.minNights,
+    maxNights: season?.maxNights ?? null,
+    closed: stayClosed(rules.seasons, ask.checkIn, ask.checkOut),
     parts,
     extras: chosen.map((e) => e.id),
   };
@@ -284,6 +390,8 @@ const CABIN_FIELDS = fieldsOf<CabinRates>({
   minNights: true,
   baseGuests: true,
   extraGuestPerNight: true,
+  children: true,
+  pets: true,
 });
 const SEASON_FIELDS = fieldsOf<SeasonRates>({
   start: true,
@@ -291,6 +399,9 @@ const SEASON_FIELDS = fieldsOf<SeasonRates>({
   pricePerNight: true,
   weekendPricePerNight: true,
   minNights: true,
+  closedToArrival: true,
+  closedToDeparture: true,
+  maxNights: true,
 });
 const DATE_FIELDS = fieldsOf<DatePrice>({ date: true, price: true });
 
@@ -301,6 +412,25 @@ function below(level: Level, value: unknown): Level {
   let next = level.get(value);
   if (!next) level.set(value, (next = new Map()));
   return next;
+}
+
+/**
+ * The level below `level` for a field's value: a list after its length, item by item; an object
+ * (the children's and pets' rules) its fields in their order, after their number; else the value.
+ */
+function byValue(level: Level, value: unknown): Level {
+  if (Array.isArray(value)) {
+    level = below(level, value.length);
+    for (let j = 0; j < value.length; j++) level = below(level, value[j]);
+    return level;
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    level = below(level, entries.length);
+    for (const [k, v] of entries) level = below(below(level, k), v);
+    return level;
+  }
+  return below(level, value);
 }
 
 /**
@@ -317,16 +447,9 @@ function ruleSetNumbers(): (rules: PricingRules) => number {
     let level = below(below(root, rules.discounts), rules.charges);
     level = below(level, rules.extras.length);
     for (let i = 0; i < rules.extras.length; i++) level = below(level, rules.extras[i]);
-    for (let i = 0; i < CABIN_FIELDS.length; i++) {
-      const value = rules.cabin[CABIN_FIELDS[i]!];
-      if (!Array.isArray(value)) level = below(level, value);
-      else {
-        level = below(level, value.length);
-        for (let j = 0; j < value.length; j++) level = below(level, value[j]);
-      }
-    }
+    for (let i = 0; i < CABIN_FIELDS.length; i++) level = byValue(level, rules.cabin[CABIN_FIELDS[i]!]);
     level = below(level, rules.seasons.length);
-    for (const s of rules.seasons) for (const f of SEASON_FIELDS) level = below(level, s[f]);
+    for (const s of rules.seasons) for (const f of SEASON_FIELDS) level = byValue(level, s[f]);
     level = below(level, rules.datePrices.length);
     for (const d of rules.datePrices) for (const f of DATE_FIELDS) level = below(level, d[f]);
     let n = numbers.get(level);

@@ -7,6 +7,9 @@ export const SEARCH_MARKERS = {
   checkIn: '__SEARCH_CHECK_IN__',
   checkOut: '__SEARCH_CHECK_OUT__',
   guests: '__SEARCH_GUESTS__',
+  childrenAges: '__SEARCH_CHILDREN__',
+  /** The whole attribute, put in the pets checkbox: the server writes `checked` or nothing in its place. */
+  pets: 'data-pets="__SEARCH_PETS__"',
   error: '<!--search-error-->',
   results: '<!--search-results-->',
   /** In a card: the stay's price line, and the query after the cabin's address. */

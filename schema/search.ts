@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { addDays, isIsoDate, nightsBetween, todayInMoscow, type IsoDate } from './dates.ts';
 import { MSG } from './messages.ts';
+import { childrenAgesList, petsQuery } from './pricing-input.ts';
 import type { PriceLine } from './payment-options.ts';
 
 // The limits live in search-options.ts (no zod: the search form's picker reads them).
@@ -27,6 +28,14 @@ export const searchQuerySchema = z
       .regex(/^\d{1,3}$/, MSG.searchGuestsInvalid)
       .transform(Number)
       .refine((n) => n >= 1 && n <= SEARCH_MAX_GUESTS, MSG.searchGuestsInvalid),
+    /** `childrenAges=3,9`: the children beside the adults of `guests` (the form's field may hold spaces). */
+    childrenAges: z
+      .string({ error: MSG.childrenAgesInvalid })
+      .transform((s) => s.replace(/\s+/g, ''))
+      .pipe(childrenAgesList)
+      .optional(),
+    /** `pets=1`: only cabins where pets may come. */
+    pets: petsQuery,
   })
   .superRefine((q, ctx) => {
     // A field already refused has its own message; the order of the dates needs real dates.
@@ -39,12 +48,14 @@ export const searchQuerySchema = z
       ctx.addIssue({ code: 'custom', message: MSG.searchCheckInTooFar, path: ['checkIn'] });
     else if (nightsBetween(q.checkIn, q.checkOut) > SEARCH_MAX_NIGHTS)
       ctx.addIssue({ code: 'custom', message: MSG.searchTooLong, path: ['checkOut'] });
+    if (q.guests + (q.childrenAges?.length ?? 0) > SEARCH_MAX_GUESTS)
+      ctx.addIssue({ code: 'custom', message: MSG.searchGuestsInvalid, path: ['childrenAges'] });
   });
 
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
-/** Why a cabin that takes the guests is not among the results. */
-export type SearchMissReason = 'busy' | 'minNights';
+/** Why a cabin that takes the guests is not among the results: busy, too short, or its season's rule of days. */
+export type SearchMissReason = 'busy' | 'minNights' | 'closed';
 export type SearchStay = { checkIn: IsoDate; checkOut: IsoDate; total: number };
 
 export type SearchAnswer = {
@@ -52,9 +63,12 @@ export type SearchAnswer = {
   checkOut: IsoDate;
   nights: number;
   guests: number;
+  childrenAges: number[];
+  pets: boolean;
   /** Free for every night and long enough: cheapest total first. */
   /** total: the nights by season, the cleaning fee and the tourist tax (lines, as the booking card shows them). */
-  results: { id: number; name: string; nights: number; total: number; lines: PriceLine[] }[];
+  /** `pets`: pets may come (the card says «можно с животными»). */
+  results: { id: number; name: string; nights: number; total: number; lines: PriceLine[]; pets: boolean }[];
   /** Take the guests but not these dates; `nearest` is the closest free stay of the same length. */
   others: { id: number; name: string; reason: SearchMissReason; minNights: number; nearest?: SearchStay }[];
 };

@@ -3,6 +3,7 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'driz
 import { CABIN_DEFAULTS, DEFAULT_ADMIN_PATH, DEFAULT_RATING } from './constants.ts';
 import type { AuditOutcome, Role } from './account.ts';
 import type { PriceLine } from './payment-options.ts';
+import type { ChildrenRule, PetsRule } from './pricing.ts';
 import type { BookingSource } from './visits.ts';
 import type { TaskKind } from './tasks.ts';
 
@@ -29,6 +30,16 @@ export const cabins = sqliteTable('cabins', {
   extraGuestPerNight: integer('extra_guest_per_night').notNull().default(0),
   /** The deposit held on the guest's card before arrival, in roubles; 0: none. */
   deposit: integer('deposit').notNull().default(0),
+  /** How children are priced by age (schema/pricing.ts ChildrenRule); all zero: as adults. */
+  children: text('children', { mode: 'json' })
+    .$type<ChildrenRule>()
+    .notNull()
+    .default(sql`'{"freeUnderAge":0,"sharePercentUntilAge":0,"sharePercent":0}'`),
+  /** Whether pets may come and their fee (schema/pricing.ts PetsRule). */
+  pets: text('pets', { mode: 'json' })
+    .$type<PetsRule>()
+    .notNull()
+    .default(sql`'{"allowed":false,"fee":0,"per":"stay"}'`),
 });
 
 export const reviews = sqliteTable(
@@ -312,6 +323,11 @@ export const seasons = sqliteTable(
     minNights: integer('min_nights').notNull().default(1),
     /** The season's weekend nights' price; null: as its other nights. */
     weekendPricePerNight: integer('weekend_price_per_night'),
+    /** ISO weekdays (1–7) no stay may arrive on, or leave on, in this season. */
+    closedToArrival: text('closed_to_arrival', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
+    closedToDeparture: text('closed_to_departure', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
+    /** The longest stay beginning in this season; null: no limit of its own. */
+    maxNights: integer('max_nights'),
   },
   (t) => [index('seasons_cabin_idx').on(t.cabinId, t.start)],
 );
@@ -544,6 +560,9 @@ export const bookings = sqliteTable(
     promoClaimed: integer('promo_claimed', { mode: 'boolean' }).notNull().default(false),
     /** The extras priced in (ids of extras at the time), for «Заявки» and the guest's page. */
     extras: text('extras', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
+    /** The children's ages (`guests` counts the adults) and whether pets come, as the guest gave them. */
+    childrenAges: text('children_ages', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
+    pets: integer('pets', { mode: 'boolean' }).notNull().default(false),
     /** awaiting_payment: the instant (ISO, UTC) until which its nights are held for the guest paying. */
     holdUntil: text('hold_until'),
     /**

@@ -3,7 +3,7 @@
 // owner closed by hand and a feed «Авито (демо)» that `npm start` itself serves. Dates are
 // counted from today in Moscow, so the demo never goes stale.
 import { addDays, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
-import type { SeasonInput } from '../../schema/calendar.ts';
+import type { SeasonToStore } from '../../schema/calendar.ts';
 import { exportCalendar, type BusyEvent } from '../../worker/calendar/ical.ts';
 
 const round500 = (n: number) => Math.round(n / 500) * 500;
@@ -15,10 +15,10 @@ function summer(today: IsoDate): { start: IsoDate; end: IsoDate } {
 }
 
 /** Seasons for the demo cabin at `index` (0-based) with this base price. */
-export function demoSeasons(index: number, pricePerNight: number, today = todayInMoscow()): SeasonInput[] {
+export function demoSeasons(index: number, pricePerNight: number, today = todayInMoscow()): SeasonToStore[] {
   if (index >= 8) return [];
   const high = summer(today);
-  const seasons: SeasonInput[] = [];
+  const seasons: SeasonToStore[] = [];
   // Every other of the first cabins is cheaper until spring: their cards say «от N ₽».
   if (index % 2 === 0) {
     const end = [addDays(today, 100), high.start].sort()[0]!;

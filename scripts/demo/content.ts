@@ -61,6 +61,12 @@ export const DEMO_CABINS: DemoCabin[] = [
     bedrooms: 3,
     bathrooms: 2,
     maxGuests: 8,
+    // The family house shows the owner's price rules: six guests in the price, then 1 500 ₽ a
+    // night each; children under 3 free, under 12 at half of that; pets welcome for 1 000 ₽.
+    baseGuests: 6,
+    extraGuestPerNight: 1500,
+    children: { freeUnderAge: 3, sharePercentUntilAge: 12, sharePercent: 50 },
+    pets: { allowed: true, fee: 1000, per: 'stay' },
     featured: false,
     active: true,
     amenities: [A.wifi, A.terrace, A.bbq, A.parking, A.washer, A.kitchen, A.tv, A.fridge],

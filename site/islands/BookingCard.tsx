@@ -15,7 +15,8 @@
 // and the code once a day is picked.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
-import { formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../../schema/format.ts';
+import { countOf, formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../../schema/format.ts';
+import { CHILD_MAX_AGE, takesGuests, type PetsRule } from '../../schema/pricing.ts';
 import {
   NO_STAY,
   pickDay,
@@ -64,7 +65,8 @@ const StayOptions = lazy(() => loadRequest().then((m) => ({ default: m.StayOptio
 const PaymentReturn = lazy(() => import('./PaymentReturn.tsx'));
 
 interface Props {
-  cabin: { id: number; name: string; pricePerNight: number; maxGuests: number };
+  /** `pets`: whether pets may come and what they pay (the checkbox shows only then). */
+  cabin: { id: number; name: string; pricePerNight: number; maxGuests: number; pets?: PetsRule };
   /** The lowest price a night has in a season ahead, when lower than the price per night. */
   priceFrom?: number | null;
   phone: string;
@@ -76,15 +78,32 @@ interface Props {
 
 type Free = { status: 'idle' | 'loading' | 'error' } | { status: 'ready'; rules: StayRules };
 
-/** `?checkIn=…&checkOut=…&guests=…` of a search result's link, when it names a stay. */
-function stayFromAddress(search: string): { checkIn: IsoDate; checkOut: IsoDate; guests: number } | null {
+/** `?checkIn=…&checkOut=…&guests=…&childrenAges=…&pets=1` of a search result's link, when it names a stay. */
+function stayFromAddress(
+  search: string,
+): { checkIn: IsoDate; checkOut: IsoDate; guests: number; childrenAges: number[]; pets: boolean } | null {
   const q = new URLSearchParams(search);
   const checkIn = q.get('checkIn') ?? '';
   const checkOut = q.get('checkOut') ?? '';
   if (!isIsoDate(checkIn) || !isIsoDate(checkOut) || checkOut <= checkIn) return null;
   const guests = Number(q.get('guests'));
-  return { checkIn, checkOut, guests: Number.isInteger(guests) && guests >= 1 ? guests : 2 };
+  const ages = (q.get('childrenAges') ?? '').split(',').filter(Boolean).map(Number);
+  return {
+    checkIn,
+    checkOut,
+    guests: Number.isInteger(guests) && guests >= 1 ? guests : 2,
+    childrenAges: ages.every((a) => Number.isInteger(a) && a >= 0 && a <= CHILD_MAX_AGE) ? ages : [],
+    pets: q.get('pets') === '1',
+  };
 }
+
+/** The children's ages as picked: null until an age is chosen; a count change keeps the ages given. */
+type Ages = (number | null)[];
+const resized = (ages: Ages, n: number): Ages => Array.from({ length: n }, (_, i) => ages[i] ?? null);
+/** «до 1 года», «1 год» … «17 лет»: the age select's options. */
+const AGE_NAMES = Array.from({ length: CHILD_MAX_AGE + 1 }, (_, age) =>
+  age === 0 ? 'до 1 года' : countOf(age, ['год', 'года', 'лет']),
+);
 
 /**
  * `?booking=N&token=…` of ЮKassa's return address (worker/payments/prepayment.ts returnUrl). With
@@ -118,7 +137,13 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   const offered = offeredChannels(reach);
   const id = useId();
   const guestsRef = useRef<HTMLSelectElement>(null);
+  const childrenRef = useRef<HTMLSelectElement>(null);
+  const petsRef = useRef<HTMLInputElement>(null);
   const [guests, setGuests] = useState(Math.min(2, cabin.maxGuests));
+  // The children and pets: their fields too are read at hydration, so a choice made before is kept.
+  const [ages, setAges] = useState<Ages>([]);
+  const [pets, setPets] = useState(false);
+  const petsAllowed = cabin.pets?.allowed === true;
   const [ready, setReady] = useState(false);
   const [open, setOpen] = useState(false);
   const [free, setFree] = useState<Free>({ status: 'idle' });
@@ -159,6 +184,18 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
       // The field is uncontrolled (a choice made before the card woke up must survive hydration):
       // it shows the guests of the search, which the price is for, itself.
       if (guestsRef.current) guestsRef.current.value = String(woke);
+    }
+    // Children: a count picked before the card woke, else the search's ages.
+    const count = Number(childrenRef.current?.value) || 0;
+    const searched = asked?.childrenAges ?? [];
+    if (count > 0) setAges(resized(searched, count));
+    else if (searched.length > 0 && searched.length < cabin.maxGuests) {
+      setAges(searched);
+      if (childrenRef.current) childrenRef.current.value = String(searched.length);
+    }
+    if (petsRef.current?.checked || (asked?.pets && petsRef.current)) {
+      setPets(true);
+      if (petsRef.current) petsRef.current.checked = true;
     }
     setReady(true);
     setReturned(paymentFromAddress(window.location.search));
@@ -201,8 +238,14 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   const extras = rules?.extras ?? [];
   // The optional extras ticked that the cabin still offers (the server adds the mandatory ones).
   const chosen = ticked.filter((t) => extras.some((e) => e.id === t && !e.mandatory));
+  // Every child's age given and the cabin takes them all: then the stay is priced.
+  const agesGiven = ages.every((a) => a !== null);
+  const tooMany = !takesGuests(cabin.maxGuests, guests, ages as number[]);
+  const family = { childrenAges: ages as number[], pets: pets && petsAllowed };
   const quote =
-    rules && stay.checkIn && stay.checkOut ? rules.quote(stay.checkIn, stay.checkOut, guests, chosen) : null;
+    rules && stay.checkIn && stay.checkOut && agesGiven && !tooMany
+      ? rules.quote(stay.checkIn, stay.checkOut, guests, chosen, family)
+      : null;
   // With a code applied, the server's quote for exactly this stay, these guests and extras is the price.
   const ask: QuoteAsk | null =
     quote && stay.checkIn && stay.checkOut && promo.applied
@@ -211,6 +254,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
           checkIn: stay.checkIn,
           checkOut: stay.checkOut,
           guests,
+          ...family,
           extras: chosen,
           promo: promo.applied,
         }
@@ -223,6 +267,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
     arrival: stay.checkIn,
     departure: stay.checkOut,
     guests,
+    ...(agesGiven ? family : {}),
     total: priced?.total ?? null,
     lines: priced?.lines ?? null,
   };
@@ -269,6 +314,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
       checkIn: stay.checkIn,
       checkOut: stay.checkOut,
       guests,
+      ...family,
       extras: chosen,
       promo: code,
     };
@@ -296,7 +342,11 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   let hint = 'Выберите дату заезда';
   if (stay.checkIn && !stay.checkOut && rules) {
     const min = rules.minNights(stay.checkIn);
-    hint = min > 1 ? `Выберите дату выезда: минимум ${formatNights(min)}` : 'Выберите дату выезда';
+    const max = rules.maxNights(stay.checkIn);
+    const limits = [min > 1 ? `минимум ${formatNights(min)}` : '', max ? `максимум ${formatNights(max)}` : '']
+      .filter(Boolean)
+      .join(', ');
+    hint = limits ? `Выберите дату выезда: ${limits}` : 'Выберите дату выезда';
   } else if (quote && stay.checkIn && stay.checkOut) {
     hint = `${dayMonth(stay.checkIn)} — ${dayMonth(stay.checkOut)}, ${formatNights(quote.nights)}`;
   }
@@ -367,7 +417,73 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
               ))}
             </select>
           </div>
+          {cabin.maxGuests > 1 && (
+            <div className="field booking__children">
+              <label className="label" htmlFor={`${id}-children`}>
+                Дети
+              </label>
+              <select
+                className="input"
+                id={`${id}-children`}
+                ref={childrenRef}
+                defaultValue={0}
+                onChange={(e) => setAges((a) => resized(a, Number(e.target.value)))}
+              >
+                {Array.from({ length: cabin.maxGuests }, (_, n) => (
+                  <option key={n} value={n}>
+                    {n === 0 ? 'Без детей' : n}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {ages.map((age, i) => (
+            <div className="field" key={i}>
+              <label className="label" htmlFor={`${id}-age-${i}`}>
+                Возраст {ages.length > 1 ? `${i + 1}-го ребёнка` : 'ребёнка'}
+              </label>
+              <select
+                className="input"
+                id={`${id}-age-${i}`}
+                value={age ?? ''}
+                onChange={(e) =>
+                  setAges((a) =>
+                    a.map((x, j) => (j === i ? (e.target.value === '' ? null : Number(e.target.value)) : x)),
+                  )
+                }
+              >
+                <option value="">Выберите</option>
+                {AGE_NAMES.map((name, years) => (
+                  <option key={years} value={years}>
+                    {name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ))}
+          {petsAllowed && (
+            <label className="check booking__pets">
+              <input type="checkbox" ref={petsRef} onChange={(e) => setPets(e.target.checked)} /> С животными
+              {cabin.pets!.fee > 0 && (
+                <span className="muted">
+                  {' '}
+                  (+{formatPrice(cabin.pets!.fee)} {cabin.pets!.per === 'night' ? 'за ночь' : 'за проживание'})
+                </span>
+              )}
+            </label>
+          )}
         </div>
+        {tooMany && (
+          <p className="alert alert--warning" role="alert">
+            В этом домике нет места для стольких гостей: всего не больше {formatGuests(cabin.maxGuests)}, дети тоже
+            считаются.
+          </p>
+        )}
+        {!tooMany && !agesGiven && (
+          <p className="hint" role="status">
+            Укажите возраст каждого ребёнка — от него зависит цена.
+          </p>
+        )}
         {gone && !quote && (
           <p className="alert alert--warning booking__gone" role="alert">
             Даты из поиска уже заняты или не подходят по минимальному сроку. Выберите другие в календаре.
@@ -466,9 +582,12 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
             )}
           </PriceLines>
         ) : (
-          <p className="hint booking__hint">
-            Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.
-          </p>
+          agesGiven &&
+          !tooMany && (
+            <p className="hint booking__hint">
+              Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.
+            </p>
+          )
         )}
         {sent ? (
           <div
@@ -516,7 +635,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
               <BookingRequest
                 id={id}
                 cabinId={cabin.id}
-                stay={{ checkIn: stay.checkIn, checkOut: stay.checkOut, guests }}
+                stay={{ checkIn: stay.checkIn, checkOut: stay.checkOut, guests, ...family }}
                 channels={offered}
                 draft={draft}
                 onDraft={setDraft}
@@ -567,10 +686,17 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
             <Icon svg={iconX} />
             Без вечеринок и мероприятий
           </li>
-          <li>
-            <Icon svg={iconCheck} />
-            Можно с питомцами
-          </li>
+          {petsAllowed ? (
+            <li>
+              <Icon svg={iconCheck} />
+              Можно с питомцами
+            </li>
+          ) : (
+            <li>
+              <Icon svg={iconX} />
+              Без домашних животных
+            </li>
+          )}
         </ul>
       </section>
       {/* In a display: contents wrapper, so this always-visible bar does not wake the island. */}

@@ -70,7 +70,8 @@ export type BookingAnswer = {
 interface Props {
   id: string;
   cabinId: number;
-  stay: { checkIn: string; checkOut: string; guests: number };
+  /** `guests`: the adults; the children's ages and pets beside them. */
+  stay: { checkIn: string; checkOut: string; guests: number; childrenAges: number[]; pets: boolean };
   /** The ways the owner offers, in order. */
   channels: OfferedChannel[];
   draft: BookingDraft;

@@ -1,7 +1,7 @@
 // The booking card's rules for picking a stay from the live availability:
 // which day may be a check-in, which a check-out, and what a click on a day does. Pure, on
 // `YYYY-MM-DD` strings, so the calendar widget only draws what these functions decide.
-import { addDays, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
+import { addDays, isoWeekday, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { NO_CHARGES, type BookingMode, type Prepayment, type StayCharges } from '../../schema/payment-options.ts';
 import {
   quoteStay,
@@ -10,8 +10,11 @@ import {
   type Discount,
   type Extra,
   type PricingRules,
+  type ChildrenRule,
+  type PetsRule,
   type Quote,
   type SeasonRates,
+  seasonOf,
 } from '../../schema/pricing.ts';
 
 /** GET /api/cabins/{id}/availability. */
@@ -28,6 +31,9 @@ export type Availability = {
   weekendNights?: number[];
   baseGuests?: number;
   extraGuestPerNight?: number;
+  /** Children by age; pets allowed and their fee. */
+  children?: ChildrenRule;
+  pets?: PetsRule;
   datePrices?: DatePrice[];
   discounts?: Discount[];
   extras?: Extra[];
@@ -58,6 +64,8 @@ export function stayRules(a: Availability) {
       weekendNights: a.weekendNights ?? WEEKEND_NIGHTS_DEFAULT,
       baseGuests: a.baseGuests ?? Number.MAX_SAFE_INTEGER,
       extraGuestPerNight: a.extraGuestPerNight ?? 0,
+      ...(a.children ? { children: a.children } : {}),
+      ...(a.pets ? { pets: a.pets } : {}),
     },
     seasons: a.seasons,
     datePrices: a.datePrices ?? [],
@@ -68,8 +76,12 @@ export function stayRules(a: Availability) {
   const lastCheckOutCache = new Map<IsoDate, IsoDate>();
 
   const isBusy = (night: IsoDate) => busy.has(night);
-  /** A free night from today up to the horizon. */
-  const canCheckIn = (day: IsoDate) => day >= today && day < a.to && !busy.has(day);
+  /** A free night from today up to the horizon, on a weekday its season does not close to arrival. */
+  const canCheckIn = (day: IsoDate) =>
+    day >= today &&
+    day < a.to &&
+    !busy.has(day) &&
+    !seasonOf(day, a.seasons)?.closedToArrival?.includes(isoWeekday(day));
   /** The minimum stay of a check-in: its season's, else the cabin's. */
   const minNights = (checkIn: IsoDate) =>
     quoteStay(pricing, { checkIn, checkOut: addDays(checkIn, 1), guests: 1, today }).minNights;
@@ -83,14 +95,26 @@ export function stayRules(a: Availability) {
     }
     return end;
   };
+  /** The longest stay from a check-in its season allows, or null. */
+  const maxNights = (checkIn: IsoDate) => seasonOf(checkIn, a.seasons)?.maxNights ?? null;
   const canCheckOut = (checkIn: IsoDate, day: IsoDate) =>
     canCheckIn(checkIn) &&
     day > checkIn &&
     day <= lastCheckOut(checkIn) &&
-    nightsBetween(checkIn, day) >= minNights(checkIn);
-  /** The stay's price for these guests with the mandatory extras and those ticked (a promo code is priced by the server). */
-  const quote = (checkIn: IsoDate, checkOut: IsoDate, guests = 1, extras: readonly number[] = []): Quote =>
-    quoteStay(pricing, { checkIn, checkOut, guests, extras, today });
+    nightsBetween(checkIn, day) >= minNights(checkIn) &&
+    nightsBetween(checkIn, day) <= (maxNights(checkIn) ?? Number.MAX_SAFE_INTEGER) &&
+    !seasonOf(day, a.seasons)?.closedToDeparture?.includes(isoWeekday(day));
+  /**
+   * The stay's price for these adults, children and pets with the mandatory extras and those
+   * ticked (a promo code is priced by the server).
+   */
+  const quote = (
+    checkIn: IsoDate,
+    checkOut: IsoDate,
+    guests = 1,
+    extras: readonly number[] = [],
+    family: { childrenAges?: readonly number[]; pets?: boolean } = {},
+  ): Quote => quoteStay(pricing, { checkIn, checkOut, guests, extras, today, ...family });
 
   // The cabin's extras (the availability lists only this cabin's): the card ticks the optional ones.
   return {
@@ -100,9 +124,12 @@ export function stayRules(a: Availability) {
     canCheckIn,
     canCheckOut,
     minNights,
+    maxNights,
     lastCheckOut,
     quote,
     extras: pricing.extras,
+    children: pricing.cabin.children ?? null,
+    pets: a.pets?.allowed ? a.pets : null,
     bookingMode: a.bookingMode ?? 'request',
     prepayment: a.prepayment ?? null,
   };

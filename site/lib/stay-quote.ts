@@ -4,7 +4,14 @@
 import type { PriceLine } from '../../schema/payment-options.ts';
 
 /** What GET /api/quote answers. */
-export type ServerQuote = { nights: number; total: number; lines: PriceLine[]; minNights: number; extras: number[] };
+export type ServerQuote = {
+  nights: number;
+  total: number;
+  lines: PriceLine[];
+  minNights: number;
+  maxNights: number | null;
+  extras: number[];
+};
 
 /** A stay as asked of the server: the optional extras ticked and the code as typed. */
 export type QuoteAsk = {
@@ -12,6 +19,8 @@ export type QuoteAsk = {
   checkIn: string;
   checkOut: string;
   guests: number;
+  childrenAges?: readonly number[];
+  pets?: boolean;
   extras: readonly number[];
   promo: string;
 };
@@ -24,6 +33,8 @@ export function quoteUrl(ask: QuoteAsk): string {
     checkOut: ask.checkOut,
     guests: String(ask.guests),
   });
+  if (ask.childrenAges?.length) q.set('childrenAges', ask.childrenAges.join(','));
+  if (ask.pets) q.set('pets', '1');
   if (ask.extras.length) q.set('extras', [...ask.extras].sort((a, b) => a - b).join(','));
   if (ask.promo) q.set('promo', ask.promo);
   return `/api/quote?${q}`;

@@ -1,6 +1,13 @@
 // WhatsApp links and their prefilled messages: the booking button and the
 // contact form (section 7).
-import { formatDate, formatNights, formatPrice, parseCalendarDate, formatLineAmount } from '../../schema/format.ts';
+import {
+  formatChildren,
+  formatDate,
+  formatNights,
+  formatPrice,
+  parseCalendarDate,
+  formatLineAmount,
+} from '../../schema/format.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
 
 /**
@@ -31,6 +38,9 @@ export interface BookingDetails {
   /** Departure date, «YYYY-MM-DD». */
   departure?: string | null;
   guests?: number | null;
+  /** The children's ages and pets, beside the adults of `guests`. */
+  childrenAges?: readonly number[];
+  pets?: boolean;
   /** The stay's total when seasons price its nights (the calendar's quote); else nights × price. */
   total?: number | null;
   /** The priced stay's lines (priceStay): the cleaning fee and the tourist tax are named before the total. */
@@ -114,6 +124,8 @@ export function bookingMessage(cabin: BookingCabin, details?: BookingDetails): s
       `Заезд: ${formatDate(stay.arrival)}`,
       `Выезд: ${formatDate(stay.departure)}`,
       `Гостей: ${stay.guests}`,
+      ...(details?.childrenAges?.length ? [`Дети: ${formatChildren(details.childrenAges)}`] : []),
+      ...(details?.pets ? ['С животными'] : []),
       ...messageLines(details?.lines ?? [], stay.nights, cabin.pricePerNight).map(
         (l) => `${l.label}: ${formatLineAmount(l.amount)}`,
       ),

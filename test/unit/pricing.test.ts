@@ -23,7 +23,13 @@ function quoteStay(
     baseGuests: 1,
     extraGuestPerNight: 0,
   };
-  const { extras: _, ...quote } = quoteByRules(
+  // Seasons with no rule of days: nothing closed, no longest stay.
+  const {
+    extras: _,
+    maxNights: __,
+    closed: ___,
+    ...quote
+  } = quoteByRules(
     { cabin, seasons, datePrices: [], discounts: [], extras: [], charges: NO_CHARGES },
     { checkIn, checkOut, guests: 1, today: checkIn },
   );

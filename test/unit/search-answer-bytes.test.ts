@@ -10,7 +10,16 @@ import { searchAnswerBytes } from '../../worker/queries/search.ts';
 // prices and lines it holds, and whether results priced alike share a list or hold equal copies.
 
 /** The answer as GET /api/search's JSON, made the plain way: lists compared by their text, in the order first met. */
-function plainJson({ checkIn, checkOut, nights, guests, results, others }: SearchAnswer): SearchAnswerJson {
+function plainJson({
+  checkIn,
+  checkOut,
+  nights,
+  guests,
+  childrenAges,
+  pets,
+  results,
+  others,
+}: SearchAnswer): SearchAnswerJson {
   const texts: string[] = [];
   const written = results.map(({ lines, ...r }) => {
     const text = JSON.stringify(lines);
@@ -22,6 +31,8 @@ function plainJson({ checkIn, checkOut, nights, guests, results, others }: Searc
     checkOut,
     nights,
     guests,
+    childrenAges,
+    pets,
     lineSets: texts.map((t) => JSON.parse(t) as SearchAnswerJson['lineSets'][number]),
     results: written,
     others,
@@ -30,7 +41,7 @@ function plainJson({ checkIn, checkOut, nights, guests, results, others }: Searc
 
 const text = fc.string({ unit: 'grapheme', maxLength: 30 });
 const line: fc.Arbitrary<PriceLine> = fc.record({
-  kind: fc.constantFrom('nights', 'extraGuests', 'discount', 'promo', 'extra', 'fee', 'tax'),
+  kind: fc.constantFrom('nights', 'extraGuests', 'children', 'discount', 'promo', 'extra', 'pets', 'fee', 'tax'),
   label: text,
   amount: fc.integer({ min: -100_000, max: 100_000 }),
 });
@@ -44,6 +55,7 @@ const answer: fc.Arbitrary<SearchAnswer> = fc
         name: fc.oneof(text, fc.string({ unit: 'binary', maxLength: 10 })),
         total: fc.nat(),
         list: fc.nat(),
+        pets: fc.boolean(),
       }),
       { maxLength: 20 },
     ),
@@ -52,7 +64,7 @@ const answer: fc.Arbitrary<SearchAnswer> = fc
         {
           id: fc.nat(),
           name: text,
-          reason: fc.constantFrom('busy' as const, 'minNights' as const),
+          reason: fc.constantFrom('busy' as const, 'minNights' as const, 'closed' as const),
           minNights: fc.nat(),
           nearest: fc.option(fc.record({ checkIn: date, checkOut: date, total: fc.nat() }), { nil: undefined }),
         },
@@ -61,26 +73,33 @@ const answer: fc.Arbitrary<SearchAnswer> = fc
       { maxLength: 5 },
     ),
     guests: fc.integer({ min: 1, max: 50 }),
+    childrenAges: fc.array(fc.integer({ min: 0, max: 17 }), { maxLength: 4 }),
+    pets: fc.boolean(),
   })
-  .map(({ lists, results, others, guests }) => ({
+  .map(({ lists, results, others, guests, childrenAges, pets }) => ({
     lists: [...lists, ...lists.map((l) => l.map((x) => ({ ...x })))],
     results,
     others,
     guests,
+    childrenAges,
+    pets,
   }))
-  .map(({ lists, results, others, guests }) => ({
+  .map(({ lists, results, others, guests, childrenAges, pets }) => ({
     checkIn: '2027-07-01',
     checkOut: '2027-07-04',
     nights: 3,
     guests,
+    childrenAges,
+    pets,
     // Results that share a list share the very array, as quoteMany gives it; the second half of
     // the lists are equal copies of the first (two rule sets may give equal lines).
-    results: results.map(({ id, name, total, list }) => ({
+    results: results.map(({ id, name, total, list, pets: allowed }) => ({
       id,
       name,
       nights: 3,
       total,
       lines: lists[list % lists.length]!,
+      pets: allowed,
     })),
     others,
   }));
@@ -101,18 +120,20 @@ describe('search: the answer written as bytes', () => {
       checkOut: '2027-07-04',
       nights: 3,
       guests: 2,
+      childrenAges: [],
+      pets: false,
       results: [],
       others: [],
     };
     expect(new TextDecoder().decode(searchAnswerBytes(empty))).toBe(
-      '{"checkIn":"2027-07-01","checkOut":"2027-07-04","nights":3,"guests":2,"lineSets":[],"results":[],"others":[]}',
+      '{"checkIn":"2027-07-01","checkOut":"2027-07-04","nights":3,"guests":2,"childrenAges":[],"pets":false,"lineSets":[],"results":[],"others":[]}',
     );
     const lines: PriceLine[] = [{ kind: 'nights', label: '5\u00a0000\u00a0₽ × 3 ночи', amount: 15000 }];
     const odd: SearchAnswer = {
       ...empty,
       results: [
-        { id: 1, name: 'Домик "у моря"\\\n\u2028🏠\ud800', nights: 3, total: 15000, lines },
-        { id: 2, name: '', nights: 3, total: 15000, lines },
+        { id: 1, name: 'Домик "у моря"\\\n\u2028🏠\ud800', nights: 3, total: 15000, lines, pets: true },
+        { id: 2, name: '', nights: 3, total: 15000, lines, pets: false },
       ],
     };
     // One list, named by both results.
@@ -120,8 +141,8 @@ describe('search: the answer written as bytes', () => {
       ...empty,
       lineSets: [lines],
       results: [
-        { id: 1, name: odd.results[0]!.name, nights: 3, total: 15000, lineSet: 0 },
-        { id: 2, name: '', nights: 3, total: 15000, lineSet: 0 },
+        { id: 1, name: odd.results[0]!.name, nights: 3, total: 15000, lineSet: 0, pets: true },
+        { id: 2, name: '', nights: 3, total: 15000, lineSet: 0, pets: false },
       ],
     });
     expect(Buffer.from(searchAnswerBytes(odd)).equals(Buffer.from(JSON.stringify(plainJson(odd))))).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, todayInMoscow } from '../../schema/dates.ts';
+import { addDays, isoWeekday, todayInMoscow } from '../../schema/dates.ts';
 import { NO_STAY, pickDay, selectable, stayRules, stillFree, type Availability } from '../../site/lib/stay-picker.ts';
 
 const today = todayInMoscow();
@@ -78,5 +78,52 @@ describe('the booking card picks a stay', () => {
       checkIn: day(12),
       checkOut: day(15),
     });
+  });
+});
+
+describe('the booking card prices a family and keeps to the season’s days', () => {
+  // The family house: 2 guests in the price, 1 000 ₽ a night each further one; children under 5
+  // free, under 12 at half that; pets for 700 ₽ a stay. A season from day 30 to day 60 closes the
+  // weekday of day 31 to arrivals and that of day 36 to departures, and allows at most 10 nights.
+  const family = stayRules({
+    ...availability,
+    baseGuests: 2,
+    extraGuestPerNight: 1000,
+    children: { freeUnderAge: 5, sharePercentUntilAge: 12, sharePercent: 50 },
+    pets: { allowed: true, fee: 700, per: 'stay' },
+    seasons: [
+      {
+        start: day(30),
+        end: day(60),
+        pricePerNight: 9000,
+        minNights: 1,
+        closedToArrival: [isoWeekday(day(31))],
+        closedToDeparture: [isoWeekday(day(36))],
+        maxNights: 10,
+      },
+    ],
+  });
+
+  it('should show the children’s lines and the pets’ fee as the server prices them', () => {
+    const q = family.quote(day(32), day(35), 2, [], { childrenAges: [3, 9], pets: true });
+    expect(q.lines.map((l) => [l.kind, l.amount])).toEqual([
+      ['nights', 27000],
+      ['children', 0],
+      ['children', 1500],
+      ['pets', 700],
+    ]);
+    expect(q.total).toBe(29200);
+    expect(family.pets).toEqual({ allowed: true, fee: 700, per: 'stay' });
+  });
+
+  it('should not offer a closed weekday as a check-in or a check-out, nor a stay past the longest', () => {
+    expect(family.canCheckIn(day(31))).toBe(false);
+    expect(family.canCheckIn(day(38))).toBe(false);
+    expect(family.canCheckIn(day(32))).toBe(true);
+    expect(family.canCheckOut(day(32), day(36))).toBe(false);
+    expect(family.canCheckOut(day(32), day(37))).toBe(true);
+    expect(family.canCheckOut(day(32), day(42))).toBe(true);
+    expect(family.canCheckOut(day(32), day(44))).toBe(false);
+    expect(family.maxNights(day(32))).toBe(10);
   });
 });

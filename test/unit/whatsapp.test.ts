@@ -92,6 +92,27 @@ describe('bookingMessage', () => {
     );
   });
 
+  it('should name the children with their ages and the pets after the adults, and the children’s line', () => {
+    const text = bookingMessage(cabin, {
+      arrival: '2026-03-05',
+      departure: '2026-03-08',
+      guests: 2,
+      childrenAges: [3, 9],
+      pets: true,
+      total: 37_500,
+      lines: [
+        { kind: 'nights', label: `12${NB}500${NB}₽ × 3${NB}ночи`, amount: 37_500 },
+        { kind: 'children', label: `Дети до 5${NB}лет: 1`, amount: 0 },
+      ],
+    });
+    expect(text.split('\n').slice(3, 7)).toEqual([
+      'Гостей: 2',
+      `Дети: 2${NB}ребёнка (возраст: 3, 9)`,
+      'С животными',
+      `Дети до 5${NB}лет: 1: бесплатно`,
+    ]);
+  });
+
   it("should carry the calendar's total when seasons price the nights", () => {
     const text = bookingMessage(cabin, { arrival: '2026-06-28', departure: '2026-07-02', guests: 2, total: 58_000 });
     expect(text).toContain(`Итого за 4${NB}ночи: 58${NB}000${NB}₽`);

@@ -131,6 +131,9 @@ describe('admin cabin routes', () => {
       baseGuests: null,
       extraGuestPerNight: 0,
       deposit: 0,
+      // Every child priced as an adult, no pets.
+      children: { freeUnderAge: 0, sharePercentUntilAge: 0, sharePercent: 0 },
+      pets: { allowed: false, fee: 0, per: 'stay' },
     });
     expect(await getCabin(env, cabin.id)).toEqual(cabin);
   });
@@ -148,6 +151,8 @@ describe('admin cabin routes', () => {
       baseGuests: null,
       extraGuestPerNight: 0,
       deposit: 0,
+      children: { freeUnderAge: 0, sharePercentUntilAge: 0, sharePercent: 0 },
+      pets: { allowed: false, fee: 0, per: 'stay' },
       ...input,
     });
   });

@@ -64,7 +64,17 @@ describe('the visitor calendar: GET /api/cabins/:id/availability', () => {
       { start: day(20), end: day(21) },
     ]);
     expect(a.seasons).toEqual([
-      { start: day(30), end: day(60), pricePerNight: 8000, minNights: 3, weekendPricePerNight: null },
+      {
+        start: day(30),
+        end: day(60),
+        pricePerNight: 8000,
+        minNights: 3,
+        weekendPricePerNight: null,
+        // No weekday closed, no longest stay: the season was saved without a rule of days.
+        closedToArrival: [],
+        closedToDeparture: [],
+        maxNights: null,
+      },
     ]);
     expect(a.pricePerNight).toBe(5000);
     expect(a.minNights).toBe(2);

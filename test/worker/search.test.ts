@@ -49,6 +49,7 @@ describe('GET /api/search: every cabin free for the dates and guests', () => {
         nights: 3,
         total: 12000,
         lineSet: expect.any(Number),
+        pets: false,
         lines: [expect.objectContaining({ kind: 'nights', amount: 12000 })],
       },
       {
@@ -57,6 +58,7 @@ describe('GET /api/search: every cabin free for the dates and guests', () => {
         nights: 3,
         total: 2 * 5000 + 8000,
         lineSet: expect.any(Number),
+        pets: false,
         lines: [expect.objectContaining({ amount: 10000 }), expect.objectContaining({ amount: 8000 })],
       },
       {
@@ -65,6 +67,7 @@ describe('GET /api/search: every cabin free for the dates and guests', () => {
         nights: 3,
         total: 27000,
         lineSet: expect.any(Number),
+        pets: false,
         lines: [expect.objectContaining({ amount: 27000 })],
       },
     ]);

@@ -21,7 +21,8 @@ import { getSettings } from '../queries/settings.ts';
 import { revertHold } from '../transitions/hold.ts';
 
 /** What the guest sent, less the form's own fields (the consent box, the honeypot). */
-export type GuestBookingInput = Omit<BookingSubmit, 'website' | 'consent'>;
+export type GuestBookingInput = Omit<BookingSubmit, 'website' | 'consent' | 'childrenAges' | 'pets'> &
+  Partial<Pick<BookingSubmit, 'childrenAges' | 'pets'>>;
 
 /**
  * Why a stay was priced but not booked: its nights are taken, it is shorter than the minimum

@@ -1,9 +1,17 @@
 // The price of one stay as the server gives it (GET /api/quote) and stores it (POST /api/bookings):
 // the cabin's pricing rules (worker/queries/pricing.ts), the extras the guest ticked, the promo code
 // typed, and the one pricing function (schema/pricing.ts). Nothing the browser sends sets a price.
-import { todayInMoscow, type IsoDate } from '../../schema/dates.ts';
+import { addDays, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
-import { quoteStay, type PricingRules, type PromoTerms, type Quote } from '../../schema/pricing.ts';
+import {
+  CLOSED_MESSAGES,
+  quoteStay,
+  stayClosed,
+  takesGuests,
+  type PricingRules,
+  type PromoTerms,
+  type Quote,
+} from '../../schema/pricing.ts';
 import type { Cabin } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -15,17 +23,22 @@ export type StayRequest = {
   cabinId: number;
   checkIn: IsoDate;
   checkOut: IsoDate;
+  /** The adults; the children come in childrenAges and count toward the cabin's guests too. */
   guests: number;
+  childrenAges?: readonly number[];
+  pets?: boolean;
   extras?: readonly number[];
   promo?: string | null;
 };
 export type Priced = { cabin: Cabin; rules: PricingRules; quote: Quote; promo: PromoTerms | null };
 /**
  * Why a stay was not priced, for the routes to answer as HTTP (worker/routes/price-refusal.ts):
- * the cabin is not shown, too many guests, an extra it does not offer, the code typed (the
- * promo-code limit counts those), or too many codes tried from one address (promo-limit.ts).
+ * the cabin is not shown, too many guests (adults and children), pets where none may come, a stay
+ * arriving or leaving on a day its season closes or longer than it allows, an extra it does not
+ * offer, the code typed (the promo-code limit counts those), or too many codes tried from one
+ * address (promo-limit.ts).
  */
-export type PriceReason = 'cabin-missing' | 'guests' | 'extra' | 'promo' | 'promo-throttled';
+export type PriceReason = 'cabin-missing' | 'guests' | 'pets' | 'closed' | 'extra' | 'promo' | 'promo-throttled';
 export type PriceRefusal = { ok: false; reason: PriceReason; error: string };
 export type PriceAnswer = { ok: true; priced: Priced } | PriceRefusal;
 
@@ -33,8 +46,14 @@ export type PriceAnswer = { ok: true; priced: Priced } | PriceRefusal;
 export async function priceRequest(env: DbEnv, req: StayRequest): Promise<PriceAnswer> {
   const cabin = await getCabin(env, req.cabinId);
   if (!cabin || !cabin.active) return { ok: false, reason: 'cabin-missing', error: MSG.cabinNotFound };
-  if (req.guests > cabin.maxGuests) return { ok: false, reason: 'guests', error: MSG.bookingTooManyGuests };
-  const rules = (await pricingRules(env, req.checkIn, req.checkOut, [cabin.id])).get(cabin.id)!;
+  const childrenAges = req.childrenAges ?? [];
+  if (!takesGuests(cabin.maxGuests, req.guests, childrenAges))
+    return { ok: false, reason: 'guests', error: MSG.bookingTooManyGuests };
+  if (req.pets && !cabin.pets.allowed) return { ok: false, reason: 'pets', error: MSG.petsNotAllowed };
+  // The departure day's season may begin at check-out: the rules are read up to the day after it.
+  const rules = (await pricingRules(env, req.checkIn, addDays(req.checkOut, 1), [cabin.id])).get(cabin.id)!;
+  const closed = stayClosed(rules.seasons, req.checkIn, req.checkOut);
+  if (closed) return { ok: false, reason: 'closed', error: CLOSED_MESSAGES[closed] };
   const offered = new Set(rules.extras.map((e) => e.id));
   if ((req.extras ?? []).some((id) => !offered.has(id)))
     return { ok: false, reason: 'extra', error: MSG.extraNotFound };
@@ -49,6 +68,8 @@ export async function priceRequest(env: DbEnv, req: StayRequest): Promise<PriceA
     checkIn: req.checkIn,
     checkOut: req.checkOut,
     guests: req.guests,
+    childrenAges,
+    pets: req.pets ?? false,
     extras: req.extras ?? [],
     promo,
     today,

@@ -42,6 +42,8 @@ export function guestPageAnswer(l: GuestLookup, today: string, shopConfigured: b
     checkOut: b.checkOut,
     nights: b.nights,
     guests: b.guests,
+    childrenAges: b.childrenAges,
+    pets: b.pets,
     lines: b.lines,
     total: b.total,
     paid,

@@ -1,6 +1,6 @@
 import { BOOKING_CHANNEL_LABELS, type BookingChannel } from '../../schema/bookings.ts';
 import type { Booking, Review } from '../../schema/tables.ts';
-import { formatDate, formatPrice } from '../../schema/format.ts';
+import { formatChildren, formatDate, formatPrice } from '../../schema/format.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
 import type { OwnerNotice } from './owner.ts';
 
@@ -23,7 +23,8 @@ export function bookingNotice(
   b: Pick<
     Booking,
     'id' | 'checkIn' | 'checkOut' | 'nights' | 'guests' | 'total' | 'name' | 'phone' | 'email' | 'comment' | 'channel'
-  >,
+  > &
+    Partial<Pick<Booking, 'childrenAges' | 'pets'>>,
   cabinName: string,
   siteUrl?: string,
   /** 'awaiting_payment': a booking with prepayment whose guest is on the payment page now. */
@@ -34,6 +35,8 @@ export function bookingNotice(
     `Заезд: ${formatDate(b.checkIn)}`,
     `Выезд: ${formatDate(b.checkOut)}`,
     `Ночей: ${b.nights}, гостей: ${b.guests}`,
+    ...(b.childrenAges?.length ? [`Дети: ${formatChildren(b.childrenAges)}`] : []),
+    ...(b.pets ? ['С животными'] : []),
     `Итого: ${formatPrice(b.total)}`,
     '',
     `${b.name}, ${b.phone}${b.email ? `, ${b.email}` : ''}`,

@@ -5,7 +5,14 @@
 // as the island's first render (site/islands/GuestPage.tsx), which hydrates them in place; the
 // unit test test/unit/guest-page.test.ts holds the two to the same markup.
 import { html, raw } from 'hono/html';
-import { formatGuests, formatLineAmount, formatNights, formatPrice, formatStayDates } from '../../schema/format.ts';
+import {
+  formatChildren,
+  formatGuests,
+  formatLineAmount,
+  formatNights,
+  formatPrice,
+  formatStayDates,
+} from '../../schema/format.ts';
 import {
   cancelPolicyText,
   GUEST_HEADLINES,
@@ -102,7 +109,7 @@ export async function guestPageHtml(page: GuestPageAnswer, api: string): Promise
   return str(html`<header class="guest__head">
       <p class="badge guest__status guest__status--${status}">${guestStatusLabel(status)}</p>
       <h1>${GUEST_HEADLINES[status]}</h1>
-      <p class="guest__stay"><a href="/cabin/${page.cabin.id}">${quotedName(page.cabin.name)}</a>: ${formatStayDates(page.checkIn, page.checkOut)}, ${formatNights(page.nights)}, ${formatGuests(page.guests)}. Заезд с ${page.checkInTime}, выезд до ${page.checkOutTime}. Бронирование №${page.id}.</p>
+      <p class="guest__stay"><a href="/cabin/${page.cabin.id}">${quotedName(page.cabin.name)}</a>: ${formatStayDates(page.checkIn, page.checkOut)}, ${formatNights(page.nights)}, ${[formatGuests(page.guests), formatChildren(page.childrenAges), page.pets ? 'с животными' : ''].filter(Boolean).join(', ')}. Заезд с ${page.checkInTime}, выезд до ${page.checkOutTime}. Бронирование №${page.id}.</p>
     </header>
     <section class="card guest__card" aria-labelledby="guest-money">
       <h2 id="guest-money">Стоимость и оплата</h2>

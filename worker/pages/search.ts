@@ -3,6 +3,7 @@ import { html, raw } from 'hono/html';
 import {
   countOf,
   FORMS,
+  formatChildren,
   formatGuests,
   formatLineAmount,
   formatNights,
@@ -32,6 +33,8 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
     checkIn: query.get('checkIn') ?? '',
     checkOut: query.get('checkOut') ?? '',
     guests: query.get('guests') ?? '2',
+    childrenAges: query.get('childrenAges') ?? '',
+    pets: query.get('pets') ?? '',
   };
   const fill = (values: Record<keyof typeof M, string>, status: 200 | 400) =>
     new Response(
@@ -48,7 +51,11 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
   const attr = (v: string) => escapeHtml(v.slice(0, 40));
 
   // The page with only the form: nothing asked yet, or a query typed by hand that makes no sense.
-  const parsed = searchQuerySchema.safeParse(typed);
+  const parsed = searchQuerySchema.safeParse({
+    ...typed,
+    childrenAges: typed.childrenAges || undefined,
+    pets: typed.pets || undefined,
+  });
   if (!parsed.success) {
     const asked = query.has('checkIn') || query.has('checkOut');
     const message = parsed.error.issues[0]?.message ?? 'Проверьте даты и число гостей';
@@ -58,6 +65,8 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
         checkIn: attr(typed.checkIn),
         checkOut: attr(typed.checkOut),
         guests: attr(typed.guests),
+        childrenAges: attr(typed.childrenAges),
+        pets: typed.pets === '1' ? 'checked' : '',
         title: 'Поиск по датам',
         heading: 'Поиск по датам',
         error: asked ? await str(html`<p class="error-text" role="alert">${message}</p>`) : '',
@@ -85,14 +94,16 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
       checkIn: q.checkIn,
       checkOut: q.checkOut,
       guests: String(q.guests),
-      title: escapeHtml(`Свободно ${dates} · ${formatGuests(q.guests)}`),
+      childrenAges: (q.childrenAges ?? []).join(', '),
+      pets: q.pets ? 'checked' : '',
+      title: escapeHtml(`Свободно ${dates} · ${who(q)}`),
       heading: 'Свободно на ваши даты',
       error: '',
       results: await str(html`
         <p class="catalogue__range">${summary(answer, dates)}</p>
         ${cards.length > 0 ? html`<div class="grid">${raw(cards.join(''))}</div>` : html`<div class="empty"><h2>На эти даты всё занято</h2><p class="muted">Попробуйте сдвинуть даты — ниже ближайшие свободные — или напишите нам: подскажем, что освободится.</p><a class="btn btn--primary" href="/contacts">Контакты</a></div>`}
         ${pages > 1 ? pager(q, pageNo, pages) : ''}
-        ${answer.others.length > 0 && pageNo === 1 ? others(answer, q.guests) : ''}`),
+        ${answer.others.length > 0 && pageNo === 1 ? others(answer, q) : ''}`),
       stayPrice: '',
       stayQuery: '',
     },
@@ -102,17 +113,29 @@ export async function searchPage(c: Context<AppEnv>): Promise<Response> {
 
 const str = async (h: ReturnType<typeof html>) => (await h).toString();
 
-const stayQuery = (s: { checkIn: string; checkOut: string }, guests: number) =>
-  `?${new URLSearchParams({ checkIn: s.checkIn, checkOut: s.checkOut, guests: String(guests) })}`;
-/** A cabin's page opened at its booking card, the stay picked there (site/islands/BookingCard.tsx). */
-const stayLink = (id: number, s: { checkIn: string; checkOut: string }, guests: number) =>
-  `/cabin/${id}${stayQuery(s, guests)}#booking`;
+/** Who the search is for: the adults, the children with their ages, pets. */
+type Party = { guests: number; childrenAges?: number[]; pets?: boolean };
+/** «2 гостя, 2 ребёнка (возраст: 3, 9), с животными». */
+const who = (q: Party) =>
+  [formatGuests(q.guests), formatChildren(q.childrenAges ?? []), q.pets ? 'с животными' : '']
+    .filter(Boolean)
+    .join(', ');
+
+const stayQuery = (s: { checkIn: string; checkOut: string }, q: Party) => {
+  const params = new URLSearchParams({ checkIn: s.checkIn, checkOut: s.checkOut, guests: String(q.guests) });
+  if (q.childrenAges?.length) params.set('childrenAges', q.childrenAges.join(','));
+  if (q.pets) params.set('pets', '1');
+  return `?${params}`;
+};
+/** A cabin's page opened at its booking card, the stay and the party picked there (site/islands/BookingCard.tsx). */
+const stayLink = (id: number, s: { checkIn: string; checkOut: string }, q: Party) =>
+  `/cabin/${id}${stayQuery(s, q)}#booking`;
 
 /** One prebuilt card, with the stay's price and dates; the first loads its photo at once. */
 async function card(
   c: Context<AppEnv>,
   r: SearchAnswer['results'][number],
-  q: { checkIn: string; checkOut: string; guests: number },
+  q: { checkIn: string; checkOut: string } & Party,
   first: boolean,
 ) {
   const res = await c.env.ASSETS.fetch(new URL(`/shell/cards/${r.id}`, c.req.url));
@@ -125,8 +148,13 @@ async function card(
       );
   if (first) body = body.replace('loading="lazy"', 'loading="eager" fetchpriority="high"');
   return body
-    .replace(M.stayPrice, await str(html`${formatNights(r.nights)} · ${formatPrice(r.total)}${extras(r.lines)}`))
-    .replace(`/cabin/${r.id}${M.stayQuery}`, escapeHtml(stayLink(r.id, q, q.guests)));
+    .replace(
+      M.stayPrice,
+      await str(
+        html`${formatNights(r.nights)} · ${formatPrice(r.total)}${extras(r.lines)}${r.pets ? html` <small class="price__pets">можно с животными</small>` : ''}`,
+      ),
+    )
+    .replace(`/cabin/${r.id}${M.stayQuery}`, escapeHtml(stayLink(r.id, q, q)));
 }
 
 /** The lines beyond the nights inside a stay's total, named as on the booking card: «вкл. уборка 1 500 ₽, скидка … −2 200 ₽». */
@@ -141,11 +169,11 @@ function summary(answer: SearchAnswer, dates: string) {
   const n = answer.results.length;
   const free =
     n === 0 ? 'Свободных нет' : `${plural(n, ['Свободен', 'Свободно', 'Свободно'])} ${countOf(n, FORMS.objects)}`;
-  return `${free} на ${dates}, ${formatNights(answer.nights)} · ${formatGuests(answer.guests)}`;
+  return `${free} на ${dates}, ${formatNights(answer.nights)} · ${who(answer)}`;
 }
 
-function pager(q: { checkIn: string; checkOut: string; guests: number }, page: number, pages: number) {
-  const href = (n: number) => `/search${stayQuery(q, q.guests)}${n > 1 ? `&page=${n}` : ''}`;
+function pager(q: { checkIn: string; checkOut: string } & Party, page: number, pages: number) {
+  const href = (n: number) => `/search${stayQuery(q, q)}${n > 1 ? `&page=${n}` : ''}`;
   return html`<nav class="pager" aria-label="Страницы результатов">
     ${page > 1 ? html`<a class="btn btn--secondary pager__step" href="${href(page - 1)}" rel="prev">Назад</a>` : ''}
     ${page < pages ? html`<a class="btn btn--secondary pager__step" href="${href(page + 1)}" rel="next">Далее</a>` : ''}
@@ -153,16 +181,23 @@ function pager(q: { checkIn: string; checkOut: string; guests: number }, page: n
   <p class="pager__status">Страница ${page} из ${pages}</p>`;
 }
 
-function others(answer: SearchAnswer, guests: number) {
+/** Why a cabin is not among the results, in the visitor's words. */
+const WHY: Record<SearchAnswer['others'][number]['reason'], (o: SearchAnswer['others'][number]) => string> = {
+  busy: () => 'Занято в эти даты',
+  minNights: (o) => `В эти даты — от ${formatNights(o.minNights)}`,
+  closed: () => 'В эти даты — другие дни заезда и выезда или срок проживания',
+};
+
+function others(answer: SearchAnswer, q: Party) {
   return html`<h2>Не подходят на эти даты</h2>
     <ul class="search-others">
       ${answer.others.map(
         (o) => html`<li>
           <span class="search-others__name">${o.name}</span>
-          <span class="search-others__why">${o.reason === 'busy' ? 'Занято в эти даты' : `В эти даты — от ${formatNights(o.minNights)}`}</span>
+          <span class="search-others__why">${WHY[o.reason](o)}</span>
           ${
             o.nearest
-              ? html`<a href="${stayLink(o.id, o.nearest, guests)}">Ближайшие свободные: ${formatStayDates(o.nearest.checkIn, o.nearest.checkOut)} · ${formatPrice(o.nearest.total)}</a>`
+              ? html`<a href="${stayLink(o.id, o.nearest, q)}">Ближайшие свободные: ${formatStayDates(o.nearest.checkIn, o.nearest.checkOut)} · ${formatPrice(o.nearest.total)}</a>`
               : html`<a href="/cabin/${o.id}">Посмотреть свободные даты</a>`
           }
         </li>`,

@@ -26,8 +26,8 @@ const stayItem = (b: Pick<Booking, 'checkIn' | 'checkOut'>, cabinName: string) =
 
 type Stay = Pick<Booking, 'email' | 'phone' | 'checkIn' | 'checkOut' | 'total'> & { lines?: Booking['lines'] };
 
-/** Lines folded into the accommodation: its nights, the guests beyond the price, the discount and the code. */
-const LODGING = new Set(['nights', 'extraGuests', 'discount', 'promo']);
+/** Lines folded into the accommodation: its nights, the guests beyond the price, the children, the discount and the code. */
+const LODGING = new Set(['nights', 'extraGuests', 'children', 'discount', 'promo']);
 
 /**
  * The receipt's items of `kopecks` paid for a stay: one per line of its price (the accommodation

@@ -48,7 +48,8 @@ export async function nightsTaken(env: DbEnv, cabinId: number, checkIn: string, 
 type BookingInput = Pick<
   BookingSubmit,
   'cabinId' | 'checkIn' | 'checkOut' | 'guests' | 'name' | 'phone' | 'email' | 'comment' | 'channel' | 'source'
->;
+> &
+  Partial<Pick<BookingSubmit, 'childrenAges' | 'pets'>>;
 /** What a booking keeps of its pricing beyond its lines: the code it used (its use counted) and the extras priced in. */
 export type StoredPricing = { promoCode: string | null; extras: number[] };
 const NO_PRICING: StoredPricing = { promoCode: null, extras: [] };
@@ -61,6 +62,8 @@ function requestFields(input: BookingInput, quote: Quote) {
     checkIn,
     checkOut,
     guests,
+    childrenAges: input.childrenAges ?? [],
+    pets: input.pets ?? false,
     name,
     phone,
     email,
@@ -122,6 +125,8 @@ export async function holdBooking(
     : sql`1`;
   const row = {
     ...requestFields(input, quote),
+    childrenAges: JSON.stringify(input.childrenAges ?? []),
+    pets: input.pets ? 1 : 0,
     lines: JSON.stringify(quote.lines),
     source: input.source ? JSON.stringify(input.source) : null,
     promoCode: code,

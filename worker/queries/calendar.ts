@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, gte, lt, lte } from 'drizzle-orm';
 import type { BatchResponse } from 'drizzle-orm/batch';
 import { addMonths, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
-import { CALENDAR_HORIZON_MONTHS, type BlockInput, type FeedInput, type SeasonInput } from '../../schema/calendar.ts';
+import { CALENDAR_HORIZON_MONTHS, type BlockInput, type FeedInput, type SeasonToStore } from '../../schema/calendar.ts';
 import { CHANNEL_LABELS, type ChannelName } from '../../schema/channels.ts';
 import {
   cabins,
@@ -52,7 +52,7 @@ export async function listSeasons(env: DbEnv, cabinId: number) {
 }
 
 /** Replaces the whole list of seasons (and the base minimum stay) in one batch. */
-export async function replaceSeasons(env: DbEnv, cabinId: number, list: SeasonInput[], minNights?: number) {
+export async function replaceSeasons(env: DbEnv, cabinId: number, list: SeasonToStore[], minNights?: number) {
   const db = getDb(env);
   const statements = [
     db.delete(seasons).where(eq(seasons.cabinId, cabinId)),

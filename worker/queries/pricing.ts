@@ -4,7 +4,9 @@ import { addDays, type IsoDate } from '../../schema/dates.ts';
 import type { PromoInput } from '../../schema/pricing-input.ts';
 import { promoCodeKey } from '../../schema/promo-code.ts';
 import {
+  CHILDREN_AS_ADULTS,
   extrasFor,
+  NO_PETS,
   WEEKEND_NIGHTS_DEFAULT,
   type Discount,
   type Extra,
@@ -115,7 +117,15 @@ export async function replaceDatePrices(
 
 export type CabinPriceFields = Pick<
   Cabin,
-  'id' | 'pricePerNight' | 'weekendPricePerNight' | 'weekendNights' | 'baseGuests' | 'extraGuestPerNight' | 'maxGuests'
+  | 'id'
+  | 'pricePerNight'
+  | 'weekendPricePerNight'
+  | 'weekendNights'
+  | 'baseGuests'
+  | 'extraGuestPerNight'
+  | 'maxGuests'
+  | 'children'
+  | 'pets'
 >;
 
 /** The columns of a cabin that its rules take (cabinRates), for a select of cabins to be priced. */
@@ -127,6 +137,8 @@ export const cabinPriceColumns = {
   baseGuests: cabins.baseGuests,
   extraGuestPerNight: cabins.extraGuestPerNight,
   maxGuests: cabins.maxGuests,
+  children: cabins.children,
+  pets: cabins.pets,
 };
 
 /**
@@ -282,6 +294,8 @@ export const cabinRates = (c: CabinPriceFields, minNights: number): PricingRules
   minNights,
   baseGuests: Math.min(c.baseGuests ?? c.maxGuests, c.maxGuests),
   extraGuestPerNight: c.extraGuestPerNight ?? 0,
+  children: c.children ?? CHILDREN_AS_ADULTS,
+  pets: c.pets ?? NO_PETS,
 });
 
 // ——— Promo codes.

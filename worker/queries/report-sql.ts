@@ -24,7 +24,7 @@ export const lineKind = (line: SQL): SQL => sql`coalesce(json_extract(${line}, '
          when json_extract(${line}, '$.label') = 'Уборка' then 'fee' else 'nights' end)`;
 
 /** The kinds of line that are the accommodation itself: what the tourist tax and the price of a night are of. */
-export const LODGING_KINDS = sql`('nights', 'extraGuests', 'discount', 'promo')`;
+export const LODGING_KINDS = sql`('nights', 'extraGuests', 'children', 'discount', 'promo')`;
 
 /** The sum of a booking's lines of the given kinds (an SQL list), null when it stored none. */
 export const linesSum = (booking: SQL, kinds: SQL): SQL =>

@@ -6,7 +6,7 @@ import {
   type SearchQuery,
   type SearchStay,
 } from '../../schema/search.ts';
-import { quoteMany, type PricingRules } from '../../schema/pricing.ts';
+import { quoteMany, takesGuests, type PricingRules } from '../../schema/pricing.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
 import { now } from '../lib/clock.ts';
 import { groupBy } from '../lib/group-by.ts';
@@ -27,9 +27,15 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
   const nights = nightsBetween(q.checkIn, q.checkOut);
   const today = todayInMoscow(now());
   const from = maxDate(today, addDays(q.checkIn, -SEARCH_NEAREST_DAYS));
-  const to = addDays(q.checkOut, SEARCH_NEAREST_DAYS);
+  // A day past the last check-out: the season of a departure day may begin on it (closedToDeparture).
+  const to = addDays(q.checkOut, SEARCH_NEAREST_DAYS + 1);
   const reads = await searchReads(env, from, to);
-  const rows = reads.cabins.filter((c) => c.active && c.maxGuests >= q.guests);
+  const childrenAges = q.childrenAges ?? [];
+  const pets = q.pets ?? false;
+  // Children count toward a cabin's guests; with pets, only cabins that take them.
+  const rows = reads.cabins.filter(
+    (c) => c.active && takesGuests(c.maxGuests, q.guests, childrenAges) && (!pets || c.pets.allowed),
+  );
   const { rulesOf, busy } = reads;
 
   const busyOf = groupBy(busy, (r) => r.cabinId);
@@ -49,7 +55,7 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
   const others: SearchAnswer['others'] = [];
   // Priced as the booking would be for the searched guests, with the mandatory extras and the
   // discount of the day; cabins with equal rules share one quote (and one list of lines).
-  const quotes = quoteMany({ guests: q.guests, today });
+  const quotes = quoteMany({ guests: q.guests, childrenAges, pets, today });
   // Cabins with no season or single date near the stay share their rules object (rulesFrom).
   const priceOf = new Map<PricingRules, ReturnType<typeof quotes>>();
   for (const cabin of rows) {
@@ -59,28 +65,36 @@ export async function searchStays(env: DbEnv, q: SearchQuery): Promise<SearchAns
     const taken = busyOf.get(cabin.id) ?? NOTHING_TAKEN;
     const quote = price(q.checkIn, q.checkOut);
     const free = freeIn(taken, q.checkIn, q.checkOut);
-    if (free && quote.minNights <= nights) {
-      results.push({ id: cabin.id, name: cabin.name, nights, total: quote.total, lines: quote.lines });
+    const fits = quote.minNights <= nights && !quote.closed;
+    if (free && fits) {
+      results.push({
+        id: cabin.id,
+        name: cabin.name,
+        nights,
+        total: quote.total,
+        lines: quote.lines,
+        pets: cabin.pets.allowed,
+      });
       continue;
     }
     let nearest: SearchStay | undefined;
     for (const stay of candidates) {
       if (!freeIn(taken, stay.checkIn, stay.checkOut)) continue;
       const alt = price(stay.checkIn, stay.checkOut);
-      if (alt.minNights > nights) continue;
+      if (alt.minNights > nights || alt.closed) continue;
       nearest = { ...stay, total: alt.total };
       break;
     }
     others.push({
       id: cabin.id,
       name: cabin.name,
-      reason: free ? 'minNights' : 'busy',
+      reason: !free ? 'busy' : quote.minNights > nights ? 'minNights' : 'closed',
       minNights: quote.minNights,
       ...(nearest ? { nearest } : {}),
     });
   }
   results.sort((a, b) => a.total - b.total || a.id - b.id);
-  return { checkIn: q.checkIn, checkOut: q.checkOut, nights, guests: q.guests, results, others };
+  return { checkIn: q.checkIn, checkOut: q.checkOut, nights, guests: q.guests, childrenAges, pets, results, others };
 }
 
 const maxDate = (a: IsoDate, b: IsoDate) => (a > b ? a : b);
@@ -132,7 +146,7 @@ export function searchAnswerBytes(answer: SearchAnswer): Uint8Array<ArrayBuffer>
     out.number(r.nights);
     out.ascii(',"total":');
     out.number(r.total);
-    out.ascii(',"lineSet":');
+    out.ascii(r.pets ? ',"pets":true,"lineSet":' : ',"pets":false,"lineSet":');
     out.number(setOf[i]!);
     out.ascii('}');
   }
@@ -143,7 +157,10 @@ const utf8 = new TextEncoder();
 
 type SearchResult = SearchAnswer['results'][number];
 /** Compiles only while searchAnswerBytes writes every field of a result: a field added to it stops the build here. */
-const WRITES_EVERY_FIELD: Record<Exclude<keyof SearchResult, 'id' | 'name' | 'nights' | 'total' | 'lines'>, never> = {};
+const WRITES_EVERY_FIELD: Record<
+  Exclude<keyof SearchResult, 'id' | 'name' | 'nights' | 'total' | 'lines' | 'pets'>,
+  never
+> = {};
 void WRITES_EVERY_FIELD;
 
 /** The buffer answers are written into, grown as needed and kept (a search's writing is synchronous). */

@@ -40,12 +40,16 @@ export const availabilityRoutes = new Hono<AppEnv>().get(
       from,
       to,
       busy: mergeRanges(busy, from, to),
-      seasons: rules.seasons.map(({ start, end, pricePerNight, minNights, weekendPricePerNight }) => ({
-        start,
-        end,
-        pricePerNight,
-        minNights,
-        weekendPricePerNight: weekendPricePerNight ?? null,
+      // With their rule of days: the card greys out the weekdays closed to arrival or departure.
+      seasons: rules.seasons.map((s) => ({
+        start: s.start,
+        end: s.end,
+        pricePerNight: s.pricePerNight,
+        minNights: s.minNights,
+        weekendPricePerNight: s.weekendPricePerNight ?? null,
+        closedToArrival: s.closedToArrival ?? [],
+        closedToDeparture: s.closedToDeparture ?? [],
+        maxNights: s.maxNights ?? null,
       })),
       pricePerNight: cabin.pricePerNight,
       minNights: rules.cabin.minNights,
@@ -56,6 +60,9 @@ export const availabilityRoutes = new Hono<AppEnv>().get(
       weekendNights: rules.cabin.weekendNights,
       baseGuests: rules.cabin.baseGuests,
       extraGuestPerNight: rules.cabin.extraGuestPerNight,
+      // Children by age, and whether pets may come (the card shows the checkbox only then) and their fee.
+      children: cabin.children,
+      pets: cabin.pets,
       datePrices: rules.datePrices.map(({ date, price }) => ({ date, price })),
       discounts: rules.discounts,
       extras: rules.extras,

@@ -6,6 +6,8 @@ import { apiError } from '../lib/errors.ts';
 const STATUS: Record<PriceReason, 400 | 404 | 429> = {
   'cabin-missing': 404,
   guests: 400,
+  pets: 400,
+  closed: 400,
   extra: 400,
   promo: 400,
   'promo-throttled': 429,

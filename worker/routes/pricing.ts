@@ -105,8 +105,9 @@ const quoteLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /**
- * GET /api/quote: the price of a stay with the extras ticked and the code typed; a code that does
- * not apply is a 400 saying why, and too many of those from one address a 429 (priceForVisitor).
+ * GET /api/quote: the price of a stay for the adults, the children by age and pets, with the extras
+ * ticked and the code typed; a stay its season closes (the day of arrival or departure, the
+ * longest stay) or pets where none may come are a 400 saying why, and a code that does not apply too, and too many of those from one address a 429 (priceForVisitor).
  */
 export const quoteRoutes = new Hono<AppEnv>().get(
   '/',
@@ -126,6 +127,7 @@ export const quoteRoutes = new Hono<AppEnv>().get(
       total: quote.total,
       lines: quote.lines,
       minNights: quote.minNights,
+      maxNights: quote.maxNights,
       extras: quote.extras,
     });
   },

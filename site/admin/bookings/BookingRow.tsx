@@ -8,6 +8,7 @@ import {
   type OwnerStatus,
 } from '../../../schema/booking-options.ts';
 import {
+  formatChildren,
   formatGuests,
   formatMoscowTime,
   formatNights,
@@ -154,8 +155,9 @@ export function BookingRow({
           <Icon name="calendar" /> <b>{formatStayDates(b.checkIn, b.checkOut)}</b>
         </p>
         <p className="booking-item__facts">
-          {formatNights(b.nights)} · {formatGuests(b.guests)} ·{' '}
-          <b className="booking-item__total">{formatPrice(b.total)}</b>
+          {formatNights(b.nights)} · {formatGuests(b.guests)}
+          {b.childrenAges?.length ? `, ${formatChildren(b.childrenAges)}` : ''}
+          {b.pets ? ', с животными' : ''} · <b className="booking-item__total">{formatPrice(b.total)}</b>
         </p>
         {paid && (
           <p className={`booking-item__payment${kept ? ' booking-item__payment--paid' : ''}`}>

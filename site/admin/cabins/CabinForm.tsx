@@ -3,7 +3,7 @@ import { cabinInputSchema, type CabinInput } from '../../../schema/cabin-input.t
 import { CABIN_DEFAULTS } from '../../../schema/constants.ts';
 import { MSG } from '../../../schema/messages.ts';
 import { DEPOSIT_HOLD_NOTE } from '../../../schema/deposits.ts';
-import { WEEKEND_NIGHTS_DEFAULT } from '../../../schema/pricing.ts';
+import { WEEKEND_NIGHTS_DEFAULT, type PetsRule } from '../../../schema/pricing.ts';
 import type { Cabin } from '../../../schema/tables.ts';
 import { AmenityPicker } from './AmenityPicker.tsx';
 import { describeError, SessionEndedError } from '../client.ts';
@@ -39,6 +39,13 @@ export type CabinFormValues = {
   extraGuestPerNight: string;
   /** Empty or 0: no deposit. */
   deposit: string;
+  /** Children's prices by age (empty: 0, every child as an adult). */
+  childFreeUnderAge: string;
+  childShareUntilAge: string;
+  childSharePercent: string;
+  petsAllowed: boolean;
+  petsFee: string;
+  petsPer: PetsRule['per'];
 };
 
 /** The cabin form's draft: which cabin (null for a new one) and the edits so far. */
@@ -67,6 +74,12 @@ export function formValues(cabin?: Cabin): CabinFormValues {
     baseGuests: cabin?.baseGuests != null ? String(cabin.baseGuests) : '',
     extraGuestPerNight: cabin?.extraGuestPerNight ? String(cabin.extraGuestPerNight) : '',
     deposit: cabin?.deposit ? String(cabin.deposit) : '',
+    childFreeUnderAge: cabin?.children.freeUnderAge ? String(cabin.children.freeUnderAge) : '',
+    childShareUntilAge: cabin?.children.sharePercentUntilAge ? String(cabin.children.sharePercentUntilAge) : '',
+    childSharePercent: cabin?.children.sharePercent ? String(cabin.children.sharePercent) : '',
+    petsAllowed: cabin?.pets.allowed ?? false,
+    petsFee: cabin?.pets.fee ? String(cabin.pets.fee) : '',
+    petsPer: cabin?.pets.per ?? 'stay',
   };
 }
 
@@ -98,6 +111,13 @@ export function toPayload(v: CabinFormValues) {
     // Empty is no surcharge: sent as 0, so clearing the field really clears it.
     extraGuestPerNight: parseInteger(v.extraGuestPerNight) ?? 0,
     deposit: parseInteger(v.deposit) ?? 0,
+    // Empty fields are 0: no free age, no share, no fee.
+    children: {
+      freeUnderAge: parseInteger(v.childFreeUnderAge) ?? 0,
+      sharePercentUntilAge: parseInteger(v.childShareUntilAge) ?? 0,
+      sharePercent: parseInteger(v.childSharePercent) ?? 0,
+    },
+    pets: { allowed: v.petsAllowed, fee: parseInteger(v.petsFee) ?? 0, per: v.petsPer },
   };
 }
 
@@ -225,6 +245,21 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
       )}
     </Field>
   );
+  const age = (key: 'childFreeUnderAge' | 'childShareUntilAge', label: string, hint: string, error: string) => (
+    <Field label={label} error={errors[error]} hint={hint}>
+      {(p) => (
+        <NumberInput
+          {...p}
+          min={0}
+          max={18}
+          step={1}
+          value={values[key]}
+          placeholder="0"
+          onChange={(e) => set(key, e.target.value)}
+        />
+      )}
+    </Field>
+  );
   const toggle = (key: 'active' | 'featured', title: string, hint: string) => (
     <label className="switch">
       <input type="checkbox" role="switch" checked={values[key]} onChange={(e) => set(key, e.target.checked)} />
@@ -333,6 +368,71 @@ export function CabinForm({ cabin, onSave, onClose, restored }: Props) {
             {errors.weekendNights && <span className="error-text">{errors.weekendNights}</span>}
           </fieldset>
           {rubles('deposit', 'Залог, ₽', { hint: `Пусто или 0 — без залога. ${DEPOSIT_HOLD_NOTE}`, placeholder: '0' })}
+        </fieldset>
+
+        <fieldset className="cabin-pricing">
+          <legend className="cabin-pricing__title">Дети и животные</legend>
+          <div className="form-grid">
+            {age('childFreeUnderAge', 'Дети бесплатно до, лет', 'Пусто — бесплатных нет', 'children.freeUnderAge')}
+            {age(
+              'childShareUntilAge',
+              'Детская цена до, лет',
+              'Старше — как взрослые. Пусто — все дети как взрослые',
+              'children.sharePercentUntilAge',
+            )}
+            <Field
+              label="Детская цена, % от доплаты за гостя"
+              error={errors['children.sharePercent']}
+              hint="За ночь, даже если ребёнок входит в «Гостей в цене»"
+            >
+              {(p) => (
+                <NumberInput
+                  {...p}
+                  min={0}
+                  max={100}
+                  step={1}
+                  value={values.childSharePercent}
+                  placeholder="0"
+                  onChange={(e) => set('childSharePercent', e.target.value)}
+                />
+              )}
+            </Field>
+          </div>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={values.petsAllowed}
+              onChange={(e) => set('petsAllowed', e.target.checked)}
+            />{' '}
+            Можно с животными
+          </label>
+          {values.petsAllowed && (
+            <div className="form-grid">
+              <Field label="Доплата за животных, ₽" error={errors['pets.fee']} hint="Пусто или 0 — без доплаты">
+                {(p) => (
+                  <DigitsInput
+                    {...p}
+                    value={values.petsFee}
+                    placeholder="0"
+                    onChange={(e) => set('petsFee', e.target.value)}
+                  />
+                )}
+              </Field>
+              <Field label="Доплата считается" error={errors['pets.per']}>
+                {(p) => (
+                  <select
+                    {...p}
+                    className="input"
+                    value={values.petsPer}
+                    onChange={(e) => set('petsPer', e.target.value as PetsRule['per'])}
+                  >
+                    <option value="stay">за проживание</option>
+                    <option value="night">за ночь</option>
+                  </select>
+                )}
+              </Field>
+            </div>
+          )}
         </fieldset>
 
         <AmenityPicker value={values.amenities} onChange={(v) => set('amenities', v)} error={errors.amenities} />

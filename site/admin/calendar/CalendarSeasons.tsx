@@ -13,6 +13,7 @@ import { Icon } from '../ui/Icon.tsx';
 import { useNotify } from '../ui/Notice.tsx';
 import { usePublish } from '../ui/PublishStatus.tsx';
 import { numberOf } from '../ui/numbers.ts';
+import { WEEKDAYS } from '../ui/weekdays.ts';
 
 type Row = {
   key: number;
@@ -21,6 +22,10 @@ type Row = {
   pricePerNight: string;
   weekendPricePerNight: string;
   minNights: string;
+  /** Empty: no longest stay of the season's own. */
+  maxNights: string;
+  closedToArrival: number[];
+  closedToDeparture: number[];
 };
 type Saved = { seasons: Calendar['seasons']; minNights: number };
 
@@ -68,6 +73,9 @@ export function CalendarSeasons({
         pricePerNight: String(s.pricePerNight),
         weekendPricePerNight: s.weekendPricePerNight != null ? String(s.weekendPricePerNight) : '',
         minNights: String(s.minNights),
+        maxNights: s.maxNights != null ? String(s.maxNights) : '',
+        closedToArrival: [...(s.closedToArrival ?? [])],
+        closedToDeparture: [...(s.closedToDeparture ?? [])],
       }));
   const [saved, setSaved] = useState(() => ({ rows: toRows(cal.seasons), minNights: String(cal.minNights) }));
   const [rows, setRows] = useState(saved.rows);
@@ -103,6 +111,9 @@ export function CalendarSeasons({
         // Empty: the season's weekends cost as its other nights.
         weekendPricePerNight: r.weekendPricePerNight.trim() === '' ? null : numberOf(r.weekendPricePerNight),
         minNights: r.minNights.trim() === '' ? 1 : numberOf(r.minNights),
+        maxNights: r.maxNights.trim() === '' ? null : numberOf(r.maxNights),
+        closedToArrival: r.closedToArrival,
+        closedToDeparture: r.closedToDeparture,
       }));
       const res = await call(
         client().admin.cabins[':id'].seasons.$put({
@@ -123,6 +134,37 @@ export function CalendarSeasons({
       setBusy(false);
     }
   }
+
+  /** The weekdays a stay may not begin (or end) on in this season: none ticked, any day. */
+  const closedDays = (r: Row, i: number, key: 'closedToArrival' | 'closedToDeparture', title: string) => (
+    <fieldset className="weekdays">
+      <legend className="label">{title}</legend>
+      <div className="weekdays__days">
+        {WEEKDAYS.map((d) => (
+          <label key={d.day} className="weekdays__day">
+            <input
+              type="checkbox"
+              checked={r[key].includes(d.day)}
+              onChange={(e) =>
+                set(r.key, {
+                  [key]: (e.target.checked ? [...r[key], d.day] : r[key].filter((n) => n !== d.day)).sort(
+                    (a, b) => a - b,
+                  ),
+                })
+              }
+            />
+            <span>
+              {d.short}
+              <span className="visually-hidden">
+                {' '}
+                ({d.name}, сезон {i + 1})
+              </span>
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
 
   function discard() {
     setRows(saved.rows);
@@ -148,7 +190,8 @@ export function CalendarSeasons({
       </Field>
       <p className="hint">
         В сезон каждая ночь стоит цену сезона (выходные — цену выходных сезона, если она указана), вне сезонов — цену
-        домика. «По» — день выезда: эта ночь уже не в сезоне. Сезоны не должны пересекаться.
+        домика. «По» — день выезда: эта ночь уже не в сезоне. Сезоны не должны пересекаться. Дни без заезда и максимум
+        ночей считаются по дню заезда, дни без выезда — по дню выезда.
         {past > 0 && ` Прошедшие сезоны (${past}) не показаны: на цены они уже не влияют и при сохранении удаляются.`}
       </p>
       {rows.length === 0 ? (
@@ -226,7 +269,21 @@ export function CalendarSeasons({
                         />
                       )}
                     </Field>
+                    <Field id={`season-${i}-max`} label="Максимум ночей" hint="Пусто — без ограничения">
+                      {(p) => (
+                        <NumberInput
+                          {...p}
+                          min={1}
+                          max={365}
+                          placeholder="Без ограничения"
+                          value={r.maxNights}
+                          onChange={(e) => set(r.key, { maxNights: e.target.value })}
+                        />
+                      )}
+                    </Field>
                   </div>
+                  {closedDays(r, i, 'closedToArrival', 'Дни без заезда')}
+                  {closedDays(r, i, 'closedToDeparture', 'Дни без выезда')}
                 </fieldset>
                 {problem && (
                   <p className="error-text">
@@ -254,7 +311,17 @@ export function CalendarSeasons({
         onClick={() =>
           setRows((list) => [
             ...list,
-            { key: nextKey.current++, start: '', end: '', pricePerNight: '', weekendPricePerNight: '', minNights: '1' },
+            {
+              key: nextKey.current++,
+              start: '',
+              end: '',
+              pricePerNight: '',
+              weekendPricePerNight: '',
+              minNights: '1',
+              maxNights: '',
+              closedToArrival: [],
+              closedToDeparture: [],
+            },
           ])
         }
       >
