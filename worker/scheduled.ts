@@ -97,11 +97,11 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
       runPaymentSchedule(env),
       forgetOldMessages(env, now() - MESSAGES_KEPT_MS),
       queueStayMessages(env),
+      // Deposits nobody decided go back 2 days after departure (at most DEPOSITS_PER_RUN requests).
+      releaseDeposits(env),
       forgetOldAudit(env, now() - AUDIT_KEPT_MS),
       forgetOldUpdates(env, now() - MESSAGES_KEPT_MS),
       forgetOldMaxUpdates(env, now() - MESSAGES_KEPT_MS),
-      // Deposits nobody decided go back 2 days after departure (at most DEPOSITS_PER_RUN requests).
-      releaseDeposits(env),
     ]);
     if (heldDeposits.status === 'rejected') console.error('Releasing deposits failed', forLog(heldDeposits.reason));
     else if (heldDeposits.value) console.log(`Deposits released or decided at ЮKassa: ${heldDeposits.value}`);
