@@ -15,7 +15,7 @@ import { flat, textOf } from '../public/helpers.ts';
 // that the guest then reads on their page. The cabin's deposit is set in the stack's D1 (the
 // guest's page is drawn by the server: no rebuild), and put back after.
 
-type Cabin = { id: number; name: string };
+type Cabin = { id: number; name: string; deposit?: number };
 const RUN = crypto.randomUUID().slice(0, 6);
 const REASON = `Разбита кружка (${RUN})`;
 
@@ -75,7 +75,7 @@ describe('the owner keeps part of a deposit held on the guest’s card', () => {
   });
 
   afterAll(async () => {
-    await runInLocalD1('UPDATE cabins SET deposit = 0 WHERE id = ?', cabin.id);
+    await runInLocalD1('UPDATE cabins SET deposit = ? WHERE id = ?', cabin.deposit ?? 0, cabin.id);
     // The other journeys see the nights free again; a booking with money is cancelled, never deleted.
     const api = await adminApi(baseURL);
     await api.put(`/admin/bookings/${bookingId}`, { status: 'cancelled' });
