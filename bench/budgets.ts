@@ -36,6 +36,8 @@ export const BUDGETS = {
   reportsSummaryP95Ms: 300,
   /** «Сводка»'s funnel (GET /api/admin/reports/funnel) over a year of 5,000 visits a day, self-hosted: p95. */
   reportsFunnelP95Ms: 300,
+  /** «Сообщения» with 2,000 threads and 50,000 messages, self-hosted: the list, the unread list, a thread; p95. */
+  messagesP95Ms: 300,
   /**
    * The whole self-hosted server (the server, the build process it keeps between edits and what
    * that starts), resident memory summed over the process tree (the cheapest VPS has
@@ -133,6 +135,21 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
         pass: lat.p95 <= BUDGETS.reportsFunnelP95Ms,
       });
     }
+  }
+  if (r.messages) {
+    const m = r.messages;
+    for (const [where, lat] of [
+      ['/api/admin/threads', 'error' in m ? undefined : m.list],
+      ['/api/admin/threads?unread=1&limit=100', 'error' in m ? undefined : m.unread],
+      ['/api/admin/threads/{id}', 'error' in m ? undefined : m.thread],
+    ] as const)
+      out.push({
+        figure: '«Сообщения» p95 (2,000 threads, 50,000 messages)',
+        where,
+        value: lat ? `${Math.round(lat.p95)} ms` : 'error' in m ? m.error : 'not measured',
+        budget: `≤ ${BUDGETS.messagesP95Ms} ms`,
+        pass: !!lat && lat.p95 <= BUDGETS.messagesP95Ms,
+      });
   }
   if (r.memory) out.push(...memoryChecks(r.memory));
   if (r.interactions) out.push(...interactionChecks(r.interactions));

@@ -1,3 +1,4 @@
+import type { MessagesResult } from './messages.ts';
 import type { InteractionResults } from './interactions.ts';
 import type { PanelWeight } from './admin-panel.ts';
 import type { BlankControl } from './blank-page.ts';
@@ -65,6 +66,8 @@ export type TargetResults = {
   channels: ChannelsResults;
   /** «Сводка», the tax report and the CSV at 1,500 cabins and 50,000 bookings, on a server of its own (bench/reports.ts; self-hosted only). */
   reports?: ReportsResult | { error: string };
+  /** «Сообщения» at 2,000 threads (bench/messages.ts), self-hosted. */
+  messages?: MessagesResult | { error: string };
   /** A one-cabin and a site-wide edit at each size, on an instance of its own (bench/edits.ts; absent when not run). */
   edits?: EditsResults;
   /** The whole self-hosted server's memory idle and at the peak of bursts of edits (bench/memory.ts; self-hosted only). */

@@ -18,6 +18,7 @@ import { cancellableGuestPath, measureInteractions } from './interactions.ts';
 import { MEMORY_SIZES, measureMemory } from './memory.ts';
 import { applyPricingRules } from './pricing-rules.ts';
 import { measureReports } from './reports.ts';
+import { measureMessages } from './messages.ts';
 import { CADDY, startCaddy, startCompressingEdge } from './caddy.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
 import { measureBlankControl } from './blank-page.ts';
@@ -283,6 +284,12 @@ async function measureTarget(target: Target): Promise<TargetResults> {
         results.reports = { error: errorText(err) };
         log(`  failed: ${results.reports.error}`);
       }
+    }
+    if (target.key === 'node' && enabled('messages')) {
+      log('Messages: «Сообщения» at 2,000 threads and 50,000 messages…');
+      results.messages = await measureMessages(REPORT_REQUESTS, (line) => log(line)).catch((err: unknown) => ({
+        error: errorText(err),
+      }));
     }
     if (enabled('edits')) await measureEditsStage(target, results);
     // The whole self-hosted server's memory, on a server and data of its own.
