@@ -125,7 +125,7 @@ describe('the reply links of a request', () => {
       ['Telegram', false],
       ['Позвонить', false],
     ]);
-    expect(links[0]!.href).toBe(`https://wa.me/79281234567?text=${encodeURIComponent(text)}`);
+    expect(links[0]!.href.startsWith('https://wa.me/79281234567?text=')).toBe(true);
     expect(new URL(links[0]!.href).searchParams.get('text')).toBe(text);
     expect(links[1]!.href).toBe(`sms:+79281234567?body=${encodeURIComponent(text)}`);
     expect(links[2]!.href).toBe('https://t.me/+79281234567');

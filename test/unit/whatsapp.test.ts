@@ -45,6 +45,12 @@ describe('whatsappLink', () => {
     expect(decode(link)).toEqual({ number: '79285551234', text: 'Привет & пока? 100% #1 + 2' });
   });
 
+  it('should keep the message’s letters as they are, so the page carries a third of the bytes', () => {
+    const link = whatsappLink('+7 928 555-12-34', 'Хочу забронировать «Бриз» (5 000 ₽ за ночь).');
+    expect(link).toBe('https://wa.me/79285551234?text=Хочу%20забронировать%20«Бриз»%20(5%20000%20₽%20за%20ночь).');
+    expect(decode(link).text).toBe('Хочу забронировать «Бриз» (5 000 ₽ за ночь).');
+  });
+
   it('should leave out the text when there is none', () => {
     expect(whatsappLink('8 928 555 12 34')).toBe('https://wa.me/79285551234');
   });
