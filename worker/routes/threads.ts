@@ -35,31 +35,65 @@ import { idParam } from './params.ts';
 
 const doc = docs('Сообщения');
 
+/** A guests' bot's own parts of an answer: how it is read, tried at once, and named. */
+type Messenger<B> = {
+  channel: 'telegram' | 'max';
+  read: (env: AppEnv['Bindings']) => Promise<B | null>;
+  tryNow: (env: AppEnv['Bindings'], bot: B, row: Parameters<typeof tryTelegramNow>[2]) => Promise<boolean>;
+  notConnected: string;
+  chatGone: string;
+  /** How the logs name the guest's side («Telegram chat», «MAX dialog») and the bot. */
+  chat: string;
+  name: string;
+};
+const TELEGRAM = {
+  channel: 'telegram',
+  read: readTelegramBot,
+  tryNow: tryTelegramNow,
+  notConnected: MSG.telegramNotConnected,
+  chatGone: MSG.replyChatGone,
+  chat: 'Telegram chat',
+  name: 'Telegram',
+} as const satisfies Messenger<Awaited<ReturnType<typeof readTelegramBot>> & {}>;
+const MAX = {
+  channel: 'max',
+  read: readMaxBot,
+  tryNow: tryMaxNow,
+  notConnected: MSG.maxNotConfigured,
+  chatGone: MSG.maxReplyChatGone,
+  chat: 'MAX dialog',
+  name: 'MAX',
+} as const satisfies Messenger<Awaited<ReturnType<typeof readMaxBot>> & {}>;
+
 /**
- * The owner's answer in a MAX thread: to the dialog the guest tied, through the outbox like a
- * Telegram answer. MAX takes less in one message than Telegram: a longer answer is refused whole,
- * never cut.
+ * The owner's answer in a booking's Telegram chat or MAX dialog: through the outbox like every
+ * message to a guest, tried at once after the answer, and the thread's copy of it answered.
  */
-async function replyInMax(c: Context<AppEnv>, thread: { id: number; bookingId: number }, text: string, key?: string) {
-  if (text.length > MAX_TEXT_LIMIT) return apiError(c, 400, MSG.maxReplyTooLong);
-  const bot = await readMaxBot(c.env);
-  if (!bot) return apiError(c, 409, MSG.maxNotConfigured);
+async function replyThroughBot<B>(c: Context<AppEnv>, m: Messenger<B>, bookingId: number, text: string, key?: string) {
+  const bot = await m.read(c.env);
+  if (!bot) return apiError(c, 409, m.notConnected);
   const kept = await queueReply(
     c.env,
-    { bookingId: thread.bookingId, subject: REPLY_SUBJECT, text, event: key ?? randomHex(12), channel: 'max' },
+    {
+      bookingId,
+      subject: REPLY_SUBJECT,
+      text,
+      event: key ?? randomHex(12),
+      ...(m.channel === 'max' ? { channel: 'max' as const } : {}),
+    },
     GUEST_LEASE_MS,
   );
-  if (!kept) return apiError(c, 409, MSG.maxReplyChatGone);
+  if (!kept) return apiError(c, 409, m.chatGone);
   if (kept.fresh) {
-    console.log(`Booking ${thread.bookingId}: the owner’s answer queued for the guest’s MAX dialog`);
+    console.log(`Booking ${bookingId}: the owner’s answer queued for the guest’s ${m.chat}`);
     afterResponse(
       c,
-      'The owner’s answer in MAX',
-      tryMaxNow(c.env, bot, {
+      `The owner’s answer in ${m.name}`,
+      m.tryNow(c.env, bot, {
         id: kept.id,
         attempts: 0,
         createdAt: kept.createdAt,
-        bookingId: thread.bookingId,
+        bookingId,
         kind: 'reply',
         recipient: kept.recipient,
         text,
@@ -157,37 +191,14 @@ export const threadRoutes = new Hono<AppEnv>()
         if (!message) throw new Error(`The thread's copy of outbox row ${queued.id} is missing`);
         return c.json(message, 202);
       }
-      if (thread.channel === 'max' && thread.bookingId !== undefined)
-        return replyInMax(c, { id: thread.id, bookingId: thread.bookingId }, text, key);
+      if (thread.bookingId !== undefined && thread.channel === 'max') {
+        // MAX takes less in one message than Telegram: a longer answer is refused whole, never cut.
+        if (text.length > MAX_TEXT_LIMIT) return apiError(c, 400, MSG.maxReplyTooLong);
+        return replyThroughBot(c, MAX, thread.bookingId, text, key);
+      }
       if (thread.channel !== 'telegram' || thread.bookingId === undefined)
         return apiError(c, 409, MSG.replyChannelUnsupported);
-      const bot = await readTelegramBot(c.env);
-      if (!bot) return apiError(c, 409, MSG.telegramNotConnected);
-      const kept = await queueReply(
-        c.env,
-        { bookingId: thread.bookingId, subject: REPLY_SUBJECT, text, event: key ?? randomHex(12) },
-        GUEST_LEASE_MS,
-      );
-      if (!kept) return apiError(c, 409, MSG.replyChatGone);
-      if (kept.fresh) {
-        console.log(`Booking ${thread.bookingId}: the owner’s answer queued for the guest’s Telegram chat`);
-        afterResponse(
-          c,
-          'The owner’s answer in Telegram',
-          tryTelegramNow(c.env, bot, {
-            id: kept.id,
-            attempts: 0,
-            createdAt: kept.createdAt,
-            bookingId: thread.bookingId,
-            kind: 'reply',
-            recipient: kept.recipient,
-            text,
-          }),
-        );
-      }
-      const message = await messageOfOutbox(c.env, kept.id);
-      if (!message) throw new Error(`The thread's copy of outbox row ${kept.id} is missing`);
-      return c.json(message, 202);
+      return replyThroughBot(c, TELEGRAM, thread.bookingId, text, key);
     },
   )
   .post(
