@@ -182,21 +182,33 @@ export function CancelActions({ page, api }: { page: GuestPageAnswer; api: strin
   );
 }
 
+/** What a guests' bot's link says: its button, the consent it gives, the state once tied. */
+type LinkWords = { button: string; consent: string; linked: string; opening: string };
+
 /**
- * «Получать сообщения в Telegram»: asks for a one-time link to the owner's bot and opens it (the
- * guest then presses «Запустить»). The same form works before hydration, posting to the same route.
+ * «Получать сообщения в Telegram» / «… в MAX»: asks for a one-time link to the owner's bot and
+ * opens it (the guest then presses «Запустить» or «Начать»). The same form works before hydration,
+ * posting to the same route.
  */
-export function TelegramLink({ page, api }: { page: GuestPageAnswer; api: string }) {
+function MessengerLink({
+  state,
+  action,
+  words,
+}: {
+  state: { linked: boolean } | undefined;
+  action: string;
+  words: LinkWords;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  if (!page.telegram) return null;
-  if (page.telegram.linked) return <p className="hint">{TELEGRAM_LINKED_TEXT}</p>;
+  if (!state) return null;
+  if (state.linked) return <p className="hint">{words.linked}</p>;
   const open = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setError('');
     try {
-      const { url } = await post<{ url: string }>(`${api}/link/telegram`);
+      const { url } = await post<{ url: string }>(action);
       window.location.assign(url);
       setBusy(false);
     } catch (err) {
@@ -206,51 +218,36 @@ export function TelegramLink({ page, api }: { page: GuestPageAnswer; api: string
   };
   return (
     <>
-      <form className="guest__actions" action={`${api}/link/telegram`} method="post" onSubmit={(e) => void open(e)}>
+      <form className="guest__actions" action={action} method="post" onSubmit={(e) => void open(e)}>
         <button type="submit" className="btn btn--secondary" disabled={busy}>
-          {busy ? 'Открываем Telegram…' : TELEGRAM_BUTTON}
+          {busy ? words.opening : words.button}
         </button>
       </form>
-      <p className="hint">{TELEGRAM_CONSENT_TEXT}</p>
+      <p className="hint">{words.consent}</p>
       <FormError message={error} />
     </>
   );
 }
 
-/**
- * «Получать сообщения в MAX»: the same for the owner's MAX bot (the guest then presses «Начать»).
- * The same form works before hydration, posting to the same route.
- */
-export function MaxLink({ page, api }: { page: GuestPageAnswer; api: string }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
-  if (!page.max) return null;
-  if (page.max.linked) return <p className="hint">{MAX_LINKED_TEXT}</p>;
-  const open = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError('');
-    try {
-      const { url } = await post<{ url: string }>(`${api}/link/max`);
-      window.location.assign(url);
-      setBusy(false);
-    } catch (err) {
-      setError(err instanceof Error ? err.message : ACTION_FAILED);
-      setBusy(false);
-    }
-  };
-  return (
-    <>
-      <form className="guest__actions" action={`${api}/link/max`} method="post" onSubmit={(e) => void open(e)}>
-        <button type="submit" className="btn btn--secondary" disabled={busy}>
-          {busy ? 'Открываем MAX…' : MAX_BUTTON}
-        </button>
-      </form>
-      <p className="hint">{MAX_CONSENT_TEXT}</p>
-      <FormError message={error} />
-    </>
-  );
-}
+const TELEGRAM_WORDS: LinkWords = {
+  button: TELEGRAM_BUTTON,
+  consent: TELEGRAM_CONSENT_TEXT,
+  linked: TELEGRAM_LINKED_TEXT,
+  opening: 'Открываем Telegram…',
+};
+const MAX_WORDS: LinkWords = {
+  button: MAX_BUTTON,
+  consent: MAX_CONSENT_TEXT,
+  linked: MAX_LINKED_TEXT,
+  opening: 'Открываем MAX…',
+};
+
+export const TelegramLink = ({ page, api }: { page: GuestPageAnswer; api: string }) => (
+  <MessengerLink state={page.telegram} action={`${api}/link/telegram`} words={TELEGRAM_WORDS} />
+);
+export const MaxLink = ({ page, api }: { page: GuestPageAnswer; api: string }) => (
+  <MessengerLink state={page.max} action={`${api}/link/max`} words={MAX_WORDS} />
+);
 
 /**
  * After the stay: the review form; its review carries «Гость проживал(а)» once the owner approves

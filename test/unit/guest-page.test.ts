@@ -9,9 +9,9 @@ import {
   type GuestPageAnswer,
 } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
-import { CancelActions, DepositPay, PayRest, Review, TelegramLink } from '../../site/islands/GuestPage.tsx';
+import { CancelActions, DepositPay, MaxLink, PayRest, Review, TelegramLink } from '../../site/islands/GuestPage.tsx';
 import { depositGuestText } from '../../schema/deposit-words.ts';
-import { cancelArea, depositArea, payArea, reviewArea, telegramArea } from '../../worker/pages/guest-html.ts';
+import { cancelArea, depositArea, maxArea, payArea, reviewArea, telegramArea } from '../../worker/pages/guest-html.ts';
 
 // The guest's page's rules that need no server: what a cancellation gives back, and the
 // owner's templates as the guest reads them.
@@ -160,6 +160,8 @@ describe("the page's buttons, written by the server and hydrated by the island",
     ['a request', { ...confirmed, status: 'new', paid: 0, canPay: false, cancel: { ...confirmed.cancel, refund: 0 } }],
     ['a Telegram bot to tie', { ...confirmed, telegram: { linked: false } }],
     ['a Telegram chat tied', { ...confirmed, telegram: { linked: true } }],
+    ['a MAX bot to tie', { ...confirmed, max: { linked: false } }],
+    ['a MAX dialog tied', { ...confirmed, max: { linked: true } }],
     ['a deposit to pay', { ...confirmed, deposit: { ...deposit, canPay: true } }],
     ['a deposit not yet due', { ...confirmed, deposit: { ...deposit, canPay: false } }],
     [
@@ -182,6 +184,7 @@ describe("the page's buttons, written by the server and hydrated by the island",
     expect(renderToString(createElement(CancelActions, { page, api }))).toBe(await cancelArea(page));
     expect(renderToString(createElement(TelegramLink, { page, api }))).toBe(await telegramArea(page, api));
     expect(renderToString(createElement(DepositPay, { page, api }))).toBe(await depositArea(page));
+    expect(renderToString(createElement(MaxLink, { page, api }))).toBe(await maxArea(page, api));
   });
 
   it('should offer «Внести залог» only on its day, the way back to a hold started, and say where the deposit stands', async () => {

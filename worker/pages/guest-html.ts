@@ -69,20 +69,25 @@ export function cancelArea(page: GuestPageAnswer): Promise<string> {
  * island's TelegramLink before a tap. Before the script has come the button is a plain form,
  * whose answer opens the bot (worker/routes/guest.ts).
  */
-export function telegramArea(page: GuestPageAnswer, api: string): Promise<string> {
-  if (!page.telegram) return str('');
-  if (page.telegram.linked) return str(html`<p class="hint">${TELEGRAM_LINKED_TEXT}</p>`);
-  return str(
-    html`<form class="guest__actions" action="${api}/link/telegram" method="post"><button type="submit" class="btn btn--secondary">${TELEGRAM_BUTTON}</button></form><p class="hint">${TELEGRAM_CONSENT_TEXT}</p>`,
-  );
-}
+export const telegramArea = (page: GuestPageAnswer, api: string) =>
+  messengerArea(page.telegram, `${api}/link/telegram`, TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT);
 
 /** «Получать сообщения в MAX», the same way: the island's MaxLink before a tap. */
-export function maxArea(page: GuestPageAnswer, api: string): Promise<string> {
-  if (!page.max) return str('');
-  if (page.max.linked) return str(html`<p class="hint">${MAX_LINKED_TEXT}</p>`);
+export const maxArea = (page: GuestPageAnswer, api: string) =>
+  messengerArea(page.max, `${api}/link/max`, MAX_BUTTON, MAX_CONSENT_TEXT, MAX_LINKED_TEXT);
+
+/** A guests' bot's link as a plain form to its route, with its consent; or that the chat is tied. */
+function messengerArea(
+  state: { linked: boolean } | undefined,
+  action: string,
+  button: string,
+  consent: string,
+  linked: string,
+): Promise<string> {
+  if (!state) return str('');
+  if (state.linked) return str(html`<p class="hint">${linked}</p>`);
   return str(
-    html`<form class="guest__actions" action="${api}/link/max" method="post"><button type="submit" class="btn btn--secondary">${MAX_BUTTON}</button></form><p class="hint">${MAX_CONSENT_TEXT}</p>`,
+    html`<form class="guest__actions" action="${action}" method="post"><button type="submit" class="btn btn--secondary">${button}</button></form><p class="hint">${consent}</p>`,
   );
 }
 
