@@ -170,6 +170,43 @@ export const guestPageAnswer = z.object({
   reviewed: z.boolean(),
   telegram: z.object({ linked: z.boolean() }).optional(),
   max: z.object({ linked: z.boolean() }).optional(),
+  change: z
+    .object({
+      allowed: z.boolean(),
+      reason: z.string().optional(),
+      until: isoDate,
+      anyCabin: z.boolean(),
+      pending: z
+        .object({
+          checkIn: isoDate,
+          checkOut: isoDate,
+          cabinId: z.number().int(),
+          due: kopecks,
+          holdUntil: z.string(),
+          confirmationUrl: z.string(),
+        })
+        .optional(),
+    })
+    .optional(),
+});
+
+/** GET /api/guest/{token}/change: the new stay as priced, and what it pays (`due`) or gives back (`refund`), in kopecks. */
+export const changeQuoteAnswer = z.object({
+  quote: z.object({ nights: z.number().int(), total: roubles, lines: z.array(priceLineAnswer) }),
+  cabin: z.object({ id: z.number().int(), name: z.string() }),
+  difference: roubles,
+  due: kopecks,
+  refund: kopecks,
+});
+/** POST /api/guest/{token}/change: moved at once, or the new nights held while the difference is paid. */
+export const changeAnswer = z.object({
+  status: z.enum(['confirmed', 'awaiting_payment']),
+  checkIn: isoDate,
+  checkOut: isoDate,
+  due: kopecks.optional(),
+  refunded: kopecks.optional(),
+  confirmationUrl: z.string().optional(),
+  holdUntil: z.string().optional(),
 });
 
 /** A review as the public reads it (GET /api/reviews/approved): no e-mail. */

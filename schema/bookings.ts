@@ -74,16 +74,22 @@ export const bookingSubmitSchema = z
      */
     source: bookingSourceSchema.optional().catch(undefined),
   })
-  .superRefine((b, ctx) => {
-    if (!isIsoDate(b.checkIn) || !isIsoDate(b.checkOut)) return;
-    const today = todayInMoscow();
-    if (b.checkOut <= b.checkIn) ctx.addIssue({ code: 'custom', message: MSG.dateRangeInvalid, path: ['checkOut'] });
-    else if (b.checkIn < today) ctx.addIssue({ code: 'custom', message: MSG.bookingCheckInPast, path: ['checkIn'] });
-    else if (b.checkIn > addMonths(today, CALENDAR_INPUT_MONTHS))
-      ctx.addIssue({ code: 'custom', message: MSG.dateTooFar, path: ['checkIn'] });
-    else if (nightsBetween(b.checkIn, b.checkOut) > BOOKING_MAX_NIGHTS)
-      ctx.addIssue({ code: 'custom', message: MSG.bookingTooLong, path: ['checkOut'] });
-  });
+  .superRefine(stayDatesRule);
+
+/**
+ * The dates of a stay a guest asks for (a booking, a move of one): in order, from today, within
+ * the calendar's months and not longer than a stay may be.
+ */
+export function stayDatesRule(b: { checkIn: string; checkOut: string }, ctx: z.RefinementCtx): void {
+  if (!isIsoDate(b.checkIn) || !isIsoDate(b.checkOut)) return;
+  const today = todayInMoscow();
+  if (b.checkOut <= b.checkIn) ctx.addIssue({ code: 'custom', message: MSG.dateRangeInvalid, path: ['checkOut'] });
+  else if (b.checkIn < today) ctx.addIssue({ code: 'custom', message: MSG.bookingCheckInPast, path: ['checkIn'] });
+  else if (b.checkIn > addMonths(today, CALENDAR_INPUT_MONTHS))
+    ctx.addIssue({ code: 'custom', message: MSG.dateTooFar, path: ['checkIn'] });
+  else if (nightsBetween(b.checkIn, b.checkOut) > BOOKING_MAX_NIGHTS)
+    ctx.addIssue({ code: 'custom', message: MSG.bookingTooLong, path: ['checkOut'] });
+}
 
 export type BookingSubmit = z.infer<typeof bookingSubmitSchema>;
 

@@ -1,3 +1,4 @@
+import { DEFAULT_CHANGE_SETTINGS } from './date-change.ts';
 import { DEPOSIT_ASK_DAYS_DEFAULT } from './deposits.ts';
 import { DEFAULT_CANCELLATION, DEFAULT_MESSAGES } from './guest-defaults.ts';
 import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './constants.ts';
@@ -54,6 +55,7 @@ export const DEFAULT_SETTINGS = {
   touristTax: { ...TOURIST_TAX_DEFAULT },
   vatCode: 1 as VatCode,
   deposit: { askDaysBefore: DEPOSIT_ASK_DAYS_DEFAULT },
+  changes: { ...DEFAULT_CHANGE_SETTINGS },
   /** The guest's cancellation terms and the e-mails that go by themselves. */
   cancellation: { ...DEFAULT_CANCELLATION },
   messages: structuredClone(DEFAULT_MESSAGES),

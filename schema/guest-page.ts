@@ -218,6 +218,24 @@ export type GuestPageAnswer = {
    * the page offers «Внести залог» today, `confirmationUrl` while a hold started is not finished.
    */
   deposit?: DepositView & { canPay: boolean; confirmationUrl?: string };
+  /**
+   * «Перенести даты»: whether the guest may move the stay today (else why), until which day, to
+   * another cabin or not, and a move waiting for its difference to be paid.
+   */
+  change?: {
+    allowed: boolean;
+    reason?: string;
+    until: IsoDate;
+    anyCabin: boolean;
+    pending?: {
+      checkIn: IsoDate;
+      checkOut: IsoDate;
+      cabinId: number;
+      due: number;
+      holdUntil: string;
+      confirmationUrl: string;
+    };
+  };
   /** The same for the owner's MAX bot: «Получать сообщения в MAX». */
   max?: { linked: boolean };
 };

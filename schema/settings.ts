@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { changeSettingsSchema } from './date-change.ts';
 import { DEPOSIT_ASK_DAYS_MAX } from './deposits.ts';
 import { MSG } from './messages.ts';
 import { imageUrl } from './cabin-input.ts';
@@ -160,6 +161,8 @@ export const paymentSettingsSchema = z.object({
     },
     { error: MSG.depositAskDaysInvalid },
   ),
+  /** Until how many days before arrival the guest may move the dates on their page, and to another cabin or not. */
+  changes: changeSettingsSchema,
 });
 export const PAYMENT_SETTING_FIELDS = paymentSettingsSchema.keyof().options;
 export type PaymentSettings = z.infer<typeof paymentSettingsSchema>;

@@ -999,3 +999,47 @@ export const deposits = sqliteTable(
 );
 
 export type Deposit = typeof deposits.$inferSelect;
+
+/**
+ * A guest's move of their stay to other dates (or another cabin) from their page. One that costs
+ * less or the same is 'applied' at once, in the same conditional batch that moves the booking's
+ * nights. One that costs more waits for the difference ('awaiting_payment'): until `holdUntil` its
+ * new nights are busy for everyone else (worker/queries/bookings.ts nightsBusy) while the old ones
+ * stay the guest's; paid in time, one batch moves the booking and ends the hold ('applied'), so the
+ * nights are never both free nor both taken; not paid, it is 'expired' and the old dates stand.
+ * A record of what the guest was charged or given back: never deleted. Money in kopecks.
+ */
+export const dateChanges = sqliteTable(
+  'date_changes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    fromCabinId: integer('from_cabin_id').notNull(),
+    fromCheckIn: text('from_check_in').notNull(),
+    fromCheckOut: text('from_check_out').notNull(),
+    fromTotal: integer('from_total').notNull(),
+    toCabinId: integer('to_cabin_id').notNull(),
+    toCheckIn: text('to_check_in').notNull(),
+    toCheckOut: text('to_check_out').notNull(),
+    toTotal: integer('to_total').notNull(),
+    nights: integer('nights').notNull(),
+    lines: text('lines', { mode: 'json' }).$type<PriceLine[]>().notNull().default(sql`'[]'`),
+    /** What the guest pays for the change, and what goes back to them (kopecks). */
+    due: integer('due').notNull().default(0),
+    refund: integer('refund').notNull().default(0),
+    /** awaiting_payment, applied or expired. */
+    status: text('status').notNull(),
+    holdUntil: text('hold_until'),
+    /** The ЮKassa payment of the difference (payments.kind 'change'). */
+    paymentId: text('payment_id'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    index('date_changes_booking_idx').on(t.bookingId),
+    index('date_changes_hold_idx').on(t.status, t.toCabinId, t.toCheckIn),
+  ],
+);
+export type DateChange = typeof dateChanges.$inferSelect;

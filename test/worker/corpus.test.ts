@@ -764,6 +764,25 @@ const ROUTES: RouteSpec[] = [
   },
   {
     method: 'GET',
+    pattern: '/api/guest/:token/change',
+    admin: false,
+    path: () =>
+      `/api/guest/${'0'.repeat(36)}/change?${new URLSearchParams({ checkIn: inDays(40), checkOut: inDays(43) })}`,
+    query: () => ({ checkIn: inDays(40), checkOut: inDays(43) }),
+    usual: [404],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/guest/:token/change',
+    admin: false,
+    path: () => `/api/guest/${'0'.repeat(36)}/change`,
+    body: 'json',
+    valid: () => ({ checkIn: inDays(40), checkOut: inDays(43) }),
+    strict: ['checkIn', 'checkOut'],
+    usual: [404],
+  },
+  {
+    method: 'GET',
     pattern: '/api/guest/:token/stay.ics',
     admin: false,
     path: () => `/api/guest/${'0'.repeat(36)}/stay.ics`,

@@ -25,6 +25,7 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 
 // Children before their parents: the foreign keys, and the trigger that keeps a cabin with bookings.
 const TABLES = [
+  'date_changes',
   'sms_spends',
   'sms_budget',
   'deposits',
@@ -381,6 +382,7 @@ const SNAPSHOT_QUERIES = {
   bookings: 'SELECT * FROM bookings ORDER BY id',
   payments: 'SELECT * FROM payments ORDER BY id',
   deposits: 'SELECT * FROM deposits ORDER BY id',
+  date_changes: 'SELECT * FROM date_changes ORDER BY id',
   avito: 'SELECT * FROM avito_account',
   channelLinks: 'SELECT * FROM channel_links ORDER BY cabin_id',
   channelStays: 'SELECT * FROM channel_stays ORDER BY id',

@@ -72,3 +72,27 @@ export function lateBalanceNotice(b: StayFacts, cabinName: string, kopecks: numb
     ].join('\n'),
   };
 }
+
+/** The guest moved their stay on their page: the old nights are free, the new ones theirs. */
+export function guestChangeNotice(
+  b: StayFacts,
+  from: { cabinName: string; checkIn: string; checkOut: string; total: number },
+  cabinName: string,
+  money: { paid: number; refund: number },
+  siteUrl?: string,
+): OwnerNotice {
+  const lines = [
+    `Было: «${from.cabinName}», ${formatDate(from.checkIn)} — ${formatDate(from.checkOut)}, ${formatPrice(from.total)}`,
+    `Стало: ${stayLines(b, cabinName)[0]}`,
+    `Новая стоимость: ${formatPrice(b.total)}`,
+    ...(b.name || b.phone ? [[b.name, b.phone].filter(Boolean).join(', ')] : []),
+    '',
+  ];
+  if (money.paid > 0) lines.push(`Гость доплатил разницу: ${formatKopecks(money.paid)}.`);
+  if (money.refund > 0) lines.push(`Возврат гостю по условиям отмены: ${formatKopecks(money.refund)}.`);
+  lines.push('Прежние даты снова свободны; Авито узнает об этом в течение минуты.', ...toPanel(siteUrl));
+  return {
+    subject: `Гость перенёс бронирование №${b.id} на ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)}`,
+    text: lines.join('\n'),
+  };
+}

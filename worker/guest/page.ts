@@ -8,6 +8,8 @@ import type { Booking } from '../../schema/tables.ts';
 import type { GuestLookup } from '../queries/guest.ts';
 import { moneyOf } from '../payments/refunds.ts';
 import { currentOf, depositRuleOf, depositViewOf, whyNoDeposit } from '../payments/deposits.ts';
+import { changeAllowedUntil, changeClosed } from '../../schema/date-change.ts';
+import { now } from '../lib/clock.ts';
 
 /** Statuses in which the stay is still to be paid for; any other owes nothing. */
 const OWING = new Set(['new', 'awaiting_payment', 'confirmed']);
@@ -69,6 +71,30 @@ export function guestPageAnswer(l: GuestLookup, today: string, shopConfigured: b
       ...deposit,
       canPay: shopConfigured && !started && whyNoDeposit(b, rule, held, today) === null,
       ...(started ? { confirmationUrl: started } : {}),
+    };
+  }
+  if (confirmed && today < b.checkIn && !b.arrivedAt) {
+    const reason = changeClosed(b, s.changes, today);
+    const at = new Date(now()).toISOString();
+    const waiting = l.changes.find((c) => c.status === 'awaiting_payment' && (c.holdUntil ?? '') > at);
+    const payment = waiting && l.payments.find((p) => p.id === waiting.paymentId && p.status === 'pending');
+    page.change = {
+      allowed: reason === null && !waiting,
+      ...(reason ? { reason } : {}),
+      until: changeAllowedUntil(b.checkIn, s.changes),
+      anyCabin: s.changes.anyCabin,
+      ...(waiting && payment?.confirmationUrl
+        ? {
+            pending: {
+              checkIn: waiting.toCheckIn,
+              checkOut: waiting.toCheckOut,
+              cabinId: waiting.toCabinId,
+              due: waiting.due,
+              holdUntil: waiting.holdUntil ?? '',
+              confirmationUrl: payment.confirmationUrl,
+            },
+          }
+        : {}),
     };
   }
   if (confirmed)

@@ -119,22 +119,24 @@ export function lateRefundGuestMail(
   cabinName: string,
   kopecks: number,
   siteName: string,
-  paid: 'prepayment' | 'balance' = 'prepayment',
+  paid: 'prepayment' | 'balance' | 'change' = 'prepayment',
 ): OwnerNotice {
   const stay = `№${b.id} («${cabinName}», ${formatDate(b.checkIn)} — ${formatDate(b.checkOut)})`;
   const came =
-    paid === 'balance'
-      ? `Оплата остатка по брони ${stay} пришла, когда бронь была уже отменена.`
-      : b.status === 'cancelled'
-        ? `Оплата по брони ${stay} пришла, когда бронь была уже отменена.`
-        : `Оплата по брони ${stay} пришла, когда время брони уже истекло, и даты не удалось закрепить за вами.`;
+    paid === 'change'
+      ? `Доплата за перенос брони ${stay} пришла, когда время на неё уже истекло или новые даты заняли. Бронь осталась на прежних датах.`
+      : paid === 'balance'
+        ? `Оплата остатка по брони ${stay} пришла, когда бронь была уже отменена.`
+        : b.status === 'cancelled'
+          ? `Оплата по брони ${stay} пришла, когда бронь была уже отменена.`
+          : `Оплата по брони ${stay} пришла, когда время брони уже истекло, и даты не удалось закрепить за вами.`;
   return {
     subject: `Оплата возвращена: бронирование №${b.id}${siteName.trim() ? ` — ${siteName.trim()}` : ''}`,
     text: [
       b.name ? `Здравствуйте, ${b.name.trim().split(/\s+/)[0]}!` : 'Здравствуйте!',
       came,
-      `Мы вернули ${paid === 'balance' ? 'этот платёж' : 'предоплату'} ${formatKopecks(kopecks)} на вашу карту или счёт: обычно деньги приходят в течение нескольких дней.`,
-      paid === 'balance'
+      `Мы вернули ${paid === 'prepayment' ? 'предоплату' : 'этот платёж'} ${formatKopecks(kopecks)} на вашу карту или счёт: обычно деньги приходят в течение нескольких дней.`,
+      paid !== 'prepayment'
         ? 'Если это ошибка или остались вопросы, напишите нам.'
         : 'Если хотите, забронируйте другие даты на сайте или напишите нам.',
       siteName.trim(),

@@ -1,6 +1,15 @@
 import { and, desc, eq, gt, lt, min, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { BookingStatus, BookingSubmit, OwnerStatus } from '../../schema/bookings.ts';
-import { bookings, cabins, guestChats, guestMaxChats, promoCodes, threads, type Booking } from '../../schema/tables.ts';
+import {
+  bookings,
+  cabins,
+  dateChanges,
+  guestChats,
+  guestMaxChats,
+  promoCodes,
+  threads,
+  type Booking,
+} from '../../schema/tables.ts';
 type Quote = { nights: number; total: number; lines: Booking['lines'] };
 import { now } from '../lib/clock.ts';
 import { getDb, insertWhen } from '../lib/db.ts';
@@ -22,7 +31,8 @@ export const nowIso = () => new Date(now()).toISOString();
 
 /**
  * The one rule of a busy night, as SQL: a confirmed booking (to its stayEnd) or a hold still being paid for (other
- * than `except`), a block, an imported event or a stay read from Avito's API of `cabin` covers a
+ * than `except`), the new nights of a date change whose difference is being paid for (of a booking other than
+ * `except`), a block, an imported event or a stay read from Avito's API of `cabin` covers a
  * night of [checkIn, checkOut).
  * The arguments are SQL, so the same rule checks a visitor's dates and, inside the confirming
  * UPDATE or the holding INSERT, the row's own.
@@ -31,6 +41,9 @@ export const nightsBusy = (cabin: SQL, checkIn: SQL, checkOut: SQL, except: SQL 
   exists (select 1 from bookings o where o.cabin_id = ${cabin} and o.id <> ${except}
           and (o.status = 'confirmed' or (o.status = 'awaiting_payment' and o.hold_until > ${nowIso()}))
           and o.check_in < ${checkOut} and ${checkIn} < coalesce(o.departed_on, o.check_out))
+  or exists (select 1 from date_changes c where c.to_cabin_id = ${cabin} and c.booking_id <> ${except}
+          and c.status = 'awaiting_payment' and c.hold_until > ${nowIso()}
+          and c.to_check_in < ${checkOut} and ${checkIn} < c.to_check_out)
   or exists (select 1 from calendar_blocks k where k.cabin_id = ${cabin} and k.start < ${checkOut} and ${checkIn} < k."end")
   or exists (select 1 from feed_events e where e.cabin_id = ${cabin} and e.start < ${checkOut} and ${checkIn} < e."end")
   or exists (select 1 from channel_stays s where s.cabin_id = ${cabin} and s.start < ${checkOut} and ${checkIn} < s."end"))`;
@@ -39,6 +52,22 @@ export const nightsBusy = (cabin: SQL, checkIn: SQL, checkOut: SQL, except: SQL 
 export async function nightsTaken(env: DbEnv, cabinId: number, checkIn: string, checkOut: string): Promise<boolean> {
   const row = await getDb(env)
     .select({ taken: sql<number>`${nightsBusy(sql`${cabinId}`, sql`${checkIn}`, sql`${checkOut}`)}` })
+    .from(cabins)
+    .where(eq(cabins.id, cabinId))
+    .get();
+  return Boolean(row?.taken);
+}
+
+/** Whether any night of [checkIn, checkOut) is busy for anyone but booking `except` (its own stay and change aside). */
+export async function nightsTakenExcept(
+  env: DbEnv,
+  cabinId: number,
+  checkIn: string,
+  checkOut: string,
+  except: number,
+): Promise<boolean> {
+  const row = await getDb(env)
+    .select({ taken: sql<number>`${nightsBusy(sql`${cabinId}`, sql`${checkIn}`, sql`${checkOut}`, sql`${except}`)}` })
     .from(cabins)
     .where(eq(cabins.id, cabinId))
     .get();
@@ -348,20 +377,53 @@ export async function busyStays(env: DbEnv, from: string, to: string, cabinId?: 
 }
 /** busyStays's query, not yet run (the clock read now): for a batch. */
 export function busyStaysQuery(env: DbEnv, from: string, to: string, cabinId?: number) {
-  const held = and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, nowIso()));
-  return getDb(env)
+  const at = nowIso();
+  const held = and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, at));
+  const db = getDb(env);
+  // A date change being paid for holds its new nights too: shown as its booking, held.
+  const changing = db
+    .select({
+      id: bookings.id,
+      cabinId: dateChanges.toCabinId,
+      start: dateChanges.toCheckIn,
+      end: dateChanges.toCheckOut,
+      name: bookings.name,
+      status: sql<string>`'awaiting_payment'`,
+    })
+    .from(dateChanges)
+    .innerJoin(bookings, eq(bookings.id, dateChanges.bookingId))
+    .where(
+      and(
+        eq(dateChanges.status, 'awaiting_payment'),
+        gt(dateChanges.holdUntil, at),
+        cabinId === undefined ? undefined : eq(dateChanges.toCabinId, cabinId),
+        lt(dateChanges.toCheckIn, to),
+        gt(dateChanges.toCheckOut, from),
+      ),
+    );
+  return db
     .select(staysColumns)
     .from(bookings)
-    .where(and(or(eq(bookings.status, 'confirmed'), held), touching(from, to, cabinId)));
+    .where(and(or(eq(bookings.status, 'confirmed'), held), touching(from, to, cabinId)))
+    .unionAll(changing);
 }
 
-/** When the next payment hold runs out (its nights free again with no write), or null: none is held. */
+/** When the next payment hold (of a booking or a date change) runs out (its nights free again with no write), or null: none is held. */
 export async function nextHoldEnd(env: DbEnv): Promise<string | null> {
-  const [row] = await getDb(env)
-    .select({ at: min(bookings.holdUntil) })
-    .from(bookings)
-    .where(and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, nowIso())));
-  return row?.at ?? null;
+  const db = getDb(env);
+  const at = nowIso();
+  const [[row], [change]] = await db.batch([
+    db
+      .select({ at: min(bookings.holdUntil) })
+      .from(bookings)
+      .where(and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, at))),
+    db
+      .select({ at: min(dateChanges.holdUntil) })
+      .from(dateChanges)
+      .where(and(eq(dateChanges.status, 'awaiting_payment'), gt(dateChanges.holdUntil, at))),
+  ]);
+  const ends = [row?.at, change?.at].filter((v): v is string => Boolean(v)).sort();
+  return ends[0] ?? null;
 }
 
 /**

@@ -6,12 +6,14 @@ import {
   bookings,
   cabinInstructions,
   cabins,
+  dateChanges,
   deposits,
   guestChats,
   guestMaxChats,
   payments,
   reviews,
   type Booking,
+  type DateChange,
   type Deposit,
   type Payment,
 } from '../../schema/tables.ts';
@@ -41,6 +43,8 @@ export type GuestLookup = {
   deposits: Deposit[];
   /** The same of the owner's MAX bot (the one of the alerts, serving guests too). */
   max: { bot: boolean; linked: boolean };
+  /** The guest's moves of the stay to other dates, newest first. */
+  changes: DateChange[];
 };
 
 /** The ids of the booking holding `token`, as SQL: every read below is keyed by the token alone. */
@@ -54,7 +58,7 @@ const cabinOf = (token: string) => sql`(select b.cabin_id from bookings b where 
  */
 export async function guestLookup(env: DbEnv, token: string): Promise<GuestLookup | undefined> {
   const db = getDb(env);
-  const [row, paid, settings, instructions, review, bot, chat, maxBot, maxChat, held] = await Promise.all([
+  const [row, paid, settings, instructions, review, bot, chat, maxBot, maxChat, held, changes] = await Promise.all([
     db
       .select({ booking: bookings, cabinName: cabins.name, cabinDeposit: cabins.deposit })
       .from(bookings)
@@ -94,6 +98,11 @@ export async function guestLookup(env: DbEnv, token: string): Promise<GuestLooku
       .from(deposits)
       .where(sql`${deposits.bookingId} = ${bookingOf(token)}`)
       .orderBy(desc(deposits.createdAt)),
+    db
+      .select()
+      .from(dateChanges)
+      .where(sql`${dateChanges.bookingId} = ${bookingOf(token)}`)
+      .orderBy(desc(dateChanges.id)),
   ]);
   if (!row) return undefined;
   return {
@@ -107,6 +116,7 @@ export async function guestLookup(env: DbEnv, token: string): Promise<GuestLooku
     cabinDeposit: row.cabinDeposit,
     deposits: held,
     max: { bot: maxBot !== null, linked: Boolean(maxChat) },
+    changes,
   };
 }
 

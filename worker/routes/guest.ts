@@ -22,7 +22,11 @@ import { DEPOSIT_MSG } from '../../schema/deposits.ts';
 import { messageForLog } from '../lib/for-log.ts';
 import { yookassaOf } from '../payments/yookassa.ts';
 import { docs } from '../lib/openapi.ts';
-import { guestPageAnswer as guestPageJson } from '../../schema/answers.ts';
+import { changeAnswer, changeQuoteAnswer, guestPageAnswer as guestPageJson } from '../../schema/answers.ts';
+import { changeInputSchema, changeQuerySchema } from '../../schema/date-change.ts';
+import { changeAsGuest, quoteChange } from '../guest/change.ts';
+import { validate } from '../lib/validate.ts';
+import { jsonBody } from '../middleware/json-body.ts';
 import { html } from 'hono/html';
 import {
   TELEGRAM_CONSENT_TEXT,
@@ -130,6 +134,51 @@ export const guestRoutes = new Hono<AppEnv>()
       return apiError(c, 502, MSG.guestPayUnavailable);
     }
   })
+  /**
+   * «Перенести даты»: the new stay priced by the one quote function, with what the change pays or
+   * gives back; 400 outside the owner's rules, 409 when the nights are not free.
+   */
+  .get(
+    '/:token/change',
+    doc('Цена переноса дат', { answer: changeQuoteAnswer, errors: [400, 404, 409] }),
+    validate('query', changeQuerySchema),
+    async (c) => {
+      const l = await current(c, c.req.param('token'));
+      if (!l) return notFound(c);
+      const q = c.req.valid('query');
+      const quoted = await quoteChange(c.env, l, q, today());
+      if (!quoted.ok) return apiError(c, quoted.status, quoted.error);
+      const { change } = quoted;
+      return c.json({
+        quote: change.quote,
+        cabin: { id: change.target.cabinId, name: change.cabinName },
+        difference: change.difference,
+        due: change.due,
+        refund: change.refund,
+      });
+    },
+  )
+  /**
+   * Moves the stay: at once when it costs the same or less (what was overpaid goes back by the
+   * cancellation policy), else the new nights are held while the guest pays the difference on
+   * ЮKassa's page (`confirmationUrl`); not paid in the hold time, the old dates stand.
+   */
+  .post(
+    '/:token/change',
+    doc('Перенести даты', { answer: changeAnswer, errors: [400, 404, 409, 413, 415, 502, 503] }),
+    jsonBody,
+    validate('json', changeInputSchema),
+    async (c) => {
+      const l = await current(c, c.req.param('token'));
+      if (!l) return notFound(c);
+      const result = await changeAsGuest(c.env, l, c.req.valid('json'), today(), {
+        origin: originOf(c),
+        later: later(c),
+      });
+      if (!result.ok) return apiError(c, result.status, result.error);
+      return c.json(result.answer);
+    },
+  )
   .post('/:token/cancel', doc('Отменить бронь по правилам отмены', { errors: [404, 409] }), async (c) => {
     const token = c.req.param('token');
     const l = await current(c, token);

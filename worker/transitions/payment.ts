@@ -9,17 +9,22 @@
 //   booking already paid: the whole payment is written down to go back (refund_reason 'late'),
 //   the hold ends, and ЮKassa is asked for the refund after the batch;
 // - a payment of the rest paid while the booking stands is kept; paid after it ended, it goes back;
+// - a date change's difference paid while its hold stands, the booking as it was and the new nights
+//   free moves the booking to the new nights and ends the hold in the same batch; otherwise it goes back
+//   and the old dates stand;
 // - cancelled on ЮKassa's page: the hold ends and its nights are free.
 import { sql, type SQL } from 'drizzle-orm';
 import { guestMail } from '../../schema/guest-mail.ts';
-import { bookings, payments, type Booking, type Payment } from '../../schema/tables.ts';
+import { bookings, dateChanges, payments, type Booking, type DateChange, type Payment } from '../../schema/tables.ts';
 import type { Bindings } from '../env.ts';
 import { getDb } from '../lib/db.ts';
-import { balancePaidNotice, lateBalanceNotice } from '../guest/notices.ts';
+import { balancePaidNotice, guestChangeNotice, lateBalanceNotice } from '../guest/notices.ts';
 import { messageOrigin } from '../notify/guest.ts';
 import { holdExpiredNotice, lateRefundGuestMail, lateRefundNotice, paidNotice } from '../notify/notices.ts';
 import { nightsBusy, nowIso, setConfirmationMail } from '../queries/bookings.ts';
 import { paymentsInOrder } from '../queries/guest.ts';
+import { changeOfPayment } from '../queries/date-changes.ts';
+import { getCabin } from '../queries/cabins.ts';
 import { getSettings } from '../queries/settings.ts';
 import { moneyOf } from '../payments/refunds.ts';
 import type { Settings } from '../../schema/settings.ts';
@@ -80,9 +85,9 @@ function confirmationMessages(ctx: Context, p: Payment): Message[] {
 /** The owner's and the guest's words when a payment goes back by itself; `status` is the booking's after the batch. */
 function lateMessages(ctx: Context, p: Payment, status: string): Message[] {
   const { booking: b, cabinName, settings } = ctx;
-  const kind = p.kind === 'balance' ? 'balance' : 'prepayment';
+  const kind = p.kind === 'balance' || p.kind === 'change' ? p.kind : 'prepayment';
   const owner =
-    kind === 'balance'
+    kind !== 'prepayment'
       ? lateBalanceNotice(b, cabinName, p.amount, ctx.siteUrl)
       : lateRefundNotice(b, cabinName, p.amount, ctx.siteUrl);
   const guest = lateRefundGuestMail({ ...b, status }, cabinName, p.amount, settings.siteName, kind);
@@ -150,6 +155,72 @@ function paidPrepayment(env: Bindings, ctx: Context, p: Payment) {
   return { writes, kept: [confirmMsgs, lateMsgs] as const };
 }
 
+/**
+ * A date change's difference read back as paid: the change applies while its hold stands, the
+ * booking is still the confirmed stay it moves from and the new nights are free (the booking's own
+ * old ones aside). Then, in this one batch, the payment is kept, the change becomes applied and the
+ * booking takes the new nights, so its nights are never both free nor both taken. Otherwise the
+ * payment goes back as a late one and the old dates stand.
+ */
+function paidChange(env: Bindings, ctx: Context, p: Payment, c: DateChange, toCabinName: string) {
+  const db = getDb(env);
+  const at = nowIso();
+  const b = ctx.booking;
+  const moves = stillAt(p);
+  const applies = sql`exists (select 1 from date_changes c join bookings b on b.id = c.booking_id
+    where c.payment_id = ${p.id} and c.status = 'awaiting_payment' and c.hold_until > ${at}
+      and b.status = 'confirmed' and b.cabin_id = c.from_cabin_id and b.check_in = c.from_check_in
+      and b.check_out = c.from_check_out and b.arrived_at is null and b.departed_on is null
+      and not ${nightsBusy(sql`c.to_cabin_id`, sql`c.to_check_in`, sql`c.to_check_out`, sql`c.booking_id`)})`;
+  const kept = sql`exists (select 1 from payments k where k.id = ${p.id} and k.status = 'succeeded'
+    and k.refund_amount is null and k.refund_id is null)`;
+  const moved = {
+    ...b,
+    cabinId: c.toCabinId,
+    checkIn: c.toCheckIn,
+    checkOut: c.toCheckOut,
+    nights: c.nights,
+    total: c.toTotal,
+  };
+  const from = { cabinName: ctx.cabinName, checkIn: c.fromCheckIn, checkOut: c.fromCheckOut, total: c.fromTotal };
+  const changedMsgs = keepWhen(
+    env,
+    sql`${moves} and ${applies}`,
+    [{ to: 'owner', notice: guestChangeNotice(moved, from, toCabinName, { paid: p.amount, refund: 0 }, ctx.siteUrl) }],
+    ctx.reach,
+  );
+  const lateMsgs = keepWhen(env, sql`${moves} and not ${applies}`, lateMessages(ctx, p, b.status), ctx.reach);
+  const change = (column: string) =>
+    sql`(select ${sql.raw(`c.${column}`)} from date_changes c where c.payment_id = ${p.id})`;
+  const writes = [
+    paidMove(env, p, applies, at),
+    db
+      .update(dateChanges)
+      .set({ status: sql`case when ${kept} then 'applied' else 'expired' end`, updatedAt: at })
+      .where(sql`date_changes.payment_id = ${p.id} and date_changes.status = 'awaiting_payment'
+        and exists (select 1 from payments k where k.id = ${p.id} and k.status = 'succeeded')`)
+      .returning(),
+    db
+      .update(bookings)
+      .set({
+        cabinId: change('to_cabin_id'),
+        checkIn: change('to_check_in'),
+        checkOut: change('to_check_out'),
+        nights: change('nights'),
+        total: change('to_total'),
+        lines: change('lines'),
+        updatedAt: at,
+      })
+      .where(
+        sql`bookings.id = ${b.id} and ${kept} and exists (select 1 from date_changes c where c.payment_id = ${p.id}
+          and c.status = 'applied' and c.updated_at = ${at} and c.from_cabin_id = bookings.cabin_id
+          and c.from_check_in = bookings.check_in and c.from_check_out = bookings.check_out)`,
+      )
+      .returning(),
+  ] as const;
+  return { writes, kept: [changedMsgs, lateMsgs] as const };
+}
+
 /** Runs a batch of message inserts followed by the writes, and splits their results. */
 async function run(env: Bindings, kept: readonly KeptMessages[], writes: readonly unknown[]) {
   const msgStatements = statementsOf(...kept);
@@ -185,8 +256,19 @@ export async function settlePayment(
 
   let kept: readonly KeptMessages[] = [];
   let writes: readonly unknown[];
-  let shape: 'prepayment' | 'balance' | 'canceled' | 'other';
-  if (status === 'succeeded' && p.kind !== 'balance') {
+  let shape: 'prepayment' | 'balance' | 'change' | 'canceled' | 'other';
+  const change = p.kind === 'change' ? await changeOfPayment(env, p.id) : undefined;
+  if (status === 'succeeded' && p.kind === 'change' && change) {
+    const toCabinName =
+      change.toCabinId === booking.cabinId ? cabinName : ((await getCabin(env, change.toCabinId))?.name ?? '');
+    ({ kept, writes } = paidChange(env, ctx, p, change, toCabinName));
+    shape = 'change';
+  } else if (status === 'succeeded' && p.kind === 'change') {
+    // A difference paid for a change we have no record of: it goes back.
+    kept = [keepWhen(env, moves, lateMessages(ctx, p, booking.status), reach)];
+    writes = [paidMove(env, p, sql`0`, at)];
+    shape = 'balance';
+  } else if (status === 'succeeded' && p.kind !== 'balance') {
     ({ kept, writes } = paidPrepayment(env, ctx, p));
     shape = 'prepayment';
   } else if (status === 'succeeded') {
@@ -203,6 +285,21 @@ export async function settlePayment(
     kept = [paidMsgs, lateMsgs];
     writes = [paidMove(env, p, standing, at)];
     shape = 'balance';
+  } else if (status === 'canceled' && p.kind === 'change') {
+    // The guest left ЮKassa's page without paying the difference: the change ends, the old dates stand.
+    writes = [
+      db
+        .update(payments)
+        .set({ status, updatedAt: at })
+        .where(sql`payments.id = ${p.id} and payments.status = ${p.status}`)
+        .returning(),
+      db
+        .update(dateChanges)
+        .set({ status: 'expired', updatedAt: at })
+        .where(sql`date_changes.payment_id = ${p.id} and date_changes.status = 'awaiting_payment'
+          and exists (select 1 from payments k where k.id = ${p.id} and k.status = 'canceled')`),
+    ];
+    shape = 'other';
   } else if (status === 'canceled' && p.kind !== 'balance') {
     const waiting = bookingIs(booking.id, 'awaiting_payment');
     const expiredMsgs = keepWhen(
@@ -252,6 +349,14 @@ export async function settlePayment(
     if (!payment) return NOTHING;
     if (confirmed[0]) return { settled: { outcome: 'confirmed', booking: confirmed[0], payment }, send };
     return { settled: { outcome: 'refund', booking: expired[0] ?? booking, payment }, send };
+  }
+  if (shape === 'change') {
+    // [payment, change, booking]
+    const [moved, , changed] = rows as [Payment[], unknown, Booking[]];
+    const payment = moved[0];
+    if (!payment) return NOTHING;
+    if (changed[0]) return { settled: { outcome: 'paid', booking: changed[0], payment }, send };
+    return { settled: { outcome: 'refund', booking, payment }, send };
   }
   if (shape === 'balance') {
     const payment = (rows[0] as Payment[])[0];

@@ -16,6 +16,7 @@ import {
 } from '../../../schema/payment-options.ts';
 import { MSG } from '../../../schema/messages.ts';
 import { DEPOSIT_ASK_DAYS_MAX, DEPOSIT_HOLD_NOTE } from '../../../schema/deposits.ts';
+import { CHANGE_ALLOWED_UNTIL_DAYS_MAX } from '../../../schema/date-change.ts';
 import { paymentSettingsSchema, type PaymentSettings, type Settings } from '../../../schema/settings.ts';
 import { formatPrice } from '../../../schema/format.ts';
 import { call, client } from '../client.ts';
@@ -35,6 +36,7 @@ const pick = (s: Settings): PaymentSettings => ({
   touristTax: s.touristTax,
   vatCode: s.vatCode,
   deposit: s.deposit,
+  changes: s.changes,
 });
 
 export function PaymentSettingsSection() {
@@ -207,6 +209,36 @@ function PaymentSettingsForm({
             />
           )}
         </Field>
+        <Field
+          label="До скольких дней до заезда гость может перенести даты"
+          error={errors.changes ?? errors['changes.allowedUntilDays']}
+          hint="Гость переносит даты на своей странице: новая стоимость считается по ценам домика, разницу он доплачивает через ЮKassa, а если стало дешевле, переплата возвращается по правилам отмены. 0 — до дня заезда."
+        >
+          {(p) => (
+            <NumberInput
+              {...p}
+              className="input input--time"
+              min={0}
+              max={CHANGE_ALLOWED_UNTIL_DAYS_MAX}
+              value={shownNumber(values.changes.allowedUntilDays)}
+              onChange={(e) =>
+                set(
+                  'changes',
+                  { ...values.changes, allowedUntilDays: numberOf(e.target.value) },
+                  'changes.allowedUntilDays',
+                )
+              }
+            />
+          )}
+        </Field>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={values.changes.anyCabin}
+            onChange={(e) => set('changes', { ...values.changes, anyCabin: e.target.checked }, 'changes.anyCabin')}
+          />{' '}
+          Можно перенести в другой свободный домик
+        </label>
         <Field
           label="НДС в чеках"
           error={errors.vatCode}

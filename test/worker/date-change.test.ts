@@ -1,0 +1,355 @@
+import { env } from 'cloudflare:test';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
+import { CHANGE_MSG } from '../../schema/date-change.ts';
+import { formatDate } from '../../schema/format.ts';
+import { MSG } from '../../schema/messages.ts';
+import { readLog } from '../../stand-ins/yookassa-api.ts';
+import {
+  type Booked,
+  callWith,
+  expectError,
+  expectNoChange,
+  jsonOf,
+  login,
+  resetDataWithAdmin,
+  seedCabin,
+  validBooking,
+} from './helpers.ts';
+import { SHOP, yk } from './yookassa-shop.ts';
+
+// A guest moves the dates of their stay from their own page (docs/api.md «Date changes»), on both
+// runtimes against the ЮKassa stand-in: priced by the one quote function, moved at once when it
+// costs the same or less (the overpaid part back by the cancellation policy), or the new nights held
+// while the difference is paid; unpaid in time, the old dates stand. Of racing moves, bookings and
+// ЮKassa's notifications exactly one acts.
+
+const call = callWith(SHOP);
+const day = (n: number) => addDays(todayInMoscow(), n);
+
+beforeEach(resetDataWithAdmin);
+afterEach(() => vi.useRealTimers());
+
+type Page = {
+  status: string;
+  checkIn: string;
+  checkOut: string;
+  total: number;
+  paid: number;
+  due: number;
+  cabin: { id: number };
+  change?: { allowed: boolean; reason?: string; until: string; pending?: { checkIn: string; due: number } };
+};
+type Quote = { quote: { nights: number; total: number }; difference: number; due: number; refund: number };
+type Moved = {
+  status: string;
+  checkIn: string;
+  checkOut: string;
+  due?: number;
+  refunded?: number;
+  confirmationUrl?: string;
+};
+
+const page = async (token: string) => jsonOf<Page>(await call('GET', `/api/guest/${token}`), 200);
+const quote = (token: string, q: Record<string, string>) =>
+  call('GET', `/api/guest/${token}/change?${new URLSearchParams(q)}`);
+const move = (token: string, body: Record<string, unknown>) => call('POST', `/api/guest/${token}/change`, { body });
+const busy = async (cabinId: number) =>
+  (
+    await jsonOf<{ busy: { start: string; end: string }[] }>(
+      await call('GET', `/api/cabins/${cabinId}/availability`),
+      200,
+    )
+  ).busy;
+const settings = async (cookie: string, patch: Record<string, unknown>) =>
+  jsonOf(await call('PUT', '/api/settings', { cookie, body: patch }), 200);
+const paymentRows = (bookingId: number) =>
+  env.DB.prepare(
+    'SELECT id, kind, amount, status, refund_amount, refund_reason FROM payments WHERE booking_id = ? ORDER BY created_at',
+  )
+    .bind(bookingId)
+    .all<{
+      id: string;
+      kind: string;
+      amount: number;
+      status: string;
+      refund_amount: number | null;
+      refund_reason: string | null;
+    }>()
+    .then((r) => r.results);
+const changeRows = (bookingId: number) =>
+  env.DB.prepare(
+    'SELECT status, to_check_in, to_check_out, due, refund FROM date_changes WHERE booking_id = ? ORDER BY id',
+  )
+    .bind(bookingId)
+    .all<{ status: string; to_check_in: string; to_check_out: string; due: number; refund: number }>()
+    .then((r) => r.results);
+const notify = (id: string) =>
+  call('POST', '/api/payments/yookassa', {
+    body: { type: 'notification', event: 'payment.succeeded', object: { id } },
+  });
+const payAtStandIn = async (id: string) =>
+  expect((await fetch(`${yk.base}/_payments/${id}/succeed`, { method: 'POST' })).status).toBe(200);
+
+/** A request the owner confirmed (no payment): its id and page token. */
+async function confirmed(cookie: string, cabinId: number, checkIn: string, checkOut: string) {
+  const booked = await jsonOf<Booked>(
+    await call('POST', '/api/bookings', { body: validBooking(cabinId, { checkIn, checkOut }) }),
+    201,
+  );
+  await jsonOf(await call('PUT', `/api/admin/bookings/${booked.id}`, { cookie, body: { status: 'confirmed' } }), 200);
+  return { id: booked.id, token: booked.guestUrl.slice(3) };
+}
+
+/** A booking with 30 % prepaid through ЮKassa and confirmed by its notification. */
+async function prepaid(cabinId: number, checkIn: string, checkOut: string) {
+  const booked = await jsonOf<Booked>(
+    await call('POST', '/api/bookings', { body: validBooking(cabinId, { checkIn, checkOut }) }),
+    201,
+  );
+  const [prepayment] = await paymentRows(booked.id);
+  await payAtStandIn(prepayment!.id);
+  await jsonOf(await notify(prepayment!.id), 200);
+  return { id: booked.id, token: booked.guestUrl.slice(3), prepayment: prepayment! };
+}
+
+describe('a guest moves the dates of their stay', () => {
+  it('should price the new dates, move a stay of the same price at once and free the old nights', async () => {
+    const cookie = await login();
+    const cabin = await seedCabin({ pricePerNight: 5000 });
+    const { token } = await confirmed(cookie, cabin.id, day(30), day(33));
+    expect((await page(token)).change).toMatchObject({ allowed: true, until: day(27) });
+
+    const priced = await jsonOf<Quote>(await quote(token, { checkIn: day(32), checkOut: day(35) }), 200);
+    expect(priced).toMatchObject({ quote: { nights: 3, total: 15000 }, difference: 0, due: 0, refund: 0 });
+
+    const moved = await jsonOf<Moved>(await move(token, { checkIn: day(32), checkOut: day(35) }), 200);
+    expect(moved).toMatchObject({ status: 'confirmed', checkIn: day(32), checkOut: day(35), refunded: 0 });
+    expect(await page(token)).toMatchObject({ status: 'confirmed', checkIn: day(32), checkOut: day(35), total: 15000 });
+    // The old nights are free, the new ones busy: the calendar, search, iCal and Avito read the same.
+    expect(await busy(cabin.id)).toEqual([expect.objectContaining({ start: day(32), end: day(35) })]);
+  });
+
+  it('should hold the new nights while the guest pays the difference, then move the booking once paid', async () => {
+    const cookie = await login();
+    await settings(cookie, {
+      bookingMode: 'prepayment',
+      prepayment: { kind: 'percent', percent: 30 },
+      holdMinutes: 30,
+    });
+    const cabin = await seedCabin({ pricePerNight: 5000 });
+    const { id, token, prepayment } = await prepaid(cabin.id, day(30), day(33));
+
+    // Two days later and one night longer: 5 000 ₽ more.
+    const priced = await jsonOf<Quote>(await quote(token, { checkIn: day(32), checkOut: day(36) }), 200);
+    expect(priced).toMatchObject({ quote: { nights: 4, total: 20000 }, difference: 5000, due: 500000, refund: 0 });
+    const started = await jsonOf<Moved>(await move(token, { checkIn: day(32), checkOut: day(36) }), 200);
+    expect(started).toMatchObject({ status: 'awaiting_payment', due: 500000 });
+    const changeId = started.confirmationUrl!.split('/pay/')[1]!;
+    const made = (await readLog(yk.base)).payments.find((p) => p.id === changeId);
+    expect(made).toMatchObject({
+      amount: { value: '5000.00' },
+      description: `Доплата за перенос дат, бронирование №${id}`,
+    });
+
+    // While it is paid: the old nights are still the guest's, the new ones held for them.
+    const held = await page(token);
+    expect(held).toMatchObject({
+      checkIn: day(30),
+      checkOut: day(33),
+      change: { allowed: false, pending: { checkIn: day(32), due: 500000 } },
+    });
+    expect(await busy(cabin.id)).toEqual([expect.objectContaining({ start: day(30), end: day(36) })]);
+    // Another guest cannot take the held nights meanwhile.
+    await expectError(
+      await call('POST', '/api/bookings', { body: validBooking(cabin.id, { checkIn: day(34), checkOut: day(37) }) }),
+      409,
+    );
+    // A second tap on the same dates gives the same payment page; other dates wait for this one.
+    expect(await jsonOf<Moved>(await move(token, { checkIn: day(32), checkOut: day(36) }), 200)).toMatchObject({
+      confirmationUrl: started.confirmationUrl,
+    });
+    await expectError(await move(token, { checkIn: day(40), checkOut: day(43) }), 409);
+
+    await payAtStandIn(changeId);
+    await jsonOf(await notify(changeId), 200);
+    const after = await page(token);
+    expect(after).toMatchObject({ status: 'confirmed', checkIn: day(32), checkOut: day(36), total: 20000 });
+    // Paid: the 30 % prepayment and the difference.
+    expect(after.paid).toBe(prepayment.amount + 500000);
+    expect(after.due).toBe(2000000 - prepayment.amount - 500000);
+    expect(await busy(cabin.id)).toEqual([expect.objectContaining({ start: day(32), end: day(36) })]);
+    expect((await changeRows(id)).map((c) => c.status)).toEqual(['applied']);
+  });
+
+  it('should leave the old dates as they were when the difference is not paid in time, and give back a payment that comes too late', async () => {
+    const cookie = await login();
+    await settings(cookie, {
+      bookingMode: 'prepayment',
+      prepayment: { kind: 'percent', percent: 30 },
+      holdMinutes: 15,
+    });
+    const cabin = await seedCabin({ pricePerNight: 4000 });
+    const { id, token } = await prepaid(cabin.id, day(20), day(22));
+    const started = await jsonOf<Moved>(await move(token, { checkIn: day(25), checkOut: day(28) }), 200);
+    const changeId = started.confirmationUrl!.split('/pay/')[1]!;
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 16 * 60_000);
+    expect(await busy(cabin.id)).toEqual([expect.objectContaining({ start: day(20), end: day(22) })]);
+    const stood = await page(token);
+    expect(stood).toMatchObject({ checkIn: day(20), checkOut: day(22), change: { allowed: true } });
+    expect(stood.change?.pending).toBeUndefined();
+
+    // The guest paid on ЮKassa's page after all: it goes back by itself, the dates stay.
+    await payAtStandIn(changeId);
+    await jsonOf(await notify(changeId), 200);
+    expect(await page(token)).toMatchObject({ checkIn: day(20), checkOut: day(22), total: 8000 });
+    expect((await paymentRows(id)).find((p) => p.id === changeId)).toMatchObject({
+      status: 'succeeded',
+      refund_amount: 400000,
+      refund_reason: 'late',
+    });
+    expect((await readLog(yk.base)).calls.some((c) => c.path === '/refunds' && c.paymentId === changeId)).toBe(true);
+    expect((await changeRows(id)).map((c) => c.status)).toEqual(['expired']);
+  });
+
+  it('should give back what was paid over a cheaper stay while cancelling is free, through ЮKassa', async () => {
+    const cookie = await login();
+    await settings(cookie, {
+      bookingMode: 'prepayment',
+      prepayment: { kind: 'percent', percent: 100 },
+      holdMinutes: 30,
+      cancellation: { freeUntilDays: 7, keepPercent: 50 },
+    });
+    const cabin = await seedCabin({ pricePerNight: 5000 });
+    const { id, token, prepayment } = await prepaid(cabin.id, day(30), day(34));
+    expect(prepayment.amount).toBe(2000000);
+    const priced = await jsonOf<Quote>(await quote(token, { checkIn: day(30), checkOut: day(32) }), 200);
+    expect(priced).toMatchObject({ difference: -10000, due: 0, refund: 1000000 });
+    const moved = await jsonOf<Moved>(await move(token, { checkIn: day(30), checkOut: day(32) }), 200);
+    expect(moved).toMatchObject({ status: 'confirmed', refunded: 1000000 });
+    const after = await page(token);
+    expect(after).toMatchObject({ checkOut: day(32), total: 10000, paid: 1000000, due: 0 });
+    expect((await paymentRows(id))[0]).toMatchObject({ refund_amount: 1000000, refund_reason: 'change' });
+    const refund = (await readLog(yk.base)).calls.find((c) => c.path === '/refunds' && c.paymentId === prepayment.id);
+    expect(refund).toMatchObject({ amount: '10000.00' });
+  });
+
+  it('should keep the policy’s share of the price given up once cancelling is no longer free', async () => {
+    const cookie = await login();
+    await settings(cookie, {
+      bookingMode: 'prepayment',
+      prepayment: { kind: 'percent', percent: 100 },
+      holdMinutes: 30,
+      cancellation: { freeUntilDays: 14, keepPercent: 50 },
+    });
+    const cabin = await seedCabin({ pricePerNight: 5000 });
+    const { token } = await prepaid(cabin.id, day(10), day(14));
+    // 2 nights given up (10 000 ₽): half of it is kept, half goes back.
+    expect(await jsonOf<Quote>(await quote(token, { checkIn: day(10), checkOut: day(12) }), 200)).toMatchObject({
+      difference: -10000,
+      refund: 500000,
+    });
+  });
+
+  it('should refuse moves outside the owner’s rules with the reason, changing nothing', async () => {
+    const cookie = await login();
+    const cabin = await seedCabin({ pricePerNight: 5000 });
+    const other = await seedCabin({ pricePerNight: 5000, name: 'Второй домик' });
+    const soon = await confirmed(cookie, cabin.id, day(2), day(4));
+    await expectNoChange(async () => {
+      await expectError(
+        await move(soon.token, { checkIn: day(5), checkOut: day(7) }),
+        400,
+        CHANGE_MSG.tooLate.replace('{date}', formatDate(day(-1))),
+      );
+    });
+    const today = await confirmed(cookie, cabin.id, day(0), day(1));
+    await expectError(await move(today.token, { checkIn: day(8), checkOut: day(9) }), 400, CHANGE_MSG.arrived);
+
+    const later = await confirmed(cookie, cabin.id, day(40), day(42));
+    await expectError(await move(later.token, { checkIn: day(40), checkOut: day(42) }), 400, CHANGE_MSG.sameStay);
+    await expectError(
+      await move(later.token, { checkIn: day(50), checkOut: day(52), cabinId: other.id }),
+      400,
+      CHANGE_MSG.sameCabinOnly,
+    );
+    await expectError(await move(later.token, { checkIn: day(-3), checkOut: day(2) }), 400, MSG.bookingCheckInPast);
+    await expectError(await move(later.token, { checkIn: day(45), checkOut: day(44) }), 400);
+    // Busy nights: 409.
+    await confirmed(cookie, cabin.id, day(60), day(63));
+    await expectError(await move(later.token, { checkIn: day(61), checkOut: day(62) }), 409, CHANGE_MSG.taken);
+    await expectError(await quote(later.token, { checkIn: day(61), checkOut: day(62) }), 409, CHANGE_MSG.taken);
+
+    // A request not yet confirmed is not moved by the guest.
+    const request = await jsonOf<Booked>(
+      await call('POST', '/api/bookings', { body: validBooking(cabin.id, { checkIn: day(70), checkOut: day(72) }) }),
+      201,
+    );
+    await expectError(
+      await move(request.guestUrl.slice(3), { checkIn: day(74), checkOut: day(76) }),
+      400,
+      CHANGE_MSG.notConfirmed,
+    );
+
+    // Where the owner allows any cabin, another free one is priced by its own rules.
+    await settings(cookie, { changes: { allowedUntilDays: 3, anyCabin: true } });
+    const moved = await jsonOf<Moved>(
+      await move(later.token, { checkIn: day(40), checkOut: day(42), cabinId: other.id }),
+      200,
+    );
+    expect(moved.status).toBe('confirmed');
+    expect((await page(later.token)).cabin.id).toBe(other.id);
+    expect(await busy(cabin.id)).not.toContainEqual(expect.objectContaining({ start: day(40) }));
+  });
+
+  it('should let exactly one of two guests and a new booking racing for the same nights have them', async () => {
+    const cookie = await login();
+    const cabin = await seedCabin({ pricePerNight: 5000 });
+    const a = await confirmed(cookie, cabin.id, day(30), day(32));
+    const b = await confirmed(cookie, cabin.id, day(40), day(42));
+    const results = await Promise.all([
+      move(a.token, { checkIn: day(50), checkOut: day(52) }),
+      move(b.token, { checkIn: day(50), checkOut: day(52) }),
+      move(a.token, { checkIn: day(51), checkOut: day(53) }),
+      move(b.token, { checkIn: day(49), checkOut: day(51) }),
+    ]);
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(3);
+    // The nights of [49, 53) are one stay's, never two.
+    const stays = await busy(cabin.id);
+    const inRange = stays.filter((s) => s.start < day(53) && s.end > day(49));
+    expect(inRange).toHaveLength(1);
+    expect(stays).toHaveLength(2);
+  });
+
+  it('should move the booking once when ЮKassa’s notifications and page reads race the paid difference', async () => {
+    const cookie = await login();
+    await settings(cookie, {
+      bookingMode: 'prepayment',
+      prepayment: { kind: 'percent', percent: 30 },
+      holdMinutes: 30,
+    });
+    const cabin = await seedCabin({ pricePerNight: 5000 });
+    const { id, token } = await prepaid(cabin.id, day(30), day(32));
+    const started = await jsonOf<Moved>(await move(token, { checkIn: day(31), checkOut: day(34) }), 200);
+    const changeId = started.confirmationUrl!.split('/pay/')[1]!;
+    await payAtStandIn(changeId);
+    const results = await Promise.all([
+      notify(changeId),
+      call('GET', `/api/guest/${token}`),
+      notify(changeId),
+      call('GET', `/api/guest/${token}`),
+      notify(changeId),
+      notify(changeId),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect((await changeRows(id)).map((c) => c.status)).toEqual(['applied']);
+    const change = (await paymentRows(id)).find((p) => p.id === changeId);
+    expect(change).toMatchObject({ status: 'succeeded', refund_amount: null });
+    expect(await page(token)).toMatchObject({ checkIn: day(31), checkOut: day(34), total: 15000 });
+    expect(await busy(cabin.id)).toEqual([expect.objectContaining({ start: day(31), end: day(34) })]);
+  });
+});
