@@ -12,6 +12,7 @@ import { DEPOSIT_PAY_BUTTON } from '../../schema/deposit-words.ts';
 import { MAX_BUTTON, MAX_CONSENT_TEXT, MAX_LINKED_TEXT } from '../../schema/max.ts';
 import { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from '../../schema/telegram.ts';
 import { serverErrorText } from '../lib/server-error.ts';
+import { CHANGE_BUTTON, changePendingText } from '../../schema/date-change-words.ts';
 import formCss from '../styles/review-form.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
 import { FormError } from './FormError.tsx';
@@ -44,6 +45,7 @@ export function mountGuestPage(): void {
     review: <Review token={token} />,
     telegram: <TelegramLink page={page} api={api} />,
     max: <MaxLink page={page} api={api} />,
+    change: <ChangeDates page={page} api={api} />,
   };
   for (const el of document.querySelectorAll<HTMLElement>('[data-guest-island]')) {
     const part = parts[el.dataset.guestIsland ?? ''];
@@ -180,6 +182,126 @@ export function CancelActions({ page, api }: { page: GuestPageAnswer; api: strin
       <FormError message={error} />
     </>
   );
+}
+
+type ChangeQuote = { quote: { total: number }; difference: number; due: number; refund: number };
+
+/**
+ * «Перенести даты»: the new dates in the phone's own date fields, their price asked of the server,
+ * then the move (or ЮKassa's page for the difference). The fields are a plain form: dates chosen and
+ * sent before the script came arrive in the page's address, and are asked about as soon as it has.
+ */
+export function ChangeDates({ page, api }: { page: GuestPageAnswer; api: string }) {
+  const [quote, setQuote] = useState<(ChangeQuote & { checkIn: string; checkOut: string }) | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const change = page.change;
+  const ask = async (checkIn: string, checkOut: string) => {
+    setBusy(true);
+    setError('');
+    setQuote(null);
+    try {
+      const res = await fetch(`${api}/change?${new URLSearchParams({ checkIn, checkOut })}`);
+      const body = (await res.json().catch(() => null)) as (ChangeQuote & { error?: string }) | null;
+      if (!res.ok || !body) throw new Error(serverErrorText(res.status, body?.error, ACTION_FAILED));
+      setQuote({ ...body, checkIn, checkOut });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : ACTION_FAILED);
+    }
+    setBusy(false);
+  };
+  useEffect(() => {
+    const q = new URLSearchParams(window.location.search);
+    const checkIn = q.get('checkIn') ?? '';
+    const checkOut = q.get('checkOut') ?? '';
+    if (!checkIn || !checkOut || !page.change?.allowed) return;
+    for (const [name, value] of [
+      ['checkIn', checkIn],
+      ['checkOut', checkOut],
+    ] as const) {
+      const input = document.querySelector<HTMLInputElement>(`.guest__change input[name="${name}"]`);
+      if (input) input.value = value;
+    }
+    void ask(checkIn, checkOut);
+    // Once, for the dates sent before the script came.
+  }, []);
+  if (!change) return null;
+  if (change.pending)
+    return (
+      <div className="guest__actions">
+        <p className="hint">{changePendingText(change.pending)}</p>
+        <a className="btn btn--primary" href={change.pending.confirmationUrl}>
+          Доплатить
+        </a>
+        <button type="button" className="btn btn--secondary" onClick={reload}>
+          Проверить оплату
+        </button>
+      </div>
+    );
+  if (!change.allowed) return change.reason ? <p className="hint">{change.reason}</p> : null;
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    void ask(String(form.get('checkIn') ?? ''), String(form.get('checkOut') ?? ''));
+  };
+  const confirm = async () => {
+    if (!quote) return;
+    setBusy(true);
+    setError('');
+    try {
+      const res = await fetch(`${api}/change`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ checkIn: quote.checkIn, checkOut: quote.checkOut }),
+      });
+      const body = (await res.json().catch(() => null)) as { confirmationUrl?: string; error?: string } | null;
+      if (!res.ok || !body) throw new Error(serverErrorText(res.status, body?.error, ACTION_FAILED));
+      if (body.confirmationUrl) window.location.assign(body.confirmationUrl);
+      else window.location.assign(window.location.pathname);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : ACTION_FAILED);
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <form className="guest__change" method="get" onSubmit={submit}>
+        <label className="guest__field">
+          Новый заезд
+          <input className="input" type="date" name="checkIn" required />
+        </label>
+        <label className="guest__field">
+          Новый выезд
+          <input className="input" type="date" name="checkOut" required />
+        </label>
+        <div className="guest__actions">
+          <button type="submit" className="btn btn--secondary" disabled={busy}>
+            Узнать стоимость
+          </button>
+        </div>
+      </form>
+      {quote ? (
+        <div className="guest__confirm" role="status">
+          <p>{changeQuoteText(quote)}</p>
+          <div className="guest__actions">
+            <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void confirm()}>
+              {CHANGE_BUTTON(quote.due)}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <FormError message={error} />
+    </>
+  );
+}
+
+/** What the new dates cost, and what the guest pays or gets back. */
+function changeQuoteText(q: ChangeQuote & { checkIn: string; checkOut: string }): string {
+  const price = `Новая стоимость ${formatKopecks(q.quote.total * 100)}.`;
+  if (q.due > 0) return `${price} Доплата ${formatKopecks(q.due)}.`;
+  if (q.refund > 0) return `${price} Вернём ${formatKopecks(q.refund)} по условиям отмены.`;
+  if (q.difference < 0) return `${price} Это на ${formatKopecks(-q.difference * 100)} дешевле.`;
+  return `${price} Доплачивать ничего не нужно.`;
 }
 
 /** What a guests' bot's link says: its button, the consent it gives, the state once tied. */

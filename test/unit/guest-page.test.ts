@@ -9,9 +9,25 @@ import {
   type GuestPageAnswer,
 } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
-import { CancelActions, DepositPay, MaxLink, PayRest, Review, TelegramLink } from '../../site/islands/GuestPage.tsx';
+import {
+  CancelActions,
+  ChangeDates,
+  DepositPay,
+  MaxLink,
+  PayRest,
+  Review,
+  TelegramLink,
+} from '../../site/islands/GuestPage.tsx';
 import { depositGuestText } from '../../schema/deposit-words.ts';
-import { cancelArea, depositArea, maxArea, payArea, reviewArea, telegramArea } from '../../worker/pages/guest-html.ts';
+import {
+  cancelArea,
+  changeArea,
+  depositArea,
+  maxArea,
+  payArea,
+  reviewArea,
+  telegramArea,
+} from '../../worker/pages/guest-html.ts';
 
 // The guest's page's rules that need no server: what a cancellation gives back, and the
 // owner's templates as the guest reads them.
@@ -175,6 +191,38 @@ describe("the page's buttons, written by the server and hydrated by the island",
       'a deposit held',
       { ...confirmed, deposit: { ...deposit, state: 'held', canPay: false, releaseOn: '2027-07-25' } },
     ],
+    ['dates that may be moved', { ...confirmed, change: { allowed: true, until: '2027-07-17', anyCabin: false } }],
+    [
+      'dates no longer moved',
+      {
+        ...confirmed,
+        change: {
+          allowed: false,
+          reason: 'Перенести даты можно до 17 июля 2027',
+          until: '2027-07-17',
+          anyCabin: false,
+        },
+      },
+    ],
+    [
+      'a move waiting for its difference',
+      {
+        ...confirmed,
+        change: {
+          allowed: false,
+          until: '2027-07-17',
+          anyCabin: false,
+          pending: {
+            checkIn: '2027-07-22',
+            checkOut: '2027-07-26',
+            cabinId: 3,
+            due: 500000,
+            holdUntil: '2027-07-01T10:30:00.000Z',
+            confirmationUrl: 'https://yoomoney.ru/x?c=1&d=2',
+          },
+        },
+      },
+    ],
   ];
   const api = '/api/guest/abc';
 
@@ -185,6 +233,17 @@ describe("the page's buttons, written by the server and hydrated by the island",
     expect(renderToString(createElement(TelegramLink, { page, api }))).toBe(await telegramArea(page, api));
     expect(renderToString(createElement(DepositPay, { page, api }))).toBe(await depositArea(page));
     expect(renderToString(createElement(MaxLink, { page, api }))).toBe(await maxArea(page, api));
+    expect(renderToString(createElement(ChangeDates, { page, api }))).toBe(await changeArea(page));
+  });
+
+  it('should offer the phone’s date fields while the dates may be moved, and the way to pay a move started', async () => {
+    const at = (name: string) => pages.find(([n]) => n === name)![1];
+    expect(await changeArea(at('dates that may be moved'))).toContain('name="checkIn"');
+    expect(await changeArea(at('dates no longer moved'))).toContain('Перенести даты можно до 17 июля 2027');
+    const pending = await changeArea(at('a move waiting for its difference'));
+    expect(pending).toContain('Перенос на 22–26 июля 2027 ждёт доплаты 5\u00a0000\u00a0₽ до 13:30');
+    expect(pending).toContain('href="https://yoomoney.ru/x?c=1&amp;d=2"');
+    expect(await changeArea(confirmed)).toBe('');
   });
 
   it('should offer «Внести залог» only on its day, the way back to a hold started, and say where the deposit stands', async () => {

@@ -24,6 +24,7 @@ import {
 } from '../../schema/guest-page.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
 import { DEPOSIT_PAY_BUTTON, depositGuestText } from '../../schema/deposit-words.ts';
+import { changePendingText, changeRulesText } from '../../schema/date-change-words.ts';
 import { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from '../../schema/telegram.ts';
 import { MAX_BUTTON, MAX_CONSENT_TEXT, MAX_LINKED_TEXT } from '../../schema/max.ts';
 
@@ -54,6 +55,24 @@ export function depositArea(page: GuestPageAnswer): Promise<string> {
   if (!d?.canPay) return str('');
   return str(
     html`<div class="guest__actions"><button type="button" class="btn btn--primary">${DEPOSIT_PAY_BUTTON(d.amount)}</button></div>`,
+  );
+}
+
+/**
+ * «Перенести даты»: the phone's date fields and «Узнать стоимость», a move waiting for its
+ * difference, or why the dates can no longer be moved: the island's ChangeDates before a tap. The
+ * fields are a plain form to the page itself, so dates sent before the script came are kept.
+ */
+export function changeArea(page: GuestPageAnswer): Promise<string> {
+  const change = page.change;
+  if (!change) return str('');
+  if (change.pending)
+    return str(
+      html`<div class="guest__actions"><p class="hint">${changePendingText(change.pending)}</p><a class="btn btn--primary" href="${change.pending.confirmationUrl}">Доплатить</a><button type="button" class="btn btn--secondary">Проверить оплату</button></div>`,
+    );
+  if (!change.allowed) return str(change.reason ? html`<p class="hint">${change.reason}</p>` : '');
+  return str(
+    html`<form class="guest__change" method="get"><label class="guest__field">Новый заезд<input class="input" type="date" required="" name="checkIn"/></label><label class="guest__field">Новый выезд<input class="input" type="date" required="" name="checkOut"/></label><div class="guest__actions"><button type="submit" class="btn btn--secondary">Узнать стоимость</button></div></form>`,
   );
 }
 
@@ -143,6 +162,15 @@ export async function guestPageHtml(page: GuestPageAnswer, api: string): Promise
       <h2 id="guest-messages">Сообщения о брони</h2>
       ${island('telegram', telegramArea(page, api))}
       ${island('max', maxArea(page, api))}
+    </section>`
+        : ''
+    }
+    ${
+      page.change
+        ? html`<section class="card guest__card" aria-labelledby="guest-change">
+      <h2 id="guest-change">Перенести даты</h2>
+      ${page.change.allowed || page.change.pending ? html`<p>${changeRulesText(page.change.until)}</p>` : ''}
+      ${island('change', changeArea(page))}
     </section>`
         : ''
     }

@@ -3,7 +3,7 @@
 // nights being free, so of two guests racing for the same nights, or two taps, exactly one moves.
 import { and, desc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { PriceLine } from '../../schema/payment-options.ts';
-import { bookings, dateChanges, payments, type Booking, type DateChange } from '../../schema/tables.ts';
+import { bookings, dateChanges, payments, tasks, type Booking, type DateChange } from '../../schema/tables.ts';
 import { getDb, insertWhen } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 import type { RefundShare } from './guest.ts';
@@ -114,6 +114,11 @@ export async function moveNow(
       .select()
       .from(dateChanges)
       .where(and(eq(dateChanges.bookingId, b.id), eq(dateChanges.createdAt, at), eq(dateChanges.status, 'applied'))),
+    // A cleaning not yet done follows the guest to another cabin (its day follows the stay by itself).
+    db
+      .update(tasks)
+      .set({ cabinId: to.cabinId, updatedAt: at })
+      .where(sql`tasks.booking_id = ${b.id} and tasks.done = 0 and ${moved}`),
     ...shares
       .filter((s) => s.amount > 0)
       .map((s) =>

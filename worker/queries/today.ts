@@ -63,9 +63,9 @@ async function writeDepartureCleanings(env: DbEnv, from: IsoDate, to: IsoDate, c
       ${cabinId === undefined ? sql`` : sql`and b.cabin_id = ${cabinId}`}`);
 }
 
-/** A task is shown while its booking (if it has one) is confirmed and still leaves on its day. */
+/** A task is shown while its booking (if it has one) is confirmed and still leaves that cabin on its day (a guest may move to another). */
 const stillDue = sql`(${tasks.bookingId} is null or exists (select 1 from bookings b where b.id = ${tasks.bookingId}
-  and b.status = 'confirmed' and coalesce(b.departed_on, b.check_out) = ${tasks.due}))`;
+  and b.status = 'confirmed' and b.cabin_id = ${tasks.cabinId} and coalesce(b.departed_on, b.check_out) = ${tasks.due}))`;
 
 /**
  * The tasks due in [from, to] (both days), of one cabin, of a cleaner's cabins or of all, by day

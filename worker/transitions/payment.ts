@@ -15,7 +15,15 @@
 // - cancelled on ЮKassa's page: the hold ends and its nights are free.
 import { sql, type SQL } from 'drizzle-orm';
 import { guestMail } from '../../schema/guest-mail.ts';
-import { bookings, dateChanges, payments, type Booking, type DateChange, type Payment } from '../../schema/tables.ts';
+import {
+  bookings,
+  dateChanges,
+  payments,
+  tasks,
+  type Booking,
+  type DateChange,
+  type Payment,
+} from '../../schema/tables.ts';
 import type { Bindings } from '../env.ts';
 import { getDb } from '../lib/db.ts';
 import { balancePaidNotice, guestChangeNotice, lateBalanceNotice } from '../guest/notices.ts';
@@ -217,6 +225,12 @@ function paidChange(env: Bindings, ctx: Context, p: Payment, c: DateChange, toCa
           and c.from_check_in = bookings.check_in and c.from_check_out = bookings.check_out)`,
       )
       .returning(),
+    // A cleaning not yet done follows the guest to another cabin.
+    db
+      .update(tasks)
+      .set({ cabinId: c.toCabinId, updatedAt: at })
+      .where(sql`tasks.booking_id = ${b.id} and tasks.done = 0 and exists (select 1 from bookings m where m.id = ${b.id}
+        and m.cabin_id = ${c.toCabinId} and m.updated_at = ${at})`),
   ] as const;
   return { writes, kept: [changedMsgs, lateMsgs] as const };
 }
