@@ -114,6 +114,16 @@ describe('the quote offers them only beside a free night', () => {
     expect(list.find((b) => b.id === made.id)).toMatchObject({ earlyCheckIn: '10:00', lateCheckOut: '18:00' });
     const page = await jsonOf(await send('GET', `/api/guest/${made.guestUrl.slice(3)}`), 200);
     expect(page).toMatchObject({ checkInTime: '10:00', checkOutTime: '18:00' });
+    // Confirmed, «Сегодня» of its arrival day says the early hour, and of its departure day the late one.
+    expect(
+      (await jsonRequest('PUT', `/api/admin/bookings/${made.id}`, { status: 'confirmed' }, { cookie })).status,
+    ).toBe(200);
+    const { checkIn, checkOut } = stayAt(40);
+    type Day = { arrivals: { id: number; checkInTime: string }[]; departures: { id: number; checkOutTime: string }[] };
+    const arrival = await jsonOf<Day>(await send('GET', `/api/admin/today?date=${checkIn}`, { cookie }), 200);
+    expect(arrival.arrivals.find((a) => a.id === made.id)).toMatchObject({ checkInTime: '10:00' });
+    const departure = await jsonOf<Day>(await send('GET', `/api/admin/today?date=${checkOut}`, { cookie }), 200);
+    expect(departure.departures.find((a) => a.id === made.id)).toMatchObject({ checkOutTime: '18:00' });
 
     // Without them, the settings' hours.
     const other = await jsonOf<Booked>(
