@@ -81,6 +81,8 @@ export const quoteAnswer = z.object({
   minNights: z.number().int(),
   maxNights: z.number().int().nullable(),
   extras: z.array(z.number().int()),
+  /** The early check-ins and late check-outs not offered for these dates, and why. */
+  withheld: z.array(z.object({ id: z.number().int(), reason: z.string() })),
 });
 
 const searchStay = z.object({ checkIn: isoDate, checkOut: isoDate, total: roubles });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CALENDAR_INPUT_MONTHS, weekendPrice } from './calendar.ts';
 import { addMonths, isIsoDate, todayInMoscow } from './dates.ts';
 import { MSG } from './messages.ts';
-import { CHILD_MAX_AGE, EXTRA_PER, PETS_PER } from './pricing.ts';
+import { CHILD_MAX_AGE, EXTRA_KINDS, EXTRA_PER, PETS_PER } from './pricing.ts';
 import { PROMO_CODE_PATTERN, promoCodeKey } from './promo-code.ts';
 
 const whole = (message: string, min: number, max: number) =>
@@ -83,19 +83,31 @@ export const discountSchema = z.discriminatedUnion(
   { error: MSG.discountKindInvalid },
 );
 
-export const extraInputSchema = z.strictObject({
-  id: z.number().int().positive().optional(),
-  name: z.string({ error: MSG.extraNameRequired }).trim().min(1, MSG.extraNameRequired).max(60, MSG.tooLong),
-  price: whole(MSG.extraPriceInvalid, 0, 1_000_000),
-  per: z.enum(EXTRA_PER, { error: MSG.extraPerInvalid }),
-  mandatory: z.boolean({ error: MSG.badInput }).optional().default(false),
-  cabinIds: z
-    .array(z.number({ error: MSG.badId }).int(MSG.badId).positive(MSG.badId))
-    .max(2000)
-    .nullable()
-    .optional()
-    .default(null),
-});
+export const extraInputSchema = z
+  .strictObject({
+    id: z.number().int().positive().optional(),
+    name: z.string({ error: MSG.extraNameRequired }).trim().min(1, MSG.extraNameRequired).max(60, MSG.tooLong),
+    price: whole(MSG.extraPriceInvalid, 0, 1_000_000),
+    per: z.enum(EXTRA_PER, { error: MSG.extraPerInvalid }),
+    mandatory: z.boolean({ error: MSG.badInput }).optional().default(false),
+    cabinIds: z
+      .array(z.number({ error: MSG.badId }).int(MSG.badId).positive(MSG.badId))
+      .max(2000)
+      .nullable()
+      .optional()
+      .default(null),
+    kind: z.enum(EXTRA_KINDS, { error: MSG.extraKindInvalid }).optional().default('ordinary'),
+    /** The hour an early check-in or a late check-out gives; an ordinary extra has none. */
+    time: z.string({ error: MSG.extraTimeInvalid }).nullable().optional().default(null),
+  })
+  .superRefine((e, ctx) => {
+    if (e.kind === 'ordinary') return;
+    if (!e.time || !/^([01]\d|2[0-3]):[0-5]\d$/.test(e.time))
+      ctx.addIssue({ code: 'custom', message: MSG.extraTimeInvalid, path: ['time'] });
+    // Offered only when the neighbouring night is free: it cannot be in every booking.
+    if (e.mandatory) ctx.addIssue({ code: 'custom', message: MSG.extraEarlyLateMandatory, path: ['mandatory'] });
+  })
+  .transform((e) => ({ ...e, time: e.kind === 'ordinary' ? null : e.time }));
 
 /** PUT /admin/pricing: every discount rule and every extra, as whole lists. */
 export const pricingBodySchema = z.strictObject({

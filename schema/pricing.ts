@@ -86,6 +86,23 @@ export const EXTRA_PER_LABELS: Record<ExtraPer, string> = {
   guest: 'за гостя',
   guestNight: 'за гостя в ночь',
 };
+/**
+ * What an extra is beside its price: an ordinary one (the баня), or an early check-in or a late
+ * check-out, offered only when the night before the check-in, or the check-out's night, is free.
+ */
+export const EXTRA_KINDS = ['ordinary', 'earlyCheckIn', 'lateCheckOut'] as const;
+export type ExtraKind = (typeof EXTRA_KINDS)[number];
+export type EarlyLate = Exclude<ExtraKind, 'ordinary'>;
+export const EXTRA_KIND_LABELS: Record<ExtraKind, string> = {
+  ordinary: 'Обычная услуга',
+  earlyCheckIn: 'Ранний заезд',
+  lateCheckOut: 'Поздний выезд',
+};
+/** Why an early check-in or a late check-out is not offered for a stay: its neighbouring night is busy. */
+export const EARLY_LATE_MESSAGES: Record<EarlyLate, string> = {
+  earlyCheckIn: 'Ранний заезд недоступен: накануне домик занят',
+  lateCheckOut: 'Поздний выезд недоступен: в день выезда домик занят',
+};
 /** A paid extra: the баня, a transfer, breakfast. `cabinIds` null: every cabin. */
 export type Extra = {
   id: number;
@@ -94,7 +111,18 @@ export type Extra = {
   per: ExtraPer;
   mandatory: boolean;
   cabinIds: number[] | null;
+  /** Absent: ordinary. */
+  kind?: ExtraKind;
+  /** The hour an early check-in or late check-out gives ('10:00'); null for an ordinary one. */
+  time?: string | null;
 };
+/**
+ * Whether the night before the check-in and the check-out's night are free in the cabin (no
+ * booking, hold, block, imported or Avito night): the callers read them, the pricing stays pure.
+ */
+export type Neighbours = { before: boolean; after: boolean };
+/** An extra left out of a stay's offer, and why (EARLY_LATE_MESSAGES). */
+export type Withheld = { id: number; reason: string };
 
 /** A promo code that applies to this stay (checked by the server): a percentage or an amount off the stay. */
 export type PromoTerms = { code: string; percent: number | null; amount: number | null };
@@ -124,6 +152,11 @@ export type StayAsk = {
   promo?: PromoTerms | null;
   /** Today in Moscow: early booking and last minute count from it. */
   today: IsoDate;
+  /**
+   * Whether the neighbouring nights are free; absent (search, Avito's prices): not known, so no
+   * early check-in or late check-out is offered or priced.
+   */
+  neighbours?: Neighbours;
 };
 
 /** Consecutive nights at one price, in order ([start, end) each). */
@@ -143,11 +176,36 @@ export type Quote = {
   parts: NightsPart[];
   /** The extras priced in (mandatory and ticked), by id. */
   extras: number[];
+  /** The early check-ins and late check-outs not offered for this stay, with why (when neighbours are known). */
+  withheld: Withheld[];
 };
 
 /** The extras a cabin offers. */
 export const extrasFor = (extras: readonly Extra[], cabinId: number) =>
   extras.filter((e) => e.cabinIds === null || e.cabinIds.includes(cabinId));
+
+/**
+ * Whether an extra is on offer for a stay with these neighbouring nights: an ordinary one always;
+ * an early check-in when the night before is free, a late check-out when the check-out's night is.
+ */
+export function extraOffered(e: Pick<Extra, 'kind'>, neighbours: Neighbours | undefined): boolean {
+  const kind = e.kind ?? 'ordinary';
+  return kind === 'ordinary' || (kind === 'earlyCheckIn' ? neighbours?.before : neighbours?.after) === true;
+}
+
+/** The hours of the early check-in and late check-out among a stay's extras, or null: what the booking keeps. */
+export function stayTimes(extras: readonly Extra[], ids: readonly number[]) {
+  const hour = (kind: EarlyLate) => extras.find((e) => e.kind === kind && ids.includes(e.id))?.time ?? null;
+  return { earlyCheckIn: hour('earlyCheckIn'), lateCheckOut: hour('lateCheckOut') };
+}
+
+/** «Ранний заезд с 10:00, поздний выезд до 18:00» of a booking, or '' without either: for the owner's card. */
+export function stayHoursText(t: { earlyCheckIn?: string | null; lateCheckOut?: string | null }): string {
+  const early = t.earlyCheckIn ? `ранний заезд с ${t.earlyCheckIn}` : '';
+  const late = t.lateCheckOut ? `поздний выезд до ${t.lateCheckOut}` : '';
+  const text = [early, late].filter(Boolean).join(', ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 /** The season a night falls in, if any. */
 export const seasonOf = (night: IsoDate, seasons: readonly SeasonRates[]) =>
@@ -347,7 +405,13 @@ export function quoteStay(rules: PricingRules, ask: StayAsk): Quote {
   const accommodation = lodging();
 
   const ticked = new Set(ask.extras ?? []);
-  const chosen = rules.extras.filter((e) => e.mandatory || ticked.has(e.id));
+  const offered = rules.extras.filter((e) => extraOffered(e, ask.neighbours));
+  const withheld = ask.neighbours
+    ? rules.extras.flatMap((e) =>
+        extraOffered(e, ask.neighbours) ? [] : [{ id: e.id, reason: EARLY_LATE_MESSAGES[e.kind as EarlyLate] }],
+      )
+    : [];
+  const chosen = offered.filter((e) => e.mandatory || ticked.has(e.id));
   for (const e of chosen) {
     lines.push({
       kind: 'extra',
@@ -374,6 +438,7 @@ export function quoteStay(rules: PricingRules, ask: StayAsk): Quote {
     closed: stayClosed(rules.seasons, ask.checkIn, ask.checkOut),
     parts,
     extras: chosen.map((e) => e.id),
+    withheld,
   };
 }
 

@@ -356,6 +356,13 @@ export const extras = sqliteTable('extras', {
   /** The cabins that offer it; null: every cabin. */
   cabinIds: text('cabin_ids', { mode: 'json' }).$type<number[] | null>(),
   position: integer('position').notNull().default(0),
+  /**
+   * ordinary, earlyCheckIn or lateCheckOut (schema/pricing.ts EXTRA_KINDS): an early check-in is
+   * offered only when the night before is free, a late check-out only when the check-out's night is.
+   */
+  kind: text('kind').notNull().default('ordinary'),
+  /** The hour an early check-in or a late check-out gives ('10:00', '18:00'); null for an ordinary extra. */
+  time: text('time'),
 });
 
 /**
@@ -563,6 +570,12 @@ export const bookings = sqliteTable(
     /** The children's ages (`guests` counts the adults) and whether pets come, as the guest gave them. */
     childrenAges: text('children_ages', { mode: 'json' }).$type<number[]>().notNull().default(sql`'[]'`),
     pets: integer('pets', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * The hour of an early check-in ('10:00') or a late check-out ('18:00') the stay was priced
+     * with, or null. Either makes the neighbouring night busy for others (queries/bookings.ts nightsBusy).
+     */
+    earlyCheckIn: text('early_check_in'),
+    lateCheckOut: text('late_check_out'),
     /** awaiting_payment: the instant (ISO, UTC) until which its nights are held for the guest paying. */
     holdUntil: text('hold_until'),
     /**

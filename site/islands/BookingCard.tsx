@@ -235,7 +235,8 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   }
 
   const rules = free.status === 'ready' ? free.rules : null;
-  const extras = rules?.extras ?? [];
+  // The extras on offer for these dates: an early check-in or a late check-out only beside a free night.
+  const extras = rules && stay.checkIn && stay.checkOut ? rules.offered(stay.checkIn, stay.checkOut) : [];
   // The optional extras ticked that the cabin still offers (the server adds the mandatory ones).
   const chosen = ticked.filter((t) => extras.some((e) => e.id === t && !e.mandatory));
   // Every child's age given and the cabin takes them all: then the stay is priced.

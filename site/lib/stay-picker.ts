@@ -4,11 +4,13 @@
 import { addDays, isoWeekday, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { NO_CHARGES, type BookingMode, type Prepayment, type StayCharges } from '../../schema/payment-options.ts';
 import {
+  extraOffered,
   quoteStay,
   WEEKEND_NIGHTS_DEFAULT,
   type DatePrice,
   type Discount,
   type Extra,
+  type Neighbours,
   type PricingRules,
   type ChildrenRule,
   type PetsRule,
@@ -104,6 +106,14 @@ export function stayRules(a: Availability) {
     nightsBetween(checkIn, day) >= minNights(checkIn) &&
     nightsBetween(checkIn, day) <= (maxNights(checkIn) ?? Number.MAX_SAFE_INTEGER) &&
     !seasonOf(day, a.seasons)?.closedToDeparture?.includes(isoWeekday(day));
+  /** Whether the night before the check-in and the check-out's night are free, as the server reads them. */
+  const neighbours = (checkIn: IsoDate, checkOut: IsoDate): Neighbours => ({
+    before: !busy.has(addDays(checkIn, -1)),
+    after: !busy.has(checkOut),
+  });
+  /** The extras on offer for a stay: an early check-in or a late check-out only beside a free night. */
+  const offered = (checkIn: IsoDate, checkOut: IsoDate) =>
+    pricing.extras.filter((e) => extraOffered(e, neighbours(checkIn, checkOut)));
   /**
    * The stay's price for these adults, children and pets with the mandatory extras and those
    * ticked (a promo code is priced by the server).
@@ -114,7 +124,16 @@ export function stayRules(a: Availability) {
     guests = 1,
     extras: readonly number[] = [],
     family: { childrenAges?: readonly number[]; pets?: boolean } = {},
-  ): Quote => quoteStay(pricing, { checkIn, checkOut, guests, extras, today, ...family });
+  ): Quote =>
+    quoteStay(pricing, {
+      checkIn,
+      checkOut,
+      guests,
+      extras,
+      today,
+      neighbours: neighbours(checkIn, checkOut),
+      ...family,
+    });
 
   // The cabin's extras (the availability lists only this cabin's): the card ticks the optional ones.
   return {
@@ -127,6 +146,7 @@ export function stayRules(a: Availability) {
     maxNights,
     lastCheckOut,
     quote,
+    offered,
     extras: pricing.extras,
     children: pricing.cabin.children ?? null,
     pets: a.pets?.allowed ? a.pets : null,

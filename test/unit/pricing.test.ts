@@ -28,6 +28,7 @@ function quoteStay(
     extras: _,
     maxNights: __,
     closed: ___,
+    withheld: ____,
     ...quote
   } = quoteByRules(
     { cabin, seasons, datePrices: [], discounts: [], extras: [], charges: NO_CHARGES },

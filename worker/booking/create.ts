@@ -5,7 +5,7 @@
 // tests call this with the database alone. The visitor's rate limit stays in the route, since it is
 // keyed by the client's address, which only the request knows.
 import type { BookingSubmit } from '../../schema/bookings.ts';
-import type { Quote } from '../../schema/pricing.ts';
+import { EARLY_LATE_MESSAGES, stayTimes, type Quote } from '../../schema/pricing.ts';
 import type { Settings } from '../../schema/settings.ts';
 import type { Booking } from '../../schema/tables.ts';
 import { priceRequest, type PriceAnswer, type PriceRefusal, type Priced, type StayRequest } from '../calendar/quote.ts';
@@ -16,7 +16,7 @@ import { bookingNotice } from '../notify/notices.ts';
 import { notifyOwner } from '../notify/owner.ts';
 import { holdUntilOf, startPayment, type Later, type PaymentStart } from '../payments/prepayment.ts';
 import { yookassaOf } from '../payments/yookassa.ts';
-import { createBooking, holdBooking, nightsTaken, type StoredPricing } from '../queries/bookings.ts';
+import { createBooking, holdBooking, neighboursFree, nightsTaken, type StoredPricing } from '../queries/bookings.ts';
 import { getSettings } from '../queries/settings.ts';
 import { revertHold } from '../transitions/hold.ts';
 
@@ -65,12 +65,16 @@ export async function createGuestBooking(
   const priced = await (deps.price ?? ((req) => priceRequest(env, req)))(input);
   if (!priced.ok) return priced;
   if (!longEnough(priced.priced)) return { ok: false, reason: 'tooShort' };
+  const { quote, promo, rules } = priced.priced;
+  // An early check-in or a late check-out ticked whose neighbouring night is busy: the quote left
+  // it out, a booking with it is refused rather than made without what the guest asked for.
+  const withheld = quote.withheld.find((w) => input.extras.includes(w.id));
+  if (withheld) return { ok: false, reason: 'earlyLate', error: withheld.reason };
   const settings = await getSettings(env);
-  const { quote, promo } = priced.priced;
   const stay: Stay = {
     ...priced.priced,
     answer: { nights: quote.nights, total: quote.total, lines: quote.lines },
-    stored: { promoCode: promo?.code ?? null, extras: quote.extras },
+    stored: { promoCode: promo?.code ?? null, extras: quote.extras, ...stayTimes(rules.extras, quote.extras) },
   };
   if (settings.bookingMode === 'prepayment' && yookassaOf(env)) return holdForPayment(env, input, stay, settings, deps);
   return storeRequest(env, input, stay, deps);
@@ -97,9 +101,16 @@ async function holdForPayment(
   await recheckFeeds(env, cabin.id, deps.later);
   const held = await holdBooking(env, input, quote, holdUntilOf(settings.holdMinutes, now()), stay.stored);
   if (!held) {
-    // The batch wrote nothing: either the nights or the code's last use were taken; the nights say which.
-    const taken = await nightsTaken(env, cabin.id, input.checkIn, input.checkOut);
-    return { ok: false, reason: taken || !promo ? 'notFree' : 'promoUsedUp' };
+    // The batch wrote nothing: the nights, the night an early check-in or a late check-out keeps,
+    // or the code's last use were taken meanwhile; the nights say which.
+    if (await nightsTaken(env, cabin.id, input.checkIn, input.checkOut)) return { ok: false, reason: 'notFree' };
+    const { earlyCheckIn, lateCheckOut } = stay.stored;
+    if (earlyCheckIn || lateCheckOut) {
+      const free = await neighboursFree(env, cabin.id, input.checkIn, input.checkOut);
+      const lost = earlyCheckIn && !free.before ? 'earlyCheckIn' : lateCheckOut && !free.after ? 'lateCheckOut' : null;
+      if (lost) return { ok: false, reason: 'earlyLate', error: EARLY_LATE_MESSAGES[lost] };
+    }
+    return { ok: false, reason: promo ? 'promoUsedUp' : 'notFree' };
   }
   const payment = await paymentOf(env, held, stay, settings, deps.origin);
   if (payment) {

@@ -5,6 +5,7 @@ import { addDays, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import {
   CLOSED_MESSAGES,
+  type Neighbours,
   quoteStay,
   stayClosed,
   takesGuests,
@@ -15,6 +16,7 @@ import {
 import type { Cabin } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import type { DatabasePort } from '../platform/ports.ts';
+import { neighboursFree } from '../queries/bookings.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { checkPromo, pricingRules } from '../queries/pricing.ts';
 
@@ -35,10 +37,19 @@ export type Priced = { cabin: Cabin; rules: PricingRules; quote: Quote; promo: P
  * Why a stay was not priced, for the routes to answer as HTTP (worker/routes/price-refusal.ts):
  * the cabin is not shown, too many guests (adults and children), pets where none may come, a stay
  * arriving or leaving on a day its season closes or longer than it allows, an extra it does not
- * offer, the code typed (the promo-code limit counts those), or too many codes tried from one
- * address (promo-limit.ts).
+ * offer, an early check-in or a late check-out ticked whose neighbouring night is busy (only a
+ * booking is refused for it: a quote leaves it out and says why), the code typed (the promo-code
+ * limit counts those), or too many codes tried from one address (promo-limit.ts).
  */
-export type PriceReason = 'cabin-missing' | 'guests' | 'pets' | 'closed' | 'extra' | 'promo' | 'promo-throttled';
+export type PriceReason =
+  | 'cabin-missing'
+  | 'guests'
+  | 'pets'
+  | 'closed'
+  | 'extra'
+  | 'earlyLate'
+  | 'promo'
+  | 'promo-throttled';
 export type PriceRefusal = { ok: false; reason: PriceReason; error: string };
 export type PriceAnswer = { ok: true; priced: Priced } | PriceRefusal;
 
@@ -57,6 +68,10 @@ export async function priceRequest(env: DbEnv, req: StayRequest): Promise<PriceA
   const offered = new Set(rules.extras.map((e) => e.id));
   if ((req.extras ?? []).some((id) => !offered.has(id)))
     return { ok: false, reason: 'extra', error: MSG.extraNotFound };
+  // The neighbouring nights are read only for a cabin that offers an early check-in or a late check-out.
+  const neighbours: Neighbours | undefined = rules.extras.some((e) => (e.kind ?? 'ordinary') !== 'ordinary')
+    ? await neighboursFree(env, cabin.id, req.checkIn, req.checkOut)
+    : undefined;
   const today = todayInMoscow(now());
   let promo: PromoTerms | null = null;
   if (req.promo?.trim()) {
@@ -73,6 +88,7 @@ export async function priceRequest(env: DbEnv, req: StayRequest): Promise<PriceA
     extras: req.extras ?? [],
     promo,
     today,
+    ...(neighbours ? { neighbours } : {}),
   });
   return { ok: true, priced: { cabin, rules, quote, promo } };
 }

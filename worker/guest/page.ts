@@ -53,8 +53,9 @@ export function guestPageAnswer(l: GuestLookup, today: string, shopConfigured: b
     canPay: confirmed && due > 0 && shopConfigured,
     cancel: { ...cancelTerms(s.cancellation, b, paid, today), policy: s.cancellation },
     refunded,
-    checkInTime: s.checkInTime,
-    checkOutTime: s.checkOutTime,
+    // An early check-in or a late check-out the guest paid for moves the hour.
+    checkInTime: b.earlyCheckIn ?? s.checkInTime,
+    checkOutTime: b.lateCheckOut ?? s.checkOutTime,
     canReview: confirmed && today >= b.checkOut && !l.reviewed,
     reviewed: l.reviewed,
   };

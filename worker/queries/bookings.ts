@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, min, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, lte, min, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { BookingStatus, BookingSubmit, OwnerStatus } from '../../schema/bookings.ts';
 import {
   bookings,
@@ -11,6 +11,7 @@ import {
   type Booking,
 } from '../../schema/tables.ts';
 type Quote = { nights: number; total: number; lines: Booking['lines'] };
+import { addDays } from '../../schema/dates.ts';
 import { now } from '../lib/clock.ts';
 import { getDb, insertWhen } from '../lib/db.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -30,23 +31,69 @@ export const stayEnd = sql<string>`coalesce(${bookings.departedOn}, ${bookings.c
 export const nowIso = () => new Date(now()).toISOString();
 
 /**
- * The one rule of a busy night, as SQL: a confirmed booking (to its stayEnd) or a hold still being paid for (other
- * than `except`), the new nights of a date change whose difference is being paid for (of a booking other than
- * `except`), a block, an imported event or a stay read from Avito's API of `cabin` covers a
- * night of [checkIn, checkOut).
+ * The nights a booking keeps from everyone else, as SQL on its table's alias `t`: from its
+ * check-in (the night before, with an early check-in the guest paid for) to its stayEnd (the
+ * check-out's night too, with a late check-out, unless the guest left early). The night before an
+ * early arrival cannot be sold, as its guest would still be there at the early hour.
+ */
+export const keptFrom = (t: string) =>
+  sql.raw(`(case when ${t}.early_check_in is not null then date(${t}.check_in, '-1 day') else ${t}.check_in end)`);
+export const keptTo = (t: string) =>
+  sql.raw(
+    `(case when ${t}.departed_on is null and ${t}.late_check_out is not null then date(${t}.check_out, '+1 day') else coalesce(${t}.departed_on, ${t}.check_out) end)`,
+  );
+
+/**
+ * The one rule of a busy night, as SQL: a confirmed booking (the nights it keeps: keptFrom, keptTo)
+ * or a hold still being paid for (other than `except`), the new nights of a date change whose
+ * difference is being paid for (of a booking other than `except`), a block, an imported event or a
+ * stay read from Avito's API of `cabin` covers a night of [checkIn, checkOut).
  * The arguments are SQL, so the same rule checks a visitor's dates and, inside the confirming
- * UPDATE or the holding INSERT, the row's own.
+ * UPDATE or the holding INSERT, the row's own (ownNightsBusy).
  */
 export const nightsBusy = (cabin: SQL, checkIn: SQL, checkOut: SQL, except: SQL = sql`0`) => sql`(
   exists (select 1 from bookings o where o.cabin_id = ${cabin} and o.id <> ${except}
           and (o.status = 'confirmed' or (o.status = 'awaiting_payment' and o.hold_until > ${nowIso()}))
-          and o.check_in < ${checkOut} and ${checkIn} < coalesce(o.departed_on, o.check_out))
+          and o.check_in <= ${checkOut} and ${keptFrom('o')} < ${checkOut} and ${checkIn} < ${keptTo('o')})
   or exists (select 1 from date_changes c where c.to_cabin_id = ${cabin} and c.booking_id <> ${except}
           and c.status = 'awaiting_payment' and c.hold_until > ${nowIso()}
           and c.to_check_in < ${checkOut} and ${checkIn} < c.to_check_out)
   or exists (select 1 from calendar_blocks k where k.cabin_id = ${cabin} and k.start < ${checkOut} and ${checkIn} < k."end")
   or exists (select 1 from feed_events e where e.cabin_id = ${cabin} and e.start < ${checkOut} and ${checkIn} < e."end")
   or exists (select 1 from channel_stays s where s.cabin_id = ${cabin} and s.start < ${checkOut} and ${checkIn} < s."end"))`;
+
+/**
+ * Whether a stored booking's own nights (with the night its early check-in or late check-out
+ * keeps) are busy for anyone else: checked inside the very write that confirms or holds it, so of a
+ * booking of the neighbouring night and one with an early check-in or late check-out, at once,
+ * only one is ever kept.
+ */
+export const ownNightsBusy = (t: string) =>
+  nightsBusy(sql.raw(`${t}.cabin_id`), keptFrom(t), keptTo(t), sql.raw(`${t}.id`));
+
+/**
+ * Whether the night before checkIn and the night of checkOut are free in a cabin, in one read: an
+ * early check-in and a late check-out are offered by them (schema/pricing.ts extraOffered).
+ */
+export async function neighboursFree(
+  env: DbEnv,
+  cabinId: number,
+  checkIn: string,
+  checkOut: string,
+): Promise<{ before: boolean; after: boolean }> {
+  const cabin = sql`${cabinId}`;
+  const before = addDays(checkIn, -1);
+  const after = addDays(checkOut, 1);
+  const row = await getDb(env)
+    .select({
+      before: sql<number>`${nightsBusy(cabin, sql`${before}`, sql`${checkIn}`)}`,
+      after: sql<number>`${nightsBusy(cabin, sql`${checkOut}`, sql`${after}`)}`,
+    })
+    .from(cabins)
+    .where(eq(cabins.id, cabinId))
+    .get();
+  return { before: !row?.before, after: !row?.after };
+}
 
 /** Whether any night of [checkIn, checkOut) is busy: a confirmed booking, a block or an imported event. */
 export async function nightsTaken(env: DbEnv, cabinId: number, checkIn: string, checkOut: string): Promise<boolean> {
@@ -80,7 +127,13 @@ type BookingInput = Pick<
 > &
   Partial<Pick<BookingSubmit, 'childrenAges' | 'pets'>>;
 /** What a booking keeps of its pricing beyond its lines: the code it used (its use counted) and the extras priced in. */
-export type StoredPricing = { promoCode: string | null; extras: number[] };
+export type StoredPricing = {
+  promoCode: string | null;
+  extras: number[];
+  /** The hours of the early check-in and the late check-out priced in (schema/pricing.ts stayTimes), or null. */
+  earlyCheckIn?: string | null;
+  lateCheckOut?: string | null;
+};
 const NO_PRICING: StoredPricing = { promoCode: null, extras: [] };
 
 /** What the guest sent (only the fields a booking keeps) and the server's nights and total: a request and a hold store them alike. */
@@ -161,6 +214,8 @@ export async function holdBooking(
     promoCode: code,
     promoClaimed: code ? 1 : 0,
     extras: JSON.stringify(pricing.extras),
+    earlyCheckIn: pricing.earlyCheckIn ?? null,
+    lateCheckOut: pricing.lateCheckOut ?? null,
     status: 'awaiting_payment',
     holdUntil,
     guestToken: token,
@@ -173,7 +228,8 @@ export async function holdBooking(
       db,
       bookings,
       row,
-      sql`not ${nightsBusy(sql`${cabinId}`, sql`${checkIn}`, sql`${checkOut}`)} and ${usable}`,
+      // With the night an early check-in or a late check-out keeps: checked in this same write.
+      sql`not ${nightsBusy(sql`${cabinId}`, sql`${pricing.earlyCheckIn ? addDays(checkIn, -1) : checkIn}`, sql`${pricing.lateCheckOut ? addDays(checkOut, 1) : checkOut}`)} and ${usable}`,
     ),
     db.select().from(bookings).where(eq(bookings.guestToken, token)),
     ...(code
@@ -198,7 +254,7 @@ export async function holdRequest(env: DbEnv, id: number, holdUntil: string): Pr
   const token = newGuestToken();
   const db = getDb(env);
   const where = sql`bookings.id = ${id} and bookings.status = 'new'
-      and not ${nightsBusy(sql`bookings.cabin_id`, sql`bookings.check_in`, sql`bookings.check_out`, sql`bookings.id`)}`;
+      and not ${ownNightsBusy('bookings')}`;
   // Held for payment, its code's use is counted (given back if the hold ends unpaid).
   const [, [row]] = await db.batch([
     claimPromoWhen(env, id, sql`exists (select 1 from bookings where ${where})`),
@@ -286,10 +342,7 @@ export async function setBookingStatus(env: DbEnv, id: number, status: OwnerStat
     FROM[status].map((s) => sql`${s}`),
     sql`, `,
   );
-  const free =
-    status === 'confirmed'
-      ? sql`and not ${nightsBusy(sql`bookings.cabin_id`, sql`bookings.check_in`, sql`bookings.check_out`, sql`bookings.id`)}`
-      : sql``;
+  const free = status === 'confirmed' ? sql`and not ${ownNightsBusy('bookings')}` : sql``;
   const at = nowIso();
   // Who cancelled and when, for «Заявки» and the guest's page; confirmed again, it is no longer cancelled.
   const cancelled =
@@ -380,6 +433,9 @@ export function busyStaysQuery(env: DbEnv, from: string, to: string, cabinId?: n
   const at = nowIso();
   const held = and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, at));
   const db = getDb(env);
+  // The nights each keeps (keptFrom, keptTo): the night before an early check-in shows busy too.
+  const start = sql<string>`${keptFrom('bookings')}`;
+  const end = sql<string>`${keptTo('bookings')}`;
   // A date change being paid for holds its new nights too: shown as its booking, held.
   const changing = db
     .select({
@@ -402,9 +458,18 @@ export function busyStaysQuery(env: DbEnv, from: string, to: string, cabinId?: n
       ),
     );
   return db
-    .select(staysColumns)
+    .select({ ...staysColumns, start, end })
     .from(bookings)
-    .where(and(or(eq(bookings.status, 'confirmed'), held), touching(from, to, cabinId)))
+    .where(
+      and(
+        or(eq(bookings.status, 'confirmed'), held),
+        cabinId === undefined ? undefined : eq(bookings.cabinId, cabinId),
+        // A bound the index can use: the nights kept begin at most one day before the check-in.
+        lte(bookings.checkIn, to),
+        lt(start, to),
+        gt(end, from),
+      ),
+    )
     .unionAll(changing);
 }
 

@@ -10,6 +10,7 @@ import {
   WEEKEND_NIGHTS_DEFAULT,
   type Discount,
   type Extra,
+  type ExtraKind,
   type PricingRules,
   type PromoTerms,
 } from '../../schema/pricing.ts';
@@ -58,7 +59,12 @@ export async function listExtras(env: DbEnv): Promise<Extra[]> {
 const extrasQuery = (env: DbEnv, where?: SQL) =>
   getDb(env).select().from(extras).where(where).orderBy(asc(extras.position), asc(extras.id));
 const extrasFrom = (rows: (typeof extras.$inferSelect)[]): Extra[] =>
-  rows.map(({ position: _p, per, ...e }) => ({ ...e, per: per as Extra['per'], cabinIds: e.cabinIds ?? null }));
+  rows.map(({ position: _p, per, kind, ...e }) => ({
+    ...e,
+    per: per as Extra['per'],
+    kind: kind as ExtraKind,
+    cabinIds: e.cabinIds ?? null,
+  }));
 
 /**
  * Sets the discounts and the extras as whole lists, in one batch: an extra sent with its id keeps

@@ -25,6 +25,9 @@ export type DayStay = {
   departedOn: IsoDate | null;
   arrivedAt: string | null;
   departedAt: string | null;
+  /** The hours of an early check-in or a late check-out the guest paid for, or null. */
+  earlyCheckIn: string | null;
+  lateCheckOut: string | null;
   /** Roubles, as the booking was priced. */
   total: number;
   /** Kopecks. */
@@ -39,7 +42,8 @@ export type DayStay = {
 export async function dayStays(env: DbEnv, from: IsoDate, to: IsoDate): Promise<DayStay[]> {
   return getDb(env).all<DayStay>(sql`select b.id as id, b.cabin_id as cabinId, c.name as cabinName, b.name as name,
       b.phone as phone, b.guests as guests, b.check_in as checkIn, b.check_out as checkOut, b.departed_on as departedOn,
-      b.arrived_at as arrivedAt, b.departed_at as departedAt, b.total as total, ${paidOf(sql`b`)} as paid
+      b.arrived_at as arrivedAt, b.departed_at as departedAt, b.early_check_in as earlyCheckIn,
+      b.late_check_out as lateCheckOut, b.total as total, ${paidOf(sql`b`)} as paid
     from bookings b join cabins c on c.id = b.cabin_id
     where b.status = 'confirmed' and b.check_in <= ${to} and coalesce(b.departed_on, b.check_out) >= ${from}
     order by b.check_in, c.name, b.id`);

@@ -261,8 +261,8 @@ export const guestRoutes = new Hono<AppEnv>()
           siteName: s.siteName,
           checkIn: b.checkIn,
           checkOut: b.checkOut,
-          checkInTime: s.checkInTime,
-          checkOutTime: s.checkOutTime,
+          checkInTime: b.earlyCheckIn ?? s.checkInTime,
+          checkOutTime: b.lateCheckOut ?? s.checkOutTime,
           address: s.address,
           pageUrl: guestPageUrl(originOf(c), token),
           status:

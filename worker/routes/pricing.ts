@@ -129,6 +129,7 @@ export const quoteRoutes = new Hono<AppEnv>().get(
       minNights: quote.minNights,
       maxNights: quote.maxNights,
       extras: quote.extras,
+      withheld: quote.withheld,
     });
   },
 );

@@ -123,10 +123,11 @@ export const todayRoutes = new Hono<AppEnv>()
         cabinDeposits(c.env),
       ]);
       const shown = stays.map(
-        (s): z.infer<typeof dayStayAnswer> => ({
+        ({ earlyCheckIn, lateCheckOut, ...s }): z.infer<typeof dayStayAnswer> => ({
           ...s,
-          checkInTime: settings.checkInTime,
-          checkOutTime: settings.checkOutTime,
+          // An early check-in or a late check-out the guest paid for moves the hour the owner sees.
+          checkInTime: earlyCheckIn ?? settings.checkInTime,
+          checkOutTime: lateCheckOut ?? settings.checkOutTime,
           toPay: Math.max(0, s.total * 100 - s.paid),
         }),
       );

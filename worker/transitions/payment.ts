@@ -29,7 +29,7 @@ import { getDb } from '../lib/db.ts';
 import { balancePaidNotice, guestChangeNotice, lateBalanceNotice } from '../guest/notices.ts';
 import { messageOrigin } from '../notify/guest.ts';
 import { holdExpiredNotice, lateRefundGuestMail, lateRefundNotice, paidNotice } from '../notify/notices.ts';
-import { nightsBusy, nowIso, setConfirmationMail } from '../queries/bookings.ts';
+import { nightsBusy, nowIso, ownNightsBusy, setConfirmationMail } from '../queries/bookings.ts';
 import { paymentsInOrder } from '../queries/guest.ts';
 import { changeOfPayment } from '../queries/date-changes.ts';
 import { getCabin } from '../queries/cabins.ts';
@@ -71,7 +71,7 @@ const bookingIs = (id: number, status: string): SQL =>
 /** The booking waits for this payment, its hold stands and its nights are free: a payment now confirms it. */
 const confirmable = (id: number, at: string): SQL =>
   sql`exists (select 1 from bookings b where b.id = ${id} and b.status = 'awaiting_payment' and b.hold_until > ${at}
-    and not ${nightsBusy(sql`b.cabin_id`, sql`b.check_in`, sql`b.check_out`, sql`b.id`)})`;
+    and not ${ownNightsBusy('b')})`;
 
 function confirmationMessages(ctx: Context, p: Payment): Message[] {
   const { booking: b, cabinName, settings } = ctx;

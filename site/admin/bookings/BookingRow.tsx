@@ -18,6 +18,7 @@ import {
   formatStayDates,
 } from '../../../schema/format.ts';
 import { formatKopecks } from '../../../schema/payment-options.ts';
+import { stayHoursText } from '../../../schema/pricing.ts';
 import { telHref } from '../../lib/site.ts';
 import { call, client } from '../client.ts';
 import type { GuestMessagePlace } from '../../../schema/guest-message.ts';
@@ -159,6 +160,11 @@ export function BookingRow({
           {b.childrenAges?.length ? `, ${formatChildren(b.childrenAges)}` : ''}
           {b.pets ? ', с животными' : ''} · <b className="booking-item__total">{formatPrice(b.total)}</b>
         </p>
+        {(b.earlyCheckIn || b.lateCheckOut) && (
+          <p className="booking-item__payment">
+            <Icon name="clock" /> {stayHoursText(b)}
+          </p>
+        )}
         {paid && (
           <p className={`booking-item__payment${kept ? ' booking-item__payment--paid' : ''}`}>
             <Icon name={kept ? 'check' : 'clock'} /> {paid}

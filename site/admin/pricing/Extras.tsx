@@ -1,7 +1,16 @@
 // «Дополнительные услуги»: the баня, a transfer, breakfast — a price per stay, night, guest or
 // guest and night; ticked by the guest on the booking card, or always in when mandatory; for every
-// cabin or the ones chosen. Saved as a whole list with the discounts as they are stored.
-import { EXTRA_PER, EXTRA_PER_LABELS, type Extra, type ExtraPer } from '../../../schema/pricing.ts';
+// cabin or the ones chosen. An early check-in or a late check-out gives an hour and is offered only
+// when the night beside the stay is free. Saved as a whole list with the discounts as they are stored.
+import {
+  EXTRA_KIND_LABELS,
+  EXTRA_KINDS,
+  EXTRA_PER,
+  EXTRA_PER_LABELS,
+  type Extra,
+  type ExtraKind,
+  type ExtraPer,
+} from '../../../schema/pricing.ts';
 import { formatPrice } from '../../../schema/format.ts';
 import { Field, NumberInput } from '../ui/Field.tsx';
 import { numberOf } from '../ui/numbers.ts';
@@ -14,6 +23,9 @@ export type ExtraRow = {
   per: ExtraPer;
   mandatory: boolean;
   cabinIds: number[] | null;
+  kind: ExtraKind;
+  /** The hour it gives ('10:00'), for an early check-in or a late check-out. */
+  time: string;
 };
 export type ExtraValues = { rows: ExtraRow[] };
 export type CabinName = { id: number; name: string; active: boolean };
@@ -26,6 +38,8 @@ export const extraValues = (list: readonly Extra[]): ExtraValues => ({
     per: e.per,
     mandatory: e.mandatory,
     cabinIds: e.cabinIds,
+    kind: e.kind ?? 'ordinary',
+    time: e.time ?? '',
   })),
 });
 
@@ -36,15 +50,23 @@ export const extraPayload = (v: ExtraValues) =>
     name: r.name,
     price: numberOf(r.price),
     per: r.per,
-    mandatory: r.mandatory,
+    mandatory: r.kind === 'ordinary' && r.mandatory,
     cabinIds: r.cabinIds,
+    kind: r.kind,
+    time: r.kind === 'ordinary' ? null : r.time,
   }));
 
-/** «Баня: 2 000 ₽ за проживание», once the name and the price are there. */
+/** The hour's words beside the kind: an early check-in gives «с», a late check-out «до». */
+const TIME_LABELS: Record<Exclude<ExtraKind, 'ordinary'>, string> = {
+  earlyCheckIn: 'Заезд с',
+  lateCheckOut: 'Выезд до',
+};
+
+/** «Баня: 2 000 ₽ за проживание», «Ранний заезд: 1 000 ₽ за проживание (заезд с 10:00)», once the name and the price are there. */
 function ruleText(r: ExtraRow): string {
   const price = numberOf(r.price);
   return r.name.trim() && Number.isInteger(price) && price >= 0
-    ? `${r.name.trim()}: ${formatPrice(price)} ${EXTRA_PER_LABELS[r.per]}`
+    ? `${r.name.trim()}: ${formatPrice(price)} ${EXTRA_PER_LABELS[r.per]}${r.kind !== 'ordinary' && r.time ? ` (${TIME_LABELS[r.kind].toLowerCase()} ${r.time})` : ''}`
     : '';
 }
 
@@ -75,7 +97,15 @@ export function ExtrasForm({
         saved: 'Услуги сохранены',
         failed: 'Не удалось сохранить услуги',
       }}
-      newRow={(): ExtraRow => ({ name: '', price: '', per: 'stay', mandatory: false, cabinIds: null })}
+      newRow={(): ExtraRow => ({
+        name: '',
+        price: '',
+        per: 'stay',
+        mandatory: false,
+        cabinIds: null,
+        kind: 'ordinary',
+        time: '',
+      })}
       firstFieldId={(i) => `extra-${i}-name`}
       rowKey={(r, i) => r.id ?? `new-${i}`}
       rule={ruleText}
@@ -117,11 +147,52 @@ export function ExtrasForm({
                   </select>
                 )}
               </Field>
+              <Field id={`extra-${i}-kind`} label="Вид">
+                {({ id }) => (
+                  <select
+                    id={id}
+                    className="input"
+                    value={r.kind}
+                    onChange={(e) => setRow({ kind: e.target.value as ExtraKind })}
+                  >
+                    {EXTRA_KINDS.map((k) => (
+                      <option key={k} value={k}>
+                        {EXTRA_KIND_LABELS[k]}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              {r.kind !== 'ordinary' && (
+                <Field id={`extra-${i}-time`} label={TIME_LABELS[r.kind]}>
+                  {({ id }) => (
+                    <input
+                      id={id}
+                      type="time"
+                      className="input"
+                      value={r.time}
+                      onChange={(e) => setRow({ time: e.target.value })}
+                    />
+                  )}
+                </Field>
+              )}
             </div>
-            <label className="check pricing-form__check">
-              <input type="checkbox" checked={r.mandatory} onChange={(e) => setRow({ mandatory: e.target.checked })} />
-              <span>Обязательная: входит в каждое бронирование, гость не может её снять</span>
-            </label>
+            {r.kind === 'ordinary' ? (
+              <label className="check pricing-form__check">
+                <input
+                  type="checkbox"
+                  checked={r.mandatory}
+                  onChange={(e) => setRow({ mandatory: e.target.checked })}
+                />
+                <span>Обязательная: входит в каждое бронирование, гость не может её снять</span>
+              </label>
+            ) : (
+              <p className="hint">
+                {r.kind === 'earlyCheckIn'
+                  ? 'Предлагается, только когда ночь перед заездом свободна.'
+                  : 'Предлагается, только когда ночь в день выезда свободна.'}
+              </p>
+            )}
             <fieldset className="pricing-form__cabins">
               <legend className="label">Для каких домиков</legend>
               <label className="check">

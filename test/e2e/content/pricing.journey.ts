@@ -59,13 +59,15 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
       maxGuests: Math.max(4, cabin.maxGuests),
     });
     expect(put.status).toBe(200);
-    const kept = pricing.extras.map(({ id, name, price, per, mandatory, cabinIds }) => ({
+    const kept = pricing.extras.map(({ id, name, price, per, mandatory, cabinIds, kind, time }) => ({
       id,
       name,
       price,
       per,
       mandatory,
       cabinIds,
+      kind,
+      time,
     }));
     const saved = await api.client.admin.pricing.$put({
       json: {
@@ -96,13 +98,15 @@ describe("the owner prices a cabin by weekend, guests, discount, code and extras
       (await api.put(`/cabins/${cabin.id}`, { weekendPricePerNight, baseGuests, extraGuestPerNight, maxGuests }))
         .status,
     ).toBe(200);
-    const extras = before.extras.map(({ id, name, price, per, mandatory, cabinIds }) => ({
+    const extras = before.extras.map(({ id, name, price, per, mandatory, cabinIds, kind, time }) => ({
       id,
       name,
       price,
       per,
       mandatory,
       cabinIds,
+      kind,
+      time,
     }));
     expect((await api.put('/admin/pricing', { discounts: before.discounts, extras })).status).toBe(200);
     expect((await api.put('/admin/promo-codes', { codes: before.codes })).status).toBe(200);
