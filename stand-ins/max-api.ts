@@ -49,9 +49,12 @@ export async function readRequests(url: string): Promise<RecordedRequest[]> {
   return (await fetch(`${url}/_stand-in/requests`)).json();
 }
 
-/** `failMessages`: the first so many POST /messages answer 503, as MAX does when it is overloaded. */
+/**
+ * `failMessages`: the first so many POST /messages answer 503, as MAX does when it is overloaded.
+ * `onHandOver`: told of each GET /updates answered with updates (for a test to time a fault by).
+ */
 export async function startMaxStandIn(
-  opts: { failMessages?: number } = {},
+  opts: { failMessages?: number; onHandOver?: (updates: Record<string, unknown>[]) => void } = {},
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const requests: RecordedRequest[] = [];
   let messageCalls = 0;
@@ -166,6 +169,7 @@ export async function startMaxStandIn(
         const deadline = Date.now() + Number(url.searchParams.get('timeout') ?? 30) * 1000;
         while (pending().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         const page = pending().slice(0, Number(url.searchParams.get('limit') ?? 100));
+        if (page.length > 0) opts.onHandOver?.(page.map((u) => u.update));
         return json(200, { updates: page.map((u) => u.update), marker: (page.at(-1)?.seq ?? bot.seq) + 1 });
       }
       if (req.method === 'POST' && url.pathname === '/messages') {
