@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays } from '../../schema/dates.ts';
 import { GUEST_PAGE_MARKER } from '../../schema/guest-page.ts';
-import { MAX_CONSENT_TEXT, MAX_REPLIES, type MaxStatus } from '../../schema/max.ts';
+import { MAX_CONSENT_TEXT, MAX_REPLIES, MAX_TEXT_LIMIT, type MaxStatus } from '../../schema/max.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { ThreadAnswer, ThreadView } from '../../schema/threads.ts';
 import type { Bindings } from '../../worker/env.ts';
@@ -63,10 +63,10 @@ const subscriptionOf = (token: string) =>
   standIn<MaxSubscription | null>(`/_stand-in/subscription?token=${encodeURIComponent(token)}`);
 const requestsWith = async (token: string) =>
   (await standIn<RecordedRequest[]>('/_stand-in/requests')).filter((r) => r.authorization === token);
-/** What the bot said to one MAX user, in order. */
+/** What the bot said to one MAX user, in order (what MAX took: not a message it refused). */
 const saidTo = async (token: string, userId: number) =>
   (await requestsWith(token))
-    .filter((r) => r.method === 'POST' && r.path === `/messages?user_id=${userId}`)
+    .filter((r) => r.method === 'POST' && r.path === `/messages?user_id=${userId}` && r.status === 200)
     .map((r) => r.body?.text);
 
 /** MAX posting an update to the webhook it was given, with its secret header; `forge` changes either. */
@@ -412,6 +412,35 @@ describe('the booking’s messages from the schedule', () => {
       ['review', true],
     ]);
     expect(await mailsTo(email)).toHaveLength(3);
+  });
+
+  it('should send a text longer than MAX takes in parts, and after a part failed go on from it, each part once', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const cookie = await login();
+    const { token } = await connect(cookie);
+    const { id, page } = await request();
+    const user = await tie(token, page);
+    // Three parts: MAX takes MAX_TEXT_LIMIT characters in one message, cut at a line's end.
+    const parts = ['а'.repeat(MAX_TEXT_LIMIT - 10), 'б'.repeat(MAX_TEXT_LIMIT - 2), 'Ждём вас!'];
+    const at = Date.now();
+    await env.DB.prepare(
+      `INSERT INTO outbox (channel, subject, text, attempts, next_attempt_at, created_at, booking_id, kind, recipient, event)
+       VALUES ('max', 'Ответ владельца', ?1, 0, ?2, ?2, ?3, 'reply', ?4, 'long-answer')`,
+    )
+      .bind(parts.join('\n'), at, id, String(user))
+      .run();
+    // The second part is lost on the way once.
+    await standIn('/_stand-in/fail', { userId: user, after: 1 });
+    await schedule(PUBLIC);
+    expect(await saidTo(token, user)).toEqual([MAX_REPLIES.linked, parts[0]]);
+    expect((await maxRows(id)).map((r) => [r.kind, r.sent_at])).toEqual([['reply', null]]);
+
+    vi.setSystemTime(at + 60 * 60_000);
+    await schedule(PUBLIC);
+    vi.setSystemTime(at + 2 * 60 * 60_000);
+    await schedule(PUBLIC);
+    expect(await saidTo(token, user)).toEqual([MAX_REPLIES.linked, ...parts]);
+    expect((await maxRows(id)).map((r) => [r.kind, r.sent_at])).toEqual([['reply', expect.any(Number)]]);
   });
 
   it('should give up a message to a guest who blocked the bot and untie their dialog', async () => {

@@ -24,7 +24,7 @@ import {
   takeMaxUpdate,
   type MaxBot,
 } from '../queries/max-bot.ts';
-import { markFailed, markSent } from '../queries/outbox.ts';
+import { markFailed, markSent, notePartSent, partsSentOf } from '../queries/outbox.ts';
 import { getSettings } from '../queries/settings.ts';
 import { randomHex } from '../queries/telegram-bot.ts';
 import { alertOwnerOfGuestMessage, autoAnswerGuest } from './guest-wrote.ts';
@@ -266,7 +266,9 @@ type HeldMax = Pick<OutboxRow, 'id' | 'attempts' | 'createdAt' | 'bookingId' | '
  */
 async function deliver(env: Bindings, bot: MaxBot, row: HeldMax): Promise<boolean> {
   try {
-    await sendMaxGuestText(env, bot.token, row.recipient, row.text);
+    // A long text goes in parts, each noted as it goes: a try after a failure starts at the next.
+    const from = await partsSentOf(env, row.id);
+    await sendMaxGuestText(env, bot.token, row.recipient, row.text, from, (count) => notePartSent(env, row.id, count));
     await markSent(env, row.id);
     return true;
   } catch (err) {

@@ -132,7 +132,19 @@ export function maxParts(text: string): string[] {
 }
 
 /** POST /messages to a guest's dialog with the bot, the whole text, in as many messages as it takes. */
-export async function sendMaxGuestText(env: MaxEnv, token: string, userId: string, text: string): Promise<void> {
-  for (const part of maxParts(text))
-    await call(env, token, 'POST', '/messages', z.unknown(), { query: { user_id: userId }, body: { text: part } });
+export async function sendMaxGuestText(
+  env: MaxEnv,
+  token: string,
+  userId: string,
+  text: string,
+  /** How many parts went in an earlier try: those are not sent again. */
+  from = 0,
+  /** Told after each part MAX took, with the count of parts gone so far (kept before the next goes). */
+  sent: (count: number) => Promise<void> = async () => {},
+): Promise<void> {
+  const parts = maxParts(text);
+  for (let i = from; i < parts.length; i++) {
+    await call(env, token, 'POST', '/messages', z.unknown(), { query: { user_id: userId }, body: { text: parts[i] } });
+    await sent(i + 1);
+  }
 }
