@@ -26,7 +26,7 @@ import {
 } from '../queries/max-bot.ts';
 import { markFailed, markSent, notePartSent, partsSentOf } from '../queries/outbox.ts';
 import { getSettings } from '../queries/settings.ts';
-import { randomHex } from '../queries/telegram-bot.ts';
+import { randomHex } from '../queries/guest-bots.ts';
 import { alertOwnerOfGuestMessage, autoAnswerGuest } from './guest-wrote.ts';
 import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
 import {

@@ -23,12 +23,12 @@ import {
   dropChat,
   nextUpdateOffset,
   noteTelegramError,
-  randomHex,
   readTelegramBot,
   saveTelegramBot,
   takeTelegramUpdate,
   type TelegramBot,
 } from '../queries/telegram-bot.ts';
+import { randomHex } from '../queries/guest-bots.ts';
 import { alertOwnerOfGuestMessage, autoAnswerGuest } from './guest-wrote.ts';
 import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
 import { markTryFailed, messageOf, triedTooLong } from './owner.ts';
