@@ -2,8 +2,8 @@
 // tests reach it: the updates a user's «Начать» or words make, the webhook subscription, and what
 // the bot said to a user.
 import { env } from 'cloudflare:test';
-import { expect } from 'vitest';
 import type { MaxSubscription, RecordedRequest } from '../../stand-ins/max-api.ts';
+import { webhookDeliverer } from './helpers.ts';
 
 export const maxApi = env.MAX_API_URL as string;
 
@@ -34,25 +34,13 @@ export const saidTo = async (token: string, userId: number) =>
     .filter((r) => r.method === 'POST' && r.path === `/messages?user_id=${userId}` && r.status === 200)
     .map((r) => r.body?.text);
 
-/**
- * MAX posting an update to the webhook it was given, with its secret header, through the file's
- * `call` to the app; `forge` sends it to another path or with another header (null: none).
- */
-export const deliverer =
-  (
-    call: (
-      method: string,
-      path: string,
-      opts: { rawBody: string; headers: Record<string, string> },
-    ) => Promise<Response>,
-  ) =>
-  async (token: string, update: Update, forge: { path?: string; header?: string | null } = {}) => {
-    const hook = await subscriptionOf(token);
-    expect(hook, 'the webhook should be subscribed').not.toBeNull();
-    const path = forge.path ?? new URL(hook!.url).pathname;
-    const header = forge.header === undefined ? hook!.secret! : forge.header;
-    return call('POST', path, {
-      rawBody: JSON.stringify(update),
-      headers: { 'content-type': 'application/json', ...(header === null ? {} : { 'x-max-bot-api-secret': header }) },
-    });
-  };
+/** MAX posting an update to the webhook it was subscribed to, through the file's `call` (webhookDeliverer). */
+export const deliverer = (call: Parameters<typeof webhookDeliverer>[0]) =>
+  webhookDeliverer(
+    call,
+    async (token) => {
+      const hook = await subscriptionOf(token);
+      return hook && { url: hook.url, secret: hook.secret ?? '' };
+    },
+    'x-max-bot-api-secret',
+  );
