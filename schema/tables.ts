@@ -686,6 +686,12 @@ export const outbox = sqliteTable(
      * channel: a transition that is repeated or raced writes its messages once.
      */
     event: text('event').notNull().default(''),
+    /**
+     * How many parts of a text the platform takes only in parts (MAX: MAX_TEXT_LIMIT each) have
+     * gone, each noted as it goes: a try after a failure resumes at the next part, so the guest
+     * never gets one twice.
+     */
+    partsSent: integer('parts_sent').notNull().default(0),
   },
   (t) => [
     index('outbox_due_idx').on(t.sentAt, t.nextAttemptAt),

@@ -21,6 +21,8 @@ import type { AddressInfo } from 'node:net';
  *   both answer `{ update }`, the update as MAX would post it to a webhook: the app under test may
  *   run in workerd, where the stand-in cannot reach it, so a test posts it itself;
  * - `POST /_stand-in/block` `{ userId }`: that user blocked the bot (POST /messages to them is 403);
+ * - `POST /_stand-in/fail` `{ userId, after }`: of the next POST /messages to that user, the one
+ *   after `after` that go through answers 503 once (a long text's part lost on the way);
  * - `GET /_stand-in/subscription?token=`: the bot's webhook subscription, or null;
  * - `GET /_stand-in/requests`: every request it received to MAX's own paths, with the
  *   Authorization header and the JSON body.
@@ -39,6 +41,8 @@ export type RecordedRequest = {
   path: string;
   authorization: string | null;
   body: ({ text?: string } & Record<string, unknown>) | null;
+  /** The status the stand-in answered (a message refused with 503 never reached the user). */
+  status?: number;
 };
 type Update = { seq: number; update: Record<string, unknown> };
 /** A webhook subscription as POST /subscriptions was given it. */
@@ -49,9 +53,12 @@ export async function readRequests(url: string): Promise<RecordedRequest[]> {
   return (await fetch(`${url}/_stand-in/requests`)).json();
 }
 
-/** `failMessages`: the first so many POST /messages answer 503, as MAX does when it is overloaded. */
+/**
+ * `failMessages`: the first so many POST /messages answer 503, as MAX does when it is overloaded.
+ * `onHandOver`: told of each GET /updates answered with updates (for a test to time a fault by).
+ */
 export async function startMaxStandIn(
-  opts: { failMessages?: number } = {},
+  opts: { failMessages?: number; onHandOver?: (updates: Record<string, unknown>[]) => void } = {},
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const requests: RecordedRequest[] = [];
   let messageCalls = 0;
@@ -67,6 +74,8 @@ export async function startMaxStandIn(
   };
   let mids = 0;
   const blocked = new Set<string>();
+  /** Per user: how many more messages go through before one fails (POST /_stand-in/fail). */
+  const failAfter = new Map<string, number>();
   const queue = (token: string, update: Record<string, unknown>) => {
     const bot = botOf(token);
     bot.updates.push({ seq: ++bot.seq, update });
@@ -78,8 +87,11 @@ export async function startMaxStandIn(
     req.on('data', (d: Buffer) => (raw += d));
     req.on('end', () => void answer(raw).catch(() => res.writeHead(500).end()));
 
-    const json = (status: number, body: unknown) =>
+    let recorded: RecordedRequest | undefined;
+    const json = (status: number, body: unknown) => {
+      if (recorded) recorded.status = status;
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
 
     async function answer(raw: string) {
       const url = new URL(req.url ?? '/', 'http://stand-in');
@@ -117,6 +129,11 @@ export async function startMaxStandIn(
         });
         return json(200, { ok: true, update });
       }
+      if (url.pathname === '/_stand-in/fail' && req.method === 'POST') {
+        const { userId, after } = body as { userId: number; after: number };
+        failAfter.set(String(userId), after);
+        return json(200, { ok: true });
+      }
       if (url.pathname === '/_stand-in/block' && req.method === 'POST') {
         blocked.add(String((body as { userId: number }).userId));
         return json(200, { ok: true });
@@ -125,12 +142,13 @@ export async function startMaxStandIn(
         return json(200, bots.get(url.searchParams.get('token') ?? '')?.subscription ?? null);
 
       const authorization = req.headers.authorization ?? null;
-      requests.push({
+      recorded = {
         method: req.method ?? '',
         path: `${url.pathname}${url.search}`,
         authorization,
         body: body as RecordedRequest['body'],
-      });
+      };
+      requests.push(recorded);
       if (!authorization || authorization.startsWith('bad') || url.searchParams.has('access_token')) {
         return json(401, { code: 'verify.token', message: 'Invalid access_token' });
       }
@@ -166,6 +184,7 @@ export async function startMaxStandIn(
         const deadline = Date.now() + Number(url.searchParams.get('timeout') ?? 30) * 1000;
         while (pending().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
         const page = pending().slice(0, Number(url.searchParams.get('limit') ?? 100));
+        if (page.length > 0) opts.onHandOver?.(page.map((u) => u.update));
         return json(200, { updates: page.map((u) => u.update), marker: (page.at(-1)?.seq ?? bot.seq) + 1 });
       }
       if (req.method === 'POST' && url.pathname === '/messages') {
@@ -175,6 +194,14 @@ export async function startMaxStandIn(
           return json(400, { code: 'proto.payload', message: 'user_id or chat_id required' });
         if (blocked.has(url.searchParams.get('user_id') ?? ''))
           return json(403, { code: 'chat.denied', message: 'The user has blocked the bot' });
+        const left = failAfter.get(url.searchParams.get('user_id') ?? '');
+        if (left !== undefined) {
+          if (left === 0) {
+            failAfter.delete(url.searchParams.get('user_id') ?? '');
+            return json(503, { code: 'service.unavailable', message: 'Try again later' });
+          }
+          failAfter.set(url.searchParams.get('user_id') ?? '', left - 1);
+        }
         return json(200, {
           message: {
             recipient: { user_id: Number(url.searchParams.get('user_id')) },

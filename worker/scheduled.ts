@@ -34,8 +34,12 @@ import { forLog } from './lib/for-log.ts';
 import { queueChangedPages } from './indexnow/queue.ts';
 import { drainIndexNow } from './indexnow/send.ts';
 
-/** Which parts of the schedule are due: `push` each minute, `pull` each 5, `upkeep` each 15. */
-export type ScheduleJobs = { push: boolean; pull: boolean; upkeep: boolean };
+/**
+ * Which parts of the schedule are due: `push` each minute, `pull` each 5, `upkeep` each 15.
+ * `messengers` false: the guests' Telegram and MAX bots are read elsewhere (the self-hosted
+ * server's long polling, worker/platform/node/messenger-polling.ts), not with `push`.
+ */
+export type ScheduleJobs = { push: boolean; pull: boolean; upkeep: boolean; messengers?: boolean };
 export const ALL_JOBS: ScheduleJobs = { push: true, pull: true, upkeep: true };
 
 /** The jobs due at a cron tick of minute granularity (the Cron Trigger's scheduledTime). */
@@ -124,9 +128,10 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
     // Where the server has no public address, the guests' Telegram and MAX bots are read here (before the
     // drain, so a reply and the messages the same minute made go out together). A publish's
     // changed pages are queued for IndexNow before the drains too: they go in the same run.
-    const [, indexNow] = await Promise.allSettled([
-      pollTelegram(env).catch((err) => console.error('Reading the guests’ Telegram bot failed', forLog(err))),
-      pollMaxQuietly(env),
+    const polled = jobs.messengers !== false;
+    const [, , indexNow] = await Promise.allSettled([
+      polled && pollTelegram(env).catch((err) => console.error('Reading the guests’ Telegram bot failed', forLog(err))),
+      polled && pollMaxQuietly(env),
       queueChangedPages(env),
     ]);
     if (indexNow.status === 'rejected')

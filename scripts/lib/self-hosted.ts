@@ -99,6 +99,7 @@ const server = await startNodeServer({
     SITE_URL: siteUrl,
     TELEGRAM_BOT_TOKEN: env.TELEGRAM_BOT_TOKEN,
     TELEGRAM_CHAT_ID: env.TELEGRAM_CHAT_ID,
+    TELEGRAM_API_URL: env.TELEGRAM_API_URL || undefined,
     YOOKASSA_SHOP_ID: env.YOOKASSA_SHOP_ID,
     YOOKASSA_SECRET_KEY: env.YOOKASSA_SECRET_KEY,
     YOOKASSA_API_URL: env.YOOKASSA_API_URL,
@@ -110,6 +111,7 @@ const server = await startNodeServer({
   },
   staticFiles: staticSite({ root: siteDir, https }),
   scheduleTickMs: CHANNEL_PUSH_EVERY_MS,
+  longPollMessengers: true,
 }).catch((err: Error & { code?: string }) => {
   if (err.code === 'EADDRINUSE') fail(`Port ${port} on ${host} is taken by another program. Set PORT to a free one.`);
   if (err.code === 'EACCES') fail(`Port ${port} needs privileges; use a port above 1024 behind the proxy.`);

@@ -1,14 +1,11 @@
 import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { addDays } from '../../schema/dates.ts';
-import { GUEST_PAGE_MARKER } from '../../schema/guest-page.ts';
-import { MAX_CONSENT_TEXT, MAX_REPLIES, type MaxStatus } from '../../schema/max.ts';
+import { MAX_REPLIES, MAX_TEXT_LIMIT, type MaxStatus } from '../../schema/max.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { ThreadAnswer, ThreadView } from '../../schema/threads.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { forgetOldBookings } from '../../worker/queries/bookings.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
-import type { MaxSubscription, RecordedRequest } from '../../stand-ins/max-api.ts';
 import {
   callWith,
   expectError,
@@ -19,7 +16,8 @@ import {
   seedCabin,
   validBooking,
 } from './helpers.ts';
-import { mailsTo, standInMailer } from './mail-stand-in.ts';
+import { standInMailer } from './mail-stand-in.ts';
+import { deliverer, requestsWith, saidTo, standIn, started, subscriptionOf, wrote } from './max-stand-in.ts';
 
 /**
  * Guests' messages in MAX (docs/api.md «Messengers»), on both runtimes: the owner's MAX bot, the
@@ -27,7 +25,9 @@ import { mailsTo, standInMailer } from './mail-stand-in.ts';
  * page, their words land in the booking's thread, and the booking's messages and the owner's
  * answers go to the dialog through the outbox. MAX is the stand-in of the global setup
  * (stand-ins/max-api.ts): the test reads from it the webhook subscription and what the bot said,
- * and makes the updates MAX would post or hand to GET /updates.
+ * and makes the updates MAX would post or hand to GET /updates. What the guests' Telegram bot does
+ * alike (the link, a forged webhook call, «стоп», the page's button, the booking's messages) is in
+ * guest-messengers.test.ts, one table of cases for both.
  */
 const SITE = 'https://kaspiy.example';
 const MAILER = standInMailer();
@@ -36,50 +36,12 @@ const PUBLIC: Partial<Bindings> = { SITE_URL: SITE, MAILER };
 const PRIVATE: Partial<Bindings> = { SITE_URL: '', MAILER };
 const call = callWith(PUBLIC);
 const json = jsonOf;
-const maxApi = env.MAX_API_URL as string;
-
 /** MAX user ids of this file alone: the stand-in keeps one state for the whole run. */
 let users = 0;
 const newUser = () => 4_000_000_000 + ++users * 17 + Math.floor(Math.random() * 13);
 const OWNER_USER = () => 4_500_000_000 + ++users * 17;
 
-const standIn = async <T>(path: string, body?: unknown): Promise<T> =>
-  (await (
-    await fetch(`${maxApi}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-  ).json()) as T;
-
-type Update = Record<string, unknown>;
-/** A user's «Начать» by a link with `payload` (none: the bot opened without a link). */
-const started = async (token: string, userId: number, payload?: string) =>
-  (await standIn<{ update: Update }>('/_stand-in/start', { token, payload, userId, chatId: -userId })).update;
-/** A user's text to the bot. */
-const wrote = async (token: string, userId: number, text: string) =>
-  (await standIn<{ update: Update }>('/_stand-in/message', { token, userId, text })).update;
-const subscriptionOf = (token: string) =>
-  standIn<MaxSubscription | null>(`/_stand-in/subscription?token=${encodeURIComponent(token)}`);
-const requestsWith = async (token: string) =>
-  (await standIn<RecordedRequest[]>('/_stand-in/requests')).filter((r) => r.authorization === token);
-/** What the bot said to one MAX user, in order. */
-const saidTo = async (token: string, userId: number) =>
-  (await requestsWith(token))
-    .filter((r) => r.method === 'POST' && r.path === `/messages?user_id=${userId}`)
-    .map((r) => r.body?.text);
-
-/** MAX posting an update to the webhook it was given, with its secret header; `forge` changes either. */
-async function deliver(token: string, update: Update, forge: { path?: string; header?: string | null } = {}) {
-  const hook = await subscriptionOf(token);
-  expect(hook, 'the webhook should be subscribed').not.toBeNull();
-  const path = forge.path ?? new URL(hook!.url).pathname;
-  const header = forge.header === undefined ? hook!.secret! : forge.header;
-  return call('POST', path, {
-    rawBody: JSON.stringify(update),
-    headers: { 'content-type': 'application/json', ...(header === null ? {} : { 'x-max-bot-api-secret': header }) },
-  });
-}
+const deliver = deliverer(call);
 
 const newToken = () => `gm-${crypto.randomUUID()}`;
 /** «Настройки» → «Уведомления в MAX»: the bot's token saved; its start link's payload. */
@@ -241,20 +203,6 @@ describe('the same bot’s updates', () => {
     await schedule();
     expect(await saidTo(token, user)).toEqual([MAX_REPLIES.linked]);
   });
-
-  it('should change nothing on a forged webhook call: a wrong secret path (404) or a wrong or missing header (401)', async () => {
-    const { token } = await connect(await login());
-    const { id, page } = await request();
-    const user = newUser();
-    const update = await started(token, user, await linkCode(page));
-    await expectNoChange(async () => {
-      await expectError(await deliver(token, update, { path: `/api/hooks/max/${'0'.repeat(48)}` }), 404);
-      await expectError(await deliver(token, update, { header: 'f'.repeat(64) }), 401, MSG.maxHookSecret);
-      await expectError(await deliver(token, update, { header: null }), 401, MSG.maxHookSecret);
-    });
-    expect(await chatRow(id)).toBeNull();
-    expect(await saidTo(token, user)).toEqual([]);
-  });
 });
 
 describe('the guest ties their dialog', () => {
@@ -279,139 +227,36 @@ describe('the guest ties their dialog', () => {
       MSG.guestPageNotFound,
     );
   });
-
-  it('should answer the page’s plain form, before its script has come, with a page that opens the link', async () => {
-    await connect(await login());
-    const { page } = await request();
-    const res = await call('POST', `/api/guest/${page}/link/max`, {
-      rawBody: '',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await res.text()).toMatch(/href="https:\/\/max\.ru\/kaspiy_alerts_bot\?start=[0-9a-f]{32}"/);
-  });
-
-  it('should tie the dialog on «Начать» with the code, answer in Russian, keep the consent the guest saw, and the page says so', async () => {
-    const { token } = await connect(await login());
-    const { id, page } = await request();
-    const before = await json<{ max?: { linked: boolean } }>(await call('GET', `/api/guest/${page}`), 200);
-    expect(before.max).toEqual({ linked: false });
-    const user = await tie(token, page);
-    expect(await chatRow(id)).toEqual({ user_id: String(user), consent: MAX_CONSENT_TEXT });
-    expect(await saidTo(token, user)).toEqual(['Готово: сообщения о брони придут сюда.']);
-    const after = await json<{ max?: { linked: boolean } }>(await call('GET', `/api/guest/${page}`), 200);
-    expect(after.max).toEqual({ linked: true });
-  });
-
-  it.each([
-    ['used before', 'reused'],
-    ['run out after 30 minutes', 'expired'],
-    ['unknown', 'unknown'],
-    ['made for Telegram', 'telegram'],
-  ] as const)('should tie nothing with a code %s, and answer politely', async (_, how) => {
-    const { token } = await connect(await login());
-    const { id, page } = await request();
-    const code = how === 'unknown' ? 'f'.repeat(32) : await linkCode(page);
-    if (how === 'reused') {
-      await deliver(token, await started(token, newUser(), code));
-      await env.DB.prepare('DELETE FROM guest_max_chats').run();
-    }
-    if (how === 'telegram') await env.DB.prepare("UPDATE guest_link_codes SET channel = 'telegram'").run();
-    if (how === 'expired') vi.setSystemTime(Date.now() + 31 * 60_000);
-    const user = newUser();
-    expect((await deliver(token, await started(token, user, code))).status).toBe(200);
-    expect(await chatRow(id)).toBeNull();
-    expect(await saidTo(token, user)).toEqual(['Ссылка устарела. Откройте страницу брони и нажмите кнопку ещё раз.']);
-  });
-
-  it('should untie the dialog when the guest writes «стоп», and send nothing more there', async () => {
-    const cookie = await login();
-    const { token } = await connect(cookie);
-    const { id, page } = await request();
-    const user = await tie(token, page);
-    await deliver(token, await wrote(token, user, 'Стоп'));
-    expect(await chatRow(id)).toBeNull();
-    expect((await saidTo(token, user)).at(-1)).toBe(MAX_REPLIES.stopped);
-    await confirm(cookie, id);
-    expect(await maxRows(id)).toEqual([]);
-    expect(await saidTo(token, user)).toHaveLength(2);
-  });
-});
-
-describe('the booking’s messages in MAX', () => {
-  it('should send the confirmation to the dialog through the outbox, a short text with the page’s link and no instructions, and still by e-mail', async () => {
-    const cookie = await login();
-    const { token } = await connect(cookie);
-    const { id, email, cabin, page } = await request();
-    await json(
-      await call('PUT', `/api/admin/cabins/${cabin}/instructions`, { cookie, body: { text: 'Код от двери: 4711' } }),
-      200,
-    );
-    const user = await tie(token, page);
-    await confirm(cookie, id);
-    const [row, ...more] = await maxRows(id);
-    expect(more).toEqual([]);
-    expect(row).toMatchObject({ kind: 'confirmation', recipient: String(user), sent_at: expect.any(Number) });
-    const said = await saidTo(token, user);
-    expect(said).toHaveLength(2);
-    expect(said[1]).toContain('Бронирование подтверждено: «Домик у моря»');
-    expect(said[1]).toContain(`${SITE}/b/${page}`);
-    expect(said[1]).not.toContain('4711');
-    expect((await mailsTo(email)).map((m) => m.subject)).toHaveLength(1);
-  });
-});
-
-describe('the guest’s page', () => {
-  /** The page as the server writes it, into a shell as small as its filling needs. */
-  const pageHtml = async (page: string) => {
-    const assets = {
-      fetch: async (input: URL | string | Request) => {
-        const path = new URL(input instanceof Request ? input.url : input).pathname;
-        if (path === '/shell/guest') return new Response(`<!doctype html><main>${GUEST_PAGE_MARKER}</main>`);
-        return new Response('Страница не найдена', { status: 404 });
-      },
-    } as unknown as Fetcher;
-    const res = await call('GET', `/b/${page}`, { bindings: { ...PUBLIC, ASSETS: assets } });
-    expect(res.status).toBe(200);
-    return res.text();
-  };
-
-  it('should offer «Получать сообщения в MAX» as a form that works before the script, only once the MAX bot is connected, and say so once the dialog is tied', async () => {
-    const { page } = await request();
-    expect(await pageHtml(page)).not.toContain('MAX');
-    const { token } = await connect(await login());
-    const before = await pageHtml(page);
-    expect(before).toContain(`<form class="guest__actions" action="/api/guest/${page}/link/max" method="post">`);
-    expect(before).toContain('Получать сообщения в MAX');
-    expect(before).toContain(MAX_CONSENT_TEXT);
-    await tie(token, page);
-    const after = await pageHtml(page);
-    expect(after).not.toContain('link/max"');
-    expect(after).toContain('Сообщения о брони приходят и в MAX');
-  });
 });
 
 describe('the booking’s messages from the schedule', () => {
-  it('should send the reminder and the review request to the dialog, with the review form’s link', async () => {
+  it('should send a text longer than MAX takes in parts, and after a part failed go on from it, each part once', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
     const cookie = await login();
     const { token } = await connect(cookie);
-    const { id, email, page } = await request();
+    const { id, page } = await request();
     const user = await tie(token, page);
-    const stay = await confirm(cookie, id);
-    const run = () => runSchedule({ ...env, ...PUBLIC } as Bindings, { push: true, pull: false, upkeep: true });
-    vi.setSystemTime(new Date(`${addDays(stay.checkIn, -2)}T09:00:00Z`));
-    await run();
-    expect((await saidTo(token, user)).at(-1)).toMatch(/^Скоро заезд: «Домик у моря»/);
-    vi.setSystemTime(new Date(`${addDays(stay.checkOut, 2)}T09:00:00Z`));
-    await run();
-    expect((await saidTo(token, user)).at(-1)).toContain(`${SITE}/b/${page}#review`);
-    expect((await maxRows(id)).map((r) => [r.kind, r.sent_at !== null])).toEqual([
-      ['confirmation', true],
-      ['reminder', true],
-      ['review', true],
-    ]);
-    expect(await mailsTo(email)).toHaveLength(3);
+    // Three parts: MAX takes MAX_TEXT_LIMIT characters in one message, cut at a line's end.
+    const parts = ['а'.repeat(MAX_TEXT_LIMIT - 10), 'б'.repeat(MAX_TEXT_LIMIT - 2), 'Ждём вас!'];
+    const at = Date.now();
+    await env.DB.prepare(
+      `INSERT INTO outbox (channel, subject, text, attempts, next_attempt_at, created_at, booking_id, kind, recipient, event)
+       VALUES ('max', 'Ответ владельца', ?1, 0, ?2, ?2, ?3, 'reply', ?4, 'long-answer')`,
+    )
+      .bind(parts.join('\n'), at, id, String(user))
+      .run();
+    // The second part is lost on the way once.
+    await standIn('/_stand-in/fail', { userId: user, after: 1 });
+    await schedule(PUBLIC);
+    expect(await saidTo(token, user)).toEqual([MAX_REPLIES.linked, parts[0]]);
+    expect((await maxRows(id)).map((r) => [r.kind, r.sent_at])).toEqual([['reply', null]]);
+
+    vi.setSystemTime(at + 60 * 60_000);
+    await schedule(PUBLIC);
+    vi.setSystemTime(at + 2 * 60 * 60_000);
+    await schedule(PUBLIC);
+    expect(await saidTo(token, user)).toEqual([MAX_REPLIES.linked, ...parts]);
+    expect((await maxRows(id)).map((r) => [r.kind, r.sent_at])).toEqual([['reply', expect.any(Number)]]);
   });
 
   it('should give up a message to a guest who blocked the bot and untie their dialog', async () => {

@@ -1,14 +1,7 @@
 import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { addDays } from '../../schema/dates.ts';
-import { GUEST_PAGE_MARKER } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
-import {
-  TELEGRAM_CONSENT_TEXT,
-  TELEGRAM_LINK_THROTTLE,
-  TELEGRAM_REPLIES,
-  type TelegramStatus,
-} from '../../schema/telegram.ts';
+import { TELEGRAM_LINK_THROTTLE, TELEGRAM_REPLIES, type TelegramStatus } from '../../schema/telegram.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { runSchedule } from '../../worker/scheduled.ts';
 import {
@@ -23,7 +16,7 @@ import {
   validBooking,
 } from './helpers.ts';
 import { deliverer, madeUp, message, saidTo, standIn, telegramApi, webhookOf } from './telegram-stand-in.ts';
-import { mailApi, mailsTo, standInMailer } from './mail-stand-in.ts';
+import { mailApi, standInMailer } from './mail-stand-in.ts';
 import { SHOP, yk } from './yookassa-shop.ts';
 
 /**
@@ -31,7 +24,9 @@ import { SHOP, yk } from './yookassa-shop.ts';
  * bot, the guest ties a chat by the one-time link of their page, and the booking's automatic
  * messages then also go there through the outbox. Telegram is the stand-in of the global setup
  * (stand-ins/telegram-api.ts): the test reads from it what setWebhook was given and posts the
- * updates Telegram would post, and reads what the bot said.
+ * updates Telegram would post, and reads what the bot said. What MAX's bot does alike (the link, a
+ * forged webhook call, «стоп», the page's button, the booking's messages) is in
+ * guest-messengers.test.ts, one table of cases for both.
  */
 const SITE = 'https://kaspiy.example';
 const MAILER = standInMailer();
@@ -201,67 +196,6 @@ describe('the guest ties a chat', () => {
     expect(await count()).toBe(before);
   });
 
-  it('should answer the page’s plain form, before its script has come, with a page that opens the link', async () => {
-    await connect(await login());
-    const { token: page } = await request();
-    const res = await call('POST', `/api/guest/${page}/link/telegram`, {
-      rawBody: '',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await res.text()).toMatch(/href="https:\/\/t\.me\/kaspiy_guests_bot\?start=[0-9a-f]{32}"/);
-  });
-
-  it('should change nothing on a forged webhook call: a wrong secret path (404) or a wrong or missing header (401)', async () => {
-    const token = await connect(await login());
-    const { id, token: page } = await request();
-    const code = await linkCode(page);
-    const chat = newChat();
-    const update = message(nextUpdateId(), chat, `/start ${code}`);
-    await expectNoChange(async () => {
-      await expectError(await deliver(token, update, { path: `/api/hooks/telegram/${'0'.repeat(48)}` }), 404);
-      await expectError(await deliver(token, update, { header: 'f'.repeat(64) }), 401, MSG.telegramHookSecret);
-      await expectError(await deliver(token, update, { header: null }), 401, MSG.telegramHookSecret);
-    });
-    expect(await chatRow(id)).toBeNull();
-    expect(await saidTo(chat)).toEqual([]);
-  });
-
-  it('should tie the chat on /start with the code, answer in Russian, and keep the consent the guest saw', async () => {
-    const token = await connect(await login());
-    const { id, token: page } = await request();
-    const chat = newChat();
-    const res = await deliver(token, message(nextUpdateId(), chat, `/start ${await linkCode(page)}`));
-    expect(await json(res, 200)).toEqual({ ok: true });
-    expect(await chatRow(id)).toEqual({ chat_id: String(chat), consent: TELEGRAM_CONSENT_TEXT });
-    expect(await saidTo(chat)).toEqual(['Готово: сообщения о брони придут сюда.']);
-    // The page now says so instead of offering the button.
-    const answer = await json<{ telegram?: { linked: boolean } }>(await call('GET', `/api/guest/${page}`), 200);
-    expect(answer.telegram).toEqual({ linked: true });
-  });
-
-  it.each([
-    ['used before', 'reused'],
-    ['run out after 30 minutes', 'expired'],
-    ['unknown', 'unknown'],
-  ] as const)('should tie nothing with a code %s, and answer politely', async (_, how) => {
-    const token = await connect(await login());
-    const { id, token: page } = await request();
-    const code = how === 'unknown' ? 'f'.repeat(32) : await linkCode(page);
-    if (how === 'reused') {
-      await deliver(token, message(nextUpdateId(), newChat(), `/start ${code}`));
-      await env.DB.prepare('DELETE FROM guest_chats').run();
-    }
-    if (how === 'expired') {
-      vi.setSystemTime(Date.now() + 31 * 60_000);
-    }
-    const chat = newChat();
-    expect((await deliver(token, message(nextUpdateId(), chat, `/start ${code}`))).status).toBe(200);
-    expect(await chatRow(id)).toBeNull();
-    expect(await saidTo(chat)).toEqual(['Ссылка устарела. Откройте страницу брони и нажмите кнопку ещё раз.']);
-  });
-
   it('should take an update delivered twice once: stored once, answered once', async () => {
     const token = await connect(await login());
     const { id, token: page } = await request();
@@ -276,84 +210,9 @@ describe('the guest ties a chat', () => {
     expect(await chatRow(id)).toMatchObject({ chat_id: String(chat) });
     expect(await saidTo(chat)).toEqual([TELEGRAM_REPLIES.linked]);
   });
-
-  it('should untie the chat when the guest writes «стоп», and send nothing more there', async () => {
-    const cookie = await login();
-    const token = await connect(cookie);
-    const { id, token: page } = await request();
-    const chat = newChat();
-    await deliver(token, message(nextUpdateId(), chat, `/start ${await linkCode(page)}`));
-    expect(await chatRow(id)).not.toBeNull();
-    await deliver(token, message(nextUpdateId(), chat, 'Стоп'));
-    expect(await chatRow(id)).toBeNull();
-    expect((await saidTo(chat)).at(-1)).toBe(TELEGRAM_REPLIES.stopped);
-    await json(await call('PUT', `/api/admin/bookings/${id}`, { cookie, body: { status: 'confirmed' } }), 200);
-    expect(await telegramRows(id)).toEqual([]);
-    expect(await saidTo(chat)).toHaveLength(2);
-  });
-});
-
-describe('the guest’s page', () => {
-  /** The page as the server writes it, into a shell as small as its filling needs. */
-  const pageHtml = async (token: string) => {
-    const assets = {
-      fetch: async (input: URL | string | Request) => {
-        const path = new URL(input instanceof Request ? input.url : input).pathname;
-        if (path === '/shell/guest') return new Response(`<!doctype html><main>${GUEST_PAGE_MARKER}</main>`);
-        return new Response('Страница не найдена', { status: 404 });
-      },
-    } as unknown as Fetcher;
-    const res = await call('GET', `/b/${token}`, { bindings: { ...PUBLIC, ASSETS: assets } });
-    expect(res.status).toBe(200);
-    return res.text();
-  };
-
-  it('should offer «Получать сообщения в Telegram» as a form that works before the script, once a bot is connected, and say so once the chat is tied', async () => {
-    const { token: page } = await request();
-    expect(await pageHtml(page)).not.toContain('Telegram');
-    const token = await connect(await login());
-    const before = await pageHtml(page);
-    expect(before).toContain(`<form class="guest__actions" action="/api/guest/${page}/link/telegram" method="post">`);
-    expect(before).toContain('Получать сообщения в Telegram');
-    expect(before).toContain('за пределами России');
-    await deliver(token, message(nextUpdateId(), newChat(), `/start ${await linkCode(page)}`));
-    const after = await pageHtml(page);
-    expect(after).not.toContain('link/telegram"');
-    expect(after).toContain('напишите боту «стоп»');
-  });
 });
 
 describe('the booking’s messages in the chat', () => {
-  it('should send the confirmation to the chat through the outbox, a short text with the page’s link and no instructions, and still by e-mail', async () => {
-    const cookie = await login();
-    const token = await connect(cookie);
-    const { id, email, token: page } = await request();
-    await json(
-      await call(
-        'PUT',
-        `/api/admin/cabins/${(await env.DB.prepare('SELECT cabin_id AS c FROM bookings WHERE id = ?').bind(id).first<{ c: number }>())!.c}/instructions`,
-        {
-          cookie,
-          body: { text: 'Код от двери: 4711' },
-        },
-      ),
-      200,
-    );
-    const chat = newChat();
-    await deliver(token, message(nextUpdateId(), chat, `/start ${await linkCode(page)}`));
-    await json(await call('PUT', `/api/admin/bookings/${id}`, { cookie, body: { status: 'confirmed' } }), 200);
-
-    const [row, ...more] = await telegramRows(id);
-    expect(more).toEqual([]);
-    expect(row).toMatchObject({ kind: 'confirmation', recipient: String(chat), sent_at: expect.any(Number) });
-    const said = await saidTo(chat);
-    expect(said).toHaveLength(2);
-    expect(said[1]).toContain('Бронирование подтверждено: «Домик у моря»');
-    expect(said[1]).toContain(`${SITE}/b/${page}`);
-    expect(said[1]).not.toContain('4711');
-    expect((await mailsTo(email)).map((m) => m.subject)).toHaveLength(1);
-  });
-
   it('should keep a message Telegram did not take and send it from the schedule’s drain', async () => {
     const cookie = await login();
     const token = await connect(cookie);
@@ -376,32 +235,6 @@ describe('the booking’s messages in the chat', () => {
     await runSchedule({ ...env, ...PUBLIC } as Bindings, { push: true, pull: false, upkeep: false });
     expect(await telegramRows(id)).toMatchObject([{ kind: 'confirmation', sent_at: expect.any(Number) }]);
     expect((await saidTo(chat)).at(-1)).toContain('Бронирование подтверждено');
-  });
-
-  it('should send the reminder before arrival and the review request after departure to the chat from the schedule, with the review form’s link', async () => {
-    const cookie = await login();
-    const token = await connect(cookie);
-    const { id, email, token: page } = await request();
-    const chat = newChat();
-    await deliver(token, message(nextUpdateId(), chat, `/start ${await linkCode(page)}`));
-    const stay = await json<{ checkIn: string; checkOut: string }>(
-      await call('PUT', `/api/admin/bookings/${id}`, { cookie, body: { status: 'confirmed' } }),
-      200,
-    );
-    const schedule = () => runSchedule({ ...env, ...PUBLIC } as Bindings, { push: true, pull: false, upkeep: true });
-    vi.setSystemTime(new Date(`${addDays(stay.checkIn, -2)}T09:00:00Z`));
-    await schedule();
-    expect((await saidTo(chat)).at(-1)).toMatch(/^Скоро заезд: «Домик у моря»/);
-    vi.setSystemTime(new Date(`${addDays(stay.checkOut, 2)}T09:00:00Z`));
-    await schedule();
-    expect((await saidTo(chat)).at(-1)).toContain(`${SITE}/b/${page}#review`);
-    expect((await telegramRows(id)).map((r) => [r.kind, r.sent_at !== null])).toEqual([
-      ['confirmation', true],
-      ['reminder', true],
-      ['review', true],
-    ]);
-    // The e-mails went as before, each once.
-    expect(await mailsTo(email)).toHaveLength(3);
   });
 
   it('should send the confirmation of a prepaid hold to the chat from the payment’s own transition', async () => {

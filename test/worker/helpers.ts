@@ -540,6 +540,32 @@ export function callWith(extra: Partial<Bindings> | (() => Partial<Bindings>)) {
   };
 }
 
+/**
+ * A messenger posting an update to the webhook it was given (`hookOf`: its address and secret),
+ * with the secret in the `header` it sends it in, through the file's `call` to the app; `forge`
+ * sends it to another path or with another header (null: none).
+ */
+export const webhookDeliverer =
+  (
+    call: (
+      method: string,
+      path: string,
+      opts: { rawBody: string; headers: Record<string, string> },
+    ) => Promise<Response>,
+    hookOf: (token: string) => Promise<{ url: string; secret: string } | null>,
+    header: string,
+  ) =>
+  async (token: string, update: unknown, forge: { path?: string; header?: string | null } = {}) => {
+    const hook = await hookOf(token);
+    expect(hook, 'the webhook should be set').not.toBeNull();
+    const path = forge.path ?? new URL(hook!.url).pathname;
+    const secret = forge.header === undefined ? hook!.secret : forge.header;
+    return call('POST', path, {
+      rawBody: JSON.stringify(update),
+      headers: { 'content-type': 'application/json', ...(secret === null ? {} : { [header]: secret }) },
+    });
+  };
+
 /** The answer's JSON, once its status is the one expected (the start of the body says why not). */
 // biome-ignore lint/suspicious/noExplicitAny: a test reads the answer as the shape it expects; callers that care name T
 export async function jsonOf<T = any>(res: Response, status: number): Promise<T> {

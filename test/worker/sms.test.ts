@@ -392,6 +392,7 @@ describe('the monthly cap', () => {
       createdAt: r.created_at as number,
       sentAt: null,
       givenUpAt: null,
+      partsSent: 0,
       bookingId: r.booking_id as number,
       kind: r.kind as string,
       recipient: r.recipient as string,

@@ -2,9 +2,9 @@
 // as the worker's tests reach it: its address, what the bot said to a chat, the webhook it was
 // given, and the updates and chats a test makes up.
 import { env } from 'cloudflare:test';
-import { expect, inject } from 'vitest';
+import { inject } from 'vitest';
 import type { TelegramMessage, TelegramWebhook } from '../../stand-ins/telegram-api.ts';
-import { jsonOf, seedCabin, validBooking } from './helpers.ts';
+import { jsonOf, seedCabin, validBooking, webhookDeliverer } from './helpers.ts';
 
 export const telegramApi = inject('telegramApiUrl');
 
@@ -44,32 +44,16 @@ export function madeUp(bases: { updates: number; chats: number }) {
   };
 }
 
-/**
- * Telegram posting an update to the webhook it was given, with the secret header it was given,
- * through the file's `call` to the app; `forge` sends it to another path or with another header
- * (null: none).
- */
-export const deliverer =
-  (
-    call: (
-      method: string,
-      path: string,
-      opts: { rawBody: string; headers: Record<string, string> },
-    ) => Promise<Response>,
-  ) =>
-  async (token: string, update: unknown, forge: { path?: string; header?: string | null } = {}) => {
-    const hook = await webhookOf(token);
-    expect(hook, 'the webhook should be set').not.toBeNull();
-    const path = forge.path ?? new URL(hook!.url).pathname;
-    const header = forge.header === undefined ? hook!.secret_token : forge.header;
-    return call('POST', path, {
-      rawBody: JSON.stringify(update),
-      headers: {
-        'content-type': 'application/json',
-        ...(header === null ? {} : { 'x-telegram-bot-api-secret-token': header }),
-      },
-    });
-  };
+/** Telegram posting an update to the webhook setWebhook gave it, through the file's `call` (webhookDeliverer). */
+export const deliverer = (call: Parameters<typeof webhookDeliverer>[0]) =>
+  webhookDeliverer(
+    call,
+    async (token) => {
+      const hook = await webhookOf(token);
+      return hook && { url: hook.url, secret: hook.secret_token };
+    },
+    'x-telegram-bot-api-secret-token',
+  );
 
 type Call = (method: string, path: string, opts?: { cookie?: string; body?: unknown }) => Promise<Response>;
 

@@ -39,7 +39,7 @@ import {
 import { listCabinNames } from '../queries/cabins.ts';
 import { setAvitoAccountError } from '../queries/channels.ts';
 import { markFailed, markSent } from '../queries/outbox.ts';
-import { randomHex } from '../queries/telegram-bot.ts';
+import { randomHex } from '../queries/guest-bots.ts';
 import {
   AvitoError,
   chatMessages,

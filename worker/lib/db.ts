@@ -45,7 +45,7 @@ export async function plainRows<C extends Record<string, Column>, R>(
  * An INSERT … SELECT of one row that writes only `when` the condition holds, for a batch (a raw
  * statement with parameters cannot go in drizzle's D1 batch). drizzle lists every column of the
  * table in such an insert, so the values follow the table's own column order; a column not given
- * is NULL (an autoincrement id takes the next). With `from`, a value may be an SQL expression
+ * takes its default, else is NULL (an autoincrement id takes the next). With `from`, a value may be an SQL expression
  * of that table's row (a guest's Telegram chat), and no row there writes nothing.
  */
 export function insertWhen<T extends SQLiteTable>(
@@ -55,8 +55,11 @@ export function insertWhen<T extends SQLiteTable>(
   when: SQL,
   from?: SQL,
 ) {
+  const given = values as Record<string, unknown>;
   const list = sql.join(
-    Object.keys(getTableColumns(table)).map((field) => sql`${(values as Record<string, unknown>)[field] ?? null}`),
+    Object.entries(getTableColumns(table)).map(
+      ([field, column]) => sql`${given[field] ?? (column.hasDefault ? column.default : undefined) ?? null}`,
+    ),
     sql`, `,
   );
   return db

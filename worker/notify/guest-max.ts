@@ -24,9 +24,9 @@ import {
   takeMaxUpdate,
   type MaxBot,
 } from '../queries/max-bot.ts';
-import { markFailed, markSent } from '../queries/outbox.ts';
+import { markFailed, markSent, notePartSent, partsSentOf } from '../queries/outbox.ts';
 import { getSettings } from '../queries/settings.ts';
-import { randomHex } from '../queries/telegram-bot.ts';
+import { randomHex } from '../queries/guest-bots.ts';
 import { alertOwnerOfGuestMessage, autoAnswerGuest } from './guest-wrote.ts';
 import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
 import {
@@ -238,19 +238,21 @@ const answer = (env: Bindings, bot: MaxBot, userId: string, text: string) =>
  * GET /updates then. The schedule's part where the server has no public address, and «Проверить
  * подключение»'s. Throws MaxApiError when MAX refuses.
  */
-export async function pollMax(env: Bindings, waitS = 0): Promise<number> {
+export async function pollMax(env: Bindings, waitS = 0, signal?: AbortSignal): Promise<number> {
   const bot = await readMaxBot(env);
   if (!bot || bot.mode !== 'polling') return 0;
-  const { updates, marker } = await getMaxUpdates(env, bot.token, waitS, await readMaxMarker(env, bot));
+  const { updates, marker } = await getMaxUpdates(env, bot.token, waitS, await readMaxMarker(env, bot), signal);
   for (const update of updates) await takeMaxGuestUpdate(env, bot, update);
+  // The marker moves on only once each update is kept (in the batch that records its key): a stop
+  // in between reads them again, and the recorded ones change nothing the second time.
   if (marker != null) await saveMaxMarker(env, bot, marker);
   return updates.length;
 }
 
-/** The schedule's poll: never throws, MAX's refusal is logged. */
-export const pollMaxQuietly = (env: Bindings) =>
-  pollMax(env).catch((err) => {
-    console.error('Reading the MAX bot failed:', messageOf(err));
+/** The schedule's poll (and the self-hosted server's long one): never throws, MAX's refusal is logged. */
+export const pollMaxQuietly = (env: Bindings, waitS = 0, signal?: AbortSignal) =>
+  pollMax(env, waitS, signal).catch((err) => {
+    if (!signal?.aborted) console.error('Reading the MAX bot failed:', messageOf(err));
     return 0;
   });
 
@@ -264,7 +266,9 @@ type HeldMax = Pick<OutboxRow, 'id' | 'attempts' | 'createdAt' | 'bookingId' | '
  */
 async function deliver(env: Bindings, bot: MaxBot, row: HeldMax): Promise<boolean> {
   try {
-    await sendMaxGuestText(env, bot.token, row.recipient, row.text);
+    // A long text goes in parts, each noted as it goes: a try after a failure starts at the next.
+    const from = await partsSentOf(env, row.id);
+    await sendMaxGuestText(env, bot.token, row.recipient, row.text, from, (count) => notePartSent(env, row.id, count));
     await markSent(env, row.id);
     return true;
   } catch (err) {

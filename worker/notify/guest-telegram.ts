@@ -23,12 +23,12 @@ import {
   dropChat,
   nextUpdateOffset,
   noteTelegramError,
-  randomHex,
   readTelegramBot,
   saveTelegramBot,
   takeTelegramUpdate,
   type TelegramBot,
 } from '../queries/telegram-bot.ts';
+import { randomHex } from '../queries/guest-bots.ts';
 import { alertOwnerOfGuestMessage, autoAnswerGuest } from './guest-wrote.ts';
 import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
 import { markTryFailed, messageOf, triedTooLong } from './owner.ts';
@@ -166,17 +166,21 @@ export async function takeUpdate(
 }
 
 /**
- * The schedule's part where the server has no public address: reads what the guests' bot got
- * since the last update taken (the offset also tells Telegram to drop the ones before) and takes
- * each. Telegram's refusal is kept on the bot for the panel. Nothing in webhook mode.
+ * Where the server has no public address: reads what the guests' bot got since the last update
+ * taken, waiting up to `waitS` seconds for one (the self-hosted server's long polling; the
+ * schedule's read waits for none), and takes each. The offset is the update after the newest one
+ * recorded, so Telegram drops an update only once the batch that stores it has been committed: a
+ * stop in between reads it again, and its record makes the second take change nothing.
+ * Telegram's refusal is kept on the bot for the panel. Nothing in webhook mode.
  */
-export async function pollTelegram(env: Bindings): Promise<number> {
+export async function pollTelegram(env: Bindings, waitS = 0, signal?: AbortSignal): Promise<number> {
   const bot = await readTelegramBot(env);
   if (!bot || bot.mode !== 'polling') return 0;
   let updates: TelegramUpdate[];
   try {
-    updates = await getTelegramUpdates(env, bot.token, await nextUpdateOffset(env, bot.id));
+    updates = await getTelegramUpdates(env, bot.token, await nextUpdateOffset(env, bot.id), waitS, signal);
   } catch (err) {
+    if (signal?.aborted) return 0;
     console.error('Reading the guests’ Telegram bot failed:', messageOf(err));
     if (err instanceof TelegramApiError && err.tokenRejected)
       await noteTelegramError(env, bot.token, MSG.telegramTokenRejected);

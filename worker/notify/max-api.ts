@@ -34,7 +34,13 @@ async function call<S extends z.ZodType>(
   method: 'GET' | 'POST' | 'DELETE',
   path: string,
   schema: S,
-  opts: { query?: Record<string, string | number | undefined>; body?: unknown; timeoutMs?: number } = {},
+  opts: {
+    query?: Record<string, string | number | undefined>;
+    body?: unknown;
+    timeoutMs?: number;
+    /** Ends the call early (the self-hosted server stopping during a long poll). */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<z.infer<S>> {
   const url = new URL(`${(env.MAX_API_URL || MAX_API_DEFAULT).replace(/\/+$/, '')}${path}`);
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -44,7 +50,9 @@ async function call<S extends z.ZodType>(
       method,
       headers: { authorization: token, ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
+      signal: opts.signal
+        ? AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS)])
+        : AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
     });
   } catch (err) {
     throw new MaxApiError(
@@ -79,10 +87,11 @@ export async function sendMaxMessage(env: MaxEnv, token: string, userId: number,
  * GET /updates of every kind the bot reads (the owner's and guests' «Начать», what guests write),
  * waiting up to `waitS` seconds; `marker` acknowledges the updates before it.
  */
-export const getMaxUpdates = (env: MaxEnv, token: string, waitS: number, marker?: number) =>
+export const getMaxUpdates = (env: MaxEnv, token: string, waitS: number, marker?: number, signal?: AbortSignal) =>
   call(env, token, 'GET', '/updates', maxUpdatesSchema, {
     query: { types: MAX_UPDATE_TYPES.join(','), limit: 100, timeout: waitS, marker },
     timeoutMs: REQUEST_TIMEOUT_MS + waitS * 1000,
+    signal,
   });
 
 const okSchema = z.looseObject({ success: z.boolean().nullish(), message: z.string().nullish() });
@@ -123,7 +132,19 @@ export function maxParts(text: string): string[] {
 }
 
 /** POST /messages to a guest's dialog with the bot, the whole text, in as many messages as it takes. */
-export async function sendMaxGuestText(env: MaxEnv, token: string, userId: string, text: string): Promise<void> {
-  for (const part of maxParts(text))
-    await call(env, token, 'POST', '/messages', z.unknown(), { query: { user_id: userId }, body: { text: part } });
+export async function sendMaxGuestText(
+  env: MaxEnv,
+  token: string,
+  userId: string,
+  text: string,
+  /** How many parts went in an earlier try: those are not sent again. */
+  from = 0,
+  /** Told after each part MAX took, with the count of parts gone so far (kept before the next goes). */
+  sent: (count: number) => Promise<void> = async () => {},
+): Promise<void> {
+  const parts = maxParts(text);
+  for (let i = from; i < parts.length; i++) {
+    await call(env, token, 'POST', '/messages', z.unknown(), { query: { user_id: userId }, body: { text: parts[i] } });
+    await sent(i + 1);
+  }
 }

@@ -42,6 +42,8 @@ async function call<S extends z.ZodType>(
   schema: S,
   body: Record<string, unknown> = {},
   timeoutMs = REQUEST_TIMEOUT_MS,
+  /** Ends the call early (the self-hosted server stopping during a long poll). */
+  signal?: AbortSignal,
 ): Promise<z.infer<S>> {
   const base = (env.TELEGRAM_API_URL || TELEGRAM_API_DEFAULT).replace(/\/+$/, '');
   let res: Response;
@@ -50,7 +52,7 @@ async function call<S extends z.ZodType>(
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {
     throw new TelegramApiError(
@@ -89,14 +91,20 @@ export const setTelegramWebhook = (env: TelegramEnv, token: string, url: string,
 export const deleteTelegramWebhook = (env: TelegramEnv, token: string) =>
   call(env, token, 'deleteWebhook', z.unknown(), { drop_pending_updates: false });
 
-/** getUpdates without waiting: what is there now, from `offset` on (which also confirms the ones before it). */
-export const getTelegramUpdates = (env: TelegramEnv, token: string, offset?: number) =>
-  call(env, token, 'getUpdates', z.array(telegramUpdateSchema), {
-    ...(offset === undefined ? {} : { offset }),
-    limit: 100,
-    timeout: 0,
-    allowed_updates: ['message'],
-  });
+/**
+ * getUpdates: what is there from `offset` on (which also confirms the ones before it), waiting up
+ * to `waitS` seconds for the first one when there is none yet (long polling; 0: what is there now).
+ */
+export const getTelegramUpdates = (env: TelegramEnv, token: string, offset?: number, waitS = 0, signal?: AbortSignal) =>
+  call(
+    env,
+    token,
+    'getUpdates',
+    z.array(telegramUpdateSchema),
+    { ...(offset === undefined ? {} : { offset }), limit: 100, timeout: waitS, allowed_updates: ['message'] },
+    REQUEST_TIMEOUT_MS + waitS * 1000,
+    signal,
+  );
 
 const ellipsis = '…';
 /** sendMessage to a chat; text past Telegram's limit is cut. */

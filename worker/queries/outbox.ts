@@ -90,6 +90,20 @@ export async function markSent(env: DbEnv, id: number) {
     .where(eq(outbox.id, id));
 }
 
+/** How many parts of the message have gone (a try resumes after them). */
+export async function partsSentOf(env: DbEnv, id: number): Promise<number> {
+  const row = await getDb(env).select({ n: outbox.partsSent }).from(outbox).where(eq(outbox.id, id)).get();
+  return row?.n ?? 0;
+}
+
+/** One more part of the message has gone: `count` parts in all, written only over the count before it. */
+export async function notePartSent(env: DbEnv, id: number, count: number) {
+  await getDb(env)
+    .update(outbox)
+    .set({ partsSent: count })
+    .where(and(eq(outbox.id, id), eq(outbox.partsSent, count - 1)));
+}
+
 /** A failed try: the cause, and when to try again (or never, `giveUp`). */
 export async function markFailed(env: DbEnv, id: number, error: string, next: { retryAt: number } | { giveUp: true }) {
   await getDb(env)

@@ -36,7 +36,8 @@ import {
   telegramLinkAnswer,
 } from '../../schema/telegram.ts';
 import { hit } from '../queries/rate-limit.ts';
-import { newLinkCode, readTelegramBot } from '../queries/telegram-bot.ts';
+import { newLinkCode } from '../queries/guest-bots.ts';
+import { readTelegramBot } from '../queries/telegram-bot.ts';
 import { readMaxBot } from '../queries/max-bot.ts';
 import { MAX_CONSENT_TEXT, maxLinkAnswer, maxStartLink } from '../../schema/max.ts';
 

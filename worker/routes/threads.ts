@@ -22,7 +22,8 @@ import { tryTelegramNow } from '../notify/guest-telegram.ts';
 import { GUEST_LEASE_MS, messageOrigin } from '../notify/guest.ts';
 import { readMaxBot } from '../queries/max-bot.ts';
 import { templatesForThread } from '../queries/reply-templates.ts';
-import { randomHex, readTelegramBot } from '../queries/telegram-bot.ts';
+import { randomHex } from '../queries/guest-bots.ts';
+import { readTelegramBot } from '../queries/telegram-bot.ts';
 import {
   getThread,
   listThreads,

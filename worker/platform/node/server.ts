@@ -11,6 +11,7 @@ import { publicReadsChangeAt } from '../../queries/public-reads.ts';
 import { jobsOfTick, runSchedule } from '../../scheduled.ts';
 import app from '../../index.ts';
 import { forLog } from '../../lib/for-log.ts';
+import { startMessengerPolling } from './messenger-polling.ts';
 import type { RebuildPort } from '../ports.ts';
 import { clientAddressOf, openNodeStorage, type NodeStorage, type NodeStorageOptions } from './bindings.ts';
 
@@ -30,6 +31,11 @@ export type NodeServerOptions = NodeStorageOptions & {
    * tick sends changes to Avito, every 5th reads feeds and Avito, every 15th does the upkeep. Off when absent.
    */
   scheduleTickMs?: number;
+  /**
+   * Read the guests' Telegram and MAX bots by long polling (where the bot has no webhook) rather
+   * than in the schedule's minute: `npm run serve` does.
+   */
+  longPollMessengers?: boolean;
   /** How long close() waits for background work (notification retries, a rebuild request). */
   shutdownGraceMs?: number;
   /** Answers before the app (the built site's files); undefined falls through to the app. */
@@ -174,6 +180,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
   const { port } = server.address() as AddressInfo;
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
 
+  const polling = opts.longPollMessengers ? startMessengerPolling(bindings) : undefined;
   // A tick still running when the next is due is not doubled: the next waits for the one after.
   let tick = 0;
   let running: Promise<void> | null = null;
@@ -181,7 +188,8 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
     ? setInterval(() => {
         const n = tick++;
         if (running) return;
-        const run = (running = runSchedule(bindings, jobsOfTick(n))
+        const jobs = { ...jobsOfTick(n), messengers: !polling };
+        const run = (running = runSchedule(bindings, jobs)
           .catch((err) => console.error('Scheduled tasks failed', forLog(err)))
           .finally(() => {
             running = null;
@@ -203,7 +211,7 @@ export async function startNodeServer(opts: NodeServerOptions): Promise<NodeServ
         (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       });
       const grace = new Promise((r) => setTimeout(r, opts.shutdownGraceMs ?? 10_000).unref());
-      await Promise.race([Promise.allSettled([...background]), grace]);
+      await Promise.race([Promise.allSettled([...background, polling?.stop()]), grace]);
       storage.close();
     })());
   return { url, storage, close };
