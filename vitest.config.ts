@@ -50,6 +50,9 @@ const CONTRACT_TIMEOUT_MS = 20_000;
  * idle for the rest, where the self-hosted journey (≈ 120 s) fits; in the second group it shared
  * two cores with the visitor journeys. (Four workers, with the self-hosted journey started at
  * once, were tried: the builds of the server tests then ran past their time on two cores.)
+ * The project tests run at a lower priority (test/background.ts): the journeys are this group's
+ * longest path, and beside contract files at one priority their rebuilds slowed to 15–58 s and
+ * three timed out, where with the contract files at nice 10 they took 11–31 s and all passed.
  */
 const FIRST_GROUP = { maxWorkers: 3, sequence: { groupOrder: 0 } };
 /**
@@ -113,7 +116,8 @@ export default defineConfig(async () => {
             // D1 and R2 before each file.
             isolate: false,
             setupFiles: ['test/worker/apply-migrations.ts'],
-            globalSetup: CONTRACT_STAND_INS,
+            // Its workerd at a lower priority than the content journeys (test/background.ts).
+            globalSetup: [...CONTRACT_STAND_INS, 'test/background.ts'],
             ...FIRST_GROUP,
           },
         },
@@ -129,7 +133,7 @@ export default defineConfig(async () => {
             // The server and the worker's code load once per test worker, not once per file
             // (~0.8 s each); each file still gets a server and DATA_DIR of its own.
             isolate: false,
-            setupFiles: ['test/node/file-server.ts'],
+            setupFiles: ['test/in-background.ts', 'test/node/file-server.ts'],
             globalSetup: CONTRACT_STAND_INS,
             ...FIRST_GROUP,
           },
@@ -143,6 +147,7 @@ export default defineConfig(async () => {
             isolate: false,
             // Beside the journeys' builds a property test of a thousand stays took 5.8 s, past the 5 s default.
             testTimeout: 20_000,
+            setupFiles: ['test/in-background.ts'],
             ...FIRST_GROUP,
           },
         },
@@ -157,6 +162,7 @@ export default defineConfig(async () => {
             isolate: false,
             // Starting a real wrangler dev and three builds took 16 s alone and over 30 s beside the journeys.
             testTimeout: 60_000,
+            setupFiles: ['test/in-background.ts'],
             ...FIRST_GROUP,
           },
         },
