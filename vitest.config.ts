@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { standInBindings } from './test/stand-in-bindings.ts';
 
 // Every site a test builds (each stack, each server test) copies the photos another has already
@@ -44,17 +45,47 @@ const CONTRACT_TIMEOUT_MS = 20_000;
  * (one test file; its project's name sorts first, so it starts at once and keeps its worker).
  * The journeys mostly wait for rebuilds; the other two workers use the CPU they leave. vitest's
  * default is one worker fewer than the CPUs, which on this 2-core machine ran one file at a time.
- * (Four workers, with the self-hosted journey in this group too, were tried: the builds of the
- * server tests then ran past their time on two cores.)
+ * The self-hosted journey is in this group too, started after every other file of it (RunOrder):
+ * the contract and server tests took ≈ 450 s of the content journeys' ≈ 830 s, and left a core
+ * idle for the rest, where the self-hosted journey (≈ 120 s) fits; in the second group it shared
+ * two cores with the visitor journeys. (Four workers, with the self-hosted journey started at
+ * once, were tried: the builds of the server tests then ran past their time on two cores.)
+ * The project tests run at a lower priority (test/background.ts): the journeys are this group's
+ * longest path, and beside contract files at one priority their rebuilds slowed to 15–58 s and
+ * three timed out, where with the contract files at nice 10 they took 11–31 s and all passed
+ * (the tests use nice 5: at 10 some project tests ran past their time on a machine loaded by
+ * other runs). The self-hosted journey keeps the journeys' priority: it has a build to wait for.
  */
 const FIRST_GROUP = { maxWorkers: 3, sequence: { groupOrder: 0 } };
 /**
- * The visitor journeys, two files at a time, and the self-hosted journey beside them. Every
- * project of a group names the same maxWorkers: a project with one worker and isolation on is
- * run alone after all the groups (vitest's "sequential" group), which left the self-hosted
- * journey to the very end.
+ * The visitor journeys, two files at a time. Every project of a group names the same maxWorkers:
+ * a project with one worker and isolation on is run alone after all the groups (vitest's
+ * "sequential" group).
  */
 const SECOND_GROUP = { maxWorkers: 2, sequence: { groupOrder: 1 } };
+
+/**
+ * The projects that start last in their group, after every other file of it has started: the
+ * self-hosted journey builds a site of its own (photos, every page), which beside the shared
+ * stack's first build and the contract tests slowed both; once the contract and server tests are
+ * done it uses the core the content journeys leave (they mostly wait for their rebuilds).
+ */
+const LAST_IN_GROUP = new Set(['e2e-node']);
+
+/**
+ * vitest's order (a group's projects by name, a project's files longest or largest first) with
+ * LAST_IN_GROUP moved to the end of their group. A worker takes the next file as it frees, so a
+ * file last in the list starts only once the others have all started.
+ */
+class RunOrder extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const last = (f: TestSpecification) => Number(LAST_IN_GROUP.has(f.project.name));
+    const group = (f: TestSpecification) => f.project.config.sequence.groupOrder;
+    // Array.prototype.sort is stable: every other file keeps vitest's place.
+    return sorted.sort((a, b) => group(a) - group(b) || last(a) - last(b));
+  }
+}
 
 // Three levels of tests: the worker inside workerd with real D1 and R2, pure rules in Node,
 // and end-to-end journeys in Debian's Chromium against the locally served site.
@@ -62,6 +93,7 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, 'migrations'));
   return {
     test: {
+      sequence: { sequencer: RunOrder },
       projects: [
         {
           plugins: [
@@ -86,7 +118,8 @@ export default defineConfig(async () => {
             // D1 and R2 before each file.
             isolate: false,
             setupFiles: ['test/worker/apply-migrations.ts'],
-            globalSetup: CONTRACT_STAND_INS,
+            // Its workerd at a lower priority than the content journeys (test/background.ts).
+            globalSetup: [...CONTRACT_STAND_INS, 'test/background.ts'],
             ...FIRST_GROUP,
           },
         },
@@ -102,7 +135,7 @@ export default defineConfig(async () => {
             // The server and the worker's code load once per test worker, not once per file
             // (~0.8 s each); each file still gets a server and DATA_DIR of its own.
             isolate: false,
-            setupFiles: ['test/node/file-server.ts'],
+            setupFiles: ['test/in-background.ts', 'test/node/file-server.ts'],
             globalSetup: CONTRACT_STAND_INS,
             ...FIRST_GROUP,
           },
@@ -116,6 +149,7 @@ export default defineConfig(async () => {
             isolate: false,
             // Beside the journeys' builds a property test of a thousand stays took 5.8 s, past the 5 s default.
             testTimeout: 20_000,
+            setupFiles: ['test/in-background.ts'],
             ...FIRST_GROUP,
           },
         },
@@ -130,6 +164,7 @@ export default defineConfig(async () => {
             isolate: false,
             // Starting a real wrangler dev and three builds took 16 s alone and over 30 s beside the journeys.
             testTimeout: 60_000,
+            setupFiles: ['test/in-background.ts'],
             ...FIRST_GROUP,
           },
         },
@@ -154,9 +189,9 @@ export default defineConfig(async () => {
           },
         },
         // The self-hosted target end to end: `npm run serve` as an owner starts it, its own port
-        // and data, so it sees none of the content journeys' changes; it runs beside the visitor
-        // journeys. (Its test refuses to start when a server left on its port by a run cut short
-        // answers there.)
+        // and data, so it sees none of the content journeys' changes; it runs last in the first
+        // group, beside the content journeys' end. (Its test refuses to start when a server left
+        // on its port by a run cut short answers there.)
         {
           test: {
             name: 'e2e-node',
@@ -164,7 +199,7 @@ export default defineConfig(async () => {
             environment: 'node',
             testTimeout: 60_000,
             hookTimeout: 330_000,
-            ...SECOND_GROUP,
+            ...FIRST_GROUP,
           },
         },
         {
