@@ -81,7 +81,8 @@ export async function quoteChange(
       promo: priced.reason === 'promo' ? null : base.promo,
       extras: priced.reason === 'extra' ? [] : base.extras,
     });
-  if (!priced.ok && priced.reason === 'promo') priced = await priceRequest(env, { ...base, promo: null, extras: [] });
+  if (!priced.ok && (priced.reason === 'promo' || priced.reason === 'extra'))
+    priced = await priceRequest(env, { ...base, promo: null, extras: [] });
   if (!priced.ok)
     return {
       ok: false,
