@@ -100,14 +100,19 @@ export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
 };
 /**
  * Every message a guest may be sent, kept in the outbox until it goes: the owner's templates, and
- * what the site tells by itself (a payment that came too late, given back).
+ * what the site tells by itself (a payment that came too late, given back); to a guest's messenger
+ * also the check-in day's message and the payment link the owner sends for a request.
  */
-export const GUEST_MESSAGE_KINDS = [...MESSAGE_KINDS, 'refund'] as const;
+export const GUEST_MESSAGE_KINDS = [...MESSAGE_KINDS, 'refund', 'arrival', 'paylink'] as const;
 export type GuestMessageKind = (typeof GUEST_MESSAGE_KINDS)[number];
 export const GUEST_MESSAGE_LABELS: Record<GuestMessageKind, string> = {
   ...MESSAGE_KIND_LABELS,
   refund: 'Возврат оплаты',
+  arrival: 'В день заезда',
+  paylink: 'Ссылка на оплату',
 };
+/** The check-in day's message to a guest's messenger goes from this Moscow time of that day. */
+export const ARRIVAL_MESSAGE_FROM = '08:00';
 /** The placeholders a template may hold, with what each becomes. */
 export const PLACEHOLDERS = ['{имя}', '{домик}', '{заезд}', '{выезд}', '{ссылка}'] as const;
 export const PLACEHOLDER_HINTS: Record<(typeof PLACEHOLDERS)[number], string> = {

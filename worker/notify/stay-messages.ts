@@ -1,6 +1,13 @@
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { guestMail } from '../../schema/guest-mail.ts';
-import { GUEST_PAGE_DAYS_AFTER_DEPARTURE, type MessageKind, type MessageSettings } from '../../schema/guest-page.ts';
+import {
+  ARRIVAL_MESSAGE_FROM,
+  GUEST_PAGE_DAYS_AFTER_DEPARTURE,
+  type GuestMessageKind,
+  type MessageKind,
+  type MessageSettings,
+} from '../../schema/guest-page.ts';
+import { formatMoscowTime } from '../../schema/format.ts';
 import type { Bindings } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { enqueueGuestMessages, staysDue } from '../queries/outbox.ts';
@@ -16,7 +23,8 @@ import { messageOrigin } from './guest.ts';
  * The schedule's part of the guests' messages, every 15 minutes: the reminder for each
  * confirmed stay whose arrival is at most `daysBefore` days away (and not today or past: a stay
  * booked the day before still gets it), and the review request from `daysAfter` days after
- * departure while the guest's page still answers. Each is kept in the outbox once per booking and
+ * departure while the guest's page still answers, and on the check-in day from 08:00 a message with the
+ * page's link to the guest's messenger (with the reminders, which it is one of). Each is kept in the outbox once per booking and
  * channel (by e-mail, to the Telegram chat or MAX dialog the guest tied where the owner connected a bot, and
  * the reminder by SMS to a guest with a phone and no messenger where the owner turned SMS on),
  * and the same run's drain sends it. Nothing with the message switched off, or without SITE_URL
@@ -36,6 +44,7 @@ export async function queueStayMessages(env: Bindings): Promise<{ reminders: num
     return none;
   }
   const today = todayInMoscow(now());
+  const morning = formatMoscowTime(new Date(now()).toISOString()) >= ARRIVAL_MESSAGE_FROM;
   const channels = [
     ...(env.MAILER ? (['email'] as const) : []),
     ...(bot ? (['telegram'] as const) : []),
@@ -43,7 +52,7 @@ export async function queueStayMessages(env: Bindings): Promise<{ reminders: num
   ];
   // By e-mail the owner's template; to a Telegram chat or a MAX dialog a few words and the link (schema/telegram.ts).
   const queue = async (
-    kind: MessageKind,
+    kind: GuestMessageKind,
     channel: 'email' | 'telegram' | 'max',
     stays: Awaited<ReturnType<typeof staysDue>>,
   ) =>
@@ -56,8 +65,8 @@ export async function queueStayMessages(env: Bindings): Promise<{ reminders: num
           kind,
           channel,
           recipient: s.recipient,
-          ...(channel === 'email'
-            ? guestMail(kind, messages as MessageSettings, stay, origin)
+          ...(channel === 'email' && kind !== 'arrival'
+            ? guestMail(kind as MessageKind, messages as MessageSettings, stay, origin)
             : telegramGuestText(kind, stay, origin)),
         };
       }),
@@ -86,7 +95,13 @@ export async function queueStayMessages(env: Bindings): Promise<{ reminders: num
             ).then((s) => queue('review', channel, s))
           : 0,
       ]);
-      return { reminders, reviews };
+      // On the check-in day, from the morning, to the guest's messenger: a few words and the page's
+      // link, where the way there and the owner's instructions are (never the instructions themselves).
+      const arrivals =
+        channel !== 'email' && messages.reminder.enabled && morning
+          ? await staysDue(env, 'arrival', 'checkIn', today, today, channel).then((s) => queue('arrival', channel, s))
+          : 0;
+      return { reminders: reminders + arrivals, reviews };
     }),
   );
   // By SMS the reminder alone, to a guest who left a phone and tied no messenger (worker/notify/guest-sms.ts).

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { IsoDate } from '../../schema/dates.ts';
-import type { GuestMessageKind, MessageKind } from '../../schema/guest-page.ts';
+import type { GuestMessageKind } from '../../schema/guest-page.ts';
 import { INDEXNOW_CHANNEL } from '../../schema/indexnow.ts';
 import { bookings, cabins, guestChats, guestMaxChats, outbox, type OutboxRow } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
@@ -245,7 +245,7 @@ const STAYS_PER_RUN = 200;
  */
 export async function staysDue(
   env: DbEnv,
-  kind: MessageKind,
+  kind: GuestMessageKind,
   field: 'checkIn' | 'checkOut',
   from: IsoDate,
   to: IsoDate,

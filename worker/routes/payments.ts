@@ -23,6 +23,7 @@ import { pricingRules } from '../queries/pricing.ts';
 import { getCabin } from '../queries/cabins.ts';
 import { getPaymentRow, paymentByRefund, setRefund } from '../queries/payments.ts';
 import { getSettings } from '../queries/settings.ts';
+import { sendPayLink } from '../notify/pay-link.ts';
 import { idParam } from './params.ts';
 import { docs } from '../lib/openapi.ts';
 
@@ -144,6 +145,12 @@ export const paymentAdminRoutes = new Hono<AppEnv>()
           firstNightPrice: rules ? nightPrice(checkIn, rules) : (cabin?.pricePerNight ?? 0),
           origin: c.env.SITE_URL || new URL(c.req.url).origin,
         });
+        const origin = c.env.SITE_URL || new URL(c.req.url).origin;
+        afterResponse(
+          c,
+          'Payment link to the guest’s messenger',
+          sendPayLink(c.env, held.booking, cabin?.name ?? '', origin),
+        );
         return c.json({ booking: held.booking, payment });
       } catch (err) {
         console.error(
