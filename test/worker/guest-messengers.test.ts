@@ -20,6 +20,7 @@ import {
 import { mailsTo, standInMailer } from './mail-stand-in.ts';
 import * as max from './max-stand-in.ts';
 import * as telegram from './telegram-stand-in.ts';
+import { SHOP } from './yookassa-shop.ts';
 
 /**
  * What the guests' Telegram bot and the owner's MAX bot (serving guests too) do alike, on both
@@ -111,11 +112,13 @@ const MAX: Messenger = {
 
 let guests = 0;
 /** A guest's request, as a visitor sends it: its id, page token, e-mail and cabin. */
-async function request() {
+async function request(overrides: Record<string, unknown> = {}) {
   const email = `both${++guests}.${Math.random().toString(36).slice(2, 8)}@example.ru`;
   const cabin = await seedCabin({ name: 'Домик у моря', pricePerNight: 5000 });
   const { id } = await json<{ id: number }>(
-    await call('POST', '/api/bookings', { body: validBooking(cabin.id, { name: 'Мадина Гасанова', email }) }),
+    await call('POST', '/api/bookings', {
+      body: validBooking(cabin.id, { name: 'Мадина Гасанова', email, ...overrides }),
+    }),
     201,
   );
   const page = (await env.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?')
@@ -302,5 +305,43 @@ describe.each([TELEGRAM, MAX])('a guest and the $name bot', (m) => {
     ]);
     // The e-mails went as before, each once.
     expect(await mailsTo(email)).toHaveLength(3);
+  });
+
+  it('should send the check-in day’s message from 08:00 Moscow time, once, with the page’s link and nothing of the instructions', async () => {
+    const cookie = await login();
+    const token = await m.connect(cookie);
+    const { id, page } = await request();
+    const chat = await tie(token, page);
+    const stay = await confirm(cookie, id);
+    const schedule = () => runSchedule({ ...env, ...PUBLIC } as Bindings, { push: true, pull: false, upkeep: true });
+    // 07:59 in Moscow on the check-in day: not yet.
+    vi.setSystemTime(new Date(`${stay.checkIn}T04:59:00Z`));
+    await schedule();
+    expect((await rowsOf(m, id)).map((r) => r.kind)).toEqual(['confirmation']);
+    vi.setSystemTime(new Date(`${stay.checkIn}T05:00:00Z`));
+    await schedule();
+    await schedule();
+    const said = await m.saidTo(token, chat);
+    expect(said.at(-1)).toMatch(/^Сегодня заезд\. Как добраться и заселиться — на странице брони: «Домик у моря»/);
+    expect(said.at(-1)).toContain(`${SITE}/b/${page}`);
+    expect((await rowsOf(m, id)).map((r) => [r.kind, r.sent_at !== null])).toEqual([
+      ['confirmation', true],
+      ['arrival', true],
+    ]);
+  });
+
+  it('should send the payment link the owner sends for a request to the chat too, with the page’s link', async () => {
+    const owner = callWith({ ...PUBLIC, ...SHOP });
+    const cookie = await login();
+    const token = await m.connect(cookie);
+    const { id, page } = await request();
+    const chat = await tie(token, page);
+    await json(await owner('POST', `/api/admin/bookings/${id}/payment-link`, { cookie, body: {} }), 200);
+    await vi.waitFor(async () => expect(await rowsOf(m, id)).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await m.saidTo(token, chat)).length).toBe(2), { timeout: 10_000 });
+    const said = await m.saidTo(token, chat);
+    expect(said[1]).toMatch(/^Ссылка на оплату брони: даты держим за вами, пока вы платите: «Домик у моря»/);
+    expect(said[1]).toContain(`${SITE}/b/${page}`);
+    expect((await rowsOf(m, id)).map((r) => r.kind)).toEqual(['paylink']);
   });
 });
