@@ -477,17 +477,21 @@ export function busyStaysQuery(env: DbEnv, from: string, to: string, cabinId?: n
 export async function nextHoldEnd(env: DbEnv): Promise<string | null> {
   const db = getDb(env);
   const at = nowIso();
-  const [[row], [change]] = await db.batch([
-    db
-      .select({ at: min(bookings.holdUntil) })
-      .from(bookings)
-      .where(and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, at))),
-    db
-      .select({ at: min(dateChanges.holdUntil) })
-      .from(dateChanges)
-      .where(and(eq(dateChanges.status, 'awaiting_payment'), gt(dateChanges.holdUntil, at))),
-  ]);
-  const ends = [row?.at, change?.at].filter((v): v is string => Boolean(v)).sort();
+  // One statement: the earliest of each kind of hold.
+  const rows = await db
+    .select({ at: min(bookings.holdUntil) })
+    .from(bookings)
+    .where(and(eq(bookings.status, 'awaiting_payment'), gt(bookings.holdUntil, at)))
+    .unionAll(
+      db
+        .select({ at: min(dateChanges.holdUntil) })
+        .from(dateChanges)
+        .where(and(eq(dateChanges.status, 'awaiting_payment'), gt(dateChanges.holdUntil, at))),
+    );
+  const ends = rows
+    .map((r) => r.at)
+    .filter((v): v is string => Boolean(v))
+    .sort();
   return ends[0] ?? null;
 }
 
