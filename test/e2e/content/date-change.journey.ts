@@ -20,7 +20,7 @@ import { flat } from '../public/helpers.ts';
 type Cabin = { id: number; name: string };
 const RUN = crypto.randomUUID().slice(0, 6);
 /** The stand-in's demo account (scripts/lib/stack.ts DEMO_AVITO), and a listing no other journey links. */
-const DEMO = { clientId: 'demo-avito-client', clientSecret: 'demo-avito-secret', item: 4000017 };
+const DEMO = { clientId: 'demo-avito-client', clientSecret: 'demo-avito-secret', userId: 100500, item: 4000017 };
 
 describe('a guest moves the dates of a stay and pays the difference', () => {
   const { baseURL, openPage } = useBrowser();
@@ -80,7 +80,13 @@ describe('a guest moves the dates of a stay and pays the difference', () => {
     }
     // Avito connected with the demo keys, and this cabin linked to a listing of its own.
     expect(
-      (await api.put('/admin/channels/avito', { clientId: DEMO.clientId, clientSecret: DEMO.clientSecret })).status,
+      (
+        await api.put('/admin/channels/avito', {
+          clientId: DEMO.clientId,
+          clientSecret: DEMO.clientSecret,
+          userId: DEMO.userId,
+        })
+      ).status,
     ).toBe(200);
     expect((await api.put(`/admin/cabins/${cabin.id}/channels`, { avitoItemId: DEMO.item })).status).toBe(200);
     await api.logout();
