@@ -21,8 +21,8 @@ import { until } from './until.ts';
 const PASSWORD = 'message-kill-password';
 const HTTPS_SITE = 'https://kaspiy.example';
 /**
- * How long after the server was handed updates it is killed: at once, mid-write, after. (Five
- * moments, 0–25 ms, found nothing three do not, and each is a restart of the server.)
+ * How long after the server was handed updates it is killed: at once, mid-write, after. Each is a
+ * restart of the server, so three moments, not more, keep the test within a minute or two.
  */
 const KILL_AFTER_MS = [0, 5, 25];
 /** The guest's chat (Telegram) or user id (MAX). */
