@@ -304,7 +304,7 @@ describe('a guest moves the dates of their stay', () => {
     expect(await busy(cabin.id)).not.toContainEqual(expect.objectContaining({ start: day(40) }));
   });
 
-  it('should let exactly one of two guests and a new booking racing for the same nights have them', async () => {
+  it('should let exactly one of two guests racing with four moves for the same nights have them', async () => {
     const cookie = await login();
     const cabin = await seedCabin({ pricePerNight: 5000 });
     const a = await confirmed(cookie, cabin.id, day(30), day(32));
