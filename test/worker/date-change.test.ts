@@ -325,6 +325,31 @@ describe('a guest moves the dates of their stay', () => {
     expect(stays).toHaveLength(2);
   });
 
+  it('should let exactly one of a guest’s move and new bookings held for payment have the same nights', async () => {
+    const cookie = await login();
+    await settings(cookie, {
+      bookingMode: 'prepayment',
+      prepayment: { kind: 'percent', percent: 30 },
+      holdMinutes: 30,
+    });
+    const cabin = await seedCabin({ pricePerNight: 5000 });
+    const { id, token } = await prepaid(cabin.id, day(30), day(32));
+    const results = await Promise.all([
+      call('POST', '/api/bookings', { body: validBooking(cabin.id, { checkIn: day(50), checkOut: day(52) }) }),
+      move(token, { checkIn: day(50), checkOut: day(52) }),
+      call('POST', '/api/bookings', { body: validBooking(cabin.id, { checkIn: day(51), checkOut: day(53) }) }),
+    ]);
+    const won = results.filter((r) => r.status === 200 || r.status === 201);
+    expect(won).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(2);
+    // The nights of [50, 53) are one stay's: the moved booking's or one new hold's, never both.
+    const stays = await busy(cabin.id);
+    expect(stays.filter((s) => s.start < day(53) && s.end > day(50))).toHaveLength(1);
+    const moved = (await page(token)).checkIn === day(50);
+    expect(moved).toBe(results[1]!.status === 200);
+    expect((await changeRows(id)).map((c) => c.status)).toEqual(moved ? ['applied'] : []);
+  });
+
   it('should move the booking once when ЮKassa’s notifications and page reads race the paid difference', async () => {
     const cookie = await login();
     await settings(cookie, {
