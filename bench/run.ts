@@ -3,7 +3,7 @@
 // `wrangler dev`), measures each (Lighthouse, page weight, API and a static page under load
 // against a control of the same runtime, edit-to-live, growth with the catalogue) and writes
 // bench/RESULTS.md and bench/results.json. A benchmark: it reports budgets, it never
-// fails on them. BENCH_ONLY=channels,lighthouse,interactions,api,edit,edits,scale runs a part and writes to bench/tmp/.
+// fails on them. BENCH_ONLY=channels,lighthouse,interactions,api,edit,edits,scale,messages,today runs a part and writes to bench/tmp/.
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
