@@ -19,4 +19,5 @@ CREATE TABLE `cleaner_link_codes` (
 );
 --> statement-breakpoint
 CREATE INDEX `cleaner_link_codes_expires_idx` ON `cleaner_link_codes` (`expires_at`);--> statement-breakpoint
+CREATE INDEX `bookings_end_idx` ON `bookings` (`status`,coalesce(`departed_on`, `check_out`));--> statement-breakpoint
 CREATE UNIQUE INDEX `outbox_daily_event_idx` ON `outbox` (`kind`,`channel`,`event`) WHERE booking_id is null and kind in ('not-clean', 'cleaner-day');

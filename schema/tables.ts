@@ -610,6 +610,9 @@ export const bookings = sqliteTable(
     // its arrivals (money, lead time), of every cabin at once.
     index('bookings_stay_idx').on(t.status, t.checkIn, t.checkOut, t.cabinId),
     index('bookings_arrival_idx').on(t.checkIn, t.status, t.cabinId, t.total, t.nights, t.createdAt),
+    // A stay's end (worker/queries/bookings.ts stayEnd): «Сегодня»'s departures and their
+    // cleanings, read every time the tab opens, without a pass over every past stay.
+    index('bookings_end_idx').on(t.status, sql`coalesce(departed_on, check_out)`),
   ],
 );
 
