@@ -144,6 +144,67 @@ describe('a cleaner’s morning list', () => {
     expect(await lists(chat)).toEqual([]);
   });
 
+  it('should tie a MAX dialog by the MAX bot’s «Начать» and send the list there', async () => {
+    // No public address: the MAX bot's updates are read by asking, as the owner's «Проверить» and the schedule do.
+    const PRIVATE: Partial<Bindings> = { ...PUBLIC, SITE_URL: '' };
+    const call = callWith(PRIVATE);
+    const schedule = () =>
+      runSchedule({ ...env, ...PRIVATE } as unknown as Bindings, { push: true, pull: false, upkeep: false });
+    const owner = await login();
+    const token = `tok-${crypto.randomUUID()}`;
+    const max = (path: string, init?: RequestInit) => fetch(`${env.MAX_API_URL}${path}`, init);
+    const press = (payload: string, who: { userId: number; chatId: number }) =>
+      max('/_stand-in/start', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token, payload, ...who }),
+      });
+    const set = await jsonOf<{ link: string }>(
+      await call('PUT', '/api/admin/max', { cookie: owner, body: { token } }),
+      200,
+    );
+    await press(new URL(set.link).searchParams.get('start')!, { userId: 2_400_101, chatId: 2_400_102 });
+    await jsonOf(await call('POST', '/api/admin/max/check', { cookie: owner }), 200);
+    const cabin = await seedCabin({ name: 'Домик у реки', pricePerNight: 5000 });
+    const userId = await seedUser('marina', 'cleaner-pass-1', 'cleaner');
+    await env.DB.prepare('INSERT INTO cleaner_cabins (user_id, cabin_id) VALUES (?, ?)').bind(userId, cabin.id).run();
+    const cleaner = await login({ username: 'marina', password: 'cleaner-pass-1' });
+    const { url } = await jsonOf<{ url: string }>(
+      await call('POST', '/api/admin/today/messengers/max', { cookie: cleaner }),
+      200,
+    );
+    const CLEANER = { userId: 2_400_201, chatId: 2_400_202 };
+    await press(new URL(url).searchParams.get('start')!, CLEANER);
+    await schedule();
+    expect(await jsonOf(await call('GET', '/api/admin/today/messengers', { cookie: cleaner }), 200)).toMatchObject({
+      max: { available: true, linked: true },
+    });
+    await jsonOf(
+      await call('POST', '/api/admin/tasks', {
+        cookie: owner,
+        body: { cabinId: cabin.id, due: today, kind: 'cleaning', note: 'Сменить бельё' },
+      }),
+      201,
+    );
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(moscowAt(8, 1));
+    await schedule();
+    await schedule();
+    const all = (await (await max('/_stand-in/requests')).json()) as {
+      path: string;
+      authorization: string;
+      body: { text?: string } | null;
+    }[];
+    const toCleaner = all.filter(
+      (r) =>
+        r.authorization === token &&
+        r.path.includes(`user_id=${CLEANER.userId}`) &&
+        r.body?.text?.includes('Задачи на'),
+    );
+    expect(toCleaner).toHaveLength(1);
+    expect(toCleaner[0]!.body!.text).toContain('Домик у реки: Уборка, до конца дня. Сменить бельё');
+  });
+
   it('should give the link to a cleaner alone, and only for a bot the owner connected', async () => {
     const owner = await login();
     await expectError(
