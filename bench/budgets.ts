@@ -38,6 +38,8 @@ export const BUDGETS = {
   reportsFunnelP95Ms: 300,
   /** «Сообщения» with 2,000 threads and 50,000 messages, self-hosted: the list, the unread list, a thread; p95. */
   messagesP95Ms: 300,
+  /** «Сегодня» (GET /api/admin/today) at 150 cabins with a year of stays, the day's arrivals, departures and tasks, self-hosted: p95. */
+  todayP95Ms: 200,
   /**
    * The whole self-hosted server (the server, the build process it keeps between edits and what
    * that starts), resident memory summed over the process tree (the cheapest VPS has
@@ -150,6 +152,17 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
         budget: `≤ ${BUDGETS.messagesP95Ms} ms`,
         pass: !!lat && lat.p95 <= BUDGETS.messagesP95Ms,
       });
+  }
+  if (r.today) {
+    const t = r.today;
+    const lat = 'error' in t ? undefined : t.today;
+    out.push({
+      figure: '«Сегодня» p95 (150 cabins, the day’s arrivals, departures and tasks)',
+      where: '/api/admin/today',
+      value: lat ? `${Math.round(lat.p95)} ms` : 'error' in t ? t.error : 'not measured',
+      budget: `≤ ${BUDGETS.todayP95Ms} ms`,
+      pass: !!lat && lat.p95 <= BUDGETS.todayP95Ms,
+    });
   }
   if (r.memory) out.push(...memoryChecks(r.memory));
   if (r.interactions) out.push(...interactionChecks(r.interactions));

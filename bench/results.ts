@@ -1,4 +1,5 @@
 import type { MessagesResult } from './messages.ts';
+import type { TodayResult } from './today.ts';
 import type { InteractionResults } from './interactions.ts';
 import type { PanelWeight } from './admin-panel.ts';
 import type { BlankControl } from './blank-page.ts';
@@ -68,6 +69,8 @@ export type TargetResults = {
   reports?: ReportsResult | { error: string };
   /** «Сообщения» at 2,000 threads (bench/messages.ts), self-hosted. */
   messages?: MessagesResult | { error: string };
+  /** «Сегодня» at 150 cabins (bench/today.ts), self-hosted. */
+  today?: TodayResult | { error: string };
   /** A one-cabin and a site-wide edit at each size, on an instance of its own (bench/edits.ts; absent when not run). */
   edits?: EditsResults;
   /** The whole self-hosted server's memory idle and at the peak of bursts of edits (bench/memory.ts; self-hosted only). */

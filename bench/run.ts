@@ -3,7 +3,7 @@
 // `wrangler dev`), measures each (Lighthouse, page weight, API and a static page under load
 // against a control of the same runtime, edit-to-live, growth with the catalogue) and writes
 // bench/RESULTS.md and bench/results.json. A benchmark: it reports budgets, it never
-// fails on them. BENCH_ONLY=channels,lighthouse,interactions,api,edit,edits,scale runs a part and writes to bench/tmp/.
+// fails on them. BENCH_ONLY=channels,lighthouse,interactions,api,edit,edits,scale,messages,today runs a part and writes to bench/tmp/.
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { MEMORY_SIZES, measureMemory } from './memory.ts';
 import { applyPricingRules } from './pricing-rules.ts';
 import { measureReports } from './reports.ts';
 import { measureMessages } from './messages.ts';
+import { measureToday } from './today.ts';
 import { CADDY, startCaddy, startCompressingEdge } from './caddy.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
 import { measureBlankControl } from './blank-page.ts';
@@ -288,6 +289,12 @@ async function measureTarget(target: Target): Promise<TargetResults> {
     if (target.key === 'node' && enabled('messages')) {
       log('Messages: «Сообщения» at 2,000 threads and 50,000 messages…');
       results.messages = await measureMessages(REPORT_REQUESTS, (line) => log(line)).catch((err: unknown) => ({
+        error: errorText(err),
+      }));
+    }
+    if (target.key === 'node' && enabled('today')) {
+      log('Today: «Сегодня» at 150 cabins with the day’s arrivals, departures and tasks…');
+      results.today = await measureToday(REPORT_REQUESTS, (line) => log(line)).catch((err: unknown) => ({
         error: errorText(err),
       }));
     }

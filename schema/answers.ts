@@ -19,6 +19,13 @@ export const successAnswer = z.object({ success: z.literal(true) });
 /** POST /api/admin/users/{id}/link: the cleaner's sign-in address, shown this once (ms in `createdAt`). */
 export const signInLinkAnswer = z.object({ url: z.string(), createdAt: z.number().int() });
 
+/** GET /api/admin/today/messengers: where the cleaner may get the morning list, and where they do. */
+const cleanerMessenger = z.object({ available: z.boolean(), linked: z.boolean() });
+export const cleanerMessengersAnswer = z.object({ telegram: cleanerMessenger, max: cleanerMessenger });
+
+/** POST /api/admin/today/messengers/{channel}: the one-time link to the owner's bot (ms in `expiresAt`). */
+export const cleanerLinkAnswer = z.object({ url: z.string(), expiresAt: z.number().int() });
+
 /** A cabin as the public reads it (GET /api/cabins, /api/cabins/{id}). */
 export const cabinAnswer = createSelectSchema(cabins, {
   amenities: () => z.array(z.string()),

@@ -278,6 +278,9 @@ export const UNSTAMPED_TABLES = [
   // Who cleans which cabin, and the cleaners' sign-in links: the panel's alone.
   'cleaner_cabins',
   'sign_in_links',
+  // Where cleaners get their morning list: the schedule's and the panel's alone.
+  'cleaner_chats',
+  'cleaner_link_codes',
   // What search engines were last told of the pages: the schedule's and «Продвижение»'s alone.
   'indexnow_state',
   // The SMS money of the month and of each message: the panel's and the outbox's alone.
@@ -607,6 +610,9 @@ export const bookings = sqliteTable(
     // its arrivals (money, lead time), of every cabin at once.
     index('bookings_stay_idx').on(t.status, t.checkIn, t.checkOut, t.cabinId),
     index('bookings_arrival_idx').on(t.checkIn, t.status, t.cabinId, t.total, t.nights, t.createdAt),
+    // A stay's end (worker/queries/bookings.ts stayEnd): «Сегодня»'s departures and their
+    // cleanings, read every time the tab opens, without a pass over every past stay.
+    index('bookings_end_idx').on(t.status, sql`coalesce(departed_on, check_out)`),
   ],
 );
 
@@ -696,6 +702,11 @@ export const outbox = sqliteTable(
   (t) => [
     index('outbox_due_idx').on(t.sentAt, t.nextAttemptAt),
     uniqueIndex('outbox_booking_event_idx').on(t.bookingId, t.kind, t.channel, t.event),
+    // The schedule's own messages with no booking of theirs (a cabin not clean before an arrival,
+    // a cleaner's list of the day): one per event and channel, so two runs at once keep one.
+    uniqueIndex('outbox_daily_event_idx')
+      .on(t.kind, t.channel, t.event)
+      .where(sql`booking_id is null and kind in ('not-clean', 'cleaner-day')`),
   ],
 );
 export type OutboxRow = typeof outbox.$inferSelect;
@@ -981,6 +992,45 @@ export const signInLinks = sqliteTable('sign_in_links', {
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: integer('created_at').notNull(),
 });
+
+/**
+ * A chat where a cleaner gets the day's list each morning, by the owner's bot in Telegram
+ * (`chatId` the chat) or MAX (`chatId` their MAX user id): one per cleaner and messenger. Tied by
+ * the cleaner's one-time code (cleaner_link_codes); untied by the owner, by revoking the cleaner's
+ * sign-in link, or with the person. Time in ms.
+ */
+export const cleanerChats = sqliteTable(
+  'cleaner_chats',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    chatId: text('chat_id').notNull(),
+    linkedAt: integer('linked_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.channel] })],
+);
+
+/**
+ * A cleaner's one-time code of a link to the owner's bot, as the guests' (guest_link_codes): only
+ * its SHA-256 is kept, good for 30 minutes and once; `usedBy` names the use that tied the chat.
+ */
+export const cleanerLinkCodes = sqliteTable(
+  'cleaner_link_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    channel: text('channel').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    usedBy: integer('used_by'),
+  },
+  (t) => [index('cleaner_link_codes_expires_idx').on(t.expiresAt)],
+);
 
 /**
  * A deposit held on the guest's card: a ЮKassa payment made with `capture: false` (its id is the

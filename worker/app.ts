@@ -38,6 +38,7 @@ import { threadRoutes } from './routes/threads.ts';
 import { twoFactorRoutes } from './routes/two-factor.ts';
 import { uploadRoutes } from './routes/upload.ts';
 import { todayRoutes } from './routes/today.ts';
+import { cleanerChatRoutes } from './routes/cleaner-chats.ts';
 import { userRoutes } from './routes/users.ts';
 
 /** The /api of docs/api.md; its type is what the typed client `hc<AppType>` reads. */
@@ -62,6 +63,7 @@ export const api = new Hono<AppEnv>()
   .route('/beacon', beaconRoutes)
   .route('/admin', bookingAdminRoutes)
   .route('/admin', todayRoutes)
+  .route('/admin', cleanerChatRoutes)
   .route('/admin', depositRoutes)
   .route('/guest', guestRoutes)
   .route('/admin', instructionsAdminRoutes)

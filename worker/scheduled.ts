@@ -20,6 +20,7 @@ import type { Bindings } from './env.ts';
 import { now } from './lib/clock.ts';
 import { drainOutbox } from './notify/drain.ts';
 import { queueStayMessages } from './notify/stay-messages.ts';
+import { queueCleanerLists, queueNotCleanAlerts } from './notify/cleaning.ts';
 import { forgetOldAudit } from './queries/audit.ts';
 import { forgetOldAvitoChats } from './queries/avito-chats.ts';
 import { forgetOldBookings } from './queries/bookings.ts';
@@ -129,11 +130,17 @@ export async function runSchedule(env: Bindings, jobs: ScheduleJobs = ALL_JOBS):
     // drain, so a reply and the messages the same minute made go out together). A publish's
     // changed pages are queued for IndexNow before the drains too: they go in the same run.
     const polled = jobs.messengers !== false;
-    const [, , indexNow] = await Promise.allSettled([
+    const [, , indexNow, notClean, lists] = await Promise.allSettled([
       polled && pollTelegram(env).catch((err) => console.error('Reading the guests’ Telegram bot failed', forLog(err))),
       polled && pollMaxQuietly(env),
       queueChangedPages(env),
+      // Checked every minute, so the hour before a check-in and 08:00 are kept to the minute.
+      queueNotCleanAlerts(env),
+      queueCleanerLists(env),
     ]);
+    if (notClean.status === 'rejected')
+      console.error('Checking the cleaning before arrivals failed', forLog(notClean.reason));
+    if (lists.status === 'rejected') console.error('Queueing the cleaners’ lists failed', forLog(lists.reason));
     if (indexNow.status === 'rejected')
       console.error('Queueing the changed pages for IndexNow failed', forLog(indexNow.reason));
     else if (indexNow.value > 0) console.log(`IndexNow: ${indexNow.value} changed address(es) queued`);

@@ -346,14 +346,20 @@ describe('a cleaner’s day', () => {
 
 /** Every route that needs a session, from the app's own route table (session-routes.ts). */
 const SESSION_ROUTES = (await sessionRoutes()).map((r) => [r.key, r] as const);
-const CLEANERS = new Set(['GET /api/admin/today', 'PUT /api/admin/tasks/:id']);
+const CLEANERS = new Set([
+  'GET /api/admin/today',
+  'PUT /api/admin/tasks/:id',
+  // Their own morning list in Telegram or MAX (test/worker/cleaner-list.test.ts).
+  'GET /api/admin/today/messengers',
+  'POST /api/admin/today/messengers/:channel',
+]);
 
 /** A request to the route with an empty JSON body: who may call it is decided before the body is read. */
 const call = (route: SessionRoute, cookie: string) =>
   route.method === 'GET' ? send('GET', route.path, { cookie }) : jsonRequest(route.method, route.path, {}, { cookie });
 
 describe('a cleaner’s session on every route', () => {
-  it('should give a cleaner exactly «Сегодня» and the ticking of tasks in the role table', () => {
+  it('should give a cleaner exactly «Сегодня», the ticking of tasks and their own morning list in the role table', () => {
     expect(
       Object.entries(ROUTE_RULES)
         .filter(([, r]) => r.access === 'cleaner')

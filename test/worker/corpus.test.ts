@@ -845,6 +845,30 @@ const ROUTES: RouteSpec[] = [
     usual: [404],
   },
   {
+    method: 'DELETE',
+    pattern: '/api/admin/users/:id/messengers',
+    admin: true,
+    path: () => '/api/admin/users/999999/messengers',
+    withId: (id) => `/api/admin/users/${id}/messengers`,
+    usual: [404],
+  },
+  // The cleaner's own: the owner who calls them is told only a cleaner gets the list.
+  {
+    method: 'GET',
+    pattern: '/api/admin/today/messengers',
+    admin: true,
+    path: () => '/api/admin/today/messengers',
+    usual: [409],
+  },
+  {
+    method: 'POST',
+    pattern: '/api/admin/today/messengers/:channel',
+    admin: true,
+    path: () => '/api/admin/today/messengers/telegram',
+    body: 'ignored',
+    usual: [409],
+  },
+  {
     method: 'GET',
     pattern: '/api/admin/sessions',
     admin: true,

@@ -25,6 +25,8 @@ export const SESSION_COOKIE = 'kaspiy_admin';
 
 // Children before their parents: the foreign keys, and the trigger that keeps a cabin with bookings.
 const TABLES = [
+  'cleaner_link_codes',
+  'cleaner_chats',
   'date_changes',
   'sms_spends',
   'sms_budget',
@@ -394,6 +396,8 @@ const SNAPSHOT_QUERIES = {
   tasks: 'SELECT * FROM tasks ORDER BY id',
   cleanerCabins: 'SELECT * FROM cleaner_cabins ORDER BY user_id, cabin_id',
   signInLinks: 'SELECT * FROM sign_in_links ORDER BY user_id',
+  cleanerChats: 'SELECT * FROM cleaner_chats ORDER BY user_id, channel',
+  cleanerLinkCodes: 'SELECT * FROM cleaner_link_codes ORDER BY code_hash',
   threads: 'SELECT * FROM threads ORDER BY id',
   messages: 'SELECT * FROM messages ORDER BY id',
   indexnow: 'SELECT * FROM indexnow_state',

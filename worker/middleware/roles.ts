@@ -112,6 +112,7 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   // A cleaner's private sign-in link: «Журнал» records that it was made or revoked, never the link.
   'POST /api/admin/users/:id/link': owner('account', 'Ссылка для входа уборщика'),
   'DELETE /api/admin/users/:id/link': owner('account', 'Отозвана ссылка для входа уборщика'),
+  'DELETE /api/admin/users/:id/messengers': owner('account', 'Отвязаны мессенджеры уборщика'),
   'GET /api/admin/path': owner('account', 'Адрес панели'),
   'PUT /api/admin/path': owner('account', 'Смена адреса панели', {
     before: async (env) => ({ path: await getAdminPath(env) }),
@@ -143,6 +144,9 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   // «Сегодня»: the day's guests and the tasks at the cabins, for whoever runs the day; a cleaner
   // sees their cabins' tasks there and ticks them (worker/routes/today.ts narrows both).
   'GET /api/admin/today': cleaner('bookings', 'Сегодня'),
+  // The cleaner's own morning list: the route answers only a cleaner, of their own chats.
+  'GET /api/admin/today/messengers': cleaner('account', 'Куда приходит список уборок'),
+  'POST /api/admin/today/messengers/:channel': cleaner('account', 'Ссылка на бота для списка уборок'),
   'PUT /api/admin/bookings/:id/stay': staff('bookings', 'Отмечен заезд или выезд', { before: stayBefore }),
   'GET /api/admin/tasks': staff('calendar', 'Задачи по домикам'),
   'POST /api/admin/tasks': staff('calendar', 'Добавлена задача'),

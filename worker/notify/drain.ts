@@ -1,6 +1,8 @@
 import { sendAvitoRow } from '../channels/avito-chats.ts';
 import type { Bindings } from '../env.ts';
 import { bookingsOfMessages, claim, dueMessages, markFailed, markSent } from '../queries/outbox.ts';
+import { CLEANER_DAY_KIND } from '../../schema/cleaning.ts';
+import { sendCleanerRow } from './cleaning.ts';
 import { sendGuestMessage } from './guest.ts';
 import { sendGuestMax } from './guest-max.ts';
 import { sendGuestSms } from './guest-sms.ts';
@@ -27,7 +29,7 @@ export async function drainOutbox(
 ): Promise<{ sent: number; failed: number }> {
   const due = await dueMessages(env, Math.min(DRAIN_BATCH, opts.limit ?? DRAIN_BATCH));
   if (due.length === 0) return { sent: 0, failed: 0 };
-  const forOwner = due.some((r) => r.bookingId === null);
+  const forOwner = due.some((r) => r.bookingId === null && r.kind !== CLEANER_DAY_KIND);
   const guestIds = [...new Set(due.flatMap((r) => (r.bookingId === null ? [] : [r.bookingId])))];
   const [channels, stays] = await Promise.all([
     forOwner ? ownerChannels(env) : new Map<Channel, never>(),
@@ -49,6 +51,12 @@ export async function drainOutbox(
       const outcome = await sendAvitoRow(env, row);
       if (outcome === 'sent') sent++;
       else if (outcome === 'failed') failed++;
+      continue;
+    }
+    if (row.kind === CLEANER_DAY_KIND && row.bookingId === null) {
+      // A cleaner's list of the day: to the chat the cleaner tied, by the owner's bot.
+      if ((await sendCleanerRow(env, row)) === 'sent') sent++;
+      else failed++;
       continue;
     }
     if (row.bookingId !== null) {

@@ -2,6 +2,7 @@
 // «Messengers», docs/operations.md «MAX for guests»): how its updates come (the webhook, or read by
 // the schedule where the server has no public address), what each does, and sending a booking's
 // messages to the dialog the guest tied.
+import { CLEANING_TEXTS } from '../../schema/cleaning.ts';
 import { sql } from 'drizzle-orm';
 import { todayInMoscow } from '../../schema/dates.ts';
 import type { GuestMessageKind } from '../../schema/guest-page.ts';
@@ -189,11 +190,18 @@ export async function takeMaxGuestUpdate(
     const taken = await takeMaxUpdate(env, key, payload ? { start: payload, userId } : null);
     if (!taken.fresh) return;
     if (taken.linked !== null) console.log(`Booking ${taken.linked}: the guest tied a MAX dialog`);
+    if (taken.cleaner) console.log(`Cleaner ${taken.cleaner} tied a MAX dialog for the morning list`);
     return answer(
       env,
       bot,
       userId,
-      !payload ? MAX_REPLIES.bareStart : taken.linked !== null ? MAX_REPLIES.linked : MAX_REPLIES.stale,
+      !payload
+        ? MAX_REPLIES.bareStart
+        : taken.linked !== null
+          ? MAX_REPLIES.linked
+          : taken.cleaner
+            ? CLEANING_TEXTS.linked
+            : MAX_REPLIES.stale,
     );
   }
   const message = update.message!;

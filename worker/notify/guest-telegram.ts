@@ -1,6 +1,7 @@
 // The guests' Telegram bot (docs/api.md «Messengers», docs/operations.md «Telegram for guests»):
 // connecting the owner's bot, taking its updates (by the webhook, or read by the schedule where
 // the server has no public address), and sending a booking's messages to the chat the guest tied.
+import { CLEANING_TEXTS } from '../../schema/cleaning.ts';
 import { sql } from 'drizzle-orm';
 import { todayInMoscow } from '../../schema/dates.ts';
 import type { GuestMessageKind } from '../../schema/guest-page.ts';
@@ -156,8 +157,11 @@ export async function takeUpdate(
         ? TELEGRAM_REPLIES.stopped
         : taken.linked !== null
           ? TELEGRAM_REPLIES.linked
-          : TELEGRAM_REPLIES.stale;
+          : taken.cleaner
+            ? CLEANING_TEXTS.linked
+            : TELEGRAM_REPLIES.stale;
   if (taken.linked !== null) console.log(`Booking ${taken.linked}: the guest tied a Telegram chat`);
+  if (taken.cleaner) console.log(`Cleaner ${taken.cleaner} tied a Telegram chat for the morning list`);
   if (taken.unlinked > 0) console.log(`A guest untied their Telegram chat from ${taken.unlinked} booking(s)`);
   if (!reply) return;
   await sendTelegramMessage(env, bot.token, chatId, reply).catch((err) =>

@@ -58,6 +58,8 @@ export type UpdateTaken = {
   stored?: boolean;
   /** The booking whose thread the guest's words went into. */
   storedFor?: number;
+  /** The cleaner whose code tied the chat (their morning list goes there, worker/notify/cleaning.ts). */
+  cleaner?: number | null;
 };
 
 /**
@@ -140,8 +142,13 @@ export async function takeGuestUpdate(
     };
   }
   if ('stop' in act) {
-    const [unlinked, recorded] = await env.DB.batch<{ booking_id: number }>([
+    const [unlinked, , recorded] = await env.DB.batch<{ booking_id: number }>([
       bound(`delete from ${chats} where ${chatColumn} = ${CHAT} and ${key.notSeen} returning booking_id`, act.stop),
+      // A cleaner's «стоп» ends their morning list in this messenger too.
+      bound(
+        `delete from cleaner_chats where channel = '${channel}' and chat_id = ${CHAT} and ${key.notSeen}`,
+        act.stop,
+      ),
       record,
     ]);
     return { fresh: freshOf(recorded), linked: null, unlinked: unlinked?.results.length ?? 0 };
@@ -149,7 +156,7 @@ export async function takeGuestUpdate(
   const hash = await sha256Hex(act.start);
   // Which use of the code this is: the tie below reads the code this very statement used.
   const use = crypto.getRandomValues(new Uint32Array(1))[0]!;
-  const [used, , recorded] = await env.DB.batch<{ booking_id: number }>([
+  const [used, , cleaner, , recorded] = await env.DB.batch<{ booking_id: number; user_id: number }>([
     bound(
       `update guest_link_codes set used_at = ${AT}, used_by = ${FOURTH}
        where code_hash = ${THIRD} and channel = '${channel}' and used_at is null and expires_at > ${AT} and ${key.notSeen}
@@ -167,9 +174,33 @@ export async function takeGuestUpdate(
       hash,
       use,
     ),
+    // A cleaner's code (from their «Сегодня») ties the chat to them, by the same steps.
+    bound(
+      `update cleaner_link_codes set used_at = ${AT}, used_by = ${FOURTH}
+       where code_hash = ${THIRD} and channel = '${channel}' and used_at is null and expires_at > ${AT} and ${key.notSeen}
+       returning user_id`,
+      act.chatId,
+      hash,
+      use,
+    ),
+    bound(
+      `insert into cleaner_chats (user_id, channel, chat_id, linked_at)
+       select c.user_id, '${channel}', ${CHAT}, ${AT} from cleaner_link_codes c join users u on u.id = c.user_id
+       where c.code_hash = ${THIRD} and c.channel = '${channel}' and c.used_by = ${FOURTH} and c.used_at = ${AT}
+         and u.role = 'cleaner' and ${key.notSeen}
+       on conflict(user_id, channel) do update set chat_id = excluded.chat_id, linked_at = excluded.linked_at`,
+      act.chatId,
+      hash,
+      use,
+    ),
     record,
   ]);
-  return { fresh: freshOf(recorded), linked: used?.results[0]?.booking_id ?? null, unlinked: 0 };
+  return {
+    fresh: freshOf(recorded),
+    linked: used?.results[0]?.booking_id ?? null,
+    unlinked: 0,
+    cleaner: cleaner?.results[0]?.user_id ?? null,
+  };
 }
 
 /** The chat a booking's messages go to in the messenger, if the guest tied one. */

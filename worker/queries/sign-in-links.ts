@@ -1,7 +1,7 @@
 // A cleaner's private sign-in link (docs/security.md «Keys that are not typed»): a random token of
 // 256 bits, of which only the SHA-256 is kept; opening the link makes a session as signing in does.
 import { and, eq, lte, sql } from 'drizzle-orm';
-import { adminSessions, signInLinks, users } from '../../schema/tables.ts';
+import { adminSessions, cleanerChats, signInLinks, users } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import { sha256Hex } from '../lib/password.ts';
@@ -40,13 +40,14 @@ export async function makeSignInLink(
   return rows.length > 0 ? { token, createdAt } : whyNot(env, userId);
 }
 
-/** Takes a cleaner's link away and ends every session of theirs, in one batch. */
+/** Takes a cleaner's link away, ends every session of theirs and unties their chats (no more morning lists), in one batch. */
 export async function revokeSignInLink(env: DbEnv, userId: number): Promise<'revoked' | NotACleaner> {
   const db = getDb(env);
   const isCleaner = sql`exists (select 1 from users where id = ${userId} and role = 'cleaner')`;
-  const [, , found] = await db.batch([
+  const [, , , found] = await db.batch([
     db.delete(signInLinks).where(and(eq(signInLinks.userId, userId), isCleaner)),
     db.delete(adminSessions).where(and(eq(adminSessions.userId, userId), isCleaner)),
+    db.delete(cleanerChats).where(and(eq(cleanerChats.userId, userId), isCleaner)),
     db
       .select({ id: users.id })
       .from(users)

@@ -56,7 +56,7 @@ export type TaskRow = Task & { cabinName: string };
  * booking and departure day: the unique index makes a repeat, or two reads at once, write it once).
  * Why derived here rather than written on confirming: see schema/tables.ts tasks.
  */
-async function writeDepartureCleanings(env: DbEnv, from: IsoDate, to: IsoDate, cabinId?: number) {
+export async function writeDepartureCleanings(env: DbEnv, from: IsoDate, to: IsoDate, cabinId?: number) {
   const at = nowIso();
   const end = sql`coalesce(b.departed_on, b.check_out)`;
   await getDb(
@@ -68,7 +68,7 @@ async function writeDepartureCleanings(env: DbEnv, from: IsoDate, to: IsoDate, c
 }
 
 /** A task is shown while its booking (if it has one) is confirmed and still leaves that cabin on its day (a guest may move to another). */
-const stillDue = sql`(${tasks.bookingId} is null or exists (select 1 from bookings b where b.id = ${tasks.bookingId}
+export const stillDue = sql`(${tasks.bookingId} is null or exists (select 1 from bookings b where b.id = ${tasks.bookingId}
   and b.status = 'confirmed' and b.cabin_id = ${tasks.cabinId} and coalesce(b.departed_on, b.check_out) = ${tasks.due}))`;
 
 /**

@@ -322,6 +322,19 @@ function SignInLink({ user, onChanged }: { user: UserView; onChanged: () => Prom
     }
   }
 
+  // The morning list of tasks stops coming to whatever chat the cleaner tied in Telegram or MAX.
+  async function untie() {
+    setBusy(true);
+    try {
+      await call(client().admin.users[':id'].messengers.$delete({ param }));
+      notify.success(`Список уборок больше не приходит «${user.username}» в мессенджеры`);
+    } catch (err) {
+      failed(err, 'Не удалось отвязать мессенджеры');
+    } finally {
+      setBusy(false);
+    }
+  }
+
   const inputId = `sign-in-link-${user.id}`;
   return (
     <div className="person__link">
@@ -363,6 +376,9 @@ function SignInLink({ user, onChanged }: { user: UserView; onChanged: () => Prom
             Отозвать ссылку<span className="visually-hidden"> {user.username}</span>
           </button>
         )}
+        <button type="button" className="btn btn--ghost btn--sm" disabled={busy} onClick={() => void untie()}>
+          Отвязать мессенджеры<span className="visually-hidden"> {user.username}</span>
+        </button>
       </div>
     </div>
   );

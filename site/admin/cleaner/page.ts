@@ -126,6 +126,48 @@ function render(day: Day) {
     section.setAttribute('aria-labelledby', section.querySelector('h3')!.id);
 }
 
+type Messengers = Record<'telegram' | 'max', { available: boolean; linked: boolean }>;
+const MESSENGER_NAMES = { telegram: 'Telegram', max: 'MAX' } as const;
+
+/**
+ * «Получать список в Telegram» (and MAX, where the owner connected its bot): a one-time link to the
+ * owner's bot, whose «Начать» ties the chat; each morning the day's list comes there.
+ */
+async function renderMessengers() {
+  const box = document.querySelector<HTMLElement>('[data-cleaner-messengers]');
+  if (!box) return;
+  let state: Messengers;
+  try {
+    state = await api<Messengers>('today/messengers');
+  } catch {
+    return;
+  }
+  const rows = (['telegram', 'max'] as const).flatMap((channel): HTMLElement[] => {
+    const { available, linked } = state[channel];
+    const name = MESSENGER_NAMES[channel];
+    if (linked) return [el('p', { className: 'muted', textContent: `Список уборок приходит в ${name} каждое утро` })];
+    if (!available) return [];
+    const button = el('button', {
+      type: 'button',
+      className: 'btn btn--secondary btn--sm',
+      textContent: `Получать список в ${name}`,
+    });
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      try {
+        const { url } = await api<{ url: string }>(`today/messengers/${channel}`, { method: 'POST' });
+        window.location.href = url;
+      } catch (err) {
+        say(`Не удалось получить ссылку: ${(err as Error).message}`);
+      } finally {
+        button.disabled = false;
+      }
+    });
+    return [button];
+  });
+  box.replaceChildren(...rows);
+}
+
 async function load() {
   try {
     render(await api<Day>('today'));
@@ -145,4 +187,5 @@ export function startCleanerPage() {
     ended('Вы вышли. Чтобы войти снова, откройте вашу ссылку для входа.');
   });
   void load();
+  void renderMessengers();
 }
