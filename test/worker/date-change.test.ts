@@ -63,6 +63,13 @@ const busy = async (cabinId: number) =>
   ).busy;
 const settings = async (cookie: string, patch: Record<string, unknown>) =>
   jsonOf(await call('PUT', '/api/settings', { cookie, body: patch }), 200);
+/** Prepayment through ЮKassa: `percent` of the total paid up front, nights held `holdMinutes`. */
+const prepaymentOn = (cookie: string, p: { percent: number; holdMinutes: number; [more: string]: unknown }) => {
+  const { percent, ...rest } = p;
+  return settings(cookie, { bookingMode: 'prepayment', prepayment: { kind: 'percent', percent }, ...rest });
+};
+/** ЮKassa's id of a payment, from the stand-in's page address. */
+const paymentIdOf = (confirmationUrl: string | undefined) => confirmationUrl!.split('/pay/')[1]!;
 const paymentRows = (bookingId: number) =>
   env.DB.prepare(
     'SELECT id, kind, amount, status, refund_amount, refund_reason FROM payments WHERE booking_id = ? ORDER BY created_at',
@@ -132,11 +139,7 @@ describe('a guest moves the dates of their stay', () => {
 
   it('should hold the new nights while the guest pays the difference, then move the booking once paid', async () => {
     const cookie = await login();
-    await settings(cookie, {
-      bookingMode: 'prepayment',
-      prepayment: { kind: 'percent', percent: 30 },
-      holdMinutes: 30,
-    });
+    await prepaymentOn(cookie, { percent: 30, holdMinutes: 30 });
     const cabin = await seedCabin({ pricePerNight: 5000 });
     const { id, token, prepayment } = await prepaid(cabin.id, day(30), day(33));
 
@@ -145,7 +148,7 @@ describe('a guest moves the dates of their stay', () => {
     expect(priced).toMatchObject({ quote: { nights: 4, total: 20000 }, difference: 5000, due: 500000, refund: 0 });
     const started = await jsonOf<Moved>(await move(token, { checkIn: day(32), checkOut: day(36) }), 200);
     expect(started).toMatchObject({ status: 'awaiting_payment', due: 500000 });
-    const changeId = started.confirmationUrl!.split('/pay/')[1]!;
+    const changeId = paymentIdOf(started.confirmationUrl);
     const made = (await readLog(yk.base)).payments.find((p) => p.id === changeId);
     expect(made).toMatchObject({
       amount: { value: '5000.00' },
@@ -184,15 +187,11 @@ describe('a guest moves the dates of their stay', () => {
 
   it('should leave the old dates as they were when the difference is not paid in time, and give back a payment that comes too late', async () => {
     const cookie = await login();
-    await settings(cookie, {
-      bookingMode: 'prepayment',
-      prepayment: { kind: 'percent', percent: 30 },
-      holdMinutes: 15,
-    });
+    await prepaymentOn(cookie, { percent: 30, holdMinutes: 15 });
     const cabin = await seedCabin({ pricePerNight: 4000 });
     const { id, token } = await prepaid(cabin.id, day(20), day(22));
     const started = await jsonOf<Moved>(await move(token, { checkIn: day(25), checkOut: day(28) }), 200);
-    const changeId = started.confirmationUrl!.split('/pay/')[1]!;
+    const changeId = paymentIdOf(started.confirmationUrl);
 
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 16 * 60_000);
@@ -216,12 +215,7 @@ describe('a guest moves the dates of their stay', () => {
 
   it('should give back what was paid over a cheaper stay while cancelling is free, through ЮKassa', async () => {
     const cookie = await login();
-    await settings(cookie, {
-      bookingMode: 'prepayment',
-      prepayment: { kind: 'percent', percent: 100 },
-      holdMinutes: 30,
-      cancellation: { freeUntilDays: 7, keepPercent: 50 },
-    });
+    await prepaymentOn(cookie, { percent: 100, holdMinutes: 30, cancellation: { freeUntilDays: 7, keepPercent: 50 } });
     const cabin = await seedCabin({ pricePerNight: 5000 });
     const { id, token, prepayment } = await prepaid(cabin.id, day(30), day(34));
     expect(prepayment.amount).toBe(2000000);
@@ -238,12 +232,7 @@ describe('a guest moves the dates of their stay', () => {
 
   it('should keep the policy’s share of the price given up once cancelling is no longer free', async () => {
     const cookie = await login();
-    await settings(cookie, {
-      bookingMode: 'prepayment',
-      prepayment: { kind: 'percent', percent: 100 },
-      holdMinutes: 30,
-      cancellation: { freeUntilDays: 14, keepPercent: 50 },
-    });
+    await prepaymentOn(cookie, { percent: 100, holdMinutes: 30, cancellation: { freeUntilDays: 14, keepPercent: 50 } });
     const cabin = await seedCabin({ pricePerNight: 5000 });
     const { token } = await prepaid(cabin.id, day(10), day(14));
     // 2 nights given up (10 000 ₽): half of it is kept, half goes back.
@@ -327,11 +316,7 @@ describe('a guest moves the dates of their stay', () => {
 
   it('should let exactly one of a guest’s move and new bookings held for payment have the same nights', async () => {
     const cookie = await login();
-    await settings(cookie, {
-      bookingMode: 'prepayment',
-      prepayment: { kind: 'percent', percent: 30 },
-      holdMinutes: 30,
-    });
+    await prepaymentOn(cookie, { percent: 30, holdMinutes: 30 });
     const cabin = await seedCabin({ pricePerNight: 5000 });
     const { id, token } = await prepaid(cabin.id, day(30), day(32));
     const results = await Promise.all([
@@ -352,15 +337,11 @@ describe('a guest moves the dates of their stay', () => {
 
   it('should move the booking once when ЮKassa’s notifications and page reads race the paid difference', async () => {
     const cookie = await login();
-    await settings(cookie, {
-      bookingMode: 'prepayment',
-      prepayment: { kind: 'percent', percent: 30 },
-      holdMinutes: 30,
-    });
+    await prepaymentOn(cookie, { percent: 30, holdMinutes: 30 });
     const cabin = await seedCabin({ pricePerNight: 5000 });
     const { id, token } = await prepaid(cabin.id, day(30), day(32));
     const started = await jsonOf<Moved>(await move(token, { checkIn: day(31), checkOut: day(34) }), 200);
-    const changeId = started.confirmationUrl!.split('/pay/')[1]!;
+    const changeId = paymentIdOf(started.confirmationUrl);
     await payAtStandIn(changeId);
     const results = await Promise.all([
       notify(changeId),
