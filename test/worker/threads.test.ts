@@ -1,12 +1,14 @@
 import { env } from 'cloudflare:test';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MSG } from '../../schema/messages.ts';
 import { TELEGRAM_REPLIES } from '../../schema/telegram.ts';
 import type { ThreadAnswer, ThreadView } from '../../schema/threads.ts';
 import type { Bindings } from '../../worker/env.ts';
 import { takeUpdate } from '../../worker/notify/guest-telegram.ts';
 import { forgetOldBookings } from '../../worker/queries/bookings.ts';
-import { readTelegramBot, saveTelegramBot } from '../../worker/queries/telegram-bot.ts';
+import { ownerAlertOfGuestWords } from '../../worker/notify/guest-wrote.ts';
+import { readTelegramBot, saveTelegramBot, takeTelegramUpdate } from '../../worker/queries/telegram-bot.ts';
+import { runSchedule } from '../../worker/scheduled.ts';
 import { callWith, expectError, expectNoChange, jsonOf, login, resetDataWithAdmin, seedUser } from './helpers.ts';
 import { deliverer, guestWithChatVia, madeUp, message, saidTo, telegramApi } from './telegram-stand-in.ts';
 
@@ -33,6 +35,7 @@ const thread = async (cookie: string, id: number) =>
 const messageCount = async () => (await env.DB.prepare('SELECT count(*) AS n FROM messages').first<{ n: number }>())!.n;
 
 beforeEach(resetDataWithAdmin);
+afterEach(() => vi.useRealTimers());
 
 describe('a guest writes to the bot', () => {
   it('should put the text in the booking’s thread, unread and waiting, with no automatic answer in the chat', async () => {
@@ -83,6 +86,41 @@ describe('a guest writes to the bot', () => {
     // The guest's /start tied the chat: that is no message, and brought no alert.
     await new Promise((r) => setTimeout(r, 300));
     expect(await toOwner()).toHaveLength(1);
+  });
+
+  it('should keep the owner’s alert with the guest’s words, so a server stopped right after storing them still alerts the owner', async () => {
+    const OWNER_CHAT = 5_000_000 + Math.floor(Math.random() * 1_000_000);
+    const owner: Partial<Bindings> = {
+      ...PUBLIC,
+      TELEGRAM_BOT_TOKEN: '100200:owner-alerts',
+      TELEGRAM_CHAT_ID: String(OWNER_CHAT),
+    };
+    const alertingCall = callWith(owner);
+    const cookie = await login();
+    const { booking, chat } = await guestWithChatVia(alertingCall, made)(cookie);
+    const alertEnv = { ...env, ...owner } as Bindings;
+    const bot = (await readTelegramBot(env))!;
+    const updateId = nextUpdateId();
+    const said = { chatId: String(chat), messageId: String(updateId), text: 'Можно поздний выезд?' };
+    // The batch that stores the words, and then nothing: the server is stopped before it tries the alert.
+    const alert = await ownerAlertOfGuestWords(alertEnv, 'Telegram', said.text);
+    const taken = await takeTelegramUpdate(env, bot.id, updateId, { said }, alert.alertOf);
+    expect(taken).toMatchObject({ fresh: true, storedFor: booking, alerted: [{ channel: 'telegram' }] });
+    // Taken again (Telegram's next delivery after the restart): no second message, no second alert.
+    const again = await ownerAlertOfGuestWords(alertEnv, 'Telegram', said.text);
+    expect(await takeTelegramUpdate(env, bot.id, updateId, { said }, again.alertOf)).toMatchObject({ fresh: false });
+    expect(await messageCount()).toBe(1);
+    const kept = await env.DB.prepare(
+      "SELECT count(*) AS n FROM outbox WHERE booking_id IS NULL AND channel = 'telegram' AND subject LIKE 'Сообщение от гостя%' AND sent_at IS NULL",
+    ).first<{ n: number }>();
+    expect(kept!.n).toBe(1);
+    // Once the stopped sender's hold on it has run out, the schedule's drain sends it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 3 * 60_000);
+    await runSchedule(alertEnv, { push: true, pull: false, upkeep: false, messengers: false });
+    const toOwner = async () => (await saidTo(OWNER_CHAT)).filter((t) => t.includes('пишет в'));
+    await expect.poll(toOwner, { timeout: 5_000 }).toHaveLength(1);
+    expect((await toOwner())[0]).toContain('Мадина Гасанова пишет в Telegram:\n\nМожно поздний выезд?');
   });
 
   it('should store an update delivered many times at once, and by the webhook and polling together, once', async () => {

@@ -28,7 +28,7 @@ import {
 import { markFailed, markSent, notePartSent, partsSentOf } from '../queries/outbox.ts';
 import { getSettings } from '../queries/settings.ts';
 import { randomHex } from '../queries/guest-bots.ts';
-import { alertOwnerOfGuestMessage, autoAnswerGuest } from './guest-wrote.ts';
+import { autoAnswerGuest, ownerAlertOfGuestWords } from './guest-wrote.ts';
 import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
 import {
   getMaxBot,
@@ -219,15 +219,17 @@ export async function takeMaxGuestUpdate(
     if (taken.unlinked > 0) console.log(`A guest untied their MAX dialog from ${taken.unlinked} booking(s)`);
     return answer(env, bot, userId, MAX_REPLIES.stopped);
   }
+  const alert = text ? await ownerAlertOfGuestWords(env, 'MAX', text) : null;
   const taken = await takeMaxUpdate(
     env,
     key,
     text ? { said: { userId, mid: message.body.mid, text: text.slice(0, MAX_TEXT_LIMIT) } } : null,
+    alert?.alertOf,
   );
   if (!taken.fresh || !text) return;
   if (taken.storedFor !== undefined) {
     console.log('A guest wrote to the MAX bot: kept in their booking’s thread');
-    await later('The owner’s alert of a guest’s message', alertOwnerOfGuestMessage(env, taken.storedFor, 'MAX', text));
+    await later('The owner’s alert of a guest’s message', alert?.sendNow(taken.alerted) ?? Promise.resolve());
     await autoAnswerGuest(env, 'max', taken.storedFor, (row) => tryMaxNow(env, bot, row));
     return;
   }

@@ -30,7 +30,7 @@ import {
   type TelegramBot,
 } from '../queries/telegram-bot.ts';
 import { randomHex } from '../queries/guest-bots.ts';
-import { alertOwnerOfGuestMessage, autoAnswerGuest } from './guest-wrote.ts';
+import { autoAnswerGuest, ownerAlertOfGuestWords } from './guest-wrote.ts';
 import { GUEST_LEASE_MS, messageOrigin, whyStayRefuses, type MessageStay } from './guest.ts';
 import { markTryFailed, messageOf, triedTooLong } from './owner.ts';
 import {
@@ -114,6 +114,7 @@ export async function takeUpdate(
   const action = actionOf(update);
   const chatId = chat === undefined ? undefined : String(chat);
   const text = update.message?.text?.trim();
+  const alert = chatId !== undefined && !action && text ? await ownerAlertOfGuestWords(env, 'Telegram', text) : null;
   const taken = await takeTelegramUpdate(
     env,
     bot.id,
@@ -135,14 +136,12 @@ export async function takeUpdate(
           : 'start' in action
             ? { start: action.start, chatId }
             : { stop: chatId },
+    alert?.alertOf,
   );
   if (!taken.fresh || chatId === undefined) return;
   if (taken.stored) console.log('A guest wrote to the guests’ Telegram bot: kept in their booking’s thread');
   if (taken.storedFor !== undefined && text) {
-    await later(
-      'The owner’s alert of a guest’s message',
-      alertOwnerOfGuestMessage(env, taken.storedFor, 'Telegram', text),
-    );
+    await later('The owner’s alert of a guest’s message', alert?.sendNow(taken.alerted) ?? Promise.resolve());
     await autoAnswerGuest(env, 'telegram', taken.storedFor, (row) => tryTelegramNow(env, bot, row));
   }
   // What the guest wrote reached the owner («Сообщения»): no automatic answer to it. A chat tied

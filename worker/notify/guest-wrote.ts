@@ -7,7 +7,16 @@ import { fillReply, readReplyTemplates, threadStay } from '../queries/reply-temp
 import { queueReply } from '../queries/threads.ts';
 import { GUEST_LEASE_MS, messageOrigin } from './guest.ts';
 import { guestMessageNotice } from './notices.ts';
-import { messageOf, notifyOwner } from './owner.ts';
+import type { AlertOf, UpdateTaken } from '../queries/guest-bots.ts';
+import {
+  messageOf,
+  OWNER_FIRST_LEASE_MS,
+  ownerChannels,
+  tryOwnerNow,
+  type Channel,
+  type OwnerNotice,
+  type Sender,
+} from './owner.ts';
 
 /** The outbox's subject of the automatic answer (the chat gets only the text). */
 const AUTO_ANSWER_SUBJECT = 'Автоответ';
@@ -77,20 +86,31 @@ export async function autoAnswerDue(
 }
 
 /**
- * Tells the owner that a guest wrote, by the channels of their alerts (as a new request is told),
- * with the words and where to answer. Never throws.
+ * The owner's alert that a guest wrote in `messenger`, by the channels of their alerts (as a new
+ * request is told), with the words and where to answer. `alertOf` gives its outbox rows to the
+ * batch that stores the words (worker/queries/guest-bots.ts), so the alert exists exactly when the
+ * words were stored; `sendNow` then tries the rows that batch wrote. Neither throws.
  */
-export async function alertOwnerOfGuestMessage(
-  env: Bindings,
-  bookingId: number,
-  channel: string,
-  text: string,
-): Promise<void> {
-  try {
+export async function ownerAlertOfGuestWords(env: Bindings, messenger: string, text: string) {
+  const channels = await ownerChannels(env).catch((err) => {
+    console.error('The owner’s channels could not be read for a guest’s message:', messageOf(err));
+    return new Map<Channel, Sender>();
+  });
+  let notice: OwnerNotice | undefined;
+  let lease = 0;
+  const alertOf: AlertOf = async (bookingId) => {
+    if (channels.size === 0) return null;
     const stay = await threadStay(env, bookingId);
-    if (!stay) return;
-    await notifyOwner(env, guestMessageNotice({ id: bookingId, ...stay }, channel, text, env.SITE_URL));
-  } catch (err) {
-    console.error(`The owner’s alert of a message about booking ${bookingId} failed:`, messageOf(err));
-  }
+    if (!stay) return null;
+    const said = guestMessageNotice({ id: bookingId, ...stay }, messenger, text, env.SITE_URL);
+    notice = said;
+    lease = now() + OWNER_FIRST_LEASE_MS;
+    return { rows: [...channels.keys()].map((channel) => ({ channel, ...said })), leaseUntil: lease };
+  };
+  const sendNow = async (alerted: UpdateTaken['alerted']) => {
+    if (!notice || !alerted?.length) return;
+    const rows = alerted.map(({ channel, id }) => ({ channel: channel as Channel, id }));
+    await tryOwnerNow(env, channels, { rows, lease }, notice);
+  };
+  return { alertOf, sendNow };
 }

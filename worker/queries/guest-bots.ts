@@ -60,7 +60,18 @@ export type UpdateTaken = {
   storedFor?: number;
   /** The cleaner whose code tied the chat (their morning list goes there, worker/notify/cleaning.ts). */
   cleaner?: number | null;
+  /** The owner's alert of the guest's words, kept by the batch that stored them: its rows by channel. */
+  alerted?: { channel: string; id: number }[];
 };
+
+/**
+ * The owner's alert of a guest's words, as outbox rows (one per channel of the owner's alerts) for
+ * the batch that stores the words, given the booking the chat is tied to; null when there is none
+ * to send. `leaseUntil`: the rows are held while the caller tries them at once.
+ */
+export type AlertOf = (
+  bookingId: number,
+) => Promise<{ rows: { channel: string; subject: string; text: string }[]; leaseUntil: number } | null>;
 
 /**
  * How a platform names one update: `params` (bound first, as ?1…?k), `notSeen`, an SQL condition
@@ -90,6 +101,7 @@ export async function takeGuestUpdate(
   messenger: GuestMessenger,
   key: UpdateKey,
   act: GuestAct,
+  alertOf?: AlertOf,
 ): Promise<UpdateTaken> {
   const at = now();
   const { channel, chats, chatColumn } = messenger;
@@ -107,7 +119,35 @@ export async function takeGuestUpdate(
   const chatBooking = `(select booking_id from ${chats} where ${chatColumn} = ${CHAT} order by linked_at desc, booking_id desc limit 1)`;
   if ('said' in act) {
     const { chatId, platformId, text } = act.said;
-    const [, stored, recorded] = await env.DB.batch<{ thread_id: number }>([
+    // The owner's alert is written by the same batch as the words, before them and on the same
+    // conditions (the update not taken, the words not stored, the chat still tied to the booking
+    // read here): a server killed right after the batch leaves it to the schedule's drain.
+    const tiedTo = alertOf
+      ? await env.DB.prepare(
+          `select booking_id from ${chats} where ${chatColumn} = ?1 order by linked_at desc, booking_id desc limit 1`,
+        )
+          .bind(chatId)
+          .first<{ booking_id: number }>()
+      : null;
+    const alert = tiedTo && alertOf ? await alertOf(tiedTo.booking_id) : null;
+    const alertRows = (alert?.rows ?? []).map((row) =>
+      bound(
+        `insert into outbox (channel, subject, text, attempts, next_attempt_at, lease_until, created_at, event)
+         select ${THIRD}, ${FOURTH}, ?${k + 5}, 0, ${AT}, ?${k + 6}, ${AT}, ''
+         where ${key.notSeen} and ${chatBooking} = ?${k + 7}
+           and not exists (select 1 from messages m where m.channel = '${channel}' and m.platform_id = ?${k + 8})
+         returning id`,
+        chatId,
+        row.channel,
+        row.subject,
+        row.text,
+        alert!.leaseUntil,
+        tiedTo!.booking_id,
+        platformId,
+      ),
+    );
+    const results = await env.DB.batch<{ thread_id: number; id: number }>([
+      ...alertRows,
       bound(
         `insert into threads (channel, booking_id, created_at)
          select '${channel}', b.booking_id, ${AT} from ${chatBooking} b
@@ -126,6 +166,11 @@ export async function takeGuestUpdate(
       ),
       record,
     ]);
+    const [stored, recorded] = results.slice(alertRows.length + 1);
+    const alerted = (alert?.rows ?? []).flatMap((row, i) => {
+      const id = results[i]?.results[0]?.id;
+      return id === undefined ? [] : [{ channel: row.channel, id }];
+    });
     const threadId = stored?.results[0]?.thread_id;
     const thread =
       threadId === undefined
@@ -139,6 +184,7 @@ export async function takeGuestUpdate(
       unlinked: 0,
       stored: threadId !== undefined,
       ...(thread?.booking_id != null ? { storedFor: thread.booking_id } : {}),
+      ...(alerted.length ? { alerted } : {}),
     };
   }
   if ('stop' in act) {

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { maxStartLink, type MaxStatus } from '../../schema/max.ts';
 import type { maxGuestStatusSchema } from '../../schema/telegram.ts';
-import { chatOf, dropChat, MAX_GUESTS, randomHex, takeGuestUpdate, type UpdateTaken } from './guest-bots.ts';
+import {
+  chatOf,
+  dropChat,
+  MAX_GUESTS,
+  randomHex,
+  takeGuestUpdate,
+  type AlertOf,
+  type UpdateTaken,
+} from './guest-bots.ts';
 import { siteRecord } from './site-state.ts';
 import type { DatabasePort } from '../platform/ports.ts';
 
@@ -97,6 +105,7 @@ export const takeMaxUpdate = (
     | { stop: string }
     | { said: { userId: string; mid: string; text: string } }
     | null,
+  alertOf?: AlertOf,
 ): Promise<UpdateTaken> =>
   takeGuestUpdate(
     env,
@@ -111,6 +120,7 @@ export const takeMaxUpdate = (
       : 'start' in act
         ? { start: act.start, chatId: act.userId }
         : { said: { chatId: act.said.userId, platformId: act.said.mid, text: act.said.text } },
+    alertOf,
   );
 
 /** Forgets the keys of updates taken before `before` (ms): MAX delivers an update again within minutes, not days. */

@@ -9,6 +9,7 @@ import {
   dropChat as dropMessengerChat,
   TELEGRAM_GUESTS,
   takeGuestUpdate,
+  type AlertOf,
   type UpdateTaken,
 } from './guest-bots.ts';
 import type { DatabasePort } from '../platform/ports.ts';
@@ -76,6 +77,7 @@ export const takeTelegramUpdate = (
     | { stop: string }
     | { said: { chatId: string; messageId: string; text: string } }
     | null,
+  alertOf?: AlertOf,
 ): Promise<UpdateTaken> =>
   takeGuestUpdate(
     env,
@@ -90,6 +92,7 @@ export const takeTelegramUpdate = (
       ? // A message's id is unique within its chat only.
         { said: { ...act.said, platformId: `${act.said.chatId}:${act.said.messageId}` } }
       : act,
+    alertOf,
   );
 
 /** Where polling goes on from: the update after the newest one taken of this bot. */
