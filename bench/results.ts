@@ -28,7 +28,7 @@ export type PageResult = {
   weightError?: string;
 };
 
-export type PageKey = 'home' | 'catalogue' | 'cabin' | 'contacts' | 'reviews' | 'search' | 'admin';
+export type PageKey = 'home' | 'catalogue' | 'cabin' | 'contacts' | 'reviews' | 'search' | 'admin' | 'guest';
 
 /** One load run: a route of ours, the runtime's control or Caddy, at a fixed rate or at saturation. */
 export type LoadRow = {

@@ -315,6 +315,8 @@ async function measureTarget(target: Target): Promise<TargetResults> {
 
     const cabins = (await fetch(`${base}/api/cabins`).then((r) => r.json())) as { id: number }[];
     const firstId = cabins[0]?.id ?? 1;
+    // A demo guest's page (/b/{token}), the page guests open most, from a messenger on a phone.
+    const guestPath = await cancellableGuestPath(base, await adminLogin(base, ADMIN_PASSWORD)).catch(() => undefined);
     const pages: { key: PageKey; name: string; path: string }[] = [
       { key: 'home', name: 'Home', path: '/' },
       { key: 'catalogue', name: 'Catalogue', path: '/cabins' },
@@ -324,6 +326,7 @@ async function measureTarget(target: Target): Promise<TargetResults> {
       // A search a visitor would make: the results page, filled by the server.
       { key: 'search', name: 'Search results', path: searchPath().replace('/api/search', '/search') },
       { key: 'admin', name: 'Admin login', path: '/admin' },
+      ...(guestPath ? [{ key: 'guest' as const, name: 'Guest page', path: guestPath }] : []),
     ];
 
     // The pages as a phone gets them: through the production edge's compression where there is one.
@@ -337,17 +340,19 @@ async function measureTarget(target: Target): Promise<TargetResults> {
             (r) => r.status,
             () => 0,
           );
-          const result: PageResult = { ...page, status };
+          // The results and the log name a guest's page by its route: its token is a key.
+          const result: PageResult = { ...page, path: page.key === 'guest' ? '/b/{token}' : page.path, status };
           results.pages.push(result);
           if (status !== 200) {
             result.error = `HTTP ${status}: page missing`;
-            log(`Lighthouse ${page.path}: skipped, ${result.error}`);
+            log(`Lighthouse ${result.path}: skipped, ${result.error}`);
             continue;
           }
-          log(`Lighthouse ${page.path} (${LH_RUNS} runs)…`);
+          log(`Lighthouse ${result.path} (${LH_RUNS} runs)…`);
           try {
-            // /search is noindex on purpose: Lighthouse's is-crawlable audit is left out for it alone.
-            result.lighthouse = await lighthousePage(url, LH_RUNS, log, page.key === 'search' ? ['is-crawlable'] : []);
+            // /search and a guest's page are noindex on purpose: Lighthouse's is-crawlable audit is left out for them.
+            const noindex = page.key === 'search' || page.key === 'guest';
+            result.lighthouse = await lighthousePage(url, LH_RUNS, log, noindex ? ['is-crawlable'] : []);
             const { scores, lcpMs, tbtMs, cls } = result.lighthouse;
             log(
               `  ${JSON.stringify(scores)} LCP ${Math.round(lcpMs)} ms TBT ${Math.round(tbtMs)} ms CLS ${cls.toFixed(3)}`,
@@ -366,6 +371,9 @@ async function measureTarget(target: Target): Promise<TargetResults> {
             result.weightError = `weight not measured: ${await stageError(err, base)}`;
             log(`  ${result.weightError}`);
           }
+          // Lighthouse's requests and the weight's largest files name the page by its address.
+          if (result.path !== page.path)
+            Object.assign(result, JSON.parse(JSON.stringify(result).replaceAll(page.path, result.path)));
         }
       if (enabled('lighthouse')) {
         try {
@@ -395,7 +403,7 @@ async function measureTarget(target: Target): Promise<TargetResults> {
 
     if (enabled('interactions')) {
       try {
-        const guest = await cancellableGuestPath(base, await adminLogin(base, ADMIN_PASSWORD));
+        const guest = guestPath;
         results.interactions = await measureInteractions(
           base,
           { cabin: `/cabin/${firstId}`, search: pages.find((p) => p.key === 'search')!.path, guest },

@@ -4,6 +4,8 @@ import type { NetworkRecord } from './lighthouse.ts';
 
 /** gzip level used for every "gzipped" figure (wrangler dev may serve uncompressed). */
 export const GZIP_LEVEL = 9;
+/** The visit counting's module and the one it imports, as the build names them. */
+const COUNTING_SCRIPT = /^\/_astro\/visit(-count)?\.[\w-]+\.js$/;
 const gz = (bytes: Uint8Array | string) => gzipSync(bytes, { level: GZIP_LEVEL }).length;
 
 export type PageWeight = {
@@ -14,6 +16,12 @@ export type PageWeight = {
   /** Script files the page loaded, each gzipped by us. */
   jsFiles: number;
   jsGzip: number;
+  /**
+   * Of those, the visit counting's (site/lib/visit-loader.ts): imported once the page has loaded,
+   * so nothing a visitor sees waits for it. A page with no behaviour loads these alone.
+   */
+  countingJsFiles: number;
+  countingJsGzip: number;
   /** Inline <script> code in the HTML (not JSON data), gzipped on its own; it is also inside htmlGzip. */
   inlineJsBytes: number;
   inlineJsGzip: number;
@@ -43,6 +51,8 @@ export async function pageWeight(records: NetworkRecord[]): Promise<PageWeight> 
     htmlGzip: 0,
     jsFiles: 0,
     jsGzip: 0,
+    countingJsFiles: 0,
+    countingJsGzip: 0,
     inlineJsBytes: 0,
     inlineJsGzip: 0,
     cssGzip: 0,
@@ -82,6 +92,10 @@ export async function pageWeight(records: NetworkRecord[]): Promise<PageWeight> 
       bytes = gz(body);
       w.jsFiles += 1;
       w.jsGzip += bytes;
+      if (COUNTING_SCRIPT.test(url.pathname)) {
+        w.countingJsFiles += 1;
+        w.countingJsGzip += bytes;
+      }
     } else if (type === 'Stylesheet') {
       bytes = gz(body);
       w.cssGzip += bytes;
