@@ -11,6 +11,8 @@ export const BUDGETS = {
   performance: 95,
   otherCategories: 100,
   htmlGzipKb: 14,
+  /** A public page's HTML up to its first image (the whole page if it has none), brotli: the text a phone reads first. */
+  htmlBeforeImageBrKb: 10,
   /**
    * A public page's document as the browser received it, headers and compression included, fits
    * the first round trip: TCP's initial window of 10 segments of 1,460 B, as Lighthouse's model
@@ -235,6 +237,15 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
         value: sent === undefined ? missing(p) : `${sent} B`,
         budget: `≤ ${BUDGETS.firstRoundTripBytes} B (the first round trip)`,
         pass: sent !== undefined && sent <= BUDGETS.firstRoundTripBytes,
+      });
+    }
+    if (isPublic) {
+      out.push({
+        figure: 'HTML before the first image, brotli',
+        where: p.path,
+        value: w ? kb(w.htmlBeforeImageBr ?? 0) : noWeight,
+        budget: `≤ ${BUDGETS.htmlBeforeImageBrKb} KB`,
+        pass: !!w && w.htmlBeforeImageBr !== undefined && w.htmlBeforeImageBr <= BUDGETS.htmlBeforeImageBrKb * 1024,
       });
     }
     if (BUDGETS.noJsPages.includes(p.key)) {

@@ -1,5 +1,5 @@
 import { get } from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { NetworkRecord } from './lighthouse.ts';
 
 /** gzip level used for every "gzipped" figure (wrangler dev may serve uncompressed). */
@@ -13,6 +13,8 @@ export type PageWeight = {
   byType: Record<string, number>;
   htmlBytes: number;
   htmlGzip: number;
+  /** The document up to its first <img> (the whole of it if none), brotli at its best: what comes before the first image. */
+  htmlBeforeImageBr: number;
   /** Script files the page loaded, each gzipped by us. */
   jsFiles: number;
   jsGzip: number;
@@ -49,6 +51,7 @@ export async function pageWeight(records: NetworkRecord[]): Promise<PageWeight> 
     byType: {},
     htmlBytes: 0,
     htmlGzip: 0,
+    htmlBeforeImageBr: 0,
     jsFiles: 0,
     jsGzip: 0,
     countingJsFiles: 0,
@@ -85,6 +88,10 @@ export async function pageWeight(records: NetworkRecord[]): Promise<PageWeight> 
       w.htmlBytes += body.length;
       bytes = gz(body);
       w.htmlGzip += bytes;
+      const firstImage = html.search(/<img\b/);
+      w.htmlBeforeImageBr += brotliCompressSync(Buffer.from(firstImage < 0 ? html : html.slice(0, firstImage)), {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
+      }).length;
       const inline = inlineScripts(html);
       w.inlineJsBytes += Buffer.byteLength(inline);
       w.inlineJsGzip += inline ? gz(inline) : 0;
