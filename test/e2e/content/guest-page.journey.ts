@@ -285,6 +285,13 @@ describe('a guest manages a stay on the page of their booking, and the messages 
 
   it('should say what comes back before the guest cancels, refund both payments in full through ЮKassa, tell the owner and free the nights', async () => {
     const page = await openPage(`/b/${first.token}`, 'phone');
+    // Whatever the page's script does breaks no rule of its CSP (a try of eval is one, even caught).
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      Object.assign(window, { cspViolations: seen });
+      addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.sourceFile}`));
+    });
+    await page.reload();
     await page.locator('html[data-guest-ready]').waitFor({ state: 'attached' });
     const cancel = page.getByRole('region', { name: 'Условия отмены' });
     await visible(cancel);
@@ -293,6 +300,7 @@ describe('a guest manages a stay on the page of their booking, and the messages 
     await visible(cancel.getByText(flat(`Вернём ${formatPrice(first.total)}.`)));
     await cancel.getByRole('button', { name: 'Да, отменить' }).click();
     await visible(page.getByRole('heading', { level: 1, name: 'Бронирование отменено' }), 20_000);
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
     expect(await textOf(page.getByRole('region', { name: 'Отмена' }))).toContain(
       flat(`Возвращаем ${formatPrice(first.total)} на карту`),
     );
