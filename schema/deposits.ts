@@ -65,8 +65,8 @@ export const DEPOSIT_MSG = {
   reasonRequired: MSG.depositReasonRequired,
   reasonTooLong: MSG.depositReasonTooLong,
   unavailable: 'ЮKassa сейчас не отвечает. Попробуйте через минуту: решение сохранено, мы повторим запрос сами',
-  shopHoldsInvalid: 'Включены ли двухстадийные платежи: да или нет',
-  withoutHoldInvalid: 'Когда блокировка невозможна: без залога или залог с возвратом после выезда',
+  shopHoldsInvalid: MSG.depositShopHoldsInvalid,
+  withoutHoldInvalid: MSG.depositWithoutHoldInvalid,
 } as const;
 
 /** «Удержать …»: the part to keep, in roubles, and the reason the guest will read. */
