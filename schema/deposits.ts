@@ -101,6 +101,8 @@ export function depositStateOf(
   if (d.status === 'pending') return 'pending';
   if (d.mode === 'paid' && d.status === 'succeeded') {
     if (!d.decision) return 'held';
+    // ЮKassa cancelled the refund itself: the owner must see to it in ЮKassa's own account.
+    if (d.refundStatus === 'canceled') return 'failed';
     const settled = paidDepositSettled(d);
     if (d.decision === 'release') return settled ? 'released' : d.error ? 'failed' : 'releasing';
     return settled ? 'kept' : d.error ? 'failed' : 'keeping';

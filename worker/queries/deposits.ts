@@ -2,7 +2,7 @@
 // conditional write on the status (and decision, and refund) this caller read, so of any number of
 // callers racing one deposit exactly one moves it.
 import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
-import { depositReleaseOn } from '../../schema/deposits.ts';
+import { depositReleaseOn, paidDepositSettled } from '../../schema/deposits.ts';
 import { bookings, cabins, deposits, type Deposit } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
@@ -68,6 +68,9 @@ const standing = or(
 /** The same, for a row already read. */
 export const isStanding = (d: Pick<Deposit, 'mode' | 'status'>) =>
   d.mode === 'paid' ? d.status === 'succeeded' : d.status === 'waiting_for_capture';
+
+/** Still the owner's to see to: standing, and not yet given back (or kept) as decided. */
+export const isOpen = (d: Deposit) => isStanding(d) && !(d.mode === 'paid' && paidDepositSettled(d));
 
 export type DepositDecision =
   | { decision: 'release'; by: 'owner' | 'auto' }
@@ -228,7 +231,7 @@ export function leaseDeposit(env: DbEnv, d: Deposit) {
     .get();
 }
 
-/** Every deposit with its booking's dates and guest: «Сегодня» picks the day's and the ones still held. */
+/** Every deposit with its booking's dates and guest: «Сегодня» picks the day's and the ones still open. */
 export const depositsWithStays = (env: DbEnv) =>
   getDb(env)
     .select({
@@ -247,7 +250,9 @@ export const depositsWithStays = (env: DbEnv) =>
     .innerJoin(cabins, eq(cabins.id, bookings.cabinId))
     .where(
       sql`${deposits.status} = 'waiting_for_capture' or ${bookings.checkOut} >= date('now', '-3 days')
-        or (${deposits.mode} = 'paid' and ${deposits.status} = 'succeeded' and ${deposits.refundStatus} is null)`,
+        or (${deposits.mode} = 'paid' and ${deposits.status} = 'succeeded'
+          and coalesce(${deposits.refundStatus}, '') <> 'succeeded'
+          and not (${deposits.decision} = 'keep' and ${deposits.keptAmount} >= ${deposits.amount}))`,
     )
     .orderBy(desc(deposits.createdAt))
     .all();

@@ -1,6 +1,6 @@
 import type { Settings } from '../../schema/settings.ts';
 import { currentOf, depositRuleOf, depositViewOf } from '../payments/deposits.ts';
-import { cabinDeposits, depositsWithStays, isStanding } from '../queries/deposits.ts';
+import { cabinDeposits, depositsWithStays, isOpen } from '../queries/deposits.ts';
 import type { DayStay } from '../queries/today.ts';
 import { Hono } from 'hono';
 import type { z } from 'zod';
@@ -63,7 +63,7 @@ function todayDeposits(
     out.push({ ...view, bookingId: b.id, cabinName: b.cabinName, guestName: b.name });
   };
   for (const s of stays) add(s);
-  for (const r of held) if (isStanding(r.deposit)) add({ ...r.booking, cabinName: r.cabinName });
+  for (const r of held) if (isOpen(r.deposit)) add({ ...r.booking, cabinName: r.cabinName });
   return out;
 }
 
