@@ -1,5 +1,5 @@
 import { DEFAULT_CHANGE_SETTINGS } from './date-change.ts';
-import { DEPOSIT_ASK_DAYS_DEFAULT } from './deposits.ts';
+import { DEPOSIT_ASK_DAYS_DEFAULT, type DepositWithoutHold } from './deposits.ts';
 import { DEFAULT_CANCELLATION, DEFAULT_MESSAGES } from './guest-defaults.ts';
 import { DEFAULT_CHECK_IN, DEFAULT_CHECK_OUT } from './constants.ts';
 import { BOOKING_RETENTION_YEARS } from './booking-options.ts';
@@ -54,7 +54,8 @@ export const DEFAULT_SETTINGS = {
   cleaningFee: 0,
   touristTax: { ...TOURIST_TAX_DEFAULT },
   vatCode: 1 as VatCode,
-  deposit: { askDaysBefore: DEPOSIT_ASK_DAYS_DEFAULT },
+  /** Holds as before: a stay a hold cannot serve gets no deposit until the owner chooses a paid one. */
+  deposit: { askDaysBefore: DEPOSIT_ASK_DAYS_DEFAULT, shopHolds: true, withoutHold: 'none' as DepositWithoutHold },
   changes: { ...DEFAULT_CHANGE_SETTINGS },
   /** The guest's cancellation terms and the e-mails that go by themselves. */
   cancellation: { ...DEFAULT_CANCELLATION },

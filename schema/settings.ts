@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { changeSettingsSchema } from './date-change.ts';
-import { DEPOSIT_ASK_DAYS_MAX } from './deposits.ts';
+import { DEPOSIT_ASK_DAYS_MAX, DEPOSIT_MSG, DEPOSIT_WITHOUT_HOLD } from './deposits.ts';
 import { MSG } from './messages.ts';
 import { imageUrl } from './cabin-input.ts';
 import { DEFAULT_SETTINGS } from './defaults.ts';
@@ -150,7 +150,10 @@ export const paymentSettingsSchema = z.object({
     { error: MSG.badInput },
   ),
   vatCode: z.custom<VatCode>((v) => VAT_CODE_VALUES.includes(v as VatCode), MSG.vatCodeInvalid),
-  /** How many days before arrival the guest's page asks for a cabin's deposit. */
+  /**
+   * How many days before arrival the guest's page asks for a cabin's deposit; whether the ЮKassa
+   * shop takes holds; and what a stay a hold cannot serve gets (none, or a deposit paid and refunded).
+   */
   deposit: z.strictObject(
     {
       askDaysBefore: z
@@ -158,6 +161,8 @@ export const paymentSettingsSchema = z.object({
         .int(MSG.depositAskDaysInvalid)
         .min(0, MSG.depositAskDaysInvalid)
         .max(DEPOSIT_ASK_DAYS_MAX, MSG.depositAskDaysInvalid),
+      shopHolds: z.boolean({ error: DEPOSIT_MSG.shopHoldsInvalid }),
+      withoutHold: z.enum(DEPOSIT_WITHOUT_HOLD, { error: DEPOSIT_MSG.withoutHoldInvalid }),
     },
     { error: MSG.depositAskDaysInvalid },
   ),
@@ -222,6 +227,8 @@ export function resolveSettings(stored: StoredSettings): Settings {
   return {
     ...DEFAULT_SETTINGS,
     ...stripUndefined(stored),
+    // Deposit settings stored before a field was added read that field's default.
+    deposit: { ...DEFAULT_SETTINGS.deposit, ...stored.deposit },
     ...contact,
     contactInfo: { ...contact },
   };

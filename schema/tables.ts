@@ -1033,11 +1033,14 @@ export const cleanerLinkCodes = sqliteTable(
 );
 
 /**
- * A deposit held on the guest's card: a ЮKassa payment made with `capture: false` (its id is the
- * row's). ЮKassa's status moves it pending → waiting_for_capture (held) → canceled (let go) or
- * succeeded (part kept). Apart from the stay's payments, so nothing that sums what a stay was
- * paid counts it. The owner's (or the schedule's) decision is written first, by a conditional write
- * on an undecided hold, so of «Вернуть залог», «Удержать …» and the release by itself only one acts;
+ * A deposit: a ЮKassa payment (its id is the row's), held or paid. A hold (`mode` 'hold', made with
+ * `capture: false`) moves pending → waiting_for_capture (held) → canceled (let go) or succeeded
+ * (part kept). Where a hold cannot be used (the stay outlasts ЮKassa's 7 days, or the shop has no
+ * two-stage payments) and the owner chose so, it is paid (`mode` 'paid', `capture: true`): pending →
+ * succeeded, and the decision gives back all or the rest of it by one refund (refundId,
+ * refundStatus). Apart from the stay's payments, so nothing that sums what a stay was paid counts
+ * it. The owner's (or the schedule's) decision is written first, by a conditional write on an
+ * undecided deposit, so of «Вернуть залог», «Удержать …» and the return by itself only one acts;
  * ЮKassa is then asked with a key naming that decision, again by the schedule until it answers.
  * A record of money: never deleted. Amounts in kopecks.
  */
@@ -1052,7 +1055,11 @@ export const deposits = sqliteTable(
     /** ЮKassa's: pending, waiting_for_capture, succeeded, canceled. */
     status: text('status').notNull(),
     confirmationUrl: text('confirmation_url').notNull().default(''),
-    /** null until decided; 'release' (all back) or 'keep' (keptAmount captured). */
+    /** 'hold': blocked on the card; 'paid': charged, and given back after departure by a refund. */
+    mode: text('mode', { enum: ['hold', 'paid'] })
+      .notNull()
+      .default('hold'),
+    /** null until decided; 'release' (all back) or 'keep' (keptAmount captured, or kept of a paid one). */
     decision: text('decision'),
     /** Who decided: 'owner' or 'auto' (the schedule, before ЮKassa's limit). */
     decidedBy: text('decided_by'),
@@ -1061,6 +1068,9 @@ export const deposits = sqliteTable(
     reason: text('reason'),
     /** ЮKassa's refusal of the decision, as the owner should read it; null once it went through. */
     error: text('error'),
+    /** A paid deposit's refund of all or the rest, once ЮKassa made it, and its status (pending, succeeded, canceled). */
+    refundId: text('refund_id'),
+    refundStatus: text('refund_status'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

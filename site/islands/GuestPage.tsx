@@ -94,7 +94,10 @@ export function PayRest({ page, api }: { page: GuestPageAnswer; api: string }) {
   );
 }
 
-/** «Внести залог»: a hold on the guest's card at ЮKassa; back from it, the server shows the page anew. */
+/**
+ * «Внести залог» (a hold on the card) or «Оплатить залог» (paid, refunded after departure) at
+ * ЮKassa; back from it, the server shows the page anew.
+ */
 export function DepositPay({ page, api }: { page: GuestPageAnswer; api: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -125,7 +128,7 @@ export function DepositPay({ page, api }: { page: GuestPageAnswer; api: string }
   return (
     <div className="guest__actions">
       <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void pay()}>
-        {busy ? 'Переходим к оплате…' : DEPOSIT_PAY_BUTTON(d.amount)}
+        {busy ? 'Переходим к оплате…' : DEPOSIT_PAY_BUTTON(d.amount, d.mode)}
       </button>
       <FormError message={error} />
     </div>

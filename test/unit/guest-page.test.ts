@@ -140,6 +140,7 @@ describe("the page's buttons, written by the server and hydrated by the island",
   };
   const deposit: NonNullable<GuestPageAnswer['deposit']> = {
     id: null,
+    mode: 'hold',
     amount: 5000,
     state: 'asked',
     label: 'Ждём залог',
@@ -191,6 +192,8 @@ describe("the page's buttons, written by the server and hydrated by the island",
       'a deposit held',
       { ...confirmed, deposit: { ...deposit, state: 'held', canPay: false, releaseOn: '2027-07-25' } },
     ],
+    ['a paid deposit to pay', { ...confirmed, deposit: { ...deposit, mode: 'paid', canPay: true } }],
+    ['a paid deposit not yet due', { ...confirmed, deposit: { ...deposit, mode: 'paid', canPay: false } }],
     ['dates that may be moved', { ...confirmed, change: { allowed: true, until: '2027-07-17', anyCabin: false } }],
     [
       'dates no longer moved',
@@ -260,6 +263,32 @@ describe("the page's buttons, written by the server and hydrated by the island",
     );
     expect(depositGuestText({ ...deposit, state: 'kept', kept: 1500, reason: 'Разбита кружка' })).toBe(
       'Из залога удержано 1 500 ₽: Разбита кружка. Остальное вернулось на карту.',
+    );
+  });
+
+  it('should tell a guest before paying that a paid deposit is charged and comes back after departure', async () => {
+    const at = (name: string) => pages.find(([n]) => n === name)![1];
+    const area = await depositArea(at('a paid deposit to pay'));
+    expect(area).toContain('Оплатить залог 5 000 ₽');
+    expect(area).not.toContain('Внести залог');
+    expect(depositGuestText(at('a paid deposit to pay').deposit!)).toBe(
+      'Залог 5 000 ₽ списывается с карты и возвращается после выезда, в течение 2 дней.',
+    );
+    expect(depositGuestText(at('a paid deposit not yet due').deposit!)).toBe(
+      'Залог 5 000 ₽ списывается с карты и возвращается после выезда, в течение 2 дней. Внести его можно с 19.07 и до заезда.',
+    );
+    // The hold's words never say «списывается»: the guest can tell which one it is.
+    expect(depositGuestText(at('a deposit to pay').deposit!)).toContain('не списывается');
+    const paid = { ...deposit, mode: 'paid' as const, canPay: false };
+    expect(depositGuestText({ ...paid, state: 'held', releaseOn: '2027-07-25' })).toBe(
+      'Залог 5 000 ₽ оплачен. Он вернётся на карту после выезда, не позже 25.07.',
+    );
+    expect(depositGuestText({ ...paid, state: 'released' })).toBe('Залог 5 000 ₽ возвращён на карту.');
+    expect(depositGuestText({ ...paid, state: 'kept', kept: 1500, reason: 'Разбита кружка' })).toBe(
+      'Из залога удержано 1 500 ₽: Разбита кружка. Остальное вернулось на карту.',
+    );
+    expect(depositGuestText({ ...paid, state: 'kept', kept: 5000, reason: 'Сломана дверь' })).toBe(
+      'Залог 5 000 ₽ удержан: Сломана дверь.',
     );
   });
 

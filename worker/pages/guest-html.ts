@@ -45,7 +45,7 @@ export function payArea(page: GuestPageAnswer): Promise<string> {
   );
 }
 
-/** «Внести залог», or the way back to a hold started: the island's DepositPay before a tap. */
+/** «Внести залог» («Оплатить залог» for a paid one), or the way back to one started: the island's DepositPay before a tap. */
 export function depositArea(page: GuestPageAnswer): Promise<string> {
   const d = page.deposit;
   if (d?.confirmationUrl)
@@ -54,7 +54,7 @@ export function depositArea(page: GuestPageAnswer): Promise<string> {
     );
   if (!d?.canPay) return str('');
   return str(
-    html`<div class="guest__actions"><button type="button" class="btn btn--primary">${DEPOSIT_PAY_BUTTON(d.amount)}</button></div>`,
+    html`<div class="guest__actions"><button type="button" class="btn btn--primary">${DEPOSIT_PAY_BUTTON(d.amount, d.mode)}</button></div>`,
   );
 }
 

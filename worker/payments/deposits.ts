@@ -2,16 +2,23 @@
 // `capture: false` the guest makes from their page; after departure the owner lets it go (a
 // cancel) or keeps part of it (a capture of that part, with its 54-ФЗ receipt); undecided, the
 // schedule lets it go 2 days after departure, and always before ЮKassa's own 7-day limit.
-// ЮKassa's own answer, read back, is the only thing that moves a deposit's status; the decision is
-// written first by a conditional write, so of the owner's buttons and the schedule one acts.
+// Where a hold cannot be used (the stay outlasts it, or the shop takes none) and the owner chose
+// so, the deposit is paid instead (`capture: true`, with its receipt) and given back by a refund:
+// all of it, or all but the part kept; undecided, the schedule refunds it 2 days after departure.
+// ЮKassa's own answer, read back, is the only thing that moves a deposit's status and refund; the
+// decision is written first by a conditional write, so of the owner's buttons and the schedule one acts.
 import {
   DEPOSIT_MSG,
   DEPOSIT_SAFE_HOLD_MS,
   DEPOSIT_STATE_LABELS,
+  PAID_DEPOSIT_STATE_LABELS,
   depositAskFrom,
   depositReleaseOn,
   depositStateOf,
+  paidDepositAskFrom,
+  paidDepositRefund,
   stayFitsHold,
+  type DepositMode,
   type DepositView,
 } from '../../schema/deposits.ts';
 import { formatPrice } from '../../schema/format.ts';
@@ -25,8 +32,11 @@ import {
   claimDecision,
   decidedDeposits,
   depositsDueForRelease,
+  leaseDeposit,
   moveDeposit,
   noteDepositError,
+  paidRefundsDue,
+  setDepositRefund,
   storeDeposit,
   type DepositDecision,
 } from '../queries/deposits.ts';
@@ -37,6 +47,8 @@ import {
   cancelPayment,
   capturePayment,
   createPayment,
+  createRefund,
+  getRefund,
   kopecksOf,
   rub,
   yookassaOf,
@@ -44,24 +56,34 @@ import {
   type YooPayment,
 } from './yookassa.ts';
 
-/** What a booking's deposit is: the cabin's amount in roubles, the first day to pay it, when it goes back. */
-export type DepositRule = { amount: number; askFrom: string; releaseOn: string };
+/**
+ * What a booking's deposit is: the cabin's amount in roubles, held or paid, the first day to pay
+ * it, when it goes back.
+ */
+export type DepositRule = { amount: number; mode: DepositMode; askFrom: string; releaseOn: string };
 
 /**
- * The deposit a booking asks for, or null: the cabin has none, or the stay is longer than a hold
- * on a card lasts (arrival + stay + 2 days over ЮKassa's 7), where no deposit is asked.
+ * The deposit a booking asks for, or null where the cabin has none. A hold where one lasts (arrival
+ * + stay + 2 days within ЮKassa's 7) and the shop takes holds; otherwise, by the owner's choice,
+ * a deposit paid and refunded after departure, or none at all.
  */
 export function depositRuleOf(
   b: Pick<Booking, 'checkIn' | 'checkOut'>,
   cabinDeposit: number,
   settings: Pick<Settings, 'deposit'>,
 ): DepositRule | null {
-  if (cabinDeposit <= 0 || !stayFitsHold(b.checkIn, b.checkOut)) return null;
-  return {
-    amount: cabinDeposit,
-    askFrom: depositAskFrom(b.checkIn, b.checkOut, settings.deposit.askDaysBefore),
-    releaseOn: depositReleaseOn(b.checkOut),
-  };
+  if (cabinDeposit <= 0) return null;
+  const { askDaysBefore, shopHolds, withoutHold } = settings.deposit;
+  const releaseOn = depositReleaseOn(b.checkOut);
+  if (shopHolds && stayFitsHold(b.checkIn, b.checkOut))
+    return {
+      amount: cabinDeposit,
+      mode: 'hold',
+      askFrom: depositAskFrom(b.checkIn, b.checkOut, askDaysBefore),
+      releaseOn,
+    };
+  if (withoutHold !== 'paid') return null;
+  return { amount: cabinDeposit, mode: 'paid', askFrom: paidDepositAskFrom(b.checkIn, askDaysBefore), releaseOn };
 }
 
 /** The deposit that counts for a booking: the one held or decided, else the newest try. */
@@ -72,17 +94,28 @@ export const currentOf = (all: readonly Deposit[]) =>
 export function depositViewOf(rule: DepositRule | null, d: Deposit | undefined): DepositView | null {
   if (!d && !rule) return null;
   const state = d && !(d.status === 'canceled' && !d.decision) ? depositStateOf(d) : 'asked';
+  const mode = d && state !== 'asked' ? d.mode : (rule?.mode ?? 'hold');
   return {
     id: state === 'asked' ? null : (d?.id ?? null),
+    mode,
     amount: d && state !== 'asked' ? Math.round(d.amount / 100) : (rule?.amount ?? 0),
     state,
-    label: DEPOSIT_STATE_LABELS[state],
+    label: (mode === 'paid' ? PAID_DEPOSIT_STATE_LABELS : DEPOSIT_STATE_LABELS)[state],
     kept: d?.keptAmount != null ? Math.round(d.keptAmount / 100) : null,
     reason: d?.reason ?? null,
-    error: d?.decidedBy === 'yookassa' ? 'ЮKassa вернула залог сама: блокировка на карте истекла' : (d?.error ?? null),
+    error: errorOf(d),
     askFrom: rule?.askFrom ?? '',
     releaseOn: state === 'held' && rule ? rule.releaseOn : null,
   };
+}
+
+/** What the owner reads of a decision ЮKassa did not carry out, or of one it made by itself. */
+function errorOf(d: Deposit | undefined): string | null {
+  if (!d) return null;
+  if (d.decidedBy === 'yookassa') return 'ЮKassa вернула залог сама: блокировка на карте истекла';
+  if (d.mode === 'paid' && d.refundStatus === 'canceled')
+    return 'ЮKassa отменила возврат залога. Проверьте платёж в личном кабинете ЮKassa и верните залог там';
+  return d.error;
 }
 
 /** Why the guest's page cannot take the deposit today, or null when it can. */
@@ -109,9 +142,10 @@ export const tellOwnerHoldsOff = (env: Bindings, b: Booking, cabinName: string) 
   notifyOwner(env, depositHoldsOffNotice(b, cabinName, env.SITE_URL));
 
 /**
- * Makes the hold at ЮKassa and keeps it. The Idempotence-Key names the booking and how many holds
- * were tried before: a double tap makes one, and after one was cancelled on ЮKassa's page the next
- * tap makes a new one. Throws YooKassaError when ЮKassa cannot be reached or refuses.
+ * Makes the deposit at ЮKassa, a hold or a payment as the rule says, and keeps it. The
+ * Idempotence-Key names the booking, the kind and how many deposits were tried before: a double tap
+ * makes one, and after one was cancelled on ЮKassa's page the next tap makes a new one. Throws
+ * YooKassaError when ЮKassa cannot be reached or refuses.
  */
 export async function startDeposit(
   env: Bindings,
@@ -124,17 +158,21 @@ export async function startDeposit(
   const shop = yookassaOf(env);
   if (!shop) throw new YooKassaError('YOOKASSA_SHOP_ID and YOOKASSA_SECRET_KEY are not set');
   const kopecks = rule.amount * 100;
+  const paid = rule.mode === 'paid';
   const payment = await createPayment(
     shop,
     {
       amount: rub(kopecks),
-      capture: false,
+      capture: paid,
       confirmation: { type: 'redirect', return_url: guestPageUrl(opts.origin, b.guestToken ?? '') },
-      description: `Залог, бронирование №${b.id}`.slice(0, 128),
+      description: (paid
+        ? `Залог с возвратом после выезда, бронирование №${b.id}`
+        : `Залог, бронирование №${b.id}`
+      ).slice(0, 128),
       metadata: { bookingId: String(b.id), kind: 'deposit' },
       receipt: depositReceipt(b, cabinName, kopecks, opts.vatCode),
     },
-    `deposit-${b.id}-${Date.parse(b.createdAt)}-${tries}`,
+    `deposit-${paid ? 'paid-' : ''}${b.id}-${Date.parse(b.createdAt)}-${tries}`,
   );
   const confirmationUrl = payment.confirmation?.confirmation_url ?? '';
   await storeDeposit(env, {
@@ -143,6 +181,7 @@ export async function startDeposit(
     amount: kopecks,
     status: payment.status,
     confirmationUrl,
+    mode: rule.mode,
   });
   return { confirmationUrl };
 }
@@ -153,22 +192,73 @@ export async function startDeposit(
  */
 export async function applyDepositAnswer(env: Bindings, d: Deposit, answer: YooPayment): Promise<Deposit | undefined> {
   if (answer.status === d.status) return undefined;
-  const kept = answer.status === 'succeeded' ? kopecksOf(answer.amount) : undefined;
+  // A hold captured is the part kept; a paid deposit succeeded is only paid, nothing kept yet.
+  const kept = answer.status === 'succeeded' && d.mode === 'hold' ? kopecksOf(answer.amount) : undefined;
   return moveDeposit(env, d, answer.status, kept);
+}
+
+/** ЮKassa's refusal or silence as the owner reads it. */
+const failureOf = (err: unknown) =>
+  err instanceof YooKassaError && err.status && err.status < 500
+    ? `ЮKassa отказала (${err.status}). Проверьте платёж в личном кабинете ЮKassa`
+    : 'ЮKassa не ответила; мы повторим запрос сами';
+
+/**
+ * Gives a paid deposit back as decided: one refund of all of it, or of all but the part kept (none
+ * when all is kept), with its 54-ФЗ receipt, under a key naming the deposit, so a retry never
+ * refunds twice. A refund already made and still pending is read back instead.
+ */
+async function refundPaidDeposit(
+  env: Bindings,
+  d: Deposit,
+  booking: Pick<Booking, 'id' | 'email' | 'phone' | 'checkIn' | 'checkOut'>,
+  cabinName: string,
+  vatCode: Settings['vatCode'],
+): Promise<Deposit> {
+  const amount = paidDepositRefund(d);
+  if (amount <= 0) return d;
+  const shop = yookassaOf(env);
+  if (!shop) {
+    await noteDepositError(env, d.id, 'Ключи ЮKassa не заданы на сервере');
+    return { ...d, error: 'Ключи ЮKassa не заданы на сервере' };
+  }
+  try {
+    const kept = d.decision === 'keep' && d.keptAmount ? `; удержано ${formatPrice(d.keptAmount / 100)}` : '';
+    const refund = d.refundId
+      ? await getRefund(shop, d.refundId)
+      : await createRefund(
+          shop,
+          {
+            payment_id: d.id,
+            amount: rub(amount),
+            description: `Возврат залога, бронирование №${booking.id}${kept}`.slice(0, 250),
+            receipt: depositReceipt(booking, cabinName, amount, vatCode),
+          },
+          `deposit-${d.id}-refund`,
+        );
+    return (await setDepositRefund(env, d.id, refund)) ?? { ...d, refundId: refund.id, refundStatus: refund.status };
+  } catch (err) {
+    console.error(`The refund of paid deposit ${d.id} (${d.decision}) was not made:`, messageForLog(err));
+    const error = failureOf(err);
+    await noteDepositError(env, d.id, error);
+    return { ...d, error };
+  }
 }
 
 /**
  * Asks ЮKassa to carry out a decided deposit (a cancel, or a capture of the part kept with its
- * receipt) under a key naming the decision, so a retry never captures twice; its answer moves the
- * deposit. A refusal or silence is written for the owner and the schedule asks again.
+ * receipt; for a paid one, its refund) under a key naming the decision, so a retry never captures
+ * or refunds twice; its answer moves the deposit. A refusal or silence is written for the owner
+ * and the schedule asks again.
  */
 export async function carryOut(
   env: Bindings,
   d: Deposit,
-  booking: Pick<Booking, 'email' | 'phone' | 'checkIn' | 'checkOut'>,
+  booking: Pick<Booking, 'id' | 'email' | 'phone' | 'checkIn' | 'checkOut'>,
   cabinName: string,
   vatCode: Settings['vatCode'],
 ): Promise<Deposit> {
+  if (d.mode === 'paid') return refundPaidDeposit(env, d, booking, cabinName, vatCode);
   const shop = yookassaOf(env);
   if (!shop) {
     await noteDepositError(env, d.id, 'Ключи ЮKassa не заданы на сервере');
@@ -190,10 +280,7 @@ export async function carryOut(
     return (await applyDepositAnswer(env, d, answer)) ?? { ...d, status: answer.status };
   } catch (err) {
     console.error(`The deposit ${d.id} decision (${d.decision}) was not carried out:`, messageForLog(err));
-    const error =
-      err instanceof YooKassaError && err.status && err.status < 500
-        ? `ЮKassa отказала (${err.status}). Проверьте платёж в личном кабинете ЮKassa`
-        : 'ЮKassa не ответила; мы повторим запрос сами';
+    const error = failureOf(err);
     await noteDepositError(env, d.id, error);
     return { ...d, error };
   }
@@ -202,7 +289,7 @@ export async function carryOut(
 /** The owner's decision, as the route makes it: null when no hold stands or someone decided first. */
 export const decide = (env: Bindings, id: string, decision: DepositDecision) => claimDecision(env, id, decision);
 
-/** «Удержать …»: the part must fit the hold. Undefined when it does, the refusal when not. */
+/** «Удержать …»: the part must fit the deposit. Undefined when it does, the refusal when not. */
 export function keepRefusal(d: Deposit, roubles: number): string | undefined {
   return roubles * 100 > d.amount
     ? DEPOSIT_MSG.amountTooLarge.replace('{max}', formatPrice(d.amount / 100))
@@ -212,10 +299,13 @@ export function keepRefusal(d: Deposit, roubles: number): string | undefined {
 /** How many deposits one schedule run carries out at most: each is one request to ЮKassa. */
 export const DEPOSITS_PER_RUN = 5;
 
+/** A paid deposit's decision left this long without a refund is taken to have been dropped by whoever made it. */
+const PAID_RETRY_AFTER_MS = 5 * 60_000;
+
 /**
- * The schedule's part: holds nobody decided go back 2 days after departure, or sooner when close to
- * ЮKassa's limit; decisions ЮKassa did not carry out are asked again. Each claim is conditional,
- * so a run racing the owner's button never acts twice.
+ * The schedule's part: deposits nobody decided go back 2 days after departure (a hold sooner when
+ * close to ЮKassa's limit); decisions ЮKassa did not carry out are asked again. Each claim is
+ * conditional, so a run racing the owner's button never acts twice.
  */
 export async function runDeposits(
   env: Bindings,
@@ -238,6 +328,15 @@ export async function runDeposits(
     const l = await lookup(d.bookingId);
     if (!l) continue;
     await carryOut(env, d, l.booking, l.cabinName, vatCode);
+    done++;
+  }
+  const staleBefore = new Date(now() - PAID_RETRY_AFTER_MS).toISOString();
+  for (const d of (await paidRefundsDue(env, staleBefore)).slice(0, Math.max(0, DEPOSITS_PER_RUN - done))) {
+    // Of two runs at once, the one whose lease is written asks; the other leaves it.
+    const leased = await leaseDeposit(env, d);
+    const l = leased && (await lookup(d.bookingId));
+    if (!leased || !l) continue;
+    await carryOut(env, leased, l.booking, l.cabinName, vatCode);
     done++;
   }
   return done;

@@ -12,8 +12,7 @@ import { requireAdmin } from '../middleware/session.ts';
 import { carryOut, currentOf, decide, depositRuleOf, depositViewOf, keepRefusal } from '../payments/deposits.ts';
 import { getBooking } from '../queries/bookings.ts';
 import { getCabin } from '../queries/cabins.ts';
-import type { DepositDecision } from '../queries/deposits.ts';
-import { depositsOf } from '../queries/deposits.ts';
+import { depositsOf, isStanding, type DepositDecision } from '../queries/deposits.ts';
 import { getSettings } from '../queries/settings.ts';
 import { idParam } from './params.ts';
 
@@ -24,16 +23,16 @@ const depositAnswer = z.object({ deposit: depositView });
 type C = Context<AppEnv>;
 
 /**
- * The owner's decision on a deposit held on the guest's card: written first, by a conditional
- * write on an undecided hold (the other button, a second tap and the schedule's release lose),
- * then carried out at ЮKassa; a refusal or silence is kept for the owner and asked again by the
- * schedule.
+ * The owner's decision on a deposit held on the guest's card or paid: written first, by a
+ * conditional write on an undecided deposit (the other button, a second tap and the schedule's
+ * return lose), then carried out at ЮKassa (a cancel or capture of a hold, a refund of a paid
+ * one); a refusal or silence is kept for the owner and asked again by the schedule.
  */
 async function decideFor(c: C, id: number, make: (d: Deposit) => DepositDecision | string) {
   const booking = await getBooking(c.env, id);
   if (!booking) return apiError(c, 404, MSG.bookingNotFound);
   const held = currentOf(await depositsOf(c.env, id));
-  if (!held || held.status !== 'waiting_for_capture') return apiError(c, 409, DEPOSIT_MSG.nothingHeld);
+  if (!held || !isStanding(held)) return apiError(c, 409, DEPOSIT_MSG.nothingHeld);
   if (held.decision) return apiError(c, 409, DEPOSIT_MSG.decided);
   const decision = make(held);
   if (typeof decision === 'string') return apiError(c, 400, decision);
@@ -54,9 +53,10 @@ export const depositRoutes = new Hono<AppEnv>()
       answer: depositAnswer,
       errors: [404, 409],
       description:
-        'Снимает блокировку залога на карте гостя (отмена платежа в ЮKassa). Решение записывается одной условной ' +
-        'записью на неудержанном залоге: повтор, вторая кнопка и возврат по расписанию ничего не меняют (409). ' +
-        'Если ЮKassa не ответила, решение сохранено, `deposit.error` говорит почему, и расписание повторит запрос.',
+        'Снимает блокировку залога на карте гостя (отмена платежа в ЮKassa); оплаченный залог (`mode: paid`) ' +
+        'возвращает целиком возвратом в ЮKassa с чеком. Решение записывается одной условной записью на ' +
+        'нерешённом залоге: повтор, вторая кнопка и возврат по расписанию ничего не меняют (409). Если ЮKassa ' +
+        'отказала или не ответила, решение сохранено, `deposit.error` говорит почему, и расписание повторит запрос.',
     }),
     requireAdmin,
     validate('param', idParam),
@@ -69,8 +69,10 @@ export const depositRoutes = new Hono<AppEnv>()
       answer: depositAnswer,
       errors: [400, 404, 409],
       description:
-        '`amount` — рубли, не больше залога (иначе 400), `reason` — причина, которую увидит гость. Списывает эту ' +
-        'часть (capture в ЮKassa с чеком по 54-ФЗ), остальное возвращается на карту. Одно решение на залог.',
+        '`amount` — рубли, не больше залога (иначе 400), `reason` — причина, которую увидит гость. Блокировку ' +
+        'списывает в этой части (capture в ЮKassa с чеком по 54-ФЗ), остальное возвращается на карту; у ' +
+        'оплаченного залога (`mode: paid`) возвращает остальное возвратом в ЮKassa с чеком, а удержание всего ' +
+        'залога ничего не возвращает, причина записывается. Одно решение на залог.',
     }),
     requireAdmin,
     validate('param', idParam),

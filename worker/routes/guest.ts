@@ -106,35 +106,48 @@ export const guestRoutes = new Hono<AppEnv>()
     }
   })
   /**
-   * «Внести залог»: a hold on the guest's card at ЮKassa (`capture: false`), from `askDaysBefore`
-   * days before arrival until arrival; the same page's address while one is started and not finished.
+   * «Внести залог»: a hold on the guest's card at ЮKassa (`capture: false`), or where a hold cannot
+   * be used and the owner chose so a payment refunded after departure (`capture: true`), from
+   * `askDaysBefore` days before arrival until arrival; the same page's address while one is started
+   * and not finished.
    */
-  .post('/:token/deposit', doc('Внести залог (блокировка на карте)', { errors: [404, 409, 502, 503] }), async (c) => {
-    const l = await current(c, c.req.param('token'));
-    if (!l) return notFound(c);
-    const rule = depositRuleOf(l.booking, l.cabinDeposit, l.settings);
-    const held = currentOf(l.deposits);
-    if (held?.status === 'pending' && held.confirmationUrl) return c.json({ confirmationUrl: held.confirmationUrl });
-    const why = whyNoDeposit(l.booking, rule, held, today());
-    if (why || !rule) return apiError(c, 409, why ?? DEPOSIT_MSG.none);
-    if (!yookassaOf(c.env)) return apiError(c, 503, MSG.guestPayUnavailable);
-    try {
-      return c.json(
-        await startDeposit(c.env, l.booking, l.cabinName, rule, l.deposits.length, {
-          vatCode: l.settings.vatCode,
-          origin: originOf(c),
-        }),
-      );
-    } catch (err) {
-      console.error(`The deposit of booking ${l.booking.id} could not be made:`, messageForLog(err));
-      // The shop has no two-stage payments: the owner must act; the guest is told it is not their card.
-      if (holdsRefused(err)) {
-        afterResponse(c, 'Deposit refusal notice', tellOwnerHoldsOff(c.env, l.booking, l.cabinName));
-        return apiError(c, 502, DEPOSIT_MSG.guestHoldsOff);
+  .post(
+    '/:token/deposit',
+    doc('Внести залог', {
+      errors: [404, 409, 502, 503],
+      description:
+        'Блокировка на карте гостя (`capture: false`), а где блокировка невозможна (проживание + 2 дня длиннее ' +
+        '7 дней ЮKassa или магазин без двухстадийных платежей) и хозяин так выбрал — обычный платёж с чеком ' +
+        '(`capture: true`), который возвращается после выезда. Какой из двух, `deposit.mode` в `GET /guest/{token}` ' +
+        'говорит до оплаты. Ответ — `{ confirmationUrl }` страницы оплаты ЮKassa.',
+    }),
+    async (c) => {
+      const l = await current(c, c.req.param('token'));
+      if (!l) return notFound(c);
+      const rule = depositRuleOf(l.booking, l.cabinDeposit, l.settings);
+      const held = currentOf(l.deposits);
+      if (held?.status === 'pending' && held.confirmationUrl) return c.json({ confirmationUrl: held.confirmationUrl });
+      const why = whyNoDeposit(l.booking, rule, held, today());
+      if (why || !rule) return apiError(c, 409, why ?? DEPOSIT_MSG.none);
+      if (!yookassaOf(c.env)) return apiError(c, 503, MSG.guestPayUnavailable);
+      try {
+        return c.json(
+          await startDeposit(c.env, l.booking, l.cabinName, rule, l.deposits.length, {
+            vatCode: l.settings.vatCode,
+            origin: originOf(c),
+          }),
+        );
+      } catch (err) {
+        console.error(`The deposit of booking ${l.booking.id} could not be made:`, messageForLog(err));
+        // The shop has no two-stage payments: the owner must act; the guest is told it is not their card.
+        if (holdsRefused(err)) {
+          afterResponse(c, 'Deposit refusal notice', tellOwnerHoldsOff(c.env, l.booking, l.cabinName));
+          return apiError(c, 502, DEPOSIT_MSG.guestHoldsOff);
+        }
+        return apiError(c, 502, MSG.guestPayUnavailable);
       }
-      return apiError(c, 502, MSG.guestPayUnavailable);
-    }
-  })
+    },
+  )
   /**
    * «Перенести даты»: the new stay priced by the one quote function, with what the change pays or
    * gives back; 400 outside the owner's rules, 409 when the nights are not free.

@@ -1,5 +1,5 @@
 import { applyDepositAnswer } from '../payments/deposits.ts';
-import { getDeposit } from '../queries/deposits.ts';
+import { depositByRefund, getDeposit, setDepositRefund } from '../queries/deposits.ts';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { MSG } from '../../schema/messages.ts';
@@ -63,6 +63,15 @@ export const paymentRoutes = new Hono<AppEnv>().post(
     if (!shop) return apiError(c, 404, MSG.paymentNotFound);
     if (event.startsWith('refund.')) {
       const row = await paymentByRefund(c.env, object.id);
+      // A paid deposit's refund: read back, and written only if it is the deposit's own refund
+      // moving forward, so this notice racing the refund's own answer writes it once.
+      const deposit = row ? undefined : await depositByRefund(c.env, object.id, object.payment_id);
+      if (deposit) {
+        const refund = await getRefund(shop, object.id).catch(() => null);
+        if (!refund) return apiError(c, 503, MSG.paymentReadBackFailed);
+        if (refund.payment_id === deposit.id && deposit.decision) await setDepositRefund(c.env, deposit.id, refund);
+        return done({ ok: true });
+      }
       if (!row) {
         // A payment refunded twice (a late cancellation's part, then the owner's «Вернуть») names
         // only its latest refund. The earlier one, of a payment of ours and read back as such, has

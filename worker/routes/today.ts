@@ -1,6 +1,6 @@
 import type { Settings } from '../../schema/settings.ts';
 import { currentOf, depositRuleOf, depositViewOf } from '../payments/deposits.ts';
-import { cabinDeposits, depositsWithStays } from '../queries/deposits.ts';
+import { cabinDeposits, depositsWithStays, isOpen } from '../queries/deposits.ts';
 import type { DayStay } from '../queries/today.ts';
 import { Hono } from 'hono';
 import type { z } from 'zod';
@@ -42,7 +42,7 @@ type DepositRow = Awaited<ReturnType<typeof depositsWithStays>>[number];
 
 /**
  * The deposits «Сегодня» shows: of the day's stays (asked for, held, decided), and every one still
- * held on a card whatever its dates, so none waits for a decision unseen.
+ * held on a card or paid and undecided whatever its dates, so none waits for a decision unseen.
  */
 function todayDeposits(
   stays: DayStay[],
@@ -63,7 +63,7 @@ function todayDeposits(
     out.push({ ...view, bookingId: b.id, cabinName: b.cabinName, guestName: b.name });
   };
   for (const s of stays) add(s);
-  for (const r of held) if (r.deposit.status === 'waiting_for_capture') add({ ...r.booking, cabinName: r.cabinName });
+  for (const r of held) if (isOpen(r.deposit)) add({ ...r.booking, cabinName: r.cabinName });
   return out;
 }
 
@@ -93,7 +93,8 @@ export const todayRoutes = new Hono<AppEnv>()
         'число гостей, время заезда и выезда из настроек, итог, оплачено и осталось оплатить (в копейках). ' +
         '`arrivals` заезжают, `departures` выезжают (при раннем выезде — в день `departedOn`), `staying` живут ' +
         'в один из двух дней; задачи — на оба дня, уборка после каждого выезда среди них. `deposits` — залоги ' +
-        'этих броней (ждём, удерживается, возвращён, удержана часть) и каждый залог, всё ещё удерживаемый на карте. ' +
+        'этих броней (ждём, удерживается, возвращён, удержана часть) и каждый залог, всё ещё удерживаемый на карте ' +
+        'или оплаченный и не возвращённый. ' +
         'Уборщику — только задачи его домиков, без гостей и денег: списки заездов, выездов и проживающих пусты.',
     }),
     requireAdmin,

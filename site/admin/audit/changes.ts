@@ -20,7 +20,7 @@ const FIELD_LABELS: Record<string, string> = {
   bookingMode: 'Как гости бронируют',
   prepayment: 'Предоплата',
   holdMinutes: 'Минут держать даты',
-  deposit: 'Залог: за сколько дней просить',
+  deposit: 'Залог',
   cleaningFee: 'Уборка',
   touristTax: 'Туристический налог',
   vatCode: 'НДС в чеках',

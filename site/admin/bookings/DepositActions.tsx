@@ -1,7 +1,7 @@
 // The deposit of a booking in «Заявки»: where it stands, and while it is held on the guest's card
-// the owner's two decisions, «Вернуть залог» and «Удержать …» (a part, with the reason the guest
-// will read). The server decides once: a second tap, the other button or the schedule's own
-// release get its refusal, shown here.
+// (or paid and not yet given back) the owner's two decisions, «Вернуть залог» and «Удержать …» (a
+// part, with the reason the guest will read). The server decides once: a second tap, the other
+// button or the schedule's own return get its refusal, shown here.
 import { useState } from 'react';
 import { DEPOSIT_REASON_MAX, depositKeepSchema, type DepositView } from '../../../schema/deposits.ts';
 import { formatPrice } from '../../../schema/format.ts';
@@ -32,7 +32,10 @@ export function DepositActions({
   async function release() {
     const ok = await confirm({
       title: 'Вернуть залог?',
-      text: `Блокировка ${formatPrice(deposit.amount)} на карте гостя будет снята целиком.`,
+      text:
+        deposit.mode === 'paid'
+          ? `${formatPrice(deposit.amount)} вернутся гостю на карту целиком (возврат через ЮKassa).`
+          : `Блокировка ${formatPrice(deposit.amount)} на карте гостя будет снята целиком.`,
       confirmLabel: 'Вернуть залог',
     });
     if (!ok) return;
@@ -65,6 +68,8 @@ export function DepositActions({
       setDeposit(next);
       setKeeping(false);
       if (next.error) notify.error(next.error);
+      else if (parsed.data.amount >= deposit.amount)
+        notify.success(`Залог удержан целиком: ${formatPrice(deposit.amount)}`);
       else notify.success(`Удержано ${formatPrice(parsed.data.amount)}, остальное вернётся гостю`);
     } catch (err) {
       // The reason and the amount stay in the form: nothing typed is lost.

@@ -15,7 +15,15 @@ import {
   type VatCode,
 } from '../../../schema/payment-options.ts';
 import { MSG } from '../../../schema/messages.ts';
-import { DEPOSIT_ASK_DAYS_MAX, DEPOSIT_HOLD_NOTE } from '../../../schema/deposits.ts';
+import {
+  DEPOSIT_ASK_DAYS_MAX,
+  DEPOSIT_HOLD_NOTE,
+  DEPOSIT_PAID_NOTE,
+  DEPOSIT_SHOP_HOLDS_LABEL,
+  DEPOSIT_WITHOUT_HOLD,
+  DEPOSIT_WITHOUT_HOLD_LABEL,
+  DEPOSIT_WITHOUT_HOLD_LABELS,
+} from '../../../schema/deposits.ts';
 import { CHANGE_ALLOWED_UNTIL_DAYS_MAX } from '../../../schema/date-change.ts';
 import { paymentSettingsSchema, type PaymentSettings, type Settings } from '../../../schema/settings.ts';
 import { formatPrice } from '../../../schema/format.ts';
@@ -205,10 +213,38 @@ function PaymentSettingsForm({
               min={0}
               max={DEPOSIT_ASK_DAYS_MAX}
               value={shownNumber(values.deposit.askDaysBefore)}
-              onChange={(e) => set('deposit', { askDaysBefore: numberOf(e.target.value) }, 'deposit.askDaysBefore')}
+              onChange={(e) =>
+                set('deposit', { ...values.deposit, askDaysBefore: numberOf(e.target.value) }, 'deposit.askDaysBefore')
+              }
             />
           )}
         </Field>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={values.deposit.shopHolds}
+            onChange={(e) => set('deposit', { ...values.deposit, shopHolds: e.target.checked }, 'deposit.shopHolds')}
+          />{' '}
+          {DEPOSIT_SHOP_HOLDS_LABEL}
+        </label>
+        <fieldset className="field">
+          <legend className="label">{DEPOSIT_WITHOUT_HOLD_LABEL}</legend>
+          {DEPOSIT_WITHOUT_HOLD.map((choice) => (
+            <label className="check" key={choice}>
+              <input
+                type="radio"
+                name="depositWithoutHold"
+                checked={values.deposit.withoutHold === choice}
+                onChange={() => set('deposit', { ...values.deposit, withoutHold: choice }, 'deposit.withoutHold')}
+              />{' '}
+              {DEPOSIT_WITHOUT_HOLD_LABELS[choice]}
+            </label>
+          ))}
+          <p className="hint">{DEPOSIT_PAID_NOTE}</p>
+          {(errors['deposit.withoutHold'] ?? errors['deposit.shopHolds']) && (
+            <p className="error-text">{errors['deposit.withoutHold'] ?? errors['deposit.shopHolds']}</p>
+          )}
+        </fieldset>
         <Field
           label="До скольких дней до заезда гость может перенести даты"
           error={errors.changes ?? errors['changes.allowedUntilDays']}
