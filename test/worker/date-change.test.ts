@@ -25,9 +25,14 @@ import { SHOP, yk } from './yookassa-shop.ts';
 // ЮKassa's notifications exactly one acts.
 
 const call = callWith(SHOP);
-const day = (n: number) => addDays(todayInMoscow(), n);
+// Today is read once per test: a test that moves the clock 16 minutes on may cross Moscow's midnight.
+let today = todayInMoscow();
+const day = (n: number) => addDays(today, n);
 
-beforeEach(resetDataWithAdmin);
+beforeEach(async () => {
+  today = todayInMoscow();
+  await resetDataWithAdmin();
+});
 afterEach(() => vi.useRealTimers());
 
 type Page = {
