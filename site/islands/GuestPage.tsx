@@ -335,6 +335,17 @@ export function ChangeDates({ page, api }: { page: GuestPageAnswer; api: string 
           </button>
         </div>
       </form>
+      {quote ? (
+        <div className="guest__confirm" role="status">
+          <p>{changeQuoteText(quote, page.cabin.id)}</p>
+          <div className="guest__actions">
+            <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void confirm()}>
+              {CHANGE_BUTTON(quote.due)}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <FormError message={error} />
       {free.length > 0 ? (
         <div className="guest__free">
           <p className="hint">Свободно в эти даты:</p>
@@ -349,17 +360,6 @@ export function ChangeDates({ page, api }: { page: GuestPageAnswer; api: string 
           </ul>
         </div>
       ) : null}
-      {quote ? (
-        <div className="guest__confirm" role="status">
-          <p>{changeQuoteText(quote, page.cabin.id)}</p>
-          <div className="guest__actions">
-            <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void confirm()}>
-              {CHANGE_BUTTON(quote.due)}
-            </button>
-          </div>
-        </div>
-      ) : null}
-      <FormError message={error} />
     </>
   );
 }
