@@ -120,9 +120,9 @@ async function confirmed(cookie: string, cabinId: number, checkIn: string, check
 }
 
 /** A booking with 30 % prepaid through ЮKassa and confirmed by its notification. */
-async function prepaid(cabinId: number, checkIn: string, checkOut: string) {
+async function prepaid(cabinId: number, checkIn: string, checkOut: string, more: Record<string, unknown> = {}) {
   const booked = await jsonOf<Booked>(
-    await call('POST', '/api/bookings', { body: validBooking(cabinId, { checkIn, checkOut }) }),
+    await call('POST', '/api/bookings', { body: validBooking(cabinId, { checkIn, checkOut, ...more }) }),
     201,
   );
   const [prepayment] = await paymentRows(booked.id);
@@ -358,6 +358,55 @@ describe('a guest moves the dates of their stay', () => {
         CHANGE_MSG.taken,
       );
     });
+  });
+
+  it('should keep the early check-in the new stay has, and drop the one the new cabin does not offer', async () => {
+    const cookie = await login();
+    await prepaymentOn(cookie, { percent: 30, holdMinutes: 30, changes: { allowedUntilDays: 3, anyCabin: true } });
+    const own = await seedCabin({ pricePerNight: 5000 });
+    const other = await seedCabin({ pricePerNight: 8000, name: 'Большой дом' });
+    const { extras } = await jsonOf<{ extras: { id: number }[] }>(
+      await call('PUT', '/api/admin/pricing', {
+        cookie,
+        body: {
+          discounts: [],
+          extras: [
+            {
+              name: 'Ранний заезд с 10:00',
+              price: 1500,
+              per: 'stay',
+              kind: 'earlyCheckIn',
+              time: '10:00',
+              cabinIds: [own.id],
+            },
+          ],
+        },
+      }),
+      200,
+    );
+    const { token } = await prepaid(own.id, day(30), day(33), { extras: [extras[0]!.id] });
+    type Hours = { checkInTime: string; total: number; lines: { label: string }[]; cabin: { id: number } };
+    const hours = async () => jsonOf<Hours>(await call('GET', `/api/guest/${token}`), 200);
+    const standard = (await jsonOf<{ checkInTime: string }>(await call('GET', '/api/settings'), 200)).checkInTime;
+    expect(await hours()).toMatchObject({ checkInTime: '10:00', total: 16500 });
+
+    // The same cabin, the same price: moved at once, the early check-in with it.
+    await jsonOf(await move(token, { checkIn: day(40), checkOut: day(43) }), 200);
+    expect(await hours()).toMatchObject({ checkInTime: '10:00', total: 16500 });
+
+    // A dearer cabin without an early check-in: once the difference is paid, the hour is the settings' again.
+    const started = await jsonOf<Moved>(
+      await move(token, { checkIn: day(50), checkOut: day(53), cabinId: other.id }),
+      200,
+    );
+    expect(started).toMatchObject({ status: 'awaiting_payment', due: (24000 - 16500) * 100 });
+    const changeId = paymentIdOf(started.confirmationUrl);
+    await payAtStandIn(changeId);
+    await jsonOf(await notify(changeId), 200);
+    const after = await hours();
+    expect(after).toMatchObject({ cabin: { id: other.id }, checkInTime: standard, total: 24000 });
+    expect(after.lines.map((l) => l.label)).not.toContain('Ранний заезд с 10:00');
+    expect(standard).not.toBe('10:00');
   });
 
   it('should let exactly one of a move to another cabin and bookings of that cabin’s nights have them', async () => {
