@@ -185,6 +185,7 @@ export const guestPageAnswer = z.object({
       reason: z.string().optional(),
       until: isoDate,
       anyCabin: z.boolean(),
+      cabins: z.array(z.object({ id: z.number().int(), name: z.string() })).optional(),
       pending: z
         .object({
           checkIn: isoDate,

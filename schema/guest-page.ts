@@ -232,6 +232,11 @@ export type GuestPageAnswer = {
     reason?: string;
     until: IsoDate;
     anyCabin: boolean;
+    /**
+     * Where the owner allows another cabin and one takes the party: the cabins offered, the
+     * booking's own first, then every other shown one that takes its guests (and pets), by id.
+     */
+    cabins?: { id: number; name: string }[];
     pending?: {
       checkIn: IsoDate;
       checkOut: IsoDate;

@@ -1105,6 +1105,14 @@ export const dateChanges = sqliteTable(
     toTotal: integer('to_total').notNull(),
     nights: integer('nights').notNull(),
     lines: text('lines', { mode: 'json' }).$type<PriceLine[]>().notNull().default(sql`'[]'`),
+    /**
+     * The extras the new stay was priced with (those the new cabin offers and its nights allow) and
+     * the early check-in's and late check-out's hours among them: the booking takes them with the
+     * new nights. Null `extras`: a change written before they were kept, which leaves the booking's own.
+     */
+    extras: text('extras', { mode: 'json' }).$type<number[]>(),
+    earlyCheckIn: text('early_check_in'),
+    lateCheckOut: text('late_check_out'),
     /** What the guest pays for the change, and what goes back to them (kopecks). */
     due: integer('due').notNull().default(0),
     refund: integer('refund').notNull().default(0),

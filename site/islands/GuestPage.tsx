@@ -6,7 +6,7 @@
 // load; after a cancellation or «Проверить оплату» the page is loaded again, as the server shows it.
 import { lazy, Suspense, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { GUEST_PAGE_DATA_ID, type GuestPageAnswer } from '../../schema/guest-page.ts';
+import { GUEST_PAGE_DATA_ID, quotedName, type GuestPageAnswer } from '../../schema/guest-page.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
 import { DEPOSIT_PAY_BUTTON } from '../../schema/deposit-words.ts';
 import { MAX_BUTTON, MAX_CONSENT_TEXT, MAX_LINKED_TEXT } from '../../schema/max.ts';
@@ -187,27 +187,45 @@ export function CancelActions({ page, api }: { page: GuestPageAnswer; api: strin
   );
 }
 
-type ChangeQuote = { quote: { total: number }; difference: number; due: number; refund: number };
+type ChangeQuote = {
+  quote: { total: number };
+  cabin: { id: number; name: string };
+  difference: number;
+  due: number;
+  refund: number;
+};
+type Asked = { checkIn: string; checkOut: string; cabinId: number };
 
 /**
- * «Перенести даты»: the new dates in the phone's own date fields, their price asked of the server,
- * then the move (or ЮKassa's page for the difference). The fields are a plain form: dates chosen and
- * sent before the script came arrive in the page's address, and are asked about as soon as it has.
+ * «Перенести даты»: the new dates in the phone's own date fields (and, where the owner allows, the
+ * cabin), their price asked of the server, then the move (or ЮKassa's page for the difference).
+ * The fields are a plain form: a stay chosen and sent before the script came arrives in the
+ * page's address, and is asked about as soon as it has. When the booking's own cabin is taken
+ * on those dates, the other cabins offered that search finds free are named, each a tap away.
  */
 export function ChangeDates({ page, api }: { page: GuestPageAnswer; api: string }) {
-  const [quote, setQuote] = useState<(ChangeQuote & { checkIn: string; checkOut: string }) | null>(null);
+  const [quote, setQuote] = useState<(ChangeQuote & Asked) | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const [cabinId, setCabinId] = useState(page.cabin.id);
+  const [free, setFree] = useState<{ id: number; name: string }[]>([]);
   const change = page.change;
-  const ask = async (checkIn: string, checkOut: string) => {
+  const offered = change?.cabins;
+  const ask = async (asked: Asked) => {
     setBusy(true);
     setError('');
     setQuote(null);
+    setFree([]);
+    const { checkIn, checkOut } = asked;
+    const query = new URLSearchParams({ checkIn, checkOut });
+    if (offered) query.set('cabinId', String(asked.cabinId));
     try {
-      const res = await fetch(`${api}/change?${new URLSearchParams({ checkIn, checkOut })}`);
+      const res = await fetch(`${api}/change?${query}`);
       const body = (await res.json().catch(() => null)) as (ChangeQuote & { error?: string }) | null;
+      if (res.status === 409 && offered && asked.cabinId === page.cabin.id)
+        setFree(await freeCabins(page, offered, checkIn, checkOut));
       if (!res.ok || !body) throw new Error(serverErrorText(res.status, body?.error, ACTION_FAILED));
-      setQuote({ ...body, checkIn, checkOut });
+      setQuote({ ...body, ...asked });
     } catch (err) {
       setError(err instanceof Error ? err.message : ACTION_FAILED);
     }
@@ -218,6 +236,8 @@ export function ChangeDates({ page, api }: { page: GuestPageAnswer; api: string 
     const checkIn = q.get('checkIn') ?? '';
     const checkOut = q.get('checkOut') ?? '';
     if (!checkIn || !checkOut || !page.change?.allowed) return;
+    const sent = Number(q.get('cabinId'));
+    const cabin = page.change.cabins?.some((c) => c.id === sent) ? sent : page.cabin.id;
     for (const [name, value] of [
       ['checkIn', checkIn],
       ['checkOut', checkOut],
@@ -225,8 +245,9 @@ export function ChangeDates({ page, api }: { page: GuestPageAnswer; api: string 
       const input = document.querySelector<HTMLInputElement>(`.guest__change input[name="${name}"]`);
       if (input) input.value = value;
     }
-    void ask(checkIn, checkOut);
-    // Once, for the dates sent before the script came.
+    setCabinId(cabin);
+    void ask({ checkIn, checkOut, cabinId: cabin });
+    // Once, for the stay sent before the script came.
   }, []);
   if (!change) return null;
   if (change.pending)
@@ -242,10 +263,19 @@ export function ChangeDates({ page, api }: { page: GuestPageAnswer; api: string 
       </div>
     );
   if (!change.allowed) return change.reason ? <p className="hint">{change.reason}</p> : null;
+  const datesOf = (form: HTMLFormElement) => {
+    const data = new FormData(form);
+    return { checkIn: String(data.get('checkIn') ?? ''), checkOut: String(data.get('checkOut') ?? '') };
+  };
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    void ask(String(form.get('checkIn') ?? ''), String(form.get('checkOut') ?? ''));
+    void ask({ ...datesOf(e.currentTarget), cabinId });
+  };
+  /** A free cabin named under the refusal: chosen in the field, and priced for the same dates. */
+  const pick = (id: number) => {
+    setCabinId(id);
+    const form = document.querySelector<HTMLFormElement>('form.guest__change');
+    if (form) void ask({ ...datesOf(form), cabinId: id });
   };
   const confirm = async () => {
     if (!quote) return;
@@ -255,7 +285,11 @@ export function ChangeDates({ page, api }: { page: GuestPageAnswer; api: string 
       const res = await fetch(`${api}/change`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ checkIn: quote.checkIn, checkOut: quote.checkOut }),
+        body: JSON.stringify({
+          checkIn: quote.checkIn,
+          checkOut: quote.checkOut,
+          ...(offered ? { cabinId: quote.cabinId } : {}),
+        }),
       });
       const body = (await res.json().catch(() => null)) as { confirmationUrl?: string; error?: string } | null;
       if (!res.ok || !body) throw new Error(serverErrorText(res.status, body?.error, ACTION_FAILED));
@@ -277,6 +311,27 @@ export function ChangeDates({ page, api }: { page: GuestPageAnswer; api: string 
           Новый выезд
           <input className="input" type="date" name="checkOut" required />
         </label>
+        {offered ? (
+          <label className="guest__field guest__field--wide">
+            Домик
+            <select
+              className="input"
+              name="cabinId"
+              value={cabinId}
+              onChange={(e) => {
+                setCabinId(Number(e.currentTarget.value));
+                setQuote(null);
+                setFree([]);
+              }}
+            >
+              {offered.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <div className="guest__actions">
           <button type="submit" className="btn btn--secondary" disabled={busy}>
             Узнать стоимость
@@ -285,7 +340,7 @@ export function ChangeDates({ page, api }: { page: GuestPageAnswer; api: string 
       </form>
       {quote ? (
         <div className="guest__confirm" role="status">
-          <p>{changeQuoteText(quote)}</p>
+          <p>{changeQuoteText(quote, page.cabin.id)}</p>
           <div className="guest__actions">
             <button type="button" className="btn btn--primary" disabled={busy} onClick={() => void confirm()}>
               {CHANGE_BUTTON(quote.due)}
@@ -294,13 +349,51 @@ export function ChangeDates({ page, api }: { page: GuestPageAnswer; api: string 
         </div>
       ) : null}
       <FormError message={error} />
+      {free.length > 0 ? (
+        <div className="guest__free">
+          <p className="hint">Свободно в эти даты:</p>
+          <ul>
+            {free.map((c) => (
+              <li key={c.id}>
+                <button type="button" className="btn btn--secondary" disabled={busy} onClick={() => pick(c.id)}>
+                  {c.name}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </>
   );
 }
 
-/** What the new dates cost, and what the guest pays or gets back. */
-function changeQuoteText(q: ChangeQuote & { checkIn: string; checkOut: string }): string {
-  const price = `Новая стоимость ${formatKopecks(q.quote.total * 100)}.`;
+/**
+ * The cabins offered that the site's own search finds free for the whole of these dates (and
+ * long enough, open for them) for the booking's party: none when the search cannot say.
+ */
+async function freeCabins(
+  page: GuestPageAnswer,
+  offered: readonly { id: number; name: string }[],
+  checkIn: string,
+  checkOut: string,
+): Promise<{ id: number; name: string }[]> {
+  const query = new URLSearchParams({ checkIn, checkOut, guests: String(page.guests) });
+  if (page.childrenAges.length) query.set('childrenAges', page.childrenAges.join(','));
+  if (page.pets) query.set('pets', '1');
+  try {
+    const res = await fetch(`/api/search?${query}`);
+    if (!res.ok) return [];
+    const found = new Set(((await res.json()) as { results: { id: number }[] }).results.map((r) => r.id));
+    return offered.filter((c) => c.id !== page.cabin.id && found.has(c.id));
+  } catch {
+    return [];
+  }
+}
+
+/** What the new stay costs (in which cabin, when another), and what the guest pays or gets back. */
+function changeQuoteText(q: ChangeQuote, ownCabinId: number): string {
+  const where = q.cabin.id === ownCabinId ? '' : `Домик ${quotedName(q.cabin.name)}. `;
+  const price = `${where}Новая стоимость ${formatKopecks(q.quote.total * 100)}.`;
   if (q.due > 0) return `${price} Доплата ${formatKopecks(q.due)}.`;
   if (q.refund > 0) return `${price} Вернём ${formatKopecks(q.refund)} по условиям отмены.`;
   if (q.difference < 0) return `${price} Это на ${formatKopecks(-q.difference * 100)} дешевле.`;

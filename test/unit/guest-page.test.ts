@@ -196,6 +196,21 @@ describe("the page's buttons, written by the server and hydrated by the island",
     ['a paid deposit not yet due', { ...confirmed, deposit: { ...deposit, mode: 'paid', canPay: false } }],
     ['dates that may be moved', { ...confirmed, change: { allowed: true, until: '2027-07-17', anyCabin: false } }],
     [
+      'dates and cabin that may be moved',
+      {
+        ...confirmed,
+        change: {
+          allowed: true,
+          until: '2027-07-17',
+          anyCabin: true,
+          cabins: [
+            { id: 3, name: 'Домик у моря' },
+            { id: 5, name: 'Лесной <дом> & баня' },
+          ],
+        },
+      },
+    ],
+    [
       'dates no longer moved',
       {
         ...confirmed,
@@ -242,6 +257,12 @@ describe("the page's buttons, written by the server and hydrated by the island",
   it('should offer the phone’s date fields while the dates may be moved, and the way to pay a move started', async () => {
     const at = (name: string) => pages.find(([n]) => n === name)![1];
     expect(await changeArea(at('dates that may be moved'))).toContain('name="checkIn"');
+    // Only where the owner allows another cabin: «Домик», the booking's own chosen and first.
+    expect(await changeArea(at('dates that may be moved'))).not.toContain('<select');
+    const anyCabin = await changeArea(at('dates and cabin that may be moved'));
+    expect(anyCabin).toContain(
+      'Домик<select class="input" name="cabinId"><option value="3" selected="">Домик у моря</option><option value="5">Лесной &lt;дом&gt; &amp; баня</option></select>',
+    );
     expect(await changeArea(at('dates no longer moved'))).toContain('Перенести даты можно до 17 июля 2027');
     const pending = await changeArea(at('a move waiting for its difference'));
     expect(pending).toContain('Перенос на 22–26 июля 2027 ждёт доплаты 5\u00a0000\u00a0₽ до 13:30');

@@ -42,8 +42,14 @@ type Page = {
   total: number;
   paid: number;
   due: number;
-  cabin: { id: number };
-  change?: { allowed: boolean; reason?: string; until: string; pending?: { checkIn: string; due: number } };
+  cabin: { id: number; name: string };
+  change?: {
+    allowed: boolean;
+    reason?: string;
+    until: string;
+    cabins?: { id: number; name: string }[];
+    pending?: { checkIn: string; due: number };
+  };
 };
 type Quote = { quote: { nights: number; total: number }; difference: number; due: number; refund: number };
 type Moved = {
@@ -114,9 +120,9 @@ async function confirmed(cookie: string, cabinId: number, checkIn: string, check
 }
 
 /** A booking with 30 % prepaid through ЮKassa and confirmed by its notification. */
-async function prepaid(cabinId: number, checkIn: string, checkOut: string) {
+async function prepaid(cabinId: number, checkIn: string, checkOut: string, more: Record<string, unknown> = {}) {
   const booked = await jsonOf<Booked>(
-    await call('POST', '/api/bookings', { body: validBooking(cabinId, { checkIn, checkOut }) }),
+    await call('POST', '/api/bookings', { body: validBooking(cabinId, { checkIn, checkOut, ...more }) }),
     201,
   );
   const [prepayment] = await paymentRows(booked.id);
@@ -296,6 +302,133 @@ describe('a guest moves the dates of their stay', () => {
     expect(moved.status).toBe('confirmed');
     expect((await page(later.token)).cabin.id).toBe(other.id);
     expect(await busy(cabin.id)).not.toContainEqual(expect.objectContaining({ start: day(40) }));
+  });
+
+  it('should offer the cabins that take the party and move the stay to another free one: its nights, its price, its cleaning', async () => {
+    const cookie = await login();
+    const own = await seedCabin({ name: 'Домик у моря', pricePerNight: 5000 });
+    const other = await seedCabin({ name: 'Лесной', pricePerNight: 4000 });
+    await seedCabin({ name: 'Для одного', pricePerNight: 3000, maxGuests: 1 });
+    await seedCabin({ name: 'Скрытый', pricePerNight: 3000, active: false });
+    const { id, token } = await confirmed(cookie, own.id, day(30), day(33));
+    // Only where the owner allows another cabin.
+    expect((await page(token)).change?.cabins).toBeUndefined();
+    await settings(cookie, { changes: { allowedUntilDays: 3, anyCabin: true } });
+    expect((await page(token)).change?.cabins).toEqual([
+      { id: own.id, name: 'Домик у моря' },
+      { id: other.id, name: 'Лесной' },
+    ]);
+    // The departure's cleaning, written when «Сегодня» reads the day.
+    const tasksOn = async (d: string) =>
+      jsonOf<{ id: number; cabinId: number; bookingId: number | null }[]>(
+        await call('GET', `/api/admin/tasks?from=${d}&to=${d}`, { cookie }),
+        200,
+      );
+    const [cleaning] = await tasksOn(day(33));
+    expect(cleaning).toMatchObject({ cabinId: own.id, bookingId: id });
+
+    const priced = await jsonOf<Quote & { cabin: { id: number; name: string } }>(
+      await quote(token, { checkIn: day(30), checkOut: day(33), cabinId: String(other.id) }),
+      200,
+    );
+    expect(priced).toMatchObject({ cabin: { id: other.id, name: 'Лесной' }, quote: { total: 12000 }, due: 0 });
+    const moved = await jsonOf<Moved>(
+      await move(token, { checkIn: day(30), checkOut: day(33), cabinId: other.id }),
+      200,
+    );
+    expect(moved).toMatchObject({ status: 'confirmed', checkIn: day(30), checkOut: day(33) });
+    expect(await page(token)).toMatchObject({ cabin: { id: other.id, name: 'Лесной' }, total: 12000 });
+    // The old cabin's nights are free for others, the new one's taken; the cleaning went with the guest.
+    expect(await busy(own.id)).toEqual([]);
+    expect(await busy(other.id)).toEqual([expect.objectContaining({ start: day(30), end: day(33) })]);
+    expect(await tasksOn(day(33))).toEqual([expect.objectContaining({ id: cleaning!.id, cabinId: other.id })]);
+    // Another guest may now have the old cabin's nights.
+    await confirmed(cookie, own.id, day(30), day(33));
+    // Taken nights of another cabin: the same refusal as for the own one, nothing moved.
+    await confirmed(cookie, own.id, day(40), day(43));
+    await expectNoChange(async () => {
+      await expectError(
+        await quote(token, { checkIn: day(41), checkOut: day(43), cabinId: String(own.id) }),
+        409,
+        CHANGE_MSG.taken,
+      );
+      await expectError(
+        await move(token, { checkIn: day(40), checkOut: day(42), cabinId: own.id }),
+        409,
+        CHANGE_MSG.taken,
+      );
+    });
+  });
+
+  it('should keep the early check-in the new stay has, and drop the one the new cabin does not offer', async () => {
+    const cookie = await login();
+    await prepaymentOn(cookie, { percent: 30, holdMinutes: 30, changes: { allowedUntilDays: 3, anyCabin: true } });
+    const own = await seedCabin({ pricePerNight: 5000 });
+    const other = await seedCabin({ pricePerNight: 8000, name: 'Большой дом' });
+    const { extras } = await jsonOf<{ extras: { id: number }[] }>(
+      await call('PUT', '/api/admin/pricing', {
+        cookie,
+        body: {
+          discounts: [],
+          extras: [
+            {
+              name: 'Ранний заезд с 10:00',
+              price: 1500,
+              per: 'stay',
+              kind: 'earlyCheckIn',
+              time: '10:00',
+              cabinIds: [own.id],
+            },
+          ],
+        },
+      }),
+      200,
+    );
+    const { token } = await prepaid(own.id, day(30), day(33), { extras: [extras[0]!.id] });
+    type Hours = { checkInTime: string; total: number; lines: { label: string }[]; cabin: { id: number } };
+    const hours = async () => jsonOf<Hours>(await call('GET', `/api/guest/${token}`), 200);
+    const standard = (await jsonOf<{ checkInTime: string }>(await call('GET', '/api/settings'), 200)).checkInTime;
+    expect(await hours()).toMatchObject({ checkInTime: '10:00', total: 16500 });
+
+    // The same cabin, the same price: moved at once, the early check-in with it.
+    await jsonOf(await move(token, { checkIn: day(40), checkOut: day(43) }), 200);
+    expect(await hours()).toMatchObject({ checkInTime: '10:00', total: 16500 });
+
+    // A dearer cabin without an early check-in: once the difference is paid, the hour is the settings' again.
+    const started = await jsonOf<Moved>(
+      await move(token, { checkIn: day(50), checkOut: day(53), cabinId: other.id }),
+      200,
+    );
+    expect(started).toMatchObject({ status: 'awaiting_payment', due: (24000 - 16500) * 100 });
+    const changeId = paymentIdOf(started.confirmationUrl);
+    await payAtStandIn(changeId);
+    await jsonOf(await notify(changeId), 200);
+    const after = await hours();
+    expect(after).toMatchObject({ cabin: { id: other.id }, checkInTime: standard, total: 24000 });
+    expect(after.lines.map((l) => l.label)).not.toContain('Ранний заезд с 10:00');
+    expect(standard).not.toBe('10:00');
+  });
+
+  it('should let exactly one of a move to another cabin and bookings of that cabin’s nights have them', async () => {
+    const cookie = await login();
+    // New bookings held for payment take their nights at once, as the move does.
+    await prepaymentOn(cookie, { percent: 30, holdMinutes: 30, changes: { allowedUntilDays: 3, anyCabin: true } });
+    const own = await seedCabin({ pricePerNight: 5000 });
+    const other = await seedCabin({ pricePerNight: 5000, name: 'Второй домик' });
+    const { id, token } = await prepaid(own.id, day(30), day(32));
+    const results = await Promise.all([
+      call('POST', '/api/bookings', { body: validBooking(other.id, { checkIn: day(50), checkOut: day(52) }) }),
+      move(token, { checkIn: day(50), checkOut: day(52), cabinId: other.id }),
+      call('POST', '/api/bookings', { body: validBooking(other.id, { checkIn: day(51), checkOut: day(53) }) }),
+    ]);
+    expect(results.filter((r) => r.status === 200 || r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(2);
+    const won = results[1]!.status === 200;
+    // The second cabin's nights of [50, 53) are one stay's; the first keeps the guest's only if they lost.
+    expect((await busy(other.id)).filter((s) => s.start < day(53) && s.end > day(50))).toHaveLength(1);
+    expect(await busy(own.id)).toEqual(won ? [] : [expect.objectContaining({ start: day(30), end: day(32) })]);
+    expect((await page(token)).cabin.id).toBe(won ? other.id : own.id);
+    expect((await changeRows(id)).map((c) => c.status)).toEqual(won ? ['applied'] : []);
   });
 
   it('should let exactly one of two guests racing with four moves for the same nights have them', async () => {

@@ -8,8 +8,8 @@ import { saidTo, telegramApi } from './telegram-stand-in.ts';
 
 // The owner is told when a cabin is still not clean an hour before an arrival (docs/features.md
 // «Cleaning»), on both runtimes, through the owner's alerts bot on the Telegram stand-in: once from
-// 13:00 for a 14:00 check-in, never before, never for a cleaning ticked «Убрано», and once for
-// schedule runs that race.
+// 13:00 for a 14:00 check-in (from 09:00 for a guest's early check-in at 10:00), never before, never
+// for a cleaning ticked «Убрано», and once for schedule runs that race.
 
 // A chat of each test's own: the stand-in keeps what every test sent.
 let chats = 0;
@@ -33,8 +33,8 @@ const today = todayInMoscow();
 /** The instant it is `hh:mm` in Moscow today (UTC+3). */
 const moscowAt = (hh: number, mm: number) => Date.parse(`${today}T00:00:00Z`) + ((hh - 3) * 60 + mm) * 60_000;
 
-/** A cabin with a cleaning due today and a confirmed arrival today; the cleaning task's id. */
-async function arrivalAfterCleaning(cookie: string) {
+/** A cabin with a cleaning due today and a confirmed arrival today (with these extras); the cleaning task's id. */
+async function arrivalAfterCleaning(cookie: string, extras: number[] = []) {
   const cabin = await seedCabin({ name: 'Домик у реки', pricePerNight: 5000 });
   const task = await jsonOf<{ id: number }>(
     await call('POST', '/api/admin/tasks', {
@@ -45,7 +45,7 @@ async function arrivalAfterCleaning(cookie: string) {
   );
   const booked = await jsonOf<{ id: number }>(
     await call('POST', '/api/bookings', {
-      body: validBooking(cabin.id, { name: 'Мадина Гасанова', checkIn: today, checkOut: addDays(today, 2) }),
+      body: validBooking(cabin.id, { name: 'Мадина Гасанова', checkIn: today, checkOut: addDays(today, 2), extras }),
     }),
     201,
   );
@@ -93,6 +93,35 @@ describe('a cabin not clean an hour before an arrival', () => {
     vi.setSystemTime(moscowAt(13, 15));
     await schedule();
     expect(await keptRows()).toBe(0);
+  });
+
+  it('should tell the owner an hour before an early check-in’s hour, and say that hour', async () => {
+    const cookie = await login();
+    // The owner's early check-in from 10:00, ticked by the arriving guest: all at the real time.
+    const pricing = await jsonOf<{ extras: { id: number }[] }>(
+      await call('PUT', '/api/admin/pricing', {
+        cookie,
+        body: {
+          discounts: [],
+          extras: [{ name: 'Ранний заезд с 10:00', price: 1500, per: 'stay', kind: 'earlyCheckIn', time: '10:00' }],
+        },
+      }),
+      200,
+    );
+    await arrivalAfterCleaning(cookie, [pricing.extras[0]!.id]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(moscowAt(8, 59));
+    await schedule();
+    expect(await keptRows()).toBe(0);
+    vi.setSystemTime(moscowAt(9, 0));
+    await schedule();
+    // The settings' hour no longer brings a second one.
+    vi.setSystemTime(moscowAt(13, 0));
+    await schedule();
+    await expect.poll(alerts, { timeout: 5_000 }).toHaveLength(1);
+    const [alert] = await alerts();
+    expect(alert).toContain('Домик «Домик у реки» ещё не убран, а в 10:00 заезд: Мадина,');
+    expect(await keptRows()).toBe(1);
   });
 
   it('should keep one alert for two schedule runs at once', async () => {

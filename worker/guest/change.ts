@@ -7,6 +7,7 @@ import { CHANGE_MSG, changeMoney, changeRefusal, type ChangeInput } from '../../
 import { guestPageUrl } from '../../schema/guest-page.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { PriceLine } from '../../schema/payment-options.ts';
+import { stayTimes } from '../../schema/pricing.ts';
 import { formatMoscowTime, formatStayDates } from '../../schema/format.ts';
 import type { Booking } from '../../schema/tables.ts';
 import { priceRequest, type StayRequest } from '../calendar/quote.ts';
@@ -91,7 +92,7 @@ export async function quoteChange(
     };
   if (await nightsTakenExcept(env, cabinId, ask.checkIn, ask.checkOut, b.id))
     return { ok: false, status: 409, error: CHANGE_MSG.taken };
-  const { quote, cabin } = priced.priced;
+  const { quote, cabin, rules } = priced.priced;
   const { paid } = moneyOf(l.payments);
   const { due, refund } = changeMoney(l.settings.cancellation, b, quote.total, paid, today);
   return {
@@ -104,6 +105,9 @@ export async function quoteChange(
         nights: quote.nights,
         total: quote.total,
         lines: quote.lines,
+        // An early check-in or a late check-out the new stay does not have no longer moves the hour.
+        extras: quote.extras,
+        ...stayTimes(rules.extras, quote.extras),
       },
       cabinName: cabin.name,
       quote: { nights: quote.nights, total: quote.total, lines: quote.lines },

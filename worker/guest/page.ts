@@ -9,6 +9,7 @@ import type { GuestLookup } from '../queries/guest.ts';
 import { moneyOf } from '../payments/refunds.ts';
 import { currentOf, depositRuleOf, depositViewOf, whyNoDeposit } from '../payments/deposits.ts';
 import { changeAllowedUntil, changeClosed } from '../../schema/date-change.ts';
+import { takesGuests } from '../../schema/pricing.ts';
 import { now } from '../lib/clock.ts';
 
 /** Statuses in which the stay is still to be paid for; any other owes nothing. */
@@ -79,11 +80,19 @@ export function guestPageAnswer(l: GuestLookup, today: string, shopConfigured: b
     const at = new Date(now()).toISOString();
     const waiting = l.changes.find((c) => c.status === 'awaiting_payment' && (c.holdUntil ?? '') > at);
     const payment = waiting && l.payments.find((p) => p.id === waiting.paymentId && p.status === 'pending');
+    const allowed = reason === null && !waiting;
+    // What the quote checks of the party (worker/calendar/quote.ts), so no cabin offered refuses it.
+    const others = l.cabinsToMove.filter(
+      (c) => c.id !== b.cabinId && takesGuests(c.maxGuests, b.guests, b.childrenAges) && (!b.pets || c.pets.allowed),
+    );
     page.change = {
-      allowed: reason === null && !waiting,
+      allowed,
       ...(reason ? { reason } : {}),
       until: changeAllowedUntil(b.checkIn, s.changes),
       anyCabin: s.changes.anyCabin,
+      ...(allowed && s.changes.anyCabin && others.length > 0
+        ? { cabins: [{ id: b.cabinId, name: l.cabinName }, ...others.map(({ id, name }) => ({ id, name }))] }
+        : {}),
       ...(waiting && payment?.confirmationUrl
         ? {
             pending: {

@@ -45,31 +45,47 @@ const openCleaningOf = (today: IsoDate) => sql`t.cabin_id = b.cabin_id and t.kin
     and d.status = 'confirmed' and d.cabin_id = t.cabin_id and coalesce(d.departed_on, d.check_out) = t.due))`;
 
 /**
- * From an hour before the check-in time until it: each confirmed arrival of today whose cabin still
- * waits for a cleaning is alerted to the owner by every channel that is set, once (event: the day
- * and the booking). Answers how many messages it kept.
+ * From an hour before an arrival's check-in time until it (the early check-in's hour where the guest
+ * has one, else the settings' time): each confirmed arrival of today whose cabin still waits for a
+ * cleaning is alerted to the owner by every channel that is set, once (event: the day and the
+ * booking). Answers how many messages it kept.
  */
 export async function queueNotCleanAlerts(env: Bindings, at = now()): Promise<number> {
   const { checkInTime } = await getSettings(env);
   const clock = clockInMoscow(at);
-  if (clock < minusMinutes(checkInTime, NOT_CLEAN_LEAD_MINUTES) || clock >= checkInTime) return 0;
+  const today = todayInMoscow(at);
+  const db = getDb(env);
+  const hourOf = sql`coalesce(b.early_check_in, ${checkInTime})`;
+  // The day's check-in hours first (one small read by the arrivals' index): most runs stop here.
+  const hours = (
+    await db.all<{ hour: string }>(
+      sql`select distinct ${hourOf} as hour from bookings b where b.check_in = ${today} and b.status = 'confirmed'`,
+    )
+  )
+    .map((r) => r.hour)
+    .filter((hour) => clock >= minusMinutes(hour, NOT_CLEAN_LEAD_MINUTES) && clock < hour);
+  if (hours.length === 0) return 0;
   const channels = [...(await ownerChannels(env)).keys()];
   if (channels.length === 0) return 0;
-  const today = todayInMoscow(at);
   // Departures' cleanings are written when tasks are first read: a day nobody opened has them too.
   await writeDepartureCleanings(env, addDays(today, -CLEANINGS_LOOKED_BACK_DAYS), today);
   const open = openCleaningOf(today);
-  const arrivals = await getDb(env).all<{
+  const arrivals = await db.all<{
     id: number;
     name: string;
     checkIn: IsoDate;
     checkOut: IsoDate;
     cabinName: string;
+    hour: string;
     tasks: string;
   }>(sql`select b.id as id, b.name as name, b.check_in as checkIn, b.check_out as checkOut, c.name as cabinName,
+      ${hourOf} as hour,
       (select json_group_array(json_object('due', t.due, 'note', t.note)) from tasks t where ${open}) as tasks
     from bookings b join cabins c on c.id = b.cabin_id
-    where b.status = 'confirmed' and b.check_in = ${today} and exists (select 1 from tasks t where ${open})
+    where b.status = 'confirmed' and b.check_in = ${today} and ${hourOf} in (${sql.join(
+      hours.map((h) => sql`${h}`),
+      sql`, `,
+    )}) and exists (select 1 from tasks t where ${open})
     order by b.id`);
   if (arrivals.length === 0) return 0;
   const values = arrivals.flatMap((b) => {
@@ -78,7 +94,7 @@ export async function queueNotCleanAlerts(env: Bindings, at = now()): Promise<nu
       .join('; ');
     const text = fill(CLEANING_TEXTS.notClean, {
       cabin: b.cabinName,
-      time: checkInTime,
+      time: b.hour,
       guest: firstName(b.name),
       dates: formatStayDates(b.checkIn, b.checkOut),
       tasks,
@@ -117,12 +133,14 @@ export async function queueCleanerLists(env: Bindings, at = now()): Promise<numb
       and o.kind = ${CLEANER_DAY_KIND} and o.channel = cc.channel and o.event = ${today} || ':' || cc.user_id)
     order by cc.user_id, cc.channel`);
   if (chats.length === 0) return 0;
-  const arrivals = new Set(
+  // Each cabin's arrival today by its check-in hour: an early check-in's makes the deadline earlier.
+  const arrivals = new Map(
     (
-      await db.all<{ cabinId: number }>(
-        sql`select distinct cabin_id as cabinId from bookings where status = 'confirmed' and check_in = ${today}`,
+      await db.all<{ cabinId: number; hour: string }>(
+        sql`select cabin_id as cabinId, min(coalesce(early_check_in, ${checkInTime})) as hour from bookings
+          where status = 'confirmed' and check_in = ${today} group by cabin_id`,
       )
-    ).map((r) => r.cabinId),
+    ).map((r) => [r.cabinId, r.hour]),
   );
   const texts = new Map<number, string | null>();
   for (const { userId } of chats) {
@@ -135,9 +153,8 @@ export async function queueCleanerLists(env: Bindings, at = now()): Promise<numb
         : [
             fill(CLEANING_TEXTS.listHead, { date: formatDate(today) }),
             ...tasks.map((t) => {
-              const until = arrivals.has(t.cabinId)
-                ? fill(CLEANING_TEXTS.until, { time: checkInTime })
-                : CLEANING_TEXTS.untilDayEnd;
+              const hour = arrivals.get(t.cabinId);
+              const until = hour ? fill(CLEANING_TEXTS.until, { time: hour }) : CLEANING_TEXTS.untilDayEnd;
               return `• ${t.cabinName}: ${TASK_KIND_LABELS[t.kind]}, ${until}${t.note ? `. ${t.note}` : ''}`;
             }),
           ].join('\n'),

@@ -59,9 +59,10 @@ export function depositArea(page: GuestPageAnswer): Promise<string> {
 }
 
 /**
- * «Перенести даты»: the phone's date fields and «Узнать стоимость», a move waiting for its
- * difference, or why the dates can no longer be moved: the island's ChangeDates before a tap. The
- * fields are a plain form to the page itself, so dates sent before the script came are kept.
+ * «Перенести даты»: the phone's date fields (and «Домик», where the owner allows another cabin) and
+ * «Узнать стоимость», a move waiting for its difference, or why the dates can no longer be moved:
+ * the island's ChangeDates before a tap. The fields are a plain form to the page itself, so a stay
+ * sent before the script came is kept.
  */
 export function changeArea(page: GuestPageAnswer): Promise<string> {
   const change = page.change;
@@ -71,8 +72,14 @@ export function changeArea(page: GuestPageAnswer): Promise<string> {
       html`<div class="guest__actions"><p class="hint">${changePendingText(change.pending)}</p><a class="btn btn--primary" href="${change.pending.confirmationUrl}">Доплатить</a><button type="button" class="btn btn--secondary">Проверить оплату</button></div>`,
     );
   if (!change.allowed) return str(change.reason ? html`<p class="hint">${change.reason}</p>` : '');
+  // Where the owner allows another cabin: a plain field of the same form, the booking's own chosen.
+  const cabins = change.cabins
+    ? html`<label class="guest__field guest__field--wide">Домик<select class="input" name="cabinId">${change.cabins.map(
+        (c) => html`<option value="${c.id}"${c.id === page.cabin.id ? raw(' selected=""') : ''}>${c.name}</option>`,
+      )}</select></label>`
+    : '';
   return str(
-    html`<form class="guest__change" method="get"><label class="guest__field">Новый заезд<input class="input" type="date" required="" name="checkIn"/></label><label class="guest__field">Новый выезд<input class="input" type="date" required="" name="checkOut"/></label><div class="guest__actions"><button type="submit" class="btn btn--secondary">Узнать стоимость</button></div></form>`,
+    html`<form class="guest__change" method="get"><label class="guest__field">Новый заезд<input class="input" type="date" required="" name="checkIn"/></label><label class="guest__field">Новый выезд<input class="input" type="date" required="" name="checkOut"/></label>${cabins}<div class="guest__actions"><button type="submit" class="btn btn--secondary">Узнать стоимость</button></div></form>`,
   );
 }
 

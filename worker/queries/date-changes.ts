@@ -19,6 +19,10 @@ export type ChangeTarget = {
   nights: number;
   total: number;
   lines: PriceLine[];
+  /** The extras priced in, and the early check-in's and late check-out's hours among them. */
+  extras: number[];
+  earlyCheckIn: string | null;
+  lateCheckOut: string | null;
 };
 
 /**
@@ -46,6 +50,9 @@ function changeRow(b: Booking, to: ChangeTarget, at: string) {
     toTotal: to.total,
     nights: to.nights,
     lines: JSON.stringify(to.lines),
+    extras: JSON.stringify(to.extras),
+    earlyCheckIn: to.earlyCheckIn,
+    lateCheckOut: to.lateCheckOut,
     createdAt: at,
     updatedAt: at,
   };
@@ -105,6 +112,9 @@ export async function moveNow(
         nights: to.nights,
         total: to.total,
         lines: to.lines,
+        extras: to.extras,
+        earlyCheckIn: to.earlyCheckIn,
+        lateCheckOut: to.lateCheckOut,
         updatedAt: at,
       })
       .where(sql`bookings.id = ${b.id} and ${stillAsRead(b)} and ${freeFor(b, to)}`)

@@ -1,6 +1,7 @@
 // The guest's own page: its reads, keyed by the guest's token, the guest's
 // cancellation, the balance payment and the refunds the page and the owner plan.
 import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { PetsRule } from '../../schema/pricing.ts';
 import type { Settings } from '../../schema/settings.ts';
 import {
   bookings,
@@ -45,7 +46,15 @@ export type GuestLookup = {
   max: { bot: boolean; linked: boolean };
   /** The guest's moves of the stay to other dates, newest first. */
   changes: DateChange[];
+  /**
+   * Where the owner lets a guest move to another cabin (settings `changes.anyCabin`): every shown
+   * cabin, by id, with what the quote checks of the party; empty otherwise.
+   */
+  cabinsToMove: CabinToMove[];
 };
+
+/** A cabin a stay might move to, with what decides whether it takes the booking's party. */
+export type CabinToMove = { id: number; name: string; maxGuests: number; pets: PetsRule };
 
 /** The ids of the booking holding `token`, as SQL: every read below is keyed by the token alone. */
 const bookingOf = (token: string) => sql`(select b.id from bookings b where b.guest_token = ${token})`;
@@ -58,52 +67,62 @@ const cabinOf = (token: string) => sql`(select b.cabin_id from bookings b where 
  */
 export async function guestLookup(env: DbEnv, token: string): Promise<GuestLookup | undefined> {
   const db = getDb(env);
-  const [row, paid, settings, instructions, review, bot, chat, maxBot, maxChat, held, changes] = await Promise.all([
-    db
-      .select({ booking: bookings, cabinName: cabins.name, cabinDeposit: cabins.deposit })
-      .from(bookings)
-      .innerJoin(cabins, eq(bookings.cabinId, cabins.id))
-      .where(eq(bookings.guestToken, token))
-      .get(),
-    db
-      .select()
-      .from(payments)
-      .where(sql`${payments.bookingId} = ${bookingOf(token)}`)
-      .orderBy(sql`${payments.kind} = 'balance'`, asc(payments.createdAt)),
-    getSettings(env),
-    db
-      .select({ text: cabinInstructions.text })
-      .from(cabinInstructions)
-      .where(sql`${cabinInstructions.cabinId} = ${cabinOf(token)}`)
-      .get(),
-    db
-      .select({ id: reviews.id })
-      .from(reviews)
-      .where(sql`${reviews.bookingId} = ${bookingOf(token)}`)
-      .get(),
-    readTelegramBot(env),
-    db
-      .select({ id: guestChats.bookingId })
-      .from(guestChats)
-      .where(sql`${guestChats.bookingId} = ${bookingOf(token)}`)
-      .get(),
-    readMaxBot(env),
-    db
-      .select({ id: guestMaxChats.bookingId })
-      .from(guestMaxChats)
-      .where(sql`${guestMaxChats.bookingId} = ${bookingOf(token)}`)
-      .get(),
-    db
-      .select()
-      .from(deposits)
-      .where(sql`${deposits.bookingId} = ${bookingOf(token)}`)
-      .orderBy(desc(deposits.createdAt)),
-    db
-      .select()
-      .from(dateChanges)
-      .where(sql`${dateChanges.bookingId} = ${bookingOf(token)}`)
-      .orderBy(desc(dateChanges.id)),
-  ]);
+  const [row, paid, settings, instructions, review, bot, chat, maxBot, maxChat, held, changes, toMove] =
+    await Promise.all([
+      db
+        .select({ booking: bookings, cabinName: cabins.name, cabinDeposit: cabins.deposit })
+        .from(bookings)
+        .innerJoin(cabins, eq(bookings.cabinId, cabins.id))
+        .where(eq(bookings.guestToken, token))
+        .get(),
+      db
+        .select()
+        .from(payments)
+        .where(sql`${payments.bookingId} = ${bookingOf(token)}`)
+        .orderBy(sql`${payments.kind} = 'balance'`, asc(payments.createdAt)),
+      getSettings(env),
+      db
+        .select({ text: cabinInstructions.text })
+        .from(cabinInstructions)
+        .where(sql`${cabinInstructions.cabinId} = ${cabinOf(token)}`)
+        .get(),
+      db
+        .select({ id: reviews.id })
+        .from(reviews)
+        .where(sql`${reviews.bookingId} = ${bookingOf(token)}`)
+        .get(),
+      readTelegramBot(env),
+      db
+        .select({ id: guestChats.bookingId })
+        .from(guestChats)
+        .where(sql`${guestChats.bookingId} = ${bookingOf(token)}`)
+        .get(),
+      readMaxBot(env),
+      db
+        .select({ id: guestMaxChats.bookingId })
+        .from(guestMaxChats)
+        .where(sql`${guestMaxChats.bookingId} = ${bookingOf(token)}`)
+        .get(),
+      db
+        .select()
+        .from(deposits)
+        .where(sql`${deposits.bookingId} = ${bookingOf(token)}`)
+        .orderBy(desc(deposits.createdAt)),
+      db
+        .select()
+        .from(dateChanges)
+        .where(sql`${dateChanges.bookingId} = ${bookingOf(token)}`)
+        .orderBy(desc(dateChanges.id)),
+      // Read only while the owner allows another cabin: the same for every token, so it tells nothing.
+      db
+        .select({ id: cabins.id, name: cabins.name, maxGuests: cabins.maxGuests, pets: cabins.pets })
+        .from(cabins)
+        .where(
+          sql`${cabins.active} = 1 and exists (select 1 from settings s where s.key = 'changes'
+          and case when json_valid(s.value) then json_extract(s.value, '$.anyCabin') end = 1)`,
+        )
+        .orderBy(asc(cabins.id)),
+    ]);
   if (!row) return undefined;
   return {
     booking: row.booking,
@@ -117,6 +136,7 @@ export async function guestLookup(env: DbEnv, token: string): Promise<GuestLooku
     deposits: held,
     max: { bot: maxBot !== null, linked: Boolean(maxChat) },
     changes,
+    cabinsToMove: toMove,
   };
 }
 

@@ -217,6 +217,10 @@ function paidChange(env: Bindings, ctx: Context, p: Payment, c: DateChange, toCa
         nights: change('nights'),
         total: change('to_total'),
         lines: change('lines'),
+        // A change written before its extras were kept leaves the booking's own.
+        extras: sql`coalesce(${change('extras')}, bookings.extras)`,
+        earlyCheckIn: sql`case when ${change('extras')} is null then bookings.early_check_in else ${change('early_check_in')} end`,
+        lateCheckOut: sql`case when ${change('extras')} is null then bookings.late_check_out else ${change('late_check_out')} end`,
         updatedAt: at,
       })
       .where(
