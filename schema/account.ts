@@ -150,6 +150,8 @@ export type UserView = {
   cabinIds: number[];
   /** When a cleaner's sign-in link was made; null when they have none. Never the link itself. */
   linkCreatedAt: number | null;
+  /** Where a cleaner's morning list goes: the messengers whose chat they tied (none for the others). */
+  messengers: ('telegram' | 'max')[];
 };
 export type SessionView = {
   id: number;

@@ -279,6 +279,8 @@ export const taskAnswer = z.object({
   note: z.string(),
   done: z.boolean(),
   doneAt: instant,
+  /** Where the photo taken when it was done is seen (GET /api/admin/tasks/{id}/photo?v=…), or null. */
+  photo: z.string().nullable(),
   bookingId: z.number().int().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),

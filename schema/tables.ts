@@ -918,6 +918,11 @@ export const tasks = sqliteTable(
     note: text('note').notNull().default(''),
     done: integer('done', { mode: 'boolean' }).notNull().default(false),
     doneAt: text('done_at'),
+    /**
+     * The media key of the photo the cleaner took when ticking it (null: none). Served only by
+     * GET /api/admin/tasks/{id}/photo to who may see the task, never by the public /media/.
+     */
+    photo: text('photo'),
     /** The departure it cleans up after; null for a task the owner added. */
     bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'cascade' }),
     createdAt: text('created_at').notNull(),

@@ -405,6 +405,7 @@ describe('a manager', () => {
       createdAt: expect.any(Number),
       cabinIds: [],
       linkCreatedAt: null,
+      messengers: [],
     });
     await expectError(
       await jsonRequest(

@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { UserView } from '../../schema/account.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
 import type { Bindings } from '../../worker/env.ts';
@@ -120,11 +121,25 @@ describe('a cleaner’s morning list', () => {
     await schedule();
     vi.useRealTimers();
     await addTask(owner, mine.id, 'Сменить бельё');
+    // «Люди» tells the owner where the cleaner's list goes, and that it stops going there.
+    const tied = async () =>
+      (await jsonOf<UserView[]>(await call('GET', '/api/admin/users', { cookie: owner }), 200)).map((u) => [
+        u.username,
+        u.messengers,
+      ]);
+    expect(await tied()).toEqual([
+      ['admin', []],
+      ['marina', ['telegram']],
+    ]);
     expect(await jsonOf(await call('DELETE', `/api/admin/users/${userId}/messengers`, { cookie: owner }), 200)).toEqual(
       {
         success: true,
       },
     );
+    expect(await tied()).toEqual([
+      ['admin', []],
+      ['marina', []],
+    ]);
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(moscowAt(8, 10));
     await schedule();

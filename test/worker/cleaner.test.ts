@@ -349,6 +349,9 @@ const SESSION_ROUTES = (await sessionRoutes()).map((r) => [r.key, r] as const);
 const CLEANERS = new Set([
   'GET /api/admin/today',
   'PUT /api/admin/tasks/:id',
+  // The photo of a task of theirs (test/worker/task-photo.test.ts).
+  'PUT /api/admin/tasks/:id/photo',
+  'GET /api/admin/tasks/:id/photo',
   // Their own morning list in Telegram or MAX (test/worker/cleaner-list.test.ts).
   'GET /api/admin/today/messengers',
   'POST /api/admin/today/messengers/:channel',
@@ -374,7 +377,18 @@ describe('a cleaner’s session on every route', () => {
     const cleaner = await addCleaner(owner, [cabin.id]);
     const cookie = await signInBy((await makeLink(owner, cleaner.id)).url);
     if (CLEANERS.has(key)) {
-      expect([401, 403]).not.toContain((await call(route, cookie)).status);
+      // A task route is theirs for a task of their cabin (another's is 403: test/worker/task-photo.test.ts).
+      const task = await jsonOf<Task>(
+        await jsonRequest(
+          'POST',
+          '/api/admin/tasks',
+          { cabinId: cabin.id, due: day(0), kind: 'cleaning' },
+          { cookie: owner },
+        ),
+        201,
+      );
+      const theirs = { ...route, path: route.path.replace(/^\/api\/admin\/tasks\/1\b/, `/api/admin/tasks/${task.id}`) };
+      expect([401, 403]).not.toContain((await call(theirs, cookie)).status);
       return;
     }
     await expectNoChange(async () => {

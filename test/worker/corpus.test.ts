@@ -343,6 +343,23 @@ const ROUTES: RouteSpec[] = [
     freeText: ['note'],
     usual: [404],
   },
+  // The photo's bytes are checked as an upload's (test/worker/task-photo.test.ts): here, the ids and the session.
+  {
+    method: 'PUT',
+    pattern: '/api/admin/tasks/:id/photo',
+    admin: true,
+    path: () => '/api/admin/tasks/999999/photo',
+    withId: (id) => `/api/admin/tasks/${id}/photo`,
+    usual: [404],
+  },
+  {
+    method: 'GET',
+    pattern: '/api/admin/tasks/:id/photo',
+    admin: true,
+    path: () => '/api/admin/tasks/999999/photo',
+    withId: (id) => `/api/admin/tasks/${id}/photo`,
+    usual: [404],
+  },
   {
     method: 'PUT',
     pattern: '/api/admin/bookings/:id',

@@ -151,6 +151,9 @@ export const ROUTE_RULES: Record<string, RouteRule> = {
   'GET /api/admin/tasks': staff('calendar', 'Задачи по домикам'),
   'POST /api/admin/tasks': staff('calendar', 'Добавлена задача'),
   'PUT /api/admin/tasks/:id': cleaner('calendar', 'Изменена задача'),
+  // The photo of a ticked task: the route narrows a cleaner to their own cabins' tasks, as above.
+  'PUT /api/admin/tasks/:id/photo': cleaner('calendar', 'Фото к задаче'),
+  'GET /api/admin/tasks/:id/photo': cleaner('calendar', 'Фото задачи'),
 
   'GET /api/admin/occupancy': staff('calendar', 'Шахматка'),
   'GET /api/admin/cabins/:id/calendar': staff('calendar', 'Календарь домика'),

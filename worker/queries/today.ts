@@ -49,7 +49,21 @@ export async function dayStays(env: DbEnv, from: IsoDate, to: IsoDate): Promise<
     order by b.check_in, c.name, b.id`);
 }
 
-export type TaskRow = Task & { cabinName: string };
+/** A task as the panel reads it: `photo` is where its photo is seen (GET /api/admin/tasks/{id}/photo), not the key. */
+export type TaskRow = Omit<Task, 'photo'> & { cabinName: string; photo: string | null };
+
+/**
+ * Where a task's photo is seen: the admin route, never /media/. The key rides along so a replaced
+ * photo has a new address (a cached old one is never shown for the new).
+ */
+export const taskPhotoUrl = (id: number, key: string | null) =>
+  key === null ? null : `/api/admin/tasks/${id}/photo?v=${encodeURIComponent(key)}`;
+
+const rowOf = (r: { task: Task; cabinName: string }): TaskRow => ({
+  ...r.task,
+  cabinName: r.cabinName,
+  photo: taskPhotoUrl(r.task.id, r.task.photo),
+});
 
 /**
  * Writes the cleaning of every confirmed departure in [from, to] not written yet (one row per
@@ -100,7 +114,7 @@ export async function listTasks(
       ),
     )
     .orderBy(asc(tasks.due), asc(cabins.name), asc(tasks.id));
-  return rows.map((r) => ({ ...r.task, cabinName: r.cabinName }));
+  return rows.map(rowOf);
 }
 
 export async function getTask(env: DbEnv, id: number): Promise<TaskRow | undefined> {
@@ -110,7 +124,7 @@ export async function getTask(env: DbEnv, id: number): Promise<TaskRow | undefin
     .innerJoin(cabins, eq(tasks.cabinId, cabins.id))
     .where(eq(tasks.id, id))
     .get();
-  return row && { ...row.task, cabinName: row.cabinName };
+  return row && rowOf(row);
 }
 
 /** A task the owner adds (no booking). Undefined when the cabin does not exist. */
@@ -122,7 +136,7 @@ export async function addTask(env: DbEnv, input: TaskInput): Promise<TaskRow | u
     .insert(tasks)
     .values({ ...input, done: false, createdAt: at, updatedAt: at })
     .returning();
-  return { ...row!, cabinName: cabin.name };
+  return rowOf({ task: row!, cabinName: cabin.name });
 }
 
 /** Done or not, and the note: one write; ticking a done task again keeps when it was done. */
@@ -139,6 +153,38 @@ export async function updateTask(env: DbEnv, id: number, change: TaskUpdate): Pr
     .where(eq(tasks.id, id))
     .returning({ id: tasks.id });
   return row && getTask(env, row.id);
+}
+
+/** The media key of a task's photo: null when it has none, undefined when there is no such task. */
+export async function taskPhotoKey(env: DbEnv, id: number): Promise<string | null | undefined> {
+  const row = await getDb(env).select({ photo: tasks.photo }).from(tasks).where(eq(tasks.id, id)).get();
+  return row?.photo;
+}
+
+/**
+ * The task's photo becomes `key` in one conditional write on the photo read (`WHERE photo IS
+ * before`): of two at once, one writes and the other tries again on what it then reads, so every
+ * key replaced is answered once, for its object to be removed. Undefined when the task is gone.
+ */
+export async function setTaskPhoto(
+  env: DbEnv,
+  id: number,
+  key: string,
+): Promise<{ task: TaskRow; replaced: string | null } | undefined> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await taskPhotoKey(env, id);
+    if (before === undefined) return undefined;
+    const [row] = await getDb(env)
+      .update(tasks)
+      .set({ photo: key, updatedAt: nowIso() })
+      .where(and(eq(tasks.id, id), before === null ? isNull(tasks.photo) : eq(tasks.photo, before)))
+      .returning({ id: tasks.id });
+    if (row) {
+      const task = await getTask(env, id);
+      return task && { task, replaced: before };
+    }
+  }
+  throw new Error(`The photo of task ${id} kept changing under five writes`);
 }
 
 /**

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Role, UserView } from '../../schema/account.ts';
 import { DEFAULT_ADMIN_USERNAME } from '../../schema/constants.ts';
-import { adminSessions, cabins, cleanerCabins, signInLinks, users } from '../../schema/tables.ts';
+import { adminSessions, cabins, cleanerCabins, cleanerChats, signInLinks, users } from '../../schema/tables.ts';
 import { now } from '../lib/clock.ts';
 import { getDb } from '../lib/db.ts';
 import { hashPassword } from '../lib/password.ts';
@@ -10,7 +10,12 @@ import type { DatabasePort } from '../platform/ports.ts';
 type DbEnv = { DB: DatabasePort; ADMIN_PASSWORD?: string };
 export type User = typeof users.$inferSelect;
 
-export const userView = (u: User, cabinIds: number[] = [], linkCreatedAt: number | null = null): UserView => ({
+export const userView = (
+  u: User,
+  cabinIds: number[] = [],
+  linkCreatedAt: number | null = null,
+  messengers: UserView['messengers'] = [],
+): UserView => ({
   id: u.id,
   username: u.username,
   role: u.role,
@@ -18,6 +23,7 @@ export const userView = (u: User, cabinIds: number[] = [], linkCreatedAt: number
   createdAt: u.createdAt,
   cabinIds,
   linkCreatedAt,
+  messengers,
 });
 
 /**
@@ -46,19 +52,24 @@ export async function findUserByUsername(env: DbEnv, username: string): Promise<
 
 export const getUser = (env: DbEnv, id: number) => getDb(env).select().from(users).where(eq(users.id, id)).get();
 
-/** Everyone who signs in, with a cleaner's cabins and when their link was made (one batch). */
+/** Everyone who signs in, with a cleaner's cabins, when their link was made and the chats they tied (one batch). */
 export async function listUsers(env: DbEnv): Promise<UserView[]> {
   const db = getDb(env);
-  const [people, given, links] = await db.batch([
+  const [people, given, links, chats] = await db.batch([
     db.select().from(users).orderBy(asc(users.id)),
     db.select().from(cleanerCabins).orderBy(asc(cleanerCabins.userId), asc(cleanerCabins.cabinId)),
     db.select({ userId: signInLinks.userId, createdAt: signInLinks.createdAt }).from(signInLinks),
+    db
+      .select({ userId: cleanerChats.userId, channel: cleanerChats.channel })
+      .from(cleanerChats)
+      .orderBy(desc(cleanerChats.channel)),
   ]);
   return people.map((u) =>
     userView(
       u,
       given.filter((g) => g.userId === u.id).map((g) => g.cabinId),
       links.find((l) => l.userId === u.id)?.createdAt ?? null,
+      chats.filter((ch) => ch.userId === u.id).map((ch) => ch.channel as UserView['messengers'][number]),
     ),
   );
 }

@@ -3,6 +3,8 @@ import { MSG } from '../../schema/messages.ts';
 import type { AppEnv } from '../env.ts';
 import { apiError } from '../lib/errors.ts';
 
+/** The keys of tasks' photos (worker/routes/today.ts): a prefix no uuid the upload route makes has. */
+export const TASK_PHOTO_PREFIX = 'task-';
 /** Only keys the upload route makes: a uuid-like name and an image extension. */
 const KEY = /^[A-Za-z0-9_-]{1,100}\.(jpg|png|gif|webp)$/;
 const MIME = { jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' } as const;
@@ -28,7 +30,8 @@ function revalidation(headers: Headers): Headers {
 export const mediaRoutes = new Hono<AppEnv>().get('/:key', async (c) => {
   const key = c.req.param('key');
   const ext = KEY.exec(key)?.[1] as keyof typeof MIME | undefined;
-  if (!ext) return apiError(c, 404, MSG.notFound);
+  // A task's photo is the panel's (GET /api/admin/tasks/{id}/photo), never a public file.
+  if (!ext || key.startsWith(TASK_PHOTO_PREFIX)) return apiError(c, 404, MSG.notFound);
   const object = await c.env.MEDIA.get(key, { onlyIf: revalidation(c.req.raw.headers) });
   if (!object) return apiError(c, 404, MSG.notFound);
   // Only an image type, the one the key names (upload makes key and stored type from the

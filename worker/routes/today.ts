@@ -2,8 +2,8 @@ import type { Settings } from '../../schema/settings.ts';
 import { currentOf, depositRuleOf, depositViewOf } from '../payments/deposits.ts';
 import { cabinDeposits, depositsWithStays, isOpen } from '../queries/deposits.ts';
 import type { DayStay } from '../queries/today.ts';
-import { Hono } from 'hono';
-import type { z } from 'zod';
+import { type Context, Hono } from 'hono';
+import { z } from 'zod';
 import { type dayStayAnswer, stayAnswer, taskAnswer, taskListAnswer, todayAnswer } from '../../schema/answers.ts';
 import { addDays, todayInMoscow } from '../../schema/dates.ts';
 import { MSG } from '../../schema/messages.ts';
@@ -19,6 +19,8 @@ import type { AppEnv } from '../env.ts';
 import { now } from '../lib/clock.ts';
 import { apiError } from '../lib/errors.ts';
 import { docs } from '../lib/openapi.ts';
+import { forLog } from '../lib/for-log.ts';
+import { imageUploadLimit, readUploadedImage } from '../lib/uploaded-image.ts';
 import { validate } from '../lib/validate.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 import { requireAdmin } from '../middleware/session.ts';
@@ -30,10 +32,13 @@ import {
   getTask,
   listTasks,
   markStay,
+  setTaskPhoto,
   type StayResult,
+  taskPhotoKey,
   updateTask,
 } from '../queries/today.ts';
 import { cabinsOfCleaner } from '../queries/users.ts';
+import { MEDIA_CSP, TASK_PHOTO_PREFIX } from './media.ts';
 import { idParam } from './params.ts';
 
 const doc = docs('Сегодня');
@@ -65,6 +70,21 @@ function todayDeposits(
   for (const s of stays) add(s);
   for (const r of held) if (isOpen(r.deposit)) add({ ...r.booking, cabinName: r.cabinName });
   return out;
+}
+
+/** The types a task's photo may be: a phone's camera makes these (a GIF is no photo of a cabin). */
+const PHOTO_TYPES = new Set(['jpg', 'png', 'webp']);
+const PHOTO_MIME: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+/**
+ * A cleaner touches only the tasks of their own cabins: refused (403) for another's, or a task
+ * that is not there, so nothing tells them which ids exist. Everyone else goes on.
+ */
+async function refusedToCleaner(c: Context<AppEnv>, id: number): Promise<boolean> {
+  const user = c.get('user')!;
+  if (user.role !== 'cleaner') return false;
+  const [task, cabins] = await Promise.all([getTask(c.env, id), cabinsOfCleaner(c.env, user.id)]);
+  return !task || !cabins.includes(task.cabinId);
 }
 
 /** How a refused mark is answered: a booking not confirmed, or a day not come yet, is a conflict with its state. */
@@ -227,13 +247,79 @@ export const todayRoutes = new Hono<AppEnv>()
     validate('json', taskUpdateSchema),
     async (c) => {
       const id = c.req.valid('param').id;
-      const user = c.get('user')!;
-      if (user.role === 'cleaner') {
-        const [task, cabins] = await Promise.all([getTask(c.env, id), cabinsOfCleaner(c.env, user.id)]);
-        if (!task || !cabins.includes(task.cabinId)) return apiError(c, 403, MSG.forbidden);
-      }
+      if (await refusedToCleaner(c, id)) return apiError(c, 403, MSG.forbidden);
       const task = await updateTask(c.env, id, c.req.valid('json'));
       if (!task) return apiError(c, 404, MSG.taskNotFound);
       return c.json(task satisfies z.infer<typeof taskAnswer>);
+    },
+  )
+  .put(
+    '/tasks/:id/photo',
+    doc('Прикрепить фото к задаче (multipart, поле photo)', {
+      admin: true,
+      answer: taskAnswer,
+      errors: [404, 413, 415],
+      body: { media: 'multipart/form-data', schema: z.object({ photo: z.file() }) },
+      description:
+        'Одно фото к задаче — например, уборщик снимает домик, отмечая «Убрано» (или позже). JPG, PNG или WebP ' +
+        'до 10 МБ, тип — по первым байтам файла; другой файл — 400, ничего не меняется. Новое фото заменяет ' +
+        'прежнее. `photo` в ответе — адрес, по которому фото видно в панели (GET …/photo); на сайт, в ' +
+        '`/media/` и в карту сайта оно не попадает. Уборщик прикрепляет фото только к задачам своих домиков (чужая — 403).',
+    }),
+    requireAdmin,
+    validate('param', idParam),
+    async (c, next) => {
+      if (await refusedToCleaner(c, c.req.valid('param').id)) return apiError(c, 403, MSG.forbidden);
+      return imageUploadLimit(c, next);
+    },
+    async (c) => {
+      const id = c.req.valid('param').id;
+      if (!(await getTask(c.env, id))) return apiError(c, 404, MSG.taskNotFound);
+      const image = await readUploadedImage(c, 'photo', MSG.taskPhotoMissing);
+      // Not a photo by its bytes (or a GIF): a bad file, refused as a bad request.
+      if (!image.ok && image.error === MSG.uploadType) return apiError(c, 400, MSG.taskPhotoType);
+      if (!image.ok) return apiError(c, image.status, image.error);
+      if (!PHOTO_TYPES.has(image.type.ext)) return apiError(c, 400, MSG.taskPhotoType);
+      const key = `${TASK_PHOTO_PREFIX}${crypto.randomUUID()}.${image.type.ext}`;
+      await c.env.MEDIA.put(key, image.bytes, { httpMetadata: { contentType: image.type.mime } });
+      const set = await setTaskPhoto(c.env, id, key);
+      const gone = set ? set.replaced : key;
+      // The object nobody points at any more: the replaced photo, or this one when the task went meanwhile.
+      if (gone)
+        await c.env.MEDIA.delete(gone).catch((err) =>
+          console.error(`The photo ${gone} of task ${id} could not be removed:`, forLog(err)),
+        );
+      if (!set) return apiError(c, 404, MSG.taskNotFound);
+      return c.json(set.task satisfies z.infer<typeof taskAnswer>);
+    },
+  )
+  .get(
+    '/tasks/:id/photo',
+    doc('Фото задачи', {
+      admin: true,
+      answer: { description: 'Фото (JPG, PNG или WebP)', media: 'image/*' },
+      errors: [404],
+      description:
+        'Только в панели: владельцу и управляющему — любой задачи, уборщику — задач своих домиков (чужая — 403).',
+    }),
+    requireAdmin,
+    validate('param', idParam),
+    async (c) => {
+      const id = c.req.valid('param').id;
+      if (await refusedToCleaner(c, id)) return apiError(c, 403, MSG.forbidden);
+      const key = await taskPhotoKey(c.env, id);
+      if (key === undefined) return apiError(c, 404, MSG.taskNotFound);
+      if (key === null) return apiError(c, 404, MSG.taskPhotoNone);
+      const object = await c.env.MEDIA.get(key);
+      if (!object || !('body' in object) || !object.body) return apiError(c, 404, MSG.taskPhotoNone);
+      return new Response(object.body, {
+        headers: {
+          'content-type': PHOTO_MIME[key.split('.').pop()!] ?? 'application/octet-stream',
+          // A key is never reused (the address carries it), but the photo is only for who signed in.
+          'cache-control': 'private, max-age=86400',
+          'content-security-policy': MEDIA_CSP,
+          'x-content-type-options': 'nosniff',
+        },
+      });
     },
   );

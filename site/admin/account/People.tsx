@@ -264,6 +264,8 @@ function AddPerson({ onAdded, cabins }: { onAdded: () => Promise<void>; cabins: 
   );
 }
 
+const MESSENGER_NAMES = { telegram: 'Telegram', max: 'MAX' } as const;
+
 /**
  * «Ссылка для входа» of a cleaner: made (or made anew, which stops the old one), shown once to copy
  * and send, and revoked, which also ends the cleaner's sessions.
@@ -328,6 +330,7 @@ function SignInLink({ user, onChanged }: { user: UserView; onChanged: () => Prom
     try {
       await call(client().admin.users[':id'].messengers.$delete({ param }));
       notify.success(`Список уборок больше не приходит «${user.username}» в мессенджеры`);
+      await onChanged();
     } catch (err) {
       failed(err, 'Не удалось отвязать мессенджеры');
     } finally {
@@ -341,6 +344,11 @@ function SignInLink({ user, onChanged }: { user: UserView; onChanged: () => Prom
       <p className="person__meta">
         Ссылка для входа: {user.linkCreatedAt === null ? 'не создана' : `создана ${formatDate(user.linkCreatedAt)}`}
       </p>
+      {(['telegram', 'max'] as const).map((channel) => (
+        <p key={channel} className="person__meta">
+          {MESSENGER_NAMES[channel]}: {user.messengers.includes(channel) ? 'подключён' : 'не подключён'}
+        </p>
+      ))}
       {url && (
         <div className="field">
           <label className="label" htmlFor={inputId}>
@@ -376,9 +384,11 @@ function SignInLink({ user, onChanged }: { user: UserView; onChanged: () => Prom
             Отозвать ссылку<span className="visually-hidden"> {user.username}</span>
           </button>
         )}
-        <button type="button" className="btn btn--ghost btn--sm" disabled={busy} onClick={() => void untie()}>
-          Отвязать мессенджеры<span className="visually-hidden"> {user.username}</span>
-        </button>
+        {user.messengers.length > 0 && (
+          <button type="button" className="btn btn--ghost btn--sm" disabled={busy} onClick={() => void untie()}>
+            Отвязать мессенджеры<span className="visually-hidden"> {user.username}</span>
+          </button>
+        )}
       </div>
     </div>
   );

@@ -1,11 +1,19 @@
 // The cleaner's page (site/pages/shell/cleaner.astro): today's and tomorrow's tasks of the cleaner's
-// cabins from GET /api/admin/today, each ticked «Убрано» (with a note, if they like) by
-// PUT /api/admin/tasks/{id}, and «Выйти». Plain DOM, no framework: the page's whole script is a few
+// cabins from GET /api/admin/today, each ticked «Убрано» (with a note and a photo, if they like) by
+// PUT /api/admin/tasks/{id} and PUT /api/admin/tasks/{id}/photo, and «Выйти». Plain DOM, no framework: the page's whole script is a few
 // KB. Text goes in as text (textContent, value), never as HTML.
 import { MONTHS_GENITIVE } from '../../../schema/format.ts';
 import { TASK_KIND_LABELS, TASK_NOTE_MAX, type TaskKind } from '../../../schema/task-kinds.ts';
 
-type Task = { id: number; cabinName: string; due: string; kind: TaskKind; note: string; done: boolean };
+type Task = {
+  id: number;
+  cabinName: string;
+  due: string;
+  kind: TaskKind;
+  note: string;
+  done: boolean;
+  photo: string | null;
+};
 type Day = { date: string; next: string; tasks: Task[] };
 
 const OFFLINE = 'Нет связи с сервером. Проверьте интернет и попробуйте ещё раз.';
@@ -69,6 +77,18 @@ function taskItem(t: Task): HTMLLIElement {
     el('label', { className: 'label', htmlFor: noteId, textContent: 'Заметка (необязательно)' }),
     note,
   );
+  // A photo of the cabin as left: sent with «Убрано», or on its own once the task is done. Only the
+  // types the server takes: an iPhone then hands over its HEIC camera shot as a JPEG.
+  const photoId = `cleaner-photo-${t.id}`;
+  const photo = el('input', {
+    id: photoId,
+    type: 'file',
+    className: 'today__file',
+    accept: 'image/jpeg,image/png,image/webp',
+  });
+  const photoLabel = el('label', { className: 'label', htmlFor: photoId });
+  const photoField = el('div', { className: 'field' }, photoLabel, photo);
+  const picture = el('a', { className: 'today__photo', target: '_blank', rel: 'noopener' });
   const button = el('button', { type: 'button', textContent: label });
   button.setAttribute('aria-label', `${label}: «${t.cabinName}»`);
   item.appendChild(el('div', { className: 'today__actions' }, button));
@@ -80,15 +100,49 @@ function taskItem(t: Task): HTMLLIElement {
     button.className = `btn btn--sm ${t.done ? 'btn--ghost' : 'btn--primary'}`;
     button.setAttribute('aria-pressed', String(t.done));
     if (t.done) noteField.remove();
-    else if (!noteField.isConnected) item.firstElementChild?.appendChild(noteField);
+    else if (!noteField.isConnected) item.firstElementChild?.insertBefore(noteField, photoField);
+    photoLabel.textContent = t.done ? (t.photo ? 'Заменить фото' : 'Добавить фото') : 'Фото (необязательно)';
+    if (t.photo) {
+      picture.href = t.photo;
+      picture.replaceChildren(
+        el('img', { src: t.photo, alt: `Фото: «${t.cabinName}»`, width: 72, height: 72, decoding: 'async' }),
+      );
+      item.firstElementChild?.insertBefore(picture, noteField.isConnected ? noteField : photoField);
+    } else picture.remove();
   };
+  item.firstElementChild?.appendChild(photoField);
   show(t);
+
+  /** The chosen photo sent to the task: the task as it now is. The field is emptied once it is stored. */
+  const sendPhoto = async () => {
+    const form = new FormData();
+    form.append('photo', photo.files![0]!);
+    const task = await api<Task>(`tasks/${t.id}/photo`, { method: 'PUT', body: form });
+    photo.value = '';
+    return task;
+  };
+
+  // Once the task is done, a photo chosen goes at once.
+  photo.addEventListener('change', async () => {
+    if (!t.done || !photo.files?.length) return;
+    photo.disabled = true;
+    try {
+      show(await sendPhoto());
+      say(`«${t.cabinName}»: фото сохранено`);
+    } catch (err) {
+      say(`Не удалось сохранить фото: ${(err as Error).message}`);
+    } finally {
+      photo.disabled = false;
+    }
+  });
 
   button.addEventListener('click', async () => {
     button.disabled = true;
     button.setAttribute('aria-busy', 'true');
     const typed = !t.done ? note.value.trim() : '';
     try {
+      // The photo first: a file refused leaves the task as it was, to try again.
+      if (!t.done && photo.files?.length) show(await sendPhoto());
       const task = await api<Task>(`tasks/${t.id}`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },

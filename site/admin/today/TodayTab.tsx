@@ -320,6 +320,7 @@ function TaskItem({ task: t, onTask }: { task: Task; onTask: (task: Task) => voi
           {t.note && `: ${t.note}`}
           {t.done && ` — ${doneLabel.toLowerCase()}`}
         </p>
+        {t.photo && <TaskPhoto url={t.photo} cabinName={t.cabinName} />}
       </div>
       <div className="today__actions">
         <button
@@ -335,6 +336,15 @@ function TaskItem({ task: t, onTask }: { task: Task; onTask: (task: Task) => voi
         </button>
       </div>
     </li>
+  );
+}
+
+/** The photo taken when the task was done: a small picture that opens the whole one (the panel's own address, never /media/). */
+export function TaskPhoto({ url, cabinName }: { url: string; cabinName: string }) {
+  return (
+    <a className="today__photo" href={url} target="_blank" rel="noopener">
+      <img src={url} alt={`Фото: «${cabinName}»`} width={72} height={72} loading="lazy" decoding="async" />
+    </a>
   );
 }
 
