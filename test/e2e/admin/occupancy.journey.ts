@@ -148,11 +148,14 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
     expect(await card.locator('h3').innerText()).toContain(`№${request!.r.bookingId}`);
     // Scrolled to in the frame after the list shows (the demo's newer stays may list it below the fold until then).
     await expect
-      .poll(() =>
-        card.evaluate((el) => {
-          const box = el.getBoundingClientRect();
-          return box.bottom > 0 && box.top < window.innerHeight;
-        }),
+      .poll(
+        () =>
+          card.evaluate((el) => {
+            const box = el.getBoundingClientRect();
+            return box.bottom > 0 && box.top < window.innerHeight;
+          }),
+        // The list reads the bookings first: on two busy cores that took more than the default second.
+        { timeout: 10_000 },
       )
       .toBe(true);
     // «Назад» returns to the chart; a cabin's name opens its own calendar.
