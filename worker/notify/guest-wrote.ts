@@ -100,7 +100,11 @@ export async function ownerAlertOfGuestWords(env: Bindings, messenger: string, t
   let lease = 0;
   const alertOf: AlertOf = async (bookingId) => {
     if (channels.size === 0) return null;
-    const stay = await threadStay(env, bookingId);
+    // The words are stored whatever befalls their alert: a failed read only leaves the alert out.
+    const stay = await threadStay(env, bookingId).catch((err) => {
+      console.error(`The owner’s alert of a message about booking ${bookingId} could not be made:`, messageOf(err));
+      return undefined;
+    });
     if (!stay) return null;
     const said = guestMessageNotice({ id: bookingId, ...stay }, messenger, text, env.SITE_URL);
     notice = said;
