@@ -204,24 +204,19 @@ const failureOf = (err: unknown) =>
     : 'ЮKassa не ответила; мы повторим запрос сами';
 
 /**
- * Gives a paid deposit back as decided: one refund of all of it, or of all but the part kept (none
- * when all is kept), with its 54-ФЗ receipt, under a key naming the deposit, so a retry never
+ * Gives a paid deposit back as decided: one refund of all of it, or of all but the part kept
+ * (carryOut makes none when all is kept), with its 54-ФЗ receipt, under a key naming the deposit, so a retry never
  * refunds twice. A refund already made and still pending is read back instead.
  */
 async function refundPaidDeposit(
   env: Bindings,
+  shop: NonNullable<ReturnType<typeof yookassaOf>>,
   d: Deposit,
   booking: Pick<Booking, 'id' | 'email' | 'phone' | 'checkIn' | 'checkOut'>,
   cabinName: string,
   vatCode: Settings['vatCode'],
 ): Promise<Deposit> {
   const amount = paidDepositRefund(d);
-  if (amount <= 0) return d;
-  const shop = yookassaOf(env);
-  if (!shop) {
-    await noteDepositError(env, d.id, 'Ключи ЮKassa не заданы на сервере');
-    return { ...d, error: 'Ключи ЮKassa не заданы на сервере' };
-  }
   try {
     const kept = d.decision === 'keep' && d.keptAmount ? `; удержано ${formatPrice(d.keptAmount / 100)}` : '';
     const refund = d.refundId
@@ -258,12 +253,14 @@ export async function carryOut(
   cabinName: string,
   vatCode: Settings['vatCode'],
 ): Promise<Deposit> {
-  if (d.mode === 'paid') return refundPaidDeposit(env, d, booking, cabinName, vatCode);
+  // A paid deposit with nothing to refund (all of it kept) needs no shop.
+  if (d.mode === 'paid' && paidDepositRefund(d) <= 0) return d;
   const shop = yookassaOf(env);
   if (!shop) {
     await noteDepositError(env, d.id, 'Ключи ЮKassa не заданы на сервере');
     return { ...d, error: 'Ключи ЮKassa не заданы на сервере' };
   }
+  if (d.mode === 'paid') return refundPaidDeposit(env, shop, d, booking, cabinName, vatCode);
   try {
     const answer =
       d.decision === 'keep' && d.keptAmount
