@@ -103,11 +103,11 @@ describe('a guest writes to the bot', () => {
     const updateId = nextUpdateId();
     const said = { chatId: String(chat), messageId: String(updateId), text: 'Можно поздний выезд?' };
     // The batch that stores the words, and then nothing: the server is stopped before it tries the alert.
-    const alert = await ownerAlertOfGuestWords(alertEnv, 'Telegram', said.text);
+    const alert = ownerAlertOfGuestWords(alertEnv, 'Telegram', said.text);
     const taken = await takeTelegramUpdate(env, bot.id, updateId, { said }, alert.alertOf);
     expect(taken).toMatchObject({ fresh: true, storedFor: booking, alerted: [{ channel: 'telegram' }] });
     // Taken again (Telegram's next delivery after the restart): no second message, no second alert.
-    const again = await ownerAlertOfGuestWords(alertEnv, 'Telegram', said.text);
+    const again = ownerAlertOfGuestWords(alertEnv, 'Telegram', said.text);
     expect(await takeTelegramUpdate(env, bot.id, updateId, { said }, again.alertOf)).toMatchObject({ fresh: false });
     expect(await messageCount()).toBe(1);
     const kept = await env.DB.prepare(

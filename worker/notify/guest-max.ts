@@ -219,7 +219,7 @@ export async function takeMaxGuestUpdate(
     if (taken.unlinked > 0) console.log(`A guest untied their MAX dialog from ${taken.unlinked} booking(s)`);
     return answer(env, bot, userId, MAX_REPLIES.stopped);
   }
-  const alert = text ? await ownerAlertOfGuestWords(env, 'MAX', text) : null;
+  const alert = text ? ownerAlertOfGuestWords(env, 'MAX', text) : null;
   const taken = await takeMaxUpdate(
     env,
     key,

@@ -114,7 +114,7 @@ export async function takeUpdate(
   const action = actionOf(update);
   const chatId = chat === undefined ? undefined : String(chat);
   const text = update.message?.text?.trim();
-  const alert = chatId !== undefined && !action && text ? await ownerAlertOfGuestWords(env, 'Telegram', text) : null;
+  const alert = chatId !== undefined && !action && text ? ownerAlertOfGuestWords(env, 'Telegram', text) : null;
   const taken = await takeTelegramUpdate(
     env,
     bot.id,

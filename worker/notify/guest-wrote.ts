@@ -91,14 +91,16 @@ export async function autoAnswerDue(
  * batch that stores the words (worker/queries/guest-bots.ts), so the alert exists exactly when the
  * words were stored; `sendNow` then tries the rows that batch wrote. Neither throws.
  */
-export async function ownerAlertOfGuestWords(env: Bindings, messenger: string, text: string) {
-  const channels = await ownerChannels(env).catch((err) => {
-    console.error('The owner’s channels could not be read for a guest’s message:', messageOf(err));
-    return new Map<Channel, Sender>();
-  });
+export function ownerAlertOfGuestWords(env: Bindings, messenger: string, text: string) {
+  let channels = new Map<Channel, Sender>();
   let notice: OwnerNotice | undefined;
   let lease = 0;
+  // Read only for words that go into a booking's thread: a chat tied to none costs no read.
   const alertOf: AlertOf = async (bookingId) => {
+    channels = await ownerChannels(env).catch((err) => {
+      console.error('The owner’s channels could not be read for a guest’s message:', messageOf(err));
+      return new Map<Channel, Sender>();
+    });
     if (channels.size === 0) return null;
     // The words are stored whatever befalls their alert: a failed read only leaves the alert out.
     const stay = await threadStay(env, bookingId).catch((err) => {

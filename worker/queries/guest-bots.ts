@@ -115,21 +115,21 @@ export async function takeGuestUpdate(
     const [recorded] = await env.DB.batch([record]);
     return { fresh: freshOf(recorded), linked: null, unlinked: 0 };
   }
-  /** The booking a chat's words belong to: of the bookings the chat is tied to, the one tied last. */
-  const chatBooking = `(select booking_id from ${chats} where ${chatColumn} = ${CHAT} order by linked_at desc, booking_id desc limit 1)`;
+  /** The booking a chat's words belong to: of the bookings the chat (bound as `chat`) is tied to, the one tied last. */
+  const bookingOfChat = (chat: string) =>
+    `(select booking_id from ${chats} where ${chatColumn} = ${chat} order by linked_at desc, booking_id desc limit 1)`;
+  const chatBooking = bookingOfChat(CHAT);
   if ('said' in act) {
     const { chatId, platformId, text } = act.said;
     // The owner's alert is written by the same batch as the words, before them and on the same
     // conditions (the update not taken, the words not stored, the chat still tied to the booking
     // read here): a server killed right after the batch leaves it to the schedule's drain.
     const tiedTo = alertOf
-      ? await env.DB.prepare(
-          `select booking_id from ${chats} where ${chatColumn} = ?1 order by linked_at desc, booking_id desc limit 1`,
-        )
+      ? await env.DB.prepare(`select ${bookingOfChat('?1')} as booking_id`)
           .bind(chatId)
-          .first<{ booking_id: number }>()
+          .first<{ booking_id: number | null }>()
       : null;
-    const alert = tiedTo && alertOf ? await alertOf(tiedTo.booking_id) : null;
+    const alert = tiedTo?.booking_id != null && alertOf ? await alertOf(tiedTo.booking_id) : null;
     const alertRows = (alert?.rows ?? []).map((row) =>
       bound(
         `insert into outbox (channel, subject, text, attempts, next_attempt_at, lease_until, created_at, event)
