@@ -6,6 +6,9 @@ import { E2E_ADMIN_PASSWORD } from './global-setup.ts';
  * own (cookie), never the browser's. `client` is the typed client with that session, for reading
  * answers as the routes type them; `get`, `put`… send a path as written.
  */
+/** Past this a request of the test's own is reported by its path (a journey has 120 s in all). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, username = 'admin') {
   const login = await apiAt(baseURL).admin.login.$post({ json: { username, password } });
   if (!login.ok) throw new Error(`test login failed: ${login.status}`);
@@ -24,10 +27,14 @@ export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, u
     .map((c) => c.split(';')[0])
     .join('; ');
   const send = async (method: string, path: string, body?: unknown) => {
+    // A request with no answer says which one it was, well inside the journey's own time.
     const res = await fetch(`${baseURL}/api${path}`, {
       method,
       headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    }).catch((err: unknown) => {
+      throw new Error(`${method} /api${path} had no answer`, { cause: err });
     });
     return { status: res.status, json: (await res.json().catch(() => null)) as unknown };
   };
@@ -40,14 +47,17 @@ export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, u
     del: (path: string) => send('DELETE', path),
     logout: () => send('POST', '/admin/logout'),
     /** Waits until the public site carries every content change so far. */
-    async waitPublished(timeoutMs = 120_000) {
+    async waitPublished(timeoutMs = 90_000) {
       const until = Date.now() + timeoutMs;
+      let publish: unknown = null;
       while (Date.now() < until) {
-        const publish = await (await client.admin.publish.$get()).json().catch(() => null);
-        if (publish?.upToDate) return;
+        publish = await (await client.admin.publish.$get()).json().catch(() => null);
+        if (publish && typeof publish === 'object' && 'upToDate' in publish && publish.upToDate) return;
         await new Promise((r) => setTimeout(r, 500));
       }
-      throw new Error('the public site did not catch up with the content');
+      throw new Error(
+        `the public site did not catch up with the content in ${timeoutMs} ms: ${JSON.stringify(publish)}`,
+      );
     },
   };
 }

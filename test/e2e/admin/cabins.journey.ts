@@ -141,7 +141,9 @@ describe('the owner manages a cabin', () => {
     await waitPublished(page);
 
     expect(await catalogueText(page)).not.toContain(NAME);
-    expect((await publicText(page, `/cabin/${cabinId}`)).status).toBe(404);
+    // A page no longer made goes a moment after the new version is live (build-site.ts
+    // STALE_GRACE_MS, so `wrangler dev`'s rescan of the new files never meets a missing one).
+    await expect.poll(async () => (await publicText(page, `/cabin/${cabinId}`)).status, { timeout: 10_000 }).toBe(404);
   });
 
   it('should ask before deleting a cabin, then delete it', async () => {
