@@ -41,36 +41,33 @@ const e2e = {
 const CONTRACT_TIMEOUT_MS = 20_000;
 
 /**
- * The contract, unit and server tests two files at a time, and beside them the content journeys
- * (one test file; its project's name sorts first, so it starts at once and keeps its worker).
- * The journeys mostly wait for rebuilds; the other two workers use the CPU they leave. vitest's
- * default is one worker fewer than the CPUs, which on this 2-core machine ran one file at a time.
- * The self-hosted journey is in this group too, started after every other file of it (RunOrder):
- * the contract and server tests took ≈ 450 s of the content journeys' ≈ 830 s, and left a core
- * idle for the rest, where the self-hosted journey (≈ 120 s) fits; in the second group it shared
- * two cores with the visitor journeys. (Four workers, with the self-hosted journey started at
- * once, were tried: the builds of the server tests then ran past their time on two cores.)
- * The project tests run at a lower priority (test/background.ts): the journeys are this group's
- * longest path, and beside contract files at one priority their rebuilds slowed to 15–58 s and
- * three timed out, where with the contract files at nice 10 they took 11–31 s and all passed
- * (the tests use nice 5: at 10 some project tests ran past their time on a machine loaded by
- * other runs). The self-hosted journey keeps the journeys' priority: it has a build to wait for.
+ * Every test runs in one group, three files at a time: the content journeys (one test file; its
+ * project's name sorts first, so it starts at once and keeps its worker) on one, and the
+ * contract, unit and server tests two at a time on the others, then the self-hosted journey and
+ * the visitor journeys (RunOrder, below). vitest's default is one worker fewer than the CPUs,
+ * which on this 2-core machine ran one file at a time.
+ *
+ * The content journeys are the run's longest path: they change the site and wait for each
+ * rebuild, one after another, on the stack of their own (test/e2e/global-setup.ts). The project
+ * tests took ≈ 440 s of their ≈ 580 s and then left a core idle; the visitor journeys, which only
+ * read, have a stack of their own, so they take that core instead of a second group after the
+ * content journeys (there they took ≈ 130 s, a third of it with a core idle on waits).
+ * The project tests run at a lower priority (test/background.ts): beside contract files at one
+ * priority the journeys' rebuilds slowed to 15–58 s and three timed out, where with the contract
+ * files at nice 10 they took 11–31 s and all passed (the tests use nice 5: at 10 some project
+ * tests ran past their time on a machine loaded by other runs). The self-hosted journey and the
+ * visitor journeys keep the journeys' priority: they have pages to wait for.
  */
 const FIRST_GROUP = { maxWorkers: 3, sequence: { groupOrder: 0 } };
-/**
- * The visitor journeys, two files at a time. Every project of a group names the same maxWorkers:
- * a project with one worker and isolation on is run alone after all the groups (vitest's
- * "sequential" group).
- */
-const SECOND_GROUP = { maxWorkers: 2, sequence: { groupOrder: 1 } };
 
 /**
  * The projects that start last in their group, after every other file of it has started: the
- * self-hosted journey builds a site of its own (photos, every page), which beside the shared
- * stack's first build and the contract tests slowed both; once the contract and server tests are
- * done it uses the core the content journeys leave (they mostly wait for their rebuilds).
+ * self-hosted journey builds a site of its own (photos, every page), and the visitor journeys
+ * render pages in Chromium; beside the shared stack's first build and the contract tests they
+ * slowed both, and once the contract and server tests are done they use the core the content
+ * journeys leave (those mostly wait for their rebuilds).
  */
-const LAST_IN_GROUP = new Set(['e2e-node']);
+const LAST_IN_GROUP = new Set(['e2e-node', 'e2e-visitor']);
 
 /**
  * vitest's order (a group's projects by name, a project's files longest or largest first) with
@@ -168,14 +165,16 @@ export default defineConfig(async () => {
             ...FIRST_GROUP,
           },
         },
-        // End-to-end on one shared server (test/e2e/global-setup.ts): first the journeys that
-        // change content and wait for the rebuild (e2e-content, below), one at a time so none sees
-        // another's change, beside the contract tests and the self-hosted target; then the visitor
-        // journeys, which only read, two files at a time. (Content journeys two at a time, each
-        // on a stack of its own, were tried: every rebuild and page load is CPU, so on two cores
-        // they took as long and timed out. So were the visitor journeys on a stack of their own
-        // beside the content journeys: on the same code the run took 1,134 s that way and 1,150 s
-        // this way, but the content journeys' rebuilds slowed to 25–50 s and three timed out.)
+        // End-to-end on two stacks (test/e2e/global-setup.ts). On one, the journeys that change
+        // content and wait for the rebuild (e2e-content, below), one at a time so none sees
+        // another's change, beside the contract tests and the self-hosted target. On the other,
+        // the visitor journeys, which only read, once the project tests are done (RunOrder).
+        // (Content journeys two at a time, each on a stack of its own, were tried: every rebuild
+        // and page load is CPU, so on two cores they took as long and timed out. So were the
+        // visitor journeys on a stack of their own from the run's start, beside the project tests:
+        // with the full Chromium the run took 1,134 s that way and 1,150 s in a second group, and
+        // the content journeys' rebuilds slowed to 25–50 s. With the headless shell and the
+        // visitors after the project tests, 796 s in a second group and ≈ ? s this way.)
         {
           test: {
             ...e2e,
@@ -185,7 +184,7 @@ export default defineConfig(async () => {
               'test/e2e/local-run.test.ts',
               'test/e2e/no-secrets-in-build.test.ts',
             ],
-            ...SECOND_GROUP,
+            ...FIRST_GROUP,
           },
         },
         // The self-hosted target end to end: `npm run serve` as an owner starts it, its own port

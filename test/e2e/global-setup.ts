@@ -35,10 +35,14 @@ declare module 'vitest' {
   }
 }
 
-// The e2e projects (vitest.config.ts) share one stack: global setups run in vitest's main
-// process, so the first one starts it and the last teardown stops it. Starting it (migrations,
-// wrangler dev, the first build) takes half a minute; it goes on in the background while the
-// contract tests run, and every e2e file first waits for it (wait-for-stack.ts).
+// Two stacks, each started once for the projects that use it: global setups run in vitest's main
+// process, so the first setup of a stack starts it and the last teardown stops it. The journeys
+// that change content (e2e-content) have the stack on E2E_PORT; the visitor journeys, which only
+// read, one of their own (E2E_PORT + VISITOR_PORT_OFFSET), so they can run while the content
+// journeys still change theirs (vitest.config.ts). Starting a stack (migrations, wrangler dev, the
+// first build) takes half a minute; it goes on in the background while the contract tests run,
+// and every e2e file first waits for it (wait-for-stack.ts). The visitors' stack starts once the
+// first is up: the content journeys, the run's longest path, wait for theirs alone.
 type Shared = { stack: Promise<Stack>; where: Where; users: number };
 /** What the tests are told before the stack is up: every address follows from the port. */
 type Where = {
@@ -52,12 +56,17 @@ type Where = {
   metrikaUrl: string;
   closeStandIns: () => Promise<unknown>;
 };
-const KEY = Symbol.for('kaspiy.e2e.stack');
-const shared = globalThis as unknown as { [KEY]?: Promise<Shared> };
+const KEY = Symbol.for('kaspiy.e2e.stacks');
+const shared = globalThis as unknown as { [KEY]?: Map<number, Promise<Shared>> };
 
-async function prepare(): Promise<Where> {
-  // Another port (E2E_PORT) gets its own state and build, so two runs never share them.
-  const port = Number(process.env.E2E_PORT ?? 8790);
+/** The content journeys' stack, and the visitor journeys' one this far above it (its ports follow from it: stackAddresses). */
+const CONTENT_PORT = Number(process.env.E2E_PORT ?? 8790);
+export const VISITOR_PORT_OFFSET = 100;
+/** The projects that have the visitors' stack; every other e2e project has the content journeys' one. */
+const ON_VISITOR_STACK = new Set(['e2e-visitor']);
+
+async function prepare(port: number): Promise<Where> {
+  // Another port gets its own state and build, so two stacks or two runs never share them.
   const suffix = port === 8790 ? '' : `-${port}`;
   const persistTo = path.join(ROOT, `.wrangler/e2e-state${suffix}`);
   const assetsDir = path.join(ROOT, `node_modules/.cache/e2e-dist${suffix}`);
@@ -120,13 +129,24 @@ async function startE2eStack(w: Where): Promise<Stack> {
 }
 
 export default async function setup(project: TestProject) {
-  const entry = await (shared[KEY] ??= prepare().then((where) => {
-    const stack = startE2eStack(where);
-    stack.catch(() => {}); // told through the ready file, and again at teardown
-    return { stack, where, users: 0 };
-  }));
+  const port = ON_VISITOR_STACK.has(project.name) ? CONTENT_PORT + VISITOR_PORT_OFFSET : CONTENT_PORT;
+  const stacks = (shared[KEY] ??= new Map<number, Promise<Shared>>());
+  let started = stacks.get(port);
+  if (!started) {
+    const before = [...stacks.values()];
+    started = prepare(port).then((where) => {
+      // After any stack already starting: two first builds at once slowed both.
+      const stack = Promise.all(before.map((s) => s.then((e: Shared) => e.stack).catch(() => null))).then(() =>
+        startE2eStack(where),
+      );
+      stack.catch(() => {}); // told through the ready file, and again at teardown
+      return { stack, where, users: 0 };
+    });
+    stacks.set(port, started);
+  }
+  const entry = await started;
   entry.users += 1;
-  const { port, persistTo, readyFile, maxApiUrl, telegramApiUrl, mailApiUrl, metrikaUrl } = entry.where;
+  const { persistTo, readyFile, maxApiUrl, telegramApiUrl, mailApiUrl, metrikaUrl } = entry.where;
   const addresses = stackAddresses(port);
   project.provide('baseUrl', addresses.url);
   project.provide('rebuildUrl', addresses.rebuildUrl);
@@ -141,7 +161,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     entry.users -= 1;
     if (entry.users > 0) return;
-    delete shared[KEY];
+    stacks.delete(port);
     const stack = await entry.stack.catch(() => null);
     await stack?.stop();
   };
