@@ -174,7 +174,7 @@ export default defineConfig(async () => {
         // visitor journeys on a stack of their own from the run's start, beside the project tests:
         // with the full Chromium the run took 1,134 s that way and 1,150 s in a second group, and
         // the content journeys' rebuilds slowed to 25–50 s. With the headless shell and the
-        // visitors after the project tests, 796 s in a second group and ≈ ? s this way.)
+        // visitors after the project tests, 796 s in a second group and 654 s this way: docs/development.md.)
         {
           test: {
             ...e2e,
