@@ -4,6 +4,9 @@
 // (Astro: <Fragment set:html={iconSvg('phone')} />; React: <svg … dangerouslySetInnerHTML={{ __html: ICONS.phone }} />).
 
 import { escapeHtml } from '../../schema/html.ts';
+import { iconCheck, iconClose, iconLogo, iconRefresh, iconX } from './icons-base.ts';
+
+export { iconCheck, iconClose, iconLogo, iconRefresh, iconX };
 
 // One export per icon, so an island's bundle carries only the icons it draws.
 export const iconPhone =
@@ -25,14 +28,9 @@ export const iconStarFilled =
 export const iconStarEmpty = '<path d="m12 3 2.8 5.7 6.2.9-4.5 4.4 1.1 6.2-5.6-3-5.6 3 1.1-6.2L3 9.6l6.2-.9z"/>';
 export const iconChevronLeft = '<path d="m15 18-6-6 6-6"/>';
 export const iconChevronRight = '<path d="m9 18 6-6-6-6"/>';
-export const iconClose = '<path d="M18 6 6 18M6 6l12 12"/>';
 export const iconMenu = '<path d="M4 6h16M4 12h16M4 18h16"/>';
-export const iconLogo =
-  '<path d="M6 10.5 12 5l6 5.5M8.5 10v2.5M15.5 10v2.5"/><path d="M2 16c2.5 0 2.5-1.8 5-1.8s2.5 1.8 5 1.8 2.5-1.8 5-1.8 2.5 1.8 5 1.8M2 20.2c2.5 0 2.5-1.8 5-1.8s2.5 1.8 5 1.8 2.5-1.8 5-1.8 2.5 1.8 5 1.8"/>';
 export const iconWave =
   '<path d="M2 9c2.5 0 2.5-2 5-2s2.5 2 5 2 2.5-2 5-2 2.5 2 5 2M2 14c2.5 0 2.5-2 5-2s2.5 2 5 2 2.5-2 5-2 2.5 2 5 2M2 19c2.5 0 2.5-2 5-2s2.5 2 5 2 2.5-2 5-2 2.5 2 5 2"/>';
-export const iconCheck = '<path d="m5 12.5 4.5 4.5L19 7.5"/>';
-export const iconX = '<path d="M17 7 7 17M7 7l10 10"/>';
 export const iconImage =
   '<rect x="3" y="4" width="18" height="16" rx="2"/><circle cx="8.5" cy="9.5" r="1.5"/><path d="m21 15-4.5-4.5L7 20"/>';
 export const iconUmbrella = '<path d="M3 12a9 9 0 0 1 18 0zM12 12v6.5a2 2 0 0 0 4 0"/>';
@@ -41,8 +39,6 @@ export const iconPlus = '<path d="M12 5v14M5 12h14"/>';
 export const iconEdit = '<path d="M4 20h4L19 9a2.8 2.8 0 0 0-4-4L4 16z"/><path d="m13.5 6.5 4 4"/>';
 export const iconTrash = '<path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3"/>';
 export const iconUpload = '<path d="M12 15V4M7 9l5-5 5 5M4 15v3a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-3"/>';
-export const iconRefresh =
-  '<path d="M20 11a8 8 0 0 0-14.3-4.5L4 8.5M4 4v4.5h4.5M4 13a8 8 0 0 0 14.3 4.5l1.7-2M20 20v-4.5h-4.5"/>';
 export const iconTelegram =
   '<path d="M21.5 3.5 2.5 11l6.5 2.4 2.4 6.9 3.5-4.2 5 3.6z"/><path d="m9 13.4 8.5-6.2-6.1 7.3"/>';
 /** MAX has no icon of ours: a plain chat bubble. */

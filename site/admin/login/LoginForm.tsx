@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { DRAFT_LABELS, useDraftKeys } from '../ui/drafts.ts';
 import { Field, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
-import { Icon } from '../ui/Icon.tsx';
+import { iconLogo } from '../../components/icons-base.ts';
+import { SvgIcon } from '../ui/SvgIcon.tsx';
 import { OFFLINE_MESSAGE } from '../client.ts';
 import type { LoginResult } from './useSession.ts';
 
@@ -80,7 +81,7 @@ export function LoginForm({ onLogin, ended, onStart }: Props) {
     <main className="login">
       <div className="login__card">
         <p className="login__brand">
-          <Icon name="logo" /> Каспий
+          <SvgIcon svg={iconLogo} /> Каспий
         </p>
         <h1 className="login__title">Админ панель</h1>
         {ended === 'expired' && (

@@ -1,6 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import type { $ZodError } from 'zod/v4/core';
-import { Icon } from './Icon.tsx';
+import { iconX } from '../../components/icons-base.ts';
+import { SvgIcon } from './SvgIcon.tsx';
 
 export type FieldErrors = Record<string, string>;
 
@@ -64,7 +65,7 @@ export function Field({
       )}
       {error && (
         <span className="error-text" id={errorId}>
-          <Icon name="x" /> {error}
+          <SvgIcon svg={iconX} /> {error}
         </span>
       )}
     </div>

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Icon } from './Icon.tsx';
+import { iconCheck, iconClose, iconRefresh, iconX } from '../../components/icons-base.ts';
+import { SvgIcon } from './SvgIcon.tsx';
 
 type Kind = 'success' | 'error' | 'info';
 type Item = { id: number; kind: Kind; text: string };
@@ -42,10 +43,10 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
       .filter((i) => kinds.includes(i.kind))
       .map((i) => (
         <div key={i.id} className={`notice notice--${i.kind}`}>
-          <Icon name={i.kind === 'error' ? 'x' : i.kind === 'success' ? 'check' : 'refresh'} />
+          <SvgIcon svg={i.kind === 'error' ? iconX : i.kind === 'success' ? iconCheck : iconRefresh} />
           <p className="notice__text">{i.text}</p>
           <button type="button" className="btn btn--ghost btn--icon notice__close" onClick={() => dismiss(i.id)}>
-            <Icon name="close" label="Закрыть сообщение" />
+            <SvgIcon svg={iconClose} label="Закрыть сообщение" />
           </button>
         </div>
       ));
