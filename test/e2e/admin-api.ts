@@ -1,14 +1,14 @@
 import { apiAt } from '../typed-api.ts';
 import { E2E_ADMIN_PASSWORD } from './global-setup.ts';
 
+/** Past this a request of the test's own is reported by its path (a journey has 120 s in all). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 /**
  * The API as the test itself, for setting up content and putting it back: a session of its
  * own (cookie), never the browser's. `client` is the typed client with that session, for reading
  * answers as the routes type them; `get`, `put`… send a path as written.
  */
-/** Past this a request of the test's own is reported by its path (a journey has 120 s in all). */
-const REQUEST_TIMEOUT_MS = 30_000;
-
 export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, username = 'admin') {
   const login = await apiAt(baseURL).admin.login.$post({ json: { username, password } });
   if (!login.ok) throw new Error(`test login failed: ${login.status}`);

@@ -61,7 +61,7 @@ const shared = globalThis as unknown as { [KEY]?: Map<number, Promise<Shared>> }
 
 /** The content journeys' stack, and the visitor journeys' one this far above it (its ports follow from it: stackAddresses). */
 const CONTENT_PORT = Number(process.env.E2E_PORT ?? 8790);
-export const VISITOR_PORT_OFFSET = 100;
+const VISITOR_PORT_OFFSET = 100;
 /** The projects that have the visitors' stack; every other e2e project has the content journeys' one. */
 const ON_VISITOR_STACK = new Set(['e2e-visitor']);
 

@@ -1,5 +1,5 @@
 /**
- * An icon given as its markup, one of the icon exports of components/icons.ts (iconClose, …):
+ * An icon given as its markup, one of the icon exports of components/icons.ts or icons-base.ts:
  * what the login screen draws imports them one by one, so the panel's other icons stay out of the
  * code a signed-out visitor loads (about 1.4 KB gzipped).
  */
