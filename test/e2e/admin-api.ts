@@ -49,15 +49,14 @@ export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, u
     /** Waits until the public site carries every content change so far. */
     async waitPublished(timeoutMs = 90_000) {
       const until = Date.now() + timeoutMs;
-      let publish: unknown = null;
+      let last: unknown = null;
       while (Date.now() < until) {
-        publish = await (await client.admin.publish.$get()).json().catch(() => null);
-        if (publish && typeof publish === 'object' && 'upToDate' in publish && publish.upToDate) return;
+        const publish = await (await client.admin.publish.$get()).json().catch(() => null);
+        if (publish?.upToDate) return;
+        last = publish;
         await new Promise((r) => setTimeout(r, 500));
       }
-      throw new Error(
-        `the public site did not catch up with the content in ${timeoutMs} ms: ${JSON.stringify(publish)}`,
-      );
+      throw new Error(`the public site did not catch up with the content in ${timeoutMs} ms: ${JSON.stringify(last)}`);
     },
   };
 }
