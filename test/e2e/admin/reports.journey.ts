@@ -43,14 +43,12 @@ describe('«Сводка» on a phone: the demo’s numbers and the accountant�
     const cabins = page.getByRole('table', { name: 'Загрузка и выручка по домикам' });
     await visible(cabins.getByRole('row', { name: new RegExp(literal(summary.byCabin[0]!.name)) }));
     await visible(page.getByRole('img', { name: /^Загрузка по домикам/ }));
+    // The table first shows the year's figures, then the period's once they arrive: wait for those.
     for (const c of summary.byCabin.filter((x) => x.active)) {
-      const row = text(
-        await cabins
-          .getByRole('row', { name: new RegExp(`^${literal(c.name)}`) })
-          .first()
-          .innerText(),
-      );
-      expect(row, c.name).toContain(text(percent(c.occupancy)));
+      const row = cabins.getByRole('row', { name: new RegExp(`^${literal(c.name)}`) }).first();
+      await expect
+        .poll(async () => text(await row.innerText()), { message: c.name, timeout: 10_000 })
+        .toContain(text(percent(c.occupancy)));
     }
     const overall = text(await page.locator('.report-card', { hasText: 'Загрузка' }).innerText());
     expect(overall).toContain(text(percent(summary.occupancy)));
