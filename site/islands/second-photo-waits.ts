@@ -13,10 +13,18 @@ if (gallery) {
   const release = () => gallery.classList.add('first-shown');
   if (!first || first.complete) release();
   else {
-    // In the frame after the one that paints the first photo.
-    first.onload = first.onerror = () => requestAnimationFrame(() => setTimeout(release));
+    first.onerror = release;
     // A visitor who swipes the strip before the first photo arrives is reaching for the others.
     gallery.addEventListener('scroll', release, { once: true, passive: true });
+    // Chromium says when the photo itself is painted (its elementtiming attribute, the page's
+    // only one); elsewhere, the frame after its load. In Chromium that load and the frames after it
+    // came before the first paint in some loads, and the second photo then counted in that paint.
+    if (PerformanceObserver.supportedEntryTypes?.includes('element'))
+      new PerformanceObserver((_, observer) => {
+        observer.disconnect();
+        setTimeout(release);
+      }).observe({ type: 'element', buffered: true });
+    else first.onload = () => requestAnimationFrame(() => setTimeout(release));
   }
 }
 
