@@ -265,6 +265,10 @@ export const GUEST_HEADLINES: Record<BookingStatus, string> = {
 export const GUEST_PAGE_DATA_ID = 'guest-page-data';
 /** Where the server puts the page in its shell (site/pages/shell/guest.astro). */
 export const GUEST_PAGE_MARKER = '<!--guest-page-->';
+/** Where the address of the page's buttons' module goes in the built shell (scripts/build-site.ts writes it in). */
+export const GUEST_MODULE_MARKER = '__GUEST_MODULE_URL__';
+/** That module's file name in _astro/: site/islands/GuestPage.tsx. */
+export const GUEST_MODULE_CHUNK = /^GuestPage\.[\w-]+\.js$/;
 /** A status the page does not know (a newer server) is shown as a request. */
 export const guestStatusOf = (status: string): BookingStatus =>
   status in GUEST_HEADLINES ? (status as BookingStatus) : 'new';

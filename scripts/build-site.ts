@@ -7,6 +7,7 @@ import { SEARCH_PICKER_CHUNK, SEARCH_PICKER_MARKER } from '../schema/search-page
 import { VISIT_COUNT_CHUNK, VISIT_COUNT_MARKER } from '../schema/visits.ts';
 import { htmlFileOf, SITE_PAGES_PATH, type SitePages } from '../schema/site-pages.ts';
 import { METRIKA_CONSENT_CHUNK, METRIKA_CONSENT_MARKER } from '../schema/metrika.ts';
+import { GUEST_MODULE_CHUNK, GUEST_MODULE_MARKER } from '../schema/guest-page.ts';
 import { ownHashesOnly } from './lib/page-csp.ts';
 import type { PagesManifest } from '../site/lib/page-keys.ts';
 import { addToPool, fillFromPool } from './lib/image-pool.ts';
@@ -313,12 +314,13 @@ const LATE_MODULES: [marker: string, chunk: RegExp][] = [
   [GALLERY_ROTATION_MARKER, GALLERY_ROTATION_CHUNK],
   [VISIT_COUNT_MARKER, VISIT_COUNT_CHUNK],
   [METRIKA_CONSENT_MARKER, METRIKA_CONSENT_CHUNK],
+  [GUEST_MODULE_MARKER, GUEST_MODULE_CHUNK],
 ];
 
 /**
  * The last touches of every page, which only the whole build can give: the built addresses of the
  * modules loaded late (the search form's date picker, the home gallery's rotation, the pages'
- * counting of their views, Metrika's consent banner), and a CSP
+ * counting of their views, Metrika's consent banner, the guest page's buttons), and a CSP
  * that lists the page's own inline scripts and styles only. A module the bundle did not write
  * leaves an empty address, which the page's lines take as «nothing to load».
  */

@@ -16,6 +16,7 @@ import { CHANGE_BUTTON, changePendingText } from '../../schema/date-change-words
 import formCss from '../styles/review-form.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
 import { FormError } from './FormError.tsx';
+import { READY } from './wake.ts';
 
 const ReviewFormFields = lazy(() => import('./ReviewFormFields.tsx'));
 
@@ -51,8 +52,10 @@ export function mountGuestPage(): void {
     const part = parts[el.dataset.guestIsland ?? ''];
     if (part) hydrateRoot(el, part);
   }
-  // Each root listens from here on; a tap while it is still hydrating is replayed by React.
+  // Each root listens from here on; a tap while it is still hydrating is replayed by React, and
+  // one held before this (islands/guest-loader.ts) is replayed now.
   document.documentElement.setAttribute('data-guest-ready', '');
+  document.dispatchEvent(new CustomEvent(READY, { detail: 'guest' }));
 }
 
 /** «Оплатить остаток»: a second payment at ЮKassa for what is due; back from it, the server shows the page anew. */
