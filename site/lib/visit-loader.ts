@@ -3,7 +3,7 @@
  * contentful paint is done, the counting module (site/islands/visit-count.ts) from the address in
  * the script's data-module (not data-src: scripts/lib/page-csp.ts takes a script with a src= for a
  * file), written in by the build, and where the owner set a Metrika counter, its consent banner
- * (site/islands/metrika-consent.ts) from data-metrika: one line for both, as a second copy of it
+ * (site/islands/metrika-consent.ts) from data-consent: one line for both, as a second copy of it
  * cost the home page bytes of its first 14 KB. No address (a build without the module) loads nothing.
  *
  * A small page's load comes before its first paint: a module fetched on load then sits in the
@@ -13,4 +13,4 @@
  * nothing: it loads the module at once. Browsers older than paint timing (Safari before 14.1,
  * Firefox before 84) count no views: checking for it costs bytes in every page's first 14 KB.
  */
-export const VISIT_COUNT_LOADER = `{const d=document.currentScript.dataset,g=()=>{for(const u of[d.module,d.metrika])u?.startsWith('/_astro/')&&import(u)};addEventListener('load',()=>document.hidden?g():new PerformanceObserver((l,o)=>{l.getEntriesByName('first-contentful-paint')[0]&&(o.disconnect(),setTimeout(g))}).observe({type:'paint',buffered:!0}))}`;
+export const VISIT_COUNT_LOADER = `{const d=document.currentScript.dataset,g=()=>{for(const u of[d.module,d.consent])u?.startsWith('/_astro/')&&import(u)};addEventListener('load',()=>document.hidden?g():new PerformanceObserver((l,o)=>{l.getEntriesByName('first-contentful-paint')[0]&&(o.disconnect(),setTimeout(g))}).observe({type:'paint',buffered:!0}))}`;
