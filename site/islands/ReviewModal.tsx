@@ -7,11 +7,13 @@ import { ReviewHead } from './ReviewCard.tsx';
 import { useModal } from './useModal.ts';
 import { iconClose } from '../components/icons.ts';
 import controlsCss from '../styles/controls.css?inline';
+import modalCss from '../styles/modal.css?inline';
 import formCss from '../styles/review-form.css?inline';
 import { adoptStyles } from './adopt-styles.ts';
 
 // The modal's styles come with the list's script (it opens only once the list has woken).
 adoptStyles(controlsCss);
+adoptStyles(modalCss);
 adoptStyles(formCss);
 
 export function ReviewModal({ review, onClose }: { review: PublicReview; onClose: () => void }) {
