@@ -13,7 +13,9 @@ const script = document.currentScript as HTMLScriptElement | null;
 const url = script?.dataset.module ?? '';
 
 if (url.startsWith('/_astro/')) {
-  holdClicks('guest', '[data-guest-island] button');
+  // Only the buttons that need the script: a form's own button (the new dates' quote, the
+  // messenger's link) does its work without it, as it did before the script came.
+  holdClicks('guest', '[data-guest-island] button[type="button"]');
   const load = () => {
     void import(/* @vite-ignore */ url).then((m: { mountGuestPage: () => void }) => m.mountGuestPage());
   };

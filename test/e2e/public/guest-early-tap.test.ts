@@ -1,0 +1,50 @@
+// The guest's page on a slow phone: the server draws all of it, and the buttons' code comes after
+// the first paint (site/islands/guest-loader.ts). A tap on «Отменить бронирование» before that code
+// has come must still open the cancellation's second look, once it has.
+import { describe, expect, it } from 'vitest';
+import { todayInMoscow } from '../../../schema/dates.ts';
+import { useBrowser } from '../browser.ts';
+import { adminApi, visible } from './helpers.ts';
+
+describe('the guest page on a slow phone', () => {
+  const { baseURL, openPage } = useBrowser();
+
+  it('should keep a tap on «Отменить бронирование» made before the buttons work, and act on it once they do', async () => {
+    // A demo stay still ahead, confirmed: one its guest can cancel.
+    const api = await adminApi(baseURL);
+    const bookings = (await (await api.client.admin.bookings.$get({ query: {} })).json()) as {
+      status: string;
+      checkIn: string;
+      guestToken: string | null;
+    }[];
+    await api.logout();
+    const stay = bookings.find((b) => b.status === 'confirmed' && b.checkIn > todayInMoscow() && b.guestToken);
+    expect(stay, 'a confirmed demo stay ahead').toBeDefined();
+
+    const page = await openPage('about:blank', 'phone');
+    // The buttons' module is held until the test lets it through.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asked = false;
+    await page.route(/\/_astro\/GuestPage\.[^/]*\.js$/, async (route) => {
+      asked = true;
+      await released;
+      await route.continue();
+    });
+    await page.goto(`/b/${stay!.guestToken}`, { waitUntil: 'load' });
+    const cancel = page.getByRole('button', { name: 'Отменить бронирование' });
+    await visible(cancel);
+    // The module is asked for only after the page has painted; the page does not wait for it.
+    await expect.poll(() => asked, { timeout: 10_000 }).toBe(true);
+    expect(await page.locator('html[data-guest-ready]').count()).toBe(0);
+
+    await cancel.tap();
+    // Nothing yet: no code to act, and the tap is not lost either.
+    expect(await page.getByText('Отменить бронирование?').count()).toBe(0);
+    release();
+    await visible(page.getByText('Отменить бронирование?'), 20_000);
+    await visible(page.getByRole('button', { name: 'Да, отменить' }));
+  });
+});
