@@ -281,7 +281,12 @@ function checkTarget(r: TargetResults, editTimeoutS: number): Omit<BudgetCheck, 
   out.push({
     figure: 'Edit-to-live (median)',
     where: 'admin save → /',
-    value: e === null ? (r.editToLive.error ?? `not live within ${editTimeoutS} s`) : `${e.toFixed(1)} s`,
+    // No trial at all is a stage not run (BENCH_ONLY), not a page that never came.
+    value:
+      e !== null
+        ? `${e.toFixed(1)} s`
+        : (r.editToLive.error ??
+          (r.editToLive.trials.length === 0 ? 'not measured' : `not live within ${editTimeoutS} s`)),
     budget: `≤ ${BUDGETS.editToLiveS} s`,
     pass: e !== null && e <= BUDGETS.editToLiveS,
   });
