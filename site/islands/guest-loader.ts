@@ -7,6 +7,7 @@
 // first paint, and the page painted at 0.8–1.4 s instead of 0.7 s. The server drew everything the
 // guest reads, so nothing waits for them but the buttons; a tap on one meanwhile is held, and
 // replayed once they are ready (islands/wake.ts holdClicks, GuestPage.tsx mountGuestPage).
+import { afterFirstPaint } from './after-first-paint.ts';
 import { holdClicks } from './wake.ts';
 
 const script = document.currentScript as HTMLScriptElement | null;
@@ -19,12 +20,7 @@ if (url.startsWith('/_astro/')) {
   const load = () => {
     void import(/* @vite-ignore */ url).then((m: { mountGuestPage: () => void }) => m.mountGuestPage());
   };
-  // A tab in the background paints nothing; a browser that does not report paints cannot wait for one.
-  if (document.hidden || !PerformanceObserver.supportedEntryTypes?.includes('paint')) load();
-  else
-    new PerformanceObserver((list, observer) => {
-      if (!list.getEntriesByName('first-contentful-paint').length) return;
-      observer.disconnect();
-      setTimeout(load);
-    }).observe({ type: 'paint', buffered: true });
+  // A browser that does not report paints cannot wait for one: the buttons must work everywhere.
+  if (PerformanceObserver.supportedEntryTypes?.includes('paint')) afterFirstPaint(load);
+  else load();
 }

@@ -13,10 +13,11 @@ export type InlineScript = { code: string; hash: `sha256-${string}` };
 /** Each script is compiled once per build, not once per page that carries it (thousands of pages at 1,500 cabins). */
 const once = oncePerKey();
 
-const withHash = (code: string): InlineScript => ({
-  code,
-  hash: `sha256-${createHash('sha256').update(code).digest('base64')}`,
-});
+/** The CSP hash of an inline script's or style's text, as Astro.csp.insertScriptHash / insertStyleHash take it. */
+export const cspHash = (text: string): `sha256-${string}` =>
+  `sha256-${createHash('sha256').update(text).digest('base64')}`;
+
+const withHash = (code: string): InlineScript => ({ code, hash: cspHash(code) });
 
 /** `source` (a module's text, from a `?raw` import) as an IIFE that leaves its exports on `globalName`. */
 export function compileInline(source: string, globalName: string): Promise<string> {
