@@ -76,6 +76,8 @@ export function stayRules(a: Availability) {
     charges: a.charges ?? NO_CHARGES,
   };
   const lastCheckOutCache = new Map<IsoDate, IsoDate>();
+  /** The busy nights in order, for the first one after a check-in. */
+  const busyInOrder = [...busy].sort();
 
   const isBusy = (night: IsoDate) => busy.has(night);
   /** A free night from today up to the horizon, on a weekday its season does not close to arrival. */
@@ -84,15 +86,25 @@ export function stayRules(a: Availability) {
     day < a.to &&
     !busy.has(day) &&
     !seasonOf(day, a.seasons)?.closedToArrival?.includes(isoWeekday(day));
+  // The calendar asks these of every day it draws, at each tap: a slow phone must not price a stay
+  // or walk to the horizon for each of them again.
+  const minNightsCache = new Map<IsoDate, number>();
   /** The minimum stay of a check-in: its season's, else the cabin's. */
-  const minNights = (checkIn: IsoDate) =>
-    quoteStay(pricing, { checkIn, checkOut: addDays(checkIn, 1), guests: 1, today }).minNights;
+  const minNights = (checkIn: IsoDate) => {
+    let min = minNightsCache.get(checkIn);
+    if (min === undefined) {
+      min = quoteStay(pricing, { checkIn, checkOut: addDays(checkIn, 1), guests: 1, today }).minNights;
+      minNightsCache.set(checkIn, min);
+    }
+    return min;
+  };
   /** The latest departure from a check-in: the morning the next busy night starts (or the horizon). */
   const lastCheckOut = (checkIn: IsoDate): IsoDate => {
     let end = lastCheckOutCache.get(checkIn);
     if (!end) {
-      end = addDays(checkIn, 1);
-      while (end < a.to && !busy.has(end)) end = addDays(end, 1);
+      const morning = addDays(checkIn, 1);
+      const next = busyInOrder.find((night) => night >= morning) ?? a.to;
+      end = [morning, [next, a.to].sort()[0]!].sort()[1]!;
       lastCheckOutCache.set(checkIn, end);
     }
     return end;

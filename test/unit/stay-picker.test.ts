@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, isoWeekday, todayInMoscow } from '../../schema/dates.ts';
 import { NO_STAY, pickDay, selectable, stayRules, stillFree, type Availability } from '../../site/lib/stay-picker.ts';
@@ -125,5 +126,31 @@ describe('the booking card prices a family and keeps to the season’s days', ()
     expect(family.canCheckOut(day(32), day(42))).toBe(true);
     expect(family.canCheckOut(day(32), day(44))).toBe(false);
     expect(family.maxNights(day(32))).toBe(10);
+  });
+});
+
+describe('the latest departure from a check-in', () => {
+  it('should be the morning of the first busy night after it, or the horizon, as walking night by night finds', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 12 }),
+        fc.integer({ min: 20, max: 70 }),
+        fc.integer({ min: 0, max: 70 }),
+        (nights, horizon, from) => {
+          const picked = stayRules({
+            from: today,
+            to: day(horizon),
+            busy: nights.map((n) => ({ start: day(n), end: day(n + 1) })),
+            seasons: [],
+            pricePerNight: 1000,
+            minNights: 1,
+          });
+          const busy = new Set(nights.map(day));
+          let walked = day(from + 1);
+          while (walked < day(horizon) && !busy.has(walked)) walked = addDays(walked, 1);
+          expect(picked.lastCheckOut(day(from))).toBe(walked);
+        },
+      ),
+    );
   });
 });
