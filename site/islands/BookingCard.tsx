@@ -13,7 +13,7 @@
 // ready (useIslandReady). The calendar's code comes when the card has nothing else to do (or at
 // the first tap), the free dates when the visitor opens the dates; the request form, the extras
 // and the code once a day is picked.
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
 import { countOf, formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../../schema/format.ts';
 import { CHILD_MAX_AGE, takesGuests, type PetsRule } from '../../schema/pricing.ts';
@@ -151,9 +151,10 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   // The request form's fields live here, so new dates or a failed send never lose them.
   const [draft, setDraft] = useState<BookingDraft>(() => ({ ...EMPTY_DRAFT, channel: offered[0]!.id }));
   const [sent, setSent] = useState<BookingAnswer | null>(null);
-  // «Сводка»'s funnel: a whole stay chosen on the card, once per pair of dates.
+  // «Сводка»'s funnel: a whole stay chosen on the card, once per pair of dates; sent after the
+  // picked day is painted (the effect of a tap runs before that paint).
   useEffect(() => {
-    if (stay.checkIn && stay.checkOut) track('dates', { cabinId: cabin.id });
+    if (stay.checkIn && stay.checkOut) afterPaint(() => track('dates', { cabinId: cabin.id }));
   }, [stay.checkIn, stay.checkOut, cabin.id]);
   // Back from ЮKassa's payment page: the card tells where the booking stands.
   const [returned, setReturned] = useState<{ id: number; token: string } | null>(null);
@@ -335,6 +336,10 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
     return answer.refused !== null ? 'refused' : 'failed';
   }
   const picked = bookingStay(cabin, details);
+  // The price, the extras and the form under the calendar are drawn a moment after the tap that
+  // completes the stay, so the picked day shows at once on a slow phone (they only appear then: a
+  // whole stay is never followed by another whole one without a check-in alone between them).
+  const drawn = useDeferredValue(stay) === stay;
   // After a stored request, every channel carries its number.
   const message = bookingMessage(cabin, details) + (sent ? `\nЗаявка №${sent.id}` : '');
   const href = whatsappLink(phone, message);
@@ -546,7 +551,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
             )}
           </div>
         )}
-        {picked && quote && !sent && (
+        {drawn && picked && quote && !sent && (
           <Suspense fallback={null}>
             <StayOptions
               id={id}
@@ -564,32 +569,32 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
             />
           </Suspense>
         )}
-        {picked && priced ? (
-          // The server's lines: nights by date and season, the guests beyond the price, the discount,
-          // the code, the extras, the cleaning fee, the tourist tax.
-          <PriceLines
-            lines={priced.lines}
-            total={picked.total}
-            className="booking__sum"
-            totalClassName="booking__total"
-            live
-            pending={pricing}
-          >
-            {prepayment !== null && (
-              <div className="booking__prepay">
-                <dt>Предоплата сейчас</dt>
-                <dd>{formatKopecks(prepayment)}</dd>
-              </div>
+        {picked && priced
+          ? // The server's lines: nights by date and season, the guests beyond the price, the discount,
+            // the code, the extras, the cleaning fee, the tourist tax.
+            drawn && (
+              <PriceLines
+                lines={priced.lines}
+                total={picked.total}
+                className="booking__sum"
+                totalClassName="booking__total"
+                live
+                pending={pricing}
+              >
+                {prepayment !== null && (
+                  <div className="booking__prepay">
+                    <dt>Предоплата сейчас</dt>
+                    <dd>{formatKopecks(prepayment)}</dd>
+                  </div>
+                )}
+              </PriceLines>
+            )
+          : agesGiven &&
+            !tooMany && (
+              <p className="hint booking__hint">
+                Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.
+              </p>
             )}
-          </PriceLines>
-        ) : (
-          agesGiven &&
-          !tooMany && (
-            <p className="hint booking__hint">
-              Выберите даты, и мы посчитаем стоимость. Или просто спросите в чате, какие даты свободны.
-            </p>
-          )
-        )}
         {sent ? (
           <div
             className={`alert ${sent.paymentError ? 'alert--warning' : 'alert--success'} booking__sent`}
@@ -628,6 +633,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
             </div>
           </div>
         ) : (
+          drawn &&
           picked &&
           quote &&
           stay.checkIn &&

@@ -2,7 +2,8 @@
 // one month at a time. It draws what site/lib/stay-picker.ts decides: busy nights struck out,
 // a check-out allowed on the morning the next stay begins, the season's minimum stay.
 // Loaded on demand, when the visitor opens the dates, with its own styles.
-import { DayPicker } from 'react-day-picker';
+import { useEffect, useMemo, useRef } from 'react';
+import { DayPicker, labelDayButton, type DayButtonProps, type Formatters, type Labels } from 'react-day-picker';
 import { ru } from 'react-day-picker/locale';
 import dayPickerCss from 'react-day-picker/style.css?inline';
 import calendarCss from './StayCalendar.css?inline';
@@ -23,6 +24,51 @@ const fromDay = (day: IsoDate): Date => {
   return new Date(y, m - 1, d, 12);
 };
 
+// The widget draws every day again at each tap, formatting each one's number and spoken name with
+// date-fns: on a slow phone a good part of that drawing. A day's number is its date; its spoken
+// name, in Russian from the locale, is worked out once and kept.
+const formatters: Partial<Formatters> = { formatDay: (date) => String(date.getDate()) };
+const spoken = new Map<string, string>();
+const russian = ru.labels?.labelDayButton;
+const speak = typeof russian === 'function' ? russian : labelDayButton;
+const labels: Partial<Labels> = {
+  labelDayButton: (date, modifiers, options, dateLib) => {
+    const key = `${toDay(date)}${modifiers.today ? 't' : ''}${modifiers.selected ? 's' : ''}`;
+    let label = spoken.get(key);
+    if (label === undefined) {
+      label = speak(date, modifiers, options, dateLib);
+      spoken.set(key, label);
+    }
+    return label;
+  },
+};
+
+// A tap on a day leaves the focus where it was. Moving it would draw the month twice more before
+// the tap's own drawing (once as the last day loses it, once as this one takes it), which a slow
+// phone feels; the keyboard still moves it from day to day, as the widget's own button does.
+let tapping = false;
+function DayButton({ day: _day, modifiers, ...button }: DayButtonProps) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (modifiers.focused && !tapping) ref.current?.focus();
+  }, [modifiers.focused]);
+  return (
+    <button
+      ref={ref}
+      {...button}
+      onPointerDown={() => {
+        tapping = true;
+      }}
+      onMouseDown={(e) => e.preventDefault()}
+      onKeyDown={(e) => {
+        tapping = false;
+        button.onKeyDown?.(e);
+      }}
+    />
+  );
+}
+const components = { DayButton };
+
 interface Props {
   rules: StayRules;
   selection: StaySelection;
@@ -31,17 +77,24 @@ interface Props {
 
 export default function StayCalendar({ rules, selection, onPick }: Props) {
   const { checkIn, checkOut } = selection;
+  const { today, start, end } = useMemo(
+    () => ({ today: fromDay(rules.today), start: fromDay(rules.today), end: fromDay(rules.to) }),
+    [rules],
+  );
   return (
     <DayPicker
       className="stay-calendar"
       mode="range"
       locale={ru}
+      formatters={formatters}
+      labels={labels}
       weekStartsOn={1}
       showOutsideDays={false}
-      today={fromDay(rules.today)}
-      defaultMonth={fromDay(checkIn ?? rules.today)}
-      startMonth={fromDay(rules.today)}
-      endMonth={fromDay(rules.to)}
+      components={components}
+      today={today}
+      defaultMonth={checkIn ? fromDay(checkIn) : today}
+      startMonth={start}
+      endMonth={end}
       selected={checkIn ? { from: fromDay(checkIn), to: checkOut ? fromDay(checkOut) : undefined } : undefined}
       onSelect={(_range, day) => onPick(toDay(day))}
       disabled={(date) => !selectable(rules, selection, toDay(date))}
