@@ -8,6 +8,7 @@ import { VISIT_COUNT_CHUNK, VISIT_COUNT_MARKER } from '../schema/visits.ts';
 import { htmlFileOf, SITE_PAGES_PATH, type SitePages } from '../schema/site-pages.ts';
 import { METRIKA_CONSENT_CHUNK, METRIKA_CONSENT_MARKER } from '../schema/metrika.ts';
 import { GUEST_MODULE_CHUNK, GUEST_MODULE_MARKER } from '../schema/guest-page.ts';
+import { REVIEWS_MODULE_CHUNK, REVIEWS_MODULE_MARKER } from '../schema/reviews-page.ts';
 import { ownHashesOnly } from './lib/page-csp.ts';
 import type { PagesManifest } from '../site/lib/page-keys.ts';
 import { addToPool, fillFromPool } from './lib/image-pool.ts';
@@ -315,13 +316,14 @@ const LATE_MODULES: [marker: string, chunk: RegExp][] = [
   [VISIT_COUNT_MARKER, VISIT_COUNT_CHUNK],
   [METRIKA_CONSENT_MARKER, METRIKA_CONSENT_CHUNK],
   [GUEST_MODULE_MARKER, GUEST_MODULE_CHUNK],
+  [REVIEWS_MODULE_MARKER, REVIEWS_MODULE_CHUNK],
 ];
 
 /**
  * The last touches of every page, which only the whole build can give: the built addresses of the
  * modules loaded late (the search form's date picker, the home gallery's rotation, the pages'
- * counting of their views, Metrika's consent banner, the guest page's buttons), and a CSP
- * that lists the page's own inline scripts and styles only. A module the bundle did not write
+ * counting of their views, Metrika's consent banner, the guest page's buttons, the reviews page's
+ * places), and a CSP that lists the page's own inline scripts and styles only. A module the bundle did not write
  * leaves an empty address, which the page's lines take as «nothing to load».
  */
 async function finishPages(dir: string): Promise<void> {

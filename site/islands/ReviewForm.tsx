@@ -1,7 +1,7 @@
 // «Оставить отзыв» on /reviews: the hero's button toggles the review form
 // (Оставить отзыв / Скрыть форму); after a successful submission the thank-you screen, whose
-// button goes back to the reviews, reloaded. The island hydrates when the button is reached
-// (wake.ts) and the form itself loads when first opened.
+// button goes back to the reviews, reloaded. It hydrates over the build's drawing when the button
+// is reached (reviews-loader.ts, mount-reviews.ts) and the form itself loads when first opened.
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
 import { useIslandReady } from './useIslandReady.ts';
@@ -59,33 +59,29 @@ export default function ReviewForm() {
       </div>
     );
   }
-  // In a display: contents wrapper: the island wakes (hydrates) when the button is reached.
   return (
     <>
-      <span className="wake" data-wake="review-form" hidden />
-      <div className="contents">
-        <button
-          type="button"
-          className="btn btn--primary btn--lg review-toggle"
-          aria-expanded={open}
-          aria-controls={`${id}-form`}
-          onPointerEnter={() => void loadFields()}
-          onFocus={() => void loadFields()}
-          onClick={() => {
-            setMounted(true);
-            setOpen((o) => !o);
-          }}
-        >
-          <Icon svg={open ? iconClose : iconEdit} />
-          {open ? 'Скрыть форму' : 'Оставить отзыв'}
-        </button>
-        <div id={`${id}-form`} hidden={!open} ref={box}>
-          {mounted && (
-            <Suspense fallback={<div className="spinner" role="status" aria-label="Загрузка формы" />}>
-              <ReviewFormFields id={id} onDone={() => setDone(true)} />
-            </Suspense>
-          )}
-        </div>
+      <button
+        type="button"
+        className="btn btn--primary btn--lg review-toggle"
+        aria-expanded={open}
+        aria-controls={`${id}-form`}
+        onPointerEnter={() => void loadFields()}
+        onFocus={() => void loadFields()}
+        onClick={() => {
+          setMounted(true);
+          setOpen((o) => !o);
+        }}
+      >
+        <Icon svg={open ? iconClose : iconEdit} />
+        {open ? 'Скрыть форму' : 'Оставить отзыв'}
+      </button>
+      <div id={`${id}-form`} hidden={!open} ref={box}>
+        {mounted && (
+          <Suspense fallback={<div className="spinner" role="status" aria-label="Загрузка формы" />}>
+            <ReviewFormFields id={id} onDone={() => setDone(true)} />
+          </Suspense>
+        )}
       </div>
     </>
   );

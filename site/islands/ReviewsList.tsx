@@ -1,7 +1,8 @@
 // The approved reviews on /reviews: cards of 10 a page with the catalogue's
 // pager, «Читать полностью» opening the full review, ?open={id} (the home page's hand-off)
 // opening that review and then resetting the address to /reviews, and the empty state. It
-// hydrates on the first interaction with the list, or at once for ?open= (wake.ts).
+// hydrates over the build's drawing on the first interaction with the list, or at once for ?open=
+// (reviews-loader.ts, mount-reviews.ts).
 import { useEffect, useRef, useState } from 'react';
 import { REVIEW_CARD_PREVIEW_CHARS, REVIEWS_PAGE_SIZE } from '../../schema/constants.ts';
 import { findReview, openParam } from '../lib/handoff.ts';
@@ -56,38 +57,26 @@ export default function ReviewsList({ reviews }: { reviews: PublicReview[] }) {
   }
 
   return (
-    // The list sits in a display: contents wrapper: it wakes (hydrates) on interaction or ?open=.
-    <>
-      <span className="wake" data-wake="reviews" hidden />
-      <div className="contents">
-        <div className="reviews-list" ref={top}>
-          <div className="reviews-grid arrives-whole">
-            {current.items.map((review) => (
-              <ReviewCard
-                key={review.id}
-                review={review}
-                preview={REVIEW_CARD_PREVIEW_CHARS}
-                headingLevel="h3"
-                more={(truncated) =>
-                  truncated && (
-                    <button type="button" className="link-btn" onClick={() => setOpen(review)}>
-                      Читать полностью<span className="visually-hidden">: отзыв {review.name}</span>
-                    </button>
-                  )
-                }
-              />
-            ))}
-          </div>
-          <Pager
-            page={current.page}
-            pages={current.pages}
-            window={current.window}
-            onPage={goTo}
-            label="Страницы отзывов"
+    <div className="reviews-list" ref={top}>
+      <div className="reviews-grid arrives-whole">
+        {current.items.map((review) => (
+          <ReviewCard
+            key={review.id}
+            review={review}
+            preview={REVIEW_CARD_PREVIEW_CHARS}
+            headingLevel="h3"
+            more={(truncated) =>
+              truncated && (
+                <button type="button" className="link-btn" onClick={() => setOpen(review)}>
+                  Читать полностью<span className="visually-hidden">: отзыв {review.name}</span>
+                </button>
+              )
+            }
           />
-          {open && <ReviewModal review={open} onClose={() => setOpen(null)} />}
-        </div>
+        ))}
       </div>
-    </>
+      <Pager page={current.page} pages={current.pages} window={current.window} onPage={goTo} label="Страницы отзывов" />
+      {open && <ReviewModal review={open} onClose={() => setOpen(null)} />}
+    </div>
   );
 }

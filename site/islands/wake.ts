@@ -11,13 +11,23 @@
 
 export const READY = 'island:ready';
 
-/** On the page (a plain script): wake the island `name` when `targets` are approached. */
-export function wakeOnInteraction(name: string, targets: string, { now = false }: { now?: boolean } = {}) {
-  const wake = document.querySelector<HTMLElement>(`[data-wake="${name}"]`);
-  if (!wake) return;
-  const wakeUp = () => {
-    wake.hidden = false;
-  };
+/**
+ * On the page (a plain script): wake the island `name` when `targets` are approached: un-hide its
+ * span, or call `wake` (a page that hydrates its places itself, without Astro's islands).
+ */
+export function wakeOnInteraction(
+  name: string,
+  targets: string,
+  { now = false, wake }: { now?: boolean; wake?: () => void } = {},
+) {
+  const span = document.querySelector<HTMLElement>(`[data-wake="${name}"]`);
+  const wakeUp =
+    wake ??
+    (span &&
+      (() => {
+        span.hidden = false;
+      }));
+  if (!wakeUp) return;
   if (now) wakeUp();
   const near = (e: Event) => {
     if ((e.target as Element | null)?.closest?.(targets)) wakeUp();

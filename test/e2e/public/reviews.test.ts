@@ -60,6 +60,8 @@ describe.each<ViewportName>(['phone', 'desktop'])('the reviews page on a %s', (v
     expect(
       await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /client\.\w+\.js/.test(r.name))),
     ).toBe(false);
+    // Nor Astro's island runtime in the page: the places are hydrated by the page's own line.
+    expect(await page.locator('astro-island').count()).toBe(0);
   });
 
   it('should page like the catalogue and scroll back to the list', async () => {
