@@ -6,11 +6,22 @@
 // islands/font-loader.ts) skips drawing it (content-visibility: hidden) until the gallery is
 // `.first-shown`, so its lazy <img> is not fetched; this script, right after the gallery
 // (islands/cabin-page.ts), says when. Its frame keeps its size and colour, so nothing moves.
-// Without script it loads as before.
+// Without script it loads as before. The page's visit count waits for the same moment
+// (afterMainPhoto, after-first-paint.ts), for the same reason.
+import type { MainPhotoWait } from './after-first-paint.ts';
+
 const gallery = document.querySelector('.cabin-gallery');
 const first = gallery?.querySelector('img');
 if (gallery) {
-  const release = () => gallery.classList.add('first-shown');
+  let shown = false;
+  const waiting: (() => void)[] = [];
+  (window as MainPhotoWait).kaspiyAfterMainPhoto = (then) => (shown ? then() : waiting.push(then));
+  const release = () => {
+    if (shown) return;
+    shown = true;
+    gallery.classList.add('first-shown');
+    for (const then of waiting.splice(0)) then();
+  };
   if (!first || first.complete) release();
   else {
     first.onerror = release;
@@ -27,5 +38,3 @@ if (gallery) {
     else first.onload = () => requestAnimationFrame(() => setTimeout(release));
   }
 }
-
-export {};
