@@ -211,6 +211,10 @@ export function stayHoursText(t: { earlyCheckIn?: string | null; lateCheckOut?: 
 export const seasonOf = (night: IsoDate, seasons: readonly SeasonRates[]) =>
   seasons.find((s) => s.start <= night && night < s.end);
 
+/** The minimum stay from a check-in: its season's, else the cabin's. */
+export const minNightsFrom = (rules: Pick<PricingRules, 'cabin' | 'seasons'>, checkIn: IsoDate): number =>
+  seasonOf(checkIn, rules.seasons)?.minNights ?? rules.cabin.minNights;
+
 /** One night's price: its own date's, else its season's (weekend or weekday), else the cabin's. */
 export function nightPrice(
   night: IsoDate,
@@ -433,7 +437,7 @@ export function quoteStay(rules: PricingRules, ask: StayAsk): Quote {
     nights,
     total: lines.reduce((s, l) => s + l.amount, 0),
     lines,
-    minNights: season?.minNights ?? rules.cabin.minNights,
+    minNights: minNightsFrom(rules, ask.checkIn),
     maxNights: season?.maxNights ?? null,
     closed: stayClosed(rules.seasons, ask.checkIn, ask.checkOut),
     parts,

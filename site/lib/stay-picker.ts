@@ -1,10 +1,11 @@
 // The booking card's rules for picking a stay from the live availability:
 // which day may be a check-in, which a check-out, and what a click on a day does. Pure, on
 // `YYYY-MM-DD` strings, so the calendar widget only draws what these functions decide.
-import { addDays, isoWeekday, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
+import { addDays, isoWeekday, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { NO_CHARGES, type BookingMode, type Prepayment, type StayCharges } from '../../schema/payment-options.ts';
 import {
   extraOffered,
+  minNightsFrom,
   quoteStay,
   WEEKEND_NIGHTS_DEFAULT,
   type DatePrice,
@@ -86,18 +87,8 @@ export function stayRules(a: Availability) {
     day < a.to &&
     !busy.has(day) &&
     !seasonOf(day, a.seasons)?.closedToArrival?.includes(isoWeekday(day));
-  // The calendar asks these of every day it draws, at each tap: a slow phone must not price a stay
-  // or walk to the horizon for each of them again.
-  const minNightsCache = new Map<IsoDate, number>();
-  /** The minimum stay of a check-in: its season's, else the cabin's. */
-  const minNights = (checkIn: IsoDate) => {
-    let min = minNightsCache.get(checkIn);
-    if (min === undefined) {
-      min = quoteStay(pricing, { checkIn, checkOut: addDays(checkIn, 1), guests: 1, today }).minNights;
-      minNightsCache.set(checkIn, min);
-    }
-    return min;
-  };
+  /** The minimum stay of a check-in: its season's, else the cabin's (as the server's quote says). */
+  const minNights = (checkIn: IsoDate) => minNightsFrom(pricing, checkIn);
   /** The latest departure from a check-in: the morning the next busy night starts (or the horizon). */
   const lastCheckOut = (checkIn: IsoDate): IsoDate => {
     let end = lastCheckOutCache.get(checkIn);
@@ -111,13 +102,28 @@ export function stayRules(a: Availability) {
   };
   /** The longest stay from a check-in its season allows, or null. */
   const maxNights = (checkIn: IsoDate) => seasonOf(checkIn, a.seasons)?.maxNights ?? null;
-  const canCheckOut = (checkIn: IsoDate, day: IsoDate) =>
-    canCheckIn(checkIn) &&
-    day > checkIn &&
-    day <= lastCheckOut(checkIn) &&
-    nightsBetween(checkIn, day) >= minNights(checkIn) &&
-    nightsBetween(checkIn, day) <= (maxNights(checkIn) ?? Number.MAX_SAFE_INTEGER) &&
-    !seasonOf(day, a.seasons)?.closedToDeparture?.includes(isoWeekday(day));
+  // The calendar asks this of every day it draws, at each tap: the departures a check-in allows are
+  // worked out once, as the first and the last of them, and each day is compared with those.
+  const departures = new Map<IsoDate, { first: IsoDate; last: IsoDate } | null>();
+  const departuresFrom = (checkIn: IsoDate) => {
+    let range = departures.get(checkIn);
+    if (range === undefined) {
+      const max = maxNights(checkIn);
+      const last = max === null ? lastCheckOut(checkIn) : [lastCheckOut(checkIn), addDays(checkIn, max)].sort()[0]!;
+      range = canCheckIn(checkIn) ? { first: addDays(checkIn, Math.max(1, minNights(checkIn))), last } : null;
+      departures.set(checkIn, range);
+    }
+    return range;
+  };
+  const canCheckOut = (checkIn: IsoDate, day: IsoDate) => {
+    const range = departuresFrom(checkIn);
+    return (
+      range !== null &&
+      day >= range.first &&
+      day <= range.last &&
+      !seasonOf(day, a.seasons)?.closedToDeparture?.includes(isoWeekday(day))
+    );
+  };
   /** Whether the night before the check-in and the check-out's night are free, as the server reads them. */
   const neighbours = (checkIn: IsoDate, checkOut: IsoDate): Neighbours => ({
     before: !busy.has(addDays(checkIn, -1)),

@@ -154,3 +154,66 @@ describe('the latest departure from a check-in', () => {
     );
   });
 });
+
+describe('the departures a check-in allows', () => {
+  it('should be every day the rules allow, one by one: the next busy night, the season’s shortest and longest stay, its closed weekdays', () => {
+    const weekdays = fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { maxLength: 3 });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 8 }),
+        fc.array(
+          fc.record({
+            from: fc.integer({ min: 0, max: 50 }),
+            length: fc.integer({ min: 1, max: 20 }),
+            minNights: fc.integer({ min: 1, max: 5 }),
+            maxNights: fc.option(fc.integer({ min: 1, max: 10 })),
+            closedToArrival: weekdays,
+            closedToDeparture: weekdays,
+          }),
+          { maxLength: 3 },
+        ),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 60 }),
+        (nights, ranges, minNights, from) => {
+          // Seasons one after another, as the panel keeps them (none overlaps another).
+          let start = 0;
+          const seasons = ranges.map((r) => {
+            const s = {
+              start: day(start + r.from),
+              end: day(start + r.from + r.length),
+              pricePerNight: 1000,
+              minNights: r.minNights,
+              maxNights: r.maxNights,
+              closedToArrival: r.closedToArrival,
+              closedToDeparture: r.closedToDeparture,
+            };
+            start += r.from + r.length;
+            return s;
+          });
+          const rules = stayRules({
+            from: today,
+            to: day(90),
+            busy: nights.map((n) => ({ start: day(n), end: day(n + 1) })),
+            seasons,
+            pricePerNight: 1000,
+            minNights,
+          });
+          const checkIn = day(from);
+          const season = (d: string) => seasons.find((s) => s.start <= d && d < s.end);
+          for (let n = -2; n < 30; n++) {
+            const out = addDays(checkIn, n);
+            const stay = n;
+            const expected =
+              rules.canCheckIn(checkIn) &&
+              out > checkIn &&
+              out <= rules.lastCheckOut(checkIn) &&
+              stay >= (season(checkIn)?.minNights ?? minNights) &&
+              stay <= (season(checkIn)?.maxNights ?? Number.MAX_SAFE_INTEGER) &&
+              !season(out)?.closedToDeparture.includes(isoWeekday(out));
+            expect(rules.canCheckOut(checkIn, out)).toBe(expected);
+          }
+        },
+      ),
+    );
+  });
+});
