@@ -2,7 +2,7 @@
 // call. The owner chooses which the booking card offers («Контакты»); a channel is offered only
 // when it can work (Telegram needs a username, MAX a link, WhatsApp and a call a phone).
 import { BOOKING_CHANNEL_LABELS, type BookingChannel } from '../../schema/booking-options.ts';
-import { telHref } from './site.ts';
+import { telHref } from './tel.ts';
 import { whatsappLink, whatsappNumber } from './whatsapp.ts';
 
 export type ChannelSettings = {

@@ -4,7 +4,7 @@
 import type { BookingChannel } from '../../schema/booking-options.ts';
 import { guestMessage, type GuestMessageBooking, type GuestMessagePlace } from '../../schema/guest-message.ts';
 import { guestPageUrl } from '../../schema/guest-page.ts';
-import { telHref } from './site.ts';
+import { telHref } from './tel.ts';
 import { whatsappLink, whatsappNumber } from './whatsapp.ts';
 
 export type ReplyWay = 'whatsapp' | 'sms' | 'telegram' | 'call';

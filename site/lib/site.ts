@@ -2,6 +2,7 @@
 // (top-level values already win over contactInfo there; blank footer fields fall back to the
 // main ones here).
 import { CONTACT_PAGE_DEFAULTS, DEFAULT_SETTINGS } from '../../schema/defaults.ts';
+import { telHref } from './tel.ts';
 import { whatsappNumber } from './whatsapp.ts';
 
 /** The settings fields the public pages read. */
@@ -36,17 +37,6 @@ export interface SiteInfo {
 
 /** The year in every page's footer («© 2026»): part of what every page shows (lib/page-keys.ts). */
 export const footerYear = (): number => new Date().getFullYear();
-
-/**
- * A tel: link: «+7 (928) 555-12-34» → «tel:+79285551234»; a Russian «8 …» number gets +7.
- */
-export function telHref(phone: string): string {
-  const digits = phone.replace(/\D/g, '');
-  if (!digits) return '';
-  if (phone.trim().startsWith('+')) return `tel:+${digits}`;
-  if (digits.length === 11 && (digits.startsWith('8') || digits.startsWith('7'))) return `tel:+7${digits.slice(1)}`;
-  return `tel:${digits}`;
-}
 
 const pick = (...values: (string | undefined | null)[]): string =>
   values.map((v) => v?.trim() ?? '').find(Boolean) ?? '';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, CONTACT_PAGE_DEFAULTS } from '../../schema/defaults.ts';
 import { initial } from '../../schema/format.ts';
 import { pageRange } from '../../site/lib/pager.ts';
-import { contactPage, siteInfo, telHref } from '../../site/lib/site.ts';
+import { contactPage, siteInfo } from '../../site/lib/site.ts';
+import { telHref } from '../../site/lib/tel.ts';
 import {
   availableText,
   counterText,

@@ -19,7 +19,7 @@ import {
 } from '../../../schema/format.ts';
 import { formatKopecks } from '../../../schema/payment-options.ts';
 import { stayHoursText } from '../../../schema/pricing.ts';
-import { telHref } from '../../lib/site.ts';
+import { telHref } from '../../lib/tel.ts';
 import { call, client } from '../client.ts';
 import type { GuestMessagePlace } from '../../../schema/guest-message.ts';
 import type { MessageSettings } from '../../../schema/guest-page.ts';
