@@ -7,7 +7,7 @@ import { DayPicker, labelDayButton, type DayButtonProps, type Formatters, type L
 import { ru } from 'react-day-picker/locale';
 import dayPickerCss from 'react-day-picker/style.css?inline';
 import calendarCss from './StayCalendar.css?inline';
-import type { IsoDate } from '../../schema/dates.ts';
+import { addDays, type IsoDate } from '../../schema/dates.ts';
 import { selectable, type StayRules, type StaySelection } from '../lib/stay-picker.ts';
 import { adoptStyles } from './adopt-styles.ts';
 
@@ -77,10 +77,18 @@ interface Props {
 
 export default function StayCalendar({ rules, selection, onPick }: Props) {
   const { checkIn, checkOut } = selection;
-  const { today, start, end } = useMemo(
-    () => ({ today: fromDay(rules.today), start: fromDay(rules.today), end: fromDay(rules.to) }),
-    [rules],
-  );
+  const { today, start, end, firstFree } = useMemo(() => {
+    // The calendar opens on the month of the first day a stay can begin: on the last day of a
+    // month that is taken, this month would show no day to tap, nor one the keyboard can reach.
+    let first = rules.today;
+    while (first < rules.to && !rules.canCheckIn(first)) first = addDays(first, 1);
+    return {
+      today: fromDay(rules.today),
+      start: fromDay(rules.today),
+      end: fromDay(rules.to),
+      firstFree: fromDay(first),
+    };
+  }, [rules]);
   return (
     <DayPicker
       className="stay-calendar"
@@ -92,7 +100,7 @@ export default function StayCalendar({ rules, selection, onPick }: Props) {
       showOutsideDays={false}
       components={components}
       today={today}
-      defaultMonth={checkIn ? fromDay(checkIn) : today}
+      defaultMonth={checkIn ? fromDay(checkIn) : firstFree}
       startMonth={start}
       endMonth={end}
       selected={checkIn ? { from: fromDay(checkIn), to: checkOut ? fromDay(checkOut) : undefined } : undefined}

@@ -289,6 +289,40 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     expect(new URL(plain).searchParams.get('text')).toContain('какие даты свободны');
   });
 
+  it('should let a keyboard user open the calendar, walk its days with the arrows and pick a stay with Enter', async () => {
+    const cabin = await pick();
+    const free = await availability(baseURL, cabin.id);
+    const stay = firstFreeStay(free, 20, 3);
+    const page = await openPage(`/cabin/${cabin.id}`, viewport);
+    await page.locator('#booking').scrollIntoViewIfNeeded();
+    await page.locator('#booking[data-ready]').waitFor();
+    const card = page.locator('#booking');
+    await card.getByLabel('Заезд').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.stay-calendar .rdp-caption_label').waitFor();
+    // The day the keyboard is on, as the calendar's cell names it.
+    const focusedDay = () =>
+      page.evaluate(
+        () => document.activeElement?.closest<HTMLElement>('.stay-calendar [data-day]')?.dataset.day ?? null,
+      );
+    for (let i = 0; i < 12 && !(await focusedDay()); i++) await page.keyboard.press('Tab');
+    expect(await focusedDay()).not.toBeNull();
+    const walkTo = async (day: string) => {
+      for (let i = 0; i < 400 && (await focusedDay())! < day; i++) await page.keyboard.press('ArrowRight');
+      expect(await focusedDay()).toBe(day);
+      await page.keyboard.press('Enter');
+    };
+    await walkTo(stay.checkIn);
+    await visible(card.getByText(/^Выберите дату выезда/));
+    await walkTo(stay.checkOut);
+    await visible(card.locator('.booking__calendar-foot .hint', { hasText: '3 ночи' }));
+    expect(await textOf(card.locator('.booking__sum'))).toContain(
+      `Итого ${rub(stayRules(free).quote(stay.checkIn, stay.checkOut).total)}`,
+    );
+    // The keyboard stays on the day it picked.
+    expect(await focusedDay()).toBe(stay.checkOut);
+  });
+
   it('should store a booking request for the picked stay, keep what was typed when the network drops, and carry its number to WhatsApp', async () => {
     const cabin = await pick();
     const free = await availability(baseURL, cabin.id);
