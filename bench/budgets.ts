@@ -25,7 +25,7 @@ export const BUDGETS = {
   noJsPages: ['catalogue'] as PageKey[],
   islandPages: ['home', 'cabin', 'contacts', 'reviews', 'admin'] as PageKey[],
   islandJsGzipKb: 80,
-  /** The visit counting's module (site/lib/visit-loader.ts), loaded after the page's load event. */
+  /** The visit counting's module (site/islands/visit-line.ts), loaded after the page's load and first paint. */
   countingJsGzipKb: 1,
   cls: 0,
   editToLiveS: 15,

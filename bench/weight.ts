@@ -19,7 +19,7 @@ export type PageWeight = {
   jsFiles: number;
   jsGzip: number;
   /**
-   * Of those, the visit counting's (site/lib/visit-loader.ts): imported once the page has loaded,
+   * Of those, the visit counting's (site/islands/visit-line.ts): imported once the page has loaded,
    * so nothing a visitor sees waits for it. A page with no behaviour loads these alone.
    */
   countingJsFiles: number;
