@@ -323,8 +323,8 @@ const LATE_MODULES: [marker: string, chunk: RegExp][] = [
  * The last touches of every page, which only the whole build can give: the built addresses of the
  * modules loaded late (the search form's date picker, the home gallery's rotation, the pages'
  * counting of their views, Metrika's consent banner, the guest page's buttons, the reviews page's
- * places), and a CSP that lists the page's own inline scripts and styles only. A module the bundle did not write
- * leaves an empty address, which the page's lines take as «nothing to load».
+ * places), and a CSP that lists the page's own inline scripts and styles only. A module the
+ * bundle did not write leaves an empty address, which the page's lines take as «nothing to load».
  */
 async function finishPages(dir: string): Promise<void> {
   const built = await readdir(path.join(dir, '_astro')).catch(() => [] as string[]);

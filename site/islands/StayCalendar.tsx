@@ -77,14 +77,13 @@ interface Props {
 
 export default function StayCalendar({ rules, selection, onPick }: Props) {
   const { checkIn, checkOut } = selection;
-  const { today, start, end, firstFree } = useMemo(() => {
+  const { today, end, firstFree } = useMemo(() => {
     // The calendar opens on the month of the first day a stay can begin: on the last day of a
     // month that is taken, this month would show no day to tap, nor one the keyboard can reach.
     let first = rules.today;
     while (first < rules.to && !rules.canCheckIn(first)) first = addDays(first, 1);
     return {
       today: fromDay(rules.today),
-      start: fromDay(rules.today),
       end: fromDay(rules.to),
       firstFree: fromDay(first),
     };
@@ -101,7 +100,7 @@ export default function StayCalendar({ rules, selection, onPick }: Props) {
       components={components}
       today={today}
       defaultMonth={checkIn ? fromDay(checkIn) : firstFree}
-      startMonth={start}
+      startMonth={today}
       endMonth={end}
       selected={checkIn ? { from: fromDay(checkIn), to: checkOut ? fromDay(checkOut) : undefined } : undefined}
       onSelect={(_range, day) => onPick(toDay(day))}

@@ -21,13 +21,11 @@ export function wakeOnInteraction(
   { now = false, wake }: { now?: boolean; wake?: () => void } = {},
 ) {
   const span = document.querySelector<HTMLElement>(`[data-wake="${name}"]`);
-  const wakeUp =
-    wake ??
-    (span &&
-      (() => {
-        span.hidden = false;
-      }));
-  if (!wakeUp) return;
+  const unhide = () => {
+    if (span) span.hidden = false;
+  };
+  if (!wake && !span) return;
+  const wakeUp = wake ?? unhide;
   if (now) wakeUp();
   const near = (e: Event) => {
     if ((e.target as Element | null)?.closest?.(targets)) wakeUp();

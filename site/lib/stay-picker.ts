@@ -76,7 +76,6 @@ export function stayRules(a: Availability) {
     extras: a.extras ?? [],
     charges: a.charges ?? NO_CHARGES,
   };
-  const lastCheckOutCache = new Map<IsoDate, IsoDate>();
   /** The busy nights in order, for the first one after a check-in. */
   const busyInOrder = [...busy].sort();
 
@@ -89,16 +88,15 @@ export function stayRules(a: Availability) {
     !seasonOf(day, a.seasons)?.closedToArrival?.includes(isoWeekday(day));
   /** The minimum stay of a check-in: its season's, else the cabin's (as the server's quote says). */
   const minNights = (checkIn: IsoDate) => minNightsFrom(pricing, checkIn);
-  /** The latest departure from a check-in: the morning the next busy night starts (or the horizon). */
+  /**
+   * The latest departure from a check-in: the morning the next busy night starts, or the horizon;
+   * never before the morning after it. (Kept per check-in with its other departures, below.)
+   */
   const lastCheckOut = (checkIn: IsoDate): IsoDate => {
-    let end = lastCheckOutCache.get(checkIn);
-    if (!end) {
-      const morning = addDays(checkIn, 1);
-      const next = busyInOrder.find((night) => night >= morning) ?? a.to;
-      end = [morning, [next, a.to].sort()[0]!].sort()[1]!;
-      lastCheckOutCache.set(checkIn, end);
-    }
-    return end;
+    const morning = addDays(checkIn, 1);
+    const next = busyInOrder.find((night) => night >= morning);
+    const end = next !== undefined && next < a.to ? next : a.to;
+    return end > morning ? end : morning;
   };
   /** The longest stay from a check-in its season allows, or null. */
   const maxNights = (checkIn: IsoDate) => seasonOf(checkIn, a.seasons)?.maxNights ?? null;
@@ -109,7 +107,9 @@ export function stayRules(a: Availability) {
     let range = departures.get(checkIn);
     if (range === undefined) {
       const max = maxNights(checkIn);
-      const last = max === null ? lastCheckOut(checkIn) : [lastCheckOut(checkIn), addDays(checkIn, max)].sort()[0]!;
+      const free = lastCheckOut(checkIn);
+      const longest = max === null ? null : addDays(checkIn, max);
+      const last = longest !== null && longest < free ? longest : free;
       range = canCheckIn(checkIn) ? { first: addDays(checkIn, Math.max(1, minNights(checkIn))), last } : null;
       departures.set(checkIn, range);
     }
