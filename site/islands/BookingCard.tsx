@@ -13,7 +13,7 @@
 // ready (useIslandReady). The calendar's code comes when the card has nothing else to do (or at
 // the first tap), the free dates when the visitor opens the dates; the request form, the extras
 // and the code once a day is picked.
-import { lazy, Suspense, useDeferredValue, useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from './Icon.tsx';
 import { countOf, formatGuests, formatNights, formatPrice, MONTHS_GENITIVE } from '../../schema/format.ts';
 import { CHILD_MAX_AGE, takesGuests, type PetsRule } from '../../schema/pricing.ts';
@@ -28,7 +28,7 @@ import {
 import { bookingMessage, bookingStay, whatsappLink } from '../lib/whatsapp.ts';
 import { channelLink, offeredChannels, type ChannelSettings } from '../lib/channels.ts';
 import { iconCheck, iconClock, iconWhatsapp, iconX } from '../components/icons.ts';
-import { isIsoDate, type IsoDate } from '../../schema/dates.ts';
+import { isIsoDate, nightsBetween, type IsoDate } from '../../schema/dates.ts';
 import { formatKopecks, prepaymentKopecks } from '../../schema/payment-options.ts';
 import type { BookingAnswer, BookingDraft, PromoCheck } from './BookingRequest.tsx';
 import type { PromoState } from './StayOptions.tsx';
@@ -236,8 +236,14 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   }
 
   const rules = free.status === 'ready' ? free.rules : null;
+  // What the card prices, offers and sends is the stay a moment after a tap (useDeferredValue): the
+  // tap itself draws only the calendar and the dates, so the picked day shows at once on a slow
+  // phone, and the price, the extras and the form come in the next frame. They only appear with a
+  // whole stay, and a whole stay is never followed by another without a check-in alone between.
+  const shown = useDeferredValue(stay);
+  const drawn = shown === stay;
   // The extras on offer for these dates: an early check-in or a late check-out only beside a free night.
-  const extras = rules && stay.checkIn && stay.checkOut ? rules.offered(stay.checkIn, stay.checkOut) : [];
+  const extras = rules && shown.checkIn && shown.checkOut ? rules.offered(shown.checkIn, shown.checkOut) : [];
   // The optional extras ticked that the cabin still offers (the server adds the mandatory ones).
   const chosen = ticked.filter((t) => extras.some((e) => e.id === t && !e.mandatory));
   // Every child's age given and the cabin takes them all: then the stay is priced.
@@ -245,16 +251,16 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   const tooMany = !takesGuests(cabin.maxGuests, guests, ages as number[]);
   const family = { childrenAges: ages as number[], pets: pets && petsAllowed };
   const quote =
-    rules && stay.checkIn && stay.checkOut && agesGiven && !tooMany
-      ? rules.quote(stay.checkIn, stay.checkOut, guests, chosen, family)
+    rules && shown.checkIn && shown.checkOut && agesGiven && !tooMany
+      ? rules.quote(shown.checkIn, shown.checkOut, guests, chosen, family)
       : null;
   // With a code applied, the server's quote for exactly this stay, these guests and extras is the price.
   const ask: QuoteAsk | null =
-    quote && stay.checkIn && stay.checkOut && promo.applied
+    quote && shown.checkIn && shown.checkOut && promo.applied
       ? {
           cabinId: cabin.id,
-          checkIn: stay.checkIn,
-          checkOut: stay.checkOut,
+          checkIn: shown.checkIn,
+          checkOut: shown.checkOut,
           guests,
           ...family,
           extras: chosen,
@@ -266,8 +272,8 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
   const pricing = askKey !== null && quoted === null;
   const priced = quoted ?? quote;
   const details = {
-    arrival: stay.checkIn,
-    departure: stay.checkOut,
+    arrival: shown.checkIn,
+    departure: shown.checkOut,
     guests,
     ...(agesGiven ? family : {}),
     total: priced?.total ?? null,
@@ -336,10 +342,19 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
     return answer.refused !== null ? 'refused' : 'failed';
   }
   const picked = bookingStay(cabin, details);
-  // The price, the extras and the form under the calendar are drawn a moment after the tap that
-  // completes the stay, so the picked day shows at once on a slow phone (they only appear then: a
-  // whole stay is never followed by another whole one without a check-in alone between them).
-  const drawn = useDeferredValue(stay) === stay;
+  // The same function from one tap to the next, so the calendar (memo) is not drawn again when the
+  // price and the form come after it.
+  const pick = useCallback(
+    (day: IsoDate) => {
+      if (!rules) return;
+      setSent(null);
+      setStay((s) => pickDay(rules, s, day));
+      // The extras, the code and the form show once the stay is whole: on their way now, but after
+      // the picked day is painted (their code and schemas would otherwise run before that paint).
+      afterPaint(() => void loadRequest());
+    },
+    [rules],
+  );
   // After a stored request, every channel carries its number.
   const message = bookingMessage(cabin, details) + (sent ? `\nЗаявка №${sent.id}` : '');
   const href = whatsappLink(phone, message);
@@ -353,8 +368,8 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
       .filter(Boolean)
       .join(', ');
     hint = limits ? `Выберите дату выезда: ${limits}` : 'Выберите дату выезда';
-  } else if (quote && stay.checkIn && stay.checkOut) {
-    hint = `${dayMonth(stay.checkIn)} — ${dayMonth(stay.checkOut)}, ${formatNights(quote.nights)}`;
+  } else if (stay.checkIn && stay.checkOut) {
+    hint = `${dayMonth(stay.checkIn)} — ${dayMonth(stay.checkOut)}, ${formatNights(nightsBetween(stay.checkIn, stay.checkOut))}`;
   }
 
   return (
@@ -509,18 +524,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
               </div>
             ) : rules ? (
               <Suspense fallback={<p className="hint booking__loading">Загружаем календарь…</p>}>
-                <StayCalendar
-                  rules={rules}
-                  selection={stay}
-                  onPick={(day) => {
-                    setSent(null);
-                    setStay((s) => pickDay(rules, s, day));
-                    // The extras, the code and the form show once the stay is whole: on their way
-                    // now, but after the picked day is painted (their code and schemas would
-                    // otherwise run before that paint on a slow phone).
-                    afterPaint(() => void loadRequest());
-                  }}
-                />
+                <StayCalendar rules={rules} selection={stay} onPick={pick} />
                 <div className="booking__calendar-foot">
                   <p className="hint" aria-live="polite">
                     {hint}
@@ -537,7 +541,7 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
                       Сбросить
                     </button>
                   )}
-                  {quote && (
+                  {stay.checkIn && stay.checkOut && (
                     <button type="button" className="btn btn--secondary" onClick={() => setOpen(false)}>
                       Готово
                     </button>

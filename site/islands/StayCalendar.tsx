@@ -2,7 +2,7 @@
 // one month at a time. It draws what site/lib/stay-picker.ts decides: busy nights struck out,
 // a check-out allowed on the morning the next stay begins, the season's minimum stay.
 // Loaded on demand, when the visitor opens the dates, with its own styles.
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { DayPicker, labelDayButton, type DayButtonProps, type Formatters, type Labels } from 'react-day-picker';
 import { ru } from 'react-day-picker/locale';
 import dayPickerCss from 'react-day-picker/style.css?inline';
@@ -75,7 +75,7 @@ interface Props {
   onPick: (day: IsoDate) => void;
 }
 
-export default function StayCalendar({ rules, selection, onPick }: Props) {
+function StayCalendar({ rules, selection, onPick }: Props) {
   const { checkIn, checkOut } = selection;
   const { today, end, firstFree } = useMemo(() => {
     // The calendar opens on the month of the first day a stay can begin: on the last day of a
@@ -110,3 +110,7 @@ export default function StayCalendar({ rules, selection, onPick }: Props) {
     />
   );
 }
+
+// Drawn again only when its rules, its stay or its callback change: not when the card under it
+// draws the price and the form a frame after a tap.
+export default memo(StayCalendar);
