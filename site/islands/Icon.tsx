@@ -1,10 +1,7 @@
-import type { IconName } from '../components/icons.ts';
-import { RATING_MAX } from '../../schema/constants.ts';
-
 /**
- * An inline SVG icon in an island, decorative unless it gets a label. `svg` is one of the
- * icon exports of components/icons.ts (iconClose, …): importing them one by one keeps the
- * other icons out of the island's bundle.
+ * An inline SVG icon in an island or the panel, decorative unless it gets a label. `svg` is one of
+ * the icon exports of components/icons.ts or icons-base.ts (iconClose, …): importing them one by one
+ * keeps the other icons out of the bundle (the panel's login screen draws three of them).
  */
 export function Icon({ svg, label, className }: { svg: string; label?: string; className?: string }) {
   return (
@@ -15,25 +12,5 @@ export function Icon({ svg, label, className }: { svg: string; label?: string; c
       // biome-ignore lint/security/noDangerouslySetInnerHtml: the icon's own paths, from the bundled sprite, never a visitor's text
       dangerouslySetInnerHTML={{ __html: svg }}
     />
-  );
-}
-
-/** An icon drawn from the page's sprite (IconSprite in the .astro page must include it). */
-export function SpriteIcon({ name }: { name: IconName }) {
-  return (
-    <svg className="icon" aria-hidden="true">
-      <use href={`#i-${name}`} />
-    </svg>
-  );
-}
-
-/** Five stars, `rating` of them filled; from the sprite (star-filled, star-empty). */
-export function Stars({ rating, max = RATING_MAX }: { rating: number; max?: number }) {
-  return (
-    <span className="stars" role="img" aria-label={`Оценка ${rating} из ${max}`}>
-      {Array.from({ length: max }, (_, i) => (
-        <SpriteIcon key={i} name={i < rating ? 'star-filled' : 'star-empty'} />
-      ))}
-    </span>
   );
 }

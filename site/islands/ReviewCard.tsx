@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { formatDate, initial } from '../../schema/format.ts';
 import type { PublicReview } from '../lib/reviews-pick.ts';
 import { truncate } from '../lib/truncate.ts';
-import { Stars } from './Icon.tsx';
+import { Stars } from './Stars.tsx';
 import { VERIFIED_STAY_LABEL } from '../lib/seo.ts';
 
 interface Props {

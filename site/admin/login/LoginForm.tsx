@@ -2,7 +2,7 @@ import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { DRAFT_LABELS, useDraftKeys } from '../ui/drafts.ts';
 import { Field, focusFirstInvalid, type FieldErrors } from '../ui/Field.tsx';
 import { iconLogo } from '../../components/icons-base.ts';
-import { SvgIcon } from '../ui/SvgIcon.tsx';
+import { Icon as SvgIcon } from '../../islands/Icon.tsx';
 import { OFFLINE_MESSAGE } from '../client.ts';
 import type { LoginResult } from './useSession.ts';
 

@@ -1,7 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import type { $ZodError } from 'zod/v4/core';
 import { iconX } from '../../components/icons-base.ts';
-import { SvgIcon } from './SvgIcon.tsx';
+import { Icon as SvgIcon } from '../../islands/Icon.tsx';
 
 export type FieldErrors = Record<string, string>;
 

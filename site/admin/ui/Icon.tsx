@@ -1,5 +1,5 @@
 import { ICONS, type IconName } from '../../components/icons.ts';
-import { SvgIcon } from './SvgIcon.tsx';
+import { Icon as SvgIcon } from '../../islands/Icon.tsx';
 
 /** The site's icons in React, by name: decorative unless given a label. */
 export function Icon({ name, label, className }: { name: IconName; label?: string; className?: string }) {

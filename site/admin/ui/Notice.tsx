@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { iconCheck, iconClose, iconRefresh, iconX } from '../../components/icons-base.ts';
-import { SvgIcon } from './SvgIcon.tsx';
+import { Icon as SvgIcon } from '../../islands/Icon.tsx';
 
 type Kind = 'success' | 'error' | 'info';
 type Item = { id: number; kind: Kind; text: string };
