@@ -25,7 +25,13 @@ export type ChannelPoint = {
   syncTrialsS: number[];
   syncMedianS: number;
   syncMaxS: number;
-  /** Avito API requests of one full sync (the trial with the fewest: the schedule's own reads may fall in one). */
+  /**
+   * Linked cabins the sync read and sent at once. On Workers a request's outbound calls are
+   * budgeted (SUBREQUESTS_PER_RUN): the listings waiting longest go now, the rest with the
+   * schedule, and the answer says how many (`later`). Self-hosted: every cabin.
+   */
+  syncedNow: number;
+  /** Avito API requests of one sync (the trial with the fewest: the schedule's own reads may fall in one). */
   requestsPerSync: number;
   requestsByKind: { token: number; pull: number; busy: number; prices: number; other: number };
   /** Calls beyond the first to the same method and path in that sync (0: none repeated). */
@@ -105,6 +111,8 @@ type SyncAnswer = {
   avito: { cabinId: number; name: string; ok: boolean; error: string | null }[];
   feeds: { name: string; ok: boolean; error: string | null }[];
   conflicts: unknown[];
+  /** Linked listings left for the schedule (a Worker's budget of outbound calls); 0 self-hosted. */
+  later: number;
 };
 
 /** The whole stage on a running target: every size in turn. Throws on the first failure (a failed sync is not a fast one). */
@@ -188,6 +196,7 @@ export async function measureChannels(
 
     // «Синхронизировать сейчас», a few times; each answer checked, each trial's Avito calls counted.
     const trialsS: number[] = [];
+    const synced: number[] = [];
     const counted: ReturnType<typeof countRequests>[] = [];
     for (let i = 1; i <= opts.trials; i++) {
       await quiet(avito);
@@ -196,12 +205,14 @@ export async function measureChannels(
       const calls = avito.requests.slice(from);
       const failedAvito = sync.body.avito.filter((r) => !r.ok);
       const failedFeeds = sync.body.feeds.filter((r) => !r.ok);
-      if (sync.body.avito.length !== 2 * size || failedAvito.length || failedFeeds.length) {
+      const now = size - sync.body.later;
+      if (now < 1 || sync.body.avito.length !== 2 * now || failedAvito.length || failedFeeds.length) {
         const first = failedAvito[0] ?? failedFeeds[0];
         throw new Error(
-          `sync at ${size} cabins (trial ${i}, ${(sync.ms / 1000).toFixed(1)} s): ${sync.body.avito.length} Avito results for ${size} cabins (a pull and a push each), ${failedAvito.length} failed, ${failedFeeds.length} of ${sync.body.feeds.length} feeds failed${first ? `: ${first.name}: ${first.error}` : ''}`,
+          `sync at ${size} cabins (trial ${i}, ${(sync.ms / 1000).toFixed(1)} s): ${sync.body.avito.length} Avito results for ${now} cabins now and ${sync.body.later} with the schedule (a pull and a push each), ${failedAvito.length} failed, ${failedFeeds.length} of ${sync.body.feeds.length} feeds failed${first ? `: ${first.name}: ${first.error}` : ''}`,
         );
       }
+      synced.push(now);
       const c = countRequests(calls);
       const refused = calls.filter((r) => r.status >= 400);
       if (refused.length)
@@ -211,10 +222,11 @@ export async function measureChannels(
       trialsS.push(sync.ms / 1000);
       counted.push(c);
       opts.log(
-        `  sync ${i}/${opts.trials}: ${(sync.ms / 1000).toFixed(2)} s, ${c.total} Avito calls (${c.byKind.pull} reads, ${c.byKind.busy} busy, ${c.byKind.prices} prices, ${c.byKind.token} tokens), ${c.repeated} repeated; ${sync.body.feeds.length} feeds, ${sync.body.conflicts.length} new conflicts`,
+        `  sync ${i}/${opts.trials}: ${(sync.ms / 1000).toFixed(2)} s, ${now} cabins now${sync.body.later ? ` (${sync.body.later} with the schedule)` : ''}, ${c.total} Avito calls (${c.byKind.pull} reads, ${c.byKind.busy} busy, ${c.byKind.prices} prices, ${c.byKind.token} tokens), ${c.repeated} repeated; ${sync.body.feeds.length} feeds, ${sync.body.conflicts.length} new conflicts`,
       );
     }
-    const fewest = counted.reduce((a, b) => (b.total < a.total ? b : a));
+    const fewestAt = counted.reduce((a, b, j) => (b.total < counted[a]!.total ? j : a), 0);
+    const fewest = counted[fewestAt]!;
     const point: ChannelPoint = {
       cabins: size,
       linked: fresh.length,
@@ -225,6 +237,7 @@ export async function measureChannels(
       syncTrialsS: trialsS,
       syncMedianS: median(trialsS),
       syncMaxS: Math.max(...trialsS),
+      syncedNow: synced[fewestAt]!,
       requestsPerSync: fewest.total,
       requestsByKind: fewest.byKind,
       repeatedCalls: fewest.repeated,

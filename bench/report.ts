@@ -407,7 +407,7 @@ function renderChannels(r: BenchResults, t: TargetResults, { find, cell }: Check
   );
   if (t.key === 'workers') {
     L.push(
-      `One sync of ${n} cabins makes ${BUDGETS.channelCallsPerCabin * n} requests to Avito within one request to the worker, and the schedule's reading every 5 minutes ${n} within one Cron invocation. Cloudflare allows 50 subrequests per invocation on Workers Free and 10,000 on Workers Paid; \`wrangler dev\` does not hold the worker to Free's 50 (each sync here made ${BUDGETS.channelCallsPerCabin * n} in one request), so these figures hold on Paid: on Free a sync would pass the limit past about 16 linked cabins (3 calls each), the schedule's reading past about 50.`,
+      `Cloudflare allows 50 subrequests per invocation on Workers Free. «Синхронизировать сейчас» on Workers reads and sends the listings waiting longest, up to a third of that budget each way (${c.points.find((p) => p.cabins === n)?.syncedNow ?? '…'} of ${n} here), and answers how many follow with the schedule, within minutes (worker/routes/channels.ts); the budgets above are per cabin it sent now. Self-hosted, the sync sends every cabin.`,
       '',
     );
   }
