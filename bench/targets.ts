@@ -138,6 +138,7 @@ export function nodeTarget(port: number, adminPassword: string): Target {
     // A session lasts 30 minutes from its sign-in (the spec's), and the self-hosted stages take
     // longer than that: the owner would sign in again, and so does the bench.
     if (res.status === 401) {
+      await res.body?.cancel();
       await signIn();
       res = await ask();
     }
