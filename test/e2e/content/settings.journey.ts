@@ -66,5 +66,8 @@ describe('content from the admin panel', () => {
       await api.waitPublished();
       await api.logout();
     }
-  });
+    // Two site-wide edits, each waiting until every page is built again: on a busy two-core runner
+    // (the other projects run beside the journeys) the pair took over two minutes. The guest page's
+    // journey, with two as well, allows as long.
+  }, 180_000);
 });
