@@ -45,6 +45,8 @@ export type MaxBot = z.infer<typeof storedSchema>;
 
 const record = siteRecord(KEY, storedSchema);
 export const readMaxBot = (env: DbEnv): Promise<MaxBot | null> => record.read(env);
+/** The bot's row not yet read, for a batch, and what the row reads as. */
+export const maxBotRow = { query: record.query, from: record.from };
 /** Saves the bot; the fields of the guests' side may be left out (a bot kept before them reads as polling). */
 export const saveMaxBot = (env: DbEnv, bot: z.input<typeof storedSchema>): Promise<void> =>
   record.save(env, bot as MaxBot);

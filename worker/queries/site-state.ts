@@ -29,16 +29,23 @@ export function siteRecord<T>(
   key: string,
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
 ) {
+  /** The record's row, not yet read: for a batch (`from` reads what it returns). */
+  const query = (env: DbEnv) => getDb(env).select().from(siteState).where(eq(siteState.key, key)).limit(1);
+  const from = (rows: { value: string }[]): T | null => {
+    const row = rows[0];
+    if (!row) return null;
+    try {
+      const parsed = schema.safeParse(JSON.parse(row.value));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  };
   return {
+    query,
+    from,
     async read(env: DbEnv): Promise<T | null> {
-      const row = await getDb(env).select().from(siteState).where(eq(siteState.key, key)).get();
-      if (!row) return null;
-      try {
-        const parsed = schema.safeParse(JSON.parse(row.value));
-        return parsed.success ? parsed.data : null;
-      } catch {
-        return null;
-      }
+      return from(await query(env));
     },
     async save(env: DbEnv, value: T): Promise<void> {
       await getDb(env)

@@ -39,6 +39,8 @@ export type TelegramBot = z.infer<typeof storedSchema>;
 
 const record = siteRecord(KEY, storedSchema);
 export const readTelegramBot = (env: DbEnv): Promise<TelegramBot | null> => record.read(env);
+/** The bot's row not yet read, for a batch, and what the row reads as. */
+export const telegramBotRow = { query: record.query, from: record.from };
 export const saveTelegramBot = (env: DbEnv, bot: TelegramBot): Promise<void> => record.save(env, bot);
 export const forgetTelegramBot = (env: DbEnv): Promise<void> => record.forget(env);
 
