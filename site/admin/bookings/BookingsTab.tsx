@@ -60,8 +60,11 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
   const detail = useHashDetail();
   const focusId = /^\d+$/.test(detail) ? Number(detail) : null;
   const loaded = state.status === 'loaded';
+  // The replies and the payment link make a request's card taller once they are read: the card
+  // is brought into view after them, or what grows above it would push it out of view again.
+  const settled = loaded && settings.state.status !== 'loading' && shop.state.status !== 'loading';
   useEffect(() => {
-    if (!loaded || focusId === null) return;
+    if (!settled || focusId === null) return;
     setFilter('all');
     // After the list shows every request, so the card is there to scroll to.
     requestAnimationFrame(() => {
@@ -69,7 +72,7 @@ export function BookingsTab({ onCount }: { onCount?: (newCount: number) => void 
       card?.scrollIntoView({ block: 'center' });
       card?.focus({ preventScroll: true });
     });
-  }, [loaded, focusId]);
+  }, [settled, focusId]);
 
   if (state.status !== 'loaded') return <Unloaded state={state} onRetry={() => void reload()} />;
 
