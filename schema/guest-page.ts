@@ -261,8 +261,7 @@ export const GUEST_HEADLINES: Record<BookingStatus, string> = {
   declined: 'Заявка отклонена',
   expired: 'Бронь истекла: предоплата не поступила',
 };
-/** The id of the page's data block, which the server writes and the island reads. */
-export const GUEST_PAGE_DATA_ID = 'guest-page-data';
+export { GUEST_PAGE_DATA_ID, quotedName } from './guest-page-texts.ts';
 /** Where the server puts the page in its shell (site/pages/shell/guest.astro). */
 export const GUEST_PAGE_MARKER = '<!--guest-page-->';
 /** Where the address of the page's buttons' module goes in the built shell (scripts/build-site.ts writes it in). */
@@ -273,9 +272,6 @@ export const GUEST_MODULE_CHUNK = /^GuestPage\.[\w-]+\.js$/;
 export const guestStatusOf = (status: string): BookingStatus =>
   status in GUEST_HEADLINES ? (status as BookingStatus) : 'new';
 export const guestStatusLabel = (status: BookingStatus) => BOOKING_STATUS_LABELS[status];
-
-/** A cabin's name in «», unless it has its own: «Домик «Бриз» у воды» is read as it is. */
-export const quotedName = (name: string) => (/[«»"]/.test(name) ? name : `«${name}»`);
 
 const DAYS = ['день', 'дня', 'дней'] as const;
 /** The owner's cancellation policy in words, with the last free day of this stay when it is still ahead. */

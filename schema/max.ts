@@ -92,16 +92,7 @@ export type MaxUpdate = z.infer<typeof maxUpdateSchema>;
 /** POST /api/guest/{token}/link/max: the link that opens the bot with the one-time code. */
 export const maxLinkAnswer = z.object({ url: z.string() });
 
-/**
- * What the guest reads beside the button, and what is stored with the link as their consent. MAX
- * keeps its chats in Russia, so unlike Telegram's this is no cross-border transfer.
- */
-export const MAX_CONSENT_TEXT =
-  'Нажимая кнопку, вы соглашаетесь получать сообщения об этой брони в MAX. Туда уходят только короткие уведомления и ссылка на эту страницу, без адреса, кодов и инструкций. Отписаться: напишите боту «стоп».';
-
-/** The guest page's button, and what it says once the guest tied a dialog. */
-export const MAX_BUTTON = 'Получать сообщения в MAX';
-export const MAX_LINKED_TEXT = 'Сообщения о брони приходят и в MAX. Отписаться: напишите боту «стоп».';
+export { MAX_BUTTON, MAX_CONSENT_TEXT, MAX_LINKED_TEXT } from './guest-page-texts.ts';
 
 /** The bot's answers to a guest. */
 export const MAX_REPLIES = {

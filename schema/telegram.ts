@@ -77,16 +77,7 @@ export const telegramLinkAnswer = z.object({ url: z.string() });
 export const telegramDeepLink = (username: string, code: string) =>
   `https://t.me/${encodeURIComponent(username)}?start=${encodeURIComponent(code)}`;
 
-/**
- * What the guest reads beside the button, and what is stored with the link as their consent:
- * Telegram's servers are abroad, so this is a cross-border transfer (152-ФЗ, art. 12).
- */
-export const TELEGRAM_CONSENT_TEXT =
-  'Нажимая кнопку, вы соглашаетесь получать сообщения об этой брони в Telegram. Telegram хранит переписку на своих серверах за пределами России; туда уходят только короткие уведомления и ссылка на эту страницу, без адреса, кодов и инструкций. Отписаться: напишите боту «стоп».';
-
-/** The guest page's button, and what it says once the guest tied a chat. */
-export const TELEGRAM_BUTTON = 'Получать сообщения в Telegram';
-export const TELEGRAM_LINKED_TEXT = 'Сообщения о брони приходят и в Telegram. Отписаться: напишите боту «стоп».';
+export { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from './guest-page-texts.ts';
 
 /** The bot's answers to the guest. */
 export const TELEGRAM_REPLIES = {

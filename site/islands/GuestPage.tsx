@@ -6,11 +6,19 @@
 // load; after a cancellation or «Проверить оплату» the page is loaded again, as the server shows it.
 import { lazy, Suspense, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { GUEST_PAGE_DATA_ID, quotedName, type GuestPageAnswer } from '../../schema/guest-page.ts';
+import type { GuestPageAnswer } from '../../schema/guest-page.ts';
+import {
+  GUEST_PAGE_DATA_ID,
+  MAX_BUTTON,
+  MAX_CONSENT_TEXT,
+  MAX_LINKED_TEXT,
+  quotedName,
+  TELEGRAM_BUTTON,
+  TELEGRAM_CONSENT_TEXT,
+  TELEGRAM_LINKED_TEXT,
+} from '../../schema/guest-page-texts.ts';
 import { formatKopecks } from '../../schema/payment-options.ts';
 import { DEPOSIT_PAY_BUTTON } from '../../schema/deposit-words.ts';
-import { MAX_BUTTON, MAX_CONSENT_TEXT, MAX_LINKED_TEXT } from '../../schema/max.ts';
-import { TELEGRAM_BUTTON, TELEGRAM_CONSENT_TEXT, TELEGRAM_LINKED_TEXT } from '../../schema/telegram.ts';
 import { serverErrorText } from '../lib/server-error.ts';
 import { CHANGE_BUTTON, changePendingText } from '../../schema/date-change-words.ts';
 import formCss from '../styles/review-form.css?inline';
