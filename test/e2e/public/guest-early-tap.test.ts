@@ -6,20 +6,25 @@ import { todayInMoscow } from '../../../schema/dates.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, visible } from './helpers.ts';
 
+/** The guest token of a demo stay still ahead, confirmed: one its guest can cancel. */
+async function stayAheadToken(baseURL: string): Promise<string> {
+  const api = await adminApi(baseURL);
+  const bookings = (await (await api.client.admin.bookings.$get({ query: {} })).json()) as {
+    status: string;
+    checkIn: string;
+    guestToken: string | null;
+  }[];
+  await api.logout();
+  const stay = bookings.find((b) => b.status === 'confirmed' && b.checkIn > todayInMoscow() && b.guestToken);
+  expect(stay, 'a confirmed demo stay ahead').toBeDefined();
+  return stay!.guestToken!;
+}
+
 describe('the guest page on a slow phone', () => {
   const { baseURL, openPage } = useBrowser();
 
   it('should keep a tap on «Отменить бронирование» made before the buttons work, and act on it once they do', async () => {
-    // A demo stay still ahead, confirmed: one its guest can cancel.
-    const api = await adminApi(baseURL);
-    const bookings = (await (await api.client.admin.bookings.$get({ query: {} })).json()) as {
-      status: string;
-      checkIn: string;
-      guestToken: string | null;
-    }[];
-    await api.logout();
-    const stay = bookings.find((b) => b.status === 'confirmed' && b.checkIn > todayInMoscow() && b.guestToken);
-    expect(stay, 'a confirmed demo stay ahead').toBeDefined();
+    const token = await stayAheadToken(baseURL);
 
     const page = await openPage('about:blank', 'phone');
     // The buttons' module is held until the test lets it through.
@@ -33,7 +38,7 @@ describe('the guest page on a slow phone', () => {
       await released;
       await route.continue();
     });
-    await page.goto(`/b/${stay!.guestToken}`, { waitUntil: 'load' });
+    await page.goto(`/b/${token}`, { waitUntil: 'load' });
     const cancel = page.getByRole('button', { name: 'Отменить бронирование' });
     await visible(cancel);
     // The module is asked for only after the page has painted; the page does not wait for it.
@@ -51,20 +56,13 @@ describe('the guest page on a slow phone', () => {
   it('should make the buttons work without loading the validation library the page never uses', async () => {
     // Building zod's schemas was most of the one long task after the guest page's first paint
     // (Lighthouse's TBT 63-104 ms at 4x CPU, against 0-4 ms without them).
-    const api = await adminApi(baseURL);
-    const bookings = (await (await api.client.admin.bookings.$get({ query: {} })).json()) as {
-      status: string;
-      checkIn: string;
-      guestToken: string | null;
-    }[];
-    await api.logout();
-    const stay = bookings.find((b) => b.status === 'confirmed' && b.checkIn > todayInMoscow() && b.guestToken);
+    const token = await stayAheadToken(baseURL);
     const page = await openPage('about:blank', 'phone');
     const scripts: Promise<{ url: string; text: string }>[] = [];
     page.on('response', (r) => {
       if (r.request().resourceType() === 'script') scripts.push(r.text().then((text) => ({ url: r.url(), text })));
     });
-    await page.goto(`/b/${stay!.guestToken}`, { waitUntil: 'load' });
+    await page.goto(`/b/${token}`, { waitUntil: 'load' });
     await page.locator('html[data-guest-ready]').waitFor({ state: 'attached', timeout: 20_000 });
     const loaded = await Promise.all(scripts);
     expect(
