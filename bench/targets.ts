@@ -7,6 +7,7 @@ import { ROOT, quietEnv, waitFor } from '../scripts/lib/tools.ts';
 import { openSqlite } from '../worker/platform/node/sqlite.ts';
 import { growCabins, growCabinsIn } from './cabins.ts';
 import type { ControlAnswer } from './control-answer.ts';
+import { adminLogin } from './edit-to-live.ts';
 import { startFloorServer } from './floor.ts';
 
 /** One production target as the bench drives it. */
@@ -116,15 +117,7 @@ export function nodeTarget(port: number, adminPassword: string): Target {
   const url = `http://127.0.0.1:${port}`;
   let cookie = '';
   const signIn = async () => {
-    const res = await fetch(`${url}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: adminPassword }),
-    });
-    cookie = res.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    cookie = await adminLogin(url, adminPassword);
   };
   const admin = async (method: string, p: string, body?: unknown) => {
     if (!cookie) await signIn();
