@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type CDPSession,
+  type Page,
+} from 'playwright-core';
+import { afterAll, beforeAll, inject, onTestFinished } from 'vitest';
 import { CHROMIUM_FLAGS } from '../../scripts/lib/chromium.ts';
 
 /**
@@ -61,4 +68,23 @@ export function useBrowser() {
       return page;
     },
   };
+}
+
+/**
+ * A phone's slower CPU for `page` (Chromium's throttling, `rate` times slower), closed with its
+ * context as the test finishes. A throttled page keeps a core busy even while it does nothing
+ * (measured here: 0.9 of a core for 5 idle seconds, on about:blank too). Left open until its file
+ * ended, as a test's pages are, each spun a core for every later test of the file: on two cores
+ * that slowed every test running beside it, the content journeys' rebuilds among them.
+ */
+export async function slowCpu(page: Page, rate: number): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  onTestFinished(() =>
+    page
+      .context()
+      .close()
+      .catch(() => {}),
+  );
+  return cdp;
 }

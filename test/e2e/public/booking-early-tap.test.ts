@@ -2,7 +2,7 @@
 // that takes about a second. A tap on the dates in that second must still open the calendar.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { useBrowser } from '../browser.ts';
+import { slowCpu, useBrowser } from '../browser.ts';
 import { cabins, visible } from './helpers.ts';
 
 describe('the booking card on a slow phone', () => {
@@ -16,7 +16,7 @@ describe('the booking card on a slow phone', () => {
   async function slowCabinPage(): Promise<{ page: Page; wake: () => void }> {
     const [cabin] = await cabins(baseURL);
     const page = await openPage('about:blank', 'phone');
-    await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await slowCpu(page, 4);
     let wake = () => {};
     const woken = new Promise<void>((resolve) => {
       wake = resolve;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser, type ViewportName } from '../browser.ts';
+import { slowCpu, useBrowser, type ViewportName } from '../browser.ts';
 import { settings, textOf, visible, waDigits } from './helpers.ts';
 
 describe.each<ViewportName>(['phone', 'desktop'])('the contacts page on a %s', (viewport) => {
@@ -111,8 +111,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('the contacts page on a %s', (
       };
     });
     // A slow phone: the CPU 6× slower and the scripts held back until the visitor has typed.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    await slowCpu(page, 6);
     let release!: () => void;
     const typed = new Promise<void>((r) => (release = r));
     await page.route(/\.js(\?|$)/, async (route) => {
@@ -138,6 +137,5 @@ describe.each<ViewportName>(['phone', 'desktop'])('the contacts page on a %s', (
     expect(new URL(opened[0]![0]!).searchParams.get('text')).toContain('Имя: Зарема');
     // A blocked tab (window.open gave nothing): the visitor gets the link.
     await visible(form.getByText('Если WhatsApp не открылся'));
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   });
 });

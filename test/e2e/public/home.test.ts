@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useBrowser, type ViewportName } from '../browser.ts';
+import { slowCpu, useBrowser, type ViewportName } from '../browser.ts';
 import { approvedReviews, cabins, flat, settings, textOf, visible } from './helpers.ts';
 
 describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (viewport) => {
@@ -17,7 +17,7 @@ describe.each<ViewportName>(['phone', 'desktop'])('the home page on a %s', (view
   it('should not move the hero while a slow phone is still reading the page', async () => {
     const page = await openPage('/', viewport);
     // A phone's CPU (Lighthouse's 4×): Chrome then paints before the hero is fully parsed.
-    await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await slowCpu(page, 4);
     await page.addInitScript(() => {
       const w = window as unknown as { shifts: string[] };
       w.shifts = [];
