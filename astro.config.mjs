@@ -25,6 +25,12 @@ const zodJitlessInBrowser = {
   },
 };
 
+/** sharp's AVIF effort for the build's photos (0–9): 3, or SITE_AVIF_EFFORT when it names one. */
+function avifEffort() {
+  const given = Number(process.env.SITE_AVIF_EFFORT);
+  return process.env.SITE_AVIF_EFFORT && Number.isInteger(given) && given >= 0 && given <= 9 ? given : 3;
+}
+
 export default defineConfig({
   site: siteUrl,
   srcDir: './site',
@@ -44,7 +50,8 @@ export default defineConfig({
     ],
     // sharp's default AVIF effort (4) takes ~5 s per 1440 px photo here; effort 3 takes under
     // 1 s for files ~15% larger. A new cabin's photos must go live in seconds, not minutes.
-    service: { entrypoint: './site/components/image-service.ts', config: { avif: { effort: 3 } } },
+    // SITE_AVIF_EFFORT overrides it for the sites the tests build (vitest.config.ts).
+    service: { entrypoint: './site/components/image-service.ts', config: { avif: { effort: avifEffort() } } },
   },
   devToolbar: { enabled: false },
   // Vite gzips every chunk only to print its size: work an owner's edit waits for, for nobody.
