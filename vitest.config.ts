@@ -194,10 +194,6 @@ export default defineConfig(async () => {
               'test/e2e/local-run.test.ts',
               'test/e2e/no-secrets-in-build.test.ts',
             ],
-            // Its Chromium below the content journeys' priority, as the project tests are (its
-            // stack, started by the global setup, keeps theirs): they end beside the content
-            // journeys, the run's longest path, and have time to spare.
-            setupFiles: [...e2e.setupFiles, 'test/in-background.ts'],
             ...FIRST_GROUP,
           },
         },
@@ -210,8 +206,6 @@ export default defineConfig(async () => {
             name: 'e2e-node',
             include: ['test/e2e/node/**/*.test.ts'],
             environment: 'node',
-            // Its server, builds and Chromium below the content journeys' priority (as e2e-visitor).
-            setupFiles: ['test/in-background.ts'],
             testTimeout: 60_000,
             hookTimeout: 330_000,
             ...FIRST_GROUP,
