@@ -1,3 +1,4 @@
+import { todayInMoscow } from '../../schema/dates.ts';
 import { apiAt } from '../typed-api.ts';
 import { E2E_ADMIN_PASSWORD } from './global-setup.ts';
 
@@ -46,6 +47,13 @@ export async function adminApi(baseURL: string, password = E2E_ADMIN_PASSWORD, u
     put: (path: string, body: unknown) => send('PUT', path, body),
     del: (path: string) => send('DELETE', path),
     logout: () => send('POST', '/admin/logout'),
+    /** A demo stay still ahead and confirmed, with its guest page: one its guest can cancel or tie a messenger to. */
+    async stayAhead() {
+      const bookings = await (await client.admin.bookings.$get({ query: {} })).json();
+      const stay = bookings.find((b) => b.status === 'confirmed' && b.checkIn > todayInMoscow() && b.guestToken);
+      if (!stay?.guestToken) throw new Error('the demo has no confirmed stay ahead with a guest page');
+      return { ...stay, guestToken: stay.guestToken };
+    },
     /** Waits until the public site carries every content change so far. */
     async waitPublished(timeoutMs = 90_000) {
       const until = Date.now() + timeoutMs;

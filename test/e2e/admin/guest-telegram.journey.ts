@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { todayInMoscow } from '../../../schema/dates.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { adminApi, notice, signIn, visible } from './helpers.ts';
@@ -37,9 +36,7 @@ describe("the owner connects the guests' Telegram bot", () => {
 
     // A guest's page offers the messenger now, server-rendered, before any script.
     const api = await adminApi(baseURL);
-    const stays = await (await api.client.admin.bookings.$get({ query: {} })).json();
-    const stay = stays.find((b) => b.status === 'confirmed' && b.checkIn > todayInMoscow() && b.guestToken);
-    if (!stay) throw new Error('the demo has no confirmed stay ahead with a guest page');
+    const stay = await api.stayAhead();
     const guest = await openPage(`/b/${stay.guestToken}`, 'phone', { javaScriptEnabled: false });
     await visible(guest.getByRole('button', { name: 'Получать сообщения в Telegram' }));
     const awake = await openPage(`/b/${stay.guestToken}`, 'phone', { bypassCSP: true });

@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { todayInMoscow } from '../../../schema/dates.ts';
 import { readMessages } from '../../../stand-ins/telegram-api.ts';
 import { telegramLinkAnswer } from '../../../schema/telegram.ts';
 import { apiAt } from '../../typed-api.ts';
@@ -38,15 +37,13 @@ describe('the owner answers a guest in «Сообщения»', () => {
     const api = await adminApi(baseURL);
     const token = `700200:${crypto.randomUUID().replaceAll('-', '')}`;
     expect((await api.put('/admin/messengers', { telegram: { token } })).status).toBe(200);
-    const stays = await (await api.client.admin.bookings.$get({ query: {} })).json();
-    const stay = stays.find((b) => b.status === 'confirmed' && b.checkIn > todayInMoscow() && b.guestToken);
-    if (!stay) throw new Error('the demo has no confirmed stay ahead with a guest page');
+    const stay = await api.stayAhead();
     await api.logout();
 
     // The guest taps «Получать сообщения в Telegram», opens the bot, then writes to it.
     const linked = await apiAt(baseURL, { headers: { 'content-type': 'application/json', origin: baseURL } }).guest[
       ':token'
-    ].link.telegram.$post({ param: { token: stay.guestToken! } }, { init: { body: '{}' } });
+    ].link.telegram.$post({ param: { token: stay.guestToken } }, { init: { body: '{}' } });
     expect(linked.status).toBe(200);
     // The route's type is lost to its HTML answer for a form: its answer schema reads the JSON one.
     const code = new URL(telegramLinkAnswer.parse(await linked.json()).url).searchParams.get('start');
