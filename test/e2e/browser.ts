@@ -1,12 +1,5 @@
 import { existsSync } from 'node:fs';
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  type CDPSession,
-  type Page,
-} from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject, onTestFinished } from 'vitest';
 import { CHROMIUM_FLAGS } from '../../scripts/lib/chromium.ts';
 
@@ -77,14 +70,12 @@ export function useBrowser() {
  * ended, as a test's pages are, each spun a core for every later test of the file: on two cores
  * that slowed every test running beside it, the content journeys' rebuilds among them.
  */
-export async function slowCpu(page: Page, rate: number): Promise<CDPSession> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+export async function slowCpu(page: Page, rate: number): Promise<void> {
+  await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate });
   onTestFinished(() =>
     page
       .context()
       .close()
       .catch(() => {}),
   );
-  return cdp;
 }
