@@ -237,7 +237,8 @@ function StayItem({
         </p>
         <p className="today__money">
           Итого {formatPrice(s.total)} · оплачено {money(s.paid)} ·{' '}
-          {s.toPay > 0 ? <strong>к оплате {money(s.toPay)}</strong> : 'оплачено полностью'}
+          {/* A one-letter preposition never ends a line: «к» stays with «оплате». */}
+          {s.toPay > 0 ? <strong>к&nbsp;оплате {money(s.toPay)}</strong> : 'оплачено полностью'}
         </p>
       </div>
       <div className="today__actions">

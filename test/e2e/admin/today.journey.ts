@@ -41,6 +41,8 @@ describe('«Сегодня» on a phone: the owner marks an arrival and ticks a 
     await visible(guest);
     expect(await guest.getByRole('link', { name: /Позвонить/ }).getAttribute('href')).toMatch(/^tel:\+?\d{10,15}$/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // On a phone the money line wraps: «к» must not be left at a line's end without «оплате».
+    expect(await guest.locator('.today__money').innerText()).toMatch(/к\u00a0оплате|оплачено полностью/);
     expect(await axeViolations(page, '#admin-main')).toEqual([]);
 
     await guest.getByRole('button', { name: `Заехал: ${arrival.name}` }).click();
