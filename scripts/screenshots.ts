@@ -210,6 +210,9 @@ try {
     await context.addCookies([{ ...admin.cookie, url: BASE, httpOnly: true, sameSite: 'Strict' }]);
     const warm = await context.newPage();
     await warm.goto(`${BASE}/`, { waitUntil: 'networkidle' });
+    // A first page loads Manrope 2 s after its load and then marks it cached (islands/font-loader.ts);
+    // every page shot after that mark is drawn in it, as a visitor's second page is.
+    await warm.waitForFunction(() => localStorage.getItem('kaspiy-fonts') !== null, null, { timeout: 15_000 });
     await warm.close();
     for (const shot of shots) {
       const page = await context.newPage();
