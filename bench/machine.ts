@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { median } from './stats.ts';
 
 export type MachineInfo = {
   cpuModel: string;
@@ -10,6 +11,8 @@ export type MachineInfo = {
   loadAverageAtStart: number;
   /** 1-minute load average sampled every few seconds while the bench ran. */
   loadAverageDuring?: { mean: number; max: number; samples: number };
+  /** The CPU control (cpuControlMs) as the bench started, and as it ended. */
+  cpuControlMs?: { start: number; end?: number };
 };
 
 /** What the figures were measured on. */
@@ -22,7 +25,29 @@ export function describeMachine(): MachineInfo {
     node: process.version,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
     loadAverageAtStart: Math.round(os.loadavg()[0]! * 100) / 100,
+    cpuControlMs: { start: cpuControlMs() },
   };
+}
+
+/**
+ * A fixed piece of single-threaded JavaScript, timed (median of 5): the control for every figure
+ * of a run. A virtual machine's two cores are not always the same speed: on this one the taps at
+ * 4× CPU measured 80–96 ms one morning and 150–220 ms the next evening on the same code, with a
+ * load average near 0 both times. Two runs' figures compare only when their controls are close.
+ */
+export function cpuControlMs(): number {
+  const times: number[] = [];
+  let sink = 0;
+  for (let run = 0; run < 5; run++) {
+    const started = performance.now();
+    let x = run;
+    for (let i = 0; i < 50_000_000; i++) x = (x + i * 7) % 1_000_003;
+    sink += x;
+    times.push(performance.now() - started);
+  }
+  // The result is used, so the loop is never optimised away.
+  if (sink < 0) throw new Error('unreachable');
+  return Math.round(median(times));
 }
 
 /** Samples the 1-minute load average every intervalMs until stopped. */

@@ -50,6 +50,10 @@ export function renderReport(r: BenchResults): string {
   L.push(
     `- **1-minute load average:** ${m.loadAverageAtStart} at the start${during} (on ${m.cores} cores; other work on the machine slows every figure)`,
   );
+  if (m.cpuControlMs)
+    L.push(
+      `- **CPU control:** ${m.cpuControlMs.start} ms at the start${m.cpuControlMs.end ? `, ${m.cpuControlMs.end} ms at the end` : ''} (a fixed loop, bench/machine.ts: compare runs only when these are close)`,
+    );
   L.push(`- **Total bench runtime:** ${(r.totalRuntimeS / 60).toFixed(1)} min`);
   L.push(`- **Budgets met:** ${r.budgets.length - failed.length} of ${r.budgets.length}`, '');
 

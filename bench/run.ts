@@ -24,7 +24,7 @@ import { CADDY, startCaddy, startCompressingEdge } from './caddy.ts';
 import { CHROMIUM, lighthousePage } from './lighthouse.ts';
 import { measureBlankControl } from './blank-page.ts';
 import { loadInTurns, type LoadOptions } from './load.ts';
-import { describeMachine, sampleLoad } from './machine.ts';
+import { cpuControlMs, describeMachine, sampleLoad } from './machine.ts';
 import { renderReport } from './report.ts';
 import type { BenchResults, LoadRow, PageKey, PageResult, TargetResults } from './results.ts';
 import { measureScalePoint, searchPath } from './scale.ts';
@@ -105,7 +105,7 @@ const stageError = async (err: unknown, base: string) => {
 const machine = describeMachine();
 const loadSampler = sampleLoad();
 log(
-  `${machine.cpuModel}, ${machine.cores} cores, ${machine.ramGb} GB, Node ${machine.node}, load ${machine.loadAverageAtStart}`,
+  `${machine.cpuModel}, ${machine.cores} cores, ${machine.ramGb} GB, Node ${machine.node}, load ${machine.loadAverageAtStart}, CPU control ${machine.cpuControlMs?.start} ms`,
 );
 
 let running: Served | undefined;
@@ -568,6 +568,7 @@ for (const target of [nodeTarget(PORT + 20, ADMIN_PASSWORD), workersTarget(PORT,
 }
 
 results.machine.loadAverageDuring = loadSampler.stop();
+if (results.machine.cpuControlMs) results.machine.cpuControlMs.end = cpuControlMs();
 const final: BenchResults = {
   ...results,
   budgets: checkBudgets(results),
