@@ -90,6 +90,17 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
     for (const word of ['Бронирование', 'Новая заявка', 'Закрыто вручную', 'Другая площадка', 'Свободно'])
       await visible(legend.getByText(word));
 
+    // Each month's name stays inside its own columns: a month shown for a day or two (the chart
+    // opened on its last days) had its name drawn over the next one's.
+    const spills = await chart.locator('.occupancy__month').evaluateAll((cells) =>
+      cells.flatMap((cell) => {
+        const name = cell.querySelector('span')!.getBoundingClientRect();
+        const own = cell.getBoundingClientRect();
+        return name.right > own.right + 0.5 ? [`${cell.textContent}: ${name.right} > ${own.right}`] : [];
+      }),
+    );
+    expect(spills).toEqual([]);
+
     // A thumb can hit every night, name and bar; the page itself never scrolls sideways.
     expect(
       await smallTargets(
