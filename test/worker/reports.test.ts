@@ -270,6 +270,19 @@ describe('GET /api/admin/reports/summary: «Сводка»', () => {
     expect(counted.queries).toBe(5);
   });
 
+  it('should count a stay entered after its guest arrived as booked on the day of arrival, not less than 0 days ahead', async () => {
+    const { id: cabinId } = await seedCabin({ name: 'Домик у моря' });
+    const stay = (checkIn: string, checkOut: string, createdAt: string) =>
+      insertBooking(cabinId, checkIn, checkOut, 'confirmed', [nights(1, 5000)], createdAt);
+    // Booked 3 days ahead; on the day itself; and two the owner entered 2 days after the guests came.
+    await stay('2025-06-10', '2025-06-11', '2025-06-07T09:00:00.000Z');
+    await stay('2025-06-20', '2025-06-21', '2025-06-20T08:00:00.000Z');
+    await stay('2025-06-14', '2025-06-15', '2025-06-16T10:00:00.000Z');
+    await stay('2025-06-25', '2025-06-26', '2025-06-27T08:00:00.000Z');
+    // 3, 0, 0 and 0 days: the median is 0 (it read -1 days, the mean of -2 and 0).
+    expect((await reportSummary(env, { from: '2025-06-01', to: '2025-06-30' })).leadTimeDays).toBe(0);
+  });
+
   it('should keep counting the nights of stays a calendar or Avito stopped listing once they were over, and free only the nights to come', async () => {
     const { id: cabinId } = await seedCabin({ name: 'Домик у моря' });
     const row = await env.DB.prepare(

@@ -64,9 +64,10 @@ const nightsSql = (from: IsoDate, end: IsoDate) => sql`with recursive ${monthsCt
 /**
  * Days from the request (created_at, an ISO instant in UTC) to arrival, counted from its day in
  * Moscow: UTC+3 all year, so a request from 21:00 UTC on came in the next day there. Cheaper than
- * date(created_at, '+3 hours') over a year's bookings.
+ * date(created_at, '+3 hours') over a year's bookings. A stay the owner entered after the guest had
+ * come (a walk-in written down the next day) counts as booked on the day of arrival: never below 0.
  */
-const leadDays = sql`julianday(b.check_in) - julianday(substr(b.created_at, 1, 10)) - (substr(b.created_at, 12, 2) >= '21')`;
+const leadDays = sql`max(0, julianday(b.check_in) - julianday(substr(b.created_at, 1, 10)) - (substr(b.created_at, 12, 2) >= '21'))`;
 const arrivalsSums = sql`sum(ok) as confirmed, sum(gone) as cancelled, sum(expected) as expected, sum(nights) as nights, sum(paid) as paid, sum(refunded) as refunded`;
 
 /**
