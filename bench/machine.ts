@@ -32,7 +32,7 @@ export function describeMachine(): MachineInfo {
 /**
  * A fixed piece of single-threaded JavaScript, timed (median of 5): the control for every figure
  * of a run. A virtual machine's two cores are not always the same speed: on this one the taps at
- * 4× CPU measured 80–96 ms one morning and 150–220 ms the next evening on the same code, with a
+ * 4× CPU measured 80–96 ms in the morning and 150–220 ms that evening on the same code, with a
  * load average near 0 both times. Two runs' figures compare only when their controls are close.
  */
 export function cpuControlMs(): number {
