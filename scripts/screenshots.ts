@@ -16,6 +16,7 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { addDays, todayInMoscow } from '../schema/dates.ts';
+import { FONTS_KEY } from '../site/lib/font-key.ts';
 import { CHROMIUM_FLAGS } from './lib/chromium.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -212,7 +213,7 @@ try {
     await warm.goto(`${BASE}/`, { waitUntil: 'networkidle' });
     // A first page loads Manrope 2 s after its load and then marks it cached (islands/font-loader.ts);
     // every page shot after that mark is drawn in it, as a visitor's second page is.
-    await warm.waitForFunction(() => localStorage.getItem('kaspiy-fonts') !== null, null, { timeout: 15_000 });
+    await warm.waitForFunction((key) => localStorage.getItem(key) !== null, FONTS_KEY, { timeout: 15_000 });
     await warm.close();
     for (const shot of shots) {
       const page = await context.newPage();

@@ -9,10 +9,10 @@
 // first paint for the few milliseconds the cache takes, and is drawn in Manrope.
 // (A plain script written into the page's <head>: no request, no framework.)
 
-// The build writes the files' version in (lib/font-script.ts, esbuild's define).
+// The build writes the files' version and the storage key in (lib/font-script.ts, esbuild's define).
 declare const FONTS_VERSION: string;
+declare const FONTS_KEY: string;
 
-const KEY = 'kaspiy-fonts';
 /** Long enough after load that the fetch never competes with the page's own first screen. */
 const AFTER_LOAD_MS = 2000;
 
@@ -27,7 +27,7 @@ try {
   // the <head> is parsed, it holds the first paint until they are read from the cache, as a
   // preload does; the request goes through the HTTP cache, so a first page's call fills it.
   const load = () => doc.fonts.load('1em Manrope', 'аA1');
-  if (localStorage.getItem(KEY) === FONTS_VERSION) {
+  if (localStorage.getItem(FONTS_KEY) === FONTS_VERSION) {
     doc.documentElement.classList.add('fonts');
     void load();
   } else {
@@ -35,7 +35,7 @@ try {
       setTimeout(
         () =>
           load().then(
-            (faces) => faces.length > 2 && localStorage.setItem(KEY, FONTS_VERSION),
+            (faces) => faces.length > 2 && localStorage.setItem(FONTS_KEY, FONTS_VERSION),
             () => {},
           ),
         AFTER_LOAD_MS,

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { FONTS_KEY } from '../../../site/lib/font-key.ts';
 import { useBrowser, type ViewportName } from '../browser.ts';
 import { flat, settings, textOf, visible } from './helpers.ts';
 
@@ -164,7 +165,7 @@ describe('the typeface', () => {
     expect(first.length).toBeGreaterThan(0);
     expect(first.filter((f) => /manrope/i.test(f))).toEqual([]);
     // The three files come once the page has loaded, and the next page knows they are cached.
-    await page.waitForFunction(() => localStorage.getItem('kaspiy-fonts') !== null, undefined, { timeout: 15_000 });
+    await page.waitForFunction((key) => localStorage.getItem(key) !== null, FONTS_KEY, { timeout: 15_000 });
     const startedAfterLoad = await page.evaluate(() => {
       const loaded = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd;
       return performance
