@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { copyFile, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listFiles } from '../worker/platform/node/list-files.ts';
@@ -419,9 +419,7 @@ async function syncDir(
   let stale: string[];
   if ('keep' in remove) {
     const keep = new Set([...remove.keep, ...files].flatMap((f) => [f, `${f}.br`, `${f}.gz`]));
-    // The served check's file (beforeVersion) is its own to remove, once wrangler has listed it:
-    // counted here, every full build held the next one back for the grace below.
-    stale = (await listFiles(to)).filter((file) => !keep.has(file) && !isServedCheckFile(file));
+    stale = (await listFiles(to)).filter((file) => !keep.has(file));
   } else {
     stale = (await Promise.all(remove.gone.map(async (f) => ((await exists(path.join(to, f))) ? f : null)))).filter(
       (f) => f !== null,
@@ -437,10 +435,6 @@ async function syncDir(
 
 /** How long files no longer in the site stay after the new ones are in (long enough for a rescan). */
 export const STALE_GRACE_MS = 1500;
-
-/** A file lib/served-check.ts puts at the top of the site to learn when `wrangler dev` serves a build. */
-export const servedCheckFile = () => `served-${randomUUID()}.txt`;
-export const isServedCheckFile = (file: string) => /^served-[0-9a-f-]{36}\.txt$/.test(file);
 
 async function sameContent(a: string, b: string): Promise<boolean> {
   const [sa, sb] = await Promise.all([stat(a), stat(b).catch(() => null)]);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isServedCheckFile, servedCheckFile, STALE_GRACE_MS } from '../build-site.ts';
+import { STALE_GRACE_MS } from '../build-site.ts';
 
 /** How long a build waits for `wrangler dev` to list its new files before it goes live anyway. */
 const SERVED_TIMEOUT_MS = 15_000;
@@ -22,16 +22,8 @@ export function untilServedBy(siteUrl: string, timeoutMs = SERVED_TIMEOUT_MS) {
   // Check files not yet known to be listed: removing one while wrangler may still be listing the
   // directory stops its watcher (ENOENT), and the local site is down until it is started again.
   const unlisted: string[] = [];
-  let adopted = false;
   return async (dir: string): Promise<void> => {
-    // Those a stopped server left (its check never succeeded, or it stopped within the grace)
-    // go with this one's first served file, the same way.
-    if (!adopted) {
-      adopted = true;
-      const left = (await readdir(dir).catch(() => [])).filter(isServedCheckFile);
-      unlisted.push(...left.map((f) => path.join(dir, f)));
-    }
-    const name = servedCheckFile();
+    const name = `served-${randomUUID()}.txt`;
     const token = randomUUID();
     const file = path.join(dir, name);
     await writeFile(file, token);

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, servedCheckFile, STALE_GRACE_MS } from '../../scripts/build-site.ts';
+import { buildSite, STALE_GRACE_MS } from '../../scripts/build-site.ts';
 import { untilServedBy } from '../../scripts/lib/served-check.ts';
 import { collectOutput, quietEnv, ROOT, waitFor } from '../../scripts/lib/tools.ts';
 import { freePort } from './free-port.ts';
@@ -93,9 +93,6 @@ const servedVersion = () =>
 
 describe('a build served by wrangler dev', () => {
   it('should serve a page new in a build before build.json names its version, and take its check file away after', async () => {
-    // A check file a stopped server left behind (its stack stopped within the grace).
-    const left = path.join(dir, 'site', servedCheckFile());
-    await writeFile(left, 'left by a stopped server');
     for (const cabin of [21, 22, 23]) {
       version += 1;
       const expected = version;
@@ -140,8 +137,7 @@ describe('a build served by wrangler dev', () => {
       }
       expect(await watched, `${page} when build.json first said version ${expected}`).toBe(200);
     }
-    // The check files go once wrangler has listed them (not at once: a file gone mid-listing stops
-    // it), the one left behind with them.
+    // The check files go once wrangler has listed them (not at once: a file gone mid-listing stops it).
     await new Promise((r) => setTimeout(r, STALE_GRACE_MS + 500));
     expect((await readdir(path.join(dir, 'site'))).filter((f) => f.startsWith('served-'))).toEqual([]);
     expect(wrangler?.exitCode).toBeNull();
