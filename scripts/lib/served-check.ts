@@ -29,10 +29,11 @@ export function untilServedBy(siteUrl: string, timeoutMs = SERVED_TIMEOUT_MS) {
     await writeFile(file, token);
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {
-      const body = await fetch(new URL(`/${name}`, siteUrl), { signal: AbortSignal.timeout(2_000) }).then(
-        (res) => (res.ok ? res.text() : ''),
-        () => '',
-      );
+      // The timeout covers the body too: a body wrangler stops sending is a try that failed, not
+      // an error out of the build.
+      const body = await fetch(new URL(`/${name}`, siteUrl), { signal: AbortSignal.timeout(2_000) })
+        .then((res) => (res.ok ? res.text() : ''))
+        .catch(() => '');
       if (body === token) {
         // The listing that has this file is done, and it had the older ones too: they all go, a
         // moment later (not at once, as the stale pages: another listing may have begun).
