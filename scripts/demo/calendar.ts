@@ -53,7 +53,9 @@ export const demoFeedIcs = (today = todayInMoscow()) => exportCalendar(demoFeedE
 /**
  * The demo's guests: for the second cabin a request the owner confirmed and one still waiting; for
  * the third and fourth a guest leaving today and one arriving today, and for the fifth one staying,
- * so «Сегодня» is not empty on a fresh start.
+ * so «Сегодня» is not empty on a fresh start. Tomorrow has its own arrival (the third cabin, once
+ * cleaned) and departure (the fifth), so a demo started late in the evening still has a day to
+ * show after midnight in Moscow.
  */
 export function demoBookings(index: number, today = todayInMoscow()) {
   const guest = (checkIn: number, checkOut: number, name: string, phone: string, guests: number) => ({
@@ -67,9 +69,10 @@ export function demoBookings(index: number, today = todayInMoscow()) {
     channel: 'phone' as const,
     status: 'confirmed' as const,
   });
-  if (index === 2) return [guest(-3, 0, 'Ахмед Алиев', '+7 928 555-10-20', 4)];
+  if (index === 2)
+    return [guest(-3, 0, 'Ахмед Алиев', '+7 928 555-10-20', 4), guest(1, 4, 'Ольга Петрова', '+7 917 444-12-34', 5)];
   if (index === 3) return [guest(0, 3, 'Елена Кузнецова', '+7 903 222-33-44', 2)];
-  if (index === 4) return [guest(-1, 2, 'Руслан Магомедов', '+7 988 777-66-55', 3)];
+  if (index === 4) return [guest(-1, 1, 'Руслан Магомедов', '+7 988 777-66-55', 3)];
   if (index !== 1) return [];
   return [
     {

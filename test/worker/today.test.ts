@@ -94,7 +94,7 @@ describe('GET /api/admin/today', () => {
     ]);
   });
 
-  it('should show the demo content’s guests: one arriving, one leaving and one staying today', async () => {
+  it('should show the demo content’s guests: one arriving, one leaving and one staying today, and an arrival and a departure tomorrow', async () => {
     const cookie = await login();
     const names: string[] = [];
     for (let index = 0; index < 5; index++) {
@@ -113,6 +113,13 @@ describe('GET /api/admin/today', () => {
     expect(answer.staying.map((s) => s.cabinName)).toContain('Демо 4');
     expect(answer.tasks.filter((t) => t.due === day(0)).map((t) => [t.cabinName, t.kind])).toEqual([
       ['Демо 2', 'cleaning'],
+    ]);
+    // Tomorrow too, for a demo started the evening before: an arrival, a departure and its cleaning.
+    const next = await jsonOf<Today>(await today(cookie, `?date=${day(1)}`), 200);
+    expect(next.arrivals.filter((s) => s.checkIn === day(1)).map((s) => s.cabinName)).toEqual(['Демо 2']);
+    expect(next.departures.filter((s) => s.checkOut === day(1)).map((s) => s.cabinName)).toEqual(['Демо 4']);
+    expect(next.tasks.filter((t) => t.due === day(1)).map((t) => [t.cabinName, t.kind])).toEqual([
+      ['Демо 4', 'cleaning'],
     ]);
   });
 
