@@ -403,7 +403,7 @@ function renderChannels(r: BenchResults, t: TargetResults, { find, cell }: Check
     `Then one change: a block on the last cabin, 300 days ahead, and the stand-in polled every ${st.channelPollMs ?? '—'} ms until the listing's busy nights hold it (at most ${st.channelPushTimeoutS ?? '—'} s). ${
       t.key === 'node'
         ? "Here by the server's own timer, which ticks every 60 s from its start: a trial waits anywhere from 0 to 60 s for the tick, then the tick's own work."
-        : "`wrangler dev` runs no Cron Trigger by itself, so the tick is asked for right after the write (`GET /__scheduled`, as `npm start` asks for it every minute): the figure is the tick's own work. In production the Cron Trigger fires each minute, and the wait for it (0–60 s) comes on top."
+        : "`wrangler dev` runs no Cron Trigger by itself, so the tick is asked for right after the write (`GET /cdn-cgi/local/scheduled`, as `npm start` asks for it every minute): the figure is the tick's own work. In production the Cron Trigger fires each minute, and the wait for it (0–60 s) comes on top."
     }`,
     '',
     `The stand-in answers on loopback: these times are our server's own work. Against Avito each call's round trip comes on top, 4 listings at a time (worker/channels/avito-sync.ts). Budgets at ${n} cabins: the slowest «Синхронизировать сейчас» ≤ ${BUDGETS.channelSyncS} s on both targets (the owner waits for it; 10 s is where a wait loses a person's attention); ≤ ${BUDGETS.channelCallsPerCabin} Avito calls a cabin in one sync, none repeated${t.key === 'node' ? `; a block on Avito ≤ ${BUDGETS.channelPushS} s on the server's own timer (each minute the schedule sends what changed: docs/operations.md, «Channels: Avito and iCal»)` : ''}.`,

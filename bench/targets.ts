@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { startStack } from '../scripts/lib/stack.ts';
+import { scheduledUrl, startStack } from '../scripts/lib/stack.ts';
 import { ROOT, quietEnv, waitFor } from '../scripts/lib/tools.ts';
 import { openSqlite } from '../worker/platform/node/sqlite.ts';
 import { growCabins, growCabinsIn } from './cabins.ts';
@@ -22,7 +22,7 @@ export type Served = {
   builderState(): Promise<{ state: string; error: string | null }>;
   /** Clones demo cabins straight into its database (no rebuild). */
   growCabins(targetActive: number): Promise<{ active: number; total: number }>;
-  /** wrangler dev's /__scheduled (Workers only): the Cron Trigger's tick run at once. */
+  /** wrangler dev's trigger of the schedule (Workers only): the Cron Trigger's tick run at once. */
   scheduledUrl?: string;
   stop(): Promise<void>;
 };
@@ -103,7 +103,7 @@ export function workersTarget(port: number, adminPassword: string): Target {
         rebuild: stack.rebuild,
         builderState,
         growCabins: (n) => growCabins(path.join(ROOT, persistTo), n),
-        scheduledUrl: `${stack.url}/__scheduled`,
+        scheduledUrl: scheduledUrl(stack.url),
         stop: stack.stop,
       };
     },

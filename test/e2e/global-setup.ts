@@ -49,6 +49,8 @@ type Where = {
   port: number;
   persistTo: string;
   assetsDir: string;
+  /** The worker bundled once, as `wrangler deploy` bundles it (scripts/lib/stack.ts). */
+  workerBundleDir: string;
   readyFile: string;
   maxApiUrl: string;
   telegramApiUrl: string;
@@ -71,6 +73,7 @@ async function prepare(port: number): Promise<Where> {
   const persistTo = path.join(ROOT, `.wrangler/e2e-state${suffix}`);
   const assetsDir = path.join(ROOT, `node_modules/.cache/e2e-dist${suffix}`);
   const readyFile = path.join(ROOT, `node_modules/.cache/e2e-ready${suffix}.json`);
+  const workerBundleDir = path.join(ROOT, `node_modules/.cache/e2e-worker${suffix}`);
   await Promise.all([persistTo, assetsDir, readyFile].map((p) => rm(p, { recursive: true, force: true })));
   const max = await startMaxStandIn();
   const telegram = await startTelegramStandIn();
@@ -80,6 +83,7 @@ async function prepare(port: number): Promise<Where> {
     port,
     persistTo,
     assetsDir,
+    workerBundleDir,
     readyFile,
     maxApiUrl: max.url,
     telegramApiUrl: telegram.url,
@@ -90,9 +94,10 @@ async function prepare(port: number): Promise<Where> {
 }
 
 /**
- * Starts the whole site exactly as `npm start` does, on its own port, database and build
- * directory, so the tests never touch the developer's local data; then says so in the ready
- * file (or why it could not).
+ * Starts the whole site as `npm start` does, on its own port, database and build directory, so
+ * the tests never touch the developer's local data; then says so in the ready file (or why it
+ * could not). One difference: the worker is the bundle `wrangler deploy` would upload, made once,
+ * where `npm start` watches its code and bundles it again on a change (StackOptions.workerBundleDir).
  */
 async function startE2eStack(w: Where): Promise<Stack> {
   try {
@@ -102,6 +107,7 @@ async function startE2eStack(w: Where): Promise<Stack> {
       assetsDir: w.assetsDir,
       adminPassword: E2E_ADMIN_PASSWORD,
       metrikaUrl: w.metrikaUrl,
+      workerBundleDir: w.workerBundleDir,
       vars: {
         MAX_API_URL: w.maxApiUrl,
         TELEGRAM_API_URL: w.telegramApiUrl,

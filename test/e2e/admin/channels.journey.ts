@@ -2,6 +2,7 @@ import type { InferResponseType } from 'hono/client';
 import type { Locator } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { addDays, nightsBetween, todayInMoscow } from '../../../schema/dates.ts';
+import { scheduledUrl } from '../../../scripts/lib/stack.ts';
 import { formatGuests, formatNights, formatPrice, formatStayDates } from '../../../schema/format.ts';
 import { addBookingAt, addChatAt, readPushed } from '../../../stand-ins/avito-api.ts';
 import { type Api, bodyOf } from '../../typed-api.ts';
@@ -253,7 +254,7 @@ describe('the owner keeps every channel in «Календарь» → «Площ
     const guestName = `Гость Авито ${crypto.randomUUID().slice(0, 4)}`;
     const chat = await addChatAt(`${avitoUrl}/_control`, { userId: DEMO.userId, itemId: DEMO.item, guestName });
     await control(avitoUrl, 'POST', `/chats/${chat.id}/messages`, { text: 'Здравствуйте! Свободно на выходные?' });
-    await fetch(`${baseURL}/__scheduled?cron=${encodeURIComponent('* * * * *')}`).then((r) => r.body?.cancel());
+    await fetch(scheduledUrl(baseURL)).then((r) => r.body?.cancel());
     await openTab(page, 'Сообщения');
     const thread = page.locator('.threads__item', { hasText: guestName });
     await visible(thread, 15_000);

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { scheduledUrl } from '../../../scripts/lib/stack.ts';
 import { readMessages } from '../../../stand-ins/telegram-api.ts';
 import { telegramLinkAnswer } from '../../../schema/telegram.ts';
 import { apiAt } from '../../typed-api.ts';
@@ -28,8 +29,7 @@ describe('the owner answers a guest in «Сообщения»', () => {
       body: JSON.stringify({ token, update, deliver: false }),
     }).then((r) => r.body?.cancel());
   /** The schedule's tick, as wrangler runs it: the bot's updates are read there. */
-  const tick = () =>
-    fetch(`${baseURL}/__scheduled?cron=${encodeURIComponent('* * * * *')}`).then((r) => r.body?.cancel());
+  const tick = () => fetch(scheduledUrl(baseURL)).then((r) => r.body?.cancel());
   const saidTo = async (chat: number) =>
     (await readMessages(telegramApi)).filter((m) => String(m.body.chat_id) === String(chat)).map((m) => m.body.text);
 

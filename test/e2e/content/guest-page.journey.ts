@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { formatLineAmount, formatPrice } from '../../../schema/format.ts';
 import { formatKopecks, type PriceLine } from '../../../schema/payment-options.ts';
+import { scheduledUrl } from '../../../scripts/lib/stack.ts';
 import { stayRules, type Availability } from '../../../site/lib/stay-picker.ts';
 import type { StandInMail } from '../../../stand-ins/mail-api.ts';
 import { readLog } from '../../../stand-ins/yookassa-api.ts';
@@ -123,13 +124,11 @@ describe('a guest manages a stay on the page of their booking, and the messages 
   /**
    * The schedule's 15-minute upkeep, now: miniflare's trigger of the Cron handler with a
    * scheduledTime (ms) on a quarter hour, as the Cron Trigger gives it (worker/scheduled.ts
-   * jobsAt). wrangler's own /__scheduled takes no time, so the upkeep would wait for the clock.
+   * jobsAt); without a time, the upkeep would wait for the clock.
    */
   async function runUpkeep() {
     const quarter = Math.floor(Date.now() / 900_000) * 900_000;
-    const res = await fetch(
-      `${baseURL}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('* * * * *')}&time=${quarter}`,
-    );
+    const res = await fetch(`${scheduledUrl(baseURL)}&time=${quarter}`);
     expect(res.status, await res.text()).toBe(200);
   }
 
