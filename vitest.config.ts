@@ -53,8 +53,8 @@ const CONTRACT_TIMEOUT_MS = 20_000;
 /**
  * Every test runs in one group, three files at a time: the content journeys (one test file; its
  * project's name sorts first, so it starts at once and keeps its worker) on one, and the
- * contract, unit and server tests two at a time on the others, then the self-hosted journey and
- * the visitor journeys (RunOrder, below). vitest's default is one worker fewer than the CPUs,
+ * contract, unit and server tests two at a time on the others, then the panel's journeys, the
+ * visitor journeys and the self-hosted journey (RunOrder, below). vitest's default is one worker fewer than the CPUs,
  * which on this 2-core machine ran one file at a time.
  *
  * The content journeys are the run's longest path: they change the site and wait for each
@@ -71,13 +71,14 @@ const CONTRACT_TIMEOUT_MS = 20_000;
 const FIRST_GROUP = { maxWorkers: 3, sequence: { groupOrder: 0 } };
 
 /**
- * The projects that start last in their group, after every other file of it has started: the
- * self-hosted journey builds a site of its own (photos, every page), and the visitor journeys
- * render pages in Chromium; beside the shared stack's first build and the contract tests they
- * slowed both, and once the contract and server tests are done they use the core the content
- * journeys leave (those mostly wait for their rebuilds).
+ * The projects that start last in their group, after every other file of it has started, in this
+ * order: the panel's journeys (one file, on a stack of their own), the visitor journeys (they
+ * render pages in Chromium), then the self-hosted journey (it builds a site of its own: photos,
+ * every page). Beside the shared stack's first build and the contract tests they slowed both;
+ * once the contract and server tests are done they use the core the content journeys leave
+ * (those mostly wait for their rebuilds).
  */
-const LAST_IN_GROUP = new Set(['e2e-node', 'e2e-visitor']);
+const LAST_IN_GROUP = ['e2e-panel', 'e2e-visitor', 'e2e-node'];
 
 /**
  * vitest's order (a group's projects by name, a project's files longest or largest first) with
@@ -87,7 +88,7 @@ const LAST_IN_GROUP = new Set(['e2e-node', 'e2e-visitor']);
 class RunOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const last = (f: TestSpecification) => Number(LAST_IN_GROUP.has(f.project.name));
+    const last = (f: TestSpecification) => LAST_IN_GROUP.indexOf(f.project.name) + 1;
     const group = (f: TestSpecification) => f.project.config.sequence.groupOrder;
     // Array.prototype.sort is stable: every other file keeps vitest's place.
     return sorted.sort((a, b) => group(a) - group(b) || last(a) - last(b));
@@ -175,10 +176,11 @@ export default defineConfig(async () => {
             ...FIRST_GROUP,
           },
         },
-        // End-to-end on two stacks (test/e2e/global-setup.ts). On one, the journeys that change
+        // End-to-end on three stacks (test/e2e/global-setup.ts). On one, the journeys that change
         // content and wait for the rebuild (e2e-content, below), one at a time so none sees
-        // another's change, beside the contract tests and the self-hosted target. On the other,
-        // the visitor journeys, which only read, once the project tests are done (RunOrder).
+        // another's change, beside the contract tests and the self-hosted target. On another,
+        // the visitor journeys, which only read, once the project tests are done (RunOrder); on
+        // the third, the panel's journeys that never wait for a rebuild (e2e-panel).
         // (Content journeys two at a time, each on a stack of its own, were tried: every rebuild
         // and page load is CPU, so on two cores they took as long and timed out. So were the
         // visitor journeys on a stack of their own from the run's start, beside the project tests:
@@ -216,6 +218,16 @@ export default defineConfig(async () => {
             ...e2e,
             name: 'e2e-content',
             include: ['test/e2e/content-journeys.test.ts'],
+            ...FIRST_GROUP,
+          },
+        },
+        // The panel's journeys that never wait for a rebuild, on a third stack, once the project
+        // tests are done: beside the visitor journeys and the content journeys' second half.
+        {
+          test: {
+            ...e2e,
+            name: 'e2e-panel',
+            include: ['test/e2e/panel-journeys.test.ts'],
             ...FIRST_GROUP,
           },
         },

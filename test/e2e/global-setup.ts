@@ -35,14 +35,15 @@ declare module 'vitest' {
   }
 }
 
-// Two stacks, each started once for the projects that use it: global setups run in vitest's main
+// Three stacks, each started once for the projects that use it: global setups run in vitest's main
 // process, so the first setup of a stack starts it and the last teardown stops it. The journeys
 // that change content (e2e-content) have the stack on E2E_PORT; the visitor journeys, which only
-// read, one of their own (E2E_PORT + VISITOR_PORT_OFFSET), so they can run while the content
-// journeys still change theirs (vitest.config.ts). Starting a stack (migrations, wrangler dev, the
+// read, one of their own (E2E_PORT + 100), so they can run while the content journeys still change
+// theirs; the panel's journeys that never wait for a rebuild (e2e-panel) a third (E2E_PORT + 200),
+// so they run beside both (vitest.config.ts). Starting a stack (migrations, wrangler dev, the
 // first build) takes half a minute; it goes on in the background while the contract tests run,
-// and every e2e file first waits for it (wait-for-stack.ts). The visitors' stack starts once the
-// first is up: the content journeys, the run's longest path, wait for theirs alone.
+// and every e2e file first waits for it (wait-for-stack.ts). The other stacks start one after
+// another once the first is up: the content journeys, the run's longest path, wait for theirs alone.
 type Shared = { stack: Promise<Stack>; where: Where; users: number };
 /** What the tests are told before the stack is up: every address follows from the port. */
 type Where = {
@@ -61,11 +62,10 @@ type Where = {
 const KEY = Symbol.for('kaspiy.e2e.stacks');
 const shared = globalThis as unknown as { [KEY]?: Map<number, Promise<Shared>> };
 
-/** The content journeys' stack, and the visitor journeys' one this far above it (its ports follow from it: stackAddresses). */
+/** The content journeys' stack; the others this far above it (their ports follow from it: stackAddresses). */
 const CONTENT_PORT = Number(process.env.E2E_PORT ?? 8790);
-const VISITOR_PORT_OFFSET = 100;
-/** The projects that have the visitors' stack; every other e2e project has the content journeys' one. */
-const ON_VISITOR_STACK = new Set(['e2e-visitor']);
+/** The projects with a stack of their own; every other e2e project has the content journeys' one. */
+const PORT_OFFSET: Record<string, number> = { 'e2e-visitor': 100, 'e2e-panel': 200 };
 
 async function prepare(port: number): Promise<Where> {
   // Another port gets its own state and build, so two stacks or two runs never share them.
@@ -135,7 +135,7 @@ async function startE2eStack(w: Where): Promise<Stack> {
 }
 
 export default async function setup(project: TestProject) {
-  const port = ON_VISITOR_STACK.has(project.name) ? CONTENT_PORT + VISITOR_PORT_OFFSET : CONTENT_PORT;
+  const port = CONTENT_PORT + (PORT_OFFSET[project.name] ?? 0);
   const stacks = (shared[KEY] ??= new Map<number, Promise<Shared>>());
   let started = stacks.get(port);
   if (!started) {

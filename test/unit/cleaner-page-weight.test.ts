@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 // The cleaner's page's script (site/admin/cleaner/page.ts) bundled alone, minified as the build
 // minifies it: a quick guard of the page's 30 KB of script between journeys. The page as the build
 // really serves it, every script it loads, is held to the same bound by
-// test/e2e/admin/cleaner.journey.ts (docs/features.md).
+// test/e2e/panel/cleaner.journey.ts (docs/features.md).
 describe('the cleaner’s page’s script', () => {
   it('should bundle to at most 30 KB, gzipped and not, with nothing of the panel’s React', async () => {
     const out = await build({

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, notice, signIn, visible } from './helpers.ts';
+import { adminApi, notice, signIn, visible } from '../admin/helpers.ts';
 
 // «Настройки» → «Telegram для гостей» on a phone, against the Telegram stand-in the e2e stack's
 // worker knows as TELEGRAM_API_URL (stand-ins/telegram-api.ts), and the guest's page it changes.

@@ -5,7 +5,7 @@ import type { GuestMessagePlace } from '../../../schema/guest-message.ts';
 import { guestReplyText } from '../../../site/lib/guest-reply.ts';
 import { bodyOf } from '../../typed-api.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, notice, signIn, visible } from './helpers.ts';
+import { adminApi, notice, signIn, visible } from '../admin/helpers.ts';
 
 type Range = {
   start: string;
@@ -190,7 +190,8 @@ describe('the owner’s day on a phone: «Шахматка» and replies to gues
     const page = await openPage('/admin#bookings', 'phone');
     await phone(page);
     await signIn(page);
-    const reply = (id: number) => page.getByRole('region', { name: `Ответить гостю по заявке №${id}` });
+    // Exact: «№1» would also name the replies of requests №10–19.
+    const reply = (id: number) => page.getByRole('region', { name: `Ответить гостю по заявке №${id}`, exact: true });
     await visible(reply(confirmed.id));
 
     const ways = reply(confirmed.id).getByRole('link');

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { todayInMoscow } from '../../../schema/dates.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, notice, openTab, photo, signIn, visible } from './helpers.ts';
+import { adminApi, notice, openTab, photo, signIn, visible } from '../admin/helpers.ts';
 
 type Task = { id: number; cabinId: number; cabinName: string; due: string; kind: string; done: boolean };
 type Day = { tasks: Task[] };

@@ -8,7 +8,7 @@ import { addBookingAt, addChatAt, readPushed } from '../../../stand-ins/avito-ap
 import { type Api, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, checkPhoneLayout, gone, notice, openTab, signIn, visible } from './helpers.ts';
+import { adminApi, checkPhoneLayout, gone, notice, openTab, signIn, visible } from '../admin/helpers.ts';
 
 type ChannelsAnswer = InferResponseType<Api['admin']['channels']['$get'], 200>;
 /** The stand-in's demo account (scripts/lib/stack.ts DEMO_AVITO). */

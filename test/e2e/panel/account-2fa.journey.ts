@@ -12,7 +12,16 @@ import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import { type Api, apiAt } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
-import { ADMIN_USERNAME, E2E_ADMIN_PASSWORD, adminApi, gone, notice, openTab, signIn, visible } from './helpers.ts';
+import {
+  ADMIN_USERNAME,
+  E2E_ADMIN_PASSWORD,
+  adminApi,
+  gone,
+  notice,
+  openTab,
+  signIn,
+  visible,
+} from '../admin/helpers.ts';
 
 const MANAGER = 'manager-e2e';
 const MANAGER_PASSWORD = 'manager-pass-41';

@@ -5,7 +5,7 @@ import { telegramLinkAnswer } from '../../../schema/telegram.ts';
 import { apiAt } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, notice, signIn, visible } from './helpers.ts';
+import { adminApi, notice, signIn, visible } from '../admin/helpers.ts';
 
 // «Сообщения» on a phone: a guest writes to the guests' bot through the Telegram stand-in the e2e
 // stack's worker knows as TELEGRAM_API_URL (stand-ins/telegram-api.ts); the stack's address is

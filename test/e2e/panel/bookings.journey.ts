@@ -4,7 +4,7 @@ import { addDays, todayInMoscow } from '../../../schema/dates.ts';
 import type { BookingChannel } from '../../../schema/booking-options.ts';
 import { apiAt } from '../../typed-api.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, notice, signIn, visible } from './helpers.ts';
+import { adminApi, notice, signIn, visible } from '../admin/helpers.ts';
 
 type Cabin = { id: number; name: string; maxGuests: number };
 type Availability = {

@@ -5,7 +5,7 @@ import type { ReportSummary, TouristTaxReport } from '../../../schema/reports.ts
 import { percent } from '../../../site/admin/reports/period.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, signIn, visible } from './helpers.ts';
+import { adminApi, signIn, visible } from '../admin/helpers.ts';
 
 // «Сводка» as the owner uses it, on a phone: the owner opens «Сводка» with the demo's bookings, picks a
 // period of their own, reads occupancy by cabin and the nights by channel (the same numbers the

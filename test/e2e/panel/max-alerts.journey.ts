@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { MSG } from '../../../schema/messages.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, notice, signIn, visible } from './helpers.ts';
+import { adminApi, notice, signIn, visible } from '../admin/helpers.ts';
 
 // «Настройки» → «Уведомления в MAX» on a phone, against the MAX stand-in the e2e stack's worker
 // knows as MAX_API_URL (stand-ins/max-api.ts).

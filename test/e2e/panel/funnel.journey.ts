@@ -6,7 +6,7 @@ import { useBrowser } from '../browser.ts';
 import { forgetBookingThrottle } from '../local-d1.ts';
 import { flat, textOf } from '../public/helpers.ts';
 import { pickStay } from '../stay-calendar.ts';
-import { adminApi, openTab, signIn, visible } from './helpers.ts';
+import { adminApi, openTab, signIn, visible } from '../admin/helpers.ts';
 
 // Where guests come from, as the owner reads it: a visitor on a phone comes from a VK link with
 // its utm tags, searches from the home page, opens a cabin and sends a request, and no cookie is

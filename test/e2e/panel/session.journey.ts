@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../browser.ts';
-import { E2E_ADMIN_PASSWORD, gone, openTab, signIn, visible } from './helpers.ts';
+import { E2E_ADMIN_PASSWORD, gone, openTab, signIn, visible } from '../admin/helpers.ts';
 
 describe('signing in and out of the admin panel', () => {
   const { openPage } = useBrowser();

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { todayInMoscow } from '../../../schema/dates.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
-import { adminApi, notice, openTab, signIn, visible } from './helpers.ts';
+import { adminApi, notice, openTab, signIn, visible } from '../admin/helpers.ts';
 
 type Stay = { id: number; cabinId: number; cabinName: string; name: string; checkIn: string; arrivedAt: string | null };
 type Task = { id: number; cabinId: number; cabinName: string; due: string; kind: string; done: boolean };

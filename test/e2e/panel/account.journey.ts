@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { useBrowser } from '../browser.ts';
-import { adminApi, E2E_ADMIN_PASSWORD, notice, signIn, visible } from './helpers.ts';
+import { adminApi, E2E_ADMIN_PASSWORD, notice, signIn, visible } from '../admin/helpers.ts';
 
 const NEW_PATH = 'hozyain-e2e';
 const NEW_PASSWORD = 'e2e-password-2';
