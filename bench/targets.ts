@@ -79,7 +79,7 @@ export function workersTarget(port: number, adminPassword: string): Target {
     key: 'workers',
     label: 'Cloudflare Workers (wrangler dev)',
     serving:
-      "`wrangler dev` (workerd, local D1 and R2) as `npm start` serves it. wrangler dev does not compress, Cloudflare's edge does: Lighthouse loads the pages through a stand-in for the edge (Caddy `reverse_proxy` with `encode gzip`); the API and static-file rows go to wrangler dev directly",
+      "`wrangler dev` (workerd, local D1 and R2) as `npm start` serves it, with the worker bundled once as `wrangler deploy` bundles it (no esbuild watching its code on the bench's cores, as in production). wrangler dev does not compress, Cloudflare's edge does: Lighthouse loads the pages through a stand-in for the edge (Caddy `reverse_proxy` with `encode gzip`); the API and static-file rows go to wrangler dev directly",
     compressingEdge: true,
     async start(log, opts) {
       await rm(path.join(ROOT, persistTo), { recursive: true, force: true });
@@ -92,6 +92,7 @@ export function workersTarget(port: number, adminPassword: string): Target {
         assetsDir,
         adminPassword,
         vars,
+        workerBundleDir: 'node_modules/.cache/bench-worker',
         log: (line) => log(line.trim()),
       });
       const builderState = async () =>

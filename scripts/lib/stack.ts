@@ -272,7 +272,8 @@ export const scheduledUrl = (siteUrl: string, cron = '* * * * *') =>
  * Bundles the worker into `dir` as `wrangler deploy` would upload it (a dry run) and returns the
  * bundle's path. Its source map is left out: wrangler reads it again at every reload of the site.
  */
-async function bundleWorker(dir: string, assetsDir: string): Promise<string> {
+async function bundleWorker(bundleDir: string, assetsDir: string): Promise<string> {
+  const dir = path.resolve(ROOT, bundleDir);
   await rm(dir, { recursive: true, force: true });
   await run('wrangler', ['deploy', '--dry-run', '--outdir', dir, '--assets', assetsDir], { quiet: true });
   const files = await readdir(dir);
