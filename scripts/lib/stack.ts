@@ -189,6 +189,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     // have no request to take the address from. An e-mail goes once MAIL_API_KEY is in .dev.vars.
     '--var',
     `SITE_URL:${url}`,
+    // The Cron Trigger's schedule is run by the tick below (scheduledUrl); the flag also keeps
+    // wrangler's warning that crons do not run by themselves out of the console.
+    '--test-scheduled',
     ...Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
   ];
   let stopping = false;

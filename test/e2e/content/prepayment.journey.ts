@@ -47,7 +47,7 @@ describe('a guest pays a prepayment on a phone and the booking confirms itself',
   beforeAll(async () => {
     const api = await adminApi(baseURL);
     before = (await api.get('/admin/settings')).json as Record<string, unknown>;
-    // The owner's MAX bot, connected as in «Уведомления в MAX» (test/e2e/admin/max-alerts.journey.ts shows the panel's way).
+    // The owner's MAX bot, connected as in «Уведомления в MAX» (test/e2e/panel/max-alerts.journey.ts shows the panel's way).
     expect((await api.put('/admin/max', { token: MAX_TOKEN })).status).toBe(200);
     const { link } = await bodyOf(await api.client.admin.max.$get(), 200);
     const payload = new URL(link!).searchParams.get('start');
