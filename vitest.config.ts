@@ -54,8 +54,8 @@ const CONTRACT_TIMEOUT_MS = 20_000;
  * Every test runs in one group, three files at a time: the content journeys (one test file; its
  * project's name sorts first, so it starts at once and keeps its worker) on one, and the
  * contract, unit and server tests two at a time on the others, then the panel's journeys, the
- * visitor journeys and the self-hosted journey (RunOrder, below). vitest's default is one worker fewer than the CPUs,
- * which on this 2-core machine ran one file at a time.
+ * visitor journeys and the self-hosted journey (RunOrder, below). vitest's default is one worker
+ * fewer than the CPUs, which on this 2-core machine ran one file at a time.
  *
  * The content journeys are the run's longest path: they change the site and wait for each
  * rebuild, one after another, on the stack of their own (test/e2e/global-setup.ts). The project
