@@ -1,5 +1,7 @@
 // The booking card's calendar as a visitor uses it, for every journey that picks a stay.
 import type { Locator, Page } from 'playwright-core';
+import { addDays, todayInMoscow } from '../../schema/dates.ts';
+import { stayRules, type Availability } from '../../site/lib/stay-picker.ts';
 
 /**
  * The calendar's button for a day, turning the months one at a time, back or forward, until it
@@ -35,4 +37,30 @@ export async function pickStay(
   await where.getByLabel('Заезд').click();
   await (await dayButton(page, checkIn)).click();
   await (await dayButton(page, checkOut)).click();
+}
+
+/** A cabin as GET /api/cabins lists it (what the journeys read of it). */
+export type ListedCabin = { id: number; name: string; deposit?: number };
+
+/**
+ * The first cabin of the catalogue free for a stay from tomorrow or the day after, of one to four
+ * nights its rules allow: a stay a journey can book now, whatever the others have booked.
+ */
+export async function freeStaySoon(
+  baseURL: string,
+): Promise<{ cabin: ListedCabin; checkIn: string; checkOut: string }> {
+  const today = todayInMoscow();
+  const cabins = (await (await fetch(`${baseURL}/api/cabins`)).json()) as ListedCabin[];
+  for (const cabin of cabins) {
+    const a = (await (await fetch(`${baseURL}/api/cabins/${cabin.id}/availability`)).json()) as Availability;
+    for (let d = 1; d <= 2; d++) {
+      const checkIn = addDays(today, d);
+      for (let n = 1; n <= 4; n++) {
+        const checkOut = addDays(checkIn, n);
+        const free = !a.busy.some((b) => b.start < checkOut && checkIn < b.end);
+        if (free && stayRules(a).quote(checkIn, checkOut).minNights <= n) return { cabin, checkIn, checkOut };
+      }
+    }
+  }
+  throw new Error('no cabin free tomorrow or the day after for up to 4 nights');
 }

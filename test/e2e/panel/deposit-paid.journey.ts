@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { addDays, todayInMoscow } from '../../../schema/dates.ts';
-import { stayRules, type Availability } from '../../../site/lib/stay-picker.ts';
 import { readLog } from '../../../stand-ins/yookassa-api.ts';
 import { apiAt, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
+import { freeStaySoon, type ListedCabin } from '../stay-calendar.ts';
 import { forgetBookingThrottle, runInLocalD1 } from '../local-d1.ts';
 import { adminApi, notice, signIn, visible } from '../admin/helpers.ts';
 import { flat, textOf } from '../public/helpers.ts';
@@ -16,14 +15,13 @@ import { flat, textOf } from '../public/helpers.ts';
 // returns it: a refund of all of it, which the guest then reads. The cabin's deposit is set in the
 // stack's D1 (no rebuild), and it and the deposit settings are put back after.
 
-type Cabin = { id: number; name: string; deposit?: number };
 const RUN = crypto.randomUUID().slice(0, 6);
 const GUEST = `Тимур Оплативший ${RUN}`;
 
 describe('the owner returns a deposit the guest paid where a hold cannot be used', () => {
   const { baseURL, openPage } = useBrowser();
   const yookassa = inject('yookassaUrl');
-  let cabin: Cabin;
+  let cabin: ListedCabin;
   let bookingId = 0;
   let token = '';
   let savedDeposit: unknown;
@@ -32,22 +30,7 @@ describe('the owner returns a deposit the guest paid where a hold cannot be used
     await forgetBookingThrottle();
     const api = await adminApi(baseURL);
     savedDeposit = ((await api.get('/admin/settings')).json as { deposit: unknown }).deposit;
-    const today = todayInMoscow();
-    const cabins = (await (await fetch(`${baseURL}/api/cabins`)).json()) as Cabin[];
-    let stay: { cabin: Cabin; checkIn: string; checkOut: string } | undefined;
-    for (const c of cabins) {
-      const a = (await (await fetch(`${baseURL}/api/cabins/${c.id}/availability`)).json()) as Availability;
-      for (let d = 1; d <= 2 && !stay; d++) {
-        const checkIn = addDays(today, d);
-        for (let n = 1; n <= 4 && !stay; n++) {
-          const checkOut = addDays(checkIn, n);
-          const free = !a.busy.some((b) => b.start < checkOut && checkIn < b.end);
-          if (free && stayRules(a).quote(checkIn, checkOut).minNights <= n) stay = { cabin: c, checkIn, checkOut };
-        }
-      }
-      if (stay) break;
-    }
-    if (!stay) throw new Error('no cabin free tomorrow or the day after for up to 4 nights');
+    const stay = await freeStaySoon(baseURL);
     cabin = stay.cabin;
     expect(await runInLocalD1('UPDATE cabins SET deposit = 4000 WHERE id = ?', cabin.id)).toBe(1);
     const res = await apiAt(baseURL).bookings.$post({
