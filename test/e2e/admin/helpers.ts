@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
+import { apiAt, bodyOf } from '../../typed-api.ts';
 import { adminApi } from '../admin-api.ts';
 import { E2E_ADMIN_PASSWORD } from '../global-setup.ts';
 
@@ -121,4 +122,32 @@ export async function waitLive(baseURL: string, timeoutMs = 60_000) {
   } finally {
     await api.logout();
   }
+}
+
+type GuestRequest = Parameters<ReturnType<typeof apiAt>['bookings']['$post']>[0]['json'];
+
+/**
+ * A guest's request sent as the booking card sends it, then confirmed as it would be: paid on
+ * ЮKassa's stand-in when prepayment is on, else confirmed by the owner (`owner`'s session, or one
+ * of its own). Its id and the token of its guest's page.
+ */
+export async function bookConfirmed(
+  baseURL: string,
+  yookassaUrl: string,
+  json: GuestRequest,
+  owner?: Awaited<ReturnType<typeof adminApi>>,
+): Promise<{ id: number; token: string }> {
+  const booked = await bodyOf(await apiAt(baseURL).bookings.$post({ json }), 201);
+  if (booked.payment) {
+    const id = booked.payment.confirmationUrl.split('/pay/')[1]!;
+    expect((await fetch(`${yookassaUrl}/_payments/${id}/succeed`, { method: 'POST' })).status).toBe(200);
+  } else {
+    const api = owner ?? (await adminApi(baseURL));
+    try {
+      expect((await api.put(`/admin/bookings/${booked.id}`, { status: 'confirmed' })).status).toBe(200);
+    } finally {
+      if (!owner) await api.logout();
+    }
+  }
+  return { id: booked.id, token: booked.guestUrl.split('/b/')[1]! };
 }

@@ -4,11 +4,10 @@ import { formatStayDates } from '../../../schema/format.ts';
 import { stayRules, type Availability } from '../../../site/lib/stay-picker.ts';
 import { readPushed } from '../../../stand-ins/avito-api.ts';
 import { readLog } from '../../../stand-ins/yookassa-api.ts';
-import { apiAt, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { forgetBookingThrottle } from '../local-d1.ts';
-import { adminApi, visible } from '../admin/helpers.ts';
+import { adminApi, visible, bookConfirmed } from '../admin/helpers.ts';
 import { flat } from '../public/helpers.ts';
 
 // A guest moves their stay two days later and one night longer from their page, on a phone: the
@@ -54,8 +53,11 @@ describe('a guest moves the dates of a stay and pays the difference', () => {
       }
     }
     if (!cabin) throw new Error('no cabin free for 6 nights 75–110 days ahead');
-    const res = await apiAt(baseURL).bookings.$post({
-      json: {
+    const api = await adminApi(baseURL);
+    ({ id: bookingId, token } = await bookConfirmed(
+      baseURL,
+      yookassa,
+      {
         cabinId: cabin.id,
         ...from,
         guests: 2,
@@ -67,17 +69,8 @@ describe('a guest moves the dates of a stay and pays the difference', () => {
         consent: true,
         website: '',
       },
-    });
-    const booked = await bodyOf(res, 201);
-    bookingId = booked.id;
-    token = booked.guestUrl.split('/b/')[1]!;
-    const api = await adminApi(baseURL);
-    if (booked.payment) {
-      const id = booked.payment.confirmationUrl.split('/pay/')[1]!;
-      expect((await fetch(`${yookassa}/_payments/${id}/succeed`, { method: 'POST' })).status).toBe(200);
-    } else {
-      expect((await api.put(`/admin/bookings/${bookingId}`, { status: 'confirmed' })).status).toBe(200);
-    }
+      api,
+    ));
     // Avito connected with the demo keys, and this cabin linked to a listing of its own.
     expect(
       (

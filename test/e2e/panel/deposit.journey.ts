@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readLog } from '../../../stand-ins/yookassa-api.ts';
-import { apiAt, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { freeStaySoon, type ListedCabin } from '../stay-calendar.ts';
 import { forgetBookingThrottle, runInLocalD1 } from '../local-d1.ts';
-import { adminApi, notice, signIn, visible } from '../admin/helpers.ts';
+import { adminApi, notice, signIn, visible, bookConfirmed } from '../admin/helpers.ts';
 import { flat, textOf } from '../public/helpers.ts';
 
 // A deposit held on the guest's card, on a phone, against the stack's ЮKassa stand-in: a cabin asks
@@ -29,32 +28,19 @@ describe('the owner keeps part of a deposit held on the guest’s card', () => {
     const stay = await freeStaySoon(baseURL);
     cabin = stay.cabin;
     expect(await runInLocalD1('UPDATE cabins SET deposit = 5000 WHERE id = ?', cabin.id)).toBe(1);
-    const res = await apiAt(baseURL).bookings.$post({
-      json: {
-        cabinId: cabin.id,
-        checkIn: stay.checkIn,
-        checkOut: stay.checkOut,
-        guests: 2,
-        name: 'Лейла Залогова',
-        phone: '+7 928 555-44-33',
-        email: `leila-${RUN}@example.ru`,
-        comment: '',
-        channel: 'whatsapp',
-        consent: true,
-        website: '',
-      },
-    });
-    const booked = await bodyOf(res, 201);
-    bookingId = booked.id;
-    token = booked.guestUrl.split('/b/')[1]!;
-    if (booked.payment) {
-      const id = booked.payment.confirmationUrl.split('/pay/')[1]!;
-      expect((await fetch(`${yookassa}/_payments/${id}/succeed`, { method: 'POST' })).status).toBe(200);
-    } else {
-      const api = await adminApi(baseURL);
-      expect((await api.put(`/admin/bookings/${bookingId}`, { status: 'confirmed' })).status).toBe(200);
-      await api.logout();
-    }
+    ({ id: bookingId, token } = await bookConfirmed(baseURL, yookassa, {
+      cabinId: cabin.id,
+      checkIn: stay.checkIn,
+      checkOut: stay.checkOut,
+      guests: 2,
+      name: 'Лейла Залогова',
+      phone: '+7 928 555-44-33',
+      email: `leila-${RUN}@example.ru`,
+      comment: '',
+      channel: 'whatsapp',
+      consent: true,
+      website: '',
+    }));
   });
 
   afterAll(async () => {
