@@ -95,7 +95,10 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // A developer's machine (npm start, the e2e stacks), where memory is no budget: Astro stays loaded
   // for 10 builds. The self-hosted server's process goes after 3, for a 1 GB VPS (lib/warm-astro.ts).
   // A new version is named live only once wrangler serves the new pages (lib/served-check.ts).
+  // Stopping aborts a build that has not started going live; one going live is waited for (stop below).
+  const aborting = new AbortController();
   const rebuilder = createRebuilder({
+    signal: aborting.signal,
     apiUrl: url,
     outDir: opts.assetsDir,
     metrikaUrl: opts.metrikaUrl,
@@ -240,6 +243,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     stopping = true;
     clearInterval(tick);
     server.close();
+    // A build still writing into the assets directory would race whatever comes next there (the
+    // bench's next instance empties it: ENOTEMPTY). wrangler stays up meanwhile, since a build
+    // going live waits for it to serve the new files.
+    aborting.abort();
+    await rebuilder.idle();
     await Promise.all([
       yookassa.close(),
       avito.close(),
