@@ -53,12 +53,13 @@ export async function freeStaySoon(
   const cabins = (await (await fetch(`${baseURL}/api/cabins`)).json()) as ListedCabin[];
   for (const cabin of cabins) {
     const a = (await (await fetch(`${baseURL}/api/cabins/${cabin.id}/availability`)).json()) as Availability;
+    const rules = stayRules(a);
     for (let d = 1; d <= 2; d++) {
       const checkIn = addDays(today, d);
       for (let n = 1; n <= 4; n++) {
         const checkOut = addDays(checkIn, n);
         const free = !a.busy.some((b) => b.start < checkOut && checkIn < b.end);
-        if (free && stayRules(a).quote(checkIn, checkOut).minNights <= n) return { cabin, checkIn, checkOut };
+        if (free && rules.quote(checkIn, checkOut).minNights <= n) return { cabin, checkIn, checkOut };
       }
     }
   }
