@@ -34,7 +34,12 @@ import { GZIP_LEVEL, pageWeight } from './weight.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8795);
 const ADMIN_PASSWORD = 'bench-caspian-2026';
-const LH_RUNS = 3;
+/**
+ * Lighthouse loads of each page. Lighthouse's own guide to variability (docs/variability.md in its
+ * repository) runs a page five times and takes the median, which it finds about halves the spread;
+ * with three, the card pages' FCP median moved by ±15 ms from one bench to the next on the same code.
+ */
+const LH_RUNS = 5;
 /** The blank page's loads, each way (bench/blank-page.ts): a blank page loads in seconds, and its figure sets a budget. */
 const BLANK_RUNS = 5;
 const CONNECTIONS = 50;
