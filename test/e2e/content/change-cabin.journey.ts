@@ -6,7 +6,7 @@ import { apiAt, bodyOf } from '../../typed-api.ts';
 import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { forgetBookingThrottle } from '../local-d1.ts';
-import { adminApi, visible } from '../admin/helpers.ts';
+import { adminApi, confirmBooked, visible } from '../admin/helpers.ts';
 import { flat } from '../public/helpers.ts';
 
 // Where the owner lets a guest move to any free cabin, the guest moves their stay, same dates, to
@@ -55,12 +55,7 @@ describe('a guest moves the stay to another free cabin', () => {
     // A minimum stay or a closed day refuses it.
     if (res.status !== 201) return undefined;
     const booked = await bodyOf(res, 201);
-    if (booked.payment) {
-      const id = booked.payment.confirmationUrl.split('/pay/')[1]!;
-      expect((await fetch(`${yookassa}/_payments/${id}/succeed`, { method: 'POST' })).status).toBe(200);
-    } else {
-      expect((await api.put(`/admin/bookings/${booked.id}`, { status: 'confirmed' })).status).toBe(200);
-    }
+    await confirmBooked(baseURL, yookassa, booked, api);
     return booked;
   };
   const quoteStatus = async (dates: typeof stay, cabinId: number) => {
