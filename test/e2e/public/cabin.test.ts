@@ -266,6 +266,10 @@ describe.each<ViewportName>(['phone', 'desktop'])('a cabin page on a %s', (viewp
     expect(await guests.locator('option').count()).toBe(cabin.maxGuests);
     await guests.selectOption(String(cabin.maxGuests));
     await pickStay(page, stay.checkIn, stay.checkOut);
+    // The tapped day is marked at once; the month then draws the stay and the mark goes.
+    const last = page.locator(`.stay-calendar [data-day="${stay.checkOut}"]`);
+    await expect.poll(() => last.getAttribute('aria-selected')).toBe('true');
+    expect(await page.locator('.stay-calendar [data-picked]').count()).toBe(0);
     const total = rub(quote.total);
     const sum = await textOf(card.locator('.booking__sum'));
     expect(sum).toContain(`Итого ${total}`);
