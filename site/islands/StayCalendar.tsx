@@ -18,7 +18,7 @@ import { DayPicker, labelDayButton, type DayButtonProps, type Formatters, type L
 import { ru } from 'react-day-picker/locale';
 import dayPickerCss from 'react-day-picker/style.css?inline';
 import calendarCss from './StayCalendar.css?inline';
-import { addDays, type IsoDate } from '../../schema/dates.ts';
+import { addDays, addMonths, isoWeekday, nightsBetween, type IsoDate } from '../../schema/dates.ts';
 import { selectable, type StayRules, type StaySelection } from '../lib/stay-picker.ts';
 import { adoptStyles } from './adopt-styles.ts';
 
@@ -153,9 +153,8 @@ function firstFree(rules: StayRules): IsoDate {
 
 /** How many weeks, Monday first, the month of `day` takes on the calendar (4 to 6). */
 function weeksOf(day: IsoDate): number {
-  const first = fromDay(`${day.slice(0, 8)}01` as IsoDate);
-  const days = new Date(first.getFullYear(), first.getMonth() + 1, 0).getDate();
-  return Math.ceil((((first.getDay() + 6) % 7) + days) / 7);
+  const first = `${day.slice(0, 8)}01` as IsoDate;
+  return Math.ceil((isoWeekday(first) - 1 + nightsBetween(first, addMonths(first, 1))) / 7);
 }
 
 const Month = memo(function Month({ rules, selection, onPick, opensOn }: Props & { opensOn: IsoDate }) {
@@ -185,6 +184,8 @@ const Month = memo(function Month({ rules, selection, onPick, opensOn }: Props &
         startMonth={today}
         endMonth={end}
         selected={checkIn ? { from: fromDay(checkIn), to: checkOut ? fromDay(checkOut) : undefined } : undefined}
+        // Never called now (a tap goes to the day's own button), but it keeps the widget
+        // controlled: without it, the widget keeps a stay of its own and ignores `selected`.
         onSelect={(_range, day) => onPick(toDay(day))}
         disabled={(date) => !selectable(rules, selection, toDay(date))}
         modifiers={{ busy: (date) => rules.isBusy(toDay(date)) }}
