@@ -33,6 +33,8 @@ export type InteractionStep = {
 export type InteractionResults = {
   runs: number;
   cpuSlowdown: number;
+  /** How long each tap held its finger down, ms. */
+  fingerDownMs: number;
   /** From the card scrolling into view to its island being ready (`#booking[data-ready]`), median. */
   cardReadyMs: number | null;
   steps: InteractionStep[];
@@ -242,6 +244,7 @@ export async function measureInteractions(
   return {
     runs,
     cpuSlowdown: CPU_SLOWDOWN,
+    fingerDownMs: FINGER_DOWN_MS,
     cardReadyMs: ready.length ? median(ready) : null,
     steps: [...steps('card', card), ...steps('search', search), ...steps('guest', guest)],
     errors,
