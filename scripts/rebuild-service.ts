@@ -46,6 +46,12 @@ export const SETTLE_MS = 250;
 const SETTLE_MAX_MS = 2_000;
 
 /**
+ * How long the content may stay ahead of an idle builder before it builds by itself: longer than
+ * a request takes to arrive after its edit, so a request on its way is not doubled.
+ */
+export const CATCH_UP_AFTER_MS = 5_000;
+
+/**
  * The end of a build's error, where its cause is: Astro prints its warnings first and the error
  * last, so the first lines (what the status kept before) told the owner nothing.
  */
@@ -170,7 +176,30 @@ export function createRebuilder(opts: RebuilderOptions) {
     return running ?? Promise.resolve();
   }
 
-  return { status, request, idle };
+  let behindSince: number | null = null;
+  /**
+   * Told the API's content version now and then (the local stack's check that the site answers):
+   * content left ahead of the last build for CATCH_UP_AFTER_MS with no build running or failed
+   * means a request for it never came (the worker's call to this service is lost when wrangler
+   * restarts, or its connection drops), so the edit is built now rather than at the next one.
+   */
+  function catchUp(contentVersion: number, now = Date.now()): void {
+    const behind =
+      !running && status.state === 'idle' && status.builtVersion !== null && contentVersion > status.builtVersion;
+    if (!behind) {
+      behindSince = null;
+      return;
+    }
+    behindSince ??= now;
+    if (now - behindSince < CATCH_UP_AFTER_MS) return;
+    behindSince = null;
+    console.log(
+      `[rebuild] content version ${contentVersion} was never asked to be built (the site has ${status.builtVersion}); building it now`,
+    );
+    void request();
+  }
+
+  return { status, request, idle, catchUp };
 }
 
 /** A file the local service also serves by GET (the demo calendar feed of `npm start`). */

@@ -9,6 +9,7 @@ import { seedLocal } from '../seed.ts';
 import { DEMO_FEED_PATH, demoFeedIcs } from '../demo/calendar.ts';
 import { ROOT, quietEnv, run, waitFor } from './tools.ts';
 import { warmAstro } from './warm-astro.ts';
+import { watchServing } from './site-watchdog.ts';
 import { startYooKassaStandIn } from '../../stand-ins/yookassa-api.ts';
 import { startAvitoStandIn } from '../../stand-ins/avito-api.ts';
 import { startTelegramStandIn } from '../../stand-ins/telegram-api.ts';
@@ -225,6 +226,29 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   );
   await Promise.race([waitFor(`${url}/api/build-info`), exited]);
   ready = true;
+  // workerd can crash under wrangler dev, which starts a new one that answers nothing while
+  // wrangler runs on: a site that answers nothing for 20 s has wrangler stopped, and the exit above
+  // starts it again.
+  // Its answer, the content version, also lets the builder catch up with an edit whose request
+  // to build never arrived (rebuild-service.ts catchUp).
+  const watchdog = watchServing(
+    `${url}/api/build-info`,
+    () => {
+      const child = wrangler;
+      if (stopping || child.exitCode !== null) return;
+      log(`• ${url} has answered nothing for 20 s while wrangler dev runs; starting it again`);
+      child.kill('SIGTERM');
+      setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }, 5000).unref();
+    },
+    {
+      onAnswer: (info) => {
+        const version = (info as { contentVersion?: unknown } | null)?.contentVersion;
+        if (!stopping && typeof version === 'number') rebuilder.catchUp(version);
+      },
+    },
+  );
 
   log('• Building the site from the API…');
   await rebuilder.request();
@@ -241,6 +265,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
 
   const stop = async () => {
     stopping = true;
+    watchdog.stop();
     clearInterval(tick);
     server.close();
     // A build still writing into the assets directory would race whatever comes next there (the

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRebuilder } from '../../scripts/rebuild-service.ts';
+import { CATCH_UP_AFTER_MS, createRebuilder } from '../../scripts/rebuild-service.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -81,5 +81,66 @@ describe('the rebuilder when edits come in a burst', () => {
     expect(firstBuildAt - started).toBeLessThan(2_500);
     // The site still ends with the last edit.
     expect(built.at(-1)).toBe(edits);
+  });
+});
+
+describe('the rebuilder when a request to build never arrives', () => {
+  it('should build content left ahead of the site by itself, once it has stayed ahead a while', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { rebuilder, edit, built } = counting(0);
+    await edit();
+    expect(built).toEqual([1]);
+
+    // The owner's next save bumped the version, but its request was lost with the runtime.
+    const t0 = Date.now();
+    rebuilder.catchUp(2, t0);
+    rebuilder.catchUp(2, t0 + CATCH_UP_AFTER_MS - 1);
+    expect(rebuilder.status.state).toBe('idle');
+    rebuilder.catchUp(2, t0 + CATCH_UP_AFTER_MS);
+    expect(rebuilder.status.state).toBe('building');
+    await rebuilder.idle();
+    // (counting's own version was not bumped for the lost edit: the build reads it as it is)
+    expect(built).toEqual([1, 1]);
+  });
+
+  it('should leave alone a site that is current, a build under way and a build that failed', async () => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { rebuilder, edit, built } = counting(0, 300);
+    const t0 = Date.now();
+    // Before the first build there is nothing to catch up with.
+    rebuilder.catchUp(5, t0);
+    rebuilder.catchUp(5, t0 + CATCH_UP_AFTER_MS);
+    expect(built).toEqual([]);
+    expect(rebuilder.status.state).toBe('idle');
+
+    const first = edit();
+    rebuilder.catchUp(5, t0);
+    rebuilder.catchUp(5, t0 + CATCH_UP_AFTER_MS);
+    await first;
+    expect(built).toEqual([1]);
+    rebuilder.catchUp(1, t0);
+    rebuilder.catchUp(1, t0 + CATCH_UP_AFTER_MS);
+    expect(rebuilder.status.state).toBe('idle');
+
+    let failing = true;
+    const broken = createRebuilder({
+      apiUrl: 'http://127.0.0.1:1',
+      outDir: '/nowhere',
+      retryDelaysMs: [],
+      settleMs: 0,
+      build: async () => {
+        if (failing) throw new Error('disk full');
+        return { contentVersion: 3, ms: 0 };
+      },
+    });
+    failing = false;
+    await broken.request();
+    failing = true;
+    await broken.request();
+    expect(broken.status.state).toBe('failed');
+    broken.catchUp(4, t0);
+    broken.catchUp(4, t0 + CATCH_UP_AFTER_MS);
+    expect(broken.status.state).toBe('failed');
   });
 });
