@@ -7,8 +7,12 @@
 // A payment made with `capture: false` is a hold (a deposit): «Оплатить» leaves it
 // waiting_for_capture until the shop captures all or part of it (POST /payments/{id}/capture, with
 // the receipt of the part kept) or cancels it (POST /payments/{id}/cancel), as ЮKassa's two-stage
-// payments work; POST /_holds {"amount": "4321.00", "enabled": false} refuses holds of that amount
-// with ЮKassa's 403, as a shop without two-stage payments is refused.
+// payments work; POST /_holds {"shopId": "…", "enabled": false} refuses that shop's holds with
+// ЮKassa's 403, as a shop without two-stage payments is refused.
+// It serves more shops than its own: POST /_shops {"shopId", "secretKey"} adds one, and
+// POST /_outage {"down": true, "shopId"} answers 503 to that shop's calls only (the stand-in's own
+// shop when none is named), so a test that takes its shop down never takes down a test running
+// beside it.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { steadyServer } from './steady-server.ts';
@@ -125,14 +129,23 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
     notifyUrl: opts.notifyUrl,
     close: async () => {},
   };
-  // Tests may make the API fail: 'down' answers 503 to every API call, as an outage would.
-  let outage = false;
-  /** Amounts of holds refused as a shop without two-stage payments would (POST /_holds), so one test's shop need not be every test's. */
+  // The shops it serves, by id, with their keys: its own, and those tests add (POST /_shops).
+  const shops = new Map<string, string>([[shopId, secretKey]]);
+  // Tests may make a shop's API fail: a shop that is down answers 503 to every call, as an outage would.
+  const downShops = new Set<string>();
+  /** Shops whose holds are refused, as a shop without two-stage payments is (POST /_holds). */
   const refusedHolds = new Set<string>();
   const HOLD_MS = 7 * 24 * 3600_000;
 
-  const authorized = (req: IncomingMessage) =>
-    req.headers.authorization === `Basic ${Buffer.from(`${shopId}:${secretKey}`).toString('base64')}`;
+  /** The shop a call is authenticated as, or null when its Basic auth names no shop we serve. */
+  const shopOf = (req: IncomingMessage): string | null => {
+    const [scheme, encoded] = (req.headers.authorization ?? '').split(' ');
+    if (scheme !== 'Basic' || !encoded) return null;
+    const decoded = Buffer.from(encoded, 'base64').toString();
+    const colon = decoded.indexOf(':');
+    const shop = decoded.slice(0, colon);
+    return colon > 0 && shops.get(shop) === decoded.slice(colon + 1) ? shop : null;
+  };
 
   /** ЮKassa tells the shop; a shop that does not answer is its own problem (ЮKassa retries, we need not). */
   async function notify(event: string, object: unknown) {
@@ -183,8 +196,9 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
   }
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
-    if (outage) return error(res, 503, 'internal_server_error', 'The stand-in is down on purpose');
-    if (!authorized(req)) return error(res, 401, 'invalid_credentials', 'Authentication by given credentials failed');
+    const shop = shopOf(req);
+    if (shop && downShops.has(shop)) return error(res, 503, 'internal_server_error', 'The stand-in is down on purpose');
+    if (!shop) return error(res, 401, 'invalid_credentials', 'Authentication by given credentials failed');
     // biome-ignore lint/suspicious/noExplicitAny: the shop's request JSON, read field by field as the real API reads it
     const body = req.method === 'POST' ? ((await readJson(req)) as Record<string, any>) : {};
     let m: RegExpMatchArray | null;
@@ -194,7 +208,7 @@ export async function startYooKassaStandIn(opts: StandInOptions = {}): Promise<Y
           return new Error('amount and confirmation.return_url are required');
         if (!body.receipt?.items?.length)
           return new Error('receipt is required («Чеки от ЮKassa» are on for this shop)');
-        if (body.capture === false && refusedHolds.has(body.amount.value))
+        if (body.capture === false && refusedHolds.has(shop))
           return new Forbidden('Two-stage payments are not enabled for this shop');
         const id = randomUUID();
         const payment: Payment = {
@@ -353,15 +367,25 @@ ${
           return json(res, 200, { failing: [...failingRefunds] });
         }
         if (req.method === 'POST' && path === '/_holds') {
-          const body = (await readJson(req)) as { amount?: string; enabled?: boolean };
-          if (body.amount && body.enabled === false) refusedHolds.add(body.amount);
-          else if (body.amount) refusedHolds.delete(body.amount);
+          const body = (await readJson(req)) as { shopId?: string; enabled?: boolean };
+          const shop = body.shopId ?? shopId;
+          if (body.enabled === false) refusedHolds.add(shop);
+          else refusedHolds.delete(shop);
           return json(res, 200, { refused: [...refusedHolds] });
         }
         if (req.method === 'POST' && path === '/_outage') {
-          const body = (await readJson(req)) as { down?: boolean };
-          outage = body.down === true;
-          return json(res, 200, { down: outage });
+          const body = (await readJson(req)) as { down?: boolean; shopId?: string };
+          const shop = body.shopId ?? shopId;
+          if (body.down === true) downShops.add(shop);
+          else downShops.delete(shop);
+          return json(res, 200, { down: downShops.has(shop) });
+        }
+        if (req.method === 'POST' && path === '/_shops') {
+          const body = (await readJson(req)) as { shopId?: string; secretKey?: string };
+          if (!body.shopId || !body.secretKey)
+            return error(res, 400, 'invalid_request', 'shopId and secretKey are required');
+          shops.set(body.shopId, body.secretKey);
+          return json(res, 200, { shopId: body.shopId });
         }
         return error(res, 404, 'not_found', 'Not found');
       } catch (err) {

@@ -20,7 +20,7 @@ import {
   type Api,
   type Booked,
 } from './helpers.ts';
-import { SHOP, yk } from './yookassa-shop.ts';
+import { ownShop, SHOP, standInControl, yk } from './yookassa-shop.ts';
 
 /**
  * Prepayment through ЮKassa (docs/api.md «Prepayment»), on both runtimes, against the
@@ -89,13 +89,8 @@ const guestToken = async (id: number) =>
   (await env.DB.prepare('SELECT guest_token AS t FROM bookings WHERE id = ?').bind(id).first<{ t: string }>())!.t;
 
 beforeEach(resetDataWithAdmin);
-afterEach(async () => {
+afterEach(() => {
   vi.useRealTimers();
-  await standIn('/_outage', {
-    method: 'POST',
-    body: JSON.stringify({ down: false }),
-    headers: { 'content-type': 'application/json' },
-  });
 });
 
 describe('the owner turns prepayment on: PUT /api/settings', () => {
@@ -392,12 +387,13 @@ describe('a booking with prepayment: POST /api/bookings', () => {
   it('should keep the booking as a request and say so when ЮKassa is down', async () => {
     const cabin = await seedCabin();
     await prepaymentOn(await login());
-    await standIn('/_outage', {
-      method: 'POST',
-      body: JSON.stringify({ down: true }),
-      headers: { 'content-type': 'application/json' },
-    });
-    const answer = await json<Booked>(await book(cabin.id), 201);
+    // A shop of this test's own goes down: the stand-in is shared with the tests running beside it.
+    const down = await ownShop('down');
+    expect(await standInControl('/_outage', { down: true, shopId: down.YOOKASSA_SHOP_ID })).toBe(200);
+    const answer = await json<Booked>(
+      await call('POST', '/api/bookings', { body: validBooking(cabin.id), bindings: down }),
+      201,
+    );
     expect(answer.paymentError).toBe(MSG.paymentUnavailable);
     expect(answer.payment).toBeUndefined();
     expect(await statusOf(answer.id)).toBe('new');
