@@ -42,6 +42,10 @@ const e2e = {
   // the longest took 57 s, too close to a one-minute limit.
   testTimeout: 120_000,
   hookTimeout: 240_000,
+  // What a journey polls for comes from the server and a React render: vitest's 1 s default was
+  // too little on a machine loaded by three stacks and their Chromiums (a count of requests in the
+  // panel's tab came after it).
+  expect: { poll: { timeout: 15_000 } },
 };
 
 /**

@@ -1,11 +1,12 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import { apiAt, bodyOf } from '../../typed-api.ts';
 import { adminApi } from '../admin-api.ts';
 import { E2E_ADMIN_PASSWORD } from '../global-setup.ts';
+import { hidden, visible } from '../public/helpers.ts';
 
-export { adminApi, E2E_ADMIN_PASSWORD };
+export { adminApi, E2E_ADMIN_PASSWORD, visible };
 export const ADMIN_USERNAME = 'admin';
 /** The patience of journeys that only need the change to arrive (builds run slower on a busy machine). */
 const PUBLISH_PATIENCE_MS = 45_000;
@@ -18,16 +19,14 @@ export async function signIn(page: Page, password = E2E_ADMIN_PASSWORD, username
   await visible(page.getByRole('navigation', { name: 'Разделы панели' }));
 }
 
-/** Waits for a locator to show (playwright-core has no expect of its own). */
-export const visible = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'visible', timeout });
-export const gone = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'hidden', timeout });
+/** Waits for a locator to go (the visitor journeys call it `hidden`). */
+export const gone = hidden;
 
 export async function openTab(page: Page, label: string) {
   await page.getByRole('navigation', { name: 'Разделы панели' }).getByRole('link', { name: label }).click();
   await visible(page.getByRole('heading', { level: 2, name: label }));
 }
 
-/** One of the panel's messages in its live regions. */
 /** A 360px phone: nothing scrolls sideways and every control `controls` finds is at least 44px tall. */
 export async function checkPhoneLayout(page: Page, controls: string) {
   const { scroll, width, small } = await page.evaluate((selector) => {
@@ -41,7 +40,26 @@ export async function checkPhoneLayout(page: Page, controls: string) {
   expect(small).toEqual([]);
 }
 
+/** One of the panel's messages in its live regions. */
 export const notice = (page: Page, text: string | RegExp) => page.locator('.notices').getByText(text);
+
+/**
+ * Waits for one of the panel's messages; when it does not come, the failure says what the panel
+ * said instead (an error stays until dismissed, so a refusal is there to read).
+ */
+export async function noticed(page: Page, text: string | RegExp, timeout = 20_000) {
+  try {
+    await visible(notice(page, text), timeout);
+  } catch (err) {
+    const said = (
+      await page
+        .locator('.notices')
+        .innerText()
+        .catch(() => '')
+    ).trim();
+    throw new Error(`${(err as Error).message}\nThe panel said instead: «${said || 'nothing'}»`);
+  }
+}
 
 /** Waits until the panel says the public site carries the last save. */
 export async function waitPublished(page: Page, timeout = PUBLISH_PATIENCE_MS) {

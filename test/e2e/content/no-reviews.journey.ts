@@ -17,7 +17,7 @@ describe('the reviews page without reviews', () => {
     try {
       const hidden = await Promise.all(ids.map((id) => api.put(`/reviews/${id}`, { approved: false })));
       expect(hidden.map((r) => r.status)).toEqual(ids.map(() => 200));
-      await api.waitPublished(45_000);
+      await api.waitPublished();
       const page = await openPage('/reviews', 'phone');
       await visible(page.getByRole('heading', { name: 'Пока нет отзывов' }));
       await visible(page.getByText('Станьте первым, кто оставит отзыв!'));
@@ -30,7 +30,7 @@ describe('the reviews page without reviews', () => {
         ids.filter((id) => !approved.has(id)),
         `reviews not approved again (${back.map((r) => r.status).join(', ')})`,
       ).toEqual([]);
-      await api.waitPublished(45_000);
+      await api.waitPublished();
       await api.logout();
     }
   });

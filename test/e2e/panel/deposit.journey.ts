@@ -4,7 +4,7 @@ import { axeViolations } from '../axe.ts';
 import { useBrowser } from '../browser.ts';
 import { freeStaySoon, type ListedCabin } from '../stay-calendar.ts';
 import { forgetBookingThrottle, runInLocalD1 } from '../local-d1.ts';
-import { adminApi, notice, signIn, visible, bookConfirmed } from '../admin/helpers.ts';
+import { adminApi, noticed, signIn, visible, bookConfirmed } from '../admin/helpers.ts';
 import { flat, textOf } from '../public/helpers.ts';
 
 // A deposit held on the guest's card, on a phone, against the stack's ЮKassa stand-in: a cabin asks
@@ -80,7 +80,8 @@ describe('the owner keeps part of a deposit held on the guest’s card', () => {
     expect(await item.getByLabel(/Причина/).inputValue()).toBe(REASON);
     await item.getByLabel(/Сколько удержать/).fill('1500');
     await item.getByRole('button', { name: 'Удержать', exact: true }).click();
-    await visible(notice(owner, /Удержано 1\s500\s₽/));
+    // The server asks ЮKassa to take the part, waiting up to its own 10 s for an answer.
+    await noticed(owner, /Удержано 1\s500\s₽/, 25_000);
     await visible(item.getByText('Часть залога удержана', { exact: false }));
     expect(await axeViolations(owner, '#admin-main')).toEqual([]);
 

@@ -5,8 +5,12 @@ import type { Locator, Page } from 'playwright-core';
 import type { Cabin } from '../../../schema/tables.ts';
 import { apiAt, bodyOf } from '../../typed-api.ts';
 
-export const visible = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'visible', timeout });
-export const hidden = (locator: Locator, timeout = 10_000) => locator.first().waitFor({ state: 'hidden', timeout });
+/**
+ * Waits for a locator to show (or, below, to go). 20 s: on two cores loaded by three stacks, their
+ * builds and Chromiums, a screen that needs the server and a lazy chunk was seen to take over 10 s.
+ */
+export const visible = (locator: Locator, timeout = 20_000) => locator.first().waitFor({ state: 'visible', timeout });
+export const hidden = (locator: Locator, timeout = 20_000) => locator.first().waitFor({ state: 'hidden', timeout });
 
 /** Text with every kind of space made one plain space (prices use no-break spaces). */
 export const flat = (s: string | null | undefined) => (s ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
